@@ -1,0 +1,361 @@
+"""The one interface every game engine implements.
+
+A game is a set of rules (a :class:`Game` subclass plus its :class:`GameInfo`
+metadata) and a serializable state (an instance of that subclass). The shape
+follows OpenSpiel: whose turn it is, the legal actions, applying an action,
+whether the game is over and its returns; and python-chess: the notation is a
+first-class citizen, parsed with errors that say why a move is illegal.
+
+Turns and actions
+-----------------
+A *turn* is one seat's contribution between two changes of the seat to move.
+It is made of one or more *actions* (a Bide release places several discs; a
+Play Bai turn has several moves and passes). The engine exposes the turn in
+progress: :meth:`Game.legal_actions` lists what may come next,
+:meth:`Game.can_end_turn` says whether the turn may end now, and
+:meth:`Game.end_turn` closes it. :meth:`Game.play_turn` does all of this
+atomically from notation: the state changes only if the whole turn is valid.
+
+Actions are opaque, hashable engine values; the outside world talks in
+notation (:meth:`Game.parse_action`, :meth:`Game.format_action`).
+
+Events
+------
+Every change an action causes is reported as :class:`Event` values (a disc
+placed, a disc pushed from a cell to another, a capture, a goal, a swap…), so
+pictures and messages can show what happened without re-deriving the rules.
+
+Serialization
+-------------
+:meth:`Game.to_json` is the full, versioned state stored in the database;
+:meth:`Game.position` is the smaller, human-editable position form used by
+tests, puzzles and bug reports (:meth:`Game.from_position` reads it back).
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Hashable, Iterable, Mapping, Sequence
+
+STATE_FORMAT_VERSION = 1
+
+Action = Hashable
+
+
+class GameError(ValueError):
+    """Base class of every error an engine raises for bad input."""
+
+
+class IllegalMove(GameError):
+    """A move that cannot be parsed or is not legal now; the message says why."""
+
+
+class OptionError(GameError):
+    """A game created with an unknown option, a bad value or a wrong seat count."""
+
+
+class StateError(GameError):
+    """A state or position document that is malformed or inconsistent."""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One game option: its key, default, allowed values and a line for players."""
+
+    key: str
+    default: Any
+    allowed: tuple[Any, ...]
+    description: str
+
+    def parse(self, raw: Any) -> Any:
+        """Convert ``raw`` (possibly a string from a command line) to an allowed value."""
+        for value in self.allowed:
+            if raw == value or (isinstance(raw, str) and raw.strip().lower() == str(value).lower()):
+                return value
+        allowed = ", ".join(str(v) for v in self.allowed)
+        raise OptionError(f"option {self.key} cannot be {raw!r}: choose one of {allowed}")
+
+
+@dataclass(frozen=True)
+class QuickAction:
+    """An action a client may offer as a button when it is legal (Bide's "Bide", Begird's "Swap")."""
+
+    notation: str
+    label: str
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Registry metadata of a game: everything a client needs without playing it."""
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    options: tuple[OptionSpec, ...]
+    summary: str
+    seat_names: tuple[str, ...]
+    quick_actions: tuple[QuickAction, ...] = ()
+    multi_action_turns: bool = False
+    game_class: type["Game"] | None = field(default=None, compare=False, repr=False)
+
+    def option(self, key: str) -> OptionSpec:
+        for spec in self.options:
+            if spec.key == key:
+                return spec
+        known = ", ".join(s.key for s in self.options) or "none"
+        raise OptionError(f"{self.name} has no option {key!r} (options: {known})")
+
+    def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Validate ``options`` and fill in defaults, with a clear error for a bad one."""
+        resolved = {spec.key: spec.default for spec in self.options}
+        for key, raw in (options or {}).items():
+            resolved[key] = self.option(key).parse(raw)
+        return resolved
+
+    def check_players(self, players: int) -> None:
+        if not self.min_players <= players <= self.max_players:
+            if self.min_players == self.max_players:
+                span = f"exactly {self.min_players}"
+            else:
+                span = f"{self.min_players} to {self.max_players}"
+            raise OptionError(f"{self.name} is played by {span} players, not {players}")
+
+    def new(self, players: int | None = None, options: Mapping[str, Any] | None = None) -> "Game":
+        assert self.game_class is not None
+        return self.game_class.new(players or self.min_players, options)
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something an action caused.
+
+    ``kind`` is one of: ``draw``, ``place``, ``push``, ``bide``, ``pass``,
+    ``swap``, ``move``, ``jump``, ``ball``, ``capture``, ``goal``, ``release``,
+    ``owe``, ``resign``, ``end`` (engines may add their own). ``seat`` is the
+    acting seat when there is one; ``cell``/``src``/``dst`` are cell names.
+    """
+
+    kind: str
+    seat: int | None = None
+    cell: str | None = None
+    src: str | None = None
+    dst: str | None = None
+    data: tuple[tuple[str, Any], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        for key in ("seat", "cell", "src", "dst"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        if self.data:
+            out["data"] = dict(self.data)
+        return out
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> "Event":
+        return cls(
+            kind=doc["kind"],
+            seat=doc.get("seat"),
+            cell=doc.get("cell"),
+            src=doc.get("src"),
+            dst=doc.get("dst"),
+            data=tuple(sorted((doc.get("data") or {}).items())),
+        )
+
+
+def split_turn(text: str) -> list[str]:
+    """Split one turn's notation into action tokens (separated by commas or spaces)."""
+    return [tok for tok in text.replace(",", " ").split() if tok]
+
+
+def split_turns(text: str) -> list[str]:
+    """Split a move list into turns (separated by semicolons), dropping empty ones."""
+    return [t.strip() for t in text.split(";") if t.strip()]
+
+
+class Game(ABC):
+    """A game in progress. Subclasses implement one game's rules.
+
+    Seats are numbered from 1 in turn order. A game object is mutable; use
+    :meth:`copy` to explore without changing it.
+    """
+
+    info: ClassVar[GameInfo]
+
+    players: int
+    options: dict[str, Any]
+
+    # -- creation --------------------------------------------------------------
+
+    @classmethod
+    @abstractmethod
+    def new(cls, players: int, options: Mapping[str, Any] | None = None) -> "Game":
+        """A game at its initial position, after validating seats and options."""
+
+    # -- whose turn, and the end ------------------------------------------------
+
+    @property
+    @abstractmethod
+    def to_move(self) -> int | None:
+        """The seat to move, or ``None`` once the game is over."""
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @property
+    @abstractmethod
+    def winners(self) -> tuple[int, ...]:
+        """Winning seats (several for a shared win); empty while the game goes on."""
+
+    @abstractmethod
+    def scores(self) -> tuple[float, ...] | None:
+        """One score per seat, or ``None`` for games without scores."""
+
+    @property
+    @abstractmethod
+    def ply(self) -> int:
+        """How many turns have been completed."""
+
+    # -- the turn in progress ----------------------------------------------------
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Actions that may come next in the current turn (empty once it must end)."""
+
+    @abstractmethod
+    def can_end_turn(self) -> bool:
+        """Whether the current turn may end now."""
+
+    @abstractmethod
+    def apply_action(self, action: Action) -> list[Event]:
+        """Apply one legal action of the current turn. Raises :class:`IllegalMove`."""
+
+    @abstractmethod
+    def end_turn(self) -> list[Event]:
+        """Close the current turn and pass play on. Raises :class:`IllegalMove` if it may not end."""
+
+    @property
+    @abstractmethod
+    def turn_actions(self) -> tuple[Action, ...]:
+        """Actions already applied in the current turn."""
+
+    def turn_in_progress(self) -> bool:
+        return bool(self.turn_actions)
+
+    # -- notation ------------------------------------------------------------------
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """Parse one action in the context of the current turn; the error says why it is illegal."""
+
+    @abstractmethod
+    def format_action(self, action: Action) -> str:
+        """Canonical notation of an action."""
+
+    def format_turn(self, actions: Iterable[Action]) -> str:
+        return ",".join(self.format_action(a) for a in actions)
+
+    def describe_action(self, action: Action) -> str:
+        """A short explanation for players (autocomplete hints). Override for richer text."""
+        return self.format_action(action)
+
+    def legal_notations(self) -> list[str]:
+        return [self.format_action(a) for a in self.legal_actions()]
+
+    def play_turn(self, text: str | Sequence[str]) -> list[Event]:
+        """Play a whole turn given in notation, atomically.
+
+        The state changes only if every action is legal and the turn may end
+        after the last one; otherwise :class:`IllegalMove` is raised and the
+        game is untouched.
+        """
+        tokens = split_turn(text) if isinstance(text, str) else list(text)
+        if self.is_over:
+            raise IllegalMove("the game is over")
+        if self.turn_in_progress():
+            raise IllegalMove("another turn is in progress")
+        if not tokens:
+            raise IllegalMove("empty move: write at least one action")
+        trial = self.copy()
+        events: list[Event] = []
+        for position, token in enumerate(tokens):
+            if trial.is_over:
+                done = ",".join(tokens[:position])
+                raise IllegalMove(f"the game ended after {done}; remove {' '.join(tokens[position:])}")
+            # parse_action explains why a token cannot come next (e.g. a full hand).
+            events.extend(trial.apply_action(trial.parse_action(token)))
+        if not trial.is_over:
+            events.extend(trial.end_turn())
+        self.__dict__.update(trial.__dict__)
+        return events
+
+    # -- resignation ---------------------------------------------------------------
+
+    @abstractmethod
+    def resign(self, seat: int) -> list[Event]:
+        """The player in ``seat`` resigns (allowed on any seat's turn)."""
+
+    # -- serialization -------------------------------------------------------------
+
+    @abstractmethod
+    def position(self) -> dict[str, Any]:
+        """The game's position form (see each game's docstring)."""
+
+    @classmethod
+    @abstractmethod
+    def from_position(
+        cls, players: int, options: Mapping[str, Any] | None, position: Mapping[str, Any]
+    ) -> "Game":
+        """A game set up at ``position``; raises :class:`StateError` when it is inconsistent."""
+
+    @abstractmethod
+    def _state_extra(self) -> dict[str, Any]:
+        """Engine-specific parts of the full state beyond the position."""
+
+    @abstractmethod
+    def _load_state_extra(self, extra: Mapping[str, Any]) -> None: ...
+
+    def to_json(self) -> dict[str, Any]:
+        """The full, versioned state document (stable: stored in the database)."""
+        if self.turn_in_progress():
+            raise StateError("cannot serialize a game in the middle of a turn")
+        return {
+            "format": STATE_FORMAT_VERSION,
+            "game": self.info.id,
+            "players": self.players,
+            "options": dict(self.options),
+            "position": self.position(),
+            "extra": self._state_extra(),
+        }
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> "Game":
+        if doc.get("format") != STATE_FORMAT_VERSION:
+            raise StateError(f"unsupported state format {doc.get('format')!r}")
+        if doc.get("game") != cls.info.id:
+            raise StateError(f"state of {doc.get('game')!r}, not {cls.info.id!r}")
+        game = cls.from_position(doc["players"], doc["options"], doc["position"])
+        game._load_state_extra(doc.get("extra") or {})
+        return game
+
+    def copy(self) -> "Game":
+        return _copy.deepcopy(self)
+
+    # -- a readable text form ----------------------------------------------------
+
+    @abstractmethod
+    def render_text(self) -> str:
+        """The position as text a person can read in a terminal."""
+
+    def returns(self) -> tuple[float, ...]:
+        """OpenSpiel-style returns: 1 for each winner (shared equally), 0 otherwise."""
+        wins = self.winners
+        if not wins:
+            return tuple(0.0 for _ in range(self.players))
+        share = 1.0 / len(wins)
+        return tuple(share if seat in wins else 0.0 for seat in range(1, self.players + 1))

@@ -1,0 +1,34 @@
+"""Maps a game's id to its rules and metadata."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .bide import Bide
+from .interface import Game, GameInfo, OptionError
+
+GAMES: dict[str, GameInfo] = {info.id: info for info in (Bide.info,)}
+
+
+def register(info: GameInfo) -> None:
+    GAMES[info.id] = info
+
+
+def get(game_id: str) -> GameInfo:
+    key = game_id.strip().lower().replace(" ", "").replace("-", "")
+    try:
+        return GAMES[key]
+    except KeyError:
+        known = ", ".join(sorted(GAMES))
+        raise OptionError(f"unknown game {game_id!r}: choose one of {known}") from None
+
+
+def new_game(game_id: str, players: int | None = None, options: Mapping[str, Any] | None = None) -> Game:
+    return get(game_id).new(players, options)
+
+
+def load_state(doc: Mapping[str, Any]) -> Game:
+    """Rebuild a game from its stored state document, whatever the game."""
+    info = get(str(doc.get("game", "")))
+    assert info.game_class is not None
+    return info.game_class.from_json(doc)
