@@ -400,6 +400,9 @@ class Bide(Game):
         return tuple(s for s, v in last.items() if v == top)
 
     def _finish(self, reason: str) -> None:
+        if self._turn:  # the board filled in the middle of a turn: that turn counts
+            self._turn = []
+            self._ply += 1
         self._result = self._leaders()
         self._end_reason = reason
         self.current = None

@@ -1,0 +1,460 @@
+"""Discord's documented limits, checked on everything the bot sends.
+
+Each ``check_*`` function adds field errors to a :class:`~emulator.errors.FormErrors`
+(which becomes 400/50035) or raises an :class:`~emulator.errors.ApiError` directly for
+rules that have their own error code.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Sequence
+
+from .errors import ApiError, FormErrors
+from .models import FLAG_COMPONENTS_V2, MiB, walk_components
+
+MAX_CONTENT = 2000
+MAX_EMBEDS = 10
+MAX_EMBED_TOTAL = 6000
+MAX_ATTACHMENTS = 10
+MAX_FILE_SIZE = 10 * MiB
+MAX_REQUEST_SIZE = 25 * MiB
+MAX_CHOICES = 25
+MAX_ACTION_ROWS = 5
+MAX_V2_COMPONENTS = 40
+MAX_COMMAND_CHARS = 8000
+MAX_CHAT_INPUT_COMMANDS = 100
+MAX_CONTEXT_MENU_COMMANDS = 15
+
+SELECT_TYPES = (3, 5, 6, 7, 8)
+V2_TOP_LEVEL_TYPES = (1, 9, 10, 12, 13, 14, 17)
+CONTAINER_CHILD_TYPES = (1, 9, 10, 12, 13, 14)
+AUTO_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
+
+_COMMAND_NAME_RE = re.compile(r"^[-_'\w]{1,32}$", re.UNICODE)
+
+Path = list[str | int]
+
+
+# --------------------------------------------------------------------------- messages
+
+
+def check_message_fields(body: dict[str, Any], errors: FormErrors, *, prefix: Sequence[str | int] = ()) -> None:
+    """Field limits of a create/edit message body (content, embeds, components, nonce, stickers)."""
+    base: Path = list(prefix)
+    content = body.get("content")
+    if content is not None:
+        if not isinstance(content, str):
+            errors.add(base + ["content"], "STRING_TYPE_CONVERT", "Could not interpret value as string.")
+        else:
+            errors.max_length(base + ["content"], content, MAX_CONTENT)
+    nonce = body.get("nonce")
+    if isinstance(nonce, str):
+        errors.max_length(base + ["nonce"], nonce, 25)
+    stickers = body.get("sticker_ids")
+    if stickers:
+        errors.max_length(base + ["sticker_ids"], stickers, 3)
+    embeds = body.get("embeds")
+    if embeds:
+        check_embeds(embeds, errors, base + ["embeds"])
+    components = body.get("components")
+    if components:
+        check_message_components(components, int(body.get("flags") or 0), errors, base + ["components"])
+
+
+def check_embeds(embeds: list[dict[str, Any]], errors: FormErrors, path: Path) -> None:
+    if len(embeds) > MAX_EMBEDS:
+        errors.add(path, "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_EMBEDS} or fewer in length.")
+    total = 0
+    for index, embed in enumerate(embeds):
+        here = path + [index]
+        title, description = embed.get("title"), embed.get("description")
+        errors.max_length(here + ["title"], title, 256)
+        errors.max_length(here + ["description"], description, 4096)
+        total += len(title or "") + len(description or "")
+        fields = embed.get("fields") or []
+        errors.max_length(here + ["fields"], fields, 25)
+        for field_index, embed_field in enumerate(fields):
+            name, value = embed_field.get("name"), embed_field.get("value")
+            for key, text, limit in (("name", name, 256), ("value", value, 1024)):
+                if not text:
+                    errors.required(here + ["fields", field_index, key])
+                else:
+                    errors.max_length(here + ["fields", field_index, key], text, limit)
+            total += len(name or "") + len(value or "")
+        footer_text = (embed.get("footer") or {}).get("text")
+        author_name = (embed.get("author") or {}).get("name")
+        errors.max_length(here + ["footer", "text"], footer_text, 2048)
+        errors.max_length(here + ["author", "name"], author_name, 256)
+        total += len(footer_text or "") + len(author_name or "")
+        colour = embed.get("color")
+        if colour is not None and not (isinstance(colour, int) and 0 <= colour <= 0xFFFFFF):
+            errors.add(here + ["color"], "NUMBER_TYPE_MAX", "int value should be <= 16777215 and >= 0.")
+    if total > MAX_EMBED_TOTAL:
+        errors.add(path, "MAX_EMBED_SIZE_EXCEEDED", f"Embed size exceeds maximum size of {MAX_EMBED_TOTAL}")
+
+
+def check_not_empty(
+    *, content: str, embeds: list[Any], components: list[Any], attachment_count: int, body: dict[str, Any]
+) -> None:
+    """A message must carry something: content, an embed, a component, a file, a sticker or a poll."""
+    if content or embeds or components or attachment_count or body.get("sticker_ids") or body.get("poll"):
+        return
+    raise ApiError(400, 50006, "Cannot send an empty message")
+
+
+def check_v2_message(*, flags: int, content: str, embeds: list[Any]) -> None:
+    if flags & FLAG_COMPONENTS_V2 and (content or embeds):
+        errors = FormErrors()
+        errors.add(
+            ["content" if content else "embeds"],
+            "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+            "The 'content' and 'embeds' fields cannot be used when using the IS_COMPONENTS_V2 flag",
+        )
+        errors.raise_if_any()
+
+
+def check_upload_sizes(sizes: Sequence[int], attachment_count: int) -> None:
+    """File count and size: >10 attachments → 400 30015; a file > 10 MiB or request > 25 MiB → 413 40005."""
+    if attachment_count > MAX_ATTACHMENTS:
+        raise ApiError(400, 30015, f"Maximum number of attachments in a message reached ({MAX_ATTACHMENTS})")
+    if any(size > MAX_FILE_SIZE for size in sizes) or sum(sizes) > MAX_REQUEST_SIZE:
+        raise ApiError(413, 40005, "Request entity too large")
+
+
+# ------------------------------------------------------------------------- components
+
+
+def check_message_components(components: Any, flags: int, errors: FormErrors, path: Path) -> None:
+    if not isinstance(components, list):
+        errors.add(path, "LIST_TYPE_CONVERT", "Must be an array.")
+        return
+    v2 = bool(flags & FLAG_COMPONENTS_V2)
+    if v2:
+        if sum(1 for _ in walk_components(components)) > MAX_V2_COMPONENTS:
+            errors.add(path, "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_V2_COMPONENTS} or fewer in length.")
+    else:
+        errors.max_length(path, components, MAX_ACTION_ROWS)
+    allowed = V2_TOP_LEVEL_TYPES if v2 else (1,)
+    seen: set[str] = set()
+    for index, component in enumerate(components):
+        here = path + [index]
+        if not isinstance(component, dict) or component.get("type") not in allowed:
+            errors.add(here + ["type"], "UNION_TYPE_CHOICES", f'Value of field "type" must be one of {allowed}.')
+            continue
+        _check_component(component, here, errors, seen, modal=False)
+
+
+def check_modal(data: dict[str, Any], errors: FormErrors) -> None:
+    """A type-9 modal callback's ``data``."""
+    errors.length_between(["data", "custom_id"], data.get("custom_id"), 1, 100)
+    errors.length_between(["data", "title"], data.get("title"), 1, 45)
+    components = data.get("components")
+    if not isinstance(components, list) or not components:
+        errors.add(["data", "components"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
+        return
+    errors.max_length(["data", "components"], components, 5)
+    seen: set[str] = set()
+    for index, component in enumerate(components):
+        here: Path = ["data", "components", index]
+        if not isinstance(component, dict) or component.get("type") not in (1, 10, 18):
+            errors.add(here + ["type"], "UNION_TYPE_CHOICES", 'Value of field "type" must be one of (1, 10, 18).')
+            continue
+        _check_component(component, here, errors, seen, modal=True)
+
+
+def _check_component(component: dict[str, Any], path: Path, errors: FormErrors, seen: set[str], *, modal: bool) -> None:
+    kind = component.get("type")
+    custom_id = component.get("custom_id")
+    if custom_id is not None:
+        if custom_id in seen:
+            errors.add(path + ["custom_id"], "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated")
+        seen.add(custom_id)
+    if kind == 1:
+        _check_action_row(component, path, errors, seen, modal=modal)
+    elif kind == 2:
+        _check_button(component, path, errors)
+    elif kind in SELECT_TYPES:
+        _check_select(component, path, errors)
+    elif kind == 4:
+        if not modal:
+            errors.add(path + ["type"], "COMPONENT_TYPE_INVALID", "Text inputs are only valid in modals")
+        _check_text_input(component, path, errors)
+    elif kind == 9:
+        _check_section(component, path, errors, seen, modal=modal)
+    elif kind == 10:
+        content = component.get("content")
+        if not content:
+            errors.required(path + ["content"])
+        errors.max_length(path + ["content"], content, 4000)
+    elif kind == 17:
+        children = component.get("components") or []
+        if not children:
+            errors.required(path + ["components"])
+        for index, child in enumerate(children):
+            if child.get("type") not in CONTAINER_CHILD_TYPES:
+                errors.add(path + ["components", index, "type"], "UNION_TYPE_CHOICES", "Invalid container child")
+                continue
+            _check_component(child, path + ["components", index], errors, seen, modal=modal)
+    elif kind == 12:
+        items = component.get("items") or []
+        if not 1 <= len(items) <= 10:
+            errors.add(path + ["items"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 10 in length.")
+    elif kind == 18:
+        errors.length_between(path + ["label"], component.get("label"), 1, 45)
+        errors.max_length(path + ["description"], component.get("description"), 100)
+        child = component.get("component")
+        if not isinstance(child, dict):
+            errors.required(path + ["component"])
+        else:
+            _check_component(child, path + ["component"], errors, seen, modal=modal)
+    elif kind not in (11, 13, 14):
+        errors.add(path + ["type"], "COMPONENT_TYPE_INVALID", f"Unknown component type {kind!r}")
+
+
+def _check_action_row(row: dict[str, Any], path: Path, errors: FormErrors, seen: set[str], *, modal: bool) -> None:
+    children = row.get("components")
+    if not isinstance(children, list) or not children:
+        errors.add(path + ["components"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
+        return
+    kinds = [child.get("type") for child in children]
+    if any(kind in SELECT_TYPES or kind == 4 for kind in kinds) and len(children) > 1:
+        errors.add(path + ["components"], "COMPONENT_LAYOUT_WIDTH_EXCEEDED", "The specified component exceeds the maximum width")
+    elif len(children) > 5:
+        errors.add(path + ["components"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
+    for index, child in enumerate(children):
+        if child.get("type") in (1, 9, 10, 17):
+            errors.add(path + ["components", index, "type"], "UNION_TYPE_CHOICES", "Invalid action row child")
+            continue
+        _check_component(child, path + ["components", index], errors, seen, modal=modal)
+
+
+def _check_button(button: dict[str, Any], path: Path, errors: FormErrors) -> None:
+    style = button.get("style")
+    if style not in (1, 2, 3, 4, 5, 6):
+        errors.add(path + ["style"], "BASE_TYPE_CHOICES", "Value must be one of {1, 2, 3, 4, 5, 6}.")
+        return
+    if style == 5:
+        if not button.get("url"):
+            errors.required(path + ["url"])
+        errors.max_length(path + ["url"], button.get("url"), 512)
+        if button.get("custom_id") is not None:
+            errors.add(path + ["custom_id"], "BUTTON_COMPONENT_INVALID_CUSTOM_ID", "Link buttons cannot have a custom_id")
+    elif style == 6:
+        if not button.get("sku_id"):
+            errors.required(path + ["sku_id"])
+    else:
+        errors.length_between(path + ["custom_id"], button.get("custom_id"), 1, 100)
+    errors.max_length(path + ["label"], button.get("label"), 80)
+    if style != 6 and not button.get("label") and not button.get("emoji"):
+        errors.add(path, "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED", "A label or an emoji is required")
+
+
+def _check_select(select: dict[str, Any], path: Path, errors: FormErrors) -> None:
+    errors.length_between(path + ["custom_id"], select.get("custom_id"), 1, 100)
+    errors.max_length(path + ["placeholder"], select.get("placeholder"), 150)
+    min_values, max_values = select.get("min_values"), select.get("max_values")
+    errors.number_between(path + ["min_values"], min_values, 0, 25)
+    errors.number_between(path + ["max_values"], max_values, 1, 25)
+    if isinstance(min_values, int) and isinstance(max_values, int) and min_values > max_values:
+        errors.add(path + ["min_values"], "SELECT_COMPONENT_MIN_GREATER_THAN_MAX", "min_values exceeds max_values")
+    if select.get("type") != 3:
+        return
+    options = select.get("options")
+    if not isinstance(options, list) or not 1 <= len(options) <= 25:
+        errors.add(path + ["options"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 25 in length.")
+        return
+    values: set[str] = set()
+    for index, option in enumerate(options):
+        here = path + ["options", index]
+        errors.length_between(here + ["label"], option.get("label"), 1, 100)
+        errors.length_between(here + ["value"], option.get("value"), 1, 100)
+        errors.max_length(here + ["description"], option.get("description"), 100)
+        if option.get("value") in values:
+            errors.add(here + ["value"], "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED", "Option values must be unique")
+        values.add(option.get("value"))
+    if isinstance(max_values, int) and max_values > len(options):
+        errors.add(path + ["max_values"], "SELECT_COMPONENT_MAX_VALUES_EXCEEDS_OPTIONS", "max_values exceeds options")
+
+
+def _check_text_input(text_input: dict[str, Any], path: Path, errors: FormErrors) -> None:
+    errors.length_between(path + ["custom_id"], text_input.get("custom_id"), 1, 100)
+    errors.max_length(path + ["label"], text_input.get("label"), 45)
+    if text_input.get("style") not in (1, 2):
+        errors.add(path + ["style"], "BASE_TYPE_CHOICES", "Value must be one of {1, 2}.")
+    errors.number_between(path + ["min_length"], text_input.get("min_length"), 0, 4000)
+    errors.number_between(path + ["max_length"], text_input.get("max_length"), 1, 4000)
+    errors.max_length(path + ["value"], text_input.get("value"), 4000)
+    errors.max_length(path + ["placeholder"], text_input.get("placeholder"), 100)
+
+
+def _check_section(section: dict[str, Any], path: Path, errors: FormErrors, seen: set[str], *, modal: bool) -> None:
+    children = section.get("components") or []
+    if not 1 <= len(children) <= 3:
+        errors.add(path + ["components"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 3 in length.")
+    for index, child in enumerate(children):
+        if child.get("type") != 10:
+            errors.add(path + ["components", index, "type"], "UNION_TYPE_CHOICES", "Sections hold text displays")
+            continue
+        _check_component(child, path + ["components", index], errors, seen, modal=modal)
+    accessory = section.get("accessory")
+    if not isinstance(accessory, dict) or accessory.get("type") not in (2, 11):
+        errors.add(path + ["accessory"], "UNION_TYPE_CHOICES", "A section needs a button or thumbnail accessory")
+    else:
+        _check_component(accessory, path + ["accessory"], errors, seen, modal=modal)
+
+
+# ----------------------------------------------------------------------- autocomplete
+
+
+def check_choices(choices: Any, errors: FormErrors) -> None:
+    """A type-8 autocomplete callback's ``data.choices``."""
+    path: Path = ["data", "choices"]
+    if not isinstance(choices, list):
+        errors.add(path, "LIST_TYPE_CONVERT", "Must be an array.")
+        return
+    errors.max_length(path, choices, MAX_CHOICES)
+    for index, choice in enumerate(choices):
+        _check_choice(choice, path + [index], errors)
+
+
+def _check_choice(choice: Any, path: Path, errors: FormErrors) -> None:
+    if not isinstance(choice, dict):
+        errors.add(path, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+        return
+    errors.length_between(path + ["name"], choice.get("name"), 1, 100)
+    value = choice.get("value")
+    if isinstance(value, str):
+        errors.max_length(path + ["value"], value, 100)
+    elif not isinstance(value, (int, float)) or isinstance(value, bool):
+        errors.required(path + ["value"])
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def check_commands(commands: Any, errors: FormErrors) -> None:
+    """A bulk-overwrite (PUT) of application commands."""
+    if not isinstance(commands, list):
+        errors.add([], "LIST_TYPE_CONVERT", "Must be an array.")
+        return
+    per_type: dict[int, set[str]] = {}
+    for index, command in enumerate(commands):
+        if not isinstance(command, dict):
+            errors.add([index], "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+            continue
+        kind = command.get("type", 1)
+        names = per_type.setdefault(kind, set())
+        if command.get("name") in names:
+            errors.add([index, "name"], "APPLICATION_COMMANDS_DUPLICATE_NAME", "Application command names must be unique")
+        names.add(command.get("name"))
+        _check_command(command, [index], errors)
+    if len(per_type.get(1, ())) > MAX_CHAT_INPUT_COMMANDS:
+        errors.add([], "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_CHAT_INPUT_COMMANDS} or fewer chat input commands.")
+    for kind in (2, 3):
+        if len(per_type.get(kind, ())) > MAX_CONTEXT_MENU_COMMANDS:
+            errors.add([], "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_CONTEXT_MENU_COMMANDS} or fewer type-{kind} commands.")
+
+
+def _check_name(name: Any, path: Path, errors: FormErrors, *, lowercase: bool) -> None:
+    if not isinstance(name, str) or not _COMMAND_NAME_RE.match(name) or (lowercase and name != name.lower()):
+        errors.add(path, "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
+
+
+def _check_command(command: dict[str, Any], path: Path, errors: FormErrors) -> None:
+    kind = command.get("type", 1)
+    if kind not in (1, 2, 3, 4):
+        errors.add(path + ["type"], "BASE_TYPE_CHOICES", "Value must be one of {1, 2, 3, 4}.")
+        return
+    if kind == 1:
+        _check_name(command.get("name"), path + ["name"], errors, lowercase=True)
+        errors.length_between(path + ["description"], command.get("description"), 1, 100)
+        _check_options(command.get("options") or [], path + ["options"], errors, depth=0)
+    else:
+        errors.length_between(path + ["name"], command.get("name"), 1, 32)
+        if command.get("description"):
+            errors.add(path + ["description"], "APPLICATION_COMMAND_CONTEXT_MENU_DESCRIPTION", "Context menu commands cannot have a description")
+        if command.get("options"):
+            errors.add(path + ["options"], "APPLICATION_COMMAND_CONTEXT_MENU_OPTIONS", "Context menu commands cannot have options")
+    if _command_chars(command) > MAX_COMMAND_CHARS:
+        errors.add(path, "APPLICATION_COMMAND_TOO_LARGE", f"Command exceeds maximum size ({MAX_COMMAND_CHARS})")
+
+
+def _check_options(options: Any, path: Path, errors: FormErrors, *, depth: int) -> None:
+    if not isinstance(options, list):
+        errors.add(path, "LIST_TYPE_CONVERT", "Must be an array.")
+        return
+    errors.max_length(path, options, 25)
+    names: set[str] = set()
+    seen_optional = False
+    has_subcommands = any(option.get("type") in (1, 2) for option in options if isinstance(option, dict))
+    for index, option in enumerate(options):
+        here = path + [index]
+        if not isinstance(option, dict):
+            errors.add(here, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+            continue
+        kind = option.get("type")
+        if kind not in range(1, 12):
+            errors.add(here + ["type"], "BASE_TYPE_CHOICES", "Value must be one of 1..11.")
+            continue
+        _check_name(option.get("name"), here + ["name"], errors, lowercase=True)
+        errors.length_between(here + ["description"], option.get("description"), 1, 100)
+        if option.get("name") in names:
+            errors.add(here + ["name"], "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS", "Option names must be unique")
+        names.add(option.get("name"))
+        if has_subcommands and kind not in (1, 2):
+            errors.add(here + ["type"], "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID", "Subcommands cannot be mixed with options")
+        if kind == 2:
+            if depth != 0:
+                errors.add(here + ["type"], "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID", "Groups must be top-level")
+            sub = option.get("options") or []
+            if any(child.get("type") != 1 for child in sub if isinstance(child, dict)):
+                errors.add(here + ["options"], "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID", "Groups may only hold subcommands")
+            _check_options(sub, here + ["options"], errors, depth=depth + 1)
+            continue
+        if kind == 1:
+            if depth > 1:
+                errors.add(here + ["type"], "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID", "Subcommands nest too deep")
+            _check_options(option.get("options") or [], here + ["options"], errors, depth=2)
+            continue
+        if option.get("required"):
+            if seen_optional:
+                errors.add(here + ["required"], "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID", "Required options must be placed before non-required options")
+        else:
+            seen_optional = True
+        _check_option_value_rules(option, here, errors)
+
+
+def _check_option_value_rules(option: dict[str, Any], path: Path, errors: FormErrors) -> None:
+    choices = option.get("choices")
+    if choices:
+        if option.get("type") not in (3, 4, 10):
+            errors.add(path + ["choices"], "APPLICATION_COMMAND_OPTION_CHOICES_INVALID", "Only string, integer and number options take choices")
+        errors.max_length(path + ["choices"], choices, MAX_CHOICES)
+        for index, choice in enumerate(choices):
+            _check_choice(choice, path + ["choices", index], errors)
+        if option.get("autocomplete"):
+            errors.add(path + ["autocomplete"], "APPLICATION_COMMAND_AUTOCOMPLETE_INVALID", "Autocomplete cannot be set together with choices")
+    errors.number_between(path + ["min_length"], option.get("min_length"), 0, 6000)
+    errors.number_between(path + ["max_length"], option.get("max_length"), 1, 6000)
+
+
+def _command_chars(command: dict[str, Any]) -> int:
+    total = len(command.get("name") or "") + len(command.get("description") or "")
+    for option in command.get("options") or []:
+        total += _command_chars(option)
+        for choice in option.get("choices") or []:
+            total += len(str(choice.get("name") or "")) + len(str(choice.get("value") or ""))
+    return total
+
+
+def check_thread_body(body: dict[str, Any]) -> None:
+    errors = FormErrors()
+    errors.length_between(["name"], body.get("name"), 1, 100)
+    duration = body.get("auto_archive_duration")
+    if duration is not None and duration not in AUTO_ARCHIVE_DURATIONS:
+        errors.add(["auto_archive_duration"], "BASE_TYPE_CHOICES", f"Value must be one of {AUTO_ARCHIVE_DURATIONS}.")
+    slowmode = body.get("rate_limit_per_user")
+    if slowmode is not None:
+        errors.number_between(["rate_limit_per_user"], slowmode, 0, 21600)
+    errors.raise_if_any()

@@ -1,0 +1,721 @@
+"""Begird (Mark Steere, 2008), exactly as RULES.md §2 settles it.
+
+Boards (option ``board``)
+-------------------------
+``standard``  the hexagon ``-10 <= q <= 7, -8 <= r <= 9, -8 <= s <= 9``
+              (243 cells, rows a…r, sides alternating 9 and 10), 15 islands.
+``small``     the hexagon ``-6 <= q <= 3, -4 <= r <= 5, -4 <= s <= 5``
+              (75 cells, rows a…j, sides alternating 5 and 6), 9 islands.
+``y``         the game of Y: a triangle of side 13, 3 islands. In axial
+              coordinates it is the degenerate hexagon ``-12 <= q <= 0,
+              0 <= r <= 12, -12 <= s <= 0``: row ``r`` holds the cells
+              ``q = -r … 0``, so ``a1`` is ``(0, 0)`` at the top, row ``m`` is
+              ``m1 = (-12, 12)`` … ``m13 = (0, 12)``, the right side is
+              ``q = 0`` (the last cell of every row), the left side is
+              ``s = 0`` (the first cell of every row) and the bottom is
+              ``r = 12``.
+
+Islands (one construction for every board)
+------------------------------------------
+The ring of off-board cells touching the board (``HexBoard.outside_ring``)
+is put in clockwise order (as seen on screen) and cut into consecutive
+islands with the variant's sizes: ``(3, 4, 4, 4, 4) × 3`` on the standard
+board, ``(3, 4, 4) × 3`` on the small one and ``(14, 14, 14)`` for Y. The cut
+is anchored on the board's upper-right side (the side ``q = max q``): island
+1 is centred on the ring cells lying alongside that side (the ring cells
+touching two of its cells), and the others follow clockwise. On the
+hexagons this centres every 3-cell island on a long side (RULES.md §2); on
+the triangle it makes the three islands exactly its three sides, the corner
+ring cells included, so ``a1``, ``m1`` and ``m13`` each touch two islands.
+A board cell touches an island when it is adjacent to one of its ring cells.
+
+Seats, colours and the pie rule
+-------------------------------
+Engine seats are **colours**: seat 1 is Black, seat 2 is White, everywhere
+(``to_move``, ``winners``, the position's stones, ``resign(seat)``, event
+seats). Black places first. On the second turn only (``ply == 1``) White
+may answer ``swap``: the board does not change, the player who joined as
+White takes over Black (the stone already placed becomes theirs) and the
+player who joined as Black becomes White. The swap is a turn of its own
+(``ply`` counts it) and after it ``to_move`` is still ``2``: White — now the
+*other* player — makes the next placement. :attr:`Begird.swapped` tells a
+client how to map players to colours: while it is false the player who
+joined first plays Black; once true, the player who joined second plays
+Black (see :meth:`Begird.colour_of_player` / :meth:`Begird.player_of_colour`).
+
+Win
+---
+A group (connected stones of one colour) wins when it touches at least three
+islands and ``N`` minus the longest run of consecutive islands it does not
+touch is at least ``(N + 3) / 2`` (9 of 15, 6 of 9, 3 of 3). The game ends at
+the winning placement. Detection is incremental: a union-find over cell
+indices keeps, for each group, the bitmask of islands it touches; a
+placement merges the new stone with its same-coloured neighbours and only
+that merged mask is looked up in a precomputed table of winning masks.
+
+Position form (``Begird.position()``)::
+
+    {"board": {"e5": 1, "f6": 2, ...}, "to_move": 1, "swapped": false}
+
+``to_move`` is the colour to place next (``null`` once the game is over).
+``"resigned": seat`` is added when the game ended by resignation. Without a
+``to_move`` key the colour to move is inferred from the stone counts.
+
+Actions are cell indices, or :data:`SWAP` for the pie rule; a turn is
+exactly one action.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Mapping
+
+from .hexgrid import Cell, CellNameError, HexBoard, distance, neighbours
+from .interface import (
+    Event,
+    Game,
+    GameInfo,
+    IllegalMove,
+    OptionSpec,
+    QuickAction,
+    StateError,
+)
+
+SWAP = -1
+BLACK, WHITE = 1, 2
+SEAT_COLOURS = ("Black", "White")
+VARIANTS = ("standard", "small", "y")
+
+RULES_SUMMARY = """\
+**Begird** — 2 players, Black and White, on a hexagonal board of 243 cells
+surrounded by 15 numbered **islands**.
+Players take turns placing one stone of their colour on any empty cell;
+Black starts. **Pie rule:** on the second turn White may answer `swap`
+instead of placing, taking over Black's stone (and Black) while the other
+player continues as White.
+**Win** with a group of your stones that touches at least 3 islands spread
+so widely that the shortest run of consecutive islands containing them all
+is at least 9 islands long. Draws are impossible.
+Variants: `small` (75 cells, 9 islands, a run of 6) and `y` (the game of Y:
+a triangle whose 3 sides are the islands; touch all three).
+Notation: a cell such as `e5`, or `swap`."""
+
+# Per variant: the board's bounds (q, r, s ranges) and the island sizes clockwise.
+_VARIANT_SPECS: dict[str, tuple[tuple[tuple[int, int], ...], tuple[int, ...]]] = {
+    "standard": (((-10, 7), (-8, 9), (-8, 9)), (3, 4, 4, 4, 4) * 3),
+    "small": (((-6, 3), (-4, 5), (-4, 5)), (3, 4, 4) * 3),
+    "y": (((-12, 0), (0, 12), (-12, 0)), (14, 14, 14)),
+}
+
+
+def _pixel(cell: Cell) -> tuple[float, float]:
+    q, r = cell
+    return (math.sqrt(3) * (q + r / 2), 1.5 * r)
+
+
+def clockwise_ring(board: HexBoard) -> list[Cell]:
+    """The off-board cells touching ``board``, in clockwise order on screen."""
+    ring = board.outside_ring()
+    xs, ys = zip(*(_pixel(c) for c in board.cells))
+    cx, cy = sum(xs) / len(xs), sum(ys) / len(ys)
+
+    def angle(c: Cell) -> float:
+        x, y = _pixel(c)
+        return math.atan2(y - cy, x - cx)  # y grows downwards: increasing angle is clockwise
+
+    ring.sort(key=angle)
+    for a, b in zip(ring, ring[1:] + ring[:1]):
+        if distance(a, b) != 1:  # pragma: no cover - geometry guard
+            raise ValueError("the outside ring is not a simple loop")
+    return ring
+
+
+def split_into_islands(board: HexBoard, sizes: tuple[int, ...]) -> tuple[tuple[Cell, ...], ...]:
+    """Cut the clockwise ring into islands of ``sizes``, island 1 centred on the q = max side."""
+    ring = clockwise_ring(board)
+    if sum(sizes) != len(ring):
+        raise ValueError(f"island sizes add up to {sum(sizes)}, the ring has {len(ring)} cells")
+    cells = set(board.cells)
+    q_side = max(q for q, _ in board.cells) + 1
+    alongside = [
+        k for k, c in enumerate(ring)
+        if c[0] == q_side and sum(n in cells for n in neighbours(c)) >= 2
+    ]
+    # The alongside cells are consecutive on the ring; find the first one clockwise.
+    first = next(k for k in alongside if (k - 1) % len(ring) not in alongside)
+    if (len(alongside) - sizes[0]) % 2:
+        raise ValueError("island 1 cannot be centred on the upper-right side")
+    start = (first + (len(alongside) - sizes[0]) // 2) % len(ring)
+    ordered = ring[start:] + ring[:start]
+    islands = []
+    at = 0
+    for size in sizes:
+        islands.append(tuple(ordered[at:at + size]))
+        at += size
+    return tuple(islands)
+
+
+def _winning_table(n: int) -> bytes:
+    """``table[mask]`` is 1 when a group touching the islands in ``mask`` wins."""
+    need = (n + 3) // 2
+    table = bytearray([1]) * (1 << n)
+    full = (1 << n) - 1
+    # Losing: every touched island lies within some run of need - 1 consecutive islands.
+    span = need - 1
+    for start in range(n):
+        arc = 0
+        for k in range(span):
+            arc |= 1 << ((start + k) % n)
+        sub = arc
+        while True:  # every submask of the arc
+            table[sub] = 0
+            if sub == 0:
+                break
+            sub = (sub - 1) & arc
+    for mask in range(full + 1):
+        if table[mask] and bin(mask).count("1") < 3:
+            table[mask] = 0
+    return bytes(table)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Everything fixed about one board variant: geometry, islands, masks."""
+
+    variant: str
+    board: HexBoard
+    islands: tuple[tuple[Cell, ...], ...]  # ring cells of each island, clockwise
+    shores: tuple[tuple[int, ...], ...]  # board cell indices touching each island
+    cell_masks: tuple[int, ...]  # per cell: bit k-1 set when it touches island k
+    neighbours: tuple[tuple[int, ...], ...]
+    win_table: bytes
+    need: int  # the shortest covering run a winning group needs
+
+    @property
+    def island_count(self) -> int:
+        return len(self.islands)
+
+    def islands_of(self, mask: int) -> list[int]:
+        return [k + 1 for k in range(len(self.islands)) if mask >> k & 1]
+
+    def shore_names(self, island: int) -> list[str]:
+        return [self.board.names[i] for i in self.shores[island - 1]]
+
+    def covering_run(self, mask: int) -> int:
+        """The shortest run of consecutive islands containing every island in ``mask``."""
+        n = len(self.islands)
+        if mask == 0:
+            return 0
+        longest_gap = gap = 0
+        for k in range(2 * n):  # twice round, so a gap across island n → 1 is counted
+            if mask >> (k % n) & 1:
+                gap = 0
+            else:
+                gap += 1
+                longest_gap = max(longest_gap, min(gap, n))
+        return n - longest_gap
+
+    @property
+    def island_distance(self) -> tuple[tuple[int, ...], ...]:
+        """Per cell, per island: how many cells lie between the cell and the island's shore."""
+        return _island_distance(self.variant)
+
+
+@lru_cache(maxsize=None)
+def layout(variant: str = "standard") -> Layout:
+    if variant not in _VARIANT_SPECS:
+        raise ValueError(f"unknown Begird board {variant!r}: choose one of {', '.join(VARIANTS)}")
+    bounds, sizes = _VARIANT_SPECS[variant]
+    board = HexBoard.hexagon(*bounds)
+    islands = split_into_islands(board, sizes)
+    masks = [0] * len(board)
+    shores = []
+    for k, island in enumerate(islands):
+        shore = set()
+        for ring_cell in island:
+            for n in neighbours(ring_cell):
+                i = board.index.get(n)
+                if i is not None:
+                    shore.add(i)
+                    masks[i] |= 1 << k
+        shores.append(tuple(sorted(shore)))
+    n = len(islands)
+    return Layout(
+        variant=variant,
+        board=board,
+        islands=islands,
+        shores=tuple(shores),
+        cell_masks=tuple(masks),
+        neighbours=board.neighbour_indices,
+        win_table=_winning_table(n),
+        need=(n + 3) // 2,
+    )
+
+
+@lru_cache(maxsize=None)
+def _island_distance(variant: str) -> tuple[tuple[int, ...], ...]:
+    lay = layout(variant)
+    return tuple(
+        tuple(min(distance(c, x) for x in island) - 1 for island in lay.islands)
+        for c in lay.board.cells
+    )
+
+
+def island_cells(variant: str = "standard") -> tuple[tuple[Cell, ...], ...]:
+    """Axial coordinates of each island's ring cells (island 1 first), for pictures."""
+    return layout(variant).islands
+
+
+def shores(variant: str = "standard") -> tuple[tuple[str, ...], ...]:
+    """Names of the board cells touching each island (island 1 first)."""
+    lay = layout(variant)
+    return tuple(tuple(lay.board.names[i] for i in shore) for shore in lay.shores)
+
+
+class Begird(Game):
+    info: GameInfo  # set below
+
+    def __init__(self, players: int, options: Mapping[str, Any]) -> None:
+        self.players = players
+        self.options = dict(options)
+        lay = layout(self.options["board"])
+        self.layout = lay
+        self.board = lay.board
+        n = len(lay.board)
+        self.cells: list[int] = [0] * n
+        self.parent: list[int] = list(range(n))
+        self.size: list[int] = [1] * n
+        self.masks: list[int] = list(lay.cell_masks)
+        self.empties: list[int] = list(range(n))
+        self.empty_pos: list[int] = list(range(n))
+        self.current: int = BLACK
+        self.swapped = False
+        self._ply = 0
+        self._turn: list[int] = []
+        self._result: tuple[int, ...] | None = None
+        self._end_reason: str | None = None
+        self._resigned: int | None = None
+        self._winning_cell: int | None = None
+        self.last_action: int | None = None
+
+    # -- creation ------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, players: int = 2, options: Mapping[str, Any] | None = None) -> "Begird":
+        cls.info.check_players(players)
+        return cls(players, cls.info.resolve_options(options))
+
+    # -- players and colours ---------------------------------------------------------
+
+    def colour_of_player(self, joined: int) -> int:
+        """The colour (1 Black, 2 White) played by the player who joined ``joined``-th (1 or 2)."""
+        return 3 - joined if self.swapped else joined
+
+    def player_of_colour(self, colour: int) -> int:
+        """Which player (1 = joined first, 2 = joined second) plays ``colour``."""
+        return 3 - colour if self.swapped else colour
+
+    # -- whose turn, and the end ---------------------------------------------------
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self._result is not None else self.current
+
+    @property
+    def is_over(self) -> bool:
+        return self._result is not None
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self._result or ()
+
+    @property
+    def end_reason(self) -> str | None:
+        return self._end_reason
+
+    def scores(self) -> None:
+        return None
+
+    @property
+    def ply(self) -> int:
+        return self._ply
+
+    @property
+    def turn_actions(self) -> tuple[int, ...]:
+        return tuple(self._turn)
+
+    # -- the turn ------------------------------------------------------------------
+
+    def swap_allowed(self) -> bool:
+        return self._result is None and not self._turn and self._ply == 1 and not self.swapped
+
+    def legal_actions(self) -> list[int]:
+        if self._result is not None or self._turn:
+            return []
+        if self._ply == 1 and not self.swapped:
+            return self.empties + [SWAP]
+        return self.empties[:]
+
+    def legal_notations(self) -> list[str]:
+        actions = sorted(self.legal_actions())  # SWAP (-1) first, then board order
+        return [self.format_action(a) for a in actions]
+
+    def can_end_turn(self) -> bool:
+        return self._result is None and bool(self._turn)
+
+    def apply_action(self, action: int) -> list[Event]:
+        if self._result is not None:
+            raise IllegalMove("the game is over")
+        if self._turn:
+            raise IllegalMove("one stone per turn: this turn is complete")
+        colour = self.current
+        if action == SWAP:
+            if not self.swap_allowed():
+                raise IllegalMove(self._why_no_swap())
+            self.swapped = True
+            self._turn.append(SWAP)
+            self.last_action = SWAP
+            return [Event("swap", seat=colour)]
+        cells = self.cells
+        if type(action) is not int or not 0 <= action < len(cells):
+            raise IllegalMove(f"no such cell: {action!r}")
+        if cells[action]:
+            raise IllegalMove(self._occupied_message(action))
+        self._turn.append(action)
+        self.last_action = action
+        events = [Event("place", seat=colour, cell=self.board.names[action])]
+        if self._place(action, colour):
+            self._win(colour, action, "connection")
+            events.append(Event("end", seat=colour, data=(("reason", "connection"),)))
+        return events
+
+    def _place(self, i: int, colour: int) -> bool:
+        """Put a stone on empty cell ``i``; return whether its group now wins."""
+        cells = self.cells
+        cells[i] = colour
+        # Remove i from the empty list in O(1).
+        empties = self.empties
+        pos = self.empty_pos
+        last = empties.pop()
+        if last != i:
+            k = pos[i]
+            empties[k] = last
+            pos[last] = k
+        # Union-find: merge i with its same-coloured neighbours (size + path halving).
+        parent = self.parent
+        size = self.size
+        masks = self.masks
+        root = i
+        mask = masks[i]
+        for n in self.layout.neighbours[i]:
+            if cells[n] == colour:
+                while parent[n] != n:
+                    parent[n] = parent[parent[n]]
+                    n = parent[n]
+                if n != root:
+                    mask |= masks[n]
+                    if size[n] > size[root]:
+                        parent[root] = n
+                        size[n] += size[root]
+                        root = n
+                    else:
+                        parent[n] = root
+                        size[root] += size[n]
+        masks[root] = mask
+        return self.layout.win_table[mask] == 1
+
+    def _find(self, i: int) -> int:
+        parent = self.parent
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def _win(self, colour: int, cell: int | None, reason: str) -> None:
+        self._result = (colour,)
+        self._end_reason = reason
+        self._winning_cell = cell
+
+    def end_turn(self) -> list[Event]:
+        if self._result is not None:
+            raise IllegalMove("the game is over")
+        if not self._turn:
+            raise IllegalMove("place a stone (or swap) before ending the turn")
+        if self._turn[0] != SWAP:
+            # After a swap the colour to move stays White: the other player now plays it.
+            self.current = 3 - self.current
+        self._turn = []
+        self._ply += 1
+        return []
+
+    # -- errors that explain ---------------------------------------------------------
+
+    def _why_no_swap(self) -> str:
+        if self._turn:
+            return "one stone per turn: swap must be the whole turn"
+        if self._ply == 0:
+            return "swap is only possible on the second turn, as White's answer to Black's first stone"
+        if self.swapped:
+            return "the colours have already been swapped; swap can be used only once"
+        return "swap (the pie rule) is only possible on the second turn of the game; it is too late now"
+
+    def _occupied_message(self, i: int) -> str:
+        return f"{self.board.names[i]} is occupied by a {SEAT_COLOURS[self.cells[i] - 1]} stone"
+
+    # -- notation ------------------------------------------------------------------
+
+    def parse_action(self, text: str) -> int:
+        token = text.strip().lower()
+        if self._result is not None:
+            raise IllegalMove("the game is over")
+        if token in ("swap", "pie"):
+            if not self.swap_allowed():
+                raise IllegalMove(self._why_no_swap())
+            return SWAP
+        try:
+            i = self.board.parse(token)
+        except CellNameError as error:
+            raise IllegalMove(str(error)) from None
+        if self.cells[i]:
+            raise IllegalMove(self._occupied_message(i))
+        if self._turn:
+            raise IllegalMove(f"one stone per turn: {token} cannot follow {self.format_turn(self._turn)}")
+        return i
+
+    def format_action(self, action: int) -> str:
+        return "swap" if action == SWAP else self.board.names[action]
+
+    def describe_action(self, action: int) -> str:
+        if action == SWAP:
+            first = next((self.board.names[i] for i, v in enumerate(self.cells) if v == BLACK), "?")
+            return f"swap — take Black and its stone on {first}; the other player places next as White"
+        name = self.board.names[action]
+        lay = self.layout
+        touched = lay.islands_of(lay.cell_masks[action])
+        if touched:
+            hint = f"{name} — touches island{'s' * (len(touched) > 1)} " + " and ".join(map(str, touched))
+        else:
+            gaps = lay.island_distance[action]
+            near = min(gaps)
+            which = [k + 1 for k, g in enumerate(gaps) if g == near]
+            cells = f"{near} cell{'s' * (near != 1)}"
+            hint = f"{name} — {cells} from island{'s' * (len(which) > 1)} " + " and ".join(map(str, which))
+        colour = self.to_move
+        if colour is not None and not self.cells[action]:
+            mask = lay.cell_masks[action]
+            for n in lay.neighbours[action]:
+                if self.cells[n] == colour:
+                    mask |= self.masks[self._find(n)]
+            if lay.win_table[mask]:
+                hint += "; wins the game"
+        return hint
+
+    def copy(self) -> "Begird":
+        # The layout is immutable and shared; only the mutable lists are copied.
+        twin = object.__new__(Begird)
+        twin.__dict__.update(self.__dict__)
+        for key in ("cells", "parent", "size", "masks", "empties", "empty_pos", "_turn", "options"):
+            setattr(twin, key, type(getattr(self, key))(getattr(self, key)))
+        return twin
+
+    # -- resignation ---------------------------------------------------------------
+
+    def resign(self, seat: int) -> list[Event]:
+        """The colour ``seat`` (1 Black, 2 White) resigns; the other colour wins."""
+        if self._result is not None:
+            raise IllegalMove("the game is over")
+        if seat not in (BLACK, WHITE):
+            raise IllegalMove(f"seat {seat} is not in play")
+        if self._turn:
+            raise IllegalMove("cannot resign in the middle of a turn")
+        self._resigned = seat
+        self._win(3 - seat, None, "resignation")
+        return [Event("resign", seat=seat), Event("end", seat=3 - seat, data=(("reason", "resignation"),))]
+
+    # -- groups ------------------------------------------------------------------------
+
+    def group_of(self, i: int) -> list[int]:
+        """Cell indices of the group holding cell ``i`` (empty when ``i`` is empty)."""
+        if not self.cells[i]:
+            return []
+        root = self._find(i)
+        colour = self.cells[i]
+        return [k for k, v in enumerate(self.cells) if v == colour and self._find(k) == root]
+
+    def group_islands(self, i: int) -> list[int]:
+        """Island numbers touched by the group holding cell ``i``."""
+        if not self.cells[i]:
+            return []
+        return self.layout.islands_of(self.masks[self._find(i)])
+
+    # -- serialization -------------------------------------------------------------
+
+    def position(self) -> dict[str, Any]:
+        names = self.board.names
+        doc: dict[str, Any] = {
+            "board": {names[i]: v for i, v in enumerate(self.cells) if v},
+            "to_move": self.to_move,
+            "swapped": self.swapped,
+        }
+        if self._resigned is not None:
+            doc["resigned"] = self._resigned
+        return doc
+
+    @classmethod
+    def from_position(
+        cls, players: int, options: Mapping[str, Any] | None, position: Mapping[str, Any]
+    ) -> "Begird":
+        cls.info.check_players(players)
+        game = cls(players, cls.info.resolve_options(options))
+        try:
+            board = position.get("board", {})
+            placed: list[tuple[int, int]] = []
+            for name, colour in board.items():
+                i = game.board.parse(name)
+                if not isinstance(colour, int) or isinstance(colour, bool) or colour not in (BLACK, WHITE):
+                    raise StateError(f"{name}: colour {colour!r} is not 1 (Black) or 2 (White)")
+                placed.append((i, colour))
+            swapped = position.get("swapped", False)
+            if not isinstance(swapped, bool):
+                raise StateError("swapped must be true or false")
+            resigned = position.get("resigned")
+            if resigned is not None and resigned not in (BLACK, WHITE):
+                raise StateError("resigned must be 1 or 2")
+            to_move_given = "to_move" in position
+            to_move = position.get("to_move")
+        except CellNameError as error:
+            raise StateError(str(error)) from None
+        except (AttributeError, TypeError, ValueError) as error:
+            if isinstance(error, StateError):
+                raise
+            raise StateError(f"malformed Begird position: {error}") from None
+        wins: dict[int, int] = {}
+        for i, colour in placed:
+            if game._place(i, colour):
+                wins.setdefault(colour, i)
+        # A winning group found early may have grown since: keep any of its cells.
+        blacks = sum(1 for _, c in placed if c == BLACK)
+        whites = len(placed) - blacks
+        game.swapped = swapped
+        game._ply = len(placed) + (1 if swapped else 0)
+        if swapped and len(placed) == 0:
+            raise StateError("a swap needs Black's first stone on the board")
+        if len(wins) == 2:
+            raise StateError("both colours have a winning group")
+        if not to_move_given:
+            to_move = BLACK if blacks <= whites else WHITE
+        if to_move is not None and to_move not in (BLACK, WHITE):
+            raise StateError("to_move must be 1 (Black), 2 (White) or null")
+        game.current = to_move if to_move is not None else (BLACK if blacks <= whites else WHITE)
+        if resigned is not None:
+            if wins:
+                raise StateError("a game won on the board cannot also be resigned")
+            game._resigned = resigned
+            game._win(3 - resigned, None, "resignation")
+        elif wins:
+            (colour, cell), = wins.items()
+            game._win(colour, cell, "connection")
+        elif to_move is None:
+            if not game.empties:
+                raise StateError("the board is full but nobody has a winning group")
+            raise StateError("to_move is null but nobody has won or resigned")
+        return game
+
+    def _state_extra(self) -> dict[str, Any]:
+        return {
+            "ply": self._ply,
+            "winners": list(self._result) if self._result is not None else None,
+            "end_reason": self._end_reason,
+            "last": self.format_action(self.last_action) if self.last_action is not None else None,
+        }
+
+    def _load_state_extra(self, extra: Mapping[str, Any]) -> None:
+        if "ply" in extra:
+            self._ply = int(extra["ply"])
+        if extra.get("winners") is not None:
+            self._result = tuple(extra["winners"])
+            self._end_reason = extra.get("end_reason") or self._end_reason
+        last = extra.get("last")
+        if last == "swap":
+            self.last_action = SWAP
+        elif last:
+            try:
+                self.last_action = self.board.parse(last)
+            except CellNameError as error:
+                raise StateError(str(error)) from None
+
+    # -- text ----------------------------------------------------------------------
+
+    def render_text(self) -> str:
+        """The board with the islands around it: ``x`` Black, ``o`` White (capitals: the
+        winning group), ``.`` empty; island cells show their number (A–F for 10–15)."""
+        board = self.board
+        lay = self.layout
+        marks: dict[Cell, str] = {}
+        digits = "123456789ABCDEF"
+        for k, island in enumerate(lay.islands):
+            for c in island:
+                marks[c] = digits[k] if k < len(digits) else "#"
+        winning = set(winning_group(self)[0]) if self._winning_cell is not None else set()
+        for i, c in enumerate(board.cells):
+            v = self.cells[i]
+            sym = ".xo"[v]
+            if board.names[i] in winning:
+                sym = sym.upper()
+            marks[c] = sym
+        rows = sorted({r for _, r in marks})
+        left = min(2 * q + r for q, r in marks)
+        lines = []
+        first_row = min(r for _, r in board.cells)
+        for r in rows:
+            row_cells = sorted((q for q, rr in marks if rr == r))
+            line = [" "] * (max(2 * q + r for q in row_cells) - left + 1)
+            for q in row_cells:
+                line[2 * q + r - left] = marks[(q, r)]
+            k = r - first_row
+            label = chr(ord("a") + k) if 0 <= k < len(board.rows) else " "
+            lines.append(f"{label}  " + "".join(line).rstrip())
+        lines.append("")
+        if self.swapped:
+            lines.append("Colours swapped (pie rule): the second player plays Black.")
+        if self.is_over:
+            colour = self.winners[0]
+            how = "by resignation" if self._end_reason == "resignation" else "by connection"
+            lines.append(f"Game over: {SEAT_COLOURS[colour - 1]} wins {how}.")
+            if self._winning_cell is not None:
+                islands = winning_group(self)[1]
+                lines.append("Winning group touches islands " + ", ".join(map(str, islands)) + ".")
+        else:
+            lines.append(f"{SEAT_COLOURS[self.current - 1]} to move.")
+        return "\n".join(lines)
+
+
+def winning_group(game: Begird) -> tuple[list[str], list[int]]:
+    """The winning group's cell names and the islands it touches (empty if none)."""
+    cell = game._winning_cell
+    if cell is None:
+        return [], []
+    members = game.group_of(cell)
+    return [game.board.names[i] for i in members], game.group_islands(cell)
+
+
+Begird.info = GameInfo(
+    id="begird",
+    name="Begird",
+    min_players=2,
+    max_players=2,
+    options=(
+        OptionSpec(
+            "board",
+            "standard",
+            VARIANTS,
+            "board: standard (243 cells, 15 islands), small (75 cells, 9 islands) or y (the game of Y)",
+        ),
+    ),
+    summary=RULES_SUMMARY,
+    seat_names=SEAT_COLOURS,
+    quick_actions=(QuickAction("swap", "Swap"),),
+    game_class=Begird,
+)
