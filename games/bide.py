@@ -326,6 +326,11 @@ class Bide(Game):
             setattr(twin, key, type(getattr(self, key))(getattr(self, key)))
         return twin
 
+    def rank_actions(self, actions: list[int]) -> list[int]:
+        # Bide first (one tap), then the most valuable points.
+        values = self.board.edge_distance
+        return sorted(actions, key=lambda a: (a != BIDE, -values[a] if a >= 0 else 0, a))
+
     # -- resignation ---------------------------------------------------------------
 
     def resign(self, seat: int) -> list[Event]:

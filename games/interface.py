@@ -188,6 +188,7 @@ class Game(ABC):
 
     players: int
     options: dict[str, Any]
+    last_turn_notation: str = ""  # canonical notation of the last turn played with play_turn
 
     # -- creation --------------------------------------------------------------
 
@@ -264,6 +265,17 @@ class Game(ABC):
         """A short explanation for players (autocomplete hints). Override for richer text."""
         return self.format_action(action)
 
+    def rank_actions(self, actions: list[Action]) -> list[Action]:
+        """Order actions for suggestions, most useful first. Override per game."""
+        return actions
+
+    def player_of_seat(self, seat: int) -> int:
+        """Which player (numbered in the order they sat down) controls ``seat`` now.
+
+        Identity for most games; Begird's pie rule exchanges the two.
+        """
+        return seat
+
     def legal_notations(self) -> list[str]:
         return [self.format_action(a) for a in self.legal_actions()]
 
@@ -283,15 +295,19 @@ class Game(ABC):
             raise IllegalMove("empty move: write at least one action")
         trial = self.copy()
         events: list[Event] = []
+        canonical: list[str] = []
         for position, token in enumerate(tokens):
             if trial.is_over:
                 done = ",".join(tokens[:position])
                 raise IllegalMove(f"the game ended after {done}; remove {' '.join(tokens[position:])}")
             # parse_action explains why a token cannot come next (e.g. a full hand).
-            events.extend(trial.apply_action(trial.parse_action(token)))
+            action = trial.parse_action(token)
+            canonical.append(trial.format_action(action))
+            events.extend(trial.apply_action(action))
         if not trial.is_over:
             events.extend(trial.end_turn())
         self.__dict__.update(trial.__dict__)
+        self.last_turn_notation = ",".join(canonical)
         return events
 
     # -- resignation ---------------------------------------------------------------

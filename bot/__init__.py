@@ -1,0 +1,1 @@
+"""Hexplay's Discord bot: client, commands, storage and the service layer between them."""

@@ -1,0 +1,8 @@
+"""Slash commands, grouped by feature."""
+
+from .info import InfoCog
+from .moves import MovesCog
+from .play import PlayCog
+from .settings import SettingsCog
+
+COGS = (PlayCog, MovesCog, InfoCog, SettingsCog)

@@ -1,0 +1,73 @@
+"""/move, /preview and /resign."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from ..service import ServiceError
+from ..ui import ResignConfirmButton, png_file
+from .common import bot_of, guild_only, match_autocomplete
+
+
+class MovesCog(commands.Cog, name="Moves"):
+    def __init__(self, bot) -> None:
+        self.bot = bot
+
+    async def _match_id(self, interaction: discord.Interaction, match: Optional[int]) -> int:
+        guild_id = guild_only(interaction)
+        row = await bot_of(interaction).service.resolve(interaction.user.id, guild_id, interaction.channel_id or 0,
+                                                         match)
+        return row.id
+
+    @app_commands.command(name="move", description="Play your turn, e.g. e5 (autocomplete lists legal moves)")
+    @app_commands.describe(move="Your turn in the game's notation; keep typing after a comma to add discs",
+                           match="Which match (only needed outside the match's thread)")
+    async def move(self, interaction: discord.Interaction, move: str, match: Optional[int] = None) -> None:
+        match_id = await self._match_id(interaction, match)
+        await bot_of(interaction).play_and_announce(interaction, match_id, move)
+
+    @app_commands.command(name="preview", description="Privately see the board after a move, without playing it")
+    @app_commands.describe(move="The move to try", match="Which match (only needed outside the match's thread)")
+    async def preview(self, interaction: discord.Interaction, move: str, match: Optional[int] = None) -> None:
+        match_id = await self._match_id(interaction, match)
+        png, line = await bot_of(interaction).service.preview(match_id, interaction.user.id, move)
+        await interaction.response.send_message(line, file=png_file(png, "preview.png"), ephemeral=True)
+
+    @move.autocomplete("move")
+    @preview.autocomplete("move")
+    async def move_autocomplete(self, interaction: discord.Interaction, current: str):
+        service = bot_of(interaction).service
+        try:
+            match_ref = getattr(interaction.namespace, "match", None)
+            row = await service.resolve(interaction.user.id, interaction.guild_id or 0, interaction.channel_id or 0,
+                                        match_ref)
+            if row.status != "active":
+                return [app_commands.Choice(name=f"{service.title(row)} is not in play", value="-")]
+            game = service.game_of(row)
+            pairs = service.suggestions(row, game, interaction.user.id, current)
+        except ServiceError as error:
+            text = str(error)
+            return [app_commands.Choice(name=text[:99] + ("…" if len(text) > 99 else ""), value="-")]
+        return [app_commands.Choice(name=name, value=value) for name, value in pairs]
+
+    @move.autocomplete("match")
+    @preview.autocomplete("match")
+    async def match_choice(self, interaction: discord.Interaction, current: str):
+        return await match_autocomplete(interaction, current)
+
+    @app_commands.command(name="resign", description="Resign from a match (asks for confirmation)")
+    @app_commands.describe(match="Which match (only needed outside the match's thread)")
+    @app_commands.autocomplete(match=match_autocomplete)
+    async def resign(self, interaction: discord.Interaction, match: Optional[int] = None) -> None:
+        match_id = await self._match_id(interaction, match)
+        service = bot_of(interaction).service
+        row, game = await service.active(match_id)
+        service.engine_seat_of(row, game, interaction.user.id)  # refuses non-players now, not at the button
+        view = discord.ui.View(timeout=None)
+        view.add_item(ResignConfirmButton(match_id, interaction.user.id))
+        await interaction.response.send_message(
+            f"Resign from **{service.title(row)}**? This cannot be undone.", view=view, ephemeral=True)

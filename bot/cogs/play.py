@@ -1,0 +1,85 @@
+"""/play: start a match; the lobby's buttons are answered in HexplayBot.lobby_button."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from games import GAMES
+from games import get as get_game
+
+from ..service import ServiceError
+from ..ui import lobby_view, mention_only
+from .common import GAME_CHOICES, bot_of, guild_only
+
+
+class PlayCog(commands.Cog, name="Play"):
+    def __init__(self, bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="play", description="Start a match: invite opponents, or leave seats open for anyone")
+    @app_commands.describe(
+        game="Which game to play",
+        opponent="Invite a player (they accept or decline with buttons)",
+        opponent2="Invite another player (games with more seats)",
+        opponent3="Invite another player",
+        opponent4="Invite another player",
+        opponent5="Invite another player",
+        seats="Number of seats; open seats are filled with the Join button",
+        options="Game options as key=value, e.g. side=4",
+    )
+    @app_commands.choices(game=GAME_CHOICES)
+    async def play(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Choice[str],
+        opponent: Optional[discord.Member] = None,
+        opponent2: Optional[discord.Member] = None,
+        opponent3: Optional[discord.Member] = None,
+        opponent4: Optional[discord.Member] = None,
+        opponent5: Optional[discord.Member] = None,
+        seats: Optional[app_commands.Range[int, 2, 6]] = None,
+        options: Optional[str] = None,
+    ) -> None:
+        guild_id = guild_only(interaction)
+        invited = []
+        for member in (opponent, opponent2, opponent3, opponent4, opponent5):
+            if member is None:
+                continue
+            if member.bot:
+                raise ServiceError(f"{member.display_name} is a bot and cannot play.")
+            invited.append((member.id, member.display_name))
+        service = bot_of(interaction).service
+        match = await service.create(
+            game_id=game.value, creator=(interaction.user.id, interaction.user.display_name), invited=invited,
+            guild_id=guild_id, channel_id=interaction.channel_id or 0, players=seats, options_text=options,
+        )
+        invitees = " ".join(f"<@{uid}>" for uid, _ in invited)
+        text = service.lobby_text(match)
+        if invitees:
+            text = f"{invitees}: <@{interaction.user.id}> invites you to play {get_game(match.game).name}.\n{text}"
+        response = await interaction.response.send_message(
+            text, view=lobby_view(match, service),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u, _ in invited]))
+        if response.message_id is not None:
+            await bot_of(interaction).store.update_match_fields(match.id, lobby_message_id=response.message_id)
+
+    @play.autocomplete("options")
+    async def options_autocomplete(self, interaction: discord.Interaction, current: str):
+        game_id = getattr(interaction.namespace, "game", None)
+        infos = [GAMES[game_id]] if game_id in GAMES else list(GAMES.values())
+        choices = []
+        for info in infos:
+            for spec in info.options:
+                for value in spec.allowed:
+                    text = f"{spec.key}={value}"
+                    if current.lower() in text:
+                        label = f"{text} — {spec.description}" + (" (default)" if value == spec.default else "")
+                        choices.append(app_commands.Choice(name=label[:100], value=text))
+        return choices[:25]
+
+
+__all__ = ["PlayCog", "mention_only"]

@@ -1,0 +1,71 @@
+"""Settings from the environment and an optional .env file."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+TOKEN_HELP = """\
+No Discord bot token found.
+
+Hexplay needs a bot token in DISCORD_TOKEN (in the environment or in a .env file):
+  1. Open https://discord.com/developers/applications and create an application
+     (or pick yours).
+  2. Open "Bot", press "Reset Token", and copy the token.
+  3. cp .env.example .env   and put the token after DISCORD_TOKEN=
+  4. Invite the bot with the link from README.md ("Invite the bot"), then run `make run` again.
+"""
+
+
+def load_dotenv(path: str | Path = ".env") -> None:
+    """Read KEY=VALUE lines into os.environ without overriding what is already set."""
+    path = Path(path)
+    if not path.is_file():
+        return
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        value = value.strip().strip('"').strip("'")
+        os.environ.setdefault(key.strip(), value)
+
+
+def _float(name: str, default: float) -> float:
+    raw = os.environ.get(name, "").strip()
+    try:
+        return float(raw) if raw else default
+    except ValueError:
+        raise SystemExit(f"{name} must be a number, not {raw!r}") from None
+
+
+@dataclass
+class Settings:
+    token: str = ""
+    db_path: str = "./data/hexplay.sqlite3"
+    dev_guild_ids: list[int] = field(default_factory=list)
+    reminder_hours: float = 24.0
+    reminder_check_seconds: float = 60.0
+    log_level: str = "INFO"
+    api_base_url: str = ""
+    gateway_url: str = ""
+
+    @classmethod
+    def from_env(cls) -> "Settings":
+        guilds = []
+        for part in os.environ.get("HEXPLAY_DEV_GUILD_IDS", "").replace(" ", "").split(","):
+            if part:
+                if not part.isdigit():
+                    raise SystemExit(f"HEXPLAY_DEV_GUILD_IDS must list numeric ids, not {part!r}")
+                guilds.append(int(part))
+        return cls(
+            token=os.environ.get("DISCORD_TOKEN", "").strip(),
+            db_path=os.environ.get("HEXPLAY_DB_PATH", "").strip() or "./data/hexplay.sqlite3",
+            dev_guild_ids=guilds,
+            reminder_hours=_float("HEXPLAY_REMINDER_HOURS", 24.0),
+            reminder_check_seconds=_float("HEXPLAY_REMINDER_CHECK_SECONDS", 60.0),
+            log_level=os.environ.get("HEXPLAY_LOG_LEVEL", "INFO").strip().upper() or "INFO",
+            api_base_url=os.environ.get("DISCORD_API_BASE_URL", "").strip(),
+            gateway_url=os.environ.get("DISCORD_GATEWAY_URL", "").strip(),
+        )

@@ -1,0 +1,70 @@
+"""The reminder loop: asks the service what is due and delivers it."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from .service import ReminderJob
+from .ui import SnoozeButton, mention_only
+
+if TYPE_CHECKING:
+    from .app import HexplayBot
+
+log = logging.getLogger(__name__)
+
+
+class ReminderLoop:
+    def __init__(self, bot: "HexplayBot") -> None:
+        self.bot = bot
+
+    async def run_forever(self) -> None:
+        await self.bot.wait_until_ready()
+        while not self.bot.is_closed():
+            try:
+                await self.run_once()
+            except Exception:
+                log.exception("reminder pass failed")
+            await asyncio.sleep(self.bot.settings.reminder_check_seconds)
+
+    async def run_once(self) -> int:
+        """Deliver every due reminder; returns how many were sent."""
+        sent = 0
+        for job in await self.bot.service.due_reminders():
+            if await self.deliver(job):
+                await self.bot.service.reminder_done(job)
+                sent += 1
+        return sent
+
+    def _link(self, job: ReminderJob) -> str:
+        match = job.match
+        if match.board_message_id and match.board_channel_id:
+            return f"https://discord.com/channels/{match.guild_id}/{match.board_channel_id}/{match.board_message_id}"
+        return f"https://discord.com/channels/{match.guild_id}/{match.home_channel_id}"
+
+    async def deliver(self, job: ReminderJob) -> bool:
+        view = discord.ui.View(timeout=None)
+        view.add_item(SnoozeButton(job.match.id, job.ply))
+        view.add_item(discord.ui.Button(label="Open the board", url=self._link(job)))
+        text = f"{job.text}\nBoard: {self._link(job)}"
+        if job.via == "dm":
+            try:
+                user = self.bot.get_user(job.user_id) or await self.bot.fetch_user(job.user_id)
+                await user.send(text, view=view)
+                return True
+            except discord.Forbidden:
+                log.info("DMs closed for %s; pinging in the match instead", job.user_id)
+            except discord.HTTPException:
+                log.exception("could not DM %s", job.user_id)
+        channel = await self.bot.channel_by_id(job.match.home_channel_id)
+        if channel is None:
+            return False
+        try:
+            await channel.send(f"<@{job.user_id}> {text}", view=view, allowed_mentions=mention_only(job.user_id))
+        except discord.HTTPException:
+            log.exception("could not ping %s in match %s", job.user_id, job.match.id)
+            return False
+        return True

@@ -1,0 +1,520 @@
+"""SQLite storage behind a small API (aiosqlite, WAL, versioned migrations).
+
+Every change of a match happens in one transaction, and a turn is applied
+only if the match still has the version its player saw (optimistic
+concurrency), so two players acting at the same instant can never both apply.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, AsyncIterator, Iterable
+
+import aiosqlite
+
+MIGRATIONS: list[str] = [
+    # 1: the first schema
+    """
+    CREATE TABLE matches (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,
+        players INTEGER NOT NULL,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        thread_id INTEGER,
+        lobby_message_id INTEGER,
+        board_channel_id INTEGER,
+        board_message_id INTEGER,
+        creator_id INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('lobby', 'active', 'finished', 'cancelled')),
+        state TEXT,
+        version INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        turn_started_at REAL,
+        result TEXT
+    );
+    CREATE INDEX matches_guild_status ON matches (guild_id, status);
+    CREATE INDEX matches_thread ON matches (thread_id);
+    CREATE TABLE seats (
+        match_id INTEGER NOT NULL REFERENCES matches (id),
+        seat INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        accepted INTEGER NOT NULL DEFAULT 1,
+        resigned INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (match_id, seat),
+        UNIQUE (match_id, user_id)
+    );
+    CREATE INDEX seats_user ON seats (user_id);
+    CREATE TABLE moves (
+        match_id INTEGER NOT NULL REFERENCES matches (id),
+        seq INTEGER NOT NULL,
+        ply INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('turn', 'resign')),
+        notation TEXT NOT NULL,
+        events TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (match_id, seq)
+    );
+    CREATE TABLE challenges (
+        match_id INTEGER PRIMARY KEY REFERENCES matches (id),
+        invited TEXT NOT NULL,
+        open_seats INTEGER NOT NULL,
+        created_at REAL NOT NULL
+    );
+    CREATE TABLE preferences (
+        user_id INTEGER NOT NULL,
+        guild_id INTEGER NOT NULL,
+        reminders INTEGER NOT NULL DEFAULT 1,
+        delay_hours REAL,
+        via TEXT NOT NULL DEFAULT 'dm' CHECK (via IN ('dm', 'ping')),
+        PRIMARY KEY (user_id, guild_id)
+    );
+    CREATE TABLE reminders (
+        match_id INTEGER PRIMARY KEY REFERENCES matches (id),
+        user_id INTEGER NOT NULL,
+        ply INTEGER NOT NULL,
+        remind_at REAL NOT NULL,
+        last_sent_at REAL,
+        snoozed INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX reminders_due ON reminders (remind_at);
+    """,
+]
+
+
+class VersionConflict(Exception):
+    """The match changed since it was read: the caller's action was not applied."""
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    user_id: int
+    name: str
+    accepted: bool = True
+    resigned: bool = False
+
+
+@dataclass
+class MatchRow:
+    id: int
+    game: str
+    options: dict[str, Any]
+    players: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    lobby_message_id: int | None
+    board_channel_id: int | None
+    board_message_id: int | None
+    creator_id: int
+    status: str
+    state: dict[str, Any] | None
+    version: int
+    created_at: float
+    updated_at: float
+    turn_started_at: float | None
+    result: dict[str, Any] | None
+    seats: list[SeatRow] = field(default_factory=list)
+
+    @property
+    def home_channel_id(self) -> int:
+        """Where the match is played: its thread, or the channel when it has none."""
+        return self.thread_id or self.channel_id
+
+    def seat_of(self, user_id: int) -> SeatRow | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def user_of(self, seat: int) -> SeatRow | None:
+        return next((s for s in self.seats if s.seat == seat), None)
+
+
+@dataclass
+class MoveRow:
+    seq: int
+    ply: int
+    seat: int
+    user_id: int
+    kind: str
+    notation: str
+    events: list[dict[str, Any]]
+    created_at: float
+
+
+@dataclass
+class ReminderRow:
+    match_id: int
+    user_id: int
+    ply: int
+    remind_at: float
+    last_sent_at: float | None
+    snoozed: bool
+
+
+@dataclass
+class Preferences:
+    reminders: bool = True
+    delay_hours: float | None = None
+    via: str = "dm"
+
+
+_MATCH_COLUMNS = (
+    "id, game, options, players, guild_id, channel_id, thread_id, lobby_message_id, board_channel_id,"
+    " board_message_id, creator_id, status, state, version, created_at, updated_at, turn_started_at, result"
+)
+
+
+def _match_from(row: aiosqlite.Row) -> MatchRow:
+    values = list(row)
+    values[2] = json.loads(values[2])
+    values[12] = json.loads(values[12]) if values[12] else None
+    values[17] = json.loads(values[17]) if values[17] else None
+    return MatchRow(*values)
+
+
+class Store:
+    """The database. One connection; writes are serialised by a lock."""
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._db = connection
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path) -> "Store":
+        path = Path(path)
+        if str(path) != ":memory:":
+            path.parent.mkdir(parents=True, exist_ok=True)
+        connection = await aiosqlite.connect(str(path), isolation_level=None)
+        store = cls(connection)
+        await connection.execute("PRAGMA journal_mode=WAL")
+        await connection.execute("PRAGMA synchronous=NORMAL")
+        await connection.execute("PRAGMA foreign_keys=ON")
+        await connection.execute("PRAGMA busy_timeout=5000")
+        await store._migrate()
+        return store
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def schema_version(self) -> int:
+        async with self._db.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
+    async def _migrate(self) -> None:
+        current = await self.schema_version()
+        for number, script in enumerate(MIGRATIONS, start=1):
+            if number <= current:
+                continue
+            async with self.transaction() as db:
+                for statement in script.split(";"):
+                    if statement.strip():
+                        await db.execute(statement)
+                await db.execute(f"PRAGMA user_version = {number}")
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._write_lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            else:
+                await self._db.execute("COMMIT")
+
+    # -- matches -----------------------------------------------------------------
+
+    async def create_match(
+        self,
+        *,
+        game: str,
+        options: dict[str, Any],
+        players: int,
+        guild_id: int,
+        channel_id: int,
+        creator_id: int,
+        seats: Iterable[SeatRow],
+        invited: list[int],
+        open_seats: int,
+        now: float,
+    ) -> int:
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO matches (game, options, players, guild_id, channel_id, creator_id, status,"
+                " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?)",
+                (game, json.dumps(options), players, guild_id, channel_id, creator_id, now, now),
+            )
+            match_id = cursor.lastrowid
+            assert match_id is not None
+            for seat in seats:
+                await db.execute(
+                    "INSERT INTO seats (match_id, seat, user_id, name, accepted) VALUES (?, ?, ?, ?, ?)",
+                    (match_id, seat.seat, seat.user_id, seat.name, int(seat.accepted)),
+                )
+            await db.execute(
+                "INSERT INTO challenges (match_id, invited, open_seats, created_at) VALUES (?, ?, ?, ?)",
+                (match_id, json.dumps(invited), open_seats, now),
+            )
+        return match_id
+
+    async def get_match(self, match_id: int) -> MatchRow | None:
+        async with self._db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)) as c:
+            row = await c.fetchone()
+        if row is None:
+            return None
+        match = _match_from(row)
+        match.seats = await self._seats(match_id)
+        return match
+
+    async def _seats(self, match_id: int) -> list[SeatRow]:
+        async with self._db.execute(
+            "SELECT seat, user_id, name, accepted, resigned FROM seats WHERE match_id = ? ORDER BY seat",
+            (match_id,),
+        ) as cursor:
+            return [SeatRow(r[0], r[1], r[2], bool(r[3]), bool(r[4])) for r in await cursor.fetchall()]
+
+    async def match_by_thread(self, thread_id: int) -> MatchRow | None:
+        async with self._db.execute("SELECT id FROM matches WHERE thread_id = ?", (thread_id,)) as c:
+            row = await c.fetchone()
+        return await self.get_match(row[0]) if row else None
+
+    async def matches_of_user(self, user_id: int, guild_id: int | None, statuses: tuple[str, ...]) -> list[MatchRow]:
+        marks = ",".join("?" for _ in statuses)
+        query = (
+            f"SELECT m.id FROM matches m JOIN seats s ON s.match_id = m.id WHERE s.user_id = ?"
+            f" AND m.status IN ({marks})"
+        )
+        params: list[Any] = [user_id, *statuses]
+        if guild_id is not None:
+            query += " AND m.guild_id = ?"
+            params.append(guild_id)
+        async with self._db.execute(query + " ORDER BY m.id", params) as cursor:
+            ids = [r[0] for r in await cursor.fetchall()]
+        return [m for m in [await self.get_match(i) for i in ids] if m is not None]
+
+    async def active_match_ids(self) -> list[int]:
+        async with self._db.execute("SELECT id FROM matches WHERE status = 'active' ORDER BY id") as c:
+            return [r[0] for r in await c.fetchall()]
+
+    async def update_match_fields(self, match_id: int, **fields: Any) -> None:
+        allowed = {"thread_id", "lobby_message_id", "board_channel_id", "board_message_id"}
+        assert set(fields) <= allowed, fields
+        assignments = ", ".join(f"{k} = ?" for k in fields)
+        async with self.transaction() as db:
+            await db.execute(f"UPDATE matches SET {assignments} WHERE id = ?", (*fields.values(), match_id))
+
+    # -- the lobby ---------------------------------------------------------------
+
+    async def get_challenge(self, match_id: int) -> tuple[list[int], int] | None:
+        async with self._db.execute(
+            "SELECT invited, open_seats FROM challenges WHERE match_id = ?", (match_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return (json.loads(row[0]), int(row[1])) if row else None
+
+    async def lobby_change(
+        self,
+        match_id: int,
+        expected_version: int,
+        *,
+        now: float,
+        accept_user: int | None = None,
+        remove_user: int | None = None,
+        add_seat: SeatRow | None = None,
+    ) -> None:
+        """One change to a lobby, refused if another change happened first."""
+        async with self.transaction() as db:
+            await self._bump_version(db, match_id, expected_version, now, status="lobby")
+            if accept_user is not None:
+                await db.execute(
+                    "UPDATE seats SET accepted = 1 WHERE match_id = ? AND user_id = ?", (match_id, accept_user)
+                )
+            if remove_user is not None:
+                await db.execute("DELETE FROM seats WHERE match_id = ? AND user_id = ?", (match_id, remove_user))
+            if add_seat is not None:
+                await db.execute(
+                    "INSERT INTO seats (match_id, seat, user_id, name, accepted) VALUES (?, ?, ?, ?, 1)",
+                    (match_id, add_seat.seat, add_seat.user_id, add_seat.name),
+                )
+
+    async def start_match(
+        self,
+        match_id: int,
+        expected_version: int,
+        *,
+        seats: list[SeatRow],
+        state: dict[str, Any],
+        now: float,
+        reminder: tuple[int, int, float] | None,
+    ) -> None:
+        """Turn a lobby into an active match with its final seats, in one transaction."""
+        async with self.transaction() as db:
+            await self._bump_version(db, match_id, expected_version, now, status="lobby")
+            await db.execute("DELETE FROM seats WHERE match_id = ?", (match_id,))
+            for seat in seats:
+                await db.execute(
+                    "INSERT INTO seats (match_id, seat, user_id, name, accepted) VALUES (?, ?, ?, ?, 1)",
+                    (match_id, seat.seat, seat.user_id, seat.name),
+                )
+            await db.execute(
+                "UPDATE matches SET status = 'active', players = ?, state = ?, turn_started_at = ? WHERE id = ?",
+                (len(seats), json.dumps(state), now, match_id),
+            )
+            await db.execute("DELETE FROM challenges WHERE match_id = ?", (match_id,))
+            await self._set_reminder(db, match_id, reminder)
+
+    async def cancel_match(self, match_id: int, expected_version: int, now: float) -> None:
+        async with self.transaction() as db:
+            await self._bump_version(db, match_id, expected_version, now, status="lobby")
+            await db.execute("UPDATE matches SET status = 'cancelled' WHERE id = ?", (match_id,))
+            await db.execute("DELETE FROM challenges WHERE match_id = ?", (match_id,))
+
+    # -- moves ---------------------------------------------------------------------
+
+    async def apply_move(
+        self,
+        match_id: int,
+        expected_version: int,
+        *,
+        move: MoveRow,
+        state: dict[str, Any],
+        finished: bool,
+        result: dict[str, Any] | None,
+        turn_changed: bool,
+        resigned_seat: int | None,
+        reminder: tuple[int, int, float] | None,
+        now: float,
+    ) -> int:
+        """Record one move and the new state atomically. Returns the new version."""
+        async with self.transaction() as db:
+            version = await self._bump_version(db, match_id, expected_version, now, status="active")
+            await db.execute(
+                "INSERT INTO moves (match_id, seq, ply, seat, user_id, kind, notation, events, created_at)"
+                " VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE match_id = ?), ?, ?, ?, ?, ?, ?, ?)",
+                (match_id, match_id, move.ply, move.seat, move.user_id, move.kind, move.notation,
+                 json.dumps(move.events), now),
+            )
+            await db.execute(
+                "UPDATE matches SET state = ?, status = ?, result = ? WHERE id = ?",
+                (json.dumps(state), "finished" if finished else "active",
+                 json.dumps(result) if result is not None else None, match_id),
+            )
+            if turn_changed:
+                await db.execute("UPDATE matches SET turn_started_at = ? WHERE id = ?", (now, match_id))
+            if resigned_seat is not None:
+                await db.execute(
+                    "UPDATE seats SET resigned = 1 WHERE match_id = ? AND seat = ?", (match_id, resigned_seat)
+                )
+            if finished:
+                await db.execute("DELETE FROM reminders WHERE match_id = ?", (match_id,))
+            elif turn_changed:
+                await self._set_reminder(db, match_id, reminder)
+        return version
+
+    async def replace_state(self, match_id: int, state: dict[str, Any], now: float) -> None:
+        """Repair a stored state that disagrees with the move log (start-up check)."""
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE matches SET state = ?, version = version + 1, updated_at = ? WHERE id = ?",
+                (json.dumps(state), now, match_id),
+            )
+
+    async def moves(self, match_id: int) -> list[MoveRow]:
+        async with self._db.execute(
+            "SELECT seq, ply, seat, user_id, kind, notation, events, created_at FROM moves"
+            " WHERE match_id = ? ORDER BY seq",
+            (match_id,),
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [MoveRow(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7]) for r in rows]
+
+    async def _bump_version(
+        self, db: aiosqlite.Connection, match_id: int, expected: int, now: float, status: str
+    ) -> int:
+        cursor = await db.execute(
+            "UPDATE matches SET version = version + 1, updated_at = ? WHERE id = ? AND version = ? AND status = ?",
+            (now, match_id, expected, status),
+        )
+        if cursor.rowcount != 1:
+            raise VersionConflict(match_id)
+        return expected + 1
+
+    # -- reminders and preferences ---------------------------------------------------
+
+    async def _set_reminder(
+        self, db: aiosqlite.Connection, match_id: int, reminder: tuple[int, int, float] | None
+    ) -> None:
+        """Replace the match's reminder with one for (user, ply) due at a time."""
+        await db.execute("DELETE FROM reminders WHERE match_id = ?", (match_id,))
+        if reminder is not None:
+            user_id, ply, remind_at = reminder
+            await db.execute(
+                "INSERT INTO reminders (match_id, user_id, ply, remind_at) VALUES (?, ?, ?, ?)",
+                (match_id, user_id, ply, remind_at),
+            )
+
+    async def due_reminders(self, now: float) -> list[ReminderRow]:
+        async with self._db.execute(
+            "SELECT match_id, user_id, ply, remind_at, last_sent_at, snoozed FROM reminders"
+            " WHERE remind_at <= ? AND snoozed = 0 ORDER BY remind_at",
+            (now,),
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [ReminderRow(r[0], r[1], r[2], r[3], r[4], bool(r[5])) for r in rows]
+
+    async def get_reminder(self, match_id: int) -> ReminderRow | None:
+        async with self._db.execute(
+            "SELECT match_id, user_id, ply, remind_at, last_sent_at, snoozed FROM reminders WHERE match_id = ?",
+            (match_id,),
+        ) as cursor:
+            r = await cursor.fetchone()
+        return ReminderRow(r[0], r[1], r[2], r[3], r[4], bool(r[5])) if r else None
+
+    async def reminder_sent(self, match_id: int, ply: int, now: float, next_at: float) -> bool:
+        """Mark a reminder as sent; False if the turn moved on meanwhile."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE reminders SET last_sent_at = ?, remind_at = ? WHERE match_id = ? AND ply = ?",
+                (now, next_at, match_id, ply),
+            )
+            return cursor.rowcount == 1
+
+    async def snooze(self, match_id: int, user_id: int, ply: int) -> bool:
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE reminders SET snoozed = 1 WHERE match_id = ? AND user_id = ? AND ply = ?",
+                (match_id, user_id, ply),
+            )
+            return cursor.rowcount == 1
+
+    async def get_preferences(self, user_id: int, guild_id: int) -> Preferences:
+        """The user's preferences in this server, falling back to their global ones (guild 0)."""
+        async with self._db.execute(
+            "SELECT reminders, delay_hours, via, guild_id FROM preferences WHERE user_id = ? AND guild_id IN (?, 0)"
+            " ORDER BY guild_id DESC",
+            (user_id, guild_id),
+        ) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
+            return Preferences()
+        return Preferences(bool(row[0]), row[1], row[2])
+
+    async def set_preferences(self, user_id: int, guild_id: int, prefs: Preferences) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO preferences (user_id, guild_id, reminders, delay_hours, via) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (user_id, guild_id) DO UPDATE SET reminders = excluded.reminders,"
+                " delay_hours = excluded.delay_hours, via = excluded.via",
+                (user_id, guild_id, int(prefs.reminders), prefs.delay_hours, prefs.via),
+            )

@@ -1,0 +1,192 @@
+"""Buttons and message helpers shared by the cogs.
+
+Every button is a :class:`discord.ui.DynamicItem` whose custom id carries the
+match (and, for board buttons, the position's version), so buttons keep
+working after a restart and a stale one answers with a clear private message.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
+
+import discord
+
+from .service import Outcome, ServiceError
+
+if TYPE_CHECKING:
+    from .app import HexplayBot
+
+log = logging.getLogger(__name__)
+
+BOARD_FILENAME = "board.png"
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+def mention_only(user_id: int | None) -> discord.AllowedMentions:
+    if user_id is None:
+        return NO_MENTIONS
+    return discord.AllowedMentions(users=[discord.Object(user_id)], everyone=False, roles=False)
+
+
+def png_file(data: bytes, filename: str = BOARD_FILENAME) -> discord.File:
+    return discord.File(io.BytesIO(data), filename=filename)
+
+
+async def reply_error(interaction: discord.Interaction, message: str) -> None:
+    """A private answer, whether or not the interaction was already answered."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+    except discord.HTTPException:
+        log.exception("could not deliver an error message")
+
+
+async def guarded(interaction: discord.Interaction, action: Callable[[], Awaitable[Any]]) -> None:
+    """Run a handler; a ServiceError becomes a private message, anything else is logged."""
+    try:
+        await action()
+    except ServiceError as error:
+        await reply_error(interaction, str(error))
+    except Exception:
+        log.exception("unexpected error in a button or command")
+        await reply_error(interaction, "Something went wrong on our side; nothing was changed. Please try again.")
+
+
+def _bot(interaction: discord.Interaction) -> "HexplayBot":
+    return interaction.client  # type: ignore[return-value]
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button],
+                  template=r"hx:lobby:(?P<action>accept|decline|join|start|cancel):(?P<match>\d+)"):
+    STYLES = {
+        "accept": ("Accept", discord.ButtonStyle.success),
+        "decline": ("Decline", discord.ButtonStyle.danger),
+        "join": ("Join", discord.ButtonStyle.primary),
+        "start": ("Start", discord.ButtonStyle.success),
+        "cancel": ("Cancel", discord.ButtonStyle.secondary),
+    }
+
+    def __init__(self, action: str, match_id: int) -> None:
+        label, style = self.STYLES[action]
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"hx:lobby:{action}:{match_id}"))
+        self.action = action
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+        return cls(match["action"], int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: _bot(interaction).lobby_button(interaction, self.action, self.match_id))
+
+
+class QuickActionButton(discord.ui.DynamicItem[discord.ui.Button],
+                        template=r"hx:q:(?P<match>\d+):(?P<version>\d+):(?P<notation>[a-z0-9]+)"):
+    """A whole turn in one tap (Bide's "Bide", Begird's "Swap")."""
+
+    def __init__(self, match_id: int, version: int, notation: str, label: str | None = None) -> None:
+        super().__init__(discord.ui.Button(label=label or notation.capitalize(), style=discord.ButtonStyle.primary,
+                                           custom_id=f"hx:q:{match_id}:{version}:{notation}"))
+        self.match_id, self.version, self.notation = match_id, version, notation
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+        return cls(int(match["match"]), int(match["version"]), match["notation"], item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: _bot(interaction).play_and_announce(
+            interaction, self.match_id, self.notation, expected_version=self.version))
+
+
+class ResignConfirmButton(discord.ui.DynamicItem[discord.ui.Button],
+                          template=r"hx:resign:(?P<match>\d+):(?P<user>\d+)"):
+    def __init__(self, match_id: int, user_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Yes, resign", style=discord.ButtonStyle.danger,
+                                           custom_id=f"hx:resign:{match_id}:{user_id}"))
+        self.match_id, self.user_id = match_id, user_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+        return cls(int(match["match"]), int(match["user"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            if interaction.user.id != self.user_id:
+                raise ServiceError("This confirmation belongs to another player.")
+            await _bot(interaction).resign_and_announce(interaction, self.match_id)
+
+        await guarded(interaction, run)
+
+
+class SnoozeButton(discord.ui.DynamicItem[discord.ui.Button],
+                   template=r"hx:snooze:(?P<match>\d+):(?P<ply>\d+)"):
+    def __init__(self, match_id: int, ply: int) -> None:
+        super().__init__(discord.ui.Button(label="Snooze for this turn", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"hx:snooze:{match_id}:{ply}"))
+        self.match_id, self.ply = match_id, ply
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+        return cls(int(match["match"]), int(match["ply"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            text = await _bot(interaction).service.snooze(self.match_id, interaction.user.id, self.ply)
+            await interaction.response.send_message(text, ephemeral=True)
+
+        await guarded(interaction, run)
+
+
+class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hx:gif:(?P<match>\d+)"):
+    def __init__(self, match_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Replay (GIF)", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"hx:gif:{match_id}"))
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+        return cls(int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            gif = await _bot(interaction).service.history_gif(self.match_id)
+            await interaction.followup.send(file=png_file(gif, f"match-{self.match_id}.gif"), ephemeral=True)
+
+        await guarded(interaction, run)
+
+
+DYNAMIC_ITEMS = (LobbyButton, QuickActionButton, ResignConfirmButton, SnoozeButton, ReplayButton)
+
+
+def lobby_view(outcome_or_match: Any, service: Any) -> discord.ui.View | None:
+    match = getattr(outcome_or_match, "match", outcome_or_match)
+    if match.status != "lobby":
+        return None
+    view = discord.ui.View(timeout=None)
+    if any(not s.accepted for s in match.seats):
+        view.add_item(LobbyButton("accept", match.id))
+        view.add_item(LobbyButton("decline", match.id))
+    if len(match.seats) < match.players:
+        view.add_item(LobbyButton("join", match.id))
+    if service.info(match).max_players > 2 and len(match.seats) > 1:
+        view.add_item(LobbyButton("start", match.id))
+    view.add_item(LobbyButton("cancel", match.id))
+    return view
+
+
+def board_view(outcome: Outcome) -> discord.ui.View | None:
+    """Quick-action buttons that are legal in the new position."""
+    game, match = outcome.game, outcome.match
+    if game is None or game.is_over or game.turn_in_progress():
+        return None
+    legal = set(game.legal_notations())
+    view = discord.ui.View(timeout=None)
+    for quick in game.info.quick_actions:
+        if quick.notation in legal:
+            view.add_item(QuickActionButton(match.id, match.version, quick.notation, quick.label))
+    return view if view.children else None

@@ -1,0 +1,283 @@
+"""The service layer without Discord: lobbies, moves, concurrency, restarts, reminders."""
+
+import asyncio
+import json
+
+import pytest
+
+from bot.service import ManualClock, MatchService, ServiceError, parse_options
+from bot.storage import Store
+
+ALICE, BOB, CAROL, DAN = (101, "alice"), (102, "bob"), (103, "carol"), (104, "dan")
+GUILD, CHANNEL = 9000, 9001
+
+
+@pytest.fixture
+async def env(tmp_path):
+    clock = ManualClock()
+    store = await Store.open(tmp_path / "db" / "hexplay.sqlite3")
+    service = MatchService(store, clock, default_reminder_hours=24)
+    yield service, clock, tmp_path / "db" / "hexplay.sqlite3"
+    await store.close()
+
+
+async def started_match(service, players=(ALICE, BOB), options=None):
+    match = await service.create(game_id="bide", creator=players[0], invited=list(players[1:]), guild_id=GUILD,
+                                 channel_id=CHANNEL, options_text=options)
+    outcome = None
+    for user in players[1:]:
+        outcome = await service.accept(match.id, user[0])
+    assert outcome is not None and outcome.started
+    return outcome.match
+
+
+async def test_store_creates_schema_in_wal_mode(env):
+    service, _, path = env
+    assert path.exists()
+    assert await service.store.schema_version() == 1
+    async with service.store._db.execute("PRAGMA journal_mode") as cursor:
+        assert (await cursor.fetchone())[0] == "wal"
+
+
+async def test_two_player_challenge_accept_and_play(env):
+    service, _, _ = env
+    match = await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL)
+    assert match.status == "lobby" and "invited" in service.lobby_text(match)
+    with pytest.raises(ServiceError, match="not been invited|not invited"):
+        await service.accept(match.id, CAROL[0])
+    outcome = await service.accept(match.id, BOB[0])
+    assert outcome.started and outcome.mention_user_id == ALICE[0]
+    played = await service.play(match.id, ALICE[0], "E5")
+    assert "played `e5`" in played.line and played.mention_user_id == BOB[0]
+    assert played.match.version == outcome.match.version + 1
+
+
+async def test_refusals_are_clear(env):
+    service, _, _ = env
+    match = await started_match(service)
+    with pytest.raises(ServiceError, match="not your turn.*bob|not your turn"):
+        await service.play(match.id, BOB[0], "e5")
+    with pytest.raises(ServiceError, match="not a player"):
+        await service.play(match.id, CAROL[0], "e5")
+    with pytest.raises(ServiceError, match="not a legal move: .*no row z"):
+        await service.play(match.id, ALICE[0], "z9")
+    with pytest.raises(ServiceError, match="no match #999"):
+        await service.play(999, ALICE[0], "e5")
+    await service.resign(match.id, BOB[0])
+    with pytest.raises(ServiceError, match="is over"):
+        await service.play(match.id, ALICE[0], "e5")
+
+
+async def test_illegal_move_changes_nothing(env):
+    service, _, _ = env
+    match = await started_match(service)
+    await service.play(match.id, ALICE[0], "e5")
+    before = await service.get(match.id)
+    with pytest.raises(ServiceError):
+        await service.play(match.id, BOB[0], "e5")
+    after = await service.get(match.id)
+    assert after.state == before.state and after.version == before.version
+    assert len(await service.store.moves(match.id)) == 1
+
+
+async def test_simultaneous_moves_apply_exactly_once(env):
+    service, _, _ = env
+    match = await started_match(service)
+    results = await asyncio.gather(
+        service.play(match.id, ALICE[0], "e5"), service.play(match.id, ALICE[0], "a1"), return_exceptions=True)
+    applied = [r for r in results if not isinstance(r, Exception)]
+    refused = [r for r in results if isinstance(r, ServiceError)]
+    assert len(applied) == 1 and len(refused) == 1
+    assert len(await service.store.moves(match.id)) == 1
+
+
+async def test_stale_button_version_is_refused(env):
+    service, _, _ = env
+    match = await started_match(service)
+    version = match.version
+    await service.play(match.id, ALICE[0], "bide", expected_version=version)
+    await service.play(match.id, BOB[0], "e5")
+    with pytest.raises(ServiceError, match="older position"):
+        await service.play(match.id, ALICE[0], "bide", expected_version=version)
+
+
+async def test_restart_keeps_matches_lobbies_and_reminders(env, tmp_path):
+    service, clock, path = env
+    match = await started_match(service)
+    await service.play(match.id, ALICE[0], "e5")
+    lobby = await service.create(game_id="bide", creator=CAROL, invited=[DAN], guild_id=GUILD, channel_id=CHANNEL)
+    await service.store.close()
+    store = await Store.open(path)
+    again = MatchService(store, clock)
+    assert await again.verify_all() == []
+    reloaded = await again.get(match.id)
+    assert again.game_of(reloaded).position()["board"] != {}
+    assert (await again.get(lobby.id)).status == "lobby"
+    assert (await store.get_reminder(match.id)).user_id == BOB[0]
+    await again.accept(lobby.id, DAN[0])
+    service.store = store  # let the fixture close the live store
+
+
+async def test_state_is_rebuilt_from_the_move_log(env):
+    service, _, _ = env
+    match = await started_match(service)
+    await service.play(match.id, ALICE[0], "e5")
+    await service.play(match.id, BOB[0], "e4")
+    game = service.game_of(await service.get(match.id))
+    rebuilt = service.replay(match, await service.store.moves(match.id))
+    assert rebuilt.to_json() == game.to_json()
+    # corrupt the stored state: start-up verification repairs it from the log
+    broken = game.to_json()
+    broken["position"]["board"] = {}
+    await service.store._db.execute("UPDATE matches SET state = ? WHERE id = ?", (json.dumps(broken), match.id))
+    assert await service.verify_all() == [match.id]
+    assert service.game_of(await service.get(match.id)).to_json() == game.to_json()
+
+
+async def test_multiplayer_lobby_join_and_start(env):
+    service, _, _ = env
+    match = await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL,
+                                 players=4)
+    assert "3 open seats" in service.lobby_text(match)
+    with pytest.raises(ServiceError, match="at least 2"):
+        await service.start(match.id, ALICE[0])
+    await service.join(match.id, BOB)
+    with pytest.raises(ServiceError, match="already seated"):
+        await service.join(match.id, BOB)
+    with pytest.raises(ServiceError, match="Only the player who created"):
+        await service.start(match.id, BOB[0])
+    outcome = await service.join(match.id, CAROL)
+    assert not outcome.started
+    outcome = await service.start(match.id, ALICE[0])
+    assert outcome.started and outcome.game.players == 3
+
+
+async def test_lobby_fills_and_starts_by_itself(env):
+    service, _, _ = env
+    match = await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL)
+    outcome = await service.join(match.id, BOB)
+    assert outcome.started and outcome.game.players == 2
+
+
+async def test_decline_cancels_a_two_player_challenge(env):
+    service, _, _ = env
+    match = await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL)
+    outcome = await service.decline(match.id, BOB[0])
+    assert "declined" in outcome.line
+    with pytest.raises(ServiceError, match="no match"):
+        await service.accept(match.id, BOB[0])
+
+
+async def test_bad_lobby_requests(env):
+    service, _, _ = env
+    with pytest.raises(ServiceError, match="unknown game"):
+        await service.create(game_id="chess", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL)
+    with pytest.raises(ServiceError, match="side cannot be"):
+        await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL,
+                             options_text="side=9")
+    with pytest.raises(ServiceError, match="yourself"):
+        await service.create(game_id="bide", creator=ALICE, invited=[ALICE], guild_id=GUILD, channel_id=CHANNEL)
+    with pytest.raises(ServiceError, match="key=value"):
+        parse_options("side")
+    assert parse_options("side=4") == {"side": "4"}
+
+
+async def test_resolve_finds_the_match(env):
+    service, _, _ = env
+    first = await started_match(service)
+    assert (await service.resolve(ALICE[0], GUILD, 1, None)).id == first.id
+    second = await started_match(service, players=(BOB, ALICE))
+    # alice must move in `first` only (bob moves first in `second`)
+    assert (await service.resolve(ALICE[0], GUILD, 1, None)).id == first.id
+    await service.play(second.id, BOB[0], "e5")
+    with pytest.raises(ServiceError, match="several matches"):
+        await service.resolve(ALICE[0], GUILD, 1, None)
+    assert (await service.resolve(ALICE[0], GUILD, 1, second.id)).id == second.id
+    with pytest.raises(ServiceError, match="no match in progress"):
+        await service.resolve(CAROL[0], GUILD, 1, None)
+
+
+async def test_suggestions_filter_explain_and_continue_a_release(env):
+    service, _, _ = env
+    match = await started_match(service)
+    game = service.game_of(match)
+    first = service.suggestions(match, game, ALICE[0], "")
+    assert len(first) == 25 and first[0][1] == "bide" and first[1][1] == "e5"
+    assert all(len(name) <= 100 and len(value) <= 100 for name, value in first)
+    only_d = service.suggestions(match, game, ALICE[0], "d")
+    assert only_d and all(value.startswith("d") for _, value in only_d)
+    assert "value" in only_d[0][0]
+    # a hand of two: after "e5," the autocomplete continues the release
+    await service.play(match.id, ALICE[0], "bide")
+    await service.play(match.id, BOB[0], "bide")
+    match = await service.get(match.id)
+    game = service.game_of(match)
+    cont = service.suggestions(match, game, ALICE[0], "e5,")
+    assert cont[0] == ("e5 — end the turn here", "e5")
+    assert all(value.startswith("e5,") for _, value in cont[1:])
+    wrong = service.suggestions(match, game, ALICE[0], "q1,")
+    assert wrong[0][0].startswith("✗ q1")
+    theirs = service.suggestions(match, game, BOB[0], "")
+    assert theirs[0][0].startswith("Not your turn")
+
+
+async def test_preview_changes_nothing(env):
+    service, _, _ = env
+    match = await started_match(service)
+    png, line = await service.preview(match.id, ALICE[0], "e5")
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and "Preview" in line
+    assert service.game_of(await service.get(match.id)).position()["board"] == {}
+
+
+async def test_history_and_gif(env):
+    service, _, _ = env
+    match = await started_match(service)
+    for user, move in ((ALICE, "e5"), (BOB, "d4"), (ALICE, "bide")):
+        await service.play(match.id, user[0], move)
+    _, lines = await service.history(match.id)
+    assert lines == ["1. **alice** (Red): e5", "2. **bob** (Blue): d4", "3. **alice** (Red): bide"]
+    gif = await service.history_gif(match.id)
+    assert gif[:6] in (b"GIF89a", b"GIF87a")
+
+
+async def test_reminders_fire_after_the_delay_only_for_the_player_to_move(env):
+    service, clock, _ = env
+    match = await started_match(service)
+    assert await service.due_reminders() == []
+    clock.advance(23 * 3600)
+    assert await service.due_reminders() == []
+    clock.advance(2 * 3600)
+    jobs = await service.due_reminders()
+    assert [j.user_id for j in jobs] == [ALICE[0]]
+    assert "your turn" in jobs[0].text and f"#{match.id}" in jobs[0].text
+    await service.reminder_done(jobs[0])
+    assert await service.due_reminders() == []  # at most once per delay
+    clock.advance(24 * 3600)
+    assert [j.user_id for j in await service.due_reminders()] == [ALICE[0]]
+    await service.play(match.id, ALICE[0], "e5")
+    assert await service.due_reminders() == []  # the move reset the schedule, now for bob
+    clock.advance(25 * 3600)
+    jobs = await service.due_reminders()
+    assert [j.user_id for j in jobs] == [BOB[0]] and "played `e5`" in jobs[0].text
+
+
+async def test_snooze_and_preferences(env):
+    service, clock, _ = env
+    match = await started_match(service)
+    prefs = await service.set_preferences(ALICE[0], GUILD, reminders=None, delay_hours=2, via="ping")
+    assert "2 h" in service.describe_preferences(prefs) and "ping" in service.describe_preferences(prefs)
+    with pytest.raises(ServiceError, match="between 1 hour"):
+        await service.set_preferences(ALICE[0], GUILD, reminders=None, delay_hours=0.1, via=None)
+    match2 = await started_match(service, players=(ALICE, CAROL))
+    clock.advance(3 * 3600)
+    jobs = await service.due_reminders()
+    assert {j.match.id for j in jobs} == {match2.id} and jobs[0].via == "ping"
+    # the first match's reminder was scheduled before the preference changed (24 h)
+    assert await service.snooze(match2.id, ALICE[0], 0)
+    assert await service.due_reminders() == []
+    with pytest.raises(ServiceError, match="out of date"):
+        await service.snooze(match2.id, ALICE[0], 5)
+    await service.set_preferences(ALICE[0], GUILD, reminders=False, delay_hours=None, via=None)
+    clock.advance(30 * 3600)
+    assert await service.due_reminders() == []
+    assert match.id
