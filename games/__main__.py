@@ -1,5 +1,12 @@
+import os
 import sys
 
 from .cli import main
 
-sys.exit(main())
+try:
+    status = main()
+    sys.stdout.flush()
+except BrokenPipeError:  # output piped into a reader that stopped early (e.g. `| head`)
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    status = 0
+sys.exit(status)

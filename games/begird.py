@@ -41,7 +41,8 @@ player who joined as Black becomes White. The swap is a turn of its own
 *other* player — makes the next placement. :attr:`Begird.swapped` tells a
 client how to map players to colours: while it is false the player who
 joined first plays Black; once true, the player who joined second plays
-Black (see :meth:`Begird.colour_of_player` / :meth:`Begird.player_of_colour`).
+Black (see :meth:`Begird.player_of_seat`, :meth:`Begird.player_of_colour` and
+:meth:`Begird.colour_of_player`).
 
 Win
 ---
@@ -58,6 +59,8 @@ Position form (``Begird.position()``)::
     {"board": {"e5": 1, "f6": 2, ...}, "to_move": 1, "swapped": false}
 
 ``to_move`` is the colour to place next (``null`` once the game is over).
+``ply`` (kept in the full state) counts completed turns: placements, the swap,
+and the winning placement; a position alone implies ``stones + swapped``.
 ``"resigned": seat`` is added when the game ended by resignation. Without a
 ``to_move`` key the colour to move is inferred from the stone counts.
 
@@ -68,6 +71,7 @@ exactly one action.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Mapping
@@ -288,8 +292,7 @@ class Begird(Game):
         self.parent: list[int] = list(range(n))
         self.size: list[int] = [1] * n
         self.masks: list[int] = list(lay.cell_masks)
-        self.empties: list[int] = list(range(n))
-        self.empty_pos: list[int] = list(range(n))
+        self.empties: list[int] = list(range(n))  # sorted
         self.current: int = BLACK
         self.swapped = False
         self._ply = 0
@@ -316,6 +319,10 @@ class Begird(Game):
     def player_of_colour(self, colour: int) -> int:
         """Which player (1 = joined first, 2 = joined second) plays ``colour``."""
         return 3 - colour if self.swapped else colour
+
+    def player_of_seat(self, seat: int) -> int:
+        """The interface's name for :meth:`player_of_colour` (seats are colours)."""
+        return self.player_of_colour(seat)
 
     # -- whose turn, and the end ---------------------------------------------------
 
@@ -355,12 +362,8 @@ class Begird(Game):
         if self._result is not None or self._turn:
             return []
         if self._ply == 1 and not self.swapped:
-            return self.empties + [SWAP]
+            return [SWAP] + self.empties
         return self.empties[:]
-
-    def legal_notations(self) -> list[str]:
-        actions = sorted(self.legal_actions())  # SWAP (-1) first, then board order
-        return [self.format_action(a) for a in actions]
 
     def can_end_turn(self) -> bool:
         return self._result is None and bool(self._turn)
@@ -387,6 +390,9 @@ class Begird(Game):
         self.last_action = action
         events = [Event("place", seat=colour, cell=self.board.names[action])]
         if self._place(action, colour):
+            # The winning placement completes its turn: nothing is left in progress.
+            self._turn = []
+            self._ply += 1
             self._win(colour, action, "connection")
             events.append(Event("end", seat=colour, data=(("reason", "connection"),)))
         return events
@@ -395,14 +401,8 @@ class Begird(Game):
         """Put a stone on empty cell ``i``; return whether its group now wins."""
         cells = self.cells
         cells[i] = colour
-        # Remove i from the empty list in O(1).
-        empties = self.empties
-        pos = self.empty_pos
-        last = empties.pop()
-        if last != i:
-            k = pos[i]
-            empties[k] = last
-            pos[last] = k
+        # The empty cells stay sorted, so legal_actions() is a function of the position.
+        del self.empties[bisect_left(self.empties, i)]
         # Union-find: merge i with its same-coloured neighbours (size + path halving).
         parent = self.parent
         size = self.size
@@ -504,19 +504,50 @@ class Begird(Game):
             hint = f"{name} — {cells} from island{'s' * (len(which) > 1)} " + " and ".join(map(str, which))
         colour = self.to_move
         if colour is not None and not self.cells[action]:
-            mask = lay.cell_masks[action]
-            for n in lay.neighbours[action]:
-                if self.cells[n] == colour:
-                    mask |= self.masks[self._find(n)]
-            if lay.win_table[mask]:
+            if self._would_win(action, colour):
                 hint += "; wins the game"
+            elif self._would_win(action, 3 - colour):
+                hint += "; blocks a winning cell of the opponent"
         return hint
+
+    def _would_win(self, i: int, colour: int) -> bool:
+        lay = self.layout
+        mask = lay.cell_masks[i]
+        cells = self.cells
+        for n in lay.neighbours[i]:
+            if cells[n] == colour:
+                mask |= self.masks[self._find(n)]
+        return lay.win_table[mask] == 1
+
+    def rank_actions(self, actions: list[int]) -> list[int]:
+        """Suggestions first: swap, winning cells, cells that stop the opponent's win,
+        then cells next to the mover's stones, then cells nearest the centre."""
+        colour = self.to_move
+        if colour is None:
+            return list(actions)
+        cells = self.cells
+        nbrs = self.layout.neighbours
+        depth = self.board.edge_distance
+
+        def key(a: int) -> tuple[int, ...]:
+            if a == SWAP:
+                return (0,)
+            own = sum(1 for n in nbrs[a] if cells[n] == colour)
+            return (
+                1,
+                not self._would_win(a, colour),
+                not self._would_win(a, 3 - colour),
+                own == 0,
+                -depth[a],
+            )
+
+        return sorted(actions, key=key)
 
     def copy(self) -> "Begird":
         # The layout is immutable and shared; only the mutable lists are copied.
         twin = object.__new__(Begird)
         twin.__dict__.update(self.__dict__)
-        for key in ("cells", "parent", "size", "masks", "empties", "empty_pos", "_turn", "options"):
+        for key in ("cells", "parent", "size", "masks", "empties", "_turn", "options"):
             setattr(twin, key, type(getattr(self, key))(getattr(self, key)))
         return twin
 
@@ -574,6 +605,8 @@ class Begird(Game):
             placed: list[tuple[int, int]] = []
             for name, colour in board.items():
                 i = game.board.parse(name)
+                if any(i == j for j, _ in placed):
+                    raise StateError(f"{name} is listed twice")
                 if not isinstance(colour, int) or isinstance(colour, bool) or colour not in (BLACK, WHITE):
                     raise StateError(f"{name}: colour {colour!r} is not 1 (Black) or 2 (White)")
                 placed.append((i, colour))

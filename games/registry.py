@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from .begird import Begird
 from .bide import Bide
 from .interface import Game, GameInfo, OptionError
 
-GAMES: dict[str, GameInfo] = {info.id: info for info in (Bide.info,)}
+GAMES: dict[str, GameInfo] = {info.id: info for info in (Bide.info, Begird.info)}
 
 
 def register(info: GameInfo) -> None:
