@@ -20,23 +20,25 @@ log = logging.getLogger(__name__)
 class ReminderLoop:
     def __init__(self, bot: "HexplayBot") -> None:
         self.bot = bot
+        self._pass = asyncio.Lock()  # one pass at a time, so a reminder is never sent twice
 
     async def run_forever(self) -> None:
         await self.bot.wait_until_ready()
         while not self.bot.is_closed():
+            await asyncio.sleep(self.bot.settings.reminder_check_seconds)
             try:
                 await self.run_once()
             except Exception:
                 log.exception("reminder pass failed")
-            await asyncio.sleep(self.bot.settings.reminder_check_seconds)
 
     async def run_once(self) -> int:
         """Deliver every due reminder; returns how many were sent."""
         sent = 0
-        for job in await self.bot.service.due_reminders():
-            if await self.deliver(job):
-                await self.bot.service.reminder_done(job)
-                sent += 1
+        async with self._pass:
+            for job in await self.bot.service.due_reminders():
+                if await self.deliver(job):
+                    await self.bot.service.reminder_done(job)
+                    sent += 1
         return sent
 
     def _link(self, job: ReminderJob) -> str:

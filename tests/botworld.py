@@ -1,0 +1,111 @@
+"""The real bot, driven through the loopback Discord emulator (tests and benchmarks)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from bot.app import HexplayBot, point_client_at
+from bot.config import Settings
+from bot.service import Clock, ManualClock
+from bot.storage import Store
+from emulator import DiscordEmulator
+
+TOKEN = "test-token"
+
+
+class BotWorld:
+    """An emulator with one server, a #games channel and four users, and the bot connected to it."""
+
+    def __init__(self, db_path: Path, clock: Clock | None = None, users: int = 4) -> None:
+        self.db_path = db_path
+        self.clock = clock or ManualClock()
+        self.emu = DiscordEmulator(bot_token=TOKEN)
+        self.user_count = users
+        self.bot: HexplayBot | None = None
+        self.store: Store | None = None
+        self._task: asyncio.Task | None = None
+
+    async def start(self) -> "BotWorld":
+        await self.emu.start()
+        point_client_at(self.emu.api_base_url, self.emu.gateway_url)
+        self.guild = self.emu.create_guild("Test Server")
+        self.channel = self.emu.create_text_channel(self.guild, "games")
+        names = ["alice", "bob", "carol", "dave"] + [f"player{i}" for i in range(5, self.user_count + 1)]
+        self.users = [self.emu.create_user(n) for n in names[: self.user_count]]
+        await self.start_bot()
+        return self
+
+    async def start_bot(self) -> HexplayBot:
+        settings = Settings(token=TOKEN, db_path=str(self.db_path), dev_guild_ids=[self.guild.id],
+                            reminder_check_seconds=3600)
+        self.store = await Store.open(self.db_path)
+        self.bot = HexplayBot(settings, self.store, self.clock, guild_ready_timeout=0.05)
+        self._task = asyncio.create_task(self.bot.start(TOKEN))
+        await self.emu.wait_until_ready(timeout=15)
+        await asyncio.wait_for(self.bot.wait_until_ready(), 15)
+        return self.bot
+
+    async def stop_bot(self) -> None:
+        if self.bot is not None:
+            await self.bot.close()
+        if self._task is not None:
+            try:
+                await asyncio.wait_for(self._task, 10)
+            except (asyncio.CancelledError, Exception):
+                pass
+        if self.store is not None:
+            await self.store.close()
+        self.bot = self.store = self._task = None
+
+    async def restart_bot(self) -> HexplayBot:
+        await self.stop_bot()
+        return await self.start_bot()
+
+    async def stop(self) -> None:
+        await self.stop_bot()
+        await self.emu.stop()
+
+    @property
+    def service(self):
+        assert self.bot is not None
+        return self.bot.service
+
+    # -- acting as users ------------------------------------------------------------
+
+    async def challenge(self, creator, opponents=(), game="bide", **options):
+        params = {"game": game, **options}
+        for i, opponent in enumerate(opponents):
+            params["opponent" if i == 0 else f"opponent{i + 1}"] = opponent
+        return await self.emu.invoke(creator, self.channel, "play", params)
+
+    async def start_two_player(self, game="bide", options=None, a=0, b=1):
+        """alice challenges bob, bob accepts: returns (match_id, thread)."""
+        extra = {"options": options} if options else {}
+        lobby = await self.challenge(self.users[a], [self.users[b]], game=game, **extra)
+        message = lobby.response
+        accept = next(b_ for b_ in message.buttons() if b_["label"] == "Accept")
+        result = await self.emu.press(self.users[b], message, accept["custom_id"])
+        assert not result.ephemeral, result.text
+        thread = await self.wait_thread()
+        match_id = int(accept["custom_id"].rsplit(":", 1)[1])
+        return match_id, thread
+
+    async def wait_thread(self, timeout: float = 5.0):
+        async def first_board():
+            while True:
+                for thread in self.emu.threads(self.channel):
+                    if any(m.attachments for m in self.emu.messages(thread)):
+                        return thread
+                await asyncio.sleep(0.01)
+
+        return await asyncio.wait_for(first_board(), timeout)
+
+    async def game(self, match_id: int):
+        return self.service.game_of(await self.service.get(match_id))
+
+    async def user_to_move(self, match_id: int):
+        match = await self.service.get(match_id)
+        game = self.service.game_of(match)
+        user_id = self.service.user_to_move(match, game)
+        return next((u for u in self.users if u.id == user_id), None)
