@@ -87,14 +87,20 @@ class BotWorld:
         accept = next(b_ for b_ in message.buttons() if b_["label"] == "Accept")
         result = await self.emu.press(self.users[b], message, accept["custom_id"])
         assert not result.ephemeral, result.text
-        thread = await self.wait_thread()
         match_id = int(accept["custom_id"].rsplit(":", 1)[1])
-        return match_id, thread
+        return match_id, await self.wait_thread(match_id)
 
-    async def wait_thread(self, timeout: float = 5.0):
+    async def wait_thread(self, match_id: int | None = None, timeout: float = 5.0):
+        """The thread of a started match (the latest one when no id is given), once its board is posted."""
+
         async def first_board():
             while True:
-                for thread in self.emu.threads(self.channel):
+                if match_id is not None:
+                    match = await self.service.get(match_id)
+                    candidates = [self.emu.channel(match.thread_id)] if match.board_message_id else []
+                else:
+                    candidates = list(reversed(self.emu.threads(self.channel)))
+                for thread in candidates:
                     if any(m.attachments for m in self.emu.messages(thread)):
                         return thread
                 await asyncio.sleep(0.01)

@@ -1,0 +1,628 @@
+"""A small hex-drawing layer shared by every game's picture.
+
+Everything here is plain Pillow and knows nothing of any game's rules:
+
+* :class:`HexLayout` maps axial cells ``(q, r)`` (pointy-top, ``y`` down, as in
+  :mod:`games.hexgrid`) to pixels, fitted to a target width.
+* :class:`Canvas` draws geometry (cell polygons, grid lines, discs, arrows,
+  text) supersampled, then downscales with LANCZOS for smooth edges. It is
+  meant for the *static* parts of a picture, drawn once and cached.
+* Sprites (:func:`disc_sprite`, :func:`ring_sprite`, :func:`arrow_sprite`,
+  :func:`badge_sprite`) are small anti-aliased RGBA images, cached, and pasted
+  onto a copy of the cached background with :func:`paste_centred`: this is what
+  keeps a picture of a position fast.
+* :func:`draw_title_bar` and :func:`draw_panel` draw the text parts at final
+  resolution (FreeType text is anti-aliased already).
+
+Fonts are the scalable font bundled with Pillow (``ImageFont.load_default(size=…)``),
+cached by size.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+from PIL import Image, ImageDraw, ImageFont
+
+Point = tuple[float, float]
+Colour = tuple[int, int, int] | tuple[int, int, int, int]
+
+SQRT3 = math.sqrt(3.0)
+
+#: Unit vectors of the six axial directions on screen (E, SE, SW, W, NW, NE),
+#: for a pointy-top layout whose neighbouring centres are 1 apart.
+SCREEN_DIRECTIONS: tuple[Point, ...] = tuple(
+    (math.cos(math.radians(a)), math.sin(math.radians(a))) for a in (0, 60, 120, 180, 240, 300)
+)
+
+#: Shapes :func:`disc_sprite` can draw inside a disc, so that colour is never the only cue.
+MARKERS = ("dot", "square", "triangle", "diamond", "cross", "star", "ring", "bar")
+
+SUPERSAMPLE = 2  # Canvas drawing scale
+SPRITE_SUPERSAMPLE = 4  # sprites are tiny and cached: afford a finer scale
+
+
+# -- fonts ----------------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """The scalable font that ships with Pillow, at ``size`` pixels (cached)."""
+    loaded = ImageFont.load_default(size=max(6, int(round(size))))
+    if not isinstance(loaded, ImageFont.FreeTypeFont):  # pragma: no cover - Pillow without FreeType
+        raise RuntimeError("Pillow was built without FreeType: scalable fonts are required")
+    return loaded
+
+
+@lru_cache(maxsize=4096)
+def has_glyph(ch: str) -> bool:
+    """Whether the bundled font draws ``ch`` (it covers Latin-1, not emoji or CJK)."""
+    if ch.isspace():
+        return True
+    return _glyph_pixels(ch) != _glyph_pixels("\ufffe")
+
+
+@lru_cache(maxsize=4096)
+def _glyph_pixels(ch: str) -> bytes:
+    im = Image.new("L", (40, 40), 0)
+    ImageDraw.Draw(im).text((4, 4), ch, font=font(24), fill=255)
+    return im.tobytes()
+
+
+def displayable(text: str, fallback: str = "") -> str:
+    """``text`` without the characters the bundled font cannot draw (shown as boxes otherwise).
+
+    Accented letters lose their accents ("Zoë" → "Zoe"); returns ``fallback``
+    when nothing readable is left.
+    """
+    kept = ""
+    for ch in text:
+        if has_glyph(ch):
+            kept += ch
+        else:
+            base = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
+            kept += "".join(c for c in base if has_glyph(c))
+    kept = " ".join(kept.split())
+    return kept if any(ch.isalnum() for ch in kept) else fallback
+
+
+def text_width(text: str, size: int) -> float:
+    return font(size).getlength(text)
+
+
+def fit_text(text: str, size: int, max_width: float) -> str:
+    """``text`` shortened with an ellipsis so that it fits ``max_width`` pixels."""
+    if text_width(text, size) <= max_width:
+        return text
+    ell = "…"
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if text_width(text[:mid].rstrip() + ell, size) <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + ell
+
+
+def shrink_to_fit(text: str, size: int, max_width: float, min_size: int = 10) -> int:
+    """The largest font size ≤ ``size`` at which ``text`` fits ``max_width``."""
+    while size > min_size and text_width(text, size) > max_width:
+        size -= 1
+    return size
+
+
+# -- colours --------------------------------------------------------------------
+
+
+def mix(a: Sequence[int], b: Sequence[int], t: float) -> tuple[int, int, int]:
+    """``a`` blended towards ``b`` by ``t`` (0 = a, 1 = b)."""
+    return tuple(int(round(a[i] + (b[i] - a[i]) * t)) for i in range(3))  # type: ignore[return-value]
+
+
+def luminance(c: Sequence[int]) -> float:
+    return (0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]) / 255.0
+
+
+def contrast_ink(c: Sequence[int], dark=(20, 20, 20), light=(255, 255, 255)) -> tuple[int, int, int]:
+    """Black or white, whichever reads better on ``c``."""
+    return dark if luminance(c) > 0.6 else light
+
+
+# -- layout -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HexLayout:
+    """Pixel positions of axial cells: pointy-top, ``y`` down.
+
+    ``size`` is a cell's centre-to-corner radius; neighbouring centres are
+    :attr:`spacing` = ``size·√3`` apart. ``origin`` is the pixel of ``(0, 0)``.
+    """
+
+    size: float
+    origin: Point
+
+    @property
+    def spacing(self) -> float:
+        return self.size * SQRT3
+
+    def centre(self, cell: tuple[int, int]) -> Point:
+        q, r = cell
+        return (
+            self.origin[0] + self.size * SQRT3 * (q + r / 2.0),
+            self.origin[1] + self.size * 1.5 * r,
+        )
+
+    def corners(self, cell: tuple[int, int], scale: float = 1.0) -> list[Point]:
+        """The six corners of a cell's hexagon (pointy-top), optionally shrunk."""
+        cx, cy = self.centre(cell)
+        s = self.size * scale
+        return [
+            (cx + s * math.cos(math.radians(60 * k - 30)), cy + s * math.sin(math.radians(60 * k - 30)))
+            for k in range(6)
+        ]
+
+    def scaled(self, k: float) -> "HexLayout":
+        """The same layout on a picture ``k`` times larger (for supersampling)."""
+        return HexLayout(self.size * k, (self.origin[0] * k, self.origin[1] * k))
+
+    @staticmethod
+    def extents(cells: Iterable[tuple[int, int]]) -> tuple[float, float, float, float]:
+        """(min x, min y, max x, max y) of the centres for ``size`` = 1, origin (0, 0)."""
+        xs, ys = [], []
+        for q, r in cells:
+            xs.append(SQRT3 * (q + r / 2.0))
+            ys.append(1.5 * r)
+        return min(xs), min(ys), max(xs), max(ys)
+
+    @classmethod
+    def fit(
+        cls,
+        cells: Iterable[tuple[int, int]],
+        width: float,
+        *,
+        left: float = 0.0,
+        right: float = 0.0,
+        top: float = 0.0,
+        halo: float = 1.0,
+    ) -> tuple["HexLayout", float]:
+        """Fit ``cells`` into ``width`` pixels.
+
+        ``left``/``right`` reserve pixels on each side (for labels), ``top`` is
+        the pixel row where the drawing starts, ``halo`` how many cell radii
+        around each centre must stay inside (1.0 keeps whole pointy-top hexagons
+        vertically; for points of a triangular grid pass the disc radius in
+        cell radii). Returns the layout and the bottom pixel row it uses.
+        """
+        x0, y0, x1, y1 = cls.extents(cells)
+        span_w = (x1 - x0) + 2 * halo
+        span_h = (y1 - y0) + 2 * halo
+        size = (width - left - right) / span_w
+        origin = (left + (halo - x0) * size, top + (halo - y0) * size)
+        return cls(size, origin), top + span_h * size
+
+
+# -- supersampled canvas ---------------------------------------------------------------
+
+
+class Canvas:
+    """An RGB picture drawn at ``scale``× and downscaled with LANCZOS on :meth:`image`.
+
+    Every method takes coordinates and lengths in final pixels.
+    """
+
+    def __init__(self, width: int, height: int, background: Colour, scale: int = SUPERSAMPLE) -> None:
+        self.width = width
+        self.height = height
+        self.scale = scale
+        self._im = Image.new("RGB", (width * scale, height * scale), background[:3])
+        self.draw = ImageDraw.Draw(self._im)
+
+    def _p(self, pts: Iterable[Point]) -> list[Point]:
+        k = self.scale
+        return [(x * k, y * k) for x, y in pts]
+
+    def _w(self, w: float) -> int:
+        return max(1, int(round(w * self.scale)))
+
+    def rect(self, box: tuple[float, float, float, float], fill=None, outline=None, width: float = 1,
+             radius: float = 0) -> None:
+        k = self.scale
+        b = (box[0] * k, box[1] * k, box[2] * k - 1, box[3] * k - 1)
+        if radius:
+            self.draw.rounded_rectangle(b, radius=radius * k, fill=fill, outline=outline,
+                                        width=self._w(width) if outline else 0)
+        else:
+            self.draw.rectangle(b, fill=fill, outline=outline, width=self._w(width) if outline else 0)
+
+    def polygon(self, points: Sequence[Point], fill=None, outline=None, width: float = 1) -> None:
+        pts = self._p(points)
+        if fill is not None:
+            self.draw.polygon(pts, fill=fill)
+        if outline is not None:
+            self.draw.line(pts + pts[:1], fill=outline, width=self._w(width), joint="curve")
+
+    def line(self, points: Sequence[Point], fill, width: float = 1, round_caps: bool = False) -> None:
+        pts = self._p(points)
+        w = self._w(width)
+        self.draw.line(pts, fill=fill, width=w, joint="curve")
+        if round_caps:
+            for x, y in (pts[0], pts[-1]):
+                self.draw.ellipse((x - w / 2, y - w / 2, x + w / 2, y + w / 2), fill=fill)
+
+    def lines(self, segments: Iterable[tuple[Point, Point]], fill, width: float = 1) -> None:
+        """Many straight segments (grid lines) in one colour."""
+        w = self._w(width)
+        k = self.scale
+        for (ax, ay), (bx, by) in segments:
+            self.draw.line([(ax * k, ay * k), (bx * k, by * k)], fill=fill, width=w)
+
+    def circle(self, centre: Point, radius: float, fill=None, outline=None, width: float = 1) -> None:
+        k = self.scale
+        x, y = centre[0] * k, centre[1] * k
+        r = radius * k
+        self.draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=outline,
+                          width=self._w(width) if outline else 0)
+
+    def disc(self, centre: Point, radius: float, fill, outline=(30, 30, 30), width: float = 2,
+             marker: str | None = None, marker_colour=None) -> None:
+        """A stone: filled circle, outline, optional marker shape inside."""
+        self.circle(centre, radius, fill=outline if outline else fill)
+        self.circle(centre, radius - (width if outline else 0), fill=fill)
+        if marker:
+            k = self.scale
+            _draw_marker(self.draw, marker, (centre[0] * k, centre[1] * k), radius * k * 0.42,
+                         marker_colour or contrast_ink(fill))
+
+    def text(self, xy: Point, text: str, size: int, fill, anchor: str = "mm",
+             stroke: float = 0, stroke_fill=None) -> None:
+        """Text at ``xy`` (anchor ``mm`` centres it), in the bundled font."""
+        k = self.scale
+        self.draw.text((xy[0] * k, xy[1] * k), text, font=font(size * k), fill=fill, anchor=anchor,
+                       stroke_width=int(round(stroke * k)), stroke_fill=stroke_fill)
+
+    def arrow(self, src: Point, dst: Point, fill, width: float, head: float | None = None,
+              halo=None, halo_width: float = 0) -> None:
+        pts = arrow_polygon(src, dst, width, head)
+        if not pts:
+            return
+        if halo is not None and halo_width > 0:
+            self.polygon(pts, fill=halo, outline=halo, width=2 * halo_width)
+        self.polygon(pts, fill=fill)
+
+    def image(self) -> Image.Image:
+        if self.scale == 1:
+            return self._im
+        return self._im.resize((self.width, self.height), Image.Resampling.LANCZOS)
+
+
+# -- shapes ------------------------------------------------------------------------------
+
+
+def arrow_polygon(src: Point, dst: Point, width: float, head: float | None = None) -> list[Point]:
+    """Outline of an arrow from ``src`` to its tip at ``dst`` (shaft ``width``)."""
+    dx, dy = dst[0] - src[0], dst[1] - src[1]
+    length = math.hypot(dx, dy)
+    if length < 1e-6:
+        return []
+    ux, uy = dx / length, dy / length
+    nx, ny = -uy, ux
+    head = head if head is not None else width * 3.2
+    head = min(head, length * 0.75)
+    half_head = head * 0.62
+    w = width / 2
+    bx, by = dst[0] - ux * head, dst[1] - uy * head
+    return [
+        (src[0] + nx * w, src[1] + ny * w),
+        (bx + nx * w, by + ny * w),
+        (bx + nx * half_head, by + ny * half_head),
+        dst,
+        (bx - nx * half_head, by - ny * half_head),
+        (bx - nx * w, by - ny * w),
+        (src[0] - nx * w, src[1] - ny * w),
+    ]
+
+
+def _star(cx: float, cy: float, r: float, points: int = 5, inner: float = 0.45) -> list[Point]:
+    out = []
+    for k in range(points * 2):
+        a = math.radians(-90 + k * 180 / points)
+        rr = r if k % 2 == 0 else r * inner
+        out.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
+    return out
+
+
+def _draw_marker(draw: ImageDraw.ImageDraw, marker: str, centre: Point, r: float, colour) -> None:
+    """One of :data:`MARKERS`, of radius ``r`` around ``centre`` (already in drawing pixels)."""
+    cx, cy = centre
+    if marker == "dot":
+        rr = r * 0.62
+        draw.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), fill=colour)
+    elif marker == "square":
+        s = r * 0.66
+        draw.rectangle((cx - s, cy - s, cx + s, cy + s), fill=colour)
+    elif marker == "triangle":
+        draw.polygon([(cx, cy - r), (cx + r * 0.92, cy + r * 0.62), (cx - r * 0.92, cy + r * 0.62)], fill=colour)
+    elif marker == "diamond":
+        draw.polygon([(cx, cy - r), (cx + r * 0.75, cy), (cx, cy + r), (cx - r * 0.75, cy)], fill=colour)
+    elif marker == "cross":
+        t = r * 0.3
+        draw.rectangle((cx - r * 0.85, cy - t, cx + r * 0.85, cy + t), fill=colour)
+        draw.rectangle((cx - t, cy - r * 0.85, cx + t, cy + r * 0.85), fill=colour)
+    elif marker == "star":
+        draw.polygon(_star(cx, cy + r * 0.08, r * 1.08), fill=colour)
+    elif marker == "ring":
+        t = max(1.0, r * 0.28)
+        draw.ellipse((cx - r * 0.8, cy - r * 0.8, cx + r * 0.8, cy + r * 0.8), outline=colour, width=int(t))
+    elif marker == "bar":
+        t = r * 0.3
+        draw.rectangle((cx - r * 0.85, cy - t, cx + r * 0.85, cy + t), fill=colour)
+    elif marker:
+        raise ValueError(f"unknown marker {marker!r}: choose one of {', '.join(MARKERS)}")
+
+
+# -- sprites -------------------------------------------------------------------------------
+
+
+def _downsample(im: Image.Image, size: tuple[int, int]) -> Image.Image:
+    return im.resize(size, Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=256)
+def disc_sprite(
+    radius: float,
+    fill: tuple[int, int, int],
+    outline: tuple[int, int, int] | None = (30, 30, 30),
+    outline_width: float = 2.0,
+    marker: str | None = None,
+    marker_colour: tuple[int, int, int] | None = None,
+    shadow: bool = True,
+) -> Image.Image:
+    """An anti-aliased RGBA disc (a stone) with outline, optional marker and soft shadow."""
+    k = SPRITE_SUPERSAMPLE
+    pad = 3
+    side = int(math.ceil(radius * 2 + pad * 2))
+    im = Image.new("RGBA", (side * k, side * k), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    c = side * k / 2
+    r = radius * k
+    if shadow:
+        off = max(1.0, radius * 0.06) * k
+        d.ellipse((c - r + off, c - r + off, c + r + off, c + r + off), fill=(0, 0, 0, 70))
+    if outline is not None:
+        d.ellipse((c - r, c - r, c + r, c + r), fill=outline + (255,))
+        ri = r - outline_width * k
+    else:
+        ri = r
+    d.ellipse((c - ri, c - ri, c + ri, c + ri), fill=tuple(fill) + (255,))
+    if marker:
+        _draw_marker(d, marker, (c, c), ri * 0.42, (marker_colour or contrast_ink(fill)) + (255,))
+    return _downsample(im, (side, side))
+
+
+@lru_cache(maxsize=64)
+def ring_sprite(radius: float, colour: tuple[int, int, int], width: float,
+                halo: tuple[int, int, int] | None = None, halo_width: float = 0.0) -> Image.Image:
+    """An anti-aliased circle outline (highlights), optionally with a contrasting halo."""
+    k = SPRITE_SUPERSAMPLE
+    outer = radius + width / 2 + halo_width
+    side = int(math.ceil(outer * 2 + 4))
+    im = Image.new("RGBA", (side * k, side * k), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    c = side * k / 2
+    if halo is not None and halo_width > 0:
+        ro = (radius + width / 2 + halo_width) * k
+        d.ellipse((c - ro, c - ro, c + ro, c + ro), outline=halo + (255,),
+                  width=int(round((width + 2 * halo_width) * k)))
+    ro = (radius + width / 2) * k
+    d.ellipse((c - ro, c - ro, c + ro, c + ro), outline=colour + (255,), width=int(round(width * k)))
+    return _downsample(im, (side, side))
+
+
+@lru_cache(maxsize=512)
+def arrow_sprite(dx: int, dy: int, colour: tuple[int, int, int], width: float,
+                 halo: tuple[int, int, int] | None = (255, 255, 255), halo_width: float = 2.0,
+                 head: float | None = None, start_gap: float = 0.0) -> tuple[Image.Image, Point]:
+    """An anti-aliased arrow whose tip is ``(dx, dy)`` pixels from its tail.
+
+    Returns the sprite and the position of the tail inside it, so that
+    ``paste_at(base, sprite, (tail_x - ox, tail_y - oy))`` puts the tail where wanted.
+    """
+    k = SPRITE_SUPERSAMPLE
+    margin = (head or width * 3.2) * 0.7 + halo_width + 3
+    x0, x1 = min(0, dx) - margin, max(0, dx) + margin
+    y0, y1 = min(0, dy) - margin, max(0, dy) + margin
+    w, h = int(math.ceil(x1 - x0)), int(math.ceil(y1 - y0))
+    ox, oy = -x0, -y0
+    im = Image.new("RGBA", (w * k, h * k), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    length = math.hypot(dx, dy)
+    sx = sy = 0.0
+    if start_gap and length:
+        sx, sy = dx / length * start_gap, dy / length * start_gap
+    pts = arrow_polygon(((ox + sx) * k, (oy + sy) * k), ((ox + dx) * k, (oy + dy) * k), width * k,
+                        head * k if head else None)
+    if pts:
+        if halo is not None and halo_width > 0:
+            d.polygon(pts, fill=halo + (255,))
+            d.line(pts + pts[:1], fill=halo + (255,), width=int(round(2 * halo_width * k)), joint="curve")
+        d.polygon(pts, fill=colour + (255,))
+    return _downsample(im, (w, h)), (ox, oy)
+
+
+@lru_cache(maxsize=128)
+def badge_sprite(text: str, size: int, fill: tuple[int, int, int], ink: tuple[int, int, int],
+                 outline: tuple[int, int, int] | None = None) -> Image.Image:
+    """A small round badge with a short text (order numbers, counts)."""
+    k = SPRITE_SUPERSAMPLE
+    f = font(int(size * 0.62 * k))
+    tw = f.getlength(text)
+    r = size / 2
+    w = max(size, tw / k + size * 0.5)
+    W, H = int(math.ceil(w + 2)), int(math.ceil(size + 2))
+    im = Image.new("RGBA", (W * k, H * k), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    box = (k, k, (W - 1) * k, (H - 1) * k)
+    if outline is not None:
+        d.rounded_rectangle(box, radius=r * k, fill=outline + (255,))
+        inset = max(1, int(size * 0.08 * k))
+        box = (box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset)
+        d.rounded_rectangle(box, radius=r * k - inset, fill=fill + (255,))
+    else:
+        d.rounded_rectangle(box, radius=r * k, fill=fill + (255,))
+    d.text((W * k / 2, H * k / 2), text, font=f, fill=ink + (255,), anchor="mm")
+    return _downsample(im, (W, H))
+
+
+def paste_centred(base: Image.Image, sprite: Image.Image, centre: Point) -> None:
+    """Paste an RGBA sprite so that its centre lands on ``centre``."""
+    x = int(round(centre[0] - sprite.width / 2))
+    y = int(round(centre[1] - sprite.height / 2))
+    base.paste(sprite, (x, y), sprite)
+
+
+def paste_at(base: Image.Image, sprite: Image.Image, corner: Point) -> None:
+    base.paste(sprite, (int(round(corner[0])), int(round(corner[1]))), sprite)
+
+
+def draw_arrow(base: Image.Image, src: Point, dst: Point, colour: tuple[int, int, int], width: float,
+               halo: tuple[int, int, int] | None = (255, 255, 255), halo_width: float = 2.0,
+               head: float | None = None) -> None:
+    """An anti-aliased arrow from ``src`` to ``dst`` on ``base`` (through a cached sprite)."""
+    dx = int(round(dst[0] - src[0]))
+    dy = int(round(dst[1] - src[1]))
+    sprite, (ox, oy) = arrow_sprite(dx, dy, colour, width, halo, halo_width, head)
+    paste_at(base, sprite, (src[0] - ox, src[1] - oy))
+
+
+# -- title bar and panel -------------------------------------------------------------------------
+
+
+@dataclass
+class Theme:
+    """Colours of the text parts of a picture."""
+
+    background: tuple[int, int, int] = (247, 243, 234)
+    title_bg: tuple[int, int, int] = (44, 48, 58)
+    title_ink: tuple[int, int, int] = (255, 255, 255)
+    subtitle_ink: tuple[int, int, int] = (214, 219, 228)
+    ink: tuple[int, int, int] = (33, 33, 38)
+    muted: tuple[int, int, int] = (110, 110, 118)
+    rule: tuple[int, int, int] = (214, 206, 190)
+    highlight: tuple[int, int, int] = (255, 236, 170)
+    winner: tuple[int, int, int] = (200, 240, 190)
+    accent: tuple[int, int, int] = (210, 90, 20)
+
+
+def draw_title_bar(im: Image.Image, height: int, title: str, subtitle: str = "",
+                   theme: Theme = Theme(), accent_colour: tuple[int, int, int] | None = None) -> None:
+    """A dark bar across the top: a big title and a smaller status line under it."""
+    d = ImageDraw.Draw(im)
+    w = im.width
+    d.rectangle((0, 0, w - 1, height - 1), fill=theme.title_bg)
+    pad = int(height * 0.22)
+    if accent_colour is not None:
+        d.rectangle((0, 0, max(6, int(height * 0.09)) - 1, height - 1), fill=accent_colour)
+    big = int(height * 0.36)
+    small = int(height * 0.25)
+    avail = w - 2 * pad
+    if subtitle:
+        d.text((pad, int(height * 0.30)), fit_text(title, big, avail), font=font(big), fill=theme.title_ink,
+               anchor="lm", stroke_width=1 if big >= 24 else 0, stroke_fill=theme.title_ink)
+        d.text((pad, int(height * 0.72)), fit_text(subtitle, small, avail), font=font(small),
+               fill=theme.subtitle_ink, anchor="lm")
+    else:
+        d.text((pad, height // 2), fit_text(title, big, avail), font=font(big), fill=theme.title_ink,
+               anchor="lm", stroke_width=1 if big >= 24 else 0, stroke_fill=theme.title_ink)
+
+
+@dataclass
+class PanelRow:
+    """One line of a legend table: a swatch sprite, one text per column, a style."""
+
+    swatch: Image.Image | None
+    cells: Sequence[str]
+    background: tuple[int, int, int] | None = None
+    ink: tuple[int, int, int] | None = None
+    marker: bool = False  # draw a "to move" pointer left of the swatch
+    strike: bool = False  # strike the name through (resigned)
+    bold: Sequence[bool] = field(default_factory=tuple)
+
+
+def panel_height(rows: int, row_height: int, header: bool = True) -> int:
+    return row_height * (rows + (1 if header else 0))
+
+
+def draw_panel(
+    im: Image.Image,
+    box: tuple[int, int, int, int],
+    columns: Sequence[tuple[str, float, str]],
+    rows: Sequence[PanelRow],
+    row_height: int,
+    theme: Theme = Theme(),
+    header: bool = True,
+) -> None:
+    """A legend table in ``box``: columns are (header, relative width, align ``l``/``c``/``r``).
+
+    The first column also holds the row's swatch (a disc sprite) at its left.
+    """
+    d = ImageDraw.Draw(im)
+    x0, y0, x1, _ = box
+    total = sum(c[1] for c in columns)
+    widths = [(x1 - x0) * c[1] / total for c in columns]
+    lefts = [x0 + sum(widths[:i]) for i in range(len(columns))]
+    text_size = int(row_height * 0.46)
+    head_size = int(row_height * 0.36)
+    pad = row_height * 0.25
+    swatch_w = row_height * 0.95
+    y = y0
+    if header:
+        for (name, _, align), left, width in zip(columns, lefts, widths):
+            _aligned_text(d, name, head_size, theme.muted, left, width, y + row_height * 0.55, align, pad)
+        d.line((x0, y + row_height - 2, x1, y + row_height - 2), fill=theme.rule, width=2)
+        y += row_height
+    for row in rows:
+        if row.background is not None:
+            d.rounded_rectangle((x0, y + 3, x1, y + row_height - 3), radius=row_height * 0.2, fill=row.background)
+        ink = row.ink or theme.ink
+        cy = y + row_height / 2
+        for i, text in enumerate(row.cells):
+            left, width = lefts[i], widths[i]
+            if i == 0:
+                if row.marker:
+                    t = row_height * 0.16
+                    mx = left + pad * 0.35
+                    d.polygon([(mx, cy - t), (mx + t * 1.4, cy), (mx, cy + t)], fill=theme.accent)
+                sx = left + pad + swatch_w / 2
+                if row.swatch is not None:
+                    paste_centred(im, row.swatch, (sx, cy))
+                left += pad + swatch_w
+                width -= pad + swatch_w
+            bold = i < len(row.bold) and row.bold[i]
+            drawn = _aligned_text(d, text, text_size, ink, left, width, cy, columns[i][2], pad, bold=bold)
+            if i == 0 and row.strike and drawn:
+                tx0, tx1 = drawn
+                d.line((tx0, cy + 1, tx1, cy + 1), fill=ink, width=max(2, row_height // 22))
+        y += row_height
+
+
+def _aligned_text(d: ImageDraw.ImageDraw, text: str, size: int, ink, left: float, width: float,
+                  cy: float, align: str, pad: float, bold: bool = False) -> tuple[float, float] | None:
+    if not text:
+        return None
+    text = fit_text(text, size, width - 2 * pad)
+    tw = text_width(text, size)
+    if align == "l":
+        x = left + pad
+    elif align == "r":
+        x = left + width - pad - tw
+    else:
+        x = left + (width - tw) / 2
+    d.text((x, cy), text, font=font(size), fill=ink, anchor="lm",
+           stroke_width=1 if bold and size >= 20 else 0, stroke_fill=ink)
+    return x, x + tw
