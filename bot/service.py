@@ -347,19 +347,20 @@ class MatchService:
         if expected_version is not None and expected_version != match.version:
             raise ServiceError("That button belongs to an older position; use the latest board.")
         before_ply = game.ply
+        label = self.seat_label(match, game, seat)  # before the turn: a swap changes who owns the seat
         try:
             events = game.play_turn(text)
         except GameError as error:
             raise ServiceError(f"`{text.strip()[:80]}` is not a legal move: {error}.") from None
         notation = game.last_turn_notation
-        line = f"{self.seat_label(match, game, seat)} played `{notation}`{self._effects(events)}."
+        line = f"{label} played `{notation}`{self._effects(events)}."
         move = MoveRow(0, before_ply, seat, user_id, "turn", notation, [e.to_json() for e in events], 0.0)
         return await self._record(match, game, move, events, line)
 
     async def resign(self, match_id: int, user_id: int) -> Outcome:
         match, game = await self.active(match_id)
         seat = self.engine_seat_of(match, game, user_id)
-        if match.user_of(game.player_of_seat(seat)) and match.user_of(game.player_of_seat(seat)).resigned:  # type: ignore[union-attr]
+        if self.player_row(match, game, seat).resigned:
             raise ServiceError("You have already resigned from this match.")
         label = self.seat_label(match, game, seat)
         try:

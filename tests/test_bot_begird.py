@@ -1,0 +1,38 @@
+"""Begird through the bot and the emulator: generic machinery, a swap, and a win."""
+
+import random
+
+from tests.test_bot_e2e import move, world  # noqa: F401  (the fixture)
+
+
+async def test_begird_game_with_a_swap_played_to_a_win(world):  # noqa: F811
+    alice, bob = world.users[:2]
+    match_id, thread = await world.start_two_player(game="begird", options="board=small")
+    opening = await move(world, alice, thread, "e5")
+    assert "played `e5`" in opening.text and opening.response.attachments
+    swap = next(b for b in opening.response.buttons() if b["label"] == "Swap")
+    choices = await world.emu.autocomplete(bob, thread, "move", {"move": ""})
+    assert choices[0]["value"] == "swap" and len(choices) == 25
+    swapped = await world.emu.press(bob, opening.response, swap["custom_id"])
+    assert "played `swap`" in swapped.text and "swapped sides" in swapped.text
+    # after the swap bob owns the black stone and alice, now White, places next
+    assert f"<@{alice.id}>" in swapped.response.content
+    assert not any(b["label"] == "Swap" for b in swapped.response.buttons())
+    refused = await move(world, bob, thread, "f5")
+    assert refused.ephemeral and "not your turn" in refused.text
+    late_swap = await move(world, alice, thread, "swap")
+    assert late_swap.ephemeral and "swap" in late_swap.text.lower()
+    rng = random.Random(4)
+    for _ in range(200):
+        game = await world.game(match_id)
+        if game.is_over:
+            break
+        user = await world.user_to_move(match_id)
+        result = await move(world, user, thread, rng.choice(game.legal_notations()))
+        assert not result.ephemeral, result.text
+    game = await world.game(match_id)
+    assert game.is_over and len(game.winners) == 1
+    last = world.emu.messages(thread)[-1]
+    assert "Game over" in last.content and "wins" in last.content
+    history = await world.emu.invoke(alice, thread, "history", {})
+    assert "2. **bob** (White): swap" in history.text
