@@ -31,6 +31,7 @@ V2_TOP_LEVEL_TYPES = (1, 9, 10, 12, 13, 14, 17)
 CONTAINER_CHILD_TYPES = (1, 9, 10, 12, 13, 14)
 AUTO_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 
+OPTIONS_TYPE_INVALID = "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID"
 _COMMAND_NAME_RE = re.compile(r"^[-_'\w]{1,32}$", re.UNICODE)
 
 Path = list[str | int]
@@ -219,7 +220,9 @@ def _check_action_row(row: dict[str, Any], path: Path, errors: FormErrors, seen:
         return
     kinds = [child.get("type") for child in children]
     if any(kind in SELECT_TYPES or kind == 4 for kind in kinds) and len(children) > 1:
-        errors.add(path + ["components"], "COMPONENT_LAYOUT_WIDTH_EXCEEDED", "The specified component exceeds the maximum width")
+        errors.add(
+            path + ["components"], "COMPONENT_LAYOUT_WIDTH_EXCEEDED", "The specified component exceeds the maximum width"
+        )
     elif len(children) > 5:
         errors.add(path + ["components"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
     for index, child in enumerate(children):
@@ -373,9 +376,9 @@ def _check_command(command: dict[str, Any], path: Path, errors: FormErrors) -> N
     else:
         errors.length_between(path + ["name"], command.get("name"), 1, 32)
         if command.get("description"):
-            errors.add(path + ["description"], "APPLICATION_COMMAND_CONTEXT_MENU_DESCRIPTION", "Context menu commands cannot have a description")
+            errors.add(path + ["description"], "BASE_TYPE_MAX_LENGTH", "Context menu commands cannot have a description")
         if command.get("options"):
-            errors.add(path + ["options"], "APPLICATION_COMMAND_CONTEXT_MENU_OPTIONS", "Context menu commands cannot have options")
+            errors.add(path + ["options"], "BASE_TYPE_MAX_LENGTH", "Context menu commands cannot have options")
     if _command_chars(command) > MAX_COMMAND_CHARS:
         errors.add(path, "APPLICATION_COMMAND_TOO_LARGE", f"Command exceeds maximum size ({MAX_COMMAND_CHARS})")
 
@@ -403,23 +406,27 @@ def _check_options(options: Any, path: Path, errors: FormErrors, *, depth: int) 
             errors.add(here + ["name"], "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS", "Option names must be unique")
         names.add(option.get("name"))
         if has_subcommands and kind not in (1, 2):
-            errors.add(here + ["type"], "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID", "Subcommands cannot be mixed with options")
+            errors.add(here + ["type"], OPTIONS_TYPE_INVALID, "Subcommands cannot be mixed with options")
         if kind == 2:
             if depth != 0:
-                errors.add(here + ["type"], "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID", "Groups must be top-level")
+                errors.add(here + ["type"], OPTIONS_TYPE_INVALID, "Groups must be top-level")
             sub = option.get("options") or []
             if any(child.get("type") != 1 for child in sub if isinstance(child, dict)):
-                errors.add(here + ["options"], "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID", "Groups may only hold subcommands")
+                errors.add(here + ["options"], OPTIONS_TYPE_INVALID, "Groups may only hold subcommands")
             _check_options(sub, here + ["options"], errors, depth=depth + 1)
             continue
         if kind == 1:
             if depth > 1:
-                errors.add(here + ["type"], "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID", "Subcommands nest too deep")
+                errors.add(here + ["type"], OPTIONS_TYPE_INVALID, "Subcommands nest too deep")
             _check_options(option.get("options") or [], here + ["options"], errors, depth=2)
             continue
         if option.get("required"):
             if seen_optional:
-                errors.add(here + ["required"], "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID", "Required options must be placed before non-required options")
+                errors.add(
+                    here + ["required"],
+                    "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
+                    "Required options must be placed before non-required options",
+                )
         else:
             seen_optional = True
         _check_option_value_rules(option, here, errors)
@@ -429,12 +436,13 @@ def _check_option_value_rules(option: dict[str, Any], path: Path, errors: FormEr
     choices = option.get("choices")
     if choices:
         if option.get("type") not in (3, 4, 10):
-            errors.add(path + ["choices"], "APPLICATION_COMMAND_OPTION_CHOICES_INVALID", "Only string, integer and number options take choices")
+            errors.add(path + ["choices"], "BASE_TYPE_CHOICES", "Only string, integer and number options take choices")
         errors.max_length(path + ["choices"], choices, MAX_CHOICES)
         for index, choice in enumerate(choices):
             _check_choice(choice, path + ["choices", index], errors)
         if option.get("autocomplete"):
-            errors.add(path + ["autocomplete"], "APPLICATION_COMMAND_AUTOCOMPLETE_INVALID", "Autocomplete cannot be set together with choices")
+            reason = "Autocomplete cannot be set together with choices"
+            errors.add(path + ["autocomplete"], "AUTOCOMPLETE_AND_CHOICES", reason)
     errors.number_between(path + ["min_length"], option.get("min_length"), 0, 6000)
     errors.number_between(path + ["max_length"], option.get("max_length"), 1, 6000)
 

@@ -1,0 +1,341 @@
+"""The gateway websocket: HELLO, heartbeats, IDENTIFY/READY, RESUME and event dispatch.
+
+Frames are plain JSON text (``compress`` in the URL is ignored: discord.py only
+decompresses binary frames). Every session keeps a history of its dispatches so a
+client that lost its socket can RESUME and get what it missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import json
+import logging
+import secrets
+from typing import TYPE_CHECKING, Any, Callable, Union
+
+from aiohttp import WSMsgType, web
+
+from .waiting import Signal
+
+if TYPE_CHECKING:
+    from .server import DiscordEmulator
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT_INTERVAL_MS = 41250
+HISTORY_LIMIT = 5000
+
+# Gateway intents.
+GUILDS = 1 << 0
+GUILD_MEMBERS = 1 << 1
+GUILD_PRESENCES = 1 << 8
+GUILD_MESSAGES = 1 << 9
+DIRECT_MESSAGES = 1 << 12
+MESSAGE_CONTENT = 1 << 15
+PRIVILEGED_INTENTS = GUILD_MEMBERS | GUILD_PRESENCES | MESSAGE_CONTENT
+
+# Close codes.
+UNKNOWN_OPCODE = 4001
+DECODE_ERROR = 4002
+NOT_AUTHENTICATED = 4003
+AUTHENTICATION_FAILED = 4004
+ALREADY_AUTHENTICATED = 4005
+INVALID_SHARD = 4010
+INVALID_INTENTS = 4013
+DISALLOWED_INTENTS = 4014
+RESUMABLE_CLOSE = 4000
+
+EventData = Union[dict[str, Any], Callable[["GatewaySession"], dict[str, Any]]]
+Outgoing = Union[str, Callable[[], None]]
+
+
+class Connection:
+    """One websocket; frames are written in order by a single writer task."""
+
+    def __init__(self, socket: web.WebSocketResponse) -> None:
+        self.socket = socket
+        self.session: GatewaySession | None = None
+        self.sync_sent = False
+        self.server_close_code: int | None = None
+        self._outbox: asyncio.Queue[Outgoing | None] = asyncio.Queue()
+        self._writer = asyncio.create_task(self._write())
+
+    @property
+    def live(self) -> bool:
+        return not self.socket.closed
+
+    def send(self, frame: dict[str, Any] | str) -> None:
+        self._outbox.put_nowait(frame if isinstance(frame, str) else json.dumps(frame))
+
+    def after_sent(self, hook: Callable[[], None]) -> None:
+        """Run ``hook`` once everything queued so far has been written."""
+        self._outbox.put_nowait(hook)
+
+    async def _write(self) -> None:
+        while True:
+            item = await self._outbox.get()
+            if item is None:
+                return
+            if callable(item):
+                item()
+                continue
+            try:
+                await self.socket.send_str(item)
+            except (ConnectionError, RuntimeError):
+                return
+
+    @property
+    def close_code(self) -> int | None:
+        """Our code when we closed (the client's reply would echo 1000), else the client's."""
+        return self.server_close_code if self.server_close_code is not None else self.socket.close_code
+
+    async def close(self, code: int, reason: str = "") -> None:
+        if self.live:
+            self.server_close_code = code
+            await self.socket.close(code=code, message=reason.encode())
+
+    def stop(self) -> None:
+        self._outbox.put_nowait(None)
+
+
+class GatewaySession:
+    def __init__(self, session_id: str, intents: int) -> None:
+        self.session_id = session_id
+        self.intents = intents
+        self.seq = 0
+        self.history: collections.deque[tuple[int, str]] = collections.deque(maxlen=HISTORY_LIMIT)
+        self.connection: Connection | None = None
+        self.synced = False
+        self.invalid = False
+
+    @property
+    def live(self) -> bool:
+        return self.connection is not None and self.connection.live and not self.invalid
+
+    def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        self.seq += 1
+        frame = json.dumps({"op": 0, "t": event, "s": self.seq, "d": data})
+        self.history.append((self.seq, frame))
+        if self.connection is not None and self.connection.live:
+            self.connection.send(frame)
+
+
+class Gateway:
+    def __init__(self, emulator: DiscordEmulator) -> None:
+        self.emu = emulator
+        self.sessions: dict[str, GatewaySession] = {}
+        self.connections: set[Connection] = set()
+        self.signal = Signal()
+        self._order: list[GatewaySession] = []
+
+    # ------------------------------------------------------------------ state
+
+    def ready_sessions(self) -> list[GatewaySession]:
+        return [session for session in self._order if session.live and session.synced]
+
+    def is_ready(self) -> bool:
+        return bool(self.ready_sessions())
+
+    async def wait_ready(self, timeout: float) -> bool:
+        return await self.signal.wait_for(self.is_ready, timeout, poll=0.05)
+
+    # -------------------------------------------------------------- dispatch
+
+    def dispatch(self, event: str, data: EventData, *, intents: int = 0) -> int:
+        """Send an event to every valid session (buffered for disconnected ones); returns how many got it.
+
+        ``intents``: the event is only for sessions that asked for any of these bits.
+        """
+        count = 0
+        for session in list(self.sessions.values()):
+            if session.invalid or (intents and not session.intents & intents):
+                continue
+            session.dispatch(event, data(session) if callable(data) else data)
+            count += 1
+        return count
+
+    def dispatch_interaction(self, data: dict[str, Any]) -> bool:
+        """Interactions go to one session only: the most recently (re)connected ready one."""
+        ready = self.ready_sessions()
+        if not ready:
+            return False
+        ready[-1].dispatch("INTERACTION_CREATE", data)
+        return True
+
+    async def disconnect(self, code: int = RESUMABLE_CLOSE) -> None:
+        for connection in list(self.connections):
+            if connection.session is not None:
+                connection.session.synced = False
+            await connection.close(code, "emulator requested reconnect")
+        self.signal.notify()
+
+    async def close_all(self) -> None:
+        for connection in list(self.connections):
+            await connection.close(1001, "emulator shutting down")
+            connection.stop()
+
+    # ---------------------------------------------------------------- socket
+
+    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+        socket = web.WebSocketResponse(autoping=True, max_msg_size=16 * 1024 * 1024)
+        await socket.prepare(request)
+        connection = Connection(socket)
+        self.connections.add(connection)
+        connection.send({"op": 10, "s": None, "t": None, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
+        try:
+            async for message in socket:
+                if message.type != WSMsgType.TEXT:
+                    continue
+                try:
+                    payload = json.loads(message.data)
+                except ValueError:
+                    await connection.close(DECODE_ERROR, "Error while decoding payload.")
+                    break
+                await self._on_frame(connection, payload)
+        finally:
+            self._on_closed(connection)
+        return socket
+
+    def _on_closed(self, connection: Connection) -> None:
+        connection.stop()
+        self.connections.discard(connection)
+        session = connection.session
+        if session is not None and session.connection is connection:
+            session.connection = None
+            session.synced = False
+            if connection.close_code in (1000, 1001) or session.invalid:
+                # A clean close from the client ends the session: the next connect must IDENTIFY.
+                session.invalid = True
+                self.sessions.pop(session.session_id, None)
+                if session in self._order:
+                    self._order.remove(session)
+        self.signal.notify()
+
+    async def _on_frame(self, connection: Connection, payload: dict[str, Any]) -> None:
+        op = payload.get("op")
+        data = payload.get("d")
+        if op == 1:
+            connection.send({"op": 11})
+            session = connection.session
+            if connection.sync_sent and session is not None and not session.synced:
+                session.synced = True
+                self.signal.notify()
+        elif op == 2:
+            await self._identify(connection, data if isinstance(data, dict) else {})
+        elif op == 6:
+            await self._resume(connection, data if isinstance(data, dict) else {})
+        elif op == 8:
+            self._request_members(connection, data if isinstance(data, dict) else {})
+        elif op in (3, 4):
+            if connection.session is None:
+                await connection.close(NOT_AUTHENTICATED, "Not authenticated.")
+        else:
+            await connection.close(UNKNOWN_OPCODE, "Unknown opcode.")
+
+    def _token_ok(self, token: Any) -> bool:
+        return token in (self.emu.bot_token, f"Bot {self.emu.bot_token}")
+
+    async def _identify(self, connection: Connection, data: dict[str, Any]) -> None:
+        if connection.session is not None:
+            await connection.close(ALREADY_AUTHENTICATED, "Already authenticated.")
+            return
+        if not self._token_ok(data.get("token")):
+            await connection.close(AUTHENTICATION_FAILED, "Authentication failed.")
+            return
+        intents = data.get("intents")
+        if not isinstance(intents, int) or intents < 0:
+            await connection.close(INVALID_INTENTS, "Invalid intent(s).")
+            return
+        if intents & PRIVILEGED_INTENTS and not self.emu.privileged_intents:
+            await connection.close(DISALLOWED_INTENTS, "Disallowed intent(s).")
+            return
+        shard = data.get("shard")
+        if shard is not None and list(shard) != [0, 1]:
+            await connection.close(INVALID_SHARD, "Invalid shard.")
+            return
+        session = GatewaySession(secrets.token_hex(16), intents)
+        self.sessions[session.session_id] = session
+        self._attach(connection, session)
+        store = self.emu.store
+        session.dispatch("READY", self._ready_payload(session, shard))
+        for guild in store.guilds.values():
+            session.dispatch("GUILD_CREATE", store.guild_payload(guild))
+        self._request_sync(connection)
+
+    def _ready_payload(self, session: GatewaySession, shard: Any) -> dict[str, Any]:
+        store = self.emu.store
+        ready: dict[str, Any] = {
+            "v": 10,
+            "user": {**store.user_payload(store.bot), "verified": True, "mfa_enabled": False, "email": None},
+            "guilds": [{"id": str(guild_id), "unavailable": True} for guild_id in store.guilds],
+            "session_id": session.session_id,
+            "session_type": "normal",
+            "resume_gateway_url": self.emu.gateway_url,
+            "application": {"id": str(store.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "guild_join_requests": [],
+            "geo_ordered_rtc_regions": [],
+            "user_settings": {},
+            "auth": {},
+        }
+        if shard is not None:
+            ready["shard"] = list(shard)
+        return ready
+
+    async def _resume(self, connection: Connection, data: dict[str, Any]) -> None:
+        session = self.sessions.get(str(data.get("session_id")))
+        seq = data.get("seq") or 0
+        oldest = session.history[0][0] if session and session.history else 0
+        if session is None or session.invalid or not self._token_ok(data.get("token")) or (seq and seq < oldest - 1):
+            connection.send({"op": 9, "d": False})
+            return
+        previous = session.connection
+        if previous is not None and previous is not connection:
+            previous.session = None
+            await previous.close(RESUMABLE_CLOSE, "session resumed elsewhere")
+        self._attach(connection, session)
+        for frame_seq, frame in session.history:
+            if frame_seq > seq:
+                connection.send(frame)
+        session.dispatch("RESUMED", {})
+        self._request_sync(connection)
+
+    def _attach(self, connection: Connection, session: GatewaySession) -> None:
+        connection.session = session
+        session.connection = connection
+        session.synced = False
+        if session in self._order:
+            self._order.remove(session)
+        self._order.append(session)
+
+    def _request_sync(self, connection: Connection) -> None:
+        """Ask for a heartbeat: its arrival proves the client processed every earlier frame."""
+        connection.send({"op": 1, "d": None})
+
+        def mark() -> None:
+            connection.sync_sent = True
+
+        connection.after_sent(mark)
+
+    def _request_members(self, connection: Connection, data: dict[str, Any]) -> None:
+        session = connection.session
+        store = self.emu.store
+        guild = store.guilds.get(int(data.get("guild_id") or 0))
+        if session is None or guild is None:
+            return
+        members = [store.member_payload(guild, store.users[uid]) for uid in guild.member_ids]
+        session.dispatch(
+            "GUILD_MEMBERS_CHUNK",
+            {
+                "guild_id": str(guild.id),
+                "members": members,
+                "chunk_index": 0,
+                "chunk_count": 1,
+                "not_found": [],
+                "presences": [],
+                **({"nonce": data["nonce"]} if data.get("nonce") else {}),
+            },
+        )

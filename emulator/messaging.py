@@ -1,0 +1,171 @@
+"""Reading message bodies (JSON or multipart) and turning them into stored, validated messages.
+
+Shared by channel messages, interaction callbacks and interaction webhooks.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from aiohttp import BodyPartReader, web
+
+from . import limits
+from .errors import ApiError, FormErrors
+from .models import (
+    FLAG_COMPONENTS_V2,
+    FLAG_EPHEMERAL,
+    FLAG_SUPPRESS_EMBEDS,
+    FLAG_SUPPRESS_NOTIFICATIONS,
+    Attachment,
+    Channel,
+    Message,
+    User,
+    utcnow,
+)
+from .store import Store
+
+CHANNEL_MESSAGE_FLAGS = FLAG_SUPPRESS_EMBEDS | FLAG_SUPPRESS_NOTIFICATIONS | FLAG_COMPONENTS_V2
+INTERACTION_MESSAGE_FLAGS = CHANNEL_MESSAGE_FLAGS | FLAG_EPHEMERAL
+
+
+@dataclass
+class Upload:
+    """One ``files[N]`` part of a multipart request."""
+
+    index: int
+    filename: str
+    data: bytes
+
+
+async def read_body(request: web.Request) -> tuple[Any, list[Upload]]:
+    """The JSON payload (``payload_json`` for multipart) and any uploaded files."""
+    if request.content_type.startswith("multipart/"):
+        payload: Any = {}
+        uploads: list[Upload] = []
+        reader = await request.multipart()
+        async for part in reader:
+            if not isinstance(part, BodyPartReader):
+                continue
+            data = await part.read(decode=False)
+            name = part.name or ""
+            if name == "payload_json":
+                payload = _parse_json(data)
+            elif name.startswith("files[") and name.endswith("]"):
+                uploads.append(Upload(index=int(name[6:-1]), filename=part.filename or name, data=bytes(data)))
+            elif name.startswith("file"):
+                uploads.append(Upload(index=len(uploads), filename=part.filename or name, data=bytes(data)))
+        return payload, uploads
+    raw = await request.read()
+    return (_parse_json(raw) if raw.strip() else {}), []
+
+
+def _parse_json(raw: bytes | bytearray) -> Any:
+    try:
+        return json.loads(raw)
+    except ValueError:
+        raise ApiError(400, 50109, "The request body contains invalid JSON.") from None
+
+
+def _require_object(body: Any) -> dict[str, Any]:
+    if not isinstance(body, dict):
+        errors = FormErrors()
+        errors.add([], "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+        errors.raise_if_any()
+    return body
+
+
+def _new_attachments(store: Store, body: dict[str, Any], uploads: list[Upload]) -> list[Attachment]:
+    declared = {str(entry.get("id")): entry for entry in body.get("attachments") or [] if isinstance(entry, dict)}
+    attachments = []
+    for upload in uploads:
+        entry = declared.get(str(upload.index), {})
+        filename = entry.get("filename") or upload.filename
+        attachments.append(store.add_attachment(filename, upload.data, entry.get("description")))
+    return attachments
+
+
+def _check_fields(body: dict[str, Any], uploads: list[Upload], attachment_count: int) -> None:
+    errors = FormErrors()
+    limits.check_message_fields(body, errors)
+    errors.raise_if_any()
+    limits.check_upload_sizes([len(upload.data) for upload in uploads], attachment_count)
+
+
+def create_message(
+    store: Store,
+    channel: Channel,
+    author: User,
+    body: Any,
+    uploads: list[Upload],
+    *,
+    allowed_flags: int = CHANNEL_MESSAGE_FLAGS,
+    extra_flags: int = 0,
+    **fields: Any,
+) -> Message:
+    """Validate a create-message body and store the message."""
+    body = _require_object(body)
+    _check_fields(body, uploads, len(uploads))
+    content = body.get("content") or ""
+    embeds = body.get("embeds") or []
+    components = body.get("components") or []
+    flags = (int(body.get("flags") or 0) & allowed_flags) | extra_flags
+    limits.check_v2_message(flags=flags, content=content, embeds=embeds)
+    limits.check_not_empty(content=content, embeds=embeds, components=components, attachment_count=len(uploads), body=body)
+    reference_id = _reference(store, channel, body)
+    return store.add_message(
+        channel,
+        author,
+        content=content,
+        embeds=embeds,
+        components=components,
+        attachments=_new_attachments(store, body, uploads),
+        flags=flags,
+        tts=bool(body.get("tts")),
+        reference_id=reference_id,
+        **fields,
+    )
+
+
+def _reference(store: Store, channel: Channel, body: dict[str, Any]) -> int | None:
+    reference = body.get("message_reference")
+    if not isinstance(reference, dict) or not reference.get("message_id"):
+        return None
+    target = store.messages.get(int(reference["message_id"]))
+    if target is None or target.deleted:
+        if reference.get("fail_if_not_exists", True):
+            errors = FormErrors()
+            errors.add(["message_reference"], "REPLIES_UNKNOWN_MESSAGE", "Unknown message")
+            errors.raise_if_any()
+        return None
+    return target.id
+
+
+def edit_message(store: Store, message: Message, body: Any, uploads: list[Upload]) -> None:
+    """Apply a PATCH body (only the keys present change), validating the resulting message."""
+    body = _require_object(body)
+    if "attachments" in body and body["attachments"] is not None:
+        kept_ids = {str(entry.get("id")) for entry in body["attachments"] if isinstance(entry, dict)}
+        kept = [attachment for attachment in message.attachments if str(attachment.id) in kept_ids]
+    else:
+        kept = list(message.attachments)
+    check_body = dict(body)
+    check_body.setdefault("flags", message.flags)
+    _check_fields(check_body, uploads, len(kept) + len(uploads))
+
+    content = (body.get("content") or "") if "content" in body else message.content
+    embeds = (body.get("embeds") or []) if "embeds" in body else message.embeds
+    components = (body.get("components") or []) if "components" in body else message.components
+    flags = message.flags
+    if body.get("flags") is not None:
+        requested = int(body["flags"])
+        flags = (flags & ~FLAG_SUPPRESS_EMBEDS) | (requested & (FLAG_SUPPRESS_EMBEDS | FLAG_COMPONENTS_V2))
+    limits.check_v2_message(flags=flags, content=content, embeds=embeds)
+    limits.check_not_empty(
+        content=content, embeds=embeds, components=components, attachment_count=len(kept) + len(uploads), body=body
+    )
+
+    message.content, message.embeds, message.components = content, embeds, components
+    message.attachments, message.flags = kept + _new_attachments(store, body, uploads), flags
+    message.edited_at = utcnow()

@@ -1,0 +1,287 @@
+"""The :class:`DiscordEmulator`: an aiohttp server on loopback plus the test-facing API."""
+
+from __future__ import annotations
+
+import socket
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any, Callable
+
+import yarl
+from aiohttp import web
+
+from .client import ChannelLike, UserActions, UserLike
+from .errors import ApiError, EmulatorError
+from .gateway import DIRECT_MESSAGES, GUILD_MEMBERS, GUILD_MESSAGES, GUILDS, RESUMABLE_CLOSE, Gateway
+from .interactions import InteractionService
+from .models import Channel, Guild, Message, User, new_snowflake
+from .rest import RestApi
+from .store import Store
+from .waiting import Signal
+
+
+def patch_discord(api_base_url: str, gateway_url: str) -> None:
+    """Point discord.py (process-wide) at another REST base and gateway, e.g. an emulator."""
+    import discord.gateway
+    import discord.http
+
+    discord.http.Route.BASE = api_base_url.rstrip("/")
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """An error response the emulator sent (``DiscordEmulator.rejections``)."""
+
+    method: str
+    path: str
+    status: int
+    code: int
+    description: str
+    violation: bool
+
+
+class DiscordEmulator(UserActions):
+    """A loopback Discord (REST + gateway) that a real discord.py client connects to.
+
+    ``violations`` lists every request that broke a Discord rule (limits, deadlines, double
+    acknowledgements, unknown ids, unimplemented endpoints); ``rejections`` lists every error
+    response including the 403s a correct bot must expect (closed DMs, missing permissions).
+    """
+
+    def __init__(
+        self,
+        bot_token: str = "test-token",
+        *,
+        bot_name: str = "Hexplay",
+        host: str = "127.0.0.1",
+        port: int = 0,
+        privileged_intents: bool = True,
+        default_timeout: float = 5.0,
+    ) -> None:
+        self.bot_token = bot_token
+        self.host = host
+        self.port = port
+        self.privileged_intents = privileged_intents
+        self.default_timeout = default_timeout
+        self.interaction_deadline = 3.0  # seconds, real time, for the first callback
+        self.token_lifetime = 15 * 60.0  # seconds an interaction token accepts webhook calls
+        self.app_owner: User | None = None
+        # As on Discord, the application id and the bot user's id are the same snowflake.
+        self.application_id = new_snowflake()
+        self.store = Store(User(id=self.application_id, name=bot_name, bot=True), self.application_id)
+        self.violations: list[str] = []
+        self.rejections: list[Rejection] = []
+        self.requests: list[tuple[str, str]] = []
+        self.interactions = InteractionService(self)
+        self.gateway = Gateway(self)
+        self.rest = RestApi(self)
+        self._posted: list[Message] = []
+        self._posted_signal = Signal()
+        self._runner: web.AppRunner | None = None
+
+    # ------------------------------------------------------------- lifecycle
+
+    @property
+    def bot(self) -> User:
+        return self.store.bot
+
+    @property
+    def bot_user(self) -> dict[str, Any]:
+        return self.store.user_payload(self.store.bot)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def api_base_url(self) -> str:
+        return f"{self.base_url}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://{self.host}:{self.port}/gateway"
+
+    async def start(self) -> None:
+        if self._runner is not None:
+            return
+        app = web.Application(middlewares=[self.rest.middleware], client_max_size=64 * 1024 * 1024)
+        self.rest.install(app)
+        app.router.add_get("/gateway", self.gateway.handle)
+        self.rest.install_fallback(app)
+        runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+        await runner.setup()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((self.host, self.port))
+        self.port = sock.getsockname()[1]
+        await web.SockSite(runner, sock).start()
+        self._runner = runner
+        self.store.attachment_base_url = self.base_url
+
+    async def stop(self) -> None:
+        if self._runner is None:
+            return
+        await self.gateway.close_all()
+        await self._runner.cleanup()
+        self._runner = None
+
+    async def __aenter__(self) -> DiscordEmulator:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.stop()
+
+    def patch_discord(self) -> None:
+        """``patch_discord(self.api_base_url, self.gateway_url)``."""
+        patch_discord(self.api_base_url, self.gateway_url)
+
+    # --------------------------------------------------------- world building
+
+    def create_guild(self, name: str, *, owner: User | None = None) -> Guild:
+        """A guild with every existing user as a member; a connected bot gets GUILD_CREATE."""
+        guild = self.store.add_guild(name, owner)
+        self.gateway.dispatch("GUILD_CREATE", self.store.guild_payload(guild, newly_joined=True))
+        return guild
+
+    def create_text_channel(
+        self, guild: Guild, name: str, *, allow_threads: bool = True, bot_can_send: bool = True
+    ) -> Channel:
+        """``allow_threads=False`` / ``bot_can_send=False`` deny the bot those permissions (403 50013)."""
+        channel = self.store.add_text_channel(guild, name, allow_threads=allow_threads, bot_can_send=bot_can_send)
+        self.gateway.dispatch("CHANNEL_CREATE", self.store.channel_payload(channel), intents=GUILDS)
+        return channel
+
+    def create_user(self, name: str, *, dms_open: bool = True) -> User:
+        """A user who joins every guild; set ``user.dms_open`` any time."""
+        user = self.store.add_user(name, dms_open=dms_open)
+        for guild in self.store.guilds.values():
+            payload = {**self.store.member_payload(guild, user), "guild_id": str(guild.id)}
+            self.gateway.dispatch("GUILD_MEMBER_ADD", payload, intents=GUILD_MEMBERS)
+        return user
+
+    # ---------------------------------------------------------------- reading
+
+    def guild(self, guild_id: int) -> Guild:
+        return self.store.guilds[guild_id]
+
+    def channel(self, channel_id: int) -> Channel:
+        return self._channel_of(channel_id)
+
+    def user(self, user_id: int) -> User:
+        return self._user(user_id)
+
+    def message(self, message_id: int) -> Message:
+        return self.store.messages[message_id]
+
+    def commands(self, guild: Guild | int | None = None) -> list[dict[str, Any]]:
+        """The synced command dicts: global ones, plus that guild's when ``guild`` is given."""
+        commands = list(self.store.global_commands)
+        if guild is not None:
+            commands += self.store.guild_commands.get(guild.id if isinstance(guild, Guild) else guild, [])
+        return commands
+
+    def messages(self, channel_or_id: ChannelLike, *, include_ephemeral: bool = False) -> list[Message]:
+        """Messages in a channel, thread or DM, oldest first (deleted and still-"thinking" ones excluded)."""
+        where = self._channel_of(channel_or_id)
+        return [m for m in self.store.channel_messages[where.id] if _visible(m, include_ephemeral)]
+
+    def threads(self, channel: ChannelLike) -> list[Channel]:
+        return self.store.threads_of(self._channel_of(channel))
+
+    def dms(self, user: UserLike) -> list[Message]:
+        """Messages the bot sent to ``user``'s DM."""
+        target = self._user(user)
+        channel = self.store.dm_channels.get(target.id)
+        if channel is None:
+            return []
+        return [m for m in self.store.channel_messages[channel.id] if m.author_id == self.bot.id and _visible(m, True)]
+
+    def all_messages(self, *, include_ephemeral: bool = True) -> list[Message]:
+        return sorted((m for m in self.store.messages.values() if _visible(m, include_ephemeral)), key=lambda m: m.id)
+
+    async def wait_for_message(
+        self,
+        channel_or_id: ChannelLike | None = None,
+        check: Callable[[Message], bool] | None = None,
+        timeout: float | None = None,
+        *,
+        include_ephemeral: bool = False,
+    ) -> Message:
+        """The next message the bot posts (after this call) in that channel (any channel or DM if None)."""
+        channel_id = None if channel_or_id is None else self._channel_of(channel_or_id).id
+        start = len(self._posted)
+        found: list[Message] = []
+
+        def matches() -> bool:
+            for message in self._posted[start:]:
+                if channel_id is not None and message.channel_id != channel_id:
+                    continue
+                if not include_ephemeral and message.ephemeral:
+                    continue
+                if check is None or check(message):
+                    found.append(message)
+                    return True
+            return False
+
+        timeout = self.default_timeout if timeout is None else timeout
+        if not await self._posted_signal.wait_for(matches, timeout):
+            raise EmulatorError(f"no matching bot message within {timeout}s")
+        return found[0]
+
+    # ---------------------------------------------------------------- gateway
+
+    @property
+    def bot_connected(self) -> bool:
+        return self.gateway.is_ready()
+
+    async def wait_until_ready(self, timeout: float = 10.0) -> None:
+        """Wait until a bot has IDENTIFIED (or RESUMED) and processed READY and every GUILD_CREATE."""
+        if not await self.gateway.wait_ready(timeout):
+            raise EmulatorError(f"no bot became ready within {timeout}s (requests so far: {self.requests[-5:]})")
+
+    async def disconnect_bot(self, code: int = RESUMABLE_CLOSE) -> None:
+        """Close the bot's gateway socket; with the default code discord.py reconnects and RESUMEs."""
+        await self.gateway.disconnect(code)
+
+    # ------------------------------------------------------------------ hooks
+
+    def _record_rejection(self, method: str, path: str, error: ApiError) -> None:
+        description = error.describe()
+        self.rejections.append(Rejection(method, path, error.status, error.code, description, error.violation))
+        if error.violation:
+            self.violations.append(f"{method} {path}: {description}")
+
+    def _message_intent(self, channel: Channel) -> int:
+        return DIRECT_MESSAGES if channel.is_dm else GUILD_MESSAGES
+
+    def _message_posted(self, message: Message) -> None:
+        self._posted.append(message)
+        self._posted_signal.notify()
+        if not message.ephemeral:
+            channel = self.store.channels[message.channel_id]
+            payload = self.store.message_payload(message)
+            self.gateway.dispatch("MESSAGE_CREATE", payload, intents=self._message_intent(channel))
+
+    def _message_edited(self, message: Message) -> None:
+        self._posted_signal.notify()
+        if not message.ephemeral:
+            channel = self.store.channels[message.channel_id]
+            payload = self.store.message_payload(message)
+            self.gateway.dispatch("MESSAGE_UPDATE", payload, intents=self._message_intent(channel))
+
+    def _message_deleted(self, message: Message) -> None:
+        self._posted_signal.notify()
+        if not message.ephemeral:
+            channel = self.store.channels[message.channel_id]
+            payload = {"id": str(message.id), "channel_id": str(channel.id)}
+            if channel.guild_id is not None:
+                payload["guild_id"] = str(channel.guild_id)
+            self.gateway.dispatch("MESSAGE_DELETE", payload, intents=self._message_intent(channel))
+
+
+def _visible(message: Message, include_ephemeral: bool) -> bool:
+    return not message.deleted and not message.loading and (include_ephemeral or not message.ephemeral)
