@@ -354,7 +354,8 @@ class MatchService:
             raise ServiceError(f"`{text.strip()[:80]}` is not a legal move: {error}.") from None
         notation = game.last_turn_notation
         line = f"{label} played `{notation}`{self._effects(events)}."
-        move = MoveRow(0, before_ply, seat, user_id, "turn", notation, [e.to_json() for e in events], 0.0)
+        move = MoveRow(0, before_ply, seat, user_id, "turn", notation, [e.to_json() for e in events], 0.0,
+                       entered=text)
         return await self._record(match, game, move, events, line)
 
     async def resign(self, match_id: int, user_id: int) -> Outcome:

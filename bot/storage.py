@@ -60,6 +60,7 @@ MIGRATIONS: list[str] = [
         user_id INTEGER NOT NULL,
         kind TEXT NOT NULL CHECK (kind IN ('turn', 'resign')),
         notation TEXT NOT NULL,
+        entered TEXT NOT NULL,
         events TEXT NOT NULL,
         created_at REAL NOT NULL,
         PRIMARY KEY (match_id, seq)
@@ -145,9 +146,10 @@ class MoveRow:
     seat: int
     user_id: int
     kind: str
-    notation: str
+    notation: str  # canonical: what the log replays
     events: list[dict[str, Any]]
     created_at: float
+    entered: str = ""  # exactly as the player typed it
 
 
 @dataclass
@@ -400,10 +402,10 @@ class Store:
         async with self.transaction() as db:
             version = await self._bump_version(db, match_id, expected_version, now, status="active")
             await db.execute(
-                "INSERT INTO moves (match_id, seq, ply, seat, user_id, kind, notation, events, created_at)"
-                " VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE match_id = ?), ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO moves (match_id, seq, ply, seat, user_id, kind, notation, entered, events, created_at)"
+                " VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE match_id = ?), ?, ?, ?, ?, ?, ?, ?, ?)",
                 (match_id, match_id, move.ply, move.seat, move.user_id, move.kind, move.notation,
-                 json.dumps(move.events), now),
+                 move.entered or move.notation, json.dumps(move.events), now),
             )
             await db.execute(
                 "UPDATE matches SET state = ?, status = ?, result = ? WHERE id = ?",
@@ -432,12 +434,12 @@ class Store:
 
     async def moves(self, match_id: int) -> list[MoveRow]:
         async with self._db.execute(
-            "SELECT seq, ply, seat, user_id, kind, notation, events, created_at FROM moves"
+            "SELECT seq, ply, seat, user_id, kind, notation, events, created_at, entered FROM moves"
             " WHERE match_id = ? ORDER BY seq",
             (match_id,),
         ) as cursor:
             rows = await cursor.fetchall()
-        return [MoveRow(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7]) for r in rows]
+        return [MoveRow(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7], r[8]) for r in rows]
 
     async def _bump_version(
         self, db: aiosqlite.Connection, match_id: int, expected: int, now: float, status: str

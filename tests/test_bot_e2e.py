@@ -277,3 +277,24 @@ def test_bot_without_a_token_says_how_to_get_one(tmp_path):
     assert result.returncode != 0
     assert "DISCORD_TOKEN" in result.stderr and "developers/applications" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+async def test_channel_without_threads_plays_in_the_channel(world):
+    alice, bob = world.users[:2]
+    plain = world.emu.create_text_channel(world.guild, "no-threads", allow_threads=False)
+    lobby = await world.emu.invoke(alice, plain, "play", {"game": "bide", "opponent": bob})
+    accept = next(b for b in lobby.response.buttons() if b["label"] == "Accept")
+    await world.emu.press(bob, lobby.response, accept["custom_id"])
+    board = await world.emu.wait_for_message(plain, check=lambda m: bool(m.attachments))
+    assert "begins" in board.content and world.emu.threads(plain) == []
+    played = await move(world, alice, plain, "e5")
+    assert not played.ephemeral and played.response.channel_id == plain.id
+
+
+async def test_moving_from_elsewhere_posts_in_the_thread_and_answers_privately(world):
+    alice = world.users[0]
+    match_id, thread = await world.start_two_player()
+    played = await move(world, alice, world.channel, "e5")
+    assert played.ephemeral and f"<#{thread.id}>" in played.text
+    posted = world.emu.messages(thread)[-1]
+    assert "played `e5`" in posted.content and posted.attachments

@@ -281,3 +281,14 @@ async def test_snooze_and_preferences(env):
     clock.advance(30 * 3600)
     assert await service.due_reminders() == []
     assert match.id
+
+
+async def test_move_log_keeps_what_was_typed_who_and_when(env):
+    service, clock, _ = env
+    match = await started_match(service)
+    clock.advance(60)
+    await service.play(match.id, ALICE[0], " E5 ")
+    [logged] = await service.store.moves(match.id)
+    assert (logged.notation, logged.entered, logged.user_id, logged.seat, logged.ply) == ("e5", " E5 ", ALICE[0], 1, 0)
+    assert logged.created_at == clock.now()
+    assert [e["kind"] for e in logged.events] == ["place", "draw"]
