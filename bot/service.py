@@ -276,7 +276,10 @@ class MatchService:
 
     async def join(self, match_id: int, user: tuple[int, str]) -> Outcome:
         match = await self._lobby(match_id)
-        if match.seat_of(user[0]) is not None:
+        seated = match.seat_of(user[0])
+        if seated is not None and not seated.accepted:
+            return await self.accept(match_id, user[0])  # an invited player pressing Join means yes
+        if seated is not None:
             raise ServiceError(f"You are already seated in {self.title(match)}.")
         if len(match.seats) >= match.players:
             raise ServiceError(f"{self.title(match)} has no open seat.")
@@ -628,6 +631,11 @@ class MatchService:
 def _clip(text: str) -> str:
     text = text.strip()
     return text if len(text) <= CHOICE_TEXT_LIMIT else text[: CHOICE_TEXT_LIMIT - 1] + "…"
+
+
+def waited(match: MatchRow, now: float) -> str:
+    """How long the current turn has waited, for digests."""
+    return _duration(now - (match.turn_started_at or match.created_at))
 
 
 def _duration(seconds: float) -> str:

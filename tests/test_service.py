@@ -292,3 +292,12 @@ async def test_move_log_keeps_what_was_typed_who_and_when(env):
     assert (logged.notation, logged.entered, logged.user_id, logged.seat, logged.ply) == ("e5", " E5 ", ALICE[0], 1, 0)
     assert logged.created_at == clock.now()
     assert [e["kind"] for e in logged.events] == ["place", "draw"]
+
+
+async def test_invited_player_pressing_join_accepts(env):
+    service, _, _ = env
+    match = await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL,
+                                 players=3)
+    outcome = await service.join(match.id, BOB)
+    assert "accepted" in outcome.line and not outcome.started
+    assert all(s.accepted for s in outcome.match.seats)

@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from games import get as get_game
 
+from ..service import waited
 from ..ui import ReplayButton, png_file
 from .common import GAME_CHOICES, bot_of, guild_only, match_autocomplete
 
@@ -79,7 +80,7 @@ class InfoCog(commands.Cog, name="Info"):
             if game is None:
                 state = "waiting for players"
             elif waiting:
-                state = "**your move**"
+                state = f"**your move** (waiting {waited(match, service.clock.now())})"
             else:
                 assert game.to_move is not None
                 state = f"{service.player_row(match, game, game.to_move).name} to move"
