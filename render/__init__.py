@@ -19,6 +19,7 @@ from PIL import Image
 from games.interface import Event, Game
 
 from . import animation as _animation
+from . import begird as _begird
 from . import bide as _bide
 
 __all__ = [
@@ -165,3 +166,4 @@ def render_gif(
 
 
 register("bide", _bide.render, palette=_bide.palette)
+register("begird", _begird.render, palette=_begird.palette)

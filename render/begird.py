@@ -1,0 +1,627 @@
+"""Begird's picture: the board of named cells, the numbered islands around it, stones, a panel.
+
+The static part (the board's cells with every cell's name, the islands as land
+with their numbers, the row letters) depends only on the board variant and the
+picture width, so it is drawn once, supersampled, and cached. A stone covers
+its cell's name completely, so each picture simply pastes cached stone sprites
+onto a copy of that background: empty cells keep their names, occupied ones
+show the stone. A won game pastes the touched islands from a second cached
+layer (the same board with golden, outlined land), clipped by each island's
+mask, and rings the winning stones in gold.
+
+Width. Players type cell names, so the names must stay legible on a phone:
+a still picture (``width >= STILL_MIN``, which includes the registry's default
+1080) of the 243-cell standard board is drawn :data:`READABLE_WIDTH` pixels
+wide (1280) instead; narrower requests (GIF frames, 600 px) are honoured as
+given. :func:`picture_width` says which width a request gets.
+
+Layout of a picture (:func:`cell_centre` and :func:`land_centres` give exact
+pixels):
+
+* a title bar (title, and whose turn it is or the result);
+* the board, fitted to the width, islands around it, row letters along the
+  left edge outside the islands;
+* a panel: one row per colour (stone, player, stones on the board, status),
+  the swap and ply count, the last turn in words and the win rule.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Sequence
+
+from PIL import Image, ImageDraw
+
+from games.begird import SEAT_COLOURS, island_cells, layout as board_layout, winning_group
+from games.hexgrid import neighbours
+from games.interface import Event
+
+from . import hexdraw as hd
+
+DEFAULT_WIDTH = 1080
+MIN_WIDTH = 320
+STILL_MIN = 1000  # requests at least this wide are still pictures, drawn at a readable width
+READABLE_WIDTH = {"standard": 1280, "small": 1080, "y": 1080}
+
+THEME = hd.Theme()
+PAGE = THEME.background
+SEA = (214, 232, 240)  # around the board, between the islands
+CELL_FILL = (238, 216, 172)  # an empty cell: light wood
+CELL_LINE = (160, 124, 78)
+NAME_INK = (92, 58, 22)  # dark brown: never mistaken for a black stone
+LETTER_INK = (95, 78, 55)
+LAND = ((112, 168, 80), (184, 212, 132), (96, 154, 140))  # alternating tones, a third for an odd count
+COAST = (74, 112, 58)
+NUMBER_INK = (255, 255, 255)
+NUMBER_STROKE = (40, 64, 32)
+WIN_LAND = (250, 204, 70)
+WIN_COAST = (150, 92, 0)
+WIN_NUMBER_STROKE = (120, 70, 0)
+
+BLACK_STONE = (28, 28, 30)
+WHITE_STONE = (246, 246, 242)
+STONE_COLOURS = (BLACK_STONE, WHITE_STONE)
+STONE_OUTLINE = ((0, 0, 0), (52, 52, 56))
+LAST_MARK = (228, 52, 36)  # a ring inside the last stone placed
+WIN_RING = (236, 168, 0)
+WIN_RING_HALO = (90, 56, 0)
+
+# Proportions, in units of the distance between neighbouring cell centres.
+STONE_R = 0.43
+NAME_SIZE = 0.36
+LETTER_SIZE = 0.36
+LETTER_OFFSET = 1.85  # row letters: this far left of the row's first cell (beyond the island)
+NUMBER_SIZE = 0.62
+LINE_W = 0.035
+COAST_W = 0.06
+STRAIT_W = 0.13
+
+
+def stone_colour(seat: int) -> tuple[int, int, int]:
+    return STONE_COLOURS[(seat - 1) % 2]
+
+
+# -- geometry ------------------------------------------------------------------------
+
+
+def picture_width(variant: str, width: int = DEFAULT_WIDTH) -> int:
+    """The width a picture of ``variant`` asked to be ``width`` pixels wide is actually drawn at."""
+    if width < MIN_WIDTH:
+        raise ValueError(f"a Begird picture is at least {MIN_WIDTH} pixels wide, not {width}")
+    if width >= STILL_MIN:
+        return max(width, READABLE_WIDTH.get(variant, width))
+    return width
+
+
+@dataclass(frozen=True)
+class Geometry:
+    variant: str
+    width: int
+    layout: hd.HexLayout
+    title_h: int
+    board_top: int
+    board_bottom: int
+    spacing: float
+    row_h: int
+
+    @property
+    def line_h(self) -> int:
+        return int(round(self.row_h * 0.78))
+
+    @property
+    def panel_height(self) -> int:
+        # two player rows, three text lines, margins
+        return int(self.row_h * 0.3) + 2 * self.row_h + 3 * self.line_h + int(self.row_h * 0.5)
+
+    @property
+    def height(self) -> int:
+        return self.board_bottom + self.panel_height
+
+
+@lru_cache(maxsize=32)
+def geometry(variant: str, width: int) -> Geometry:
+    """Geometry of a picture exactly ``width`` pixels wide (already through :func:`picture_width`)."""
+    lay = board_layout(variant)
+    board = lay.board
+    ring = [c for island in lay.islands for c in island]
+    # Row letters sit left of each row's island cell: fit them in as fractional "cells".
+    letters = [(board.cells[row[0]][0] - LETTER_OFFSET + 0.2, board.cells[row[0]][1]) for row in board.rows]
+    title_h = int(round(width * 0.072))
+    top = title_h + int(width * 0.012)
+    margin = width * 0.012
+    hex_layout, bottom = hd.HexLayout.fit(list(board.cells) + ring + letters, width,
+                                          left=margin, right=margin, top=top, halo=1.0)
+    return Geometry(
+        variant=variant,
+        width=width,
+        layout=hex_layout,
+        title_h=title_h,
+        board_top=top,
+        board_bottom=int(math.ceil(bottom + width * 0.008)),
+        spacing=hex_layout.spacing,
+        row_h=max(22, int(round(min(width, 1080) * 0.05))),
+    )
+
+
+def _variant_of(game_or_variant) -> str:
+    if isinstance(game_or_variant, str):
+        return game_or_variant
+    return str(game_or_variant.options["board"])
+
+
+def _geometry_for(game_or_variant, width: int) -> Geometry:
+    variant = _variant_of(game_or_variant)
+    return geometry(variant, picture_width(variant, width))
+
+
+def cell_centre(game_or_variant, name: str, width: int = DEFAULT_WIDTH) -> tuple[int, int]:
+    """Pixel (x, y) of the centre of cell ``name`` on a picture requested ``width`` wide.
+
+    ``game_or_variant`` is a Begird game or a board name (``standard``, ``small``, ``y``).
+    """
+    variant = _variant_of(game_or_variant)
+    board = board_layout(variant).board
+    x, y = _geometry_for(variant, width).layout.centre(board.cells[board.parse(name)])
+    return int(round(x)), int(round(y))
+
+
+def land_centres(game_or_variant, width: int = DEFAULT_WIDTH) -> list[list[tuple[int, int]]]:
+    """Per island (island 1 first), the pixel centres of its land (ring) cells."""
+    g = _geometry_for(game_or_variant, width)
+    return [[tuple(int(round(v)) for v in g.layout.centre(c)) for c in island]  # type: ignore[misc]
+            for island in island_cells(_variant_of(game_or_variant))]
+
+
+def cell_spacing(game_or_variant, width: int = DEFAULT_WIDTH) -> float:
+    """Pixels between neighbouring cell centres; a stone's radius is ``STONE_R`` times this."""
+    return _geometry_for(game_or_variant, width).spacing
+
+
+def label_cell(island: Sequence[tuple[int, int]]) -> tuple[float, float]:
+    """Where an island's number goes, in axial coordinates: its middle cell, or the
+    middle of its two middle cells (always on the island's land)."""
+    n = len(island)
+    if n % 2:
+        return island[n // 2]
+    a, b = island[n // 2 - 1], island[n // 2]
+    return ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+
+
+def land_tone(k: int, count: int) -> tuple[int, int, int]:
+    """Land colour of island ``k`` (0-based) of ``count``: neighbours always differ."""
+    if count % 2 and k == count - 1:
+        return LAND[2]
+    return LAND[k % 2]
+
+
+# -- the static board -----------------------------------------------------------------
+
+
+def _edge(lay: hd.HexLayout, cell, direction: int) -> tuple[hd.Point, hd.Point]:
+    """The side of ``cell``'s hexagon facing neighbour ``direction`` (0 E … 5 NE)."""
+    corners = lay.corners(cell)  # corner k at angle 60k - 30 (y down): the E side joins corners 0 and 1
+    return corners[direction], corners[(direction + 1) % 6]
+
+
+def _draw_board(variant: str, width: int, won: bool) -> Image.Image:
+    """The board strip: sea, islands (golden when ``won``), cells with names, row letters."""
+    g = geometry(variant, width)
+    lay = board_layout(variant)
+    board = lay.board
+    hl = g.layout
+    sp = g.spacing
+    cv = hd.Canvas(width, g.board_bottom, PAGE)
+    on_board = set(board.cells)
+    islands = lay.islands
+    owner = {c: k for k, island in enumerate(islands) for c in island}
+
+    # Sea: every board and ring cell, slightly enlarged, under everything.
+    for c in list(board.cells) + list(owner):
+        cv.polygon(hl.corners(c, 1.18), fill=SEA)
+
+    # Land.
+    for k, island in enumerate(islands):
+        fill = WIN_LAND if won else land_tone(k, len(islands))
+        for c in island:
+            cv.polygon(hl.corners(c, 1.01), fill=fill)
+    # Coasts: island sides not shared with the same island (this also parts neighbouring islands).
+    coast_w = max(1.5, sp * (COAST_W * 1.6 if won else COAST_W))
+    coast = WIN_COAST if won else COAST
+    segments = []
+    for k, island in enumerate(islands):
+        for c in island:
+            for d, n in enumerate(neighbours(c)):
+                if owner.get(n) != k:
+                    segments.append(_edge(hl, c, d))
+    cv.lines(segments, coast, width=coast_w)
+    # A strait of sea between neighbouring islands.
+    straits = []
+    for k, island in enumerate(islands):
+        for c in island:
+            for d, n in enumerate(neighbours(c)):
+                if n in owner and owner[n] != k and n > c:
+                    straits.append(_edge(hl, c, d))
+    cv.lines(straits, coast, width=max(3.0, sp * STRAIT_W) + 2 * coast_w * 0.6)
+    cv.lines(straits, SEA, width=max(3.0, sp * STRAIT_W))
+
+    # Board cells: wood hexagons with thin lines, each with its name.
+    for c in board.cells:
+        cv.polygon(hl.corners(c, 1.0), fill=CELL_FILL)
+    segments = []
+    for c in board.cells:
+        for d, n in enumerate(neighbours(c)):
+            if n not in on_board or n > c:
+                segments.append(_edge(hl, c, d))
+    cv.lines(segments, CELL_LINE, width=max(1.0, sp * LINE_W))
+    name_size = max(8, int(round(sp * NAME_SIZE)))
+    for i, c in enumerate(board.cells):
+        x, y = hl.centre(c)
+        cv.text((x, y + sp * 0.01), board.names[i], name_size, NAME_INK)
+
+    # Island numbers, large, on the land.
+    number_size = max(10, int(round(sp * NUMBER_SIZE)))
+    stroke = WIN_NUMBER_STROKE if won else NUMBER_STROKE
+    for k, island in enumerate(islands):
+        x, y = hl.centre(label_cell(island))  # type: ignore[arg-type]
+        cv.text((x, y), str(k + 1), number_size, NUMBER_INK, stroke=max(1.0, sp * 0.045), stroke_fill=stroke)
+
+    # Row letters along the left edge, outside the islands.
+    letter_size = max(9, int(round(sp * LETTER_SIZE)))
+    for row_number, row in enumerate(board.rows):
+        x, y = hl.centre(board.cells[row[0]])
+        cv.text((x - sp * LETTER_OFFSET, y), chr(ord("a") + row_number), letter_size, LETTER_INK,
+                stroke=0.6, stroke_fill=LETTER_INK)
+    return cv.image()
+
+
+@lru_cache(maxsize=16)
+def board_background(variant: str, width: int) -> Image.Image:
+    """The board without stones (every cell named). Callers must copy it."""
+    return _draw_board(variant, width, won=False)
+
+
+@lru_cache(maxsize=8)
+def island_tiles(variant: str, width: int) -> tuple[tuple[Image.Image, Image.Image, tuple[int, int]], ...]:
+    """Per island: (golden land tile, its mask, top-left corner) to paste when a winning group touches it."""
+    g = geometry(variant, width)
+    hl = g.layout
+    golden = _draw_board(variant, width, won=True)
+    tiles = []
+    k = hd.SUPERSAMPLE
+    for island in island_cells(variant):
+        polygons = [hl.corners(c, 1.02) for c in island]
+        xs = [x for p in polygons for x, _ in p]
+        ys = [y for p in polygons for _, y in p]
+        x0, y0 = max(0, int(min(xs)) - 2), max(0, int(min(ys)) - 2)
+        x1, y1 = min(width, int(max(xs)) + 3), min(g.board_bottom, int(max(ys)) + 3)
+        mask = Image.new("L", ((x1 - x0) * k, (y1 - y0) * k), 0)
+        d = ImageDraw.Draw(mask)
+        for p in polygons:
+            d.polygon([((x - x0) * k, (y - y0) * k) for x, y in p], fill=255)
+        mask = mask.resize((x1 - x0, y1 - y0), Image.Resampling.LANCZOS)
+        tiles.append((golden.crop((x0, y0, x1, y1)), mask, (x0, y0)))
+    return tuple(tiles)
+
+
+# -- sprites sized for a geometry -----------------------------------------------------------
+
+
+def stone(seat: int, spacing: float) -> Image.Image:
+    return hd.disc_sprite(round(spacing * STONE_R, 1), stone_colour(seat), STONE_OUTLINE[(seat - 1) % 2],
+                          round(max(1.5, spacing * 0.035), 1))
+
+
+def swatch(seat: int, size: float) -> Image.Image:
+    """A stone for the panel, ``size`` pixels across."""
+    return hd.disc_sprite(round(size / 2, 1), stone_colour(seat), STONE_OUTLINE[(seat - 1) % 2],
+                          round(max(1.5, size * 0.06), 1))
+
+
+def last_mark(spacing: float) -> Image.Image:
+    return hd.ring_sprite(round(spacing * 0.2, 1), LAST_MARK, round(max(2.0, spacing * 0.07), 1))
+
+
+def win_ring(spacing: float) -> Image.Image:
+    return hd.ring_sprite(round(spacing * (STONE_R - 0.02), 1), WIN_RING, round(max(2.5, spacing * 0.085), 1),
+                          WIN_RING_HALO, round(max(1.0, spacing * 0.015), 1))
+
+
+# -- words -------------------------------------------------------------------------------------
+
+
+def seat_names(player_names: Sequence[str] | None) -> list[str]:
+    """Display name per colour seat: the given name (drawable characters only) or the colour."""
+    names = []
+    for seat in (1, 2):
+        colour = SEAT_COLOURS[seat - 1]
+        given = player_names[seat - 1] if player_names and seat - 1 < len(player_names) else None
+        names.append(hd.displayable(str(given), colour) if given else colour)
+    return names
+
+
+def _label(names: Sequence[str], seat: int | None) -> str:
+    if seat not in (1, 2):
+        return "?"
+    name = names[seat - 1]
+    colour = SEAT_COLOURS[seat - 1]
+    return name if name == colour else f"{name} ({colour})"
+
+
+def describe_last_turn(game, events: Sequence[Event], names: Sequence[str]) -> str:
+    """The last turn in a few words: "Alice (Black) placed e5 — touches island 3"."""
+    parts = []
+    for e in events:
+        if e.kind == "place" and e.cell:
+            text = f"{_label(names, e.seat)} placed {e.cell.lower()}"
+            try:
+                i = game.board.parse(e.cell)
+            except ValueError:
+                i = None
+            if i is not None:
+                touched = game.layout.islands_of(game.layout.cell_masks[i])
+                if touched:
+                    text += f", touching island{'s' * (len(touched) > 1)} " + " and ".join(map(str, touched))
+            parts.append(text)
+        elif e.kind == "swap":
+            # After the swap the seat that answered is White no more: the same player now plays Black.
+            parts.append(f"Swap! {names[0]} took over Black and its stone; {names[1]} now plays White")
+        elif e.kind == "resign":
+            parts.append(f"{_label(names, e.seat)} resigned")
+    return " · ".join(parts)
+
+
+def status_line(game, names: Sequence[str]) -> str:
+    if game.is_over:
+        if not game.winners:
+            return "Game over"
+        seat = game.winners[0]
+        if game.end_reason == "resignation":
+            return f"Game over · {_label(names, seat)} wins by resignation"
+        _, islands = winning_group(game)
+        run = game.layout.covering_run(sum(1 << (k - 1) for k in islands)) if islands else 0
+        n = game.layout.island_count
+        text = f"Game over · {_label(names, seat)} wins"
+        if islands:
+            text += f": a group touching islands {', '.join(map(str, islands))}"
+            if n > 3:
+                text += f" (a run of {run} of {n})"
+        return text
+    seat = game.to_move
+    text = f"Ply {game.ply} · {_label(names, seat)} to move"
+    if game.swap_allowed():
+        text += " (may answer swap)"
+    return text
+
+
+def rule_line(game) -> str:
+    lay = game.layout
+    n = lay.island_count
+    if n == 3:
+        return "Win: one group of your stones touching all three sides (islands 1, 2 and 3)."
+    return (f"Win: one group touching islands spread over at least {lay.need} "
+            f"of the {n} consecutive islands.")
+
+
+# -- the picture ---------------------------------------------------------------------------------
+
+
+def render(
+    game,
+    *,
+    player_names: Sequence[str] | None = None,
+    last_events: Sequence[Event] = (),
+    title: str | None = None,
+    width: int = DEFAULT_WIDTH,
+) -> Image.Image:
+    """The picture of a Begird game as an RGB image (see :func:`picture_width` for its width)."""
+    variant = _variant_of(game)
+    width = picture_width(variant, width)
+    g = geometry(variant, width)
+    board = game.board
+    names = seat_names(player_names)
+    sp = g.spacing
+    hl = g.layout
+
+    im = page_background(variant, width).copy()
+
+    # Title bar.
+    heading = f"Begird · {_board_words(game)}"
+    if title:
+        heading = hd.displayable(title, heading)
+    status = status_line(game, names)
+    if any(e.kind == "swap" for e in last_events):
+        status = f"Swap! {names[0]} now plays Black · {status}"
+    hd.draw_title_bar(im, g.title_h, heading, status, THEME)
+
+    # The islands a winning group touches: golden, outlined.
+    won_cells: list[str] = []
+    if game.is_over and game.winners:
+        won_cells, islands = winning_group(game)
+        tiles = island_tiles(variant, width)
+        for k in islands:
+            tile, mask, corner = tiles[k - 1]
+            im.paste(tile, corner, mask)
+
+    # Stones (each covers its cell's name).
+    cells = game.cells
+    sprites = {1: stone(1, sp), 2: stone(2, sp)}
+    for i, owner in enumerate(cells):
+        if owner:
+            hd.paste_centred(im, sprites[owner], hl.centre(board.cells[i]))
+
+    # The winning group: a gold ring on each stone.
+    if won_cells:
+        ring = win_ring(sp)
+        for name in won_cells:
+            hd.paste_centred(im, ring, hl.centre(board.cells[board.parse(name)]))
+
+    # The last stone placed: a red ring inside it.
+    for e in last_events:
+        if e.kind == "place" and e.cell:
+            try:
+                i = board.parse(e.cell)
+            except ValueError:
+                continue
+            if cells[i]:
+                hd.paste_centred(im, last_mark(sp), hl.centre(board.cells[i]))
+
+    _draw_panel(im, game, g, names, last_events)
+    return im
+
+
+def _board_words(game) -> str:
+    lay = game.layout
+    if lay.island_count == 3:
+        return f"Y board · {len(game.board)} cells"
+    label = "standard" if game.options["board"] == "standard" else game.options["board"]
+    return f"{label} board · {len(game.board)} cells · {lay.island_count} islands"
+
+
+COLUMNS = (("Player", 3.6, "l"), ("Stones", 1.4, "l"), ("", 2.6, "l"))
+
+
+def _panel_frame(g: Geometry) -> tuple[int, int, int]:
+    """(margin, top of the table, size of the small text) of the panel."""
+    return int(g.width * 0.03), g.board_bottom + int(g.row_h * 0.3), int(g.row_h * 0.42)
+
+
+@lru_cache(maxsize=32)
+def page_background(variant: str, width: int) -> Image.Image:
+    """Everything that does not depend on the position: the board and the win rule."""
+    g = geometry(variant, width)
+    im = Image.new("RGB", (width, g.height), PAGE)
+    im.paste(board_background(variant, width), (0, 0))
+    margin, table_top, small = _panel_frame(g)
+    d = ImageDraw.Draw(im)
+    d.line((margin, g.board_bottom, width - margin, g.board_bottom), fill=THEME.rule, width=2)
+    from games.begird import Begird
+
+    text = rule_line(Begird.new(2, {"board": variant}))
+    y = table_top + 2 * g.row_h + 2 * g.line_h + g.line_h / 2
+    d.text((margin, y), hd.fit_text(text, small, width - 2 * margin), font=hd.font(small), fill=THEME.muted,
+           anchor="lm")
+    return im
+
+
+def panel_text(game, names: Sequence[str], last_events: Sequence[Event]) -> tuple[list[list[str]], list[str]]:
+    """The panel's words: per colour (Black, White) ``[player, stones, status]``, then the
+    swap-and-ply line and the last-turn line."""
+    winners = set(game.winners)
+    counts = [0, 0, 0]
+    for v in game.cells:
+        counts[v] += 1
+    rows = []
+    for seat in (1, 2):
+        status = []
+        if game.is_over and seat in winners:
+            status.append("winner")
+        if getattr(game, "_resigned", None) == seat:
+            status.append("resigned")
+        if game.to_move == seat:
+            status.append("to move")
+        if game.swapped and seat == 1:
+            status.append("Black by swap")
+        rows.append([_label(names, seat), f"{counts[seat]} stone{'s' * (counts[seat] != 1)}", ", ".join(status)])
+    if game.swapped:
+        swap = f"Colours swapped (pie rule): {names[0]}, who joined second, plays Black"
+    elif game.swap_allowed():
+        swap = "No swap yet: White may answer swap instead of placing"
+    else:
+        swap = "No swap"
+    parts = []
+    last = describe_last_turn(game, last_events, names)
+    parts.append("Last turn: " + last if last else "Last turn: —")
+    if game.is_over and game.winners and game.end_reason != "resignation":
+        parts.append("gold: the winning group and its islands")
+    elif any(e.kind == "place" for e in last_events):
+        parts.append("red ring: the last stone")
+    return rows, [f"Ply {game.ply} · {swap}", " · ".join(parts)]
+
+
+def _draw_panel(im, game, g: Geometry, names, last_events) -> None:
+    row_h = g.row_h
+    width = g.width
+    margin, table_top, small = _panel_frame(g)
+    winners = set(game.winners)
+    texts, lines = panel_text(game, names, last_events)
+    rows = []
+    for seat, cells in zip((1, 2), texts):
+        background = None
+        if game.is_over and seat in winners:
+            background = THEME.winner
+        elif game.to_move == seat:
+            background = THEME.highlight
+        rows.append(hd.PanelRow(
+            swatch=swatch(seat, row_h * 0.74),
+            cells=cells,
+            background=background,
+            marker=game.to_move == seat,
+            bold=(seat in winners,),
+        ))
+    hd.draw_panel(im, (margin, table_top, width - margin, 0), COLUMNS, rows, row_h, THEME, header=False)
+    d = ImageDraw.Draw(im)
+    y = table_top + 2 * row_h + g.line_h / 2
+    for line in lines:
+        d.text((margin, y), hd.fit_text(line, small, width - 2 * margin), font=hd.font(small), fill=THEME.ink,
+               anchor="lm")
+        y += g.line_h
+
+
+# -- one palette for every picture -------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def palette() -> Image.Image:
+    """A 255-colour palette ("P" image) for every Begird picture, built once from samples
+    holding both stones, the last-stone ring, golden islands and winning rings, every land
+    tone and both panel highlights."""
+    import random
+
+    from games.begird import Begird
+
+    samples = []
+    for variant, seed in (("small", 3), ("y", 5)):
+        rng = random.Random(seed)
+        game = Begird.new(2, {"board": variant})
+        events: list[Event] = []
+        while not game.is_over:
+            events = game.play_turn(rng.choice(game.legal_notations()))
+        samples.append(render(game, player_names=["Ann", "Bob"], last_events=events, width=720))
+        mid = Begird.new(2, {"board": variant})
+        for _ in range(6):
+            events = mid.play_turn(rng.choice([n for n in mid.legal_notations() if n != "swap"]))
+        samples.append(render(mid, player_names=["Ann", "Bob"], last_events=events, width=720))
+    sheet = Image.new("RGB", (720, sum(s.height for s in samples)))
+    y = 0
+    for s in samples:
+        sheet.paste(s, (0, y))
+        y += s.height
+    # Small marks (the last-stone ring) are too rare for median cut: add them and their blends.
+    exact = []
+    for ink in (LAST_MARK, WIN_RING, WIN_RING_HALO):
+        for ground in (BLACK_STONE, WHITE_STONE, CELL_FILL):
+            for t in (0.0, 0.3, 0.6):
+                exact.append(hd.mix(ink, ground, t))
+    exact = list(dict.fromkeys(exact))
+    base = sheet.quantize(255 - len(exact), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    colours = base.getpalette()[: 3 * (255 - len(exact))]
+    for c in exact:
+        colours.extend(c)
+    out = Image.new("P", (1, 1))
+    out.putpalette(colours)
+    return out
+
+
+__all__ = [
+    "DEFAULT_WIDTH",
+    "READABLE_WIDTH",
+    "cell_centre",
+    "cell_spacing",
+    "geometry",
+    "land_centres",
+    "palette",
+    "picture_width",
+    "render",
+]
