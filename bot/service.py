@@ -114,8 +114,10 @@ class MatchService:
         assert row is not None, (match.id, seat)
         return row
 
-    def seat_names(self, match: MatchRow, game: Game) -> list[str]:
-        return [self.player_row(match, game, s).name for s in range(1, game.players + 1)]
+    @staticmethod
+    def player_names(match: MatchRow) -> list[str]:
+        """Names in sitting order, as pictures take them."""
+        return [s.name for s in sorted(match.seats, key=lambda s: s.seat)]
 
     def seat_label(self, match: MatchRow, game: Game, seat: int) -> str:
         colours = self.info(match).seat_names
@@ -426,9 +428,8 @@ class MatchService:
     # -- looking -------------------------------------------------------------------------
 
     async def render(self, match: MatchRow, game: Game, events: tuple[Event, ...] | list[Event] = ()) -> bytes:
-        names = self.seat_names(match, game)
-        return await asyncio.to_thread(render_png, game, player_names=names, last_events=list(events),
-                                       title=self.title(match))
+        return await asyncio.to_thread(render_png, game, player_names=self.player_names(match),
+                                       last_events=list(events), title=self.title(match))
 
     async def last_events(self, match: MatchRow) -> list[Event]:
         moves = await self.store.moves(match.id)
@@ -485,8 +486,8 @@ class MatchService:
         for move in await self.store.moves(match.id):
             events = self._apply_logged(game, move)
             frames.append((game.copy(), events))
-        names = self.seat_names(match, game)
-        return await asyncio.to_thread(render_gif, frames, player_names=names, title=self.title(match))
+        return await asyncio.to_thread(render_gif, frames, player_names=self.player_names(match),
+                                       title=self.title(match))
 
     # -- autocomplete ----------------------------------------------------------------------
 

@@ -111,13 +111,25 @@ def render_image(
 ) -> Image.Image:
     """The picture of ``game`` as an RGB :class:`PIL.Image.Image`.
 
-    ``player_names[seat - 1]`` is each seat's display name (default: the seat's
-    colour); ``last_events`` are the events of the last turn (placements are
-    ringed, pushes drawn as arrows); ``title`` replaces the default heading.
+    ``player_names[k - 1]`` is the display name of the k-th player to sit down
+    (default: the seats' colours); the picture names each seat after the player
+    who holds it now (``game.player_of_seat``, which Begird's swap changes).
+    ``last_events`` are the events of the last turn (placements are ringed,
+    pushes drawn as arrows); ``title`` replaces the default heading.
     """
     return _renderer_for(game)(
-        game, player_names=player_names, last_events=tuple(last_events), title=title, width=width
+        game, player_names=names_by_seat(game, player_names), last_events=tuple(last_events), title=title,
+        width=width,
     )
+
+
+def names_by_seat(game: Game, player_names: Sequence[str] | None) -> list[str] | None:
+    """Players' names (in sitting order) rearranged by the seat each holds now."""
+    if not player_names:
+        return None
+    seats = range(1, game.players + 1)
+    return [player_names[game.player_of_seat(s) - 1] if game.player_of_seat(s) <= len(player_names) else ""
+            for s in seats]
 
 
 def render_png(

@@ -305,9 +305,10 @@ def test_swap_announced_and_colours_follow_seats():
     game.play_turn("i9")
     events = game.play_turn("swap")
     assert game.swapped
-    # The caller maps names to colour seats: after the swap the second player (Bob) plays Black.
-    names = ["Bob", "Alice"]
-    im = render_decoded(game, events, names=names)
+    # Names are given in sitting order; after the swap the second player (Bob) plays Black.
+    im = render_decoded(game, events, names=["Alice", "Bob"])
+    names = render.names_by_seat(game, ["Alice", "Bob"])
+    assert names == ["Bob", "Alice"]
     assert stone_of_pixel(im.getpixel(rb.cell_centre(game, "i9"))) == 1
     rows, lines = rb.panel_text(game, names, events)
     assert rows[0][0] == "Bob (Black)" and "Black by swap" in rows[0][2]
