@@ -408,6 +408,8 @@ class Bide(Game):
         if self._turn:  # the board filled in the middle of a turn: that turn counts
             self._turn = []
             self._ply += 1
+            if self.current is not None:
+                self.owed[self.current - 1] = False  # and it settled the seat's own debt
         self._result = self._leaders()
         self._end_reason = reason
         self.current = None

@@ -426,3 +426,10 @@ def test_describe_action_explains_values_and_pushes():
     game = position(board={"e6": 2}, hands=[1, 0])
     assert game.describe_action(game.parse_action("e5")) == "e5 — value 4, pushes 1 disc"
     assert "keep your 1 disc" in game.describe_action(game.parse_action("bide"))
+
+
+def test_a_forced_release_that_fills_the_board_settles_the_debt():
+    board = three_coloured_fill(4, (1, 2, 1), skip={"a1", "a2"})
+    game = position(side=4, board=board, hands=[0, 3], pools=[4, 0], to_move=2, owed=[2])
+    game.play_turn("a1,a2")
+    assert game.is_over and game.position()["owed"] == []
