@@ -9,6 +9,8 @@ import discord
 import yarl
 from discord.ext import commands
 
+import render
+
 from .config import Settings
 from .service import Clock, MatchService, Outcome, ServiceError
 from .storage import MatchRow, Store
@@ -43,6 +45,7 @@ class HexplayBot(commands.Bot):
             await self.add_cog(cog(self))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.on_error = self.on_app_command_error
+        await asyncio.to_thread(render.warm_up)  # palettes: the first picture would take ~0.4 s otherwise
         repaired = await self.service.verify_all()
         if repaired:
             log.warning("repaired matches from their move logs: %s", repaired)

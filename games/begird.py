@@ -61,7 +61,7 @@ Position form (``Begird.position()``)::
 ``to_move`` is the colour to place next (``null`` once the game is over).
 ``ply`` (kept in the full state) counts completed turns: placements, the swap,
 and the winning placement; a position alone implies ``stones + swapped``.
-``"resigned": seat`` is added when the game ended by resignation. Without a
+``"resigned": [seat]`` is added when the game ended by resignation. Without a
 ``to_move`` key the colour to move is inferred from the stone counts.
 
 Actions are cell indices, or :data:`SWAP` for the pie rule; a turn is
@@ -591,7 +591,7 @@ class Begird(Game):
             "swapped": self.swapped,
         }
         if self._resigned is not None:
-            doc["resigned"] = self._resigned
+            doc["resigned"] = [self._resigned]  # a list, as in every game's position form
         return doc
 
     @classmethod
@@ -614,8 +614,10 @@ class Begird(Game):
             if not isinstance(swapped, bool):
                 raise StateError("swapped must be true or false")
             resigned = position.get("resigned")
+            if isinstance(resigned, list):  # the documented form; a bare seat is accepted too
+                resigned = resigned[0] if len(resigned) == 1 else (None if not resigned else 0)
             if resigned is not None and resigned not in (BLACK, WHITE):
-                raise StateError("resigned must be 1 or 2")
+                raise StateError("resigned must list one seat, 1 or 2")
             to_move_given = "to_move" in position
             to_move = position.get("to_move")
         except CellNameError as error:

@@ -534,7 +534,7 @@ def test_resignation_gives_the_opponent_the_win():
     assert g.is_over and g.winners == (2,) and g.to_move is None
     assert [e.kind for e in events] == ["resign", "end"]
     pos = g.position()
-    assert pos["resigned"] == 1
+    assert pos["resigned"] == [1]
     back = Begird.from_position(2, None, pos)
     assert back.is_over and back.winners == (2,)
     g = game()
