@@ -85,6 +85,7 @@ from .interface import (
     OptionSpec,
     QuickAction,
     StateError,
+    TurnBookkeeping,
 )
 
 SWAP = -1
@@ -278,7 +279,7 @@ def shores(variant: str = "standard") -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(lay.board.names[i] for i in shore) for shore in lay.shores)
 
 
-class Begird(Game):
+class Begird(TurnBookkeeping):
     info: GameInfo  # set below
 
     def __init__(self, players: int, options: Mapping[str, Any]) -> None:
@@ -326,32 +327,8 @@ class Begird(Game):
 
     # -- whose turn, and the end ---------------------------------------------------
 
-    @property
-    def to_move(self) -> int | None:
-        return None if self._result is not None else self.current
-
-    @property
-    def is_over(self) -> bool:
-        return self._result is not None
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        return self._result or ()
-
-    @property
-    def end_reason(self) -> str | None:
-        return self._end_reason
-
     def scores(self) -> None:
         return None
-
-    @property
-    def ply(self) -> int:
-        return self._ply
-
-    @property
-    def turn_actions(self) -> tuple[int, ...]:
-        return tuple(self._turn)
 
     # -- the turn ------------------------------------------------------------------
 

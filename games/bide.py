@@ -28,6 +28,7 @@ from .interface import (
     OptionSpec,
     QuickAction,
     StateError,
+    TurnBookkeeping,
 )
 
 BIDE = -1
@@ -59,7 +60,7 @@ def pool_sizes(players: int, points: int) -> list[int]:
     return [ceil(EQUIPMENT_POOLS[s] * points / STANDARD_POINTS) for s in range(players)]
 
 
-class Bide(Game):
+class Bide(TurnBookkeeping):
     info: GameInfo  # set below
 
     def __init__(self, players: int, options: Mapping[str, Any]) -> None:
@@ -119,30 +120,6 @@ class Bide(Game):
 
     def _next_seat(self, seat: int) -> int:
         return seat % self.players + 1
-
-    @property
-    def to_move(self) -> int | None:
-        return None if self._result is not None else self.current
-
-    @property
-    def is_over(self) -> bool:
-        return self._result is not None
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        return self._result or ()
-
-    @property
-    def end_reason(self) -> str | None:
-        return self._end_reason
-
-    @property
-    def ply(self) -> int:
-        return self._ply
-
-    @property
-    def turn_actions(self) -> tuple[int, ...]:
-        return tuple(self._turn)
 
     def _seat_index(self) -> int:
         assert self.current is not None

@@ -375,3 +375,43 @@ class Game(ABC):
             return tuple(0.0 for _ in range(self.players))
         share = 1.0 / len(wins)
         return tuple(share if seat in wins else 0.0 for seat in range(1, self.players + 1))
+
+
+class TurnBookkeeping(Game):
+    """The state every engine here keeps for the interface's bookkeeping properties.
+
+    Subclasses set ``current`` (seat to move), ``_ply``, ``_turn`` (actions of
+    the turn in progress), ``_result`` (winners once over, else ``None``) and
+    ``_end_reason``.
+    """
+
+    current: int | None
+    _ply: int
+    _turn: list[Action]
+    _result: tuple[int, ...] | None
+    _end_reason: str | None
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self._result is not None else self.current
+
+    @property
+    def is_over(self) -> bool:
+        return self._result is not None
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self._result or ()
+
+    @property
+    def end_reason(self) -> str | None:
+        """Why the game ended (``"board full"``, ``"resignation"``…), or ``None``."""
+        return self._end_reason
+
+    @property
+    def ply(self) -> int:
+        return self._ply
+
+    @property
+    def turn_actions(self) -> tuple[Action, ...]:
+        return tuple(self._turn)

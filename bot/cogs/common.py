@@ -27,6 +27,13 @@ def guild_only(interaction: discord.Interaction) -> int:
     return interaction.guild_id
 
 
+async def resolve_match_id(interaction: discord.Interaction, match: int | None) -> int:
+    """The match a command means: named, the thread it is typed in, or the user's only one."""
+    guild_id = guild_only(interaction)
+    row = await bot_of(interaction).service.resolve(interaction.user.id, guild_id, interaction.channel_id or 0, match)
+    return row.id
+
+
 async def match_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
     bot = bot_of(interaction)
     if interaction.guild_id is None:

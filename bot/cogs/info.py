@@ -12,7 +12,7 @@ from games import get as get_game
 
 from ..service import waited
 from ..ui import ReplayButton, png_file
-from .common import GAME_CHOICES, bot_of, guild_only, match_autocomplete
+from .common import GAME_CHOICES, bot_of, guild_only, match_autocomplete, resolve_match_id
 
 MESSAGE_LIMIT = 2000
 
@@ -21,17 +21,11 @@ class InfoCog(commands.Cog, name="Info"):
     def __init__(self, bot) -> None:
         self.bot = bot
 
-    async def _match_id(self, interaction: discord.Interaction, match: Optional[int]) -> int:
-        guild_id = guild_only(interaction)
-        row = await bot_of(interaction).service.resolve(interaction.user.id, guild_id, interaction.channel_id or 0,
-                                                         match)
-        return row.id
-
     @app_commands.command(name="board", description="Show a match's current board")
     @app_commands.describe(match="Which match (only needed outside the match's thread)")
     @app_commands.autocomplete(match=match_autocomplete)
     async def board(self, interaction: discord.Interaction, match: Optional[int] = None) -> None:
-        match_id = await self._match_id(interaction, match)
+        match_id = await resolve_match_id(interaction, match)
         _, _, png, line = await bot_of(interaction).service.board(match_id)
         await interaction.response.send_message(line, file=png_file(png), ephemeral=True)
 
@@ -40,7 +34,7 @@ class InfoCog(commands.Cog, name="Info"):
                            gif="Also send an animated replay of the whole match")
     @app_commands.autocomplete(match=match_autocomplete)
     async def history(self, interaction: discord.Interaction, match: Optional[int] = None, gif: bool = False) -> None:
-        match_id = await self._match_id(interaction, match)
+        match_id = await resolve_match_id(interaction, match)
         service = bot_of(interaction).service
         row, lines = await service.history(match_id)
         header = f"**{service.title(row)}** — {len(lines)} move{'s' * (len(lines) != 1)}\n"

@@ -10,30 +10,24 @@ from discord.ext import commands
 
 from ..service import ServiceError
 from ..ui import ResignConfirmButton, png_file
-from .common import bot_of, guild_only, match_autocomplete
+from .common import bot_of, match_autocomplete, resolve_match_id
 
 
 class MovesCog(commands.Cog, name="Moves"):
     def __init__(self, bot) -> None:
         self.bot = bot
 
-    async def _match_id(self, interaction: discord.Interaction, match: Optional[int]) -> int:
-        guild_id = guild_only(interaction)
-        row = await bot_of(interaction).service.resolve(interaction.user.id, guild_id, interaction.channel_id or 0,
-                                                         match)
-        return row.id
-
     @app_commands.command(name="move", description="Play your turn, e.g. e5 (autocomplete lists legal moves)")
     @app_commands.describe(move="Your turn in the game's notation; keep typing after a comma to add discs",
                            match="Which match (only needed outside the match's thread)")
     async def move(self, interaction: discord.Interaction, move: str, match: Optional[int] = None) -> None:
-        match_id = await self._match_id(interaction, match)
+        match_id = await resolve_match_id(interaction, match)
         await bot_of(interaction).play_and_announce(interaction, match_id, move)
 
     @app_commands.command(name="preview", description="Privately see the board after a move, without playing it")
     @app_commands.describe(move="The move to try", match="Which match (only needed outside the match's thread)")
     async def preview(self, interaction: discord.Interaction, move: str, match: Optional[int] = None) -> None:
-        match_id = await self._match_id(interaction, match)
+        match_id = await resolve_match_id(interaction, match)
         png, line = await bot_of(interaction).service.preview(match_id, interaction.user.id, move)
         await interaction.response.send_message(line, file=png_file(png, "preview.png"), ephemeral=True)
 
@@ -63,7 +57,7 @@ class MovesCog(commands.Cog, name="Moves"):
     @app_commands.describe(match="Which match (only needed outside the match's thread)")
     @app_commands.autocomplete(match=match_autocomplete)
     async def resign(self, interaction: discord.Interaction, match: Optional[int] = None) -> None:
-        match_id = await self._match_id(interaction, match)
+        match_id = await resolve_match_id(interaction, match)
         service = bot_of(interaction).service
         row, game = await service.active(match_id)
         service.engine_seat_of(row, game, interaction.user.id)  # refuses non-players now, not at the button
