@@ -1,0 +1,52 @@
+"""Bad input never crashes anything: engines raise only IllegalMove, suggestions never raise."""
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.service import MatchService
+from bot.storage import MatchRow, SeatRow
+from games import GameError, new_game
+
+GAMES = [("bide", 2, {}), ("bide", 5, {"side": 4}), ("begird", 2, {}), ("begird", 2, {"board": "y"})]
+notation_like = st.text(alphabet="abcdefghijklmnopqrsz0123456789 ,;-_.^>#ÉéSWAPbide\t\n", max_size=40)
+anything = st.one_of(notation_like, st.text(max_size=40))
+
+
+def midgame(game_id, players, options, seed):
+    game = new_game(game_id, players, options)
+    rng = random.Random(seed)
+    for _ in range(rng.randrange(0, 12)):
+        if game.is_over:
+            break
+        game.play_turn(rng.choice(game.legal_notations()))
+    return game
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(GAMES), st.integers(0, 50), anything)
+def test_any_text_is_a_legal_turn_or_an_illegal_move(spec, seed, text):
+    game = midgame(*spec, seed)
+    before = game.to_json() if not game.is_over else None
+    try:
+        game.play_turn(text)
+    except GameError as error:
+        assert str(error)  # a reason, always
+        if before is not None:
+            assert game.to_json() == before  # and nothing changed
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(GAMES), st.integers(0, 50), anything)
+def test_autocomplete_never_raises_and_respects_discord_limits(spec, seed, typed):
+    game = midgame(*spec, seed)
+    match = MatchRow(1, spec[0], game.options, game.players, 1, 1, None, None, None, None, 1, "active",
+                     game.to_json(), 0, 0.0, 0.0, 0.0, None,
+                     seats=[SeatRow(s, 100 + s, f"player{s}") for s in range(1, game.players + 1)])
+    service = MatchService.__new__(MatchService)
+    for user in (101, 102, 999):
+        choices = service.suggestions(match, game, user, typed)
+        assert 1 <= len(choices) <= 25
+        for name, value in choices:
+            assert 1 <= len(name) <= 100 and 1 <= len(value) <= 100
