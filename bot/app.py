@@ -27,6 +27,12 @@ def point_client_at(api_base_url: str, gateway_url: str) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
+# Hexplay never joins voice: silence discord.py's start-up warnings about voice libraries.
+discord.VoiceClient.warn_nacl = False
+if hasattr(discord.VoiceClient, "warn_dave"):
+    discord.VoiceClient.warn_dave = False
+
+
 class HexplayBot(commands.Bot):
     def __init__(self, settings: Settings, store: Store, clock: Clock | None = None, **options) -> None:
         intents = discord.Intents.default()
