@@ -79,7 +79,6 @@ from typing import Any, Mapping
 from .hexgrid import Cell, CellNameError, HexBoard, distance, neighbours
 from .interface import (
     Event,
-    Game,
     GameInfo,
     IllegalMove,
     OptionSpec,

@@ -22,7 +22,6 @@ from typing import Any, Mapping
 from .hexgrid import CellNameError, HexBoard
 from .interface import (
     Event,
-    Game,
     GameInfo,
     IllegalMove,
     OptionSpec,

@@ -12,7 +12,7 @@ from games import GAMES
 from games import get as get_game
 
 from ..service import ServiceError
-from ..ui import lobby_view, mention_only
+from ..ui import lobby_view
 from .common import GAME_CHOICES, bot_of, guild_only
 
 
@@ -81,5 +81,3 @@ class PlayCog(commands.Cog, name="Play"):
                         choices.append(app_commands.Choice(name=label[:100], value=text))
         return choices[:25]
 
-
-__all__ = ["PlayCog", "mention_only"]
