@@ -79,6 +79,15 @@ class Bench:
             await asyncio.sleep(0.01)
         raise RuntimeError("the match did not start")
 
+    def bot_cpu_seconds(self) -> float:
+        """User + system CPU time of the bot process so far (Linux /proc)."""
+        assert self.process is not None
+        try:
+            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return float("nan")
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     async def phase(self, name: str, turns: int, think: float) -> None:
         pairs = []
         for i in range(self.matches):
@@ -102,14 +111,16 @@ class Bench:
                     raise RuntimeError(f"move refused: {result.text}")
                 game.play_turn(choice)
 
-        started = time.perf_counter()
+        started, cpu_before = time.perf_counter(), self.bot_cpu_seconds()
         await asyncio.gather(*(play(*pair, random.Random(i)) for i, pair in enumerate(pairs)))
         wall = time.perf_counter() - started
+        cpu = self.bot_cpu_seconds() - cpu_before
         ms = [1000 * v for v in latencies]
         print(f"{name}: {self.matches} concurrent matches, {len(ms)} turns in {wall:.1f} s = "
               f"{len(ms) / wall:.1f} turns/s")
         print(f"  /move -> response with picture: p50 {percentile(ms, 50):.0f} ms, p95 {percentile(ms, 95):.0f} ms, "
               f"p99 {percentile(ms, 99):.0f} ms (mean {statistics.mean(ms):.0f} ms)")
+        print(f"  bot process CPU: {1000 * cpu / len(ms):.1f} ms per turn ({100 * cpu / wall:.0f}% of one core)")
 
 
 async def run(matches: int, turns: int, think: float) -> None:
