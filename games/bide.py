@@ -448,6 +448,11 @@ class Bide(TurnBookkeeping):
                 game.pools[to_move - 1] == 0 and game.hands[to_move - 1] == 0
             ):
                 game._start_turn_of(to_move)  # normalise: skip a seat that cannot act
+            elif game.hands[to_move - 1] == 0:
+                raise StateError(
+                    f"seat {to_move} is to move with an empty hand but {game.pools[to_move - 1]} in its pool: "
+                    "hands are read after the seat to move has drawn its disc"
+                )
             else:
                 game.current = to_move
         return game

@@ -433,3 +433,20 @@ def test_a_forced_release_that_fills_the_board_settles_the_debt():
     game = position(side=4, board=board, hands=[0, 3], pools=[4, 0], to_move=2, owed=[2])
     game.play_turn("a1,a2")
     assert game.is_over and game.position()["owed"] == []
+
+
+def test_position_whose_mover_has_not_drawn_is_refused():
+    from games import StateError
+
+    with pytest.raises(StateError, match="after the seat to move has drawn"):
+        position(hands=[0, 0], pools=[5, 5])
+
+
+def test_position_with_bad_values_is_refused():
+    from games import StateError
+
+    for bad in ({"board": {"e5": 7}}, {"board": {"z9": 1}}, {"hands": [1]}, {"to_move": 3},
+                {"hands": [-1, 0]}):
+        doc = {"board": {}, "hands": [1, 0], "pools": [5, 5], "to_move": 1, "owed": [], **bad}
+        with pytest.raises(StateError):
+            Bide.from_position(2, {"side": 5}, doc)
