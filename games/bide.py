@@ -449,10 +449,9 @@ class Bide(TurnBookkeeping):
             ):
                 game._start_turn_of(to_move)  # normalise: skip a seat that cannot act
             elif game.hands[to_move - 1] == 0:
-                raise StateError(
-                    f"seat {to_move} is to move with an empty hand but {game.pools[to_move - 1]} in its pool: "
-                    "hands are read after the seat to move has drawn its disc"
-                )
+                # Hands are read after the draw; a position that omits it (a hand-written
+                # puzzle, say) gets the draw the turn would have begun with.
+                game._start_turn_of(to_move)
             else:
                 game.current = to_move
         return game

@@ -435,11 +435,11 @@ def test_a_forced_release_that_fills_the_board_settles_the_debt():
     assert game.is_over and game.position()["owed"] == []
 
 
-def test_position_whose_mover_has_not_drawn_is_refused():
-    from games import StateError
-
-    with pytest.raises(StateError, match="after the seat to move has drawn"):
-        position(hands=[0, 0], pools=[5, 5])
+def test_position_whose_mover_has_not_drawn_gets_the_draw():
+    game = position(hands=[0, 0], pools=[5, 5])
+    assert game.hands == [1, 0] and game.pools == [4, 5] and game.to_move == 1
+    game.play_turn("e5")
+    assert game.hands == [0, 1]
 
 
 def test_position_with_bad_values_is_refused():
