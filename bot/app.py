@@ -150,7 +150,7 @@ class HexplayBot(commands.Bot):
         if outcome.started:
             await interaction.response.edit_message(content=service.lobby_text(match) + "\n" + outcome.line,
                                                     view=None, allowed_mentions=mention_only(None))
-            await self.open_match(interaction.message, match, outcome)
+            await self.open_match(interaction, match, outcome)
         elif match.status == "lobby":
             await interaction.response.edit_message(content=service.lobby_text(match) + "\n" + outcome.line,
                                                     view=lobby_view(match, service),
@@ -159,8 +159,14 @@ class HexplayBot(commands.Bot):
             await interaction.response.edit_message(content=outcome.line, view=None,
                                                     allowed_mentions=mention_only(None))
 
-    async def open_match(self, lobby_message: discord.Message | None, match: MatchRow, outcome: Outcome) -> None:
-        """Give a started match its thread (when the channel allows it) and post the first board."""
+    async def open_match(self, interaction: discord.Interaction, match: MatchRow, outcome: Outcome) -> None:
+        """Give a started match its thread (when the channel allows it) and post the first board.
+
+        Without a thread the board goes to the channel; if the bot may not post there either,
+        it answers the interaction that started the match instead (interactions need no
+        channel permission), so the match is always announced.
+        """
+        lobby_message = interaction.message
         names = " vs ".join(s.name for s in match.seats)
         thread_name = f"{self.service.title(match)}: {names}"[:100]
         target: discord.abc.Messageable | None = None
@@ -174,8 +180,6 @@ class HexplayBot(commands.Bot):
                 log.info("no thread for match %s (%s); playing in the channel", match.id, error)
         if target is None:
             target = await self.channel_by_id(match.channel_id)
-        if target is None:
-            return
         assert outcome.game is not None
         png = await self.service.render(match, outcome.game)
         mentions = " ".join(f"<@{s.user_id}>" for s in match.seats)
@@ -185,7 +189,15 @@ class HexplayBot(commands.Bot):
         kwargs = dict(file=png_file(png), allowed_mentions=discord.AllowedMentions(users=True))
         if view is not None:
             kwargs["view"] = view
-        message = await target.send(text, **kwargs)
+        message: discord.Message | None = None
+        if target is not None:
+            try:
+                message = await target.send(text, **kwargs)
+            except discord.HTTPException as error:
+                log.info("cannot post in the channel of match %s (%s); answering the interaction", match.id, error)
+        if message is None:
+            kwargs["file"] = png_file(png)  # a File is consumed by a failed send
+            message = await interaction.followup.send(text, wait=True, **kwargs)
         await self.store.update_match_fields(match.id, board_channel_id=message.channel.id,
                                              board_message_id=message.id)
 

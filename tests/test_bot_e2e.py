@@ -298,3 +298,15 @@ async def test_moving_from_elsewhere_posts_in_the_thread_and_answers_privately(w
     assert played.ephemeral and f"<#{thread.id}>" in played.text
     posted = world.emu.messages(thread)[-1]
     assert "played `e5`" in posted.content and posted.attachments
+
+
+async def test_channel_where_the_bot_cannot_post_still_gets_the_board(world):
+    alice, bob = world.users[:2]
+    closed = world.emu.create_text_channel(world.guild, "read-only", allow_threads=False, bot_can_send=False)
+    lobby = await world.emu.invoke(alice, closed, "play", {"game": "bide", "opponent": bob})
+    accept = next(b for b in lobby.response.buttons() if b["label"] == "Accept")
+    pressed = await world.emu.press(bob, lobby.response, accept["custom_id"])
+    board = await pressed.wait_followups(1)
+    assert "begins" in board[0].content and board[0].attachments
+    played = await move(world, alice, closed, "e5")  # interactions need no channel permission
+    assert not played.ephemeral and played.response.attachments
