@@ -42,6 +42,7 @@ class HexplayBot(commands.Bot):
         self.store = store
         self.service = MatchService(store, clock, default_reminder_hours=settings.reminder_hours)
         self.reminder_task: asyncio.Task | None = None
+        self._caught_up = False  # missed boards are posted once, at the first on_ready
 
     async def setup_hook(self) -> None:
         from .cogs import COGS
@@ -64,6 +65,30 @@ class HexplayBot(commands.Bot):
             await self.tree.sync()
         self.reminders = ReminderLoop(self)
         self.reminder_task = asyncio.create_task(self.reminders.run_forever())
+
+    async def on_ready(self) -> None:
+        if not self._caught_up:
+            self._caught_up = True
+            await self.announce_missed()
+
+    async def announce_missed(self) -> None:
+        """Post the boards of moves that were stored but never shown (a stop between the two)."""
+        for outcome in await self.service.unannounced():
+            match = outcome.match
+            home = await self.channel_by_id(match.home_channel_id)
+            if home is None or outcome.game is None:
+                continue
+            png = await self.service.render(match, outcome.game, outcome.events)
+            kwargs = dict(file=png_file(png), allowed_mentions=mention_only(outcome.mention_user_id))
+            view = board_view(outcome)
+            if view is not None:
+                kwargs["view"] = view
+            try:
+                message = await home.send(f"(Posted after a restart.) {outcome.line}", **kwargs)
+            except discord.HTTPException:
+                log.exception("could not post the missed board of match %s", match.id)
+                continue
+            await self.store.mark_announced(match.id, match.version, message.channel.id, message.id)
 
     async def close(self) -> None:
         if self.reminder_task is not None:
@@ -115,7 +140,7 @@ class HexplayBot(commands.Bot):
                                                     ephemeral=True, allowed_mentions=mention_only(None))
             message_id, channel_id = message.id, message.channel.id
         if message_id is not None:
-            await self.store.update_match_fields(match.id, board_channel_id=channel_id, board_message_id=message_id)
+            await self.store.mark_announced(match.id, match.version, channel_id, message_id)
 
     async def play_and_announce(self, interaction: discord.Interaction, match_id: int, text: str,
                                 expected_version: int | None = None) -> None:
@@ -130,8 +155,7 @@ class HexplayBot(commands.Bot):
             png = await self.service.render(outcome.match, outcome.game, outcome.events)
             message = await home.send(outcome.line, file=png_file(png),
                                       allowed_mentions=mention_only(outcome.mention_user_id))
-            await self.store.update_match_fields(match_id, board_channel_id=message.channel.id,
-                                                 board_message_id=message.id)
+            await self.store.mark_announced(match_id, outcome.match.version, message.channel.id, message.id)
 
     async def lobby_button(self, interaction: discord.Interaction, action: str, match_id: int) -> None:
         user = (interaction.user.id, interaction.user.display_name)
@@ -198,8 +222,7 @@ class HexplayBot(commands.Bot):
         if message is None:
             kwargs["file"] = png_file(png)  # a File is consumed by a failed send
             message = await interaction.followup.send(text, wait=True, **kwargs)
-        await self.store.update_match_fields(match.id, board_channel_id=message.channel.id,
-                                             board_message_id=message.id)
+        await self.store.mark_announced(match.id, match.version, message.channel.id, message.id)
 
 
 async def run(settings: Settings) -> None:

@@ -391,14 +391,39 @@ class MatchService:
             match.id, match.version, move=move, state=game.to_json(), finished=finished, result=result,
             turn_changed=turn_changed, resigned_seat=resigned_seat, reminder=reminder, now=now))
         updated = await self.get(match.id)
+        return self._announcement(updated, game, line, events)
+
+    def _announcement(self, match: MatchRow, game: Game, line: str, events: list[Event]) -> Outcome:
+        """The outcome of a move: its line, then the result or a call to the player to move."""
         mention = None
-        if finished:
-            line += " " + self.result_line(updated, game)
+        if game.is_over:
+            line += " " + self.result_line(match, game)
         else:
-            assert game.to_move is not None
-            mention = self.user_to_move(updated, game)
+            mention = self.user_to_move(match, game)
             line += f" <@{mention}>, your move."
-        return Outcome(updated, game, line, mention_user_id=mention, events=tuple(events), finished=finished)
+        return Outcome(match, game, line, mention_user_id=mention, events=tuple(events), finished=game.is_over)
+
+    async def unannounced(self) -> list[Outcome]:
+        """Moves stored but never shown (the bot stopped between the two), to post at start-up."""
+        outcomes = []
+        for match_id in await self.store.unannounced_match_ids():
+            match = await self.get(match_id)
+            game = self.game_of(match)
+            moves = await self.store.moves(match_id)
+            if not moves:
+                outcomes.append(Outcome(match, game, self.status_line(match, game), started=True,
+                                        mention_user_id=self.user_to_move(match, game)))
+                continue
+            last = moves[-1]
+            before = self.replay(match, moves[:-1])  # whose seat it was then (a swap changes it)
+            label = self.seat_label(match, before, last.seat)
+            events = [Event.from_json(e) for e in last.events]
+            if last.kind == "resign":
+                line = f"{label} resigned."
+            else:
+                line = f"{label} played `{last.notation}`{self._effects(events)}."
+            outcomes.append(self._announcement(match, game, line, events))
+        return outcomes
 
     @staticmethod
     def _effects(events: list[Event]) -> str:

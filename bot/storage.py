@@ -37,7 +37,8 @@ MIGRATIONS: list[str] = [
         created_at REAL NOT NULL,
         updated_at REAL NOT NULL,
         turn_started_at REAL,
-        result TEXT
+        result TEXT,
+        announced_version INTEGER NOT NULL DEFAULT 0
     );
     CREATE INDEX matches_guild_status ON matches (guild_id, status);
     CREATE INDEX matches_thread ON matches (thread_id);
@@ -125,6 +126,7 @@ class MatchRow:
     updated_at: float
     turn_started_at: float | None
     result: dict[str, Any] | None
+    announced_version: int = 0  # the version whose board the players have seen
     seats: list[SeatRow] = field(default_factory=list)
 
     @property
@@ -171,7 +173,8 @@ class Preferences:
 
 _MATCH_COLUMNS = (
     "id, game, options, players, guild_id, channel_id, thread_id, lobby_message_id, board_channel_id,"
-    " board_message_id, creator_id, status, state, version, created_at, updated_at, turn_started_at, result"
+    " board_message_id, creator_id, status, state, version, created_at, updated_at, turn_started_at, result,"
+    " announced_version"
 )
 
 
@@ -309,8 +312,25 @@ class Store:
         async with self._db.execute("SELECT id FROM matches WHERE status = 'active' ORDER BY id") as c:
             return [r[0] for r in await c.fetchall()]
 
+    async def mark_announced(self, match_id: int, version: int, channel_id: int, message_id: int) -> None:
+        """The board of ``version`` was posted as this message (reminders link to it)."""
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE matches SET board_channel_id = ?, board_message_id = ?,"
+                " announced_version = MAX(announced_version, ?) WHERE id = ?",
+                (channel_id, message_id, version, match_id),
+            )
+
+    async def unannounced_match_ids(self) -> list[int]:
+        """Matches changed by a move whose board was never posted (the bot stopped in between)."""
+        async with self._db.execute(
+            "SELECT id FROM matches WHERE status IN ('active', 'finished') AND announced_version < version"
+            " ORDER BY id"
+        ) as cursor:
+            return [r[0] for r in await cursor.fetchall()]
+
     async def update_match_fields(self, match_id: int, **fields: Any) -> None:
-        allowed = {"thread_id", "lobby_message_id", "board_channel_id", "board_message_id"}
+        allowed = {"thread_id", "lobby_message_id"}
         assert set(fields) <= allowed, fields
         assignments = ", ".join(f"{k} = ?" for k in fields)
         async with self.transaction() as db:

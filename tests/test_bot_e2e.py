@@ -310,3 +310,23 @@ async def test_channel_where_the_bot_cannot_post_still_gets_the_board(world):
     assert "begins" in board[0].content and board[0].attachments
     played = await move(world, alice, closed, "e5")  # interactions need no channel permission
     assert not played.ephemeral and played.response.attachments
+
+
+async def test_a_move_stored_just_before_a_crash_is_announced_after_the_restart(world):
+    alice, bob = world.users[:2]
+    match_id, thread = await world.start_two_player()
+    await world.stop_bot()
+    # the move reached the database, but the bot stopped before posting its board
+    from bot.service import MatchService
+    from bot.storage import Store
+
+    store = await Store.open(world.db_path)
+    await MatchService(store, world.clock).play(match_id, alice.id, "e5")
+    await store.close()
+    await world.start_bot()
+    missed = await world.emu.wait_for_message(thread, check=lambda m: "after a restart" in m.content)
+    assert "played `e5`" in missed.content and f"<@{bob.id}>" in missed.content and missed.attachments
+    assert any(b["label"] == "Bide" for b in missed.buttons())
+    await world.restart_bot()  # announced once only
+    await asyncio.sleep(0.2)
+    assert sum("after a restart" in m.content for m in world.emu.messages(thread)) == 1
