@@ -94,6 +94,15 @@ class HexplayBot(commands.Bot):
         if self.reminder_task is not None:
             self.reminder_task.cancel()
         await super().close()
+        await self._finish_handlers()
+
+    async def _finish_handlers(self, timeout: float = 5.0) -> None:
+        """Let commands and buttons already running finish (and record their work) before the database closes."""
+        prefixes = ("CommandTree-invoker", "discord-ui-view-dispatch", "discord.py: ")
+        running = [t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()
+                   and t.get_name().startswith(prefixes)]
+        if running:
+            await asyncio.wait(running, timeout=timeout)
 
     async def on_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
         original = getattr(error, "original", error)

@@ -327,6 +327,12 @@ async def test_a_move_stored_just_before_a_crash_is_announced_after_the_restart(
     missed = await world.emu.wait_for_message(thread, check=lambda m: "after a restart" in m.content)
     assert "played `e5`" in missed.content and f"<@{bob.id}>" in missed.content and missed.attachments
     assert any(b["label"] == "Bide" for b in missed.buttons())
+    for _ in range(200):  # the bot records the announcement just after posting it
+        match = await world.service.get(match_id)
+        if match.announced_version == match.version:
+            break
+        await asyncio.sleep(0.01)
+    assert match.board_message_id == missed.id
     await world.restart_bot()  # announced once only
     await asyncio.sleep(0.2)
     assert sum("after a restart" in m.content for m in world.emu.messages(thread)) == 1
