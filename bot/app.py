@@ -11,10 +11,18 @@ from discord.ext import commands
 
 import render
 
+from .clock import Clock
 from .config import Settings
-from .service import Clock, MatchService, Outcome, ServiceError
+from .service import MatchService, Outcome, ServiceError
 from .storage import MatchRow, Store
-from .ui import DYNAMIC_ITEMS, board_view, lobby_view, mention_only, png_file, reply_error
+from .ui import (
+    DYNAMIC_ITEMS,
+    board_view,
+    lobby_view,
+    mention_only,
+    png_file,
+    reply_error,
+)
 
 log = logging.getLogger(__name__)
 

@@ -10,44 +10,26 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from games import Event, Game, GameError, GameInfo, load_state
 from games import get as get_game
-from games.interface import split_turn
 from render import render_gif, render_png
 
-from .storage import MatchRow, MoveRow, Preferences, ReminderRow, SeatRow, Store, VersionConflict
+from .clock import Clock, SystemClock
+from .storage import (
+    MatchRow,
+    MoveRow,
+    Preferences,
+    ReminderRow,
+    SeatRow,
+    Store,
+    VersionConflict,
+)
+from .suggestions import MAX_CHOICES, clip, suggest_moves
 
 log = logging.getLogger(__name__)
-
-MAX_CHOICES = 25
-CHOICE_TEXT_LIMIT = 100
-
-
-class Clock(Protocol):
-    def now(self) -> float: ...
-
-
-class SystemClock:
-    def now(self) -> float:
-        return time.time()
-
-
-class ManualClock:
-    """A clock tests move by hand."""
-
-    def __init__(self, start: float = 1_800_000_000.0) -> None:
-        self.current = start
-
-    def now(self) -> float:
-        return self.current
-
-    def advance(self, seconds: float) -> None:
-        self.current += seconds
-
 
 class ServiceError(Exception):
     """A refusal with a message for the player."""
@@ -517,44 +499,14 @@ class MatchService:
     # -- autocomplete ----------------------------------------------------------------------
 
     def suggestions(self, match: MatchRow, game: Game, user_id: int, typed: str) -> list[tuple[str, str]]:
-        """Moves that continue what the user typed, each with a short explanation."""
+        """Autocomplete for /move: legal continuations of ``typed``, with a note when it is not your turn."""
         if game.is_over:
-            return [(f"{self.title(match)} is over", "-")]
-        tokens = split_turn(typed)
-        finished_token = bool(typed) and typed[-1] in ", "
-        complete = tokens if finished_token else tokens[:-1]
-        partial = "" if finished_token or not tokens else tokens[-1].lower()
-        trial = game.copy()
-        done: list[str] = []
-        for token in complete:
-            try:
-                action = trial.parse_action(token)
-                done.append(trial.format_action(action))
-                trial.apply_action(action)
-            except GameError as error:
-                return [(_clip(f"✗ {token}: {error}"), _clip(typed) or "-")]
-        prefix = ",".join(done)
-        choices: list[tuple[str, str]] = []
-        if done and not partial and trial.can_end_turn():
-            choices.append((_clip(f"{prefix} — end the turn here"), prefix))
-        if not trial.is_over:
-            for action in trial.rank_actions(trial.legal_actions()):
-                notation = trial.format_action(action)
-                if not notation.startswith(partial):
-                    continue
-                value = f"{prefix},{notation}" if prefix else notation
-                if len(value) > CHOICE_TEXT_LIMIT:
-                    continue
-                hint = trial.describe_action(action)
-                choices.append((_clip(f"{prefix}," + hint if prefix else hint), value))
-                if len(choices) >= MAX_CHOICES:
-                    break
-        if not choices:
-            choices.append((_clip(f"No legal move starts with {typed.strip()!r}"), _clip(typed) or "-"))
+            return [(clip(f"{self.title(match)} is over"), "-")]
+        choices = suggest_moves(game, typed)
         if self.user_to_move(match, game) != user_id:
             assert game.to_move is not None
             note = f"Not your turn: {self.player_row(match, game, game.to_move).name} is to move"
-            choices = [(_clip(note), _clip(typed) or "-")] + choices[: MAX_CHOICES - 1]
+            choices = [(clip(note), clip(typed))] + choices[: MAX_CHOICES - 1]
         return choices[:MAX_CHOICES]
 
     # -- the move log ----------------------------------------------------------------------
@@ -652,11 +604,6 @@ class MatchService:
             return "Reminders are **off** in this server."
         how = "a direct message" if prefs.via == "dm" else "a ping in the match thread"
         return f"Reminders are **on**: after {hours:g} h without your move, by {how}."
-
-
-def _clip(text: str) -> str:
-    text = text.strip()
-    return text if len(text) <= CHOICE_TEXT_LIMIT else text[: CHOICE_TEXT_LIMIT - 1] + "…"
 
 
 def waited(match: MatchRow, now: float) -> str:

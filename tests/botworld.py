@@ -6,8 +6,8 @@ import asyncio
 from pathlib import Path
 
 from bot.app import HexplayBot, point_client_at
+from bot.clock import Clock, ManualClock
 from bot.config import Settings
-from bot.service import Clock, ManualClock
 from bot.storage import Store
 from emulator import DiscordEmulator
 

@@ -5,7 +5,8 @@ import json
 
 import pytest
 
-from bot.service import ManualClock, MatchService, ServiceError, parse_options
+from bot.clock import ManualClock
+from bot.service import MatchService, ServiceError, parse_options
 from bot.storage import Store
 
 ALICE, BOB, CAROL, DAN = (101, "alice"), (102, "bob"), (103, "carol"), (104, "dan")

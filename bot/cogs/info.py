@@ -12,7 +12,13 @@ from games import get as get_game
 
 from ..service import waited
 from ..ui import ReplayButton, png_file
-from .common import GAME_CHOICES, bot_of, guild_only, match_autocomplete, resolve_match_id
+from .common import (
+    GAME_CHOICES,
+    bot_of,
+    guild_only,
+    match_autocomplete,
+    resolve_match_id,
+)
 
 MESSAGE_LIMIT = 2000
 

@@ -1,0 +1,60 @@
+"""Autocomplete for moves: what may continue the text a player has typed, explained.
+
+Pure: works on a game and a string, with Discord's limits on choices
+(at most 25, names and values of 1–100 characters) applied here.
+"""
+
+from __future__ import annotations
+
+from games import Game, GameError
+from games.interface import split_turn
+
+MAX_CHOICES = 25
+CHOICE_TEXT_LIMIT = 100
+
+
+def clip(text: str) -> str:
+    """``text`` cut to a choice's 100 characters (never empty)."""
+    text = text.strip() or "-"
+    return text if len(text) <= CHOICE_TEXT_LIMIT else text[: CHOICE_TEXT_LIMIT - 1] + "…"
+
+
+def suggest_moves(game: Game, typed: str) -> list[tuple[str, str]]:
+    """(label, value) pairs: whole turns that continue ``typed``, most useful first.
+
+    The actions already typed are applied to a copy, so a multi-action turn
+    (a Bide release) is continued action by action; an illegal one is
+    reported as the only choice, with the engine's reason.
+    """
+    tokens = split_turn(typed)
+    finished_token = bool(typed) and typed[-1] in ", "
+    complete = tokens if finished_token else tokens[:-1]
+    partial = "" if finished_token or not tokens else tokens[-1].lower()
+    trial = game.copy()
+    done: list[str] = []
+    for token in complete:
+        try:
+            action = trial.parse_action(token)
+            done.append(trial.format_action(action))
+            trial.apply_action(action)
+        except GameError as error:
+            return [(clip(f"✗ {token}: {error}"), clip(typed))]
+    prefix = ",".join(done)
+    choices: list[tuple[str, str]] = []
+    if done and not partial and trial.can_end_turn():
+        choices.append((clip(f"{prefix} — end the turn here"), prefix))
+    if not trial.is_over:
+        for action in trial.rank_actions(trial.legal_actions()):
+            notation = trial.format_action(action)
+            if not notation.startswith(partial):
+                continue
+            value = f"{prefix},{notation}" if prefix else notation
+            if len(value) > CHOICE_TEXT_LIMIT:
+                continue
+            hint = trial.describe_action(action)
+            choices.append((clip(f"{prefix},{hint}" if prefix else hint), value))
+            if len(choices) >= MAX_CHOICES:
+                break
+    if not choices:
+        choices.append((clip(f"No legal move starts with {typed.strip()!r}"), clip(typed)))
+    return choices
