@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 import discord
 
-from .service import Outcome, ServiceError
+from .service import MatchService, Outcome, ServiceError
+from .storage import MatchRow
 
 if TYPE_CHECKING:
     from .app import HexplayBot
@@ -163,8 +164,8 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hx:gif:
 DYNAMIC_ITEMS = (LobbyButton, QuickActionButton, ResignConfirmButton, SnoozeButton, ReplayButton)
 
 
-def lobby_view(outcome_or_match: Any, service: Any) -> discord.ui.View | None:
-    match = getattr(outcome_or_match, "match", outcome_or_match)
+def lobby_view(match: MatchRow, service: MatchService) -> discord.ui.View | None:
+    """The lobby's buttons: Accept/Decline while invitations are open, Join for open seats, Start, Cancel."""
     if match.status != "lobby":
         return None
     view = discord.ui.View(timeout=None)
