@@ -36,3 +36,18 @@ async def test_begird_game_with_a_swap_played_to_a_win(world):  # noqa: F811
     assert "Game over" in last.content and "wins" in last.content
     history = await world.emu.invoke(alice, thread, "history", {})
     assert "2. **bob** (White): swap" in history.text
+    replay = next(b for b in history.response.buttons() if b["label"].startswith("Replay"))
+    gif = await (await world.emu.press(alice, history.response, replay["custom_id"])).wait_message(timeout=15)
+    assert gif.attachments[0].data[:3] == b"GIF"
+
+
+async def test_begird_preview_and_autocomplete_filtering(world):  # noqa: F811
+    alice, bob = world.users[:2]
+    match_id, thread = await world.start_two_player(game="begird")
+    only_j = await world.emu.autocomplete(alice, thread, "move", {"move": "j1"})
+    assert only_j and all(c["value"].startswith("j1") for c in only_j)
+    shown = await world.emu.invoke(alice, thread, "preview", {"move": "j9"})
+    assert shown.ephemeral and "Preview" in shown.text and shown.response.attachments
+    assert (await world.game(match_id)).position()["board"] == {}
+    swap_too_early = await move(world, alice, thread, "swap")
+    assert swap_too_early.ephemeral and "swap" in swap_too_early.text.lower()
