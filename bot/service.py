@@ -333,7 +333,7 @@ class MatchService:
                                f"{self.seat_label(match, game, game.to_move)} is to move.")
         if expected_version is not None and expected_version != match.version:
             raise ServiceError("That button belongs to an older position; use the latest board.")
-        before_ply = game.ply
+        before_ply, before_mover = game.ply, game.to_move
         label = self.seat_label(match, game, seat)  # before the turn: a swap changes who owns the seat
         try:
             events = game.play_turn(text)
@@ -343,7 +343,7 @@ class MatchService:
         line = f"{label} played `{notation}`{self._effects(events)}."
         move = MoveRow(0, before_ply, seat, user_id, "turn", notation, [e.to_json() for e in events], 0.0,
                        entered=text)
-        return await self._record(match, game, move, events, line)
+        return await self._record(match, game, (before_mover, before_ply), move, events, line)
 
     async def resign(self, match_id: int, user_id: int) -> Outcome:
         match, game = await self.active(match_id)
@@ -351,21 +351,22 @@ class MatchService:
         if self.player_row(match, game, seat).resigned:
             raise ServiceError("You have already resigned from this match.")
         label = self.seat_label(match, game, seat)
+        before = (game.to_move, game.ply)
         try:
             events = game.resign(seat)
         except GameError as error:
             raise ServiceError(str(error)) from None
         move = MoveRow(0, game.ply, seat, user_id, "resign", "resign", [e.to_json() for e in events], 0.0)
-        return await self._record(match, game, move, events, f"{label} resigned.",
+        return await self._record(match, game, before, move, events, f"{label} resigned.",
                                   resigned_seat=game.player_of_seat(seat))
 
     async def _record(
-        self, match: MatchRow, game: Game, move: MoveRow, events: list[Event], line: str,
-        resigned_seat: int | None = None,
+        self, match: MatchRow, game: Game, before: tuple[int | None, int], move: MoveRow, events: list[Event],
+        line: str, resigned_seat: int | None = None,
     ) -> Outcome:
-        previous = self.game_of(match)
+        """Store a move; ``before`` is (seat to move, ply) as they were before it."""
         now = self.clock.now()
-        turn_changed = game.to_move != previous.to_move or game.ply != previous.ply
+        turn_changed = (game.to_move, game.ply) != before
         finished = game.is_over
         result = {"winners": list(game.winners), "scores": game.scores()} if finished else None
         reminder = await self._reminder_for(match, game, now) if turn_changed and not finished else None
