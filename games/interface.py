@@ -99,6 +99,7 @@ class GameInfo:
     seat_names: tuple[str, ...]
     quick_actions: tuple[QuickAction, ...] = ()
     multi_action_turns: bool = False
+    allows_draws: bool = False
     game_class: type["Game"] | None = field(default=None, compare=False, repr=False)
 
     def option(self, key: str) -> OptionSpec:
@@ -264,6 +265,11 @@ class Game(ABC):
     def describe_action(self, action: Action) -> str:
         """A short explanation for players (autocomplete hints). Override for richer text."""
         return self.format_action(action)
+
+    def describe_turn(self, events: Sequence[Event], notation: str) -> str:
+        """A played turn in words for announcements, from its events and canonical
+        notation. The default is the notation; games with richer turns override it."""
+        return notation
 
     def rank_actions(self, actions: list[Action]) -> list[Action]:
         """Order actions for suggestions, most useful first. Override per game."""

@@ -7,8 +7,9 @@ from typing import Any, Mapping
 from .begird import Begird
 from .bide import Bide
 from .interface import Game, GameInfo, OptionError
+from .playbai import PlayBai
 
-GAMES: dict[str, GameInfo] = {info.id: info for info in (Bide.info, Begird.info)}
+GAMES: dict[str, GameInfo] = {info.id: info for info in (Bide.info, Begird.info, PlayBai.info)}
 
 
 def register(info: GameInfo) -> None:
