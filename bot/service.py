@@ -8,10 +8,12 @@ the player who caused it.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
+import weakref
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Awaitable, Callable, TypeVar
 
 from games import Event, Game, GameError, GameInfo, load_state
 from games import get as get_game
@@ -69,11 +71,38 @@ def parse_options(text: str | None) -> dict[str, str]:
     return options
 
 
+T = TypeVar("T")
+
+
+def one_at_a_time(method: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
+    """Run a change to a match (first argument: its id) holding that match's lock.
+
+    Its read-check-write then sees the result of any change before it, so of two racing
+    submissions the second is judged on the position the first produced ("not your turn").
+    The store's conditional update (version check) still guards against anything else.
+    """
+
+    @functools.wraps(method)
+    async def locked(self: "MatchService", match_id: int, *args: Any, **kwargs: Any) -> T:
+        async with self.match_lock(match_id):
+            return await method(self, match_id, *args, **kwargs)
+
+    return locked
+
+
 class MatchService:
     def __init__(self, store: Store, clock: Clock | None = None, default_reminder_hours: float = 24.0) -> None:
         self.store = store
         self.clock = clock or SystemClock()
         self.default_reminder_hours = default_reminder_hours
+        self._match_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def match_lock(self, match_id: int) -> asyncio.Lock:
+        """The lock serialising changes to one match (dropped when nobody holds or waits on it)."""
+        lock = self._match_locks.get(match_id)
+        if lock is None:
+            lock = self._match_locks[match_id] = asyncio.Lock()
+        return lock
 
     # -- helpers -----------------------------------------------------------------
 
@@ -236,7 +265,11 @@ class MatchService:
             raise ServiceError(f"{self.title(match)} {state}.")
         return match
 
+    @one_at_a_time
     async def accept(self, match_id: int, user_id: int) -> Outcome:
+        return await self._accept(match_id, user_id)
+
+    async def _accept(self, match_id: int, user_id: int) -> Outcome:
         match = await self._lobby(match_id)
         seat = match.seat_of(user_id)
         if seat is None:
@@ -246,6 +279,7 @@ class MatchService:
         await self._lobby_change(match, accept_user=user_id)
         return await self._maybe_start(match_id, f"<@{user_id}> accepted.")
 
+    @one_at_a_time
     async def decline(self, match_id: int, user_id: int) -> Outcome:
         match = await self._lobby(match_id)
         seat = match.seat_of(user_id)
@@ -258,11 +292,12 @@ class MatchService:
         await self._lobby_change(match, remove_user=user_id)
         return Outcome(await self.get(match_id), None, f"<@{user_id}> declined; the seat is open.")
 
+    @one_at_a_time
     async def join(self, match_id: int, user: tuple[int, str]) -> Outcome:
         match = await self._lobby(match_id)
         seated = match.seat_of(user[0])
         if seated is not None and not seated.accepted:
-            return await self.accept(match_id, user[0])  # an invited player pressing Join means yes
+            return await self._accept(match_id, user[0])  # an invited player pressing Join means yes
         if seated is not None:
             raise ServiceError(f"You are already seated in {self.title(match)}.")
         if len(match.seats) >= match.players:
@@ -272,6 +307,7 @@ class MatchService:
         await self._lobby_change(match, add_seat=SeatRow(number, user[0], user[1]))
         return await self._maybe_start(match_id, f"<@{user[0]}> joined.")
 
+    @one_at_a_time
     async def cancel(self, match_id: int, user_id: int) -> Outcome:
         match = await self._lobby(match_id)
         if user_id != match.creator_id:
@@ -279,6 +315,7 @@ class MatchService:
         await self._guarded(self.store.cancel_match(match.id, match.version, self.clock.now()))
         return Outcome(match, None, f"{self.title(match)} was cancelled.", finished=True)
 
+    @one_at_a_time
     async def start(self, match_id: int, user_id: int) -> Outcome:
         match = await self._lobby(match_id)
         if user_id != match.creator_id:
@@ -319,11 +356,12 @@ class MatchService:
         try:
             return await operation
         except VersionConflict:
-            raise ServiceError("Someone else changed this match at the same moment; "
-                               "look at it again and retry.") from None
+            raise ServiceError("The position changed at the same moment (another turn or button came first), "
+                               "so nothing was done: look at the latest board and try again.") from None
 
     # -- playing ---------------------------------------------------------------------------
 
+    @one_at_a_time
     async def play(self, match_id: int, user_id: int, text: str, expected_version: int | None = None) -> Outcome:
         match, game = await self.active(match_id)
         seat = self.engine_seat_of(match, game, user_id)
@@ -345,6 +383,7 @@ class MatchService:
                        entered=text)
         return await self._record(match, game, (before_mover, before_ply), move, events, line)
 
+    @one_at_a_time
     async def resign(self, match_id: int, user_id: int) -> Outcome:
         match, game = await self.active(match_id)
         seat = self.engine_seat_of(match, game, user_id)
