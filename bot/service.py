@@ -149,7 +149,15 @@ class MatchService:
         match = await self.store.get_match(match_id)
         if match is None or match.status == "cancelled":
             raise ServiceError(f"There is no match #{match_id}.")
+        if match.quarantine is not None:
+            raise ServiceError(self.quarantine_notice(match))
         return match
+
+    @staticmethod
+    def quarantine_notice(match: MatchRow) -> str:
+        return (f"Match #{match.id} is paused: its saved move list does not lead to its saved position, so "
+                "nothing can be played or shown in it until the bot's operator repairs it (they have been told; "
+                "see the log). Your other matches are not affected.")
 
     async def active(self, match_id: int) -> tuple[MatchRow, Game]:
         match = await self.get(match_id)
@@ -429,23 +437,28 @@ class MatchService:
         """Moves stored but never shown (the bot stopped between the two), to post at start-up."""
         outcomes = []
         for match_id in await self.store.unannounced_match_ids():
-            match = await self.get(match_id)
-            game = self.game_of(match)
-            moves = await self.store.moves(match_id)
-            if not moves:
-                outcomes.append(Outcome(match, game, self.status_line(match, game), started=True,
-                                        mention_user_id=self.user_to_move(match, game)))
-                continue
-            last = moves[-1]
-            before = self.replay(match, moves[:-1])  # whose seat it was then (a swap changes it)
-            label = self.seat_label(match, before, last.seat)
-            events = [Event.from_json(e) for e in last.events]
-            if last.kind == "resign":
-                line = f"{label} resigned."
-            else:
-                line = f"{label} played `{last.notation}`{self._effects(events)}."
-            outcomes.append(self._announcement(match, game, line, events))
+            try:
+                outcomes.append(await self._missed(match_id))
+            except Exception:  # one bad match must not stop the others' boards
+                log.exception("match %s: cannot rebuild its missed announcement", match_id)
         return outcomes
+
+    async def _missed(self, match_id: int) -> Outcome:
+        match = await self.get(match_id)
+        game = self.game_of(match)
+        moves = await self.store.moves(match_id)
+        if not moves:
+            return Outcome(match, game, self.status_line(match, game), started=True,
+                           mention_user_id=self.user_to_move(match, game))
+        last = moves[-1]
+        before = self.replay(match, moves[:-1])  # whose seat it was then (a swap changes it)
+        label = self.seat_label(match, before, last.seat)
+        events = [Event.from_json(e) for e in last.events]
+        if last.kind == "resign":
+            line = f"{label} resigned."
+        else:
+            line = f"{label} played `{last.notation}`{self._effects(events)}."
+        return self._announcement(match, game, line, events)
 
     @staticmethod
     def _effects(events: list[Event]) -> str:
@@ -565,17 +578,35 @@ class MatchService:
         return game.play_turn(move.notation)
 
     async def verify_all(self) -> list[int]:
-        """Start-up check: rebuild every active match from its log; repair any that disagree."""
-        repaired = []
+        """Start-up check: every active match must rebuild from its log to exactly its stored state.
+
+        One that does not is set aside (quarantined), logged, and left as stored, so an operator
+        can see what happened; every other match keeps being served. A set-aside match whose log
+        replays again (the operator repaired it) is put back in play. Returns the set-aside ids.
+        """
+        for match_id in await self.store.quarantined_ids():
+            if await self._replay_problem(match_id) is None:
+                await self.store.release_quarantine(match_id)
+                log.warning("match %s: its move log replays to its state again; back in play", match_id)
         for match_id in await self.store.active_match_ids():
-            match = await self.get(match_id)
+            problem = await self._replay_problem(match_id)
+            if problem is not None and await self.store.quarantine(match_id, problem, self.clock.now()):
+                log.error("match %s set aside: %s; it is paused until repaired, other matches are served",
+                          match_id, problem)
+        return await self.store.quarantined_ids()
+
+    async def _replay_problem(self, match_id: int) -> str | None:
+        """Why the match's log does not rebuild its stored state, or None when it does."""
+        match = await self.store.get_match(match_id)
+        if match is None:
+            return "the match row is missing"
+        try:
             rebuilt = self.replay(match, await self.store.moves(match_id))
-            stored = match.state
-            if json.dumps(rebuilt.to_json(), sort_keys=True) != json.dumps(stored, sort_keys=True):
-                log.warning("match %s: stored state differs from its move log; using the log", match_id)
-                await self.store.replace_state(match_id, rebuilt.to_json(), self.clock.now())
-                repaired.append(match_id)
-        return repaired
+        except Exception as error:  # any engine or data error: the log cannot be trusted
+            return f"its move log does not replay ({type(error).__name__}: {error})"
+        if json.dumps(rebuilt.to_json(), sort_keys=True) != json.dumps(match.state, sort_keys=True):
+            return "its stored state differs from what its move log replays to"
+        return None
 
     # -- reminders and preferences -------------------------------------------------------------
 
@@ -590,7 +621,7 @@ class MatchService:
 
     async def _reminder_job(self, row: ReminderRow, now: float) -> ReminderJob | None:
         match = await self.store.get_match(row.match_id)
-        if match is None or match.status != "active":
+        if match is None or match.status != "active" or match.quarantine is not None:
             return None
         game = self.game_of(match)
         if self.user_to_move(match, game) != row.user_id or game.ply != row.ply:

@@ -96,6 +96,15 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX reminders_due ON reminders (remind_at);
     """,
+    # 2: matches set aside at start-up because their move log does not replay to their state
+    """
+    CREATE TABLE quarantine (
+        match_id INTEGER PRIMARY KEY REFERENCES matches (id),
+        reason TEXT NOT NULL,
+        since REAL NOT NULL,
+        players_told INTEGER NOT NULL DEFAULT 0
+    );
+    """,
 ]
 
 
@@ -134,6 +143,7 @@ class MatchRow:
     result: dict[str, Any] | None
     announced_version: int = 0  # the version whose board the players have seen
     seats: list[SeatRow] = field(default_factory=list)
+    quarantine: str | None = None  # why the match is set aside (its log does not replay), or None
 
     @property
     def home_channel_id(self) -> int:
@@ -304,6 +314,9 @@ class Store:
                 (match_id,),
             ) as cursor:
                 match.seats = [SeatRow(r[0], r[1], r[2], bool(r[3]), bool(r[4])) for r in await cursor.fetchall()]
+            async with db.execute("SELECT reason FROM quarantine WHERE match_id = ?", (match_id,)) as cursor:
+                quarantined = await cursor.fetchone()
+            match.quarantine = quarantined[0] if quarantined else None
         return match
 
     async def match_by_thread(self, thread_id: int) -> MatchRow | None:
@@ -314,7 +327,7 @@ class Store:
         marks = ",".join("?" for _ in statuses)
         query = (
             f"SELECT m.id FROM matches m JOIN seats s ON s.match_id = m.id WHERE s.user_id = ?"
-            f" AND m.status IN ({marks})"
+            f" AND m.status IN ({marks}) AND m.id NOT IN (SELECT match_id FROM quarantine)"
         )
         params: list[Any] = [user_id, *statuses]
         if guild_id is not None:
@@ -339,7 +352,7 @@ class Store:
         """Matches changed by a move whose board was never posted (the bot stopped in between)."""
         rows = await self._all(
             "SELECT id FROM matches WHERE status IN ('active', 'finished') AND announced_version < version"
-            " ORDER BY id"
+            " AND id NOT IN (SELECT match_id FROM quarantine) ORDER BY id"
         )
         return [r[0] for r in rows]
 
@@ -455,13 +468,30 @@ class Store:
                 await self._set_reminder(db, match_id, reminder)
         return version
 
-    async def replace_state(self, match_id: int, state: dict[str, Any], now: float) -> None:
-        """Repair a stored state that disagrees with the move log (start-up check)."""
+    # -- quarantine: a match whose log does not replay is set aside, never rewritten --------------
+
+    async def quarantine(self, match_id: int, reason: str, now: float) -> bool:
+        """Set a match aside; False if it already was."""
         async with self.transaction() as db:
-            await db.execute(
-                "UPDATE matches SET state = ?, version = version + 1, updated_at = ? WHERE id = ?",
-                (json.dumps(state), now, match_id),
-            )
+            cursor = await db.execute(
+                "INSERT OR IGNORE INTO quarantine (match_id, reason, since) VALUES (?, ?, ?)", (match_id, reason, now))
+            return cursor.rowcount == 1
+
+    async def release_quarantine(self, match_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM quarantine WHERE match_id = ?", (match_id,))
+
+    async def quarantined_ids(self) -> list[int]:
+        return [r[0] for r in await self._all("SELECT match_id FROM quarantine ORDER BY match_id")]
+
+    async def quarantined_untold(self) -> list[int]:
+        """Set-aside matches whose players have not been told yet."""
+        rows = await self._all("SELECT match_id FROM quarantine WHERE players_told = 0 ORDER BY match_id")
+        return [r[0] for r in rows]
+
+    async def quarantine_told(self, match_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute("UPDATE quarantine SET players_told = 1 WHERE match_id = ?", (match_id,))
 
     async def moves(self, match_id: int) -> list[MoveRow]:
         rows = await self._all(
