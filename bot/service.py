@@ -438,12 +438,13 @@ class MatchService:
         outcomes = []
         for match_id in await self.store.unannounced_match_ids():
             try:
-                outcomes.append(await self._missed(match_id))
+                outcomes.append(await self.missed(match_id))
             except Exception:  # one bad match must not stop the others' boards
                 log.exception("match %s: cannot rebuild its missed announcement", match_id)
         return outcomes
 
-    async def _missed(self, match_id: int) -> Outcome:
+    async def missed(self, match_id: int) -> Outcome:
+        """The announcement of the match's latest stored change, rebuilt from its log."""
         match = await self.get(match_id)
         game = self.game_of(match)
         moves = await self.store.moves(match_id)

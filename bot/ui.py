@@ -22,6 +22,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 BOARD_FILENAME = "board.png"
+# Never "nothing was changed": an unexpected error may come after a change was stored.
+SOMETHING_WENT_WRONG = ("Something went wrong on our side. Look at the match (/board) before trying again: "
+                        "your action may or may not have been recorded.")
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
@@ -54,7 +57,7 @@ async def guarded(interaction: discord.Interaction, action: Callable[[], Awaitab
         await reply_error(interaction, str(error))
     except Exception:
         log.exception("unexpected error in a button or command")
-        await reply_error(interaction, "Something went wrong on our side; nothing was changed. Please try again.")
+        await reply_error(interaction, SOMETHING_WENT_WRONG)
 
 
 def _bot(interaction: discord.Interaction) -> "HexplayBot":
