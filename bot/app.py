@@ -218,6 +218,7 @@ class HexplayBot(commands.Bot):
     async def lobby_button(self, interaction: discord.Interaction, action: str, match_id: int) -> None:
         user = (interaction.user.id, interaction.user.display_name)
         service = self.service
+        service.check_guild(await service.get(match_id), interaction.guild_id)  # as commands do
         if action == "accept":
             outcome = await service.accept(match_id, user[0])
         elif action == "decline":

@@ -393,6 +393,12 @@ class Store:
         ids = [r[0] for r in await self._all(query + " ORDER BY m.id", params)]
         return [m for m in [await self.get_match(i) for i in ids] if m is not None]
 
+    async def open_lobbies(self, creator_id: int, guild_id: int) -> int:
+        """How many lobbies this user created in this server that are still waiting for players."""
+        row = await self._one("SELECT COUNT(*) FROM matches WHERE creator_id = ? AND guild_id = ? AND status = 'lobby'",
+                              (creator_id, guild_id))
+        return int(row[0]) if row else 0
+
     async def active_match_ids(self) -> list[int]:
         return [r[0] for r in await self._all("SELECT id FROM matches WHERE status = 'active' ORDER BY id")]
 

@@ -15,6 +15,7 @@ import discord
 
 from .service import MatchService, Outcome, ServiceError
 from .storage import MatchRow
+from .text import fit
 
 if TYPE_CHECKING:
     from .app import HexplayBot
@@ -40,6 +41,7 @@ def png_file(data: bytes, filename: str = BOARD_FILENAME) -> discord.File:
 
 async def reply_error(interaction: discord.Interaction, message: str) -> None:
     """A private answer, whether or not the interaction was already answered."""
+    message = fit(message)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(message, ephemeral=True)
@@ -157,8 +159,10 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hx:gif:
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
+            service = _bot(interaction).service
+            service.check_guild(await service.get(self.match_id), interaction.guild_id)  # before any work
             await interaction.response.defer(ephemeral=True, thinking=True)
-            gif = await _bot(interaction).service.history_gif(self.match_id)
+            gif = await service.history_gif(self.match_id, interaction.user.id, interaction.guild_id)
             await interaction.followup.send(file=png_file(gif, f"match-{self.match_id}.gif"), ephemeral=True)
 
         await guarded(interaction, run)
