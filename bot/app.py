@@ -28,6 +28,9 @@ from .ui import (
 
 log = logging.getLogger(__name__)
 
+# Seconds after which an interaction is deferred before its answer is drawn (Discord drops answers after 3 s).
+LATE_SECONDS = 1.0
+
 
 def point_client_at(api_base_url: str, gateway_url: str) -> None:
     """Send discord.py's REST and gateway traffic to another endpoint (proxy or emulator)."""
@@ -160,15 +163,21 @@ class HexplayBot(commands.Bot):
         match, game = outcome.match, outcome.game
         assert game is not None
         if interaction.channel_id == match.home_channel_id:
+            late = (discord.utils.utcnow() - interaction.created_at).total_seconds() > LATE_SECONDS
+            if late:  # a slow moment: acknowledge now, or Discord drops the answer after 3 s
+                await interaction.response.defer(thinking=True)
             png = await self.service.render(match, game, outcome.events)
             kwargs = dict(content=outcome.line, file=png_file(png),
                           allowed_mentions=mention_only(outcome.mention_user_id))
             view = board_view(outcome)
             if view is not None:
                 kwargs["view"] = view
-            response = await interaction.response.send_message(**kwargs)
-            if response.message_id is not None:
-                await self.store.mark_announced(match.id, match.version, match.home_channel_id, response.message_id)
+            if late:
+                message_id: int | None = (await interaction.followup.send(wait=True, **kwargs)).id
+            else:
+                message_id = (await interaction.response.send_message(**kwargs)).message_id
+            if message_id is not None:
+                await self.store.mark_announced(match.id, match.version, match.home_channel_id, message_id)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         attempt = asyncio.create_task(self.announcer.announce(outcome), name=f"{TASK_PREFIX}-{match.id}-now")
