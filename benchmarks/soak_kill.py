@@ -193,14 +193,17 @@ class Soak:
         lost = sum(1 for move in self.acknowledged if move not in logged)
         duplicates = missing = broken = unseen = strays = 0
         for match_id, thread in self.threads.items():
-            moves = db.execute("SELECT notation, kind FROM moves WHERE match_id = ? ORDER BY seq",
+            moves = db.execute("SELECT notation, kind, user_id FROM moves WHERE match_id = ? ORDER BY seq",
                                (match_id,)).fetchall()
-            expected = [notation for notation, _ in moves]
+            # a board is (player, notation): two players may play the same cell one after the other
+            expected = [(self.emu.store.users[user].name, notation) for notation, _, user in moves]
             posted = []
             for message in self.emu.messages(thread):
                 found = LINE.search(message.content) if message.attachments else None
                 if found:
-                    posted.append(found.group("notation") or "resign")
+                    posted.append((found.group("name"), found.group("notation") or "resign"))
+                    if os.environ.get("SOAK_KEEP"):
+                        print("   ", match_id, message.id, repr(message.content[:60]))
             if os.environ.get("SOAK_KEEP"):
                 print(match_id, "logged", expected)
                 print(match_id, "posted", posted)
@@ -224,7 +227,7 @@ class Soak:
             state = db.execute("SELECT state, game, players, options FROM matches WHERE id = ?",
                                (match_id,)).fetchone()
             replay = new_game(state[1], state[2], json.loads(state[3]))
-            for notation, kind in moves:
+            for notation, kind, _ in moves:
                 replay.play_turn(notation) if kind == "turn" else None
             if json.dumps(replay.to_json(), sort_keys=True) != json.dumps(json.loads(state[0]), sort_keys=True):
                 broken += 1
@@ -251,6 +254,8 @@ async def main_async(kills: int, matches: int, seed: int) -> int:
               f"{figures['missing']}")
         print(f"  logs not replaying to the stored state: {figures['broken']}")
         print(f"  Discord rule violations: {len(soak.emu.violations)}")
+        for violation in soak.emu.violations[:10]:
+            print(f"    {violation}")
         return figures["lost"] + figures["duplicates"] + figures["unseen"] + figures["broken"] + figures["strays"]
 
 

@@ -57,6 +57,7 @@ class HexplayBot(commands.Bot):
         self.reminder_task: asyncio.Task | None = None
         self.announcer = Announcer(self)
         self._caught_up = False  # missed boards are posted once, at the first on_ready
+        self._started_at = self.service.clock.now()  # changes after this are announced by their own command
 
     async def setup_hook(self) -> None:
         from .cogs import COGS
@@ -109,10 +110,12 @@ class HexplayBot(commands.Bot):
         channel and recorded instead of being posted twice.
         """
         for outcome in await self.service.unannounced():
+            if outcome.match.updated_at > self._started_at:
+                continue  # changed since this start: its own command is announcing it
             if outcome.game is None or await self.announcer.already_shown(outcome):
                 continue
             try:
-                await self.announcer.announce(outcome, prefix="(Posted after a restart.) ")
+                await self.announcer.announce(outcome, prefix="(Posted after a restart.) ", unless_superseded=True)
             except Undelivered:
                 pass  # logged, and retried in the background
 
