@@ -87,7 +87,7 @@ class HexplayBot(commands.Bot):
             if home is None or outcome.game is None:
                 continue
             png = await self.service.render(match, outcome.game, outcome.events)
-            kwargs = dict(file=png_file(png), allowed_mentions=mention_only(outcome.mention_user_id))
+            kwargs = dict(file=png_file(png), allowed_mentions=mention_only(outcome.mention_user_ids))
             view = board_view(outcome)
             if view is not None:
                 kwargs["view"] = view
@@ -97,6 +97,7 @@ class HexplayBot(commands.Bot):
                 log.exception("could not post the missed board of match %s", match.id)
                 continue
             await self.store.mark_announced(match.id, match.version, message.channel.id, message.id)
+            await self.notify_ending(outcome)
 
     async def close(self) -> None:
         if self.reminder_task is not None:
@@ -141,7 +142,7 @@ class HexplayBot(commands.Bot):
         assert game is not None
         png = await self.service.render(match, game, outcome.events)
         view = board_view(outcome)
-        kwargs = dict(content=outcome.line, file=png_file(png), allowed_mentions=mention_only(outcome.mention_user_id))
+        kwargs = dict(content=outcome.line, file=png_file(png), allowed_mentions=mention_only(outcome.mention_user_ids))
         if view is not None:
             kwargs["view"] = view
         if interaction.channel_id == match.home_channel_id:
@@ -158,6 +159,7 @@ class HexplayBot(commands.Bot):
             message_id, channel_id = message.id, message.channel.id
         if message_id is not None:
             await self.store.mark_announced(match.id, match.version, channel_id, message_id)
+        await self.notify_ending(outcome)
 
     async def play_and_announce(self, interaction: discord.Interaction, match_id: int, text: str,
                                 expected_version: int | None = None) -> None:
@@ -171,22 +173,27 @@ class HexplayBot(commands.Bot):
         if home is not None and outcome.game is not None:
             png = await self.service.render(outcome.match, outcome.game, outcome.events)
             message = await home.send(outcome.line, file=png_file(png),
-                                      allowed_mentions=mention_only(outcome.mention_user_id))
+                                      allowed_mentions=mention_only(outcome.mention_user_ids))
             await self.store.mark_announced(match_id, outcome.match.version, message.channel.id, message.id)
+        await self.notify_ending(outcome)
 
     async def lobby_button(self, interaction: discord.Interaction, action: str, match_id: int) -> None:
         user = (interaction.user.id, interaction.user.display_name)
         service = self.service
-        if action == "accept":
-            outcome = await service.accept(match_id, user[0])
-        elif action == "decline":
-            outcome = await service.decline(match_id, user[0])
-        elif action == "join":
-            outcome = await service.join(match_id, user)
-        elif action == "start":
-            outcome = await service.start(match_id, user[0])
-        else:
-            outcome = await service.cancel(match_id, user[0])
+        try:
+            if action == "accept":
+                outcome = await service.accept(match_id, user[0])
+            elif action == "decline":
+                outcome = await service.decline(match_id, user[0])
+            elif action == "join":
+                outcome = await service.join(match_id, user)
+            elif action == "start":
+                outcome = await service.start(match_id, user[0])
+            else:
+                outcome = await service.cancel(match_id, user[0])
+        except ServiceError as error:
+            await self._retire_stale_lobby(interaction, match_id, str(error))
+            raise
         match = outcome.match
         if outcome.started:
             await interaction.response.edit_message(content=service.lobby_text(match) + "\n" + outcome.line,
@@ -199,6 +206,29 @@ class HexplayBot(commands.Bot):
         else:
             await interaction.response.edit_message(content=outcome.line, view=None,
                                                     allowed_mentions=mention_only(None))
+
+    async def _retire_stale_lobby(self, interaction: discord.Interaction, match_id: int, reason: str) -> None:
+        """A button pressed on a lobby that is no longer one: take its buttons away, then explain privately."""
+        stored = await self.store.get_match(match_id)
+        if stored is None or stored.status == "lobby" or interaction.response.is_done():
+            return
+        if stored.status == "cancelled":
+            content = f"{self.service.title(stored)} was cancelled."
+        else:
+            content = self.service.lobby_text(stored)
+        await interaction.response.edit_message(content=content, view=None, allowed_mentions=mention_only(None))
+
+    async def notify_ending(self, outcome: Outcome) -> None:
+        """A finished game: DM the players whose reminders come by DM (the board message pinged everyone)."""
+        if not outcome.finished or outcome.game is None:
+            return
+        text = self.service.ending_dm(outcome)
+        for user_id in outcome.ending_dm_user_ids:
+            try:
+                user = self.get_user(user_id) or await self.fetch_user(user_id)
+                await user.send(text, allowed_mentions=mention_only(None))
+            except discord.HTTPException as error:  # closed DMs: the ping in the match is enough
+                log.info("no end-of-game DM for %s (%s)", user_id, error)
 
     async def open_match(self, interaction: discord.Interaction, match: MatchRow, outcome: Outcome) -> None:
         """Give a started match its thread (when the channel allows it) and post the first board.

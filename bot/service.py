@@ -46,6 +46,15 @@ class Outcome:
     events: tuple[Event, ...] = ()
     started: bool = False
     finished: bool = False
+    # A finished game pings every player, and DMs those whose reminders come by DM.
+    ending_user_ids: tuple[int, ...] = ()
+    ending_dm_user_ids: tuple[int, ...] = ()
+
+    @property
+    def mention_user_ids(self) -> list[int]:
+        if self.ending_user_ids:
+            return list(self.ending_user_ids)
+        return [self.mention_user_id] if self.mention_user_id is not None else []
 
 
 @dataclass
@@ -222,12 +231,25 @@ class MatchService:
         for seat in match.seats:
             state = "ready" if seat.accepted else "invited, waiting for an answer"
             lines.append(f"{seat.seat}. <@{seat.user_id}> — {state}")
+        if match.status != "lobby":
+            return "\n".join(lines)
         open_seats = match.players - len(match.seats)
         if open_seats:
             lines.append(f"{open_seats} open seat{'s' * (open_seats != 1)}: press **Join** to take one.")
-        if info.max_players > 2 and len(match.seats) >= info.min_players:
-            lines.append(f"<@{match.creator_id}> can press **Start** once enough players are ready.")
+        if self.can_start_early(match):
+            lines.append(f"<@{match.creator_id}> can press **Start** to begin with the players who are ready.")
         return "\n".join(lines)
+
+    def can_start_early(self, match: MatchRow) -> bool:
+        """Start helps only when some seats are optional and enough players are ready.
+
+        A lobby whose seats are all needed (a two-seat challenge) starts by itself
+        once full, so it never shows Start.
+        """
+        info = self.info(match)
+        ready = sum(1 for s in match.seats if s.accepted)
+        return (match.status == "lobby" and match.players > info.min_players and ready >= info.min_players
+                and ready < match.players)
 
     async def _lobby(self, match_id: int) -> MatchRow:
         match = await self.get(match_id)
@@ -253,7 +275,9 @@ class MatchService:
             raise ServiceError("Only an invited player can decline.")
         if match.players == 2:  # a declined challenge between two is over
             await self._guarded(self.store.cancel_match(match.id, match.version, self.clock.now()))
-            return Outcome(await self.store.get_match(match_id) or match, None,
+            cancelled = await self.store.get_match(match_id)
+            assert cancelled is not None
+            return Outcome(cancelled, None,
                            f"<@{user_id}> declined: {self.title(match)} is cancelled.", finished=True)
         await self._lobby_change(match, remove_user=user_id)
         return Outcome(await self.get(match_id), None, f"<@{user_id}> declined; the seat is open.")
@@ -277,7 +301,9 @@ class MatchService:
         if user_id != match.creator_id:
             raise ServiceError("Only the player who created the match can cancel it.")
         await self._guarded(self.store.cancel_match(match.id, match.version, self.clock.now()))
-        return Outcome(match, None, f"{self.title(match)} was cancelled.", finished=True)
+        cancelled = await self.store.get_match(match_id)
+        assert cancelled is not None
+        return Outcome(cancelled, None, f"{self.title(match)} was cancelled.", finished=True)
 
     async def start(self, match_id: int, user_id: int) -> Outcome:
         match = await self._lobby(match_id)
@@ -374,17 +400,27 @@ class MatchService:
             match.id, match.version, move=move, state=game.to_json(), finished=finished, result=result,
             turn_changed=turn_changed, resigned_seat=resigned_seat, reminder=reminder, now=now))
         updated = await self.get(match.id)
-        return self._announcement(updated, game, line, events)
+        return await self._announcement(updated, game, line, events)
 
-    def _announcement(self, match: MatchRow, game: Game, line: str, events: list[Event]) -> Outcome:
-        """The outcome of a move: its line, then the result or a call to the player to move."""
-        mention = None
-        if game.is_over:
-            line += " " + self.result_line(match, game)
-        else:
+    async def _announcement(self, match: MatchRow, game: Game, line: str, events: list[Event]) -> Outcome:
+        """The outcome of a move: its line, then the result (pinging everyone) or a call to the player to move."""
+        if not game.is_over:
             mention = self.user_to_move(match, game)
             line += f" <@{mention}>, your move."
-        return Outcome(match, game, line, mention_user_id=mention, events=tuple(events), finished=game.is_over)
+            return Outcome(match, game, line, mention_user_id=mention, events=tuple(events))
+        everyone = tuple(s.user_id for s in sorted(match.seats, key=lambda s: s.seat))
+        line += f" {self.result_line(match, game)} " + " ".join(f"<@{u}>" for u in everyone)
+        by_dm = []
+        for user_id in everyone:
+            prefs = await self.store.get_preferences(user_id, match.guild_id)
+            if prefs.reminders and prefs.via == "dm":
+                by_dm.append(user_id)
+        return Outcome(match, game, line, events=tuple(events), finished=True,
+                       ending_user_ids=everyone, ending_dm_user_ids=tuple(by_dm))
+
+    def ending_dm(self, outcome: Outcome) -> str:
+        """The direct message a player gets when a game ends."""
+        return f"**{self.title(outcome.match)}** has ended. {outcome.line}"
 
     async def unannounced(self) -> list[Outcome]:
         """Moves stored but never shown (the bot stopped between the two), to post at start-up."""
@@ -405,7 +441,7 @@ class MatchService:
                 line = f"{label} resigned."
             else:
                 line = f"{label} played `{last.notation}`{self._effects(events)}."
-            outcomes.append(self._announcement(match, game, line, events))
+            outcomes.append(await self._announcement(match, game, line, events))
         return outcomes
 
     @staticmethod
@@ -427,8 +463,10 @@ class MatchService:
         winners = [self.seat_label(match, game, s) for s in game.winners]
         scores = game.scores()
         score_text = ""
-        if scores is not None:
-            score_text = " (" + "–".join(str(int(v)) if float(v).is_integer() else str(v) for v in scores) + ")"
+        if scores is not None:  # each score named by its player, so nobody guesses whose is whose
+            named = [f"{self.player_row(match, game, seat).name} {_number(value)}"
+                     for seat, value in enumerate(scores, start=1)]
+            score_text = " (" + ", ".join(named) + ")"
         if len(winners) > 1:
             return f"Game over: {' and '.join(winners)} share the win{score_text}."
         return f"Game over: {winners[0]} wins{score_text}." if winners else "Game over."
@@ -464,6 +502,11 @@ class MatchService:
         match, game = await self.active(match_id)
         if match.seat_of(user_id) is None:
             raise ServiceError(f"You are not a player in {self.title(match)}.")
+        if self.user_to_move(match, game) != user_id:  # the engine can only try the mover's turn
+            assert game.to_move is not None
+            raise ServiceError(f"It is not your turn in {self.title(match)}: "
+                               f"{self.seat_label(match, game, game.to_move)} is to move, and a preview "
+                               "shows your own move when it is your turn.")
         trial = game.copy()
         try:
             events = trial.play_turn(text)
@@ -503,6 +546,8 @@ class MatchService:
         """Autocomplete for /move: legal continuations of ``typed``, with a note when it is not your turn."""
         if game.is_over:
             return [(clip(f"{self.title(match)} is over"), "-")]
+        if match.seat_of(user_id) is None:
+            return [(clip(f"You are not playing in {self.title(match)}; /board shows its position"), "-")]
         choices = suggest_moves(game, typed)
         if self.user_to_move(match, game) != user_id:
             assert game.to_move is not None
@@ -610,6 +655,10 @@ class MatchService:
 def waited(match: MatchRow, now: float) -> str:
     """How long the current turn has waited, for digests."""
     return _duration(now - (match.turn_started_at or match.created_at))
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
 def _duration(seconds: float) -> str:

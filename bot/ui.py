@@ -25,10 +25,12 @@ BOARD_FILENAME = "board.png"
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
-def mention_only(user_id: int | None) -> discord.AllowedMentions:
-    if user_id is None:
+def mention_only(user_id: int | list[int] | None) -> discord.AllowedMentions:
+    """Allow pings of exactly these users (one id, a list, or nobody)."""
+    ids = [] if user_id is None else [user_id] if isinstance(user_id, int) else list(user_id)
+    if not ids:
         return NO_MENTIONS
-    return discord.AllowedMentions(users=[discord.Object(user_id)], everyone=False, roles=False)
+    return discord.AllowedMentions(users=[discord.Object(u) for u in ids], everyone=False, roles=False)
 
 
 def png_file(data: bytes, filename: str = BOARD_FILENAME) -> discord.File:
@@ -174,7 +176,7 @@ def lobby_view(match: MatchRow, service: MatchService) -> discord.ui.View | None
         view.add_item(LobbyButton("decline", match.id))
     if len(match.seats) < match.players:
         view.add_item(LobbyButton("join", match.id))
-    if service.info(match).max_players > 2 and len(match.seats) > 1:
+    if service.can_start_early(match):
         view.add_item(LobbyButton("start", match.id))
     view.add_item(LobbyButton("cancel", match.id))
     return view

@@ -1,0 +1,152 @@
+"""A match's whole life, end to end through the emulator: lobbies, endings, autocomplete edges."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.botworld import BotWorld
+
+
+@pytest.fixture
+async def world(tmp_path):
+    world = await BotWorld(tmp_path / "hexplay.sqlite3").start()
+    yield world
+    violations = list(world.emu.violations)
+    await world.stop()
+    assert violations == [], violations
+
+
+async def move(world, user, channel, text, **extra):
+    return await world.emu.invoke(user, channel, "move", {"move": text, **extra})
+
+
+def button(message, label):
+    return next(b for b in message.buttons() if b["label"] == label)
+
+
+async def play_to_the_end(world, match_id, channel, rng, limit=400):
+    result = None
+    for _ in range(limit):
+        game = await world.game(match_id)
+        if game.is_over:
+            return result
+        user = await world.user_to_move(match_id)
+        legal = [n for n in game.legal_notations() if n != "bide"] or game.legal_notations()
+        result = await move(world, user, channel, rng.choice(legal))
+        assert not result.ephemeral, result.text
+    raise AssertionError("game did not finish")
+
+
+# -- lobbies --------------------------------------------------------------------------------
+
+
+async def test_cancel_takes_the_lobby_buttons_away(world):
+    alice, bob = world.users[:2]
+    lobby = await world.challenge(alice, [bob])
+    done = await world.emu.press(alice, lobby.response, button(lobby.response, "Cancel")["custom_id"])
+    message = world.emu.message(lobby.response.id)
+    assert "cancelled" in done.text and message.buttons() == []
+    assert (await world.store.get_match(1)).status == "cancelled"
+
+
+async def test_a_button_on_a_lobby_cancelled_elsewhere_is_retired_with_a_reason(world):
+    alice, bob, carol = world.users[:3]
+    lobby = await world.challenge(alice, seats=3)
+    await world.service.cancel(1, alice.id)  # e.g. from another message, or just before a restart
+    pressed = await world.emu.press(carol, lobby.response, button(lobby.response, "Join")["custom_id"])
+    reason = (await pressed.wait_followups(1))[0]
+    assert reason.ephemeral and "no match #1" in reason.content
+    retired = world.emu.message(lobby.response.id)
+    assert retired.buttons() == [] and "cancelled" in retired.content
+
+
+async def test_two_seat_lobby_has_no_start_button(world):
+    alice, bob = world.users[:2]
+    lobby = await world.challenge(alice, [bob])
+    assert "Start" not in {b["label"] for b in lobby.response.buttons()}
+    assert "Start" not in lobby.response.content
+    open_lobby = await world.challenge(alice, seats=2)
+    assert "Start" not in {b["label"] for b in open_lobby.response.buttons()}
+
+
+async def test_start_line_and_button_only_while_start_can_help(world):
+    alice, bob, carol = world.users[:3]
+    lobby = await world.challenge(alice, seats=3, options="side=4")
+    assert "Start" not in {b["label"] for b in lobby.response.buttons()}  # one ready player cannot start
+    await world.emu.press(bob, lobby.response, button(lobby.response, "Join")["custom_id"])
+    message = world.emu.message(lobby.response.id)
+    assert "Start" in {b["label"] for b in message.buttons()} and "**Start**" in message.content
+    await world.emu.press(alice, message, button(message, "Start")["custom_id"])
+    await world.wait_thread(1)
+    started = world.emu.message(lobby.response.id)
+    assert started.buttons() == [] and "Start" not in started.content and "begins" in started.content
+
+
+# -- endings --------------------------------------------------------------------------------
+
+
+async def test_a_resignation_pings_every_player_and_dms_those_who_want_dms(world):
+    alice, bob, carol = world.users[:3]
+    await world.emu.invoke(bob, world.channel, "settings", {"via": "ping"})
+    lobby = await world.challenge(alice, seats=3, options="side=4")
+    for user in (bob, carol):
+        await world.emu.press(user, world.emu.message(lobby.response.id), button(lobby.response, "Join")["custom_id"])
+    thread = await world.wait_thread(1)
+    await move(world, alice, thread, "d4")
+    for user in (bob, carol):  # two resignations end a three-player game
+        asked = await world.emu.invoke(user, thread, "resign", {})
+        await world.emu.press(user, asked.response, asked.response.buttons()[0]["custom_id"])
+    final = await world.emu.wait_for_message(thread, check=lambda m: "Game over" in m.content)
+    assert {alice.id, bob.id, carol.id} <= set(final.mentions)
+    for user in (alice, carol):
+        await world.emu.wait_for_message(world.emu.dm_channel(user), check=lambda m: "has ended" in m.content)
+    assert not any("has ended" in m.content for m in world.emu.dms(bob))  # bob's reminders come by ping
+
+
+async def test_a_finished_game_names_whose_score_is_whose_and_pings_both(world):
+    alice, bob = world.users[:2]
+    match_id, thread = await world.start_two_player(options="side=4")
+    last = await play_to_the_end(world, match_id, thread, random.Random(5))
+    game = await world.game(match_id)
+    scores = game.scores()
+    assert scores is not None
+    assert f"alice {int(scores[0])}" in last.text and f"bob {int(scores[1])}" in last.text
+    assert {alice.id, bob.id} <= set(last.response.mentions)
+    await world.emu.wait_for_message(world.emu.dm_channel(bob), check=lambda m: "has ended" in m.content)
+
+
+# -- autocomplete and preview ---------------------------------------------------------------
+
+
+async def test_autocomplete_during_an_owed_release_offers_only_whole_turns(world):
+    alice, bob = world.users[:2]
+    match_id, thread = await world.start_two_player()
+    for user, text in ((alice, "bide"), (bob, "bide"), (alice, "e5,d4")):
+        assert not (await move(world, user, thread, text)).ephemeral
+    choices = await world.emu.autocomplete(bob, thread, "move", {"move": ""})
+    assert "owe a release" in choices[0]["name"]
+    game = await world.game(match_id)
+    for choice in choices:
+        game.copy().play_turn(choice["value"])  # the engine accepts every offered value
+    typed = await world.emu.autocomplete(bob, thread, "move", {"move": "a1,"})
+    for choice in typed:
+        assert choice["value"].startswith("a1,")
+        game.copy().play_turn(choice["value"])
+    played = await move(world, bob, thread, choices[0]["value"])
+    assert not played.ephemeral
+
+
+async def test_a_non_player_is_told_they_are_not_playing(world):
+    carol = world.users[2]
+    match_id, thread = await world.start_two_player()
+    choices = await world.emu.autocomplete(carol, thread, "move", {"move": ""})
+    assert len(choices) == 1 and "not playing" in choices[0]["name"]
+
+
+async def test_preview_by_the_player_not_to_move_is_refused_clearly(world):
+    bob = world.users[1]
+    match_id, thread = await world.start_two_player()
+    shown = await world.emu.invoke(bob, thread, "preview", {"move": "e5"})
+    assert shown.ephemeral and "not your turn" in shown.text and not shown.response.attachments
