@@ -13,6 +13,7 @@ import render
 
 from .clock import Clock
 from .config import Settings
+from .offers import Offers
 from .service import MatchService, Outcome, ServiceError
 from .storage import MatchRow, Store
 from .ui import (
@@ -20,6 +21,7 @@ from .ui import (
     board_view,
     lobby_view,
     mention_only,
+    offer_view,
     png_file,
     reply_error,
 )
@@ -49,6 +51,7 @@ class HexplayBot(commands.Bot):
         self.settings = settings
         self.store = store
         self.service = MatchService(store, clock, default_reminder_hours=settings.reminder_hours)
+        self.offers = Offers(self.service)
         self.reminder_task: asyncio.Task | None = None
         self._caught_up = False  # missed boards are posted once, at the first on_ready
 
@@ -169,13 +172,49 @@ class HexplayBot(commands.Bot):
     async def resign_and_announce(self, interaction: discord.Interaction, match_id: int) -> None:
         outcome = await self.service.resign(match_id, interaction.user.id)
         await interaction.response.edit_message(content="You resigned.", view=None)
+        await self.announce_in_home(outcome)
+
+    async def announce_in_home(self, outcome: Outcome) -> None:
+        """Post a change made away from the match's home (a button in a private message, an offer)."""
         home = await self.channel_by_id(outcome.match.home_channel_id)
         if home is not None and outcome.game is not None:
             png = await self.service.render(outcome.match, outcome.game, outcome.events)
-            message = await home.send(outcome.line, file=png_file(png),
-                                      allowed_mentions=mention_only(outcome.mention_user_ids))
-            await self.store.mark_announced(match_id, outcome.match.version, message.channel.id, message.id)
+            kwargs = dict(file=png_file(png), allowed_mentions=mention_only(outcome.mention_user_ids))
+            view = board_view(outcome)
+            if view is not None:
+                kwargs["view"] = view
+            message = await home.send(outcome.line, **kwargs)
+            await self.store.mark_announced(outcome.match.id, outcome.match.version, message.channel.id, message.id)
         await self.notify_ending(outcome)
+
+    async def offer_and_announce(self, interaction: discord.Interaction, match_id: int, kind: str) -> None:
+        """/draw and /undo: post the offer in the match's home with Accept / Decline."""
+        notice = await self.offers.offer(match_id, interaction.user.id, kind)
+        view = offer_view(match_id, kind, notice.at_seq)
+        mentions = mention_only(notice.answerer_ids)
+        if interaction.channel_id == notice.match.home_channel_id:
+            await interaction.response.send_message(notice.text, view=view, allowed_mentions=mentions)
+            return
+        home = await self.channel_by_id(notice.match.home_channel_id)
+        if home is None:
+            raise ServiceError("The match's thread is gone; the offer cannot be shown to the other players.")
+        await home.send(notice.text, view=view, allowed_mentions=mentions)
+        await interaction.response.send_message(f"Sent in <#{notice.match.home_channel_id}>.", ephemeral=True)
+
+    async def offer_button(self, interaction: discord.Interaction, kind: str, match_id: int, at_seq: int,
+                           accept: bool) -> None:
+        try:
+            answer = await self.offers.answer(match_id, interaction.user.id, kind, at_seq, accept)
+        except ServiceError as error:
+            if "no longer open" in str(error) or "is over" in str(error):  # a dead offer loses its buttons
+                await interaction.response.edit_message(view=None)
+            raise
+        original = interaction.message.content if interaction.message else ""
+        view = None if answer.closed else offer_view(match_id, kind, at_seq)
+        await interaction.response.edit_message(content=f"{original}\n{answer.text}"[:2000], view=view,
+                                                allowed_mentions=mention_only(None))
+        if answer.outcome is not None:
+            await self.announce_in_home(answer.outcome)
 
     async def lobby_button(self, interaction: discord.Interaction, action: str, match_id: int) -> None:
         user = (interaction.user.id, interaction.user.display_name)

@@ -437,12 +437,21 @@ class MatchService:
             before = self.replay(match, moves[:-1])  # whose seat it was then (a swap changes it)
             label = self.seat_label(match, before, last.seat)
             events = [Event.from_json(e) for e in last.events]
-            if last.kind == "resign":
-                line = f"{label} resigned."
-            else:
-                line = f"{label} played `{last.notation}`{self._effects(events)}."
+            line = self.move_line(label, last, events)
             outcomes.append(await self._announcement(match, game, line, events))
         return outcomes
+
+    def move_line(self, label: str, move: MoveRow, events: list[Event]) -> str:
+        """How a logged move is announced."""
+        if move.kind == "resign":
+            return f"{label} resigned."
+        if move.kind == "timeout":
+            return f"{label} ran out of time and is out of the game."
+        if move.kind == "draw":
+            return "The players agreed a draw."
+        if move.kind == "takeback":
+            return f"By agreement, {label}'s last turn was taken back."
+        return f"{label} played `{move.notation}`{self._effects(events)}."
 
     @staticmethod
     def _effects(events: list[Event]) -> str:
@@ -469,7 +478,9 @@ class MatchService:
             score_text = " (" + ", ".join(named) + ")"
         if len(winners) > 1:
             return f"Game over: {' and '.join(winners)} share the win{score_text}."
-        return f"Game over: {winners[0]} wins{score_text}." if winners else "Game over."
+        if winners:
+            return f"Game over: {winners[0]} wins{score_text}."
+        return f"Game over: a draw{score_text}."
 
     # -- looking -------------------------------------------------------------------------
 
@@ -478,7 +489,7 @@ class MatchService:
                                        last_events=list(events), title=self.title(match))
 
     async def last_events(self, match: MatchRow) -> list[Event]:
-        moves = await self.store.moves(match.id)
+        moves = effective_moves(await self.store.moves(match.id))
         for move in reversed(moves):
             if move.kind == "turn":
                 return [Event.from_json(e) for e in move.events]
@@ -523,10 +534,18 @@ class MatchService:
         game = self.replay(match, [])
         lines = []
         for number, move in enumerate(moves, start=1):
+            if move.kind == "takeback":  # the log keeps both the turn and its takeback
+                game = self.replay(match, moves[:number])
+                lines.append(f"{number}. takeback: turn {number - 1} was taken back by agreement")
+                continue
             label = self.seat_label(match, game, move.seat)
-            lines.append(f"{number}. {label}: {move.notation}")
+            lines.append(f"{number}. {label}: {self.log_text(move)}")
             self._apply_logged(game, move)
         return match, lines
+
+    @staticmethod
+    def log_text(move: MoveRow) -> str:
+        return {"draw": "draw agreed", "timeout": "ran out of time", "resign": "resign"}.get(move.kind, move.notation)
 
     async def history_gif(self, match_id: int) -> bytes:
         match = await self.get(match_id)
@@ -534,7 +553,7 @@ class MatchService:
             raise ServiceError(f"{self.title(match)} has not started yet.")
         game = self.replay(match, [])
         frames: list[tuple[Game, list[Event]]] = [(game.copy(), [])]
-        for move in await self.store.moves(match.id):
+        for move in effective_moves(await self.store.moves(match.id)):
             events = self._apply_logged(game, move)
             frames.append((game.copy(), events))
         return await asyncio.to_thread(render_gif, frames, player_names=self.player_names(match),
@@ -558,16 +577,19 @@ class MatchService:
     # -- the move log ----------------------------------------------------------------------
 
     def replay(self, match: MatchRow, moves: list[MoveRow]) -> Game:
-        """The match rebuilt from its move log."""
+        """The match rebuilt from its move log (a takeback row cancels the turn before it)."""
         game = self.info(match).new(match.players, match.options)
-        for move in moves:
+        for move in effective_moves(moves):
             self._apply_logged(game, move)
         return game
 
     @staticmethod
     def _apply_logged(game: Game, move: MoveRow) -> list[Event]:
-        if move.kind == "resign":
+        if move.kind in ("resign", "timeout"):  # a time-out drops the seat as if it resigned
             return game.resign(move.seat)
+        if move.kind == "draw":
+            return game.agree_draw()
+        assert move.kind == "turn", move.kind
         return game.play_turn(move.notation)
 
     async def verify_all(self) -> list[int]:
@@ -650,6 +672,17 @@ class MatchService:
             return "Reminders are **off** in this server."
         how = "a direct message" if prefs.via == "dm" else "a ping in the match thread"
         return f"Reminders are **on**: after {hours:g} h without your move, by {how}."
+
+
+def effective_moves(moves: list[MoveRow]) -> list[MoveRow]:
+    """The log without taken-back turns: what replays to the position."""
+    kept: list[MoveRow] = []
+    for move in moves:
+        if move.kind == "takeback":
+            kept.pop()
+        else:
+            kept.append(move)
+    return kept
 
 
 def waited(match: MatchRow, now: float) -> str:

@@ -90,6 +90,36 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX reminders_due ON reminders (remind_at);
     """,
+    # lifecycle: agreed draws, takebacks and time-outs are moves (the log stays the truth); pending offers.
+    # SQLite cannot alter a CHECK, so the moves table is rebuilt.
+    """
+    CREATE TABLE moves_rebuilt (
+        match_id INTEGER NOT NULL REFERENCES matches (id),
+        seq INTEGER NOT NULL,
+        ply INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('turn', 'resign', 'draw', 'takeback', 'timeout')),
+        notation TEXT NOT NULL,
+        entered TEXT NOT NULL,
+        events TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (match_id, seq)
+    );
+    INSERT INTO moves_rebuilt (match_id, seq, ply, seat, user_id, kind, notation, entered, events, created_at)
+        SELECT match_id, seq, ply, seat, user_id, kind, notation, entered, events, created_at FROM moves;
+    DROP TABLE moves;
+    ALTER TABLE moves_rebuilt RENAME TO moves;
+    CREATE TABLE offers (
+        match_id INTEGER NOT NULL REFERENCES matches (id),
+        kind TEXT NOT NULL CHECK (kind IN ('draw', 'undo')),
+        user_id INTEGER NOT NULL,
+        at_seq INTEGER NOT NULL,
+        accepted TEXT NOT NULL DEFAULT '[]',
+        created_at REAL NOT NULL,
+        PRIMARY KEY (match_id, kind)
+    );
+    """,
 ]
 
 
@@ -162,6 +192,18 @@ class ReminderRow:
     remind_at: float
     last_sent_at: float | None
     snoozed: bool
+
+
+@dataclass
+class OfferRow:
+    """A pending draw offer or takeback request, valid for the log as it was (``at_seq`` rows)."""
+
+    match_id: int
+    kind: str
+    user_id: int
+    at_seq: int
+    accepted: list[int]
+    created_at: float
 
 
 @dataclass
@@ -438,6 +480,7 @@ class Store:
                 await db.execute(
                     "UPDATE seats SET resigned = 1 WHERE match_id = ? AND seat = ?", (match_id, resigned_seat)
                 )
+            await db.execute("DELETE FROM offers WHERE match_id = ?", (match_id,))  # any move lapses offers
             if finished:
                 await db.execute("DELETE FROM reminders WHERE match_id = ?", (match_id,))
             elif turn_changed:
@@ -540,3 +583,48 @@ class Store:
                 " delay_hours = excluded.delay_hours, via = excluded.via",
                 (user_id, guild_id, int(prefs.reminders), prefs.delay_hours, prefs.via),
             )
+
+    # -- offers: draws and takebacks -------------------------------------------------
+
+    async def make_offer(self, match_id: int, expected_version: int, offer: OfferRow) -> None:
+        """Record an offer for the match as the maker saw it; refused if the match changed since."""
+        async with self.transaction() as db:
+            async with db.execute("SELECT version, status FROM matches WHERE id = ?", (match_id,)) as cursor:
+                row = await cursor.fetchone()
+            if row is None or row[0] != expected_version or row[1] != "active":
+                raise VersionConflict(match_id)
+            await db.execute(
+                "INSERT OR REPLACE INTO offers (match_id, kind, user_id, at_seq, accepted, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (match_id, offer.kind, offer.user_id, offer.at_seq, json.dumps(offer.accepted), offer.created_at),
+            )
+
+    async def get_offer(self, match_id: int, kind: str) -> OfferRow | None:
+        async with self._db.execute(
+            "SELECT match_id, kind, user_id, at_seq, accepted, created_at FROM offers WHERE match_id = ? AND kind = ?",
+            (match_id, kind),
+        ) as cursor:
+            r = await cursor.fetchone()
+        return OfferRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) if r else None
+
+    async def accept_offer(self, match_id: int, kind: str, at_seq: int, user_id: int) -> list[int] | None:
+        """Add one acceptance; returns who has accepted, or None if the offer is gone."""
+        async with self.transaction() as db:
+            async with db.execute(
+                "SELECT accepted FROM offers WHERE match_id = ? AND kind = ? AND at_seq = ?", (match_id, kind, at_seq)
+            ) as cursor:
+                row = await cursor.fetchone()
+            if row is None:
+                return None
+            accepted = sorted(set(json.loads(row[0])) | {user_id})
+            await db.execute(
+                "UPDATE offers SET accepted = ? WHERE match_id = ? AND kind = ?", (json.dumps(accepted), match_id, kind)
+            )
+            return accepted
+
+    async def withdraw_offer(self, match_id: int, kind: str, at_seq: int) -> bool:
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "DELETE FROM offers WHERE match_id = ? AND kind = ? AND at_seq = ?", (match_id, kind, at_seq)
+            )
+            return cursor.rowcount == 1

@@ -163,7 +163,33 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hx:gif:
         await guarded(interaction, run)
 
 
-DYNAMIC_ITEMS = (LobbyButton, QuickActionButton, ResignConfirmButton, SnoozeButton, ReplayButton)
+class OfferButton(discord.ui.DynamicItem[discord.ui.Button],
+                  template=r"hx:offer:(?P<kind>draw|undo):(?P<answer>yes|no):(?P<match>\d+):(?P<seq>\d+)"):
+    """Accept or Decline a draw offer or takeback request; the custom id names the log length it was made at."""
+
+    def __init__(self, kind: str, accept: bool, match_id: int, at_seq: int) -> None:
+        label, style = ("Accept", discord.ButtonStyle.success) if accept else ("Decline", discord.ButtonStyle.danger)
+        super().__init__(discord.ui.Button(
+            label=label, style=style, custom_id=f"hx:offer:{kind}:{'yes' if accept else 'no'}:{match_id}:{at_seq}"))
+        self.kind, self.accept, self.match_id, self.at_seq = kind, accept, match_id, at_seq
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+        return cls(match["kind"], match["answer"] == "yes", int(match["match"]), int(match["seq"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: _bot(interaction).offer_button(
+            interaction, self.kind, self.match_id, self.at_seq, self.accept))
+
+
+def offer_view(match_id: int, kind: str, at_seq: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(OfferButton(kind, True, match_id, at_seq))
+    view.add_item(OfferButton(kind, False, match_id, at_seq))
+    return view
+
+
+DYNAMIC_ITEMS = (LobbyButton, QuickActionButton, ResignConfirmButton, SnoozeButton, ReplayButton, OfferButton)
 
 
 def lobby_view(match: MatchRow, service: MatchService) -> discord.ui.View | None:

@@ -99,6 +99,7 @@ class GameInfo:
     seat_names: tuple[str, ...]
     quick_actions: tuple[QuickAction, ...] = ()
     multi_action_turns: bool = False
+    allows_draws: bool = False
     game_class: type["Game"] | None = field(default=None, compare=False, repr=False)
 
     def option(self, key: str) -> OptionSpec:
@@ -411,6 +412,19 @@ class TurnBookkeeping(Game):
     @property
     def ply(self) -> int:
         return self._ply
+
+    def agree_draw(self) -> list[Event]:
+        """The players agree a draw (only games whose info allows draws): the game ends without a winner."""
+        if not self.info.allows_draws:
+            raise IllegalMove(f"{self.info.name} cannot be drawn")
+        if self._result is not None:
+            raise IllegalMove("the game is over")
+        if self._turn:
+            raise IllegalMove("cannot agree a draw in the middle of a turn")
+        self._result = ()
+        self._end_reason = "draw by agreement"
+        self.current = None
+        return [Event("end", data=(("reason", "draw by agreement"),))]
 
     @property
     def turn_actions(self) -> tuple[Action, ...]:

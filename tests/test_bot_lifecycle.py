@@ -150,3 +150,128 @@ async def test_preview_by_the_player_not_to_move_is_refused_clearly(world):
     match_id, thread = await world.start_two_player()
     shown = await world.emu.invoke(bob, thread, "preview", {"move": "e5"})
     assert shown.ephemeral and "not your turn" in shown.text and not shown.response.attachments
+
+
+# -- draw offers and takebacks ------------------------------------------------------------
+
+
+@pytest.fixture
+def drawable_bide(monkeypatch):
+    """Bide standing in for a game that allows draws (Play Bai and Bump set ``allows_draws``)."""
+    import dataclasses
+
+    from games import registry
+    from games.bide import Bide
+
+    info = dataclasses.replace(Bide.info, allows_draws=True)
+    monkeypatch.setattr(Bide, "info", info)
+    monkeypatch.setitem(registry.GAMES, "bide", info)
+    return info
+
+
+async def log_replays_to_state(world, match_id):
+    match = await world.service.get(match_id)
+    rebuilt = world.service.replay(match, await world.store.moves(match_id))
+    assert rebuilt.to_json() == match.state
+
+
+async def test_draw_offer_accepted_after_a_restart_ends_the_game_as_a_draw(world, drawable_bide):
+    alice, bob = world.users[:2]
+    match_id, thread = await world.start_two_player()
+    await move(world, alice, thread, "e5")
+    offered = await world.emu.invoke(alice, thread, "draw", {})
+    assert not offered.ephemeral and "offers a draw" in offered.text and bob.id in offered.response.mentions
+    own = await world.emu.press(alice, offered.response, button(offered.response, "Accept")["custom_id"])
+    assert own.ephemeral and "You made this offer" in own.text
+    again = await world.emu.invoke(alice, thread, "draw", {})
+    assert again.ephemeral and "already asked" in again.text
+    await world.restart_bot()  # the pending offer and its buttons survive
+    accepted = await world.emu.press(bob, offered.response, button(offered.response, "Accept")["custom_id"])
+    assert not accepted.ephemeral and "agreed a draw" in accepted.text
+    assert world.emu.message(offered.response.id).buttons() == []
+    final = await world.emu.wait_for_message(thread, check=lambda m: "Game over: a draw" in m.content)
+    assert {alice.id, bob.id} <= set(final.mentions) and final.attachments
+    match = await world.service.get(match_id)
+    assert match.status == "finished" and match.result["winners"] == []
+    assert [m.kind for m in await world.store.moves(match_id)] == ["turn", "draw"]
+    await log_replays_to_state(world, match_id)
+    history = await world.emu.invoke(alice, thread, "history", {})
+    assert "draw agreed" in history.text
+
+
+async def test_a_draw_offer_lapses_when_a_turn_is_played_and_can_be_declined(world, drawable_bide):
+    alice, bob = world.users[:2]
+    match_id, thread = await world.start_two_player()
+    offered = await world.emu.invoke(alice, thread, "draw", {})
+    await move(world, alice, thread, "e5")  # the maker moves: the offer lapses
+    late = await world.emu.press(bob, offered.response, button(offered.response, "Accept")["custom_id"])
+    assert "no longer open" in (await late.wait_followups(1))[0].content
+    assert world.emu.message(offered.response.id).buttons() == []
+    assert (await world.service.get(match_id)).status == "active"
+    second = await world.emu.invoke(bob, thread, "draw", {})
+    declined = await world.emu.press(alice, second.response, button(second.response, "Decline")["custom_id"])
+    assert "declined" in declined.text and world.emu.message(second.response.id).buttons() == []
+    stranger = await world.emu.invoke(world.users[2], thread, "draw", {"match": match_id})
+    assert stranger.ephemeral and "not a player" in stranger.text
+    assert (await world.service.get(match_id)).status == "active"
+
+
+async def test_games_without_draws_refuse_a_draw_offer(world):
+    alice = world.users[0]
+    match_id, thread = await world.start_two_player()
+    refused = await world.emu.invoke(alice, thread, "draw", {})
+    assert refused.ephemeral and "cannot be drawn" in refused.text
+
+
+async def test_takeback_by_consent_across_a_restart_keeps_both_rows_in_the_log(world):
+    alice, bob = world.users[:2]
+    match_id, thread = await world.start_two_player()
+    await move(world, alice, thread, "e5")
+    not_last = await world.emu.invoke(bob, thread, "undo", {})
+    assert not_last.ephemeral and "Only the player who made the last turn" in not_last.text
+    asked = await world.emu.invoke(alice, thread, "undo", {})
+    assert not asked.ephemeral and "take back" in asked.text
+    await world.restart_bot()
+    done = await world.emu.press(bob, asked.response, button(asked.response, "Accept")["custom_id"])
+    assert "taken back" in done.text
+    board = await world.emu.wait_for_message(thread, check=lambda m: "taken back" in m.content and m.attachments)
+    assert alice.id in board.mentions
+    game = await world.game(match_id)
+    assert game.ply == 0 and game.position()["board"] == {}
+    assert [m.kind for m in await world.store.moves(match_id)] == ["turn", "takeback"]
+    await log_replays_to_state(world, match_id)
+    again = await world.emu.invoke(alice, thread, "undo", {})
+    assert again.ephemeral  # a takeback cannot itself be taken back
+    replayed = await move(world, alice, thread, "d4")
+    assert not replayed.ephemeral
+    history = await world.emu.invoke(alice, thread, "history", {})
+    assert "takeback" in history.text and "e5" in history.text and "d4" in history.text
+    await move(world, bob, thread, "a1")
+    too_late = await world.emu.invoke(alice, thread, "undo", {})
+    assert too_late.ephemeral and "before the next turn" in too_late.text
+    await log_replays_to_state(world, match_id)
+
+
+async def test_migration_rebuilds_moves_of_an_old_database(tmp_path):
+    import sqlite3
+
+    from bot.storage import MIGRATIONS, Store
+
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript(MIGRATIONS[0])
+    db.execute("INSERT INTO matches (id, game, options, players, guild_id, channel_id, creator_id, status,"
+               " created_at, updated_at) VALUES (1, 'bide', '{}', 2, 1, 1, 1, 'active', 0, 0)")
+    db.execute("INSERT INTO moves VALUES (1, 1, 0, 1, 1, 'turn', 'e5', 'E5', '[]', 0)")
+    db.execute("PRAGMA user_version = 1")
+    db.commit()
+    db.close()
+    store = await Store.open(path)
+    try:
+        assert await store.schema_version() == len(MIGRATIONS)
+        [kept] = await store.moves(1)
+        assert (kept.notation, kept.entered, kept.kind) == ("e5", "E5", "turn")
+        async with store.transaction() as conn:
+            await conn.execute("INSERT INTO moves VALUES (1, 2, 1, 1, 1, 'takeback', 'takeback e5', '', '[]', 0)")
+    finally:
+        await store.close()

@@ -7,7 +7,7 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.service import MatchService, ServiceError, parse_options
-from bot.storage import Store
+from bot.storage import MIGRATIONS, Store
 
 ALICE, BOB, CAROL, DAN = (101, "alice"), (102, "bob"), (103, "carol"), (104, "dan")
 GUILD, CHANNEL = 9000, 9001
@@ -35,7 +35,7 @@ async def started_match(service, players=(ALICE, BOB), options=None):
 async def test_store_creates_schema_in_wal_mode(env):
     service, _, path = env
     assert path.exists()
-    assert await service.store.schema_version() == 1
+    assert await service.store.schema_version() == len(MIGRATIONS)
     async with service.store._db.execute("PRAGMA journal_mode") as cursor:
         assert (await cursor.fetchone())[0] == "wal"
 
