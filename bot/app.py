@@ -64,9 +64,9 @@ class HexplayBot(commands.Bot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.on_error = self.on_app_command_error
         await asyncio.to_thread(render.warm_up)  # palettes: the first picture would take ~0.4 s otherwise
-        repaired = await self.service.verify_all()
-        if repaired:
-            log.warning("repaired matches from their move logs: %s", repaired)
+        set_aside = await self.service.verify_all()  # a match whose log does not replay is paused, not fatal
+        if set_aside:
+            log.error("matches paused because their move log does not replay: %s", set_aside)
         if self.settings.dev_guild_ids:
             for guild_id in self.settings.dev_guild_ids:
                 guild = discord.Object(guild_id)
@@ -81,6 +81,23 @@ class HexplayBot(commands.Bot):
         if not self._caught_up:
             self._caught_up = True
             await self.announce_missed()
+            await self.tell_paused()
+
+    async def tell_paused(self) -> None:
+        """Tell the players of each newly paused (quarantined) match, once, in its thread."""
+        for match_id in await self.store.quarantined_untold():
+            match = await self.store.get_match(match_id)
+            home = await self.channel_by_id(match.home_channel_id) if match is not None else None
+            if match is None or home is None:
+                continue
+            mentions = " ".join(f"<@{s.user_id}>" for s in match.seats)
+            try:
+                await home.send(f"{mentions} {self.service.quarantine_notice(match)}",
+                                allowed_mentions=discord.AllowedMentions(users=True))
+            except discord.HTTPException as error:
+                log.warning("match %s: could not tell its players it is paused (%s)", match_id, error)
+                continue
+            await self.store.quarantine_told(match_id)
 
     async def announce_missed(self) -> None:
         """Post the boards of moves that were stored but never shown (a stop between the two)."""

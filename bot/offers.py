@@ -51,6 +51,10 @@ class Offers:
         return [s.user_id for s in match.seats if not s.resigned and s.user_id != maker_id]
 
     async def offer(self, match_id: int, user_id: int, kind: str) -> OfferNotice:
+        async with self.service.match_lock(match_id):  # the same per-match lock as every change to a match
+            return await self._offer(match_id, user_id, kind)
+
+    async def _offer(self, match_id: int, user_id: int, kind: str) -> OfferNotice:
         service = self.service
         match, game = await service.active(match_id)
         seat = match.seat_of(user_id)
@@ -82,6 +86,10 @@ class Offers:
         return OfferNotice(match, kind, len(moves), text, answerers)
 
     async def answer(self, match_id: int, user_id: int, kind: str, at_seq: int, accept: bool) -> OfferAnswer:
+        async with self.service.match_lock(match_id):
+            return await self._answer(match_id, user_id, kind, at_seq, accept)
+
+    async def _answer(self, match_id: int, user_id: int, kind: str, at_seq: int, accept: bool) -> OfferAnswer:
         service = self.service
         match, game = await service.active(match_id)
         offer = await self.store.get_offer(match_id, kind)

@@ -8,10 +8,12 @@ the player who caused it.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
+import weakref
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Awaitable, Callable, TypeVar
 
 from games import Event, Game, GameError, GameInfo, load_state
 from games import get as get_game
@@ -78,11 +80,38 @@ def parse_options(text: str | None) -> dict[str, str]:
     return options
 
 
+T = TypeVar("T")
+
+
+def one_at_a_time(method: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
+    """Run a change to a match (first argument: its id) holding that match's lock.
+
+    Its read-check-write then sees the result of any change before it, so of two racing
+    submissions the second is judged on the position the first produced ("not your turn").
+    The store's conditional update (version check) still guards against anything else.
+    """
+
+    @functools.wraps(method)
+    async def locked(self: "MatchService", match_id: int, *args: Any, **kwargs: Any) -> T:
+        async with self.match_lock(match_id):
+            return await method(self, match_id, *args, **kwargs)
+
+    return locked
+
+
 class MatchService:
     def __init__(self, store: Store, clock: Clock | None = None, default_reminder_hours: float = 24.0) -> None:
         self.store = store
         self.clock = clock or SystemClock()
         self.default_reminder_hours = default_reminder_hours
+        self._match_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def match_lock(self, match_id: int) -> asyncio.Lock:
+        """The lock serialising changes to one match (dropped when nobody holds or waits on it)."""
+        lock = self._match_locks.get(match_id)
+        if lock is None:
+            lock = self._match_locks[match_id] = asyncio.Lock()
+        return lock
 
     # -- helpers -----------------------------------------------------------------
 
@@ -129,7 +158,15 @@ class MatchService:
         match = await self.store.get_match(match_id)
         if match is None or match.status == "cancelled":
             raise ServiceError(f"There is no match #{match_id}.")
+        if match.quarantine is not None:
+            raise ServiceError(self.quarantine_notice(match))
         return match
+
+    @staticmethod
+    def quarantine_notice(match: MatchRow) -> str:
+        return (f"Match #{match.id} is paused: its saved move list does not lead to its saved position, so "
+                "nothing can be played or shown in it until the bot's operator repairs it (they have been told; "
+                "see the log). Your other matches are not affected.")
 
     async def active(self, match_id: int) -> tuple[MatchRow, Game]:
         match = await self.get(match_id)
@@ -258,7 +295,11 @@ class MatchService:
             raise ServiceError(f"{self.title(match)} {state}.")
         return match
 
+    @one_at_a_time
     async def accept(self, match_id: int, user_id: int) -> Outcome:
+        return await self._accept(match_id, user_id)
+
+    async def _accept(self, match_id: int, user_id: int) -> Outcome:
         match = await self._lobby(match_id)
         seat = match.seat_of(user_id)
         if seat is None:
@@ -268,6 +309,7 @@ class MatchService:
         await self._lobby_change(match, accept_user=user_id)
         return await self._maybe_start(match_id, f"<@{user_id}> accepted.")
 
+    @one_at_a_time
     async def decline(self, match_id: int, user_id: int) -> Outcome:
         match = await self._lobby(match_id)
         seat = match.seat_of(user_id)
@@ -282,11 +324,12 @@ class MatchService:
         await self._lobby_change(match, remove_user=user_id)
         return Outcome(await self.get(match_id), None, f"<@{user_id}> declined; the seat is open.")
 
+    @one_at_a_time
     async def join(self, match_id: int, user: tuple[int, str]) -> Outcome:
         match = await self._lobby(match_id)
         seated = match.seat_of(user[0])
         if seated is not None and not seated.accepted:
-            return await self.accept(match_id, user[0])  # an invited player pressing Join means yes
+            return await self._accept(match_id, user[0])  # an invited player pressing Join means yes
         if seated is not None:
             raise ServiceError(f"You are already seated in {self.title(match)}.")
         if len(match.seats) >= match.players:
@@ -296,6 +339,7 @@ class MatchService:
         await self._lobby_change(match, add_seat=SeatRow(number, user[0], user[1]))
         return await self._maybe_start(match_id, f"<@{user[0]}> joined.")
 
+    @one_at_a_time
     async def cancel(self, match_id: int, user_id: int) -> Outcome:
         match = await self._lobby(match_id)
         if user_id != match.creator_id:
@@ -305,6 +349,7 @@ class MatchService:
         assert cancelled is not None
         return Outcome(cancelled, None, f"{self.title(match)} was cancelled.", finished=True)
 
+    @one_at_a_time
     async def start(self, match_id: int, user_id: int) -> Outcome:
         match = await self._lobby(match_id)
         if user_id != match.creator_id:
@@ -345,11 +390,12 @@ class MatchService:
         try:
             return await operation
         except VersionConflict:
-            raise ServiceError("Someone else changed this match at the same moment; "
-                               "look at it again and retry.") from None
+            raise ServiceError("The position changed at the same moment (another turn or button came first), "
+                               "so nothing was done: look at the latest board and try again.") from None
 
     # -- playing ---------------------------------------------------------------------------
 
+    @one_at_a_time
     async def play(self, match_id: int, user_id: int, text: str, expected_version: int | None = None) -> Outcome:
         match, game = await self.active(match_id)
         seat = self.engine_seat_of(match, game, user_id)
@@ -371,6 +417,7 @@ class MatchService:
                        entered=text)
         return await self._record(match, game, (before_mover, before_ply), move, events, line)
 
+    @one_at_a_time
     async def resign(self, match_id: int, user_id: int) -> Outcome:
         match, game = await self.active(match_id)
         seat = self.engine_seat_of(match, game, user_id)
@@ -426,20 +473,25 @@ class MatchService:
         """Moves stored but never shown (the bot stopped between the two), to post at start-up."""
         outcomes = []
         for match_id in await self.store.unannounced_match_ids():
-            match = await self.get(match_id)
-            game = self.game_of(match)
-            moves = await self.store.moves(match_id)
-            if not moves:
-                outcomes.append(Outcome(match, game, self.status_line(match, game), started=True,
-                                        mention_user_id=self.user_to_move(match, game)))
-                continue
-            last = moves[-1]
-            before = self.replay(match, moves[:-1])  # whose seat it was then (a swap changes it)
-            label = self.seat_label(match, before, last.seat)
-            events = [Event.from_json(e) for e in last.events]
-            line = self.move_line(label, last, events)
-            outcomes.append(await self._announcement(match, game, line, events))
+            try:
+                outcomes.append(await self._missed(match_id))
+            except Exception:  # one bad match must not stop the others' boards
+                log.exception("match %s: cannot rebuild its missed announcement", match_id)
         return outcomes
+
+    async def _missed(self, match_id: int) -> Outcome:
+        match = await self.get(match_id)
+        game = self.game_of(match)
+        moves = await self.store.moves(match_id)
+        if not moves:
+            return Outcome(match, game, self.status_line(match, game), started=True,
+                           mention_user_id=self.user_to_move(match, game))
+        last = moves[-1]
+        before = self.replay(match, moves[:-1])  # whose seat it was then (a swap changes it)
+        label = self.seat_label(match, before, last.seat)
+        events = [Event.from_json(e) for e in last.events]
+        line = self.move_line(label, last, events)
+        return await self._announcement(match, game, line, events)
 
     def move_line(self, label: str, move: MoveRow, events: list[Event]) -> str:
         """How a logged move is announced."""
@@ -593,17 +645,35 @@ class MatchService:
         return game.play_turn(move.notation)
 
     async def verify_all(self) -> list[int]:
-        """Start-up check: rebuild every active match from its log; repair any that disagree."""
-        repaired = []
+        """Start-up check: every active match must rebuild from its log to exactly its stored state.
+
+        One that does not is set aside (quarantined), logged, and left as stored, so an operator
+        can see what happened; every other match keeps being served. A set-aside match whose log
+        replays again (the operator repaired it) is put back in play. Returns the set-aside ids.
+        """
+        for match_id in await self.store.quarantined_ids():
+            if await self._replay_problem(match_id) is None:
+                await self.store.release_quarantine(match_id)
+                log.warning("match %s: its move log replays to its state again; back in play", match_id)
         for match_id in await self.store.active_match_ids():
-            match = await self.get(match_id)
+            problem = await self._replay_problem(match_id)
+            if problem is not None and await self.store.quarantine(match_id, problem, self.clock.now()):
+                log.error("match %s set aside: %s; it is paused until repaired, other matches are served",
+                          match_id, problem)
+        return await self.store.quarantined_ids()
+
+    async def _replay_problem(self, match_id: int) -> str | None:
+        """Why the match's log does not rebuild its stored state, or None when it does."""
+        match = await self.store.get_match(match_id)
+        if match is None:
+            return "the match row is missing"
+        try:
             rebuilt = self.replay(match, await self.store.moves(match_id))
-            stored = match.state
-            if json.dumps(rebuilt.to_json(), sort_keys=True) != json.dumps(stored, sort_keys=True):
-                log.warning("match %s: stored state differs from its move log; using the log", match_id)
-                await self.store.replace_state(match_id, rebuilt.to_json(), self.clock.now())
-                repaired.append(match_id)
-        return repaired
+        except Exception as error:  # any engine or data error: the log cannot be trusted
+            return f"its move log does not replay ({type(error).__name__}: {error})"
+        if json.dumps(rebuilt.to_json(), sort_keys=True) != json.dumps(match.state, sort_keys=True):
+            return "its stored state differs from what its move log replays to"
+        return None
 
     # -- reminders and preferences -------------------------------------------------------------
 
@@ -618,7 +688,7 @@ class MatchService:
 
     async def _reminder_job(self, row: ReminderRow, now: float) -> ReminderJob | None:
         match = await self.store.get_match(row.match_id)
-        if match is None or match.status != "active":
+        if match is None or match.status != "active" or match.quarantine is not None:
             return None
         game = self.game_of(match)
         if self.user_to_move(match, game) != row.user_id or game.ply != row.ply:

@@ -2,7 +2,13 @@
 
 Every change of a match happens in one transaction, and a turn is applied
 only if the match still has the version its player saw (optimistic
-concurrency), so two players acting at the same instant can never both apply.
+concurrency: ``UPDATE … WHERE id = ? AND version = ?`` checked by rowcount),
+so two players acting at the same instant can never both apply.
+
+There is one connection, so a read on it while a write transaction is open
+would see that transaction's half-written rows (a bumped version beside the
+old state). Reads and transactions therefore take the same lock: a read sees
+only committed data.
 """
 
 from __future__ import annotations
@@ -90,7 +96,16 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX reminders_due ON reminders (remind_at);
     """,
-    # lifecycle: agreed draws, takebacks and time-outs are moves (the log stays the truth); pending offers.
+    # 2: matches set aside at start-up because their move log does not replay to their state
+    """
+    CREATE TABLE quarantine (
+        match_id INTEGER PRIMARY KEY REFERENCES matches (id),
+        reason TEXT NOT NULL,
+        since REAL NOT NULL,
+        players_told INTEGER NOT NULL DEFAULT 0
+    );
+    """,
+    # 3 (lifecycle): agreed draws, takebacks and time-outs are moves (the log stays the truth); pending offers.
     # SQLite cannot alter a CHECK, so the moves table is rebuilt.
     """
     CREATE TABLE moves_rebuilt (
@@ -158,6 +173,7 @@ class MatchRow:
     result: dict[str, Any] | None
     announced_version: int = 0  # the version whose board the players have seen
     seats: list[SeatRow] = field(default_factory=list)
+    quarantine: str | None = None  # why the match is set aside (its log does not replay), or None
 
     @property
     def home_channel_id(self) -> int:
@@ -229,11 +245,11 @@ def _match_from(row: aiosqlite.Row) -> MatchRow:
 
 
 class Store:
-    """The database. One connection; writes are serialised by a lock."""
+    """The database. One connection; reads and write transactions are serialised by one lock."""
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._db = connection
-        self._write_lock = asyncio.Lock()
+        self._lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: str | Path) -> "Store":
@@ -253,8 +269,7 @@ class Store:
         await self._db.close()
 
     async def schema_version(self) -> int:
-        async with self._db.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
+        row = await self._one("PRAGMA user_version")
         return int(row[0]) if row else 0
 
     async def _migrate(self) -> None:
@@ -269,8 +284,22 @@ class Store:
                 await db.execute(f"PRAGMA user_version = {number}")
 
     @asynccontextmanager
+    async def reading(self) -> AsyncIterator[aiosqlite.Connection]:
+        """The connection for reads, never while a transaction is open on it."""
+        async with self._lock:
+            yield self._db
+
+    async def _all(self, query: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
+        async with self.reading() as db, db.execute(query, tuple(params)) as cursor:
+            return list(await cursor.fetchall())
+
+    async def _one(self, query: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
+        async with self.reading() as db, db.execute(query, tuple(params)) as cursor:
+            return await cursor.fetchone()
+
+    @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._write_lock:
+        async with self._lock:
             await self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
@@ -316,43 +345,41 @@ class Store:
         return match_id
 
     async def get_match(self, match_id: int) -> MatchRow | None:
-        async with self._db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)) as c:
-            row = await c.fetchone()
-        if row is None:
-            return None
-        match = _match_from(row)
-        match.seats = await self._seats(match_id)
+        async with self.reading() as db:  # the match and its seats as of one moment
+            async with db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)) as c:
+                row = await c.fetchone()
+            if row is None:
+                return None
+            match = _match_from(row)
+            async with db.execute(
+                "SELECT seat, user_id, name, accepted, resigned FROM seats WHERE match_id = ? ORDER BY seat",
+                (match_id,),
+            ) as cursor:
+                match.seats = [SeatRow(r[0], r[1], r[2], bool(r[3]), bool(r[4])) for r in await cursor.fetchall()]
+            async with db.execute("SELECT reason FROM quarantine WHERE match_id = ?", (match_id,)) as cursor:
+                quarantined = await cursor.fetchone()
+            match.quarantine = quarantined[0] if quarantined else None
         return match
 
-    async def _seats(self, match_id: int) -> list[SeatRow]:
-        async with self._db.execute(
-            "SELECT seat, user_id, name, accepted, resigned FROM seats WHERE match_id = ? ORDER BY seat",
-            (match_id,),
-        ) as cursor:
-            return [SeatRow(r[0], r[1], r[2], bool(r[3]), bool(r[4])) for r in await cursor.fetchall()]
-
     async def match_by_thread(self, thread_id: int) -> MatchRow | None:
-        async with self._db.execute("SELECT id FROM matches WHERE thread_id = ?", (thread_id,)) as c:
-            row = await c.fetchone()
+        row = await self._one("SELECT id FROM matches WHERE thread_id = ?", (thread_id,))
         return await self.get_match(row[0]) if row else None
 
     async def matches_of_user(self, user_id: int, guild_id: int | None, statuses: tuple[str, ...]) -> list[MatchRow]:
         marks = ",".join("?" for _ in statuses)
         query = (
             f"SELECT m.id FROM matches m JOIN seats s ON s.match_id = m.id WHERE s.user_id = ?"
-            f" AND m.status IN ({marks})"
+            f" AND m.status IN ({marks}) AND m.id NOT IN (SELECT match_id FROM quarantine)"
         )
         params: list[Any] = [user_id, *statuses]
         if guild_id is not None:
             query += " AND m.guild_id = ?"
             params.append(guild_id)
-        async with self._db.execute(query + " ORDER BY m.id", params) as cursor:
-            ids = [r[0] for r in await cursor.fetchall()]
+        ids = [r[0] for r in await self._all(query + " ORDER BY m.id", params)]
         return [m for m in [await self.get_match(i) for i in ids] if m is not None]
 
     async def active_match_ids(self) -> list[int]:
-        async with self._db.execute("SELECT id FROM matches WHERE status = 'active' ORDER BY id") as c:
-            return [r[0] for r in await c.fetchall()]
+        return [r[0] for r in await self._all("SELECT id FROM matches WHERE status = 'active' ORDER BY id")]
 
     async def mark_announced(self, match_id: int, version: int, channel_id: int, message_id: int) -> None:
         """The board of ``version`` was posted as this message (reminders link to it)."""
@@ -365,11 +392,11 @@ class Store:
 
     async def unannounced_match_ids(self) -> list[int]:
         """Matches changed by a move whose board was never posted (the bot stopped in between)."""
-        async with self._db.execute(
+        rows = await self._all(
             "SELECT id FROM matches WHERE status IN ('active', 'finished') AND announced_version < version"
-            " ORDER BY id"
-        ) as cursor:
-            return [r[0] for r in await cursor.fetchall()]
+            " AND id NOT IN (SELECT match_id FROM quarantine) ORDER BY id"
+        )
+        return [r[0] for r in rows]
 
     async def update_match_fields(self, match_id: int, **fields: Any) -> None:
         allowed = {"thread_id", "lobby_message_id"}
@@ -381,10 +408,7 @@ class Store:
     # -- the lobby ---------------------------------------------------------------
 
     async def get_challenge(self, match_id: int) -> tuple[list[int], int] | None:
-        async with self._db.execute(
-            "SELECT invited, open_seats FROM challenges WHERE match_id = ?", (match_id,)
-        ) as cursor:
-            row = await cursor.fetchone()
+        row = await self._one("SELECT invited, open_seats FROM challenges WHERE match_id = ?", (match_id,))
         return (json.loads(row[0]), int(row[1])) if row else None
 
     async def lobby_change(
@@ -487,21 +511,37 @@ class Store:
                 await self._set_reminder(db, match_id, reminder)
         return version
 
-    async def replace_state(self, match_id: int, state: dict[str, Any], now: float) -> None:
-        """Repair a stored state that disagrees with the move log (start-up check)."""
+    # -- quarantine: a match whose log does not replay is set aside, never rewritten --------------
+
+    async def quarantine(self, match_id: int, reason: str, now: float) -> bool:
+        """Set a match aside; False if it already was."""
         async with self.transaction() as db:
-            await db.execute(
-                "UPDATE matches SET state = ?, version = version + 1, updated_at = ? WHERE id = ?",
-                (json.dumps(state), now, match_id),
-            )
+            cursor = await db.execute(
+                "INSERT OR IGNORE INTO quarantine (match_id, reason, since) VALUES (?, ?, ?)", (match_id, reason, now))
+            return cursor.rowcount == 1
+
+    async def release_quarantine(self, match_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM quarantine WHERE match_id = ?", (match_id,))
+
+    async def quarantined_ids(self) -> list[int]:
+        return [r[0] for r in await self._all("SELECT match_id FROM quarantine ORDER BY match_id")]
+
+    async def quarantined_untold(self) -> list[int]:
+        """Set-aside matches whose players have not been told yet."""
+        rows = await self._all("SELECT match_id FROM quarantine WHERE players_told = 0 ORDER BY match_id")
+        return [r[0] for r in rows]
+
+    async def quarantine_told(self, match_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute("UPDATE quarantine SET players_told = 1 WHERE match_id = ?", (match_id,))
 
     async def moves(self, match_id: int) -> list[MoveRow]:
-        async with self._db.execute(
+        rows = await self._all(
             "SELECT seq, ply, seat, user_id, kind, notation, events, created_at, entered FROM moves"
             " WHERE match_id = ? ORDER BY seq",
             (match_id,),
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
         return [MoveRow(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7], r[8]) for r in rows]
 
     async def _bump_version(
@@ -530,20 +570,18 @@ class Store:
             )
 
     async def due_reminders(self, now: float) -> list[ReminderRow]:
-        async with self._db.execute(
+        rows = await self._all(
             "SELECT match_id, user_id, ply, remind_at, last_sent_at, snoozed FROM reminders"
             " WHERE remind_at <= ? AND snoozed = 0 ORDER BY remind_at",
             (now,),
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
         return [ReminderRow(r[0], r[1], r[2], r[3], r[4], bool(r[5])) for r in rows]
 
     async def get_reminder(self, match_id: int) -> ReminderRow | None:
-        async with self._db.execute(
+        r = await self._one(
             "SELECT match_id, user_id, ply, remind_at, last_sent_at, snoozed FROM reminders WHERE match_id = ?",
             (match_id,),
-        ) as cursor:
-            r = await cursor.fetchone()
+        )
         return ReminderRow(r[0], r[1], r[2], r[3], r[4], bool(r[5])) if r else None
 
     async def reminder_sent(self, match_id: int, ply: int, now: float, next_at: float) -> bool:
@@ -565,12 +603,11 @@ class Store:
 
     async def get_preferences(self, user_id: int, guild_id: int) -> Preferences:
         """The user's preferences in this server, falling back to their global ones (guild 0)."""
-        async with self._db.execute(
+        row = await self._one(
             "SELECT reminders, delay_hours, via, guild_id FROM preferences WHERE user_id = ? AND guild_id IN (?, 0)"
             " ORDER BY guild_id DESC",
             (user_id, guild_id),
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         if row is None:
             return Preferences()
         return Preferences(bool(row[0]), row[1], row[2])
@@ -600,11 +637,10 @@ class Store:
             )
 
     async def get_offer(self, match_id: int, kind: str) -> OfferRow | None:
-        async with self._db.execute(
+        r = await self._one(
             "SELECT match_id, kind, user_id, at_seq, accepted, created_at FROM offers WHERE match_id = ? AND kind = ?",
             (match_id, kind),
-        ) as cursor:
-            r = await cursor.fetchone()
+        )
         return OfferRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) if r else None
 
     async def accept_offer(self, match_id: int, kind: str, at_seq: int, user_id: int) -> list[int] | None:
