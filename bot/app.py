@@ -14,6 +14,7 @@ import render
 from .clock import Clock
 from .config import Settings
 from .offers import Offers
+from .timelimits import TimeLimits
 from .service import MatchService, Outcome, ServiceError
 from .storage import MatchRow, Store
 from .ui import (
@@ -52,6 +53,7 @@ class HexplayBot(commands.Bot):
         self.store = store
         self.service = MatchService(store, clock, default_reminder_hours=settings.reminder_hours)
         self.offers = Offers(self.service)
+        self.timelimits = TimeLimits(self.service, settings.vacation_days)
         self.reminder_task: asyncio.Task | None = None
         self._caught_up = False  # missed boards are posted once, at the first on_ready
 
@@ -63,6 +65,9 @@ class HexplayBot(commands.Bot):
             await self.add_cog(cog(self))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.on_error = self.on_app_command_error
+        outage = await self.timelimits.recover_outage()  # before anything can judge a deadline
+        if outage:
+            log.warning("clocks extended by %.0f s for the time the bot was down", outage)
         await asyncio.to_thread(render.warm_up)  # palettes: the first picture would take ~0.4 s otherwise
         set_aside = await self.service.verify_all()  # a match whose log does not replay is paused, not fatal
         if set_aside:
@@ -122,6 +127,10 @@ class HexplayBot(commands.Bot):
     async def close(self) -> None:
         if self.reminder_task is not None:
             self.reminder_task.cancel()
+        try:  # the last moment the bot was seen alive: a long stop from here on is an outage
+            await self.timelimits.heartbeat()
+        except Exception:
+            log.exception("could not record the heartbeat at shutdown")
         await super().close()
         await self._finish_handlers()
 
@@ -232,6 +241,16 @@ class HexplayBot(commands.Bot):
                                                 allowed_mentions=mention_only(None))
         if answer.outcome is not None:
             await self.announce_in_home(answer.outcome)
+
+    async def claim_button(self, interaction: discord.Interaction, match_id: int, ply: int) -> None:
+        try:
+            outcome = await self.timelimits.claim(match_id, interaction.user.id, ply)
+        except ServiceError as error:
+            if "out of date" in str(error) or "is over" in str(error):
+                await interaction.response.edit_message(view=None)
+            raise
+        await interaction.response.edit_message(view=None)
+        await self.announce_in_home(outcome)
 
     async def lobby_button(self, interaction: discord.Interaction, action: str, match_id: int) -> None:
         user = (interaction.user.id, interaction.user.display_name)

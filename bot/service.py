@@ -33,6 +33,10 @@ from .suggestions import MAX_CHOICES, clip, suggest_moves
 
 log = logging.getLogger(__name__)
 
+DAY = 86400.0
+MIN_DAYS_PER_MOVE, MAX_DAYS_PER_MOVE = 1.0, 30.0
+
+
 class ServiceError(Exception):
     """A refusal with a message for the player."""
 
@@ -176,6 +180,36 @@ class MatchService:
             raise ServiceError(f"{self.title(match)} is over.")
         return match, self.game_of(match)
 
+    # -- time limits ----------------------------------------------------------------
+
+    async def deadline_for(self, match: MatchRow, game: Game, now: float) -> float | None:
+        """When the player now to move runs out of time: a vacation starts their clock at its end."""
+        if match.days_per_move is None or game.is_over:
+            return None
+        mover = self.user_to_move(match, game)
+        start = now
+        if mover is not None:
+            start = max(now, await self.store.vacation_until(mover, now) or now)
+        return start + match.days_per_move * DAY
+
+    def time_note(self, match: MatchRow, prefix: str = "") -> str:
+        """The time left on the current turn, for boards and lists (Discord shows it relative)."""
+        if match.status != "active" or match.deadline_at is None:
+            return ""
+        if match.deadline_at <= self.clock.now():
+            return f"{prefix}out of time"
+        return f"{prefix}time runs out <t:{int(match.deadline_at)}:R>"
+
+    async def vacation_note(self, match: MatchRow) -> str:
+        """Players of the match on vacation, shown to their opponents."""
+        now = self.clock.now()
+        notes = []
+        for seat in match.seats:
+            until = await self.store.vacation_until(seat.user_id, now)
+            if until is not None:
+                notes.append(f"{seat.name} is on vacation until <t:{int(until)}:f>")
+        return "; ".join(notes)
+
     async def reminder_delay(self, user_id: int, guild_id: int) -> float:
         prefs = await self.store.get_preferences(user_id, guild_id)
         return (prefs.delay_hours or self.default_reminder_hours) * 3600.0
@@ -233,7 +267,12 @@ class MatchService:
         channel_id: int,
         players: int | None = None,
         options_text: str | None = None,
+        days_per_move: float | None = None,
+        rated: bool = True,
     ) -> MatchRow:
+        if days_per_move is not None and not MIN_DAYS_PER_MOVE <= days_per_move <= MAX_DAYS_PER_MOVE:
+            raise ServiceError(f"A time limit is between {MIN_DAYS_PER_MOVE:g} and {MAX_DAYS_PER_MOVE:g} days "
+                               "per move.")
         try:
             info = get_game(game_id)
             options = info.resolve_options(parse_options(options_text))
@@ -257,14 +296,19 @@ class MatchService:
         match_id = await self.store.create_match(
             game=info.id, options=options, players=seats_wanted, guild_id=guild_id, channel_id=channel_id,
             creator_id=creator[0], seats=seats, invited=[u[0] for u in unique],
-            open_seats=seats_wanted - len(seats), now=self.clock.now(),
+            open_seats=seats_wanted - len(seats), now=self.clock.now(), days_per_move=days_per_move, rated=rated,
         )
         return await self.get(match_id)
 
     def lobby_text(self, match: MatchRow) -> str:
         info = self.info(match)
         options = ", ".join(f"{k}={v}" for k, v in match.options.items())
-        lines = [f"**{self.title(match)}** — {match.players} seats" + (f" ({options})" if options else "")]
+        terms = [options] if options else []
+        if match.days_per_move:
+            terms.append(f"{match.days_per_move:g} day{'s' * (match.days_per_move != 1)} per move")
+        if not match.rated:
+            terms.append("unrated")
+        lines = [f"**{self.title(match)}** — {match.players} seats" + (f" ({'; '.join(terms)})" if terms else "")]
         for seat in match.seats:
             state = "ready" if seat.accepted else "invited, waiting for an answer"
             lines.append(f"{seat.seat}. <@{seat.user_id}> — {state}")
@@ -375,8 +419,10 @@ class MatchService:
         now = self.clock.now()
         match.seats = seats
         reminder = await self._reminder_for(match, game, now)
+        deadline = await self.deadline_for(match, game, now)
         await self._guarded(self.store.start_match(
-            match.id, match.version, seats=seats, state=game.to_json(), now=now, reminder=reminder))
+            match.id, match.version, seats=seats, state=game.to_json(), now=now, reminder=reminder,
+            deadline_at=deadline))
         started = await self.get(match.id)
         assert game.to_move is not None
         line = f"{self.title(started)} begins. {self.seat_label(started, game, game.to_move)} to move."
@@ -443,9 +489,11 @@ class MatchService:
         finished = game.is_over
         result = {"winners": list(game.winners), "scores": game.scores()} if finished else None
         reminder = await self._reminder_for(match, game, now) if turn_changed and not finished else None
+        deadline = await self.deadline_for(match, game, now) if turn_changed and not finished else None
         await self._guarded(self.store.apply_move(
             match.id, match.version, move=move, state=game.to_json(), finished=finished, result=result,
-            turn_changed=turn_changed, resigned_seat=resigned_seat, reminder=reminder, now=now))
+            turn_changed=turn_changed, resigned_seat=resigned_seat, reminder=reminder, now=now,
+            deadline_at=deadline))
         updated = await self.get(match.id)
         return await self._announcement(updated, game, line, events)
 
@@ -453,7 +501,7 @@ class MatchService:
         """The outcome of a move: its line, then the result (pinging everyone) or a call to the player to move."""
         if not game.is_over:
             mention = self.user_to_move(match, game)
-            line += f" <@{mention}>, your move."
+            line += f" <@{mention}>, your move{self.time_note(match, ' — ')}."
             return Outcome(match, game, line, mention_user_id=mention, events=tuple(events))
         everyone = tuple(s.user_id for s in sorted(match.seats, key=lambda s: s.seat))
         line += f" {self.result_line(match, game)} " + " ".join(f"<@{u}>" for u in everyone)
@@ -553,7 +601,9 @@ class MatchService:
             raise ServiceError(f"{self.title(match)} has not started yet.")
         game = self.game_of(match)
         png = await self.render(match, game, await self.last_events(match))
-        return match, game, png, self.status_line(match, game)
+        line = self.status_line(match, game) + self.time_note(match, " — ")
+        vacation = await self.vacation_note(match)
+        return match, game, png, line + (f"\n{vacation}." if vacation else "")
 
     def status_line(self, match: MatchRow, game: Game) -> str:
         if game.is_over:
@@ -695,6 +745,10 @@ class MatchService:
             return None  # the turn moved on: never remind someone whose turn it is not
         prefs = await self.store.get_preferences(row.user_id, match.guild_id)
         delay = (prefs.delay_hours or self.default_reminder_hours) * 3600.0
+        away_until = await self.store.vacation_until(row.user_id, now)
+        if away_until is not None:  # no reminders during a vacation: the next one comes a delay after it
+            await self.store.reminder_sent(match.id, row.ply, now, away_until + delay)
+            return None
         if not prefs.reminders:
             await self.store.reminder_sent(match.id, row.ply, now, now + delay)
             return None

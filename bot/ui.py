@@ -182,6 +182,22 @@ class OfferButton(discord.ui.DynamicItem[discord.ui.Button],
             interaction, self.kind, self.match_id, self.at_seq, self.accept))
 
 
+class ClaimButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hx:claim:(?P<match>\d+):(?P<ply>\d+)"):
+    """Claim a time-out: the custom id names the turn (ply) that ran out, so a later turn's claim is refused."""
+
+    def __init__(self, match_id: int, ply: int) -> None:
+        super().__init__(discord.ui.Button(label="Claim", style=discord.ButtonStyle.danger,
+                                           custom_id=f"hx:claim:{match_id}:{ply}"))
+        self.match_id, self.ply = match_id, ply
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+        return cls(int(match["match"]), int(match["ply"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: _bot(interaction).claim_button(interaction, self.match_id, self.ply))
+
+
 def offer_view(match_id: int, kind: str, at_seq: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(OfferButton(kind, True, match_id, at_seq))
@@ -189,7 +205,7 @@ def offer_view(match_id: int, kind: str, at_seq: int) -> discord.ui.View:
     return view
 
 
-DYNAMIC_ITEMS = (LobbyButton, QuickActionButton, ResignConfirmButton, SnoozeButton, ReplayButton, OfferButton)
+DYNAMIC_ITEMS = (LobbyButton, QuickActionButton, ResignConfirmButton, SnoozeButton, ReplayButton, OfferButton, ClaimButton)
 
 
 def lobby_view(match: MatchRow, service: MatchService) -> discord.ui.View | None:

@@ -275,3 +275,135 @@ async def test_migration_rebuilds_moves_of_an_old_database(tmp_path):
             await conn.execute("INSERT INTO moves VALUES (1, 2, 1, 1, 1, 'takeback', 'takeback e5', '', '[]', 0)")
     finally:
         await store.close()
+
+
+# -- time limits, vacations, outages ------------------------------------------------------
+
+HOUR = 3600
+
+
+async def start_timed(world, days, users=(0, 1), options="side=4"):
+    players = [world.users[i] for i in users]
+    lobby = await world.challenge(players[0], players[1:], days=days, options=options)
+    assert f"{days} days per move" in lobby.response.content or f"{days} day per move" in lobby.response.content
+    accept = button(lobby.response, "Accept")["custom_id"]
+    match_id = int(accept.rsplit(":", 1)[1])
+    for user in players[1:]:
+        await world.emu.press(user, world.emu.message(lobby.response.id), accept)
+    return match_id, await world.wait_thread(match_id)
+
+
+def timeouts(world, thread):
+    return [m for m in world.emu.messages(thread) if "run out of time" in m.content]
+
+
+async def test_time_limit_warns_then_lets_the_opponent_claim_the_win(world):
+    alice, bob = world.users[:2]
+    match_id, thread = await start_timed(world, 3)
+    board = await world.emu.invoke(bob, thread, "board", {})
+    assert "time runs out <t:" in board.text
+    games = await world.emu.invoke(alice, world.channel, "games", {})
+    assert "time runs out <t:" in games.text
+    world.clock.advance(47 * HOUR)
+    await world.bot.reminders.run_once()
+    assert not any("runs out" in m.content for m in world.emu.dms(alice))
+    world.clock.advance(2 * HOUR)  # 23 h left: the 24 h warning, by DM like alice's reminders
+    await world.bot.reminders.run_once()
+    assert sum("runs out" in m.content for m in world.emu.dms(alice)) == 1
+    await world.bot.reminders.run_once()
+    assert sum("runs out" in m.content for m in world.emu.dms(alice)) == 1  # once only
+    world.clock.advance(22.5 * HOUR)  # 30 min left: the 1 h warning
+    await world.bot.reminders.run_once()
+    assert sum("runs out" in m.content for m in world.emu.dms(alice)) == 2
+    early = await world.service.get(match_id)
+    assert early.status == "active" and timeouts(world, thread) == []
+    world.clock.advance(HOUR)
+    await world.bot.reminders.run_once()
+    [notice] = timeouts(world, thread)
+    assert bob.id in notice.mentions and "Claim" in notice.content
+    claim = button(notice, "Claim")
+    own = await world.emu.press(alice, notice, claim["custom_id"])
+    assert own.ephemeral and "your own time" in own.text
+    await world.bot.reminders.run_once()
+    assert len(timeouts(world, thread)) == 1  # announced once
+    claimed = await world.emu.press(bob, notice, claim["custom_id"])
+    assert not claimed.ephemeral and world.emu.message(notice.id).buttons() == []
+    final = await world.emu.wait_for_message(thread, check=lambda m: "ran out of time" in m.content)
+    assert "Game over" in final.content and "bob" in final.content and {alice.id, bob.id} <= set(final.mentions)
+    match = await world.service.get(match_id)
+    assert match.status == "finished" and match.deadline_at is None
+    assert [m.kind for m in await world.store.moves(match_id)] == ["timeout"]
+    await log_replays_to_state(world, match_id)
+
+
+async def test_a_move_in_time_restarts_the_clock_and_an_early_claim_is_refused(world):
+    alice, bob = world.users[:2]
+    match_id, thread = await start_timed(world, 1)
+    world.clock.advance(20 * HOUR)
+    await move(world, alice, thread, "d4")
+    match = await world.service.get(match_id)
+    assert match.deadline_at == world.clock.now() + 24 * HOUR
+    from bot.service import ServiceError
+
+    with pytest.raises(ServiceError, match="has not run out of time"):
+        await world.bot.timelimits.claim(match_id, alice.id, 1)
+    world.clock.advance(25 * HOUR)
+    with pytest.raises(ServiceError, match="out of date"):  # a claim names the turn that ran out
+        await world.bot.timelimits.claim(match_id, alice.id, 0)
+
+
+async def test_a_deadline_passing_while_the_bot_is_down_is_extended_by_the_outage(world):
+    alice, bob = world.users[:2]
+    match_id, thread = await start_timed(world, 1)
+    before = (await world.service.get(match_id)).deadline_at
+    world.clock.advance(2 * HOUR)
+    await world.stop_bot()
+    world.clock.advance(3 * 24 * HOUR)  # the deadline passes while nobody can move
+    await world.start_bot()
+    match = await world.service.get(match_id)
+    assert match.deadline_at == before + 3 * 24 * HOUR
+    assert len(await world.store.outages()) == 1
+    await world.bot.reminders.run_once()
+    assert timeouts(world, thread) == []
+    played = await move(world, alice, thread, "d4")  # still in time: 22 h left
+    assert not played.ephemeral
+    await world.restart_bot()  # a short stop is no outage
+    assert len(await world.store.outages()) == 1
+
+
+async def test_multi_seat_bide_time_out_drops_the_seat_and_play_goes_on(world):
+    alice, bob, carol = world.users[:3]
+    match_id, thread = await start_timed(world, 1, users=(0, 1, 2))
+    await move(world, alice, thread, "d4")
+    world.clock.advance(25 * HOUR)  # bob runs out
+    await world.bot.reminders.run_once()
+    [notice] = timeouts(world, thread)
+    assert {alice.id, carol.id} <= set(notice.mentions) and "drop them" in notice.content
+    await world.emu.press(carol, notice, button(notice, "Claim")["custom_id"])
+    match = await world.service.get(match_id)
+    game = world.service.game_of(match)
+    assert match.status == "active" and match.seat_of(bob.id).resigned
+    assert world.service.user_to_move(match, game) == carol.id
+    assert match.deadline_at == world.clock.now() + 24 * HOUR
+    refused = await move(world, bob, thread, "a1")
+    assert refused.ephemeral
+    await log_replays_to_state(world, match_id)
+
+
+async def test_vacation_pauses_clocks_silences_reminders_and_is_limited(world):
+    alice, bob = world.users[:2]
+    match_id, thread = await start_timed(world, 1)
+    before = (await world.service.get(match_id)).deadline_at
+    went = await world.emu.invoke(alice, world.channel, "vacation", {"days": 5})
+    assert went.ephemeral and "on vacation until" in went.text and "1 running" in went.text
+    assert (await world.service.get(match_id)).deadline_at == before + 5 * 24 * HOUR
+    seen = await world.emu.invoke(bob, thread, "board", {})
+    assert "alice is on vacation until" in seen.text
+    again = await world.emu.invoke(alice, world.channel, "vacation", {"days": 1})
+    assert again.ephemeral and "already on vacation" in again.text
+    world.clock.advance(2 * 24 * HOUR)
+    assert await world.bot.reminders.run_once() == 0 and world.emu.dms(alice) == []
+    world.clock.advance(3 * 24 * HOUR + HOUR)  # back; 23 h left on the clock
+    await move(world, alice, thread, "d4")
+    too_much = await world.emu.invoke(alice, world.channel, "vacation", {"days": 26})
+    assert too_much.ephemeral and "25 vacation days left" in too_much.text
