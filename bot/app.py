@@ -14,6 +14,7 @@ import render
 from .clock import Clock
 from .config import Settings
 from .offers import Offers
+from .ratings import Ratings
 from .timelimits import TimeLimits
 from .service import MatchService, Outcome, ServiceError
 from .storage import MatchRow, Store
@@ -54,6 +55,8 @@ class HexplayBot(commands.Bot):
         self.service = MatchService(store, clock, default_reminder_hours=settings.reminder_hours)
         self.offers = Offers(self.service)
         self.timelimits = TimeLimits(self.service, settings.vacation_days)
+        self.ratings = Ratings(self.service)
+        self.service.finish_hooks.append(self.ratings.settle)
         self.reminder_task: asyncio.Task | None = None
         self._caught_up = False  # missed boards are posted once, at the first on_ready
 
@@ -68,6 +71,9 @@ class HexplayBot(commands.Bot):
         outage = await self.timelimits.recover_outage()  # before anything can judge a deadline
         if outage:
             log.warning("clocks extended by %.0f s for the time the bot was down", outage)
+        rated = await self.ratings.catch_up()  # matches that finished just before a stop
+        if rated:
+            log.info("rated %d matches that finished before the last stop", rated)
         await asyncio.to_thread(render.warm_up)  # palettes: the first picture would take ~0.4 s otherwise
         set_aside = await self.service.verify_all()  # a match whose log does not replay is paused, not fatal
         if set_aside:
@@ -83,6 +89,8 @@ class HexplayBot(commands.Bot):
         self.reminder_task = asyncio.create_task(self.reminders.run_forever())
 
     async def on_ready(self) -> None:
+        if self.user is not None:
+            self.ratings.computer_ids.add(self.user.id)  # the bot itself never counts as a rated player
         if not self._caught_up:
             self._caught_up = True
             await self.announce_missed()

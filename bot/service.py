@@ -109,6 +109,8 @@ class MatchService:
         self.clock = clock or SystemClock()
         self.default_reminder_hours = default_reminder_hours
         self._match_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        # called with each match that has just finished, after its commit (ratings); failures are logged only
+        self.finish_hooks: list[Callable[[MatchRow], Awaitable[Any]]] = []
 
     def match_lock(self, match_id: int) -> asyncio.Lock:
         """The lock serialising changes to one match (dropped when nobody holds or waits on it)."""
@@ -495,7 +497,16 @@ class MatchService:
             turn_changed=turn_changed, resigned_seat=resigned_seat, reminder=reminder, now=now,
             deadline_at=deadline))
         updated = await self.get(match.id)
+        if finished:
+            await self._finished(updated)
         return await self._announcement(updated, game, line, events)
+
+    async def _finished(self, match: MatchRow) -> None:
+        for hook in self.finish_hooks:
+            try:
+                await hook(match)
+            except Exception:  # the move is stored: a rating problem must not turn it into an error
+                log.exception("match %s: a finish hook failed (it is retried at start-up)", match.id)
 
     async def _announcement(self, match: MatchRow, game: Game, line: str, events: list[Event]) -> Outcome:
         """The outcome of a move: its line, then the result (pinging everyone) or a call to the player to move."""

@@ -160,6 +160,29 @@ MIGRATIONS: list[str] = [
         CHECK (ended_at >= started_at)
     );
     """,
+    # 5 (lifecycle): OpenSkill ratings per server and game; which finished matches were rated (once each)
+    """
+    CREATE TABLE ratings (
+        guild_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL CHECK (sigma > 0),
+        games INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0,
+        losses INTEGER NOT NULL DEFAULT 0,
+        draws INTEGER NOT NULL DEFAULT 0,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (guild_id, game, user_id)
+    );
+    CREATE INDEX ratings_board ON ratings (guild_id, game, mu);
+    CREATE TABLE rated_matches (
+        match_id INTEGER PRIMARY KEY REFERENCES matches (id),
+        counted INTEGER NOT NULL,
+        rated_at REAL NOT NULL
+    );
+    """,
 ]
 
 
@@ -249,6 +272,28 @@ class OfferRow:
     at_seq: int
     accepted: list[int]
     created_at: float
+
+
+@dataclass
+class RatingRow:
+    guild_id: int
+    game: str
+    user_id: int
+    name: str
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    @property
+    def skill(self) -> float:
+        """The conservative rating shown to players (OpenSkill's ordinal: mu - 3 sigma)."""
+        return self.mu - 3 * self.sigma
+
+
+_RATING_COLUMNS = "guild_id, game, user_id, name, mu, sigma, games, wins, losses, draws"
 
 
 @dataclass
@@ -789,3 +834,54 @@ class Store:
 
     async def outages(self) -> list[tuple[float, float]]:
         return [(r[0], r[1]) for r in await self._all("SELECT started_at, ended_at FROM outages ORDER BY started_at")]
+
+    # -- ratings -----------------------------------------------------------------------------
+
+    async def unrated_finished_ids(self) -> list[int]:
+        """Finished matches whose rating was never settled (the bot stopped in between)."""
+        rows = await self._all(
+            "SELECT id FROM matches WHERE status = 'finished' AND id NOT IN (SELECT match_id FROM rated_matches)"
+            " ORDER BY updated_at, id"
+        )
+        return [r[0] for r in rows]
+
+    async def ratings_of(self, guild_id: int, game: str, user_ids: list[int]) -> dict[int, RatingRow]:
+        marks = ",".join("?" for _ in user_ids)
+        rows = await self._all(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND user_id IN ({marks})",
+            (guild_id, game, *user_ids),
+        )
+        return {r[2]: RatingRow(*r) for r in rows}
+
+    async def settle_rating(self, match_id: int, counted: bool, rows: list[RatingRow], now: float) -> bool:
+        """Store a match's rating changes once; False if it was already settled."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "INSERT OR IGNORE INTO rated_matches (match_id, counted, rated_at) VALUES (?, ?, ?)",
+                (match_id, int(counted), now),
+            )
+            if cursor.rowcount != 1:
+                return False
+            for r in rows:
+                await db.execute(
+                    f"INSERT OR REPLACE INTO ratings ({_RATING_COLUMNS}, updated_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (r.guild_id, r.game, r.user_id, r.name, r.mu, r.sigma, r.games, r.wins, r.losses, r.draws, now),
+                )
+            return True
+
+    async def leaderboard(self, guild_id: int, game: str) -> list[RatingRow]:
+        """Everyone rated in this server's game, best first (conservative skill mu - 3 sigma)."""
+        rows = await self._all(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND games > 0"
+            " ORDER BY mu - 3 * sigma DESC, games DESC, user_id",
+            (guild_id, game),
+        )
+        return [RatingRow(*r) for r in rows]
+
+    async def ratings_of_user(self, guild_id: int, user_id: int) -> list[RatingRow]:
+        rows = await self._all(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND user_id = ? ORDER BY game",
+            (guild_id, user_id),
+        )
+        return [RatingRow(*r) for r in rows]

@@ -407,3 +407,106 @@ async def test_vacation_pauses_clocks_silences_reminders_and_is_limited(world):
     await move(world, alice, thread, "d4")
     too_much = await world.emu.invoke(alice, world.channel, "vacation", {"days": 26})
     assert too_much.ephemeral and "25 vacation days left" in too_much.text
+
+
+# -- ratings ----------------------------------------------------------------------------------
+
+
+async def resign_by_command(world, user, thread):
+    asked = await world.emu.invoke(user, thread, "resign", {})
+    await world.emu.press(user, asked.response, asked.response.buttons()[0]["custom_id"])
+    await world.emu.wait_for_message(thread, check=lambda m: "resigned" in m.content and "Game over" in m.content)
+
+
+async def test_a_finished_game_updates_ratings_shown_on_leaderboard_and_profile(world):
+    alice, bob = world.users[:2]
+    match_id, thread = await world.start_two_player(options="side=4")
+    await play_to_the_end(world, match_id, thread, random.Random(7))
+    game = await world.game(match_id)
+    match = await world.service.get(match_id)
+    winner = world.service.player_row(match, game, game.winners[0]).user_id
+    loser = alice.id if winner == bob.id else bob.id
+    board = await world.emu.invoke(alice, world.channel, "leaderboard", {"game": "bide"})
+    lines = board.text.splitlines()
+    assert lines[1].startswith(f"1. <@{winner}>") and "1 W / 0 L" in lines[1]
+    assert lines[2].startswith(f"2. <@{loser}>") and "0 W / 1 L" in lines[2]
+    profile = await world.emu.invoke(alice, world.channel, "profile", {"user": world.users[1 if winner == bob.id else 0]})
+    assert "Bide: rating" in profile.text and "#1 of 2" in profile.text and "Playing now: nothing" in profile.text
+
+
+async def test_unrated_aborted_and_computer_matches_do_not_count(world):
+    alice, bob, carol = world.users[:3]
+    lobby = await world.challenge(alice, [bob], rated=False)
+    assert "unrated" in lobby.response.content
+    await world.emu.press(bob, lobby.response, button(lobby.response, "Accept")["custom_id"])
+    thread = await world.wait_thread(1)
+    await move(world, alice, thread, "d4")
+    await move(world, bob, thread, "a1")
+    await resign_by_command(world, bob, thread)  # unrated
+    match_id, thread2 = await world.start_two_player(a=0, b=2)
+    await move(world, alice, thread2, "d4")
+    await resign_by_command(world, carol, thread2)  # before the second turn: aborted
+    robot = world.bot.user.id
+    computer = await world.service.create(game_id="bide", creator=(alice.id, "alice"), invited=[(robot, "Hexplay")],
+                                          guild_id=world.guild.id, channel_id=world.channel.id)
+    await world.service.accept(computer.id, robot)
+    await world.service.play(computer.id, alice.id, "d4")
+    await world.service.play(computer.id, robot, "a1")
+    await world.service.resign(computer.id, robot)
+    for match_id in (1, 2, computer.id):
+        assert (await world.service.get(match_id)).status == "finished"
+    board = await world.emu.invoke(alice, world.channel, "leaderboard", {"game": "bide"})
+    assert "No rated Bide matches" in board.text
+
+
+async def test_multi_seat_resignation_ranks_last_and_counts(world):
+    alice, bob, carol = world.users[:3]
+    lobby = await world.challenge(alice, [bob, carol], options="side=4")
+    accept = button(lobby.response, "Accept")["custom_id"]
+    for user in (bob, carol):
+        await world.emu.press(user, world.emu.message(lobby.response.id), accept)
+    thread = await world.wait_thread(1)
+    for user, text in ((alice, "d4"), (bob, "a1")):
+        await move(world, user, thread, text)
+    asked = await world.emu.invoke(carol, thread, "resign", {})
+    await world.emu.press(carol, asked.response, asked.response.buttons()[0]["custom_id"])
+    await resign_by_command(world, bob, thread)  # alice wins; bob was still playing when carol left
+    rows = await world.store.ratings_of(world.guild.id, "bide", [alice.id, bob.id, carol.id])
+    assert rows[alice.id].mu > rows[bob.id].mu > rows[carol.id].mu
+    assert (rows[alice.id].wins, rows[bob.id].losses, rows[carol.id].losses) == (1, 1, 1)
+
+
+async def test_a_match_finished_while_the_bot_was_stopping_is_rated_at_start_up(world):
+    alice, bob = world.users[:2]
+    match_id, thread = await world.start_two_player()
+    await move(world, alice, thread, "d4")
+    await move(world, bob, thread, "a1")
+    await world.stop_bot()
+    from bot.service import MatchService
+    from bot.storage import Store
+
+    store = await Store.open(world.db_path)  # a service without the rating hook: as if it stopped just after
+    await MatchService(store, world.clock).resign(match_id, alice.id)
+    await store.close()
+    await world.start_bot()
+    rows = await world.store.ratings_of(world.guild.id, "bide", [alice.id, bob.id])
+    assert rows[bob.id].wins == 1 and rows[alice.id].losses == 1
+    await world.restart_bot()  # settled once only
+    rows = await world.store.ratings_of(world.guild.id, "bide", [alice.id, bob.id])
+    assert rows[bob.id].games == 1
+
+
+async def test_leaderboard_shows_the_top_ten_and_the_callers_own_rank(world):
+    from bot.storage import RatingRow
+
+    alice = world.users[0]
+    rows = [RatingRow(world.guild.id, "bide", 1000 + i, f"p{i}", 40.0 - i, 2.0, 3, 3, 0, 0) for i in range(12)]
+    rows.append(RatingRow(world.guild.id, "bide", alice.id, "alice", 20.0, 3.0, 2, 0, 2, 0))
+    async with world.store.transaction() as db:
+        for r in rows:
+            await db.execute("INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
+                             (r.guild_id, r.game, r.user_id, r.name, r.mu, r.sigma, r.games, r.wins, r.losses, r.draws))
+    board = await world.emu.invoke(alice, world.channel, "leaderboard", {"game": "bide"})
+    lines = board.text.splitlines()
+    assert board.ephemeral and len(lines) == 1 + 10 + 2
+    assert lines[1].startswith("1. <@1000>") and lines[-1].startswith(f"13. <@{alice.id}>") and "you" in lines[-1]
