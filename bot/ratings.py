@@ -76,8 +76,17 @@ class Ratings:
         current = await self._current(match)
         rows = [current.get(s.user_id) or RatingRow(match.guild_id, match.game, s.user_id, s.name,
                                                     self.model.mu, self.model.sigma) for s in seats]
-        # winners first; then those still playing at the end; then those who resigned or ran out of time
-        ranks = [1 if s.user_id in winners or not winners else (3 if s.resigned else 2) for s in seats]
+        # winners first; then those still playing at the end; then those who resigned or ran out of
+        # time, the later to leave the better
+        leavers = await self._leaving_order(match)
+        ranks = []
+        for s in seats:
+            if s.user_id in winners or not winners:
+                ranks.append(1)
+            elif s.user_id in leavers:
+                ranks.append(2 + len(leavers) - leavers.index(s.user_id))
+            else:
+                ranks.append(2)
         teams = [[self.model.create_rating([r.mu, r.sigma], name=str(r.user_id))] for r in rows]
         updated = self.model.rate(teams, ranks=ranks)
         for row, seat, (new,) in zip(rows, seats, updated):
@@ -91,6 +100,17 @@ class Ratings:
             else:
                 row.losses += 1
         return rows
+
+    async def _leaving_order(self, match: MatchRow) -> list[int]:
+        """Players who resigned or ran out of time, first to leave first (replayed: a swap moves seats)."""
+        service = self.service
+        game = service.replay(match, [])
+        order = []
+        for move in effective_moves(await self.store.moves(match.id)):
+            if move.kind in ("resign", "timeout"):
+                order.append(service.player_row(match, game, move.seat).user_id)
+            service._apply_logged(game, move)
+        return order
 
     # -- reading ---------------------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -20,6 +21,26 @@ async def world(tmp_path):
 
 async def move(world, user, channel, text, **extra):
     return await world.emu.invoke(user, channel, "move", {"move": text, **extra})
+
+
+async def dm_arrives(world, user, fragment, timeout=5.0):
+    """A DM to ``user`` containing ``fragment``, whether it came before this call or comes within the timeout."""
+    for _ in range(int(timeout / 0.02)):
+        found = [m for m in world.emu.dms(user) if fragment in m.content]
+        if found:
+            return found[-1]
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"no DM to {user!r} with {fragment!r}")
+
+
+async def arrives(world, channel, check, timeout=5.0):
+    """A bot message in ``channel`` passing ``check``, whether posted before this call or within the timeout."""
+    for _ in range(int(timeout / 0.02)):
+        found = [m for m in world.emu.messages(channel) if check(m)]
+        if found:
+            return found[-1]
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"no matching message in {channel!r}")
 
 
 def button(message, label):
@@ -98,10 +119,10 @@ async def test_a_resignation_pings_every_player_and_dms_those_who_want_dms(world
     for user in (bob, carol):  # two resignations end a three-player game
         asked = await world.emu.invoke(user, thread, "resign", {})
         await world.emu.press(user, asked.response, asked.response.buttons()[0]["custom_id"])
-    final = await world.emu.wait_for_message(thread, check=lambda m: "Game over" in m.content)
+    final = await arrives(world, thread, lambda m: "Game over" in m.content and m.attachments)
     assert {alice.id, bob.id, carol.id} <= set(final.mentions)
     for user in (alice, carol):
-        await world.emu.wait_for_message(world.emu.dm_channel(user), check=lambda m: "has ended" in m.content)
+        await dm_arrives(world, user, "has ended")
     assert not any("has ended" in m.content for m in world.emu.dms(bob))  # bob's reminders come by ping
 
 
@@ -114,7 +135,7 @@ async def test_a_finished_game_names_whose_score_is_whose_and_pings_both(world):
     assert scores is not None
     assert f"alice {int(scores[0])}" in last.text and f"bob {int(scores[1])}" in last.text
     assert {alice.id, bob.id} <= set(last.response.mentions)
-    await world.emu.wait_for_message(world.emu.dm_channel(bob), check=lambda m: "has ended" in m.content)
+    await dm_arrives(world, bob, "has ended")
 
 
 # -- autocomplete and preview ---------------------------------------------------------------
@@ -189,7 +210,7 @@ async def test_draw_offer_accepted_after_a_restart_ends_the_game_as_a_draw(world
     accepted = await world.emu.press(bob, offered.response, button(offered.response, "Accept")["custom_id"])
     assert not accepted.ephemeral and "agreed a draw" in accepted.text
     assert world.emu.message(offered.response.id).buttons() == []
-    final = await world.emu.wait_for_message(thread, check=lambda m: "Game over: a draw" in m.content)
+    final = await arrives(world, thread, lambda m: "Game over: a draw" in m.content and m.attachments)
     assert {alice.id, bob.id} <= set(final.mentions) and final.attachments
     match = await world.service.get(match_id)
     assert match.status == "finished" and match.result["winners"] == []
@@ -234,7 +255,7 @@ async def test_takeback_by_consent_across_a_restart_keeps_both_rows_in_the_log(w
     await world.restart_bot()
     done = await world.emu.press(bob, asked.response, button(asked.response, "Accept")["custom_id"])
     assert "taken back" in done.text
-    board = await world.emu.wait_for_message(thread, check=lambda m: "taken back" in m.content and m.attachments)
+    board = await arrives(world, thread, lambda m: "taken back" in m.content and m.attachments)
     assert alice.id in board.mentions
     game = await world.game(match_id)
     assert game.ply == 0 and game.position()["board"] == {}
@@ -328,7 +349,7 @@ async def test_time_limit_warns_then_lets_the_opponent_claim_the_win(world):
     assert len(timeouts(world, thread)) == 1  # announced once
     claimed = await world.emu.press(bob, notice, claim["custom_id"])
     assert not claimed.ephemeral and world.emu.message(notice.id).buttons() == []
-    final = await world.emu.wait_for_message(thread, check=lambda m: "ran out of time" in m.content)
+    final = await arrives(world, thread, lambda m: "ran out of time" in m.content and m.attachments)
     assert "Game over" in final.content and "bob" in final.content and {alice.id, bob.id} <= set(final.mentions)
     match = await world.service.get(match_id)
     assert match.status == "finished" and match.deadline_at is None
@@ -415,7 +436,7 @@ async def test_vacation_pauses_clocks_silences_reminders_and_is_limited(world):
 async def resign_by_command(world, user, thread):
     asked = await world.emu.invoke(user, thread, "resign", {})
     await world.emu.press(user, asked.response, asked.response.buttons()[0]["custom_id"])
-    await world.emu.wait_for_message(thread, check=lambda m: "resigned" in m.content and "Game over" in m.content)
+    await arrives(world, thread, lambda m: "resigned" in m.content and "Game over" in m.content and m.attachments)
 
 
 async def test_a_finished_game_updates_ratings_shown_on_leaderboard_and_profile(world):
