@@ -12,6 +12,8 @@ import functools
 import json
 import logging
 import weakref
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, TypeVar
 
@@ -30,6 +32,7 @@ from .storage import (
     VersionConflict,
 )
 from .suggestions import MAX_CHOICES, clip, suggest_moves
+from .text import escape, fit, quoted
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +82,7 @@ def parse_options(text: str | None) -> dict[str, str]:
     for pair in (text or "").replace(",", " ").split():
         key, sep, value = pair.partition("=")
         if not sep or not key or not value:
-            raise ServiceError(f"Options are written key=value, like side=4; {pair!r} is not.")
+            raise ServiceError(f"Options are written key=value, like side=4; `{quoted(pair, 40)}` is not.")
         options[key.lower()] = value
     return options
 
@@ -103,12 +106,23 @@ def one_at_a_time(method: Callable[..., Awaitable[T]]) -> Callable[..., Awaitabl
     return locked
 
 
+# Abuse limits (docs/rules.md, "Limits"): a user's open challenges per server, and how fast they may make them.
+MAX_OPEN_LOBBIES = 5
+CHALLENGES_PER_MINUTE = 3
+# GIF replays are slow to draw: one thread draws them, one at a time per match, and a user waits between two.
+GIF_COOLDOWN_SECONDS = 30.0
+_GIF_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hexplay-gif")
+
+
 class MatchService:
     def __init__(self, store: Store, clock: Clock | None = None, default_reminder_hours: float = 24.0) -> None:
         self.store = store
         self.clock = clock or SystemClock()
         self.default_reminder_hours = default_reminder_hours
         self._match_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._recent_challenges: dict[tuple[int, int], deque[float]] = {}
+        self._gifs_drawing: set[int] = set()
+        self._gif_asked: dict[int, float] = {}
         # called with each match that has just finished, after its commit (ratings); failures are logged only
         self.finish_hooks: list[Callable[[MatchRow], Awaitable[Any]]] = []
 
@@ -148,7 +162,7 @@ class MatchService:
     def seat_label(self, match: MatchRow, game: Game, seat: int) -> str:
         colours = self.info(match).seat_names
         colour = colours[seat - 1] if seat - 1 < len(colours) else f"seat {seat}"
-        return f"**{self.player_row(match, game, seat).name}** ({colour})"
+        return f"**{escape(self.player_row(match, game, seat).name)}** ({colour})"
 
     def engine_seat_of(self, match: MatchRow, game: Game, user_id: int) -> int:
         for seat in range(1, game.players + 1):
@@ -279,13 +293,14 @@ class MatchService:
             info = get_game(game_id)
             options = info.resolve_options(parse_options(options_text))
         except GameError as error:
-            raise ServiceError(str(error)) from None
+            raise ServiceError(fit(str(error), 300)) from None
         unique = []
         for user in invited:
             if user[0] == creator[0]:
                 raise ServiceError("You cannot invite yourself; you are already seated.")
             if user[0] not in [u[0] for u in unique]:
                 unique.append(user)
+        await self._check_challenge_limits(creator[0], guild_id)
         seats_wanted = players or max(info.min_players, len(unique) + 1)
         try:
             info.check_players(seats_wanted)
@@ -301,6 +316,24 @@ class MatchService:
             open_seats=seats_wanted - len(seats), now=self.clock.now(), days_per_move=days_per_move, rated=rated,
         )
         return await self.get(match_id)
+
+    async def _check_challenge_limits(self, user_id: int, guild_id: int) -> None:
+        if await self.store.open_lobbies(user_id, guild_id) >= MAX_OPEN_LOBBIES:
+            raise ServiceError(f"You already have {MAX_OPEN_LOBBIES} open challenges in this server: wait for "
+                               "answers, or cancel one with its Cancel button, before making another.")
+        now = self.clock.now()
+        recent = self._recent_challenges.setdefault((user_id, guild_id), deque())
+        while recent and recent[0] <= now - 60:
+            recent.popleft()
+        if len(recent) >= CHALLENGES_PER_MINUTE:
+            wait = int(recent[0] + 60 - now) + 1
+            raise ServiceError(f"You can make {CHALLENGES_PER_MINUTE} challenges a minute; try again in {wait} s.")
+        recent.append(now)
+
+    def check_guild(self, match: MatchRow, guild_id: int | None) -> None:
+        """Buttons answer only in the match's own server, as commands do."""
+        if match.guild_id != guild_id:
+            raise ServiceError(f"There is no match #{match.id} in this server.")
 
     def lobby_text(self, match: MatchRow) -> str:
         info = self.info(match)
@@ -458,7 +491,7 @@ class MatchService:
         try:
             events = game.play_turn(text)
         except GameError as error:
-            raise ServiceError(f"`{text.strip()[:80]}` is not a legal move: {error}.") from None
+            raise ServiceError(f"`{quoted(text)}` is not a legal move: {fit(str(error), 300)}.") from None
         notation = game.last_turn_notation
         line = f"{label} played `{notation}`{self._effects(events)}."
         move = MoveRow(0, before_ply, seat, user_id, "turn", notation, [e.to_json() for e in events], 0.0,
@@ -533,12 +566,13 @@ class MatchService:
         outcomes = []
         for match_id in await self.store.unannounced_match_ids():
             try:
-                outcomes.append(await self._missed(match_id))
+                outcomes.append(await self.missed(match_id))
             except Exception:  # one bad match must not stop the others' boards
                 log.exception("match %s: cannot rebuild its missed announcement", match_id)
         return outcomes
 
-    async def _missed(self, match_id: int) -> Outcome:
+    async def missed(self, match_id: int) -> Outcome:
+        """The announcement of the match's latest stored change, rebuilt from its log."""
         match = await self.get(match_id)
         game = self.game_of(match)
         moves = await self.store.moves(match_id)
@@ -635,7 +669,7 @@ class MatchService:
         try:
             events = trial.play_turn(text)
         except GameError as error:
-            raise ServiceError(f"`{text.strip()[:80]}` is not a legal move: {error}.") from None
+            raise ServiceError(f"`{quoted(text)}` is not a legal move: {fit(str(error), 300)}.") from None
         assert game.to_move is not None
         line = (f"Preview (not played): {self.seat_label(match, game, game.to_move)} "
                 f"`{trial.last_turn_notation}`{self._effects(events)}.")
@@ -660,17 +694,35 @@ class MatchService:
     def log_text(move: MoveRow) -> str:
         return {"draw": "draw agreed", "timeout": "ran out of time", "resign": "resign"}.get(move.kind, move.notation)
 
-    async def history_gif(self, match_id: int) -> bytes:
+    async def history_gif(self, match_id: int, user_id: int | None = None, guild_id: int | None = None) -> bytes:
+        """The whole match as an animated GIF, drawn on its own thread so turns never wait behind it."""
         match = await self.get(match_id)
+        if guild_id is not None:
+            self.check_guild(match, guild_id)
         if match.status == "lobby":
             raise ServiceError(f"{self.title(match)} has not started yet.")
-        game = self.replay(match, [])
-        frames: list[tuple[Game, list[Event]]] = [(game.copy(), [])]
-        for move in effective_moves(await self.store.moves(match.id)):
-            events = self._apply_logged(game, move)
-            frames.append((game.copy(), events))
-        return await asyncio.to_thread(render_gif, frames, player_names=self.player_names(match),
-                                       title=self.title(match))
+        if match_id in self._gifs_drawing:
+            raise ServiceError(f"A replay of {self.title(match)} is being drawn right now; "
+                               "ask again in a moment.")
+        now = self.clock.now()
+        if user_id is not None:
+            asked = self._gif_asked.get(user_id)
+            if asked is not None and now - asked < GIF_COOLDOWN_SECONDS:
+                raise ServiceError(f"One replay every {GIF_COOLDOWN_SECONDS:g} s: "
+                                   f"try again in {int(GIF_COOLDOWN_SECONDS - (now - asked)) + 1} s.")
+            self._gif_asked[user_id] = now
+        self._gifs_drawing.add(match_id)
+        try:
+            game = self.replay(match, [])
+            frames: list[tuple[Game, list[Event]]] = [(game.copy(), [])]
+            for move in effective_moves(await self.store.moves(match.id)):
+                events = self._apply_logged(game, move)
+                frames.append((game.copy(), events))
+            draw = functools.partial(render_gif, frames, player_names=self.player_names(match),
+                                     title=self.title(match))
+            return await asyncio.get_running_loop().run_in_executor(_GIF_POOL, draw)
+        finally:
+            self._gifs_drawing.discard(match_id)
 
     # -- autocomplete ----------------------------------------------------------------------
 

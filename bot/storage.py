@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import sqlite3
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -186,6 +188,10 @@ MIGRATIONS: list[str] = [
 ]
 
 
+class StoreUnavailable(Exception):
+    """The database cannot be used; the message is one line for the operator."""
+
+
 class VersionConflict(Exception):
     """The match changed since it was read: the caller's action was not applied."""
 
@@ -311,6 +317,39 @@ _MATCH_COLUMNS = (
 _BASE_COLUMNS = 19  # the columns MatchRow takes by position; the rest are set by name
 
 
+def _private_files(path: Path) -> None:
+    """Create the folder 0700 if missing; make the database and its -wal/-shm files 0600."""
+    if not path.parent.exists():
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not path.exists():
+        try:
+            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))  # SQLite gives -wal/-shm the same mode
+        except OSError:
+            return  # sqlite reports the problem itself
+    for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        try:
+            if name.exists() and name.stat().st_mode & 0o077:
+                name.chmod(0o600)
+        except OSError:
+            pass  # not ours to change (read-only file system): opening will say what is wrong
+
+
+async def _user_version(db: aiosqlite.Connection) -> int:
+    async with db.execute("PRAGMA user_version") as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+def _explain(path: Path, error: sqlite3.Error) -> str:
+    text = str(error)
+    if "not a database" in text or "malformed" in text or "corrupt" in text:
+        return f"{path} is not a SQLite database or is damaged: restore a backup or move it away, then start again"
+    if "readonly" in text or "read-only" in text:
+        return (f"{path} is read-only (the file or its folder): Hexplay must write to it; fix its permissions "
+                "or set HEXPLAY_DB_PATH to a writable place")
+    return f"cannot use the database {path}: {text}"
+
+
 def _match_from(row: aiosqlite.Row) -> MatchRow:
     values = list(row)
     values[2] = json.loads(values[2])
@@ -331,16 +370,34 @@ class Store:
 
     @classmethod
     async def open(cls, path: str | Path) -> "Store":
+        """Open (creating if needed) and check the database; StoreUnavailable says why it cannot be used.
+
+        The files are private (0600, a new folder 0700): they hold user ids and server data.
+        """
         path = Path(path)
         if str(path) != ":memory:":
-            path.parent.mkdir(parents=True, exist_ok=True)
-        connection = await aiosqlite.connect(str(path), isolation_level=None)
+            _private_files(path)
+        try:
+            connection = await aiosqlite.connect(str(path), isolation_level=None)
+        except sqlite3.Error as error:
+            raise StoreUnavailable(f"cannot open the database {path}: {error}") from None
         store = cls(connection)
-        await connection.execute("PRAGMA journal_mode=WAL")
-        await connection.execute("PRAGMA synchronous=NORMAL")
-        await connection.execute("PRAGMA foreign_keys=ON")
-        await connection.execute("PRAGMA busy_timeout=5000")
-        await store._migrate()
+        try:
+            await connection.execute("PRAGMA journal_mode=WAL")
+            await connection.execute("PRAGMA synchronous=NORMAL")
+            await connection.execute("PRAGMA foreign_keys=ON")
+            await connection.execute("PRAGMA busy_timeout=5000")
+            row = await store._one("PRAGMA quick_check")
+            if row is None or row[0] != "ok":
+                raise sqlite3.DatabaseError(f"database disk image is malformed ({row[0] if row else '?'})")
+            await store._migrate()
+            async with store.transaction() as db:  # a read-only file fails here, not at the first move
+                await db.execute(f"PRAGMA user_version = {await _user_version(db)}")
+        except sqlite3.Error as error:
+            await connection.close()  # else aiosqlite's thread keeps the process alive
+            raise StoreUnavailable(_explain(path, error)) from None
+        if str(path) != ":memory:":
+            _private_files(path)  # the -wal and -shm files now exist
         return store
 
     async def close(self) -> None:
@@ -458,6 +515,12 @@ class Store:
             params.append(guild_id)
         ids = [r[0] for r in await self._all(query + " ORDER BY m.id", params)]
         return [m for m in [await self.get_match(i) for i in ids] if m is not None]
+
+    async def open_lobbies(self, creator_id: int, guild_id: int) -> int:
+        """How many lobbies this user created in this server that are still waiting for players."""
+        row = await self._one("SELECT COUNT(*) FROM matches WHERE creator_id = ? AND guild_id = ? AND status = 'lobby'",
+                              (creator_id, guild_id))
+        return int(row[0]) if row else 0
 
     async def active_match_ids(self) -> list[int]:
         return [r[0] for r in await self._all("SELECT id FROM matches WHERE status = 'active' ORDER BY id")]
