@@ -531,3 +531,95 @@ async def test_leaderboard_shows_the_top_ten_and_the_callers_own_rank(world):
     lines = board.text.splitlines()
     assert board.ephemeral and len(lines) == 1 + 10 + 2
     assert lines[1].startswith("1. <@1000>") and lines[-1].startswith(f"13. <@{alice.id}>") and "you" in lines[-1]
+
+
+# -- rematch, server list, /config, /help -------------------------------------------------------
+
+
+async def test_rematch_from_the_final_board_rotates_seats_and_keeps_the_options(world):
+    alice, bob = world.users[:2]
+    match_id, thread = await start_timed(world, 3)
+    await move(world, alice, thread, "d4")
+    await move(world, bob, thread, "a1")
+    await resign_by_command(world, alice, thread)
+    final = [m for m in world.emu.messages(thread) if "Game over" in m.content and m.attachments][-1]
+    rematch = button(final, "Rematch")
+    stranger = await world.emu.press(world.users[2], final, rematch["custom_id"])
+    assert stranger.ephemeral and "Only the players" in stranger.text
+    asked = await world.emu.press(bob, final, rematch["custom_id"])
+    assert asked.ephemeral and "Rematch offered" in asked.text
+    lobby = await arrives(world, world.channel, lambda m: "asks for a rematch" in m.content)
+    assert alice.id in lobby.mentions and "3 days per move" in lobby.content
+    await world.emu.press(alice, lobby, button(lobby, "Accept")["custom_id"])
+    new_id = match_id + 1
+    await world.wait_thread(new_id)
+    new = await world.service.get(new_id)
+    old = await world.service.get(match_id)
+    assert [s.user_id for s in new.seats] == [bob.id, alice.id]  # seats rotated: bob opens now
+    assert (new.options, new.days_per_move, new.rated) == (old.options, old.days_per_move, old.rated)
+
+
+async def test_games_all_lists_the_servers_matches_for_spectators(world):
+    alice, bob, carol, dave = world.users
+    first, thread1 = await world.start_two_player(a=0, b=1)
+    second, thread2 = await world.start_two_player(a=2, b=3)
+    shown = await world.emu.invoke(dave, world.channel, "games", {"all": True})
+    assert shown.ephemeral and f"<#{thread1.id}>" in shown.text and f"<#{thread2.id}>" in shown.text
+    assert "alice vs bob" in shown.text and "carol vs dave" in shown.text
+    mine = await world.emu.invoke(dave, world.channel, "games", {})
+    assert f"<#{thread1.id}>" not in mine.text
+
+
+def grant_manage_guild(world, user):
+    store = world.emu.store
+    original = store.member_permissions
+
+    def permissions(channel, member):
+        bits = original(channel, member)
+        return bits | (1 << 5) if member.id == user.id else bits  # MANAGE_GUILD
+
+    store.member_permissions = permissions
+
+
+async def test_config_is_for_admins_and_sets_server_defaults(world):
+    alice, bob = world.users[:2]
+    command = next(c for c in world.emu.commands(world.guild) if c["name"] == "config")
+    assert int(command["default_member_permissions"]) == 1 << 5  # hidden from non-admins by Discord
+    refused = await world.emu.invoke(bob, world.channel, "config", {"days": 3})
+    assert refused.ephemeral and "Manage Server" in refused.text
+    shown = await world.emu.invoke(bob, world.channel, "config", {})
+    assert "none (default)" in shown.text
+    grant_manage_guild(world, alice)
+    arena = world.emu.create_text_channel(world.guild, "arena")
+    saved = await world.emu.invoke(alice, world.channel, "config",
+                                   {"channel": arena, "days": 7, "reminder_hours": 2})
+    assert "Saved" in saved.text and f"<#{arena.id}>" in saved.text and "7 days" in saved.text
+    bad = await world.service.store.guild_settings(world.guild.id)
+    assert (bad.days_per_move, bad.reminder_hours) == (7, 2)
+    match_id, thread = await world.start_two_player()
+    match = await world.service.get(match_id)
+    assert match.days_per_move == 7 and thread.parent_id == arena.id  # the thread opened in #arena
+    world.clock.advance(3 * HOUR)  # the server's 2 h reminder delay applies to alice
+    assert await world.bot.reminders.run_once() == 1
+    settings = await world.emu.invoke(alice, world.channel, "settings", {})
+    assert "2 h" in settings.text
+    lobby = await world.challenge(alice, [bob], days=0)
+    assert "per move" not in lobby.response.content  # "no time limit" overrides the server default
+
+
+async def test_help_lists_every_command_and_points_to_rules(world):
+    shown = await world.emu.invoke(world.users[0], world.channel, "help", {})
+    names = {c["name"] for c in world.emu.commands(world.guild)}
+    assert shown.ephemeral and "/rules game" in shown.text
+    for name in names:
+        assert f"`/{name}`" in shown.text, name
+
+
+async def test_readme_command_table_covers_every_command(world):
+    import pathlib
+    import re
+
+    readme = (pathlib.Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"^\| `/([a-z]+)", readme, flags=re.M))
+    synced = {c["name"] for c in world.emu.commands(world.guild)}
+    assert synced <= documented, synced - documented
