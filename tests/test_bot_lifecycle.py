@@ -126,7 +126,7 @@ async def test_a_resignation_pings_every_player_and_dms_those_who_want_dms(world
     assert not any("has ended" in m.content for m in world.emu.dms(bob))  # bob's reminders come by ping
 
 
-async def test_a_finished_game_names_whose_score_is_whose_and_pings_both(world):
+async def test_a_finished_game_names_scores_pings_both_and_updates_ratings(world):
     alice, bob = world.users[:2]
     match_id, thread = await world.start_two_player(options="side=4")
     last = await play_to_the_end(world, match_id, thread, random.Random(5))
@@ -136,6 +136,16 @@ async def test_a_finished_game_names_whose_score_is_whose_and_pings_both(world):
     assert f"alice {int(scores[0])}" in last.text and f"bob {int(scores[1])}" in last.text
     assert {alice.id, bob.id} <= set(last.response.mentions)
     await dm_arrives(world, bob, "has ended")
+    game = await world.game(match_id)
+    match = await world.service.get(match_id)
+    winner = world.service.player_row(match, game, game.winners[0]).user_id
+    loser = alice.id if winner == bob.id else bob.id
+    board = await world.emu.invoke(alice, world.channel, "leaderboard", {"game": "bide"})
+    lines = board.text.splitlines()
+    assert lines[1].startswith(f"1. <@{winner}>") and "1 W / 0 L" in lines[1]
+    assert lines[2].startswith(f"2. <@{loser}>") and "0 W / 1 L" in lines[2]
+    profile = await world.emu.invoke(alice, world.channel, "profile", {"user": world.users[1 if winner == bob.id else 0]})
+    assert "Bide: rating" in profile.text and "#1 of 2" in profile.text and "Playing now: nothing" in profile.text
 
 
 # -- autocomplete and preview ---------------------------------------------------------------
@@ -437,22 +447,6 @@ async def resign_by_command(world, user, thread):
     asked = await world.emu.invoke(user, thread, "resign", {})
     await world.emu.press(user, asked.response, asked.response.buttons()[0]["custom_id"])
     await arrives(world, thread, lambda m: "resigned" in m.content and "Game over" in m.content and m.attachments)
-
-
-async def test_a_finished_game_updates_ratings_shown_on_leaderboard_and_profile(world):
-    alice, bob = world.users[:2]
-    match_id, thread = await world.start_two_player(options="side=4")
-    await play_to_the_end(world, match_id, thread, random.Random(7))
-    game = await world.game(match_id)
-    match = await world.service.get(match_id)
-    winner = world.service.player_row(match, game, game.winners[0]).user_id
-    loser = alice.id if winner == bob.id else bob.id
-    board = await world.emu.invoke(alice, world.channel, "leaderboard", {"game": "bide"})
-    lines = board.text.splitlines()
-    assert lines[1].startswith(f"1. <@{winner}>") and "1 W / 0 L" in lines[1]
-    assert lines[2].startswith(f"2. <@{loser}>") and "0 W / 1 L" in lines[2]
-    profile = await world.emu.invoke(alice, world.channel, "profile", {"user": world.users[1 if winner == bob.id else 0]})
-    assert "Bide: rating" in profile.text and "#1 of 2" in profile.text and "Playing now: nothing" in profile.text
 
 
 async def test_unrated_aborted_and_computer_matches_do_not_count(world):
