@@ -372,7 +372,8 @@ class HexplayBot(commands.Bot):
         assert outcome.game is not None
         png = await self.service.render(match, outcome.game)
         mentions = " ".join(f"<@{s.user_id}>" for s in match.seats)
-        text = f"**{self.service.title(match)}** begins: {mentions}\n{self.service.status_line(match, outcome.game)}"
+        status = self.service.status_line(match, outcome.game) + self.service.time_note(match, " — ")
+        text = f"**{self.service.title(match)}** begins: {mentions}\n{status}"
         text += "\nPlay with `/move` here; `/rules` explains the game."
         view = board_view(outcome)
         kwargs = dict(file=png_file(png), allowed_mentions=discord.AllowedMentions(users=True))

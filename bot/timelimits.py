@@ -77,7 +77,8 @@ class TimeLimits:
         if level == TIMED_OUT:
             what = "claim the win" if len(claimants) == 1 else "drop them from the game (as if they resigned)"
             text = (f"<@{mover}> has run out of time in **{title}**. "
-                    f"{' '.join(f'<@{u}>' for u in claimants)}: press **Claim** to {what}.")
+                    f"{' '.join(f'<@{u}>' for u in claimants)}: press **Claim** to {what} "
+                    "(until then they may still move).")
             return DeadlineJob(match, level, mover, game.ply, "ping", text, claimants)
         prefs = await self.store.get_preferences(mover, match.guild_id)
         text = (f"Your time in **{title}** runs out <t:{int(match.deadline_at)}:R> "

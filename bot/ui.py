@@ -192,14 +192,14 @@ class OfferButton(discord.ui.DynamicItem[discord.ui.Button],
 class ClaimButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hx:claim:(?P<match>\d+):(?P<ply>\d+)"):
     """Claim a time-out: the custom id names the turn (ply) that ran out, so a later turn's claim is refused."""
 
-    def __init__(self, match_id: int, ply: int) -> None:
-        super().__init__(discord.ui.Button(label="Claim", style=discord.ButtonStyle.danger,
+    def __init__(self, match_id: int, ply: int, label: str = "Claim win") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.danger,
                                            custom_id=f"hx:claim:{match_id}:{ply}"))
         self.match_id, self.ply = match_id, ply
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
-        return cls(int(match["match"]), int(match["ply"]))
+        return cls(int(match["match"]), int(match["ply"]), item.label or "Claim win")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, lambda: _bot(interaction).claim_button(interaction, self.match_id, self.ply))

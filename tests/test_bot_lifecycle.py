@@ -331,6 +331,8 @@ def timeouts(world, thread):
 async def test_time_limit_warns_then_lets_the_opponent_claim_the_win(world):
     alice, bob = world.users[:2]
     match_id, thread = await start_timed(world, 3)
+    first = [m for m in world.emu.messages(thread) if m.attachments][0]
+    assert "time runs out <t:" in first.content
     board = await world.emu.invoke(bob, thread, "board", {})
     assert "time runs out <t:" in board.text
     games = await world.emu.invoke(alice, world.channel, "games", {})
@@ -352,7 +354,7 @@ async def test_time_limit_warns_then_lets_the_opponent_claim_the_win(world):
     await world.bot.reminders.run_once()
     [notice] = timeouts(world, thread)
     assert bob.id in notice.mentions and "Claim" in notice.content
-    claim = button(notice, "Claim")
+    claim = button(notice, "Claim win")
     own = await world.emu.press(alice, notice, claim["custom_id"])
     assert own.ephemeral and "your own time" in own.text
     await world.bot.reminders.run_once()
@@ -410,7 +412,7 @@ async def test_multi_seat_bide_time_out_drops_the_seat_and_play_goes_on(world):
     await world.bot.reminders.run_once()
     [notice] = timeouts(world, thread)
     assert {alice.id, carol.id} <= set(notice.mentions) and "drop them" in notice.content
-    await world.emu.press(carol, notice, button(notice, "Claim")["custom_id"])
+    await world.emu.press(carol, notice, button(notice, "Claim: drop the seat")["custom_id"])
     match = await world.service.get(match_id)
     game = world.service.game_of(match)
     assert match.status == "active" and match.seat_of(bob.id).resigned
