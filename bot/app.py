@@ -63,7 +63,8 @@ class HexplayBot(commands.Bot):
         self.service.finish_hooks.append(self.ratings.settle)
         self.reminder_task: asyncio.Task | None = None
         self.announcer = Announcer(self)
-        self._caught_up = False  # missed boards are posted once, at the first on_ready
+        self._caught_up = False
+        self._offline_since: float | None = None  # when the gateway connection dropped, if it is down  # missed boards are posted once, at the first on_ready
 
     async def setup_hook(self) -> None:
         from .cogs import COGS
@@ -93,7 +94,22 @@ class HexplayBot(commands.Bot):
         self.reminders = ReminderLoop(self)
         self.reminder_task = asyncio.create_task(self.reminders.run_forever())
 
+    async def on_disconnect(self) -> None:
+        if self._offline_since is None:
+            self._offline_since = self.service.clock.now()
+
+    async def on_resumed(self) -> None:
+        await self._back_online()
+
+    async def _back_online(self) -> None:
+        """Players could not move while the gateway was down: a long gap is an outage, like a stop."""
+        since, self._offline_since = self._offline_since, None
+        if since is not None and await self.timelimits.connection_gap(since):
+            log.warning("the Discord connection was down for %.0f s; running clocks extended",
+                        self.service.clock.now() - since)
+
     async def on_ready(self) -> None:
+        await self._back_online()
         if self.user is not None:
             self.ratings.computer_ids.add(self.user.id)  # the bot itself never counts as a rated player
         if not self._caught_up:

@@ -161,6 +161,14 @@ class TimeLimits:
         log.warning("the bot was down for %s; %d running clocks extended", _hours(now - last), extended)
         return now - last
 
+    async def connection_gap(self, since: float) -> bool:
+        """The gateway was down from ``since`` until now; a gap beyond the grace is an outage. True if recorded."""
+        now = self.service.clock.now()
+        if now - since <= OUTAGE_GRACE:
+            return False
+        await self.store.record_outage(since, now)
+        return True
+
     async def heartbeat(self) -> None:
         await self.store.beat(self.service.clock.now())
 

@@ -404,6 +404,36 @@ async def test_a_deadline_passing_while_the_bot_is_down_is_extended_by_the_outag
     assert len(await world.store.outages()) == 1
 
 
+async def test_a_long_loss_of_the_discord_connection_is_an_outage_too(world):
+    alice = world.users[0]
+    match_id, thread = await start_timed(world, 1)
+    before = (await world.service.get(match_id)).deadline_at
+    bot = world.bot
+    reconnected = asyncio.Event()
+    back_online = bot._back_online
+
+    async def held_until_two_hours_pass():  # the emulator reconnects at once: hold the bot's reaction
+        await reconnected.wait()
+        await back_online()
+
+    bot._back_online = held_until_two_hours_pass
+    await world.emu.disconnect_bot()
+    for _ in range(250):
+        if bot._offline_since is not None:
+            break
+        await asyncio.sleep(0.02)
+    world.clock.advance(2 * HOUR)  # the gateway is down for two hours (as the bot sees it)
+    reconnected.set()
+    for _ in range(250):
+        if await world.store.outages():
+            break
+        await asyncio.sleep(0.02)
+    [(start, end)] = await world.store.outages()
+    assert end - start == 2 * HOUR
+    assert (await world.service.get(match_id)).deadline_at == before + 2 * HOUR
+    assert not (await move(world, alice, thread, "d4")).ephemeral
+
+
 async def test_multi_seat_bide_time_out_drops_the_seat_and_play_goes_on(world):
     alice, bob, carol = world.users[:3]
     match_id, thread = await start_timed(world, 1, users=(0, 1, 2))
