@@ -17,6 +17,7 @@ from .delivery import TASK_PREFIX, Announcer, Undelivered
 from .guilds import Guilds
 from .offers import Offers
 from .ratings import Ratings
+from .text import escape
 from .timelimits import TimeLimits
 from .service import MatchService, Outcome, ServiceError
 from .storage import MatchRow, Store
@@ -413,7 +414,8 @@ class HexplayBot(commands.Bot):
         if channel is None:
             return None
         try:
-            return await channel.send(f"**{self.service.title(match)}**: {names}", allowed_mentions=mention_only(None))
+            starter = " vs ".join(escape(s.name) for s in match.seats)
+            return await channel.send(f"**{self.service.title(match)}**: {starter}", allowed_mentions=mention_only(None))
         except discord.HTTPException as error:
             log.info("cannot post in the configured match channel %s (%s)", channel_id, error)
             return None

@@ -12,6 +12,7 @@ import math
 
 from .service import MAX_DAYS_PER_MOVE, MIN_DAYS_PER_MOVE, MatchService, ServiceError
 from .storage import GuildSettings, MatchRow, SeatRow
+from .text import escape
 
 KEEP = object()  # an argument left out: the setting stays as it is
 
@@ -65,8 +66,8 @@ class Guilds:
         lines = []
         for match in await self.store.active_matches_of_guild(guild_id):
             game = service.game_of(match)
-            names = " vs ".join(s.name for s in sorted(match.seats, key=lambda s: s.seat))
-            mover = service.player_row(match, game, game.to_move).name if game.to_move else "?"
+            names = " vs ".join(escape(s.name) for s in sorted(match.seats, key=lambda s: s.seat))
+            mover = escape(service.player_row(match, game, game.to_move).name) if game.to_move else "?"
             link = f"https://discord.com/channels/{match.guild_id}/{match.home_channel_id}"
             lines.append(f"• {service.title(match)}: {names} — {mover} to move"
                          f"{service.time_note(match, ', ')} — <#{match.home_channel_id}> ({link})")

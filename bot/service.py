@@ -223,7 +223,7 @@ class MatchService:
         for seat in match.seats:
             until = await self.store.vacation_until(seat.user_id, now)
             if until is not None:
-                notes.append(f"{seat.name} is on vacation until <t:{int(until)}:f>")
+                notes.append(f"{escape(seat.name)} is on vacation until <t:{int(until)}:f>")
         return "; ".join(notes)
 
     async def reminder_delay(self, user_id: int, guild_id: int) -> float:
@@ -625,7 +625,7 @@ class MatchService:
         scores = game.scores()
         score_text = ""
         if scores is not None:  # each score named by its player, so nobody guesses whose is whose
-            named = [f"{self.player_row(match, game, seat).name} {_number(value)}"
+            named = [f"{escape(self.player_row(match, game, seat).name)} {_number(value)}"
                      for seat, value in enumerate(scores, start=1)]
             score_text = " (" + ", ".join(named) + ")"
         if len(winners) > 1:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from .service import DAY, MatchService, Outcome, ServiceError
 from .storage import MatchRow, MoveRow
+from .text import escape
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +110,7 @@ class TimeLimits:
         now = service.clock.now()
         if match.deadline_at is None or now < match.deadline_at:
             left = "" if match.deadline_at is None else f": their time runs out <t:{int(match.deadline_at)}:R>"
-            raise ServiceError(f"{mover.name} has not run out of time{left}.")
+            raise ServiceError(f"{escape(mover.name)} has not run out of time{left}.")
         label = service.seat_label(match, game, mover_seat)
         before = (game.to_move, game.ply)
         events = game.resign(mover_seat)
