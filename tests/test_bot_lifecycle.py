@@ -210,6 +210,7 @@ async def test_draw_offer_accepted_after_a_restart_ends_the_game_as_a_draw(world
     alice, bob = world.users[:2]
     match_id, thread = await world.start_two_player()
     await move(world, alice, thread, "e5")
+    await move(world, bob, thread, "a1")
     offered = await world.emu.invoke(alice, thread, "draw", {})
     assert not offered.ephemeral and "offers a draw" in offered.text and bob.id in offered.response.mentions
     own = await world.emu.press(alice, offered.response, button(offered.response, "Accept")["custom_id"])
@@ -224,7 +225,9 @@ async def test_draw_offer_accepted_after_a_restart_ends_the_game_as_a_draw(world
     assert {alice.id, bob.id} <= set(final.mentions) and final.attachments
     match = await world.service.get(match_id)
     assert match.status == "finished" and match.result["winners"] == []
-    assert [m.kind for m in await world.store.moves(match_id)] == ["turn", "draw"]
+    assert [m.kind for m in await world.store.moves(match_id)] == ["turn", "turn", "draw"]
+    rated = await world.store.ratings_of(world.guild.id, "bide", [alice.id, bob.id])
+    assert rated[alice.id].draws == rated[bob.id].draws == 1 and rated[alice.id].mu == rated[bob.id].mu
     await log_replays_to_state(world, match_id)
     history = await world.emu.invoke(alice, thread, "history", {})
     assert "draw agreed" in history.text
