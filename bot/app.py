@@ -291,10 +291,17 @@ class HexplayBot(commands.Bot):
             raise
         original = interaction.message.content if interaction.message else ""
         view = None if answer.closed else offer_view(match_id, kind, at_seq)
-        await interaction.response.edit_message(content=f"{original}\n{answer.text}"[:2000], view=view,
-                                                allowed_mentions=mention_only(None))
-        if answer.outcome is not None:
-            await self.announce_in_home(answer.outcome)
+
+        async def show() -> None:
+            await interaction.response.edit_message(content=f"{original}\n{answer.text}"[:2000], view=view,
+                                                    allowed_mentions=mention_only(None))
+            if answer.outcome is not None:
+                await self.announce_in_home(answer.outcome)
+
+        if answer.outcome is None:
+            await show()
+        else:  # the draw or takeback is stored: whatever Discord does now, the presser learns the truth
+            await self.after_commit(interaction, answer.outcome, show)
 
     async def claim_button(self, interaction: discord.Interaction, match_id: int, ply: int) -> None:
         try:
@@ -303,8 +310,12 @@ class HexplayBot(commands.Bot):
             if "out of date" in str(error) or "is over" in str(error):
                 await interaction.response.edit_message(view=None)
             raise
-        await interaction.response.edit_message(view=None)
-        await self.announce_in_home(outcome)
+
+        async def show() -> None:
+            await interaction.response.edit_message(view=None)
+            await self.announce_in_home(outcome)
+
+        await self.after_commit(interaction, outcome, show)
 
     async def lobby_button(self, interaction: discord.Interaction, action: str, match_id: int) -> None:
         user = (interaction.user.id, interaction.user.display_name)
