@@ -652,3 +652,31 @@ async def test_readme_command_table_covers_every_command(world):
     documented = set(re.findall(r"^\| `/([a-z]+)", readme, flags=re.M))
     synced = {c["name"] for c in world.emu.commands(world.guild)}
     assert synced <= documented, synced - documented
+
+
+async def test_an_accepted_draw_whose_board_fails_is_delivered_later_and_the_presser_told(tmp_path, drawable_bide):
+    from tests.faults import PostFaults
+
+    world = BotWorld(tmp_path / "hexplay.sqlite3")
+    faults = PostFaults(world.emu)  # before the emulator starts
+    await world.start()
+    announcer = world.bot.announcer
+    announcer.attempt_timeout, announcer.answer_within, announcer.retry_delays = 1.5, 2.0, (0.3, 0.5, 1, 1, 2)
+    try:
+        alice, bob = world.users[:2]
+        match_id, thread = await world.start_two_player()
+        offered = await world.emu.invoke(alice, thread, "draw", {})
+        faults.fail(thread.id, 500)
+        accepted = await world.emu.press(bob, offered.response, button(offered.response, "Accept")["custom_id"])
+        assert "agreed a draw" in accepted.text  # the offer message says so: the draw is stored
+        assert (await world.service.get(match_id)).status == "finished"
+        for _ in range(250):  # the board's first post is refused by Discord
+            if faults.refused:
+                break
+            await asyncio.sleep(0.02)
+        assert faults.refused and not [m for m in world.emu.messages(thread) if "Game over" in m.content and m.attachments]
+        faults.heal(thread.id)
+        board = await arrives(world, thread, lambda m: "Game over: a draw" in m.content and m.attachments, timeout=8)
+        assert "Delayed" in board.content
+    finally:
+        await world.stop()
