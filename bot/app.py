@@ -14,6 +14,11 @@ import render
 from .clock import Clock
 from .config import Settings
 from .delivery import TASK_PREFIX, Announcer, Undelivered
+from .guilds import Guilds
+from .offers import Offers
+from .ratings import Ratings
+from .text import escape
+from .timelimits import TimeLimits
 from .service import MatchService, Outcome, ServiceError
 from .storage import MatchRow, Store
 from .ui import (
@@ -22,6 +27,7 @@ from .ui import (
     board_view,
     lobby_view,
     mention_only,
+    offer_view,
     png_file,
     reply_error,
 )
@@ -54,10 +60,16 @@ class HexplayBot(commands.Bot):
         self.settings = settings
         self.store = store
         self.service = MatchService(store, clock, default_reminder_hours=settings.reminder_hours)
+        self.offers = Offers(self.service)
+        self.timelimits = TimeLimits(self.service, settings.vacation_days)
+        self.ratings = Ratings(self.service)
+        self.servers = Guilds(self.service)
+        self.service.finish_hooks.append(self.ratings.settle)
         self.reminder_task: asyncio.Task | None = None
         self.announcer = Announcer(self)
         self._caught_up = False  # missed boards are posted once, at the first on_ready
         self._started_at = self.service.clock.now()  # changes after this are announced by their own command
+        self._offline_since: float | None = None  # when the gateway connection dropped, if it is down
 
     async def setup_hook(self) -> None:
         from .cogs import COGS
@@ -67,6 +79,12 @@ class HexplayBot(commands.Bot):
             await self.add_cog(cog(self))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.on_error = self.on_app_command_error
+        outage = await self.timelimits.recover_outage()  # before anything can judge a deadline
+        if outage:
+            log.warning("clocks extended by %.0f s for the time the bot was down", outage)
+        rated = await self.ratings.catch_up()  # matches that finished just before a stop
+        if rated:
+            log.info("rated %d matches that finished before the last stop", rated)
         await asyncio.to_thread(render.warm_up)  # palettes: the first picture would take ~0.4 s otherwise
         set_aside = await self.service.verify_all()  # a match whose log does not replay is paused, not fatal
         if set_aside:
@@ -81,7 +99,24 @@ class HexplayBot(commands.Bot):
         self.reminders = ReminderLoop(self)
         self.reminder_task = asyncio.create_task(self.reminders.run_forever())
 
+    async def on_disconnect(self) -> None:
+        if self._offline_since is None:
+            self._offline_since = self.service.clock.now()
+
+    async def on_resumed(self) -> None:
+        await self._back_online()
+
+    async def _back_online(self) -> None:
+        """Players could not move while the gateway was down: a long gap is an outage, like a stop."""
+        since, self._offline_since = self._offline_since, None
+        if since is not None and await self.timelimits.connection_gap(since):
+            log.warning("the Discord connection was down for %.0f s; running clocks extended",
+                        self.service.clock.now() - since)
+
     async def on_ready(self) -> None:
+        await self._back_online()
+        if self.user is not None:
+            self.ratings.computer_ids.add(self.user.id)  # the bot itself never counts as a rated player
         if not self._caught_up:
             self._caught_up = True
             await self.announce_missed()
@@ -117,11 +152,16 @@ class HexplayBot(commands.Bot):
             try:
                 await self.announcer.announce(outcome, prefix="(Posted after a restart.) ", unless_superseded=True)
             except Undelivered:
-                pass  # logged, and retried in the background
+                continue  # logged, and retried in the background
+            await self.notify_ending(outcome)
 
     async def close(self) -> None:
         if self.reminder_task is not None:
             self.reminder_task.cancel()
+        try:  # the last moment the bot was seen alive: a long stop from here on is an outage
+            await self.timelimits.heartbeat()
+        except Exception:
+            log.exception("could not record the heartbeat at shutdown")
         await self.announcer.close()
         await super().close()
         await self._finish_handlers()
@@ -171,7 +211,7 @@ class HexplayBot(commands.Bot):
                 await interaction.response.defer(thinking=True)
             png = await self.service.render(match, game, outcome.events)
             kwargs = dict(content=outcome.line, file=png_file(png),
-                          allowed_mentions=mention_only(outcome.mention_user_id))
+                          allowed_mentions=mention_only(outcome.mention_user_ids))
             view = board_view(outcome)
             if view is not None:
                 kwargs["view"] = view
@@ -181,6 +221,7 @@ class HexplayBot(commands.Bot):
                 message_id = (await interaction.response.send_message(**kwargs)).message_id
             if message_id is not None:
                 await self.store.mark_announced(match.id, match.version, match.home_channel_id, message_id)
+            await self.notify_ending(outcome)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         attempt = asyncio.create_task(self.announcer.announce(outcome), name=f"{TASK_PREFIX}-{match.id}-now")
@@ -198,6 +239,7 @@ class HexplayBot(commands.Bot):
                 attempt.add_done_callback(lambda task: task.cancelled() or task.exception())  # retried inside
             text = after_commit_text(outcome, reason)
         await interaction.followup.send(text[:2000], ephemeral=True, allowed_mentions=mention_only(None))
+        await self.notify_ending(outcome)
 
     async def after_commit(self, interaction: discord.Interaction, outcome: Outcome, announce) -> None:
         """Announce a stored change; if that fails, the mover still learns that it was stored."""
@@ -224,23 +266,87 @@ class HexplayBot(commands.Bot):
                     await self.announcer.announce(outcome)
                 except Undelivered:
                     pass  # logged and retried in the background; the resignation itself is answered
+            await self.notify_ending(outcome)
 
         await self.after_commit(interaction, outcome, announce)
+
+    async def announce_in_home(self, outcome: Outcome) -> None:
+        """Post a change made away from the match's home (an offer's or a claim's button) through the announcer."""
+        if outcome.game is not None:
+            try:
+                await self.announcer.announce(outcome)
+            except Undelivered:
+                pass  # logged and retried in the background
+        await self.notify_ending(outcome)
+
+    async def offer_and_announce(self, interaction: discord.Interaction, match_id: int, kind: str) -> None:
+        """/draw and /undo: post the offer in the match's home with Accept / Decline."""
+        notice = await self.offers.offer(match_id, interaction.user.id, kind)
+        view = offer_view(match_id, kind, notice.at_seq)
+        mentions = mention_only(notice.answerer_ids)
+        if interaction.channel_id == notice.match.home_channel_id:
+            await interaction.response.send_message(notice.text, view=view, allowed_mentions=mentions)
+            return
+        home = await self.channel_by_id(notice.match.home_channel_id)
+        if home is None:
+            raise ServiceError("The match's thread is gone; the offer cannot be shown to the other players.")
+        await home.send(notice.text, view=view, allowed_mentions=mentions)
+        await interaction.response.send_message(f"Sent in <#{notice.match.home_channel_id}>.", ephemeral=True)
+
+    async def offer_button(self, interaction: discord.Interaction, kind: str, match_id: int, at_seq: int,
+                           accept: bool) -> None:
+        try:
+            answer = await self.offers.answer(match_id, interaction.user.id, kind, at_seq, accept)
+        except ServiceError as error:
+            if "no longer open" in str(error) or "is over" in str(error):  # a dead offer loses its buttons
+                await interaction.response.edit_message(view=None)
+            raise
+        original = interaction.message.content if interaction.message else ""
+        view = None if answer.closed else offer_view(match_id, kind, at_seq)
+
+        async def show() -> None:
+            await interaction.response.edit_message(content=f"{original}\n{answer.text}"[:2000], view=view,
+                                                    allowed_mentions=mention_only(None))
+            if answer.outcome is not None:
+                await self.announce_in_home(answer.outcome)
+
+        if answer.outcome is None:
+            await show()
+        else:  # the draw or takeback is stored: whatever Discord does now, the presser learns the truth
+            await self.after_commit(interaction, answer.outcome, show)
+
+    async def claim_button(self, interaction: discord.Interaction, match_id: int, ply: int) -> None:
+        try:
+            outcome = await self.timelimits.claim(match_id, interaction.user.id, ply)
+        except ServiceError as error:
+            if "out of date" in str(error) or "is over" in str(error):
+                await interaction.response.edit_message(view=None)
+            raise
+
+        async def show() -> None:
+            await interaction.response.edit_message(view=None)
+            await self.announce_in_home(outcome)
+
+        await self.after_commit(interaction, outcome, show)
 
     async def lobby_button(self, interaction: discord.Interaction, action: str, match_id: int) -> None:
         user = (interaction.user.id, interaction.user.display_name)
         service = self.service
-        service.check_guild(await service.get(match_id), interaction.guild_id)  # as commands do
-        if action == "accept":
-            outcome = await service.accept(match_id, user[0])
-        elif action == "decline":
-            outcome = await service.decline(match_id, user[0])
-        elif action == "join":
-            outcome = await service.join(match_id, user)
-        elif action == "start":
-            outcome = await service.start(match_id, user[0])
-        else:
-            outcome = await service.cancel(match_id, user[0])
+        try:
+            service.check_guild(await service.get(match_id), interaction.guild_id)  # as commands do
+            if action == "accept":
+                outcome = await service.accept(match_id, user[0])
+            elif action == "decline":
+                outcome = await service.decline(match_id, user[0])
+            elif action == "join":
+                outcome = await service.join(match_id, user)
+            elif action == "start":
+                outcome = await service.start(match_id, user[0])
+            else:
+                outcome = await service.cancel(match_id, user[0])
+        except ServiceError as error:
+            await self._retire_stale_lobby(interaction, match_id, str(error))
+            raise
         match = outcome.match
         if outcome.started:
             await interaction.response.edit_message(content=service.lobby_text(match) + "\n" + outcome.line,
@@ -254,6 +360,29 @@ class HexplayBot(commands.Bot):
             await interaction.response.edit_message(content=outcome.line, view=None,
                                                     allowed_mentions=mention_only(None))
 
+    async def _retire_stale_lobby(self, interaction: discord.Interaction, match_id: int, reason: str) -> None:
+        """A button pressed on a lobby that is no longer one: take its buttons away, then explain privately."""
+        stored = await self.store.get_match(match_id)
+        if stored is None or stored.status == "lobby" or interaction.response.is_done():
+            return
+        if stored.status == "cancelled":
+            content = f"{self.service.title(stored)} was cancelled."
+        else:
+            content = self.service.lobby_text(stored)
+        await interaction.response.edit_message(content=content, view=None, allowed_mentions=mention_only(None))
+
+    async def notify_ending(self, outcome: Outcome) -> None:
+        """A finished game: DM the players whose reminders come by DM (the board message pinged everyone)."""
+        if not outcome.finished or outcome.game is None:
+            return
+        text = self.service.ending_dm(outcome)
+        for user_id in outcome.ending_dm_user_ids:
+            try:
+                user = self.get_user(user_id) or await self.fetch_user(user_id)
+                await user.send(text, allowed_mentions=mention_only(None))
+            except discord.HTTPException as error:  # closed DMs: the ping in the match is enough
+                log.info("no end-of-game DM for %s (%s)", user_id, error)
+
     async def open_match(self, interaction: discord.Interaction, match: MatchRow, outcome: Outcome) -> None:
         """Give a started match its thread (when the channel allows it) and post the first board.
 
@@ -265,6 +394,11 @@ class HexplayBot(commands.Bot):
         names = " vs ".join(s.name for s in match.seats)
         thread_name = f"{self.service.title(match)}: {names}"[:100]
         target: discord.abc.Messageable | None = None
+        chosen = (await self.store.guild_settings(match.guild_id)).match_channel_id
+        if chosen and chosen != match.channel_id:  # /config: match threads open in the server's chosen channel
+            starter = await self._starter_in(chosen, match, names)
+            if starter is not None:
+                lobby_message = starter
         if lobby_message is not None:
             try:
                 thread = await lobby_message.create_thread(name=thread_name, auto_archive_duration=10080)
@@ -278,7 +412,8 @@ class HexplayBot(commands.Bot):
         assert outcome.game is not None
         png = await self.service.render(match, outcome.game)
         mentions = " ".join(f"<@{s.user_id}>" for s in match.seats)
-        text = f"**{self.service.title(match)}** begins: {mentions}\n{self.service.status_line(match, outcome.game)}"
+        status = self.service.status_line(match, outcome.game) + self.service.time_note(match, " — ")
+        text = f"**{self.service.title(match)}** begins: {mentions}\n{status}"
         text += "\nPlay with `/move` here; `/rules` explains the game."
         view = board_view(outcome)
         kwargs = dict(file=png_file(png), allowed_mentions=discord.AllowedMentions(users=True))
@@ -294,6 +429,34 @@ class HexplayBot(commands.Bot):
             kwargs["file"] = png_file(png)  # a File is consumed by a failed send
             message = await interaction.followup.send(text, wait=True, **kwargs)
         await self.store.mark_announced(match.id, match.version, message.channel.id, message.id)
+
+
+    async def _starter_in(self, channel_id: int, match: MatchRow, names: str) -> discord.Message | None:
+        """The message that starts a match's thread in the server's chosen channel (None if it cannot post)."""
+        channel = await self.channel_by_id(channel_id)
+        if channel is None:
+            return None
+        try:
+            starter = " vs ".join(escape(s.name) for s in match.seats)
+            return await channel.send(f"**{self.service.title(match)}**: {starter}", allowed_mentions=mention_only(None))
+        except discord.HTTPException as error:
+            log.info("cannot post in the configured match channel %s (%s)", channel_id, error)
+            return None
+
+    async def rematch_button(self, interaction: discord.Interaction, match_id: int) -> None:
+        """Rematch on a final board: a new lobby in the match's channel, the presser ready, the others invited."""
+        self.service.check_guild(await self.service.get(match_id), interaction.guild_id)
+        match = await self.servers.rematch(match_id, interaction.user.id)
+        invited = [s.user_id for s in match.seats if s.user_id != interaction.user.id]
+        text = (" ".join(f"<@{u}>" for u in invited) + f": <@{interaction.user.id}> asks for a rematch.\n"
+                + self.service.lobby_text(match))
+        channel = await self.channel_by_id(match.channel_id)
+        view = lobby_view(match, self.service)
+        if channel is None:
+            raise ServiceError("The match's channel is gone; start a new match with /play.")
+        message = await channel.send(text[:2000], view=view, allowed_mentions=mention_only(invited))
+        await self.store.update_match_fields(match.id, lobby_message_id=message.id)
+        await interaction.response.send_message(f"Rematch offered in <#{match.channel_id}>.", ephemeral=True)
 
 
 def after_commit_text(outcome: Outcome, reason: str) -> str:
