@@ -19,12 +19,13 @@ from .offers import Offers
 from .ratings import Ratings
 from .text import escape
 from .timelimits import TimeLimits
-from .service import MatchService, Outcome, ServiceError
+from .service import BuilderExpired, MatchService, Outcome, ServiceError
 from .storage import MatchRow, Store
 from .ui import (
     DYNAMIC_ITEMS,
     SOMETHING_WENT_WRONG,
     board_view,
+    builder_view,
     lobby_view,
     mention_only,
     offer_view,
@@ -255,6 +256,61 @@ class HexplayBot(commands.Bot):
                                 expected_version: int | None = None) -> None:
         outcome = await self.service.play(match_id, interaction.user.id, text, expected_version=expected_version)
         await self.after_commit(interaction, outcome, lambda: self.post_board(interaction, outcome))
+
+    async def turn_builder(self, interaction: discord.Interaction, op: str, match_id: int, version: int | None,
+                           picks: list[int]) -> None:
+        """The private turn builder: open it, pick or undo an action, or end (play) the turn."""
+        if op == "undo":
+            picks = picks[:-1]
+        if op == "end":
+            await self.submit_built_turn(interaction, match_id, version, picks)
+            return
+        try:
+            match, state = await self.service.builder(match_id, interaction.user.id, version, picks)
+        except BuilderExpired as expired:  # close the old builder rather than leave dead menus
+            await interaction.response.edit_message(content=str(expired), attachments=[], view=None)
+            return
+        # A picture takes a moment: acknowledge first (Discord allows 3 s), then show it.
+        if op == "open":
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        else:
+            await interaction.response.defer()
+        png = await self.service.render(match, state.game, state.events)
+        content = f"**Your turn in {self.service.title(match)}** (only you see this). {state.summary()}"
+        if state.more:
+            content += f" {state.more} more actions are not in the menus: type them with /move."
+        if state.full:
+            content += " That is as many actions as the builder holds: end the turn, or undo."
+        view = builder_view(match.id, match.version, state)
+        if op == "open":
+            await interaction.followup.send(content, file=png_file(png, "turn.png"), view=view, ephemeral=True)
+        else:
+            await interaction.edit_original_response(content=content, attachments=[png_file(png, "turn.png")],
+                                                     view=view)
+
+    async def submit_built_turn(self, interaction: discord.Interaction, match_id: int, version: int | None,
+                                picks: list[int]) -> None:
+        """End turn: the picked actions go through the same service call as /move."""
+        try:
+            _, state = await self.service.builder(match_id, interaction.user.id, version, picks)
+        except BuilderExpired as expired:
+            await interaction.response.edit_message(content=str(expired), attachments=[], view=None)
+            return
+        if not state.can_end:
+            raise ServiceError(f"The turn cannot end yet: {state.why_not_end}.")
+        outcome = await self.service.play(match_id, interaction.user.id, state.notation, expected_version=version)
+
+        async def announce() -> None:
+            await interaction.response.edit_message(content=f"Played `{state.notation}`.", attachments=[],
+                                                    view=None)
+            if outcome.game is not None:
+                try:
+                    await self.announcer.announce(outcome)
+                except Undelivered:
+                    pass  # logged and retried in the background; the mover was answered
+            await self.notify_ending(outcome)
+
+        await self.after_commit(interaction, outcome, announce)
 
     async def resign_and_announce(self, interaction: discord.Interaction, match_id: int) -> None:
         outcome = await self.service.resign(match_id, interaction.user.id)

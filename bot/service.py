@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, TypeVar
 
 from games import Event, Game, GameError, GameInfo, load_state
+from games.interface import split_turn
 from games import get as get_game
 from render import render_gif, render_png
 
@@ -32,6 +33,8 @@ from .storage import (
     VersionConflict,
 )
 from .suggestions import MAX_CHOICES, clip, suggest_moves
+from .turn_builder import BuilderError, BuilderState
+from .turn_builder import build as build_turn
 from .text import escape, fit, quoted
 
 log = logging.getLogger(__name__)
@@ -74,6 +77,10 @@ class ReminderJob:
     via: str
     text: str
     next_at: float
+
+
+class BuilderExpired(ServiceError):
+    """A turn builder opened on a position that has changed since."""
 
 
 def parse_options(text: str | None) -> dict[str, str]:
@@ -500,7 +507,7 @@ class MatchService:
         except GameError as error:
             raise ServiceError(f"`{quoted(text)}` is not a legal move: {fit(str(error), 300)}.") from None
         notation = game.last_turn_notation
-        line = f"{label} played `{notation}`{self._effects(events)}."
+        line = self.turn_line(label, game, notation, events)
         move = MoveRow(0, before_ply, seat, user_id, "turn", notation, [e.to_json() for e in events], 0.0,
                        entered=text)
         return await self._record(match, game, (before_mover, before_ply), move, events, line)
@@ -590,10 +597,18 @@ class MatchService:
         before = self.replay(match, moves[:-1])  # whose seat it was then (a swap changes it)
         label = self.seat_label(match, before, last.seat)
         events = [Event.from_json(e) for e in last.events]
-        line = self.move_line(label, last, events)
+        line = self.move_line(label, last, events, game)
         return await self._announcement(match, game, line, events)
 
-    def move_line(self, label: str, move: MoveRow, events: list[Event]) -> str:
+    def turn_line(self, label: str, game: Game, notation: str, events: list[Event]) -> str:
+        """A played turn for the channel: in the engine's words when it has them
+        ("alice: b2-c2, e5>b5 (took the ball) — GOAL! 2–1"), else the notation and its effects."""
+        words = game.describe_turn(events, notation)
+        if words and words != notation:
+            return f"{label}: {words}."  # engine text, not user input
+        return f"{label} played `{notation}`{self._effects(events)}."
+
+    def move_line(self, label: str, move: MoveRow, events: list[Event], game: Game | None = None) -> str:
         """How a logged move is announced."""
         if move.kind == "resign":
             return f"{label} resigned."
@@ -603,6 +618,8 @@ class MatchService:
             return "The players agreed a draw."
         if move.kind == "takeback":
             return f"By agreement, {label}'s last turn was taken back."
+        if game is not None:
+            return self.turn_line(label, game, move.notation, events)
         return f"{label} played `{move.notation}`{self._effects(events)}."
 
     @staticmethod
@@ -676,11 +693,53 @@ class MatchService:
         try:
             events = trial.play_turn(text)
         except GameError as error:
-            raise ServiceError(f"`{quoted(text)}` is not a legal move: {fit(str(error), 300)}.") from None
+            # Not a whole turn: show the actions so far, if each of them is legal (a turn half-built).
+            partial = self._partial_turn(game, text)
+            if partial is None:
+                raise ServiceError(f"`{quoted(text)}` is not a legal move: {fit(str(error), 300)}.") from None
+            trial, events = partial
+            done = trial.format_turn(trial.turn_actions)
+            line = (f"Preview of a turn in progress (not played): `{done}` — not a whole turn yet: "
+                    f"{fit(str(error), 300)}.")
+            return await self.render(match, trial, events), line
         assert game.to_move is not None
-        line = (f"Preview (not played): {self.seat_label(match, game, game.to_move)} "
-                f"`{trial.last_turn_notation}`{self._effects(events)}.")
+        line = "Preview (not played): " + self.turn_line(
+            self.seat_label(match, game, game.to_move), trial, trial.last_turn_notation, events)
         return await self.render(match, trial, events), line
+
+    @staticmethod
+    def _partial_turn(game: Game, text: str) -> tuple[Game, list[Event]] | None:
+        """The game after the actions of ``text`` when each is legal but the turn is not finished."""
+        trial = game.copy()
+        events: list[Event] = []
+        tokens = split_turn(text)
+        if not tokens:
+            return None
+        try:
+            for token in tokens:
+                if trial.is_over:
+                    return None
+                events.extend(trial.apply_action(trial.parse_action(token)))
+        except GameError:
+            return None
+        return (trial, events) if trial.turn_in_progress() else None
+
+    async def builder(self, match_id: int, user_id: int, version: int | None, picks: list[int]
+                      ) -> tuple[MatchRow, BuilderState]:
+        """The turn builder's state for the mover (see :mod:`bot.turn_builder`)."""
+        match, game = await self.active(match_id)
+        seat = self.engine_seat_of(match, game, user_id)
+        if version is not None and version != match.version:
+            raise BuilderExpired("This turn builder has expired: the match has moved on since it was opened. "
+                                 "Open a new one from the latest board (or /turn).")
+        if game.to_move != seat:
+            assert game.to_move is not None
+            raise ServiceError(f"It is not your turn in {self.title(match)}: "
+                               f"{self.seat_label(match, game, game.to_move)} is to move.")
+        try:
+            return match, build_turn(game, picks)
+        except BuilderError as error:
+            raise ServiceError(f"Turn builder: {error}.") from None
 
     async def history(self, match_id: int) -> tuple[MatchRow, list[str]]:
         match = await self.get(match_id)

@@ -16,6 +16,7 @@ import discord
 from .service import MatchService, Outcome, ServiceError
 from .storage import MatchRow
 from .text import fit
+from .turn_builder import BuilderState, Choice, decode, encode
 
 if TYPE_CHECKING:
     from .app import HexplayBot
@@ -219,6 +220,78 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hx:rem
         await guarded(interaction, lambda: _bot(interaction).rematch_button(interaction, self.match_id))
 
 
+class TurnBuilderButton(discord.ui.DynamicItem[discord.ui.Button],
+                        template=r"hx:tb:(?P<op>open|undo|end):(?P<match>\d+):(?P<version>\d+):(?P<picks>[0-9a-f.]*)"):
+    """Open the turn builder, Undo its last action, or End the turn (see :mod:`bot.turn_builder`)."""
+
+    LABELS = {"open": ("Build your turn", discord.ButtonStyle.primary),
+              "undo": ("Undo last action", discord.ButtonStyle.secondary),
+              "end": ("End turn", discord.ButtonStyle.success)}
+
+    def __init__(self, op: str, match_id: int, version: int, picks: str = "", disabled: bool = False) -> None:
+        label, style = self.LABELS[op]
+        super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled,
+                                           custom_id=f"hx:tb:{op}:{match_id}:{version}:{picks}"))
+        self.op, self.match_id, self.version, self.picks = op, match_id, version, picks
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+        return cls(match["op"], int(match["match"]), int(match["version"]), match["picks"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        picks = decode(self.picks) if self.op != "open" else []
+        await guarded(interaction, lambda: _bot(interaction).turn_builder(
+            interaction, self.op, self.match_id, self.version, picks))
+
+
+class TurnBuilderSelect(discord.ui.DynamicItem[discord.ui.Select],
+                        template=r"hx:tb:pick(?P<menu>\d):(?P<match>\d+):(?P<version>\d+):(?P<picks>[0-9a-f.]*)"):
+    """One menu of next actions; the chosen option's value is its index among the legal actions."""
+
+    def __init__(self, menu: int, match_id: int, version: int, picks: str,
+                 choices: list[Choice] | None = None, placeholder: str = "Next action") -> None:
+        options = [discord.SelectOption(label=c.label, value=str(c.index), description=c.description or None)
+                   for c in (choices or [])] or [discord.SelectOption(label="-", value="-")]
+        super().__init__(discord.ui.Select(custom_id=f"hx:tb:pick{menu}:{match_id}:{version}:{picks}",
+                                           placeholder=placeholder, options=options, min_values=1, max_values=1))
+        self.match_id, self.version, self.picks = match_id, version, picks
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: Any):
+        made = cls(int(match["menu"]), int(match["match"]), int(match["version"]), match["picks"])
+        made.item.options = item.options
+        return made
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+            if not values or not str(values[0]).isdigit():
+                raise ServiceError("Pick an action from the menu.")
+            picks = decode(self.picks) + [int(values[0])]
+            await _bot(interaction).turn_builder(interaction, "pick", self.match_id, self.version, picks)
+
+        await guarded(interaction, run)
+
+
+def builder_view(match_id: int, version: int, state: BuilderState) -> discord.ui.View:
+    """Up to 4 menus of next actions (25 options each) and a row of Undo / End turn."""
+    view = discord.ui.View(timeout=None)
+    picks = encode(state.picks)
+    menus = state.menus()
+    for k, chunk in enumerate(menus):
+        first, last = chunk[0].index + 1, chunk[-1].index + 1
+        placeholder = "Next action" if len(menus) == 1 else f"Next action ({first}–{last})"
+        select = TurnBuilderSelect(k, match_id, version, picks, chunk, placeholder)
+        select.item.row = k
+        view.add_item(select)
+    row = len(menus)
+    for op, disabled in (("undo", not state.picks), ("end", not state.can_end)):
+        button = TurnBuilderButton(op, match_id, version, picks, disabled=disabled)
+        button.item.row = row
+        view.add_item(button)
+    return view
+
+
 def offer_view(match_id: int, kind: str, at_seq: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(OfferButton(kind, True, match_id, at_seq))
@@ -226,7 +299,8 @@ def offer_view(match_id: int, kind: str, at_seq: int) -> discord.ui.View:
     return view
 
 
-DYNAMIC_ITEMS = (LobbyButton, QuickActionButton, ResignConfirmButton, SnoozeButton, ReplayButton, OfferButton, ClaimButton, RematchButton)
+DYNAMIC_ITEMS = (LobbyButton, QuickActionButton, ResignConfirmButton, SnoozeButton, ReplayButton, OfferButton,
+                 ClaimButton, RematchButton, TurnBuilderButton, TurnBuilderSelect)
 
 
 def lobby_view(match: MatchRow, service: MatchService) -> discord.ui.View | None:
@@ -259,4 +333,6 @@ def board_view(outcome: Outcome) -> discord.ui.View | None:
     for quick in game.info.quick_actions:
         if quick.notation in legal:
             view.add_item(QuickActionButton(match.id, match.version, quick.notation, quick.label))
+    if game.info.multi_action_turns and legal:  # a turn of several actions, picked from menus
+        view.add_item(TurnBuilderButton("open", match.id, match.version))
     return view if view.children else None

@@ -81,7 +81,8 @@ class PlayCog(commands.Cog, name="Play"):
         for info in infos:
             for spec in info.options:
                 for value in spec.allowed:
-                    text = f"{spec.key}={value}"
+                    shown = str(value).lower() if isinstance(value, bool) else value
+                    text = f"{spec.key}={shown}"
                     if current.lower() in text:
                         label = f"{text} — {spec.description}" + (" (default)" if value == spec.default else "")
                         choices.append(app_commands.Choice(name=label[:100], value=text))
