@@ -125,3 +125,14 @@ def test_side_6_and_narrow_widths_render(width):
     events = game.play_turn("f2-f3")
     data = render.render_png(game, player_names=["a" * 40, "Zoë"], last_events=events, width=width)
     assert decode(data).width == max(width, rp.MIN_WIDTH) and len(data) < 300_000
+
+
+def test_gif_replay_of_a_short_game():
+    game = PlayBai.new()
+    frames = [(game.copy(), [])]
+    for turn in ("e2-e3 e3-e4", "e8-e7 e7-e6 e6-e5", "b2-c3"):
+        events = game.play_turn(turn)
+        frames.append((game.copy(), events))
+    data = render.render_gif(frames, player_names=NAMES)
+    im = Image.open(io.BytesIO(data))
+    assert data[:3] == b"GIF" and im.n_frames == len(frames)
