@@ -10,7 +10,9 @@ database and the emulator's messages:
 
 * lost acknowledged moves: acknowledged but not in the match's move log;
 * duplicate boards: a move whose board was posted in the thread more than once;
-* missing boards: a logged move whose board never appeared;
+* unseen positions: a match whose latest logged move's board never appeared (an
+  intermediate board may be superseded: when the bot was down, the simulated players
+  move on the stored position, and the catch-up then shows the latest board only);
 * logs that do not replay to the stored state.
 
 Run: .venv/bin/python benchmarks/soak_kill.py [--kills 35] [--matches 6]
@@ -56,17 +58,24 @@ class Soak:
         self.threads: dict[int, object] = {}
         self.pairs = 0
         self.stopping = False
+        self.errors: list[str] = []
 
     # -- the bot process ---------------------------------------------------------------
 
     async def start_bot(self) -> None:
         env = {**os.environ, "DISCORD_TOKEN": TOKEN, "DISCORD_API_BASE_URL": self.emu.api_base_url,
                "DISCORD_GATEWAY_URL": self.emu.gateway_url, "HEXPLAY_DEV_GUILD_IDS": str(self.guild.id),
-               "HEXPLAY_DB_PATH": str(self.db), "HEXPLAY_LOG_LEVEL": "ERROR", "PYTHONPATH": str(ROOT)}
+               "HEXPLAY_DB_PATH": str(self.db), "HEXPLAY_LOG_LEVEL": os.environ.get("SOAK_LOG_LEVEL", "ERROR"), "PYTHONPATH": str(ROOT)}
         self.process = subprocess.Popen([sys.executable, "-m", "bot"], cwd=self.tmp, env=env,
                                         stdout=subprocess.DEVNULL, stderr=open(self.tmp / "bot.log", "a"))
         await self.emu.wait_until_ready(timeout=60)
-        await asyncio.sleep(0.3)
+        probe = self.emu.create_user(f"probe{time.monotonic_ns()}")
+        for _ in range(60):  # serving: it answers a command
+            try:
+                await self.emu.invoke(probe, self.channel, "games", {}, timeout=5)
+                break
+            except EmulatorError:
+                await asyncio.sleep(0.2)
         self.up.set()
 
     async def kill_bot(self) -> None:
@@ -105,14 +114,21 @@ class Soak:
             row = db.execute("SELECT thread_id FROM matches WHERE id = ?", (match_id,)).fetchone()
         return row[0] if row else None
 
+    def unannounced(self) -> int:
+        with sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=5) as db:
+            return db.execute("SELECT COUNT(*) FROM matches WHERE announced_version < version"
+                              " AND status IN ('active', 'finished')").fetchone()[0]
+
     def stored_game(self, match_id: int):
         with sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=5) as db:
             row = db.execute("SELECT state FROM matches WHERE id = ?", (match_id,)).fetchone()
         return load_state(json.loads(row[0]))
 
-    async def player(self, number: int) -> None:
+    async def player(self, first: tuple[int, object, list]) -> None:
+        opened: tuple[int, object, list] | None = first
         while not self.stopping:
-            match_id, thread, users = await self.open_match()
+            match_id, thread, users = opened or await self.open_match()
+            opened = None
             self.threads[match_id] = thread
             while not self.stopping:
                 await self.up.wait()
@@ -124,10 +140,14 @@ class Soak:
                 ply = game.ply
                 try:
                     result = await self.emu.invoke(user, thread, "move", {"move": choice}, timeout=4)
-                except EmulatorError:
+                except EmulatorError as error:
+                    self.errors.append(str(error))
+                    await asyncio.sleep(0.1)
                     continue  # the bot died under it: the fate of the move is unknown, not acknowledged
                 if not result.ephemeral and result.response is not None and result.response.attachments:
                     self.acknowledged.append((match_id, ply, choice))
+                else:
+                    self.errors.append(result.text or repr(result))
                 await asyncio.sleep(self.rng.uniform(0.0, 0.1))
 
     # -- the run -------------------------------------------------------------------------------
@@ -137,20 +157,31 @@ class Soak:
         self.guild = self.emu.create_guild("Soak")
         self.channel = self.emu.create_text_channel(self.guild, "games")
         await self.start_bot()
-        players = [asyncio.create_task(self.player(i)) for i in range(self.matches)]
+        opened = [await self.open_match() for _ in range(self.matches)]  # before the kills begin
+        players = [asyncio.create_task(self.player(match)) for match in opened]
         started = time.perf_counter()
         for _ in range(kills):
-            await asyncio.sleep(self.rng.uniform(0.3, 1.5))
+            await asyncio.sleep(self.rng.uniform(1.0, 3.0))
             await self.kill_bot()
             await self.start_bot()
         self.stopping = True
-        await asyncio.sleep(4)  # the last start posts missed boards; players finish their last move
+        await asyncio.sleep(2)  # players finish their last move
+        for _ in range(300):  # the last start posts the missed boards
+            if not self.unannounced():
+                break
+            await asyncio.sleep(0.2)
         for task in players:
+            if task.done() and task.exception() is not None:
+                print(f"a player stopped: {task.exception()!r}")
+            elif os.environ.get("SOAK_KEEP"):
+                task.print_stack()
             task.cancel()
         await asyncio.gather(*players, return_exceptions=True)
         assert self.process is not None
         self.process.terminate()
         self.process.wait(15)
+        if os.environ.get("SOAK_KEEP"):
+            print("first errors:", self.errors[:3])
         figures = self.check()
         figures["seconds"] = int(time.perf_counter() - started)
         await self.emu.stop()
@@ -160,42 +191,55 @@ class Soak:
         db = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True)
         logged = {(m, p, n) for m, p, n in db.execute("SELECT match_id, ply, notation FROM moves")}
         lost = sum(1 for move in self.acknowledged if move not in logged)
-        duplicates = missing = broken = 0
+        duplicates = missing = broken = unseen = strays = 0
         for match_id, thread in self.threads.items():
-            moves = db.execute("SELECT notation, kind FROM moves WHERE match_id = ? ORDER BY seq",
+            moves = db.execute("SELECT notation, kind, user_id FROM moves WHERE match_id = ? ORDER BY seq",
                                (match_id,)).fetchall()
-            expected = [notation for notation, _ in moves]
+            # a board is (player, notation): two players may play the same cell one after the other
+            expected = [(self.emu.store.users[user].name, notation) for notation, _, user in moves]
             posted = []
             for message in self.emu.messages(thread):
                 found = LINE.search(message.content) if message.attachments else None
                 if found:
-                    posted.append(found.group("notation") or "resign")
+                    posted.append((found.group("name"), found.group("notation") or "resign"))
+                    if os.environ.get("SOAK_KEEP"):
+                        print("   ", match_id, message.id, repr(message.content[:60]))
+            if os.environ.get("SOAK_KEEP"):
+                print(match_id, "logged", expected)
+                print(match_id, "posted", posted)
             # boards come in log order: a board repeating the previous one is a duplicate
             i = 0
             for notation in posted:
                 if i < len(expected) and notation == expected[i]:
                     i += 1
-                elif i > 0 and notation == expected[i - 1]:
+                elif 0 < i <= len(expected) and notation == expected[i - 1]:
                     duplicates += 1
                 else:
-                    while i < len(expected) and expected[i] != notation:
-                        missing += 1
-                        i += 1
-                    i += 1
+                    later = next((k for k in range(i, len(expected)) if expected[k] == notation), None)
+                    if later is None:
+                        strays += 1  # a board for a turn that is not in the log
+                    else:
+                        missing += later - i
+                        i = later + 1
             missing += max(0, len(expected) - i)
+            if expected and (not posted or posted[-1] != expected[-1]):
+                unseen += 1  # the match's latest position was never shown
             state = db.execute("SELECT state, game, players, options FROM matches WHERE id = ?",
                                (match_id,)).fetchone()
             replay = new_game(state[1], state[2], json.loads(state[3]))
-            for notation, kind in moves:
+            for notation, kind, _ in moves:
                 replay.play_turn(notation) if kind == "turn" else None
             if json.dumps(replay.to_json(), sort_keys=True) != json.dumps(json.loads(state[0]), sort_keys=True):
                 broken += 1
         return {"kills": 0, "acknowledged": len(self.acknowledged), "logged": len(logged), "lost": lost,
-                "duplicates": duplicates, "missing": missing, "broken": broken, "matches": len(self.threads)}
+                "duplicates": duplicates, "missing": missing, "broken": broken, "unseen": unseen, "strays": strays, "matches": len(self.threads)}
 
 
 async def main_async(kills: int, matches: int, seed: int) -> int:
     with tempfile.TemporaryDirectory() as tmp:
+        if os.environ.get("SOAK_KEEP"):
+            tmp = os.environ["SOAK_KEEP"]
+            Path(tmp).mkdir(parents=True, exist_ok=True)
         soak = Soak(Path(tmp), matches, seed)
         figures = await soak.run(kills)
         figures["kills"] = kills
@@ -203,10 +247,16 @@ async def main_async(kills: int, matches: int, seed: int) -> int:
               f"{figures['matches']} matches, {figures['acknowledged']} acknowledged moves "
               f"({figures['logged']} logged)")
         print(f"  lost acknowledged moves: {figures['lost']}")
-        print(f"  duplicate boards: {figures['duplicates']}; boards never posted: {figures['missing']}")
+        print(f"  duplicate boards: {figures['duplicates']}; boards of turns not in the log: {figures['strays']}")
+        print(f"  matches whose latest position was never posted: {figures['unseen']}")
+        print(f"  boards skipped because a later turn's board superseded them (the bot was down, and the "
+              f"players' simulated clients moved on the stored position before the restart's catch-up): "
+              f"{figures['missing']}")
         print(f"  logs not replaying to the stored state: {figures['broken']}")
         print(f"  Discord rule violations: {len(soak.emu.violations)}")
-        return figures["lost"] + figures["duplicates"] + figures["missing"] + figures["broken"]
+        for violation in soak.emu.violations[:10]:
+            print(f"    {violation}")
+        return figures["lost"] + figures["duplicates"] + figures["unseen"] + figures["broken"] + figures["strays"]
 
 
 def main() -> None:

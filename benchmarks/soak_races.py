@@ -32,6 +32,7 @@ from tests.racing import GAPS_MS, gap_for, log_matches_state, race  # noqa: E402
 async def trial(world: BotWorld, kind: str, gap: float) -> tuple[int, bool, int]:
     """(submissions applied, log replays to state, moves logged)."""
     alice, bob = world.users[:2]
+    world.clock.advance(60)  # challenges are limited to 3 a minute per player
     match_id, thread = await world.start_two_player()
     move = lambda text: lambda: world.emu.invoke(alice, thread, "move", {"move": text})  # noqa: E731
     if kind == "double /move":

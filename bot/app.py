@@ -34,6 +34,9 @@ from .ui import (
 
 log = logging.getLogger(__name__)
 
+# Seconds after which an interaction is deferred before its answer is drawn (Discord drops answers after 3 s).
+LATE_SECONDS = 1.0
+
 
 def point_client_at(api_base_url: str, gateway_url: str) -> None:
     """Send discord.py's REST and gateway traffic to another endpoint (proxy or emulator)."""
@@ -64,8 +67,9 @@ class HexplayBot(commands.Bot):
         self.service.finish_hooks.append(self.ratings.settle)
         self.reminder_task: asyncio.Task | None = None
         self.announcer = Announcer(self)
-        self._caught_up = False
-        self._offline_since: float | None = None  # when the gateway connection dropped, if it is down  # missed boards are posted once, at the first on_ready
+        self._caught_up = False  # missed boards are posted once, at the first on_ready
+        self._started_at = self.service.clock.now()  # changes after this are announced by their own command
+        self._offline_since: float | None = None  # when the gateway connection dropped, if it is down
 
     async def setup_hook(self) -> None:
         from .cogs import COGS
@@ -141,10 +145,12 @@ class HexplayBot(commands.Bot):
         channel and recorded instead of being posted twice.
         """
         for outcome in await self.service.unannounced():
+            if outcome.match.updated_at > self._started_at:
+                continue  # changed since this start: its own command is announcing it
             if outcome.game is None or await self.announcer.already_shown(outcome):
                 continue
             try:
-                await self.announcer.announce(outcome, prefix="(Posted after a restart.) ")
+                await self.announcer.announce(outcome, prefix="(Posted after a restart.) ", unless_superseded=True)
             except Undelivered:
                 continue  # logged, and retried in the background
             await self.notify_ending(outcome)
@@ -200,15 +206,21 @@ class HexplayBot(commands.Bot):
         match, game = outcome.match, outcome.game
         assert game is not None
         if interaction.channel_id == match.home_channel_id:
+            late = (discord.utils.utcnow() - interaction.created_at).total_seconds() > LATE_SECONDS
+            if late:  # a slow moment: acknowledge now, or Discord drops the answer after 3 s
+                await interaction.response.defer(thinking=True)
             png = await self.service.render(match, game, outcome.events)
             kwargs = dict(content=outcome.line, file=png_file(png),
                           allowed_mentions=mention_only(outcome.mention_user_ids))
             view = board_view(outcome)
             if view is not None:
                 kwargs["view"] = view
-            response = await interaction.response.send_message(**kwargs)
-            if response.message_id is not None:
-                await self.store.mark_announced(match.id, match.version, match.home_channel_id, response.message_id)
+            if late:
+                message_id: int | None = (await interaction.followup.send(wait=True, **kwargs)).id
+            else:
+                message_id = (await interaction.response.send_message(**kwargs)).message_id
+            if message_id is not None:
+                await self.store.mark_announced(match.id, match.version, match.home_channel_id, message_id)
             await self.notify_ending(outcome)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)

@@ -52,9 +52,15 @@ class Announcer:
 
     # -- one attempt ----------------------------------------------------------------
 
-    async def announce(self, outcome: Outcome, prefix: str = "") -> Delivered:
-        """Post the outcome's board (thread, else channel) and record it; on failure retry in the background."""
+    async def announce(self, outcome: Outcome, prefix: str = "", unless_superseded: bool = False) -> Delivered | None:
+        """Post the outcome's board (thread, else channel) and record it; on failure retry in the background.
+
+        With ``unless_superseded`` (catch-up boards), nothing is posted once a later turn was stored:
+        that turn's own board shows the position, and an older board after it would mislead.
+        """
         match = outcome.match
+        if unless_superseded and await self._superseded(match):
+            return None
         try:
             delivered = await self._post(match, prefix + outcome.line, outcome)
         except Undelivered as error:
@@ -65,6 +71,10 @@ class Announcer:
         await self.bot.store.mark_announced(match.id, match.version, delivered.message.channel.id,
                                             delivered.message.id)
         return delivered
+
+    async def _superseded(self, match: MatchRow) -> bool:
+        current = await self.bot.store.get_match(match.id)
+        return current is None or current.version > match.version
 
     async def _post(self, match: MatchRow, content: str, outcome: Outcome) -> Delivered:
         assert outcome.game is not None
@@ -137,7 +147,7 @@ class Announcer:
                 return  # delivered meanwhile (a later turn's board, or a restart's catch-up)
             try:
                 outcome = await self.bot.service.missed(match_id)
-                if await self.already_shown(outcome):
+                if await self.already_shown(outcome) or await self._superseded(outcome.match):
                     return
                 delivered = await self._post(outcome.match, "(Delayed by a Discord problem.) " + outcome.line,
                                              outcome)

@@ -386,6 +386,7 @@ class Store:
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._db = connection
         self._lock = asyncio.Lock()
+        self._owner: asyncio.Task | None = None
 
     @classmethod
     async def open(cls, path: str | Path) -> "Store":
@@ -438,9 +439,21 @@ class Store:
                 await db.execute(f"PRAGMA user_version = {number}")
 
     @asynccontextmanager
+    async def _holding(self) -> AsyncIterator[None]:
+        """The lock; taking it again in the task that holds it would wait forever, so that is refused."""
+        if self._lock.locked() and self._owner is asyncio.current_task():
+            raise RuntimeError("a Store method was called inside a transaction: use the transaction's connection")
+        async with self._lock:
+            self._owner = asyncio.current_task()
+            try:
+                yield
+            finally:
+                self._owner = None
+
+    @asynccontextmanager
     async def reading(self) -> AsyncIterator[aiosqlite.Connection]:
         """The connection for reads, never while a transaction is open on it."""
-        async with self._lock:
+        async with self._holding():
             yield self._db
 
     async def _all(self, query: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
@@ -453,7 +466,7 @@ class Store:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
+        async with self._holding():
             await self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db

@@ -91,3 +91,16 @@ async def test_a_board_already_posted_is_not_posted_again_after_a_restart(world)
     await world.restart_bot()
     await asyncio.sleep(0.3)
     assert len(boards(world, thread, "played `e5`")) == 1 and await announced(world, match_id)
+
+
+async def test_a_move_answered_late_is_deferred_first_and_still_shows_its_board(world, monkeypatch):
+    import bot.app
+
+    monkeypatch.setattr(bot.app, "LATE_SECONDS", -1.0)  # as if the bot had been slow to get to it
+    alice = world.users[0]
+    match_id, thread = await world.start_two_player()
+    played = await world.emu.invoke(alice, thread, "move", {"move": "e5"})
+    assert played.deferred
+    board = await played.wait_message()
+    assert "played `e5`" in board.content and board.attachments and not board.ephemeral
+    assert await announced(world, match_id)

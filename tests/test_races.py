@@ -30,6 +30,7 @@ async def service(tmp_path):
 
 
 async def new_match(service: MatchService) -> int:
+    service.clock.advance(60)  # challenges are limited to 3 a minute per player
     match = await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL)
     await service.accept(match.id, BOB[0])
     return match.id
@@ -117,6 +118,7 @@ async def world(tmp_path):
 async def test_double_submitted_move_through_discord_applies_once(world):
     alice = world.users[0]
     for trial in range(9):
+        world.clock.advance(60)  # challenges are limited to 3 a minute per player
         match_id, thread = await world.start_two_player()
         results = await race(lambda: world.emu.invoke(alice, thread, "move", {"move": "e5"}),
                              lambda: world.emu.invoke(alice, thread, "move", {"move": "a1"}), gap_for(trial))
@@ -131,6 +133,7 @@ async def test_double_submitted_move_through_discord_applies_once(world):
 async def test_resign_confirmation_racing_a_move_through_discord(world):
     alice, bob = world.users[:2]
     for trial in range(9):
+        world.clock.advance(60)  # challenges are limited to 3 a minute per player
         match_id, thread = await world.start_two_player()
         asked = await world.emu.invoke(bob, thread, "resign", {})
         confirm = asked.response.buttons()[0]["custom_id"]
@@ -140,3 +143,11 @@ async def test_resign_confirmation_racing_a_move_through_discord(world):
         consistent, logged = await log_matches_state(world.service, match_id)
         moved = not results[1].ephemeral
         assert consistent and logged == 1 + moved, (trial, logged, results[1].text)
+
+
+async def test_a_store_read_inside_a_transaction_is_refused_not_a_hang(service):
+    match_id = await new_match(service)
+    with pytest.raises(RuntimeError, match="inside a transaction"):
+        async with service.store.transaction():
+            await service.store.get_match(match_id)
+    assert (await service.store.get_match(match_id)).id == match_id  # the lock was released
