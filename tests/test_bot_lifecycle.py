@@ -453,6 +453,8 @@ async def test_multi_seat_bide_time_out_drops_the_seat_and_play_goes_on(world):
     assert match.deadline_at == world.clock.now() + 24 * HOUR
     refused = await move(world, bob, thread, "a1")
     assert refused.ephemeral
+    left = await world.emu.autocomplete(bob, thread, "move", {"move": ""})
+    assert len(left) == 1 and "You have left" in left[0]["name"]
     await log_replays_to_state(world, match_id)
 
 
