@@ -827,7 +827,7 @@ class MatchService:
         moves = await self.store.moves(match.id)
         last = next((m for m in reversed(moves) if m.kind == "turn"), None)
         waited = _duration(now - (match.turn_started_at or now))
-        text = f"It is your turn in **{self.title(match)}** (waiting {waited})."
+        text = f"It is your turn in **{self.title(match)}** (waiting {waited}{self.time_note(match, '; ')})."
         if last is not None:
             who = self.seat_label(match, game, last.seat)
             text += f" Last move: {who} played `{last.notation}`."
