@@ -796,8 +796,10 @@ class MatchService:
         """Autocomplete for /move: legal continuations of ``typed``, with a note when it is not your turn."""
         if game.is_over:
             return [(clip(f"{self.title(match)} is over"), "-")]
-        if match.seat_of(user_id) is None:
-            return [(clip(f"You are not playing in {self.title(match)}; /board shows its position"), "-")]
+        seat = match.seat_of(user_id)
+        if seat is None or seat.resigned:
+            why = "have left" if seat is not None else "are not playing in"
+            return [(clip(f"You {why} {self.title(match)}; /board shows its position"), "-")]
         choices = suggest_moves(game, typed)
         if self.user_to_move(match, game) != user_id:
             assert game.to_move is not None
@@ -884,7 +886,7 @@ class MatchService:
         moves = await self.store.moves(match.id)
         last = next((m for m in reversed(moves) if m.kind == "turn"), None)
         waited = _duration(now - (match.turn_started_at or now))
-        text = f"It is your turn in **{self.title(match)}** (waiting {waited})."
+        text = f"It is your turn in **{self.title(match)}** (waiting {waited}{self.time_note(match, '; ')})."
         if last is not None:
             who = self.seat_label(match, game, last.seat)
             text += f" Last move: {who} played `{last.notation}`."

@@ -854,12 +854,21 @@ class Store:
 
     # -- time limits, vacations and outages ------------------------------------------------
 
-    async def deadline_candidates(self, horizon: float) -> list[int]:
-        """Active matches whose deadline falls before ``horizon`` and whose time-out is not yet announced."""
+    async def deadline_candidates(self, now: float, warnings: tuple[tuple[int, float], ...]) -> list[int]:
+        """Active matches with a notice due: a warning level not yet sent whose time has come, or the time-out.
+
+        ``warnings`` are (level, seconds before the deadline); a warning is only due when the
+        limit is longer than that (one day per move gets no 24 h warning).
+        """
+        due = ["(deadline_notice < 3 AND deadline_at <= ?)"]
+        params: list[Any] = [now]
+        for level, before in warnings:
+            due.append("(deadline_notice < ? AND deadline_at - ? <= ? AND days_per_move * 86400 > ?)")
+            params += [level, before, now, before]
         rows = await self._all(
-            "SELECT id FROM matches WHERE status = 'active' AND deadline_at IS NOT NULL AND deadline_at <= ?"
-            " AND deadline_notice < 3 AND id NOT IN (SELECT match_id FROM quarantine) ORDER BY deadline_at",
-            (horizon,),
+            "SELECT id FROM matches WHERE status = 'active' AND deadline_at IS NOT NULL AND deadline_notice < 3"
+            f" AND ({' OR '.join(due)}) AND id NOT IN (SELECT match_id FROM quarantine) ORDER BY deadline_at",
+            params,
         )
         return [r[0] for r in rows]
 

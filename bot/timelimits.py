@@ -49,7 +49,7 @@ class TimeLimits:
     async def due(self) -> list[DeadlineJob]:
         now = self.service.clock.now()
         jobs = []
-        for match_id in await self.store.deadline_candidates(now + 24 * HOUR):
+        for match_id in await self.store.deadline_candidates(now, WARNINGS):
             job = await self._job(match_id, now)
             if job is not None:
                 jobs.append(job)

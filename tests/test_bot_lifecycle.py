@@ -341,16 +341,17 @@ async def test_time_limit_warns_then_lets_the_opponent_claim_the_win(world):
     games = await world.emu.invoke(alice, world.channel, "games", {})
     assert "time runs out <t:" in games.text
     world.clock.advance(47 * HOUR)
-    await world.bot.reminders.run_once()
-    assert not any("runs out" in m.content for m in world.emu.dms(alice))
+    await world.bot.reminders.run_once()  # alice's ordinary reminder (24 h) says how long she has
+    assert [m for m in world.emu.dms(alice) if "your turn" in m.content and "time runs out <t:" in m.content]
+    assert not any("Your time" in m.content for m in world.emu.dms(alice))
     world.clock.advance(2 * HOUR)  # 23 h left: the 24 h warning, by DM like alice's reminders
     await world.bot.reminders.run_once()
-    assert sum("runs out" in m.content for m in world.emu.dms(alice)) == 1
+    assert sum("Your time" in m.content for m in world.emu.dms(alice)) == 1
     await world.bot.reminders.run_once()
-    assert sum("runs out" in m.content for m in world.emu.dms(alice)) == 1  # once only
+    assert sum("Your time" in m.content for m in world.emu.dms(alice)) == 1  # once only
     world.clock.advance(22.5 * HOUR)  # 30 min left: the 1 h warning
     await world.bot.reminders.run_once()
-    assert sum("runs out" in m.content for m in world.emu.dms(alice)) == 2
+    assert sum("Your time" in m.content for m in world.emu.dms(alice)) == 2
     early = await world.service.get(match_id)
     assert early.status == "active" and timeouts(world, thread) == []
     world.clock.advance(HOUR)
@@ -453,6 +454,8 @@ async def test_multi_seat_bide_time_out_drops_the_seat_and_play_goes_on(world):
     assert match.deadline_at == world.clock.now() + 24 * HOUR
     refused = await move(world, bob, thread, "a1")
     assert refused.ephemeral
+    left = await world.emu.autocomplete(bob, thread, "move", {"move": ""})
+    assert len(left) == 1 and "You have left" in left[0]["name"]
     await log_replays_to_state(world, match_id)
 
 
