@@ -18,7 +18,8 @@ Position form (``PlayBai.position()``)::
 moves); ``last_goal`` is the seat that scored the latest goal (``null``
 before any). ``to_move`` is ``null`` once the game is over: after the winning
 goal the position shows the scorer on the end-zone cell with the ball.
-``"resigned": [seat]`` is added when the game ended by resignation. A
+``"resigned": [seat]`` is added when the game ended by resignation, and
+``"drawn": true`` when it ended without a winner (an agreed draw). A
 position may give each team 1 to 3 playballers (puzzles); play always
 restores 3 at the next set-up.
 
@@ -452,7 +453,7 @@ class PlayBai(TurnBookkeeping):
         return self.goals[seat - 1] + 1 >= GOALS_TO_WIN
 
     def scores(self) -> tuple[float, ...]:
-        return (float(self.goals[0]), float(self.goals[1]))
+        return (self.goals[0], self.goals[1])
 
     # -- complete turns ----------------------------------------------------------------
 
@@ -957,6 +958,8 @@ class PlayBai(TurnBookkeeping):
         }
         if self._resigned is not None:
             doc["resigned"] = [self._resigned]
+        elif self._result == ():
+            doc["drawn"] = True  # over without a winner: an agreed draw (or nobody able to move)
         return doc
 
     @classmethod
@@ -987,6 +990,7 @@ class PlayBai(TurnBookkeeping):
             kickoff = position.get("kickoff", False)
             last_goal = position.get("last_goal")
             resigned = position.get("resigned")
+            drawn = position.get("drawn", False)
         except CellNameError as error:
             raise StateError(str(error)) from None
         except KeyError as error:
@@ -1015,6 +1019,12 @@ class PlayBai(TurnBookkeeping):
         game.last_goal = last_goal
         game.kickoff = kickoff
         normal_winner = [s for s in (1, 2) if goals[s - 1] >= GOALS_TO_WIN]
+        if drawn is True:
+            game._result = ()
+            game._end_reason = "draw by agreement"
+            game.current = None
+            game.kickoff = False
+            return game
         if resigned is not None:
             game._resigned = resigned
             game._result = (3 - resigned,)

@@ -494,6 +494,18 @@ def test_bad_positions_are_refused_with_a_reason(doc, fragment):
         PlayBai.from_position(2, {}, doc)
 
 
+def test_an_agreed_draw_is_stored_and_reloaded():
+    g = new_game("playbai")
+    g.play_turn("e2-e3")
+    g.agree_draw()
+    assert g.is_over and g.winners == () and g.position()["drawn"] is True
+    again = load_state(json.loads(json.dumps(g.to_json())))
+    assert again.is_over and again.winners == () and again.end_reason == "draw by agreement"
+    assert again.position() == g.position()
+    refused(again, "b5-b4", "the game is over")
+    assert "draw" in again.render_text()
+
+
 def test_registry_and_metadata():
     info = get("playbai")
     assert get("Play Bai") is info and info.multi_action_turns and info.allows_draws

@@ -136,3 +136,14 @@ def test_gif_replay_of_a_short_game():
     data = render.render_gif(frames, player_names=NAMES)
     im = Image.open(io.BytesIO(data))
     assert data[:3] == b"GIF" and im.n_frames == len(frames)
+
+
+@pytest.mark.parametrize("ending", ["draw", "resign"])
+def test_games_ended_off_the_field_render(ending):
+    game = PlayBai.new()
+    game.play_turn("e2-e3")
+    events = game.agree_draw() if ending == "draw" else game.resign(2)
+    im = render.render_image(game, player_names=NAMES, last_events=events)
+    assert im.width == 1080
+    assert (rp.status_line(game, NAMES, None).startswith("Game over") if ending == "draw"
+            else "wins by resignation" in rp.status_line(game, NAMES, None))
