@@ -47,6 +47,7 @@ def suggest_moves(game: Game, typed: str) -> list[tuple[str, str]]:
     prefix = ",".join(done)
     choices: list[tuple[str, str]] = []
     needs_more: str | None = None
+    whole_alone = False  # some action is a whole turn by itself (then no note is needed)
     if done and not partial and trial.can_end_turn():
         choices.append((clip(f"{prefix} — end the turn here"), prefix))
     if not trial.is_over:
@@ -61,6 +62,7 @@ def suggest_moves(game: Game, typed: str) -> list[tuple[str, str]]:
                 continue  # no legal way to finish a turn begun like this
             if rest and needs_more is None:
                 needs_more = _why_not_alone(trial, action)
+            whole_alone = whole_alone or not rest
             value = ",".join(done + [notation] + rest)
             if len(value) > CHOICE_TEXT_LIMIT:
                 continue
@@ -69,7 +71,7 @@ def suggest_moves(game: Game, typed: str) -> list[tuple[str, str]]:
             choices.append((clip(label), value))
             if len(choices) >= MAX_CHOICES:
                 break
-    if needs_more and choices:
+    if needs_more and choices and not whole_alone and not (done and trial.can_end_turn()):
         choices.insert(0, (clip(needs_more), choices[0][1]))
         choices = choices[:MAX_CHOICES]
     if not choices:

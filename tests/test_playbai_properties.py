@@ -226,3 +226,31 @@ def test_pinned_counts_of_distinct_complete_turns(case):
     found = len(game.turn_results())
     assert found == case["turns"], f"{case['description']}: {found} != {case['turns']}\n{division(game)}"
     assert found == len(reference_results(game))
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=seeds, turns=st.integers(0, 30), cut=st.sampled_from([0, 1, 1, 2]))
+def test_every_autocomplete_value_is_a_turn_the_engine_accepts(seed, turns, cut):
+    from bot.suggestions import suggest_moves
+
+    game = random_game(seed, turns)
+    if game.is_over:
+        return
+    rng = random.Random(seed)
+    results = game.turn_results()
+    actions = results[list(results)[rng.randrange(len(results))]]
+    prefix: list[str] = []
+    trial = game.copy()
+    for action in actions[:cut]:
+        prefix.append(trial.format_action(action))
+        trial.apply_action(action)
+    typed = ",".join(prefix) + ("," if prefix else "")
+    choices = suggest_moves(game, typed)
+    assert 1 <= len(choices) <= 25
+    for label, value in choices:
+        if label.startswith(("✗", "No legal move")):
+            continue
+        assert value.startswith(",".join(prefix))
+        game.copy().play_turn(value)  # raises if the engine refuses the offered turn
+    ends = [label for label, _ in choices if "end the turn here" in label]
+    assert bool(ends) == (bool(prefix) and trial.can_end_turn())
