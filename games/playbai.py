@@ -193,11 +193,16 @@ def _tables(side: int) -> tuple:
 
 
 @lru_cache(maxsize=None)
-def _pass_tables(side: int) -> tuple[dict, dict]:
-    """Per field: for cells in line, the bitmask of the cells between them, and the pass action."""
+def _pass_tables(side: int) -> tuple[list, list]:
+    """Per field, indexed ``a * cells + b``: the bitmask of the cells between two cells in
+    line (-1 when not in line), and the pass action from ``a`` to ``b``."""
     fld = field(side)
-    line_masks = {pair: sum(1 << k for k in between) for pair, between in fld.lines.items()}
-    pass_actions = {pair: (PASS, pair[0], pair[1]) for pair in fld.lines}
+    n = len(fld.board)
+    line_masks = [-1] * (n * n)
+    pass_actions: list = [None] * (n * n)
+    for (a, b), between in fld.lines.items():
+        line_masks[a * n + b] = sum(1 << k for k in between)
+        pass_actions[a * n + b] = (PASS, a, b)
     return line_masks, pass_actions
 
 
@@ -235,6 +240,7 @@ def search_turns(
     nbr = fld.nbr
     rays = fld.rays
     line_masks, pass_actions = _pass_tables(fld.side)
+    size = len(fld.board)
     opp_zone = zone_masks[2 - seat]
     results: dict[Any, tuple[tuple, ...]] = {}
     reaches: dict[int, list] = {}
@@ -246,20 +252,21 @@ def search_turns(
         out = [(holder, ())]
         direct = []
         rest = []
+        row = holder * size
         for b in cells:
             if b == holder:
                 continue
-            between = line_masks.get((holder, b))
-            if between is not None and not between & opp:
+            between = line_masks[row + b]
+            if between >= 0 and not between & opp:
                 direct.append(b)
-                out.append((b, (pass_actions[(holder, b)],)))
+                out.append((b, (pass_actions[row + b],)))
             else:
                 rest.append(b)
         for b in rest:
             for via in direct:
-                between = line_masks.get((via, b))
-                if between is not None and not between & opp:
-                    out.append((b, (pass_actions[(holder, via)], pass_actions[(via, b)])))
+                between = line_masks[via * size + b]
+                if between >= 0 and not between & opp:
+                    out.append((b, (pass_actions[row + via], pass_actions[via * size + b])))
                     break
         reaches[key] = out
         return out
@@ -286,16 +293,17 @@ def search_turns(
         last = layer == limit
         nxt = []
         geo_cache: dict[int, list] = {}
+        cells_of_mask: dict[int, list[int]] = {}
         for mask, ball, path in frontier:
             geo = geo_cache.get(mask)
             if geo is None:
-                # Each move once per team shape: (landing, action, cells toggled,
-                # cells whose ball the mover ends up with, landing << KEY_SHIFT, into the end zone).
+                # Each move once per team shape: (landing, action, cells toggled, cells whose
+                # ball the mover ends up with, landing << KEY_SHIFT, into the end zone, mover).
                 occ = mask | opp
                 geo = []
                 cells = _cells_of(mask)
+                cells_of_mask[mask] = cells
                 for c in cells:
-                    others = [x for x in cells if x != c]
                     nb = nbr[c]
                     for d in range(6):
                         n = nb[d]
@@ -303,7 +311,7 @@ def search_turns(
                             continue
                         if not occ >> n & 1:
                             geo.append((n, step_actions[c][d], (1 << c) | (1 << n), 1 << c,
-                                        n << KEY_SHIFT, opp_zone >> n & 1, others + [n]))
+                                        n << KEY_SHIFT, opp_zone >> n & 1, c))
                             continue
                         over = (1 << c) | (1 << n)
                         dst = c
@@ -314,11 +322,11 @@ def search_turns(
                             over |= 1 << k
                         toggled = 0 if dst == c else (1 << c) | (1 << dst)
                         geo.append((dst, jump_actions[c][d], toggled, over,
-                                    dst << KEY_SHIFT, opp_zone >> dst & 1, others + [dst]))
+                                    dst << KEY_SHIFT, opp_zone >> dst & 1, c))
                 geo_cache[mask] = geo
             loose = not (mask | opp) >> ball & 1
             ball_key = ball << KEY_SHIFT
-            for dst, action, toggled, follow, dst_key, into_zone, new_cells in geo:
+            for dst, action, toggled, follow, dst_key, into_zone, mover in geo:
                 new_mask = mask ^ toggled
                 if follow >> ball & 1 or (loose and dst == ball):
                     new_ball = dst
@@ -348,7 +356,12 @@ def search_turns(
                     if not last:
                         nxt.append((new_mask, new_ball, base))
                     continue
-                for holder, acts in reaches.get(key) or reach(new_cells, new_ball, key):
+                reached = reaches.get(key)
+                if reached is None:
+                    new_cells = [x for x in cells_of_mask[mask] if x != mover]
+                    new_cells.append(dst)
+                    reached = reach(new_cells, new_ball, key)
+                for holder, acts in reached:
                     key = new_mask | holder << KEY_SHIFT
                     seen.add(key)
                     full = base + acts if acts else base
