@@ -271,22 +271,103 @@ def search_turns(
         reaches[key] = out
         return out
 
-    # Layer `used`: the state as it is, and wherever passes can take the ball.
+    # Layer `used`: the state as it is, and wherever passes can take the ball. A layer
+    # maps each team shape to the ball cells it was reached with (and their paths).
     seen: set[int] = set()
-    frontier = []
     if mine >> ball & 1:
         entries = reach(_cells_of(mine), ball, mine | ball << KEY_SHIFT)
     else:
         entries = [(ball, ())]
+    frontier: dict[int, list] = {mine: []}
     for holder, path in entries:
         key = mine | holder << KEY_SHIFT
-        frontier.append((mine, holder, path))
+        frontier[mine].append((holder, path))
         if used:  # with no move yet, the same state reached later by moves must still count
             seen.add(key)
             if key != start and not mine & dot_mask:
                 results[key] = path
                 if first_only:
                     return results
+    layer = used
+    while frontier and layer < limit:
+        layer += 1
+        last = layer == limit
+        nxt: dict[int, list] = {}
+        for mask, variants in frontier.items():
+            # Each move once per team shape: (landing, action, cells toggled, cells whose
+            # ball the mover ends up with, landing << KEY_SHIFT, into the end zone, mover).
+            occ = mask | opp
+            geo = []
+            cells = _cells_of(mask)
+            for c in cells:
+                nb = nbr[c]
+                for d in range(6):
+                    n = nb[d]
+                    if n < 0:
+                        continue
+                    if not occ >> n & 1:
+                        geo.append((n, step_actions[c][d], (1 << c) | (1 << n), 1 << c,
+                                    n << KEY_SHIFT, opp_zone >> n & 1, c))
+                        continue
+                    over = (1 << c) | (1 << n)
+                    dst = c
+                    for k in rays[c][d][1:]:
+                        if not occ >> k & 1:
+                            dst = k
+                            break
+                        over |= 1 << k
+                    toggled = 0 if dst == c else (1 << c) | (1 << dst)
+                    geo.append((dst, jump_actions[c][d], toggled, over,
+                                dst << KEY_SHIFT, opp_zone >> dst & 1, c))
+            balls = [(ball, path, ball << KEY_SHIFT, not occ >> ball & 1) for ball, path in variants]
+            for dst, action, toggled, follow, dst_key, into_zone, mover in geo:
+                new_mask = mask ^ toggled
+                endable = not new_mask & dot_mask
+                for ball, path, ball_key, loose in balls:
+                    if follow >> ball & 1 or (loose and dst == ball):
+                        new_ball = dst
+                        key = new_mask | dst_key
+                    else:
+                        if into_zone:
+                            continue  # an opponent's end zone only with the ball
+                        new_ball = ball
+                        key = new_mask | ball_key
+                    if into_zone:
+                        goal = ("win", key) if winning_goal else GOAL
+                        if goal not in results:
+                            results[goal] = path + (action,)
+                            if first_only:
+                                return results
+                        continue
+                    if key in seen:
+                        continue  # reached before with as many moves left: all handled
+                    base = path + (action,)
+                    if not new_mask >> new_ball & 1:  # the ball is not ours: no passes
+                        seen.add(key)
+                        if endable and key != start:
+                            results[key] = base
+                            if first_only:
+                                return results
+                        if not last:
+                            nxt.setdefault(new_mask, []).append((new_ball, base))
+                        continue
+                    reached = reaches.get(key)
+                    if reached is None:
+                        new_cells = [x for x in cells if x != mover]
+                        new_cells.append(dst)
+                        reached = reach(new_cells, new_ball, key)
+                    for holder, acts in reached:
+                        key = new_mask | holder << KEY_SHIFT
+                        seen.add(key)
+                        full = base + acts if acts else base
+                        if endable and key != start:
+                            results[key] = full
+                            if first_only:
+                                return results
+                        if not last:
+                            nxt.setdefault(new_mask, []).append((holder, full))
+        frontier = nxt
+    return results
     layer = used
     while frontier and layer < limit:
         layer += 1
