@@ -557,3 +557,15 @@ def test_cli_random_game_replays(capsys):
     assert doc["over"]
     _, out2, _ = run_cli(capsys, "replay", "playbai", "--moves", doc["moves"], "--json")
     assert json.loads(out2)["position"] == doc["position"]
+
+
+def test_golden_game_replays_to_its_stored_end():
+    """A stored seeded game (STYLE §6c): any change of the rules' behaviour shows here."""
+    from pathlib import Path
+
+    doc = json.loads((Path(__file__).parent / "data" / "playbai_golden.json").read_text())
+    game = new_game("playbai", options=doc["options"])
+    for turn in doc["moves"].split(";"):
+        game.play_turn(turn)
+    assert game.ply == doc["ply"] and list(game.winners) == doc["winners"]
+    assert game.position() == doc["position"]
