@@ -237,10 +237,14 @@ async def test_a_draw_offer_lapses_when_a_turn_is_played_and_can_be_declined(wor
     alice, bob = world.users[:2]
     match_id, thread = await world.start_two_player()
     offered = await world.emu.invoke(alice, thread, "draw", {})
-    await move(world, alice, thread, "e5")  # the maker moves: the offer lapses
-    late = await world.emu.press(bob, offered.response, button(offered.response, "Accept")["custom_id"])
+    await move(world, alice, thread, "e5")  # the maker moves: the offer lapses, and its buttons go
+    lapsed = await arrives(world, thread, lambda m: m.id == offered.response.id and "Lapsed" in m.content)
+    assert lapsed.buttons() == []
+    takeback = await world.emu.invoke(alice, thread, "undo", {})
+    await world.service.play(match_id, bob.id, "a1")  # a move made elsewhere (no board here): buttons stay
+    late = await world.emu.press(bob, takeback.response, button(takeback.response, "Accept")["custom_id"])
     assert "no longer open" in (await late.wait_followups(1))[0].content
-    assert world.emu.message(offered.response.id).buttons() == []
+    assert world.emu.message(takeback.response.id).buttons() == []
     assert (await world.service.get(match_id)).status == "active"
     second = await world.emu.invoke(bob, thread, "draw", {})
     declined = await world.emu.press(alice, second.response, button(second.response, "Decline")["custom_id"])
