@@ -17,7 +17,7 @@ async def world(tmp_path):
     await world.start()
     announcer = world.bot.announcer
     # fast retries for the test; Discord's 3 s deadline for the first answer is not changed
-    announcer.attempt_timeout, announcer.answer_within, announcer.retry_delays = 1.5, 2.0, (0.3, 0.5, 1, 1, 2)
+    announcer.attempt_timeout, announcer.answer_within, announcer.retry_delays = 1.0, 1.5, (0.3, 0.5, 1, 1, 2)
     yield world
     # looking up a thread a moderator deleted is a 404 no bot can avoid
     violations = [v for v in world.emu.violations if "404 10003 Unknown Channel" not in v]
