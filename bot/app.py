@@ -341,13 +341,17 @@ class HexplayBot(commands.Bot):
         view = offer_view(match_id, kind, notice.at_seq)
         mentions = mention_only(notice.answerer_ids)
         if interaction.channel_id == notice.match.home_channel_id:
-            await interaction.response.send_message(notice.text, view=view, allowed_mentions=mentions)
-            return
-        home = await self.channel_by_id(notice.match.home_channel_id)
-        if home is None:
-            raise ServiceError("The match's thread is gone; the offer cannot be shown to the other players.")
-        await home.send(notice.text, view=view, allowed_mentions=mentions)
-        await interaction.response.send_message(f"Sent in <#{notice.match.home_channel_id}>.", ephemeral=True)
+            response = await interaction.response.send_message(notice.text, view=view, allowed_mentions=mentions)
+            channel_id, message_id = notice.match.home_channel_id, response.message_id
+        else:
+            home = await self.channel_by_id(notice.match.home_channel_id)
+            if home is None:
+                raise ServiceError("The match's thread is gone; the offer cannot be shown to the other players.")
+            message = await home.send(notice.text, view=view, allowed_mentions=mentions)
+            await interaction.response.send_message(f"Sent in <#{notice.match.home_channel_id}>.", ephemeral=True)
+            channel_id, message_id = message.channel.id, message.id
+        if message_id is not None:
+            await self.store.set_offer_message(notice.match.id, kind, notice.at_seq, channel_id, message_id)
 
     async def offer_button(self, interaction: discord.Interaction, kind: str, match_id: int, at_seq: int,
                            accept: bool) -> None:
@@ -359,6 +363,9 @@ class HexplayBot(commands.Bot):
             raise
         original = interaction.message.content if interaction.message else ""
         view = None if answer.closed else offer_view(match_id, kind, at_seq)
+        if answer.outcome is not None and interaction.message is not None:  # this message says what happened
+            answer.outcome.lapsed_offers = tuple(o for o in answer.outcome.lapsed_offers
+                                                 if o[1] != interaction.message.id)
 
         async def show() -> None:
             await interaction.response.edit_message(content=f"{original}\n{answer.text}"[:2000], view=view,
@@ -427,8 +434,22 @@ class HexplayBot(commands.Bot):
             content = self.service.lobby_text(stored)
         await interaction.response.edit_message(content=content, view=None, allowed_mentions=mention_only(None))
 
+    async def retire_lapsed_offers(self, outcome: Outcome) -> None:
+        """Offers that a move lapsed lose their buttons, and say why."""
+        for channel_id, message_id in outcome.lapsed_offers:
+            channel = await self.channel_by_id(channel_id)
+            if channel is None:
+                continue
+            try:
+                message = await channel.fetch_message(message_id)
+                await message.edit(content=f"{message.content}\n(Lapsed: a turn was played first.)"[:2000],
+                                   view=None, allowed_mentions=mention_only(None))
+            except discord.HTTPException as error:  # its buttons still answer "no longer open"
+                log.info("match %s: could not retire the lapsed offer %s (%s)", outcome.match.id, message_id, error)
+
     async def notify_ending(self, outcome: Outcome) -> None:
-        """A finished game: DM the players whose reminders come by DM (the board message pinged everyone)."""
+        """After a board: retire lapsed offers; for a finished game, DM the players whose reminders come by DM."""
+        await self.retire_lapsed_offers(outcome)
         if not outcome.finished or outcome.game is None:
             return
         text = self.service.ending_dm(outcome)

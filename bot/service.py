@@ -61,6 +61,8 @@ class Outcome:
     # A finished game pings every player, and DMs those whose reminders come by DM.
     ending_user_ids: tuple[int, ...] = ()
     ending_dm_user_ids: tuple[int, ...] = ()
+    # posted offers this move lapsed (channel, message): their buttons are taken away
+    lapsed_offers: tuple[tuple[int, int], ...] = ()
 
     @property
     def mention_user_ids(self) -> list[int]:
@@ -539,6 +541,7 @@ class MatchService:
         result = {"winners": list(game.winners), "scores": game.scores()} if finished else None
         reminder = await self._reminder_for(match, game, now) if turn_changed and not finished else None
         deadline = await self.deadline_for(match, game, now) if turn_changed and not finished else None
+        lapsing = await self.store.offer_messages(match.id)  # the move deletes them in its transaction
         await self._guarded(self.store.apply_move(
             match.id, match.version, move=move, state=game.to_json(), finished=finished, result=result,
             turn_changed=turn_changed, resigned_seat=resigned_seat, reminder=reminder, now=now,
@@ -546,7 +549,9 @@ class MatchService:
         updated = await self.get(match.id)
         if finished:
             await self._finished(updated)
-        return await self._announcement(updated, game, line, events)
+        outcome = await self._announcement(updated, game, line, events)
+        outcome.lapsed_offers = tuple(lapsing)
+        return outcome
 
     async def _finished(self, match: MatchRow) -> None:
         for hook in self.finish_hooks:

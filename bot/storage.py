@@ -195,6 +195,11 @@ MIGRATIONS: list[str] = [
         updated_at REAL NOT NULL
     );
     """,
+    # 7 (lifecycle): where each offer was posted, so a move that lapses it can take its buttons away
+    """
+    ALTER TABLE offers ADD COLUMN channel_id INTEGER;
+    ALTER TABLE offers ADD COLUMN message_id INTEGER;
+    """,
 ]
 
 
@@ -844,6 +849,17 @@ class Store:
                 "UPDATE offers SET accepted = ? WHERE match_id = ? AND kind = ?", (json.dumps(accepted), match_id, kind)
             )
             return accepted
+
+    async def set_offer_message(self, match_id: int, kind: str, at_seq: int, channel_id: int, message_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute("UPDATE offers SET channel_id = ?, message_id = ? WHERE match_id = ? AND kind = ?"
+                             " AND at_seq = ?", (channel_id, message_id, match_id, kind, at_seq))
+
+    async def offer_messages(self, match_id: int) -> list[tuple[int, int]]:
+        """(channel, message) of the match's pending offers that were posted."""
+        rows = await self._all("SELECT channel_id, message_id FROM offers WHERE match_id = ?"
+                               " AND message_id IS NOT NULL", (match_id,))
+        return [(r[0], r[1]) for r in rows]
 
     async def withdraw_offer(self, match_id: int, kind: str, at_seq: int) -> bool:
         async with self.transaction() as db:

@@ -237,10 +237,14 @@ async def test_a_draw_offer_lapses_when_a_turn_is_played_and_can_be_declined(wor
     alice, bob = world.users[:2]
     match_id, thread = await world.start_two_player()
     offered = await world.emu.invoke(alice, thread, "draw", {})
-    await move(world, alice, thread, "e5")  # the maker moves: the offer lapses
-    late = await world.emu.press(bob, offered.response, button(offered.response, "Accept")["custom_id"])
+    await move(world, alice, thread, "e5")  # the maker moves: the offer lapses, and its buttons go
+    lapsed = await arrives(world, thread, lambda m: m.id == offered.response.id and "Lapsed" in m.content)
+    assert lapsed.buttons() == []
+    takeback = await world.emu.invoke(alice, thread, "undo", {})
+    await world.service.play(match_id, bob.id, "a1")  # a move made elsewhere (no board here): buttons stay
+    late = await world.emu.press(bob, takeback.response, button(takeback.response, "Accept")["custom_id"])
     assert "no longer open" in (await late.wait_followups(1))[0].content
-    assert world.emu.message(offered.response.id).buttons() == []
+    assert world.emu.message(takeback.response.id).buttons() == []
     assert (await world.service.get(match_id)).status == "active"
     second = await world.emu.invoke(bob, thread, "draw", {})
     declined = await world.emu.press(alice, second.response, button(second.response, "Decline")["custom_id"])
@@ -470,6 +474,7 @@ async def test_vacation_pauses_clocks_silences_reminders_and_is_limited(world):
     assert "alice is on vacation until" in seen.text
     again = await world.emu.invoke(alice, world.channel, "vacation", {"days": 1})
     assert again.ephemeral and "already on vacation" in again.text
+    await world.restart_bot()  # the vacation is stored, not remembered
     world.clock.advance(2 * 24 * HOUR)
     assert await world.bot.reminders.run_once() == 0 and world.emu.dms(alice) == []
     world.clock.advance(3 * 24 * HOUR + HOUR)  # back; 23 h left on the clock
@@ -626,8 +631,9 @@ async def test_config_is_for_admins_and_sets_server_defaults(world):
     saved = await world.emu.invoke(alice, world.channel, "config",
                                    {"channel": arena, "days": 7, "reminder_hours": 2})
     assert "Saved" in saved.text and f"<#{arena.id}>" in saved.text and "7 days" in saved.text
-    bad = await world.service.store.guild_settings(world.guild.id)
-    assert (bad.days_per_move, bad.reminder_hours) == (7, 2)
+    await world.restart_bot()
+    stored = await world.service.store.guild_settings(world.guild.id)
+    assert (stored.days_per_move, stored.reminder_hours, stored.match_channel_id) == (7, 2, arena.id)
     match_id, thread = await world.start_two_player()
     match = await world.service.get(match_id)
     assert match.days_per_move == 7 and thread.parent_id == arena.id  # the thread opened in #arena
