@@ -322,8 +322,10 @@ async def test_a_move_stored_just_before_a_crash_is_announced_after_the_restart(
     from bot.storage import Store
 
     store = await Store.open(world.db_path)
-    await MatchService(store, world.clock).play(match_id, alice.id, "e5")
-    await store.close()
+    try:  # a failure here must fail the test, not leave the database thread running
+        await MatchService(store, world.clock).play(match_id, alice.id, "e5")
+    finally:
+        await store.close()
     await world.start_bot()
     missed = await world.emu.wait_for_message(thread, check=lambda m: "after a restart" in m.content)
     assert "played `e5`" in missed.content and f"<@{bob.id}>" in missed.content and missed.attachments

@@ -109,6 +109,7 @@ async def test_restart_keeps_matches_lobbies_and_reminders(env, tmp_path):
     lobby = await service.create(game_id="bide", creator=CAROL, invited=[DAN], guild_id=GUILD, channel_id=CHANNEL)
     await service.store.close()
     store = await Store.open(path)
+    service.store = store  # the fixture closes the live store even if an assertion below fails
     again = MatchService(store, clock)
     assert await again.verify_all() == []
     reloaded = await again.get(match.id)
@@ -116,7 +117,6 @@ async def test_restart_keeps_matches_lobbies_and_reminders(env, tmp_path):
     assert (await again.get(lobby.id)).status == "lobby"
     assert (await store.get_reminder(match.id)).user_id == BOB[0]
     await again.accept(lobby.id, DAN[0])
-    service.store = store  # let the fixture close the live store
 
 
 async def test_a_state_that_disagrees_with_its_log_is_set_aside_not_rewritten(env):
