@@ -1142,6 +1142,12 @@ class Bump(TurnBookkeeping):
                 total = game.on_board(seat) + game.captured[seat - 1] + game.reserves[seat - 1]
                 if total > 12 + MAX_RESERVES:
                     raise StateError(f"seat {seat} has {total} pieces in all; at most {12 + MAX_RESERVES}")
+            b = game.board
+            for space, pid in enumerate(b.cells):
+                front = NEIGHBOURS[space][b.facing[pid]] if pid >= 0 else -1
+                if front >= 0 and b.cells[front] >= 0 and b.facing[b.cells[front]] != OPPOSITE[b.facing[pid]]:
+                    raise StateError(f"{NAMES[space]} (facing {b.facing[pid]}) bumps {NAMES[front]}: "
+                                     "a position must be stable")
             held = position.get("held_centre", [])
             if not isinstance(held, list) or any(s not in (1, 2) for s in held):
                 raise StateError("held_centre lists seats 1 and/or 2")
