@@ -729,6 +729,28 @@ class Bump(TurnBookkeeping):
             cached.events = out.events
         return out
 
+    def random_action(self, rng: Any) -> tuple:
+        """A random legal turn without enumerating them all (playouts, benchmarks): a random
+        piece of the mover, then a random (destination, facing) it can reach; the default
+        choices. ``pass`` only when the mover has no piece that can change anything."""
+        seat = self.current
+        assert seat is not None and self._result is None
+        b = self.board
+        if self.reserves[seat - 1] and rng.random() < 0.1:
+            options = self._reinforcements(seat)
+            if options:
+                return rng.choice(options)
+        mine = [s for s, p in enumerate(b.cells) if p >= 0 and b.owner[p] == seat]
+        rng.shuffle(mine)
+        for src in mine:
+            old = b.facing[b.cells[src]]
+            moves = [(dst, f) for dst, k in self.reachable(src).items() for f in range(6)
+                     if k + rotation_cost(old, f) <= MAX_POINTS and (dst != src or f != old)]
+            if moves:
+                dst, facing = rng.choice(moves)
+                return move_action(src, dst, facing)
+        return PASS
+
     # -- the turn ------------------------------------------------------------------------
 
     def legal_actions(self) -> list[tuple]:
