@@ -587,8 +587,8 @@ class Bump(TurnBookkeeping):
             return (f"{NAMES[src]} cannot reach {NAMES[dst]} in {MAX_POINTS} shifts "
                     "(walls, pieces and centres block the way)")
         k = dist[dst]
-        return (f"{NAMES[src]},{NAMES[dst]} takes {k} point{'s' * (k != 1)} of shifting and turning from "
-                f"{old} to {facing} takes {turn}: {k + turn} is more than {MAX_POINTS}")
+        return (f"{NAMES[src]},{NAMES[dst]}-{facing} needs {k} shift{'s' * (k != 1)} and {turn} point"
+                f"{'s' * (turn != 1)} of turning (from {old} to {facing}): {k + turn} is more than {MAX_POINTS}")
 
     # -- resolution ------------------------------------------------------------------------
 
@@ -1257,6 +1257,24 @@ class Bump(TurnBookkeeping):
                 how = "by resignation" if self._end_reason == "resignation" else "on the centre"
                 lines.append(f"Game over: {SEAT_COLOURS[self.winners[0] - 1]} wins {how}.")
         return "\n".join(lines)
+
+
+def turn_notation(events: Sequence[Event]) -> str:
+    """The notation of a turn rebuilt from its events (pictures of stored turns use it)."""
+    for e in events:
+        if e.kind == "pass":
+            return "pass"
+        if e.kind == "reinforce":
+            return f"R,{e.cell}-{dict(e.data)['facing']}"
+    shifts = [e for e in events if e.kind == "shift"]
+    turns = [e for e in events if e.kind == "rotate"]
+    if not shifts and not turns:
+        return ""
+    src = shifts[0].src if shifts else turns[0].cell
+    text = src + (f",{shifts[-1].dst}" if shifts else "")
+    if turns:
+        text += f"-{dict(turns[0].data)['to']}"
+    return text + "".join(f" ({dict(e.data)['chosen']})" for e in events if e.kind == "choice")
 
 
 _REASON_WORDS = {

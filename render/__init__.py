@@ -21,6 +21,7 @@ from games.interface import Event, Game
 from . import animation as _animation
 from . import begird as _begird
 from . import bide as _bide
+from . import bump as _bump
 
 __all__ = [
     "DEFAULT_WIDTH",
@@ -179,3 +180,4 @@ def render_gif(
 
 register("bide", _bide.render, palette=_bide.palette)
 register("begird", _begird.render, palette=_begird.palette)
+register("bump", _bump.render)
