@@ -13,10 +13,12 @@ import render
 
 from .clock import Clock
 from .config import Settings
+from .delivery import TASK_PREFIX, Announcer, Undelivered
 from .service import MatchService, Outcome, ServiceError
 from .storage import MatchRow, Store
 from .ui import (
     DYNAMIC_ITEMS,
+    SOMETHING_WENT_WRONG,
     board_view,
     lobby_view,
     mention_only,
@@ -50,6 +52,7 @@ class HexplayBot(commands.Bot):
         self.store = store
         self.service = MatchService(store, clock, default_reminder_hours=settings.reminder_hours)
         self.reminder_task: asyncio.Task | None = None
+        self.announcer = Announcer(self)
         self._caught_up = False  # missed boards are posted once, at the first on_ready
 
     async def setup_hook(self) -> None:
@@ -61,9 +64,9 @@ class HexplayBot(commands.Bot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.on_error = self.on_app_command_error
         await asyncio.to_thread(render.warm_up)  # palettes: the first picture would take ~0.4 s otherwise
-        repaired = await self.service.verify_all()
-        if repaired:
-            log.warning("repaired matches from their move logs: %s", repaired)
+        set_aside = await self.service.verify_all()  # a match whose log does not replay is paused, not fatal
+        if set_aside:
+            log.error("matches paused because their move log does not replay: %s", set_aside)
         if self.settings.dev_guild_ids:
             for guild_id in self.settings.dev_guild_ids:
                 guild = discord.Object(guild_id)
@@ -78,35 +81,48 @@ class HexplayBot(commands.Bot):
         if not self._caught_up:
             self._caught_up = True
             await self.announce_missed()
+            await self.tell_paused()
+
+    async def tell_paused(self) -> None:
+        """Tell the players of each newly paused (quarantined) match, once, in its thread."""
+        for match_id in await self.store.quarantined_untold():
+            match = await self.store.get_match(match_id)
+            home = await self.channel_by_id(match.home_channel_id) if match is not None else None
+            if match is None or home is None:
+                continue
+            mentions = " ".join(f"<@{s.user_id}>" for s in match.seats)
+            try:
+                await home.send(f"{mentions} {self.service.quarantine_notice(match)}",
+                                allowed_mentions=discord.AllowedMentions(users=True))
+            except discord.HTTPException as error:
+                log.warning("match %s: could not tell its players it is paused (%s)", match_id, error)
+                continue
+            await self.store.quarantine_told(match_id)
 
     async def announce_missed(self) -> None:
-        """Post the boards of moves that were stored but never shown (a stop between the two)."""
+        """Post the boards of moves that were stored but never shown (a stop between the two).
+
+        A board that was posted just before a stop, but not yet recorded, is found in the
+        channel and recorded instead of being posted twice.
+        """
         for outcome in await self.service.unannounced():
-            match = outcome.match
-            home = await self.channel_by_id(match.home_channel_id)
-            if home is None or outcome.game is None:
+            if outcome.game is None or await self.announcer.already_shown(outcome):
                 continue
-            png = await self.service.render(match, outcome.game, outcome.events)
-            kwargs = dict(file=png_file(png), allowed_mentions=mention_only(outcome.mention_user_id))
-            view = board_view(outcome)
-            if view is not None:
-                kwargs["view"] = view
             try:
-                message = await home.send(f"(Posted after a restart.) {outcome.line}", **kwargs)
-            except discord.HTTPException:
-                log.exception("could not post the missed board of match %s", match.id)
-                continue
-            await self.store.mark_announced(match.id, match.version, message.channel.id, message.id)
+                await self.announcer.announce(outcome, prefix="(Posted after a restart.) ")
+            except Undelivered:
+                pass  # logged, and retried in the background
 
     async def close(self) -> None:
         if self.reminder_task is not None:
             self.reminder_task.cancel()
+        await self.announcer.close()
         await super().close()
         await self._finish_handlers()
 
     async def _finish_handlers(self, timeout: float = 5.0) -> None:
         """Let commands and buttons already running finish (and record their work) before the database closes."""
-        prefixes = ("CommandTree-invoker", "discord-ui-view-dispatch", "discord.py: ")
+        prefixes = ("CommandTree-invoker", "discord-ui-view-dispatch", "discord.py: ", TASK_PREFIX)
         running = [t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()
                    and t.get_name().startswith(prefixes)]
         if running:
@@ -120,7 +136,7 @@ class HexplayBot(commands.Bot):
             await reply_error(interaction, str(error) or "You cannot use this command here.")
         else:
             log.error("command failed", exc_info=original)
-            await reply_error(interaction, "Something went wrong on our side; nothing was changed. Please try again.")
+            await reply_error(interaction, SOMETHING_WENT_WRONG)
 
     # -- channels ------------------------------------------------------------------
 
@@ -136,47 +152,73 @@ class HexplayBot(commands.Bot):
     # -- announcing ----------------------------------------------------------------
 
     async def post_board(self, interaction: discord.Interaction, outcome: Outcome) -> None:
-        """Show the new position: in reply when typed in the match's home, else there and privately here."""
+        """Show the new position: in reply when typed in the match's home, else there and privately here.
+
+        The turn is already stored, so the mover is told so within Discord's 3 seconds whatever
+        happens to the post (deferring first, as a post in the thread may be slow or fail).
+        """
         match, game = outcome.match, outcome.game
         assert game is not None
-        png = await self.service.render(match, game, outcome.events)
-        view = board_view(outcome)
-        kwargs = dict(content=outcome.line, file=png_file(png), allowed_mentions=mention_only(outcome.mention_user_id))
-        if view is not None:
-            kwargs["view"] = view
         if interaction.channel_id == match.home_channel_id:
+            png = await self.service.render(match, game, outcome.events)
+            kwargs = dict(content=outcome.line, file=png_file(png),
+                          allowed_mentions=mention_only(outcome.mention_user_id))
+            view = board_view(outcome)
+            if view is not None:
+                kwargs["view"] = view
             response = await interaction.response.send_message(**kwargs)
-            message_id = response.message_id
-            channel_id = match.home_channel_id
+            if response.message_id is not None:
+                await self.store.mark_announced(match.id, match.version, match.home_channel_id, response.message_id)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        attempt = asyncio.create_task(self.announcer.announce(outcome), name=f"{TASK_PREFIX}-{match.id}-now")
+        done, _ = await asyncio.wait({attempt}, timeout=self.announcer.answer_within)
+        if attempt in done and attempt.exception() is None:
+            delivered = attempt.result()
+            text = f"Done: {outcome.line} (see <#{delivered.message.channel.id}>)"
+            if delivered.note:
+                text += f"\n{delivered.note}"
         else:
-            home = await self.channel_by_id(match.home_channel_id)
-            if home is None:
-                raise ServiceError("The match's thread is gone; use /board to see the position.")
-            message = await home.send(**kwargs)
-            await interaction.response.send_message(f"Done: {outcome.line} (see <#{match.home_channel_id}>)",
-                                                    ephemeral=True, allowed_mentions=mention_only(None))
-            message_id, channel_id = message.id, message.channel.id
-        if message_id is not None:
-            await self.store.mark_announced(match.id, match.version, channel_id, message_id)
+            if attempt in done:
+                reason = str(attempt.exception())  # Undelivered: logged and retried by the announcer
+            else:
+                reason = "Discord is slow to accept it"
+                attempt.add_done_callback(lambda task: task.cancelled() or task.exception())  # retried inside
+            text = after_commit_text(outcome, reason)
+        await interaction.followup.send(text[:2000], ephemeral=True, allowed_mentions=mention_only(None))
+
+    async def after_commit(self, interaction: discord.Interaction, outcome: Outcome, announce) -> None:
+        """Announce a stored change; if that fails, the mover still learns that it was stored."""
+        try:
+            await announce()
+        except Exception as error:
+            log.warning("match %s: change stored (version %s) but its announcement failed: %r",
+                        outcome.match.id, outcome.match.version, error)
+            self.announcer.retry_later(outcome.match.id)
+            await reply_error(interaction, after_commit_text(outcome, "Discord refused the message"))
 
     async def play_and_announce(self, interaction: discord.Interaction, match_id: int, text: str,
                                 expected_version: int | None = None) -> None:
         outcome = await self.service.play(match_id, interaction.user.id, text, expected_version=expected_version)
-        await self.post_board(interaction, outcome)
+        await self.after_commit(interaction, outcome, lambda: self.post_board(interaction, outcome))
 
     async def resign_and_announce(self, interaction: discord.Interaction, match_id: int) -> None:
         outcome = await self.service.resign(match_id, interaction.user.id)
-        await interaction.response.edit_message(content="You resigned.", view=None)
-        home = await self.channel_by_id(outcome.match.home_channel_id)
-        if home is not None and outcome.game is not None:
-            png = await self.service.render(outcome.match, outcome.game, outcome.events)
-            message = await home.send(outcome.line, file=png_file(png),
-                                      allowed_mentions=mention_only(outcome.mention_user_id))
-            await self.store.mark_announced(match_id, outcome.match.version, message.channel.id, message.id)
+
+        async def announce() -> None:
+            await interaction.response.edit_message(content="You resigned.", view=None)
+            if outcome.game is not None:
+                try:
+                    await self.announcer.announce(outcome)
+                except Undelivered:
+                    pass  # logged and retried in the background; the resignation itself is answered
+
+        await self.after_commit(interaction, outcome, announce)
 
     async def lobby_button(self, interaction: discord.Interaction, action: str, match_id: int) -> None:
         user = (interaction.user.id, interaction.user.display_name)
         service = self.service
+        service.check_guild(await service.get(match_id), interaction.guild_id)  # as commands do
         if action == "accept":
             outcome = await service.accept(match_id, user[0])
         elif action == "decline":
@@ -240,6 +282,12 @@ class HexplayBot(commands.Bot):
             kwargs["file"] = png_file(png)  # a File is consumed by a failed send
             message = await interaction.followup.send(text, wait=True, **kwargs)
         await self.store.mark_announced(match.id, match.version, message.channel.id, message.id)
+
+
+def after_commit_text(outcome: Outcome, reason: str) -> str:
+    """The truth for a mover whose change was stored but whose board could not be shown yet."""
+    return (f"Played and saved: {outcome.line}\nThe board could not be posted in the match yet ({reason}); "
+            "it will be posted there as soon as Discord allows. Do not play the turn again.")
 
 
 async def run(settings: Settings) -> None:

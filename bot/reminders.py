@@ -18,9 +18,12 @@ log = logging.getLogger(__name__)
 
 
 class ReminderLoop:
+    give_up_after = 3  # failed tries (DMs closed and the match's thread gone) before a turn's reminder stops
+
     def __init__(self, bot: "HexplayBot") -> None:
         self.bot = bot
         self._pass = asyncio.Lock()  # one pass at a time, so a reminder is never sent twice
+        self._failures: dict[tuple[int, int], int] = {}  # (match, ply) -> failed tries
 
     async def run_forever(self) -> None:
         await self.bot.wait_until_ready()
@@ -37,9 +40,23 @@ class ReminderLoop:
         async with self._pass:
             for job in await self.bot.service.due_reminders():
                 if await self.deliver(job):
+                    self._failures.pop((job.match.id, job.ply), None)
                     await self.bot.service.reminder_done(job)
                     sent += 1
+                else:
+                    await self._failed(job)
         return sent
+
+    async def _failed(self, job: ReminderJob) -> None:
+        key = (job.match.id, job.ply)
+        tries = self._failures[key] = self._failures.get(key, 0) + 1
+        if tries < self.give_up_after:
+            log.info("match %s: reminder for %s not delivered (try %d)", job.match.id, job.user_id, tries)
+            return
+        del self._failures[key]
+        log.warning("match %s: giving up the reminder for %s on this turn after %d failed tries "
+                    "(no DM, no way to post in the match)", job.match.id, job.user_id, tries)
+        await self.bot.store.snooze(job.match.id, job.user_id, job.ply)  # the next turn gets a new one
 
     def _link(self, job: ReminderJob) -> str:
         match = job.match

@@ -8,10 +8,14 @@ the player who caused it.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
+import weakref
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Awaitable, Callable, TypeVar
 
 from games import Event, Game, GameError, GameInfo, load_state
 from games import get as get_game
@@ -28,6 +32,7 @@ from .storage import (
     VersionConflict,
 )
 from .suggestions import MAX_CHOICES, clip, suggest_moves
+from .text import escape, fit, quoted
 
 log = logging.getLogger(__name__)
 
@@ -64,9 +69,36 @@ def parse_options(text: str | None) -> dict[str, str]:
     for pair in (text or "").replace(",", " ").split():
         key, sep, value = pair.partition("=")
         if not sep or not key or not value:
-            raise ServiceError(f"Options are written key=value, like side=4; {pair!r} is not.")
+            raise ServiceError(f"Options are written key=value, like side=4; `{quoted(pair, 40)}` is not.")
         options[key.lower()] = value
     return options
+
+
+T = TypeVar("T")
+
+
+def one_at_a_time(method: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
+    """Run a change to a match (first argument: its id) holding that match's lock.
+
+    Its read-check-write then sees the result of any change before it, so of two racing
+    submissions the second is judged on the position the first produced ("not your turn").
+    The store's conditional update (version check) still guards against anything else.
+    """
+
+    @functools.wraps(method)
+    async def locked(self: "MatchService", match_id: int, *args: Any, **kwargs: Any) -> T:
+        async with self.match_lock(match_id):
+            return await method(self, match_id, *args, **kwargs)
+
+    return locked
+
+
+# Abuse limits (docs/rules.md, "Limits"): a user's open challenges per server, and how fast they may make them.
+MAX_OPEN_LOBBIES = 5
+CHALLENGES_PER_MINUTE = 3
+# GIF replays are slow to draw: one thread draws them, one at a time per match, and a user waits between two.
+GIF_COOLDOWN_SECONDS = 30.0
+_GIF_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hexplay-gif")
 
 
 class MatchService:
@@ -74,6 +106,17 @@ class MatchService:
         self.store = store
         self.clock = clock or SystemClock()
         self.default_reminder_hours = default_reminder_hours
+        self._match_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._recent_challenges: dict[tuple[int, int], deque[float]] = {}
+        self._gifs_drawing: set[int] = set()
+        self._gif_asked: dict[int, float] = {}
+
+    def match_lock(self, match_id: int) -> asyncio.Lock:
+        """The lock serialising changes to one match (dropped when nobody holds or waits on it)."""
+        lock = self._match_locks.get(match_id)
+        if lock is None:
+            lock = self._match_locks[match_id] = asyncio.Lock()
+        return lock
 
     # -- helpers -----------------------------------------------------------------
 
@@ -104,7 +147,7 @@ class MatchService:
     def seat_label(self, match: MatchRow, game: Game, seat: int) -> str:
         colours = self.info(match).seat_names
         colour = colours[seat - 1] if seat - 1 < len(colours) else f"seat {seat}"
-        return f"**{self.player_row(match, game, seat).name}** ({colour})"
+        return f"**{escape(self.player_row(match, game, seat).name)}** ({colour})"
 
     def engine_seat_of(self, match: MatchRow, game: Game, user_id: int) -> int:
         for seat in range(1, game.players + 1):
@@ -120,7 +163,15 @@ class MatchService:
         match = await self.store.get_match(match_id)
         if match is None or match.status == "cancelled":
             raise ServiceError(f"There is no match #{match_id}.")
+        if match.quarantine is not None:
+            raise ServiceError(self.quarantine_notice(match))
         return match
+
+    @staticmethod
+    def quarantine_notice(match: MatchRow) -> str:
+        return (f"Match #{match.id} is paused: its saved move list does not lead to its saved position, so "
+                "nothing can be played or shown in it until the bot's operator repairs it (they have been told; "
+                "see the log). Your other matches are not affected.")
 
     async def active(self, match_id: int) -> tuple[MatchRow, Game]:
         match = await self.get(match_id)
@@ -192,13 +243,14 @@ class MatchService:
             info = get_game(game_id)
             options = info.resolve_options(parse_options(options_text))
         except GameError as error:
-            raise ServiceError(str(error)) from None
+            raise ServiceError(fit(str(error), 300)) from None
         unique = []
         for user in invited:
             if user[0] == creator[0]:
                 raise ServiceError("You cannot invite yourself; you are already seated.")
             if user[0] not in [u[0] for u in unique]:
                 unique.append(user)
+        await self._check_challenge_limits(creator[0], guild_id)
         seats_wanted = players or max(info.min_players, len(unique) + 1)
         try:
             info.check_players(seats_wanted)
@@ -214,6 +266,24 @@ class MatchService:
             open_seats=seats_wanted - len(seats), now=self.clock.now(),
         )
         return await self.get(match_id)
+
+    async def _check_challenge_limits(self, user_id: int, guild_id: int) -> None:
+        if await self.store.open_lobbies(user_id, guild_id) >= MAX_OPEN_LOBBIES:
+            raise ServiceError(f"You already have {MAX_OPEN_LOBBIES} open challenges in this server: wait for "
+                               "answers, or cancel one with its Cancel button, before making another.")
+        now = self.clock.now()
+        recent = self._recent_challenges.setdefault((user_id, guild_id), deque())
+        while recent and recent[0] <= now - 60:
+            recent.popleft()
+        if len(recent) >= CHALLENGES_PER_MINUTE:
+            wait = int(recent[0] + 60 - now) + 1
+            raise ServiceError(f"You can make {CHALLENGES_PER_MINUTE} challenges a minute; try again in {wait} s.")
+        recent.append(now)
+
+    def check_guild(self, match: MatchRow, guild_id: int | None) -> None:
+        """Buttons answer only in the match's own server, as commands do."""
+        if match.guild_id != guild_id:
+            raise ServiceError(f"There is no match #{match.id} in this server.")
 
     def lobby_text(self, match: MatchRow) -> str:
         info = self.info(match)
@@ -236,7 +306,11 @@ class MatchService:
             raise ServiceError(f"{self.title(match)} {state}.")
         return match
 
+    @one_at_a_time
     async def accept(self, match_id: int, user_id: int) -> Outcome:
+        return await self._accept(match_id, user_id)
+
+    async def _accept(self, match_id: int, user_id: int) -> Outcome:
         match = await self._lobby(match_id)
         seat = match.seat_of(user_id)
         if seat is None:
@@ -246,6 +320,7 @@ class MatchService:
         await self._lobby_change(match, accept_user=user_id)
         return await self._maybe_start(match_id, f"<@{user_id}> accepted.")
 
+    @one_at_a_time
     async def decline(self, match_id: int, user_id: int) -> Outcome:
         match = await self._lobby(match_id)
         seat = match.seat_of(user_id)
@@ -258,11 +333,12 @@ class MatchService:
         await self._lobby_change(match, remove_user=user_id)
         return Outcome(await self.get(match_id), None, f"<@{user_id}> declined; the seat is open.")
 
+    @one_at_a_time
     async def join(self, match_id: int, user: tuple[int, str]) -> Outcome:
         match = await self._lobby(match_id)
         seated = match.seat_of(user[0])
         if seated is not None and not seated.accepted:
-            return await self.accept(match_id, user[0])  # an invited player pressing Join means yes
+            return await self._accept(match_id, user[0])  # an invited player pressing Join means yes
         if seated is not None:
             raise ServiceError(f"You are already seated in {self.title(match)}.")
         if len(match.seats) >= match.players:
@@ -272,6 +348,7 @@ class MatchService:
         await self._lobby_change(match, add_seat=SeatRow(number, user[0], user[1]))
         return await self._maybe_start(match_id, f"<@{user[0]}> joined.")
 
+    @one_at_a_time
     async def cancel(self, match_id: int, user_id: int) -> Outcome:
         match = await self._lobby(match_id)
         if user_id != match.creator_id:
@@ -279,6 +356,7 @@ class MatchService:
         await self._guarded(self.store.cancel_match(match.id, match.version, self.clock.now()))
         return Outcome(match, None, f"{self.title(match)} was cancelled.", finished=True)
 
+    @one_at_a_time
     async def start(self, match_id: int, user_id: int) -> Outcome:
         match = await self._lobby(match_id)
         if user_id != match.creator_id:
@@ -319,11 +397,12 @@ class MatchService:
         try:
             return await operation
         except VersionConflict:
-            raise ServiceError("Someone else changed this match at the same moment; "
-                               "look at it again and retry.") from None
+            raise ServiceError("The position changed at the same moment (another turn or button came first), "
+                               "so nothing was done: look at the latest board and try again.") from None
 
     # -- playing ---------------------------------------------------------------------------
 
+    @one_at_a_time
     async def play(self, match_id: int, user_id: int, text: str, expected_version: int | None = None) -> Outcome:
         match, game = await self.active(match_id)
         seat = self.engine_seat_of(match, game, user_id)
@@ -338,13 +417,14 @@ class MatchService:
         try:
             events = game.play_turn(text)
         except GameError as error:
-            raise ServiceError(f"`{text.strip()[:80]}` is not a legal move: {error}.") from None
+            raise ServiceError(f"`{quoted(text)}` is not a legal move: {fit(str(error), 300)}.") from None
         notation = game.last_turn_notation
         line = f"{label} played `{notation}`{self._effects(events)}."
         move = MoveRow(0, before_ply, seat, user_id, "turn", notation, [e.to_json() for e in events], 0.0,
                        entered=text)
         return await self._record(match, game, (before_mover, before_ply), move, events, line)
 
+    @one_at_a_time
     async def resign(self, match_id: int, user_id: int) -> Outcome:
         match, game = await self.active(match_id)
         seat = self.engine_seat_of(match, game, user_id)
@@ -390,23 +470,29 @@ class MatchService:
         """Moves stored but never shown (the bot stopped between the two), to post at start-up."""
         outcomes = []
         for match_id in await self.store.unannounced_match_ids():
-            match = await self.get(match_id)
-            game = self.game_of(match)
-            moves = await self.store.moves(match_id)
-            if not moves:
-                outcomes.append(Outcome(match, game, self.status_line(match, game), started=True,
-                                        mention_user_id=self.user_to_move(match, game)))
-                continue
-            last = moves[-1]
-            before = self.replay(match, moves[:-1])  # whose seat it was then (a swap changes it)
-            label = self.seat_label(match, before, last.seat)
-            events = [Event.from_json(e) for e in last.events]
-            if last.kind == "resign":
-                line = f"{label} resigned."
-            else:
-                line = f"{label} played `{last.notation}`{self._effects(events)}."
-            outcomes.append(self._announcement(match, game, line, events))
+            try:
+                outcomes.append(await self.missed(match_id))
+            except Exception:  # one bad match must not stop the others' boards
+                log.exception("match %s: cannot rebuild its missed announcement", match_id)
         return outcomes
+
+    async def missed(self, match_id: int) -> Outcome:
+        """The announcement of the match's latest stored change, rebuilt from its log."""
+        match = await self.get(match_id)
+        game = self.game_of(match)
+        moves = await self.store.moves(match_id)
+        if not moves:
+            return Outcome(match, game, self.status_line(match, game), started=True,
+                           mention_user_id=self.user_to_move(match, game))
+        last = moves[-1]
+        before = self.replay(match, moves[:-1])  # whose seat it was then (a swap changes it)
+        label = self.seat_label(match, before, last.seat)
+        events = [Event.from_json(e) for e in last.events]
+        if last.kind == "resign":
+            line = f"{label} resigned."
+        else:
+            line = f"{label} played `{last.notation}`{self._effects(events)}."
+        return self._announcement(match, game, line, events)
 
     @staticmethod
     def _effects(events: list[Event]) -> str:
@@ -468,7 +554,7 @@ class MatchService:
         try:
             events = trial.play_turn(text)
         except GameError as error:
-            raise ServiceError(f"`{text.strip()[:80]}` is not a legal move: {error}.") from None
+            raise ServiceError(f"`{quoted(text)}` is not a legal move: {fit(str(error), 300)}.") from None
         assert game.to_move is not None
         line = (f"Preview (not played): {self.seat_label(match, game, game.to_move)} "
                 f"`{trial.last_turn_notation}`{self._effects(events)}.")
@@ -485,17 +571,35 @@ class MatchService:
             self._apply_logged(game, move)
         return match, lines
 
-    async def history_gif(self, match_id: int) -> bytes:
+    async def history_gif(self, match_id: int, user_id: int | None = None, guild_id: int | None = None) -> bytes:
+        """The whole match as an animated GIF, drawn on its own thread so turns never wait behind it."""
         match = await self.get(match_id)
+        if guild_id is not None:
+            self.check_guild(match, guild_id)
         if match.status == "lobby":
             raise ServiceError(f"{self.title(match)} has not started yet.")
-        game = self.replay(match, [])
-        frames: list[tuple[Game, list[Event]]] = [(game.copy(), [])]
-        for move in await self.store.moves(match.id):
-            events = self._apply_logged(game, move)
-            frames.append((game.copy(), events))
-        return await asyncio.to_thread(render_gif, frames, player_names=self.player_names(match),
-                                       title=self.title(match))
+        if match_id in self._gifs_drawing:
+            raise ServiceError(f"A replay of {self.title(match)} is being drawn right now; "
+                               "ask again in a moment.")
+        now = self.clock.now()
+        if user_id is not None:
+            asked = self._gif_asked.get(user_id)
+            if asked is not None and now - asked < GIF_COOLDOWN_SECONDS:
+                raise ServiceError(f"One replay every {GIF_COOLDOWN_SECONDS:g} s: "
+                                   f"try again in {int(GIF_COOLDOWN_SECONDS - (now - asked)) + 1} s.")
+            self._gif_asked[user_id] = now
+        self._gifs_drawing.add(match_id)
+        try:
+            game = self.replay(match, [])
+            frames: list[tuple[Game, list[Event]]] = [(game.copy(), [])]
+            for move in await self.store.moves(match.id):
+                events = self._apply_logged(game, move)
+                frames.append((game.copy(), events))
+            draw = functools.partial(render_gif, frames, player_names=self.player_names(match),
+                                     title=self.title(match))
+            return await asyncio.get_running_loop().run_in_executor(_GIF_POOL, draw)
+        finally:
+            self._gifs_drawing.discard(match_id)
 
     # -- autocomplete ----------------------------------------------------------------------
 
@@ -526,17 +630,35 @@ class MatchService:
         return game.play_turn(move.notation)
 
     async def verify_all(self) -> list[int]:
-        """Start-up check: rebuild every active match from its log; repair any that disagree."""
-        repaired = []
+        """Start-up check: every active match must rebuild from its log to exactly its stored state.
+
+        One that does not is set aside (quarantined), logged, and left as stored, so an operator
+        can see what happened; every other match keeps being served. A set-aside match whose log
+        replays again (the operator repaired it) is put back in play. Returns the set-aside ids.
+        """
+        for match_id in await self.store.quarantined_ids():
+            if await self._replay_problem(match_id) is None:
+                await self.store.release_quarantine(match_id)
+                log.warning("match %s: its move log replays to its state again; back in play", match_id)
         for match_id in await self.store.active_match_ids():
-            match = await self.get(match_id)
+            problem = await self._replay_problem(match_id)
+            if problem is not None and await self.store.quarantine(match_id, problem, self.clock.now()):
+                log.error("match %s set aside: %s; it is paused until repaired, other matches are served",
+                          match_id, problem)
+        return await self.store.quarantined_ids()
+
+    async def _replay_problem(self, match_id: int) -> str | None:
+        """Why the match's log does not rebuild its stored state, or None when it does."""
+        match = await self.store.get_match(match_id)
+        if match is None:
+            return "the match row is missing"
+        try:
             rebuilt = self.replay(match, await self.store.moves(match_id))
-            stored = match.state
-            if json.dumps(rebuilt.to_json(), sort_keys=True) != json.dumps(stored, sort_keys=True):
-                log.warning("match %s: stored state differs from its move log; using the log", match_id)
-                await self.store.replace_state(match_id, rebuilt.to_json(), self.clock.now())
-                repaired.append(match_id)
-        return repaired
+        except Exception as error:  # any engine or data error: the log cannot be trusted
+            return f"its move log does not replay ({type(error).__name__}: {error})"
+        if json.dumps(rebuilt.to_json(), sort_keys=True) != json.dumps(match.state, sort_keys=True):
+            return "its stored state differs from what its move log replays to"
+        return None
 
     # -- reminders and preferences -------------------------------------------------------------
 
@@ -551,7 +673,7 @@ class MatchService:
 
     async def _reminder_job(self, row: ReminderRow, now: float) -> ReminderJob | None:
         match = await self.store.get_match(row.match_id)
-        if match is None or match.status != "active":
+        if match is None or match.status != "active" or match.quarantine is not None:
             return None
         game = self.game_of(match)
         if self.user_to_move(match, game) != row.user_id or game.ply != row.ply:

@@ -2,13 +2,21 @@
 
 Every change of a match happens in one transaction, and a turn is applied
 only if the match still has the version its player saw (optimistic
-concurrency), so two players acting at the same instant can never both apply.
+concurrency: ``UPDATE … WHERE id = ? AND version = ?`` checked by rowcount),
+so two players acting at the same instant can never both apply.
+
+There is one connection, so a read on it while a write transaction is open
+would see that transaction's half-written rows (a bumped version beside the
+old state). Reads and transactions therefore take the same lock: a read sees
+only committed data.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
+import sqlite3
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -90,7 +98,20 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX reminders_due ON reminders (remind_at);
     """,
+    # 2: matches set aside at start-up because their move log does not replay to their state
+    """
+    CREATE TABLE quarantine (
+        match_id INTEGER PRIMARY KEY REFERENCES matches (id),
+        reason TEXT NOT NULL,
+        since REAL NOT NULL,
+        players_told INTEGER NOT NULL DEFAULT 0
+    );
+    """,
 ]
+
+
+class StoreUnavailable(Exception):
+    """The database cannot be used; the message is one line for the operator."""
 
 
 class VersionConflict(Exception):
@@ -128,6 +149,7 @@ class MatchRow:
     result: dict[str, Any] | None
     announced_version: int = 0  # the version whose board the players have seen
     seats: list[SeatRow] = field(default_factory=list)
+    quarantine: str | None = None  # why the match is set aside (its log does not replay), or None
 
     @property
     def home_channel_id(self) -> int:
@@ -178,6 +200,39 @@ _MATCH_COLUMNS = (
 )
 
 
+def _private_files(path: Path) -> None:
+    """Create the folder 0700 if missing; make the database and its -wal/-shm files 0600."""
+    if not path.parent.exists():
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not path.exists():
+        try:
+            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))  # SQLite gives -wal/-shm the same mode
+        except OSError:
+            return  # sqlite reports the problem itself
+    for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        try:
+            if name.exists() and name.stat().st_mode & 0o077:
+                name.chmod(0o600)
+        except OSError:
+            pass  # not ours to change (read-only file system): opening will say what is wrong
+
+
+async def _user_version(db: aiosqlite.Connection) -> int:
+    async with db.execute("PRAGMA user_version") as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+def _explain(path: Path, error: sqlite3.Error) -> str:
+    text = str(error)
+    if "not a database" in text or "malformed" in text or "corrupt" in text:
+        return f"{path} is not a SQLite database or is damaged: restore a backup or move it away, then start again"
+    if "readonly" in text or "read-only" in text:
+        return (f"{path} is read-only (the file or its folder): Hexplay must write to it; fix its permissions "
+                "or set HEXPLAY_DB_PATH to a writable place")
+    return f"cannot use the database {path}: {text}"
+
+
 def _match_from(row: aiosqlite.Row) -> MatchRow:
     values = list(row)
     values[2] = json.loads(values[2])
@@ -187,32 +242,49 @@ def _match_from(row: aiosqlite.Row) -> MatchRow:
 
 
 class Store:
-    """The database. One connection; writes are serialised by a lock."""
+    """The database. One connection; reads and write transactions are serialised by one lock."""
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._db = connection
-        self._write_lock = asyncio.Lock()
+        self._lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: str | Path) -> "Store":
+        """Open (creating if needed) and check the database; StoreUnavailable says why it cannot be used.
+
+        The files are private (0600, a new folder 0700): they hold user ids and server data.
+        """
         path = Path(path)
         if str(path) != ":memory:":
-            path.parent.mkdir(parents=True, exist_ok=True)
-        connection = await aiosqlite.connect(str(path), isolation_level=None)
+            _private_files(path)
+        try:
+            connection = await aiosqlite.connect(str(path), isolation_level=None)
+        except sqlite3.Error as error:
+            raise StoreUnavailable(f"cannot open the database {path}: {error}") from None
         store = cls(connection)
-        await connection.execute("PRAGMA journal_mode=WAL")
-        await connection.execute("PRAGMA synchronous=NORMAL")
-        await connection.execute("PRAGMA foreign_keys=ON")
-        await connection.execute("PRAGMA busy_timeout=5000")
-        await store._migrate()
+        try:
+            await connection.execute("PRAGMA journal_mode=WAL")
+            await connection.execute("PRAGMA synchronous=NORMAL")
+            await connection.execute("PRAGMA foreign_keys=ON")
+            await connection.execute("PRAGMA busy_timeout=5000")
+            row = await store._one("PRAGMA quick_check")
+            if row is None or row[0] != "ok":
+                raise sqlite3.DatabaseError(f"database disk image is malformed ({row[0] if row else '?'})")
+            await store._migrate()
+            async with store.transaction() as db:  # a read-only file fails here, not at the first move
+                await db.execute(f"PRAGMA user_version = {await _user_version(db)}")
+        except sqlite3.Error as error:
+            await connection.close()  # else aiosqlite's thread keeps the process alive
+            raise StoreUnavailable(_explain(path, error)) from None
+        if str(path) != ":memory:":
+            _private_files(path)  # the -wal and -shm files now exist
         return store
 
     async def close(self) -> None:
         await self._db.close()
 
     async def schema_version(self) -> int:
-        async with self._db.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
+        row = await self._one("PRAGMA user_version")
         return int(row[0]) if row else 0
 
     async def _migrate(self) -> None:
@@ -227,8 +299,22 @@ class Store:
                 await db.execute(f"PRAGMA user_version = {number}")
 
     @asynccontextmanager
+    async def reading(self) -> AsyncIterator[aiosqlite.Connection]:
+        """The connection for reads, never while a transaction is open on it."""
+        async with self._lock:
+            yield self._db
+
+    async def _all(self, query: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
+        async with self.reading() as db, db.execute(query, tuple(params)) as cursor:
+            return list(await cursor.fetchall())
+
+    async def _one(self, query: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
+        async with self.reading() as db, db.execute(query, tuple(params)) as cursor:
+            return await cursor.fetchone()
+
+    @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._write_lock:
+        async with self._lock:
             await self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
@@ -274,43 +360,47 @@ class Store:
         return match_id
 
     async def get_match(self, match_id: int) -> MatchRow | None:
-        async with self._db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)) as c:
-            row = await c.fetchone()
-        if row is None:
-            return None
-        match = _match_from(row)
-        match.seats = await self._seats(match_id)
+        async with self.reading() as db:  # the match and its seats as of one moment
+            async with db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)) as c:
+                row = await c.fetchone()
+            if row is None:
+                return None
+            match = _match_from(row)
+            async with db.execute(
+                "SELECT seat, user_id, name, accepted, resigned FROM seats WHERE match_id = ? ORDER BY seat",
+                (match_id,),
+            ) as cursor:
+                match.seats = [SeatRow(r[0], r[1], r[2], bool(r[3]), bool(r[4])) for r in await cursor.fetchall()]
+            async with db.execute("SELECT reason FROM quarantine WHERE match_id = ?", (match_id,)) as cursor:
+                quarantined = await cursor.fetchone()
+            match.quarantine = quarantined[0] if quarantined else None
         return match
 
-    async def _seats(self, match_id: int) -> list[SeatRow]:
-        async with self._db.execute(
-            "SELECT seat, user_id, name, accepted, resigned FROM seats WHERE match_id = ? ORDER BY seat",
-            (match_id,),
-        ) as cursor:
-            return [SeatRow(r[0], r[1], r[2], bool(r[3]), bool(r[4])) for r in await cursor.fetchall()]
-
     async def match_by_thread(self, thread_id: int) -> MatchRow | None:
-        async with self._db.execute("SELECT id FROM matches WHERE thread_id = ?", (thread_id,)) as c:
-            row = await c.fetchone()
+        row = await self._one("SELECT id FROM matches WHERE thread_id = ?", (thread_id,))
         return await self.get_match(row[0]) if row else None
 
     async def matches_of_user(self, user_id: int, guild_id: int | None, statuses: tuple[str, ...]) -> list[MatchRow]:
         marks = ",".join("?" for _ in statuses)
         query = (
             f"SELECT m.id FROM matches m JOIN seats s ON s.match_id = m.id WHERE s.user_id = ?"
-            f" AND m.status IN ({marks})"
+            f" AND m.status IN ({marks}) AND m.id NOT IN (SELECT match_id FROM quarantine)"
         )
         params: list[Any] = [user_id, *statuses]
         if guild_id is not None:
             query += " AND m.guild_id = ?"
             params.append(guild_id)
-        async with self._db.execute(query + " ORDER BY m.id", params) as cursor:
-            ids = [r[0] for r in await cursor.fetchall()]
+        ids = [r[0] for r in await self._all(query + " ORDER BY m.id", params)]
         return [m for m in [await self.get_match(i) for i in ids] if m is not None]
 
+    async def open_lobbies(self, creator_id: int, guild_id: int) -> int:
+        """How many lobbies this user created in this server that are still waiting for players."""
+        row = await self._one("SELECT COUNT(*) FROM matches WHERE creator_id = ? AND guild_id = ? AND status = 'lobby'",
+                              (creator_id, guild_id))
+        return int(row[0]) if row else 0
+
     async def active_match_ids(self) -> list[int]:
-        async with self._db.execute("SELECT id FROM matches WHERE status = 'active' ORDER BY id") as c:
-            return [r[0] for r in await c.fetchall()]
+        return [r[0] for r in await self._all("SELECT id FROM matches WHERE status = 'active' ORDER BY id")]
 
     async def mark_announced(self, match_id: int, version: int, channel_id: int, message_id: int) -> None:
         """The board of ``version`` was posted as this message (reminders link to it)."""
@@ -323,11 +413,11 @@ class Store:
 
     async def unannounced_match_ids(self) -> list[int]:
         """Matches changed by a move whose board was never posted (the bot stopped in between)."""
-        async with self._db.execute(
+        rows = await self._all(
             "SELECT id FROM matches WHERE status IN ('active', 'finished') AND announced_version < version"
-            " ORDER BY id"
-        ) as cursor:
-            return [r[0] for r in await cursor.fetchall()]
+            " AND id NOT IN (SELECT match_id FROM quarantine) ORDER BY id"
+        )
+        return [r[0] for r in rows]
 
     async def update_match_fields(self, match_id: int, **fields: Any) -> None:
         allowed = {"thread_id", "lobby_message_id"}
@@ -339,10 +429,7 @@ class Store:
     # -- the lobby ---------------------------------------------------------------
 
     async def get_challenge(self, match_id: int) -> tuple[list[int], int] | None:
-        async with self._db.execute(
-            "SELECT invited, open_seats FROM challenges WHERE match_id = ?", (match_id,)
-        ) as cursor:
-            row = await cursor.fetchone()
+        row = await self._one("SELECT invited, open_seats FROM challenges WHERE match_id = ?", (match_id,))
         return (json.loads(row[0]), int(row[1])) if row else None
 
     async def lobby_change(
@@ -444,21 +531,37 @@ class Store:
                 await self._set_reminder(db, match_id, reminder)
         return version
 
-    async def replace_state(self, match_id: int, state: dict[str, Any], now: float) -> None:
-        """Repair a stored state that disagrees with the move log (start-up check)."""
+    # -- quarantine: a match whose log does not replay is set aside, never rewritten --------------
+
+    async def quarantine(self, match_id: int, reason: str, now: float) -> bool:
+        """Set a match aside; False if it already was."""
         async with self.transaction() as db:
-            await db.execute(
-                "UPDATE matches SET state = ?, version = version + 1, updated_at = ? WHERE id = ?",
-                (json.dumps(state), now, match_id),
-            )
+            cursor = await db.execute(
+                "INSERT OR IGNORE INTO quarantine (match_id, reason, since) VALUES (?, ?, ?)", (match_id, reason, now))
+            return cursor.rowcount == 1
+
+    async def release_quarantine(self, match_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM quarantine WHERE match_id = ?", (match_id,))
+
+    async def quarantined_ids(self) -> list[int]:
+        return [r[0] for r in await self._all("SELECT match_id FROM quarantine ORDER BY match_id")]
+
+    async def quarantined_untold(self) -> list[int]:
+        """Set-aside matches whose players have not been told yet."""
+        rows = await self._all("SELECT match_id FROM quarantine WHERE players_told = 0 ORDER BY match_id")
+        return [r[0] for r in rows]
+
+    async def quarantine_told(self, match_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute("UPDATE quarantine SET players_told = 1 WHERE match_id = ?", (match_id,))
 
     async def moves(self, match_id: int) -> list[MoveRow]:
-        async with self._db.execute(
+        rows = await self._all(
             "SELECT seq, ply, seat, user_id, kind, notation, events, created_at, entered FROM moves"
             " WHERE match_id = ? ORDER BY seq",
             (match_id,),
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
         return [MoveRow(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7], r[8]) for r in rows]
 
     async def _bump_version(
@@ -487,20 +590,18 @@ class Store:
             )
 
     async def due_reminders(self, now: float) -> list[ReminderRow]:
-        async with self._db.execute(
+        rows = await self._all(
             "SELECT match_id, user_id, ply, remind_at, last_sent_at, snoozed FROM reminders"
             " WHERE remind_at <= ? AND snoozed = 0 ORDER BY remind_at",
             (now,),
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
         return [ReminderRow(r[0], r[1], r[2], r[3], r[4], bool(r[5])) for r in rows]
 
     async def get_reminder(self, match_id: int) -> ReminderRow | None:
-        async with self._db.execute(
+        r = await self._one(
             "SELECT match_id, user_id, ply, remind_at, last_sent_at, snoozed FROM reminders WHERE match_id = ?",
             (match_id,),
-        ) as cursor:
-            r = await cursor.fetchone()
+        )
         return ReminderRow(r[0], r[1], r[2], r[3], r[4], bool(r[5])) if r else None
 
     async def reminder_sent(self, match_id: int, ply: int, now: float, next_at: float) -> bool:
@@ -522,12 +623,11 @@ class Store:
 
     async def get_preferences(self, user_id: int, guild_id: int) -> Preferences:
         """The user's preferences in this server, falling back to their global ones (guild 0)."""
-        async with self._db.execute(
+        row = await self._one(
             "SELECT reminders, delay_hours, via, guild_id FROM preferences WHERE user_id = ? AND guild_id IN (?, 0)"
             " ORDER BY guild_id DESC",
             (user_id, guild_id),
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         if row is None:
             return Preferences()
         return Preferences(bool(row[0]), row[1], row[2])

@@ -15,6 +15,7 @@ import discord
 
 from .service import MatchService, Outcome, ServiceError
 from .storage import MatchRow
+from .text import fit
 
 if TYPE_CHECKING:
     from .app import HexplayBot
@@ -22,6 +23,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 BOARD_FILENAME = "board.png"
+# Never "nothing was changed": an unexpected error may come after a change was stored.
+SOMETHING_WENT_WRONG = ("Something went wrong on our side. Look at the match (/board) before trying again: "
+                        "your action may or may not have been recorded.")
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
@@ -37,6 +41,7 @@ def png_file(data: bytes, filename: str = BOARD_FILENAME) -> discord.File:
 
 async def reply_error(interaction: discord.Interaction, message: str) -> None:
     """A private answer, whether or not the interaction was already answered."""
+    message = fit(message)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(message, ephemeral=True)
@@ -54,7 +59,7 @@ async def guarded(interaction: discord.Interaction, action: Callable[[], Awaitab
         await reply_error(interaction, str(error))
     except Exception:
         log.exception("unexpected error in a button or command")
-        await reply_error(interaction, "Something went wrong on our side; nothing was changed. Please try again.")
+        await reply_error(interaction, SOMETHING_WENT_WRONG)
 
 
 def _bot(interaction: discord.Interaction) -> "HexplayBot":
@@ -154,8 +159,10 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hx:gif:
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
+            service = _bot(interaction).service
+            service.check_guild(await service.get(self.match_id), interaction.guild_id)  # before any work
             await interaction.response.defer(ephemeral=True, thinking=True)
-            gif = await _bot(interaction).service.history_gif(self.match_id)
+            gif = await service.history_gif(self.match_id, interaction.user.id, interaction.guild_id)
             await interaction.followup.send(file=png_file(gif, f"match-{self.match_id}.gif"), ephemeral=True)
 
         await guarded(interaction, run)

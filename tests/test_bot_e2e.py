@@ -295,6 +295,7 @@ async def test_moving_from_elsewhere_posts_in_the_thread_and_answers_privately(w
     alice = world.users[0]
     match_id, thread = await world.start_two_player()
     played = await move(world, alice, world.channel, "e5")
+    await played.wait_followups(1)  # deferred first: a post in the thread may be slow
     assert played.ephemeral and f"<#{thread.id}>" in played.text
     posted = world.emu.messages(thread)[-1]
     assert "played `e5`" in posted.content and posted.attachments

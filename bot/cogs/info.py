@@ -11,6 +11,7 @@ from discord.ext import commands
 from games import get as get_game
 
 from ..service import waited
+from ..text import escape
 from ..ui import ReplayButton, png_file
 from .common import (
     GAME_CHOICES,
@@ -59,7 +60,7 @@ class InfoCog(commands.Cog, name="Info"):
         view.add_item(ReplayButton(match_id))
         if gif:
             await interaction.response.defer(ephemeral=True, thinking=True)
-            data = await service.history_gif(match_id)
+            data = await service.history_gif(match_id, interaction.user.id, interaction.guild_id)
             await interaction.followup.send(header + body, file=png_file(data, f"match-{match_id}.gif"),
                                             ephemeral=True)
         else:
@@ -83,8 +84,9 @@ class InfoCog(commands.Cog, name="Info"):
                 state = f"**your move** (waiting {waited(match, service.clock.now())})"
             else:
                 assert game.to_move is not None
-                state = f"{service.player_row(match, game, game.to_move).name} to move"
-            others = ", ".join(s.name for s in match.seats if s.user_id != interaction.user.id) or "open seats"
+                state = f"{escape(service.player_row(match, game, game.to_move).name)} to move"
+            others = ", ".join(escape(s.name) for s in match.seats if s.user_id != interaction.user.id) \
+                or "open seats"
             lines.append(f"• {service.title(match)} with {others} — {state} — {where}")
         text = "\n".join(lines)
         if len(text) > MESSAGE_LIMIT:
