@@ -419,7 +419,7 @@ class MatchService:
         except GameError as error:
             raise ServiceError(f"`{quoted(text)}` is not a legal move: {fit(str(error), 300)}.") from None
         notation = game.last_turn_notation
-        line = f"{label} played `{notation}`{self._effects(events)}."
+        line = f"{label} played `{notation}`{self._turn_words(game, events)}"
         move = MoveRow(0, before_ply, seat, user_id, "turn", notation, [e.to_json() for e in events], 0.0,
                        entered=text)
         return await self._record(match, game, (before_mover, before_ply), move, events, line)
@@ -491,8 +491,15 @@ class MatchService:
         if last.kind == "resign":
             line = f"{label} resigned."
         else:
-            line = f"{label} played `{last.notation}`{self._effects(events)}."
+            line = f"{label} played `{last.notation}`{self._turn_words(game, events)}"
         return self._announcement(match, game, line, events)
+
+    @classmethod
+    def _turn_words(cls, game: Game, events: list[Event]) -> str:
+        """" — what the turn did." in the engine's words when it has them (Bump's chains), else counted."""
+        words = game.describe_turn(events)
+        text = f" — {words}" if words else cls._effects(events)
+        return text if text.endswith(("!", ".")) else text + "."
 
     @staticmethod
     def _effects(events: list[Event]) -> str:
@@ -557,7 +564,7 @@ class MatchService:
             raise ServiceError(f"`{quoted(text)}` is not a legal move: {fit(str(error), 300)}.") from None
         assert game.to_move is not None
         line = (f"Preview (not played): {self.seat_label(match, game, game.to_move)} "
-                f"`{trial.last_turn_notation}`{self._effects(events)}.")
+                f"`{trial.last_turn_notation}`{self._turn_words(trial, events)}")
         return await self.render(match, trial, events), line
 
     async def history(self, match_id: int) -> tuple[MatchRow, list[str]]:

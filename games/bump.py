@@ -1056,7 +1056,9 @@ class Bump(TurnBookkeeping):
             if mine:
                 parts.append(f"loses {mine} of yours")
         if out.guard:
-            parts.append("on their centre")
+            parts.append("on their centre: Guard your center!")
+        for point in out.choice_points:
+            parts.append(f"choosing {NAMES[point.space]} to {point.label(point.chosen)}")
         return f"{notation} — " + ", ".join(parts)
 
     def rank_actions(self, actions: list[tuple]) -> list[tuple]:
@@ -1104,9 +1106,10 @@ class Bump(TurnBookkeeping):
         if self._turn:
             raise IllegalMove("cannot agree a draw in the middle of a turn")
         self._result = ()
-        self._end_reason = "agreement"
+        self._end_reason = "draw by agreement"  # as TurnBookkeeping.agree_draw on branch lifecycle
+        self.current = None
         self._cache = None
-        return [Event("draw"), Event("end", data=(("reason", "agreement"),))]
+        return [Event("end", data=(("reason", "draw by agreement"),))]
 
     # -- serialization -----------------------------------------------------------------------
 
@@ -1185,7 +1188,7 @@ class Bump(TurnBookkeeping):
             if not isinstance(winners, list) or len(winners) > 1 or any(w not in (1, 2) for w in winners):
                 raise StateError("winners lists one seat, or none for a draw")
             game._result = tuple(winners)
-            game._end_reason = str(position.get("end_reason") or ("agreement" if not winners else "centre"))
+            game._end_reason = str(position.get("end_reason") or ("draw by agreement" if not winners else "centre"))
             if game._end_reason == "resignation" and winners:
                 game._resigned = 3 - winners[0]
             game.current = None
@@ -1286,27 +1289,44 @@ _REASON_WORDS = {
 
 
 def describe_events(events: Sequence[Event]) -> str:
-    """Words for a turn's events: the chain of bumps, captures, choices and the guard call."""
-    bumps = [e for e in events if e.kind in ("bump", "capture", "choice")]
+    """Words for a turn's events: the chain of bumps, captures, choices and the guard call.
+
+    "bumps 06 to 07, which bumps 17 (captured against the wall), then 021 bumps 03 to 513
+    (chosen: 513, rather than 04). Guard your center!" — the subject is the moved piece unless
+    another bumper is named.
+    """
+    mover = None
+    for e in events:
+        if e.kind == "shift":
+            mover = e.dst
+        elif e.kind == "rotate":
+            mover = e.cell
     words: list[str] = []
     previous_dst: str | None = None
     pending_choice = ""
+    items = [e for e in events if e.kind in ("bump", "capture", "choice")]
     index = 0
-    while index < len(bumps):
-        e = bumps[index]
+    while index < len(items):
+        e = items[index]
         index += 1
         if e.kind == "choice":
             data = dict(e.data)
-            pending_choice = f" (chosen: {data['chosen']} of {' or '.join(data['options'])})"
+            others = [o for o in data["options"] if o != data["chosen"]]
+            pending_choice = f" (chosen: {data['chosen']}, rather than {' or '.join(others)})"
             continue
         if e.kind != "bump":
             continue
         data = dict(e.data)
         capture = None
-        if index < len(bumps) and bumps[index].kind == "capture":
-            capture = dict(bumps[index].data)["reason"]
+        if index < len(items) and items[index].kind == "capture":
+            capture = dict(items[index].data)["reason"]
             index += 1
-        lead = "bumps" if not words else ("which bumps" if e.cell == previous_dst else "then bumps")
+        if words and e.cell == previous_dst:
+            lead = "which bumps"
+        elif e.cell == mover and not words:
+            lead = "bumps"
+        else:
+            lead = ("then " if words else "") + f"{e.cell} bumps"
         if capture is None:
             words.append(f"{lead} {e.src} to {e.dst}{pending_choice}")
         else:

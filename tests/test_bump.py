@@ -633,19 +633,20 @@ def test_describe_turn_tells_the_chain_and_the_captures():
     g = game({"02": [1, 1], "03": [2, 0], "05": [2, 1], "06": [2, 0], "031": [2, 5], "39": [2, 0]})
     events = g.play_turn("02-0")
     assert g.describe_turn(events) == ("bumps 03 to 04, which bumps 05 (captured against a piece), "
-                                       "then bumps 04 (captured against the wall)")
+                                       "then 031 bumps 04 (captured against the wall)")
 
 
 def test_describe_turn_names_choices_and_the_guard_call():
     g = choice_game()
     events = g.play_turn("04,03 (513)")
-    assert g.describe_turn(events) == "bumps 03 to 513 (chosen: 513 of 04 or 513)"
+    assert g.describe_turn(events) == "021 bumps 03 to 513 (chosen: 513, rather than 04)"
 
 
 def test_describe_action_for_suggestions():
     g = choice_game()
     hints = {g.format_action(a): g.describe_action(a) for a in g.legal_actions()}
-    assert hints["04,03 (04)"] == "04,03 (04) — bumps 1"
+    assert hints["04,03 (04)"] == "04,03 (04) — bumps 1, choosing 03 to 04"
+    assert hints["04,03 (513)"] == "04,03 (513) — bumps 1, choosing 03 to 513"
     quiet = [h for n, h in hints.items() if n.startswith("04,05")]
     assert quiet and all(h.endswith("no bumps") for h in quiet)
     capture = game({"02": [1, 1], "03": [2, 0], "05": [2, 1], "06": [2, 0], "031": [2, 5], "39": [2, 0]})
