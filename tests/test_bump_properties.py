@@ -17,7 +17,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.bump import NAMES, NEIGHBOURS, OPPOSITE, PASS, START, Bump
+from games.bump import NAMES, NEIGHBOURS, OPPOSITE, PASS, START, Bump, turn_notation
 
 COUNTS = json.loads((Path(__file__).parent / "data" / "bump_turn_counts.json").read_text())
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
@@ -89,6 +89,8 @@ def test_every_enumerated_turn_replays_from_its_notation(seed, plies):
         events = replayed.play_turn(notation)
         assert replayed.position() == direct.position(), notation
         assert replayed.last_turn_notation == notation
+        assert turn_notation(events) == notation  # pictures rebuild it from stored events
+        assert isinstance(replayed.describe_turn(events), str)
         assert [e for e in events if e.kind not in ("guard", "end")] == direct_events
         check_invariants(replayed)
     assert len(set(game.legal_notations())) == len(actions)  # distinct notation per turn

@@ -141,3 +141,17 @@ def test_every_random_position_renders_under_the_size_limit():
     data = render.render_png(g, player_names=["a" * 40, "Zoë 🎲"], last_events=events)
     assert len(data) < 300_000
     decode(data)
+
+
+def test_a_gif_replay_of_a_bump_game():
+    import random
+
+    rng = random.Random(2)
+    g = Bump.new()
+    frames = [(g.copy(), [])]
+    for _ in range(4):
+        events = g.play_turn(g.format_action(g.random_action(rng)))
+        frames.append((g.copy(), events))
+    data = render.render_gif(frames, player_names=NAMES)
+    im = Image.open(io.BytesIO(data))
+    assert data[:3] == b"GIF" and im.n_frames == 5
