@@ -491,7 +491,8 @@ def _draw_panel(im: Image.Image, game, g: Geometry, names: Sequence[str], events
     lines = [last_move_line(game, events, names)]
     if guard_applies(game, events):
         lines.append("Guard your center!")
-    lines.append("Move: FROM,TO-F (03,05-4) · choices in ( ) · pass")
+    lines.append("Move: FROM,TO-F (03,05-4) · choices in ( ) · pass · a green gate is one space drawn twice:"
+                 " its arrow leads to the other part")
     for k, line in enumerate(lines[: g.lines]):
         if not line:
             continue
