@@ -102,4 +102,3 @@ def suggest_moves(game: Game, typed: str) -> list[tuple[str, str]]:
     if not choices:
         choices.append((clip(f"No legal move starts with {typed.strip()!r}"), clip(typed)))
     return choices
-
