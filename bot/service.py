@@ -491,7 +491,7 @@ class MatchService:
         if last.kind == "resign":
             line = f"{label} resigned."
         else:
-            line = f"{label} played `{last.notation}`{self._turn_words(game, events)}"
+            line = f"{label} played `{last.notation}`{self._effects(events)}."
         return self._announcement(match, game, line, events)
 
     @classmethod
