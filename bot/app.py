@@ -14,6 +14,9 @@ import render
 from .clock import Clock
 from .config import Settings
 from .delivery import TASK_PREFIX, Announcer, Undelivered
+from .offers import Offers
+from .ratings import Ratings
+from .timelimits import TimeLimits
 from .service import MatchService, Outcome, ServiceError
 from .storage import MatchRow, Store
 from .ui import (
@@ -22,6 +25,7 @@ from .ui import (
     board_view,
     lobby_view,
     mention_only,
+    offer_view,
     png_file,
     reply_error,
 )
@@ -51,6 +55,10 @@ class HexplayBot(commands.Bot):
         self.settings = settings
         self.store = store
         self.service = MatchService(store, clock, default_reminder_hours=settings.reminder_hours)
+        self.offers = Offers(self.service)
+        self.timelimits = TimeLimits(self.service, settings.vacation_days)
+        self.ratings = Ratings(self.service)
+        self.service.finish_hooks.append(self.ratings.settle)
         self.reminder_task: asyncio.Task | None = None
         self.announcer = Announcer(self)
         self._caught_up = False  # missed boards are posted once, at the first on_ready
@@ -63,6 +71,12 @@ class HexplayBot(commands.Bot):
             await self.add_cog(cog(self))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.on_error = self.on_app_command_error
+        outage = await self.timelimits.recover_outage()  # before anything can judge a deadline
+        if outage:
+            log.warning("clocks extended by %.0f s for the time the bot was down", outage)
+        rated = await self.ratings.catch_up()  # matches that finished just before a stop
+        if rated:
+            log.info("rated %d matches that finished before the last stop", rated)
         await asyncio.to_thread(render.warm_up)  # palettes: the first picture would take ~0.4 s otherwise
         set_aside = await self.service.verify_all()  # a match whose log does not replay is paused, not fatal
         if set_aside:
@@ -78,6 +92,8 @@ class HexplayBot(commands.Bot):
         self.reminder_task = asyncio.create_task(self.reminders.run_forever())
 
     async def on_ready(self) -> None:
+        if self.user is not None:
+            self.ratings.computer_ids.add(self.user.id)  # the bot itself never counts as a rated player
         if not self._caught_up:
             self._caught_up = True
             await self.announce_missed()
@@ -111,11 +127,16 @@ class HexplayBot(commands.Bot):
             try:
                 await self.announcer.announce(outcome, prefix="(Posted after a restart.) ")
             except Undelivered:
-                pass  # logged, and retried in the background
+                continue  # logged, and retried in the background
+            await self.notify_ending(outcome)
 
     async def close(self) -> None:
         if self.reminder_task is not None:
             self.reminder_task.cancel()
+        try:  # the last moment the bot was seen alive: a long stop from here on is an outage
+            await self.timelimits.heartbeat()
+        except Exception:
+            log.exception("could not record the heartbeat at shutdown")
         await self.announcer.close()
         await super().close()
         await self._finish_handlers()
@@ -162,13 +183,14 @@ class HexplayBot(commands.Bot):
         if interaction.channel_id == match.home_channel_id:
             png = await self.service.render(match, game, outcome.events)
             kwargs = dict(content=outcome.line, file=png_file(png),
-                          allowed_mentions=mention_only(outcome.mention_user_id))
+                          allowed_mentions=mention_only(outcome.mention_user_ids))
             view = board_view(outcome)
             if view is not None:
                 kwargs["view"] = view
             response = await interaction.response.send_message(**kwargs)
             if response.message_id is not None:
                 await self.store.mark_announced(match.id, match.version, match.home_channel_id, response.message_id)
+            await self.notify_ending(outcome)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         attempt = asyncio.create_task(self.announcer.announce(outcome), name=f"{TASK_PREFIX}-{match.id}-now")
@@ -186,6 +208,7 @@ class HexplayBot(commands.Bot):
                 attempt.add_done_callback(lambda task: task.cancelled() or task.exception())  # retried inside
             text = after_commit_text(outcome, reason)
         await interaction.followup.send(text[:2000], ephemeral=True, allowed_mentions=mention_only(None))
+        await self.notify_ending(outcome)
 
     async def after_commit(self, interaction: discord.Interaction, outcome: Outcome, announce) -> None:
         """Announce a stored change; if that fails, the mover still learns that it was stored."""
@@ -212,23 +235,76 @@ class HexplayBot(commands.Bot):
                     await self.announcer.announce(outcome)
                 except Undelivered:
                     pass  # logged and retried in the background; the resignation itself is answered
+            await self.notify_ending(outcome)
 
         await self.after_commit(interaction, outcome, announce)
+
+    async def announce_in_home(self, outcome: Outcome) -> None:
+        """Post a change made away from the match's home (an offer's or a claim's button) through the announcer."""
+        if outcome.game is not None:
+            try:
+                await self.announcer.announce(outcome)
+            except Undelivered:
+                pass  # logged and retried in the background
+        await self.notify_ending(outcome)
+
+    async def offer_and_announce(self, interaction: discord.Interaction, match_id: int, kind: str) -> None:
+        """/draw and /undo: post the offer in the match's home with Accept / Decline."""
+        notice = await self.offers.offer(match_id, interaction.user.id, kind)
+        view = offer_view(match_id, kind, notice.at_seq)
+        mentions = mention_only(notice.answerer_ids)
+        if interaction.channel_id == notice.match.home_channel_id:
+            await interaction.response.send_message(notice.text, view=view, allowed_mentions=mentions)
+            return
+        home = await self.channel_by_id(notice.match.home_channel_id)
+        if home is None:
+            raise ServiceError("The match's thread is gone; the offer cannot be shown to the other players.")
+        await home.send(notice.text, view=view, allowed_mentions=mentions)
+        await interaction.response.send_message(f"Sent in <#{notice.match.home_channel_id}>.", ephemeral=True)
+
+    async def offer_button(self, interaction: discord.Interaction, kind: str, match_id: int, at_seq: int,
+                           accept: bool) -> None:
+        try:
+            answer = await self.offers.answer(match_id, interaction.user.id, kind, at_seq, accept)
+        except ServiceError as error:
+            if "no longer open" in str(error) or "is over" in str(error):  # a dead offer loses its buttons
+                await interaction.response.edit_message(view=None)
+            raise
+        original = interaction.message.content if interaction.message else ""
+        view = None if answer.closed else offer_view(match_id, kind, at_seq)
+        await interaction.response.edit_message(content=f"{original}\n{answer.text}"[:2000], view=view,
+                                                allowed_mentions=mention_only(None))
+        if answer.outcome is not None:
+            await self.announce_in_home(answer.outcome)
+
+    async def claim_button(self, interaction: discord.Interaction, match_id: int, ply: int) -> None:
+        try:
+            outcome = await self.timelimits.claim(match_id, interaction.user.id, ply)
+        except ServiceError as error:
+            if "out of date" in str(error) or "is over" in str(error):
+                await interaction.response.edit_message(view=None)
+            raise
+        await interaction.response.edit_message(view=None)
+        await self.announce_in_home(outcome)
 
     async def lobby_button(self, interaction: discord.Interaction, action: str, match_id: int) -> None:
         user = (interaction.user.id, interaction.user.display_name)
         service = self.service
-        service.check_guild(await service.get(match_id), interaction.guild_id)  # as commands do
-        if action == "accept":
-            outcome = await service.accept(match_id, user[0])
-        elif action == "decline":
-            outcome = await service.decline(match_id, user[0])
-        elif action == "join":
-            outcome = await service.join(match_id, user)
-        elif action == "start":
-            outcome = await service.start(match_id, user[0])
-        else:
-            outcome = await service.cancel(match_id, user[0])
+        try:
+            service.check_guild(await service.get(match_id), interaction.guild_id)  # as commands do
+            if action == "accept":
+                outcome = await service.accept(match_id, user[0])
+            elif action == "decline":
+                outcome = await service.decline(match_id, user[0])
+            elif action == "join":
+                outcome = await service.join(match_id, user)
+            elif action == "start":
+                outcome = await service.start(match_id, user[0])
+            else:
+                outcome = await service.cancel(match_id, user[0])
+        except ServiceError as error:
+            await self._retire_stale_lobby(interaction, match_id, str(error))
+            raise
         match = outcome.match
         if outcome.started:
             await interaction.response.edit_message(content=service.lobby_text(match) + "\n" + outcome.line,
@@ -241,6 +317,29 @@ class HexplayBot(commands.Bot):
         else:
             await interaction.response.edit_message(content=outcome.line, view=None,
                                                     allowed_mentions=mention_only(None))
+
+    async def _retire_stale_lobby(self, interaction: discord.Interaction, match_id: int, reason: str) -> None:
+        """A button pressed on a lobby that is no longer one: take its buttons away, then explain privately."""
+        stored = await self.store.get_match(match_id)
+        if stored is None or stored.status == "lobby" or interaction.response.is_done():
+            return
+        if stored.status == "cancelled":
+            content = f"{self.service.title(stored)} was cancelled."
+        else:
+            content = self.service.lobby_text(stored)
+        await interaction.response.edit_message(content=content, view=None, allowed_mentions=mention_only(None))
+
+    async def notify_ending(self, outcome: Outcome) -> None:
+        """A finished game: DM the players whose reminders come by DM (the board message pinged everyone)."""
+        if not outcome.finished or outcome.game is None:
+            return
+        text = self.service.ending_dm(outcome)
+        for user_id in outcome.ending_dm_user_ids:
+            try:
+                user = self.get_user(user_id) or await self.fetch_user(user_id)
+                await user.send(text, allowed_mentions=mention_only(None))
+            except discord.HTTPException as error:  # closed DMs: the ping in the match is enough
+                log.info("no end-of-game DM for %s (%s)", user_id, error)
 
     async def open_match(self, interaction: discord.Interaction, match: MatchRow, outcome: Outcome) -> None:
         """Give a started match its thread (when the channel allows it) and post the first board.

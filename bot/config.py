@@ -52,6 +52,7 @@ class Settings:
     dev_guild_ids: list[int] = field(default_factory=list)
     reminder_hours: float = 24.0
     reminder_check_seconds: float = 60.0
+    vacation_days: float = 30.0  # vacation days each player may take in any 365 days
     log_level: str = "INFO"
     api_base_url: str = ""
     gateway_url: str = ""
@@ -70,6 +71,7 @@ class Settings:
             dev_guild_ids=guilds,
             reminder_hours=_float("HEXPLAY_REMINDER_HOURS", 24.0, 0, 24 * 14, "hours"),
             reminder_check_seconds=_float("HEXPLAY_REMINDER_CHECK_SECONDS", 60.0, 0, 24 * 3600, "seconds"),
+            vacation_days=_float("HEXPLAY_VACATION_DAYS", 30.0, 0, 365, "days"),
             log_level=os.environ.get("HEXPLAY_LOG_LEVEL", "INFO").strip().upper() or "INFO",
             api_base_url=os.environ.get("DISCORD_API_BASE_URL", "").strip(),
             gateway_url=os.environ.get("DISCORD_GATEWAY_URL", "").strip(),

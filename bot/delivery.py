@@ -71,7 +71,7 @@ class Announcer:
         png = await self.bot.service.render(match, outcome.game, outcome.events)
 
         async def send(channel: discord.abc.Messageable, text: str) -> discord.Message:
-            kwargs: dict = dict(file=png_file(png), allowed_mentions=mention_only(outcome.mention_user_id))
+            kwargs: dict = dict(file=png_file(png), allowed_mentions=mention_only(outcome.mention_user_ids))
             view = board_view(outcome)
             if view is not None:
                 kwargs["view"] = view

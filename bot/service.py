@@ -36,6 +36,10 @@ from .text import escape, fit, quoted
 
 log = logging.getLogger(__name__)
 
+DAY = 86400.0
+MIN_DAYS_PER_MOVE, MAX_DAYS_PER_MOVE = 1.0, 30.0
+
+
 class ServiceError(Exception):
     """A refusal with a message for the player."""
 
@@ -51,6 +55,15 @@ class Outcome:
     events: tuple[Event, ...] = ()
     started: bool = False
     finished: bool = False
+    # A finished game pings every player, and DMs those whose reminders come by DM.
+    ending_user_ids: tuple[int, ...] = ()
+    ending_dm_user_ids: tuple[int, ...] = ()
+
+    @property
+    def mention_user_ids(self) -> list[int]:
+        if self.ending_user_ids:
+            return list(self.ending_user_ids)
+        return [self.mention_user_id] if self.mention_user_id is not None else []
 
 
 @dataclass
@@ -110,6 +123,8 @@ class MatchService:
         self._recent_challenges: dict[tuple[int, int], deque[float]] = {}
         self._gifs_drawing: set[int] = set()
         self._gif_asked: dict[int, float] = {}
+        # called with each match that has just finished, after its commit (ratings); failures are logged only
+        self.finish_hooks: list[Callable[[MatchRow], Awaitable[Any]]] = []
 
     def match_lock(self, match_id: int) -> asyncio.Lock:
         """The lock serialising changes to one match (dropped when nobody holds or waits on it)."""
@@ -181,6 +196,36 @@ class MatchService:
             raise ServiceError(f"{self.title(match)} is over.")
         return match, self.game_of(match)
 
+    # -- time limits ----------------------------------------------------------------
+
+    async def deadline_for(self, match: MatchRow, game: Game, now: float) -> float | None:
+        """When the player now to move runs out of time: a vacation starts their clock at its end."""
+        if match.days_per_move is None or game.is_over:
+            return None
+        mover = self.user_to_move(match, game)
+        start = now
+        if mover is not None:
+            start = max(now, await self.store.vacation_until(mover, now) or now)
+        return start + match.days_per_move * DAY
+
+    def time_note(self, match: MatchRow, prefix: str = "") -> str:
+        """The time left on the current turn, for boards and lists (Discord shows it relative)."""
+        if match.status != "active" or match.deadline_at is None:
+            return ""
+        if match.deadline_at <= self.clock.now():
+            return f"{prefix}out of time"
+        return f"{prefix}time runs out <t:{int(match.deadline_at)}:R>"
+
+    async def vacation_note(self, match: MatchRow) -> str:
+        """Players of the match on vacation, shown to their opponents."""
+        now = self.clock.now()
+        notes = []
+        for seat in match.seats:
+            until = await self.store.vacation_until(seat.user_id, now)
+            if until is not None:
+                notes.append(f"{seat.name} is on vacation until <t:{int(until)}:f>")
+        return "; ".join(notes)
+
     async def reminder_delay(self, user_id: int, guild_id: int) -> float:
         prefs = await self.store.get_preferences(user_id, guild_id)
         return (prefs.delay_hours or self.default_reminder_hours) * 3600.0
@@ -238,7 +283,12 @@ class MatchService:
         channel_id: int,
         players: int | None = None,
         options_text: str | None = None,
+        days_per_move: float | None = None,
+        rated: bool = True,
     ) -> MatchRow:
+        if days_per_move is not None and not MIN_DAYS_PER_MOVE <= days_per_move <= MAX_DAYS_PER_MOVE:
+            raise ServiceError(f"A time limit is between {MIN_DAYS_PER_MOVE:g} and {MAX_DAYS_PER_MOVE:g} days "
+                               "per move.")
         try:
             info = get_game(game_id)
             options = info.resolve_options(parse_options(options_text))
@@ -263,7 +313,7 @@ class MatchService:
         match_id = await self.store.create_match(
             game=info.id, options=options, players=seats_wanted, guild_id=guild_id, channel_id=channel_id,
             creator_id=creator[0], seats=seats, invited=[u[0] for u in unique],
-            open_seats=seats_wanted - len(seats), now=self.clock.now(),
+            open_seats=seats_wanted - len(seats), now=self.clock.now(), days_per_move=days_per_move, rated=rated,
         )
         return await self.get(match_id)
 
@@ -288,16 +338,34 @@ class MatchService:
     def lobby_text(self, match: MatchRow) -> str:
         info = self.info(match)
         options = ", ".join(f"{k}={v}" for k, v in match.options.items())
-        lines = [f"**{self.title(match)}** — {match.players} seats" + (f" ({options})" if options else "")]
+        terms = [options] if options else []
+        if match.days_per_move:
+            terms.append(f"{match.days_per_move:g} day{'s' * (match.days_per_move != 1)} per move")
+        if not match.rated:
+            terms.append("unrated")
+        lines = [f"**{self.title(match)}** — {match.players} seats" + (f" ({'; '.join(terms)})" if terms else "")]
         for seat in match.seats:
             state = "ready" if seat.accepted else "invited, waiting for an answer"
             lines.append(f"{seat.seat}. <@{seat.user_id}> — {state}")
+        if match.status != "lobby":
+            return "\n".join(lines)
         open_seats = match.players - len(match.seats)
         if open_seats:
             lines.append(f"{open_seats} open seat{'s' * (open_seats != 1)}: press **Join** to take one.")
-        if info.max_players > 2 and len(match.seats) >= info.min_players:
-            lines.append(f"<@{match.creator_id}> can press **Start** once enough players are ready.")
+        if self.can_start_early(match):
+            lines.append(f"<@{match.creator_id}> can press **Start** to begin with the players who are ready.")
         return "\n".join(lines)
+
+    def can_start_early(self, match: MatchRow) -> bool:
+        """Start helps only when some seats are optional and enough players are ready.
+
+        A lobby whose seats are all needed (a two-seat challenge) starts by itself
+        once full, so it never shows Start.
+        """
+        info = self.info(match)
+        ready = sum(1 for s in match.seats if s.accepted)
+        return (match.status == "lobby" and match.players > info.min_players and ready >= info.min_players
+                and ready < match.players)
 
     async def _lobby(self, match_id: int) -> MatchRow:
         match = await self.get(match_id)
@@ -328,7 +396,9 @@ class MatchService:
             raise ServiceError("Only an invited player can decline.")
         if match.players == 2:  # a declined challenge between two is over
             await self._guarded(self.store.cancel_match(match.id, match.version, self.clock.now()))
-            return Outcome(await self.store.get_match(match_id) or match, None,
+            cancelled = await self.store.get_match(match_id)
+            assert cancelled is not None
+            return Outcome(cancelled, None,
                            f"<@{user_id}> declined: {self.title(match)} is cancelled.", finished=True)
         await self._lobby_change(match, remove_user=user_id)
         return Outcome(await self.get(match_id), None, f"<@{user_id}> declined; the seat is open.")
@@ -354,7 +424,9 @@ class MatchService:
         if user_id != match.creator_id:
             raise ServiceError("Only the player who created the match can cancel it.")
         await self._guarded(self.store.cancel_match(match.id, match.version, self.clock.now()))
-        return Outcome(match, None, f"{self.title(match)} was cancelled.", finished=True)
+        cancelled = await self.store.get_match(match_id)
+        assert cancelled is not None
+        return Outcome(cancelled, None, f"{self.title(match)} was cancelled.", finished=True)
 
     @one_at_a_time
     async def start(self, match_id: int, user_id: int) -> Outcome:
@@ -382,8 +454,10 @@ class MatchService:
         now = self.clock.now()
         match.seats = seats
         reminder = await self._reminder_for(match, game, now)
+        deadline = await self.deadline_for(match, game, now)
         await self._guarded(self.store.start_match(
-            match.id, match.version, seats=seats, state=game.to_json(), now=now, reminder=reminder))
+            match.id, match.version, seats=seats, state=game.to_json(), now=now, reminder=reminder,
+            deadline_at=deadline))
         started = await self.get(match.id)
         assert game.to_move is not None
         line = f"{self.title(started)} begins. {self.seat_label(started, game, game.to_move)} to move."
@@ -450,21 +524,42 @@ class MatchService:
         finished = game.is_over
         result = {"winners": list(game.winners), "scores": game.scores()} if finished else None
         reminder = await self._reminder_for(match, game, now) if turn_changed and not finished else None
+        deadline = await self.deadline_for(match, game, now) if turn_changed and not finished else None
         await self._guarded(self.store.apply_move(
             match.id, match.version, move=move, state=game.to_json(), finished=finished, result=result,
-            turn_changed=turn_changed, resigned_seat=resigned_seat, reminder=reminder, now=now))
+            turn_changed=turn_changed, resigned_seat=resigned_seat, reminder=reminder, now=now,
+            deadline_at=deadline))
         updated = await self.get(match.id)
-        return self._announcement(updated, game, line, events)
+        if finished:
+            await self._finished(updated)
+        return await self._announcement(updated, game, line, events)
 
-    def _announcement(self, match: MatchRow, game: Game, line: str, events: list[Event]) -> Outcome:
-        """The outcome of a move: its line, then the result or a call to the player to move."""
-        mention = None
-        if game.is_over:
-            line += " " + self.result_line(match, game)
-        else:
+    async def _finished(self, match: MatchRow) -> None:
+        for hook in self.finish_hooks:
+            try:
+                await hook(match)
+            except Exception:  # the move is stored: a rating problem must not turn it into an error
+                log.exception("match %s: a finish hook failed (it is retried at start-up)", match.id)
+
+    async def _announcement(self, match: MatchRow, game: Game, line: str, events: list[Event]) -> Outcome:
+        """The outcome of a move: its line, then the result (pinging everyone) or a call to the player to move."""
+        if not game.is_over:
             mention = self.user_to_move(match, game)
-            line += f" <@{mention}>, your move."
-        return Outcome(match, game, line, mention_user_id=mention, events=tuple(events), finished=game.is_over)
+            line += f" <@{mention}>, your move{self.time_note(match, ' — ')}."
+            return Outcome(match, game, line, mention_user_id=mention, events=tuple(events))
+        everyone = tuple(s.user_id for s in sorted(match.seats, key=lambda s: s.seat))
+        line += f" {self.result_line(match, game)} " + " ".join(f"<@{u}>" for u in everyone)
+        by_dm = []
+        for user_id in everyone:
+            prefs = await self.store.get_preferences(user_id, match.guild_id)
+            if prefs.reminders and prefs.via == "dm":
+                by_dm.append(user_id)
+        return Outcome(match, game, line, events=tuple(events), finished=True,
+                       ending_user_ids=everyone, ending_dm_user_ids=tuple(by_dm))
+
+    def ending_dm(self, outcome: Outcome) -> str:
+        """The direct message a player gets when a game ends."""
+        return f"**{self.title(outcome.match)}** has ended. {outcome.line}"
 
     async def unannounced(self) -> list[Outcome]:
         """Moves stored but never shown (the bot stopped between the two), to post at start-up."""
@@ -488,11 +583,20 @@ class MatchService:
         before = self.replay(match, moves[:-1])  # whose seat it was then (a swap changes it)
         label = self.seat_label(match, before, last.seat)
         events = [Event.from_json(e) for e in last.events]
-        if last.kind == "resign":
-            line = f"{label} resigned."
-        else:
-            line = f"{label} played `{last.notation}`{self._effects(events)}."
-        return self._announcement(match, game, line, events)
+        line = self.move_line(label, last, events)
+        return await self._announcement(match, game, line, events)
+
+    def move_line(self, label: str, move: MoveRow, events: list[Event]) -> str:
+        """How a logged move is announced."""
+        if move.kind == "resign":
+            return f"{label} resigned."
+        if move.kind == "timeout":
+            return f"{label} ran out of time and is out of the game."
+        if move.kind == "draw":
+            return "The players agreed a draw."
+        if move.kind == "takeback":
+            return f"By agreement, {label}'s last turn was taken back."
+        return f"{label} played `{move.notation}`{self._effects(events)}."
 
     @classmethod
     def _turn_words(cls, game: Game, events: list[Event]) -> str:
@@ -520,11 +624,15 @@ class MatchService:
         winners = [self.seat_label(match, game, s) for s in game.winners]
         scores = game.scores()
         score_text = ""
-        if scores is not None:
-            score_text = " (" + "–".join(str(int(v)) if float(v).is_integer() else str(v) for v in scores) + ")"
+        if scores is not None:  # each score named by its player, so nobody guesses whose is whose
+            named = [f"{self.player_row(match, game, seat).name} {_number(value)}"
+                     for seat, value in enumerate(scores, start=1)]
+            score_text = " (" + ", ".join(named) + ")"
         if len(winners) > 1:
             return f"Game over: {' and '.join(winners)} share the win{score_text}."
-        return f"Game over: {winners[0]} wins{score_text}." if winners else "Game over."
+        if winners:
+            return f"Game over: {winners[0]} wins{score_text}."
+        return f"Game over: a draw{score_text}."
 
     # -- looking -------------------------------------------------------------------------
 
@@ -533,7 +641,7 @@ class MatchService:
                                        last_events=list(events), title=self.title(match))
 
     async def last_events(self, match: MatchRow) -> list[Event]:
-        moves = await self.store.moves(match.id)
+        moves = effective_moves(await self.store.moves(match.id))
         for move in reversed(moves):
             if move.kind == "turn":
                 return [Event.from_json(e) for e in move.events]
@@ -545,7 +653,9 @@ class MatchService:
             raise ServiceError(f"{self.title(match)} has not started yet.")
         game = self.game_of(match)
         png = await self.render(match, game, await self.last_events(match))
-        return match, game, png, self.status_line(match, game)
+        line = self.status_line(match, game) + self.time_note(match, " — ")
+        vacation = await self.vacation_note(match)
+        return match, game, png, line + (f"\n{vacation}." if vacation else "")
 
     def status_line(self, match: MatchRow, game: Game) -> str:
         if game.is_over:
@@ -557,6 +667,11 @@ class MatchService:
         match, game = await self.active(match_id)
         if match.seat_of(user_id) is None:
             raise ServiceError(f"You are not a player in {self.title(match)}.")
+        if self.user_to_move(match, game) != user_id:  # the engine can only try the mover's turn
+            assert game.to_move is not None
+            raise ServiceError(f"It is not your turn in {self.title(match)}: "
+                               f"{self.seat_label(match, game, game.to_move)} is to move, and a preview "
+                               "shows your own move when it is your turn.")
         trial = game.copy()
         try:
             events = trial.play_turn(text)
@@ -573,10 +688,18 @@ class MatchService:
         game = self.replay(match, [])
         lines = []
         for number, move in enumerate(moves, start=1):
+            if move.kind == "takeback":  # the log keeps both the turn and its takeback
+                game = self.replay(match, moves[:number])
+                lines.append(f"{number}. takeback: turn {number - 1} was taken back by agreement")
+                continue
             label = self.seat_label(match, game, move.seat)
-            lines.append(f"{number}. {label}: {move.notation}")
+            lines.append(f"{number}. {label}: {self.log_text(move)}")
             self._apply_logged(game, move)
         return match, lines
+
+    @staticmethod
+    def log_text(move: MoveRow) -> str:
+        return {"draw": "draw agreed", "timeout": "ran out of time", "resign": "resign"}.get(move.kind, move.notation)
 
     async def history_gif(self, match_id: int, user_id: int | None = None, guild_id: int | None = None) -> bytes:
         """The whole match as an animated GIF, drawn on its own thread so turns never wait behind it."""
@@ -599,7 +722,7 @@ class MatchService:
         try:
             game = self.replay(match, [])
             frames: list[tuple[Game, list[Event]]] = [(game.copy(), [])]
-            for move in await self.store.moves(match.id):
+            for move in effective_moves(await self.store.moves(match.id)):
                 events = self._apply_logged(game, move)
                 frames.append((game.copy(), events))
             draw = functools.partial(render_gif, frames, player_names=self.player_names(match),
@@ -614,6 +737,8 @@ class MatchService:
         """Autocomplete for /move: legal continuations of ``typed``, with a note when it is not your turn."""
         if game.is_over:
             return [(clip(f"{self.title(match)} is over"), "-")]
+        if match.seat_of(user_id) is None:
+            return [(clip(f"You are not playing in {self.title(match)}; /board shows its position"), "-")]
         choices = suggest_moves(game, typed)
         if self.user_to_move(match, game) != user_id:
             assert game.to_move is not None
@@ -624,16 +749,19 @@ class MatchService:
     # -- the move log ----------------------------------------------------------------------
 
     def replay(self, match: MatchRow, moves: list[MoveRow]) -> Game:
-        """The match rebuilt from its move log."""
+        """The match rebuilt from its move log (a takeback row cancels the turn before it)."""
         game = self.info(match).new(match.players, match.options)
-        for move in moves:
+        for move in effective_moves(moves):
             self._apply_logged(game, move)
         return game
 
     @staticmethod
     def _apply_logged(game: Game, move: MoveRow) -> list[Event]:
-        if move.kind == "resign":
+        if move.kind in ("resign", "timeout"):  # a time-out drops the seat as if it resigned
             return game.resign(move.seat)
+        if move.kind == "draw":
+            return game.agree_draw()
+        assert move.kind == "turn", move.kind
         return game.play_turn(move.notation)
 
     async def verify_all(self) -> list[int]:
@@ -687,6 +815,10 @@ class MatchService:
             return None  # the turn moved on: never remind someone whose turn it is not
         prefs = await self.store.get_preferences(row.user_id, match.guild_id)
         delay = (prefs.delay_hours or self.default_reminder_hours) * 3600.0
+        away_until = await self.store.vacation_until(row.user_id, now)
+        if away_until is not None:  # no reminders during a vacation: the next one comes a delay after it
+            await self.store.reminder_sent(match.id, row.ply, now, away_until + delay)
+            return None
         if not prefs.reminders:
             await self.store.reminder_sent(match.id, row.ply, now, now + delay)
             return None
@@ -736,9 +868,24 @@ class MatchService:
         return f"Reminders are **on**: after {hours:g} h without your move, by {how}."
 
 
+def effective_moves(moves: list[MoveRow]) -> list[MoveRow]:
+    """The log without taken-back turns: what replays to the position."""
+    kept: list[MoveRow] = []
+    for move in moves:
+        if move.kind == "takeback":
+            kept.pop()
+        else:
+            kept.append(move)
+    return kept
+
+
 def waited(match: MatchRow, now: float) -> str:
     """How long the current turn has waited, for digests."""
     return _duration(now - (match.turn_started_at or match.created_at))
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
 def _duration(seconds: float) -> str:

@@ -107,6 +107,84 @@ MIGRATIONS: list[str] = [
         players_told INTEGER NOT NULL DEFAULT 0
     );
     """,
+    # 3 (lifecycle): agreed draws, takebacks and time-outs are moves (the log stays the truth); pending offers.
+    # SQLite cannot alter a CHECK, so the moves table is rebuilt.
+    """
+    CREATE TABLE moves_rebuilt (
+        match_id INTEGER NOT NULL REFERENCES matches (id),
+        seq INTEGER NOT NULL,
+        ply INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('turn', 'resign', 'draw', 'takeback', 'timeout')),
+        notation TEXT NOT NULL,
+        entered TEXT NOT NULL,
+        events TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (match_id, seq)
+    );
+    INSERT INTO moves_rebuilt (match_id, seq, ply, seat, user_id, kind, notation, entered, events, created_at)
+        SELECT match_id, seq, ply, seat, user_id, kind, notation, entered, events, created_at FROM moves;
+    DROP TABLE moves;
+    ALTER TABLE moves_rebuilt RENAME TO moves;
+    CREATE TABLE offers (
+        match_id INTEGER NOT NULL REFERENCES matches (id),
+        kind TEXT NOT NULL CHECK (kind IN ('draw', 'undo')),
+        user_id INTEGER NOT NULL,
+        at_seq INTEGER NOT NULL,
+        accepted TEXT NOT NULL DEFAULT '[]',
+        created_at REAL NOT NULL,
+        PRIMARY KEY (match_id, kind)
+    );
+    """,
+    # 4 (lifecycle): time limits (deadline of the current turn, warnings sent), rated flag, vacations,
+    # and the bot's heartbeat and outages (deadlines are extended by the time the bot was down)
+    """
+    ALTER TABLE matches ADD COLUMN days_per_move REAL CHECK (days_per_move IS NULL OR days_per_move > 0);
+    ALTER TABLE matches ADD COLUMN deadline_at REAL;
+    ALTER TABLE matches ADD COLUMN deadline_notice INTEGER NOT NULL DEFAULT 0 CHECK (deadline_notice BETWEEN 0 AND 3);
+    ALTER TABLE matches ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
+    CREATE INDEX matches_deadline ON matches (deadline_at) WHERE status = 'active';
+    CREATE TABLE vacations (
+        user_id INTEGER NOT NULL,
+        starts_at REAL NOT NULL,
+        ends_at REAL NOT NULL,
+        CHECK (ends_at > starts_at)
+    );
+    CREATE INDEX vacations_user ON vacations (user_id, ends_at);
+    CREATE TABLE heartbeat (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        last_seen REAL NOT NULL
+    );
+    CREATE TABLE outages (
+        started_at REAL NOT NULL,
+        ended_at REAL NOT NULL,
+        CHECK (ended_at >= started_at)
+    );
+    """,
+    # 5 (lifecycle): OpenSkill ratings per server and game; which finished matches were rated (once each)
+    """
+    CREATE TABLE ratings (
+        guild_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL CHECK (sigma > 0),
+        games INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0,
+        losses INTEGER NOT NULL DEFAULT 0,
+        draws INTEGER NOT NULL DEFAULT 0,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (guild_id, game, user_id)
+    );
+    CREATE INDEX ratings_board ON ratings (guild_id, game, mu);
+    CREATE TABLE rated_matches (
+        match_id INTEGER PRIMARY KEY REFERENCES matches (id),
+        counted INTEGER NOT NULL,
+        rated_at REAL NOT NULL
+    );
+    """,
 ]
 
 
@@ -150,6 +228,10 @@ class MatchRow:
     announced_version: int = 0  # the version whose board the players have seen
     seats: list[SeatRow] = field(default_factory=list)
     quarantine: str | None = None  # why the match is set aside (its log does not replay), or None
+    days_per_move: float | None = None  # the time limit, or None for none
+    deadline_at: float | None = None  # when the player to move runs out of time
+    deadline_notice: int = 0  # what was sent about this deadline: 1 the 24 h warning, 2 the 1 h one, 3 time-out
+    rated: bool = True
 
     @property
     def home_channel_id(self) -> int:
@@ -187,6 +269,40 @@ class ReminderRow:
 
 
 @dataclass
+class OfferRow:
+    """A pending draw offer or takeback request, valid for the log as it was (``at_seq`` rows)."""
+
+    match_id: int
+    kind: str
+    user_id: int
+    at_seq: int
+    accepted: list[int]
+    created_at: float
+
+
+@dataclass
+class RatingRow:
+    guild_id: int
+    game: str
+    user_id: int
+    name: str
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    @property
+    def skill(self) -> float:
+        """The conservative rating shown to players (OpenSkill's ordinal: mu - 3 sigma)."""
+        return self.mu - 3 * self.sigma
+
+
+_RATING_COLUMNS = "guild_id, game, user_id, name, mu, sigma, games, wins, losses, draws"
+
+
+@dataclass
 class Preferences:
     reminders: bool = True
     delay_hours: float | None = None
@@ -196,8 +312,9 @@ class Preferences:
 _MATCH_COLUMNS = (
     "id, game, options, players, guild_id, channel_id, thread_id, lobby_message_id, board_channel_id,"
     " board_message_id, creator_id, status, state, version, created_at, updated_at, turn_started_at, result,"
-    " announced_version"
+    " announced_version, days_per_move, deadline_at, deadline_notice, rated"
 )
+_BASE_COLUMNS = 19  # the columns MatchRow takes by position; the rest are set by name
 
 
 def _private_files(path: Path) -> None:
@@ -238,7 +355,10 @@ def _match_from(row: aiosqlite.Row) -> MatchRow:
     values[2] = json.loads(values[2])
     values[12] = json.loads(values[12]) if values[12] else None
     values[17] = json.loads(values[17]) if values[17] else None
-    return MatchRow(*values)
+    match = MatchRow(*values[:_BASE_COLUMNS])
+    match.days_per_move, match.deadline_at, match.deadline_notice, rated = values[_BASE_COLUMNS:]
+    match.rated = bool(rated)
+    return match
 
 
 class Store:
@@ -339,12 +459,15 @@ class Store:
         invited: list[int],
         open_seats: int,
         now: float,
+        days_per_move: float | None = None,
+        rated: bool = True,
     ) -> int:
         async with self.transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO matches (game, options, players, guild_id, channel_id, creator_id, status,"
-                " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?)",
-                (game, json.dumps(options), players, guild_id, channel_id, creator_id, now, now),
+                " created_at, updated_at, days_per_move, rated) VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                (game, json.dumps(options), players, guild_id, channel_id, creator_id, now, now, days_per_move,
+                 int(rated)),
             )
             match_id = cursor.lastrowid
             assert match_id is not None
@@ -466,6 +589,7 @@ class Store:
         state: dict[str, Any],
         now: float,
         reminder: tuple[int, int, float] | None,
+        deadline_at: float | None = None,
     ) -> None:
         """Turn a lobby into an active match with its final seats, in one transaction."""
         async with self.transaction() as db:
@@ -482,6 +606,8 @@ class Store:
             )
             await db.execute("DELETE FROM challenges WHERE match_id = ?", (match_id,))
             await self._set_reminder(db, match_id, reminder)
+            await db.execute("UPDATE matches SET deadline_at = ?, deadline_notice = 0 WHERE id = ?",
+                             (deadline_at, match_id))
 
     async def cancel_match(self, match_id: int, expected_version: int, now: float) -> None:
         async with self.transaction() as db:
@@ -504,8 +630,13 @@ class Store:
         resigned_seat: int | None,
         reminder: tuple[int, int, float] | None,
         now: float,
+        deadline_at: float | None = None,
     ) -> int:
-        """Record one move and the new state atomically. Returns the new version."""
+        """Record one move and the new state atomically. Returns the new version.
+
+        When the turn changes, the new mover's deadline (``deadline_at``, None without a time limit)
+        replaces the old one; a finished match has none.
+        """
         async with self.transaction() as db:
             version = await self._bump_version(db, match_id, expected_version, now, status="active")
             await db.execute(
@@ -521,10 +652,14 @@ class Store:
             )
             if turn_changed:
                 await db.execute("UPDATE matches SET turn_started_at = ? WHERE id = ?", (now, match_id))
+            if turn_changed or finished:
+                await db.execute("UPDATE matches SET deadline_at = ?, deadline_notice = 0 WHERE id = ?",
+                                 (None if finished else deadline_at, match_id))
             if resigned_seat is not None:
                 await db.execute(
                     "UPDATE seats SET resigned = 1 WHERE match_id = ? AND seat = ?", (match_id, resigned_seat)
                 )
+            await db.execute("DELETE FROM offers WHERE match_id = ?", (match_id,))  # any move lapses offers
             if finished:
                 await db.execute("DELETE FROM reminders WHERE match_id = ?", (match_id,))
             elif turn_changed:
@@ -640,3 +775,176 @@ class Store:
                 " delay_hours = excluded.delay_hours, via = excluded.via",
                 (user_id, guild_id, int(prefs.reminders), prefs.delay_hours, prefs.via),
             )
+
+    # -- offers: draws and takebacks -------------------------------------------------
+
+    async def make_offer(self, match_id: int, expected_version: int, offer: OfferRow) -> None:
+        """Record an offer for the match as the maker saw it; refused if the match changed since."""
+        async with self.transaction() as db:
+            async with db.execute("SELECT version, status FROM matches WHERE id = ?", (match_id,)) as cursor:
+                row = await cursor.fetchone()
+            if row is None or row[0] != expected_version or row[1] != "active":
+                raise VersionConflict(match_id)
+            await db.execute(
+                "INSERT OR REPLACE INTO offers (match_id, kind, user_id, at_seq, accepted, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (match_id, offer.kind, offer.user_id, offer.at_seq, json.dumps(offer.accepted), offer.created_at),
+            )
+
+    async def get_offer(self, match_id: int, kind: str) -> OfferRow | None:
+        r = await self._one(
+            "SELECT match_id, kind, user_id, at_seq, accepted, created_at FROM offers WHERE match_id = ? AND kind = ?",
+            (match_id, kind),
+        )
+        return OfferRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) if r else None
+
+    async def accept_offer(self, match_id: int, kind: str, at_seq: int, user_id: int) -> list[int] | None:
+        """Add one acceptance; returns who has accepted, or None if the offer is gone."""
+        async with self.transaction() as db:
+            async with db.execute(
+                "SELECT accepted FROM offers WHERE match_id = ? AND kind = ? AND at_seq = ?", (match_id, kind, at_seq)
+            ) as cursor:
+                row = await cursor.fetchone()
+            if row is None:
+                return None
+            accepted = sorted(set(json.loads(row[0])) | {user_id})
+            await db.execute(
+                "UPDATE offers SET accepted = ? WHERE match_id = ? AND kind = ?", (json.dumps(accepted), match_id, kind)
+            )
+            return accepted
+
+    async def withdraw_offer(self, match_id: int, kind: str, at_seq: int) -> bool:
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "DELETE FROM offers WHERE match_id = ? AND kind = ? AND at_seq = ?", (match_id, kind, at_seq)
+            )
+            return cursor.rowcount == 1
+
+    # -- time limits, vacations and outages ------------------------------------------------
+
+    async def deadline_candidates(self, horizon: float) -> list[int]:
+        """Active matches whose deadline falls before ``horizon`` and whose time-out is not yet announced."""
+        rows = await self._all(
+            "SELECT id FROM matches WHERE status = 'active' AND deadline_at IS NOT NULL AND deadline_at <= ?"
+            " AND deadline_notice < 3 AND id NOT IN (SELECT match_id FROM quarantine) ORDER BY deadline_at",
+            (horizon,),
+        )
+        return [r[0] for r in rows]
+
+    async def set_deadline_notice(self, match_id: int, expected_version: int, level: int) -> bool:
+        """Remember what was sent about the current deadline; False if the match changed meanwhile."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE matches SET deadline_notice = ? WHERE id = ? AND version = ? AND deadline_notice < ?",
+                (level, match_id, expected_version, level),
+            )
+            return cursor.rowcount == 1
+
+    async def extend_deadline(self, match_id: int, expected_version: int, seconds: float) -> bool:
+        """Push the current turn's deadline back (a vacation), if the turn is still the one that was read."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE matches SET deadline_at = deadline_at + ?, deadline_notice = 0"
+                " WHERE id = ? AND version = ? AND status = 'active' AND deadline_at IS NOT NULL",
+                (seconds, match_id, expected_version),
+            )
+            return cursor.rowcount == 1
+
+    async def add_vacation(self, user_id: int, starts_at: float, ends_at: float) -> None:
+        async with self.transaction() as db:
+            await db.execute("INSERT INTO vacations (user_id, starts_at, ends_at) VALUES (?, ?, ?)",
+                             (user_id, starts_at, ends_at))
+
+    async def vacation_until(self, user_id: int, now: float) -> float | None:
+        row = await self._one(
+            "SELECT MAX(ends_at) FROM vacations WHERE user_id = ? AND starts_at <= ? AND ends_at > ?",
+            (user_id, now, now),
+        )
+        return row[0] if row and row[0] is not None else None
+
+    async def vacation_seconds_since(self, user_id: int, since: float) -> float:
+        row = await self._one(
+            "SELECT COALESCE(SUM(ends_at - starts_at), 0) FROM vacations WHERE user_id = ? AND starts_at >= ?",
+            (user_id, since),
+        )
+        return float(row[0]) if row else 0.0
+
+    async def last_seen(self) -> float | None:
+        row = await self._one("SELECT last_seen FROM heartbeat WHERE id = 1")
+        return row[0] if row else None
+
+    async def beat(self, now: float) -> None:
+        """The bot is alive at ``now`` (written by every timer pass and at shutdown)."""
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO heartbeat (id, last_seen) VALUES (1, ?)"
+                " ON CONFLICT (id) DO UPDATE SET last_seen = MAX(last_seen, excluded.last_seen)",
+                (now,),
+            )
+
+    async def record_outage(self, started_at: float, ended_at: float) -> int:
+        """Record that the bot was down, and give every running clock that time back. Returns matches extended."""
+        gap = ended_at - started_at
+        async with self.transaction() as db:
+            await db.execute("INSERT INTO outages (started_at, ended_at) VALUES (?, ?)", (started_at, ended_at))
+            cursor = await db.execute(
+                "UPDATE matches SET deadline_at = deadline_at + ?, deadline_notice = 0"
+                " WHERE status = 'active' AND deadline_at IS NOT NULL AND deadline_at > ?",
+                (gap, started_at),
+            )
+            await db.execute("INSERT OR REPLACE INTO heartbeat (id, last_seen) VALUES (1, ?)", (ended_at,))
+            return cursor.rowcount
+
+    async def outages(self) -> list[tuple[float, float]]:
+        return [(r[0], r[1]) for r in await self._all("SELECT started_at, ended_at FROM outages ORDER BY started_at")]
+
+    # -- ratings -----------------------------------------------------------------------------
+
+    async def unrated_finished_ids(self) -> list[int]:
+        """Finished matches whose rating was never settled (the bot stopped in between)."""
+        rows = await self._all(
+            "SELECT id FROM matches WHERE status = 'finished' AND id NOT IN (SELECT match_id FROM rated_matches)"
+            " ORDER BY updated_at, id"
+        )
+        return [r[0] for r in rows]
+
+    async def ratings_of(self, guild_id: int, game: str, user_ids: list[int]) -> dict[int, RatingRow]:
+        marks = ",".join("?" for _ in user_ids)
+        rows = await self._all(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND user_id IN ({marks})",
+            (guild_id, game, *user_ids),
+        )
+        return {r[2]: RatingRow(*r) for r in rows}
+
+    async def settle_rating(self, match_id: int, counted: bool, rows: list[RatingRow], now: float) -> bool:
+        """Store a match's rating changes once; False if it was already settled."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "INSERT OR IGNORE INTO rated_matches (match_id, counted, rated_at) VALUES (?, ?, ?)",
+                (match_id, int(counted), now),
+            )
+            if cursor.rowcount != 1:
+                return False
+            for r in rows:
+                await db.execute(
+                    f"INSERT OR REPLACE INTO ratings ({_RATING_COLUMNS}, updated_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (r.guild_id, r.game, r.user_id, r.name, r.mu, r.sigma, r.games, r.wins, r.losses, r.draws, now),
+                )
+            return True
+
+    async def leaderboard(self, guild_id: int, game: str) -> list[RatingRow]:
+        """Everyone rated in this server's game, best first (conservative skill mu - 3 sigma)."""
+        rows = await self._all(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND games > 0"
+            " ORDER BY mu - 3 * sigma DESC, games DESC, user_id",
+            (guild_id, game),
+        )
+        return [RatingRow(*r) for r in rows]
+
+    async def ratings_of_user(self, guild_id: int, user_id: int) -> list[RatingRow]:
+        rows = await self._all(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND user_id = ? ORDER BY game",
+            (guild_id, user_id),
+        )
+        return [RatingRow(*r) for r in rows]

@@ -29,10 +29,12 @@ SOMETHING_WENT_WRONG = ("Something went wrong on our side. Look at the match (/b
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
-def mention_only(user_id: int | None) -> discord.AllowedMentions:
-    if user_id is None:
+def mention_only(user_id: int | list[int] | None) -> discord.AllowedMentions:
+    """Allow pings of exactly these users (one id, a list, or nobody)."""
+    ids = [] if user_id is None else [user_id] if isinstance(user_id, int) else list(user_id)
+    if not ids:
         return NO_MENTIONS
-    return discord.AllowedMentions(users=[discord.Object(user_id)], everyone=False, roles=False)
+    return discord.AllowedMentions(users=[discord.Object(u) for u in ids], everyone=False, roles=False)
 
 
 def png_file(data: bytes, filename: str = BOARD_FILENAME) -> discord.File:
@@ -168,7 +170,49 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hx:gif:
         await guarded(interaction, run)
 
 
-DYNAMIC_ITEMS = (LobbyButton, QuickActionButton, ResignConfirmButton, SnoozeButton, ReplayButton)
+class OfferButton(discord.ui.DynamicItem[discord.ui.Button],
+                  template=r"hx:offer:(?P<kind>draw|undo):(?P<answer>yes|no):(?P<match>\d+):(?P<seq>\d+)"):
+    """Accept or Decline a draw offer or takeback request; the custom id names the log length it was made at."""
+
+    def __init__(self, kind: str, accept: bool, match_id: int, at_seq: int) -> None:
+        label, style = ("Accept", discord.ButtonStyle.success) if accept else ("Decline", discord.ButtonStyle.danger)
+        super().__init__(discord.ui.Button(
+            label=label, style=style, custom_id=f"hx:offer:{kind}:{'yes' if accept else 'no'}:{match_id}:{at_seq}"))
+        self.kind, self.accept, self.match_id, self.at_seq = kind, accept, match_id, at_seq
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+        return cls(match["kind"], match["answer"] == "yes", int(match["match"]), int(match["seq"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: _bot(interaction).offer_button(
+            interaction, self.kind, self.match_id, self.at_seq, self.accept))
+
+
+class ClaimButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hx:claim:(?P<match>\d+):(?P<ply>\d+)"):
+    """Claim a time-out: the custom id names the turn (ply) that ran out, so a later turn's claim is refused."""
+
+    def __init__(self, match_id: int, ply: int) -> None:
+        super().__init__(discord.ui.Button(label="Claim", style=discord.ButtonStyle.danger,
+                                           custom_id=f"hx:claim:{match_id}:{ply}"))
+        self.match_id, self.ply = match_id, ply
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+        return cls(int(match["match"]), int(match["ply"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: _bot(interaction).claim_button(interaction, self.match_id, self.ply))
+
+
+def offer_view(match_id: int, kind: str, at_seq: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(OfferButton(kind, True, match_id, at_seq))
+    view.add_item(OfferButton(kind, False, match_id, at_seq))
+    return view
+
+
+DYNAMIC_ITEMS = (LobbyButton, QuickActionButton, ResignConfirmButton, SnoozeButton, ReplayButton, OfferButton, ClaimButton)
 
 
 def lobby_view(match: MatchRow, service: MatchService) -> discord.ui.View | None:
@@ -181,7 +225,7 @@ def lobby_view(match: MatchRow, service: MatchService) -> discord.ui.View | None
         view.add_item(LobbyButton("decline", match.id))
     if len(match.seats) < match.players:
         view.add_item(LobbyButton("join", match.id))
-    if service.info(match).max_players > 2 and len(match.seats) > 1:
+    if service.can_start_early(match):
         view.add_item(LobbyButton("start", match.id))
     view.add_item(LobbyButton("cancel", match.id))
     return view

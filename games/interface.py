@@ -423,6 +423,19 @@ class TurnBookkeeping(Game):
     def ply(self) -> int:
         return self._ply
 
+    def agree_draw(self) -> list[Event]:
+        """The players agree a draw (only games whose info allows draws): the game ends without a winner."""
+        if not self.info.allows_draws:
+            raise IllegalMove(f"{self.info.name} cannot be drawn")
+        if self._result is not None:
+            raise IllegalMove("the game is over")
+        if self._turn:
+            raise IllegalMove("cannot agree a draw in the middle of a turn")
+        self._result = ()
+        self._end_reason = "draw by agreement"
+        self.current = None
+        return [Event("end", data=(("reason", "draw by agreement"),))]
+
     @property
     def turn_actions(self) -> tuple[Action, ...]:
         return tuple(self._turn)

@@ -85,6 +85,7 @@ class InfoCog(commands.Cog, name="Info"):
             else:
                 assert game.to_move is not None
                 state = f"{escape(service.player_row(match, game, game.to_move).name)} to move"
+            state += service.time_note(match, ", ")
             others = ", ".join(escape(s.name) for s in match.seats if s.user_id != interaction.user.id) \
                 or "open seats"
             lines.append(f"• {service.title(match)} with {others} — {state} — {where}")

@@ -65,3 +65,17 @@ class MovesCog(commands.Cog, name="Moves"):
         view.add_item(ResignConfirmButton(match_id, interaction.user.id))
         await interaction.response.send_message(
             f"Resign from **{service.title(row)}**? This cannot be undone.", view=view, ephemeral=True)
+
+    @app_commands.command(name="draw", description="Offer a draw (games that can be drawn); the others accept or decline")
+    @app_commands.describe(match="Which match (only needed outside the match's thread)")
+    @app_commands.autocomplete(match=match_autocomplete)
+    async def draw(self, interaction: discord.Interaction, match: Optional[int] = None) -> None:
+        match_id = await resolve_match_id(interaction, match)
+        await bot_of(interaction).offer_and_announce(interaction, match_id, "draw")
+
+    @app_commands.command(name="undo", description="Ask the other players to take back your last turn")
+    @app_commands.describe(match="Which match (only needed outside the match's thread)")
+    @app_commands.autocomplete(match=match_autocomplete)
+    async def undo(self, interaction: discord.Interaction, match: Optional[int] = None) -> None:
+        match_id = await resolve_match_id(interaction, match)
+        await bot_of(interaction).offer_and_announce(interaction, match_id, "undo")
