@@ -493,7 +493,7 @@ class MatchService:
         except GameError as error:
             raise ServiceError(f"`{quoted(text)}` is not a legal move: {fit(str(error), 300)}.") from None
         notation = game.last_turn_notation
-        line = f"{label} played `{notation}`{self._turn_words(game, events)}"
+        line = self.turn_line(label, game, notation, events)
         move = MoveRow(0, before_ply, seat, user_id, "turn", notation, [e.to_json() for e in events], 0.0,
                        entered=text)
         return await self._record(match, game, (before_mover, before_ply), move, events, line)
@@ -583,10 +583,10 @@ class MatchService:
         before = self.replay(match, moves[:-1])  # whose seat it was then (a swap changes it)
         label = self.seat_label(match, before, last.seat)
         events = [Event.from_json(e) for e in last.events]
-        line = self.move_line(label, last, events)
+        line = self.move_line(label, last, events, game)
         return await self._announcement(match, game, line, events)
 
-    def move_line(self, label: str, move: MoveRow, events: list[Event]) -> str:
+    def move_line(self, label: str, move: MoveRow, events: list[Event], game: Game | None = None) -> str:
         """How a logged move is announced."""
         if move.kind == "resign":
             return f"{label} resigned."
@@ -596,14 +596,18 @@ class MatchService:
             return "The players agreed a draw."
         if move.kind == "takeback":
             return f"By agreement, {label}'s last turn was taken back."
+        if game is not None:
+            return self.turn_line(label, game, move.notation, events)
         return f"{label} played `{move.notation}`{self._effects(events)}."
 
     @classmethod
-    def _turn_words(cls, game: Game, events: list[Event]) -> str:
-        """" — what the turn did." in the engine's words when it has them (Bump's chains), else counted."""
-        words = game.describe_turn(events)
-        text = f" — {words}" if words else cls._effects(events)
-        return text if text.endswith(("!", ".")) else text + "."
+    def turn_line(cls, label: str, game: Game, notation: str, events: list[Event]) -> str:
+        """A played turn, in the engine's words when it has them (Game.describe_turn: Bump's chains,
+        "alice: 03,05-4 — bumps 06 to 07, which bumps 17 (captured against the wall)."), else counted."""
+        described = game.describe_turn(events, notation)
+        if described and described != notation:
+            return f"{label}: {described}" + ("" if described.endswith(("!", ".")) else ".")
+        return f"{label} played `{notation}`{cls._effects(events)}."
 
     @staticmethod
     def _effects(events: list[Event]) -> str:
@@ -678,8 +682,8 @@ class MatchService:
         except GameError as error:
             raise ServiceError(f"`{quoted(text)}` is not a legal move: {fit(str(error), 300)}.") from None
         assert game.to_move is not None
-        line = (f"Preview (not played): {self.seat_label(match, game, game.to_move)} "
-                f"`{trial.last_turn_notation}`{self._turn_words(trial, events)}")
+        line = "Preview (not played): " + self.turn_line(
+            self.seat_label(match, game, game.to_move), trial, trial.last_turn_notation, events)
         return await self.render(match, trial, events), line
 
     async def history(self, match_id: int) -> tuple[MatchRow, list[str]]:

@@ -1080,9 +1080,13 @@ class Bump(TurnBookkeeping):
 
     # -- words -----------------------------------------------------------------------------
 
-    def describe_turn(self, events: Sequence[Event]) -> str:
-        """The chain in words: "bumps 06 to 07, which bumps 17 (captured against the wall)"."""
-        return describe_events(events)
+    def describe_turn(self, events: Sequence[Event], notation: str = "") -> str:
+        """The turn and its chain in words: "03,05-4 — bumps 06 to 07, which bumps 17 (captured
+        against the wall). Guard your center!" (only the words when no notation is given)."""
+        words = describe_events(events)
+        if not notation:
+            return words
+        return f"{notation} — {words}" if words else notation
 
     # -- resignation and draws -------------------------------------------------------------
 

@@ -269,12 +269,10 @@ class Game(ABC):
         """A short explanation for players (autocomplete hints). Override for richer text."""
         return self.format_action(action)
 
-    def describe_turn(self, events: Sequence[Event]) -> str:
-        """What a played turn did, in words for an announcement ("" when the notation says it all).
-
-        Called on the game *after* the turn with the turn's events. Override per game.
-        """
-        return ""
+    def describe_turn(self, events: Sequence[Event], notation: str) -> str:
+        """A played turn in words for announcements, from its events and canonical
+        notation. The default is the notation; games with richer turns override it."""
+        return notation
 
     def rank_actions(self, actions: list[Action]) -> list[Action]:
         """Order actions for suggestions, most useful first. Override per game."""
