@@ -27,7 +27,7 @@ async def test_bump_game_with_choice_preview_capture_and_centre_win(world):  # n
         assert not result.ephemeral, result.text
     # a capture was announced in words
     texts = [m.content for m in world.emu.messages(thread)]
-    assert any("alice (Blue): 06,081 — bumps 091 (captured against a piece)." in t for t in texts), texts
+    assert any("**alice** (Blue): 06,081 — bumps 091 (captured against a piece)." in t for t in texts), texts
     # the choice move: autocomplete lists its variants with parentheses and what they lead to
     variants = await world.emu.autocomplete(alice, thread, "move", {"move": "19,09-1"})
     values = [c["value"] for c in variants]
@@ -47,7 +47,7 @@ async def test_bump_game_with_choice_preview_capture_and_centre_win(world):  # n
     played = await move(world, alice, thread, CHOICE)
     assert not played.ephemeral
     line = played.response.content
-    assert "alice (Blue): 19,09-1 (C2) — bumps 59 (captured against a piece), then " in line
+    assert "**alice** (Blue): 19,09-1 (C2) — bumps 59 (captured against a piece), then " in line
     assert "(chosen: C2, rather than 59)" in line
     assert "Guard your center!" in line and f"<@{bob.id}>" in line
     assert board_png(played.response).width >= 400
