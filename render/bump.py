@@ -68,7 +68,7 @@ CROSS = (200, 20, 20)
 OPTION = (120, 120, 126)
 
 PIECE_R = 0.44  # of the spacing between neighbouring centres
-NAME_SIZE = 0.38
+NAME_SIZE = 0.42
 WALL_W = 0.10
 LINE_W = 0.03
 
@@ -112,7 +112,7 @@ def geometry(width: int) -> Geometry:
     lay, bottom = hd.HexLayout.fit([c for _, _, c in DRAWN], width, left=pad, right=pad,
                                    top=title_h + pad, halo=1.05)
     row_h = max(18, int(width * 0.05))
-    return Geometry(width, title_h, lay, int(bottom + pad), row_h, int(row_h * 0.82), 3)
+    return Geometry(width, title_h, lay, int(bottom + pad), row_h, int(row_h * 0.82), 4)
 
 
 def _edge(lay: hd.HexLayout, cell, direction: int) -> tuple[hd.Point, hd.Point]:
@@ -491,8 +491,7 @@ def _draw_panel(im: Image.Image, game, g: Geometry, names: Sequence[str], events
     lines = [last_move_line(game, events, names)]
     if guard_applies(game, events):
         lines.append("Guard your center!")
-    lines.append("Move: FROM,TO-F (03,05-4) · choices in ( ) · pass · a green gate is one space drawn twice:"
-                 " its arrow leads to the other part")
+    lines.append("Move FROM,TO-F (03,05-4) · choices in ( ) · pass · a green gate is one space drawn twice")
     for k, line in enumerate(lines[: g.lines]):
         if not line:
             continue
