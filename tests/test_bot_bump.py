@@ -59,3 +59,21 @@ async def test_bump_game_with_choice_preview_capture_and_centre_win(world):  # n
     assert "Game over" in last and "Blue stands on C2 and wins" in last
     after = await move(world, alice, thread, "pass")
     assert after.ephemeral
+
+
+async def test_bump_draw_by_agreement_through_the_bot(world):  # noqa: F811
+    from tests.test_bot_lifecycle import arrives, button
+
+    alice, bob = world.users[:2]
+    match_id, thread = await world.start_two_player(game="bump")
+    await move(world, alice, thread, "01,03")
+    offered = await world.emu.invoke(bob, thread, "draw", {})
+    assert not offered.ephemeral and "offers a draw" in offered.text
+    accepted = await world.emu.press(alice, offered.response, button(offered.response, "Accept")["custom_id"])
+    assert not accepted.ephemeral and "agreed a draw" in accepted.text
+    await arrives(world, thread, lambda m: "Game over: a draw" in m.content and m.attachments)
+    game = await world.game(match_id)
+    assert game.is_over and game.winners == () and game.returns() == (0.5, 0.5)
+    match = await world.service.get(match_id)
+    rebuilt = world.service.replay(match, await world.store.moves(match_id))
+    assert rebuilt.to_json() == match.state
