@@ -1,19 +1,10 @@
 """Bump (the seed ``003``), exactly as RULES.md §4 and issue 8 settle it.
 
-Board
------
-Two areas of radius 4: seat 1's around ``C1 = (0, 0)``, seat 2's around
-``C2 = (10, 0)``, joined by six gates. Gate ``f`` is one space adjacent to
-exactly ``C1 + 4·d_f`` (across its side ``f + 3``) and ``C2 − 4·d_f`` (across
-its side ``f``); every other side of a gate and every side of an area space
-facing out of its area is a wall. 128 spaces in all, each with an index
-(:data:`NAMES`) and six neighbours (:data:`NEIGHBOURS`, ``-1`` for a wall).
-``NEIGHBOURS[a][d] == b`` exactly when ``NEIGHBOURS[b][d + 3] == a``, gates
-included, so "the side a bumper faces" is always a direction number.
-
-Names: ``C1``, ``C2``; ``f n`` on an axis (``f5`` is gate ``f``); ``f n m``
-off the axes — area 1: ``C1 + n·d_f + m·d_(f+1)``; area 2:
-``C2 − (10 − n)·d_f + m·d_(f+4)``.
+Board and resolution
+--------------------
+The board (two areas, six gates, walls, space names, set-up) is :mod:`games.bumpboard`;
+the bump phase (``settle(X)``, choices, stasis records) is :mod:`games.bumpresolve`. Both
+are re-exported here.
 
 Turns
 -----
@@ -47,9 +38,42 @@ history is kept in the full state (``to_json()["extra"]["stasis"]``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
+from .bumpboard import (  # noqa: F401  (re-exported: the board is part of the game's API)
+    AREAS,
+    C1,
+    C2,
+    CENTRE,
+    CENTRE_COORDS,
+    COORDS,
+    DIRECTIONS,
+    GATES,
+    INDEX,
+    NAMES,
+    NEIGHBOURS,
+    OPPONENT_CENTRE,
+    OPPOSITE,
+    SPACE_COUNT,
+    START,
+    WALL,
+    SpaceNameError,
+    gate_part,
+    parse_space,
+    rotation_cost,
+    space_at,
+)
+from .bumpresolve import (  # noqa: F401
+    PASS,
+    ChoicePoint,
+    Chooser,
+    Outcome,
+    PieceBoard,
+    Resolution,
+    default_chooser,
+    move_action,
+    reinforce_action,
+)
 from .interface import (
     Event,
     GameInfo,
@@ -60,10 +84,6 @@ from .interface import (
 )
 
 SEAT_COLOURS = ("Blue", "Orange")
-RADIUS = 4
-CENTRE_COORDS = ((0, 0), (10, 0))
-DIRECTIONS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
-DIRECTION_WORDS = ("E", "SE", "SW", "W", "NW", "NE")
 MAX_POINTS = 3
 MAX_RESERVES = 3
 MAX_TURNS = 600
@@ -83,365 +103,6 @@ Notation: `03,05-4` (from 03 to 05, facing 4), `03-2`, `pass`; choices in
 parentheses `03,04-0 (06)`; reinforcement `R,01-0`. Spaces: `C1`, `C2`,
 axis+step `05` (gate 0 is `05`), axis+step+offset `011`."""
 
-WALL = -1
-
-
-def _add(a: tuple[int, int], b: tuple[int, int], k: int = 1) -> tuple[int, int]:
-    return (a[0] + k * b[0], a[1] + k * b[1])
-
-
-def _distance(a: tuple[int, int], b: tuple[int, int]) -> int:
-    dq, dr = a[0] - b[0], a[1] - b[1]
-    return max(abs(dq), abs(dr), abs(dq + dr))
-
-
-def _build() -> tuple[list[str], list[tuple[tuple[int, int], ...]], list[int], list[tuple[int, ...]]]:
-    """Names, drawn coordinates, area (1, 2 or 0 for a gate) and neighbours of every space."""
-    names: list[str] = []
-    coords: list[tuple[tuple[int, int], ...]] = []
-    areas: list[int] = []
-    c1, c2 = CENTRE_COORDS
-    names.append("C1"), coords.append((c1,)), areas.append(1)
-    for f in range(6):
-        for n in range(1, 5):
-            for m in range(0, 5 - n):
-                names.append(f"{f}{n}{m or ''}")
-                coords.append((_add(_add(c1, DIRECTIONS[f], n), DIRECTIONS[(f + 1) % 6], m),))
-                areas.append(1)
-    for f in range(6):
-        names.append(f"{f}5")
-        cells = (_add(c1, DIRECTIONS[f], 5), _add(c2, DIRECTIONS[f], -5))
-        coords.append(cells[:1] if cells[0] == cells[1] else cells)
-        areas.append(0)
-    for f in range(6):
-        for n in range(6, 10):
-            for m in range(0, n - 5):
-                names.append(f"{f}{n}{m or ''}")
-                coords.append((_add(_add(c2, DIRECTIONS[f], n - 10), DIRECTIONS[(f + 4) % 6], m),))
-                areas.append(2)
-    names.append("C2"), coords.append((c2,)), areas.append(2)
-    at = {(areas[i], coords[i][0]): i for i in range(len(names)) if areas[i]}
-    gate = {f: names.index(f"{f}5") for f in range(6)}
-    neighbours: list[tuple[int, ...]] = []
-    for i, area in enumerate(areas):
-        row = []
-        for d, step in enumerate(DIRECTIONS):
-            if area == 0:
-                f = int(names[i][0])
-                if d == f:
-                    row.append(at[(2, _add(c2, DIRECTIONS[f], -4))])
-                elif d == (f + 3) % 6:
-                    row.append(at[(1, _add(c1, DIRECTIONS[f], 4))])
-                else:
-                    row.append(WALL)
-                continue
-            cell = _add(coords[i][0], step)
-            centre = CENTRE_COORDS[area - 1]
-            if _distance(cell, centre) <= RADIUS:
-                row.append(at[(area, cell)])
-            elif area == 1 and cell == _add(c1, step, 5) and coords[i][0] == _add(c1, step, 4):
-                row.append(gate[d])
-            elif area == 2 and cell == _add(c2, step, 5) and coords[i][0] == _add(c2, step, 4):
-                row.append(gate[(d + 3) % 6])
-            else:
-                row.append(WALL)
-        neighbours.append(tuple(row))
-    return names, coords, areas, neighbours
-
-
-NAMES, COORDS, AREAS, NEIGHBOURS = _build()
-SPACE_COUNT = len(NAMES)
-INDEX = {name: i for i, name in enumerate(NAMES)}
-C1, C2 = INDEX["C1"], INDEX["C2"]
-CENTRE = (-1, C1, C2)  # by seat
-OPPONENT_CENTRE = (-1, C2, C1)
-GATES = tuple(INDEX[f"{f}5"] for f in range(6))
-OPPOSITE = (3, 4, 5, 0, 1, 2)
-
-
-def _start_spaces() -> tuple[dict[int, int], ...]:
-    seat1 = {}
-    for f in range(6):
-        seat1[INDEX[f"{f}1"]] = f
-        seat1[INDEX[f"{f}11"]] = (f + 1) % 6
-    seat2 = {}
-    for f in range(6):
-        seat2[INDEX[f"{f}9"]] = (f + 3) % 6
-        seat2[INDEX[f"{f}91"]] = (f + 4) % 6
-    return ({}, seat1, seat2)
-
-
-START = _start_spaces()  # by seat: space -> set-up facing
-
-
-_AT = {cell: i for i, cells in enumerate(COORDS) for cell in cells}
-
-
-def space_at(cell: tuple[int, int]) -> int:
-    """The space drawn at axial ``cell`` (either part of a gate), or -1 off the board."""
-    return _AT.get(tuple(cell), -1)
-
-
-def rotation_cost(a: int, b: int) -> int:
-    """60° steps between two facings, the shorter way round (0–3)."""
-    d = (b - a) % 6
-    return min(d, 6 - d)
-
-
-def gate_part(space: int, facing: int) -> int:
-    """Which drawn part of a gate holds a piece (RULES.md): 0 the area-1 side, 1 the area-2 side."""
-    f = int(NAMES[space][0])
-    if len(COORDS[space]) == 1:
-        return 0
-    return 1 if facing in (f, (f + 1) % 6, (f + 5) % 6) else 0
-
-
-class SpaceNameError(ValueError):
-    """A space name that is malformed or names no space; the message says why."""
-
-
-def parse_space(text: str) -> int:
-    """The index of a space name (``C1``, ``05``, ``011``…), with a precise reason when it is none."""
-    token = text.strip().lower()
-    if not token:
-        raise SpaceNameError("no space given")
-    if token in ("c1", "c2"):
-        return INDEX[token.upper()]
-    if token.startswith("c"):
-        raise SpaceNameError(f"{text.strip()} is not a space: the centres are C1 and C2")
-    if not token.isdigit() or not token.isascii():
-        raise SpaceNameError(f"{text.strip()!r} is not a space: write C1, C2 or digits "
-                             "axis-step-offset such as 03, 05 (gate 0) or 011")
-    if len(token) == 1:
-        raise SpaceNameError(f"{token} is not a space: a name has an axis and a step, like 0{token} or {token}1")
-    if len(token) > 3:
-        raise SpaceNameError(f"{token} is not a space: names have 2 or 3 digits (axis, step, offset)")
-    f, n = int(token[0]), int(token[1])
-    if f > 5:
-        raise SpaceNameError(f"{token} is not a space: the axis {f} does not exist (axes are 0–5)")
-    if n == 0:
-        raise SpaceNameError(f"{token} is not a space: steps along an axis are 1–9 (5 is the gate)")
-    if len(token) == 2:
-        return INDEX[token]
-    m = int(token[2])
-    if n == 5:
-        raise SpaceNameError(f"{token} is not a space: {f}5 is gate {f} and takes no offset")
-    if m == 0:
-        raise SpaceNameError(f"{token} is not a space: write the axis space without an offset, {token[:2]}")
-    most = 4 - n if n < 5 else n - 6
-    if m > most:
-        if most == 0:
-            raise SpaceNameError(f"{token} is not a space: at step {n} only the axis space {f}{n} exists")
-        raise SpaceNameError(f"{token} is not a space: at step {n} the offset is at most {most}")
-    return INDEX[token]
-
-
-# -- actions -----------------------------------------------------------------------
-
-PASS = ("pass",)
-
-
-def move_action(src: int, dst: int, facing: int, choices: tuple[int, ...] = ()) -> tuple:
-    """A move: the piece on ``src`` goes to ``dst`` and faces ``facing``; ``choices`` are the
-    chosen bump directions in the order the choices arise."""
-    return ("move", src, dst, facing, tuple(choices))
-
-
-def reinforce_action(dst: int, facing: int) -> tuple:
-    return ("reinforce", dst, facing)
-
-
-@dataclass(frozen=True)
-class ChoicePoint:
-    """One point of a resolution where several bumpers faced a piece."""
-
-    space: int  # where the bumped piece stood
-    options: tuple[tuple[int, int], ...]  # (bump direction, target space or WALL), lowest direction first
-    captures: tuple[bool, ...]  # per option: whether that push captures
-    chosen: int  # the direction taken
-
-    def label(self, direction: int) -> str:
-        for (d, target), _ in zip(self.options, self.captures):
-            if d == direction:
-                return NAMES[target] if target >= 0 else "x"
-        raise KeyError(direction)
-
-    def labels(self) -> list[str]:
-        return [NAMES[t] if t >= 0 else "x" for _, t in self.options]
-
-
-@dataclass
-class Outcome:
-    """What a move leads to (for previews and suggestions)."""
-
-    events: list[Event] | None  # None until asked for (enumeration skips building them)
-    choice_points: list[ChoicePoint]
-    bumps: int
-    captured: tuple[int, int]  # pieces of seat 1 and seat 2 captured
-    guard: bool
-
-
-class _Board:
-    """The mutable pieces of a game: pieces have ids so settle() can follow one piece."""
-
-    __slots__ = ("cells", "owner", "facing", "where")
-
-    def __init__(self) -> None:
-        self.cells: list[int] = [-1] * SPACE_COUNT
-        self.owner: list[int] = []
-        self.facing: list[int] = []
-        self.where: list[int] = []
-
-    def copy(self) -> "_Board":
-        twin = _Board.__new__(_Board)
-        twin.cells = self.cells[:]
-        twin.owner = self.owner[:]
-        twin.facing = self.facing[:]
-        twin.where = self.where[:]
-        return twin
-
-    def add(self, space: int, seat: int, facing: int) -> int:
-        pid = len(self.owner)
-        self.owner.append(seat)
-        self.facing.append(facing)
-        self.where.append(space)
-        self.cells[space] = pid
-        return pid
-
-    def stasis_key(self, space: int, direction: int) -> str:
-        owner, facing = self.owner, self.facing
-        parts = [f"{NAMES[s]}:{owner[p]}{facing[p]}" for s, p in enumerate(self.cells) if p >= 0]
-        return " ".join(parts) + f" | {NAMES[space]}>{direction}"
-
-
-Chooser = Callable[[int, ChoicePoint], int]
-
-
-def _default_chooser(index: int, point: ChoicePoint) -> int:
-    return point.options[0][0]
-
-
-class _Resolution:
-    """RULES.md's settle(X) on a board, with the mover's choices and the stasis records."""
-
-    def __init__(self, board: _Board, held: list[bool], stasis: Mapping[str, int],
-                 chooser: Chooser, record: bool) -> None:
-        self.board = board
-        self.held = held
-        self.stasis = stasis
-        self.new_records: dict[str, int] = {}
-        self.chooser = chooser
-        self.record = record  # build events (off for the fast "does it bump?" paths)
-        self.events: list[Event] = []
-        self.points: list[ChoicePoint] = []
-        self.bumps = 0
-        self.captured = [0, 0, 0]
-
-    def push_target(self, pid: int, direction: int) -> tuple[int, str | None]:
-        """Where a push of ``pid`` in ``direction`` goes, and why it captures (None: it moves)."""
-        b = self.board
-        target = NEIGHBOURS[b.where[pid]][direction]
-        if target < 0:
-            return target, "wall"
-        if b.cells[target] >= 0:
-            return target, "piece"
-        seat = b.owner[pid]
-        if target == CENTRE[seat]:
-            return target, "centre"
-        if target == OPPONENT_CENTRE[seat] and self.held[seat]:
-            return target, "centre"
-        return target, None
-
-    def bump(self, pid: int, direction: int, bumper: int) -> int:
-        """Bump ``pid`` one space in ``direction``; its new space, or -1 when captured."""
-        b = self.board
-        space = b.where[pid]
-        key = b.stasis_key(space, direction)
-        seen = self.stasis.get(key, 0) + self.new_records.get(key, 0) + 1
-        self.new_records[key] = self.new_records.get(key, 0) + 1
-        target, reason = self.push_target(pid, direction)
-        if reason is None and seen >= 3:
-            reason = "stasis"
-        self.bumps += 1
-        seat = b.owner[pid]
-        if self.record:
-            self.events.append(Event(
-                "bump", seat=b.owner[bumper], cell=NAMES[b.where[bumper]], src=NAMES[space],
-                dst=NAMES[target] if reason is None else None,
-                data=(("bumped_seat", seat), ("direction", direction), ("number", self.bumps),
-                      ("toward", NAMES[target] if target >= 0 else "x")),
-            ))
-        b.cells[space] = -1
-        if reason is not None:
-            b.where[pid] = -1
-            self.captured[seat] += 1
-            if self.record:
-                self.events.append(Event(
-                    "capture", seat=seat, cell=NAMES[space],
-                    data=(("reason", reason), ("facing", b.facing[pid]), ("direction", direction),
-                          ("toward", NAMES[target] if target >= 0 else "x"), ("number", self.bumps)),
-                ))
-            return -1
-        b.cells[target] = pid
-        b.where[pid] = target
-        return target
-
-    def settle(self, first: int) -> None:
-        b = self.board
-        cells, facing, where = b.cells, b.facing, b.where
-        stack = [(first, where[first], False)]
-        while stack:
-            x, space, returning = stack.pop()
-            if not returning:
-                # X bumps first; then (below Q's chain on the stack) X may be bumped.
-                stack.append((x, space, True))
-                f = facing[x]
-                front = NEIGHBOURS[space][f]
-                if front >= 0:
-                    q = cells[front]
-                    if q >= 0 and facing[q] != OPPOSITE[f]:
-                        moved = self.bump(q, f, x)
-                        if moved >= 0:
-                            stack.append((q, moved, False))
-                continue
-            if where[x] != space:
-                continue
-            options = []
-            own = facing[x]
-            row = NEIGHBOURS[space]
-            for d in range(6):
-                n = row[d]
-                if n >= 0:
-                    p = cells[n]
-                    if p >= 0 and facing[p] == OPPOSITE[d] and own != d:
-                        options.append((OPPOSITE[d], p))
-            if not options:
-                continue
-            if len(options) == 1:
-                direction, bumper = options[0]
-            else:
-                options.sort()
-                targets = []
-                captures = []
-                for d, _ in options:
-                    target, reason = self.push_target(x, d)
-                    targets.append((d, target))
-                    captures.append(reason is not None)
-                point = ChoicePoint(space, tuple(targets), tuple(captures), options[0][0])
-                direction = self.chooser(len(self.points), point)
-                bumper = next(p for d, p in options if d == direction)
-                point = ChoicePoint(space, point.options, point.captures, direction)
-                self.points.append(point)
-                if self.record:
-                    self.events.append(Event(
-                        "choice", seat=b.owner[bumper], cell=NAMES[space],
-                        data=(("options", tuple(point.labels())), ("chosen", point.label(direction)),
-                              ("index", len(self.points)), ("bumper", NAMES[where[bumper]])),
-                    ))
-            moved = self.bump(x, direction, bumper)
-            if moved >= 0:
-                stack.append((x, moved, False))
-
 
 _MOVE_RE = re.compile(r"^\s*(?P<body>[^()]*?)\s*(?P<choices>(?:\([^()]*\)\s*)*)$")
 
@@ -452,7 +113,7 @@ class Bump(TurnBookkeeping):
     def __init__(self, players: int, options: Mapping[str, Any]) -> None:
         self.players = players
         self.options = dict(options)
-        self.board = _Board()
+        self.board = PieceBoard()
         self.current: int | None = 1
         self.reserves = [self.options["reserve1"], self.options["reserve2"]]
         self.captured = [0, 0]
@@ -592,11 +253,11 @@ class Bump(TurnBookkeeping):
 
     # -- resolution ------------------------------------------------------------------------
 
-    def _simulate(self, action: tuple, chooser: Chooser = _default_chooser,
-                  record: bool = True) -> tuple[_Board, _Resolution]:
+    def _simulate(self, action: tuple, chooser: Chooser = default_chooser,
+                  record: bool = True) -> tuple[PieceBoard, Resolution]:
         """Play ``action`` (a legal move or reinforcement) on a copy of the board."""
         board = self.board.copy()
-        res = _Resolution(board, self.held, self.stasis, chooser, record)
+        res = Resolution(board, self.held, self.stasis, chooser, record)
         seat = self.current
         if action[0] == "move":
             _, src, dst, facing, _ = action
@@ -668,7 +329,7 @@ class Bump(TurnBookkeeping):
                     out.append(reinforce_action(space, facing))
         return out
 
-    def _variants(self, src: int, dst: int, facing: int) -> list[tuple[tuple, _Board, _Resolution]]:
+    def _variants(self, src: int, dst: int, facing: int) -> list[tuple[tuple, PieceBoard, Resolution]]:
         """Every complete choice sequence of a bumping move, with its result."""
         out = []
         todo: list[tuple[int, ...]] = [()]
@@ -709,7 +370,7 @@ class Bump(TurnBookkeeping):
         self._cache = {"actions": actions, "outcomes": outcomes}
         return self._cache
 
-    def _outcome(self, board: _Board, res: _Resolution, events: list[Event] | None) -> Outcome:
+    def _outcome(self, board: PieceBoard, res: Resolution, events: list[Event] | None) -> Outcome:
         seat = self.current
         assert seat is not None
         pid = board.cells[OPPONENT_CENTRE[seat]]

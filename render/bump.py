@@ -35,7 +35,6 @@ from games.bump import (
     C1,
     C2,
     COORDS,
-    GATES,
     INDEX,
     NAMES,
     NEIGHBOURS,
