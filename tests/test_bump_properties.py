@@ -149,3 +149,14 @@ def test_opening_reinforcement_spaces_are_the_set_up():
     notes = [n for n in game.legal_notations() if n.startswith("R,")]
     assert notes and {n.split(",")[1].split("-")[0] for n in notes} == {"01"}
     assert {NAMES[s] for s in START[1]} >= {"01"}
+
+
+def test_golden_game_replays_to_the_stored_state():
+    """A seeded 120-turn game (reserves, captures, a choice, 81 stasis records), pinned whole
+    (STYLE.md §6c): any change to the rules' outcome shows up here first."""
+    doc = json.loads((Path(__file__).parent / "data" / "bump_golden.json").read_text())
+    game = Bump.new(options=doc["options"])
+    for number, turn in enumerate(doc["turns"], start=1):
+        game.play_turn(turn)
+        assert game.last_turn_notation == turn, number
+    assert game.to_json() == doc["final"]
