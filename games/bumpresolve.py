@@ -130,6 +130,10 @@ class Resolution:
             return target, "centre"
         return target, None
 
+    def seen(self, key: str) -> int:
+        """How many times a bump record has occurred so far (the game's history and this turn)."""
+        return self.stasis.get(key, 0) + self.new_records.get(key, 0)
+
     def bump(self, pid: int, direction: int, bumper: int) -> int:
         """Bump ``pid`` one space in ``direction``; its new space, or -1 when captured."""
         b = self.board
@@ -204,7 +208,7 @@ class Resolution:
                 for d, _ in options:
                     target, reason = self.push_target(x, d)
                     targets.append((d, target))
-                    captures.append(reason is not None)
+                    captures.append(reason is not None or self.seen(b.stasis_key(space, d)) >= 2)
                 point = ChoicePoint(space, tuple(targets), tuple(captures), options[0][0])
                 direction = self.chooser(len(self.points), point)
                 bumper = next(p for d, p in options if d == direction)

@@ -658,3 +658,20 @@ def test_describe_action_for_suggestions():
 def test_start_spaces_are_the_set_up():
     assert sorted(NAMES[s] for s in START[1]) == sorted(
         [f"{f}1" for f in range(6)] + [f"{f}11" for f in range(6)])
+
+
+def test_x_also_names_an_option_that_stasis_would_capture():
+    pieces = dict(CYCLE, **{at(2, -3): [2, 1]})
+    move = f"{at(0, -1)},{at(*S1)}"
+    probe = game(dict(pieces))
+    probe.play_turn(f"{move} ({at(*S3)}) ({at(2, -1)})")
+    s2_on = [key for key in probe.stasis if key.endswith(f"| {at(*S2)}>2")]
+    assert len(s2_on) == 1  # the push s2 → s3 from the same position, once
+    # the same position with that push already seen twice: going on round now captures
+    doc = game(dict(pieces)).to_json()
+    doc["extra"]["stasis"] = [[s2_on[0], 2]]
+    g = Bump.from_json(doc)
+    events = g.play_turn(f"{move} (x)")
+    assert dict(kinds(events, "choice")[0].data)["chosen"] == at(*S3)  # written by its space
+    assert dict(kinds(events, "capture")[0].data)["reason"] == "stasis"
+    assert g.last_turn_notation == f"{move} ({at(*S3)})"
