@@ -399,8 +399,14 @@ def _draw_bumps(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event], gam
                 here2 = space_centre_on(lay, e.cell, there)
                 a, b = _shorten(here2, there, sp * 0.3, sp * 0.3)
                 _dotted(d, a, b, OPTION, max(2, int(sp * 0.05)), sp * 0.09)
-            badge = hd.badge_sprite(f"chose {data['chosen']}", max(10, int(sp * 0.34)), (255, 255, 255), BUMP)
-            hd.paste_centred(im, badge, (here[0], here[1] - sp * 0.7))
+            # the badge sits on the side away from the chosen push, so the arrow stays clear
+            chosen_at = space_centre_on(lay, data["chosen"], here) if data["chosen"] != "x" else None
+            if chosen_at is not None and chosen_at != here:
+                ux, uy = _unit(here, chosen_at)
+            else:
+                ux, uy = 0.0, 1.0
+            badge = hd.badge_sprite(f"chose {data['chosen']}", max(10, int(sp * 0.36)), (255, 255, 255), BUMP)
+            hd.paste_centred(im, badge, (here[0] - ux * sp * 0.72, here[1] - uy * sp * 0.72))
     badges: list[tuple[str, hd.Point]] = []
     for e in events:
         if e.kind != "bump" or not e.src:
@@ -423,6 +429,11 @@ def _draw_bumps(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event], gam
         badges.append((str(data["number"]), src))
     for text, at in badges:  # the numbers last, at each arrow's tail, so arrows never hide them
         hd.paste_centred(im, hd.badge_sprite(text, max(10, int(sp * 0.36)), BUMP, (255, 255, 255)), at)
+def _unit(a: hd.Point, b: hd.Point) -> hd.Point:
+    n = math.dist(a, b) or 1.0
+    return (b[0] - a[0]) / n, (b[1] - a[1]) / n
+
+
 def _dotted(d: ImageDraw.ImageDraw, a: hd.Point, b: hd.Point, colour, width: int, step: float) -> None:
     n = max(1, int(math.dist(a, b) / step))
     for k in range(0, n, 2):
