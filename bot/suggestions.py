@@ -6,6 +6,7 @@ Pure: works on a game and a string, with Discord's limits on choices
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from games import Game, GameError
@@ -39,7 +40,7 @@ def _suggest_single(game: Game, typed: str) -> list[tuple[str, str]]:
     """A game whose turn is one action (its notation may hold commas and spaces, as Bump's
     ``03,05-4 (06)`` does): whole notations starting with ``typed``, those where ``typed`` ends at
     a boundary first (typing a piece's space lists that piece's moves before longer names)."""
-    partial = " ".join(typed.lower().split())
+    partial = re.sub(r"\s*([,\-])\s*", r"\1", " ".join(typed.lower().split()))  # "03, 05" is "03,05"
     if game.is_over:
         return [(clip("The game is over"), clip(typed))]
     ranked = game.rank_actions(game.legal_actions())

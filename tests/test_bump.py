@@ -675,3 +675,14 @@ def test_x_also_names_an_option_that_stasis_would_capture():
     assert dict(kinds(events, "choice")[0].data)["chosen"] == at(*S3)  # written by its space
     assert dict(kinds(events, "capture")[0].data)["reason"] == "stasis"
     assert g.last_turn_notation == f"{move} ({at(*S3)})"
+
+
+def test_autocomplete_lists_a_pieces_moves_first_and_reads_loose_spacing():
+    from bot.suggestions import suggest_moves
+
+    g = game({"03": [1, 0], "031": [1, 0], "39": [2, 0]})
+    values = [v for _, v in suggest_moves(g, "03")]
+    first_other = next(i for i, v in enumerate(values) if v.startswith("031"))
+    assert all(not v.startswith("031") for v in values[:first_other]) and first_other > 0
+    assert [v for _, v in suggest_moves(g, "03 , 04")][0] == "03,04"
+    assert "there is no piece on 05" in suggest_moves(g, "05")[0][0]
