@@ -14,6 +14,7 @@ import render
 from .clock import Clock
 from .config import Settings
 from .delivery import TASK_PREFIX, Announcer, Undelivered
+from .guilds import Guilds
 from .offers import Offers
 from .ratings import Ratings
 from .timelimits import TimeLimits
@@ -58,10 +59,12 @@ class HexplayBot(commands.Bot):
         self.offers = Offers(self.service)
         self.timelimits = TimeLimits(self.service, settings.vacation_days)
         self.ratings = Ratings(self.service)
+        self.servers = Guilds(self.service)
         self.service.finish_hooks.append(self.ratings.settle)
         self.reminder_task: asyncio.Task | None = None
         self.announcer = Announcer(self)
-        self._caught_up = False  # missed boards are posted once, at the first on_ready
+        self._caught_up = False
+        self._offline_since: float | None = None  # when the gateway connection dropped, if it is down  # missed boards are posted once, at the first on_ready
 
     async def setup_hook(self) -> None:
         from .cogs import COGS
@@ -91,7 +94,22 @@ class HexplayBot(commands.Bot):
         self.reminders = ReminderLoop(self)
         self.reminder_task = asyncio.create_task(self.reminders.run_forever())
 
+    async def on_disconnect(self) -> None:
+        if self._offline_since is None:
+            self._offline_since = self.service.clock.now()
+
+    async def on_resumed(self) -> None:
+        await self._back_online()
+
+    async def _back_online(self) -> None:
+        """Players could not move while the gateway was down: a long gap is an outage, like a stop."""
+        since, self._offline_since = self._offline_since, None
+        if since is not None and await self.timelimits.connection_gap(since):
+            log.warning("the Discord connection was down for %.0f s; running clocks extended",
+                        self.service.clock.now() - since)
+
     async def on_ready(self) -> None:
+        await self._back_online()
         if self.user is not None:
             self.ratings.computer_ids.add(self.user.id)  # the bot itself never counts as a rated player
         if not self._caught_up:
@@ -352,6 +370,11 @@ class HexplayBot(commands.Bot):
         names = " vs ".join(s.name for s in match.seats)
         thread_name = f"{self.service.title(match)}: {names}"[:100]
         target: discord.abc.Messageable | None = None
+        chosen = (await self.store.guild_settings(match.guild_id)).match_channel_id
+        if chosen and chosen != match.channel_id:  # /config: match threads open in the server's chosen channel
+            starter = await self._starter_in(chosen, match, names)
+            if starter is not None:
+                lobby_message = starter
         if lobby_message is not None:
             try:
                 thread = await lobby_message.create_thread(name=thread_name, auto_archive_duration=10080)
@@ -365,7 +388,8 @@ class HexplayBot(commands.Bot):
         assert outcome.game is not None
         png = await self.service.render(match, outcome.game)
         mentions = " ".join(f"<@{s.user_id}>" for s in match.seats)
-        text = f"**{self.service.title(match)}** begins: {mentions}\n{self.service.status_line(match, outcome.game)}"
+        status = self.service.status_line(match, outcome.game) + self.service.time_note(match, " — ")
+        text = f"**{self.service.title(match)}** begins: {mentions}\n{status}"
         text += "\nPlay with `/move` here; `/rules` explains the game."
         view = board_view(outcome)
         kwargs = dict(file=png_file(png), allowed_mentions=discord.AllowedMentions(users=True))
@@ -381,6 +405,33 @@ class HexplayBot(commands.Bot):
             kwargs["file"] = png_file(png)  # a File is consumed by a failed send
             message = await interaction.followup.send(text, wait=True, **kwargs)
         await self.store.mark_announced(match.id, match.version, message.channel.id, message.id)
+
+
+    async def _starter_in(self, channel_id: int, match: MatchRow, names: str) -> discord.Message | None:
+        """The message that starts a match's thread in the server's chosen channel (None if it cannot post)."""
+        channel = await self.channel_by_id(channel_id)
+        if channel is None:
+            return None
+        try:
+            return await channel.send(f"**{self.service.title(match)}**: {names}", allowed_mentions=mention_only(None))
+        except discord.HTTPException as error:
+            log.info("cannot post in the configured match channel %s (%s)", channel_id, error)
+            return None
+
+    async def rematch_button(self, interaction: discord.Interaction, match_id: int) -> None:
+        """Rematch on a final board: a new lobby in the match's channel, the presser ready, the others invited."""
+        self.service.check_guild(await self.service.get(match_id), interaction.guild_id)
+        match = await self.servers.rematch(match_id, interaction.user.id)
+        invited = [s.user_id for s in match.seats if s.user_id != interaction.user.id]
+        text = (" ".join(f"<@{u}>" for u in invited) + f": <@{interaction.user.id}> asks for a rematch.\n"
+                + self.service.lobby_text(match))
+        channel = await self.channel_by_id(match.channel_id)
+        view = lobby_view(match, self.service)
+        if channel is None:
+            raise ServiceError("The match's channel is gone; start a new match with /play.")
+        message = await channel.send(text[:2000], view=view, allowed_mentions=mention_only(invited))
+        await self.store.update_match_fields(match.id, lobby_message_id=message.id)
+        await interaction.response.send_message(f"Rematch offered in <#{match.channel_id}>.", ephemeral=True)
 
 
 def after_commit_text(outcome: Outcome, reason: str) -> str:

@@ -68,7 +68,8 @@ class ReminderLoop:
         """A warning goes to the player to move (as their reminders do); a time-out to the match, with Claim."""
         view = discord.ui.View(timeout=None)
         if job.level == TIMED_OUT:
-            view.add_item(ClaimButton(job.match.id, job.ply))
+            label = "Claim win" if len(job.claimant_ids) == 1 else "Claim: drop the seat"
+            view.add_item(ClaimButton(job.match.id, job.ply, label))
             channel = await self.bot.channel_by_id(job.match.home_channel_id)
             if channel is None:
                 return False

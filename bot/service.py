@@ -228,7 +228,11 @@ class MatchService:
 
     async def reminder_delay(self, user_id: int, guild_id: int) -> float:
         prefs = await self.store.get_preferences(user_id, guild_id)
-        return (prefs.delay_hours or self.default_reminder_hours) * 3600.0
+        return (prefs.delay_hours or await self.server_reminder_hours(guild_id)) * 3600.0
+
+    async def server_reminder_hours(self, guild_id: int) -> float:
+        """The server's default reminder delay (set with /config), else the environment's."""
+        return (await self.store.guild_settings(guild_id)).reminder_hours or self.default_reminder_hours
 
     async def _reminder_for(self, match: MatchRow, game: Game, now: float) -> tuple[int, int, float] | None:
         user_id = self.user_to_move(match, game)
@@ -286,6 +290,9 @@ class MatchService:
         days_per_move: float | None = None,
         rated: bool = True,
     ) -> MatchRow:
+        if days_per_move is None:  # the match option, else the server's default (0 there means none)
+            days_per_move = (await self.store.guild_settings(guild_id)).days_per_move
+        days_per_move = days_per_move or None
         if days_per_move is not None and not MIN_DAYS_PER_MOVE <= days_per_move <= MAX_DAYS_PER_MOVE:
             raise ServiceError(f"A time limit is between {MIN_DAYS_PER_MOVE:g} and {MAX_DAYS_PER_MOVE:g} days "
                                "per move.")
@@ -818,7 +825,7 @@ class MatchService:
         if self.user_to_move(match, game) != row.user_id or game.ply != row.ply:
             return None  # the turn moved on: never remind someone whose turn it is not
         prefs = await self.store.get_preferences(row.user_id, match.guild_id)
-        delay = (prefs.delay_hours or self.default_reminder_hours) * 3600.0
+        delay = (prefs.delay_hours or await self.server_reminder_hours(match.guild_id)) * 3600.0
         away_until = await self.store.vacation_until(row.user_id, now)
         if away_until is not None:  # no reminders during a vacation: the next one comes a delay after it
             await self.store.reminder_sent(match.id, row.ply, now, away_until + delay)
@@ -864,8 +871,8 @@ class MatchService:
         await self.store.set_preferences(user_id, guild_id, prefs)
         return prefs
 
-    def describe_preferences(self, prefs: Preferences) -> str:
-        hours = prefs.delay_hours or self.default_reminder_hours
+    def describe_preferences(self, prefs: Preferences, default_hours: float | None = None) -> str:
+        hours = prefs.delay_hours or default_hours or self.default_reminder_hours
         if not prefs.reminders:
             return "Reminders are **off** in this server."
         how = "a direct message" if prefs.via == "dm" else "a ping in the match thread"

@@ -185,6 +185,16 @@ MIGRATIONS: list[str] = [
         rated_at REAL NOT NULL
     );
     """,
+    # 6 (lifecycle): server settings set by admins; NULL = inherit (match option > server > environment)
+    """
+    CREATE TABLE guild_settings (
+        guild_id INTEGER PRIMARY KEY,
+        match_channel_id INTEGER,
+        days_per_move REAL CHECK (days_per_move IS NULL OR days_per_move >= 0),
+        reminder_hours REAL CHECK (reminder_hours IS NULL OR reminder_hours > 0),
+        updated_at REAL NOT NULL
+    );
+    """,
 ]
 
 
@@ -300,6 +310,15 @@ class RatingRow:
 
 
 _RATING_COLUMNS = "guild_id, game, user_id, name, mu, sigma, games, wins, losses, draws"
+
+
+@dataclass
+class GuildSettings:
+    """A server's settings; None inherits (days_per_move 0 means: no time limit by default)."""
+
+    match_channel_id: int | None = None
+    days_per_move: float | None = None
+    reminder_hours: float | None = None
 
 
 @dataclass
@@ -948,3 +967,30 @@ class Store:
             (guild_id, user_id),
         )
         return [RatingRow(*r) for r in rows]
+
+    # -- server settings and server-wide lists ----------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        row = await self._one(
+            "SELECT match_channel_id, days_per_move, reminder_hours FROM guild_settings WHERE guild_id = ?",
+            (guild_id,),
+        )
+        return GuildSettings(*row) if row else GuildSettings()
+
+    async def set_guild_settings(self, guild_id: int, settings: GuildSettings, now: float) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO guild_settings (guild_id, match_channel_id, days_per_move, reminder_hours, updated_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
+                " match_channel_id = excluded.match_channel_id, days_per_move = excluded.days_per_move,"
+                " reminder_hours = excluded.reminder_hours, updated_at = excluded.updated_at",
+                (guild_id, settings.match_channel_id, settings.days_per_move, settings.reminder_hours, now),
+            )
+
+    async def active_matches_of_guild(self, guild_id: int, limit: int = 50) -> list[MatchRow]:
+        rows = await self._all(
+            "SELECT id FROM matches WHERE guild_id = ? AND status = 'active'"
+            " AND id NOT IN (SELECT match_id FROM quarantine) ORDER BY updated_at DESC LIMIT ?",
+            (guild_id, limit),
+        )
+        return [m for m in [await self.get_match(r[0]) for r in rows] if m is not None]

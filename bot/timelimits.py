@@ -77,7 +77,8 @@ class TimeLimits:
         if level == TIMED_OUT:
             what = "claim the win" if len(claimants) == 1 else "drop them from the game (as if they resigned)"
             text = (f"<@{mover}> has run out of time in **{title}**. "
-                    f"{' '.join(f'<@{u}>' for u in claimants)}: press **Claim** to {what}.")
+                    f"{' '.join(f'<@{u}>' for u in claimants)}: press **Claim** to {what} "
+                    "(until then they may still move).")
             return DeadlineJob(match, level, mover, game.ply, "ping", text, claimants)
         prefs = await self.store.get_preferences(mover, match.guild_id)
         text = (f"Your time in **{title}** runs out <t:{int(match.deadline_at)}:R> "
@@ -159,6 +160,14 @@ class TimeLimits:
         extended = await self.store.record_outage(last, now)
         log.warning("the bot was down for %s; %d running clocks extended", _hours(now - last), extended)
         return now - last
+
+    async def connection_gap(self, since: float) -> bool:
+        """The gateway was down from ``since`` until now; a gap beyond the grace is an outage. True if recorded."""
+        now = self.service.clock.now()
+        if now - since <= OUTAGE_GRACE:
+            return False
+        await self.store.record_outage(since, now)
+        return True
 
     async def heartbeat(self) -> None:
         await self.store.beat(self.service.clock.now())

@@ -192,17 +192,31 @@ class OfferButton(discord.ui.DynamicItem[discord.ui.Button],
 class ClaimButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hx:claim:(?P<match>\d+):(?P<ply>\d+)"):
     """Claim a time-out: the custom id names the turn (ply) that ran out, so a later turn's claim is refused."""
 
-    def __init__(self, match_id: int, ply: int) -> None:
-        super().__init__(discord.ui.Button(label="Claim", style=discord.ButtonStyle.danger,
+    def __init__(self, match_id: int, ply: int, label: str = "Claim win") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.danger,
                                            custom_id=f"hx:claim:{match_id}:{ply}"))
         self.match_id, self.ply = match_id, ply
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
-        return cls(int(match["match"]), int(match["ply"]))
+        return cls(int(match["match"]), int(match["ply"]), item.label or "Claim win")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, lambda: _bot(interaction).claim_button(interaction, self.match_id, self.ply))
+
+
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hx:rematch:(?P<match>\d+)"):
+    def __init__(self, match_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Rematch", style=discord.ButtonStyle.primary,
+                                           custom_id=f"hx:rematch:{match_id}"))
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+        return cls(int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: _bot(interaction).rematch_button(interaction, self.match_id))
 
 
 def offer_view(match_id: int, kind: str, at_seq: int) -> discord.ui.View:
@@ -212,7 +226,7 @@ def offer_view(match_id: int, kind: str, at_seq: int) -> discord.ui.View:
     return view
 
 
-DYNAMIC_ITEMS = (LobbyButton, QuickActionButton, ResignConfirmButton, SnoozeButton, ReplayButton, OfferButton, ClaimButton)
+DYNAMIC_ITEMS = (LobbyButton, QuickActionButton, ResignConfirmButton, SnoozeButton, ReplayButton, OfferButton, ClaimButton, RematchButton)
 
 
 def lobby_view(match: MatchRow, service: MatchService) -> discord.ui.View | None:
@@ -232,9 +246,13 @@ def lobby_view(match: MatchRow, service: MatchService) -> discord.ui.View | None
 
 
 def board_view(outcome: Outcome) -> discord.ui.View | None:
-    """Quick-action buttons that are legal in the new position."""
+    """Quick-action buttons that are legal in the new position; Rematch on a final board."""
     game, match = outcome.game, outcome.match
-    if game is None or game.is_over or game.turn_in_progress():
+    if game is not None and game.is_over:  # the final board offers the same players another match
+        view = discord.ui.View(timeout=None)
+        view.add_item(RematchButton(match.id))
+        return view
+    if game is None or game.turn_in_progress():
         return None
     legal = set(game.legal_notations())
     view = discord.ui.View(timeout=None)

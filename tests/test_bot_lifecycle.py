@@ -126,7 +126,7 @@ async def test_a_resignation_pings_every_player_and_dms_those_who_want_dms(world
     assert not any("has ended" in m.content for m in world.emu.dms(bob))  # bob's reminders come by ping
 
 
-async def test_a_finished_game_names_whose_score_is_whose_and_pings_both(world):
+async def test_a_finished_game_names_scores_pings_both_and_updates_ratings(world):
     alice, bob = world.users[:2]
     match_id, thread = await world.start_two_player(options="side=4")
     last = await play_to_the_end(world, match_id, thread, random.Random(5))
@@ -136,6 +136,16 @@ async def test_a_finished_game_names_whose_score_is_whose_and_pings_both(world):
     assert f"alice {int(scores[0])}" in last.text and f"bob {int(scores[1])}" in last.text
     assert {alice.id, bob.id} <= set(last.response.mentions)
     await dm_arrives(world, bob, "has ended")
+    game = await world.game(match_id)
+    match = await world.service.get(match_id)
+    winner = world.service.player_row(match, game, game.winners[0]).user_id
+    loser = alice.id if winner == bob.id else bob.id
+    board = await world.emu.invoke(alice, world.channel, "leaderboard", {"game": "bide"})
+    lines = board.text.splitlines()
+    assert lines[1].startswith(f"1. <@{winner}>") and "1 W / 0 L" in lines[1]
+    assert lines[2].startswith(f"2. <@{loser}>") and "0 W / 1 L" in lines[2]
+    profile = await world.emu.invoke(alice, world.channel, "profile", {"user": world.users[1 if winner == bob.id else 0]})
+    assert "Bide: rating" in profile.text and "#1 of 2" in profile.text and "Playing now: nothing" in profile.text
 
 
 # -- autocomplete and preview ---------------------------------------------------------------
@@ -321,6 +331,8 @@ def timeouts(world, thread):
 async def test_time_limit_warns_then_lets_the_opponent_claim_the_win(world):
     alice, bob = world.users[:2]
     match_id, thread = await start_timed(world, 3)
+    first = [m for m in world.emu.messages(thread) if m.attachments][0]
+    assert "time runs out <t:" in first.content
     board = await world.emu.invoke(bob, thread, "board", {})
     assert "time runs out <t:" in board.text
     games = await world.emu.invoke(alice, world.channel, "games", {})
@@ -342,7 +354,7 @@ async def test_time_limit_warns_then_lets_the_opponent_claim_the_win(world):
     await world.bot.reminders.run_once()
     [notice] = timeouts(world, thread)
     assert bob.id in notice.mentions and "Claim" in notice.content
-    claim = button(notice, "Claim")
+    claim = button(notice, "Claim win")
     own = await world.emu.press(alice, notice, claim["custom_id"])
     assert own.ephemeral and "your own time" in own.text
     await world.bot.reminders.run_once()
@@ -392,6 +404,36 @@ async def test_a_deadline_passing_while_the_bot_is_down_is_extended_by_the_outag
     assert len(await world.store.outages()) == 1
 
 
+async def test_a_long_loss_of_the_discord_connection_is_an_outage_too(world):
+    alice = world.users[0]
+    match_id, thread = await start_timed(world, 1)
+    before = (await world.service.get(match_id)).deadline_at
+    bot = world.bot
+    reconnected = asyncio.Event()
+    back_online = bot._back_online
+
+    async def held_until_two_hours_pass():  # the emulator reconnects at once: hold the bot's reaction
+        await reconnected.wait()
+        await back_online()
+
+    bot._back_online = held_until_two_hours_pass
+    await world.emu.disconnect_bot()
+    for _ in range(250):
+        if bot._offline_since is not None:
+            break
+        await asyncio.sleep(0.02)
+    world.clock.advance(2 * HOUR)  # the gateway is down for two hours (as the bot sees it)
+    reconnected.set()
+    for _ in range(250):
+        if await world.store.outages():
+            break
+        await asyncio.sleep(0.02)
+    [(start, end)] = await world.store.outages()
+    assert end - start == 2 * HOUR
+    assert (await world.service.get(match_id)).deadline_at == before + 2 * HOUR
+    assert not (await move(world, alice, thread, "d4")).ephemeral
+
+
 async def test_multi_seat_bide_time_out_drops_the_seat_and_play_goes_on(world):
     alice, bob, carol = world.users[:3]
     match_id, thread = await start_timed(world, 1, users=(0, 1, 2))
@@ -400,7 +442,7 @@ async def test_multi_seat_bide_time_out_drops_the_seat_and_play_goes_on(world):
     await world.bot.reminders.run_once()
     [notice] = timeouts(world, thread)
     assert {alice.id, carol.id} <= set(notice.mentions) and "drop them" in notice.content
-    await world.emu.press(carol, notice, button(notice, "Claim")["custom_id"])
+    await world.emu.press(carol, notice, button(notice, "Claim: drop the seat")["custom_id"])
     match = await world.service.get(match_id)
     game = world.service.game_of(match)
     assert match.status == "active" and match.seat_of(bob.id).resigned
@@ -437,22 +479,6 @@ async def resign_by_command(world, user, thread):
     asked = await world.emu.invoke(user, thread, "resign", {})
     await world.emu.press(user, asked.response, asked.response.buttons()[0]["custom_id"])
     await arrives(world, thread, lambda m: "resigned" in m.content and "Game over" in m.content and m.attachments)
-
-
-async def test_a_finished_game_updates_ratings_shown_on_leaderboard_and_profile(world):
-    alice, bob = world.users[:2]
-    match_id, thread = await world.start_two_player(options="side=4")
-    await play_to_the_end(world, match_id, thread, random.Random(7))
-    game = await world.game(match_id)
-    match = await world.service.get(match_id)
-    winner = world.service.player_row(match, game, game.winners[0]).user_id
-    loser = alice.id if winner == bob.id else bob.id
-    board = await world.emu.invoke(alice, world.channel, "leaderboard", {"game": "bide"})
-    lines = board.text.splitlines()
-    assert lines[1].startswith(f"1. <@{winner}>") and "1 W / 0 L" in lines[1]
-    assert lines[2].startswith(f"2. <@{loser}>") and "0 W / 1 L" in lines[2]
-    profile = await world.emu.invoke(alice, world.channel, "profile", {"user": world.users[1 if winner == bob.id else 0]})
-    assert "Bide: rating" in profile.text and "#1 of 2" in profile.text and "Playing now: nothing" in profile.text
 
 
 async def test_unrated_aborted_and_computer_matches_do_not_count(world):
@@ -531,3 +557,95 @@ async def test_leaderboard_shows_the_top_ten_and_the_callers_own_rank(world):
     lines = board.text.splitlines()
     assert board.ephemeral and len(lines) == 1 + 10 + 2
     assert lines[1].startswith("1. <@1000>") and lines[-1].startswith(f"13. <@{alice.id}>") and "you" in lines[-1]
+
+
+# -- rematch, server list, /config, /help -------------------------------------------------------
+
+
+async def test_rematch_from_the_final_board_rotates_seats_and_keeps_the_options(world):
+    alice, bob = world.users[:2]
+    match_id, thread = await start_timed(world, 3)
+    await move(world, alice, thread, "d4")
+    await move(world, bob, thread, "a1")
+    await resign_by_command(world, alice, thread)
+    final = [m for m in world.emu.messages(thread) if "Game over" in m.content and m.attachments][-1]
+    rematch = button(final, "Rematch")
+    stranger = await world.emu.press(world.users[2], final, rematch["custom_id"])
+    assert stranger.ephemeral and "Only the players" in stranger.text
+    asked = await world.emu.press(bob, final, rematch["custom_id"])
+    assert asked.ephemeral and "Rematch offered" in asked.text
+    lobby = await arrives(world, world.channel, lambda m: "asks for a rematch" in m.content)
+    assert alice.id in lobby.mentions and "3 days per move" in lobby.content
+    await world.emu.press(alice, lobby, button(lobby, "Accept")["custom_id"])
+    new_id = match_id + 1
+    await world.wait_thread(new_id)
+    new = await world.service.get(new_id)
+    old = await world.service.get(match_id)
+    assert [s.user_id for s in new.seats] == [bob.id, alice.id]  # seats rotated: bob opens now
+    assert (new.options, new.days_per_move, new.rated) == (old.options, old.days_per_move, old.rated)
+
+
+async def test_games_all_lists_the_servers_matches_for_spectators(world):
+    alice, bob, carol, dave = world.users
+    first, thread1 = await world.start_two_player(a=0, b=1)
+    second, thread2 = await world.start_two_player(a=2, b=3)
+    shown = await world.emu.invoke(dave, world.channel, "games", {"all": True})
+    assert shown.ephemeral and f"<#{thread1.id}>" in shown.text and f"<#{thread2.id}>" in shown.text
+    assert "alice vs bob" in shown.text and "carol vs dave" in shown.text
+    mine = await world.emu.invoke(dave, world.channel, "games", {})
+    assert f"<#{thread1.id}>" not in mine.text
+
+
+def grant_manage_guild(world, user):
+    store = world.emu.store
+    original = store.member_permissions
+
+    def permissions(channel, member):
+        bits = original(channel, member)
+        return bits | (1 << 5) if member.id == user.id else bits  # MANAGE_GUILD
+
+    store.member_permissions = permissions
+
+
+async def test_config_is_for_admins_and_sets_server_defaults(world):
+    alice, bob = world.users[:2]
+    command = next(c for c in world.emu.commands(world.guild) if c["name"] == "config")
+    assert int(command["default_member_permissions"]) == 1 << 5  # hidden from non-admins by Discord
+    refused = await world.emu.invoke(bob, world.channel, "config", {"days": 3})
+    assert refused.ephemeral and "Manage Server" in refused.text
+    shown = await world.emu.invoke(bob, world.channel, "config", {})
+    assert "none (default)" in shown.text
+    grant_manage_guild(world, alice)
+    arena = world.emu.create_text_channel(world.guild, "arena")
+    saved = await world.emu.invoke(alice, world.channel, "config",
+                                   {"channel": arena, "days": 7, "reminder_hours": 2})
+    assert "Saved" in saved.text and f"<#{arena.id}>" in saved.text and "7 days" in saved.text
+    bad = await world.service.store.guild_settings(world.guild.id)
+    assert (bad.days_per_move, bad.reminder_hours) == (7, 2)
+    match_id, thread = await world.start_two_player()
+    match = await world.service.get(match_id)
+    assert match.days_per_move == 7 and thread.parent_id == arena.id  # the thread opened in #arena
+    world.clock.advance(3 * HOUR)  # the server's 2 h reminder delay applies to alice
+    assert await world.bot.reminders.run_once() == 1
+    settings = await world.emu.invoke(alice, world.channel, "settings", {})
+    assert "2 h" in settings.text
+    lobby = await world.challenge(alice, [bob], days=0)
+    assert "per move" not in lobby.response.content  # "no time limit" overrides the server default
+
+
+async def test_help_lists_every_command_and_points_to_rules(world):
+    shown = await world.emu.invoke(world.users[0], world.channel, "help", {})
+    names = {c["name"] for c in world.emu.commands(world.guild)}
+    assert shown.ephemeral and "/rules game" in shown.text
+    for name in names:
+        assert f"`/{name}`" in shown.text, name
+
+
+async def test_readme_command_table_covers_every_command(world):
+    import pathlib
+    import re
+
+    readme = (pathlib.Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"^\| `/([a-z]+)", readme, flags=re.M))
+    synced = {c["name"] for c in world.emu.commands(world.guild)}
+    assert synced <= documented, synced - documented

@@ -12,7 +12,7 @@ from games import get as get_game
 
 from ..service import waited
 from ..text import escape
-from ..ui import ReplayButton, png_file
+from ..ui import ReplayButton, mention_only, png_file
 from .common import (
     GAME_CHOICES,
     bot_of,
@@ -66,10 +66,19 @@ class InfoCog(commands.Cog, name="Info"):
         else:
             await interaction.response.send_message(header + body, view=view, ephemeral=True)
 
-    @app_commands.command(name="games", description="Your matches in this server, those awaiting your move first")
-    async def games(self, interaction: discord.Interaction) -> None:
+    @app_commands.command(name="games", description="Your matches in this server (all:true lists everyone's)")
+    @app_commands.describe(all="List every match in play in this server, to watch them")
+    async def games(self, interaction: discord.Interaction, all: bool = False) -> None:
         guild_id = guild_only(interaction)
         service = bot_of(interaction).service
+        if all:
+            lines = await bot_of(interaction).servers.server_matches(guild_id)
+            text = "**Matches in play in this server**\n" + "\n".join(lines) if lines else \
+                "No match is in play in this server. Start one with /play."
+            if len(text) > MESSAGE_LIMIT:
+                text = text[: MESSAGE_LIMIT - 30].rsplit("\n", 1)[0] + "\n… and more"
+            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=mention_only(None))
+            return
         listed = await service.my_matches(interaction.user.id, guild_id)
         if not listed:
             await interaction.response.send_message("You have no matches here. Start one with /play.",

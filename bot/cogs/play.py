@@ -30,11 +30,11 @@ class PlayCog(commands.Cog, name="Play"):
         opponent5="Invite another player",
         seats="Number of seats; open seats are filled with the Join button",
         options="Game options as key=value, e.g. side=4",
-        days="Time limit: days per move (a player out of time can be claimed against); none by default",
+        days="Time limit: days per move (a player out of time can be claimed against); the server's default otherwise",
         rated="Count this match for the leaderboard (default yes)",
     )
-    @app_commands.choices(game=GAME_CHOICES, days=[app_commands.Choice(name=f"{d} day{'s' * (d != 1)} per move",
-                                                                        value=d) for d in (1, 3, 7, 14)])
+    @app_commands.choices(game=GAME_CHOICES, days=[app_commands.Choice(name="No time limit", value=0)] + [
+        app_commands.Choice(name=f"{d} day{'s' * (d != 1)} per move", value=d) for d in (1, 3, 7, 14)])
     async def play(
         self,
         interaction: discord.Interaction,
