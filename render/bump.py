@@ -475,7 +475,7 @@ def last_move_line(game, events: Sequence[Event], names: Sequence[str]) -> str:
     words = describe_events([e for e in events if e.kind != "guard"])
     text = f"Last: {_label(names, mover)} {notation}" if mover else f"Last: {notation}"
     if notation == "pass":
-        return text
+        return text + (f": {words}" if words else "")
     return text + (f": {words}" if words else ": no bumps")
 
 
@@ -501,13 +501,14 @@ def _draw_panel(im: Image.Image, game, g: Geometry, names: Sequence[str], events
     lines = [last_move_line(game, events, names)]
     if guard_applies(game, events):
         lines.append("Guard your center!")
-    lines.append("Move FROM,TO-F (03,05-4) · choices in ( ) · pass · a green gate is one space drawn twice")
+    lines.append("Move FROM,TO-F · choices in ( ) · pass · green gates are drawn twice")
     for k, line in enumerate(lines[: g.lines]):
         if not line:
             continue
         ink = THEME.accent if line == "Guard your center!" else (THEME.muted if k == len(lines) - 1 else THEME.ink)
         size = small if line != "Guard your center!" else int(small * 1.15)
-        for part in _wrap(line, size, g.width - 2 * margin)[:2]:
+        wrapped = _wrap(line, size, g.width - 2 * margin) if k == 0 else [hd.fit_text(line, size, g.width - 2 * margin)]
+        for part in wrapped[:2]:
             d.text((margin, y), part, font=hd.font(size), fill=ink, anchor="lm",
                    stroke_width=1 if ink == THEME.accent and size >= 16 else 0, stroke_fill=ink)
             y += g.line_h * 0.8

@@ -155,3 +155,11 @@ def test_a_gif_replay_of_a_bump_game():
     data = render.render_gif(frames, player_names=NAMES)
     im = Image.open(io.BytesIO(data))
     assert data[:3] == b"GIF" and im.n_frames == 5
+
+
+def test_the_winning_pass_says_who_won():
+    g = game({"08": [1, 0], "39": [2, 0], "29": [2, 4]})
+    g.play_turn("08,C2")
+    events = g.play_turn("pass")
+    line = rb.last_move_line(g, events, rb.seat_names(NAMES))
+    assert line == "Last: bob (Orange) pass: Blue stands on C2 and wins."
