@@ -605,14 +605,6 @@ class MatchService:
         line = self.move_line(label, last, events, game)
         return await self._announcement(match, game, line, events)
 
-    def turn_line(self, label: str, game: Game, notation: str, events: list[Event]) -> str:
-        """A played turn for the channel: in the engine's words when it has them
-        ("alice: b2-c2, e5>b5 (took the ball) — GOAL! 2–1"), else the notation and its effects."""
-        words = game.describe_turn(events, notation)
-        if words and words != notation:
-            return f"{label}: {words}."  # engine text, not user input
-        return f"{label} played `{notation}`{self._effects(events)}."
-
     def move_line(self, label: str, move: MoveRow, events: list[Event], game: Game | None = None) -> str:
         """How a logged move is announced."""
         if move.kind == "resign":
@@ -626,6 +618,15 @@ class MatchService:
         if game is not None:
             return self.turn_line(label, game, move.notation, events)
         return f"{label} played `{move.notation}`{self._effects(events)}."
+
+    @classmethod
+    def turn_line(cls, label: str, game: Game, notation: str, events: list[Event]) -> str:
+        """A played turn, in the engine's words when it has them (Game.describe_turn: Bump's chains,
+        "alice: 03,05-4 — bumps 06 to 07, which bumps 17 (captured against the wall)."), else counted."""
+        described = game.describe_turn(events, notation)
+        if described and described != notation:
+            return f"{label}: {described}" + ("" if described.endswith(("!", ".")) else ".")
+        return f"{label} played `{notation}`{cls._effects(events)}."
 
     @staticmethod
     def _effects(events: list[Event]) -> str:

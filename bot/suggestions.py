@@ -6,6 +6,7 @@ Pure: works on a game and a string, with Discord's limits on choices
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from games import Game, GameError
@@ -21,6 +22,50 @@ def clip(text: str) -> str:
     return text if len(text) <= CHOICE_TEXT_LIMIT else text[: CHOICE_TEXT_LIMIT - 1] + "…"
 
 
+def _one_action_turns_whole(suggest):
+    """Games whose turn is one action (Begird, Bump) are completed as whole notations by
+    :func:`_suggest_single`; the wrapped function continues multi-action turns token by token."""
+
+    def wrapper(game: Game, typed: str) -> list[tuple[str, str]]:
+        if not game.info.multi_action_turns:
+            return _suggest_single(game, typed)
+        return suggest(game, typed)
+
+    wrapper.__doc__ = suggest.__doc__
+    wrapper.__name__ = suggest.__name__
+    return wrapper
+
+
+def _suggest_single(game: Game, typed: str) -> list[tuple[str, str]]:
+    """A game whose turn is one action (its notation may hold commas and spaces, as Bump's
+    ``03,05-4 (06)`` does): whole notations starting with ``typed``, those where ``typed`` ends at
+    a boundary first (typing a piece's space lists that piece's moves before longer names)."""
+    partial = re.sub(r"\s*([,\-])\s*", r"\1", " ".join(typed.lower().split()))  # "03, 05" is "03,05"
+    if game.is_over:
+        return [(clip("The game is over"), clip(typed))]
+    ranked = game.rank_actions(game.legal_actions())
+    at_boundary, longer = [], []
+    for action in ranked:
+        notation = game.format_action(action)
+        if not notation.lower().startswith(partial) or len(notation) > CHOICE_TEXT_LIMIT:
+            continue
+        rest = notation[len(partial):]
+        (at_boundary if not partial or not rest or not rest[0].isalnum() else longer).append(action)
+        if len(at_boundary) >= MAX_CHOICES:
+            break
+    choices = [(clip(game.describe_action(a)), game.format_action(a))
+               for a in (at_boundary + longer)[:MAX_CHOICES]]
+    if not choices and partial:
+        try:
+            game.copy().parse_action(typed)
+        except GameError as error:
+            return [(clip(f"✗ {typed.strip()}: {error}"), clip(typed))]
+    if not choices:
+        choices.append((clip(f"No legal move starts with {typed.strip()!r}"), clip(typed)))
+    return choices
+
+
+@_one_action_turns_whole
 def suggest_moves(game: Game, typed: str) -> list[tuple[str, str]]:
     """(label, value) pairs: whole turns that continue ``typed``, most useful first.
 

@@ -101,6 +101,9 @@ class GameInfo:
     multi_action_turns: bool = False
     allows_draws: bool = False
     game_class: type["Game"] | None = field(default=None, compare=False, repr=False)
+    # A hint for random play, searches and benchmarks: games that can go on forever
+    # (Bump may pass) are cut off after this many turns. None: the game always ends.
+    max_turns: int | None = None
 
     def option(self, key: str) -> OptionSpec:
         for spec in self.options:

@@ -22,6 +22,7 @@ from . import animation as _animation
 from . import begird as _begird
 from . import bide as _bide
 from . import playbai as _playbai
+from . import bump as _bump
 
 __all__ = [
     "DEFAULT_WIDTH",
@@ -181,3 +182,4 @@ def render_gif(
 register("bide", _bide.render, palette=_bide.palette)
 register("begird", _begird.render, palette=_begird.palette)
 register("playbai", _playbai.render)
+register("bump", _bump.render)

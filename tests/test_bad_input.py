@@ -10,8 +10,9 @@ from bot.storage import MatchRow, SeatRow
 from games import GameError, new_game
 
 GAMES = [("bide", 2, {}), ("bide", 5, {"side": 4}), ("begird", 2, {}), ("begird", 2, {"board": "y"}),
-         ("playbai", 2, {}), ("playbai", 2, {"side": 6, "expert": True})]
-notation_like = st.text(alphabet="abcdefghijklmnopqrsz0123456789 ,;-_.^>#ÉéSWAPbide\t\n", max_size=40)
+         ("playbai", 2, {}), ("playbai", 2, {"side": 6, "expert": True}),
+         ("bump", 2, {}), ("bump", 2, {"reserve1": 2})]
+notation_like = st.text(alphabet="abcdefghijklmnopqrsz0123456789 ,;-_.^>#ÉéSWAPbideRCx()\t\n", max_size=40)
 anything = st.one_of(notation_like, st.text(max_size=40))
 
 
