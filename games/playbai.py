@@ -1211,5 +1211,6 @@ PlayBai.info = GameInfo(
     seat_names=SEAT_COLOURS,
     multi_action_turns=True,
     allows_draws=True,
+    max_turns=500,  # sets can follow each other for ever: tools (random play, the AI) stop here, unfinished
     game_class=PlayBai,
 )
