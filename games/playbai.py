@@ -137,9 +137,7 @@ def field(side: int = 5) -> Field:
 
     def in_front(c: tuple[int, int]) -> int:
         # One step from the corner towards the centre: the neighbour nearest (0, 0).
-        q, r = c
         best = min((step(c, d) for d in range(6)), key=lambda x: max(abs(x[0]), abs(x[1]), abs(x[0] + x[1])))
-        del q, r
         return index[best]
 
     setup = (tuple(sorted(in_front(c) for c in left)), tuple(sorted(in_front(c) for c in right)))
@@ -764,7 +762,6 @@ class PlayBai(TurnBookkeeping):
             raise IllegalMove("the game is over")
         if self._scored is not None:
             raise IllegalMove(self._after_goal_message())
-        names = self.board.names
         if ">" in token:
             left, _, right = token.partition(">")
             dst = self._cell(right)
@@ -797,7 +794,6 @@ class PlayBai(TurnBookkeeping):
         why = self._why_illegal(action)
         if why:
             raise IllegalMove(why)
-        del names
         return action
 
     def _jump_to(self, src: int, dst: int) -> tuple:
