@@ -11,8 +11,12 @@
   midgame, and over positions sampled from random games (mean, 95th
   percentile, worst).
 
+* The picture: milliseconds per PNG (render + encode) and its size, at
+  1080 and 400 pixels wide, for a midgame with a three-action last turn.
+
 Aims (issue 7): enumeration under 5 ms from any position, at least 50
-complete random games per second. CPU time (``time.process_time``).
+complete random games per second; pictures under 300 KB. CPU time
+(``time.process_time``).
 """
 
 from __future__ import annotations
@@ -89,6 +93,24 @@ def sample_positions(count: int, seed: int) -> list[PlayBai]:
     return out
 
 
+def picture_figures(renders: int = 10) -> list[str]:
+    import render
+
+    game = PlayBai.from_position(2, {}, {"pieces": {"b2": 1, "e6": 1, "c4": 1, "b4": 2, "a4": 2, "e8": 2},
+                                         "ball": "e6", "goals": [1, 1], "to_move": 1, "kickoff": False,
+                                         "last_goal": 2})
+    events = game.play_turn("b2-c2, e6>c4, c4^ne")
+    lines = []
+    for width in (1080, 400):
+        render.render_png(game, player_names=["alice", "bob"], last_events=events, width=width)  # warm caches
+        start = time.process_time()
+        for _ in range(renders):
+            data = render.render_png(game, player_names=["alice", "bob"], last_events=events, width=width)
+        ms = (time.process_time() - start) / renders * 1000
+        lines.append(f"picture {width:4} px: {ms:6.1f} ms per PNG, {len(data) / 1000:.0f} KB")
+    return lines
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4, help="uniform random games (each up to 500 turns)")
@@ -113,6 +135,8 @@ def main() -> int:
           f"max {max(counts)}")
     print(measure_games(args.games, args.seed, take_goals=False))
     print(measure_games(max(args.games * 5, 10), args.seed, take_goals=True))
+    for line in picture_figures():
+        print(line)
     return 0
 
 

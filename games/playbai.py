@@ -137,9 +137,7 @@ def field(side: int = 5) -> Field:
 
     def in_front(c: tuple[int, int]) -> int:
         # One step from the corner towards the centre: the neighbour nearest (0, 0).
-        q, r = c
         best = min((step(c, d) for d in range(6)), key=lambda x: max(abs(x[0]), abs(x[1]), abs(x[0] + x[1])))
-        del q, r
         return index[best]
 
     setup = (tuple(sorted(in_front(c) for c in left)), tuple(sorted(in_front(c) for c in right)))
@@ -366,92 +364,6 @@ def search_turns(
                                 return results
                         if not last:
                             nxt.setdefault(new_mask, []).append((holder, full))
-        frontier = nxt
-    return results
-    layer = used
-    while frontier and layer < limit:
-        layer += 1
-        last = layer == limit
-        nxt = []
-        geo_cache: dict[int, list] = {}
-        cells_of_mask: dict[int, list[int]] = {}
-        for mask, ball, path in frontier:
-            geo = geo_cache.get(mask)
-            if geo is None:
-                # Each move once per team shape: (landing, action, cells toggled, cells whose
-                # ball the mover ends up with, landing << KEY_SHIFT, into the end zone, mover).
-                occ = mask | opp
-                geo = []
-                cells = _cells_of(mask)
-                cells_of_mask[mask] = cells
-                for c in cells:
-                    nb = nbr[c]
-                    for d in range(6):
-                        n = nb[d]
-                        if n < 0:
-                            continue
-                        if not occ >> n & 1:
-                            geo.append((n, step_actions[c][d], (1 << c) | (1 << n), 1 << c,
-                                        n << KEY_SHIFT, opp_zone >> n & 1, c))
-                            continue
-                        over = (1 << c) | (1 << n)
-                        dst = c
-                        for k in rays[c][d][1:]:
-                            if not occ >> k & 1:
-                                dst = k
-                                break
-                            over |= 1 << k
-                        toggled = 0 if dst == c else (1 << c) | (1 << dst)
-                        geo.append((dst, jump_actions[c][d], toggled, over,
-                                    dst << KEY_SHIFT, opp_zone >> dst & 1, c))
-                geo_cache[mask] = geo
-            loose = not (mask | opp) >> ball & 1
-            ball_key = ball << KEY_SHIFT
-            for dst, action, toggled, follow, dst_key, into_zone, mover in geo:
-                new_mask = mask ^ toggled
-                if follow >> ball & 1 or (loose and dst == ball):
-                    new_ball = dst
-                    key = new_mask | dst_key
-                else:
-                    if into_zone:
-                        continue  # an opponent's end zone only with the ball
-                    new_ball = ball
-                    key = new_mask | ball_key
-                if into_zone:
-                    goal = ("win", key) if winning_goal else GOAL
-                    if goal not in results:
-                        results[goal] = path + (action,)
-                        if first_only:
-                            return results
-                    continue
-                if key in seen:
-                    continue  # reached before with as many moves left: all handled
-                endable = not new_mask & dot_mask
-                base = path + (action,)
-                if not new_mask >> new_ball & 1:  # the ball is not ours: no passes
-                    seen.add(key)
-                    if endable and key != start:
-                        results[key] = base
-                        if first_only:
-                            return results
-                    if not last:
-                        nxt.append((new_mask, new_ball, base))
-                    continue
-                reached = reaches.get(key)
-                if reached is None:
-                    new_cells = [x for x in cells_of_mask[mask] if x != mover]
-                    new_cells.append(dst)
-                    reached = reach(new_cells, new_ball, key)
-                for holder, acts in reached:
-                    key = new_mask | holder << KEY_SHIFT
-                    seen.add(key)
-                    full = base + acts if acts else base
-                    if endable and key != start:
-                        results[key] = full
-                        if first_only:
-                            return results
-                    if not last:
-                        nxt.append((new_mask, holder, full))
         frontier = nxt
     return results
 
@@ -850,7 +762,6 @@ class PlayBai(TurnBookkeeping):
             raise IllegalMove("the game is over")
         if self._scored is not None:
             raise IllegalMove(self._after_goal_message())
-        names = self.board.names
         if ">" in token:
             left, _, right = token.partition(">")
             dst = self._cell(right)
@@ -883,7 +794,6 @@ class PlayBai(TurnBookkeeping):
         why = self._why_illegal(action)
         if why:
             raise IllegalMove(why)
-        del names
         return action
 
     def _jump_to(self, src: int, dst: int) -> tuple:

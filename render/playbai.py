@@ -251,8 +251,7 @@ def draw_last_turn(im: Image.Image, game: PlayBai, g: Geometry, events: Sequence
     if not actions:
         return
     k = SUPER
-    overlay = Image.new("RGBA", (im.width * k, im.height * k), (0, 0, 0, 0))
-    d = ImageDraw.Draw(overlay)
+    strokes: list[tuple[list, float, bool, float]] = []  # (points, width, dashed, head), at k×
     size = g.size * k
     width = max(2.0, g.size * 0.13) * k
     head = size * 0.42
@@ -271,8 +270,7 @@ def draw_last_turn(im: Image.Image, game: PlayBai, g: Geometry, events: Sequence
             length = math.hypot(dx, dy) or 1.0
             p = (a[0] + dx / length * size * 0.15, a[1] + dy / length * size * 0.15)
             q = (b[0] - dx / length * size * 0.6, b[1] - dy / length * size * 0.6)
-            pts = [p, q]
-            _stroke(d, pts, width, False, head)
+            strokes.append(([p, q], width, False, head))
             mid = a  # the badge on the cell it left, clear of the short arrow
         elif e.kind == "jump":
             if data.get("bounced"):
@@ -288,7 +286,7 @@ def draw_last_turn(im: Image.Image, game: PlayBai, g: Geometry, events: Sequence
                               ((a[0] + tip[0]) / 2 + nx * lift, (a[1] + tip[1]) / 2 + ny * lift), tip)
                 back = _bezier(tip, ((a[0] + tip[0]) / 2 - nx * lift, (a[1] + tip[1]) / 2 - ny * lift),
                                (a[0] - nx * size * 0.45, a[1] - ny * size * 0.45))
-                _stroke(d, out + back[1:], width, False, head)
+                strokes.append((out + back[1:], width, False, head))
                 mid = tip
             else:
                 dx, dy = b[0] - a[0], b[1] - a[1]
@@ -300,15 +298,27 @@ def draw_last_turn(im: Image.Image, game: PlayBai, g: Geometry, events: Sequence
                 pts = [p for p in pts if math.dist(p, a) > size * 0.5 and math.dist(p, b) > size * 0.55]
                 if len(pts) < 3:
                     pts = [a, b]
-                _stroke(d, pts, width, False, head)
+                strokes.append((pts, width, False, head))
                 mid = _bezier(a, control, b, 2)[1]
         else:  # a pass
             p, q = _shorten(a, b, size * 0.6)
-            _stroke(d, [p, q], width * 0.8, True, head * 0.85)
+            strokes.append(([p, q], width * 0.8, True, head * 0.85))
             mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
         badges.append((number, mid))
-    small = overlay.resize(im.size, Image.Resampling.LANCZOS)
-    im.paste(small, (0, 0), small)
+    # Draw supersampled only over the strokes' bounding box: a whole-page overlay costs ~20×.
+    margin = head * 2 + width * 3
+    xs = [x for pts, *_ in strokes for x, _ in pts]
+    ys = [y for pts, *_ in strokes for _, y in pts]
+    x0 = max(0, int((min(xs) - margin) // k) * k)
+    y0 = max(0, int((min(ys) - margin) // k) * k)
+    x1 = min(im.width * k, int((max(xs) + margin) // k + 1) * k)
+    y1 = min(im.height * k, int((max(ys) + margin) // k + 1) * k)
+    overlay = Image.new("RGBA", (x1 - x0, y1 - y0), (0, 0, 0, 0))
+    d = ImageDraw.Draw(overlay)
+    for pts, w, dashed, h in strokes:
+        _stroke(d, [(x - x0, y - y0) for x, y in pts], w, dashed, h)
+    small = overlay.resize(((x1 - x0) // k, (y1 - y0) // k), Image.Resampling.LANCZOS)
+    im.paste(small, (x0 // k, y0 // k), small)
     badge = max(14, int(g.size * 0.62))
     for number, (x, y) in badges:
         sprite = hd.badge_sprite(str(number), badge, (255, 255, 255), TRACE, outline=TRACE)
