@@ -552,9 +552,9 @@ def test_cli_position_and_scores_are_goals(tmp_path, capsys):
 
 
 def test_cli_random_game_replays(capsys):
-    _, out, _ = run_cli(capsys, "random", "playbai", "--seed", "4", "--json")
+    _, out, _ = run_cli(capsys, "random", "playbai", "--seed", "7", "--json")
     doc = json.loads(out)
-    assert doc["over"]
+    assert doc["over"]  # seed 7 ends by itself; most random games reach max_turns (500) unfinished
     _, out2, _ = run_cli(capsys, "replay", "playbai", "--moves", doc["moves"], "--json")
     assert json.loads(out2)["position"] == doc["position"]
 
