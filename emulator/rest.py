@@ -115,7 +115,7 @@ class RestApi:
         if decision.refusal is not None:
             assert decision.hit is not None
             self.emu.rate_limit_hits.append(decision.hit)
-            error = ApiError(429, 0, f"{RATE_LIMITED_MESSAGE} ({decision.hit.scope}: {decision.hit.bucket})")
+            error = ApiError(429, 0, f"{RATE_LIMITED_MESSAGE} ({decision.hit.scope}: {decision.hit.bucket})", violation=False)
             self.emu._record_rejection(request.method, path, error)
             response = json_response(decision.refusal, 429)
         else:
