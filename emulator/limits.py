@@ -53,6 +53,15 @@ def check_message_fields(body: dict[str, Any], errors: FormErrors, *, prefix: Se
     nonce = body.get("nonce")
     if isinstance(nonce, str):
         errors.max_length(base + ["nonce"], nonce, 25)
+    elif nonce is not None and (isinstance(nonce, bool) or not isinstance(nonce, int) or not -(2**63) <= nonce < 2**63):
+        errors.add(base + ["nonce"], "BASE_TYPE_BAD_TYPE", "Must be an int64 or a string of up to 25 characters.")
+    if body.get("tts") is not None and not isinstance(body["tts"], bool):
+        errors.add(base + ["tts"], "BOOLEAN_TYPE_CONVERT", "Must be either true or false.")
+    check_allowed_mentions(body.get("allowed_mentions"), errors, base + ["allowed_mentions"])
+    check_attachment_entries(body.get("attachments"), errors, base + ["attachments"])
+    reference = body.get("message_reference")
+    if reference is not None and (not isinstance(reference, dict) or reference.get("message_id") is None):
+        errors.required(base + ["message_reference", "message_id"])
     stickers = body.get("sticker_ids")
     if stickers:
         errors.max_length(base + ["sticker_ids"], stickers, 3)
@@ -63,6 +72,82 @@ def check_message_fields(body: dict[str, Any], errors: FormErrors, *, prefix: Se
     if components:
         flags = body.get("flags") if isinstance(body.get("flags"), int) else 0
         check_message_components(components, flags, errors, base + ["components"])
+
+
+MENTION_TYPES = ("roles", "users", "everyone")
+
+
+def check_allowed_mentions(allowed: Any, errors: FormErrors, path: Path) -> None:
+    """developers/resources/message.mdx "Allowed Mentions Object": parse holds mention types; roles
+    and users at most 100 ids (unique, per the OpenAPI description); and ``parse`` is mutually
+    exclusive with a non-empty ``users`` / ``roles``: "an *invalid* configuration ... causing a
+    validation error"."""
+    if allowed is None:
+        return
+    if not isinstance(allowed, dict):
+        errors.add(path, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+        return
+    parse = allowed.get("parse") or []
+    if not isinstance(parse, list):
+        errors.add(path + ["parse"], "LIST_TYPE_CONVERT", "Must be an array.")
+        parse = []
+    for index, kind in enumerate(parse):
+        if kind not in MENTION_TYPES:
+            errors.add(path + ["parse", index], "BASE_TYPE_CHOICES", f"Value must be one of {MENTION_TYPES}.")
+    if len(set(map(str, parse))) != len(parse):
+        errors.add(path + ["parse"], "BASE_TYPE_UNIQUE", "Values must be unique.")
+    for key in ("users", "roles"):
+        ids = allowed.get(key) or []
+        if not isinstance(ids, list):
+            errors.add(path + [key], "LIST_TYPE_CONVERT", "Must be an array.")
+            continue
+        errors.max_length(path + [key], ids, 100)
+        for index, value in enumerate(ids):
+            if not _is_snowflake(value):
+                errors.add(path + [key, index], "NUMBER_TYPE_COERCE", f'Value "{value}" is not snowflake.')
+        if len(set(map(str, ids))) != len(ids):
+            errors.add(path + [key], "BASE_TYPE_UNIQUE", "Values must be unique.")
+        if ids and key in parse:
+            errors.add(
+                path + [key],
+                "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                f'parse:["{key}"] and {key}: [ids] are mutually exclusive.',
+            )
+    replied = allowed.get("replied_user")
+    if replied is not None and not isinstance(replied, bool):
+        errors.add(path + ["replied_user"], "BOOLEAN_TYPE_CONVERT", "Must be either true or false.")
+
+
+def check_attachment_entries(entries: Any, errors: FormErrors, path: Path) -> None:
+    """The ``attachments`` array (OpenAPI MessageAttachmentRequest): ``id`` required, ``filename``
+    1-1024 and ``description`` up to 1024 characters, at most 10 entries."""
+    if entries is None:
+        return
+    if not isinstance(entries, list):
+        errors.add(path, "LIST_TYPE_CONVERT", "Must be an array.")
+        return
+    errors.max_length(path, entries, MAX_ATTACHMENTS)
+    for index, entry in enumerate(entries):
+        here = path + [index]
+        if not isinstance(entry, dict):
+            errors.add(here, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+            continue
+        if entry.get("id") is None:
+            errors.required(here + ["id"])
+        elif not _is_snowflake(entry["id"]):
+            errors.add(here + ["id"], "NUMBER_TYPE_COERCE", f'Value "{entry["id"]}" is not snowflake.')
+        if entry.get("filename") is not None:
+            errors.length_between(here + ["filename"], entry["filename"], 1, 1024)
+        errors.max_length(here + ["description"], entry.get("description"), 1024)
+
+
+def _is_snowflake(value: Any) -> bool:
+    """An id as Discord reads one: a non-negative integer or a string of digits, below 2**64."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, str) and value.isdigit():
+        value = int(value)
+    return isinstance(value, int) and 0 <= value < 2**64
 
 
 def check_embeds(embeds: list[dict[str, Any]], errors: FormErrors, path: Path) -> None:

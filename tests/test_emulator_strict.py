@@ -379,3 +379,43 @@ async def test_a_burst_of_dms_hits_the_global_limit_and_every_dm_arrives(emu, wo
     # The interaction's answers (callback, followup) never count against the global limit.
     assert not any(h.path.startswith(("/interactions/", "/webhooks/")) for h in hits)
     assert emu.violations == []
+
+
+# ------------------------------------------------- more of the OpenAPI description
+
+
+async def test_message_fields_the_openapi_description_constrains(emu, world) -> None:
+    emu.rate_limits.enabled = False
+    path = f"/channels/{world.games.id}/messages"
+    user = str(world.users[0].id)
+    wrong: list[tuple[dict[str, Any], tuple[str | int, ...]]] = [
+        # "parse" is mutually exclusive with a non-empty users / roles list (a documented validation error)
+        ({"allowed_mentions": {"parse": ["users"], "users": [user]}}, ("allowed_mentions", "users")),
+        ({"allowed_mentions": {"parse": ["roles"], "roles": [user]}}, ("allowed_mentions", "roles")),
+        ({"allowed_mentions": {"parse": ["members"]}}, ("allowed_mentions", "parse", 0)),
+        ({"allowed_mentions": {"parse": ["users", "users"]}}, ("allowed_mentions", "parse")),
+        ({"allowed_mentions": {"users": [str(n) for n in range(1, 102)]}}, ("allowed_mentions", "users")),
+        ({"allowed_mentions": {"users": ["alice"]}}, ("allowed_mentions", "users", 0)),
+        ({"allowed_mentions": {"users": [user, user]}}, ("allowed_mentions", "users")),
+        ({"allowed_mentions": {"replied_user": "yes"}}, ("allowed_mentions", "replied_user")),
+        ({"tts": "no"}, ("tts",)),
+        ({"nonce": 2**63}, ("nonce",)),
+        ({"attachments": [{"filename": "a.png"}]}, ("attachments", 0, "id")),
+        ({"attachments": [{"id": 0, "description": "d" * 1025}]}, ("attachments", 0, "description")),
+        ({"message_reference": {"channel_id": str(world.games.id)}}, ("message_reference", "message_id")),
+    ]
+    for extra, where in wrong:
+        status, body, _ = await raw(emu, "POST", path, json={"content": "hi", **extra})
+        assert (status, body["code"]) == (400, 50035), extra
+        assert field_errors(body, *where), (extra, body)
+    assert emu.messages(world.games) == []
+    fine = [
+        {"allowed_mentions": {"parse": ["everyone"], "users": [user]}},
+        {"allowed_mentions": {"parse": ["users", "roles"], "users": []}},  # an empty list is no conflict
+        {"allowed_mentions": {"parse": [], "replied_user": False}},
+        {"tts": False, "nonce": 12345},
+    ]
+    for extra in fine:
+        status, body, _ = await raw(emu, "POST", path, json={"content": "hi", **extra})
+        assert status == 200, (extra, body)
+    assert len(emu.violations) == len(wrong)
