@@ -551,6 +551,59 @@ def _check_command(command: dict[str, Any], path: Path, errors: FormErrors) -> N
             errors.add(path + ["options"], "BASE_TYPE_MAX_LENGTH", "Context menu commands cannot have options")
     if _command_chars(command) > MAX_COMMAND_CHARS:
         errors.add(path, "APPLICATION_COMMAND_TOO_LARGE", f"Command exceeds maximum size ({MAX_COMMAND_CHARS})")
+    _check_localizations(command, path, errors, name_max=32)
+    for key, allowed in (("contexts", (0, 1, 2)), ("integration_types", (0, 1))):
+        _check_enum_list(command.get(key), allowed, path + [key], errors)
+    permissions = command.get("default_member_permissions")
+    if permissions is not None:
+        value = int(permissions) if isinstance(permissions, str) and permissions.isdigit() else permissions
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_PERMISSIONS:
+            errors.add(path + ["default_member_permissions"], "NUMBER_TYPE_COERCE", f'Value "{permissions}" is not a permission set.')
+    for key in ("nsfw", "dm_permission"):
+        if command.get(key) is not None and not isinstance(command[key], bool):
+            errors.add(path + [key], "BOOLEAN_TYPE_CONVERT", "Must be either true or false.")
+
+
+# OpenAPI: default_member_permissions maximum; developers/reference.mdx "Locales".
+MAX_PERMISSIONS = 18014398509481983
+LOCALES = frozenset(
+    "id da de en-GB en-US es-ES es-419 fr hr it lt hu nl no pl pt-BR ro fi sv-SE vi tr cs el bg ru uk hi th zh-CN "
+    "ja zh-TW ko".split()
+)
+CHANNEL_TYPES = (0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15, 16)
+
+
+def _check_localizations(entity: dict[str, Any], path: Path, errors: FormErrors, *, name_max: int) -> None:
+    """``name_localizations`` / ``description_localizations``: keys are Discord's locales, values obey
+    the same length limits as the field (OpenAPI: 1-32 and 1-100 characters)."""
+    for key, high in (("name_localizations", name_max), ("description_localizations", 100)):
+        table = entity.get(key)
+        if table is None:
+            continue
+        if not isinstance(table, dict):
+            errors.add(path + [key], "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+            continue
+        for locale, text in table.items():
+            if locale not in LOCALES:
+                errors.add(path + [key, locale], "LOCALE_INVALID", f'"{locale}" is not a valid locale.')
+            elif not isinstance(text, str):
+                errors.add(path + [key, locale], "STRING_TYPE_CONVERT", "Could not interpret value as string.")
+            else:
+                errors.length_between(path + [key, locale], text, 1, high)
+
+
+def _check_enum_list(values: Any, allowed: tuple[int, ...], path: Path, errors: FormErrors) -> None:
+    """A list of enum values: at least one, each allowed, no repeats (OpenAPI minItems/uniqueItems)."""
+    if values is None:
+        return
+    if not isinstance(values, list) or not values:
+        errors.add(path, "BASE_TYPE_BAD_LENGTH", "Must be a non-empty array.")
+        return
+    for index, value in enumerate(values):
+        if isinstance(value, bool) or value not in allowed:
+            errors.add(path + [index], "BASE_TYPE_CHOICES", f"Value must be one of {allowed}.")
+    if len(set(map(repr, values))) != len(values):
+        errors.add(path, "BASE_TYPE_UNIQUE", "Values must be unique.")
 
 
 def _check_options(options: Any, path: Path, errors: FormErrors, *, depth: int) -> None:
@@ -572,6 +625,7 @@ def _check_options(options: Any, path: Path, errors: FormErrors, *, depth: int) 
             continue
         _check_name(option.get("name"), here + ["name"], errors, lowercase=True)
         errors.length_between(here + ["description"], option.get("description"), 1, 100)
+        _check_localizations(option, here, errors, name_max=32)
         if option.get("name") in names:
             errors.add(here + ["name"], "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS", "Option names must be unique")
         names.add(option.get("name"))
@@ -615,6 +669,18 @@ def _check_option_value_rules(option: dict[str, Any], path: Path, errors: FormEr
             errors.add(path + ["autocomplete"], "AUTOCOMPLETE_AND_CHOICES", reason)
     errors.number_between(path + ["min_length"], option.get("min_length"), 0, 6000)
     errors.number_between(path + ["max_length"], option.get("max_length"), 1, 6000)
+    # "min_value / max_value: integer for INTEGER options, double for NUMBER options".
+    kind = option.get("type")
+    for key in ("min_value", "max_value"):
+        value = option.get(key)
+        if value is None or kind not in (INTEGER_OPTION, NUMBER_OPTION):
+            continue
+        if kind == INTEGER_OPTION and not _is_int53(value):
+            errors.add(path + [key], "NUMBER_TYPE_COERCE", f'Value "{value}" is not int.')
+        elif isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            errors.add(path + [key], "NUMBER_TYPE_COERCE", f'Value "{value}" is not a valid number.')
+    if option.get("channel_types") is not None:
+        _check_enum_list(option["channel_types"], CHANNEL_TYPES, path + ["channel_types"], errors)
 
 
 def _command_chars(command: dict[str, Any]) -> int:

@@ -419,3 +419,50 @@ async def test_message_fields_the_openapi_description_constrains(emu, world) -> 
         status, body, _ = await raw(emu, "POST", path, json={"content": "hi", **extra})
         assert status == 200, (extra, body)
     assert len(emu.violations) == len(wrong)
+
+
+def test_command_fields_the_openapi_description_constrains() -> None:
+    base = {"name": "play", "description": "Play"}
+    number = {"type": 10, "name": "n", "description": "n"}
+    wrong: list[tuple[dict[str, Any], tuple[str | int, ...]]] = [
+        ({"contexts": [0, 3]}, ("contexts", 1)),
+        ({"contexts": []}, ("contexts",)),
+        ({"integration_types": [0, 0]}, ("integration_types",)),
+        ({"default_member_permissions": "admin"}, ("default_member_permissions",)),
+        ({"default_member_permissions": 2**60}, ("default_member_permissions",)),
+        ({"nsfw": "false"}, ("nsfw",)),
+        ({"name_localizations": {"english": "play"}}, ("name_localizations", "english")),
+        ({"description_localizations": {"fr": ""}}, ("description_localizations", "fr")),
+        ({"options": [{"type": 4, "name": "n", "description": "n", "min_value": 1.5}]}, ("options", 0, "min_value")),
+        ({"options": [{**number, "max_value": "10"}]}, ("options", 0, "max_value")),
+        ({"options": [{"type": 7, "name": "c", "description": "c", "channel_types": [0, 99]}]},
+         ("options", 0, "channel_types", 1)),
+        ({"options": [{**number, "name_localizations": {"de": "N" * 33}}]}, ("options", 0, "name_localizations", "de")),
+    ]
+    for extra, where in wrong:
+        errors = FormErrors()
+        limits.check_commands([{**base, **extra}], errors)
+        node = errors.tree["0"]
+        for part in where:
+            node = node[str(part)]
+        assert node["_errors"], (extra, errors.tree)
+    fine = {
+        **base,
+        "contexts": [0, 1],
+        "integration_types": [0],
+        "default_member_permissions": "8",
+        "nsfw": False,
+        "name_localizations": {"fr": "jouer", "pt-BR": "jogar"},
+        "options": [{**number, "min_value": 0, "max_value": 2.5}, {"type": 4, "name": "i", "description": "i", "min_value": 1}],
+    }
+    errors = FormErrors()
+    limits.check_commands([fine], errors)
+    assert errors.tree == {}
+
+
+async def test_command_sync_is_refused_as_a_whole(emu, world) -> None:
+    commands = [{"name": "play", "description": "Play", "contexts": [7]}]
+    path = f"/applications/{emu.application_id}/guilds/{world.guild.id}/commands"
+    status, body, _ = await raw(emu, "PUT", path, json=commands)
+    assert (status, body["code"]) == (400, 50035) and field_errors(body, 0, "contexts", 0)
+    assert emu.commands(world.guild) == []
