@@ -7,8 +7,10 @@ rules that have their own error code.
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import re
+import urllib.parse
 from typing import Any, Sequence
 
 from .errors import ApiError, FormErrors
@@ -55,8 +57,9 @@ def check_message_fields(body: dict[str, Any], errors: FormErrors, *, prefix: Se
         errors.max_length(base + ["nonce"], nonce, 25)
     elif nonce is not None and (isinstance(nonce, bool) or not isinstance(nonce, int) or not -(2**63) <= nonce < 2**63):
         errors.add(base + ["nonce"], "BASE_TYPE_BAD_TYPE", "Must be an int64 or a string of up to 25 characters.")
-    if body.get("tts") is not None and not isinstance(body["tts"], bool):
-        errors.add(base + ["tts"], "BOOLEAN_TYPE_CONVERT", "Must be either true or false.")
+    for key in ("tts", "enforce_nonce"):
+        if body.get(key) is not None and not isinstance(body[key], bool):
+            errors.add(base + [key], "BOOLEAN_TYPE_CONVERT", "Must be either true or false.")
     check_allowed_mentions(body.get("allowed_mentions"), errors, base + ["allowed_mentions"])
     check_attachment_entries(body.get("attachments"), errors, base + ["attachments"])
     reference = body.get("message_reference")
@@ -178,8 +181,62 @@ def check_embeds(embeds: list[dict[str, Any]], errors: FormErrors, path: Path) -
         colour = embed.get("color")
         if colour is not None and not (isinstance(colour, int) and 0 <= colour <= 0xFFFFFF):
             errors.add(here + ["color"], "NUMBER_TYPE_MAX", "int value should be <= 16777215 and >= 0.")
+        for field_index, embed_field in enumerate(fields):
+            inline = embed_field.get("inline")
+            if inline is not None and not isinstance(inline, bool):
+                errors.add(here + ["fields", field_index, "inline"], "BOOLEAN_TYPE_CONVERT", "Must be either true or false.")
+        _check_embed_urls(embed, here, errors)
+        timestamp = embed.get("timestamp")
+        if timestamp is not None and not _is_iso_timestamp(timestamp):
+            errors.add(here + ["timestamp"], "DATE_TIME_TYPE_PARSE", f'Could not parse {timestamp}. Should be ISO8601.')
     if total > MAX_EMBED_TOTAL:
         errors.add(path, "MAX_EMBED_SIZE_EXCEEDED", f"Embed size exceeds maximum size of {MAX_EMBED_TOTAL}")
+
+
+WEB_SCHEMES = ("http", "https")
+IMAGE_SCHEMES = ("http", "https", "attachment")  # attachment://name for an uploaded file
+LINK_BUTTON_SCHEMES = ("http", "https", "discord")
+
+
+def check_url(value: Any, schemes: tuple[str, ...], max_length: int, errors: FormErrors, path: Path) -> None:
+    """A URL field (OpenAPI ``format: uri``): a well-formed URL of an accepted scheme. Discord answers
+    URL_TYPE_INVALID_SCHEME "Scheme "x" is not supported. Scheme must be one of ('http', 'https')."
+    (link buttons also take discord://, embed images attachment://) and URL_TYPE_INVALID_URL
+    "Not a well formed URL." (as quoted in public bug reports, e.g. discord-api-docs issues 715, 3129)."""
+    if value is None:
+        return
+    if not isinstance(value, str):
+        errors.add(path, "STRING_TYPE_CONVERT", "Could not interpret value as string.")
+        return
+    errors.max_length(path, value, max_length)
+    parsed = urllib.parse.urlsplit(value)
+    if parsed.scheme.lower() not in schemes:
+        errors.add(path, "URL_TYPE_INVALID_SCHEME", f'Scheme "{parsed.scheme}" is not supported. Scheme must be one of {schemes}.')
+    elif not parsed.netloc or any(c.isspace() for c in value):
+        errors.add(path, "URL_TYPE_INVALID_URL", "Not a well formed URL.")
+
+
+def _check_embed_urls(embed: dict[str, Any], path: Path, errors: FormErrors) -> None:
+    check_url(embed.get("url"), WEB_SCHEMES, 2048, errors, path + ["url"])
+    for key, url_keys in (("author", ("url", "icon_url")), ("footer", ("icon_url",))):
+        part = embed.get(key)
+        if isinstance(part, dict):
+            for url_key in url_keys:
+                check_url(part.get(url_key), WEB_SCHEMES, 2048, errors, path + [key, url_key])
+    for key in ("image", "thumbnail"):
+        part = embed.get(key)
+        if isinstance(part, dict):
+            check_url(part.get("url"), IMAGE_SCHEMES, 2048, errors, path + [key, "url"])
+
+
+def _is_iso_timestamp(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return True
 
 
 def check_not_empty(
@@ -388,7 +445,7 @@ def _check_button(button: dict[str, Any], path: Path, errors: FormErrors) -> Non
     if style == 5:
         if not button.get("url"):
             errors.required(path + ["url"])
-        errors.max_length(path + ["url"], button.get("url"), 512)
+        check_url(button.get("url"), LINK_BUTTON_SCHEMES, 512, errors, path + ["url"])
         if button.get("custom_id") is not None:
             errors.add(path + ["custom_id"], "BUTTON_COMPONENT_INVALID_CUSTOM_ID", "Link buttons cannot have a custom_id")
     elif style == 6:
@@ -397,6 +454,8 @@ def _check_button(button: dict[str, Any], path: Path, errors: FormErrors) -> Non
     else:
         errors.length_between(path + ["custom_id"], button.get("custom_id"), 1, 100)
     errors.max_length(path + ["label"], button.get("label"), 80)
+    if button.get("disabled") is not None and not isinstance(button["disabled"], bool):
+        errors.add(path + ["disabled"], "BOOLEAN_TYPE_CONVERT", "Must be either true or false.")
     if style != 6 and not button.get("label") and not button.get("emoji"):
         errors.add(path, "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED", "A label or an emoji is required")
 

@@ -466,3 +466,48 @@ async def test_command_sync_is_refused_as_a_whole(emu, world) -> None:
     status, body, _ = await raw(emu, "PUT", path, json=commands)
     assert (status, body["code"]) == (400, 50035) and field_errors(body, 0, "contexts", 0)
     assert emu.commands(world.guild) == []
+
+
+async def test_urls_must_be_well_formed_with_an_accepted_scheme(emu, world) -> None:
+    emu.rate_limits.enabled = False
+    path = f"/channels/{world.games.id}/messages"
+
+    def link(url: str) -> dict[str, Any]:
+        return {"components": [{"type": 1, "components": [{"type": 2, "style": 5, "label": "open", "url": url}]}]}
+
+    wrong = [
+        (link("javascript:alert(1)"), ("components", 0, "components", 0, "url"), "URL_TYPE_INVALID_SCHEME"),
+        (link("https://"), ("components", 0, "components", 0, "url"), "URL_TYPE_INVALID_URL"),
+        (link("https://discord.com/" + "x" * 500), ("components", 0, "components", 0, "url"), "BASE_TYPE_MAX_LENGTH"),
+        ({"embeds": [{"title": "t", "url": "discord://-/channels/1"}]}, ("embeds", 0, "url"), "URL_TYPE_INVALID_SCHEME"),
+        ({"embeds": [{"title": "t", "image": {"url": "board.png"}}]}, ("embeds", 0, "image", "url"), "URL_TYPE_INVALID_SCHEME"),
+        ({"embeds": [{"title": "t", "timestamp": "yesterday"}]}, ("embeds", 0, "timestamp"), "DATE_TIME_TYPE_PARSE"),
+        ({"embeds": [{"fields": [{"name": "n", "value": "v", "inline": "yes"}]}]},
+         ("embeds", 0, "fields", 0, "inline"), "BOOLEAN_TYPE_CONVERT"),
+    ]
+    for extra, where, code in wrong:
+        status, body, _ = await raw(emu, "POST", path, json={"content": "hi", **extra})
+        assert (status, body["code"]) == (400, 50035), extra
+        assert [e["code"] for e in field_errors(body, *where)] == [code], body
+    fine = [
+        link(f"https://discord.com/channels/{world.guild.id}/{world.games.id}"),
+        link("discord://-/channels/@me"),
+        {"embeds": [{"title": "t", "image": {"url": "attachment://board.png"}, "timestamp": "2026-11-22T21:00:00Z"}]},
+    ]
+    for extra in fine:
+        assert (await raw(emu, "POST", path, json={"content": "hi", **extra}))[0] == 200, extra
+    assert len(emu.messages(world.games)) == len(fine) and len(emu.violations) == len(wrong)
+
+
+async def test_enforce_nonce_returns_the_first_message_instead_of_a_second(emu, world) -> None:
+    path = f"/channels/{world.games.id}/messages"
+    first = await raw(emu, "POST", path, json={"content": "board", "nonce": "1234", "enforce_nonce": True})
+    again = await raw(emu, "POST", path, json={"content": "board", "nonce": "1234", "enforce_nonce": True})
+    assert first[0] == again[0] == 200 and first[1]["id"] == again[1]["id"] and first[1]["nonce"] == "1234"
+    assert [m.content for m in emu.messages(world.games)] == ["board"]
+    # Without enforce_nonce (or with another nonce) the same body is a new message.
+    assert (await raw(emu, "POST", path, json={"content": "board", "nonce": "1234"}))[1]["id"] != first[1]["id"]
+    assert (await raw(emu, "POST", path, json={"content": "board", "nonce": "99", "enforce_nonce": True}))[0] == 200
+    assert len(emu.messages(world.games)) == 3
+    status, body, _ = await raw(emu, "POST", path, json={"content": "x", "nonce": "5", "enforce_nonce": "true"})
+    assert (status, body["code"]) == (400, 50035) and field_errors(body, "enforce_nonce")
