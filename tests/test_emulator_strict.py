@@ -511,3 +511,20 @@ async def test_enforce_nonce_returns_the_first_message_instead_of_a_second(emu, 
     assert len(emu.messages(world.games)) == 3
     status, body, _ = await raw(emu, "POST", path, json={"content": "x", "nonce": "5", "enforce_nonce": "true"})
     assert (status, body["code"]) == (400, 50035) and field_errors(body, "enforce_nonce")
+
+
+async def test_more_than_120_gateway_events_a_minute_close_the_connection(emu) -> None:
+    assert (emu.rate_limits.gateway.limit, emu.rate_limits.gateway.per) == (120, 60.0)
+    async with aiohttp.ClientSession() as session:
+        async with session.ws_connect(emu.gateway_url) as socket:
+            hello = await socket.receive_json()
+            assert hello["op"] == 10
+            for n in range(121):
+                await socket.send_json({"op": 1, "d": n})
+            codes = []
+            async for message in socket:
+                if message.type == aiohttp.WSMsgType.TEXT:
+                    codes.append(message.json()["op"])
+            assert set(codes) <= {11} and len(codes) <= 120  # (some ACKs may not be flushed before the close)
+            assert socket.close_code == 4008
+    assert emu.violations == ["gateway: more than 120 events in 60 s (closed 4008)"]
