@@ -82,6 +82,10 @@ class RateLimits:
     # "Apps can send 120 gateway events per connection every 60 seconds ... Apps that surpass the
     # limit are immediately disconnected" (developers/events/gateway.mdx, Rate Limiting; close 4008).
     gateway: RouteLimit = RouteLimit(120, 60.0)
+    # "IP addresses that make too many invalid HTTP requests are automatically and temporarily
+    # restricted ... 10,000 per 10 minutes. An invalid request is one that results in 401, 403,
+    # or 429 statuses" (rate-limits.mdx). Exceeding it is a violation here (a Cloudflare ban there).
+    invalid_requests: RouteLimit = RouteLimit(10_000, 600.0)
 
     def route_limit(self, bucket: str) -> RouteLimit:
         return self.routes.get(bucket, self.default)
@@ -181,8 +185,8 @@ class RateLimiter:
         return Decision(headers, refusal=body, hit=hit)
 
 
-class GatewayCounter:
-    """Events one gateway connection sent, in fixed windows opened by the first event."""
+class WindowCounter:
+    """Events counted in fixed windows, each opened by its first event (gateway sends, invalid requests)."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
@@ -194,6 +198,10 @@ class GatewayCounter:
             self._window = _Window(opened=now)
         self._window.used += 1
         return self._window.used <= rule.limit
+
+    @property
+    def count(self) -> int:
+        return self._window.used
 
 
 def _up_to_ms(seconds: float) -> float:

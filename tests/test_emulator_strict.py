@@ -528,3 +528,19 @@ async def test_more_than_120_gateway_events_a_minute_close_the_connection(emu) -
             assert set(codes) <= {11} and len(codes) <= 120  # (some ACKs may not be flushed before the close)
             assert socket.close_code == 4008
     assert emu.violations == ["gateway: more than 120 events in 60 s (closed 4008)"]
+
+
+async def test_too_many_invalid_requests_are_a_violation(emu, world) -> None:
+    assert (emu.rate_limits.invalid_requests.limit, emu.rate_limits.invalid_requests.per) == (10_000, 600.0)
+    emu.rate_limits.invalid_requests = RouteLimit(5, 600.0)
+    closed = emu.create_user("closed", dms_open=False)
+    dm = emu.dm_channel(closed)
+    for _ in range(4):  # a bot that keeps DMing a user whose DMs are closed: 403 each time
+        assert (await raw(emu, "POST", f"/channels/{dm.id}/messages", json={"content": "hi"}))[0] == 403
+    assert emu.violations == []
+    assert (await raw(emu, "GET", "/users/@me", headers={"Authorization": "Bot wrong"}))[0] == 401
+    assert not any(v.startswith("invalid requests") for v in emu.violations)
+    assert (await raw(emu, "POST", f"/channels/{dm.id}/messages", json={"content": "hi"}))[0] == 403  # the 6th
+    assert (await raw(emu, "POST", f"/channels/{dm.id}/messages", json={"content": "hi"}))[0] == 429  # 6 in 5 s
+    [violation] = [v for v in emu.violations if v.startswith("invalid requests")]  # once per window
+    assert violation.startswith("invalid requests: more than 5 401/403/429 responses in 600 s")
