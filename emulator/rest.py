@@ -120,10 +120,11 @@ class RestApi:
             response = json_response(decision.refusal, 429)
         else:
             response = await self._handle(request, handler, path)
-        response.headers.update(decision.headers)
-        # Discord's responses come through Google's load balancer; discord.py treats a 429
-        # *without* a Via header as a Cloudflare ban and gives up instead of retrying.
-        response.headers["Via"] = "1.1 google"
+        if not response.prepared:  # (a websocket was answered long ago)
+            response.headers.update(decision.headers)
+            # Discord's responses come through Google's load balancer; discord.py treats a 429
+            # *without* a Via header as a Cloudflare ban and gives up instead of retrying.
+            response.headers["Via"] = "1.1 google"
         return response
 
     async def _handle(self, request: web.Request, handler: Handler, path: str) -> web.StreamResponse:
