@@ -184,7 +184,8 @@ def check_embeds(embeds: list[dict[str, Any]], errors: FormErrors, path: Path) -
         for field_index, embed_field in enumerate(fields):
             inline = embed_field.get("inline")
             if inline is not None and not isinstance(inline, bool):
-                errors.add(here + ["fields", field_index, "inline"], "BOOLEAN_TYPE_CONVERT", "Must be either true or false.")
+                where = here + ["fields", field_index, "inline"]
+                errors.add(where, "BOOLEAN_TYPE_CONVERT", "Must be either true or false.")
         _check_embed_urls(embed, here, errors)
         timestamp = embed.get("timestamp")
         if timestamp is not None and not _is_iso_timestamp(timestamp):
@@ -211,7 +212,8 @@ def check_url(value: Any, schemes: tuple[str, ...], max_length: int, errors: For
     errors.max_length(path, value, max_length)
     parsed = urllib.parse.urlsplit(value)
     if parsed.scheme.lower() not in schemes:
-        errors.add(path, "URL_TYPE_INVALID_SCHEME", f'Scheme "{parsed.scheme}" is not supported. Scheme must be one of {schemes}.')
+        message = f'Scheme "{parsed.scheme}" is not supported. Scheme must be one of {schemes}.'
+        errors.add(path, "URL_TYPE_INVALID_SCHEME", message)
     elif not parsed.netloc or any(c.isspace() for c in value):
         errors.add(path, "URL_TYPE_INVALID_URL", "Not a well formed URL.")
 
@@ -276,7 +278,8 @@ def check_message_flags(flags: Any, allowed: int, errors: FormErrors, path: Sequ
         return 0
     if flags < 0 or flags & ~allowed:
         extra = flags & ~allowed if flags >= 0 else flags
-        errors.add(list(path), "MESSAGE_FLAGS_INVALID", f"Flags {extra} cannot be set on this message (allowed: {allowed}).")
+        message = f"Flags {extra} cannot be set on this message (allowed: {allowed})."
+        errors.add(list(path), "MESSAGE_FLAGS_INVALID", message)
         return 0
     return flags
 
@@ -617,7 +620,8 @@ def _check_command(command: dict[str, Any], path: Path, errors: FormErrors) -> N
     if permissions is not None:
         value = int(permissions) if isinstance(permissions, str) and permissions.isdigit() else permissions
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_PERMISSIONS:
-            errors.add(path + ["default_member_permissions"], "NUMBER_TYPE_COERCE", f'Value "{permissions}" is not a permission set.')
+            message = f'Value "{permissions}" is not a permission set.'
+            errors.add(path + ["default_member_permissions"], "NUMBER_TYPE_COERCE", message)
     for key in ("nsfw", "dm_permission"):
         if command.get(key) is not None and not isinstance(command[key], bool):
             errors.add(path + [key], "BOOLEAN_TYPE_CONVERT", "Must be either true or false.")

@@ -112,10 +112,10 @@ class RestApi:
         path = request.path[len(API_PREFIX) :] if request.path.startswith(API_PREFIX) else request.path
         self.emu.requests.append((request.method, path))
         decision = self._rate_limit(request, path)
-        if decision.refusal is not None:
-            assert decision.hit is not None
-            self.emu.rate_limit_hits.append(decision.hit)
-            error = ApiError(429, 0, f"{RATE_LIMITED_MESSAGE} ({decision.hit.scope}: {decision.hit.bucket})", violation=False)
+        hit = decision.hit
+        if decision.refusal is not None and hit is not None:
+            self.emu.rate_limit_hits.append(hit)
+            error = ApiError(429, 0, f"{RATE_LIMITED_MESSAGE} ({hit.scope}: {hit.bucket})", violation=False)
             self.emu._record_rejection(request.method, path, error)
             response = json_response(decision.refusal, 429)
         else:

@@ -453,7 +453,10 @@ def test_command_fields_the_openapi_description_constrains() -> None:
         "default_member_permissions": "8",
         "nsfw": False,
         "name_localizations": {"fr": "jouer", "pt-BR": "jogar"},
-        "options": [{**number, "min_value": 0, "max_value": 2.5}, {"type": 4, "name": "i", "description": "i", "min_value": 1}],
+        "options": [
+            {**number, "min_value": 0, "max_value": 2.5},
+            {"type": 4, "name": "i", "description": "i", "min_value": 1},
+        ],
     }
     errors = FormErrors()
     limits.check_commands([fine], errors)
@@ -480,7 +483,8 @@ async def test_urls_must_be_well_formed_with_an_accepted_scheme(emu, world) -> N
         (link("https://"), ("components", 0, "components", 0, "url"), "URL_TYPE_INVALID_URL"),
         (link("https://discord.com/" + "x" * 500), ("components", 0, "components", 0, "url"), "BASE_TYPE_MAX_LENGTH"),
         ({"embeds": [{"title": "t", "url": "discord://-/channels/1"}]}, ("embeds", 0, "url"), "URL_TYPE_INVALID_SCHEME"),
-        ({"embeds": [{"title": "t", "image": {"url": "board.png"}}]}, ("embeds", 0, "image", "url"), "URL_TYPE_INVALID_SCHEME"),
+        ({"embeds": [{"title": "t", "image": {"url": "board.png"}}]}, ("embeds", 0, "image", "url"),
+         "URL_TYPE_INVALID_SCHEME"),
         ({"embeds": [{"title": "t", "timestamp": "yesterday"}]}, ("embeds", 0, "timestamp"), "DATE_TIME_TYPE_PARSE"),
         ({"embeds": [{"fields": [{"name": "n", "value": "v", "inline": "yes"}]}]},
          ("embeds", 0, "fields", 0, "inline"), "BOOLEAN_TYPE_CONVERT"),
