@@ -15,11 +15,13 @@ What Discord documents (developers/topics/rate-limits.mdx in discord/discord-api
 The limits themselves are not documented ("should not be hard coded"); the defaults here are
 the commonly observed ones: 5 message posts per 5 s per channel (e.g. alexemanuelol/rustplusplus
 issue 475 logs "Limit: 5 ... Route: /channels/:id/messages"), 5 requests per 2 s per webhook
-(interaction followups and edits), 50 per second for the rest. Every figure is configurable
-(:class:`RateLimits`), including switching the whole thing off.
+for interaction followups and edits (the webhook figure quoted in discord-api-docs issue 6753),
+50 per second for the rest. Every figure is configurable (:class:`RateLimits`), including
+switching the whole thing off.
 
 Windows are fixed: a bucket's window opens at its first request and refills when it ends.
-Every request counts, failed ones included, as on Discord.
+Every request counts, failed ones included ("failed requests count towards rate limit same as
+successful ones", same source).
 """
 
 from __future__ import annotations
