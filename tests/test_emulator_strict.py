@@ -548,3 +548,24 @@ async def test_too_many_invalid_requests_are_a_violation(emu, world) -> None:
     assert (await raw(emu, "POST", f"/channels/{dm.id}/messages", json={"content": "hi"}))[0] == 429  # 6 in 5 s
     [violation] = [v for v in emu.violations if v.startswith("invalid requests")]  # once per window
     assert violation.startswith("invalid requests: more than 5 401/403/429 responses in 600 s")
+
+
+async def test_pinged_follows_allowed_mentions_and_their_defaults(emu, world) -> None:
+    alice, bob = world.users[:2]
+    path = f"/channels/{world.games.id}/messages"
+    content = f"{alice.mention} and {bob.mention}"
+
+    async def post(**extra: Any) -> list[int]:
+        status, body, _ = await raw(emu, "POST", path, json={"content": content, **extra})
+        assert status == 200
+        return emu.message(int(body["id"])).pinged
+
+    assert await post() == [alice.id, bob.id]  # a channel message parses every mention by default
+    assert await post(allowed_mentions={"parse": []}) == []
+    assert await post(allowed_mentions={"users": [str(bob.id)]}) == [bob.id]
+    assert await post(allowed_mentions={"parse": ["users"]}) == [alice.id, bob.id]
+    # Editing the content without allowed_mentions parses it with the defaults again.
+    _, body, _ = await raw(emu, "POST", path, json={"content": content, "allowed_mentions": {"parse": []}})
+    await raw(emu, "PATCH", f"{path}/{body['id']}", json={"content": content + "!"})
+    assert emu.message(int(body["id"])).pinged == [alice.id, bob.id]
+    assert all(m.mentions == [alice.id, bob.id] for m in emu.messages(world.games))  # mentions: what the text shows
