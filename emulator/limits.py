@@ -168,7 +168,7 @@ def check_embeds(embeds: list[dict[str, Any]], errors: FormErrors, path: Path) -
         for field_index, embed_field in enumerate(fields):
             name, value = embed_field.get("name"), embed_field.get("value")
             for key, text, limit in (("name", name, 256), ("value", value, 1024)):
-                if not text:
+                if not text or (isinstance(text, str) and not text.strip()):
                     errors.required(here + ["fields", field_index, key])
                 else:
                     errors.max_length(here + ["fields", field_index, key], text, limit)
@@ -244,8 +244,11 @@ def _is_iso_timestamp(value: Any) -> bool:
 def check_not_empty(
     *, content: str, embeds: list[Any], components: list[Any], attachment_count: int, body: dict[str, Any]
 ) -> None:
-    """A message must carry something: content, an embed, a component, a file, a sticker or a poll."""
-    if content or embeds or components or attachment_count or body.get("sticker_ids") or body.get("poll"):
+    """A message must carry something: content, an embed, a component, a file, a sticker or a poll.
+
+    Discord trims the content, so whitespace alone is no content (content "\\n" answers 50006, as
+    quoted in NITKC-DEV/Kisarazu-Multi-Manager issue 32)."""
+    if content.strip() or embeds or components or attachment_count or body.get("sticker_ids") or body.get("poll"):
         return
     raise ApiError(400, 50006, "Cannot send an empty message")
 

@@ -569,3 +569,11 @@ async def test_pinged_follows_allowed_mentions_and_their_defaults(emu, world) ->
     await raw(emu, "PATCH", f"{path}/{body['id']}", json={"content": content + "!"})
     assert emu.message(int(body["id"])).pinged == [alice.id, bob.id]
     assert all(m.mentions == [alice.id, bob.id] for m in emu.messages(world.games))  # mentions: what the text shows
+
+
+async def test_whitespace_alone_is_an_empty_message(emu, world) -> None:
+    path = f"/channels/{world.games.id}/messages"
+    for content in ("", "   ", "\n\t "):
+        status, body, _ = await raw(emu, "POST", path, json={"content": content})
+        assert (status, body["code"]) == (400, 50006), repr(content)
+    assert (await raw(emu, "POST", path, json={"content": " . "}))[0] == 200
