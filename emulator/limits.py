@@ -758,6 +758,27 @@ def _command_chars(command: dict[str, Any]) -> int:
     return total
 
 
+def check_history_query(query: Any) -> int:
+    """GET /channels/{id}/messages: ``limit`` an integer 1-100 (default 50); ``around``, ``before``,
+    ``after`` snowflakes, at most one of them ("mutually exclusive, only one may be passed at a
+    time", developers/resources/message.mdx; ranges from the OpenAPI description). Returns the limit."""
+    errors = FormErrors()
+    raw = query.get("limit", "50")
+    limit = int(raw) if raw.lstrip("-").isdigit() else None
+    if limit is None:
+        errors.add(["limit"], "NUMBER_TYPE_COERCE", f'Value "{raw}" is not int.')
+    elif not 1 <= limit <= 100:
+        errors.add(["limit"], "NUMBER_TYPE_MAX", "int value should be less than or equal to 100 and greater than 0.")
+    given = [key for key in ("around", "before", "after") if key in query]
+    for key in given:
+        if not _is_snowflake(query[key]):
+            errors.add([key], "NUMBER_TYPE_COERCE", f'Value "{query[key]}" is not snowflake.')
+    if len(given) > 1:
+        errors.add([given[1]], "BASE_TYPE_BAD_TYPE", f"Only one of around, before, after may be given (got {given}).")
+    errors.raise_if_any()
+    return limit or 50
+
+
 def check_thread_body(body: dict[str, Any]) -> None:
     errors = FormErrors()
     errors.length_between(["name"], body.get("name"), 1, 100)

@@ -340,10 +340,7 @@ class RestApi:
 
     async def get_messages(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
-        try:
-            limit = max(1, min(100, int(request.query.get("limit", "50"))))
-        except ValueError:
-            limit = 50
+        limit = limits.check_history_query(request.query)
         visible = [m for m in self.store.channel_messages[channel.id] if not (m.deleted or m.ephemeral or m.loading)]
         if "before" in request.query:
             visible = [m for m in visible if m.id < int(request.query["before"])]

@@ -577,3 +577,14 @@ async def test_whitespace_alone_is_an_empty_message(emu, world) -> None:
         status, body, _ = await raw(emu, "POST", path, json={"content": content})
         assert (status, body["code"]) == (400, 50006), repr(content)
     assert (await raw(emu, "POST", path, json={"content": " . "}))[0] == 200
+
+
+async def test_message_history_query_is_checked(emu, world) -> None:
+    path = f"/channels/{world.games.id}/messages"
+    await raw(emu, "POST", path, json={"content": "one"})
+    status, body, _ = await raw(emu, "GET", path + "?limit=100&before=9999999999999999999")
+    assert status == 200 and [m["content"] for m in body] == ["one"]
+    for query, where in (("limit=0", "limit"), ("limit=101", "limit"), ("limit=ten", "limit"),
+                         ("before=yesterday", "before"), ("before=1&after=2", "after")):
+        status, body, _ = await raw(emu, "GET", f"{path}?{query}")
+        assert (status, body["code"]) == (400, 50035) and field_errors(body, where), query
