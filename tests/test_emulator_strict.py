@@ -315,6 +315,11 @@ async def test_message_posts_carry_bucket_headers_and_the_sixth_in_five_seconds_
     assert status == 200 and headers["X-RateLimit-Bucket"] != "message-create"
     [hit] = emu.rate_limit_hits
     assert (hit.scope, hit.bucket, hit.path) == ("user", "message-create", path)
+    rows = {row["key"]: row for row in emu.rate_limiter.snapshot()}
+    assert rows["global"]["limit"] == 50
+    games = rows[f"message-create:{world.games.id}"]
+    assert (games["limit"], games["remaining"]) == (5, 0) and 0 < games["reset_after"] <= 5
+    assert rows[f"message-create:{world.other.id}"]["remaining"] == 4
     assert [r.status for r in emu.rejections] == [429] and emu.violations == []
 
 
