@@ -592,3 +592,17 @@ async def test_message_history_query_is_checked(emu, world) -> None:
                          ("before=yesterday", "before"), ("before=1&after=2", "after")):
         status, body, _ = await raw(emu, "GET", f"{path}?{query}")
         assert (status, body["code"]) == (400, 50035) and field_errors(body, where), query
+
+
+async def test_ephemeral_answers_are_unknown_to_channel_endpoints(emu, world) -> None:
+    alice = world.users[0]
+    async with StrictBot(emu):
+        result = await emu.invoke(alice, world.games, "say", {"text": "public"})  # answers ephemerally first
+        await emu.wait_for_message(world.games, check=lambda m: m.content == "public")
+    ephemeral = result.response
+    assert ephemeral is not None and ephemeral.ephemeral
+    path = f"/channels/{world.games.id}/messages/{ephemeral.id}"
+    for method, body in (("GET", None), ("PATCH", {"content": "edited"}), ("DELETE", None)):
+        status, answer, _ = await raw(emu, method, path, json=body)
+        assert (status, answer["code"]) == (404, 10008), method
+    assert ephemeral.content == "posting" and not ephemeral.deleted
