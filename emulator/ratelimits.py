@@ -168,7 +168,7 @@ class RateLimiter:
         now = self.clock()
         if bot and not template.startswith(GLOBAL_EXEMPT_PREFIXES):
             window = self._global
-            if now - window.opened >= config.global_per:
+            if _expired(window, config.global_per, now):
                 window.opened, window.used = now, 0
             if window.used >= config.global_limit:
                 retry = _up_to_ms(window.opened + config.global_per - now)
@@ -179,7 +179,7 @@ class RateLimiter:
         major = "+".join(params[name] for name in MAJOR_PARAMETERS if name in params)
         key = f"{bucket}:{major}"
         window = self._windows.get(key)
-        if window is None or now - window.opened >= rule.per:
+        if window is None or _expired(window, rule.per, now):
             window = self._windows[key] = _Window(opened=now)
         reset_after = _up_to_ms(window.opened + rule.per - now)
         headers = {
@@ -214,7 +214,7 @@ class WindowCounter:
 
     def allow(self, rule: RouteLimit) -> bool:
         now = self.clock()
-        if now - self._window.opened >= rule.per:
+        if _expired(self._window, rule.per, now):
             self._window = _Window(opened=now)
         self._window.used += 1
         return self._window.used <= rule.limit
@@ -224,6 +224,12 @@ class WindowCounter:
         return self._window.used
 
 
+def _expired(window: _Window, per: float, now: float) -> bool:
+    """Whether the window is over; a microsecond of slack so that waiting exactly the advertised
+    Reset-After / retry_after (rounded to the millisecond) always finds it over."""
+    return now - window.opened >= per - 1e-6
+
+
 def _row(bucket: str, key: str, limit: int, remaining: int, reset_after: float) -> dict[str, Any]:
     return {"bucket": bucket, "key": key, "limit": limit, "remaining": remaining, "reset_after": round(reset_after, 3)}
 
@@ -231,4 +237,4 @@ def _row(bucket: str, key: str, limit: int, remaining: int, reset_after: float) 
 def _up_to_ms(seconds: float) -> float:
     """Rounded up to the next millisecond (and at least 1 ms): a client that waits exactly this long
     finds the window reopened."""
-    return max(math.ceil(seconds * 1000) / 1000, 0.001)
+    return max(math.ceil(round(seconds * 1000, 6)) / 1000, 0.001)  # (round: no float dust like 1900.0000000004)
