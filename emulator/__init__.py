@@ -2,8 +2,9 @@
 
 :class:`DiscordEmulator` is an aiohttp server on 127.0.0.1 that speaks the slice of
 Discord's REST API and gateway a bot uses (login, command sync, interactions and their
-webhooks, messages with files, threads, DMs). It enforces Discord's limits and deadlines
-and lists every broken rule in ``emu.violations``. Point discord.py at it with two class
+webhooks, messages with files, threads, DMs). It enforces Discord's limits and deadlines,
+rate limits included (429s, ``emu.rate_limits``), and lists every broken rule in
+``emu.violations``; docs/emulator.md says what it enforces. Point discord.py at it with two class
 attributes (:func:`patch_discord`), then act as users::
 
     async with DiscordEmulator(bot_token="test-token") as emu:
