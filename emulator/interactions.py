@@ -108,6 +108,7 @@ class PendingInteraction:
     channel: Channel
     result: InteractionResult
     component_message: Message | None = None
+    data: dict[str, Any] | None = None  # the interaction's ``data`` (command name and options, custom_id…)
     original: Message | None = None  # what ``@original`` refers to once acknowledged
     dispatched_at: float = 0.0
     acknowledged: bool = False
