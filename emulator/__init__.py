@@ -25,6 +25,7 @@ A bot process finds the emulator through ``DISCORD_API_BASE_URL`` / ``DISCORD_GA
 from .errors import ApiError, EmulatorError
 from .interactions import InteractionResult
 from .models import Attachment, Channel, Guild, Message, User
+from .ratelimits import RateLimitHit, RateLimits, RouteLimit
 from .server import DiscordEmulator, Rejection, patch_discord
 
 __all__ = [
@@ -36,7 +37,10 @@ __all__ = [
     "Guild",
     "InteractionResult",
     "Message",
+    "RateLimitHit",
+    "RateLimits",
     "Rejection",
+    "RouteLimit",
     "User",
     "patch_discord",
 ]

@@ -460,7 +460,13 @@ class UserActions:
             payload["message"] = store.message_payload(message)
         result = InteractionResult(interaction_id, kind, user.id, channel.id)
         pending = PendingInteraction(
-            id=interaction_id, token=token, type=kind, user=user, channel=channel, result=result, component_message=message,
+            id=interaction_id,
+            token=token,
+            type=kind,
+            user=user,
+            channel=channel,
+            result=result,
+            component_message=message,
             data=data,
         )
         return payload, pending

@@ -9,7 +9,15 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from . import limits
 from .errors import ApiError, EmulatorError, FormErrors, unknown_interaction, unknown_message
-from .messaging import INTERACTION_MESSAGE_FLAGS, Upload, create_message, edit_message
+from .messaging import (
+    DEFERRED_RESPONSE_FLAGS,
+    FOLLOWUP_MESSAGE_FLAGS,
+    INTERACTION_MESSAGE_FLAGS,
+    Upload,
+    check_flags,
+    create_message,
+    edit_message,
+)
 from .models import FLAG_EPHEMERAL, FLAG_LOADING, Channel, Message, User
 from .waiting import Signal
 
@@ -108,10 +116,20 @@ class PendingInteraction:
     channel: Channel
     result: InteractionResult
     component_message: Message | None = None
-    data: dict[str, Any] | None = None  # the interaction's ``data`` (command name and options, custom_id…)
     original: Message | None = None  # what ``@original`` refers to once acknowledged
     dispatched_at: float = 0.0
     acknowledged: bool = False
+    data: dict[str, Any] | None = None  # the interaction's ``data`` as sent to the bot
+
+    def focused_option(self) -> dict[str, Any] | None:
+        """The option an autocomplete interaction is about (``focused: true``), searched through subcommands."""
+        stack = list((self.data or {}).get("options") or [])
+        while stack:
+            option = stack.pop()
+            if option.get("focused"):
+                return option
+            stack.extend(option.get("options") or [])
+        return None
 
     def age(self) -> float:
         return time.monotonic() - self.dispatched_at
@@ -172,6 +190,7 @@ class InteractionService:
             result.response = result.original = pending.original = message
             result.ephemeral = message.ephemeral
         elif kind == 5:
+            check_flags(data, DEFERRED_RESPONSE_FLAGS)  # "the only valid message flag you may use is EPHEMERAL"
             ephemeral = bool(int(data.get("flags") or 0) & FLAG_EPHEMERAL)
             message = self.store.add_message(
                 pending.channel,
@@ -197,7 +216,8 @@ class InteractionService:
             result.ephemeral = message.ephemeral
         elif kind == 8:
             errors = FormErrors()
-            limits.check_choices(data.get("choices"), errors)
+            focused = pending.focused_option()
+            limits.check_choices(data.get("choices"), errors, option_type=focused.get("type") if focused else None)
             errors.raise_if_any()
             result.choices = list(data["choices"])
         elif kind == 9:
@@ -267,6 +287,7 @@ class InteractionService:
         if pending.type == AUTOCOMPLETE:
             raise ApiError(400, 50035, "Autocomplete interactions cannot have followups")
         original = result.original
+        check_flags(body, FOLLOWUP_MESSAGE_FLAGS)
         if result.callback_type == 5 and original is not None and original.loading:
             # Documented quirk: the first followup after a deferral fills in the "thinking" message.
             edit_message(self.store, original, body, uploads)
@@ -279,7 +300,7 @@ class InteractionService:
                 self.store.bot,
                 body,
                 uploads,
-                allowed_flags=INTERACTION_MESSAGE_FLAGS,
+                allowed_flags=FOLLOWUP_MESSAGE_FLAGS,
                 webhook_id=self.store.application_id,
                 interaction_id=pending.id,
             )

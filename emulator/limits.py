@@ -7,6 +7,7 @@ rules that have their own error code.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any, Sequence
 
@@ -60,7 +61,8 @@ def check_message_fields(body: dict[str, Any], errors: FormErrors, *, prefix: Se
         check_embeds(embeds, errors, base + ["embeds"])
     components = body.get("components")
     if components:
-        check_message_components(components, int(body.get("flags") or 0), errors, base + ["components"])
+        flags = body.get("flags") if isinstance(body.get("flags"), int) else 0
+        check_message_components(components, flags, errors, base + ["components"])
 
 
 def check_embeds(embeds: list[dict[str, Any]], errors: FormErrors, path: Path) -> None:
@@ -115,6 +117,28 @@ def check_v2_message(*, flags: int, content: str, embeds: list[Any]) -> None:
         errors.raise_if_any()
 
 
+def check_message_flags(flags: Any, allowed: int, errors: FormErrors, path: Sequence[str | int] = ("flags",)) -> int:
+    """The ``flags`` of a new message: an integer using only the bits that endpoint lets a bot set.
+
+    Discord documents the settable flags per endpoint (developers/resources/message.mdx "Create
+    Message": SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS, IS_VOICE_MESSAGE, IS_COMPONENTS_V2;
+    interactions/receiving-and-responding.mdx "Messages" adds EPHEMERAL, and a deferral may use
+    EPHEMERAL only; resources/webhook.mdx "Execute Webhook": SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS,
+    IS_COMPONENTS_V2, plus EPHEMERAL for interaction followups). Others are refused with 400 50035
+    rather than dropped. Edits are different: Discord ignores unsupported flag changes there.
+    """
+    if flags is None:
+        return 0
+    if isinstance(flags, bool) or not isinstance(flags, int):
+        errors.add(list(path), "NUMBER_TYPE_COERCE", f'Value "{flags}" is not int.')
+        return 0
+    if flags < 0 or flags & ~allowed:
+        extra = flags & ~allowed if flags >= 0 else flags
+        errors.add(list(path), "MESSAGE_FLAGS_INVALID", f"Flags {extra} cannot be set on this message (allowed: {allowed}).")
+        return 0
+    return flags
+
+
 def check_upload_sizes(sizes: Sequence[int], attachment_count: int) -> None:
     """File count and size: >10 attachments → 400 30015; a file > 10 MiB or request > 25 MiB → 413 40005."""
     if attachment_count > MAX_ATTACHMENTS:
@@ -137,6 +161,7 @@ def check_message_components(components: Any, flags: int, errors: FormErrors, pa
     else:
         errors.max_length(path, components, MAX_ACTION_ROWS)
     allowed = V2_TOP_LEVEL_TYPES if v2 else (1,)
+    check_component_ids(components, errors, path)
     seen: set[str] = set()
     for index, component in enumerate(components):
         here = path + [index]
@@ -144,6 +169,43 @@ def check_message_components(components: Any, flags: int, errors: FormErrors, pa
             errors.add(here + ["type"], "UNION_TYPE_CHOICES", f'Value of field "type" must be one of {allowed}.')
             continue
         _check_component(component, here, errors, seen, modal=False)
+
+
+MAX_COMPONENT_ID = 2**31 - 1
+
+
+def check_component_ids(components: Any, errors: FormErrors, path: Path) -> None:
+    """Optional ``id``s: 32-bit integers, unique within the message (0 means "assign one").
+
+    developers/components/reference.mdx, "Anatomy of a Component": "The id must be unique within
+    the message and is generated sequentially if left empty."
+    """
+    seen: set[int] = set()
+
+    def visit(component: Any, here: Path) -> None:
+        if not isinstance(component, dict):
+            return
+        if "id" in component and component["id"] is not None:
+            value = component["id"]
+            if isinstance(value, bool) or not isinstance(value, int):
+                errors.add(here + ["id"], "NUMBER_TYPE_COERCE", f'Value "{value}" is not int.')
+            elif not 0 <= value <= MAX_COMPONENT_ID:
+                errors.add(here + ["id"], "NUMBER_TYPE_MAX", f"int value should be <= {MAX_COMPONENT_ID} and >= 0.")
+            elif value and value in seen:
+                errors.add(here + ["id"], "COMPONENT_ID_DUPLICATED", "Component id must be unique within the message")
+            elif value:
+                seen.add(value)
+        children = component.get("components")
+        if isinstance(children, list):
+            for index, child in enumerate(children):
+                visit(child, here + ["components", index])
+        for key in ("component", "accessory"):
+            if isinstance(component.get(key), dict):
+                visit(component[key], here + [key])
+
+    if isinstance(components, list):
+        for index, component in enumerate(components):
+            visit(component, path + [index])
 
 
 def check_modal(data: dict[str, Any], errors: FormErrors) -> None:
@@ -155,6 +217,7 @@ def check_modal(data: dict[str, Any], errors: FormErrors) -> None:
         errors.add(["data", "components"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
         return
     errors.max_length(["data", "components"], components, 5)
+    check_component_ids(components, errors, ["data", "components"])
     seen: set[str] = set()
     for index, component in enumerate(components):
         here: Path = ["data", "components", index]
@@ -310,27 +373,49 @@ def _check_section(section: dict[str, Any], path: Path, errors: FormErrors, seen
 # ----------------------------------------------------------------------- autocomplete
 
 
-def check_choices(choices: Any, errors: FormErrors) -> None:
-    """A type-8 autocomplete callback's ``data.choices``."""
+def check_choices(choices: Any, errors: FormErrors, *, option_type: int | None = None) -> None:
+    """A type-8 autocomplete callback's ``data.choices`` for an option of ``option_type`` (3, 4 or 10)."""
     path: Path = ["data", "choices"]
     if not isinstance(choices, list):
         errors.add(path, "LIST_TYPE_CONVERT", "Must be an array.")
         return
     errors.max_length(path, choices, MAX_CHOICES)
     for index, choice in enumerate(choices):
-        _check_choice(choice, path + [index], errors)
+        _check_choice(choice, path + [index], errors, option_type=option_type)
 
 
-def _check_choice(choice: Any, path: Path, errors: FormErrors) -> None:
+INT53_MAX = 2**53 - 1
+STRING_OPTION, INTEGER_OPTION, NUMBER_OPTION = 3, 4, 10
+
+
+def _check_choice(choice: Any, path: Path, errors: FormErrors, *, option_type: int | None = None) -> None:
+    """One choice. "Type of value depends on the option type that the choice belongs to"
+    (developers/interactions/application-commands.mdx, option choice structure); the OpenAPI
+    description types an autocomplete answer as all-string, all-Int53 or all-double choices."""
     if not isinstance(choice, dict):
         errors.add(path, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
         return
     errors.length_between(path + ["name"], choice.get("name"), 1, 100)
     value = choice.get("value")
-    if isinstance(value, str):
-        errors.max_length(path + ["value"], value, 100)
-    elif not isinstance(value, (int, float)) or isinstance(value, bool):
+    is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if value is None or not (isinstance(value, str) or is_number):
         errors.required(path + ["value"])
+    elif option_type == STRING_OPTION and not isinstance(value, str):
+        errors.add(path + ["value"], "STRING_TYPE_CONVERT", "Could not interpret value as string.")
+    elif option_type == INTEGER_OPTION and not _is_int53(value):
+        errors.add(path + ["value"], "NUMBER_TYPE_COERCE", f'Value "{value}" is not int.')
+    elif option_type == NUMBER_OPTION and not (is_number and math.isfinite(value)):
+        errors.add(path + ["value"], "NUMBER_TYPE_COERCE", f'Value "{value}" is not a valid number.')
+    elif isinstance(value, str):
+        errors.max_length(path + ["value"], value, 100)
+
+
+def _is_int53(value: Any) -> bool:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
+        return False
+    return -INT53_MAX <= value <= INT53_MAX
 
 
 # --------------------------------------------------------------------------- commands
@@ -439,7 +524,7 @@ def _check_option_value_rules(option: dict[str, Any], path: Path, errors: FormEr
             errors.add(path + ["choices"], "BASE_TYPE_CHOICES", "Only string, integer and number options take choices")
         errors.max_length(path + ["choices"], choices, MAX_CHOICES)
         for index, choice in enumerate(choices):
-            _check_choice(choice, path + ["choices", index], errors)
+            _check_choice(choice, path + ["choices", index], errors, option_type=option.get("type"))
         if option.get("autocomplete"):
             reason = "Autocomplete cannot be set together with choices"
             errors.add(path + ["autocomplete"], "AUTOCOMPLETE_AND_CHOICES", reason)

@@ -30,6 +30,7 @@ FLAG_SUPPRESS_EMBEDS = 1 << 2
 FLAG_EPHEMERAL = 1 << 6
 FLAG_LOADING = 1 << 7
 FLAG_SUPPRESS_NOTIFICATIONS = 1 << 12
+FLAG_IS_VOICE_MESSAGE = 1 << 13
 FLAG_COMPONENTS_V2 = 1 << 15
 
 # Permission bits used by the emulator.
@@ -185,6 +186,20 @@ def walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]
             child = component.get(key)
             if isinstance(child, dict):
                 yield from walk_components([child])
+
+
+def assign_component_ids(components: list[dict[str, Any]]) -> None:
+    """Give every component without an ``id`` (or with 0) the next free one, 1, 2, ... depth first, as
+    Discord does ("generated sequentially if left empty ... won't use another id that exists in the
+    message", developers/components/reference.mdx)."""
+    used = {c["id"] for c in walk_components(components) if isinstance(c.get("id"), int) and c["id"]}
+    next_id = 1
+    for component in walk_components(components):
+        if not component.get("id"):
+            while next_id in used:
+                next_id += 1
+            component["id"] = next_id
+            used.add(next_id)
 
 
 def _embed_text(embed: dict[str, Any]) -> list[str]:

@@ -27,6 +27,7 @@ from .models import (
     Channel,
     Message,
 )
+from .ratelimits import RATE_LIMITED_MESSAGE, Decision
 
 if TYPE_CHECKING:
     from .server import DiscordEmulator
@@ -110,6 +111,22 @@ class RestApi:
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         path = request.path[len(API_PREFIX) :] if request.path.startswith(API_PREFIX) else request.path
         self.emu.requests.append((request.method, path))
+        decision = self._rate_limit(request, path)
+        if decision.refusal is not None:
+            assert decision.hit is not None
+            self.emu.rate_limit_hits.append(decision.hit)
+            error = ApiError(429, 0, f"{RATE_LIMITED_MESSAGE} ({decision.hit.scope}: {decision.hit.bucket})", violation=False)
+            self.emu._record_rejection(request.method, path, error)
+            response = json_response(decision.refusal, 429)
+        else:
+            response = await self._handle(request, handler, path)
+        response.headers.update(decision.headers)
+        # Discord's responses come through Google's load balancer; discord.py treats a 429
+        # *without* a Via header as a Cloudflare ban and gives up instead of retrying.
+        response.headers["Via"] = "1.1 google"
+        return response
+
+    async def _handle(self, request: web.Request, handler: Handler, path: str) -> web.StreamResponse:
         try:
             return await handler(request)
         except ApiError as error:
@@ -122,6 +139,16 @@ class RestApi:
             error = ApiError(400, 0, f"emulator internal error: {exc!r}")
             self.emu._record_rejection(request.method, path, error)
             return json_response(error.body(), 400)
+
+    def _rate_limit(self, request: web.Request, path: str) -> Decision:
+        """Count the request against Discord's rate limits (API routes the emulator implements)."""
+        resource = request.match_info.route.resource
+        template = resource.canonical if resource is not None else ""
+        if not template.startswith(API_PREFIX) or "{tail" in template:
+            return Decision({})
+        bot = request.headers.get("Authorization") == f"Bot {self.emu.bot_token}"
+        params = dict(request.match_info)
+        return self.emu.rate_limiter.check(request.method, template[len(API_PREFIX) :], path, params, bot=bot)
 
     async def unimplemented(self, request: web.Request) -> web.Response:
         path = request.path[len(API_PREFIX) :] if request.path.startswith(API_PREFIX) else request.path
@@ -399,7 +426,9 @@ class RestApi:
             auto_archive_duration=body.get("auto_archive_duration") or 1440,
             invitable=body.get("invitable", True) is not False,
         )
-        return json_response(self._announce_thread(thread))
+        # Discord answers both thread-creating routes with 201 Created (discord-api-spec openapi.json:
+        # POST /channels/{channel_id}/threads and .../messages/{message_id}/threads list only '201').
+        return json_response(self._announce_thread(thread), status=201)
 
     async def create_thread_from_message(self, request: web.Request) -> web.Response:
         parent = self._channel(request)
@@ -425,7 +454,7 @@ class RestApi:
         )
         payload = self._announce_thread(thread)
         self.emu._message_edited(message)
-        return json_response(payload)
+        return json_response(payload, status=201)
 
     def _announce_thread(self, thread: Channel) -> dict[str, Any]:
         payload = self.store.channel_payload(thread)

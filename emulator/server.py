@@ -16,6 +16,7 @@ from .errors import ApiError, EmulatorError
 from .gateway import DIRECT_MESSAGES, GUILD_MEMBERS, GUILD_MESSAGES, GUILDS, RESUMABLE_CLOSE, Gateway
 from .interactions import InteractionService
 from .models import Channel, Guild, Message, User, new_snowflake
+from .ratelimits import RateLimiter, RateLimitHit, RateLimits
 from .rest import RestApi
 from .store import Store
 from .waiting import Signal
@@ -50,7 +51,8 @@ class DiscordEmulator(UserActions):
 
     ``violations`` lists every request that broke a Discord rule (limits, deadlines, double
     acknowledgements, unknown ids, unimplemented endpoints); ``rejections`` lists every error
-    response including the 403s a correct bot must expect (closed DMs, missing permissions).
+    response including the 403s a correct bot must expect (closed DMs, missing permissions) and
+    the 429s of Discord's rate limits (``rate_limits``; a 429 is not a violation: clients retry).
     """
 
     def __init__(
@@ -63,6 +65,7 @@ class DiscordEmulator(UserActions):
         privileged_intents: bool = True,
         default_timeout: float = 5.0,
         application_id: int | None = None,
+        rate_limits: RateLimits | None = None,
     ) -> None:
         self.bot_token = bot_token
         self.host = host
@@ -78,6 +81,10 @@ class DiscordEmulator(UserActions):
         self.violations: list[str] = []
         self.rejections: list[Rejection] = []
         self.requests: list[tuple[str, str]] = []
+        # Discord's 429s: change ``emu.rate_limits`` (or pass ``rate_limits=``) to tighten, loosen or
+        # disable them; ``rate_limit_hits`` lists every 429 sent (they are in ``rejections`` too).
+        self.rate_limiter = RateLimiter(rate_limits if rate_limits is not None else RateLimits())
+        self.rate_limit_hits: list[RateLimitHit] = []
         self.interactions = InteractionService(self)
         self.gateway = Gateway(self)
         self.rest = RestApi(self)
@@ -145,6 +152,14 @@ class DiscordEmulator(UserActions):
     def patch_discord(self) -> None:
         """``patch_discord(self.api_base_url, self.gateway_url)``."""
         patch_discord(self.api_base_url, self.gateway_url)
+
+    @property
+    def rate_limits(self) -> RateLimits:
+        return self.rate_limiter.config
+
+    @rate_limits.setter
+    def rate_limits(self, config: RateLimits) -> None:
+        self.rate_limiter.config = config
 
     # --------------------------------------------------------- world building
 
