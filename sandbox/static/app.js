@@ -190,8 +190,8 @@ function renderSelect(component, message) {
   const multiple = (component.max_values || 1) > 1;
   const select = el("select", { class: "component", multiple, disabled: component.disabled, "data-custom-id": component.custom_id,
     size: multiple ? Math.min(options.length, 6) : null },
-    multiple ? null : el("option", { value: "", selected: true, disabled: true }, component.placeholder || "Make a selection"),
-    options.map((o) => el("option", { value: o.value, title: o.description || "" }, [o.emoji?.name, o.label].filter(Boolean).join(" "))));
+    multiple ? null : el("option", { value: "", selected: !options.some((o) => o.default), disabled: true }, component.placeholder || "Make a selection"),
+    options.map((o) => el("option", { value: o.value, title: o.description || "", selected: Boolean(o.default) }, [o.emoji?.name, o.label].filter(Boolean).join(" "))));
   const chosen = () => [...select.selectedOptions].map((o) => o.value).filter(Boolean);
   const send = componentAction(message, select, { path: "/api/select", body: () => ({ custom_id: component.custom_id, values: chosen() }) });
   if (!multiple) {
