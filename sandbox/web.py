@@ -27,7 +27,7 @@ from .composer import ComposerError, Pending, Suggestion, lenient_values, option
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).with_name("static")
-HISTORY = 100  # messages a channel shows when opened
+HISTORY = 200  # messages a channel shows when opened (the newest)
 ACTION_TIMEOUT = 10.0
 AUTOCOMPLETE_TIMEOUT = 3.0
 

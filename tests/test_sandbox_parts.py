@@ -149,3 +149,20 @@ def test_invite_permissions_are_the_ones_the_readme_lists():
     public_threads, send_in_threads = 1 << 35, 1 << 38
     assert INVITE_PERMISSIONS == view | send | embed | attach | history | public_threads | send_in_threads
     assert str(INVITE_PERMISSIONS) in open(os.path.join(os.path.dirname(__file__), "..", "README.md")).read()
+
+
+async def test_emulator_observers_see_every_visible_change_and_cannot_break_it(tmp_path):
+    bot_world = await BotWorld(tmp_path / "hexplay.sqlite3", users=2).start()
+    try:
+        seen: list[tuple[str, object]] = []
+        bot_world.emu.observers.append(lambda event, obj: seen.append((event, obj)))
+        bot_world.emu.observers.append(lambda event, obj: 1 / 0)  # a broken observer is logged, not fatal
+        match_id, thread = await bot_world.start_two_player()
+        events = [event for event, _ in seen]
+        assert "message_created" in events and "message_updated" in events  # lobby posted, then edited
+        assert ("channel_created", thread) in seen
+        private = await bot_world.emu.invoke(bot_world.users[0], thread, "board", {})
+        assert private.ephemeral and ("message_created", private.messages[0]) in seen
+        assert not bot_world.emu.violations
+    finally:
+        await bot_world.stop()

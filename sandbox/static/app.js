@@ -226,7 +226,7 @@ function renderMessage(message) {
     message.content ? el("div", { class: "content", html: markdown(message.content) }) : null,
     message.embeds.map((e) => renderEmbed(e, message)),
     pictures.length ? el("div", { class: "attachments" }, pictures.map((a) => a.type.startsWith("image/")
-      ? el("a", { href: a.url, target: "_blank" }, el("img", { src: a.url, alt: a.description || a.filename, width: a.width, height: a.height,
+      ? el("a", { href: a.url, target: "_blank" }, el("img", { src: a.url, loading: "lazy", alt: a.description || a.filename, width: a.width, height: a.height,
         style: a.width ? `aspect-ratio:${a.width}/${a.height};height:auto` : null, onload: keepAtBottom }))
       : el("a", { href: a.url, download: a.filename }, `Download ${a.filename}`))) : null,
     message.components.map((c) => renderComponent(c, message)),
@@ -238,6 +238,23 @@ function renderMessage(message) {
   const node = el("div", { class: `message${message.ephemeral ? " ephemeral" : ""}${mentionsMe ? " mentions-me" : ""}`,
     id: `m${message.id}`, "data-id": message.id, "data-author": author.name }, avatar(author.name, author.bot), body);
   return node;
+}
+
+// What a newcomer needs to start, shown where there is nothing yet.
+function emptyState(channelId, isDm, channel) {
+  const example = (text) => el("code", { class: "example", title: "Click to put it in the message box",
+    onclick: () => { composer.value = text; composer.focus(); requestSuggestions(); } }, text);
+  const other = Object.values(state.users).find((u) => !u.bot && u.name !== USER)?.name || "bob";
+  if (isDm) return el("div", { class: "empty" }, "Direct messages from the bot arrive here: turn reminders, ",
+    "when a match has waited a day for your move. The sandbox clock (bottom left) makes a day pass at once.");
+  if (channel?.thread) return el("div", { class: "empty" }, "No messages yet.");
+  return el("div", { class: "empty welcome" },
+    el("h3", {}, `Welcome to the Hexplay sandbox, ${USER}!`),
+    el("p", {}, "This page imitates a Discord server with the real Hexplay bot in it. Start a match:"),
+    el("p", {}, example(`/play game:bide opponent:${other}`), " or ", example(`/play game:begird opponent:${other}`)),
+    el("p", {}, `Then open ${other} in another tab (link at the bottom left) to accept, and play with `,
+      example("/move move:"), " in the match's thread: the pop-up lists the legal moves. ",
+      example("/rules game:bide"), " explains a game."));
 }
 
 function nearBottom() {
@@ -278,7 +295,7 @@ async function openChannel(channelId, messageId = null) {
   const box = $("#messages");
   box.replaceChildren();
   state.messages.clear();
-  if (!messages.length) box.append(el("div", { class: "empty" }, "No messages yet."));
+  if (!messages.length) box.append(emptyState(channelId, isDm, thread));
   stickToBottom = true;
   for (const message of messages) upsertMessage(message);
   const last = messages[messages.length - 1];
