@@ -47,6 +47,8 @@ class WorldFile:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             return None
+        except ValueError:
+            raise SystemExit(f"{self.path} is damaged; move it away (with sandbox.sqlite3) to start afresh.") from None
         if data.get("format") != FORMAT:
             raise SystemExit(f"{self.path} was written by another version of the sandbox; move it away to start afresh.")
         return data
@@ -98,6 +100,8 @@ class WorldFile:
             store.channel_messages[channel.id] = []
             if channel.is_dm and channel.recipient_id is not None:
                 store.dm_channels[channel.recipient_id] = channel
+        for guild in store.guilds.values():  # a deleted channel was not saved
+            guild.channel_ids = [i for i in guild.channel_ids if i in store.channels]
         for raw in data["messages"]:
             if raw["channel_id"] not in store.channels:
                 continue

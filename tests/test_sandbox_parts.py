@@ -166,3 +166,10 @@ async def test_emulator_observers_see_every_visible_change_and_cannot_break_it(t
         assert not bot_world.emu.violations
     finally:
         await bot_world.stop()
+
+
+def test_a_damaged_world_file_stops_with_a_clear_reason(tmp_path):
+    path = tmp_path / "world.json"
+    path.write_text('{"format": 1, "applic')
+    with pytest.raises(SystemExit, match="damaged; move it away"):
+        world.WorldFile(path).saved_application_id()

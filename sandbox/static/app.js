@@ -423,7 +423,7 @@ async function send() {
 
 composer.addEventListener("input", () => { $("#composer-error").textContent = ""; requestSuggestions(); });
 composer.addEventListener("focus", requestSuggestions);
-composer.addEventListener("blur", () => setTimeout(() => { popup.hidden = true; }, 150));
+composer.addEventListener("blur", () => setTimeout(() => { if (document.activeElement !== composer) popup.hidden = true; }, 150));
 composer.addEventListener("keydown", (event) => {
   const open = !popup.hidden && suggestions.length > 0;
   if (open && event.key === "ArrowDown") { event.preventDefault(); highlight((selected + 1) % suggestions.length); }
