@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import logging
 import secrets
 import signal
@@ -57,9 +58,27 @@ class SandboxRunner:
         except OSError:
             log.exception("could not save the sandbox world")
 
+    def _lock(self) -> object:
+        """One sandbox per data folder: two would each overwrite the other's world."""
+        lock = open(self.data / "sandbox.lock", "w")
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            lock.close()
+            raise SystemExit(f"Another sandbox is already running with {self.data}/; use its page, "
+                             "or stop it (Ctrl-C in its terminal) first.") from None
+        return lock
+
     async def run(self) -> int:
         logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
         self.data.mkdir(parents=True, exist_ok=True)
+        lock = self._lock()
+        try:
+            return await self._run()
+        finally:
+            lock.close()
+
+    async def _run(self) -> int:
         self.emu = DiscordEmulator(bot_token="sandbox-" + secrets.token_hex(8),
                                    application_id=self.world_file.saved_application_id(), default_timeout=10.0)
         await self.emu.start()

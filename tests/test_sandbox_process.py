@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
-from tests.sandbox_process import SandboxProcess
+from tests.sandbox_process import ROOT, SandboxProcess
 
 
 def _wait(predicate, timeout: float = 10.0):
@@ -50,6 +52,9 @@ def test_ctrl_c_stops_bot_and_closes_database_then_restart_continues(tmp_path: P
     second = SandboxProcess(data)
     try:
         assert any("continuing where you left off" in line for line in second.lines), second.lines
+        twin = subprocess.run([sys.executable, "-m", "sandbox", "--sandbox", "--data", str(data), "--port", "0"],
+                              cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert twin.returncode != 0 and "Another sandbox is already running" in twin.stderr, twin
         channels = second.call("/api/state?user=alice")["channels"]
         assert thread["id"] in [c["id"] for c in channels]
         before = second.call(f"/api/messages?user=alice&channel={thread['id']}")
@@ -67,11 +72,6 @@ def test_ctrl_c_stops_bot_and_closes_database_then_restart_continues(tmp_path: P
 
 def test_with_a_token_make_run_is_the_bot_on_discord(tmp_path: Path) -> None:
     """`python -m sandbox` hands over to `python -m bot` when DISCORD_TOKEN is set (here: refused at once)."""
-    import subprocess
-    import sys
-
-    from tests.sandbox_process import ROOT
-
     env = {**os.environ, "DISCORD_TOKEN": "x", "DISCORD_API_BASE_URL": "http://127.0.0.1:9/api/v10",
            "HEXPLAY_DB_PATH": str(tmp_path / "db.sqlite3")}
     done = subprocess.run([sys.executable, "-m", "sandbox"], cwd=ROOT, env=env, capture_output=True, text=True,
