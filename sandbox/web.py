@@ -301,17 +301,26 @@ class WebFace:
         title = pending.title if suggestions else f"{pending.title} — the bot suggests nothing for this"
         return Pending(title, suggestions)
 
+    @staticmethod
+    def _message_id(body: dict[str, Any]) -> int:
+        raw = str(body.get("message", ""))
+        if not raw.isdigit():
+            raise web.HTTPBadRequest(text="message must be a message id")
+        return int(raw)
+
     async def press(self, request: web.Request) -> web.Response:
         body, user = await self._body(request)
-        message_id, custom_id = body.get("message"), str(body.get("custom_id", ""))
-        return await self._act(lambda: self.emu.press(user, int(message_id or 0), custom_id, timeout=ACTION_TIMEOUT))
+        message_id, custom_id = self._message_id(body), str(body.get("custom_id", ""))
+        return await self._act(lambda: self.emu.press(user, message_id, custom_id, timeout=ACTION_TIMEOUT))
 
     async def select(self, request: web.Request) -> web.Response:
         body, user = await self._body(request)
-        message_id, custom_id = body.get("message"), str(body.get("custom_id", ""))
-        values = [str(v) for v in body.get("values") or []]
-        return await self._act(
-            lambda: self.emu.select(user, int(message_id or 0), custom_id, values, timeout=ACTION_TIMEOUT))
+        message_id, custom_id = self._message_id(body), str(body.get("custom_id", ""))
+        values = body.get("values")
+        if not isinstance(values, list):
+            raise web.HTTPBadRequest(text="values must be a list")
+        return await self._act(lambda: self.emu.select(user, message_id, custom_id, [str(v) for v in values],
+                                                       timeout=ACTION_TIMEOUT))
 
     async def advance_clock(self, request: web.Request) -> web.Response:
         body, _ = await self._body(request)

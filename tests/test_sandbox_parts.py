@@ -173,3 +173,27 @@ def test_a_damaged_world_file_stops_with_a_clear_reason(tmp_path):
     path.write_text('{"format": 1, "applic')
     with pytest.raises(SystemExit, match="damaged; move it away"):
         world.WorldFile(path).saved_application_id()
+
+
+async def test_bad_requests_to_the_page_api_get_a_reason_not_a_crash(tmp_path):
+    from aiohttp.test_utils import TestClient, TestServer
+
+    async with DiscordEmulator() as emu:
+        world.build(emu)
+        face = WebFace(emu, ClockFile(tmp_path / "clock"))
+        async with TestClient(TestServer(face.app)) as client:
+            for path, body, status in [
+                ("/api/press", {"user": "alice", "message": "x", "custom_id": "a"}, 400),
+                ("/api/press", {"user": "zed", "message": "1", "custom_id": "a"}, 404),
+                ("/api/select", {"user": "alice", "message": "1", "custom_id": "a", "values": "no"}, 400),
+                ("/api/send", {"user": "alice", "channel": "nope", "text": "/play"}, 404),
+                ("/api/clock", {"user": "alice", "hours": -5}, 400),
+                ("/api/clock", {"user": "alice", "hours": "soon"}, 400),
+            ]:
+                response = await client.post(path, json=body)
+                assert response.status == status, (path, body, await response.text())
+            response = await client.post("/api/press", json={"user": "alice", "message": "12", "custom_id": "a"})
+            assert "does not exist" in (await response.json())["error"]
+            assert (await client.post("/api/send", data=b"{not json")).status == 400
+            assert (await client.get("/nobody")).status == 404
+            assert (await client.get("/", allow_redirects=False)).headers["Location"] == "/alice"
