@@ -3,8 +3,7 @@
 The page talks JSON to ``/api/*`` and receives changes on a websocket (``/api/live``). Every
 action goes through the emulator exactly as a Discord client's would (``invoke``,
 ``autocomplete``, ``press``, ``select``, ``user_message``), so the bot cannot tell the
-difference. Visibility follows Discord: a DM is seen by its recipient only, an ephemeral reply
-by the user whose interaction caused it.
+difference. What each user may see, and how it is sent to the page, is :mod:`sandbox.views`.
 """
 
 from __future__ import annotations
@@ -19,11 +18,11 @@ from typing import Any, Awaitable, Callable
 from aiohttp import WSMsgType, web
 
 from emulator import DiscordEmulator, EmulatorError
-from emulator.interactions import APPLICATION_COMMAND
 from emulator.models import Channel, Message, User
 
 from .clockfile import ClockFile
 from .composer import ComposerError, Pending, Suggestion, lenient_values, option_values, parse, suggest
+from .views import Views
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).with_name("static")
@@ -50,6 +49,7 @@ class WebFace:
     def __init__(self, emu: DiscordEmulator, clock: ClockFile) -> None:
         self.emu = emu
         self.clock = clock
+        self.views = Views(emu)
         self.clients: set[Client] = set()
         self._channels_seen = ""
         emu.observers.append(self._on_change)
@@ -70,10 +70,8 @@ class WebFace:
         ]
         self.app.add_routes(routes)
 
-    # ------------------------------------------------------------------ lookups
-
     def humans(self) -> list[User]:
-        return [u for u in self.emu.store.users.values() if not u.bot]
+        return self.views.humans()
 
     def user_named(self, name: str) -> User:
         found = next((u for u in self.humans() if u.name == name.lower()), None)
@@ -81,80 +79,23 @@ class WebFace:
             raise web.HTTPNotFound(text=f"no sandbox user {name!r}; try " + ", ".join(u.name for u in self.humans()))
         return found
 
-    def guild_channels(self) -> list[Channel]:
-        store = self.emu.store
-        found = []
-        for guild in store.guilds.values():
-            for channel_id in guild.channel_ids:
-                channel = store.channels[channel_id]
-                if channel.deleted:
-                    continue
-                found.append(channel)
-                found.extend(sorted(store.threads_of(channel), key=lambda t: t.id, reverse=True))
-        return found
-
-    def can_see(self, user: User, message: Message) -> bool:
-        channel = self.emu.store.channels.get(message.channel_id)
-        if channel is None or channel.deleted or message.deleted:
-            return False
-        if channel.is_dm and channel.recipient_id != user.id:
-            return False
-        return not message.ephemeral or self.owner_of(message) == user.id
-
-    def owner_of(self, message: Message) -> int | None:
-        pending = self.emu.interactions.by_id.get(message.interaction_id or 0)
-        return pending.user.id if pending else None
-
-    # ------------------------------------------------------------------ payloads
-
-    def channel_json(self, channel: Channel) -> dict[str, Any]:
-        return {"id": str(channel.id), "name": channel.name, "thread": channel.is_thread,
-                "parent_id": str(channel.parent_id) if channel.parent_id else None, "archived": channel.archived,
-                "last_message_id": str(channel.last_message_id or 0)}
-
-    def message_json(self, message: Message) -> dict[str, Any]:
-        store = self.emu.store
-        author = store.users[message.author_id]
-        thread = store.channels.get(message.id)
-        payload: dict[str, Any] = {
-            "id": str(message.id),
-            "channel_id": str(message.channel_id),
-            "author": {"id": str(author.id), "name": author.name, "bot": author.bot},
-            "content": message.content,
-            "embeds": message.embeds,
-            "components": message.components,
-            "attachments": [{"url": f"/files/{a.id}/{a.filename}", "filename": a.filename, "type": a.content_type,
-                             "width": a.width, "height": a.height, "description": a.description}
-                            for a in message.attachments],
-            "ephemeral": message.ephemeral,
-            "loading": message.loading,
-            "edited": message.edited_at is not None,
-            "time": message.created_at.isoformat(),
-            "thread": {"id": str(thread.id), "name": thread.name} if thread is not None and thread.is_thread else None,
-            "used": None,
-        }
-        pending = self.emu.interactions.by_id.get(message.interaction_id or 0)
-        if pending is not None and pending.type == APPLICATION_COMMAND and pending.data:
-            payload["used"] = {"user": pending.user.name, "command": "/" + pending.data.get("name", "")}
-        return payload
-
     # ------------------------------------------------------------------ live updates
 
     def _on_change(self, event: str, obj: Any) -> None:
         if isinstance(obj, Message):
             for client in self.clients:
-                if event == "message_deleted" or not self.can_see(client.user, obj):
+                if event == "message_deleted" or not self.views.can_see(client.user, obj):
                     if event != "message_created":
                         self._push(client, {"type": "deleted", "id": str(obj.id), "channel_id": str(obj.channel_id)})
                 else:
-                    self._push(client, {"type": "message", "message": self.message_json(obj)})
+                    self._push(client, {"type": "message", "message": self.views.message_json(obj)})
         self._push_channels_if_changed()
 
     def _push(self, client: Client, frame: dict[str, Any]) -> None:
         client.queue.put_nowait(json.dumps(frame))
 
     def _push_channels_if_changed(self) -> None:
-        channels = [self.channel_json(c) for c in self.guild_channels()]
+        channels = [self.views.channel_json(c) for c in self.views.guild_channels()]
         text = json.dumps([(c["id"], c["name"], c["archived"]) for c in channels])
         if text != self._channels_seen:
             self._channels_seen = text
@@ -178,7 +119,7 @@ class WebFace:
             "me": {"id": str(user.id), "name": user.name},
             "users": [{"id": str(u.id), "name": u.name, "bot": u.bot} for u in self.emu.store.users.values()],
             "guild": {"id": str(guild.id), "name": guild.name},
-            "channels": [self.channel_json(c) for c in self.guild_channels()],
+            "channels": [self.views.channel_json(c) for c in self.views.guild_channels()],
             "dm": {"id": str(dm.id), "last_message_id": str(dm.last_message_id or 0)},
             "clock_offset": self.clock.offset,
             "bot_connected": self.emu.bot_connected,
@@ -190,8 +131,8 @@ class WebFace:
             channel = self.emu.channel(int(request.query.get("channel", "0")))
         except (ValueError, EmulatorError):
             raise web.HTTPNotFound(text="no such channel") from None
-        visible = [m for m in self.emu.store.channel_messages[channel.id] if self.can_see(user, m)]
-        return web.json_response([self.message_json(m) for m in visible[-HISTORY:]])
+        visible = [m for m in self.emu.store.channel_messages[channel.id] if self.views.can_see(user, m)]
+        return web.json_response([self.views.message_json(m) for m in visible[-HISTORY:]])
 
     async def live(self, request: web.Request) -> web.WebSocketResponse:
         user = self.user_named(request.query.get("user", ""))

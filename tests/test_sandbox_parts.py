@@ -119,12 +119,12 @@ async def test_private_replies_and_dms_are_shown_to_their_user_only(tmp_path):
         result = await bot_world.emu.invoke(alice, bot_world.channel, "rules", {"game": "bide"})
         private = result.messages[0]
         assert private.ephemeral
-        assert face.can_see(alice, private) and not face.can_see(bob, private)
-        shown = face.message_json(private)
+        assert face.views.can_see(alice, private) and not face.views.can_see(bob, private)
+        shown = face.views.message_json(private)
         assert shown["used"] == {"user": "alice", "command": "/rules"} and shown["embeds"]
         dm = bot_world.emu.dm_channel(alice)
         letter = bot_world.emu.store.add_message(dm, bot_world.emu.bot, content="your turn")
-        assert face.can_see(alice, letter) and not face.can_see(bob, letter)
+        assert face.views.can_see(alice, letter) and not face.views.can_see(bob, letter)
     finally:
         await bot_world.stop()
 
