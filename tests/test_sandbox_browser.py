@@ -153,6 +153,15 @@ def test_two_players_play_bide_in_two_pages(browser, sandbox, shots):
     alice.locator(".message.ephemeral").get_by_role("button", name="Yes, resign").click()
     bob.locator(".message", has_text="resign").last.wait_for()
     shots(bob, "5-game-over-seen-by-bob")
+
+    # The replay is an animated GIF attachment, shown in the page.
+    bob.locator("#composer").type("/history gif:true")
+    bob.keyboard.press("Escape")
+    bob.keyboard.press("Enter")
+    replay = bob.locator(".message.ephemeral img[src$='.gif']")
+    replay.wait_for()
+    bob.wait_for_function("img => img.complete && img.naturalWidth > 300", arg=replay.element_handle())
+    shots(bob, "6-replay-gif")
     assert not alice.errors and not bob.errors, alice.errors + bob.errors
 
 
@@ -167,5 +176,5 @@ def test_refusals_are_shown_where_the_player_typed(browser, sandbox, shots):
     carol.keyboard.press("Escape")
     carol.keyboard.press("Enter")
     sync_api.expect(carol.locator("#composer-error")).to_contain_text("There is no command /nosuchcommand")
-    shots(carol, "6-refusal")
+    shots(carol, "7-refusal")
     assert not carol.errors
