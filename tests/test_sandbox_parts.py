@@ -163,6 +163,8 @@ async def test_emulator_observers_see_every_visible_change_and_cannot_break_it(t
         assert ("channel_created", thread) in seen
         private = await bot_world.emu.invoke(bot_world.users[0], thread, "board", {})
         assert private.ephemeral and ("message_created", private.messages[0]) in seen
+        chat = await bot_world.emu.user_message(bot_world.users[1], thread, "good luck!")
+        assert ("message_created", chat) in seen
         assert not bot_world.emu.violations
     finally:
         await bot_world.stop()
