@@ -16,6 +16,12 @@ from emulator.models import Channel, Message, User
 class Views:
     def __init__(self, emu: DiscordEmulator) -> None:
         self.emu = emu
+        # A deferred answer is filled in by an edit, which Discord does not mark "(edited)".
+        self._filled_at: dict[int, Any] = {}
+
+    def note(self, event: str, message: Message) -> None:
+        if event == "message_created" and message.edited_at is not None:
+            self._filled_at[message.id] = message.edited_at
 
     def humans(self) -> list[User]:
         return [u for u in self.emu.store.users.values() if not u.bot]
@@ -65,7 +71,7 @@ class Views:
                             for a in message.attachments],
             "ephemeral": message.ephemeral,
             "loading": message.loading,
-            "edited": message.edited_at is not None,
+            "edited": message.edited_at is not None and message.edited_at != self._filled_at.get(message.id),
             "time": message.created_at.isoformat(),
             "thread": {"id": str(thread.id), "name": thread.name} if thread is not None and thread.is_thread else None,
             "used": None,

@@ -83,6 +83,7 @@ class WebFace:
 
     def _on_change(self, event: str, obj: Any) -> None:
         if isinstance(obj, Message):
+            self.views.note(event, obj)
             for client in self.clients:
                 if event == "message_deleted" or not self.views.can_see(client.user, obj):
                     if event != "message_created":

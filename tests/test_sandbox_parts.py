@@ -122,6 +122,13 @@ async def test_private_replies_and_dms_are_shown_to_their_user_only(tmp_path):
         assert face.views.can_see(alice, private) and not face.views.can_see(bob, private)
         shown = face.views.message_json(private)
         assert shown["used"] == {"user": "alice", "command": "/rules"} and shown["embeds"]
+        match_id, thread = await bot_world.start_two_player()
+        replay = await bot_world.emu.invoke(alice, thread, "history", {"gif": True})
+        assert replay.deferred
+        gif = await replay.wait_message(timeout=15)
+        shown = face.views.message_json(gif)
+        assert gif.edited_at is not None  # the emulator filled the deferral in by an edit…
+        assert shown["attachments"][0]["type"] == "image/gif" and not shown["edited"]  # …which the page does not mark
         dm = bot_world.emu.dm_channel(alice)
         letter = bot_world.emu.store.add_message(dm, bot_world.emu.bot, content="your turn")
         assert face.views.can_see(alice, letter) and not face.views.can_see(bob, letter)
