@@ -107,6 +107,8 @@ class Bench:
                 start = time.perf_counter()
                 result = await self.emu.invoke(players[turn % 2], thread, "move", {"move": choice}, timeout=30)
                 latencies.append(time.perf_counter() - start)
+                if result.response is None:  # e.g. answered after Discord's 3 s deadline
+                    raise RuntimeError(f"move not answered: {result.errors}")
                 if result.ephemeral or not result.response.attachments:
                     raise RuntimeError(f"move refused: {result.text}")
                 game.play_turn(choice)
@@ -131,6 +133,8 @@ async def run(matches: int, turns: int, think: float) -> None:
             await bench.phase(f"paced (think time mean {think:g} s)", turns, think)
             await bench.phase("saturated (no think time)", turns, 0.0)
             print(f"Discord rule violations: {len(bench.emu.violations)}")
+            hits = bench.emu.rate_limit_hits
+            print(f"429 rate-limit responses: {len(hits)} ({sum(h.scope == 'global' for h in hits)} global)")
         finally:
             await bench.stop()
 

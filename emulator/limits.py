@@ -7,8 +7,10 @@ rules that have their own error code.
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import re
+import urllib.parse
 from typing import Any, Sequence
 
 from .errors import ApiError, FormErrors
@@ -53,6 +55,16 @@ def check_message_fields(body: dict[str, Any], errors: FormErrors, *, prefix: Se
     nonce = body.get("nonce")
     if isinstance(nonce, str):
         errors.max_length(base + ["nonce"], nonce, 25)
+    elif nonce is not None and (isinstance(nonce, bool) or not isinstance(nonce, int) or not -(2**63) <= nonce < 2**63):
+        errors.add(base + ["nonce"], "BASE_TYPE_BAD_TYPE", "Must be an int64 or a string of up to 25 characters.")
+    for key in ("tts", "enforce_nonce"):
+        if body.get(key) is not None and not isinstance(body[key], bool):
+            errors.add(base + [key], "BOOLEAN_TYPE_CONVERT", "Must be either true or false.")
+    check_allowed_mentions(body.get("allowed_mentions"), errors, base + ["allowed_mentions"])
+    check_attachment_entries(body.get("attachments"), errors, base + ["attachments"])
+    reference = body.get("message_reference")
+    if reference is not None and (not isinstance(reference, dict) or reference.get("message_id") is None):
+        errors.required(base + ["message_reference", "message_id"])
     stickers = body.get("sticker_ids")
     if stickers:
         errors.max_length(base + ["sticker_ids"], stickers, 3)
@@ -63,6 +75,82 @@ def check_message_fields(body: dict[str, Any], errors: FormErrors, *, prefix: Se
     if components:
         flags = body.get("flags") if isinstance(body.get("flags"), int) else 0
         check_message_components(components, flags, errors, base + ["components"])
+
+
+MENTION_TYPES = ("roles", "users", "everyone")
+
+
+def check_allowed_mentions(allowed: Any, errors: FormErrors, path: Path) -> None:
+    """developers/resources/message.mdx "Allowed Mentions Object": parse holds mention types; roles
+    and users at most 100 ids (unique, per the OpenAPI description); and ``parse`` is mutually
+    exclusive with a non-empty ``users`` / ``roles``: "an *invalid* configuration ... causing a
+    validation error"."""
+    if allowed is None:
+        return
+    if not isinstance(allowed, dict):
+        errors.add(path, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+        return
+    parse = allowed.get("parse") or []
+    if not isinstance(parse, list):
+        errors.add(path + ["parse"], "LIST_TYPE_CONVERT", "Must be an array.")
+        parse = []
+    for index, kind in enumerate(parse):
+        if kind not in MENTION_TYPES:
+            errors.add(path + ["parse", index], "BASE_TYPE_CHOICES", f"Value must be one of {MENTION_TYPES}.")
+    if len(set(map(str, parse))) != len(parse):
+        errors.add(path + ["parse"], "BASE_TYPE_UNIQUE", "Values must be unique.")
+    for key in ("users", "roles"):
+        ids = allowed.get(key) or []
+        if not isinstance(ids, list):
+            errors.add(path + [key], "LIST_TYPE_CONVERT", "Must be an array.")
+            continue
+        errors.max_length(path + [key], ids, 100)
+        for index, value in enumerate(ids):
+            if not _is_snowflake(value):
+                errors.add(path + [key, index], "NUMBER_TYPE_COERCE", f'Value "{value}" is not snowflake.')
+        if len(set(map(str, ids))) != len(ids):
+            errors.add(path + [key], "BASE_TYPE_UNIQUE", "Values must be unique.")
+        if ids and key in parse:
+            errors.add(
+                path + [key],
+                "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                f'parse:["{key}"] and {key}: [ids] are mutually exclusive.',
+            )
+    replied = allowed.get("replied_user")
+    if replied is not None and not isinstance(replied, bool):
+        errors.add(path + ["replied_user"], "BOOLEAN_TYPE_CONVERT", "Must be either true or false.")
+
+
+def check_attachment_entries(entries: Any, errors: FormErrors, path: Path) -> None:
+    """The ``attachments`` array (OpenAPI MessageAttachmentRequest): ``id`` required, ``filename``
+    1-1024 and ``description`` up to 1024 characters, at most 10 entries."""
+    if entries is None:
+        return
+    if not isinstance(entries, list):
+        errors.add(path, "LIST_TYPE_CONVERT", "Must be an array.")
+        return
+    errors.max_length(path, entries, MAX_ATTACHMENTS)
+    for index, entry in enumerate(entries):
+        here = path + [index]
+        if not isinstance(entry, dict):
+            errors.add(here, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+            continue
+        if entry.get("id") is None:
+            errors.required(here + ["id"])
+        elif not _is_snowflake(entry["id"]):
+            errors.add(here + ["id"], "NUMBER_TYPE_COERCE", f'Value "{entry["id"]}" is not snowflake.')
+        if entry.get("filename") is not None:
+            errors.length_between(here + ["filename"], entry["filename"], 1, 1024)
+        errors.max_length(here + ["description"], entry.get("description"), 1024)
+
+
+def _is_snowflake(value: Any) -> bool:
+    """An id as Discord reads one: a non-negative integer or a string of digits, below 2**64."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, str) and value.isdigit():
+        value = int(value)
+    return isinstance(value, int) and 0 <= value < 2**64
 
 
 def check_embeds(embeds: list[dict[str, Any]], errors: FormErrors, path: Path) -> None:
@@ -93,8 +181,62 @@ def check_embeds(embeds: list[dict[str, Any]], errors: FormErrors, path: Path) -
         colour = embed.get("color")
         if colour is not None and not (isinstance(colour, int) and 0 <= colour <= 0xFFFFFF):
             errors.add(here + ["color"], "NUMBER_TYPE_MAX", "int value should be <= 16777215 and >= 0.")
+        for field_index, embed_field in enumerate(fields):
+            inline = embed_field.get("inline")
+            if inline is not None and not isinstance(inline, bool):
+                errors.add(here + ["fields", field_index, "inline"], "BOOLEAN_TYPE_CONVERT", "Must be either true or false.")
+        _check_embed_urls(embed, here, errors)
+        timestamp = embed.get("timestamp")
+        if timestamp is not None and not _is_iso_timestamp(timestamp):
+            errors.add(here + ["timestamp"], "DATE_TIME_TYPE_PARSE", f'Could not parse {timestamp}. Should be ISO8601.')
     if total > MAX_EMBED_TOTAL:
         errors.add(path, "MAX_EMBED_SIZE_EXCEEDED", f"Embed size exceeds maximum size of {MAX_EMBED_TOTAL}")
+
+
+WEB_SCHEMES = ("http", "https")
+IMAGE_SCHEMES = ("http", "https", "attachment")  # attachment://name for an uploaded file
+LINK_BUTTON_SCHEMES = ("http", "https", "discord")
+
+
+def check_url(value: Any, schemes: tuple[str, ...], max_length: int, errors: FormErrors, path: Path) -> None:
+    """A URL field (OpenAPI ``format: uri``): a well-formed URL of an accepted scheme. Discord answers
+    URL_TYPE_INVALID_SCHEME "Scheme "x" is not supported. Scheme must be one of ('http', 'https')."
+    (link buttons also take discord://, embed images attachment://) and URL_TYPE_INVALID_URL
+    "Not a well formed URL." (as quoted in public bug reports, e.g. discord-api-docs issues 715, 3129)."""
+    if value is None:
+        return
+    if not isinstance(value, str):
+        errors.add(path, "STRING_TYPE_CONVERT", "Could not interpret value as string.")
+        return
+    errors.max_length(path, value, max_length)
+    parsed = urllib.parse.urlsplit(value)
+    if parsed.scheme.lower() not in schemes:
+        errors.add(path, "URL_TYPE_INVALID_SCHEME", f'Scheme "{parsed.scheme}" is not supported. Scheme must be one of {schemes}.')
+    elif not parsed.netloc or any(c.isspace() for c in value):
+        errors.add(path, "URL_TYPE_INVALID_URL", "Not a well formed URL.")
+
+
+def _check_embed_urls(embed: dict[str, Any], path: Path, errors: FormErrors) -> None:
+    check_url(embed.get("url"), WEB_SCHEMES, 2048, errors, path + ["url"])
+    for key, url_keys in (("author", ("url", "icon_url")), ("footer", ("icon_url",))):
+        part = embed.get(key)
+        if isinstance(part, dict):
+            for url_key in url_keys:
+                check_url(part.get(url_key), WEB_SCHEMES, 2048, errors, path + [key, url_key])
+    for key in ("image", "thumbnail"):
+        part = embed.get(key)
+        if isinstance(part, dict):
+            check_url(part.get("url"), IMAGE_SCHEMES, 2048, errors, path + [key, "url"])
+
+
+def _is_iso_timestamp(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return True
 
 
 def check_not_empty(
@@ -303,7 +445,7 @@ def _check_button(button: dict[str, Any], path: Path, errors: FormErrors) -> Non
     if style == 5:
         if not button.get("url"):
             errors.required(path + ["url"])
-        errors.max_length(path + ["url"], button.get("url"), 512)
+        check_url(button.get("url"), LINK_BUTTON_SCHEMES, 512, errors, path + ["url"])
         if button.get("custom_id") is not None:
             errors.add(path + ["custom_id"], "BUTTON_COMPONENT_INVALID_CUSTOM_ID", "Link buttons cannot have a custom_id")
     elif style == 6:
@@ -312,6 +454,8 @@ def _check_button(button: dict[str, Any], path: Path, errors: FormErrors) -> Non
     else:
         errors.length_between(path + ["custom_id"], button.get("custom_id"), 1, 100)
     errors.max_length(path + ["label"], button.get("label"), 80)
+    if button.get("disabled") is not None and not isinstance(button["disabled"], bool):
+        errors.add(path + ["disabled"], "BOOLEAN_TYPE_CONVERT", "Must be either true or false.")
     if style != 6 and not button.get("label") and not button.get("emoji"):
         errors.add(path, "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED", "A label or an emoji is required")
 
@@ -466,6 +610,59 @@ def _check_command(command: dict[str, Any], path: Path, errors: FormErrors) -> N
             errors.add(path + ["options"], "BASE_TYPE_MAX_LENGTH", "Context menu commands cannot have options")
     if _command_chars(command) > MAX_COMMAND_CHARS:
         errors.add(path, "APPLICATION_COMMAND_TOO_LARGE", f"Command exceeds maximum size ({MAX_COMMAND_CHARS})")
+    _check_localizations(command, path, errors, name_max=32)
+    for key, allowed in (("contexts", (0, 1, 2)), ("integration_types", (0, 1))):
+        _check_enum_list(command.get(key), allowed, path + [key], errors)
+    permissions = command.get("default_member_permissions")
+    if permissions is not None:
+        value = int(permissions) if isinstance(permissions, str) and permissions.isdigit() else permissions
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_PERMISSIONS:
+            errors.add(path + ["default_member_permissions"], "NUMBER_TYPE_COERCE", f'Value "{permissions}" is not a permission set.')
+    for key in ("nsfw", "dm_permission"):
+        if command.get(key) is not None and not isinstance(command[key], bool):
+            errors.add(path + [key], "BOOLEAN_TYPE_CONVERT", "Must be either true or false.")
+
+
+# OpenAPI: default_member_permissions maximum; developers/reference.mdx "Locales".
+MAX_PERMISSIONS = 18014398509481983
+LOCALES = frozenset(
+    "id da de en-GB en-US es-ES es-419 fr hr it lt hu nl no pl pt-BR ro fi sv-SE vi tr cs el bg ru uk hi th zh-CN "
+    "ja zh-TW ko".split()
+)
+CHANNEL_TYPES = (0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15, 16)
+
+
+def _check_localizations(entity: dict[str, Any], path: Path, errors: FormErrors, *, name_max: int) -> None:
+    """``name_localizations`` / ``description_localizations``: keys are Discord's locales, values obey
+    the same length limits as the field (OpenAPI: 1-32 and 1-100 characters)."""
+    for key, high in (("name_localizations", name_max), ("description_localizations", 100)):
+        table = entity.get(key)
+        if table is None:
+            continue
+        if not isinstance(table, dict):
+            errors.add(path + [key], "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+            continue
+        for locale, text in table.items():
+            if locale not in LOCALES:
+                errors.add(path + [key, locale], "LOCALE_INVALID", f'"{locale}" is not a valid locale.')
+            elif not isinstance(text, str):
+                errors.add(path + [key, locale], "STRING_TYPE_CONVERT", "Could not interpret value as string.")
+            else:
+                errors.length_between(path + [key, locale], text, 1, high)
+
+
+def _check_enum_list(values: Any, allowed: tuple[int, ...], path: Path, errors: FormErrors) -> None:
+    """A list of enum values: at least one, each allowed, no repeats (OpenAPI minItems/uniqueItems)."""
+    if values is None:
+        return
+    if not isinstance(values, list) or not values:
+        errors.add(path, "BASE_TYPE_BAD_LENGTH", "Must be a non-empty array.")
+        return
+    for index, value in enumerate(values):
+        if isinstance(value, bool) or value not in allowed:
+            errors.add(path + [index], "BASE_TYPE_CHOICES", f"Value must be one of {allowed}.")
+    if len(set(map(repr, values))) != len(values):
+        errors.add(path, "BASE_TYPE_UNIQUE", "Values must be unique.")
 
 
 def _check_options(options: Any, path: Path, errors: FormErrors, *, depth: int) -> None:
@@ -487,6 +684,7 @@ def _check_options(options: Any, path: Path, errors: FormErrors, *, depth: int) 
             continue
         _check_name(option.get("name"), here + ["name"], errors, lowercase=True)
         errors.length_between(here + ["description"], option.get("description"), 1, 100)
+        _check_localizations(option, here, errors, name_max=32)
         if option.get("name") in names:
             errors.add(here + ["name"], "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS", "Option names must be unique")
         names.add(option.get("name"))
@@ -530,6 +728,18 @@ def _check_option_value_rules(option: dict[str, Any], path: Path, errors: FormEr
             errors.add(path + ["autocomplete"], "AUTOCOMPLETE_AND_CHOICES", reason)
     errors.number_between(path + ["min_length"], option.get("min_length"), 0, 6000)
     errors.number_between(path + ["max_length"], option.get("max_length"), 1, 6000)
+    # "min_value / max_value: integer for INTEGER options, double for NUMBER options".
+    kind = option.get("type")
+    for key in ("min_value", "max_value"):
+        value = option.get(key)
+        if value is None or kind not in (INTEGER_OPTION, NUMBER_OPTION):
+            continue
+        if kind == INTEGER_OPTION and not _is_int53(value):
+            errors.add(path + [key], "NUMBER_TYPE_COERCE", f'Value "{value}" is not int.')
+        elif isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            errors.add(path + [key], "NUMBER_TYPE_COERCE", f'Value "{value}" is not a valid number.')
+    if option.get("channel_types") is not None:
+        _check_enum_list(option["channel_types"], CHANNEL_TYPES, path + ["channel_types"], errors)
 
 
 def _command_chars(command: dict[str, Any]) -> int:

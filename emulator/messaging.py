@@ -5,6 +5,7 @@ Shared by channel messages, interaction callbacks and interaction webhooks.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -143,8 +144,32 @@ def create_message(
         flags=flags,
         tts=bool(body.get("tts")),
         reference_id=reference_id,
+        nonce=body.get("nonce"),
         **fields,
     )
+
+
+NONCE_WINDOW = 180.0  # seconds: "checked for uniqueness in the past few minutes"
+
+
+def enforced_nonce_duplicate(store: Store, channel: Channel, author: User, body: Any) -> Message | None:
+    """The message this body would duplicate under ``enforce_nonce``, if any.
+
+    developers/resources/message.mdx, Create Message: "If true and nonce is present, it will be
+    checked for uniqueness in the past few minutes. If another message was created by the same
+    author with the same nonce, that message will be returned and no new message will be created."
+    (discord.py sends a fresh nonce with ``enforce_nonce`` on every send, so a retried request is
+    not posted twice.)
+    """
+    if not isinstance(body, dict) or body.get("enforce_nonce") is not True or body.get("nonce") is None:
+        return None
+    since = utcnow() - dt.timedelta(seconds=NONCE_WINDOW)
+    for message in reversed(store.channel_messages[channel.id]):
+        if message.created_at < since:
+            break
+        if message.author_id == author.id and message.nonce == body["nonce"] and not message.deleted:
+            return message
+    return None
 
 
 def _reference(store: Store, channel: Channel, body: dict[str, Any]) -> int | None:

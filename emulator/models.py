@@ -236,6 +236,7 @@ class Message:
     reference_id: int | None = None
     tts: bool = False
     deleted: bool = False
+    nonce: int | str | None = None
 
     @property
     def ephemeral(self) -> bool:

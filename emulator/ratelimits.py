@@ -79,6 +79,9 @@ class RateLimits:
     global_per: float = 1.0
     routes: dict[str, RouteLimit] = field(default_factory=default_route_limits)
     default: RouteLimit = RouteLimit(50, 1.0)
+    # "Apps can send 120 gateway events per connection every 60 seconds ... Apps that surpass the
+    # limit are immediately disconnected" (developers/events/gateway.mdx, Rate Limiting; close 4008).
+    gateway: RouteLimit = RouteLimit(120, 60.0)
 
     def route_limit(self, bucket: str) -> RouteLimit:
         return self.routes.get(bucket, self.default)
@@ -176,6 +179,21 @@ class RateLimiter:
         body = {"message": RATE_LIMITED_MESSAGE, "retry_after": retry_after, "global": scope == "global"}
         hit = RateLimitHit(method, path, bucket, scope, retry_after, self.clock())
         return Decision(headers, refusal=body, hit=hit)
+
+
+class GatewayCounter:
+    """Events one gateway connection sent, in fixed windows opened by the first event."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self._window = _Window(opened=-math.inf)
+
+    def allow(self, rule: RouteLimit) -> bool:
+        now = self.clock()
+        if now - self._window.opened >= rule.per:
+            self._window = _Window(opened=now)
+        self._window.used += 1
+        return self._window.used <= rule.limit
 
 
 def _up_to_ms(seconds: float) -> float:

@@ -16,7 +16,7 @@ from aiohttp import web
 from . import limits
 from .errors import ApiError, FormErrors, missing_permissions, unknown_guild, unknown_user
 from .gateway import GUILDS
-from .messaging import create_message, edit_message, read_body
+from .messaging import create_message, edit_message, enforced_nonce_duplicate, read_body
 from .models import (
     CREATE_PRIVATE_THREADS,
     CREATE_PUBLIC_THREADS,
@@ -364,6 +364,9 @@ class RestApi:
         channel = self._channel(request)
         body, uploads = await read_body(request)
         self._check_can_send(channel)
+        duplicate = enforced_nonce_duplicate(self.store, channel, self.store.bot, body)
+        if duplicate is not None:
+            return json_response(self.store.message_payload(duplicate))
         message = create_message(self.store, channel, self.store.bot, body, uploads)
         self.emu._message_posted(message)
         return json_response(self.store.message_payload(message))

@@ -379,3 +379,152 @@ async def test_a_burst_of_dms_hits_the_global_limit_and_every_dm_arrives(emu, wo
     # The interaction's answers (callback, followup) never count against the global limit.
     assert not any(h.path.startswith(("/interactions/", "/webhooks/")) for h in hits)
     assert emu.violations == []
+
+
+# ------------------------------------------------- more of the OpenAPI description
+
+
+async def test_message_fields_the_openapi_description_constrains(emu, world) -> None:
+    emu.rate_limits.enabled = False
+    path = f"/channels/{world.games.id}/messages"
+    user = str(world.users[0].id)
+    wrong: list[tuple[dict[str, Any], tuple[str | int, ...]]] = [
+        # "parse" is mutually exclusive with a non-empty users / roles list (a documented validation error)
+        ({"allowed_mentions": {"parse": ["users"], "users": [user]}}, ("allowed_mentions", "users")),
+        ({"allowed_mentions": {"parse": ["roles"], "roles": [user]}}, ("allowed_mentions", "roles")),
+        ({"allowed_mentions": {"parse": ["members"]}}, ("allowed_mentions", "parse", 0)),
+        ({"allowed_mentions": {"parse": ["users", "users"]}}, ("allowed_mentions", "parse")),
+        ({"allowed_mentions": {"users": [str(n) for n in range(1, 102)]}}, ("allowed_mentions", "users")),
+        ({"allowed_mentions": {"users": ["alice"]}}, ("allowed_mentions", "users", 0)),
+        ({"allowed_mentions": {"users": [user, user]}}, ("allowed_mentions", "users")),
+        ({"allowed_mentions": {"replied_user": "yes"}}, ("allowed_mentions", "replied_user")),
+        ({"tts": "no"}, ("tts",)),
+        ({"nonce": 2**63}, ("nonce",)),
+        ({"attachments": [{"filename": "a.png"}]}, ("attachments", 0, "id")),
+        ({"attachments": [{"id": 0, "description": "d" * 1025}]}, ("attachments", 0, "description")),
+        ({"message_reference": {"channel_id": str(world.games.id)}}, ("message_reference", "message_id")),
+    ]
+    for extra, where in wrong:
+        status, body, _ = await raw(emu, "POST", path, json={"content": "hi", **extra})
+        assert (status, body["code"]) == (400, 50035), extra
+        assert field_errors(body, *where), (extra, body)
+    assert emu.messages(world.games) == []
+    fine = [
+        {"allowed_mentions": {"parse": ["everyone"], "users": [user]}},
+        {"allowed_mentions": {"parse": ["users", "roles"], "users": []}},  # an empty list is no conflict
+        {"allowed_mentions": {"parse": [], "replied_user": False}},
+        {"tts": False, "nonce": 12345},
+    ]
+    for extra in fine:
+        status, body, _ = await raw(emu, "POST", path, json={"content": "hi", **extra})
+        assert status == 200, (extra, body)
+    assert len(emu.violations) == len(wrong)
+
+
+def test_command_fields_the_openapi_description_constrains() -> None:
+    base = {"name": "play", "description": "Play"}
+    number = {"type": 10, "name": "n", "description": "n"}
+    wrong: list[tuple[dict[str, Any], tuple[str | int, ...]]] = [
+        ({"contexts": [0, 3]}, ("contexts", 1)),
+        ({"contexts": []}, ("contexts",)),
+        ({"integration_types": [0, 0]}, ("integration_types",)),
+        ({"default_member_permissions": "admin"}, ("default_member_permissions",)),
+        ({"default_member_permissions": 2**60}, ("default_member_permissions",)),
+        ({"nsfw": "false"}, ("nsfw",)),
+        ({"name_localizations": {"english": "play"}}, ("name_localizations", "english")),
+        ({"description_localizations": {"fr": ""}}, ("description_localizations", "fr")),
+        ({"options": [{"type": 4, "name": "n", "description": "n", "min_value": 1.5}]}, ("options", 0, "min_value")),
+        ({"options": [{**number, "max_value": "10"}]}, ("options", 0, "max_value")),
+        ({"options": [{"type": 7, "name": "c", "description": "c", "channel_types": [0, 99]}]},
+         ("options", 0, "channel_types", 1)),
+        ({"options": [{**number, "name_localizations": {"de": "N" * 33}}]}, ("options", 0, "name_localizations", "de")),
+    ]
+    for extra, where in wrong:
+        errors = FormErrors()
+        limits.check_commands([{**base, **extra}], errors)
+        node = errors.tree["0"]
+        for part in where:
+            node = node[str(part)]
+        assert node["_errors"], (extra, errors.tree)
+    fine = {
+        **base,
+        "contexts": [0, 1],
+        "integration_types": [0],
+        "default_member_permissions": "8",
+        "nsfw": False,
+        "name_localizations": {"fr": "jouer", "pt-BR": "jogar"},
+        "options": [{**number, "min_value": 0, "max_value": 2.5}, {"type": 4, "name": "i", "description": "i", "min_value": 1}],
+    }
+    errors = FormErrors()
+    limits.check_commands([fine], errors)
+    assert errors.tree == {}
+
+
+async def test_command_sync_is_refused_as_a_whole(emu, world) -> None:
+    commands = [{"name": "play", "description": "Play", "contexts": [7]}]
+    path = f"/applications/{emu.application_id}/guilds/{world.guild.id}/commands"
+    status, body, _ = await raw(emu, "PUT", path, json=commands)
+    assert (status, body["code"]) == (400, 50035) and field_errors(body, 0, "contexts", 0)
+    assert emu.commands(world.guild) == []
+
+
+async def test_urls_must_be_well_formed_with_an_accepted_scheme(emu, world) -> None:
+    emu.rate_limits.enabled = False
+    path = f"/channels/{world.games.id}/messages"
+
+    def link(url: str) -> dict[str, Any]:
+        return {"components": [{"type": 1, "components": [{"type": 2, "style": 5, "label": "open", "url": url}]}]}
+
+    wrong = [
+        (link("javascript:alert(1)"), ("components", 0, "components", 0, "url"), "URL_TYPE_INVALID_SCHEME"),
+        (link("https://"), ("components", 0, "components", 0, "url"), "URL_TYPE_INVALID_URL"),
+        (link("https://discord.com/" + "x" * 500), ("components", 0, "components", 0, "url"), "BASE_TYPE_MAX_LENGTH"),
+        ({"embeds": [{"title": "t", "url": "discord://-/channels/1"}]}, ("embeds", 0, "url"), "URL_TYPE_INVALID_SCHEME"),
+        ({"embeds": [{"title": "t", "image": {"url": "board.png"}}]}, ("embeds", 0, "image", "url"), "URL_TYPE_INVALID_SCHEME"),
+        ({"embeds": [{"title": "t", "timestamp": "yesterday"}]}, ("embeds", 0, "timestamp"), "DATE_TIME_TYPE_PARSE"),
+        ({"embeds": [{"fields": [{"name": "n", "value": "v", "inline": "yes"}]}]},
+         ("embeds", 0, "fields", 0, "inline"), "BOOLEAN_TYPE_CONVERT"),
+    ]
+    for extra, where, code in wrong:
+        status, body, _ = await raw(emu, "POST", path, json={"content": "hi", **extra})
+        assert (status, body["code"]) == (400, 50035), extra
+        assert [e["code"] for e in field_errors(body, *where)] == [code], body
+    fine = [
+        link(f"https://discord.com/channels/{world.guild.id}/{world.games.id}"),
+        link("discord://-/channels/@me"),
+        {"embeds": [{"title": "t", "image": {"url": "attachment://board.png"}, "timestamp": "2026-11-22T21:00:00Z"}]},
+    ]
+    for extra in fine:
+        assert (await raw(emu, "POST", path, json={"content": "hi", **extra}))[0] == 200, extra
+    assert len(emu.messages(world.games)) == len(fine) and len(emu.violations) == len(wrong)
+
+
+async def test_enforce_nonce_returns_the_first_message_instead_of_a_second(emu, world) -> None:
+    path = f"/channels/{world.games.id}/messages"
+    first = await raw(emu, "POST", path, json={"content": "board", "nonce": "1234", "enforce_nonce": True})
+    again = await raw(emu, "POST", path, json={"content": "board", "nonce": "1234", "enforce_nonce": True})
+    assert first[0] == again[0] == 200 and first[1]["id"] == again[1]["id"] and first[1]["nonce"] == "1234"
+    assert [m.content for m in emu.messages(world.games)] == ["board"]
+    # Without enforce_nonce (or with another nonce) the same body is a new message.
+    assert (await raw(emu, "POST", path, json={"content": "board", "nonce": "1234"}))[1]["id"] != first[1]["id"]
+    assert (await raw(emu, "POST", path, json={"content": "board", "nonce": "99", "enforce_nonce": True}))[0] == 200
+    assert len(emu.messages(world.games)) == 3
+    status, body, _ = await raw(emu, "POST", path, json={"content": "x", "nonce": "5", "enforce_nonce": "true"})
+    assert (status, body["code"]) == (400, 50035) and field_errors(body, "enforce_nonce")
+
+
+async def test_more_than_120_gateway_events_a_minute_close_the_connection(emu) -> None:
+    assert (emu.rate_limits.gateway.limit, emu.rate_limits.gateway.per) == (120, 60.0)
+    async with aiohttp.ClientSession() as session:
+        async with session.ws_connect(emu.gateway_url) as socket:
+            hello = await socket.receive_json()
+            assert hello["op"] == 10
+            for n in range(121):
+                await socket.send_json({"op": 1, "d": n})
+            codes = []
+            async for message in socket:
+                if message.type == aiohttp.WSMsgType.TEXT:
+                    codes.append(message.json()["op"])
+            assert set(codes) <= {11} and len(codes) <= 120  # (some ACKs may not be flushed before the close)
+            assert socket.close_code == 4008
+    assert emu.violations == ["gateway: more than 120 events in 60 s (closed 4008)"]
