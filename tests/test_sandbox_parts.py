@@ -172,6 +172,11 @@ async def test_emulator_observers_see_every_visible_change_and_cannot_break_it(t
         assert private.ephemeral and ("message_created", private.messages[0]) in seen
         chat = await bot_world.emu.user_message(bot_world.users[1], thread, "good luck!")
         assert ("message_created", chat) in seen
+        loading: list[bool] = []
+        bot_world.emu.observers.insert(0, lambda event, obj: loading.append(getattr(obj, "loading", False)))
+        replay = await bot_world.emu.invoke(bot_world.users[0], thread, "history", {"gif": True})
+        await replay.wait_message(timeout=15)
+        assert loading[0] is True and loading[-1] is False  # "thinking…" shown first, then the answer
         assert not bot_world.emu.violations
     finally:
         await bot_world.stop()
