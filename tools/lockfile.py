@@ -22,7 +22,8 @@ HEADER = """\
 
 
 def _name(line: str) -> str:
-    return re.split(r"[=<>!~ ;\[]", line, maxsplit=1)[0].strip().lower().replace("_", "-")
+    name = re.split(r"[=<>!~ ;\[]", line, maxsplit=1)[0].strip()
+    return re.sub(r"[-_.]+", "-", name).lower()  # PEP 503: discord.py == discord-py == Discord_Py
 
 
 def freeze(python: str) -> list[str]:
@@ -32,8 +33,8 @@ def freeze(python: str) -> list[str]:
                    and _name(line) not in ("hexplay",)), key=_name)
 
 
-def main() -> int:
-    action, python = sys.argv[1], sys.argv[2]
+def main(argv: list[str] | None = None) -> int:
+    action, python = (argv or sys.argv[1:])[:2]
     if action == "write":
         pins = freeze(python)
         LOCK.write_text(HEADER + "\n".join(pins) + "\n", encoding="utf-8")
