@@ -40,9 +40,10 @@ class Client:
         self.queue: asyncio.Queue[str] = asyncio.Queue()
 
     async def pump(self) -> None:
-        while True:
-            text = await self.queue.get()
-            await self.socket.send_str(text)
+        with contextlib.suppress(ConnectionError, RuntimeError):  # the tab went away
+            while True:
+                text = await self.queue.get()
+                await self.socket.send_str(text)
 
 
 class WebFace:
