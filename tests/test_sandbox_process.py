@@ -78,3 +78,15 @@ def test_with_a_token_make_run_is_the_bot_on_discord(tmp_path: Path) -> None:
                           timeout=60)
     assert "Sandbox" not in done.stdout
     assert done.returncode != 0  # the bot could not reach "Discord" at a closed port
+
+
+def test_a_bot_that_dies_stops_the_sandbox_with_the_reason(tmp_path: Path) -> None:
+    sandbox = SandboxProcess(tmp_path / "data")
+    try:
+        os.kill(sandbox.bot_pid(), 9)
+        output, _ = sandbox.process.communicate(timeout=30)
+    finally:
+        sandbox.kill()
+    assert sandbox.process.returncode == 1
+    assert "The bot stopped unexpectedly (status -9)" in output and "Sandbox stopped" in output
+    assert (tmp_path / "data" / "sandbox-discord.json").exists()
