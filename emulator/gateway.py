@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, Union
 
 from aiohttp import WSMsgType, web
 
-from .ratelimits import GatewayCounter
+from .ratelimits import WindowCounter
 from .waiting import Signal
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ class Connection:
         self.session: GatewaySession | None = None
         self.sync_sent = False
         self.server_close_code: int | None = None
-        self.sent_events = GatewayCounter()
+        self.sent_events = WindowCounter()
         self._outbox: asyncio.Queue[Outgoing | None] = asyncio.Queue()
         self._writer = asyncio.create_task(self._write())
 

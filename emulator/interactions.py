@@ -24,6 +24,9 @@ from .waiting import Signal
 if TYPE_CHECKING:
     from .server import DiscordEmulator
 
+# Interaction responses and followups parse only user mentions unless told otherwise.
+WEBHOOK_MENTION_DEFAULTS = ("users",)
+
 # Interaction types.
 APPLICATION_COMMAND = 2
 MESSAGE_COMPONENT = 3
@@ -197,6 +200,7 @@ class InteractionService:
                 self.store.bot,
                 flags=FLAG_LOADING | (FLAG_EPHEMERAL if ephemeral else 0),
                 webhook_id=self.store.application_id,
+                default_mention_parse=WEBHOOK_MENTION_DEFAULTS,
                 interaction_id=pending.id,
                 type=20 if pending.type == APPLICATION_COMMAND else 0,
             )
@@ -241,6 +245,7 @@ class InteractionService:
             uploads,
             allowed_flags=INTERACTION_MESSAGE_FLAGS,
             webhook_id=self.store.application_id,
+            default_mention_parse=WEBHOOK_MENTION_DEFAULTS,
             interaction_id=pending.id,
             type=20 if pending.type == APPLICATION_COMMAND else 0,
         )
@@ -303,6 +308,7 @@ class InteractionService:
                 uploads,
                 allowed_flags=FOLLOWUP_MESSAGE_FLAGS,
                 webhook_id=self.store.application_id,
+                default_mention_parse=WEBHOOK_MENTION_DEFAULTS,
                 interaction_id=pending.id,
             )
         result.followups.append(message)

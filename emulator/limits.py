@@ -168,7 +168,7 @@ def check_embeds(embeds: list[dict[str, Any]], errors: FormErrors, path: Path) -
         for field_index, embed_field in enumerate(fields):
             name, value = embed_field.get("name"), embed_field.get("value")
             for key, text, limit in (("name", name, 256), ("value", value, 1024)):
-                if not text:
+                if not text or (isinstance(text, str) and not text.strip()):
                     errors.required(here + ["fields", field_index, key])
                 else:
                     errors.max_length(here + ["fields", field_index, key], text, limit)
@@ -184,7 +184,8 @@ def check_embeds(embeds: list[dict[str, Any]], errors: FormErrors, path: Path) -
         for field_index, embed_field in enumerate(fields):
             inline = embed_field.get("inline")
             if inline is not None and not isinstance(inline, bool):
-                errors.add(here + ["fields", field_index, "inline"], "BOOLEAN_TYPE_CONVERT", "Must be either true or false.")
+                where = here + ["fields", field_index, "inline"]
+                errors.add(where, "BOOLEAN_TYPE_CONVERT", "Must be either true or false.")
         _check_embed_urls(embed, here, errors)
         timestamp = embed.get("timestamp")
         if timestamp is not None and not _is_iso_timestamp(timestamp):
@@ -211,7 +212,8 @@ def check_url(value: Any, schemes: tuple[str, ...], max_length: int, errors: For
     errors.max_length(path, value, max_length)
     parsed = urllib.parse.urlsplit(value)
     if parsed.scheme.lower() not in schemes:
-        errors.add(path, "URL_TYPE_INVALID_SCHEME", f'Scheme "{parsed.scheme}" is not supported. Scheme must be one of {schemes}.')
+        message = f'Scheme "{parsed.scheme}" is not supported. Scheme must be one of {schemes}.'
+        errors.add(path, "URL_TYPE_INVALID_SCHEME", message)
     elif not parsed.netloc or any(c.isspace() for c in value):
         errors.add(path, "URL_TYPE_INVALID_URL", "Not a well formed URL.")
 
@@ -242,8 +244,11 @@ def _is_iso_timestamp(value: Any) -> bool:
 def check_not_empty(
     *, content: str, embeds: list[Any], components: list[Any], attachment_count: int, body: dict[str, Any]
 ) -> None:
-    """A message must carry something: content, an embed, a component, a file, a sticker or a poll."""
-    if content or embeds or components or attachment_count or body.get("sticker_ids") or body.get("poll"):
+    """A message must carry something: content, an embed, a component, a file, a sticker or a poll.
+
+    Discord trims the content, so whitespace alone is no content (content "\\n" answers 50006, as
+    quoted in NITKC-DEV/Kisarazu-Multi-Manager issue 32)."""
+    if content.strip() or embeds or components or attachment_count or body.get("sticker_ids") or body.get("poll"):
         return
     raise ApiError(400, 50006, "Cannot send an empty message")
 
@@ -276,7 +281,8 @@ def check_message_flags(flags: Any, allowed: int, errors: FormErrors, path: Sequ
         return 0
     if flags < 0 or flags & ~allowed:
         extra = flags & ~allowed if flags >= 0 else flags
-        errors.add(list(path), "MESSAGE_FLAGS_INVALID", f"Flags {extra} cannot be set on this message (allowed: {allowed}).")
+        message = f"Flags {extra} cannot be set on this message (allowed: {allowed})."
+        errors.add(list(path), "MESSAGE_FLAGS_INVALID", message)
         return 0
     return flags
 
@@ -617,7 +623,8 @@ def _check_command(command: dict[str, Any], path: Path, errors: FormErrors) -> N
     if permissions is not None:
         value = int(permissions) if isinstance(permissions, str) and permissions.isdigit() else permissions
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_PERMISSIONS:
-            errors.add(path + ["default_member_permissions"], "NUMBER_TYPE_COERCE", f'Value "{permissions}" is not a permission set.')
+            message = f'Value "{permissions}" is not a permission set.'
+            errors.add(path + ["default_member_permissions"], "NUMBER_TYPE_COERCE", message)
     for key in ("nsfw", "dm_permission"):
         if command.get(key) is not None and not isinstance(command[key], bool):
             errors.add(path + [key], "BOOLEAN_TYPE_CONVERT", "Must be either true or false.")
@@ -749,6 +756,27 @@ def _command_chars(command: dict[str, Any]) -> int:
         for choice in option.get("choices") or []:
             total += len(str(choice.get("name") or "")) + len(str(choice.get("value") or ""))
     return total
+
+
+def check_history_query(query: Any) -> int:
+    """GET /channels/{id}/messages: ``limit`` an integer 1-100 (default 50); ``around``, ``before``,
+    ``after`` snowflakes, at most one of them ("mutually exclusive, only one may be passed at a
+    time", developers/resources/message.mdx; ranges from the OpenAPI description). Returns the limit."""
+    errors = FormErrors()
+    raw = query.get("limit", "50")
+    limit = int(raw) if raw.lstrip("-").isdigit() else None
+    if limit is None:
+        errors.add(["limit"], "NUMBER_TYPE_COERCE", f'Value "{raw}" is not int.')
+    elif not 1 <= limit <= 100:
+        errors.add(["limit"], "NUMBER_TYPE_MAX", "int value should be less than or equal to 100 and greater than 0.")
+    given = [key for key in ("around", "before", "after") if key in query]
+    for key in given:
+        if not _is_snowflake(query[key]):
+            errors.add([key], "NUMBER_TYPE_COERCE", f'Value "{query[key]}" is not snowflake.')
+    if len(given) > 1:
+        errors.add([given[1]], "BASE_TYPE_BAD_TYPE", f"Only one of around, before, after may be given (got {given}).")
+    errors.raise_if_any()
+    return limit or 50
 
 
 def check_thread_body(body: dict[str, Any]) -> None:

@@ -145,6 +145,7 @@ def create_message(
         tts=bool(body.get("tts")),
         reference_id=reference_id,
         nonce=body.get("nonce"),
+        allowed_mentions=body.get("allowed_mentions"),
         **fields,
     )
 
@@ -212,6 +213,10 @@ def edit_message(store: Store, message: Message, body: Any, uploads: list[Upload
 
     if "components" in body:
         assign_component_ids(components)
+    if "content" in body or "allowed_mentions" in body:
+        # "If there is no explicit allowed_mentions in the edit request, the content will be parsed
+        # with default allowances" (message.mdx, Edit Message).
+        message.allowed_mentions = body.get("allowed_mentions")
     message.content, message.embeds, message.components = content, embeds, components
     message.attachments, message.flags = kept + _new_attachments(store, body, uploads), flags
     message.edited_at = utcnow()

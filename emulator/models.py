@@ -237,6 +237,11 @@ class Message:
     tts: bool = False
     deleted: bool = False
     nonce: int | str | None = None
+    # The request's allowed_mentions (None: the defaults), and the defaults of where it was sent:
+    # "In regular messages, all mention types are parsed ... In interactions and webhooks, only
+    # user mentions are parsed" (developers/resources/message.mdx, Allowed Mentions Object).
+    allowed_mentions: dict[str, Any] | None = None
+    default_mention_parse: tuple[str, ...] = ("users", "roles", "everyone")
 
     @property
     def ephemeral(self) -> bool:
@@ -251,6 +256,14 @@ class Message:
     def mentions(self) -> list[int]:
         """User ids mentioned as ``<@id>`` in the content, in order, without duplicates."""
         return list(dict.fromkeys(int(match) for match in _MENTION_RE.findall(self.content)))
+
+    @property
+    def pinged(self) -> list[int]:
+        """User ids this message notifies: mentioned in the content and let through by allowed_mentions."""
+        allowed = self.allowed_mentions
+        parse = self.default_mention_parse if allowed is None else tuple(allowed.get("parse") or ())
+        listed = {str(user_id) for user_id in ((allowed or {}).get("users") or [])}
+        return [uid for uid in self.mentions if "users" in parse or str(uid) in listed]
 
     @property
     def text(self) -> str:

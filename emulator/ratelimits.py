@@ -15,11 +15,13 @@ What Discord documents (developers/topics/rate-limits.mdx in discord/discord-api
 The limits themselves are not documented ("should not be hard coded"); the defaults here are
 the commonly observed ones: 5 message posts per 5 s per channel (e.g. alexemanuelol/rustplusplus
 issue 475 logs "Limit: 5 ... Route: /channels/:id/messages"), 5 requests per 2 s per webhook
-(interaction followups and edits), 50 per second for the rest. Every figure is configurable
-(:class:`RateLimits`), including switching the whole thing off.
+for interaction followups and edits (the webhook figure quoted in discord-api-docs issue 6753),
+50 per second for the rest. Every figure is configurable (:class:`RateLimits`), including
+switching the whole thing off.
 
 Windows are fixed: a bucket's window opens at its first request and refills when it ends.
-Every request counts, failed ones included, as on Discord.
+Every request counts, failed ones included ("failed requests count towards rate limit same as
+successful ones", same source).
 """
 
 from __future__ import annotations
@@ -82,6 +84,10 @@ class RateLimits:
     # "Apps can send 120 gateway events per connection every 60 seconds ... Apps that surpass the
     # limit are immediately disconnected" (developers/events/gateway.mdx, Rate Limiting; close 4008).
     gateway: RouteLimit = RouteLimit(120, 60.0)
+    # "IP addresses that make too many invalid HTTP requests are automatically and temporarily
+    # restricted ... 10,000 per 10 minutes. An invalid request is one that results in 401, 403,
+    # or 429 statuses" (rate-limits.mdx). Exceeding it is a violation here (a Cloudflare ban there).
+    invalid_requests: RouteLimit = RouteLimit(10_000, 600.0)
 
     def route_limit(self, bucket: str) -> RouteLimit:
         return self.routes.get(bucket, self.default)
@@ -181,8 +187,8 @@ class RateLimiter:
         return Decision(headers, refusal=body, hit=hit)
 
 
-class GatewayCounter:
-    """Events one gateway connection sent, in fixed windows opened by the first event."""
+class WindowCounter:
+    """Events counted in fixed windows, each opened by its first event (gateway sends, invalid requests)."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
@@ -194,6 +200,10 @@ class GatewayCounter:
             self._window = _Window(opened=now)
         self._window.used += 1
         return self._window.used <= rule.limit
+
+    @property
+    def count(self) -> int:
+        return self._window.used
 
 
 def _up_to_ms(seconds: float) -> float:

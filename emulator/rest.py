@@ -112,18 +112,19 @@ class RestApi:
         path = request.path[len(API_PREFIX) :] if request.path.startswith(API_PREFIX) else request.path
         self.emu.requests.append((request.method, path))
         decision = self._rate_limit(request, path)
-        if decision.refusal is not None:
-            assert decision.hit is not None
-            self.emu.rate_limit_hits.append(decision.hit)
-            error = ApiError(429, 0, f"{RATE_LIMITED_MESSAGE} ({decision.hit.scope}: {decision.hit.bucket})", violation=False)
+        hit = decision.hit
+        if decision.refusal is not None and hit is not None:
+            self.emu.rate_limit_hits.append(hit)
+            error = ApiError(429, 0, f"{RATE_LIMITED_MESSAGE} ({hit.scope}: {hit.bucket})", violation=False)
             self.emu._record_rejection(request.method, path, error)
             response = json_response(decision.refusal, 429)
         else:
             response = await self._handle(request, handler, path)
-        response.headers.update(decision.headers)
-        # Discord's responses come through Google's load balancer; discord.py treats a 429
-        # *without* a Via header as a Cloudflare ban and gives up instead of retrying.
-        response.headers["Via"] = "1.1 google"
+        if not response.prepared:  # (a websocket was answered long ago)
+            response.headers.update(decision.headers)
+            # Discord's responses come through Google's load balancer; discord.py treats a 429
+            # *without* a Via header as a Cloudflare ban and gives up instead of retrying.
+            response.headers["Via"] = "1.1 google"
         return response
 
     async def _handle(self, request: web.Request, handler: Handler, path: str) -> web.StreamResponse:
@@ -341,10 +342,7 @@ class RestApi:
 
     async def get_messages(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
-        try:
-            limit = max(1, min(100, int(request.query.get("limit", "50"))))
-        except ValueError:
-            limit = 50
+        limit = limits.check_history_query(request.query)
         visible = [m for m in self.store.channel_messages[channel.id] if not (m.deleted or m.ephemeral or m.loading)]
         if "before" in request.query:
             visible = [m for m in visible if m.id < int(request.query["before"])]

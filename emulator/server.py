@@ -16,7 +16,7 @@ from .errors import ApiError, EmulatorError
 from .gateway import DIRECT_MESSAGES, GUILD_MEMBERS, GUILD_MESSAGES, GUILDS, RESUMABLE_CLOSE, Gateway
 from .interactions import InteractionService
 from .models import Channel, Guild, Message, User, new_snowflake
-from .ratelimits import RateLimiter, RateLimitHit, RateLimits
+from .ratelimits import RateLimiter, RateLimitHit, RateLimits, WindowCounter
 from .rest import RestApi
 from .store import Store
 from .waiting import Signal
@@ -85,6 +85,7 @@ class DiscordEmulator(UserActions):
         # disable them; ``rate_limit_hits`` lists every 429 sent (they are in ``rejections`` too).
         self.rate_limiter = RateLimiter(rate_limits if rate_limits is not None else RateLimits())
         self.rate_limit_hits: list[RateLimitHit] = []
+        self._invalid_requests = WindowCounter()
         self.interactions = InteractionService(self)
         self.gateway = Gateway(self)
         self.rest = RestApi(self)
@@ -286,6 +287,14 @@ class DiscordEmulator(UserActions):
         self.rejections.append(Rejection(method, path, error.status, error.code, description, error.violation))
         if error.violation:
             self.violations.append(f"{method} {path}: {description}")
+        limits = self.rate_limits
+        if error.status in (401, 403, 429) and limits.enabled:
+            rule = limits.invalid_requests
+            if not self._invalid_requests.allow(rule) and self._invalid_requests.count == rule.limit + 1:
+                self.violations.append(
+                    f"invalid requests: more than {rule.limit} 401/403/429 responses in {rule.per:g} s"
+                    f" (Discord restricts the IP), the last {method} {path}"
+                )
 
     def _message_intent(self, channel: Channel) -> int:
         return DIRECT_MESSAGES if channel.is_dm else GUILD_MESSAGES

@@ -453,7 +453,10 @@ def test_command_fields_the_openapi_description_constrains() -> None:
         "default_member_permissions": "8",
         "nsfw": False,
         "name_localizations": {"fr": "jouer", "pt-BR": "jogar"},
-        "options": [{**number, "min_value": 0, "max_value": 2.5}, {"type": 4, "name": "i", "description": "i", "min_value": 1}],
+        "options": [
+            {**number, "min_value": 0, "max_value": 2.5},
+            {"type": 4, "name": "i", "description": "i", "min_value": 1},
+        ],
     }
     errors = FormErrors()
     limits.check_commands([fine], errors)
@@ -480,7 +483,8 @@ async def test_urls_must_be_well_formed_with_an_accepted_scheme(emu, world) -> N
         (link("https://"), ("components", 0, "components", 0, "url"), "URL_TYPE_INVALID_URL"),
         (link("https://discord.com/" + "x" * 500), ("components", 0, "components", 0, "url"), "BASE_TYPE_MAX_LENGTH"),
         ({"embeds": [{"title": "t", "url": "discord://-/channels/1"}]}, ("embeds", 0, "url"), "URL_TYPE_INVALID_SCHEME"),
-        ({"embeds": [{"title": "t", "image": {"url": "board.png"}}]}, ("embeds", 0, "image", "url"), "URL_TYPE_INVALID_SCHEME"),
+        ({"embeds": [{"title": "t", "image": {"url": "board.png"}}]}, ("embeds", 0, "image", "url"),
+         "URL_TYPE_INVALID_SCHEME"),
         ({"embeds": [{"title": "t", "timestamp": "yesterday"}]}, ("embeds", 0, "timestamp"), "DATE_TIME_TYPE_PARSE"),
         ({"embeds": [{"fields": [{"name": "n", "value": "v", "inline": "yes"}]}]},
          ("embeds", 0, "fields", 0, "inline"), "BOOLEAN_TYPE_CONVERT"),
@@ -528,3 +532,59 @@ async def test_more_than_120_gateway_events_a_minute_close_the_connection(emu) -
             assert set(codes) <= {11} and len(codes) <= 120  # (some ACKs may not be flushed before the close)
             assert socket.close_code == 4008
     assert emu.violations == ["gateway: more than 120 events in 60 s (closed 4008)"]
+
+
+async def test_too_many_invalid_requests_are_a_violation(emu, world) -> None:
+    assert (emu.rate_limits.invalid_requests.limit, emu.rate_limits.invalid_requests.per) == (10_000, 600.0)
+    emu.rate_limits.invalid_requests = RouteLimit(5, 600.0)
+    closed = emu.create_user("closed", dms_open=False)
+    dm = emu.dm_channel(closed)
+    for _ in range(4):  # a bot that keeps DMing a user whose DMs are closed: 403 each time
+        assert (await raw(emu, "POST", f"/channels/{dm.id}/messages", json={"content": "hi"}))[0] == 403
+    assert emu.violations == []
+    assert (await raw(emu, "GET", "/users/@me", headers={"Authorization": "Bot wrong"}))[0] == 401
+    assert not any(v.startswith("invalid requests") for v in emu.violations)
+    assert (await raw(emu, "POST", f"/channels/{dm.id}/messages", json={"content": "hi"}))[0] == 403  # the 6th
+    assert (await raw(emu, "POST", f"/channels/{dm.id}/messages", json={"content": "hi"}))[0] == 429  # 6 in 5 s
+    [violation] = [v for v in emu.violations if v.startswith("invalid requests")]  # once per window
+    assert violation.startswith("invalid requests: more than 5 401/403/429 responses in 600 s")
+
+
+async def test_pinged_follows_allowed_mentions_and_their_defaults(emu, world) -> None:
+    alice, bob = world.users[:2]
+    path = f"/channels/{world.games.id}/messages"
+    content = f"{alice.mention} and {bob.mention}"
+
+    async def post(**extra: Any) -> list[int]:
+        status, body, _ = await raw(emu, "POST", path, json={"content": content, **extra})
+        assert status == 200
+        return emu.message(int(body["id"])).pinged
+
+    assert await post() == [alice.id, bob.id]  # a channel message parses every mention by default
+    assert await post(allowed_mentions={"parse": []}) == []
+    assert await post(allowed_mentions={"users": [str(bob.id)]}) == [bob.id]
+    assert await post(allowed_mentions={"parse": ["users"]}) == [alice.id, bob.id]
+    # Editing the content without allowed_mentions parses it with the defaults again.
+    _, body, _ = await raw(emu, "POST", path, json={"content": content, "allowed_mentions": {"parse": []}})
+    await raw(emu, "PATCH", f"{path}/{body['id']}", json={"content": content + "!"})
+    assert emu.message(int(body["id"])).pinged == [alice.id, bob.id]
+    assert all(m.mentions == [alice.id, bob.id] for m in emu.messages(world.games))  # mentions: what the text shows
+
+
+async def test_whitespace_alone_is_an_empty_message(emu, world) -> None:
+    path = f"/channels/{world.games.id}/messages"
+    for content in ("", "   ", "\n\t "):
+        status, body, _ = await raw(emu, "POST", path, json={"content": content})
+        assert (status, body["code"]) == (400, 50006), repr(content)
+    assert (await raw(emu, "POST", path, json={"content": " . "}))[0] == 200
+
+
+async def test_message_history_query_is_checked(emu, world) -> None:
+    path = f"/channels/{world.games.id}/messages"
+    await raw(emu, "POST", path, json={"content": "one"})
+    status, body, _ = await raw(emu, "GET", path + "?limit=100&before=9999999999999999999")
+    assert status == 200 and [m["content"] for m in body] == ["one"]
+    for query, where in (("limit=0", "limit"), ("limit=101", "limit"), ("limit=ten", "limit"),
+                         ("before=yesterday", "before"), ("before=1&after=2", "after")):
+        status, body, _ = await raw(emu, "GET", f"{path}?{query}")
+        assert (status, body["code"]) == (400, 50035) and field_errors(body, where), query
