@@ -69,6 +69,7 @@ class Views:
             "attachments": [{"url": f"/files/{a.id}/{a.filename}", "filename": a.filename, "type": a.content_type,
                              "width": a.width, "height": a.height, "description": a.description}
                             for a in message.attachments],
+            "pinged": [str(user_id) for user_id in message.pinged],  # highlighted for them, as on Discord
             "ephemeral": message.ephemeral,
             "loading": message.loading,
             "edited": message.edited_at is not None and message.edited_at != self._filled_at.get(message.id),

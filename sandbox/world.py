@@ -107,7 +107,8 @@ class WorldFile:
                 continue
             attachments = [self._attachment(store.attachment_base_url, a) for a in raw.pop("attachments")]
             message = Message(**{**raw, "attachments": attachments, "created_at": _parse_time(raw["created_at"]),
-                                 "edited_at": _parse_time(raw["edited_at"])})
+                                 "edited_at": _parse_time(raw["edited_at"]),
+                                 "default_mention_parse": tuple(raw["default_mention_parse"])})
             for attachment in attachments:
                 store.attachments[attachment.id] = attachment
             store.messages[message.id] = message
@@ -159,4 +160,5 @@ def _message(message: Message) -> dict[str, Any]:
                             for a in message.attachments],
             "flags": message.flags, "created_at": _time(message.created_at), "edited_at": _time(message.edited_at),
             "guild_id": message.guild_id, "type": message.type, "webhook_id": message.webhook_id,
-            "interaction_id": message.interaction_id, "reference_id": message.reference_id, "tts": message.tts}
+            "interaction_id": message.interaction_id, "reference_id": message.reference_id, "tts": message.tts,
+            "allowed_mentions": message.allowed_mentions, "default_mention_parse": list(message.default_mention_parse)}

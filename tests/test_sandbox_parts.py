@@ -103,6 +103,7 @@ async def test_the_world_is_saved_and_restored_with_the_same_ids(tmp_path):
         assert again.bot.id == application_id
         assert [u.name for u in again.store.users.values() if not u.bot] == list(world.PLAYERS)
         assert again.message(message.id).content == message.content
+        assert again.message(message.id).pinged == [alice.id]
         assert [t.id for t in again.threads(games.id)] == [thread.id]
         kept = again.messages(thread.id, include_ephemeral=True)
         assert [m.content for m in kept] == ["board"]
@@ -122,6 +123,9 @@ async def test_private_replies_and_dms_are_shown_to_their_user_only(tmp_path):
         assert face.views.can_see(alice, private) and not face.views.can_see(bob, private)
         shown = face.views.message_json(private)
         assert shown["used"] == {"user": "alice", "command": "/rules"} and shown["embeds"]
+        lobby = await bot_world.challenge(alice, [bob])
+        assert f"<@{alice.id}>" in lobby.response.content  # named, but only the invited player is pinged:
+        assert face.views.message_json(lobby.response)["pinged"] == [str(bob.id)]
         match_id, thread = await bot_world.start_two_player()
         replay = await bot_world.emu.invoke(alice, thread, "history", {"gif": True})
         assert replay.deferred

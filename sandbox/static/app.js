@@ -213,7 +213,7 @@ function renderSelect(component, message) {
 
 function renderMessage(message) {
   const author = message.author;
-  const mentionsMe = new RegExp(`<@!?${state.me.id}>`).test(message.content);
+  const mentionsMe = (message.pinged || []).includes(state.me.id);
   const embedded = new Set(message.embeds.flatMap((e) => [e.image?.url, e.thumbnail?.url]).filter(Boolean));
   const pictures = message.attachments.filter((a) => !embedded.has(`attachment://${a.filename}`));
   const body = el("div", { class: "body" },
