@@ -46,6 +46,7 @@ class SandboxRunner:
         self.db_path = data / "sandbox.sqlite3"
         self.clock = ClockFile(data / "sandbox.clock")
         self._save_handle: asyncio.TimerHandle | None = None
+        self.face: WebFace | None = None
 
     def _schedule_save(self, event: str, obj: object) -> None:
         if self._save_handle is None:
@@ -54,7 +55,7 @@ class SandboxRunner:
     def _save(self) -> None:
         self._save_handle = None
         try:
-            self.world_file.save(self.emu)
+            self.world_file.save(self.emu, self.face.views.used if self.face else None)
         except OSError:
             log.exception("could not save the sandbox world")
 
@@ -87,7 +88,8 @@ class SandboxRunner:
             world.build(self.emu)
             self.world_file.save(self.emu)
         self.emu.observers.append(self._schedule_save)
-        face = WebFace(self.emu, self.clock)
+        face = self.face = WebFace(self.emu, self.clock)
+        face.views.used.update(self.world_file.used)
         runner = web.AppRunner(face.app, access_log=None, shutdown_timeout=1.0)
         await runner.setup()
         sock = _listen(self.port)

@@ -18,10 +18,18 @@ class Views:
         self.emu = emu
         # A deferred answer is filled in by an edit, which Discord does not mark "(edited)".
         self._filled_at: dict[int, Any] = {}
+        # "alice used /move" above a command's answer, by message id; kept with the world, as
+        # Discord keeps it in the message, since the interaction itself is forgotten on restart.
+        self.used: dict[int, dict[str, str]] = {}
 
     def note(self, event: str, message: Message) -> None:
-        if event == "message_created" and message.edited_at is not None:
+        if event != "message_created":
+            return
+        if message.edited_at is not None:
             self._filled_at[message.id] = message.edited_at
+        pending = self.emu.interactions.by_id.get(message.interaction_id or 0)
+        if pending is not None and pending.type == APPLICATION_COMMAND and pending.data:
+            self.used[message.id] = {"user": pending.user.name, "command": "/" + pending.data.get("name", "")}
 
     def humans(self) -> list[User]:
         return [u for u in self.emu.store.users.values() if not u.bot]
@@ -75,9 +83,6 @@ class Views:
             "edited": message.edited_at is not None and message.edited_at != self._filled_at.get(message.id),
             "time": message.created_at.isoformat(),
             "thread": {"id": str(thread.id), "name": thread.name} if thread is not None and thread.is_thread else None,
-            "used": None,
+            "used": self.used.get(message.id),
         }
-        pending = self.emu.interactions.by_id.get(message.interaction_id or 0)
-        if pending is not None and pending.type == APPLICATION_COMMAND and pending.data:
-            payload["used"] = {"user": pending.user.name, "command": "/" + pending.data.get("name", "")}
         return payload

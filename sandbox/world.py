@@ -37,6 +37,7 @@ class WorldFile:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.files = path.with_name(path.stem + "-files")
+        self.used: dict[int, dict[str, str]] = {}  # the web face's "alice used /move" lines (views.Views.used)
 
     def saved_application_id(self) -> int | None:
         data = self._read()
@@ -55,7 +56,7 @@ class WorldFile:
 
     # ------------------------------------------------------------------ saving
 
-    def save(self, emu: DiscordEmulator) -> None:
+    def save(self, emu: DiscordEmulator, used: dict[int, dict[str, str]] | None = None) -> None:
         store = emu.store
         self.files.mkdir(parents=True, exist_ok=True)
         kept = [m for m in store.messages.values() if not (m.deleted or m.ephemeral or m.loading)]
@@ -71,6 +72,7 @@ class WorldFile:
             "guilds": [_guild(g) for g in store.guilds.values()],
             "channels": [_channel(c) for c in store.channels.values() if not c.deleted],
             "messages": [_message(m) for m in sorted(kept, key=lambda m: m.id)],
+            "used": {str(k): v for k, v in (used or {}).items() if k in store.messages},
         }
         temporary = self.path.with_suffix(".tmp")
         temporary.write_text(json.dumps(data), encoding="utf-8")
@@ -113,6 +115,7 @@ class WorldFile:
                 store.attachments[attachment.id] = attachment
             store.messages[message.id] = message
             store.channel_messages[message.channel_id].append(message)
+        self.used = {int(k): v for k, v in data.get("used", {}).items()}
         return True
 
     def _attachment(self, base_url: str, raw: dict[str, Any]) -> Attachment:

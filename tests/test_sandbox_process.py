@@ -57,6 +57,8 @@ def test_ctrl_c_stops_bot_and_closes_database_then_restart_continues(tmp_path: P
         assert twin.returncode != 0 and "Another sandbox is already running" in twin.stderr, twin
         channels = second.call("/api/state?user=alice")["channels"]
         assert thread["id"] in [c["id"] for c in channels]
+        lobby_again = next(m for m in second.call(f"/api/messages?user=alice&channel={games}") if m["id"] == lobby["id"])
+        assert lobby_again["used"] == {"user": "alice", "command": "/play"}  # "alice used /play" is kept
         before = second.call(f"/api/messages?user=alice&channel={thread['id']}")
         assert before and before[0]["attachments"], "the match's first board was not kept"
         # The restarted bot still knows the match of this thread: the move lands in it.
