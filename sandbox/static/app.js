@@ -264,6 +264,20 @@ function nearBottom() {
 let stickToBottom = true;
 function keepAtBottom() { if (stickToBottom) { const box = $("#messages"); box.scrollTop = box.scrollHeight; } }
 
+// Discord groups a run of messages by one author within minutes under one name and avatar.
+function sameGroup(previous, message) {
+  return previous.author.id === message.author.id && !message.used && !message.ephemeral && !previous.ephemeral
+    && new Date(message.time) - new Date(previous.time) < 7 * 60 * 1000;
+}
+
+function regroup(node) {
+  for (const each of [node, node.nextElementSibling]) {
+    const message = each && state.messages.get(each.dataset.id);
+    const previous = each?.previousElementSibling && state.messages.get(each.previousElementSibling.dataset.id);
+    if (message) each.classList.toggle("grouped", Boolean(previous && sameGroup(previous, message)));
+  }
+}
+
 function upsertMessage(message) {
   state.messages.set(message.id, message);
   const box = $("#messages");
@@ -276,6 +290,7 @@ function upsertMessage(message) {
     const later = [...box.children].find((child) => child.dataset.id && BigInt(child.dataset.id) > BigInt(message.id));
     box.insertBefore(node, later || null);
   }
+  regroup(node);
   keepAtBottom();
 }
 
