@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from typing import Protocol
@@ -53,6 +54,8 @@ class OffsetFileClock:
             try:
                 with open(self.path, encoding="utf-8") as file:
                     self._offset = float(file.read().strip() or 0)
+                if not math.isfinite(self._offset):
+                    raise ValueError("not a number of seconds")
             except (OSError, ValueError):
                 self._offset = 0.0
             self._stamp = stamp

@@ -82,6 +82,9 @@ def test_the_bot_clock_follows_the_sandbox_clock_file(tmp_path):
     assert ClockFile(path).offset == 90000  # kept for the next start
     path.write_text("garbage")
     assert bot_clock.offset() == 0
+    path.unlink()
+    path.write_text("nan")
+    assert bot_clock.offset() == 0
 
 
 async def test_the_world_is_saved_and_restored_with_the_same_ids(tmp_path):
