@@ -40,13 +40,14 @@ class OffsetFileClock:
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self._stamp: tuple[int, int] | None = None
+        self._stamp: tuple[int, int, int] | None = None
         self._offset = 0.0
 
     def offset(self) -> float:
         try:
             status = os.stat(self.path)
-            stamp = (status.st_mtime_ns, status.st_ino)  # the writer replaces the file: a new inode
+            # Writers replace the file (a new inode), so a change within the mtime's granularity is seen.
+            stamp = (status.st_mtime_ns, status.st_ino, status.st_size)
         except OSError:
             self._stamp, self._offset = None, 0.0
             return 0.0
