@@ -123,6 +123,7 @@ class Bench:
         print(f"  /move -> response with picture: p50 {percentile(ms, 50):.0f} ms, p95 {percentile(ms, 95):.0f} ms, "
               f"p99 {percentile(ms, 99):.0f} ms (mean {statistics.mean(ms):.0f} ms)")
         print(f"  bot process CPU: {1000 * cpu / len(ms):.1f} ms per turn ({100 * cpu / wall:.0f}% of one core)")
+        print(f"  429 rate-limit answers so far: {len(self.emu.rate_limit_hits)}")
 
 
 async def run(matches: int, turns: int, think: float) -> None:
@@ -132,10 +133,9 @@ async def run(matches: int, turns: int, think: float) -> None:
         try:
             await bench.phase(f"paced (think time mean {think:g} s)", turns, think)
             await bench.phase("saturated (no think time)", turns, 0.0)
-            print(f"Discord rule violations: {len(bench.emu.violations)}")
-            hits = bench.emu.rate_limit_hits
-            print(f"429 rate-limit responses: {len(hits)} ({sum(h.scope == 'global' for h in hits)} global)")
         finally:
+            hits = bench.emu.rate_limit_hits
+            print(f"Discord rule violations: {len(bench.emu.violations)}; 429 rate-limit answers: {len(hits)}")
             await bench.stop()
 
 

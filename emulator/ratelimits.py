@@ -139,6 +139,24 @@ class RateLimiter:
         self._windows.clear()
         self._global = _Window(opened=-math.inf)
 
+    def snapshot(self) -> list[dict[str, Any]]:
+        """The buckets in use now: ``{"bucket", "key", "limit", "remaining", "reset_after"}``, the global
+        limit first (key "global"); for a test's diagnostics or a dashboard."""
+        now = self.clock()
+        rows = []
+        config = self.config
+        if now - self._global.opened < config.global_per:
+            remaining = max(config.global_limit - self._global.used, 0)
+            reset_after = self._global.opened + config.global_per - now
+            rows.append(_row("global", "global", config.global_limit, remaining, reset_after))
+        for key, window in self._windows.items():
+            bucket = key.rsplit(":", 1)[0]
+            rule = config.route_limit(bucket)
+            if now - window.opened < rule.per:
+                remaining = max(rule.limit - window.used, 0)
+                rows.append(_row(bucket, key, rule.limit, remaining, window.opened + rule.per - now))
+        return rows
+
     def check(self, method: str, template: str, path: str, params: Mapping[str, str], *, bot: bool) -> Decision:
         """Count one request to ``template`` (the route, without /api/v10) and decide on it.
 
@@ -204,6 +222,10 @@ class WindowCounter:
     @property
     def count(self) -> int:
         return self._window.used
+
+
+def _row(bucket: str, key: str, limit: int, remaining: int, reset_after: float) -> dict[str, Any]:
+    return {"bucket": bucket, "key": key, "limit": limit, "remaining": remaining, "reset_after": round(reset_after, 3)}
 
 
 def _up_to_ms(seconds: float) -> float:

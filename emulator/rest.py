@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 from aiohttp import web
 
 from . import limits
-from .errors import ApiError, FormErrors, missing_permissions, unknown_guild, unknown_user
+from .errors import ApiError, FormErrors, missing_permissions, unknown_guild, unknown_message, unknown_user
 from .gateway import GUILDS
 from .messaging import create_message, edit_message, enforced_nonce_duplicate, read_body
 from .models import (
@@ -356,7 +356,15 @@ class RestApi:
         return json_response([self.store.message_payload(m) for m in newest_first])
 
     async def get_message(self, request: web.Request) -> web.Response:
-        return json_response(self.store.message_payload(self._message(request)))
+        return json_response(self.store.message_payload(self._channel_message(request)))
+
+    def _channel_message(self, request: web.Request) -> Message:
+        """A message as the channel endpoints see it: ephemeral answers exist only for their
+        interaction (its webhook), so Discord answers 10008 Unknown Message for them here."""
+        message = self._message(request)
+        if message.ephemeral:
+            raise unknown_message()
+        return message
 
     async def post_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
@@ -386,7 +394,7 @@ class RestApi:
             raise missing_permissions()
 
     async def edit_channel_message(self, request: web.Request) -> web.Response:
-        message = self._message(request)
+        message = self._channel_message(request)
         if message.author_id != self.store.bot.id:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
         body, uploads = await read_body(request)

@@ -237,8 +237,7 @@ async def test_interaction_answers_refuse_flags_a_bot_cannot_set(emu, world) -> 
 async def test_components_get_sequential_ids_that_discord_py_reads(emu, world) -> None:
     async with StrictBot(emu) as bot:
         result = await emu.invoke(world.users[0], world.games, "panel")
-        await asyncio.sleep(0)  # the handler fetches the original response after answering
-        for _ in range(100):
+        for _ in range(100):  # the handler fetches the original response after answering
             if "panel" in bot.events:
                 break
             await asyncio.sleep(0.01)
@@ -315,6 +314,11 @@ async def test_message_posts_carry_bucket_headers_and_the_sixth_in_five_seconds_
     assert status == 200 and headers["X-RateLimit-Bucket"] != "message-create"
     [hit] = emu.rate_limit_hits
     assert (hit.scope, hit.bucket, hit.path) == ("user", "message-create", path)
+    rows = {row["key"]: row for row in emu.rate_limiter.snapshot()}
+    assert rows["global"]["limit"] == 50
+    games = rows[f"message-create:{world.games.id}"]
+    assert (games["limit"], games["remaining"]) == (5, 0) and 0 < games["reset_after"] <= 5
+    assert rows[f"message-create:{world.other.id}"]["remaining"] == 4
     assert [r.status for r in emu.rejections] == [429] and emu.violations == []
 
 
@@ -330,7 +334,7 @@ async def test_bucket_refills_after_its_window(emu, world) -> None:
     assert status == 200 and headers["X-RateLimit-Remaining"] == "1"
 
 
-async def test_global_limit_spans_routes_and_spares_interaction_endpoints(emu, world) -> None:
+async def test_global_limit_spans_routes_and_channels(emu, world) -> None:
     emu.rate_limits = RateLimits(global_limit=4, global_per=10.0)
     for channel in (world.games, world.other, world.games, world.other):
         assert (await raw(emu, "GET", f"/channels/{channel.id}"))[0] == 200
@@ -588,3 +592,17 @@ async def test_message_history_query_is_checked(emu, world) -> None:
                          ("before=yesterday", "before"), ("before=1&after=2", "after")):
         status, body, _ = await raw(emu, "GET", f"{path}?{query}")
         assert (status, body["code"]) == (400, 50035) and field_errors(body, where), query
+
+
+async def test_ephemeral_answers_are_unknown_to_channel_endpoints(emu, world) -> None:
+    alice = world.users[0]
+    async with StrictBot(emu):
+        result = await emu.invoke(alice, world.games, "say", {"text": "public"})  # answers ephemerally first
+        await emu.wait_for_message(world.games, check=lambda m: m.content == "public")
+    ephemeral = result.response
+    assert ephemeral is not None and ephemeral.ephemeral
+    path = f"/channels/{world.games.id}/messages/{ephemeral.id}"
+    for method, body in (("GET", None), ("PATCH", {"content": "edited"}), ("DELETE", None)):
+        status, answer, _ = await raw(emu, method, path, json=body)
+        assert (status, answer["code"]) == (404, 10008), method
+    assert ephemeral.content == "posting" and not ephemeral.deleted
