@@ -53,6 +53,7 @@ class WebFace:
         self.views = Views(emu)
         self.clients: set[Client] = set()
         self._channels_seen = ""
+        self._violations_seen = 0
         emu.observers.append(self._on_change)
         self.app = web.Application()
         routes = [
@@ -65,6 +66,7 @@ class WebFace:
             web.post("/api/press", self.press),
             web.post("/api/select", self.select),
             web.post("/api/clock", self.advance_clock),
+            web.get("/api/debug", self.debug),
             web.get("/files/{attachment_id}/{filename}", self.file),
             web.static("/static", STATIC),
             web.get("/{user}", self.index),
@@ -92,6 +94,10 @@ class WebFace:
                 else:
                     self._push(client, {"type": "message", "message": self.views.message_json(obj)})
         self._push_channels_if_changed()
+        if len(self.emu.violations) != self._violations_seen:
+            self._violations_seen = len(self.emu.violations)
+            for client in self.clients:
+                self._push(client, {"type": "violations", "count": self._violations_seen})
 
     def _push(self, client: Client, frame: dict[str, Any]) -> None:
         client.queue.put_nowait(json.dumps(frame))
@@ -125,7 +131,16 @@ class WebFace:
             "dm": {"id": str(dm.id), "last_message_id": str(dm.last_message_id or 0)},
             "clock_offset": self.clock.offset,
             "bot_connected": self.emu.bot_connected,
+            "violations": len(self.emu.violations),
         })
+
+    async def debug(self, request: web.Request) -> web.Response:
+        """For contributors: what the emulator refused, and Discord's rate limits in use."""
+        return web.json_response({
+            "violations": self.emu.violations,
+            "rejections": [vars(r) for r in self.emu.rejections[-50:]],
+            "rate_limits": self.emu.rate_limiter.snapshot(),
+        }, dumps=lambda data: json.dumps(data, indent=2, default=str))
 
     async def messages(self, request: web.Request) -> web.Response:
         user = self.user_named(request.query.get("user", ""))

@@ -162,6 +162,8 @@ def test_two_players_play_bide_in_two_pages(browser, sandbox, shots):
     replay.wait_for()
     bob.wait_for_function("img => img.complete && img.naturalWidth > 300", arg=replay.element_handle())
     shots(bob, "6-replay-gif")
+    assert alice.locator("#violations").is_hidden()  # the bot broke none of Discord's rules
+    assert sandbox.call("/api/debug")["violations"] == []
     assert not alice.errors and not bob.errors, alice.errors + bob.errors
 
 

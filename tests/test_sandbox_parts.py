@@ -217,3 +217,8 @@ async def test_bad_requests_to_the_page_api_get_a_reason_not_a_crash(tmp_path):
             assert (await client.post("/api/send", data=b"{not json")).status == 400
             assert (await client.get("/nobody")).status == 404
             assert (await client.get("/", allow_redirects=False)).headers["Location"] == "/alice"
+            emu.violations.append("POST /channels/1/messages: 50035 Invalid Form Body")
+            state = await (await client.get("/api/state?user=alice")).json()
+            assert state["violations"] == 1
+            debug = await (await client.get("/api/debug")).json()
+            assert debug["violations"] == emu.violations and isinstance(debug["rate_limits"], list)

@@ -124,6 +124,13 @@ function renderUserPanel() {
   link.title = `Play as ${next?.name} in a new tab (two players on one machine)`;
 }
 
+// For contributors: the bot broke one of Discord's rules (the emulator refused a request).
+function renderViolations(count) {
+  const link = $("#violations");
+  link.hidden = !count;
+  link.textContent = `⚠ the bot broke ${count} Discord rule${count === 1 ? "" : "s"} (details)`;
+}
+
 function renderClock(offset) {
   const hours = Math.round(offset / 360) / 10;
   $("#clock-offset").textContent = offset > 0 ? `+${hours >= 48 ? `${Math.round(hours / 2.4) / 10} days` : `${hours} h`}` : "real time";
@@ -340,6 +347,7 @@ function connect() {
     else if (frame.type === "deleted") document.getElementById(`m${frame.id}`)?.remove();
     else if (frame.type === "channels") { state.channels = frame.channels; renderSidebar(); }
     else if (frame.type === "clock") renderClock(frame.offset);
+    else if (frame.type === "violations") renderViolations(frame.count);
   };
 }
 
@@ -363,6 +371,7 @@ async function refreshState() {
   state.dm = data.dm;
   $("#guild-name").textContent = data.guild.name;
   renderClock(data.clock_offset);
+  renderViolations(data.violations);
 }
 
 // ------------------------------------------------------------------ composer
