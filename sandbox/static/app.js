@@ -115,7 +115,7 @@ function renderUserPanel() {
   const others = Object.values(state.users).filter((u) => !u.bot);
   const select = $("#user-switch");
   select.replaceChildren(...others.map((u) => el("option", { value: u.name, selected: u.name === USER }, u.name)));
-  select.onchange = () => { location.href = `/${select.value}`; };
+  select.onchange = () => { location.href = `/${select.value}${location.hash}`; };  // same channel, if theirs too
   $("#me-avatar").replaceWith(Object.assign(avatar(USER, false), { id: "me-avatar" }));
   const next = others.find((u) => u.name !== USER);
   const link = $("#new-tab");
@@ -301,8 +301,12 @@ function upsertMessage(message) {
   keepAtBottom();
 }
 
+function isDmId(channelId) { return state.dm && state.dm.id === channelId; }
+
 async function openChannel(channelId, messageId = null) {
   if (location.hash !== `#${channelId}`) history.replaceState(null, "", `#${channelId}`);
+  const other = $("#new-tab");
+  if (other.pathname) other.hash = isDmId(channelId) ? "" : `#${channelId}`;  // the other player opens here too
   state.current = channelId;
   state.unread[channelId] = 0;
   const thread = state.channels.find((c) => c.id === channelId);
