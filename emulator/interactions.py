@@ -181,6 +181,10 @@ class InteractionService:
     def _apply_callback(self, pending: PendingInteraction, body: dict[str, Any], uploads: list[Upload]) -> dict[str, Any]:
         kind = body.get("type")
         data = body.get("data") or {}
+        if not isinstance(data, dict):
+            errors = FormErrors()
+            errors.mapping(["data"], data)
+            errors.raise_if_any()
         if kind not in ALLOWED_CALLBACKS[pending.type]:
             errors = FormErrors()
             reason = f"Callback type {kind} is not valid for interaction type {pending.type}"

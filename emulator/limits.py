@@ -404,7 +404,7 @@ def _check_component(component: dict[str, Any], path: Path, errors: FormErrors, 
         if not children:
             errors.required(path + ["components"])
         for index, child in enumerate(children):
-            if child.get("type") not in CONTAINER_CHILD_TYPES:
+            if not isinstance(child, dict) or child.get("type") not in CONTAINER_CHILD_TYPES:
                 errors.add(path + ["components", index, "type"], "UNION_TYPE_CHOICES", "Invalid container child")
                 continue
             _check_component(child, path + ["components", index], errors, seen, modal=modal)
@@ -429,7 +429,7 @@ def _check_action_row(row: dict[str, Any], path: Path, errors: FormErrors, seen:
     if not isinstance(children, list) or not children:
         errors.add(path + ["components"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
         return
-    kinds = [child.get("type") for child in children]
+    kinds = [child.get("type") if isinstance(child, dict) else None for child in children]
     if any(kind in SELECT_TYPES or kind == 4 for kind in kinds) and len(children) > 1:
         errors.add(
             path + ["components"], "COMPONENT_LAYOUT_WIDTH_EXCEEDED", "The specified component exceeds the maximum width"
@@ -437,6 +437,8 @@ def _check_action_row(row: dict[str, Any], path: Path, errors: FormErrors, seen:
     elif len(children) > 5:
         errors.add(path + ["components"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
     for index, child in enumerate(children):
+        if not errors.mapping(path + ["components", index], child):
+            continue
         if child.get("type") in (1, 9, 10, 17):
             errors.add(path + ["components", index, "type"], "UNION_TYPE_CHOICES", "Invalid action row child")
             continue
@@ -509,7 +511,7 @@ def _check_section(section: dict[str, Any], path: Path, errors: FormErrors, seen
     if not 1 <= len(children) <= 3:
         errors.add(path + ["components"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 3 in length.")
     for index, child in enumerate(children):
-        if child.get("type") != 10:
+        if not isinstance(child, dict) or child.get("type") != 10:
             errors.add(path + ["components", index, "type"], "UNION_TYPE_CHOICES", "Sections hold text displays")
             continue
         _check_component(child, path + ["components", index], errors, seen, modal=modal)
@@ -582,10 +584,10 @@ def check_commands(commands: Any, errors: FormErrors) -> None:
             errors.add([index], "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
             continue
         kind = command.get("type", 1)
-        names = per_type.setdefault(kind, set())
-        if command.get("name") in names:
+        names = per_type.setdefault(kind if isinstance(kind, int) else -1, set())
+        if repr(command.get("name")) in names:
             errors.add([index, "name"], "APPLICATION_COMMANDS_DUPLICATE_NAME", "Application command names must be unique")
-        names.add(command.get("name"))
+        names.add(repr(command.get("name")))
         _check_command(command, [index], errors)
     if len(per_type.get(1, ())) > MAX_CHAT_INPUT_COMMANDS:
         errors.add([], "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_CHAT_INPUT_COMMANDS} or fewer chat input commands.")
@@ -692,9 +694,9 @@ def _check_options(options: Any, path: Path, errors: FormErrors, *, depth: int) 
         _check_name(option.get("name"), here + ["name"], errors, lowercase=True)
         errors.length_between(here + ["description"], option.get("description"), 1, 100)
         _check_localizations(option, here, errors, name_max=32)
-        if option.get("name") in names:
+        if repr(option.get("name")) in names:
             errors.add(here + ["name"], "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS", "Option names must be unique")
-        names.add(option.get("name"))
+        names.add(repr(option.get("name")))
         if has_subcommands and kind not in (1, 2):
             errors.add(here + ["type"], OPTIONS_TYPE_INVALID, "Subcommands cannot be mixed with options")
         if kind == 2:
@@ -710,6 +712,8 @@ def _check_options(options: Any, path: Path, errors: FormErrors, *, depth: int) 
                 errors.add(here + ["type"], OPTIONS_TYPE_INVALID, "Subcommands nest too deep")
             _check_options(option.get("options") or [], here + ["options"], errors, depth=2)
             continue
+        errors.boolean(here + ["required"], option.get("required"))
+        errors.boolean(here + ["autocomplete"], option.get("autocomplete"))
         if option.get("required"):
             if seen_optional:
                 errors.add(
@@ -724,7 +728,9 @@ def _check_options(options: Any, path: Path, errors: FormErrors, *, depth: int) 
 
 def _check_option_value_rules(option: dict[str, Any], path: Path, errors: FormErrors) -> None:
     choices = option.get("choices")
-    if choices:
+    if choices is not None and not isinstance(choices, list):
+        errors.add(path + ["choices"], "LIST_TYPE_CONVERT", "Must be an array.")
+    elif choices:
         if option.get("type") not in (3, 4, 10):
             errors.add(path + ["choices"], "BASE_TYPE_CHOICES", "Only string, integer and number options take choices")
         errors.max_length(path + ["choices"], choices, MAX_CHOICES)
@@ -749,12 +755,18 @@ def _check_option_value_rules(option: dict[str, Any], path: Path, errors: FormEr
         _check_enum_list(option["channel_types"], CHANNEL_TYPES, path + ["channel_types"], errors)
 
 
-def _command_chars(command: dict[str, Any]) -> int:
-    total = len(command.get("name") or "") + len(command.get("description") or "")
-    for option in command.get("options") or []:
+def _command_chars(command: Any) -> int:
+    """Characters counted against the 8000 limit (wrongly typed parts are refused elsewhere)."""
+    if not isinstance(command, dict):
+        return 0
+    total = sum(len(text) for text in (command.get("name"), command.get("description")) if isinstance(text, str))
+    options = command.get("options")
+    for option in options if isinstance(options, list) else []:
         total += _command_chars(option)
-        for choice in option.get("choices") or []:
-            total += len(str(choice.get("name") or "")) + len(str(choice.get("value") or ""))
+        choices = option.get("choices") if isinstance(option, dict) else None
+        for choice in choices if isinstance(choices, list) else []:
+            if isinstance(choice, dict):
+                total += len(str(choice.get("name") or "")) + len(str(choice.get("value") or ""))
     return total
 
 

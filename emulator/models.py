@@ -178,6 +178,8 @@ class Attachment:
 def walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     """Every component in a (possibly nested, components-v2) component tree, depth first."""
     for component in components:
+        if not isinstance(component, dict):
+            continue  # refused by the checks; never stored
         yield component
         children = component.get("components")
         if isinstance(children, list):

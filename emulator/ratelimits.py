@@ -171,7 +171,7 @@ class RateLimiter:
             if now - window.opened >= config.global_per:
                 window.opened, window.used = now, 0
             if window.used >= config.global_limit:
-                retry = window.opened + config.global_per - now
+                retry = _up_to_ms(window.opened + config.global_per - now)
                 return self._refuse(method, path, "global", "global", retry, {"X-RateLimit-Global": "true"})
             window.used += 1
         bucket = ROUTE_BUCKETS.get((method, template)) or f"{method} {template}"
@@ -198,7 +198,7 @@ class RateLimiter:
     def _refuse(
         self, method: str, path: str, bucket: str, scope: str, retry_after: float, headers: dict[str, str]
     ) -> Decision:
-        retry_after = _up_to_ms(retry_after)
+        """A 429; ``retry_after`` is already rounded up to the millisecond (as Reset-After is)."""
         headers = {**headers, "Retry-After": str(math.ceil(retry_after)), "X-RateLimit-Scope": scope}
         body = {"message": RATE_LIMITED_MESSAGE, "retry_after": retry_after, "global": scope == "global"}
         hit = RateLimitHit(method, path, bucket, scope, retry_after, self.clock())

@@ -213,7 +213,11 @@ class RestApi:
 
     async def create_dm(self, request: web.Request) -> web.Response:
         body, _ = await read_body(request)
-        recipient = str((body or {}).get("recipient_id", ""))
+        errors = FormErrors()
+        if errors.mapping([], body) and body.get("recipient_id") is None:
+            errors.required(["recipient_id"])
+        errors.raise_if_any()
+        recipient = str(body["recipient_id"])
         user = self.store.users.get(int(recipient)) if recipient.isdigit() else None
         if user is None:
             raise unknown_user()

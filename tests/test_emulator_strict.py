@@ -87,6 +87,12 @@ class StrictBot:
             events["callback"] = await self.raw("POST", url, json=loading)
             await interaction.response.send_message("answered", silent=True)  # SUPPRESS_NOTIFICATIONS is fine
 
+        @tree.command(description="Answer with data that is not an object")
+        async def typed_wrong(interaction: discord.Interaction) -> None:
+            url = f"/interactions/{interaction.id}/{interaction.token}/callback"
+            events["callback"] = await self.raw("POST", url, json={"type": 4, "data": ["content", "x"]})
+            await interaction.response.send_message("answered")
+
         @tree.command(description="Defer, then follow up with flags")
         async def deferred(interaction: discord.Interaction) -> None:
             url = f"/interactions/{interaction.id}/{interaction.token}/callback"
@@ -442,6 +448,10 @@ def test_command_fields_the_openapi_description_constrains() -> None:
         ({"options": [{"type": 7, "name": "c", "description": "c", "channel_types": [0, 99]}]},
          ("options", 0, "channel_types", 1)),
         ({"options": [{**number, "name_localizations": {"de": "N" * 33}}]}, ("options", 0, "name_localizations", "de")),
+        ({"options": [{**number, "required": "yes"}]}, ("options", 0, "required")),
+        ({"options": [{**number, "autocomplete": 1}]}, ("options", 0, "autocomplete")),
+        ({"options": [{"type": 3, "name": "s", "description": "s", "choices": "abc"}]}, ("options", 0, "choices")),
+        ({"description": 7}, ("description",)),
     ]
     for extra, where in wrong:
         errors = FormErrors()
@@ -606,3 +616,43 @@ async def test_ephemeral_answers_are_unknown_to_channel_endpoints(emu, world) ->
         status, answer, _ = await raw(emu, method, path, json=body)
         assert (status, answer["code"]) == (404, 10008), method
     assert ephemeral.content == "posting" and not ephemeral.deleted
+
+
+async def test_wrongly_typed_fields_get_discords_form_error_not_a_crash(emu, world) -> None:
+    """Mutations of the bot's own requests that the OpenAPI description refuses (a string where an
+    object belongs, a number where a string belongs...) are refused as Discord refuses them."""
+    emu.rate_limits.enabled = False
+    button = {"type": 2, "style": 1, "label": "b", "custom_id": "b"}
+    message = f"/channels/{world.games.id}/messages"
+    commands = f"/applications/{emu.application_id}/guilds/{world.guild.id}/commands"
+    option = {"type": 3, "name": "o", "description": "o"}
+    wrong: list[tuple[str, str, Any, tuple[str | int, ...]]] = [
+        ("POST", message, {"content": "x", "components": [{"type": 1, "components": [["not", "a", "button"]]}]},
+         ("components", 0, "components", 0)),
+        ("POST", message, {"content": "x", "components": [{"type": 1, "components": [{**button, "label": 5}]}]},
+         ("components", 0, "components", 0, "label")),
+        ("POST", message, {"content": "x", "attachments": [{"id": 0, "filename": 12345}]}, ("attachments", 0, "filename")),
+        ("PUT", commands, [{"name": 12345, "description": "d"}], (0, "name")),
+        ("PUT", commands, [{"name": "c", "description": "d", "options": "none"}], (0, "options")),
+        ("PUT", commands, [{"name": "c", "description": "d", "options": [{**option, "choices": [[1]]}]}],
+         (0, "options", 0, "choices", 0)),
+        ("POST", "/users/@me/channels", ["not", "an", "object"], ()),
+        ("POST", "/users/@me/channels", {}, ("recipient_id",)),
+        ("POST", f"/channels/{world.games.id}/messages/{{message}}/threads", {"name": 404}, ("name",)),
+    ]
+    for method, path, body, where in wrong:
+        if "{message}" in path:
+            _, posted, _ = await raw(emu, "POST", message, json={"content": "lobby"})
+            path = path.replace("{message}", posted["id"])
+        status, answer, _ = await raw(emu, method, path, json=body)
+        assert (status, answer["code"]) == (400, 50035), (path, body, answer)
+        node = answer["errors"]
+        for part in where:
+            node = node[str(part)]
+        assert node["_errors"], (body, answer)
+    assert not any("internal error" in violation for violation in emu.violations)
+    async with StrictBot(emu) as bot:
+        result = await emu.invoke(world.users[0], world.games, "typed_wrong")
+        await result.wait_message()
+    status, answer = bot.events["callback"]
+    assert (status, answer["code"]) == (400, 50035) and field_errors(answer, "data")
