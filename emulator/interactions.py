@@ -210,6 +210,7 @@ class InteractionService:
             )
             result.response = result.original = pending.original = message
             result.deferred, result.ephemeral = True, ephemeral
+            self.emu._observe("message_created", message)  # users see "<bot> is thinking…"
         elif kind in (6, 7):
             message = pending.component_message
             if message is None or message.deleted:

@@ -313,6 +313,7 @@ class RestApi:
                 channel.auto_archive_duration = duration
         payload = self.store.channel_payload(channel)
         self.emu.gateway.dispatch("THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE", payload, intents=GUILDS)
+        self.emu._observe("channel_updated", channel)
         return json_response(payload)
 
     async def delete_channel(self, request: web.Request) -> web.Response:
@@ -322,6 +323,7 @@ class RestApi:
         channel.deleted = True
         payload = self.store.channel_payload(channel)
         self.emu.gateway.dispatch("THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE", payload, intents=GUILDS)
+        self.emu._observe("channel_deleted", channel)
         return json_response(payload)
 
     async def get_guild_channels(self, request: web.Request) -> web.Response:
@@ -471,6 +473,7 @@ class RestApi:
         payload = self.store.channel_payload(thread)
         member = self.store.thread_member_payload(thread, self.store.bot.id)
         self.emu.gateway.dispatch("THREAD_CREATE", {**payload, "newly_created": True, "member": member}, intents=GUILDS)
+        self.emu._observe("channel_created", thread)
         return {**payload, "member": member}
 
     def _thread_and_user(self, request: web.Request) -> tuple[Channel, int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import socket
 from dataclasses import dataclass
 from types import TracebackType
@@ -19,6 +20,9 @@ from .ratelimits import RateLimiter, RateLimitHit, RateLimits, WindowCounter
 from .rest import RestApi
 from .store import Store
 from .waiting import Signal
+
+log = logging.getLogger(__name__)
+Observer = Callable[[str, Any], None]
 
 
 def patch_discord(api_base_url: str, gateway_url: str) -> None:
@@ -60,6 +64,7 @@ class DiscordEmulator(UserActions):
         port: int = 0,
         privileged_intents: bool = True,
         default_timeout: float = 5.0,
+        application_id: int | None = None,
         rate_limits: RateLimits | None = None,
     ) -> None:
         self.bot_token = bot_token
@@ -71,7 +76,7 @@ class DiscordEmulator(UserActions):
         self.token_lifetime = 15 * 60.0  # seconds an interaction token accepts webhook calls
         self.app_owner: User | None = None
         # As on Discord, the application id and the bot user's id are the same snowflake.
-        self.application_id = new_snowflake()
+        self.application_id = application_id or new_snowflake()
         self.store = Store(User(id=self.application_id, name=bot_name, bot=True), self.application_id)
         self.violations: list[str] = []
         self.rejections: list[Rejection] = []
@@ -87,6 +92,8 @@ class DiscordEmulator(UserActions):
         self._posted: list[Message] = []
         self._posted_signal = Signal()
         self._runner: web.AppRunner | None = None
+        # Called as observer(event, obj) after every change a user could see (see _observe).
+        self.observers: list[Observer] = []
 
     # ------------------------------------------------------------- lifecycle
 
@@ -169,6 +176,7 @@ class DiscordEmulator(UserActions):
         """``allow_threads=False`` / ``bot_can_send=False`` deny the bot those permissions (403 50013)."""
         channel = self.store.add_text_channel(guild, name, allow_threads=allow_threads, bot_can_send=bot_can_send)
         self.gateway.dispatch("CHANNEL_CREATE", self.store.channel_payload(channel), intents=GUILDS)
+        self._observe("channel_created", channel)
         return channel
 
     def create_user(self, name: str, *, dms_open: bool = True) -> User:
@@ -265,6 +273,15 @@ class DiscordEmulator(UserActions):
 
     # ------------------------------------------------------------------ hooks
 
+    def _observe(self, event: str, obj: Any) -> None:
+        """Tell observers (e.g. a web face) about ``message_created/updated/deleted`` (a Message,
+        ephemeral ones included) and ``channel_created/updated/deleted`` (a Channel)."""
+        for observer in list(self.observers):
+            try:
+                observer(event, obj)
+            except Exception:  # an observer's bug must not break the bot's request
+                log.exception("emulator observer failed on %s", event)
+
     def _record_rejection(self, method: str, path: str, error: ApiError) -> None:
         description = error.describe()
         self.rejections.append(Rejection(method, path, error.status, error.code, description, error.violation))
@@ -285,6 +302,7 @@ class DiscordEmulator(UserActions):
     def _message_posted(self, message: Message) -> None:
         self._posted.append(message)
         self._posted_signal.notify()
+        self._observe("message_created", message)
         if not message.ephemeral:
             channel = self.store.channels[message.channel_id]
             payload = self.store.message_payload(message)
@@ -292,6 +310,7 @@ class DiscordEmulator(UserActions):
 
     def _message_edited(self, message: Message) -> None:
         self._posted_signal.notify()
+        self._observe("message_updated", message)
         if not message.ephemeral:
             channel = self.store.channels[message.channel_id]
             payload = self.store.message_payload(message)
@@ -299,6 +318,7 @@ class DiscordEmulator(UserActions):
 
     def _message_deleted(self, message: Message) -> None:
         self._posted_signal.notify()
+        self._observe("message_deleted", message)
         if not message.ephemeral:
             channel = self.store.channels[message.channel_id]
             payload = {"id": str(message.id), "channel_id": str(channel.id)}
