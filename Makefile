@@ -33,9 +33,11 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py
 
-# Mutation testing (not part of `make test`; see docs/testing.md).
+# Mutation testing (not part of `make test`; see docs/testing.md). mutmut is a tool, not a
+# dependency of the project, so it is pinned here rather than in constraints.txt.
+MUTMUT := mutmut==3.8.1
 mutation: $(STAMP)
-	$(PY) -m pip install --quiet --disable-pip-version-check -c $(LOCK) -e '.[mutation]'
+	$(PY) -m pip install --quiet --disable-pip-version-check '$(MUTMUT)'
 	rm -rf mutants
 	$(VENV)/bin/mutmut run --max-children 2 || true
 	$(VENV)/bin/mutmut results
