@@ -11,7 +11,6 @@ line (``register("bump", bump.render)``) or calls :func:`register` itself.
 
 from __future__ import annotations
 
-import io
 from typing import Callable, Protocol, Sequence
 
 from PIL import Image
@@ -21,6 +20,7 @@ from games.interface import Event, Game
 from . import animation as _animation
 from . import begird as _begird
 from . import bide as _bide
+from . import png as _png
 
 __all__ = [
     "DEFAULT_WIDTH",
@@ -38,7 +38,7 @@ __all__ = [
 
 DEFAULT_WIDTH = 1080
 GIF_WIDTH = 600
-PNG_COMPRESS_LEVEL = 3  # palette PNGs: level 6 saves ~10% for twice the time
+PNG_COMPRESS_LEVEL = _png.PILLOW_LEVEL  # zlib's level when ISA-L is not installed
 
 
 class Renderer(Protocol):
@@ -140,18 +140,19 @@ def render_png(
     title: str | None = None,
     width: int = DEFAULT_WIDTH,
 ) -> bytes:
-    """:func:`render_image` encoded as PNG bytes."""
+    """:func:`render_image` encoded as a palette PNG (see :mod:`render.png` for how it is kept fast)."""
     im = render_image(game, player_names=player_names, last_events=last_events, title=title, width=width)
-    buf = io.BytesIO()
-    quantize(im, game.info.id).save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return buf.getvalue()
+    palette = _PALETTES.get(game.info.id)
+    if palette is not None:
+        return _png.encode_picture(im, palette())
+    return _png.encode(quantize(im, game.info.id))
 
 
 def quantize(im: Image.Image, game_id: str) -> Image.Image:
     """``im`` in palette mode: the game's fixed palette if it has one, else an adaptive one."""
     palette = _PALETTES.get(game_id)
     if palette is not None:
-        return im.quantize(palette=palette(), dither=Image.Dither.NONE)
+        return _png.to_palette(im, palette())
     return im.quantize(255, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 

@@ -424,7 +424,7 @@ def render(
     sp = g.spacing
     hl = g.layout
 
-    im = page_background(variant, width).copy()
+    im = hd.new_picture(page_background(variant, width))
 
     # Title bar.
     heading = f"Begird · {_board_words(game)}"
@@ -443,6 +443,7 @@ def render(
         for k in islands:
             tile, mask, corner = tiles[k - 1]
             im.paste(tile, corner, mask)
+            hd.touch(im, (corner[0], corner[1], corner[0] + tile.width, corner[1] + tile.height))
 
     # Stones (each covers its cell's name).
     cells = game.cells
@@ -561,11 +562,9 @@ def _draw_panel(im, game, g: Geometry, names, last_events) -> None:
             bold=(seat in winners,),
         ))
     hd.draw_panel(im, (margin, table_top, width - margin, 0), COLUMNS, rows, row_h, THEME, header=False)
-    d = ImageDraw.Draw(im)
     y = table_top + 2 * row_h + g.line_h / 2
     for line in lines:
-        d.text((margin, y), hd.fit_text(line, small, width - 2 * margin), font=hd.font(small), fill=THEME.ink,
-               anchor="lm")
+        hd.draw_text(im, (margin, y), hd.fit_text(line, small, width - 2 * margin), small, THEME.ink, anchor="lm")
         y += g.line_h
 
 

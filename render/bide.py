@@ -373,7 +373,7 @@ def render(
     sp = g.spacing
     layout = g.layout
 
-    im = page_background(side, width, players).copy()
+    im = hd.new_picture(page_background(side, width, players))
 
     # Title bar.
     accent = seat_colour(game.to_move) if game.to_move else None
@@ -522,7 +522,7 @@ def _draw_panel(im, game, g: Geometry, names, custom, colour_names, last_events)
         parts.append("gold rings: the winning group")
     if parts:
         text = hd.fit_text(" · ".join(parts), small, width - 2 * margin)
-        ImageDraw.Draw(im).text((margin, y + row_h * 0.5), text, font=hd.font(small), fill=THEME.ink, anchor="lm")
+        hd.draw_text(im, (margin, y + row_h * 0.5), text, small, THEME.ink, anchor="lm")
 
 
 # -- one palette for every picture -------------------------------------------------------------------

@@ -90,8 +90,94 @@ def displayable(text: str, fallback: str = "") -> str:
     return kept if any(ch.isalnum() for ch in kept) else fallback
 
 
+@lru_cache(maxsize=8192)
 def text_width(text: str, size: int) -> float:
+    """Advance width of ``text`` in pixels (cached: labels repeat on every picture)."""
     return font(size).getlength(text)
+
+
+# -- cached text drawing ----------------------------------------------------------
+#
+# FreeType rendering is the costliest part of a picture's text, and most labels
+# (names, numbers, column headers) repeat picture after picture. Pillow's
+# ``ImageDraw.text`` renders a mask with ``font.getmask2`` (which depends on the
+# fractional part of the position) and blends it with ``draw_bitmap``; the cache
+# keeps the mask, so the pixels are exactly those ``ImageDraw.text`` draws.
+
+
+@lru_cache(maxsize=4096)
+def _text_mask(text: str, size: int, anchor: str, stroke_width: int, fx: float, fy: float):
+    return font(size).getmask2(text, "L", None, None, None, stroke_width, anchor, 0, (fx, fy),
+                               stroke_filled=True)
+
+
+def draw_text(im: Image.Image, xy: Point, text: str, size: int, fill, *, anchor: str = "la",
+              stroke_width: int = 0, stroke_fill=None) -> tuple[int, int, int, int] | None:
+    """``ImageDraw.Draw(im).text(xy, text, font=font(size), ...)`` through a mask cache.
+
+    Same pixels, a fraction of the time for repeated labels; the changed area is
+    recorded (see :func:`new_picture`). Returns that area, or None for empty text.
+    """
+    if not text:
+        return None
+    draw = ImageDraw.Draw(im)
+    ink = draw._getink(fill)[0]
+    stroke_ink = draw._getink(stroke_fill)[0] if stroke_width and stroke_fill is not None else ink
+    x, y = xy
+    ix, iy = int(x), int(y)
+    fx, fy = math.modf(x)[0], math.modf(y)[0]
+    box = None
+    passes = [(stroke_ink, int(stroke_width))] if stroke_width else []
+    if not stroke_width or ink != stroke_ink:
+        passes.append((ink, 0))
+    for pass_ink, width in passes:
+        mask, (ox, oy) = _text_mask(text, size, anchor, width, fx, fy)
+        draw.draw.draw_bitmap((ix + ox, iy + oy), mask, pass_ink)
+        w, h = mask.size
+        b = (ix + ox, iy + oy, ix + ox + w, iy + oy + h)
+        box = b if box is None else (min(box[0], b[0]), min(box[1], b[1]), max(box[2], b[2]), max(box[3], b[3]))
+    if box is not None:
+        touch(im, box)
+    return box
+
+
+# -- what a picture changed -----------------------------------------------------------
+#
+# A picture is a copy of a cached background with a few things drawn on it.
+# :func:`new_picture` makes that copy and remembers the rectangles the drawing
+# functions here change, so that the PNG encoder converts only those to the
+# palette (the background's palette image is cached). A renderer that draws with
+# ImageDraw directly must call :func:`touch` with the box it drew in.
+
+_CHANGES = "_hexdraw_changes"
+
+
+@dataclass
+class Changes:
+    """The background a picture was copied from and the boxes drawn on it since."""
+
+    background: Image.Image
+    boxes: list[tuple[int, int, int, int]] = field(default_factory=list)
+
+
+def new_picture(background: Image.Image) -> Image.Image:
+    """A copy of ``background`` (which must stay unchanged) that records what is drawn on it."""
+    im = background.copy()
+    setattr(im, _CHANGES, Changes(background))
+    return im
+
+
+def touch(im: Image.Image, box: Sequence[float]) -> None:
+    """Record that the pixels in ``box`` (x0, y0, x1, y1, end exclusive) of ``im`` may have changed."""
+    changes = getattr(im, _CHANGES, None)
+    if changes is not None:
+        changes.boxes.append((int(math.floor(box[0])), int(math.floor(box[1])),
+                              int(math.ceil(box[2])), int(math.ceil(box[3]))))
+
+
+def changes_of(im: Image.Image) -> Changes | None:
+    """What was drawn on a :func:`new_picture` (None for any other image)."""
+    return getattr(im, _CHANGES, None)
 
 
 def fit_text(text: str, size: int, max_width: float) -> str:
@@ -481,13 +567,29 @@ def badge_sprite(text: str, size: int, fill: tuple[int, int, int], ink: tuple[in
 
 def paste_centred(base: Image.Image, sprite: Image.Image, centre: Point) -> None:
     """Paste an RGBA sprite so that its centre lands on ``centre``."""
-    x = int(round(centre[0] - sprite.width / 2))
-    y = int(round(centre[1] - sprite.height / 2))
-    base.paste(sprite, (x, y), sprite)
+    w, h = sprite.size
+    x = int(round(centre[0] - w / 2))
+    y = int(round(centre[1] - h / 2))
+    _paste_sprite(base, sprite, (x, y, x + w, y + h))
 
 
 def paste_at(base: Image.Image, sprite: Image.Image, corner: Point) -> None:
-    base.paste(sprite, (int(round(corner[0])), int(round(corner[1]))), sprite)
+    w, h = sprite.size
+    x, y = int(round(corner[0])), int(round(corner[1]))
+    _paste_sprite(base, sprite, (x, y, x + w, y + h))
+
+
+def _paste_sprite(base: Image.Image, sprite: Image.Image, box: tuple[int, int, int, int]) -> None:
+    changes = getattr(base, _CHANGES, None)
+    if changes is not None and base.mode == "RGB" and sprite.mode == "RGBA":
+        # A new_picture is a loaded, writable copy and sprites are loaded: skip
+        # Image.paste's checks (a picture pastes hundreds of sprites).
+        core = sprite.im
+        base.im.paste(core, box, core)
+        changes.boxes.append(box)
+    else:
+        base.paste(sprite, box[:2], sprite)
+        touch(base, box)
 
 
 def draw_arrow(base: Image.Image, src: Point, dst: Point, colour: tuple[int, int, int], width: float,
@@ -524,6 +626,7 @@ def draw_title_bar(im: Image.Image, height: int, title: str, subtitle: str = "",
     """A dark bar across the top: a big title and a smaller status line under it."""
     d = ImageDraw.Draw(im)
     w = im.width
+    touch(im, (0, 0, w, height))
     d.rectangle((0, 0, w - 1, height - 1), fill=theme.title_bg)
     pad = int(height * 0.22)
     if accent_colour is not None:
@@ -531,14 +634,15 @@ def draw_title_bar(im: Image.Image, height: int, title: str, subtitle: str = "",
     big = int(height * 0.36)
     small = int(height * 0.25)
     avail = w - 2 * pad
+    bold = 1 if big >= 24 else 0
     if subtitle:
-        d.text((pad, int(height * 0.30)), fit_text(title, big, avail), font=font(big), fill=theme.title_ink,
-               anchor="lm", stroke_width=1 if big >= 24 else 0, stroke_fill=theme.title_ink)
-        d.text((pad, int(height * 0.72)), fit_text(subtitle, small, avail), font=font(small),
-               fill=theme.subtitle_ink, anchor="lm")
+        draw_text(im, (pad, int(height * 0.30)), fit_text(title, big, avail), big, theme.title_ink,
+                  anchor="lm", stroke_width=bold, stroke_fill=theme.title_ink)
+        draw_text(im, (pad, int(height * 0.72)), fit_text(subtitle, small, avail), small,
+                  theme.subtitle_ink, anchor="lm")
     else:
-        d.text((pad, height // 2), fit_text(title, big, avail), font=font(big), fill=theme.title_ink,
-               anchor="lm", stroke_width=1 if big >= 24 else 0, stroke_fill=theme.title_ink)
+        draw_text(im, (pad, height // 2), fit_text(title, big, avail), big, theme.title_ink,
+                  anchor="lm", stroke_width=bold, stroke_fill=theme.title_ink)
 
 
 @dataclass
@@ -581,9 +685,10 @@ def draw_panel(
     pad = row_height * 0.25
     swatch_w = row_height * 0.95
     y = y0
+    touch(im, (x0 - 1, y0, x1 + 2, y0 + row_height * (len(rows) + (1 if header else 0)) + 1))
     if header:
         for (name, _, align), left, width in zip(columns, lefts, widths):
-            _aligned_text(d, name, head_size, theme.muted, left, width, y + row_height * 0.55, align, pad)
+            _aligned_text(im, name, head_size, theme.muted, left, width, y + row_height * 0.55, align, pad)
         d.line((x0, y + row_height - 2, x1, y + row_height - 2), fill=theme.rule, width=2)
         y += row_height
     for row in rows:
@@ -604,14 +709,14 @@ def draw_panel(
                 left += pad + swatch_w
                 width -= pad + swatch_w
             bold = i < len(row.bold) and row.bold[i]
-            drawn = _aligned_text(d, text, text_size, ink, left, width, cy, columns[i][2], pad, bold=bold)
+            drawn = _aligned_text(im, text, text_size, ink, left, width, cy, columns[i][2], pad, bold=bold)
             if i == 0 and row.strike and drawn:
                 tx0, tx1 = drawn
                 d.line((tx0, cy + 1, tx1, cy + 1), fill=ink, width=max(2, row_height // 22))
         y += row_height
 
 
-def _aligned_text(d: ImageDraw.ImageDraw, text: str, size: int, ink, left: float, width: float,
+def _aligned_text(im: Image.Image, text: str, size: int, ink, left: float, width: float,
                   cy: float, align: str, pad: float, bold: bool = False) -> tuple[float, float] | None:
     if not text:
         return None
@@ -623,6 +728,6 @@ def _aligned_text(d: ImageDraw.ImageDraw, text: str, size: int, ink, left: float
         x = left + width - pad - tw
     else:
         x = left + (width - tw) / 2
-    d.text((x, cy), text, font=font(size), fill=ink, anchor="lm",
-           stroke_width=1 if bold and size >= 20 else 0, stroke_fill=ink)
+    draw_text(im, (x, cy), text, size, ink, anchor="lm", stroke_width=1 if bold and size >= 20 else 0,
+              stroke_fill=ink)
     return x, x + tw

@@ -1,0 +1,147 @@
+"""The fast picture path draws exactly the pixels of the plain one.
+
+* golden hashes of every sample picture's decoded pixels, recorded with the plain
+  path (``ImageDraw.text``, whole-picture palette conversion, Pillow's PNG
+  encoder), for the Pillow and FreeType versions named in the file;
+* the changed-rectangle palette conversion against converting the whole picture,
+  for every registered game (a renderer that draws without recording the area
+  would fail here);
+* ISA-L and Pillow's encoder give the same decoded pixels.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from pathlib import Path
+
+import PIL
+import pytest
+from PIL import Image, ImageDraw, features
+
+import render
+from render import hexdraw as hd
+from render import png
+from render_cases import cases, generic_cases
+
+GOLDEN = Path(__file__).parent / "golden" / "render_pixels.json"
+
+
+def decoded(data: bytes) -> Image.Image:
+    im = Image.open(io.BytesIO(data))
+    im.load()
+    return im.convert("RGB")
+
+
+def pixel_hash(data: bytes) -> str:
+    return hashlib.sha256(decoded(data).tobytes()).hexdigest()[:16]
+
+
+def every_case():
+    yield from cases()
+    for game_id in render.registered():
+        if game_id not in ("bide", "begird"):
+            yield from generic_cases(game_id)
+
+
+CASES = list(every_case())
+IDS = [c[0] for c in CASES]
+
+
+def test_golden_pixels():
+    golden = json.loads(GOLDEN.read_text())
+    if (golden["pillow"], golden["freetype"]) != (PIL.__version__, features.version("freetype2")):
+        pytest.skip(f"golden pixels recorded with Pillow {golden['pillow']} / FreeType {golden['freetype']}")
+    found = {}
+    for label, game, events, names in cases():
+        for width in (1080, 600):
+            data = render.render_png(game, player_names=names, last_events=events, width=width)
+            found[f"{label} @{width}"] = pixel_hash(data)
+    assert found == golden["hashes"]
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_changed_rectangles_convert_like_the_whole_picture(case):
+    label, game, events, names = case
+    im = render.render_image(game, player_names=names, last_events=events)
+    assert hd.changes_of(im) is not None, f"{label}: draw on hd.new_picture(background) for the fast path"
+    palette = render._PALETTES[game.info.id]()
+    whole = im.copy().quantize(palette=palette, dither=Image.Dither.NONE)  # a copy records nothing
+    fast = png.to_palette(im, palette)
+    assert fast.tobytes() == whole.tobytes()
+    assert fast.getpalette() == whole.getpalette()
+    assert decoded(png.encode_picture(im, palette)).tobytes() == whole.convert("RGB").tobytes()
+
+
+@pytest.mark.parametrize("deflate", ["isal", "pillow"])
+def test_both_encoders_give_the_same_pixels(monkeypatch, deflate):
+    pytest.importorskip("isal") if deflate == "isal" else None
+    monkeypatch.setattr(png, "DEFLATE", deflate)
+    label, game, events, names = CASES[0]
+    im = render.render_image(game, player_names=names, last_events=events)
+    data = render.render_png(game, player_names=names, last_events=events)
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    assert len(data) < 300_000
+    palette = render._PALETTES[game.info.id]()
+    assert decoded(data).tobytes() == im.quantize(palette=palette, dither=Image.Dither.NONE).convert("RGB").tobytes()
+    # The plain encoder, for any palette image.
+    plain = png.encode(im.quantize(palette=palette, dither=Image.Dither.NONE))
+    assert decoded(plain).tobytes() == decoded(data).tobytes()
+
+
+def test_isal_is_used_when_installed():
+    pytest.importorskip("isal")
+    assert png.DEFLATE == "isal"
+
+
+def test_cached_text_matches_imagedraw():
+    """draw_text (mask cache) against ImageDraw.text, at fractional positions, with a stroke."""
+    for xy, kwargs in (((10.25, 20.75), {}), ((3.5, 9.0), {"stroke_width": 1, "stroke_fill": (200, 10, 10)}),
+                       ((7.9, 30.3), {"stroke_width": 1})):
+        for anchor in ("la", "lm", "mm"):
+            plain = Image.new("RGB", (220, 60), (240, 240, 230))
+            ImageDraw.Draw(plain).text(xy, "Zoë Ab 12", font=hd.font(22), fill=(20, 30, 40), anchor=anchor,
+                                       **kwargs)
+            for _ in range(2):  # the second draw comes from the cache
+                cached = Image.new("RGB", (220, 60), (240, 240, 230))
+                hd.draw_text(cached, xy, "Zoë Ab 12", 22, (20, 30, 40), anchor=anchor, **kwargs)
+                assert cached.tobytes() == plain.tobytes(), (xy, kwargs, anchor)
+
+
+def test_new_picture_records_what_is_drawn():
+    background = Image.new("RGB", (100, 80), (255, 255, 255))
+    im = hd.new_picture(background)
+    assert background.getpixel((50, 40)) == (255, 255, 255)
+    sprite = hd.disc_sprite(10.0, (200, 0, 0))
+    hd.paste_centred(im, sprite, (50, 40))
+    hd.draw_text(im, (5, 5), "A", 12, (0, 0, 0))
+    hd.touch(im, (90, 70, 120, 90))  # clipped to the picture later
+    boxes = hd.changes_of(im).boxes
+    assert len(boxes) == 3
+    assert boxes[0] == (50 - sprite.width // 2, 40 - sprite.height // 2,
+                        50 - sprite.width // 2 + sprite.width, 40 - sprite.height // 2 + sprite.height)
+    assert background.getpixel((50, 40)) == (255, 255, 255), "the background stays untouched"
+    assert hd.changes_of(im.copy()) is None
+
+
+def test_without_isal_pillow_encodes(tmp_path):
+    """With the isal package missing, pictures still come out (Pillow's encoder), same pixels."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys; sys.modules['isal'] = None\n"
+        "import render; from render import png\n"
+        "assert png.DEFLATE == 'pillow' and png._isal is None\n"
+        "from games import new_game\n"
+        "game = new_game('bide', 2); game.play_turn('e5')\n"
+        f"open({str(tmp_path / 'x.png')!r}, 'wb').write(render.render_png(game))\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    subprocess.run([sys.executable, "-c", script], cwd=root, check=True, timeout=120)
+    from games import new_game
+
+    game = new_game("bide", 2)
+    game.play_turn("e5")
+    assert decoded((tmp_path / "x.png").read_bytes()).tobytes() == decoded(render.render_png(game)).tobytes()
