@@ -283,8 +283,9 @@ def board_background(variant: str, width: int) -> Image.Image:
 
 
 @lru_cache(maxsize=8)
-def island_tiles(variant: str, width: int) -> tuple[tuple[Image.Image, Image.Image, tuple[int, int]], ...]:
-    """Per island: (golden land tile, its mask, top-left corner) to paste when a winning group touches it."""
+def island_tiles(variant: str, width: int) -> tuple[tuple[Image.Image, tuple[int, int]], ...]:
+    """Per island: (golden land as an RGBA sprite, its top-left corner) to paste when a winning
+    group touches it."""
     g = geometry(variant, width)
     hl = g.layout
     golden = _draw_board(variant, width, won=True)
@@ -301,7 +302,9 @@ def island_tiles(variant: str, width: int) -> tuple[tuple[Image.Image, Image.Ima
         for p in polygons:
             d.polygon([((x - x0) * k, (y - y0) * k) for x, y in p], fill=255)
         mask = mask.resize((x1 - x0, y1 - y0), Image.Resampling.LANCZOS)
-        tiles.append((golden.crop((x0, y0, x1, y1)), mask, (x0, y0)))
+        sprite = golden.crop((x0, y0, x1, y1)).convert("RGBA")
+        sprite.putalpha(mask)
+        tiles.append((sprite, (x0, y0)))
     return tuple(tiles)
 
 
@@ -441,9 +444,8 @@ def render(
         won_cells, islands = winning_group(game)
         tiles = island_tiles(variant, width)
         for k in islands:
-            tile, mask, corner = tiles[k - 1]
-            im.paste(tile, corner, mask)
-            hd.touch(im, (corner[0], corner[1], corner[0] + tile.width, corner[1] + tile.height))
+            sprite, corner = tiles[k - 1]
+            hd.paste_at(im, sprite, corner)
 
     # Stones (each covers its cell's name).
     cells = game.cells

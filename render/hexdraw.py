@@ -28,6 +28,8 @@ from typing import Iterable, Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
+from . import changes as _changes
+
 Point = tuple[float, float]
 Colour = tuple[int, int, int] | tuple[int, int, int, int]
 
@@ -141,43 +143,12 @@ def draw_text(im: Image.Image, xy: Point, text: str, size: int, fill, *, anchor:
     return box
 
 
-# -- what a picture changed -----------------------------------------------------------
-#
-# A picture is a copy of a cached background with a few things drawn on it.
-# :func:`new_picture` makes that copy and remembers the rectangles the drawing
-# functions here change, so that the PNG encoder converts only those to the
-# palette (the background's palette image is cached). A renderer that draws with
-# ImageDraw directly must call :func:`touch` with the box it drew in.
-
-_CHANGES = "_hexdraw_changes"
-
-
-@dataclass
-class Changes:
-    """The background a picture was copied from and the boxes drawn on it since."""
-
-    background: Image.Image
-    boxes: list[tuple[int, int, int, int]] = field(default_factory=list)
-
-
-def new_picture(background: Image.Image) -> Image.Image:
-    """A copy of ``background`` (which must stay unchanged) that records what is drawn on it."""
-    im = background.copy()
-    setattr(im, _CHANGES, Changes(background))
-    return im
-
-
-def touch(im: Image.Image, box: Sequence[float]) -> None:
-    """Record that the pixels in ``box`` (x0, y0, x1, y1, end exclusive) of ``im`` may have changed."""
-    changes = getattr(im, _CHANGES, None)
-    if changes is not None:
-        changes.boxes.append((int(math.floor(box[0])), int(math.floor(box[1])),
-                              int(math.ceil(box[2])), int(math.ceil(box[3]))))
-
-
-def changes_of(im: Image.Image) -> Changes | None:
-    """What was drawn on a :func:`new_picture` (None for any other image)."""
-    return getattr(im, _CHANGES, None)
+# What a picture changed on its background (for fast encoding): see render/changes.py.
+Changes = _changes.Changes
+new_picture = _changes.new_picture
+touch = _changes.touch
+fill_rect = _changes.fill_rect
+changes_of = _changes.changes_of
 
 
 def fit_text(text: str, size: int, max_width: float) -> str:
@@ -580,16 +551,7 @@ def paste_at(base: Image.Image, sprite: Image.Image, corner: Point) -> None:
 
 
 def _paste_sprite(base: Image.Image, sprite: Image.Image, box: tuple[int, int, int, int]) -> None:
-    changes = getattr(base, _CHANGES, None)
-    if changes is not None and base.mode == "RGB" and sprite.mode == "RGBA":
-        # A new_picture is a loaded, writable copy and sprites are loaded: skip
-        # Image.paste's checks (a picture pastes hundreds of sprites).
-        core = sprite.im
-        base.im.paste(core, box, core)
-        changes.boxes.append(box)
-    else:
-        base.paste(sprite, box[:2], sprite)
-        touch(base, box)
+    _changes.paste_sprite(base, sprite, box)
 
 
 def draw_arrow(base: Image.Image, src: Point, dst: Point, colour: tuple[int, int, int], width: float,
@@ -624,13 +586,11 @@ class Theme:
 def draw_title_bar(im: Image.Image, height: int, title: str, subtitle: str = "",
                    theme: Theme = Theme(), accent_colour: tuple[int, int, int] | None = None) -> None:
     """A dark bar across the top: a big title and a smaller status line under it."""
-    d = ImageDraw.Draw(im)
     w = im.width
-    touch(im, (0, 0, w, height))
-    d.rectangle((0, 0, w - 1, height - 1), fill=theme.title_bg)
+    fill_rect(im, (0, 0, w, height), theme.title_bg)
     pad = int(height * 0.22)
     if accent_colour is not None:
-        d.rectangle((0, 0, max(6, int(height * 0.09)) - 1, height - 1), fill=accent_colour)
+        fill_rect(im, (0, 0, max(6, int(height * 0.09)), height), accent_colour)
     big = int(height * 0.36)
     small = int(height * 0.25)
     avail = w - 2 * pad
@@ -685,15 +645,15 @@ def draw_panel(
     pad = row_height * 0.25
     swatch_w = row_height * 0.95
     y = y0
-    touch(im, (x0 - 1, y0, x1 + 2, y0 + row_height * (len(rows) + (1 if header else 0)) + 1))
     if header:
         for (name, _, align), left, width in zip(columns, lefts, widths):
             _aligned_text(im, name, head_size, theme.muted, left, width, y + row_height * 0.55, align, pad)
         d.line((x0, y + row_height - 2, x1, y + row_height - 2), fill=theme.rule, width=2)
+        touch(im, (x0 - 1, y + row_height - 4, x1 + 2, y + row_height + 1))
         y += row_height
     for row in rows:
         if row.background is not None:
-            d.rounded_rectangle((x0, y + 3, x1, y + row_height - 3), radius=row_height * 0.2, fill=row.background)
+            _rounded_band(im, d, (x0, y + 3, x1, y + row_height - 3), row_height * 0.2, row.background)
         ink = row.ink or theme.ink
         cy = y + row_height / 2
         for i, text in enumerate(row.cells):
@@ -703,6 +663,7 @@ def draw_panel(
                     t = row_height * 0.16
                     mx = left + pad * 0.35
                     d.polygon([(mx, cy - t), (mx + t * 1.4, cy), (mx, cy + t)], fill=theme.accent)
+                    touch(im, (mx - 1, cy - t - 1, mx + t * 1.4 + 2, cy + t + 2))
                 sx = left + pad + swatch_w / 2
                 if row.swatch is not None:
                     paste_centred(im, row.swatch, (sx, cy))
@@ -712,8 +673,28 @@ def draw_panel(
             drawn = _aligned_text(im, text, text_size, ink, left, width, cy, columns[i][2], pad, bold=bold)
             if i == 0 and row.strike and drawn:
                 tx0, tx1 = drawn
-                d.line((tx0, cy + 1, tx1, cy + 1), fill=ink, width=max(2, row_height // 22))
+                lw = max(2, row_height // 22)
+                d.line((tx0, cy + 1, tx1, cy + 1), fill=ink, width=lw)
+                touch(im, (tx0 - 1, cy - lw, tx1 + 2, cy + lw + 2))
         y += row_height
+
+
+def _rounded_band(im: Image.Image, d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], radius: float,
+                  fill) -> None:
+    """A rounded rectangle, recorded as a flat middle and two converted ends."""
+    d.rounded_rectangle(box, radius=radius, fill=fill)
+    x0, y0, x1, y1 = box
+    end = int(math.ceil(radius)) + 2
+    ix0, iy0, ix1, iy1 = int(math.floor(x0)), int(math.floor(y0)), int(math.ceil(x1)) + 1, int(math.ceil(y1)) + 1
+    touch(im, (ix0 - 1, iy0 - 1, ix0 + end, iy1 + 1))
+    touch(im, (ix1 - end, iy0 - 1, ix1 + 1, iy1 + 1))
+    changes = changes_of(im)
+    if changes is not None and ix0 + end < ix1 - end:
+        # Between the rounded ends every row is filled from its top to its bottom pixel:
+        # the fill is recorded only there, and its edge rows are converted.
+        changes.add_fill((ix0 + end, iy0 + 1, ix1 - end, iy1 - 2), tuple(fill[:3]))
+        touch(im, (ix0 + end, iy0 - 1, ix1 - end, iy0 + 2))
+        touch(im, (ix0 + end, iy1 - 3, ix1 - end, iy1 + 1))
 
 
 def _aligned_text(im: Image.Image, text: str, size: int, ink, left: float, width: float,

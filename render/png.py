@@ -22,6 +22,7 @@ from collections import OrderedDict
 
 from PIL import Image
 
+from . import changes as _changes
 from . import hexdraw as hd
 
 try:  # optional: a faster deflate, same format
@@ -69,11 +70,36 @@ def _to_padded_palette(im: Image.Image, palette: Image.Image) -> Image.Image | N
         return None
     out = _background_in_palette(changes.background, palette).copy()
     source, target, colours = im.im, out.im, palette.im
+    # Tiles and fills were right when drawn, each over earlier ones; a box is
+    # converted from the finished picture, so it is right whenever it comes: last.
+    for op in changes.ops:
+        if isinstance(op, _changes.Tile):
+            x0, y0, x1, y1 = op.box
+            target.paste(op.palette_core(palette), (x0 + 1, y0, x1 + 1, y1), op.mask)
+        elif isinstance(op, _changes.Fill):
+            x0, y0, x1, y1 = op.box
+            target.paste(_index_of(op.colour, palette), (x0 + 1, y0, x1 + 1, y1))
     for x0, y0, x1, y1 in _covering(changes.boxes, im.size):
         # Image.crop/quantize/paste at the core: the same calls without their per-call checks.
         target.paste(source.crop((x0, y0, x1, y1)).convert("P", Image.Dither.NONE, colours),
                      (x0 + 1, y0, x1 + 1, y1))
     return out
+
+
+_INDEXES: dict[tuple[int, tuple[int, int, int]], tuple[Image.Image, int]] = {}
+
+
+def _index_of(colour: tuple[int, int, int], palette: Image.Image) -> int:
+    """The palette index a pixel of ``colour`` converts to."""
+    key = (id(palette), colour)
+    hit = _INDEXES.get(key)
+    if hit is None or hit[0] is not palette:
+        index = Image.new("RGB", (1, 1), colour).quantize(palette=palette, dither=Image.Dither.NONE).getpixel((0, 0))
+        hit = (palette, int(index))
+        if len(_INDEXES) > 4096:
+            _INDEXES.clear()
+        _INDEXES[key] = hit
+    return hit[1]
 
 
 def _background_in_palette(background: Image.Image, palette: Image.Image) -> Image.Image:

@@ -112,17 +112,23 @@ def test_cached_text_matches_imagedraw():
 def test_new_picture_records_what_is_drawn():
     background = Image.new("RGB", (100, 80), (255, 255, 255))
     im = hd.new_picture(background)
-    assert background.getpixel((50, 40)) == (255, 255, 255)
     sprite = hd.disc_sprite(10.0, (200, 0, 0))
-    hd.paste_centred(im, sprite, (50, 40))
+    hd.paste_centred(im, sprite, (50, 40))  # on untouched background: a cached tile
+    hd.paste_centred(im, sprite, (50, 40))  # over it: a rectangle to convert
+    hd.paste_centred(im, sprite, (80, 40))  # beside it, no visible pixel in common: a tile
     hd.draw_text(im, (5, 5), "A", 12, (0, 0, 0))
+    hd.fill_rect(im, (0, 70, 100, 80), (20, 20, 20))
     hd.touch(im, (90, 70, 120, 90))  # clipped to the picture later
-    boxes = hd.changes_of(im).boxes
-    assert len(boxes) == 3
-    assert boxes[0] == (50 - sprite.width // 2, 40 - sprite.height // 2,
-                        50 - sprite.width // 2 + sprite.width, 40 - sprite.height // 2 + sprite.height)
+    changes = hd.changes_of(im)
+    assert len(changes.tiles) == 2
+    x, y = 50 - sprite.width // 2, 40 - sprite.height // 2
+    assert changes.boxes[0] == (x, y, x + sprite.width, y + sprite.height)
+    assert len(changes.boxes) == 3
     assert background.getpixel((50, 40)) == (255, 255, 255), "the background stays untouched"
     assert hd.changes_of(im.copy()) is None
+    palette = im.quantize(64, dither=Image.Dither.NONE)
+    assert png.to_palette(im, palette).tobytes() == im.copy().quantize(palette=palette,
+                                                                       dither=Image.Dither.NONE).tobytes()
 
 
 def test_without_isal_pillow_encodes(tmp_path):
@@ -145,3 +151,33 @@ def test_without_isal_pillow_encodes(tmp_path):
     game = new_game("bide", 2)
     game.play_turn("e5")
     assert decoded((tmp_path / "x.png").read_bytes()).tobytes() == decoded(render.render_png(game)).tobytes()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_overlapping_drawing_converts_like_the_whole_picture(seed):
+    """Sprites, arrows, text and fills at random, often overlapping (tiles must notice)."""
+    import random
+
+    rng = random.Random(seed)
+    background = Image.new("RGB", (240, 180), (247, 243, 234))
+    hd.ImageDraw.Draw(background).polygon([(0, 0), (240, 60), (120, 180)], fill=(205, 178, 134))
+    im = hd.new_picture(background)
+    sprites = [hd.disc_sprite(12.0, (220, 60, 40), marker="dot"), hd.disc_sprite(9.5, (30, 90, 190)),
+               hd.ring_sprite(13.0, (255, 255, 255), 3.0, (20, 20, 20), 1.0)]
+    for _ in range(40):
+        kind = rng.random()
+        x, y = rng.uniform(-10, 250), rng.uniform(-10, 190)
+        if kind < 0.7:
+            hd.paste_centred(im, rng.choice(sprites), (x, y))
+        elif kind < 0.8:
+            hd.draw_arrow(im, (x, y), (x + rng.uniform(-40, 40), y + rng.uniform(-40, 40)), (20, 20, 20), 3.0)
+        elif kind < 0.9:
+            hd.draw_text(im, (x, y), "e5 Zoë", rng.randint(9, 20), (40, 36, 30), anchor="mm")
+        else:
+            hd.fill_rect(im, (int(x), int(y), int(x) + rng.randint(1, 60), int(y) + rng.randint(1, 30)),
+                         (44, 48, 58))
+    changes = hd.changes_of(im)
+    assert changes.tiles and changes.boxes, "both kinds of change are exercised"
+    palette = im.quantize(200, dither=Image.Dither.NONE)
+    whole = im.copy().quantize(palette=palette, dither=Image.Dither.NONE)
+    assert png.to_palette(im, palette).tobytes() == whole.tobytes()
