@@ -76,7 +76,8 @@ class Changes:
 
     background: Image.Image
     ops: list = field(default_factory=list)
-    _grid: dict = field(default_factory=dict)  # (gx, gy) -> [box or Tile] drawn over that cell
+    draw: object = None  # Pillow's core drawing object for the picture, made on first use
+    _grid: dict = field(default_factory=dict)  # (gx, gy) -> [box, or (sprite, box)] drawn over that cell
 
     @property
     def boxes(self) -> list[Box]:
@@ -102,15 +103,18 @@ class Changes:
     def _untouched(self, sprite: Image.Image, box: Box, visible: Box) -> bool:
         """Whether nothing drawn so far has a pixel under a visible pixel of ``sprite`` at ``box``."""
         x0, y0, x1, y1 = visible
-        seen = set()
+        grid = self._grid
         for gx in range(x0 // GRID, (x1 - 1) // GRID + 1):
             for gy in range(y0 // GRID, (y1 - 1) // GRID + 1):
-                for entry in self._grid.get((gx, gy), ()):
-                    if id(entry) in seen:
-                        continue
-                    seen.add(id(entry))
-                    if isinstance(entry, (Tile, _Pasted)):
-                        if _overlap(entry.sprite, entry.box, sprite, box):
+                for entry in grid.get((gx, gy), ()):
+                    if len(entry) == 2:  # (sprite, box): compare visible pixels
+                        other, other_box = entry
+                        key = (id(other), id(sprite), box[0] - other_box[0], box[1] - other_box[1])
+                        hit = _OVERLAPS.get(key)
+                        if hit is not None and hit[0] is other and hit[1] is sprite:
+                            if hit[2]:
+                                return False
+                        elif _overlap(other, other_box, sprite, box):
                             return False
                     elif entry[0] < x1 and x0 < entry[2] and entry[1] < y1 and y0 < entry[3]:
                         return False
@@ -166,7 +170,7 @@ def paste_sprite(base: Image.Image, sprite: Image.Image, box: Box) -> None:
             tile = _tile(changes.background, sprite, box)
             base.im.paste(tile.rgb, box, tile.mask)
             changes.ops.append(tile)
-            changes._register(visible, tile)
+            changes._register(visible, (sprite, box))
             return
     # A new_picture is a loaded, writable copy and sprites are loaded: skip
     # Image.paste's checks (a picture pastes hundreds of sprites).
@@ -174,16 +178,8 @@ def paste_sprite(base: Image.Image, sprite: Image.Image, box: Box) -> None:
     base.im.paste(core, box, core)
     changes.ops.append(box)
     vx0, vy0, vx1, vy1 = _sprite_info(sprite)[1]
-    if vx1 > vx0:  # later pastes look at its visible pixels, not its whole box
-        changes._register((x0 + vx0, y0 + vy0, x0 + vx1, y0 + vy1), _Pasted(sprite, box))
-
-
-@dataclass(eq=False)
-class _Pasted:
-    """A sprite pasted over earlier drawing (its box is converted); kept for later overlap tests."""
-
-    sprite: Image.Image
-    box: Box
+    if vx1 > vx0:  # later pastes compare with its visible pixels, not its whole box
+        changes._register((x0 + vx0, y0 + vy0, x0 + vx1, y0 + vy1), (sprite, box))
 
 
 # -- caches -----------------------------------------------------------------------------

@@ -122,9 +122,20 @@ def draw_text(im: Image.Image, xy: Point, text: str, size: int, fill, *, anchor:
     """
     if not text:
         return None
-    draw = ImageDraw.Draw(im)
-    ink = draw._getink(fill)[0]
-    stroke_ink = draw._getink(stroke_fill)[0] if stroke_width and stroke_fill is not None else ink
+    changes = changes_of(im)
+    if changes is not None and im.mode == "RGB" and not isinstance(fill, str) and not isinstance(stroke_fill, str):
+        # A new_picture (a writable RGB copy): ImageDraw.Draw's set-up and _getink
+        # come down to these two core calls for a colour given as numbers.
+        if changes.draw is None:
+            changes.draw = Image.core.draw(im.im, 0)
+        core = changes.draw
+        ink = core.draw_ink(fill)
+        stroke_ink = core.draw_ink(stroke_fill) if stroke_width and stroke_fill is not None else ink
+    else:
+        draw = ImageDraw.Draw(im)
+        core = draw.draw
+        ink = draw._getink(fill)[0]
+        stroke_ink = draw._getink(stroke_fill)[0] if stroke_width and stroke_fill is not None else ink
     x, y = xy
     ix, iy = int(x), int(y)
     fx, fy = math.modf(x)[0], math.modf(y)[0]
@@ -134,7 +145,7 @@ def draw_text(im: Image.Image, xy: Point, text: str, size: int, fill, *, anchor:
         passes.append((ink, 0))
     for pass_ink, width in passes:
         mask, (ox, oy) = _text_mask(text, size, anchor, width, fx, fy)
-        draw.draw.draw_bitmap((ix + ox, iy + oy), mask, pass_ink)
+        core.draw_bitmap((ix + ox, iy + oy), mask, pass_ink)
         w, h = mask.size
         b = (ix + ox, iy + oy, ix + ox + w, iy + oy + h)
         box = b if box is None else (min(box[0], b[0]), min(box[1], b[1]), max(box[2], b[2]), max(box[3], b[3]))
