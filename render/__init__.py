@@ -11,6 +11,7 @@ line (``register("bump", bump.render)``) or calls :func:`register` itself.
 
 from __future__ import annotations
 
+import inspect
 from typing import Callable, Protocol, Sequence
 
 from PIL import Image
@@ -27,6 +28,7 @@ __all__ = [
     "GIF_WIDTH",
     "Renderer",
     "UnknownGame",
+    "can_zoom",
     "quantize",
     "register",
     "registered",
@@ -108,6 +110,7 @@ def render_image(
     last_events: Sequence[Event] = (),
     title: str | None = None,
     width: int = DEFAULT_WIDTH,
+    zoom: str | None = None,
 ) -> Image.Image:
     """The picture of ``game`` as an RGB :class:`PIL.Image.Image`.
 
@@ -115,12 +118,31 @@ def render_image(
     (default: the seats' colours); the picture names each seat after the player
     who holds it now (``game.player_of_seat``, which Begird's swap changes).
     ``last_events`` are the events of the last turn (placements are ringed,
-    pushes drawn as arrows); ``title`` replaces the default heading.
+    pushes drawn as arrows); ``title`` replaces the default heading. ``zoom`` (``"last"``
+    or a cell name), for games whose renderer takes it (:func:`can_zoom`), shows the board
+    around that cell at a larger scale.
     """
-    return _renderer_for(game)(
+    renderer = _renderer_for(game)
+    extra = {}
+    if zoom is not None:
+        if not can_zoom(game.info.id):
+            raise ValueError(f"{game.info.name} pictures have no zoom")
+        extra["zoom"] = zoom
+    return renderer(
         game, player_names=names_by_seat(game, player_names), last_events=tuple(last_events), title=title,
-        width=width,
+        width=width, **extra,
     )
+
+
+def can_zoom(game_id: str) -> bool:
+    """Whether the game's renderer takes a ``zoom`` (a picture of part of the board, enlarged)."""
+    renderer = _RENDERERS.get(game_id.strip().lower())
+    if renderer is None:
+        return False
+    try:
+        return "zoom" in inspect.signature(renderer).parameters
+    except (TypeError, ValueError):  # pragma: no cover - a builtin or C callable
+        return False
 
 
 def names_by_seat(game: Game, player_names: Sequence[str] | None) -> list[str] | None:
@@ -139,9 +161,11 @@ def render_png(
     last_events: Sequence[Event] = (),
     title: str | None = None,
     width: int = DEFAULT_WIDTH,
+    zoom: str | None = None,
 ) -> bytes:
     """:func:`render_image` encoded as a palette PNG (see :mod:`render.png` for how it is kept fast)."""
-    im = render_image(game, player_names=player_names, last_events=last_events, title=title, width=width)
+    im = render_image(game, player_names=player_names, last_events=last_events, title=title, width=width,
+                      zoom=zoom)
     palette = _PALETTES.get(game.info.id)
     if palette is not None:
         return _png.encode_picture(im, palette())

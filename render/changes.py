@@ -23,6 +23,7 @@ box it drew in; tests compare the result with converting the whole picture.
 from __future__ import annotations
 
 import math
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Sequence
@@ -188,6 +189,7 @@ _SPRITES: dict[int, tuple[Image.Image, Box, Image.Image]] = {}
 _OVERLAPS: dict[tuple[int, int, int, int], tuple[Image.Image, Image.Image, bool]] = {}
 _TILES: OrderedDict[tuple[int, int, Box], Tile] = OrderedDict()
 _tile_pixels = 0
+_TILES_LOCK = threading.Lock()  # pictures are drawn in worker threads
 
 
 def _sprite_info(sprite: Image.Image) -> tuple[Image.Image, Box, Image.Image]:
@@ -229,19 +231,21 @@ def _overlap(a: Image.Image, box_a: Box, b: Image.Image, box_b: Box) -> bool:
 def _tile(background: Image.Image, sprite: Image.Image, box: Box) -> Tile:
     global _tile_pixels
     key = (id(background), id(sprite), box)
-    tile = _TILES.get(key)
-    if tile is not None and tile.background is background and tile.sprite is sprite:
-        _TILES.move_to_end(key)
-        return tile
+    with _TILES_LOCK:
+        tile = _TILES.get(key)
+        if tile is not None and tile.background is background and tile.sprite is sprite:
+            _TILES.move_to_end(key)
+            return tile
     rgb = background.crop(box)
     rgb.paste(sprite, (0, 0), sprite)
     tile = Tile(background, sprite, box, rgb.im, _sprite_info(sprite)[2].im)
-    stale = _TILES.pop(key, None)
-    if stale is not None:
-        _tile_pixels -= (stale.box[2] - stale.box[0]) * (stale.box[3] - stale.box[1])
-    _TILES[key] = tile
-    _tile_pixels += sprite.width * sprite.height
-    while _tile_pixels > TILE_PIXELS and _TILES:
-        _, old = _TILES.popitem(last=False)
-        _tile_pixels -= (old.box[2] - old.box[0]) * (old.box[3] - old.box[1])
+    with _TILES_LOCK:
+        stale = _TILES.pop(key, None)
+        if stale is not None:
+            _tile_pixels -= (stale.box[2] - stale.box[0]) * (stale.box[3] - stale.box[1])
+        _TILES[key] = tile
+        _tile_pixels += sprite.width * sprite.height
+        while _tile_pixels > TILE_PIXELS and _TILES:
+            _, old = _TILES.popitem(last=False)
+            _tile_pixels -= (old.box[2] - old.box[0]) * (old.box[3] - old.box[1])
     return tile

@@ -14,14 +14,15 @@ Everything here is plain Pillow and knows nothing of any game's rules:
 * :func:`draw_title_bar` and :func:`draw_panel` draw the text parts at final
   resolution (FreeType text is anti-aliased already).
 
-Fonts are the scalable font bundled with Pillow (``ImageFont.load_default(size=…)``),
-cached by size.
+Fonts are DejaVu Sans and DejaVu Sans Bold, bundled in ``render/fonts`` (:func:`font`),
+cached by size; :func:`draw_text` caches rendered labels.
 """
 
 from __future__ import annotations
 
 import math
 import unicodedata
+from pathlib import Path
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable, Sequence
@@ -51,18 +52,22 @@ SPRITE_SUPERSAMPLE = 4  # sprites are tiny and cached: afford a finer scale
 # -- fonts ----------------------------------------------------------------------
 
 
-@lru_cache(maxsize=64)
-def font(size: int) -> ImageFont.FreeTypeFont:
-    """The scalable font that ships with Pillow, at ``size`` pixels (cached)."""
-    loaded = ImageFont.load_default(size=max(6, int(round(size))))
-    if not isinstance(loaded, ImageFont.FreeTypeFont):  # pragma: no cover - Pillow without FreeType
-        raise RuntimeError("Pillow was built without FreeType: scalable fonts are required")
-    return loaded
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+#: DejaVu Sans (Bitstream Vera licence, see fonts/LICENSE-DejaVu.txt): Latin, Greek,
+#: Cyrillic, Armenian, Georgian, Hebrew, Arabic and more, so players' names in those
+#: scripts are drawn rather than dropped; a real bold face for titles and winners.
+FONT_FILES = {False: FONT_DIR / "DejaVuSans.ttf", True: FONT_DIR / "DejaVuSans-Bold.ttf"}
+
+
+@lru_cache(maxsize=128)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The bundled font (DejaVu Sans, or its bold face) at ``size`` pixels (cached)."""
+    return ImageFont.truetype(str(FONT_FILES[bool(bold)]), max(6, int(round(size))))
 
 
 @lru_cache(maxsize=4096)
 def has_glyph(ch: str) -> bool:
-    """Whether the bundled font draws ``ch`` (it covers Latin-1, not emoji or CJK)."""
+    """Whether the bundled font draws ``ch`` (Latin, Greek, Cyrillic, Arabic, Hebrew…; not CJK or emoji)."""
     if ch.isspace():
         return True
     return _glyph_pixels(ch) != _glyph_pixels("\ufffe")
@@ -93,9 +98,9 @@ def displayable(text: str, fallback: str = "") -> str:
 
 
 @lru_cache(maxsize=8192)
-def text_width(text: str, size: int) -> float:
+def text_width(text: str, size: int, bold: bool = False) -> float:
     """Advance width of ``text`` in pixels (cached: labels repeat on every picture)."""
-    return font(size).getlength(text)
+    return font(size, bold).getlength(text)
 
 
 # -- cached text drawing ----------------------------------------------------------
@@ -108,14 +113,14 @@ def text_width(text: str, size: int) -> float:
 
 
 @lru_cache(maxsize=4096)
-def _text_mask(text: str, size: int, anchor: str, stroke_width: int, fx: float, fy: float):
-    return font(size).getmask2(text, "L", None, None, None, stroke_width, anchor, 0, (fx, fy),
+def _text_mask(text: str, size: int, anchor: str, stroke_width: int, fx: float, fy: float, bold: bool = False):
+    return font(size, bold).getmask2(text, "L", None, None, None, stroke_width, anchor, 0, (fx, fy),
                                stroke_filled=True)
 
 
 def draw_text(im: Image.Image, xy: Point, text: str, size: int, fill, *, anchor: str = "la",
-              stroke_width: int = 0, stroke_fill=None) -> tuple[int, int, int, int] | None:
-    """``ImageDraw.Draw(im).text(xy, text, font=font(size), ...)`` through a mask cache.
+              stroke_width: int = 0, stroke_fill=None, bold: bool = False) -> tuple[int, int, int, int] | None:
+    """``ImageDraw.Draw(im).text(xy, text, font=font(size, bold), ...)`` through a mask cache.
 
     Same pixels, a fraction of the time for repeated labels; the changed area is
     recorded (see :func:`new_picture`). Returns that area, or None for empty text.
@@ -144,7 +149,7 @@ def draw_text(im: Image.Image, xy: Point, text: str, size: int, fill, *, anchor:
     if not stroke_width or ink != stroke_ink:
         passes.append((ink, 0))
     for pass_ink, width in passes:
-        mask, (ox, oy) = _text_mask(text, size, anchor, width, fx, fy)
+        mask, (ox, oy) = _text_mask(text, size, anchor, width, fx, fy, bold)
         core.draw_bitmap((ix + ox, iy + oy), mask, pass_ink)
         w, h = mask.size
         b = (ix + ox, iy + oy, ix + ox + w, iy + oy + h)
@@ -162,24 +167,24 @@ fill_rect = _changes.fill_rect
 changes_of = _changes.changes_of
 
 
-def fit_text(text: str, size: int, max_width: float) -> str:
+def fit_text(text: str, size: int, max_width: float, bold: bool = False) -> str:
     """``text`` shortened with an ellipsis so that it fits ``max_width`` pixels."""
-    if text_width(text, size) <= max_width:
+    if text_width(text, size, bold) <= max_width:
         return text
     ell = "…"
     lo, hi = 0, len(text)
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if text_width(text[:mid].rstrip() + ell, size) <= max_width:
+        if text_width(text[:mid].rstrip() + ell, size, bold) <= max_width:
             lo = mid
         else:
             hi = mid - 1
     return text[:lo].rstrip() + ell
 
 
-def shrink_to_fit(text: str, size: int, max_width: float, min_size: int = 10) -> int:
+def shrink_to_fit(text: str, size: int, max_width: float, min_size: int = 10, bold: bool = False) -> int:
     """The largest font size ≤ ``size`` at which ``text`` fits ``max_width``."""
-    while size > min_size and text_width(text, size) > max_width:
+    while size > min_size and text_width(text, size, bold) > max_width:
         size -= 1
     return size
 
@@ -348,10 +353,10 @@ class Canvas:
                          marker_colour or contrast_ink(fill))
 
     def text(self, xy: Point, text: str, size: int, fill, anchor: str = "mm",
-             stroke: float = 0, stroke_fill=None) -> None:
+             stroke: float = 0, stroke_fill=None, bold: bool = False) -> None:
         """Text at ``xy`` (anchor ``mm`` centres it), in the bundled font."""
         k = self.scale
-        self.draw.text((xy[0] * k, xy[1] * k), text, font=font(size * k), fill=fill, anchor=anchor,
+        self.draw.text((xy[0] * k, xy[1] * k), text, font=font(size * k, bold), fill=fill, anchor=anchor,
                        stroke_width=int(round(stroke * k)), stroke_fill=stroke_fill)
 
     def arrow(self, src: Point, dst: Point, fill, width: float, head: float | None = None,
@@ -547,6 +552,27 @@ def badge_sprite(text: str, size: int, fill: tuple[int, int, int], ink: tuple[in
     return _downsample(im, (W, H))
 
 
+#: The last move, in every game: a white ring with a dark edge just outside the piece placed.
+LAST_MOVE_RING = (255, 255, 255)
+LAST_MOVE_HALO = (20, 20, 20)
+
+
+def last_move_ring(piece_radius: float, spacing: float) -> Image.Image:
+    """The sprite marking the last move on a piece of ``piece_radius`` pixels (cells ``spacing`` apart).
+
+    Every game marks its last move with this, so players learn one sign.
+    """
+    return ring_sprite(round(piece_radius + spacing * 0.03, 1), LAST_MOVE_RING, round(max(3.0, spacing * 0.045), 1),
+                       LAST_MOVE_HALO, round(max(1.2, spacing * 0.014), 1))
+
+
+def group_outline(piece_radius: float, spacing: float, colour: tuple[int, int, int]) -> Image.Image:
+    """A bold ring in ``colour`` with dark edges around a piece: pasted on each piece of a group,
+    neighbouring rings merge into one outline (a seat's scoring group at the end)."""
+    return ring_sprite(round(piece_radius + spacing * 0.045, 1), colour, round(max(3.0, spacing * 0.07), 1),
+                       LAST_MOVE_HALO, round(max(1.5, spacing * 0.018), 1))
+
+
 def paste_centred(base: Image.Image, sprite: Image.Image, centre: Point) -> None:
     """Paste an RGBA sprite so that its centre lands on ``centre``."""
     w, h = sprite.size
@@ -594,6 +620,10 @@ class Theme:
     accent: tuple[int, int, int] = (210, 90, 20)
 
 
+TITLE_SIZE = 0.34  # of the title bar's height
+SUBTITLE_SIZE = 0.28
+
+
 def draw_title_bar(im: Image.Image, height: int, title: str, subtitle: str = "",
                    theme: Theme = Theme(), accent_colour: tuple[int, int, int] | None = None) -> None:
     """A dark bar across the top: a big title and a smaller status line under it."""
@@ -602,18 +632,17 @@ def draw_title_bar(im: Image.Image, height: int, title: str, subtitle: str = "",
     pad = int(height * 0.22)
     if accent_colour is not None:
         fill_rect(im, (0, 0, max(6, int(height * 0.09)), height), accent_colour)
-    big = int(height * 0.36)
-    small = int(height * 0.25)
+    big = int(height * TITLE_SIZE)
+    small = int(height * SUBTITLE_SIZE)
     avail = w - 2 * pad
-    bold = 1 if big >= 24 else 0
     if subtitle:
-        draw_text(im, (pad, int(height * 0.30)), fit_text(title, big, avail), big, theme.title_ink,
-                  anchor="lm", stroke_width=bold, stroke_fill=theme.title_ink)
-        draw_text(im, (pad, int(height * 0.72)), fit_text(subtitle, small, avail), small,
+        draw_text(im, (pad, int(height * 0.31)), fit_text(title, big, avail, bold=True), big, theme.title_ink,
+                  anchor="lm", bold=True)
+        draw_text(im, (pad, int(height * 0.73)), fit_text(subtitle, small, avail), small,
                   theme.subtitle_ink, anchor="lm")
     else:
-        draw_text(im, (pad, height // 2), fit_text(title, big, avail), big, theme.title_ink,
-                  anchor="lm", stroke_width=bold, stroke_fill=theme.title_ink)
+        draw_text(im, (pad, height // 2), fit_text(title, big, avail, bold=True), big, theme.title_ink,
+                  anchor="lm", bold=True)
 
 
 @dataclass
@@ -712,14 +741,13 @@ def _aligned_text(im: Image.Image, text: str, size: int, ink, left: float, width
                   cy: float, align: str, pad: float, bold: bool = False) -> tuple[float, float] | None:
     if not text:
         return None
-    text = fit_text(text, size, width - 2 * pad)
-    tw = text_width(text, size)
+    text = fit_text(text, size, width - 2 * pad, bold)
+    tw = text_width(text, size, bold)
     if align == "l":
         x = left + pad
     elif align == "r":
         x = left + width - pad - tw
     else:
         x = left + (width - tw) / 2
-    draw_text(im, (x, cy), text, size, ink, anchor="lm", stroke_width=1 if bold and size >= 20 else 0,
-              stroke_fill=ink)
+    draw_text(im, (x, cy), text, size, ink, anchor="lm", bold=bold)
     return x, x + tw

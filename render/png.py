@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import struct
+import threading
 import zlib
 from collections import OrderedDict
 
@@ -38,6 +39,7 @@ PILLOW_LEVEL = 3  # palette PNGs: level 6 saves ~10% for twice the time
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _BACKGROUNDS: OrderedDict[tuple[int, int], tuple[Image.Image, Image.Image, Image.Image]] = OrderedDict()
 _MAX_BACKGROUNDS = 48
+_BACKGROUNDS_LOCK = threading.Lock()  # pictures are drawn in worker threads
 
 
 def to_palette(im: Image.Image, palette: Image.Image) -> Image.Image:
@@ -103,17 +105,20 @@ def _index_of(colour: tuple[int, int, int], palette: Image.Image) -> int:
 
 
 def _background_in_palette(background: Image.Image, palette: Image.Image) -> Image.Image:
+    """``background`` in ``palette``, one column wider (see :func:`_to_padded_palette`); cached."""
     key = (id(background), id(palette))
-    hit = _BACKGROUNDS.get(key)
-    if hit is not None and hit[0] is background and hit[1] is palette:
-        _BACKGROUNDS.move_to_end(key)
-        return hit[2]
+    with _BACKGROUNDS_LOCK:
+        hit = _BACKGROUNDS.get(key)
+        if hit is not None and hit[0] is background and hit[1] is palette:
+            _BACKGROUNDS.move_to_end(key)
+            return hit[2]
     converted = Image.new("P", (background.width + 1, background.height), 0)
     converted.putpalette(palette.getpalette("RGB") or [])
     converted.paste(background.quantize(palette=palette, dither=Image.Dither.NONE), (1, 0))
-    _BACKGROUNDS[key] = (background, palette, converted)  # holding both keeps their ids unique
-    while len(_BACKGROUNDS) > _MAX_BACKGROUNDS:
-        _BACKGROUNDS.popitem(last=False)
+    with _BACKGROUNDS_LOCK:
+        _BACKGROUNDS[key] = (background, palette, converted)  # holding both keeps their ids unique
+        while len(_BACKGROUNDS) > _MAX_BACKGROUNDS:
+            _BACKGROUNDS.popitem(last=False)
     return converted
 
 

@@ -181,3 +181,18 @@ def test_random_overlapping_drawing_converts_like_the_whole_picture(seed):
     palette = im.quantize(200, dither=Image.Dither.NONE)
     whole = im.copy().quantize(palette=palette, dither=Image.Dither.NONE)
     assert png.to_palette(im, palette).tobytes() == whole.tobytes()
+
+
+def record_golden() -> None:
+    """Rewrite the golden hashes after a deliberate change of look (from the repository root)::
+
+        python -c "import sys; sys.path[:0] = ['tests']; import test_render_pixels as t; t.record_golden()"
+    """
+    hashes = {}
+    for label, game, events, names in cases():
+        for width in (1080, 600):
+            hashes[f"{label} @{width}"] = pixel_hash(
+                render.render_png(game, player_names=names, last_events=events, width=width))
+    GOLDEN.write_text(json.dumps({"pillow": PIL.__version__, "freetype": features.version("freetype2"),
+                                  "hashes": hashes}, indent=1) + "\n")
+
