@@ -307,8 +307,11 @@ def island_tiles(variant: str, width: int) -> tuple[tuple[Image.Image, tuple[int
 
 
 def stone(seat: int, spacing: float) -> Image.Image:
+    # No shadow: at this size a shadow would reach the next cell (and a stone's outline
+    # already sets it off the wood), and stones that keep to their cells are pasted as
+    # cached tiles (render/changes.py).
     return hd.disc_sprite(round(spacing * STONE_R, 1), stone_colour(seat), STONE_OUTLINE[(seat - 1) % 2],
-                          round(max(1.5, spacing * 0.035), 1))
+                          round(max(1.5, spacing * 0.035), 1), shadow=False)
 
 
 def swatch(seat: int, size: float) -> Image.Image:
