@@ -97,10 +97,31 @@ def displayable(text: str, fallback: str = "") -> str:
     return kept if any(ch.isalnum() for ch in kept) else fallback
 
 
-@lru_cache(maxsize=8192)
 def text_width(text: str, size: int, bold: bool = False) -> float:
-    """Advance width of ``text`` in pixels (cached: labels repeat on every picture)."""
+    """Advance width of ``text`` in pixels, as :func:`draw_text` lays it out (cached)."""
+    if _by_words(text, "la"):
+        return sum(_word_width(w, size, bold) for w in text.split(" ")) + _word_width(" ", size, bold) * text.count(" ")
+    return _word_width(text, size, bold)
+
+
+@lru_cache(maxsize=8192)
+def _word_width(text: str, size: int, bold: bool = False) -> float:
     return font(size, bold).getlength(text)
+
+
+def _by_words(text: str, anchor: str) -> bool:
+    """Whether :func:`draw_text` lays ``text`` out word by word (each word's mask cached).
+
+    Lines such as "Turn 31 · Alice to move" change every picture but their words
+    repeat. Only Latin text and common punctuation (no right-to-left or shaped
+    scripts, whose words must be laid out together) with a font-wide vertical anchor
+    (not t/b, which depend on the text) is split; kerning across a space is nil here.
+    """
+    return (" " in text and len(text) > 8 and anchor[1] in "amsd" and anchor[0] in "lmr"
+            and all(c < "\u0250" or c in _SPLIT_PUNCTUATION for c in text))
+
+
+_SPLIT_PUNCTUATION = frozenset("–—…‘’“”•")
 
 
 # -- cached text drawing ----------------------------------------------------------
@@ -122,8 +143,10 @@ def draw_text(im: Image.Image, xy: Point, text: str, size: int, fill, *, anchor:
               stroke_width: int = 0, stroke_fill=None, bold: bool = False) -> tuple[int, int, int, int] | None:
     """``ImageDraw.Draw(im).text(xy, text, font=font(size, bold), ...)`` through a mask cache.
 
-    Same pixels, a fraction of the time for repeated labels; the changed area is
-    recorded (see :func:`new_picture`). Returns that area, or None for empty text.
+    A fraction of the time for repeated labels: single words and non-ASCII text are
+    exactly ImageDraw's pixels; longer ASCII lines are laid out word by word (see
+    :func:`_by_words`). The changed area is recorded (see :func:`new_picture`).
+    Returns that area, or None for empty text.
     """
     if not text:
         return None
@@ -141,19 +164,33 @@ def draw_text(im: Image.Image, xy: Point, text: str, size: int, fill, *, anchor:
         core = draw.draw
         ink = draw._getink(fill)[0]
         stroke_ink = draw._getink(stroke_fill)[0] if stroke_width and stroke_fill is not None else ink
-    x, y = xy
-    ix, iy = int(x), int(y)
-    fx, fy = math.modf(x)[0], math.modf(y)[0]
-    box = None
     passes = [(stroke_ink, int(stroke_width))] if stroke_width else []
     if not stroke_width or ink != stroke_ink:
         passes.append((ink, 0))
-    for pass_ink, width in passes:
-        mask, (ox, oy) = _text_mask(text, size, anchor, width, fx, fy, bold)
-        core.draw_bitmap((ix + ox, iy + oy), mask, pass_ink)
-        w, h = mask.size
-        b = (ix + ox, iy + oy, ix + ox + w, iy + oy + h)
-        box = b if box is None else (min(box[0], b[0]), min(box[1], b[1]), max(box[2], b[2]), max(box[3], b[3]))
+    x, y = xy
+    if stroke_width or not _by_words(text, anchor):
+        runs = [(text, x, anchor)]
+    else:
+        words = text.split(" ")
+        space = _word_width(" ", size, bold)
+        widths = [_word_width(w, size, bold) for w in words]
+        total = sum(widths) + space * (len(words) - 1)
+        left = x - {"l": 0.0, "m": total / 2, "r": total}[anchor[0]]
+        runs = []
+        for word, width in zip(words, widths):
+            if word:
+                runs.append((word, float(round(left)), "l" + anchor[1]))  # whole pixels: masks repeat
+            left += width + space
+    box = None
+    for run, rx, run_anchor in runs:
+        ix, iy = int(rx), int(y)
+        fx, fy = math.modf(rx)[0], math.modf(y)[0]
+        for pass_ink, width in passes:
+            mask, (ox, oy) = _text_mask(run, size, run_anchor, width, fx, fy, bold)
+            core.draw_bitmap((ix + ox, iy + oy), mask, pass_ink)
+            w, h = mask.size
+            b = (ix + ox, iy + oy, ix + ox + w, iy + oy + h)
+            box = b if box is None else (min(box[0], b[0]), min(box[1], b[1]), max(box[2], b[2]), max(box[3], b[3]))
     if box is not None:
         touch(im, box)
     return box

@@ -96,17 +96,36 @@ def test_isal_is_used_when_installed():
 
 
 def test_cached_text_matches_imagedraw():
-    """draw_text (mask cache) against ImageDraw.text, at fractional positions, with a stroke."""
-    for xy, kwargs in (((10.25, 20.75), {}), ((3.5, 9.0), {"stroke_width": 1, "stroke_fill": (200, 10, 10)}),
-                       ((7.9, 30.3), {"stroke_width": 1})):
-        for anchor in ("la", "lm", "mm"):
-            plain = Image.new("RGB", (220, 60), (240, 240, 230))
-            ImageDraw.Draw(plain).text(xy, "Zoë Ab 12", font=hd.font(22), fill=(20, 30, 40), anchor=anchor,
-                                       **kwargs)
-            for _ in range(2):  # the second draw comes from the cache
-                cached = Image.new("RGB", (220, 60), (240, 240, 230))
-                hd.draw_text(cached, xy, "Zoë Ab 12", 22, (20, 30, 40), anchor=anchor, **kwargs)
-                assert cached.tobytes() == plain.tobytes(), (xy, kwargs, anchor)
+    """draw_text (mask cache) against ImageDraw.text, at fractional positions, with a stroke:
+    the same pixels for a word, a short label and text in other scripts."""
+    for text in ("Zoë", "e5 Ab", "Иван Петров · ход 12"):
+        for xy, kwargs in (((10.25, 20.75), {}), ((3.5, 9.0), {"stroke_width": 1, "stroke_fill": (200, 10, 10)}),
+                           ((7.9, 30.3), {"stroke_width": 1})):
+            for anchor in ("la", "lm", "mm"):
+                plain = Image.new("RGB", (320, 60), (240, 240, 230))
+                ImageDraw.Draw(plain).text(xy, text, font=hd.font(22), fill=(20, 30, 40), anchor=anchor, **kwargs)
+                for _ in range(2):  # the second draw comes from the cache
+                    cached = Image.new("RGB", (320, 60), (240, 240, 230))
+                    hd.draw_text(cached, xy, text, 22, (20, 30, 40), anchor=anchor, **kwargs)
+                    assert cached.tobytes() == plain.tobytes(), (text, xy, kwargs, anchor)
+
+
+@pytest.mark.parametrize("anchor", ["lm", "mm", "rm", "ls"])
+def test_latin_lines_are_laid_out_word_by_word_like_imagedraw(anchor):
+    """A Latin line is drawn word by word (its words' masks repeat): the same ink, at most
+    a pixel away, and text_width agrees with where the words go."""
+    text = "Last turn: Alice played e5 · 2 discs pushed"
+    assert hd._by_words(text, anchor)
+    plain = Image.new("L", (900, 60), 0)
+    ImageDraw.Draw(plain).text((450, 30), text, font=hd.font(24), fill=255, anchor=anchor)
+    words = Image.new("RGB", (900, 60), (0, 0, 0))
+    hd.draw_text(words, (450, 30), text, 24, (255, 255, 255), anchor=anchor)
+    words = words.convert("L")
+    a, b = plain.getbbox(), words.getbbox()
+    assert all(abs(p - q) <= 1 for p, q in zip(a, b)), (a, b)
+    assert abs(sum(plain.tobytes()) - sum(words.tobytes())) < 0.02 * sum(plain.tobytes())
+    assert abs(hd.text_width(text, 24) - hd.font(24).getlength(text)) <= 1.0
+    assert not hd._by_words("مرحبا بالعالم يا صديقي", anchor), "right-to-left text is laid out whole"
 
 
 def test_new_picture_records_what_is_drawn():
