@@ -21,6 +21,7 @@ from games.interface import Event, Game
 from . import animation as _animation
 from . import begird as _begird
 from . import bide as _bide
+from . import palettes as _palettes
 from . import png as _png
 
 __all__ = [
@@ -60,7 +61,7 @@ class UnknownGame(LookupError):
 
 
 _RENDERERS: dict[str, Callable[..., Image.Image]] = {}
-_PALETTES: dict[str, Callable[[], Image.Image]] = {}
+_PALETTES: dict[str, Callable[[], Image.Image | None]] = {}
 
 
 def register(
@@ -73,15 +74,16 @@ def register(
 
     ``palette``, optional, returns a "P" image whose palette (at most 255
     colours) suits every picture of the game: PNGs and GIF frames are then
-    quantized to it (fast and small). Without it each picture gets its own
-    adaptive palette.
+    quantized to it (fast and small). Without it the game gets one made from its
+    own pictures of sample positions (:mod:`render.palettes`), or, if those cannot
+    be drawn, an adaptive palette per picture.
     """
     key = game_id.strip().lower()
     _RENDERERS[key] = renderer
     if palette is not None:
         _PALETTES[key] = palette
-    else:
-        _PALETTES.pop(key, None)
+    else:  # one made from the game's own pictures (render/palettes.py)
+        _PALETTES[key] = _palettes.sampled(key, renderer)
 
 
 def registered() -> tuple[str, ...]:
@@ -166,18 +168,23 @@ def render_png(
     """:func:`render_image` encoded as a palette PNG (see :mod:`render.png` for how it is kept fast)."""
     im = render_image(game, player_names=player_names, last_events=last_events, title=title, width=width,
                       zoom=zoom)
-    palette = _PALETTES.get(game.info.id)
+    palette = _palette_of(game.info.id)
     if palette is not None:
-        return _png.encode_picture(im, palette())
+        return _png.encode_picture(im, palette)
     return _png.encode(quantize(im, game.info.id))
 
 
 def quantize(im: Image.Image, game_id: str) -> Image.Image:
     """``im`` in palette mode: the game's fixed palette if it has one, else an adaptive one."""
-    palette = _PALETTES.get(game_id)
+    palette = _palette_of(game_id)
     if palette is not None:
-        return _png.to_palette(im, palette())
+        return _png.to_palette(im, palette)
     return im.quantize(255, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
+def _palette_of(game_id: str) -> Image.Image | None:
+    make = _PALETTES.get(game_id)
+    return make() if make is not None else None
 
 
 def render_gif(

@@ -66,7 +66,8 @@ def test_changed_rectangles_convert_like_the_whole_picture(case):
     label, game, events, names = case
     im = render.render_image(game, player_names=names, last_events=events)
     assert hd.changes_of(im) is not None, f"{label}: draw on hd.new_picture(background) for the fast path"
-    palette = render._PALETTES[game.info.id]()
+    palette = render._palette_of(game.info.id)
+    assert palette is not None, f"{label}: no fixed palette"
     whole = im.copy().quantize(palette=palette, dither=Image.Dither.NONE)  # a copy records nothing
     fast = png.to_palette(im, palette)
     assert fast.tobytes() == whole.tobytes()
@@ -83,7 +84,7 @@ def test_both_encoders_give_the_same_pixels(monkeypatch, deflate):
     data = render.render_png(game, player_names=names, last_events=events)
     assert data.startswith(b"\x89PNG\r\n\x1a\n")
     assert len(data) < 300_000
-    palette = render._PALETTES[game.info.id]()
+    palette = render._palette_of(game.info.id)
     assert decoded(data).tobytes() == im.quantize(palette=palette, dither=Image.Dither.NONE).convert("RGB").tobytes()
     # The plain encoder, for any palette image.
     plain = png.encode(im.quantize(palette=palette, dither=Image.Dither.NONE))
@@ -215,3 +216,28 @@ def record_golden() -> None:
     GOLDEN.write_text(json.dumps({"pillow": PIL.__version__, "freetype": features.version("freetype2"),
                                   "hashes": hashes}, indent=1) + "\n")
 
+
+
+def test_a_game_registered_without_a_palette_gets_one_from_its_pictures(monkeypatch):
+    from render import bide as rb
+
+    monkeypatch.setitem(render._RENDERERS, "bide", rb.render)
+    render.register("bide", rb.render)  # as a new game would: no palette given
+    try:
+        palette = render._palette_of("bide")
+        assert palette is not None and palette.mode == "P"
+        assert render._palette_of("bide") is palette, "built once"
+        label, game, events, names = CASES[0]
+        data = render.render_png(game, player_names=names, last_events=events)
+        im = render.render_image(game, player_names=names, last_events=events)
+        error = sum(abs(a - b) for a, b in zip(decoded(data).tobytes(), im.tobytes())) / len(im.tobytes())
+        assert error < 3.0, "the sampled palette keeps the colours close"
+    finally:
+        render.register("bide", rb.render, palette=rb.palette)
+    # A renderer whose samples cannot be drawn falls back to adaptive palettes.
+    render.register("nosuchgame", lambda game, **kw: Image.new("RGB", (10, 10)))
+    try:
+        assert render._palette_of("nosuchgame") is None
+    finally:
+        render._RENDERERS.pop("nosuchgame", None)
+        render._PALETTES.pop("nosuchgame", None)
