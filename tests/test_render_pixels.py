@@ -241,3 +241,16 @@ def test_a_game_registered_without_a_palette_gets_one_from_its_pictures(monkeypa
     finally:
         render._RENDERERS.pop("nosuchgame", None)
         render._PALETTES.pop("nosuchgame", None)
+
+
+def test_pictures_drawn_in_parallel_threads_are_the_same():
+    """The bot draws in worker threads: the shared caches (tiles, palettes, text) hold."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    jobs = [(game, events, names) for _, game, events, names in CASES[:4]] * 3
+    serial = [render.render_png(g, player_names=n, last_events=e) for g, e, n in jobs]
+    png._BACKGROUNDS.clear()
+    with ThreadPoolExecutor(4) as pool:
+        parallel = list(pool.map(lambda job: render.render_png(job[0], player_names=job[2], last_events=job[1]),
+                                 jobs))
+    assert [decoded(p).tobytes() for p in parallel] == [decoded(s).tobytes() for s in serial]
