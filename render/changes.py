@@ -26,7 +26,7 @@ import math
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from PIL import Image, ImageChops
 
@@ -56,6 +56,13 @@ class Tile:
         return hit[1]
 
 
+class TileOp(NamedTuple):
+    """A tile pasted on a picture: through its mask, or whole where nothing was drawn in its box."""
+
+    tile: Tile
+    masked: bool
+
+
 @dataclass(frozen=True)
 class Fill:
     """A rectangle filled with one opaque colour: one palette index, no conversion."""
@@ -82,11 +89,11 @@ class Changes:
 
     @property
     def boxes(self) -> list[Box]:
-        return [op for op in self.ops if isinstance(op, tuple)]
+        return [op for op in self.ops if type(op) is tuple]  # a TileOp is a tuple too
 
     @property
     def tiles(self) -> list[Tile]:
-        return [op for op in self.ops if isinstance(op, Tile)]
+        return [op.tile for op in self.ops if isinstance(op, TileOp)]
 
     def add_box(self, box: Box) -> None:
         self.ops.append(box)
@@ -101,25 +108,35 @@ class Changes:
             for gy in range(bounds[1] // GRID, (bounds[3] - 1) // GRID + 1):
                 self._grid.setdefault((gx, gy), []).append(entry)
 
-    def _untouched(self, sprite: Image.Image, box: Box, visible: Box) -> bool:
-        """Whether nothing drawn so far has a pixel under a visible pixel of ``sprite`` at ``box``."""
-        x0, y0, x1, y1 = visible
+    def _untouched(self, sprite: Image.Image, box: Box, visible: Box) -> int:
+        """0 if something drawn so far has a pixel under a visible pixel of ``sprite`` at ``box``;
+        1 if not, though something reaches into ``box``; 2 if nothing drawn reaches ``box`` at all."""
+        x0, y0, x1, y1 = box
+        vx0, vy0, vx1, vy1 = visible
         grid = self._grid
+        whole = True
         for gx in range(x0 // GRID, (x1 - 1) // GRID + 1):
             for gy in range(y0 // GRID, (y1 - 1) // GRID + 1):
                 for entry in grid.get((gx, gy), ()):
                     if len(entry) == 2:  # (sprite, box): compare visible pixels
                         other, other_box = entry
-                        key = (id(other), id(sprite), box[0] - other_box[0], box[1] - other_box[1])
+                        ox0, oy0, ox1, oy1 = _sprite_info(other)[1]
+                        ox, oy = other_box[0], other_box[1]
+                        if not (ox + ox0 < x1 and x0 < ox + ox1 and oy + oy0 < y1 and y0 < oy + oy1):
+                            continue
+                        whole = False
+                        key = (id(other), id(sprite), x0 - ox, y0 - oy)
                         hit = _OVERLAPS.get(key)
                         if hit is not None and hit[0] is other and hit[1] is sprite:
                             if hit[2]:
-                                return False
+                                return 0
                         elif _overlap(other, other_box, sprite, box):
-                            return False
+                            return 0
                     elif entry[0] < x1 and x0 < entry[2] and entry[1] < y1 and y0 < entry[3]:
-                        return False
-        return True
+                        whole = False
+                        if entry[0] < vx1 and vx0 < entry[2] and entry[1] < vy1 and vy0 < entry[3]:
+                            return 0
+        return 2 if whole else 1
 
 
 def new_picture(background: Image.Image) -> Image.Image:
@@ -167,10 +184,15 @@ def paste_sprite(base: Image.Image, sprite: Image.Image, box: Box) -> None:
     if x0 >= 0 and y0 >= 0 and x1 <= base.width and y1 <= base.height:
         vx0, vy0, vx1, vy1 = _sprite_info(sprite)[1]
         visible = (x0 + vx0, y0 + vy0, x0 + vx1, y0 + vy1)
-        if visible[2] <= visible[0] or changes._untouched(sprite, box, visible):
+        state = 2 if visible[2] <= visible[0] else changes._untouched(sprite, box, visible)
+        if state:
             tile = _tile(changes.background, sprite, box)
-            base.im.paste(tile.rgb, box, tile.mask)
-            changes.ops.append(tile)
+            if state == 2:  # nothing drawn in the box: its transparent part is background too
+                base.im.paste(tile.rgb, box)
+                changes.ops.append(TileOp(tile, False))
+            else:
+                base.im.paste(tile.rgb, box, tile.mask)
+                changes.ops.append(TileOp(tile, True))
             changes._register(visible, (sprite, box))
             return
     # A new_picture is a loaded, writable copy and sprites are loaded: skip

@@ -75,9 +75,13 @@ def _to_padded_palette(im: Image.Image, palette: Image.Image) -> Image.Image | N
     # Tiles and fills were right when drawn, each over earlier ones; a box is
     # converted from the finished picture, so it is right whenever it comes: last.
     for op in changes.ops:
-        if isinstance(op, _changes.Tile):
-            x0, y0, x1, y1 = op.box
-            target.paste(op.palette_core(palette), (x0 + 1, y0, x1 + 1, y1), op.mask)
+        if isinstance(op, _changes.TileOp):
+            tile = op.tile
+            x0, y0, x1, y1 = tile.box
+            if op.masked:
+                target.paste(tile.palette_core(palette), (x0 + 1, y0, x1 + 1, y1), tile.mask)
+            else:
+                target.paste(tile.palette_core(palette), (x0 + 1, y0, x1 + 1, y1))
         elif isinstance(op, _changes.Fill):
             x0, y0, x1, y1 = op.box
             target.paste(_index_of(op.colour, palette), (x0 + 1, y0, x1 + 1, y1))

@@ -254,3 +254,19 @@ def test_pictures_drawn_in_parallel_threads_are_the_same():
         parallel = list(pool.map(lambda job: render.render_png(job[0], player_names=job[2], last_events=job[1]),
                                  jobs))
     assert [decoded(p).tobytes() for p in parallel] == [decoded(s).tobytes() for s in serial]
+
+
+def test_tiles_are_pasted_whole_only_where_nothing_was_drawn_in_their_box():
+    from render import changes as ch
+
+    background = Image.new("RGB", (120, 100), (250, 240, 230))
+    im = hd.new_picture(background)
+    sprite = hd.disc_sprite(10.0, (200, 0, 0))
+    hd.paste_centred(im, sprite, (40, 40))  # alone: pasted whole
+    hd.paste_centred(im, sprite, (62, 62))  # its box meets the first's corner, not its disc: through the mask
+    hd.paste_centred(im, sprite, (100, 40))  # alone again
+    ops = [op for op in hd.changes_of(im).ops if isinstance(op, ch.TileOp)]
+    assert [op.masked for op in ops] == [False, True, False]
+    palette = im.quantize(64, dither=Image.Dither.NONE)
+    assert png.to_palette(im, palette).tobytes() == im.copy().quantize(palette=palette,
+                                                                       dither=Image.Dither.NONE).tobytes()
