@@ -169,25 +169,34 @@ def field(side: int = 5) -> Field:
 # A turn state is the mover's cells (a bitmask: team-mates are interchangeable),
 # the ball's cell and the moves made so far. The opponent does not move during
 # the turn, so its cells are a fixed bitmask. The search goes layer by layer
-# (moves made); passes are folded into each layer as the closure of where the
-# ball can go among team-mates. A state already reached with fewer moves is
-# never explored again (it could do everything the later one can).
+# (moves made). A layer maps each team shape (cells mask) to the *set* of ball
+# cells it was reached with, as a bitmask too, so a move is worked out once per
+# shape and carries every ball cell along with a few bit operations: the cells
+# whose ball the mover takes go to its landing cell, the others stay. Passes
+# are folded in as the closure of the held ball cells under "can pass to",
+# which for a team of at most 3 is the union of its connected components
+# (memoised per shape). A state already reached with fewer moves is never
+# explored again (it could do everything the later one can); only states new
+# to the search get a path (the actions that reach them).
 
 KEY_SHIFT = 128  # key = cells mask | ball << KEY_SHIFT (fields have at most 91 cells)
 
 
 @lru_cache(maxsize=None)
 def _tables(side: int) -> tuple:
-    """Per field, precomputed action tuples so the search allocates none."""
+    """Per field: per cell, its moves as (neighbour, step action, jump action, cells
+    beyond the neighbour in that direction); the dots' mask; the end zones' masks."""
     fld = field(side)
-    n = len(fld.board)
-    step_actions = tuple(tuple((STEP, c, fld.nbr[c][d]) for d in range(6)) for c in range(n))
-    jump_actions = tuple(tuple((JUMP, c, d) for d in range(6)) for c in range(n))
+    moves = tuple(
+        tuple((n, (STEP, c, n), (JUMP, c, d), fld.rays[c][d][1:])
+              for d, n in enumerate(fld.nbr[c]) if n >= 0)
+        for c in range(len(fld.board))
+    )
     dot_mask = 0
     for i in fld.dots:
         dot_mask |= 1 << i
     zone_masks = tuple(sum(1 << i for i in zone) for zone in fld.zones)
-    return step_actions, jump_actions, dot_mask, zone_masks
+    return moves, dot_mask, zone_masks
 
 
 @lru_cache(maxsize=None)
@@ -231,140 +240,165 @@ def search_turns(
     turn started from. A result key is ``mine | ball << KEY_SHIFT`` for an
     ordinary end, :data:`GOAL` for a goal that does not win, and ``("win",
     key)`` for the winning goal (the game stops with the scorer in the end
-    zone, so those positions differ). Paths have the fewest moves, then the
-    fewest actions.
+    zone, so those positions differ). Paths have the fewest moves; passes are
+    added only where needed (at most two to reach a team-mate).
     """
-    step_actions, jump_actions, dot_mask, zone_masks = _tables(fld.side)
-    nbr = fld.nbr
-    rays = fld.rays
+    moves_from, dot_mask, zone_masks = _tables(fld.side)
     line_masks, pass_actions = _pass_tables(fld.side)
     size = len(fld.board)
     opp_zone = zone_masks[2 - seat]
     results: dict[Any, tuple[tuple, ...]] = {}
-    reaches: dict[int, list] = {}
+    components: dict[int, tuple[int, ...]] = {}
 
-    def reach(cells: Sequence[int], holder: int, key: int) -> list:
-        """Where passes can take the ball from ``holder`` among ``cells``: [(holder', passes)].
-        A team has at most 3 playballers, so two passes reach every team-mate
-        that can be reached at all."""
-        out = [(holder, ())]
-        direct = []
-        rest = []
-        row = holder * size
-        for b in cells:
-            if b == holder:
-                continue
-            between = line_masks[row + b]
-            if between >= 0 and not between & opp:
-                direct.append(b)
-                out.append((b, (pass_actions[row + b],)))
+    def linked(a: int, b: int) -> bool:
+        between = line_masks[a * size + b]
+        return between >= 0 and not between & opp
+
+    def components_of(mask: int) -> tuple[int, ...]:
+        """The team's cells grouped by who can pass to whom (directly or through a mate)."""
+        cells = _cells_of(mask)
+        if len(cells) == 3:
+            a, b, c = cells
+            ab, ac, bc = linked(a, b), linked(a, c), linked(b, c)
+            if ab + ac + bc >= 2:
+                out: tuple[int, ...] = (mask,)
+            elif ab:
+                out = ((1 << a) | (1 << b), 1 << c)
+            elif ac:
+                out = ((1 << a) | (1 << c), 1 << b)
+            elif bc:
+                out = ((1 << b) | (1 << c), 1 << a)
             else:
-                rest.append(b)
-        for b in rest:
-            for via in direct:
-                between = line_masks[via * size + b]
-                if between >= 0 and not between & opp:
-                    out.append((b, (pass_actions[row + via], pass_actions[via * size + b])))
-                    break
-        reaches[key] = out
+                out = (1 << a, 1 << b, 1 << c)
+        elif len(cells) == 2:
+            a, b = cells
+            out = (mask,) if linked(a, b) else (1 << a, 1 << b)
+        else:
+            out = (mask,)
+        components[mask] = out
         return out
 
-    # Layer `used`: the state as it is, and wherever passes can take the ball. A layer
-    # maps each team shape to the ball cells it was reached with (and their paths).
-    seen: set[int] = set()
+    def passes(mask: int, holders: int, b: int) -> tuple[int, tuple]:
+        """A holder among ``holders`` (cells of ``mask`` linked to ``b``) and the passes to ``b``:
+        one when they are in line, else two through the third team-mate."""
+        cells = _cells_of(holders)
+        for h in cells:
+            if linked(h, b):
+                return h, (pass_actions[h * size + b],)
+        h = cells[0]
+        via = _cells_of(mask & ~(1 << h) & ~(1 << b))[0]
+        return h, (pass_actions[h * size + via], pass_actions[via * size + b])
+
+    # Layer `used`: the state as it is, and wherever passes can take the ball.
+    paths: dict[int, tuple] = {}  # key -> actions, for the states of the frontier
     if mine >> ball & 1:
-        entries = reach(_cells_of(mine), ball, mine | ball << KEY_SHIFT)
+        reach = next(comp for comp in components_of(mine) if comp >> ball & 1)
+        for b in _cells_of(reach):
+            paths[mine | b << KEY_SHIFT] = () if b == ball else passes(mine, 1 << ball, b)[1]
     else:
-        entries = [(ball, ())]
-    frontier: dict[int, list] = {mine: []}
-    for holder, path in entries:
-        key = mine | holder << KEY_SHIFT
-        frontier[mine].append((holder, path))
-        if used:  # with no move yet, the same state reached later by moves must still count
-            seen.add(key)
-            if key != start and not mine & dot_mask:
-                results[key] = path
-                if first_only:
-                    return results
+        reach = 1 << ball
+        paths[mine | ball << KEY_SHIFT] = ()
+    seen: dict[int, int] = {}  # team shape -> the ball cells it has been reached with
+    if used:  # with no move yet, the same state reached later by moves must still count
+        seen[mine] = reach
+        if not mine & dot_mask:
+            for key, path in paths.items():
+                if key != start:
+                    results[key] = path
+                    if first_only:
+                        return results
+    frontier: dict[int, int] = {mine: reach}
     layer = used
     while frontier and layer < limit:
         layer += 1
         last = layer == limit
-        nxt: dict[int, list] = {}
-        for mask, variants in frontier.items():
-            # Each move once per team shape: (landing, action, cells toggled, cells whose
-            # ball the mover ends up with, landing << KEY_SHIFT, into the end zone, mover).
+        nxt: dict[int, int] = {}
+        nxt_paths: dict[int, tuple] = {}
+        for mask, balls in frontier.items():
             occ = mask | opp
-            geo = []
-            cells = _cells_of(mask)
-            for c in cells:
-                nb = nbr[c]
-                for d in range(6):
-                    n = nb[d]
-                    if n < 0:
-                        continue
+            for c in _cells_of(mask):
+                here = 1 << c
+                for n, step_action, jump_action, beyond in moves_from[c]:
                     if not occ >> n & 1:
-                        geo.append((n, step_actions[c][d], (1 << c) | (1 << n), 1 << c,
-                                    n << KEY_SHIFT, opp_zone >> n & 1, c))
-                        continue
-                    over = (1 << c) | (1 << n)
-                    dst = c
-                    for k in rays[c][d][1:]:
-                        if not occ >> k & 1:
-                            dst = k
-                            break
-                        over |= 1 << k
-                    toggled = 0 if dst == c else (1 << c) | (1 << dst)
-                    geo.append((dst, jump_actions[c][d], toggled, over,
-                                dst << KEY_SHIFT, opp_zone >> dst & 1, c))
-            balls = [(ball, path, ball << KEY_SHIFT, not occ >> ball & 1) for ball, path in variants]
-            for dst, action, toggled, follow, dst_key, into_zone, mover in geo:
-                new_mask = mask ^ toggled
-                endable = not new_mask & dot_mask
-                for ball, path, ball_key, loose in balls:
-                    if follow >> ball & 1 or (loose and dst == ball):
-                        new_ball = dst
-                        key = new_mask | dst_key
+                        dst = n
+                        action = step_action
+                        takes = toggled = here | (1 << n)
                     else:
-                        if into_zone:
-                            continue  # an opponent's end zone only with the ball
-                        new_ball = ball
-                        key = new_mask | ball_key
-                    if into_zone:
-                        goal = ("win", key) if winning_goal else GOAL
-                        if goal not in results:
-                            results[goal] = path + (action,)
-                            if first_only:
-                                return results
+                        # Jump over the unbroken line to the first free cell, else bounce back.
+                        takes = here | (1 << n)
+                        dst = c
+                        for k in beyond:
+                            if not occ >> k & 1:
+                                dst = k
+                                break
+                            takes |= 1 << k
+                        action = jump_action
+                        if dst == c:
+                            toggled = 0
+                        else:
+                            toggled = here | (1 << dst)
+                            takes |= 1 << dst  # a loose ball on the landing cell
+                    taken = balls & takes  # ball cells from which the mover ends with the ball
+                    if opp_zone >> dst & 1:
+                        if taken:  # an opponent's end zone only with the ball: a goal
+                            new_mask = mask ^ toggled
+                            goal = ("win", new_mask | dst << KEY_SHIFT) if winning_goal else GOAL
+                            if goal not in results:
+                                src = taken & -taken
+                                results[goal] = paths[mask | (src.bit_length() - 1) << KEY_SHIFT] + (action,)
+                                if first_only:
+                                    return results
                         continue
-                    if key in seen:
-                        continue  # reached before with as many moves left: all handled
-                    base = path + (action,)
-                    if not new_mask >> new_ball & 1:  # the ball is not ours: no passes
-                        seen.add(key)
-                        if endable and key != start:
-                            results[key] = base
-                            if first_only:
-                                return results
-                        if not last:
-                            nxt.setdefault(new_mask, []).append((new_ball, base))
+                    new_mask = mask ^ toggled
+                    after = balls & ~takes | (1 << dst) if taken else balls
+                    held = after & new_mask
+                    before = seen.get(new_mask, 0)
+                    if held & ~before:  # (the ball cells seen are closed under passes already)
+                        comps = components.get(new_mask) or components_of(new_mask)
+                        if len(comps) == 1:
+                            new = (after | new_mask) & ~before
+                        else:
+                            reached = after
+                            for comp in comps:
+                                if comp & held:
+                                    reached |= comp
+                            new = reached & ~before
+                    else:
+                        new = after & ~before
+                    if not new:
                         continue
-                    reached = reaches.get(key)
-                    if reached is None:
-                        new_cells = [x for x in cells if x != mover]
-                        new_cells.append(dst)
-                        reached = reach(new_cells, new_ball, key)
-                    for holder, acts in reached:
-                        key = new_mask | holder << KEY_SHIFT
-                        seen.add(key)
-                        full = base + acts if acts else base
+                    seen[new_mask] = before | new
+                    if not last:
+                        nxt[new_mask] = nxt.get(new_mask, 0) | new
+                    endable = not new_mask & dot_mask
+                    while new:
+                        low = new & -new
+                        new ^= low
+                        b = low.bit_length() - 1
+                        if low & after:
+                            if b == dst and taken:
+                                src = taken & -taken
+                                path = paths[mask | (src.bit_length() - 1) << KEY_SHIFT] + (action,)
+                            else:
+                                path = paths[mask | b << KEY_SHIFT] + (action,)
+                        else:
+                            # Reached by passes from a cell the ball is on after the move.
+                            mates = next(comp for comp in comps if comp & low) & held
+                            h, extra = passes(new_mask, mates, b)
+                            if h == dst and taken:
+                                src = taken & -taken
+                                path = paths[mask | (src.bit_length() - 1) << KEY_SHIFT] + (action,) + extra
+                            else:
+                                path = paths[mask | h << KEY_SHIFT] + (action,) + extra
+                        key = new_mask | b << KEY_SHIFT
+                        if not last:
+                            nxt_paths[key] = path
                         if endable and key != start:
-                            results[key] = full
+                            results[key] = path
                             if first_only:
                                 return results
-                        if not last:
-                            nxt.setdefault(new_mask, []).append((holder, full))
         frontier = nxt
+        paths = nxt_paths
     return results
 
 
