@@ -174,8 +174,9 @@ def field(side: int = 5) -> Field:
 # shape and carries every ball cell along with a few bit operations: the cells
 # whose ball the mover takes go to its landing cell, the others stay. Passes
 # are folded in as the closure of the held ball cells under "can pass to",
-# which for a team of at most 3 is the union of its connected components
-# (memoised per shape). A state already reached with fewer moves is never
+# which for a team of at most 3 is the union of its connected components; a
+# cell's pass reach (the cells in line with no opponent between) is worked
+# out once per search. A state already reached with fewer moves is never
 # explored again (it could do everything the later one can); only states new
 # to the search get a path (the actions that reach them).
 
@@ -184,33 +185,25 @@ KEY_SHIFT = 128  # key = cells mask | ball << KEY_SHIFT (fields have at most 91 
 
 @lru_cache(maxsize=None)
 def _tables(side: int) -> tuple:
-    """Per field: per cell, its moves as (neighbour, step action, jump action, cells
-    beyond the neighbour in that direction); the dots' mask; the end zones' masks."""
+    """Per field: per cell, its moves as (neighbour, (step action,), (jump action,),
+    cells beyond the neighbour in that direction); per cell, per direction, the
+    ray's cells and its bitmask; the dots' mask; the end zones' masks."""
     fld = field(side)
     moves = tuple(
-        tuple((n, (STEP, c, n), (JUMP, c, d), fld.rays[c][d][1:])
+        tuple((n, ((STEP, c, n),), ((JUMP, c, d),), fld.rays[c][d][1:])
               for d, n in enumerate(fld.nbr[c]) if n >= 0)
+        for c in range(len(fld.board))
+    )
+    rays = tuple(
+        tuple((ray, sum(1 << k for k in ray)) for ray in fld.rays[c] if ray)
         for c in range(len(fld.board))
     )
     dot_mask = 0
     for i in fld.dots:
         dot_mask |= 1 << i
     zone_masks = tuple(sum(1 << i for i in zone) for zone in fld.zones)
-    return moves, dot_mask, zone_masks
-
-
-@lru_cache(maxsize=None)
-def _pass_tables(side: int) -> tuple[list, list]:
-    """Per field, indexed ``a * cells + b``: the bitmask of the cells between two cells in
-    line (-1 when not in line), and the pass action from ``a`` to ``b``."""
-    fld = field(side)
-    n = len(fld.board)
-    line_masks = [-1] * (n * n)
-    pass_actions: list = [None] * (n * n)
-    for (a, b), between in fld.lines.items():
-        line_masks[a * n + b] = sum(1 << k for k in between)
-        pass_actions[a * n + b] = (PASS, a, b)
-    return line_masks, pass_actions
+    pass_actions = tuple(tuple((PASS, a, b) for b in range(len(fld.board))) for a in range(len(fld.board)))
+    return moves, rays, dot_mask, zone_masks, pass_actions
 
 
 def _cells_of(mask: int) -> list[int]:
@@ -243,80 +236,100 @@ def search_turns(
     zone, so those positions differ). Paths have the fewest moves; passes are
     added only where needed (at most two to reach a team-mate).
     """
-    moves_from, dot_mask, zone_masks = _tables(fld.side)
-    line_masks, pass_actions = _pass_tables(fld.side)
-    size = len(fld.board)
+    moves_from, rays, dot_mask, zone_masks, pass_actions = _tables(fld.side)
     opp_zone = zone_masks[2 - seat]
     results: dict[Any, tuple[tuple, ...]] = {}
-    components: dict[int, tuple[int, ...]] = {}
+    reach_of: list = [None] * len(fld.board)
 
-    def linked(a: int, b: int) -> bool:
-        between = line_masks[a * size + b]
-        return between >= 0 and not between & opp
-
-    def components_of(mask: int) -> tuple[int, ...]:
-        """The team's cells grouped by who can pass to whom (directly or through a mate)."""
-        cells = _cells_of(mask)
-        if len(cells) == 3:
-            a, b, c = cells
-            ab, ac, bc = linked(a, b), linked(a, c), linked(b, c)
-            if ab + ac + bc >= 2:
-                out: tuple[int, ...] = (mask,)
-            elif ab:
-                out = ((1 << a) | (1 << b), 1 << c)
-            elif ac:
-                out = ((1 << a) | (1 << c), 1 << b)
-            elif bc:
-                out = ((1 << b) | (1 << c), 1 << a)
-            else:
-                out = (1 << a, 1 << b, 1 << c)
-        elif len(cells) == 2:
-            a, b = cells
-            out = (mask,) if linked(a, b) else (1 << a, 1 << b)
-        else:
-            out = (mask,)
-        components[mask] = out
+    def pass_reach(x: int) -> int:
+        """The cells a ball on ``x`` could be passed to: in line, no opponent between."""
+        out = 0
+        for ray, ray_mask in rays[x]:
+            if not ray_mask & opp:
+                out |= ray_mask
+                continue
+            for k in ray:
+                if opp >> k & 1:
+                    break
+                out |= 1 << k
+        reach_of[x] = out
         return out
 
-    def passes(mask: int, holders: int, b: int) -> tuple[int, tuple]:
-        """A holder among ``holders`` (cells of ``mask`` linked to ``b``) and the passes to ``b``:
+    def components(cells: int) -> tuple[int, ...]:
+        """Up to two team-mates' cells grouped by who can pass to whom."""
+        if cells & (cells - 1) == 0:
+            return (cells,) if cells else ()
+        a, b = _cells_of(cells)
+        reach = reach_of[a]
+        if reach is None:
+            reach = pass_reach(a)
+        return (cells,) if reach >> b & 1 else (1 << a, 1 << b)
+
+    def passes(team: int, holders: int, b: int) -> tuple[int, tuple]:
+        """A holder among ``holders`` (cells of ``team`` linked to ``b``) and the passes to ``b``:
         one when they are in line, else two through the third team-mate."""
-        cells = _cells_of(holders)
-        for h in cells:
-            if linked(h, b):
-                return h, (pass_actions[h * size + b],)
-        h = cells[0]
-        via = _cells_of(mask & ~(1 << h) & ~(1 << b))[0]
-        return h, (pass_actions[h * size + via], pass_actions[via * size + b])
+        reach = reach_of[b]
+        if reach is None:
+            reach = pass_reach(b)
+        direct = holders & reach
+        if direct:
+            h = (direct & -direct).bit_length() - 1
+            return h, (pass_actions[h][b],)
+        h = (holders & -holders).bit_length() - 1
+        via = (team & ~(1 << h) & ~(1 << b)).bit_length() - 1
+        return h, (pass_actions[h][via], pass_actions[via][b])
 
     # Layer `used`: the state as it is, and wherever passes can take the ball.
-    paths: dict[int, tuple] = {}  # key -> actions, for the states of the frontier
+    here_paths: dict[int, tuple] = {}  # ball cell -> actions, for the starting shape
     if mine >> ball & 1:
-        reach = next(comp for comp in components_of(mine) if comp >> ball & 1)
+        reach = 1 << ball
+        for _ in range(2):  # a team of three: two rounds of passes reach everyone reachable
+            for h in _cells_of(reach):
+                more = reach_of[h]
+                reach |= (pass_reach(h) if more is None else more) & mine
         for b in _cells_of(reach):
-            paths[mine | b << KEY_SHIFT] = () if b == ball else passes(mine, 1 << ball, b)[1]
+            here_paths[b] = () if b == ball else passes(mine, 1 << ball, b)[1]
     else:
         reach = 1 << ball
-        paths[mine | ball << KEY_SHIFT] = ()
+        here_paths[ball] = ()
     seen: dict[int, int] = {}  # team shape -> the ball cells it has been reached with
     if used:  # with no move yet, the same state reached later by moves must still count
         seen[mine] = reach
         if not mine & dot_mask:
-            for key, path in paths.items():
+            for b, path in here_paths.items():
+                key = mine | b << KEY_SHIFT
                 if key != start:
                     results[key] = path
                     if first_only:
                         return results
     frontier: dict[int, int] = {mine: reach}
+    paths: dict[int, dict[int, tuple]] = {mine: here_paths}
     layer = used
     while frontier and layer < limit:
         layer += 1
         last = layer == limit
         nxt: dict[int, int] = {}
-        nxt_paths: dict[int, tuple] = {}
+        nxt_paths: dict[int, dict[int, tuple]] = {}
         for mask, balls in frontier.items():
             occ = mask | opp
-            for c in _cells_of(mask):
+            mask_paths = paths[mask]
+            cells = _cells_of(mask)
+            if len(cells) == 3:
+                # The two others of each mover, grouped by who can pass to whom.
+                a, b, c = cells
+                reach = reach_of[a]
+                if reach is None:
+                    reach = pass_reach(a)
+                ab, ac = reach >> b & 1, reach >> c & 1
+                reach = reach_of[b]
+                if reach is None:
+                    reach = pass_reach(b)
+                bc = reach >> c & 1
+                a, b, c = 1 << a, 1 << b, 1 << c
+                groups = ((b | c,) if bc else (b, c), (a | c,) if ac else (a, c), (a | b,) if ab else (a, b))
+            else:
+                groups = tuple(components(mask ^ (1 << c)) for c in cells)
+            for c, mates in zip(cells, groups):
                 here = 1 << c
                 for n, step_action, jump_action, beyond in moves_from[c]:
                     if not occ >> n & 1:
@@ -344,59 +357,70 @@ def search_turns(
                             new_mask = mask ^ toggled
                             goal = ("win", new_mask | dst << KEY_SHIFT) if winning_goal else GOAL
                             if goal not in results:
-                                src = taken & -taken
-                                results[goal] = paths[mask | (src.bit_length() - 1) << KEY_SHIFT] + (action,)
+                                results[goal] = mask_paths[(taken & -taken).bit_length() - 1] + action
                                 if first_only:
                                     return results
                         continue
                     new_mask = mask ^ toggled
+                    if last and new_mask & dot_mask:
+                        continue  # the turn could not end there
                     after = balls & ~takes | (1 << dst) if taken else balls
                     held = after & new_mask
                     before = seen.get(new_mask, 0)
                     if held & ~before:  # (the ball cells seen are closed under passes already)
-                        comps = components.get(new_mask) or components_of(new_mask)
-                        if len(comps) == 1:
-                            new = (after | new_mask) & ~before
-                        else:
-                            reached = after
-                            for comp in comps:
-                                if comp & held:
-                                    reached |= comp
-                            new = reached & ~before
+                        # The closure: the mover's group is its landing cell and the
+                        # groups of mates it can pass with; the others keep theirs.
+                        reach = reach_of[dst]
+                        if reach is None:
+                            reach = pass_reach(dst)
+                        group = 1 << dst
+                        for part in mates:
+                            if part & reach:
+                                group |= part
+                        reached = after | group if held & group else after
+                        for part in mates:
+                            if part & held and not part & group:
+                                reached |= part
+                        new = reached & ~before
                     else:
                         new = after & ~before
                     if not new:
                         continue
                     seen[new_mask] = before | new
+                    endable = not new_mask & dot_mask
                     if not last:
                         nxt[new_mask] = nxt.get(new_mask, 0) | new
-                    endable = not new_mask & dot_mask
+                        new_paths = nxt_paths.get(new_mask)
+                        if new_paths is None:
+                            new_paths = nxt_paths[new_mask] = {}
                     while new:
                         low = new & -new
                         new ^= low
                         b = low.bit_length() - 1
                         if low & after:
                             if b == dst and taken:
-                                src = taken & -taken
-                                path = paths[mask | (src.bit_length() - 1) << KEY_SHIFT] + (action,)
+                                path = mask_paths[(taken & -taken).bit_length() - 1] + action
                             else:
-                                path = paths[mask | b << KEY_SHIFT] + (action,)
+                                path = mask_paths[b] + action
                         else:
                             # Reached by passes from a cell the ball is on after the move.
-                            mates = next(comp for comp in comps if comp & low) & held
-                            h, extra = passes(new_mask, mates, b)
-                            if h == dst and taken:
-                                src = taken & -taken
-                                path = paths[mask | (src.bit_length() - 1) << KEY_SHIFT] + (action,) + extra
+                            if low & group:
+                                part = group
                             else:
-                                path = paths[mask | h << KEY_SHIFT] + (action,) + extra
-                        key = new_mask | b << KEY_SHIFT
+                                part = next(part for part in mates if part & low)
+                            h, extra = passes(new_mask, part & held, b)
+                            if h == dst and taken:
+                                path = mask_paths[(taken & -taken).bit_length() - 1] + action + extra
+                            else:
+                                path = mask_paths[h] + action + extra
                         if not last:
-                            nxt_paths[key] = path
-                        if endable and key != start:
-                            results[key] = path
-                            if first_only:
-                                return results
+                            new_paths[b] = path
+                        if endable:
+                            key = new_mask | b << KEY_SHIFT
+                            if key != start:
+                                results[key] = path
+                                if first_only:
+                                    return results
         frontier = nxt
         paths = nxt_paths
     return results
