@@ -185,12 +185,14 @@ KEY_SHIFT = 128  # key = cells mask | ball << KEY_SHIFT (fields have at most 91 
 
 @lru_cache(maxsize=None)
 def _tables(side: int) -> tuple:
-    """Per field: per cell, its moves as (neighbour, (step action,), (jump action,),
-    cells beyond the neighbour in that direction); per cell, per direction, the
-    ray's cells and its bitmask; the dots' mask; the end zones' masks."""
+    """Per field: per cell, its moves as (neighbour, its bit, both cells' bits,
+    (step action,), (jump action,), (cell, bit) beyond the neighbour in that
+    direction); per cell, per direction, the ray's cells and its bitmask; the
+    dots' mask; the end zones' masks; pass actions; ball cells shifted into keys."""
     fld = field(side)
     moves = tuple(
-        tuple((n, ((STEP, c, n),), ((JUMP, c, d),), fld.rays[c][d][1:])
+        tuple((n, 1 << n, (1 << c) | (1 << n), ((STEP, c, n),), ((JUMP, c, d),),
+               tuple((k, 1 << k) for k in fld.rays[c][d][1:]))
               for d, n in enumerate(fld.nbr[c]) if n >= 0)
         for c in range(len(fld.board))
     )
@@ -203,7 +205,8 @@ def _tables(side: int) -> tuple:
         dot_mask |= 1 << i
     zone_masks = tuple(sum(1 << i for i in zone) for zone in fld.zones)
     pass_actions = tuple(tuple((PASS, a, b) for b in range(len(fld.board))) for a in range(len(fld.board)))
-    return moves, rays, dot_mask, zone_masks, pass_actions
+    ball_keys = tuple(b << KEY_SHIFT for b in range(len(fld.board)))
+    return moves, rays, dot_mask, zone_masks, pass_actions, ball_keys
 
 
 def _cells_of(mask: int) -> list[int]:
@@ -236,7 +239,8 @@ def search_turns(
     zone, so those positions differ). Paths have the fewest moves; passes are
     added only where needed (at most two to reach a team-mate).
     """
-    moves_from, rays, dot_mask, zone_masks, pass_actions = _tables(fld.side)
+    moves_from, rays, dot_mask, zone_masks, pass_actions, ball_keys = _tables(fld.side)
+    start_mask, start_ball = start & ((1 << KEY_SHIFT) - 1), start >> KEY_SHIFT
     opp_zone = zone_masks[2 - seat]
     results: dict[Any, tuple[tuple, ...]] = {}
     reach_of: list = [None] * len(fld.board)
@@ -331,31 +335,34 @@ def search_turns(
                 groups = tuple(components(mask ^ (1 << c)) for c in cells)
             for c, mates in zip(cells, groups):
                 here = 1 << c
-                for n, step_action, jump_action, beyond in moves_from[c]:
-                    if not occ >> n & 1:
+                for n, n_bit, pair, step_action, jump_action, beyond in moves_from[c]:
+                    if not occ & n_bit:
                         dst = n
+                        dst_bit = n_bit
                         action = step_action
-                        takes = toggled = here | (1 << n)
+                        takes = toggled = pair
                     else:
                         # Jump over the unbroken line to the first free cell, else bounce back.
-                        takes = here | (1 << n)
+                        takes = pair
                         dst = c
-                        for k in beyond:
-                            if not occ >> k & 1:
+                        dst_bit = here
+                        for k, k_bit in beyond:
+                            if not occ & k_bit:
                                 dst = k
+                                dst_bit = k_bit
                                 break
-                            takes |= 1 << k
+                            takes |= k_bit
                         action = jump_action
                         if dst == c:
                             toggled = 0
                         else:
-                            toggled = here | (1 << dst)
-                            takes |= 1 << dst  # a loose ball on the landing cell
+                            toggled = here | dst_bit
+                            takes |= dst_bit  # a loose ball on the landing cell
                     taken = balls & takes  # ball cells from which the mover ends with the ball
-                    if opp_zone >> dst & 1:
+                    if opp_zone & dst_bit:
                         if taken:  # an opponent's end zone only with the ball: a goal
                             new_mask = mask ^ toggled
-                            goal = ("win", new_mask | dst << KEY_SHIFT) if winning_goal else GOAL
+                            goal = ("win", new_mask | ball_keys[dst]) if winning_goal else GOAL
                             if goal not in results:
                                 results[goal] = mask_paths[(taken & -taken).bit_length() - 1] + action
                                 if first_only:
@@ -364,7 +371,7 @@ def search_turns(
                     new_mask = mask ^ toggled
                     if last and new_mask & dot_mask:
                         continue  # the turn could not end there
-                    after = balls & ~takes | (1 << dst) if taken else balls
+                    after = balls & ~takes | dst_bit if taken else balls
                     held = after & new_mask
                     before = seen.get(new_mask, 0)
                     if held & ~before:  # (the ball cells seen are closed under passes already)
@@ -373,7 +380,7 @@ def search_turns(
                         reach = reach_of[dst]
                         if reach is None:
                             reach = pass_reach(dst)
-                        group = 1 << dst
+                        group = dst_bit
                         for part in mates:
                             if part & reach:
                                 group |= part
@@ -388,6 +395,7 @@ def search_turns(
                         continue
                     seen[new_mask] = before | new
                     endable = not new_mask & dot_mask
+                    at_start = new_mask == start_mask
                     if not last:
                         nxt[new_mask] = nxt.get(new_mask, 0) | new
                         new_paths = nxt_paths.get(new_mask)
@@ -415,12 +423,10 @@ def search_turns(
                                 path = mask_paths[h] + action + extra
                         if not last:
                             new_paths[b] = path
-                        if endable:
-                            key = new_mask | b << KEY_SHIFT
-                            if key != start:
-                                results[key] = path
-                                if first_only:
-                                    return results
+                        if endable and not (at_start and b == start_ball):
+                            results[new_mask | ball_keys[b]] = path
+                            if first_only:
+                                return results
         frontier = nxt
         paths = nxt_paths
     return results
