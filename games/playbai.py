@@ -406,7 +406,7 @@ def search_turns(
                         new ^= low
                         b = low.bit_length() - 1
                         if low & after:
-                            if b == dst and taken:
+                            if low == dst_bit:  # (on the landing cell only if the mover took it)
                                 path = mask_paths[(taken & -taken).bit_length() - 1] + action
                             else:
                                 path = mask_paths[b] + action
@@ -417,7 +417,7 @@ def search_turns(
                             else:
                                 part = next(part for part in mates if part & low)
                             h, extra = passes(new_mask, part & held, b)
-                            if h == dst and taken:
+                            if h == dst:
                                 path = mask_paths[(taken & -taken).bit_length() - 1] + action + extra
                             else:
                                 path = mask_paths[h] + action + extra
