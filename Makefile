@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench clean
+.PHONY: run test bench mutation clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -22,5 +22,12 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py
 
+# Mutation testing (about an hour on 2 cores; not part of `make test`). See docs/testing.md.
+mutation: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[mutation]'
+	rm -rf mutants
+	$(VENV)/bin/mutmut run --max-children 2 || true
+	$(VENV)/bin/mutmut results
+
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis mutants

@@ -4,7 +4,9 @@ import asyncio
 import logging
 import sys
 
+from . import redact
 from .config import TOKEN_HELP, Settings, load_dotenv
+from .storage import StoreUnavailable
 
 
 def main() -> int:
@@ -12,6 +14,7 @@ def main() -> int:
     settings = Settings.from_env()
     logging.basicConfig(level=getattr(logging, settings.log_level, logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    redact.install()  # discord.py logs interaction tokens at DEBUG
     if not settings.token:
         print(TOKEN_HELP, file=sys.stderr)
         return 2
@@ -21,6 +24,9 @@ def main() -> int:
         asyncio.run(run(settings))
     except KeyboardInterrupt:
         pass
+    except StoreUnavailable as error:  # one clear line, and exit so a supervisor can act
+        print(f"Hexplay cannot start: {error}.", file=sys.stderr)
+        return 1
     except Exception as error:  # a clear line, not a traceback, for the common start-up failures
         import discord
 

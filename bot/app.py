@@ -13,18 +13,30 @@ import render
 
 from .clock import Clock
 from .config import Settings
-from .service import MatchService, Outcome, ServiceError
+from .delivery import TASK_PREFIX, Announcer, Undelivered
+from .guilds import Guilds
+from .offers import Offers
+from .ratings import Ratings
+from .text import escape
+from .timelimits import TimeLimits
+from .service import BuilderExpired, MatchService, Outcome, ServiceError
 from .storage import MatchRow, Store
 from .ui import (
     DYNAMIC_ITEMS,
+    SOMETHING_WENT_WRONG,
     board_view,
+    builder_view,
     lobby_view,
     mention_only,
+    offer_view,
     png_file,
     reply_error,
 )
 
 log = logging.getLogger(__name__)
+
+# Seconds after which an interaction is deferred before its answer is drawn (Discord drops answers after 3 s).
+LATE_SECONDS = 1.0
 
 
 def point_client_at(api_base_url: str, gateway_url: str) -> None:
@@ -49,8 +61,16 @@ class HexplayBot(commands.Bot):
         self.settings = settings
         self.store = store
         self.service = MatchService(store, clock, default_reminder_hours=settings.reminder_hours)
+        self.offers = Offers(self.service)
+        self.timelimits = TimeLimits(self.service, settings.vacation_days)
+        self.ratings = Ratings(self.service)
+        self.servers = Guilds(self.service)
+        self.service.finish_hooks.append(self.ratings.settle)
         self.reminder_task: asyncio.Task | None = None
+        self.announcer = Announcer(self)
         self._caught_up = False  # missed boards are posted once, at the first on_ready
+        self._started_at = self.service.clock.now()  # changes after this are announced by their own command
+        self._offline_since: float | None = None  # when the gateway connection dropped, if it is down
 
     async def setup_hook(self) -> None:
         from .cogs import COGS
@@ -60,10 +80,16 @@ class HexplayBot(commands.Bot):
             await self.add_cog(cog(self))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.on_error = self.on_app_command_error
+        outage = await self.timelimits.recover_outage()  # before anything can judge a deadline
+        if outage:
+            log.warning("clocks extended by %.0f s for the time the bot was down", outage)
+        rated = await self.ratings.catch_up()  # matches that finished just before a stop
+        if rated:
+            log.info("rated %d matches that finished before the last stop", rated)
         await asyncio.to_thread(render.warm_up)  # palettes: the first picture would take ~0.4 s otherwise
-        repaired = await self.service.verify_all()
-        if repaired:
-            log.warning("repaired matches from their move logs: %s", repaired)
+        set_aside = await self.service.verify_all()  # a match whose log does not replay is paused, not fatal
+        if set_aside:
+            log.error("matches paused because their move log does not replay: %s", set_aside)
         if self.settings.dev_guild_ids:
             for guild_id in self.settings.dev_guild_ids:
                 guild = discord.Object(guild_id)
@@ -74,39 +100,76 @@ class HexplayBot(commands.Bot):
         self.reminders = ReminderLoop(self)
         self.reminder_task = asyncio.create_task(self.reminders.run_forever())
 
+    async def on_disconnect(self) -> None:
+        if self._offline_since is None:
+            self._offline_since = self.service.clock.now()
+
+    async def on_resumed(self) -> None:
+        await self._back_online()
+
+    async def _back_online(self) -> None:
+        """Players could not move while the gateway was down: a long gap is an outage, like a stop."""
+        since, self._offline_since = self._offline_since, None
+        if since is not None and await self.timelimits.connection_gap(since):
+            log.warning("the Discord connection was down for %.0f s; running clocks extended",
+                        self.service.clock.now() - since)
+
     async def on_ready(self) -> None:
+        await self._back_online()
+        if self.user is not None:
+            self.ratings.computer_ids.add(self.user.id)  # the bot itself never counts as a rated player
         if not self._caught_up:
             self._caught_up = True
             await self.announce_missed()
+            await self.tell_paused()
+
+    async def tell_paused(self) -> None:
+        """Tell the players of each newly paused (quarantined) match, once, in its thread."""
+        for match_id in await self.store.quarantined_untold():
+            match = await self.store.get_match(match_id)
+            home = await self.channel_by_id(match.home_channel_id) if match is not None else None
+            if match is None or home is None:
+                continue
+            mentions = " ".join(f"<@{s.user_id}>" for s in match.seats)
+            try:
+                await home.send(f"{mentions} {self.service.quarantine_notice(match)}",
+                                allowed_mentions=discord.AllowedMentions(users=True))
+            except discord.HTTPException as error:
+                log.warning("match %s: could not tell its players it is paused (%s)", match_id, error)
+                continue
+            await self.store.quarantine_told(match_id)
 
     async def announce_missed(self) -> None:
-        """Post the boards of moves that were stored but never shown (a stop between the two)."""
+        """Post the boards of moves that were stored but never shown (a stop between the two).
+
+        A board that was posted just before a stop, but not yet recorded, is found in the
+        channel and recorded instead of being posted twice.
+        """
         for outcome in await self.service.unannounced():
-            match = outcome.match
-            home = await self.channel_by_id(match.home_channel_id)
-            if home is None or outcome.game is None:
+            if outcome.match.updated_at > self._started_at:
+                continue  # changed since this start: its own command is announcing it
+            if outcome.game is None or await self.announcer.already_shown(outcome):
                 continue
-            png = await self.service.render(match, outcome.game, outcome.events)
-            kwargs = dict(file=png_file(png), allowed_mentions=mention_only(outcome.mention_user_id))
-            view = board_view(outcome)
-            if view is not None:
-                kwargs["view"] = view
             try:
-                message = await home.send(f"(Posted after a restart.) {outcome.line}", **kwargs)
-            except discord.HTTPException:
-                log.exception("could not post the missed board of match %s", match.id)
-                continue
-            await self.store.mark_announced(match.id, match.version, message.channel.id, message.id)
+                await self.announcer.announce(outcome, prefix="(Posted after a restart.) ", unless_superseded=True)
+            except Undelivered:
+                continue  # logged, and retried in the background
+            await self.notify_ending(outcome)
 
     async def close(self) -> None:
         if self.reminder_task is not None:
             self.reminder_task.cancel()
+        try:  # the last moment the bot was seen alive: a long stop from here on is an outage
+            await self.timelimits.heartbeat()
+        except Exception:
+            log.exception("could not record the heartbeat at shutdown")
+        await self.announcer.close()
         await super().close()
         await self._finish_handlers()
 
     async def _finish_handlers(self, timeout: float = 5.0) -> None:
         """Let commands and buttons already running finish (and record their work) before the database closes."""
-        prefixes = ("CommandTree-invoker", "discord-ui-view-dispatch", "discord.py: ")
+        prefixes = ("CommandTree-invoker", "discord-ui-view-dispatch", "discord.py: ", TASK_PREFIX)
         running = [t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()
                    and t.get_name().startswith(prefixes)]
         if running:
@@ -120,7 +183,7 @@ class HexplayBot(commands.Bot):
             await reply_error(interaction, str(error) or "You cannot use this command here.")
         else:
             log.error("command failed", exc_info=original)
-            await reply_error(interaction, "Something went wrong on our side; nothing was changed. Please try again.")
+            await reply_error(interaction, SOMETHING_WENT_WRONG)
 
     # -- channels ------------------------------------------------------------------
 
@@ -136,57 +199,217 @@ class HexplayBot(commands.Bot):
     # -- announcing ----------------------------------------------------------------
 
     async def post_board(self, interaction: discord.Interaction, outcome: Outcome) -> None:
-        """Show the new position: in reply when typed in the match's home, else there and privately here."""
+        """Show the new position: in reply when typed in the match's home, else there and privately here.
+
+        The turn is already stored, so the mover is told so within Discord's 3 seconds whatever
+        happens to the post (deferring first, as a post in the thread may be slow or fail).
+        """
         match, game = outcome.match, outcome.game
         assert game is not None
-        png = await self.service.render(match, game, outcome.events)
-        view = board_view(outcome)
-        kwargs = dict(content=outcome.line, file=png_file(png), allowed_mentions=mention_only(outcome.mention_user_id))
-        if view is not None:
-            kwargs["view"] = view
         if interaction.channel_id == match.home_channel_id:
-            response = await interaction.response.send_message(**kwargs)
-            message_id = response.message_id
-            channel_id = match.home_channel_id
+            late = (discord.utils.utcnow() - interaction.created_at).total_seconds() > LATE_SECONDS
+            if late:  # a slow moment: acknowledge now, or Discord drops the answer after 3 s
+                await interaction.response.defer(thinking=True)
+            png = await self.service.render(match, game, outcome.events)
+            kwargs = dict(content=outcome.line, file=png_file(png),
+                          allowed_mentions=mention_only(outcome.mention_user_ids))
+            view = board_view(outcome)
+            if view is not None:
+                kwargs["view"] = view
+            if late:
+                message_id: int | None = (await interaction.followup.send(wait=True, **kwargs)).id
+            else:
+                message_id = (await interaction.response.send_message(**kwargs)).message_id
+            if message_id is not None:
+                await self.store.mark_announced(match.id, match.version, match.home_channel_id, message_id)
+            await self.notify_ending(outcome)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        attempt = asyncio.create_task(self.announcer.announce(outcome), name=f"{TASK_PREFIX}-{match.id}-now")
+        done, _ = await asyncio.wait({attempt}, timeout=self.announcer.answer_within)
+        if attempt in done and attempt.exception() is None:
+            delivered = attempt.result()
+            text = f"Done: {outcome.line} (see <#{delivered.message.channel.id}>)"
+            if delivered.note:
+                text += f"\n{delivered.note}"
         else:
-            home = await self.channel_by_id(match.home_channel_id)
-            if home is None:
-                raise ServiceError("The match's thread is gone; use /board to see the position.")
-            message = await home.send(**kwargs)
-            await interaction.response.send_message(f"Done: {outcome.line} (see <#{match.home_channel_id}>)",
-                                                    ephemeral=True, allowed_mentions=mention_only(None))
-            message_id, channel_id = message.id, message.channel.id
-        if message_id is not None:
-            await self.store.mark_announced(match.id, match.version, channel_id, message_id)
+            if attempt in done:
+                reason = str(attempt.exception())  # Undelivered: logged and retried by the announcer
+            else:
+                reason = "Discord is slow to accept it"
+                attempt.add_done_callback(lambda task: task.cancelled() or task.exception())  # retried inside
+            text = after_commit_text(outcome, reason)
+        await interaction.followup.send(text[:2000], ephemeral=True, allowed_mentions=mention_only(None))
+        await self.notify_ending(outcome)
+
+    async def after_commit(self, interaction: discord.Interaction, outcome: Outcome, announce) -> None:
+        """Announce a stored change; if that fails, the mover still learns that it was stored."""
+        try:
+            await announce()
+        except Exception as error:
+            log.warning("match %s: change stored (version %s) but its announcement failed: %r",
+                        outcome.match.id, outcome.match.version, error)
+            self.announcer.retry_later(outcome.match.id)
+            await reply_error(interaction, after_commit_text(outcome, "Discord refused the message"))
 
     async def play_and_announce(self, interaction: discord.Interaction, match_id: int, text: str,
                                 expected_version: int | None = None) -> None:
         outcome = await self.service.play(match_id, interaction.user.id, text, expected_version=expected_version)
-        await self.post_board(interaction, outcome)
+        await self.after_commit(interaction, outcome, lambda: self.post_board(interaction, outcome))
+
+    async def turn_builder(self, interaction: discord.Interaction, op: str, match_id: int, version: int | None,
+                           picks: list[int]) -> None:
+        """The private turn builder: open it, pick or undo an action, or end (play) the turn."""
+        if op == "undo":
+            picks = picks[:-1]
+        if op == "end":
+            await self.submit_built_turn(interaction, match_id, version, picks)
+            return
+        try:
+            match, state = await self.service.builder(match_id, interaction.user.id, version, picks)
+        except BuilderExpired as expired:  # close the old builder rather than leave dead menus
+            await interaction.response.edit_message(content=str(expired), attachments=[], view=None)
+            return
+        # A picture takes a moment: acknowledge first (Discord allows 3 s), then show it.
+        if op == "open":
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        else:
+            await interaction.response.defer()
+        png = await self.service.render(match, state.game, state.events)
+        content = f"**Your turn in {self.service.title(match)}** (only you see this). {state.summary()}"
+        if state.more:
+            content += f" {state.more} more actions are not in the menus: type them with /move."
+        if state.full:
+            content += " That is as many actions as the builder holds: end the turn, or undo."
+        view = builder_view(match.id, match.version, state)
+        if op == "open":
+            await interaction.followup.send(content, file=png_file(png, "turn.png"), view=view, ephemeral=True)
+        else:
+            await interaction.edit_original_response(content=content, attachments=[png_file(png, "turn.png")],
+                                                     view=view)
+
+    async def submit_built_turn(self, interaction: discord.Interaction, match_id: int, version: int | None,
+                                picks: list[int]) -> None:
+        """End turn: the picked actions go through the same service call as /move."""
+        try:
+            _, state = await self.service.builder(match_id, interaction.user.id, version, picks)
+        except BuilderExpired as expired:
+            await interaction.response.edit_message(content=str(expired), attachments=[], view=None)
+            return
+        if not state.can_end:
+            raise ServiceError(f"The turn cannot end yet: {state.why_not_end}.")
+        outcome = await self.service.play(match_id, interaction.user.id, state.notation, expected_version=version)
+
+        async def announce() -> None:
+            await interaction.response.edit_message(content=f"Played `{state.notation}`.", attachments=[],
+                                                    view=None)
+            if outcome.game is not None:
+                try:
+                    await self.announcer.announce(outcome)
+                except Undelivered:
+                    pass  # logged and retried in the background; the mover was answered
+            await self.notify_ending(outcome)
+
+        await self.after_commit(interaction, outcome, announce)
 
     async def resign_and_announce(self, interaction: discord.Interaction, match_id: int) -> None:
         outcome = await self.service.resign(match_id, interaction.user.id)
-        await interaction.response.edit_message(content="You resigned.", view=None)
-        home = await self.channel_by_id(outcome.match.home_channel_id)
-        if home is not None and outcome.game is not None:
-            png = await self.service.render(outcome.match, outcome.game, outcome.events)
-            message = await home.send(outcome.line, file=png_file(png),
-                                      allowed_mentions=mention_only(outcome.mention_user_id))
-            await self.store.mark_announced(match_id, outcome.match.version, message.channel.id, message.id)
+
+        async def announce() -> None:
+            await interaction.response.edit_message(content="You resigned.", view=None)
+            if outcome.game is not None:
+                try:
+                    await self.announcer.announce(outcome)
+                except Undelivered:
+                    pass  # logged and retried in the background; the resignation itself is answered
+            await self.notify_ending(outcome)
+
+        await self.after_commit(interaction, outcome, announce)
+
+    async def announce_in_home(self, outcome: Outcome) -> None:
+        """Post a change made away from the match's home (an offer's or a claim's button) through the announcer."""
+        if outcome.game is not None:
+            try:
+                await self.announcer.announce(outcome)
+            except Undelivered:
+                pass  # logged and retried in the background
+        await self.notify_ending(outcome)
+
+    async def offer_and_announce(self, interaction: discord.Interaction, match_id: int, kind: str) -> None:
+        """/draw and /undo: post the offer in the match's home with Accept / Decline."""
+        notice = await self.offers.offer(match_id, interaction.user.id, kind)
+        view = offer_view(match_id, kind, notice.at_seq)
+        mentions = mention_only(notice.answerer_ids)
+        if interaction.channel_id == notice.match.home_channel_id:
+            response = await interaction.response.send_message(notice.text, view=view, allowed_mentions=mentions)
+            channel_id, message_id = notice.match.home_channel_id, response.message_id
+        else:
+            home = await self.channel_by_id(notice.match.home_channel_id)
+            if home is None:
+                raise ServiceError("The match's thread is gone; the offer cannot be shown to the other players.")
+            message = await home.send(notice.text, view=view, allowed_mentions=mentions)
+            await interaction.response.send_message(f"Sent in <#{notice.match.home_channel_id}>.", ephemeral=True)
+            channel_id, message_id = message.channel.id, message.id
+        if message_id is not None:
+            await self.store.set_offer_message(notice.match.id, kind, notice.at_seq, channel_id, message_id)
+
+    async def offer_button(self, interaction: discord.Interaction, kind: str, match_id: int, at_seq: int,
+                           accept: bool) -> None:
+        try:
+            answer = await self.offers.answer(match_id, interaction.user.id, kind, at_seq, accept)
+        except ServiceError as error:
+            if "no longer open" in str(error) or "is over" in str(error):  # a dead offer loses its buttons
+                await interaction.response.edit_message(view=None)
+            raise
+        original = interaction.message.content if interaction.message else ""
+        view = None if answer.closed else offer_view(match_id, kind, at_seq)
+        if answer.outcome is not None and interaction.message is not None:  # this message says what happened
+            answer.outcome.lapsed_offers = tuple(o for o in answer.outcome.lapsed_offers
+                                                 if o[1] != interaction.message.id)
+
+        async def show() -> None:
+            await interaction.response.edit_message(content=f"{original}\n{answer.text}"[:2000], view=view,
+                                                    allowed_mentions=mention_only(None))
+            if answer.outcome is not None:
+                await self.announce_in_home(answer.outcome)
+
+        if answer.outcome is None:
+            await show()
+        else:  # the draw or takeback is stored: whatever Discord does now, the presser learns the truth
+            await self.after_commit(interaction, answer.outcome, show)
+
+    async def claim_button(self, interaction: discord.Interaction, match_id: int, ply: int) -> None:
+        try:
+            outcome = await self.timelimits.claim(match_id, interaction.user.id, ply)
+        except ServiceError as error:
+            if "out of date" in str(error) or "is over" in str(error):
+                await interaction.response.edit_message(view=None)
+            raise
+
+        async def show() -> None:
+            await interaction.response.edit_message(view=None)
+            await self.announce_in_home(outcome)
+
+        await self.after_commit(interaction, outcome, show)
 
     async def lobby_button(self, interaction: discord.Interaction, action: str, match_id: int) -> None:
         user = (interaction.user.id, interaction.user.display_name)
         service = self.service
-        if action == "accept":
-            outcome = await service.accept(match_id, user[0])
-        elif action == "decline":
-            outcome = await service.decline(match_id, user[0])
-        elif action == "join":
-            outcome = await service.join(match_id, user)
-        elif action == "start":
-            outcome = await service.start(match_id, user[0])
-        else:
-            outcome = await service.cancel(match_id, user[0])
+        try:
+            service.check_guild(await service.get(match_id), interaction.guild_id)  # as commands do
+            if action == "accept":
+                outcome = await service.accept(match_id, user[0])
+            elif action == "decline":
+                outcome = await service.decline(match_id, user[0])
+            elif action == "join":
+                outcome = await service.join(match_id, user)
+            elif action == "start":
+                outcome = await service.start(match_id, user[0])
+            else:
+                outcome = await service.cancel(match_id, user[0])
+        except ServiceError as error:
+            await self._retire_stale_lobby(interaction, match_id, str(error))
+            raise
         match = outcome.match
         if outcome.started:
             await interaction.response.edit_message(content=service.lobby_text(match) + "\n" + outcome.line,
@@ -200,6 +423,43 @@ class HexplayBot(commands.Bot):
             await interaction.response.edit_message(content=outcome.line, view=None,
                                                     allowed_mentions=mention_only(None))
 
+    async def _retire_stale_lobby(self, interaction: discord.Interaction, match_id: int, reason: str) -> None:
+        """A button pressed on a lobby that is no longer one: take its buttons away, then explain privately."""
+        stored = await self.store.get_match(match_id)
+        if stored is None or stored.status == "lobby" or interaction.response.is_done():
+            return
+        if stored.status == "cancelled":
+            content = f"{self.service.title(stored)} was cancelled."
+        else:
+            content = self.service.lobby_text(stored)
+        await interaction.response.edit_message(content=content, view=None, allowed_mentions=mention_only(None))
+
+    async def retire_lapsed_offers(self, outcome: Outcome) -> None:
+        """Offers that a move lapsed lose their buttons, and say why."""
+        for channel_id, message_id in outcome.lapsed_offers:
+            channel = await self.channel_by_id(channel_id)
+            if channel is None:
+                continue
+            try:
+                message = await channel.fetch_message(message_id)
+                await message.edit(content=f"{message.content}\n(Lapsed: a turn was played first.)"[:2000],
+                                   view=None, allowed_mentions=mention_only(None))
+            except discord.HTTPException as error:  # its buttons still answer "no longer open"
+                log.info("match %s: could not retire the lapsed offer %s (%s)", outcome.match.id, message_id, error)
+
+    async def notify_ending(self, outcome: Outcome) -> None:
+        """After a board: retire lapsed offers; for a finished game, DM the players whose reminders come by DM."""
+        await self.retire_lapsed_offers(outcome)
+        if not outcome.finished or outcome.game is None:
+            return
+        text = self.service.ending_dm(outcome)
+        for user_id in outcome.ending_dm_user_ids:
+            try:
+                user = self.get_user(user_id) or await self.fetch_user(user_id)
+                await user.send(text, allowed_mentions=mention_only(None))
+            except discord.HTTPException as error:  # closed DMs: the ping in the match is enough
+                log.info("no end-of-game DM for %s (%s)", user_id, error)
+
     async def open_match(self, interaction: discord.Interaction, match: MatchRow, outcome: Outcome) -> None:
         """Give a started match its thread (when the channel allows it) and post the first board.
 
@@ -211,6 +471,11 @@ class HexplayBot(commands.Bot):
         names = " vs ".join(s.name for s in match.seats)
         thread_name = f"{self.service.title(match)}: {names}"[:100]
         target: discord.abc.Messageable | None = None
+        chosen = (await self.store.guild_settings(match.guild_id)).match_channel_id
+        if chosen and chosen != match.channel_id:  # /config: match threads open in the server's chosen channel
+            starter = await self._starter_in(chosen, match, names)
+            if starter is not None:
+                lobby_message = starter
         if lobby_message is not None:
             try:
                 thread = await lobby_message.create_thread(name=thread_name, auto_archive_duration=10080)
@@ -224,7 +489,8 @@ class HexplayBot(commands.Bot):
         assert outcome.game is not None
         png = await self.service.render(match, outcome.game)
         mentions = " ".join(f"<@{s.user_id}>" for s in match.seats)
-        text = f"**{self.service.title(match)}** begins: {mentions}\n{self.service.status_line(match, outcome.game)}"
+        status = self.service.status_line(match, outcome.game) + self.service.time_note(match, " — ")
+        text = f"**{self.service.title(match)}** begins: {mentions}\n{status}"
         text += "\nPlay with `/move` here; `/rules` explains the game."
         view = board_view(outcome)
         kwargs = dict(file=png_file(png), allowed_mentions=discord.AllowedMentions(users=True))
@@ -240,6 +506,40 @@ class HexplayBot(commands.Bot):
             kwargs["file"] = png_file(png)  # a File is consumed by a failed send
             message = await interaction.followup.send(text, wait=True, **kwargs)
         await self.store.mark_announced(match.id, match.version, message.channel.id, message.id)
+
+
+    async def _starter_in(self, channel_id: int, match: MatchRow, names: str) -> discord.Message | None:
+        """The message that starts a match's thread in the server's chosen channel (None if it cannot post)."""
+        channel = await self.channel_by_id(channel_id)
+        if channel is None:
+            return None
+        try:
+            starter = " vs ".join(escape(s.name) for s in match.seats)
+            return await channel.send(f"**{self.service.title(match)}**: {starter}", allowed_mentions=mention_only(None))
+        except discord.HTTPException as error:
+            log.info("cannot post in the configured match channel %s (%s)", channel_id, error)
+            return None
+
+    async def rematch_button(self, interaction: discord.Interaction, match_id: int) -> None:
+        """Rematch on a final board: a new lobby in the match's channel, the presser ready, the others invited."""
+        self.service.check_guild(await self.service.get(match_id), interaction.guild_id)
+        match = await self.servers.rematch(match_id, interaction.user.id)
+        invited = [s.user_id for s in match.seats if s.user_id != interaction.user.id]
+        text = (" ".join(f"<@{u}>" for u in invited) + f": <@{interaction.user.id}> asks for a rematch.\n"
+                + self.service.lobby_text(match))
+        channel = await self.channel_by_id(match.channel_id)
+        view = lobby_view(match, self.service)
+        if channel is None:
+            raise ServiceError("The match's channel is gone; start a new match with /play.")
+        message = await channel.send(text[:2000], view=view, allowed_mentions=mention_only(invited))
+        await self.store.update_match_fields(match.id, lobby_message_id=message.id)
+        await interaction.response.send_message(f"Rematch offered in <#{match.channel_id}>.", ephemeral=True)
+
+
+def after_commit_text(outcome: Outcome, reason: str) -> str:
+    """The truth for a mover whose change was stored but whose board could not be shown yet."""
+    return (f"Played and saved: {outcome.line}\nThe board could not be posted in the match yet ({reason}); "
+            "it will be posted there as soon as Discord allows. Do not play the turn again.")
 
 
 async def run(settings: Settings) -> None:

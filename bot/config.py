@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,12 +33,16 @@ def load_dotenv(path: str | Path = ".env") -> None:
         os.environ.setdefault(key.strip(), value)
 
 
-def _float(name: str, default: float) -> float:
+def _float(name: str, default: float, low: float, high: float, unit: str) -> float:
+    """A number from the environment within (low, high]: nan, inf, zero or negative are refused clearly."""
     raw = os.environ.get(name, "").strip()
     try:
-        return float(raw) if raw else default
+        value = float(raw) if raw else default
     except ValueError:
-        raise SystemExit(f"{name} must be a number, not {raw!r}") from None
+        raise SystemExit(f"{name} must be a number of {unit}, not {raw!r}") from None
+    if not math.isfinite(value) or not low < value <= high:
+        raise SystemExit(f"{name} must be more than {low:g} and at most {high:g} {unit}, not {raw!r}")
+    return value
 
 
 @dataclass
@@ -47,6 +52,7 @@ class Settings:
     dev_guild_ids: list[int] = field(default_factory=list)
     reminder_hours: float = 24.0
     reminder_check_seconds: float = 60.0
+    vacation_days: float = 30.0  # vacation days each player may take in any 365 days
     log_level: str = "INFO"
     api_base_url: str = ""
     gateway_url: str = ""
@@ -63,8 +69,9 @@ class Settings:
             token=os.environ.get("DISCORD_TOKEN", "").strip(),
             db_path=os.environ.get("HEXPLAY_DB_PATH", "").strip() or "./data/hexplay.sqlite3",
             dev_guild_ids=guilds,
-            reminder_hours=_float("HEXPLAY_REMINDER_HOURS", 24.0),
-            reminder_check_seconds=_float("HEXPLAY_REMINDER_CHECK_SECONDS", 60.0),
+            reminder_hours=_float("HEXPLAY_REMINDER_HOURS", 24.0, 0, 24 * 14, "hours"),
+            reminder_check_seconds=_float("HEXPLAY_REMINDER_CHECK_SECONDS", 60.0, 0, 24 * 3600, "seconds"),
+            vacation_days=_float("HEXPLAY_VACATION_DAYS", 30.0, 0, 365, "days"),
             log_level=os.environ.get("HEXPLAY_LOG_LEVEL", "INFO").strip().upper() or "INFO",
             api_base_url=os.environ.get("DISCORD_API_BASE_URL", "").strip(),
             gateway_url=os.environ.get("DISCORD_GATEWAY_URL", "").strip(),

@@ -8,12 +8,17 @@ the player who caused it.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
+import weakref
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Awaitable, Callable, TypeVar
 
 from games import Event, Game, GameError, GameInfo, load_state
+from games.interface import split_turn
 from games import get as get_game
 from render import can_zoom, render_gif, render_png
 
@@ -28,8 +33,15 @@ from .storage import (
     VersionConflict,
 )
 from .suggestions import MAX_CHOICES, clip, suggest_moves
+from .turn_builder import BuilderError, BuilderState
+from .turn_builder import build as build_turn
+from .text import escape, fit, quoted
 
 log = logging.getLogger(__name__)
+
+DAY = 86400.0
+MIN_DAYS_PER_MOVE, MAX_DAYS_PER_MOVE = 1.0, 30.0
+
 
 class ServiceError(Exception):
     """A refusal with a message for the player."""
@@ -46,6 +58,17 @@ class Outcome:
     events: tuple[Event, ...] = ()
     started: bool = False
     finished: bool = False
+    # A finished game pings every player, and DMs those whose reminders come by DM.
+    ending_user_ids: tuple[int, ...] = ()
+    ending_dm_user_ids: tuple[int, ...] = ()
+    # posted offers this move lapsed (channel, message): their buttons are taken away
+    lapsed_offers: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def mention_user_ids(self) -> list[int]:
+        if self.ending_user_ids:
+            return list(self.ending_user_ids)
+        return [self.mention_user_id] if self.mention_user_id is not None else []
 
 
 @dataclass
@@ -58,15 +81,46 @@ class ReminderJob:
     next_at: float
 
 
+class BuilderExpired(ServiceError):
+    """A turn builder opened on a position that has changed since."""
+
+
 def parse_options(text: str | None) -> dict[str, str]:
     """``"side=4 board=small"`` → ``{"side": "4", "board": "small"}``."""
     options: dict[str, str] = {}
     for pair in (text or "").replace(",", " ").split():
         key, sep, value = pair.partition("=")
         if not sep or not key or not value:
-            raise ServiceError(f"Options are written key=value, like side=4; {pair!r} is not.")
+            raise ServiceError(f"Options are written key=value, like side=4; `{quoted(pair, 40)}` is not.")
         options[key.lower()] = value
     return options
+
+
+T = TypeVar("T")
+
+
+def one_at_a_time(method: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
+    """Run a change to a match (first argument: its id) holding that match's lock.
+
+    Its read-check-write then sees the result of any change before it, so of two racing
+    submissions the second is judged on the position the first produced ("not your turn").
+    The store's conditional update (version check) still guards against anything else.
+    """
+
+    @functools.wraps(method)
+    async def locked(self: "MatchService", match_id: int, *args: Any, **kwargs: Any) -> T:
+        async with self.match_lock(match_id):
+            return await method(self, match_id, *args, **kwargs)
+
+    return locked
+
+
+# Abuse limits (docs/rules.md, "Limits"): a user's open challenges per server, and how fast they may make them.
+MAX_OPEN_LOBBIES = 5
+CHALLENGES_PER_MINUTE = 3
+# GIF replays are slow to draw: one thread draws them, one at a time per match, and a user waits between two.
+GIF_COOLDOWN_SECONDS = 30.0
+_GIF_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hexplay-gif")
 
 
 class MatchService:
@@ -74,6 +128,19 @@ class MatchService:
         self.store = store
         self.clock = clock or SystemClock()
         self.default_reminder_hours = default_reminder_hours
+        self._match_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._recent_challenges: dict[tuple[int, int], deque[float]] = {}
+        self._gifs_drawing: set[int] = set()
+        self._gif_asked: dict[int, float] = {}
+        # called with each match that has just finished, after its commit (ratings); failures are logged only
+        self.finish_hooks: list[Callable[[MatchRow], Awaitable[Any]]] = []
+
+    def match_lock(self, match_id: int) -> asyncio.Lock:
+        """The lock serialising changes to one match (dropped when nobody holds or waits on it)."""
+        lock = self._match_locks.get(match_id)
+        if lock is None:
+            lock = self._match_locks[match_id] = asyncio.Lock()
+        return lock
 
     # -- helpers -----------------------------------------------------------------
 
@@ -104,7 +171,7 @@ class MatchService:
     def seat_label(self, match: MatchRow, game: Game, seat: int) -> str:
         colours = self.info(match).seat_names
         colour = colours[seat - 1] if seat - 1 < len(colours) else f"seat {seat}"
-        return f"**{self.player_row(match, game, seat).name}** ({colour})"
+        return f"**{escape(self.player_row(match, game, seat).name)}** ({colour})"
 
     def engine_seat_of(self, match: MatchRow, game: Game, user_id: int) -> int:
         for seat in range(1, game.players + 1):
@@ -120,7 +187,15 @@ class MatchService:
         match = await self.store.get_match(match_id)
         if match is None or match.status == "cancelled":
             raise ServiceError(f"There is no match #{match_id}.")
+        if match.quarantine is not None:
+            raise ServiceError(self.quarantine_notice(match))
         return match
+
+    @staticmethod
+    def quarantine_notice(match: MatchRow) -> str:
+        return (f"Match #{match.id} is paused: its saved move list does not lead to its saved position, so "
+                "nothing can be played or shown in it until the bot's operator repairs it (they have been told; "
+                "see the log). Your other matches are not affected.")
 
     async def active(self, match_id: int) -> tuple[MatchRow, Game]:
         match = await self.get(match_id)
@@ -130,9 +205,43 @@ class MatchService:
             raise ServiceError(f"{self.title(match)} is over.")
         return match, self.game_of(match)
 
+    # -- time limits ----------------------------------------------------------------
+
+    async def deadline_for(self, match: MatchRow, game: Game, now: float) -> float | None:
+        """When the player now to move runs out of time: a vacation starts their clock at its end."""
+        if match.days_per_move is None or game.is_over:
+            return None
+        mover = self.user_to_move(match, game)
+        start = now
+        if mover is not None:
+            start = max(now, await self.store.vacation_until(mover, now) or now)
+        return start + match.days_per_move * DAY
+
+    def time_note(self, match: MatchRow, prefix: str = "") -> str:
+        """The time left on the current turn, for boards and lists (Discord shows it relative)."""
+        if match.status != "active" or match.deadline_at is None:
+            return ""
+        if match.deadline_at <= self.clock.now():
+            return f"{prefix}out of time"
+        return f"{prefix}time runs out <t:{int(match.deadline_at)}:R>"
+
+    async def vacation_note(self, match: MatchRow) -> str:
+        """Players of the match on vacation, shown to their opponents."""
+        now = self.clock.now()
+        notes = []
+        for seat in match.seats:
+            until = await self.store.vacation_until(seat.user_id, now)
+            if until is not None:
+                notes.append(f"{escape(seat.name)} is on vacation until <t:{int(until)}:f>")
+        return "; ".join(notes)
+
     async def reminder_delay(self, user_id: int, guild_id: int) -> float:
         prefs = await self.store.get_preferences(user_id, guild_id)
-        return (prefs.delay_hours or self.default_reminder_hours) * 3600.0
+        return (prefs.delay_hours or await self.server_reminder_hours(guild_id)) * 3600.0
+
+    async def server_reminder_hours(self, guild_id: int) -> float:
+        """The server's default reminder delay (set with /config), else the environment's."""
+        return (await self.store.guild_settings(guild_id)).reminder_hours or self.default_reminder_hours
 
     async def _reminder_for(self, match: MatchRow, game: Game, now: float) -> tuple[int, int, float] | None:
         user_id = self.user_to_move(match, game)
@@ -187,18 +296,27 @@ class MatchService:
         channel_id: int,
         players: int | None = None,
         options_text: str | None = None,
+        days_per_move: float | None = None,
+        rated: bool = True,
     ) -> MatchRow:
+        if days_per_move is None:  # the match option, else the server's default (0 there means none)
+            days_per_move = (await self.store.guild_settings(guild_id)).days_per_move
+        days_per_move = days_per_move or None
+        if days_per_move is not None and not MIN_DAYS_PER_MOVE <= days_per_move <= MAX_DAYS_PER_MOVE:
+            raise ServiceError(f"A time limit is between {MIN_DAYS_PER_MOVE:g} and {MAX_DAYS_PER_MOVE:g} days "
+                               "per move.")
         try:
             info = get_game(game_id)
             options = info.resolve_options(parse_options(options_text))
         except GameError as error:
-            raise ServiceError(str(error)) from None
+            raise ServiceError(fit(str(error), 300)) from None
         unique = []
         for user in invited:
             if user[0] == creator[0]:
                 raise ServiceError("You cannot invite yourself; you are already seated.")
             if user[0] not in [u[0] for u in unique]:
                 unique.append(user)
+        await self._check_challenge_limits(creator[0], guild_id)
         seats_wanted = players or max(info.min_players, len(unique) + 1)
         try:
             info.check_players(seats_wanted)
@@ -211,23 +329,59 @@ class MatchService:
         match_id = await self.store.create_match(
             game=info.id, options=options, players=seats_wanted, guild_id=guild_id, channel_id=channel_id,
             creator_id=creator[0], seats=seats, invited=[u[0] for u in unique],
-            open_seats=seats_wanted - len(seats), now=self.clock.now(),
+            open_seats=seats_wanted - len(seats), now=self.clock.now(), days_per_move=days_per_move, rated=rated,
         )
         return await self.get(match_id)
+
+    async def _check_challenge_limits(self, user_id: int, guild_id: int) -> None:
+        if await self.store.open_lobbies(user_id, guild_id) >= MAX_OPEN_LOBBIES:
+            raise ServiceError(f"You already have {MAX_OPEN_LOBBIES} open challenges in this server: wait for "
+                               "answers, or cancel one with its Cancel button, before making another.")
+        now = self.clock.now()
+        recent = self._recent_challenges.setdefault((user_id, guild_id), deque())
+        while recent and recent[0] <= now - 60:
+            recent.popleft()
+        if len(recent) >= CHALLENGES_PER_MINUTE:
+            wait = int(recent[0] + 60 - now) + 1
+            raise ServiceError(f"You can make {CHALLENGES_PER_MINUTE} challenges a minute; try again in {wait} s.")
+        recent.append(now)
+
+    def check_guild(self, match: MatchRow, guild_id: int | None) -> None:
+        """Buttons answer only in the match's own server, as commands do."""
+        if match.guild_id != guild_id:
+            raise ServiceError(f"There is no match #{match.id} in this server.")
 
     def lobby_text(self, match: MatchRow) -> str:
         info = self.info(match)
         options = ", ".join(f"{k}={v}" for k, v in match.options.items())
-        lines = [f"**{self.title(match)}** — {match.players} seats" + (f" ({options})" if options else "")]
+        terms = [options] if options else []
+        if match.days_per_move:
+            terms.append(f"{match.days_per_move:g} day{'s' * (match.days_per_move != 1)} per move")
+        if not match.rated:
+            terms.append("unrated")
+        lines = [f"**{self.title(match)}** — {match.players} seats" + (f" ({'; '.join(terms)})" if terms else "")]
         for seat in match.seats:
             state = "ready" if seat.accepted else "invited, waiting for an answer"
             lines.append(f"{seat.seat}. <@{seat.user_id}> — {state}")
+        if match.status != "lobby":
+            return "\n".join(lines)
         open_seats = match.players - len(match.seats)
         if open_seats:
             lines.append(f"{open_seats} open seat{'s' * (open_seats != 1)}: press **Join** to take one.")
-        if info.max_players > 2 and len(match.seats) >= info.min_players:
-            lines.append(f"<@{match.creator_id}> can press **Start** once enough players are ready.")
+        if self.can_start_early(match):
+            lines.append(f"<@{match.creator_id}> can press **Start** to begin with the players who are ready.")
         return "\n".join(lines)
+
+    def can_start_early(self, match: MatchRow) -> bool:
+        """Start helps only when some seats are optional and enough players are ready.
+
+        A lobby whose seats are all needed (a two-seat challenge) starts by itself
+        once full, so it never shows Start.
+        """
+        info = self.info(match)
+        ready = sum(1 for s in match.seats if s.accepted)
+        return (match.status == "lobby" and match.players > info.min_players and ready >= info.min_players
+                and ready < match.players)
 
     async def _lobby(self, match_id: int) -> MatchRow:
         match = await self.get(match_id)
@@ -236,7 +390,11 @@ class MatchService:
             raise ServiceError(f"{self.title(match)} {state}.")
         return match
 
+    @one_at_a_time
     async def accept(self, match_id: int, user_id: int) -> Outcome:
+        return await self._accept(match_id, user_id)
+
+    async def _accept(self, match_id: int, user_id: int) -> Outcome:
         match = await self._lobby(match_id)
         seat = match.seat_of(user_id)
         if seat is None:
@@ -246,6 +404,7 @@ class MatchService:
         await self._lobby_change(match, accept_user=user_id)
         return await self._maybe_start(match_id, f"<@{user_id}> accepted.")
 
+    @one_at_a_time
     async def decline(self, match_id: int, user_id: int) -> Outcome:
         match = await self._lobby(match_id)
         seat = match.seat_of(user_id)
@@ -253,16 +412,19 @@ class MatchService:
             raise ServiceError("Only an invited player can decline.")
         if match.players == 2:  # a declined challenge between two is over
             await self._guarded(self.store.cancel_match(match.id, match.version, self.clock.now()))
-            return Outcome(await self.store.get_match(match_id) or match, None,
+            cancelled = await self.store.get_match(match_id)
+            assert cancelled is not None
+            return Outcome(cancelled, None,
                            f"<@{user_id}> declined: {self.title(match)} is cancelled.", finished=True)
         await self._lobby_change(match, remove_user=user_id)
         return Outcome(await self.get(match_id), None, f"<@{user_id}> declined; the seat is open.")
 
+    @one_at_a_time
     async def join(self, match_id: int, user: tuple[int, str]) -> Outcome:
         match = await self._lobby(match_id)
         seated = match.seat_of(user[0])
         if seated is not None and not seated.accepted:
-            return await self.accept(match_id, user[0])  # an invited player pressing Join means yes
+            return await self._accept(match_id, user[0])  # an invited player pressing Join means yes
         if seated is not None:
             raise ServiceError(f"You are already seated in {self.title(match)}.")
         if len(match.seats) >= match.players:
@@ -272,13 +434,17 @@ class MatchService:
         await self._lobby_change(match, add_seat=SeatRow(number, user[0], user[1]))
         return await self._maybe_start(match_id, f"<@{user[0]}> joined.")
 
+    @one_at_a_time
     async def cancel(self, match_id: int, user_id: int) -> Outcome:
         match = await self._lobby(match_id)
         if user_id != match.creator_id:
             raise ServiceError("Only the player who created the match can cancel it.")
         await self._guarded(self.store.cancel_match(match.id, match.version, self.clock.now()))
-        return Outcome(match, None, f"{self.title(match)} was cancelled.", finished=True)
+        cancelled = await self.store.get_match(match_id)
+        assert cancelled is not None
+        return Outcome(cancelled, None, f"{self.title(match)} was cancelled.", finished=True)
 
+    @one_at_a_time
     async def start(self, match_id: int, user_id: int) -> Outcome:
         match = await self._lobby(match_id)
         if user_id != match.creator_id:
@@ -304,8 +470,10 @@ class MatchService:
         now = self.clock.now()
         match.seats = seats
         reminder = await self._reminder_for(match, game, now)
+        deadline = await self.deadline_for(match, game, now)
         await self._guarded(self.store.start_match(
-            match.id, match.version, seats=seats, state=game.to_json(), now=now, reminder=reminder))
+            match.id, match.version, seats=seats, state=game.to_json(), now=now, reminder=reminder,
+            deadline_at=deadline))
         started = await self.get(match.id)
         assert game.to_move is not None
         line = f"{self.title(started)} begins. {self.seat_label(started, game, game.to_move)} to move."
@@ -319,11 +487,12 @@ class MatchService:
         try:
             return await operation
         except VersionConflict:
-            raise ServiceError("Someone else changed this match at the same moment; "
-                               "look at it again and retry.") from None
+            raise ServiceError("The position changed at the same moment (another turn or button came first), "
+                               "so nothing was done: look at the latest board and try again.") from None
 
     # -- playing ---------------------------------------------------------------------------
 
+    @one_at_a_time
     async def play(self, match_id: int, user_id: int, text: str, expected_version: int | None = None) -> Outcome:
         match, game = await self.active(match_id)
         seat = self.engine_seat_of(match, game, user_id)
@@ -338,13 +507,14 @@ class MatchService:
         try:
             events = game.play_turn(text)
         except GameError as error:
-            raise ServiceError(f"`{text.strip()[:80]}` is not a legal move: {error}.") from None
+            raise ServiceError(f"`{quoted(text)}` is not a legal move: {fit(str(error), 300)}.") from None
         notation = game.last_turn_notation
-        line = f"{label} played `{notation}`{self._effects(events)}."
+        line = self.turn_line(label, game, notation, events)
         move = MoveRow(0, before_ply, seat, user_id, "turn", notation, [e.to_json() for e in events], 0.0,
                        entered=text)
         return await self._record(match, game, (before_mover, before_ply), move, events, line)
 
+    @one_at_a_time
     async def resign(self, match_id: int, user_id: int) -> Outcome:
         match, game = await self.active(match_id)
         seat = self.engine_seat_of(match, game, user_id)
@@ -370,43 +540,93 @@ class MatchService:
         finished = game.is_over
         result = {"winners": list(game.winners), "scores": game.scores()} if finished else None
         reminder = await self._reminder_for(match, game, now) if turn_changed and not finished else None
+        deadline = await self.deadline_for(match, game, now) if turn_changed and not finished else None
+        lapsing = await self.store.offer_messages(match.id)  # the move deletes them in its transaction
         await self._guarded(self.store.apply_move(
             match.id, match.version, move=move, state=game.to_json(), finished=finished, result=result,
-            turn_changed=turn_changed, resigned_seat=resigned_seat, reminder=reminder, now=now))
+            turn_changed=turn_changed, resigned_seat=resigned_seat, reminder=reminder, now=now,
+            deadline_at=deadline))
         updated = await self.get(match.id)
-        return self._announcement(updated, game, line, events)
+        if finished:
+            await self._finished(updated)
+        outcome = await self._announcement(updated, game, line, events)
+        outcome.lapsed_offers = tuple(lapsing)
+        return outcome
 
-    def _announcement(self, match: MatchRow, game: Game, line: str, events: list[Event]) -> Outcome:
-        """The outcome of a move: its line, then the result or a call to the player to move."""
-        mention = None
-        if game.is_over:
-            line += " " + self.result_line(match, game)
-        else:
+    async def _finished(self, match: MatchRow) -> None:
+        for hook in self.finish_hooks:
+            try:
+                await hook(match)
+            except Exception:  # the move is stored: a rating problem must not turn it into an error
+                log.exception("match %s: a finish hook failed (it is retried at start-up)", match.id)
+
+    async def _announcement(self, match: MatchRow, game: Game, line: str, events: list[Event]) -> Outcome:
+        """The outcome of a move: its line, then the result (pinging everyone) or a call to the player to move."""
+        if not game.is_over:
             mention = self.user_to_move(match, game)
-            line += f" <@{mention}>, your move."
-        return Outcome(match, game, line, mention_user_id=mention, events=tuple(events), finished=game.is_over)
+            line += f" <@{mention}>, your move{self.time_note(match, ' — ')}."
+            return Outcome(match, game, line, mention_user_id=mention, events=tuple(events))
+        everyone = tuple(s.user_id for s in sorted(match.seats, key=lambda s: s.seat))
+        line += f" {self.result_line(match, game)} " + " ".join(f"<@{u}>" for u in everyone)
+        by_dm = []
+        for user_id in everyone:
+            prefs = await self.store.get_preferences(user_id, match.guild_id)
+            if prefs.reminders and prefs.via == "dm":
+                by_dm.append(user_id)
+        return Outcome(match, game, line, events=tuple(events), finished=True,
+                       ending_user_ids=everyone, ending_dm_user_ids=tuple(by_dm))
+
+    def ending_dm(self, outcome: Outcome) -> str:
+        """The direct message a player gets when a game ends."""
+        return f"**{self.title(outcome.match)}** has ended. {outcome.line}"
 
     async def unannounced(self) -> list[Outcome]:
         """Moves stored but never shown (the bot stopped between the two), to post at start-up."""
         outcomes = []
         for match_id in await self.store.unannounced_match_ids():
-            match = await self.get(match_id)
-            game = self.game_of(match)
-            moves = await self.store.moves(match_id)
-            if not moves:
-                outcomes.append(Outcome(match, game, self.status_line(match, game), started=True,
-                                        mention_user_id=self.user_to_move(match, game)))
-                continue
-            last = moves[-1]
-            before = self.replay(match, moves[:-1])  # whose seat it was then (a swap changes it)
-            label = self.seat_label(match, before, last.seat)
-            events = [Event.from_json(e) for e in last.events]
-            if last.kind == "resign":
-                line = f"{label} resigned."
-            else:
-                line = f"{label} played `{last.notation}`{self._effects(events)}."
-            outcomes.append(self._announcement(match, game, line, events))
+            try:
+                outcomes.append(await self.missed(match_id))
+            except Exception:  # one bad match must not stop the others' boards
+                log.exception("match %s: cannot rebuild its missed announcement", match_id)
         return outcomes
+
+    async def missed(self, match_id: int) -> Outcome:
+        """The announcement of the match's latest stored change, rebuilt from its log."""
+        match = await self.get(match_id)
+        game = self.game_of(match)
+        moves = await self.store.moves(match_id)
+        if not moves:
+            return Outcome(match, game, self.status_line(match, game), started=True,
+                           mention_user_id=self.user_to_move(match, game))
+        last = moves[-1]
+        before = self.replay(match, moves[:-1])  # whose seat it was then (a swap changes it)
+        label = self.seat_label(match, before, last.seat)
+        events = [Event.from_json(e) for e in last.events]
+        line = self.move_line(label, last, events, game)
+        return await self._announcement(match, game, line, events)
+
+    def move_line(self, label: str, move: MoveRow, events: list[Event], game: Game | None = None) -> str:
+        """How a logged move is announced."""
+        if move.kind == "resign":
+            return f"{label} resigned."
+        if move.kind == "timeout":
+            return f"{label} ran out of time and is out of the game."
+        if move.kind == "draw":
+            return "The players agreed a draw."
+        if move.kind == "takeback":
+            return f"By agreement, {label}'s last turn was taken back."
+        if game is not None:
+            return self.turn_line(label, game, move.notation, events)
+        return f"{label} played `{move.notation}`{self._effects(events)}."
+
+    @classmethod
+    def turn_line(cls, label: str, game: Game, notation: str, events: list[Event]) -> str:
+        """A played turn, in the engine's words when it has them (Game.describe_turn: Bump's chains,
+        "alice: 03,05-4 — bumps 06 to 07, which bumps 17 (captured against the wall)."), else counted."""
+        described = game.describe_turn(events, notation)
+        if described and described != notation:
+            return f"{label}: {described}" + ("" if described.endswith(("!", ".")) else ".")
+        return f"{label} played `{notation}`{cls._effects(events)}."
 
     @staticmethod
     def _effects(events: list[Event]) -> str:
@@ -427,11 +647,15 @@ class MatchService:
         winners = [self.seat_label(match, game, s) for s in game.winners]
         scores = game.scores()
         score_text = ""
-        if scores is not None:
-            score_text = " (" + "–".join(str(int(v)) if float(v).is_integer() else str(v) for v in scores) + ")"
+        if scores is not None:  # each score named by its player, so nobody guesses whose is whose
+            named = [f"{escape(self.player_row(match, game, seat).name)} {_number(value)}"
+                     for seat, value in enumerate(scores, start=1)]
+            score_text = " (" + ", ".join(named) + ")"
         if len(winners) > 1:
             return f"Game over: {' and '.join(winners)} share the win{score_text}."
-        return f"Game over: {winners[0]} wins{score_text}." if winners else "Game over."
+        if winners:
+            return f"Game over: {winners[0]} wins{score_text}."
+        return f"Game over: a draw{score_text}."
 
     # -- looking -------------------------------------------------------------------------
 
@@ -441,7 +665,7 @@ class MatchService:
                                        last_events=list(events), title=self.title(match), zoom=zoom)
 
     async def last_events(self, match: MatchRow) -> list[Event]:
-        moves = await self.store.moves(match.id)
+        moves = effective_moves(await self.store.moves(match.id))
         for move in reversed(moves):
             if move.kind == "turn":
                 return [Event.from_json(e) for e in move.events]
@@ -464,7 +688,9 @@ class MatchService:
                 raise ServiceError(f"`{zoom}` is not a cell of this board: give a cell name such as "
                                    f"`{game.board.names[0]}`, or `last`.") from None
         png = await self.render(match, game, await self.last_events(match), zoom=zoom)
-        return match, game, png, self.status_line(match, game)
+        line = self.status_line(match, game) + self.time_note(match, " — ")
+        vacation = await self.vacation_note(match)
+        return match, game, png, line + (f"\n{vacation}." if vacation else "")
 
     def status_line(self, match: MatchRow, game: Game) -> str:
         if game.is_over:
@@ -476,15 +702,62 @@ class MatchService:
         match, game = await self.active(match_id)
         if match.seat_of(user_id) is None:
             raise ServiceError(f"You are not a player in {self.title(match)}.")
+        if self.user_to_move(match, game) != user_id:  # the engine can only try the mover's turn
+            assert game.to_move is not None
+            raise ServiceError(f"It is not your turn in {self.title(match)}: "
+                               f"{self.seat_label(match, game, game.to_move)} is to move, and a preview "
+                               "shows your own move when it is your turn.")
         trial = game.copy()
         try:
             events = trial.play_turn(text)
         except GameError as error:
-            raise ServiceError(f"`{text.strip()[:80]}` is not a legal move: {error}.") from None
+            # Not a whole turn: show the actions so far, if each of them is legal (a turn half-built).
+            partial = self._partial_turn(game, text)
+            if partial is None:
+                raise ServiceError(f"`{quoted(text)}` is not a legal move: {fit(str(error), 300)}.") from None
+            trial, events = partial
+            done = trial.format_turn(trial.turn_actions)
+            line = (f"Preview of a turn in progress (not played): `{done}` — not a whole turn yet: "
+                    f"{fit(str(error), 300)}.")
+            return await self.render(match, trial, events), line
         assert game.to_move is not None
-        line = (f"Preview (not played): {self.seat_label(match, game, game.to_move)} "
-                f"`{trial.last_turn_notation}`{self._effects(events)}.")
+        line = "Preview (not played): " + self.turn_line(
+            self.seat_label(match, game, game.to_move), trial, trial.last_turn_notation, events)
         return await self.render(match, trial, events), line
+
+    @staticmethod
+    def _partial_turn(game: Game, text: str) -> tuple[Game, list[Event]] | None:
+        """The game after the actions of ``text`` when each is legal but the turn is not finished."""
+        trial = game.copy()
+        events: list[Event] = []
+        tokens = split_turn(text)
+        if not tokens:
+            return None
+        try:
+            for token in tokens:
+                if trial.is_over:
+                    return None
+                events.extend(trial.apply_action(trial.parse_action(token)))
+        except GameError:
+            return None
+        return (trial, events) if trial.turn_in_progress() else None
+
+    async def builder(self, match_id: int, user_id: int, version: int | None, picks: list[int]
+                      ) -> tuple[MatchRow, BuilderState]:
+        """The turn builder's state for the mover (see :mod:`bot.turn_builder`)."""
+        match, game = await self.active(match_id)
+        seat = self.engine_seat_of(match, game, user_id)
+        if version is not None and version != match.version:
+            raise BuilderExpired("This turn builder has expired: the match has moved on since it was opened. "
+                                 "Open a new one from the latest board (or /turn).")
+        if game.to_move != seat:
+            assert game.to_move is not None
+            raise ServiceError(f"It is not your turn in {self.title(match)}: "
+                               f"{self.seat_label(match, game, game.to_move)} is to move.")
+        try:
+            return match, build_turn(game, picks)
+        except BuilderError as error:
+            raise ServiceError(f"Turn builder: {error}.") from None
 
     async def history(self, match_id: int) -> tuple[MatchRow, list[str]]:
         match = await self.get(match_id)
@@ -492,22 +765,48 @@ class MatchService:
         game = self.replay(match, [])
         lines = []
         for number, move in enumerate(moves, start=1):
+            if move.kind == "takeback":  # the log keeps both the turn and its takeback
+                game = self.replay(match, moves[:number])
+                lines.append(f"{number}. takeback: turn {number - 1} was taken back by agreement")
+                continue
             label = self.seat_label(match, game, move.seat)
-            lines.append(f"{number}. {label}: {move.notation}")
+            lines.append(f"{number}. {label}: {self.log_text(move)}")
             self._apply_logged(game, move)
         return match, lines
 
-    async def history_gif(self, match_id: int) -> bytes:
+    @staticmethod
+    def log_text(move: MoveRow) -> str:
+        return {"draw": "draw agreed", "timeout": "ran out of time", "resign": "resign"}.get(move.kind, move.notation)
+
+    async def history_gif(self, match_id: int, user_id: int | None = None, guild_id: int | None = None) -> bytes:
+        """The whole match as an animated GIF, drawn on its own thread so turns never wait behind it."""
         match = await self.get(match_id)
+        if guild_id is not None:
+            self.check_guild(match, guild_id)
         if match.status == "lobby":
             raise ServiceError(f"{self.title(match)} has not started yet.")
-        game = self.replay(match, [])
-        frames: list[tuple[Game, list[Event]]] = [(game.copy(), [])]
-        for move in await self.store.moves(match.id):
-            events = self._apply_logged(game, move)
-            frames.append((game.copy(), events))
-        return await asyncio.to_thread(render_gif, frames, player_names=self.player_names(match),
-                                       title=self.title(match))
+        if match_id in self._gifs_drawing:
+            raise ServiceError(f"A replay of {self.title(match)} is being drawn right now; "
+                               "ask again in a moment.")
+        now = self.clock.now()
+        if user_id is not None:
+            asked = self._gif_asked.get(user_id)
+            if asked is not None and now - asked < GIF_COOLDOWN_SECONDS:
+                raise ServiceError(f"One replay every {GIF_COOLDOWN_SECONDS:g} s: "
+                                   f"try again in {int(GIF_COOLDOWN_SECONDS - (now - asked)) + 1} s.")
+            self._gif_asked[user_id] = now
+        self._gifs_drawing.add(match_id)
+        try:
+            game = self.replay(match, [])
+            frames: list[tuple[Game, list[Event]]] = [(game.copy(), [])]
+            for move in effective_moves(await self.store.moves(match.id)):
+                events = self._apply_logged(game, move)
+                frames.append((game.copy(), events))
+            draw = functools.partial(render_gif, frames, player_names=self.player_names(match),
+                                     title=self.title(match))
+            return await asyncio.get_running_loop().run_in_executor(_GIF_POOL, draw)
+        finally:
+            self._gifs_drawing.discard(match_id)
 
     # -- autocomplete ----------------------------------------------------------------------
 
@@ -515,6 +814,10 @@ class MatchService:
         """Autocomplete for /move: legal continuations of ``typed``, with a note when it is not your turn."""
         if game.is_over:
             return [(clip(f"{self.title(match)} is over"), "-")]
+        seat = match.seat_of(user_id)
+        if seat is None or seat.resigned:
+            why = "have left" if seat is not None else "are not playing in"
+            return [(clip(f"You {why} {self.title(match)}; /board shows its position"), "-")]
         choices = suggest_moves(game, typed)
         if self.user_to_move(match, game) != user_id:
             assert game.to_move is not None
@@ -525,30 +828,51 @@ class MatchService:
     # -- the move log ----------------------------------------------------------------------
 
     def replay(self, match: MatchRow, moves: list[MoveRow]) -> Game:
-        """The match rebuilt from its move log."""
+        """The match rebuilt from its move log (a takeback row cancels the turn before it)."""
         game = self.info(match).new(match.players, match.options)
-        for move in moves:
+        for move in effective_moves(moves):
             self._apply_logged(game, move)
         return game
 
     @staticmethod
     def _apply_logged(game: Game, move: MoveRow) -> list[Event]:
-        if move.kind == "resign":
+        if move.kind in ("resign", "timeout"):  # a time-out drops the seat as if it resigned
             return game.resign(move.seat)
+        if move.kind == "draw":
+            return game.agree_draw()
+        assert move.kind == "turn", move.kind
         return game.play_turn(move.notation)
 
     async def verify_all(self) -> list[int]:
-        """Start-up check: rebuild every active match from its log; repair any that disagree."""
-        repaired = []
+        """Start-up check: every active match must rebuild from its log to exactly its stored state.
+
+        One that does not is set aside (quarantined), logged, and left as stored, so an operator
+        can see what happened; every other match keeps being served. A set-aside match whose log
+        replays again (the operator repaired it) is put back in play. Returns the set-aside ids.
+        """
+        for match_id in await self.store.quarantined_ids():
+            if await self._replay_problem(match_id) is None:
+                await self.store.release_quarantine(match_id)
+                log.warning("match %s: its move log replays to its state again; back in play", match_id)
         for match_id in await self.store.active_match_ids():
-            match = await self.get(match_id)
+            problem = await self._replay_problem(match_id)
+            if problem is not None and await self.store.quarantine(match_id, problem, self.clock.now()):
+                log.error("match %s set aside: %s; it is paused until repaired, other matches are served",
+                          match_id, problem)
+        return await self.store.quarantined_ids()
+
+    async def _replay_problem(self, match_id: int) -> str | None:
+        """Why the match's log does not rebuild its stored state, or None when it does."""
+        match = await self.store.get_match(match_id)
+        if match is None:
+            return "the match row is missing"
+        try:
             rebuilt = self.replay(match, await self.store.moves(match_id))
-            stored = match.state
-            if json.dumps(rebuilt.to_json(), sort_keys=True) != json.dumps(stored, sort_keys=True):
-                log.warning("match %s: stored state differs from its move log; using the log", match_id)
-                await self.store.replace_state(match_id, rebuilt.to_json(), self.clock.now())
-                repaired.append(match_id)
-        return repaired
+        except Exception as error:  # any engine or data error: the log cannot be trusted
+            return f"its move log does not replay ({type(error).__name__}: {error})"
+        if json.dumps(rebuilt.to_json(), sort_keys=True) != json.dumps(match.state, sort_keys=True):
+            return "its stored state differs from what its move log replays to"
+        return None
 
     # -- reminders and preferences -------------------------------------------------------------
 
@@ -563,20 +887,24 @@ class MatchService:
 
     async def _reminder_job(self, row: ReminderRow, now: float) -> ReminderJob | None:
         match = await self.store.get_match(row.match_id)
-        if match is None or match.status != "active":
+        if match is None or match.status != "active" or match.quarantine is not None:
             return None
         game = self.game_of(match)
         if self.user_to_move(match, game) != row.user_id or game.ply != row.ply:
             return None  # the turn moved on: never remind someone whose turn it is not
         prefs = await self.store.get_preferences(row.user_id, match.guild_id)
-        delay = (prefs.delay_hours or self.default_reminder_hours) * 3600.0
+        delay = (prefs.delay_hours or await self.server_reminder_hours(match.guild_id)) * 3600.0
+        away_until = await self.store.vacation_until(row.user_id, now)
+        if away_until is not None:  # no reminders during a vacation: the next one comes a delay after it
+            await self.store.reminder_sent(match.id, row.ply, now, away_until + delay)
+            return None
         if not prefs.reminders:
             await self.store.reminder_sent(match.id, row.ply, now, now + delay)
             return None
         moves = await self.store.moves(match.id)
         last = next((m for m in reversed(moves) if m.kind == "turn"), None)
         waited = _duration(now - (match.turn_started_at or now))
-        text = f"It is your turn in **{self.title(match)}** (waiting {waited})."
+        text = f"It is your turn in **{self.title(match)}** (waiting {waited}{self.time_note(match, '; ')})."
         if last is not None:
             who = self.seat_label(match, game, last.seat)
             text += f" Last move: {who} played `{last.notation}`."
@@ -611,17 +939,32 @@ class MatchService:
         await self.store.set_preferences(user_id, guild_id, prefs)
         return prefs
 
-    def describe_preferences(self, prefs: Preferences) -> str:
-        hours = prefs.delay_hours or self.default_reminder_hours
+    def describe_preferences(self, prefs: Preferences, default_hours: float | None = None) -> str:
+        hours = prefs.delay_hours or default_hours or self.default_reminder_hours
         if not prefs.reminders:
             return "Reminders are **off** in this server."
         how = "a direct message" if prefs.via == "dm" else "a ping in the match thread"
         return f"Reminders are **on**: after {hours:g} h without your move, by {how}."
 
 
+def effective_moves(moves: list[MoveRow]) -> list[MoveRow]:
+    """The log without taken-back turns: what replays to the position."""
+    kept: list[MoveRow] = []
+    for move in moves:
+        if move.kind == "takeback":
+            kept.pop()
+        else:
+            kept.append(move)
+    return kept
+
+
 def waited(match: MatchRow, now: float) -> str:
     """How long the current turn has waited, for digests."""
     return _duration(now - (match.turn_started_at or match.created_at))
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
 def _duration(seconds: float) -> str:

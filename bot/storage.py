@@ -2,13 +2,21 @@
 
 Every change of a match happens in one transaction, and a turn is applied
 only if the match still has the version its player saw (optimistic
-concurrency), so two players acting at the same instant can never both apply.
+concurrency: ``UPDATE … WHERE id = ? AND version = ?`` checked by rowcount),
+so two players acting at the same instant can never both apply.
+
+There is one connection, so a read on it while a write transaction is open
+would see that transaction's half-written rows (a bumped version beside the
+old state). Reads and transactions therefore take the same lock: a read sees
+only committed data.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
+import sqlite3
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -90,7 +98,113 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX reminders_due ON reminders (remind_at);
     """,
+    # 2: matches set aside at start-up because their move log does not replay to their state
+    """
+    CREATE TABLE quarantine (
+        match_id INTEGER PRIMARY KEY REFERENCES matches (id),
+        reason TEXT NOT NULL,
+        since REAL NOT NULL,
+        players_told INTEGER NOT NULL DEFAULT 0
+    );
+    """,
+    # 3 (lifecycle): agreed draws, takebacks and time-outs are moves (the log stays the truth); pending offers.
+    # SQLite cannot alter a CHECK, so the moves table is rebuilt.
+    """
+    CREATE TABLE moves_rebuilt (
+        match_id INTEGER NOT NULL REFERENCES matches (id),
+        seq INTEGER NOT NULL,
+        ply INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('turn', 'resign', 'draw', 'takeback', 'timeout')),
+        notation TEXT NOT NULL,
+        entered TEXT NOT NULL,
+        events TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (match_id, seq)
+    );
+    INSERT INTO moves_rebuilt (match_id, seq, ply, seat, user_id, kind, notation, entered, events, created_at)
+        SELECT match_id, seq, ply, seat, user_id, kind, notation, entered, events, created_at FROM moves;
+    DROP TABLE moves;
+    ALTER TABLE moves_rebuilt RENAME TO moves;
+    CREATE TABLE offers (
+        match_id INTEGER NOT NULL REFERENCES matches (id),
+        kind TEXT NOT NULL CHECK (kind IN ('draw', 'undo')),
+        user_id INTEGER NOT NULL,
+        at_seq INTEGER NOT NULL,
+        accepted TEXT NOT NULL DEFAULT '[]',
+        created_at REAL NOT NULL,
+        PRIMARY KEY (match_id, kind)
+    );
+    """,
+    # 4 (lifecycle): time limits (deadline of the current turn, warnings sent), rated flag, vacations,
+    # and the bot's heartbeat and outages (deadlines are extended by the time the bot was down)
+    """
+    ALTER TABLE matches ADD COLUMN days_per_move REAL CHECK (days_per_move IS NULL OR days_per_move > 0);
+    ALTER TABLE matches ADD COLUMN deadline_at REAL;
+    ALTER TABLE matches ADD COLUMN deadline_notice INTEGER NOT NULL DEFAULT 0 CHECK (deadline_notice BETWEEN 0 AND 3);
+    ALTER TABLE matches ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
+    CREATE INDEX matches_deadline ON matches (deadline_at) WHERE status = 'active';
+    CREATE TABLE vacations (
+        user_id INTEGER NOT NULL,
+        starts_at REAL NOT NULL,
+        ends_at REAL NOT NULL,
+        CHECK (ends_at > starts_at)
+    );
+    CREATE INDEX vacations_user ON vacations (user_id, ends_at);
+    CREATE TABLE heartbeat (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        last_seen REAL NOT NULL
+    );
+    CREATE TABLE outages (
+        started_at REAL NOT NULL,
+        ended_at REAL NOT NULL,
+        CHECK (ended_at >= started_at)
+    );
+    """,
+    # 5 (lifecycle): OpenSkill ratings per server and game; which finished matches were rated (once each)
+    """
+    CREATE TABLE ratings (
+        guild_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL CHECK (sigma > 0),
+        games INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0,
+        losses INTEGER NOT NULL DEFAULT 0,
+        draws INTEGER NOT NULL DEFAULT 0,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (guild_id, game, user_id)
+    );
+    CREATE INDEX ratings_board ON ratings (guild_id, game, mu);
+    CREATE TABLE rated_matches (
+        match_id INTEGER PRIMARY KEY REFERENCES matches (id),
+        counted INTEGER NOT NULL,
+        rated_at REAL NOT NULL
+    );
+    """,
+    # 6 (lifecycle): server settings set by admins; NULL = inherit (match option > server > environment)
+    """
+    CREATE TABLE guild_settings (
+        guild_id INTEGER PRIMARY KEY,
+        match_channel_id INTEGER,
+        days_per_move REAL CHECK (days_per_move IS NULL OR days_per_move >= 0),
+        reminder_hours REAL CHECK (reminder_hours IS NULL OR reminder_hours > 0),
+        updated_at REAL NOT NULL
+    );
+    """,
+    # 7 (lifecycle): where each offer was posted, so a move that lapses it can take its buttons away
+    """
+    ALTER TABLE offers ADD COLUMN channel_id INTEGER;
+    ALTER TABLE offers ADD COLUMN message_id INTEGER;
+    """,
 ]
+
+
+class StoreUnavailable(Exception):
+    """The database cannot be used; the message is one line for the operator."""
 
 
 class VersionConflict(Exception):
@@ -128,6 +242,11 @@ class MatchRow:
     result: dict[str, Any] | None
     announced_version: int = 0  # the version whose board the players have seen
     seats: list[SeatRow] = field(default_factory=list)
+    quarantine: str | None = None  # why the match is set aside (its log does not replay), or None
+    days_per_move: float | None = None  # the time limit, or None for none
+    deadline_at: float | None = None  # when the player to move runs out of time
+    deadline_notice: int = 0  # what was sent about this deadline: 1 the 24 h warning, 2 the 1 h one, 3 time-out
+    rated: bool = True
 
     @property
     def home_channel_id(self) -> int:
@@ -165,6 +284,49 @@ class ReminderRow:
 
 
 @dataclass
+class OfferRow:
+    """A pending draw offer or takeback request, valid for the log as it was (``at_seq`` rows)."""
+
+    match_id: int
+    kind: str
+    user_id: int
+    at_seq: int
+    accepted: list[int]
+    created_at: float
+
+
+@dataclass
+class RatingRow:
+    guild_id: int
+    game: str
+    user_id: int
+    name: str
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    @property
+    def skill(self) -> float:
+        """The conservative rating shown to players (OpenSkill's ordinal: mu - 3 sigma)."""
+        return self.mu - 3 * self.sigma
+
+
+_RATING_COLUMNS = "guild_id, game, user_id, name, mu, sigma, games, wins, losses, draws"
+
+
+@dataclass
+class GuildSettings:
+    """A server's settings; None inherits (days_per_move 0 means: no time limit by default)."""
+
+    match_channel_id: int | None = None
+    days_per_move: float | None = None
+    reminder_hours: float | None = None
+
+
+@dataclass
 class Preferences:
     reminders: bool = True
     delay_hours: float | None = None
@@ -174,8 +336,42 @@ class Preferences:
 _MATCH_COLUMNS = (
     "id, game, options, players, guild_id, channel_id, thread_id, lobby_message_id, board_channel_id,"
     " board_message_id, creator_id, status, state, version, created_at, updated_at, turn_started_at, result,"
-    " announced_version"
+    " announced_version, days_per_move, deadline_at, deadline_notice, rated"
 )
+_BASE_COLUMNS = 19  # the columns MatchRow takes by position; the rest are set by name
+
+
+def _private_files(path: Path) -> None:
+    """Create the folder 0700 if missing; make the database and its -wal/-shm files 0600."""
+    if not path.parent.exists():
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not path.exists():
+        try:
+            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))  # SQLite gives -wal/-shm the same mode
+        except OSError:
+            return  # sqlite reports the problem itself
+    for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        try:
+            if name.exists() and name.stat().st_mode & 0o077:
+                name.chmod(0o600)
+        except OSError:
+            pass  # not ours to change (read-only file system): opening will say what is wrong
+
+
+async def _user_version(db: aiosqlite.Connection) -> int:
+    async with db.execute("PRAGMA user_version") as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+def _explain(path: Path, error: sqlite3.Error) -> str:
+    text = str(error)
+    if "not a database" in text or "malformed" in text or "corrupt" in text:
+        return f"{path} is not a SQLite database or is damaged: restore a backup or move it away, then start again"
+    if "readonly" in text or "read-only" in text:
+        return (f"{path} is read-only (the file or its folder): Hexplay must write to it; fix its permissions "
+                "or set HEXPLAY_DB_PATH to a writable place")
+    return f"cannot use the database {path}: {text}"
 
 
 def _match_from(row: aiosqlite.Row) -> MatchRow:
@@ -183,36 +379,57 @@ def _match_from(row: aiosqlite.Row) -> MatchRow:
     values[2] = json.loads(values[2])
     values[12] = json.loads(values[12]) if values[12] else None
     values[17] = json.loads(values[17]) if values[17] else None
-    return MatchRow(*values)
+    match = MatchRow(*values[:_BASE_COLUMNS])
+    match.days_per_move, match.deadline_at, match.deadline_notice, rated = values[_BASE_COLUMNS:]
+    match.rated = bool(rated)
+    return match
 
 
 class Store:
-    """The database. One connection; writes are serialised by a lock."""
+    """The database. One connection; reads and write transactions are serialised by one lock."""
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._db = connection
-        self._write_lock = asyncio.Lock()
+        self._lock = asyncio.Lock()
+        self._owner: asyncio.Task | None = None
 
     @classmethod
     async def open(cls, path: str | Path) -> "Store":
+        """Open (creating if needed) and check the database; StoreUnavailable says why it cannot be used.
+
+        The files are private (0600, a new folder 0700): they hold user ids and server data.
+        """
         path = Path(path)
         if str(path) != ":memory:":
-            path.parent.mkdir(parents=True, exist_ok=True)
-        connection = await aiosqlite.connect(str(path), isolation_level=None)
+            _private_files(path)
+        try:
+            connection = await aiosqlite.connect(str(path), isolation_level=None)
+        except sqlite3.Error as error:
+            raise StoreUnavailable(f"cannot open the database {path}: {error}") from None
         store = cls(connection)
-        await connection.execute("PRAGMA journal_mode=WAL")
-        await connection.execute("PRAGMA synchronous=NORMAL")
-        await connection.execute("PRAGMA foreign_keys=ON")
-        await connection.execute("PRAGMA busy_timeout=5000")
-        await store._migrate()
+        try:
+            await connection.execute("PRAGMA journal_mode=WAL")
+            await connection.execute("PRAGMA synchronous=NORMAL")
+            await connection.execute("PRAGMA foreign_keys=ON")
+            await connection.execute("PRAGMA busy_timeout=5000")
+            row = await store._one("PRAGMA quick_check")
+            if row is None or row[0] != "ok":
+                raise sqlite3.DatabaseError(f"database disk image is malformed ({row[0] if row else '?'})")
+            await store._migrate()
+            async with store.transaction() as db:  # a read-only file fails here, not at the first move
+                await db.execute(f"PRAGMA user_version = {await _user_version(db)}")
+        except sqlite3.Error as error:
+            await connection.close()  # else aiosqlite's thread keeps the process alive
+            raise StoreUnavailable(_explain(path, error)) from None
+        if str(path) != ":memory:":
+            _private_files(path)  # the -wal and -shm files now exist
         return store
 
     async def close(self) -> None:
         await self._db.close()
 
     async def schema_version(self) -> int:
-        async with self._db.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
+        row = await self._one("PRAGMA user_version")
         return int(row[0]) if row else 0
 
     async def _migrate(self) -> None:
@@ -227,8 +444,34 @@ class Store:
                 await db.execute(f"PRAGMA user_version = {number}")
 
     @asynccontextmanager
+    async def _holding(self) -> AsyncIterator[None]:
+        """The lock; taking it again in the task that holds it would wait forever, so that is refused."""
+        if self._lock.locked() and self._owner is asyncio.current_task():
+            raise RuntimeError("a Store method was called inside a transaction: use the transaction's connection")
+        async with self._lock:
+            self._owner = asyncio.current_task()
+            try:
+                yield
+            finally:
+                self._owner = None
+
+    @asynccontextmanager
+    async def reading(self) -> AsyncIterator[aiosqlite.Connection]:
+        """The connection for reads, never while a transaction is open on it."""
+        async with self._holding():
+            yield self._db
+
+    async def _all(self, query: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
+        async with self.reading() as db, db.execute(query, tuple(params)) as cursor:
+            return list(await cursor.fetchall())
+
+    async def _one(self, query: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
+        async with self.reading() as db, db.execute(query, tuple(params)) as cursor:
+            return await cursor.fetchone()
+
+    @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._write_lock:
+        async with self._holding():
             await self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
@@ -253,12 +496,15 @@ class Store:
         invited: list[int],
         open_seats: int,
         now: float,
+        days_per_move: float | None = None,
+        rated: bool = True,
     ) -> int:
         async with self.transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO matches (game, options, players, guild_id, channel_id, creator_id, status,"
-                " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?)",
-                (game, json.dumps(options), players, guild_id, channel_id, creator_id, now, now),
+                " created_at, updated_at, days_per_move, rated) VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                (game, json.dumps(options), players, guild_id, channel_id, creator_id, now, now, days_per_move,
+                 int(rated)),
             )
             match_id = cursor.lastrowid
             assert match_id is not None
@@ -274,43 +520,47 @@ class Store:
         return match_id
 
     async def get_match(self, match_id: int) -> MatchRow | None:
-        async with self._db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)) as c:
-            row = await c.fetchone()
-        if row is None:
-            return None
-        match = _match_from(row)
-        match.seats = await self._seats(match_id)
+        async with self.reading() as db:  # the match and its seats as of one moment
+            async with db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)) as c:
+                row = await c.fetchone()
+            if row is None:
+                return None
+            match = _match_from(row)
+            async with db.execute(
+                "SELECT seat, user_id, name, accepted, resigned FROM seats WHERE match_id = ? ORDER BY seat",
+                (match_id,),
+            ) as cursor:
+                match.seats = [SeatRow(r[0], r[1], r[2], bool(r[3]), bool(r[4])) for r in await cursor.fetchall()]
+            async with db.execute("SELECT reason FROM quarantine WHERE match_id = ?", (match_id,)) as cursor:
+                quarantined = await cursor.fetchone()
+            match.quarantine = quarantined[0] if quarantined else None
         return match
 
-    async def _seats(self, match_id: int) -> list[SeatRow]:
-        async with self._db.execute(
-            "SELECT seat, user_id, name, accepted, resigned FROM seats WHERE match_id = ? ORDER BY seat",
-            (match_id,),
-        ) as cursor:
-            return [SeatRow(r[0], r[1], r[2], bool(r[3]), bool(r[4])) for r in await cursor.fetchall()]
-
     async def match_by_thread(self, thread_id: int) -> MatchRow | None:
-        async with self._db.execute("SELECT id FROM matches WHERE thread_id = ?", (thread_id,)) as c:
-            row = await c.fetchone()
+        row = await self._one("SELECT id FROM matches WHERE thread_id = ?", (thread_id,))
         return await self.get_match(row[0]) if row else None
 
     async def matches_of_user(self, user_id: int, guild_id: int | None, statuses: tuple[str, ...]) -> list[MatchRow]:
         marks = ",".join("?" for _ in statuses)
         query = (
             f"SELECT m.id FROM matches m JOIN seats s ON s.match_id = m.id WHERE s.user_id = ?"
-            f" AND m.status IN ({marks})"
+            f" AND m.status IN ({marks}) AND m.id NOT IN (SELECT match_id FROM quarantine)"
         )
         params: list[Any] = [user_id, *statuses]
         if guild_id is not None:
             query += " AND m.guild_id = ?"
             params.append(guild_id)
-        async with self._db.execute(query + " ORDER BY m.id", params) as cursor:
-            ids = [r[0] for r in await cursor.fetchall()]
+        ids = [r[0] for r in await self._all(query + " ORDER BY m.id", params)]
         return [m for m in [await self.get_match(i) for i in ids] if m is not None]
 
+    async def open_lobbies(self, creator_id: int, guild_id: int) -> int:
+        """How many lobbies this user created in this server that are still waiting for players."""
+        row = await self._one("SELECT COUNT(*) FROM matches WHERE creator_id = ? AND guild_id = ? AND status = 'lobby'",
+                              (creator_id, guild_id))
+        return int(row[0]) if row else 0
+
     async def active_match_ids(self) -> list[int]:
-        async with self._db.execute("SELECT id FROM matches WHERE status = 'active' ORDER BY id") as c:
-            return [r[0] for r in await c.fetchall()]
+        return [r[0] for r in await self._all("SELECT id FROM matches WHERE status = 'active' ORDER BY id")]
 
     async def mark_announced(self, match_id: int, version: int, channel_id: int, message_id: int) -> None:
         """The board of ``version`` was posted as this message (reminders link to it)."""
@@ -323,11 +573,11 @@ class Store:
 
     async def unannounced_match_ids(self) -> list[int]:
         """Matches changed by a move whose board was never posted (the bot stopped in between)."""
-        async with self._db.execute(
+        rows = await self._all(
             "SELECT id FROM matches WHERE status IN ('active', 'finished') AND announced_version < version"
-            " ORDER BY id"
-        ) as cursor:
-            return [r[0] for r in await cursor.fetchall()]
+            " AND id NOT IN (SELECT match_id FROM quarantine) ORDER BY id"
+        )
+        return [r[0] for r in rows]
 
     async def update_match_fields(self, match_id: int, **fields: Any) -> None:
         allowed = {"thread_id", "lobby_message_id"}
@@ -339,10 +589,7 @@ class Store:
     # -- the lobby ---------------------------------------------------------------
 
     async def get_challenge(self, match_id: int) -> tuple[list[int], int] | None:
-        async with self._db.execute(
-            "SELECT invited, open_seats FROM challenges WHERE match_id = ?", (match_id,)
-        ) as cursor:
-            row = await cursor.fetchone()
+        row = await self._one("SELECT invited, open_seats FROM challenges WHERE match_id = ?", (match_id,))
         return (json.loads(row[0]), int(row[1])) if row else None
 
     async def lobby_change(
@@ -379,6 +626,7 @@ class Store:
         state: dict[str, Any],
         now: float,
         reminder: tuple[int, int, float] | None,
+        deadline_at: float | None = None,
     ) -> None:
         """Turn a lobby into an active match with its final seats, in one transaction."""
         async with self.transaction() as db:
@@ -395,6 +643,8 @@ class Store:
             )
             await db.execute("DELETE FROM challenges WHERE match_id = ?", (match_id,))
             await self._set_reminder(db, match_id, reminder)
+            await db.execute("UPDATE matches SET deadline_at = ?, deadline_notice = 0 WHERE id = ?",
+                             (deadline_at, match_id))
 
     async def cancel_match(self, match_id: int, expected_version: int, now: float) -> None:
         async with self.transaction() as db:
@@ -417,8 +667,13 @@ class Store:
         resigned_seat: int | None,
         reminder: tuple[int, int, float] | None,
         now: float,
+        deadline_at: float | None = None,
     ) -> int:
-        """Record one move and the new state atomically. Returns the new version."""
+        """Record one move and the new state atomically. Returns the new version.
+
+        When the turn changes, the new mover's deadline (``deadline_at``, None without a time limit)
+        replaces the old one; a finished match has none.
+        """
         async with self.transaction() as db:
             version = await self._bump_version(db, match_id, expected_version, now, status="active")
             await db.execute(
@@ -434,31 +689,51 @@ class Store:
             )
             if turn_changed:
                 await db.execute("UPDATE matches SET turn_started_at = ? WHERE id = ?", (now, match_id))
+            if turn_changed or finished:
+                await db.execute("UPDATE matches SET deadline_at = ?, deadline_notice = 0 WHERE id = ?",
+                                 (None if finished else deadline_at, match_id))
             if resigned_seat is not None:
                 await db.execute(
                     "UPDATE seats SET resigned = 1 WHERE match_id = ? AND seat = ?", (match_id, resigned_seat)
                 )
+            await db.execute("DELETE FROM offers WHERE match_id = ?", (match_id,))  # any move lapses offers
             if finished:
                 await db.execute("DELETE FROM reminders WHERE match_id = ?", (match_id,))
             elif turn_changed:
                 await self._set_reminder(db, match_id, reminder)
         return version
 
-    async def replace_state(self, match_id: int, state: dict[str, Any], now: float) -> None:
-        """Repair a stored state that disagrees with the move log (start-up check)."""
+    # -- quarantine: a match whose log does not replay is set aside, never rewritten --------------
+
+    async def quarantine(self, match_id: int, reason: str, now: float) -> bool:
+        """Set a match aside; False if it already was."""
         async with self.transaction() as db:
-            await db.execute(
-                "UPDATE matches SET state = ?, version = version + 1, updated_at = ? WHERE id = ?",
-                (json.dumps(state), now, match_id),
-            )
+            cursor = await db.execute(
+                "INSERT OR IGNORE INTO quarantine (match_id, reason, since) VALUES (?, ?, ?)", (match_id, reason, now))
+            return cursor.rowcount == 1
+
+    async def release_quarantine(self, match_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM quarantine WHERE match_id = ?", (match_id,))
+
+    async def quarantined_ids(self) -> list[int]:
+        return [r[0] for r in await self._all("SELECT match_id FROM quarantine ORDER BY match_id")]
+
+    async def quarantined_untold(self) -> list[int]:
+        """Set-aside matches whose players have not been told yet."""
+        rows = await self._all("SELECT match_id FROM quarantine WHERE players_told = 0 ORDER BY match_id")
+        return [r[0] for r in rows]
+
+    async def quarantine_told(self, match_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute("UPDATE quarantine SET players_told = 1 WHERE match_id = ?", (match_id,))
 
     async def moves(self, match_id: int) -> list[MoveRow]:
-        async with self._db.execute(
+        rows = await self._all(
             "SELECT seq, ply, seat, user_id, kind, notation, events, created_at, entered FROM moves"
             " WHERE match_id = ? ORDER BY seq",
             (match_id,),
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
         return [MoveRow(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7], r[8]) for r in rows]
 
     async def _bump_version(
@@ -487,20 +762,18 @@ class Store:
             )
 
     async def due_reminders(self, now: float) -> list[ReminderRow]:
-        async with self._db.execute(
+        rows = await self._all(
             "SELECT match_id, user_id, ply, remind_at, last_sent_at, snoozed FROM reminders"
             " WHERE remind_at <= ? AND snoozed = 0 ORDER BY remind_at",
             (now,),
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
         return [ReminderRow(r[0], r[1], r[2], r[3], r[4], bool(r[5])) for r in rows]
 
     async def get_reminder(self, match_id: int) -> ReminderRow | None:
-        async with self._db.execute(
+        r = await self._one(
             "SELECT match_id, user_id, ply, remind_at, last_sent_at, snoozed FROM reminders WHERE match_id = ?",
             (match_id,),
-        ) as cursor:
-            r = await cursor.fetchone()
+        )
         return ReminderRow(r[0], r[1], r[2], r[3], r[4], bool(r[5])) if r else None
 
     async def reminder_sent(self, match_id: int, ply: int, now: float, next_at: float) -> bool:
@@ -522,12 +795,11 @@ class Store:
 
     async def get_preferences(self, user_id: int, guild_id: int) -> Preferences:
         """The user's preferences in this server, falling back to their global ones (guild 0)."""
-        async with self._db.execute(
+        row = await self._one(
             "SELECT reminders, delay_hours, via, guild_id FROM preferences WHERE user_id = ? AND guild_id IN (?, 0)"
             " ORDER BY guild_id DESC",
             (user_id, guild_id),
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         if row is None:
             return Preferences()
         return Preferences(bool(row[0]), row[1], row[2])
@@ -540,3 +812,223 @@ class Store:
                 " delay_hours = excluded.delay_hours, via = excluded.via",
                 (user_id, guild_id, int(prefs.reminders), prefs.delay_hours, prefs.via),
             )
+
+    # -- offers: draws and takebacks -------------------------------------------------
+
+    async def make_offer(self, match_id: int, expected_version: int, offer: OfferRow) -> None:
+        """Record an offer for the match as the maker saw it; refused if the match changed since."""
+        async with self.transaction() as db:
+            async with db.execute("SELECT version, status FROM matches WHERE id = ?", (match_id,)) as cursor:
+                row = await cursor.fetchone()
+            if row is None or row[0] != expected_version or row[1] != "active":
+                raise VersionConflict(match_id)
+            await db.execute(
+                "INSERT OR REPLACE INTO offers (match_id, kind, user_id, at_seq, accepted, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (match_id, offer.kind, offer.user_id, offer.at_seq, json.dumps(offer.accepted), offer.created_at),
+            )
+
+    async def get_offer(self, match_id: int, kind: str) -> OfferRow | None:
+        r = await self._one(
+            "SELECT match_id, kind, user_id, at_seq, accepted, created_at FROM offers WHERE match_id = ? AND kind = ?",
+            (match_id, kind),
+        )
+        return OfferRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) if r else None
+
+    async def accept_offer(self, match_id: int, kind: str, at_seq: int, user_id: int) -> list[int] | None:
+        """Add one acceptance; returns who has accepted, or None if the offer is gone."""
+        async with self.transaction() as db:
+            async with db.execute(
+                "SELECT accepted FROM offers WHERE match_id = ? AND kind = ? AND at_seq = ?", (match_id, kind, at_seq)
+            ) as cursor:
+                row = await cursor.fetchone()
+            if row is None:
+                return None
+            accepted = sorted(set(json.loads(row[0])) | {user_id})
+            await db.execute(
+                "UPDATE offers SET accepted = ? WHERE match_id = ? AND kind = ?", (json.dumps(accepted), match_id, kind)
+            )
+            return accepted
+
+    async def set_offer_message(self, match_id: int, kind: str, at_seq: int, channel_id: int, message_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute("UPDATE offers SET channel_id = ?, message_id = ? WHERE match_id = ? AND kind = ?"
+                             " AND at_seq = ?", (channel_id, message_id, match_id, kind, at_seq))
+
+    async def offer_messages(self, match_id: int) -> list[tuple[int, int]]:
+        """(channel, message) of the match's pending offers that were posted."""
+        rows = await self._all("SELECT channel_id, message_id FROM offers WHERE match_id = ?"
+                               " AND message_id IS NOT NULL", (match_id,))
+        return [(r[0], r[1]) for r in rows]
+
+    async def withdraw_offer(self, match_id: int, kind: str, at_seq: int) -> bool:
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "DELETE FROM offers WHERE match_id = ? AND kind = ? AND at_seq = ?", (match_id, kind, at_seq)
+            )
+            return cursor.rowcount == 1
+
+    # -- time limits, vacations and outages ------------------------------------------------
+
+    async def deadline_candidates(self, now: float, warnings: tuple[tuple[int, float], ...]) -> list[int]:
+        """Active matches with a notice due: a warning level not yet sent whose time has come, or the time-out.
+
+        ``warnings`` are (level, seconds before the deadline); a warning is only due when the
+        limit is longer than that (one day per move gets no 24 h warning).
+        """
+        due = ["(deadline_notice < 3 AND deadline_at <= ?)"]
+        params: list[Any] = [now]
+        for level, before in warnings:
+            due.append("(deadline_notice < ? AND deadline_at - ? <= ? AND days_per_move * 86400 > ?)")
+            params += [level, before, now, before]
+        rows = await self._all(
+            "SELECT id FROM matches WHERE status = 'active' AND deadline_at IS NOT NULL AND deadline_notice < 3"
+            f" AND ({' OR '.join(due)}) AND id NOT IN (SELECT match_id FROM quarantine) ORDER BY deadline_at",
+            params,
+        )
+        return [r[0] for r in rows]
+
+    async def set_deadline_notice(self, match_id: int, expected_version: int, level: int) -> bool:
+        """Remember what was sent about the current deadline; False if the match changed meanwhile."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE matches SET deadline_notice = ? WHERE id = ? AND version = ? AND deadline_notice < ?",
+                (level, match_id, expected_version, level),
+            )
+            return cursor.rowcount == 1
+
+    async def extend_deadline(self, match_id: int, expected_version: int, seconds: float) -> bool:
+        """Push the current turn's deadline back (a vacation), if the turn is still the one that was read."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE matches SET deadline_at = deadline_at + ?, deadline_notice = 0"
+                " WHERE id = ? AND version = ? AND status = 'active' AND deadline_at IS NOT NULL",
+                (seconds, match_id, expected_version),
+            )
+            return cursor.rowcount == 1
+
+    async def add_vacation(self, user_id: int, starts_at: float, ends_at: float) -> None:
+        async with self.transaction() as db:
+            await db.execute("INSERT INTO vacations (user_id, starts_at, ends_at) VALUES (?, ?, ?)",
+                             (user_id, starts_at, ends_at))
+
+    async def vacation_until(self, user_id: int, now: float) -> float | None:
+        row = await self._one(
+            "SELECT MAX(ends_at) FROM vacations WHERE user_id = ? AND starts_at <= ? AND ends_at > ?",
+            (user_id, now, now),
+        )
+        return row[0] if row and row[0] is not None else None
+
+    async def vacation_seconds_since(self, user_id: int, since: float) -> float:
+        row = await self._one(
+            "SELECT COALESCE(SUM(ends_at - starts_at), 0) FROM vacations WHERE user_id = ? AND starts_at >= ?",
+            (user_id, since),
+        )
+        return float(row[0]) if row else 0.0
+
+    async def last_seen(self) -> float | None:
+        row = await self._one("SELECT last_seen FROM heartbeat WHERE id = 1")
+        return row[0] if row else None
+
+    async def beat(self, now: float) -> None:
+        """The bot is alive at ``now`` (written by every timer pass and at shutdown)."""
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO heartbeat (id, last_seen) VALUES (1, ?)"
+                " ON CONFLICT (id) DO UPDATE SET last_seen = MAX(last_seen, excluded.last_seen)",
+                (now,),
+            )
+
+    async def record_outage(self, started_at: float, ended_at: float) -> int:
+        """Record that the bot was down, and give every running clock that time back. Returns matches extended."""
+        gap = ended_at - started_at
+        async with self.transaction() as db:
+            await db.execute("INSERT INTO outages (started_at, ended_at) VALUES (?, ?)", (started_at, ended_at))
+            cursor = await db.execute(
+                "UPDATE matches SET deadline_at = deadline_at + ?, deadline_notice = 0"
+                " WHERE status = 'active' AND deadline_at IS NOT NULL AND deadline_at > ?",
+                (gap, started_at),
+            )
+            await db.execute("INSERT OR REPLACE INTO heartbeat (id, last_seen) VALUES (1, ?)", (ended_at,))
+            return cursor.rowcount
+
+    async def outages(self) -> list[tuple[float, float]]:
+        return [(r[0], r[1]) for r in await self._all("SELECT started_at, ended_at FROM outages ORDER BY started_at")]
+
+    # -- ratings -----------------------------------------------------------------------------
+
+    async def unrated_finished_ids(self) -> list[int]:
+        """Finished matches whose rating was never settled (the bot stopped in between)."""
+        rows = await self._all(
+            "SELECT id FROM matches WHERE status = 'finished' AND id NOT IN (SELECT match_id FROM rated_matches)"
+            " ORDER BY updated_at, id"
+        )
+        return [r[0] for r in rows]
+
+    async def ratings_of(self, guild_id: int, game: str, user_ids: list[int]) -> dict[int, RatingRow]:
+        marks = ",".join("?" for _ in user_ids)
+        rows = await self._all(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND user_id IN ({marks})",
+            (guild_id, game, *user_ids),
+        )
+        return {r[2]: RatingRow(*r) for r in rows}
+
+    async def settle_rating(self, match_id: int, counted: bool, rows: list[RatingRow], now: float) -> bool:
+        """Store a match's rating changes once; False if it was already settled."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "INSERT OR IGNORE INTO rated_matches (match_id, counted, rated_at) VALUES (?, ?, ?)",
+                (match_id, int(counted), now),
+            )
+            if cursor.rowcount != 1:
+                return False
+            for r in rows:
+                await db.execute(
+                    f"INSERT OR REPLACE INTO ratings ({_RATING_COLUMNS}, updated_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (r.guild_id, r.game, r.user_id, r.name, r.mu, r.sigma, r.games, r.wins, r.losses, r.draws, now),
+                )
+            return True
+
+    async def leaderboard(self, guild_id: int, game: str) -> list[RatingRow]:
+        """Everyone rated in this server's game, best first (conservative skill mu - 3 sigma)."""
+        rows = await self._all(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND games > 0"
+            " ORDER BY mu - 3 * sigma DESC, games DESC, user_id",
+            (guild_id, game),
+        )
+        return [RatingRow(*r) for r in rows]
+
+    async def ratings_of_user(self, guild_id: int, user_id: int) -> list[RatingRow]:
+        rows = await self._all(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND user_id = ? ORDER BY game",
+            (guild_id, user_id),
+        )
+        return [RatingRow(*r) for r in rows]
+
+    # -- server settings and server-wide lists ----------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        row = await self._one(
+            "SELECT match_channel_id, days_per_move, reminder_hours FROM guild_settings WHERE guild_id = ?",
+            (guild_id,),
+        )
+        return GuildSettings(*row) if row else GuildSettings()
+
+    async def set_guild_settings(self, guild_id: int, settings: GuildSettings, now: float) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO guild_settings (guild_id, match_channel_id, days_per_move, reminder_hours, updated_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
+                " match_channel_id = excluded.match_channel_id, days_per_move = excluded.days_per_move,"
+                " reminder_hours = excluded.reminder_hours, updated_at = excluded.updated_at",
+                (guild_id, settings.match_channel_id, settings.days_per_move, settings.reminder_hours, now),
+            )
+
+    async def active_matches_of_guild(self, guild_id: int, limit: int = 50) -> list[MatchRow]:
+        rows = await self._all(
+            "SELECT id FROM matches WHERE guild_id = ? AND status = 'active'"
+            " AND id NOT IN (SELECT match_id FROM quarantine) ORDER BY updated_at DESC LIMIT ?",
+            (guild_id, limit),
+        )
+        return [m for m in [await self.get_match(r[0]) for r in rows] if m is not None]

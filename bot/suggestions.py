@@ -6,6 +6,9 @@ Pure: works on a game and a string, with Discord's limits on choices
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from games import Game, GameError
 from games.interface import split_turn
 
@@ -19,12 +22,59 @@ def clip(text: str) -> str:
     return text if len(text) <= CHOICE_TEXT_LIMIT else text[: CHOICE_TEXT_LIMIT - 1] + "…"
 
 
+def _one_action_turns_whole(suggest):
+    """Games whose turn is one action (Begird, Bump) are completed as whole notations by
+    :func:`_suggest_single`; the wrapped function continues multi-action turns token by token."""
+
+    def wrapper(game: Game, typed: str) -> list[tuple[str, str]]:
+        if not game.info.multi_action_turns:
+            return _suggest_single(game, typed)
+        return suggest(game, typed)
+
+    wrapper.__doc__ = suggest.__doc__
+    wrapper.__name__ = suggest.__name__
+    return wrapper
+
+
+def _suggest_single(game: Game, typed: str) -> list[tuple[str, str]]:
+    """A game whose turn is one action (its notation may hold commas and spaces, as Bump's
+    ``03,05-4 (06)`` does): whole notations starting with ``typed``, those where ``typed`` ends at
+    a boundary first (typing a piece's space lists that piece's moves before longer names)."""
+    partial = re.sub(r"\s*([,\-])\s*", r"\1", " ".join(typed.lower().split()))  # "03, 05" is "03,05"
+    if game.is_over:
+        return [(clip("The game is over"), clip(typed))]
+    ranked = game.rank_actions(game.legal_actions())
+    at_boundary, longer = [], []
+    for action in ranked:
+        notation = game.format_action(action)
+        if not notation.lower().startswith(partial) or len(notation) > CHOICE_TEXT_LIMIT:
+            continue
+        rest = notation[len(partial):]
+        (at_boundary if not partial or not rest or not rest[0].isalnum() else longer).append(action)
+        if len(at_boundary) >= MAX_CHOICES:
+            break
+    choices = [(clip(game.describe_action(a)), game.format_action(a))
+               for a in (at_boundary + longer)[:MAX_CHOICES]]
+    if not choices and partial:
+        try:
+            game.copy().parse_action(typed)
+        except GameError as error:
+            return [(clip(f"✗ {typed.strip()}: {error}"), clip(typed))]
+    if not choices:
+        choices.append((clip(f"No legal move starts with {typed.strip()!r}"), clip(typed)))
+    return choices
+
+
+@_one_action_turns_whole
 def suggest_moves(game: Game, typed: str) -> list[tuple[str, str]]:
     """(label, value) pairs: whole turns that continue ``typed``, most useful first.
 
     The actions already typed are applied to a copy, so a multi-action turn
     (a Bide release) is continued action by action; an illegal one is
-    reported as the only choice, with the engine's reason.
+    reported as the only choice, with the engine's reason. Every value is a
+    whole turn the engine accepts: an action that cannot end the turn (a
+    release is owed) is offered completed by its best continuation, and the
+    first choice says why the turn needs more.
     """
     tokens = split_turn(typed)
     finished_token = bool(typed) and typed[-1] in ", "
@@ -41,6 +91,8 @@ def suggest_moves(game: Game, typed: str) -> list[tuple[str, str]]:
             return [(clip(f"✗ {token}: {error}"), clip(typed))]
     prefix = ",".join(done)
     choices: list[tuple[str, str]] = []
+    needs_more: str | None = None
+    whole_alone = False  # some action is a whole turn by itself (then no note is needed)
     if done and not partial and trial.can_end_turn():
         choices.append((clip(f"{prefix} — end the turn here"), prefix))
     if not trial.is_over:
@@ -48,13 +100,52 @@ def suggest_moves(game: Game, typed: str) -> list[tuple[str, str]]:
             notation = trial.format_action(action)
             if not notation.startswith(partial):
                 continue
-            value = f"{prefix},{notation}" if prefix else notation
+            after = trial.copy()
+            after.apply_action(action)
+            rest = [] if after.is_over or after.can_end_turn() else _completion(after)
+            if rest is None:
+                continue  # no legal way to finish a turn begun like this
+            if rest and needs_more is None:
+                needs_more = _why_not_alone(trial, action)
+            whole_alone = whole_alone or not rest
+            value = ",".join(done + [notation] + rest)
             if len(value) > CHOICE_TEXT_LIMIT:
                 continue
             hint = trial.describe_action(action)
-            choices.append((clip(f"{prefix},{hint}" if prefix else hint), value))
+            label = ",".join(done + [hint]) + (f" (then {','.join(rest)})" if rest else "")
+            choices.append((clip(label), value))
             if len(choices) >= MAX_CHOICES:
                 break
+    if needs_more and choices and not whole_alone and not (done and trial.can_end_turn()):
+        choices.insert(0, (clip(needs_more), choices[0][1]))
+        choices = choices[:MAX_CHOICES]
     if not choices:
         choices.append((clip(f"No legal move starts with {typed.strip()!r}"), clip(typed)))
     return choices
+
+
+def _completion(game: Game, depth: int = 0) -> list[str] | None:
+    """The best-ranked actions that let the turn in progress end, or None if none can."""
+    if depth > 12:
+        return None
+    for action in game.rank_actions(game.legal_actions())[:4]:
+        after = game.copy()
+        after.apply_action(action)
+        if after.is_over or after.can_end_turn():
+            return [game.format_action(action)]
+        rest = _completion(after, depth + 1)
+        if rest is not None:
+            return [game.format_action(action)] + rest
+    return None
+
+
+def _why_not_alone(game: Game, action: Any) -> str:
+    """The engine's reason why ``action`` alone is not a whole turn (e.g. a release is owed)."""
+    trial = game.copy()
+    trial.apply_action(action)
+    try:
+        trial.end_turn()
+    except GameError as error:
+        reason = str(error)
+        return f"{reason[:1].upper()}{reason[1:]} — each choice below is a whole turn"
+    return "This turn takes more than one action — each choice below is a whole turn"

@@ -15,6 +15,8 @@ import discord
 
 from .service import MatchService, Outcome, ServiceError
 from .storage import MatchRow
+from .text import fit
+from .turn_builder import BuilderState, Choice, decode, encode
 
 if TYPE_CHECKING:
     from .app import HexplayBot
@@ -22,13 +24,18 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 BOARD_FILENAME = "board.png"
+# Never "nothing was changed": an unexpected error may come after a change was stored.
+SOMETHING_WENT_WRONG = ("Something went wrong on our side. Look at the match (/board) before trying again: "
+                        "your action may or may not have been recorded.")
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
-def mention_only(user_id: int | None) -> discord.AllowedMentions:
-    if user_id is None:
+def mention_only(user_id: int | list[int] | None) -> discord.AllowedMentions:
+    """Allow pings of exactly these users (one id, a list, or nobody)."""
+    ids = [] if user_id is None else [user_id] if isinstance(user_id, int) else list(user_id)
+    if not ids:
         return NO_MENTIONS
-    return discord.AllowedMentions(users=[discord.Object(user_id)], everyone=False, roles=False)
+    return discord.AllowedMentions(users=[discord.Object(u) for u in ids], everyone=False, roles=False)
 
 
 def png_file(data: bytes, filename: str = BOARD_FILENAME) -> discord.File:
@@ -37,6 +44,7 @@ def png_file(data: bytes, filename: str = BOARD_FILENAME) -> discord.File:
 
 async def reply_error(interaction: discord.Interaction, message: str) -> None:
     """A private answer, whether or not the interaction was already answered."""
+    message = fit(message)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(message, ephemeral=True)
@@ -54,7 +62,7 @@ async def guarded(interaction: discord.Interaction, action: Callable[[], Awaitab
         await reply_error(interaction, str(error))
     except Exception:
         log.exception("unexpected error in a button or command")
-        await reply_error(interaction, "Something went wrong on our side; nothing was changed. Please try again.")
+        await reply_error(interaction, SOMETHING_WENT_WRONG)
 
 
 def _bot(interaction: discord.Interaction) -> "HexplayBot":
@@ -154,14 +162,145 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hx:gif:
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
+            service = _bot(interaction).service
+            service.check_guild(await service.get(self.match_id), interaction.guild_id)  # before any work
             await interaction.response.defer(ephemeral=True, thinking=True)
-            gif = await _bot(interaction).service.history_gif(self.match_id)
+            gif = await service.history_gif(self.match_id, interaction.user.id, interaction.guild_id)
             await interaction.followup.send(file=png_file(gif, f"match-{self.match_id}.gif"), ephemeral=True)
 
         await guarded(interaction, run)
 
 
-DYNAMIC_ITEMS = (LobbyButton, QuickActionButton, ResignConfirmButton, SnoozeButton, ReplayButton)
+class OfferButton(discord.ui.DynamicItem[discord.ui.Button],
+                  template=r"hx:offer:(?P<kind>draw|undo):(?P<answer>yes|no):(?P<match>\d+):(?P<seq>\d+)"):
+    """Accept or Decline a draw offer or takeback request; the custom id names the log length it was made at."""
+
+    def __init__(self, kind: str, accept: bool, match_id: int, at_seq: int) -> None:
+        label, style = ("Accept", discord.ButtonStyle.success) if accept else ("Decline", discord.ButtonStyle.danger)
+        super().__init__(discord.ui.Button(
+            label=label, style=style, custom_id=f"hx:offer:{kind}:{'yes' if accept else 'no'}:{match_id}:{at_seq}"))
+        self.kind, self.accept, self.match_id, self.at_seq = kind, accept, match_id, at_seq
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+        return cls(match["kind"], match["answer"] == "yes", int(match["match"]), int(match["seq"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: _bot(interaction).offer_button(
+            interaction, self.kind, self.match_id, self.at_seq, self.accept))
+
+
+class ClaimButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hx:claim:(?P<match>\d+):(?P<ply>\d+)"):
+    """Claim a time-out: the custom id names the turn (ply) that ran out, so a later turn's claim is refused."""
+
+    def __init__(self, match_id: int, ply: int, label: str = "Claim win") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.danger,
+                                           custom_id=f"hx:claim:{match_id}:{ply}"))
+        self.match_id, self.ply = match_id, ply
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+        return cls(int(match["match"]), int(match["ply"]), item.label or "Claim win")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: _bot(interaction).claim_button(interaction, self.match_id, self.ply))
+
+
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hx:rematch:(?P<match>\d+)"):
+    def __init__(self, match_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Rematch", style=discord.ButtonStyle.primary,
+                                           custom_id=f"hx:rematch:{match_id}"))
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+        return cls(int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: _bot(interaction).rematch_button(interaction, self.match_id))
+
+
+class TurnBuilderButton(discord.ui.DynamicItem[discord.ui.Button],
+                        template=r"hx:tb:(?P<op>open|undo|end):(?P<match>\d+):(?P<version>\d+):(?P<picks>[0-9a-f.]*)"):
+    """Open the turn builder, Undo its last action, or End the turn (see :mod:`bot.turn_builder`)."""
+
+    LABELS = {"open": ("Build your turn", discord.ButtonStyle.primary),
+              "undo": ("Undo last action", discord.ButtonStyle.secondary),
+              "end": ("End turn", discord.ButtonStyle.success)}
+
+    def __init__(self, op: str, match_id: int, version: int, picks: str = "", disabled: bool = False) -> None:
+        label, style = self.LABELS[op]
+        super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled,
+                                           custom_id=f"hx:tb:{op}:{match_id}:{version}:{picks}"))
+        self.op, self.match_id, self.version, self.picks = op, match_id, version, picks
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+        return cls(match["op"], int(match["match"]), int(match["version"]), match["picks"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        picks = decode(self.picks) if self.op != "open" else []
+        await guarded(interaction, lambda: _bot(interaction).turn_builder(
+            interaction, self.op, self.match_id, self.version, picks))
+
+
+class TurnBuilderSelect(discord.ui.DynamicItem[discord.ui.Select],
+                        template=r"hx:tb:pick(?P<menu>\d):(?P<match>\d+):(?P<version>\d+):(?P<picks>[0-9a-f.]*)"):
+    """One menu of next actions; the chosen option's value is its index among the legal actions."""
+
+    def __init__(self, menu: int, match_id: int, version: int, picks: str,
+                 choices: list[Choice] | None = None, placeholder: str = "Next action") -> None:
+        options = [discord.SelectOption(label=c.label, value=str(c.index), description=c.description or None)
+                   for c in (choices or [])] or [discord.SelectOption(label="-", value="-")]
+        super().__init__(discord.ui.Select(custom_id=f"hx:tb:pick{menu}:{match_id}:{version}:{picks}",
+                                           placeholder=placeholder, options=options, min_values=1, max_values=1))
+        self.match_id, self.version, self.picks = match_id, version, picks
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: Any):
+        made = cls(int(match["menu"]), int(match["match"]), int(match["version"]), match["picks"])
+        made.item.options = item.options
+        return made
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+            if not values or not str(values[0]).isdigit():
+                raise ServiceError("Pick an action from the menu.")
+            picks = decode(self.picks) + [int(values[0])]
+            await _bot(interaction).turn_builder(interaction, "pick", self.match_id, self.version, picks)
+
+        await guarded(interaction, run)
+
+
+def builder_view(match_id: int, version: int, state: BuilderState) -> discord.ui.View:
+    """Up to 4 menus of next actions (25 options each) and a row of Undo / End turn."""
+    view = discord.ui.View(timeout=None)
+    picks = encode(state.picks)
+    menus = state.menus()
+    for k, chunk in enumerate(menus):
+        first, last = chunk[0].index + 1, chunk[-1].index + 1
+        placeholder = "Next action" if len(menus) == 1 else f"Next action ({first}–{last})"
+        select = TurnBuilderSelect(k, match_id, version, picks, chunk, placeholder)
+        select.item.row = k
+        view.add_item(select)
+    row = len(menus)
+    for op, disabled in (("undo", not state.picks), ("end", not state.can_end)):
+        button = TurnBuilderButton(op, match_id, version, picks, disabled=disabled)
+        button.item.row = row
+        view.add_item(button)
+    return view
+
+
+def offer_view(match_id: int, kind: str, at_seq: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(OfferButton(kind, True, match_id, at_seq))
+    view.add_item(OfferButton(kind, False, match_id, at_seq))
+    return view
+
+
+DYNAMIC_ITEMS = (LobbyButton, QuickActionButton, ResignConfirmButton, SnoozeButton, ReplayButton, OfferButton,
+                 ClaimButton, RematchButton, TurnBuilderButton, TurnBuilderSelect)
 
 
 def lobby_view(match: MatchRow, service: MatchService) -> discord.ui.View | None:
@@ -174,20 +313,26 @@ def lobby_view(match: MatchRow, service: MatchService) -> discord.ui.View | None
         view.add_item(LobbyButton("decline", match.id))
     if len(match.seats) < match.players:
         view.add_item(LobbyButton("join", match.id))
-    if service.info(match).max_players > 2 and len(match.seats) > 1:
+    if service.can_start_early(match):
         view.add_item(LobbyButton("start", match.id))
     view.add_item(LobbyButton("cancel", match.id))
     return view
 
 
 def board_view(outcome: Outcome) -> discord.ui.View | None:
-    """Quick-action buttons that are legal in the new position."""
+    """Quick-action buttons that are legal in the new position; Rematch on a final board."""
     game, match = outcome.game, outcome.match
-    if game is None or game.is_over or game.turn_in_progress():
+    if game is not None and game.is_over:  # the final board offers the same players another match
+        view = discord.ui.View(timeout=None)
+        view.add_item(RematchButton(match.id))
+        return view
+    if game is None or game.turn_in_progress():
         return None
     legal = set(game.legal_notations())
     view = discord.ui.View(timeout=None)
     for quick in game.info.quick_actions:
         if quick.notation in legal:
             view.add_item(QuickActionButton(match.id, match.version, quick.notation, quick.label))
+    if game.info.multi_action_turns and legal:  # a turn of several actions, picked from menus
+        view.add_item(TurnBuilderButton("open", match.id, match.version))
     return view if view.children else None

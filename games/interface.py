@@ -99,7 +99,11 @@ class GameInfo:
     seat_names: tuple[str, ...]
     quick_actions: tuple[QuickAction, ...] = ()
     multi_action_turns: bool = False
+    allows_draws: bool = False
     game_class: type["Game"] | None = field(default=None, compare=False, repr=False)
+    # A hint for random play, searches and benchmarks: games that can go on forever
+    # (Bump may pass) are cut off after this many turns. None: the game always ends.
+    max_turns: int | None = None
 
     def option(self, key: str) -> OptionSpec:
         for spec in self.options:
@@ -265,6 +269,11 @@ class Game(ABC):
         """A short explanation for players (autocomplete hints). Override for richer text."""
         return self.format_action(action)
 
+    def describe_turn(self, events: Sequence[Event], notation: str) -> str:
+        """A played turn in words for announcements, from its events and canonical
+        notation. The default is the notation; games with richer turns override it."""
+        return notation
+
     def rank_actions(self, actions: list[Action]) -> list[Action]:
         """Order actions for suggestions, most useful first. Override per game."""
         return actions
@@ -411,6 +420,19 @@ class TurnBookkeeping(Game):
     @property
     def ply(self) -> int:
         return self._ply
+
+    def agree_draw(self) -> list[Event]:
+        """The players agree a draw (only games whose info allows draws): the game ends without a winner."""
+        if not self.info.allows_draws:
+            raise IllegalMove(f"{self.info.name} cannot be drawn")
+        if self._result is not None:
+            raise IllegalMove("the game is over")
+        if self._turn:
+            raise IllegalMove("cannot agree a draw in the middle of a turn")
+        self._result = ()
+        self._end_reason = "draw by agreement"
+        self.current = None
+        return [Event("end", data=(("reason", "draw by agreement"),))]
 
     @property
     def turn_actions(self) -> tuple[Action, ...]:

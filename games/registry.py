@@ -6,9 +6,11 @@ from typing import Any, Mapping
 
 from .begird import Begird
 from .bide import Bide
+from .bump import Bump
 from .interface import Game, GameInfo, OptionError
+from .playbai import PlayBai
 
-GAMES: dict[str, GameInfo] = {info.id: info for info in (Bide.info, Begird.info)}
+GAMES: dict[str, GameInfo] = {info.id: info for info in (Bide.info, Begird.info, PlayBai.info, Bump.info)}
 
 
 def register(info: GameInfo) -> None:

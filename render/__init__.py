@@ -21,7 +21,9 @@ from games.interface import Event, Game
 from . import animation as _animation
 from . import begird as _begird
 from . import bide as _bide
+from . import bump as _bump
 from . import palettes as _palettes
+from . import playbai as _playbai
 from . import png as _png
 
 __all__ = [
@@ -211,3 +213,5 @@ def render_gif(
 
 register("bide", _bide.render, palette=_bide.palette)
 register("begird", _begird.render, palette=_begird.palette)
+register("playbai", _playbai.render)
+register("bump", _bump.render)

@@ -9,8 +9,10 @@ from bot.service import MatchService
 from bot.storage import MatchRow, SeatRow
 from games import GameError, new_game
 
-GAMES = [("bide", 2, {}), ("bide", 5, {"side": 4}), ("begird", 2, {}), ("begird", 2, {"board": "y"})]
-notation_like = st.text(alphabet="abcdefghijklmnopqrsz0123456789 ,;-_.^>#ÉéSWAPbide\t\n", max_size=40)
+GAMES = [("bide", 2, {}), ("bide", 5, {"side": 4}), ("begird", 2, {}), ("begird", 2, {"board": "y"}),
+         ("playbai", 2, {}), ("playbai", 2, {"side": 6, "expert": True}),
+         ("bump", 2, {}), ("bump", 2, {"reserve1": 2})]
+notation_like = st.text(alphabet="abcdefghijklmnopqrsz0123456789 ,;-_.^>#ÉéSWAPbideRCx()\t\n", max_size=40)
 anything = st.one_of(notation_like, st.text(max_size=40))
 
 
@@ -20,7 +22,17 @@ def midgame(game_id, players, options, seed):
     for _ in range(rng.randrange(0, 12)):
         if game.is_over:
             break
-        game.play_turn(rng.choice(game.legal_notations()))
+        # A random complete turn, action by action (a Play Bai turn has several).
+        turn = []
+        trial = game.copy()
+        while not trial.is_over:
+            legal = trial.legal_actions()
+            if trial.can_end_turn() and (not legal or rng.random() < 0.5):
+                break
+            action = rng.choice(legal)
+            turn.append(trial.format_action(action))
+            trial.apply_action(action)
+        game.play_turn(turn)
     return game
 
 

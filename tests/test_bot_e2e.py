@@ -295,6 +295,7 @@ async def test_moving_from_elsewhere_posts_in_the_thread_and_answers_privately(w
     alice = world.users[0]
     match_id, thread = await world.start_two_player()
     played = await move(world, alice, world.channel, "e5")
+    await played.wait_followups(1)  # deferred first: a post in the thread may be slow
     assert played.ephemeral and f"<#{thread.id}>" in played.text
     posted = world.emu.messages(thread)[-1]
     assert "played `e5`" in posted.content and posted.attachments
@@ -321,8 +322,10 @@ async def test_a_move_stored_just_before_a_crash_is_announced_after_the_restart(
     from bot.storage import Store
 
     store = await Store.open(world.db_path)
-    await MatchService(store, world.clock).play(match_id, alice.id, "e5")
-    await store.close()
+    try:  # a failure here must fail the test, not leave the database thread running
+        await MatchService(store, world.clock).play(match_id, alice.id, "e5")
+    finally:
+        await store.close()
     await world.start_bot()
     missed = await world.emu.wait_for_message(thread, check=lambda m: "after a restart" in m.content)
     assert "played `e5`" in missed.content and f"<@{bob.id}>" in missed.content and missed.attachments

@@ -7,7 +7,7 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.service import MatchService, ServiceError, parse_options
-from bot.storage import Store
+from bot.storage import MIGRATIONS, Store
 
 ALICE, BOB, CAROL, DAN = (101, "alice"), (102, "bob"), (103, "carol"), (104, "dan")
 GUILD, CHANNEL = 9000, 9001
@@ -35,7 +35,7 @@ async def started_match(service, players=(ALICE, BOB), options=None):
 async def test_store_creates_schema_in_wal_mode(env):
     service, _, path = env
     assert path.exists()
-    assert await service.store.schema_version() == 1
+    assert await service.store.schema_version() == len(MIGRATIONS)
     async with service.store._db.execute("PRAGMA journal_mode") as cursor:
         assert (await cursor.fetchone())[0] == "wal"
 
@@ -109,6 +109,7 @@ async def test_restart_keeps_matches_lobbies_and_reminders(env, tmp_path):
     lobby = await service.create(game_id="bide", creator=CAROL, invited=[DAN], guild_id=GUILD, channel_id=CHANNEL)
     await service.store.close()
     store = await Store.open(path)
+    service.store = store  # the fixture closes the live store even if an assertion below fails
     again = MatchService(store, clock)
     assert await again.verify_all() == []
     reloaded = await again.get(match.id)
@@ -116,10 +117,9 @@ async def test_restart_keeps_matches_lobbies_and_reminders(env, tmp_path):
     assert (await again.get(lobby.id)).status == "lobby"
     assert (await store.get_reminder(match.id)).user_id == BOB[0]
     await again.accept(lobby.id, DAN[0])
-    service.store = store  # let the fixture close the live store
 
 
-async def test_state_is_rebuilt_from_the_move_log(env):
+async def test_a_state_that_disagrees_with_its_log_is_set_aside_not_rewritten(env):
     service, _, _ = env
     match = await started_match(service)
     await service.play(match.id, ALICE[0], "e5")
@@ -127,12 +127,19 @@ async def test_state_is_rebuilt_from_the_move_log(env):
     game = service.game_of(await service.get(match.id))
     rebuilt = service.replay(match, await service.store.moves(match.id))
     assert rebuilt.to_json() == game.to_json()
-    # corrupt the stored state: start-up verification repairs it from the log
+    # corrupt the stored state: start-up verification sets the match aside and leaves the data as it is
     broken = game.to_json()
     broken["position"]["board"] = {}
     await service.store._db.execute("UPDATE matches SET state = ? WHERE id = ?", (json.dumps(broken), match.id))
     assert await service.verify_all() == [match.id]
-    assert service.game_of(await service.get(match.id)).to_json() == game.to_json()
+    assert (await service.store.get_match(match.id)).state == broken
+    with pytest.raises(ServiceError, match="paused"):
+        await service.play(match.id, ALICE[0], "d5")
+    # once an operator repairs it, the next start-up puts it back in play
+    await service.store._db.execute("UPDATE matches SET state = ? WHERE id = ?", (json.dumps(game.to_json()),
+                                                                                   match.id))
+    assert await service.verify_all() == []
+    await service.play(match.id, ALICE[0], "d5")
 
 
 async def test_multiplayer_lobby_join_and_start(env):

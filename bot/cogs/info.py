@@ -11,7 +11,8 @@ from discord.ext import commands
 from games import get as get_game
 
 from ..service import waited
-from ..ui import ReplayButton, png_file
+from ..text import escape
+from ..ui import ReplayButton, mention_only, png_file
 from .common import (
     GAME_CHOICES,
     bot_of,
@@ -68,16 +69,25 @@ class InfoCog(commands.Cog, name="Info"):
         view.add_item(ReplayButton(match_id))
         if gif:
             await interaction.response.defer(ephemeral=True, thinking=True)
-            data = await service.history_gif(match_id)
+            data = await service.history_gif(match_id, interaction.user.id, interaction.guild_id)
             await interaction.followup.send(header + body, file=png_file(data, f"match-{match_id}.gif"),
                                             ephemeral=True)
         else:
             await interaction.response.send_message(header + body, view=view, ephemeral=True)
 
-    @app_commands.command(name="games", description="Your matches in this server, those awaiting your move first")
-    async def games(self, interaction: discord.Interaction) -> None:
+    @app_commands.command(name="games", description="Your matches in this server (all:true lists everyone's)")
+    @app_commands.describe(all="List every match in play in this server, to watch them")
+    async def games(self, interaction: discord.Interaction, all: bool = False) -> None:
         guild_id = guild_only(interaction)
         service = bot_of(interaction).service
+        if all:
+            lines = await bot_of(interaction).servers.server_matches(guild_id)
+            text = "**Matches in play in this server**\n" + "\n".join(lines) if lines else \
+                "No match is in play in this server. Start one with /play."
+            if len(text) > MESSAGE_LIMIT:
+                text = text[: MESSAGE_LIMIT - 30].rsplit("\n", 1)[0] + "\n… and more"
+            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=mention_only(None))
+            return
         listed = await service.my_matches(interaction.user.id, guild_id)
         if not listed:
             await interaction.response.send_message("You have no matches here. Start one with /play.",
@@ -92,8 +102,10 @@ class InfoCog(commands.Cog, name="Info"):
                 state = f"**your move** (waiting {waited(match, service.clock.now())})"
             else:
                 assert game.to_move is not None
-                state = f"{service.player_row(match, game, game.to_move).name} to move"
-            others = ", ".join(s.name for s in match.seats if s.user_id != interaction.user.id) or "open seats"
+                state = f"{escape(service.player_row(match, game, game.to_move).name)} to move"
+            state += service.time_note(match, ", ")
+            others = ", ".join(escape(s.name) for s in match.seats if s.user_id != interaction.user.id) \
+                or "open seats"
             lines.append(f"• {service.title(match)} with {others} — {state} — {where}")
         text = "\n".join(lines)
         if len(text) > MESSAGE_LIMIT:

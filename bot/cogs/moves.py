@@ -18,18 +18,25 @@ class MovesCog(commands.Cog, name="Moves"):
         self.bot = bot
 
     @app_commands.command(name="move", description="Play your turn, e.g. e5 (autocomplete lists legal moves)")
-    @app_commands.describe(move="Your turn in the game's notation; keep typing after a comma to add discs",
+    @app_commands.describe(move="Your turn in the game's notation; keep typing after a space or comma to add actions",
                            match="Which match (only needed outside the match's thread)")
     async def move(self, interaction: discord.Interaction, move: str, match: Optional[int] = None) -> None:
         match_id = await resolve_match_id(interaction, match)
         await bot_of(interaction).play_and_announce(interaction, match_id, move)
 
     @app_commands.command(name="preview", description="Privately see the board after a move, without playing it")
-    @app_commands.describe(move="The move to try", match="Which match (only needed outside the match's thread)")
+    @app_commands.describe(move="The move to try (a whole turn, or its first actions)", match="Which match (only needed outside the match's thread)")
     async def preview(self, interaction: discord.Interaction, move: str, match: Optional[int] = None) -> None:
         match_id = await resolve_match_id(interaction, match)
         png, line = await bot_of(interaction).service.preview(match_id, interaction.user.id, move)
         await interaction.response.send_message(line, file=png_file(png, "preview.png"), ephemeral=True)
+
+    @app_commands.command(name="turn", description="Build your turn action by action from menus (privately)")
+    @app_commands.describe(match="Which match (only needed outside the match's thread)")
+    @app_commands.autocomplete(match=match_autocomplete)
+    async def turn(self, interaction: discord.Interaction, match: Optional[int] = None) -> None:
+        match_id = await resolve_match_id(interaction, match)
+        await bot_of(interaction).turn_builder(interaction, "open", match_id, None, [])
 
     @move.autocomplete("move")
     @preview.autocomplete("move")
@@ -65,3 +72,17 @@ class MovesCog(commands.Cog, name="Moves"):
         view.add_item(ResignConfirmButton(match_id, interaction.user.id))
         await interaction.response.send_message(
             f"Resign from **{service.title(row)}**? This cannot be undone.", view=view, ephemeral=True)
+
+    @app_commands.command(name="draw", description="Offer a draw (games that can be drawn); the others accept or decline")
+    @app_commands.describe(match="Which match (only needed outside the match's thread)")
+    @app_commands.autocomplete(match=match_autocomplete)
+    async def draw(self, interaction: discord.Interaction, match: Optional[int] = None) -> None:
+        match_id = await resolve_match_id(interaction, match)
+        await bot_of(interaction).offer_and_announce(interaction, match_id, "draw")
+
+    @app_commands.command(name="undo", description="Ask the other players to take back your last turn")
+    @app_commands.describe(match="Which match (only needed outside the match's thread)")
+    @app_commands.autocomplete(match=match_autocomplete)
+    async def undo(self, interaction: discord.Interaction, match: Optional[int] = None) -> None:
+        match_id = await resolve_match_id(interaction, match)
+        await bot_of(interaction).offer_and_announce(interaction, match_id, "undo")

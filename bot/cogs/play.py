@@ -30,8 +30,11 @@ class PlayCog(commands.Cog, name="Play"):
         opponent5="Invite another player",
         seats="Number of seats; open seats are filled with the Join button",
         options="Game options as key=value, e.g. side=4",
+        days="Time limit: days per move (a player out of time can be claimed against); the server's default otherwise",
+        rated="Count this match for the leaderboard (default yes)",
     )
-    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, days=[app_commands.Choice(name="No time limit", value=0)] + [
+        app_commands.Choice(name=f"{d} day{'s' * (d != 1)} per move", value=d) for d in (1, 3, 7, 14)])
     async def play(
         self,
         interaction: discord.Interaction,
@@ -43,6 +46,8 @@ class PlayCog(commands.Cog, name="Play"):
         opponent5: Optional[discord.Member] = None,
         seats: Optional[app_commands.Range[int, 2, 6]] = None,
         options: Optional[str] = None,
+        days: Optional[app_commands.Choice[int]] = None,
+        rated: Optional[bool] = None,
     ) -> None:
         guild_id = guild_only(interaction)
         invited = []
@@ -56,6 +61,7 @@ class PlayCog(commands.Cog, name="Play"):
         match = await service.create(
             game_id=game.value, creator=(interaction.user.id, interaction.user.display_name), invited=invited,
             guild_id=guild_id, channel_id=interaction.channel_id or 0, players=seats, options_text=options,
+            days_per_move=float(days.value) if days else None, rated=True if rated is None else rated,
         )
         invitees = " ".join(f"<@{uid}>" for uid, _ in invited)
         text = service.lobby_text(match)
@@ -75,7 +81,8 @@ class PlayCog(commands.Cog, name="Play"):
         for info in infos:
             for spec in info.options:
                 for value in spec.allowed:
-                    text = f"{spec.key}={value}"
+                    shown = str(value).lower() if isinstance(value, bool) else value
+                    text = f"{spec.key}={shown}"
                     if current.lower() in text:
                         label = f"{text} — {spec.description}" + (" (default)" if value == spec.default else "")
                         choices.append(app_commands.Choice(name=label[:100], value=text))

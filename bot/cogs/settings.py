@@ -32,4 +32,12 @@ class SettingsCog(commands.Cog, name="Settings"):
             prefs = await service.set_preferences(interaction.user.id, guild_id, reminders=reminders,
                                                   delay_hours=delay_hours, via=via.value if via else None)
             prefix = "Saved. "
-        await interaction.response.send_message(prefix + service.describe_preferences(prefs), ephemeral=True)
+        default_hours = await service.server_reminder_hours(guild_id)
+        await interaction.response.send_message(prefix + service.describe_preferences(prefs, default_hours),
+                                                ephemeral=True)
+
+    @app_commands.command(name="vacation", description="Pause your clocks in every match for some days")
+    @app_commands.describe(days="How many days (your yearly allowance is shown if it is not enough)")
+    async def vacation(self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 60]) -> None:
+        text = await bot_of(interaction).timelimits.vacation(interaction.user.id, days)
+        await interaction.response.send_message(text, ephemeral=True)

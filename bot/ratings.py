@@ -1,0 +1,159 @@
+"""Ratings and the leaderboard: OpenSkill (Plackett-Luce) per server and game.
+
+OpenSkill rather than Glicko-2: Bide seats two to six players, and
+Plackett-Luce rates a free-for-all from its ranking directly, where Glicko-2
+only knows pairs. Each finished match is settled once (``rated_matches``),
+right after it ends and again at start-up for any the bot missed, so a
+crash between the last move and the rating never loses or doubles it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+
+from games import GameError
+from games import get as get_game
+
+from .service import MatchService, ServiceError, effective_moves
+from .storage import MatchRow, RatingRow
+
+log = logging.getLogger(__name__)
+
+TOP = 10
+
+
+@dataclass
+class Standing:
+    rank: int
+    row: RatingRow
+
+
+class Ratings:
+    def __init__(self, service: MatchService, computer_ids: set[int] | None = None) -> None:
+        self.service = service
+        self.store = service.store
+        self.model = PlackettLuce()
+        self.computer_ids = computer_ids if computer_ids is not None else set()  # computer players: never rated
+
+    # -- settling a finished match -------------------------------------------------------
+
+    async def settle(self, match: MatchRow) -> bool:
+        """Rate a finished match (once); returns whether it counted."""
+        if match.status != "finished":
+            return False
+        counted = await self._counts(match)
+        rows = await self._rated_rows(match) if counted else []
+        settled = await self.store.settle_rating(match.id, counted, rows, self.service.clock.now())
+        return settled and counted
+
+    async def catch_up(self) -> int:
+        """Settle finished matches the bot stopped before rating."""
+        done = 0
+        for match_id in await self.store.unrated_finished_ids():
+            match = await self.store.get_match(match_id)
+            if match is not None and not match.quarantine:
+                done += await self.settle(match)
+        return done
+
+    async def _counts(self, match: MatchRow) -> bool:
+        """Rated matches between people that got past their first turn (an earlier end is an abort)."""
+        if not match.rated or any(s.user_id in self.computer_ids for s in match.seats):
+            return False
+        turns = [m for m in effective_moves(await self.store.moves(match.id)) if m.kind == "turn"]
+        return len(turns) >= 2
+
+    async def _current(self, match: MatchRow) -> dict[int, RatingRow]:
+        return await self.store.ratings_of(match.guild_id, match.game, [s.user_id for s in match.seats])
+
+    async def _rated_rows(self, match: MatchRow) -> list[RatingRow]:
+        service = self.service
+        game = service.game_of(match)
+        winners = {service.player_row(match, game, seat).user_id for seat in game.winners}
+        seats = sorted(match.seats, key=lambda s: s.seat)
+        current = await self._current(match)
+        rows = [current.get(s.user_id) or RatingRow(match.guild_id, match.game, s.user_id, s.name,
+                                                    self.model.mu, self.model.sigma) for s in seats]
+        # winners first; then those still playing at the end; then those who resigned or ran out of
+        # time, the later to leave the better
+        leavers = await self._leaving_order(match)
+        ranks = []
+        for s in seats:
+            if s.user_id in winners or not winners:
+                ranks.append(1)
+            elif s.user_id in leavers:
+                ranks.append(2 + len(leavers) - leavers.index(s.user_id))
+            else:
+                ranks.append(2)
+        teams = [[self.model.create_rating([r.mu, r.sigma], name=str(r.user_id))] for r in rows]
+        updated = self.model.rate(teams, ranks=ranks)
+        for row, seat, (new,) in zip(rows, seats, updated):
+            row.name = seat.name
+            row.mu, row.sigma = float(new.mu), float(new.sigma)
+            row.games += 1
+            if not winners:
+                row.draws += 1
+            elif seat.user_id in winners:
+                row.wins += 1
+            else:
+                row.losses += 1
+        return rows
+
+    async def _leaving_order(self, match: MatchRow) -> list[int]:
+        """Players who resigned or ran out of time, first to leave first (replayed: a swap moves seats)."""
+        service = self.service
+        game = service.replay(match, [])
+        order = []
+        for move in effective_moves(await self.store.moves(match.id)):
+            if move.kind in ("resign", "timeout"):
+                order.append(service.player_row(match, game, move.seat).user_id)
+            service._apply_logged(game, move)
+        return order
+
+    # -- reading ---------------------------------------------------------------------------
+
+    async def leaderboard(self, guild_id: int, game_id: str, user_id: int) -> str:
+        try:
+            info = get_game(game_id)
+        except GameError as error:
+            raise ServiceError(str(error)) from None
+        board = await self.store.leaderboard(guild_id, info.id)
+        if not board:
+            return f"No rated {info.name} matches in this server yet."
+        lines = [f"**{info.name} leaderboard**"]
+        for rank, row in enumerate(board[:TOP], start=1):
+            lines.append(self._line(rank, row))
+        mine = next((i for i, r in enumerate(board, start=1) if r.user_id == user_id), None)
+        if mine is None:
+            lines.append("You have no rated match of this game here yet.")
+        elif mine > TOP:
+            lines.append("…")
+            lines.append(self._line(mine, board[mine - 1]) + " ← you")
+        return "\n".join(lines)
+
+    @staticmethod
+    def _line(rank: int, row: RatingRow) -> str:
+        return (f"{rank}. <@{row.user_id}> — {row.skill:.1f} "
+                f"({row.games} game{'s' * (row.games != 1)}: {row.wins} W / {row.losses} L / {row.draws} D)")
+
+    async def profile(self, guild_id: int, user_id: int) -> str:
+        rows = await self.store.ratings_of_user(guild_id, user_id)
+        lines = [f"**Profile of <@{user_id}>**"]
+        for row in rows:
+            board = await self.store.leaderboard(guild_id, row.game)
+            rank = next((i for i, r in enumerate(board, start=1) if r.user_id == user_id), None)
+            place = f", #{rank} of {len(board)}" if rank else ""
+            lines.append(f"• {get_game(row.game).name}: rating {row.skill:.1f}{place} — "
+                         f"{row.games} rated game{'s' * (row.games != 1)}: "
+                         f"{row.wins} W / {row.losses} L / {row.draws} D")
+        if not rows:
+            lines.append("No rated matches yet.")
+        current = await self.store.matches_of_user(user_id, guild_id, ("active",))
+        if current:
+            listed = ", ".join(f"{self.service.title(m)} (<#{m.home_channel_id}>)" for m in current[:10])
+            lines.append(f"Playing now: {listed}" + (" …" if len(current) > 10 else ""))
+        else:
+            lines.append("Playing now: nothing.")
+        return "\n".join(lines)

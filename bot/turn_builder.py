@@ -1,0 +1,140 @@
+"""The turn builder: a turn of several actions picked one at a time from menus.
+
+Pure (no discord): the Discord view in :mod:`bot.ui` only draws what
+:func:`build` returns. The builder keeps no state on the bot: the actions
+picked so far travel in the components' custom ids as their indices in the
+ranked list of legal actions at each step (``"3.0.12"``), together with the
+position's version. Any change to the match (a turn, a takeback) changes the
+version, so an old builder answers clearly instead of acting, and a restart
+loses nothing. When the picks are done the whole turn goes through the same
+service call as ``/move``: one stored turn, one announcement.
+
+Discord's limits are applied here: at most 25 options per select menu, at
+most 4 menus (the fifth row holds the buttons), custom ids of at most 100
+characters, option labels and descriptions of at most 100.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from games import Event, Game, GameError
+
+OPTIONS_PER_SELECT = 25
+MAX_SELECTS = 4
+CUSTOM_ID_LIMIT = 100
+ID_BUDGET = 60  # characters of a custom id left for the picks (the rest names op, match, version)
+TEXT_LIMIT = 100
+
+
+class BuilderError(ValueError):
+    """The picks no longer fit the position (an old builder) or are malformed."""
+
+
+def encode(indices: list[int]) -> str:
+    return ".".join(format(i, "x") for i in indices)
+
+
+def decode(text: str) -> list[int]:
+    if not text:
+        return []
+    try:
+        return [int(part, 16) for part in text.split(".")]
+    except ValueError:
+        raise BuilderError("this turn builder's buttons are damaged; open a new one") from None
+
+
+def _clip(text: str) -> str:
+    text = text.strip() or "-"
+    return text if len(text) <= TEXT_LIMIT else text[: TEXT_LIMIT - 1] + "…"
+
+
+@dataclass
+class Choice:
+    index: int  # position in the ranked legal actions: the value sent back by the menu
+    label: str
+    description: str
+
+
+@dataclass
+class BuilderState:
+    """The turn so far: the game after the picked actions, their events and what may come next."""
+
+    game: Game  # a copy, mid-turn
+    picks: list[int]
+    notations: list[str]
+    events: list[Event] = field(default_factory=list)
+    choices: list[Choice] = field(default_factory=list)  # at most MAX_SELECTS * OPTIONS_PER_SELECT
+    more: int = 0  # legal actions left out of the menus (use /move for them)
+    can_end: bool = False
+    why_not_end: str = ""
+    full: bool = False  # no room left in the custom ids: end the turn or undo
+
+    @property
+    def notation(self) -> str:
+        return ",".join(self.notations)
+
+    def summary(self) -> str:
+        """One line for the builder's message."""
+        if not self.notations:
+            head = "No action yet: pick the first one."
+        else:
+            head = f"So far: `{self.notation}`."
+        if self.game.is_over or (self.can_end and not self.choices):
+            return f"{head} Press **End turn** to play it."
+        if self.can_end:
+            return f"{head} Pick another action, or press **End turn** to play it."
+        tail = f" ({self.why_not_end})" if self.why_not_end and self.notations else ""
+        return f"{head} Pick the next action{tail}."
+
+    def menus(self) -> list[list[Choice]]:
+        """The choices cut into select menus of at most 25 options."""
+        return [self.choices[k:k + OPTIONS_PER_SELECT] for k in range(0, len(self.choices), OPTIONS_PER_SELECT)]
+
+
+def ranked_actions(game: Game) -> list[Any]:
+    if game.is_over:
+        return []
+    return game.rank_actions(game.legal_actions())
+
+
+def build(game: Game, picks: list[int]) -> BuilderState:
+    """Replay ``picks`` on a copy of ``game`` (at the start of the mover's turn) and list what may follow."""
+    if game.is_over:
+        raise BuilderError("the game is over")
+    if game.turn_in_progress():
+        raise BuilderError("another turn is in progress")
+    trial = game.copy()
+    notations: list[str] = []
+    events: list[Event] = []
+    for index in picks:
+        actions = ranked_actions(trial)
+        if not 0 <= index < len(actions) or trial.is_over:
+            raise BuilderError("this turn builder belongs to an older position; open a new one")
+        action = actions[index]
+        notations.append(trial.format_action(action))
+        try:
+            events.extend(trial.apply_action(action))
+        except GameError as error:  # pragma: no cover - legal_actions only lists applicable actions
+            raise BuilderError(str(error)) from None
+    state = BuilderState(trial, list(picks), notations, events)
+    state.can_end = trial.is_over or trial.can_end_turn()
+    if not state.can_end:
+        probe = trial.copy()
+        try:
+            probe.end_turn()
+        except GameError as error:
+            state.why_not_end = str(error)
+    state.full = len(encode(picks + [0xfff])) > ID_BUDGET
+    if trial.is_over or state.full:
+        return state
+    actions = ranked_actions(trial)
+    room = OPTIONS_PER_SELECT * MAX_SELECTS
+    for index, action in enumerate(actions[:room]):
+        notation = trial.format_action(action)
+        hint = trial.describe_action(action)
+        description = hint.split(" — ", 1)[1] if " — " in hint else ""
+        state.choices.append(Choice(index, _clip(notation), _clip(description) if description else ""))
+    state.more = max(0, len(actions) - room)
+    return state

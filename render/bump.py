@@ -1,0 +1,535 @@
+"""Bump's picture: two hexagonal areas side by side, walls, gates, pieces with bumpers, the last turn.
+
+The static part (the spaces with their names, the walls drawn thick, the six
+gates — gate 0 once between the areas, the others twice, once beside each
+area, each part open on the side that leads to the other part and marked with
+a stub arrow and the same tint —, the centres ringed in their owner's colour)
+depends only on the width: it is drawn once, supersampled, and cached.
+
+A piece is a disc in its seat's colour (Okabe–Ito blue and orange, safe for
+colour-blind players) with a thick dark bar across the edge its bumper faces;
+the space's name is written on it, since players type the names of the pieces
+they move. A piece on a gate is drawn in the part its bumper faces
+(RULES.md, :func:`games.bump.gate_part`).
+
+The last turn: the moving piece's path (a violet line through the spaces it
+shifted through) and its rotation (an arc with a head), then every bump as a
+numbered arrow in the order it happened, captured pieces as a ghost with a
+cross where they fell, and at each choice the options not taken as thin
+dotted arrows. The panel: pieces on the board, captured and in reserve per
+side, the last move in notation and in words, "Guard your center!" when it
+applies.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Sequence
+
+from PIL import Image, ImageDraw
+
+from games.bump import (
+    AREAS,
+    C1,
+    C2,
+    COORDS,
+    INDEX,
+    NAMES,
+    NEIGHBOURS,
+    SEAT_COLOURS,
+    describe_events,
+    gate_part,
+    turn_notation,
+)
+from games.interface import Event
+
+from . import hexdraw as hd
+
+DEFAULT_WIDTH = 1080
+MIN_WIDTH = 320
+
+THEME = hd.Theme()
+PAGE = THEME.background
+CELL_FILL = (236, 229, 212)
+CELL_LINE = (186, 172, 146)
+GATE_FILL = (208, 226, 206)
+WALL = (58, 46, 36)
+NAME_INK = (96, 78, 52)
+PIECE = ((0, 114, 178), (230, 159, 0))  # Okabe–Ito blue and orange
+CENTRE_TINT = tuple(hd.mix(c, CELL_FILL, 0.55) for c in PIECE)
+PIECE_OUTLINE = (30, 30, 34)
+BUMPER = (22, 22, 26)
+PATH = (125, 60, 152)  # violet: the mover's path and rotation
+BUMP = (204, 0, 102)  # reddish purple: bumps
+CROSS = (200, 20, 20)
+OPTION = (120, 120, 126)
+
+PIECE_R = 0.44  # of the spacing between neighbouring centres
+NAME_SIZE = 0.42
+WALL_W = 0.10
+LINE_W = 0.03
+
+
+def _drawn_cells() -> list[tuple[int, int, tuple[int, int]]]:
+    """(space, part, cell) for every drawn cell; a gate has one or two parts."""
+    out = []
+    for i, cells in enumerate(COORDS):
+        for part, cell in enumerate(cells):
+            out.append((i, part, cell))
+    return out
+
+
+DRAWN = _drawn_cells()
+
+
+@dataclass(frozen=True)
+class Geometry:
+    width: int
+    title_h: int
+    layout: hd.HexLayout
+    board_bottom: int
+    row_h: int
+    line_h: int
+    lines: int
+
+    @property
+    def spacing(self) -> float:
+        return self.layout.spacing
+
+    @property
+    def height(self) -> int:
+        return int(self.board_bottom + self.row_h * 3 + self.line_h * (self.lines * 0.8 + 0.6))
+
+
+@lru_cache(maxsize=8)
+def geometry(width: int) -> Geometry:
+    width = max(MIN_WIDTH, int(width))
+    title_h = int(width * 0.085)
+    pad = width * 0.015
+    lay, bottom = hd.HexLayout.fit([c for _, _, c in DRAWN], width, left=pad, right=pad,
+                                   top=title_h + pad, halo=1.05)
+    row_h = max(18, int(width * 0.05))
+    return Geometry(width, title_h, lay, int(bottom + pad), row_h, int(row_h * 0.82), 4)
+
+
+def _edge(lay: hd.HexLayout, cell, direction: int) -> tuple[hd.Point, hd.Point]:
+    """The two corners of ``cell``'s side facing ``direction`` (pointy-top corners at 60k − 30°)."""
+    corners = lay.corners(cell)
+    return corners[direction], corners[(direction + 1) % 6]
+
+
+def gate_link_side(space: int, part: int) -> int:
+    """The side of a gate part that leads to the other part (no wall, no drawn neighbour)."""
+    f = int(NAMES[space][0])
+    return f if part == 0 else (f + 3) % 6
+
+
+@lru_cache(maxsize=4)
+def board_background(width: int) -> Image.Image:
+    g = geometry(width)
+    canvas = hd.Canvas(g.width, g.height, PAGE)
+    lay = g.layout
+    sp = g.spacing
+    for i, part, cell in DRAWN:
+        fill = CELL_FILL
+        if AREAS[i] == 0:
+            fill = GATE_FILL
+        elif i == C1:
+            fill = CENTRE_TINT[0]
+        elif i == C2:
+            fill = CENTRE_TINT[1]
+        canvas.polygon(lay.corners(cell), fill=fill, outline=CELL_LINE, width=max(1.0, sp * LINE_W))
+    for i, seat in ((C1, 0), (C2, 1)):
+        centre = lay.centre(COORDS[i][0])
+        canvas.circle(centre, sp * 0.40, outline=PIECE[seat], width=max(2.0, sp * 0.07))
+    # Walls: every side with no neighbour, except the side of a gate part leading to its twin.
+    for i, part, cell in DRAWN:
+        for d in range(6):
+            if NEIGHBOURS[i][d] >= 0:
+                continue
+            if AREAS[i] == 0 and len(COORDS[i]) == 2 and d == gate_link_side(i, part):
+                continue
+            canvas.line(list(_edge(lay, cell, d)), fill=WALL, width=max(2.0, sp * WALL_W), round_caps=True)
+    # Gate parts: a stub arrow out of the open side, towards the twin part.
+    for i, part, cell in DRAWN:
+        if AREAS[i] == 0 and len(COORDS[i]) == 2:
+            d = gate_link_side(i, part)
+            a, b = _edge(lay, cell, d)
+            canvas.line([a, b], fill=(96, 140, 96), width=max(1.5, sp * 0.05))
+            cx, cy = lay.centre(cell)
+            ux, uy = hd.SCREEN_DIRECTIONS[d]
+            canvas.arrow((cx + ux * sp * 0.5, cy + uy * sp * 0.5), (cx + ux * sp * 0.78, cy + uy * sp * 0.78),
+                         fill=(96, 140, 96), width=max(1.5, sp * 0.06), head=sp * 0.16)
+    im = canvas.image()
+    d = ImageDraw.Draw(im)
+    size = max(7, int(sp * NAME_SIZE))
+    for i, part, cell in DRAWN:
+        x, y = lay.centre(cell)
+        ink = NAME_INK if AREAS[i] else (50, 90, 50)
+        d.text((x, y), NAMES[i], font=hd.font(size), fill=ink, anchor="mm")
+    return im
+
+
+@lru_cache(maxsize=64)
+def piece_sprite(seat: int, facing: int, spacing: float, ghost: bool = False) -> Image.Image:
+    """A piece: a disc in the seat's colour, a thick dark bar across the edge its bumper faces."""
+    k = hd.SPRITE_SUPERSAMPLE
+    r = spacing * PIECE_R
+    size = int(math.ceil(2 * r + 4))
+    big = Image.new("RGBA", (size * k, size * k), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    c = size * k / 2
+    rr = r * k
+    alpha = 110 if ghost else 255
+    colour = PIECE[seat - 1] + (alpha,)
+    d.ellipse((c - rr, c - rr, c + rr, c + rr), fill=PIECE_OUTLINE + (alpha,))
+    inner = rr - max(1.5, spacing * 0.035) * k
+    d.ellipse((c - inner, c - inner, c + inner, c + inner), fill=colour)
+    # the bumper: a thick bar along the rim, over the edge it faces (an annular sector)
+    theta = math.radians(60 * facing)
+    spread = math.radians(40)
+    depth = 0.64
+    steps = [theta - spread + 2 * spread * t / 12 for t in range(13)]
+    outer = [(c + rr * math.cos(a), c + rr * math.sin(a)) for a in steps]
+    inner_rim = [(c + rr * depth * math.cos(a), c + rr * depth * math.sin(a)) for a in reversed(steps)]
+    d.polygon(outer + inner_rim, fill=BUMPER + (alpha,))
+    return big.resize((size, size), Image.Resampling.LANCZOS)
+
+
+def name_ink(seat: int) -> tuple[int, int, int]:
+    return (255, 255, 255) if seat == 1 else (20, 20, 20)
+
+
+def seat_names(player_names: Sequence[str] | None) -> list[str]:
+    names = []
+    for seat in (1, 2):
+        colour = SEAT_COLOURS[seat - 1]
+        given = player_names[seat - 1] if player_names and seat - 1 < len(player_names) else None
+        names.append(hd.displayable(str(given), colour) if given else colour)
+    return names
+
+
+def _label(names: Sequence[str], seat: int | None) -> str:
+    if seat not in (1, 2):
+        return "?"
+    name, colour = names[seat - 1], SEAT_COLOURS[seat - 1]
+    return name if name == colour else f"{name} ({colour})"
+
+
+# -- where things are drawn ---------------------------------------------------------------------------
+
+
+def piece_cell(space: int, facing: int) -> tuple[int, int]:
+    """The drawn cell of a piece (a gate piece goes in the part its bumper faces)."""
+    cells = COORDS[space]
+    return cells[gate_part(space, facing)] if len(cells) == 2 else cells[0]
+
+
+def space_centre(name: str, width: int = DEFAULT_WIDTH, near: hd.Point | None = None) -> hd.Point:
+    """Pixel centre of a space; for a two-part gate, the part nearest ``near`` (else the first)."""
+    lay = geometry(width).layout
+    cells = COORDS[INDEX[name]]
+    if near is None or len(cells) == 1:
+        return lay.centre(cells[0])
+    return min((lay.centre(c) for c in cells), key=lambda p: math.dist(p, near))
+
+
+def _step_point(lay: hd.HexLayout, frm: hd.Point, space: int, direction: int, other: int) -> hd.Point:
+    """Centre of ``other`` as reached from ``space`` going ``direction`` (gates: the adjacent part)."""
+    cells = COORDS[other]
+    if len(cells) == 1:
+        return lay.centre(cells[0])
+    ux, uy = hd.SCREEN_DIRECTIONS[direction]
+    target = (frm[0] + ux * lay.spacing, frm[1] + uy * lay.spacing)
+    return min((lay.centre(c) for c in cells), key=lambda p: math.dist(p, target))
+
+
+def _shorten(a: hd.Point, b: hd.Point, start: float, end: float) -> tuple[hd.Point, hd.Point]:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    n = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / n, dy / n
+    return (a[0] + ux * start, a[1] + uy * start), (b[0] - ux * end, b[1] - uy * end)
+
+
+# -- the picture --------------------------------------------------------------------------------------
+
+
+def render(
+    game,
+    *,
+    player_names: Sequence[str] | None = None,
+    last_events: Sequence[Event] = (),
+    title: str | None = None,
+    width: int = DEFAULT_WIDTH,
+) -> Image.Image:
+    g = geometry(width)
+    lay = g.layout
+    sp = g.spacing
+    names = seat_names(player_names)
+    im = board_background(g.width).copy()
+    heading = hd.displayable(title, "Bump") if title else "Bump"
+    hd.draw_title_bar(im, g.title_h, heading, status_line(game, names), THEME,
+                      accent_colour=PIECE[game.to_move - 1] if game.to_move else None)
+    events = list(last_events)
+    _draw_path(im, lay, events)
+    b = game.board
+    d = ImageDraw.Draw(im)
+    size = max(7, int(sp * NAME_SIZE))
+    for space, pid in enumerate(b.cells):
+        if pid < 0:
+            continue
+        seat, facing = b.owner[pid], b.facing[pid]
+        centre = lay.centre(piece_cell(space, facing))
+        hd.paste_centred(im, piece_sprite(seat, facing, sp), centre)
+        # the name, nudged away from the bumper bar
+        ux, uy = hd.SCREEN_DIRECTIONS[facing]
+        d.text((centre[0] - ux * sp * 0.07, centre[1] - uy * sp * 0.07), NAMES[space], font=hd.font(size),
+               fill=name_ink(seat), anchor="mm")
+    _draw_rotation(im, lay, events, game)
+    _draw_bumps(im, lay, events, game)
+    _draw_panel(im, game, g, names, events)
+    return im
+
+
+def _draw_path(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event]) -> None:
+    sp = lay.spacing
+    shifts = [e for e in events if e.kind == "shift"]
+    if not shifts:
+        return
+    d = ImageDraw.Draw(im)
+    here = space_centre_on(lay, shifts[0].src, None)
+    points = [here]
+    for e in shifts:
+        direction = _direction_between(e.src, e.dst)
+        nxt = _step_point(lay, here, INDEX[e.src], direction, INDEX[e.dst]) if direction is not None \
+            else space_centre_on(lay, e.dst, here)
+        if direction is not None and AREAS[INDEX[e.src]] == 0 and len(COORDS[INDEX[e.src]]) == 2:
+            # leaving a two-part gate: the line restarts at the part next to the destination
+            nxt_cells = COORDS[INDEX[e.dst]]
+            start = min((lay.centre(c) for c in COORDS[INDEX[e.src]]),
+                        key=lambda p: math.dist(p, lay.centre(nxt_cells[0])))
+            if start != points[-1]:
+                d.line(points, fill=PATH, width=max(2, int(sp * 0.09)), joint="curve")
+                points = [start]
+            nxt = lay.centre(nxt_cells[0])
+        points.append(nxt)
+        here = nxt
+    if len(points) >= 2:
+        d.line(points[:-1] + [_shorten(points[-2], points[-1], 0, sp * PIECE_R)[1]], fill=PATH,
+               width=max(2, int(sp * 0.09)), joint="curve")
+        a, tip = _shorten(points[-2], points[-1], sp * 0.2, sp * PIECE_R)
+        hd.draw_arrow(im, a, tip, PATH, max(2.0, sp * 0.09), halo=None)
+    r = max(2, int(sp * 0.1))
+    start = space_centre_on(lay, shifts[0].src, None)
+    d.ellipse((start[0] - r, start[1] - r, start[0] + r, start[1] + r), fill=PATH)
+
+
+def space_centre_on(lay: hd.HexLayout, name: str, near: hd.Point | None, facing: int | None = None) -> hd.Point:
+    i = INDEX[name]
+    cells = COORDS[i]
+    if len(cells) == 1:
+        return lay.centre(cells[0])
+    if facing is not None:
+        return lay.centre(cells[gate_part(i, facing)])
+    if near is None:
+        return lay.centre(cells[0])
+    return min((lay.centre(c) for c in cells), key=lambda p: math.dist(p, near))
+
+
+def _direction_between(a: str, b: str) -> int | None:
+    row = NEIGHBOURS[INDEX[a]]
+    j = INDEX[b]
+    for d in range(6):
+        if row[d] == j:
+            return d
+    return None
+
+
+def _draw_rotation(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event], game) -> None:
+    sp = lay.spacing
+    for e in events:
+        if e.kind != "rotate" or not e.cell:
+            continue
+        data = dict(e.data)
+        steps, old = data["steps"], data["from"]
+        centre = space_centre_on(lay, e.cell, None, data["to"])
+        r = sp * 0.62
+        start = 60 * old
+        end = start + 60 * steps
+        lo, hi = (start, end) if end >= start else (end, start)
+        d = ImageDraw.Draw(im)
+        box = (centre[0] - r, centre[1] - r, centre[0] + r, centre[1] + r)
+        w = max(3, int(sp * 0.1))
+        d.arc(box, lo + 8, hi - 8 if hi - lo > 16 else hi, fill=PATH, width=w)
+        # arrow head at the end of the turn, pointing along it
+        a = math.radians(end - 8 * (1 if steps > 0 else -1))
+        tip = (centre[0] + r * math.cos(a), centre[1] + r * math.sin(a))
+        tangent = (-math.sin(a), math.cos(a)) if steps > 0 else (math.sin(a), -math.cos(a))
+        h = sp * 0.24
+        base = (tip[0] - tangent[0] * h, tip[1] - tangent[1] * h)
+        nx, ny = -tangent[1], tangent[0]
+        d.polygon([tip, (base[0] + nx * h * 0.6, base[1] + ny * h * 0.6),
+                   (base[0] - nx * h * 0.6, base[1] - ny * h * 0.6)], fill=PATH)
+
+
+def _draw_bumps(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event], game) -> None:
+    sp = lay.spacing
+    d = ImageDraw.Draw(im)
+    # captured pieces first (a ghost with a cross where each fell), so the arrows stay on top
+    for e in events:
+        if e.kind != "capture" or not e.cell:
+            continue
+        data = dict(e.data)
+        centre = space_centre_on(lay, e.cell, None, data.get("facing"))
+        hd.paste_centred(im, piece_sprite(e.seat or 1, data.get("facing", 0), sp, ghost=True), centre)
+        r = sp * 0.3
+        w = max(3, int(sp * 0.1))
+        for s in (1, -1):
+            d.line([(centre[0] - r, centre[1] - s * r), (centre[0] + r, centre[1] + s * r)], fill=CROSS, width=w)
+    for e in events:
+        if e.kind == "choice":
+            data = dict(e.data)
+            here = space_centre_on(lay, e.cell, None)
+            for label in data["options"]:
+                if label == data["chosen"] or label == "x":
+                    continue
+                there = space_centre_on(lay, label, here)
+                here2 = space_centre_on(lay, e.cell, there)
+                a, b = _shorten(here2, there, sp * 0.3, sp * 0.3)
+                _dotted(d, a, b, OPTION, max(2, int(sp * 0.05)), sp * 0.09)
+            # the badge sits on the side away from the chosen push, so the arrow stays clear
+            chosen_at = space_centre_on(lay, data["chosen"], here) if data["chosen"] != "x" else None
+            if chosen_at is not None and chosen_at != here:
+                ux, uy = _unit(here, chosen_at)
+            else:
+                ux, uy = 0.0, 1.0
+            badge = hd.badge_sprite(f"chose {data['chosen']}", max(10, int(sp * 0.36)), (255, 255, 255), BUMP)
+            hd.paste_centred(im, badge, (here[0] - ux * sp * 0.72, here[1] - uy * sp * 0.72))
+    badges: list[tuple[str, hd.Point]] = []
+    for e in events:
+        if e.kind != "bump" or not e.src:
+            continue
+        data = dict(e.data)
+        direction = data["direction"]
+        bumper_at = space_centre_on(lay, e.cell, None) if e.cell else None
+        src = space_centre_on(lay, e.src, bumper_at)
+        if e.dst:
+            dst = _step_point(lay, src, INDEX[e.src], direction, INDEX[e.dst])
+        else:
+            ux, uy = hd.SCREEN_DIRECTIONS[direction]
+            toward = data.get("toward")
+            if toward and toward != "x":
+                dst = _step_point(lay, src, INDEX[e.src], direction, INDEX[toward])
+            else:
+                dst = (src[0] + ux * sp * 0.9, src[1] + uy * sp * 0.9)
+        a, b = _shorten(src, dst, sp * 0.05, sp * 0.12)
+        hd.draw_arrow(im, a, b, BUMP, max(2.5, sp * 0.13), halo=(255, 255, 255), halo_width=max(1.0, sp * 0.035))
+        badges.append((str(data["number"]), src))
+    for text, at in badges:  # the numbers last, at each arrow's tail, so arrows never hide them
+        hd.paste_centred(im, hd.badge_sprite(text, max(10, int(sp * 0.36)), BUMP, (255, 255, 255)), at)
+def _unit(a: hd.Point, b: hd.Point) -> hd.Point:
+    n = math.dist(a, b) or 1.0
+    return (b[0] - a[0]) / n, (b[1] - a[1]) / n
+
+
+def _dotted(d: ImageDraw.ImageDraw, a: hd.Point, b: hd.Point, colour, width: int, step: float) -> None:
+    n = max(1, int(math.dist(a, b) / step))
+    for k in range(0, n, 2):
+        t0, t1 = k / n, min(1.0, (k + 1) / n)
+        d.line([(a[0] + (b[0] - a[0]) * t0, a[1] + (b[1] - a[1]) * t0),
+                (a[0] + (b[0] - a[0]) * t1, a[1] + (b[1] - a[1]) * t1)], fill=colour, width=width)
+
+
+# -- text -------------------------------------------------------------------------------------------------
+
+
+def status_line(game, names: Sequence[str]) -> str:
+    if game.is_over:
+        if not game.winners:
+            return "Game over · drawn by agreement"
+        seat = game.winners[0]
+        how = "by resignation" if game.end_reason == "resignation" else "on the centre"
+        return f"Game over · {_label(names, seat)} wins {how}"
+    return f"Turn {game.ply + 1} · {_label(names, game.to_move)} to move"
+
+
+def guard_applies(game, events: Sequence[Event]) -> bool:
+    """"Guard your center!": the last turn ended with its mover on the opponent's centre."""
+    return any(e.kind == "guard" for e in events) or (
+        not game.is_over and game.to_move is not None and game.held[3 - game.to_move]
+        and game.occupies_opponent_centre(3 - game.to_move))
+
+
+def last_move_line(game, events: Sequence[Event], names: Sequence[str]) -> str:
+    if not events:
+        return "No move yet" if game.ply == 0 else ""
+    mover = next((e.seat for e in events if e.kind in ("shift", "rotate", "pass", "reinforce")), None)
+    if any(e.kind == "resign" for e in events):
+        seat = next(e.seat for e in events if e.kind == "resign")
+        return f"{_label(names, seat)} resigned"
+    if any(e.kind == "draw" for e in events):
+        return "Draw agreed"
+    notation = turn_notation(events)
+    words = describe_events([e for e in events if e.kind != "guard"])
+    text = f"Last: {_label(names, mover)} {notation}" if mover else f"Last: {notation}"
+    if notation == "pass":
+        return text + (f": {words}" if words else "")
+    return text + (f": {words}" if words else ": no bumps")
+
+
+COLUMNS = (("", 3.0, "l"), ("on board", 1.2, "c"), ("captured", 1.2, "c"), ("reserves", 1.2, "c"))
+
+
+def _draw_panel(im: Image.Image, game, g: Geometry, names: Sequence[str], events: Sequence[Event]) -> None:
+    margin = int(g.width * 0.03)
+    top = g.board_bottom
+    rows = []
+    winners = set(game.winners)
+    for seat in (1, 2):
+        background = THEME.winner if seat in winners else (THEME.highlight if game.to_move == seat else None)
+        rows.append(hd.PanelRow(
+            swatch=piece_sprite(seat, 0, g.row_h * 0.9),
+            cells=[_label(names, seat), str(game.on_board(seat)), str(game.captured[seat - 1]),
+                   str(game.reserves[seat - 1])],
+            background=background, marker=game.to_move == seat, bold=(seat in winners,)))
+    hd.draw_panel(im, (margin, top, g.width - margin, 0), COLUMNS, rows, g.row_h, THEME, header=True)
+    d = ImageDraw.Draw(im)
+    small = max(9, int(g.line_h * 0.62))
+    y = top + 3 * g.row_h + g.line_h * 0.3
+    lines = [last_move_line(game, events, names)]
+    if guard_applies(game, events):
+        lines.append("Guard your center!")
+    lines.append("Move FROM,TO-F · choices in ( ) · pass · green gates are drawn twice")
+    for k, line in enumerate(lines[: g.lines]):
+        if not line:
+            continue
+        ink = THEME.accent if line == "Guard your center!" else (THEME.muted if k == len(lines) - 1 else THEME.ink)
+        size = small if line != "Guard your center!" else int(small * 1.15)
+        wrapped = _wrap(line, size, g.width - 2 * margin) if k == 0 else [hd.fit_text(line, size, g.width - 2 * margin)]
+        for part in wrapped[:2]:
+            d.text((margin, y), part, font=hd.font(size), fill=ink, anchor="lm",
+                   stroke_width=1 if ink == THEME.accent and size >= 16 else 0, stroke_fill=ink)
+            y += g.line_h * 0.8
+        y += g.line_h * 0.2
+
+
+def _wrap(text: str, size: int, width: float) -> list[str]:
+    words = text.split(" ")
+    lines, current = [], ""
+    for w in words:
+        trial = f"{current} {w}".strip()
+        if current and hd.text_width(trial, size) > width:
+            lines.append(current)
+            current = w
+        else:
+            current = trial
+    if current:
+        lines.append(current)
+    if len(lines) > 2:
+        lines[1] = hd.fit_text(" ".join(lines[1:]), size, width)
+    return lines
+
+
+__all__ = ["DEFAULT_WIDTH", "geometry", "piece_cell", "piece_sprite", "render", "space_centre", "status_line"]

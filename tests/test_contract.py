@@ -1,0 +1,200 @@
+"""The engine contract, checked the same way for every registered game.
+
+Every game in ``games.registry.GAMES`` — present and future — must: play
+random games to the end (or, for games that can go on for ever, keep legal
+positions up to a cap); round-trip its state and position JSON; have a
+``copy()`` independent of the original; leave the game untouched when
+``play_turn`` refuses; accept every ``legal_notations()`` entry through
+``parse_action``; and let ``apply_action`` alone refuse every action that
+``parse_action`` refuses (a client that skips parsing cannot corrupt a game).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Iterator
+
+import pytest
+
+from games import GameError, load_state
+from games.interface import Game, GameInfo, IllegalMove
+from games.registry import GAMES
+
+ENDING_CAP = 250  # games that always end (Bide, Begird) must end within this many turns
+ENDLESS_CAP = 60  # games that can go on for ever (GameInfo.max_turns set) keep legal positions this far
+SEEDS = (1, 2)
+
+
+def configurations() -> Iterator[tuple[str, int, dict[str, Any], int]]:
+    """Each game at its fewest and most seats with default options (two seeds), and each non-default option value."""
+    for game_id, info in sorted(GAMES.items()):
+        seen: set[tuple[int, tuple]] = set()
+        for players in sorted({info.min_players, info.max_players}):
+            variants: list[dict[str, Any]] = [{}]
+            for spec in info.options:
+                variants += [{spec.key: value} for value in spec.allowed if value != spec.default]
+            for options in variants:
+                key = (players, tuple(sorted(options.items())))
+                if key not in seen:
+                    seen.add(key)
+                    for seed in SEEDS if not options else SEEDS[:1]:
+                        yield game_id, players, options, seed
+
+
+CONFIGS = list(configurations())
+
+
+def _config_id(config: tuple[str, int, dict[str, Any], int]) -> str:
+    game_id, players, options, seed = config
+    extra = ",".join(f"{k}={v}" for k, v in options.items())
+    return f"{game_id}-{players}p" + (f"-{extra}" if extra else "") + f"-seed{seed}"
+
+
+def random_turn(game: Game, rng: random.Random, tries: int = 40) -> tuple[list[str], Game, list[Any]]:
+    """A random complete turn from ``game``: its notation, the game after it, and the actions tried.
+
+    The turn is built action by action on a copy; a dead end (no action and
+    the turn may not end) restarts the turn.
+    """
+    for _ in range(tries):
+        trial = game.copy()
+        notation: list[str] = []
+        actions: list[Any] = []
+        while True:
+            legal = trial.legal_actions()
+            if trial.is_over or (trial.can_end_turn() and (not legal or rng.random() < 0.35)):
+                if not trial.is_over:
+                    trial.end_turn()
+                return notation, trial, actions
+            if not legal:
+                break  # dead end: start the turn again
+            action = rng.choice(legal)
+            notation.append(trial.format_action(action))
+            actions.append(action)
+            trial.apply_action(action)
+    raise AssertionError(f"no complete turn found from {game.position()}")
+
+
+def check_round_trips(game: Game) -> None:
+    doc = game.to_json()
+    again = load_state(doc)
+    assert again.to_json() == doc
+    assert again.to_move == game.to_move and again.winners == game.winners and again.ply == game.ply
+    cls = type(game)
+    repositioned = cls.from_position(game.players, game.options, game.position())
+    assert repositioned.position() == game.position()
+
+
+def check_apply_action_refuses_alone(game: Game, pool: list[Any]) -> None:
+    """``apply_action`` accepts every listed action and refuses by itself whatever ``parse_action`` refuses.
+
+    A client that skips the parser (a button, the AI, a replay) must not be
+    able to play what a typed move could not.
+    """
+    listed = set(game.legal_actions())
+    for action in pool:
+        probe = game.copy()
+        if action in listed:
+            probe.apply_action(action)
+            continue
+        try:
+            probe.parse_action(game.format_action(action))
+        except GameError:
+            before = probe.position()
+            with pytest.raises(IllegalMove):
+                probe.apply_action(action)
+            assert probe.position() == before
+
+
+def check_legal_notations_parse(game: Game) -> None:
+    """Each listed action's notation parses back to a move with the same effect."""
+    for action in game.legal_actions():
+        notation = game.format_action(action)
+        listed, typed = game.copy(), game.copy()
+        listed.apply_action(action)
+        typed.apply_action(typed.parse_action(notation))
+        assert typed.position() == listed.position(), notation
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_config_id)
+def test_random_games_keep_the_contract(config):
+    game_id, players, options, seed = config
+    info: GameInfo = GAMES[game_id]
+    game = info.new(players, options)
+    rng = random.Random(f"{game_id}-{players}-{options}-{seed}")
+    pool: list[Any] = []
+    endless = getattr(info, "max_turns", None) is not None
+    for turn_number in range(ENDLESS_CAP if endless else ENDING_CAP):
+        if game.is_over:
+            break
+        check_round_trips(game)
+        notation, expected, actions = random_turn(game, rng)
+        for action in actions:
+            if action not in pool:
+                pool.append(action)
+        if turn_number % 5 == 0:
+            # At the turn's start and after each of its actions (mid-turn states too).
+            walker = game.copy()
+            for action in [None, *actions]:
+                if action is not None:
+                    walker.apply_action(action)
+                if walker.is_over:
+                    break
+                check_legal_notations_parse(walker)
+                check_apply_action_refuses_alone(walker, pool[-80:])
+
+        # copy() is independent: playing on the copy leaves the original alone.
+        before = game.to_json()
+        twin = game.copy()
+        twin.play_turn(notation)
+        assert game.to_json() == before
+
+        # A refused turn changes nothing (the turn with an impossible extra action).
+        refused = game.copy()
+        with pytest.raises(GameError):
+            refused.play_turn(notation + ["zz99"])
+        assert refused.to_json() == before
+
+        # The notation written while building the turn replays to the same game.
+        game.play_turn(notation)
+        if expected.is_over:
+            assert game.is_over and game.winners == expected.winners
+        else:
+            assert game.to_json() == expected.to_json()
+    if game.is_over:
+        check_round_trips(game)
+        assert game.to_move is None
+        assert game.legal_actions() == []
+        returns = game.returns()
+        assert len(returns) == players
+        assert abs(sum(returns) - 1.0) < 1e-9  # winners share 1; a draw gives each player 1/n
+        with pytest.raises(GameError):
+            game.play_turn(notation or ["a1"])
+    else:
+        # Only games that can go on for ever may reach the cap; the others always end.
+        assert endless, f"{game_id} did not end in {ENDING_CAP} turns"
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_resignation_contract(game_id):
+    info = GAMES[game_id]
+    game = info.new(info.min_players)
+    with pytest.raises(GameError):
+        game.copy().resign(info.max_players + 1)
+    with pytest.raises(GameError):
+        game.copy().resign(0)
+    game.resign(1)
+    assert game.is_over == (info.min_players == 2)
+    with pytest.raises(GameError):
+        game.resign(1)  # twice is refused, never an IndexError or a silent success
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+@pytest.mark.parametrize("bad", [[], "board", {"board": [1, 2]}, {"pieces": "x"}, {"to_move": "x"},
+                                 {"resigned": [9]}, {"board": {"zz99": 1}}, {"pieces": {"zz99": 1}}])
+def test_malformed_positions_raise_state_error_only(game_id, bad):
+    cls = GAMES[game_id].game_class
+    try:
+        cls.from_position(GAMES[game_id].min_players, None, bad)
+    except GameError:
+        pass  # StateError (or its GameError base) with a reason is the contract; anything else is a bug

@@ -1,0 +1,106 @@
+"""After a turn is stored, players are told the truth and the board reaches them, whatever Discord does."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.botworld import BotWorld
+from tests.faults import PostFaults, delete_thread, lock_thread
+
+
+@pytest.fixture
+async def world(tmp_path):
+    world = BotWorld(tmp_path / "hexplay.sqlite3")
+    world.faults = PostFaults(world.emu)  # before the emulator starts
+    await world.start()
+    announcer = world.bot.announcer
+    # fast retries for the test; Discord's 3 s deadline for the first answer is not changed
+    announcer.attempt_timeout, announcer.answer_within, announcer.retry_delays = 1.0, 1.5, (0.3, 0.5, 1, 1, 2)
+    yield world
+    # looking up a thread a moderator deleted is a 404 no bot can avoid
+    violations = [v for v in world.emu.violations if "404 10003 Unknown Channel" not in v]
+    await world.stop()
+    assert violations == [], violations
+
+
+def boards(world, channel, text):
+    return [m for m in world.emu.messages(channel) if text in m.content and m.attachments]
+
+
+async def announced(world, match_id):
+    match = await world.service.get(match_id)
+    return match.announced_version == match.version
+
+
+async def test_thread_deleted_board_goes_to_the_channel_with_a_new_thread(world):
+    alice, bob = world.users[:2]
+    match_id, thread = await world.start_two_player()
+    delete_thread(world.emu, thread)
+    played = await world.emu.invoke(alice, world.channel, "move", {"move": "e5", "match": match_id})
+    [answer] = await played.wait_followups(1)
+    assert "Done" in answer.content and "deleted" in answer.content and "new thread" in answer.content
+    [board] = boards(world, world.channel, "played `e5`")
+    assert f"<@{bob.id}>" in board.content
+    match = await world.service.get(match_id)
+    assert match.thread_id not in (None, thread.id) and await announced(world, match_id)
+    reply = await world.emu.invoke(bob, world.emu.channel(match.thread_id), "move", {"move": "a1"})
+    assert not reply.ephemeral and "played `a1`" in reply.text  # the match plays on in its new thread
+
+
+async def test_thread_locked_board_goes_to_the_channel_and_the_mover_is_told(world):
+    alice, bob = world.users[:2]
+    match_id, thread = await world.start_two_player()
+    lock_thread(world.emu, thread)
+    played = await world.emu.invoke(alice, world.channel, "move", {"move": "e5", "match": match_id})
+    [answer] = await played.wait_followups(1)
+    assert "Done" in answer.content and "locked" in answer.content and "nothing was changed" not in answer.content
+    [board] = boards(world, world.channel, "played `e5`")
+    assert f"<@{bob.id}>" in board.content and await announced(world, match_id)
+    again = await world.emu.invoke(alice, world.channel, "move", {"move": "e5", "match": match_id})
+    assert again.ephemeral and "not your turn" in again.text
+
+
+async def test_server_errors_on_the_thread_post_answer_in_time_and_deliver_in_the_background(world, caplog):
+    alice = world.users[0]
+    match_id, thread = await world.start_two_player()
+    world.faults.fail(thread.id, 500)
+    started = asyncio.get_running_loop().time()
+    played = await world.emu.invoke(alice, world.channel, "move", {"move": "e5", "match": match_id})
+    assert played.latency is not None and played.latency < 3.0
+    [answer] = await played.wait_followups(1)
+    assert asyncio.get_running_loop().time() - started < 3.0
+    assert "Played and saved" in answer.content and "Do not play the turn again" in answer.content
+    assert not boards(world, thread, "played `e5`") and not await announced(world, match_id)
+    world.faults.heal(thread.id)
+    posted = await world.emu.wait_for_message(thread, check=lambda m: "played `e5`" in m.content, timeout=6)
+    assert posted.attachments and "Delayed" in posted.content
+    await asyncio.sleep(0.5)
+    assert len(boards(world, thread, "played `e5`")) == 1 and await announced(world, match_id)
+    assert any(f"match {match_id}" in r.getMessage() and r.levelname == "WARNING" for r in caplog.records)
+
+
+async def test_a_board_already_posted_is_not_posted_again_after_a_restart(world):
+    alice = world.users[0]
+    match_id, thread = await world.start_two_player()
+    assert not (await world.emu.invoke(alice, thread, "move", {"move": "e5"})).ephemeral
+    # a stop came between the post and its record
+    async with world.store.transaction() as db:
+        await db.execute("UPDATE matches SET announced_version = announced_version - 1 WHERE id = ?", (match_id,))
+    await world.restart_bot()
+    await asyncio.sleep(0.3)
+    assert len(boards(world, thread, "played `e5`")) == 1 and await announced(world, match_id)
+
+
+async def test_a_move_answered_late_is_deferred_first_and_still_shows_its_board(world, monkeypatch):
+    import bot.app
+
+    monkeypatch.setattr(bot.app, "LATE_SECONDS", -1.0)  # as if the bot had been slow to get to it
+    alice = world.users[0]
+    match_id, thread = await world.start_two_player()
+    played = await world.emu.invoke(alice, thread, "move", {"move": "e5"})
+    assert played.deferred
+    board = await played.wait_message()
+    assert "played `e5`" in board.content and board.attachments and not board.ephemeral
+    assert await announced(world, match_id)

@@ -1,0 +1,571 @@
+"""Play Bai (RULES.md §3 and issue 7): one test per clause and per decision.
+
+Positions are written in the documented position form; ``pos`` fills in the
+keys a test does not care about.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from games import IllegalMove, StateError, get, load_state, new_game
+from games.cli import main as cli_main
+from games.playbai import GOAL, JUMP, PASS, STEP, PlayBai, field
+
+
+def pos(pieces, ball, to_move=1, kickoff=False, goals=(0, 0), last_goal=None, **options):
+    doc = {"pieces": pieces, "ball": ball, "goals": list(goals), "to_move": to_move,
+           "kickoff": kickoff, "last_goal": last_goal}
+    return PlayBai.from_position(2, options, doc)
+
+
+def refused(game, turn, fragment):
+    before = game.to_json()
+    with pytest.raises(IllegalMove) as error:
+        game.play_turn(turn)
+    assert fragment in str(error.value), str(error.value)
+    assert game.to_json() == before  # a refused turn changes nothing
+    return str(error.value)
+
+
+FAR = {"i3": 2, "h4": 2}  # two Blue playballers out of the way
+
+
+# -- field, end zones, set-up -------------------------------------------------------------
+
+def test_field_is_a_side_5_hexhex_with_dots_only_on_the_six_corners():
+    fld = field(5)
+    names = fld.board.names
+    assert len(fld.board) == 61 and names[fld.centre] == "e5"
+    assert sorted(names[i] for i in fld.zones[0]) == ["a1", "e1", "i1"]
+    assert sorted(names[i] for i in fld.zones[1]) == ["a5", "e9", "i5"]
+    assert sorted(names[i] for i in fld.dots) == ["a1", "a5", "e1", "e9", "i1", "i5"]
+
+
+def test_side_6_variant():
+    g = new_game("playbai", options={"side": "6"})
+    fld = g.field
+    names = fld.board.names
+    assert len(fld.board) == 91 and names[fld.centre] == "f6"
+    assert sorted(names[i] for i in fld.zones[0]) == ["a1", "f1", "k1"]
+    assert sorted(names[i] for i in fld.zones[1]) == ["a6", "f11", "k6"]
+    assert g.position()["pieces"] == {"b2": 1, "f2": 1, "j2": 1, "b6": 2, "f10": 2, "j6": 2}
+    assert g.position()["ball"] == "f6"
+
+
+def test_opening_position_form_is_exact():
+    g = new_game("playbai")
+    assert g.position() == {"pieces": {"b2": 1, "e2": 1, "h2": 1, "b5": 2, "e8": 2, "h5": 2},
+                            "ball": "e5", "goals": [0, 0], "to_move": 1, "kickoff": True, "last_goal": None}
+    assert list(g.position()["pieces"]) == ["b2", "e2", "h2", "b5", "e8", "h5"]
+    assert g.carrier() is None  # the ball lies loose on the centre
+
+
+def test_options_arrive_as_strings():
+    g = new_game("playbai", options={"side": "6", "expert": "true", "first": "2"})
+    assert g.options == {"side": 6, "expert": True, "first": 2}
+    assert g.to_move == 2 and g.kickoff
+    with pytest.raises(Exception, match="first cannot be"):
+        new_game("playbai", options={"first": "3"})
+
+
+def test_option_first_chooses_who_begins_the_first_set():
+    assert new_game("playbai").to_move == 1
+    g = new_game("playbai", options={"first": 2})
+    assert g.to_move == 2
+    refused(g, "b2-b3", "b2 is not yours")
+    g.play_turn("e8-e7")
+    assert g.to_move == 1 and not g.kickoff
+
+
+# -- moves: steps and jumps ---------------------------------------------------------------
+
+def test_step_to_an_adjacent_empty_cell():
+    g = new_game("playbai")
+    events = g.play_turn("e2-e3")
+    assert g.position()["pieces"]["e3"] == 1 and "e2" not in g.position()["pieces"]
+    assert [(e.kind, e.src, e.dst) for e in events[:1]] == [("move", "e2", "e3")]
+
+
+def test_step_to_an_occupied_or_distant_cell_is_refused():
+    g = pos({"e3": 1, "e4": 2, **FAR}, "i3")
+    refused(g, "e3-e4", "e4 is occupied")
+    refused(g, "e3-c4", "c4 is not in line with e3")
+
+
+def test_jump_passes_over_an_unbroken_line_of_either_team_and_lands_beyond():
+    g = pos({"e2": 1, "e3": 2, "e4": 1, "i3": 2}, "i3")
+    events = g.play_turn("e2^e")
+    jump = next(e for e in events if e.kind == "jump")
+    assert (jump.src, jump.dst) == ("e2", "e5")
+    assert dict(jump.data) == {"bounced": False, "direction": "e", "over": ("e3", "e4")}
+    assert g.position()["pieces"]["e5"] == 1
+
+
+def test_jump_may_be_written_by_its_landing_cell():
+    a = pos({"e2": 1, "e3": 2, "e4": 1, "i3": 2}, "i3")
+    b = a.copy()
+    a.play_turn("e2^e")
+    b.play_turn("e2-e5")
+    assert a.position() == b.position() and b.last_turn_notation == "e2^e"
+    c = pos({"e2": 1, "e3": 2, "e4": 1, "i3": 2}, "i3")
+    refused(c, "e2-e6", "its jump e lands on e5")
+
+
+def test_jump_needs_a_playballer_next_to_the_jumper():
+    g = pos({"e3": 1, **FAR}, "i3")
+    refused(g, "e3^e", "nothing to jump over")
+
+
+def test_bounce_at_the_edge_stays_and_counts_as_a_move():
+    # c4 jumps north-east over b4 and a4: beyond a4 is off the field.
+    g = pos({"c4": 1, "d4": 1, "b4": 2, "a4": 2, "i3": 2}, "i3")
+    trial = g.copy()
+    events = trial.apply_action(trial.parse_action("c4^ne"))
+    jump = events[0]
+    assert jump.kind == "jump" and jump.dst == "c4" and dict(jump.data)["bounced"]
+    assert trial._moves == 1
+    trial.apply_action(trial.parse_action("c4^ne"))
+    trial.apply_action(trial.parse_action("d4-d5"))
+    with pytest.raises(IllegalMove, match="3 moves are already made"):
+        trial.parse_action("d5-d6")
+
+
+def test_a_turn_that_is_only_a_bounce_taking_nothing_is_refused():
+    g = pos({"c4": 1, "b4": 2, "a4": 2, "i3": 2}, "i3")
+    refused(g, "c4^ne", "that turn leaves the position unchanged")
+
+
+def test_a_bounce_takes_the_ball_from_a_playballer_jumped_over():
+    g = pos({"c4": 1, "b4": 2, "a4": 2, "i3": 2}, "b4")
+    events = g.play_turn("c4^ne")
+    assert g.position()["ball"] == "c4" and g.carrier() == 1
+    ball = next(e for e in events if e.kind == "ball")
+    assert ball.src == "b4" and ball.cell == "c4" and dict(ball.data) == {"from_seat": 2}
+
+
+def test_a_jumper_takes_the_ball_from_any_playballer_it_jumps_over():
+    g = pos({"e2": 1, "e3": 2, "e4": 2, "i3": 2}, "e3")
+    g.play_turn("e2^e")
+    assert g.position()["ball"] == "e5" and g.carrier() == 1
+    # also from a team-mate
+    g = pos({"e2": 1, "e3": 1, "i3": 2, "h4": 2}, "e3")
+    g.play_turn("e2^e")
+    assert g.position()["ball"] == "e4"
+
+
+def test_entering_the_loose_ball_cell_takes_it_by_step_or_jump():
+    g = pos({"e4": 1, **FAR}, "e5")
+    assert g.carrier() is None
+    events = g.play_turn("e4-e5")
+    assert g.carrier() == 1 and any(e.kind == "ball" and dict(e.data) == {"loose": True} for e in events)
+    g = pos({"e2": 1, "e3": 1, "e4": 2, "i3": 2}, "e5")
+    g.play_turn("e3^e")
+    assert g.position()["ball"] == "e5" and g.carrier() == 1
+
+
+def test_the_ball_moves_with_its_carrier():
+    g = pos({"e4": 1, **FAR}, "e4")
+    g.play_turn("e4-e5 e5-e6")
+    assert g.position()["ball"] == "e6"
+
+
+def test_kick_off_allows_at_most_two_moves():
+    g = new_game("playbai")
+    refused(g, "e2-e3 e3-e4 e4-d4", "kick-off turn allows only 2 moves")
+    g.play_turn("e2-e3 e3-e4")
+    assert not g.kickoff
+    g.play_turn("e8-e7 e7-e6 b5-b4")  # three moves after the kick-off
+    assert g.to_move == 1
+
+
+def test_one_to_three_moves_and_at_least_one():
+    g = pos({"e3": 1, "c3": 1, **FAR}, "c3")
+    refused(g, "c3>e3 e3>c3 c3-c4 c4-c5 c5-c6 e3-e4", "3 moves are already made")
+    refused(g, "c3>e3", "at least one move")
+
+
+# -- passes -------------------------------------------------------------------------------
+
+def test_pass_along_a_line_team_mates_and_empty_cells_do_not_block():
+    g = pos({"e2": 1, "e4": 1, "e7": 1, "i3": 2, "h4": 2}, "e2")
+    events = g.play_turn("e2>e7 e4-d4")
+    assert g.position()["ball"] == "e7"
+    assert [(e.kind, e.src, e.dst) for e in events if e.kind == "pass"] == [("pass", "e2", "e7")]
+
+
+def test_an_opponent_between_blocks_the_pass():
+    g = pos({"e2": 1, "e7": 1, "e5": 2, "i3": 2}, "e2")
+    refused(g, "e2>e7", "opposing playballer on e5 blocks the pass")
+
+
+def test_a_pass_off_the_line_is_refused():
+    g = pos({"e5": 1, "d2": 1, **FAR}, "e5")
+    refused(g, "e5>d2", "d2 is not in line with e5")
+
+
+def test_pass_by_receiver_only():
+    g = pos({"e5": 1, "c3": 1, **FAR}, "e5")
+    g.play_turn(">c3 c3-b3")
+    assert g.position()["ball"] == "b3"
+
+
+def test_pass_needs_the_ball_and_a_team_mate():
+    g = pos({"e5": 1, "c3": 1, "c5": 2, "i3": 2}, "c5")
+    refused(g, ">c3", "your team does not have the ball")
+    g = pos({"e5": 1, "c3": 1, "c5": 2, "i3": 2}, "e5")
+    refused(g, "c3>e5", "c3 does not hold the ball")
+    refused(g, "e5>c5", "c5 is not a team-mate")
+
+
+def test_a_pass_to_an_opponents_end_zone_is_not_allowed():
+    g = pos({"e5": 1, "c3": 1, **FAR}, "e5")
+    refused(g, "e5>a5", "a pass to an opponent's end zone is not allowed")
+
+
+def test_passes_do_not_count_as_moves():
+    g = pos({"e2": 1, "e4": 1, "e6": 1, "i3": 2, "h4": 2}, "e2")
+    g.play_turn("e2>e4 e4>e6 e6>e2 e2>e6 e2-d2 d2-d3 d3-d4 e6>e4")
+    assert g.position()["ball"] == "e4" and g.to_move == 2
+
+
+def test_a_turn_of_passes_only_is_refused_even_if_the_ball_changes_hands():
+    g = pos({"e2": 1, "e4": 1, **FAR}, "e2")
+    refused(g, "e2>e4", "at least one move")
+
+
+# -- dots and end zones -------------------------------------------------------------------
+
+def test_a_playballer_may_cross_its_own_dot_but_not_end_the_turn_on_it():
+    g = pos({"e2": 1, **FAR}, "i3")
+    refused(g, "e2-e1", "a turn may not end on a dot")
+    g.play_turn("e2-e1 e1-d1")
+    assert "d1" in g.position()["pieces"]
+
+
+def test_entering_an_opponents_end_zone_without_the_ball_is_refused():
+    g = pos({"e8": 1, "c3": 1, **FAR}, "c3")
+    refused(g, "e8-e9", "e9 is an end zone of the opponent")
+
+
+def test_own_end_zone_with_the_ball_is_no_goal_and_no_place_to_end():
+    g = pos({"e2": 1, **FAR}, "e2")
+    refused(g, "e2-e1", "a turn may not end on a dot")
+    trial = g.copy()
+    events = trial.apply_action(trial.parse_action("e2-e1"))
+    assert not any(e.kind == "goal" for e in events) and trial.goals == [0, 0]
+
+
+def test_a_jump_landing_in_an_opponents_end_zone_without_the_ball_is_illegal_not_a_bounce():
+    g = pos({"e7": 1, "e8": 2, "i3": 2}, "i3")
+    refused(g, "e7^e", "e9 is an end zone of the opponent")
+
+
+def test_a_jump_that_takes_the_ball_into_an_opponents_end_zone_scores():
+    g = pos({"e7": 1, "e8": 2, "i3": 2}, "e8")
+    events = g.play_turn("e7^e")
+    assert any(e.kind == "goal" and e.cell == "e9" for e in events)
+    assert g.goals == [1, 0]
+
+
+# -- goals and sets -----------------------------------------------------------------------
+
+def test_a_goal_starts_a_new_set_with_the_conceding_team_kicking_off():
+    g = pos({"d8": 1, "c3": 1, **FAR}, "d8", goals=(1, 1), last_goal=2)
+    events = g.play_turn("d8-e9")
+    kinds = [e.kind for e in events]
+    assert kinds == ["move", "goal", "set"]
+    assert g.position() == {"pieces": {"b2": 1, "e2": 1, "h2": 1, "b5": 2, "e8": 2, "h5": 2},
+                            "ball": "e5", "goals": [2, 1], "to_move": 2, "kickoff": True, "last_goal": 1}
+    assert g.set_number == 4
+
+
+def test_actions_after_a_goal_make_the_whole_turn_illegal():
+    g = pos({"d8": 1, "c3": 1, **FAR}, "d8")
+    message = refused(g, "d8-e9 c3-c4", "already ended the turn")
+    assert "goal" in message
+    trial = g.copy()
+    trial.apply_action(trial.parse_action("d8-e9"))
+    assert trial.legal_actions() == [] and trial.can_end_turn()
+    with pytest.raises(IllegalMove, match="goal already ended the turn"):
+        trial.parse_action("c3-c4")
+
+
+def test_first_to_three_goals_wins_and_the_final_position_shows_the_scorer():
+    g = pos({"d8": 1, "c3": 1, **FAR}, "d8", goals=(2, 1), last_goal=2)
+    events = g.play_turn("d8-e9")
+    assert g.is_over and g.winners == (1,) and g.end_reason == "goals"
+    assert events[-1].kind == "end" and not any(e.kind == "set" for e in events)
+    assert g.position() == {"pieces": {"c3": 1, "e9": 1, "i3": 2, "h4": 2}, "ball": "e9", "goals": [3, 1],
+                            "to_move": None, "kickoff": False, "last_goal": 1}
+    refused(g, "c3-c4", "the game is over")
+    again = PlayBai.from_position(2, {}, g.position())
+    assert again.is_over and again.winners == (1,)
+
+
+def test_actions_after_the_winning_goal_are_refused_with_the_goal_as_reason():
+    g = pos({"d8": 1, "c3": 1, **FAR}, "d8", goals=(2, 0), last_goal=1)
+    refused(g, "d8-e9, c3-c4", "already ended the turn")
+
+
+def test_expert_two_goals_in_a_row_win():
+    g = pos({"d8": 1, "c3": 1, **FAR}, "d8", goals=(1, 0), last_goal=1, expert=True)
+    g.play_turn("d8-e9")
+    assert g.winners == (1,)
+
+
+def test_expert_alternating_goals_never_win():
+    g = pos({"d8": 1, "c3": 1, **FAR}, "d8", goals=(5, 5), last_goal=2, expert=True)
+    g.play_turn("d8-e9")
+    assert not g.is_over and g.goals == [6, 5] and g.to_move == 2 and g.kickoff
+
+
+def test_expert_third_goal_alone_does_not_win_and_normal_third_goal_does():
+    expert = pos({"d8": 1, "c3": 1, **FAR}, "d8", goals=(2, 2), last_goal=2, expert=True)
+    expert.play_turn("d8-e9")
+    assert not expert.is_over
+    normal = pos({"d8": 1, "c3": 1, **FAR}, "d8", goals=(2, 2), last_goal=2)
+    normal.play_turn("d8-e9")
+    assert normal.winners == (1,)
+
+
+def test_seat_2_scores_in_seat_1_end_zones():
+    g = pos({"c3": 1, "h2": 1, "e2": 2, "i3": 2}, "e2", to_move=2)
+    g.play_turn("e2-e1")
+    assert g.goals == [0, 1] and g.to_move == 1 and g.kickoff
+
+
+# -- the end of a turn --------------------------------------------------------------------
+
+def test_the_position_must_change():
+    g = pos({"e3": 1, **FAR}, "i3")
+    refused(g, "e3-e4 e4-e3", "that turn leaves the position unchanged")
+
+
+def test_team_mates_are_interchangeable_for_the_position_check():
+    # e3 jumps over e4 to e5, e4 steps back to e3, e5 steps to e4: the same cells as before.
+    g = pos({"e3": 1, "e4": 1, **FAR}, "i3")
+    refused(g, "e3^e e4-e3 e5-e4", "that turn leaves the position unchanged")
+
+
+def test_who_holds_the_ball_is_part_of_the_position():
+    g = pos({"e3": 1, "e4": 1, **FAR}, "e3")
+    g.play_turn("e3^e e4-e3 e5-e4")  # the same cells, but the ball went from e3 to e4 with the jumper
+    assert g.position()["ball"] == "e4"
+
+
+def test_a_seat_with_no_legal_turn_passes_automatically(monkeypatch):
+    # No reachable position leaves a team without a legal turn on a side-5 field
+    # (docs/rules.md); the mechanism is checked by making seat 2 stuck.
+    g = new_game("playbai")
+    real = PlayBai.has_legal_turn
+    monkeypatch.setattr(PlayBai, "has_legal_turn", lambda self: self.current != 2 and real(self))
+    events = g.play_turn("e2-e3")
+    automatic = [e for e in events if e.kind == "pass" and dict(e.data).get("automatic")]
+    assert [e.seat for e in automatic] == [2]
+    assert g.to_move == 1 and g.ply == 1
+
+
+def test_neither_team_able_to_move_ends_the_game_without_a_winner(monkeypatch):
+    g = new_game("playbai")
+    monkeypatch.setattr(PlayBai, "has_legal_turn", lambda self: False)
+    g.play_turn("e2-e3")
+    assert g.is_over and g.winners == () and g.end_reason == "no legal turn"
+
+
+# -- notation and errors ------------------------------------------------------------------
+
+@pytest.mark.parametrize("turn,fragment", [
+    ("b5-b4", "b5 is not yours"),
+    ("c3-c4", "there is no playballer on c3"),
+    ("z9-a1", "no row z"),
+    ("b2", "is not an action"),
+    ("b2^up", "unknown direction"),
+    ("e5>b5", "your team does not have the ball"),
+    ("b2-b2", "goes nowhere"),
+])
+def test_parse_errors_say_why(turn, fragment):
+    refused(new_game("playbai"), turn, fragment)
+
+
+def test_notation_is_case_insensitive_and_split_by_commas_or_spaces():
+    a, b = new_game("playbai"), new_game("playbai")
+    a.play_turn("E2-E3,  e3-E4")
+    b.play_turn("e2-e3 e3-e4")
+    assert a.position() == b.position() and a.last_turn_notation == "e2-e3,e3-e4"
+
+
+def test_canonical_notation_of_each_action():
+    g = pos({"e2": 1, "e3": 2, "c3": 1, "i3": 2}, "c3")
+    assert g.format_action((STEP, g.board.parse("e2"), g.board.parse("d2"))) == "e2-d2"
+    assert g.format_action((JUMP, g.board.parse("e2"), 0)) == "e2^e"
+    assert g.format_action((PASS, g.board.parse("c3"), g.board.parse("e2"))) == "c3>e2"
+    assert g.parse_action("e2-e4") == (JUMP, g.board.parse("e2"), 0)
+    assert g.parse_action("e2^0") == (JUMP, g.board.parse("e2"), 0)
+
+
+def test_describe_action_hints():
+    g = pos({"e2": 1, "e3": 2, "e4": 2, "c3": 1, "i3": 2}, "e3")
+    jump = g.parse_action("e2^e")
+    assert g.describe_action(jump) == "e2^e — jump 2 to e5, takes the ball"
+    assert g.describe_action(g.parse_action("c3-c4")) == "c3-c4 — step to c4"
+    h = pos({"e5": 1, "b5": 1, **FAR}, "e5")
+    assert h.describe_action(h.parse_action("e5>b5")) == "e5>b5 — pass to b5"
+
+
+def test_describe_turn_in_words():
+    g = pos({"b2": 1, "e6": 1, "c4": 1, "b4": 2, "a4": 2, "e8": 2}, "e6", goals=(1, 1), last_goal=2)
+    events = g.play_turn("b2-c2, e6>c4, c4^ne")
+    assert g.describe_turn(events, g.last_turn_notation) == "b2-c2, e6>c4, c4^ne (bounced)"
+    h = pos({"e6": 1, "c3": 1, "e7": 2, "b4": 2}, "e7", goals=(1, 1), last_goal=2)
+    events = h.play_turn("c3-c4, e6^e, e8-e9")
+    words = h.describe_turn(events, h.last_turn_notation)
+    assert words == "c3-c4, e6^e (took the ball), e8-e9 — GOAL! 2–1", words
+
+
+# -- legal actions, complete turns --------------------------------------------------------
+
+def test_legal_actions_never_lead_to_a_dead_end():
+    # After two moves onto the own dot with one move left, only ways off it remain.
+    g = pos({"e3": 1, **FAR}, "i3")
+    g.apply_action(g.parse_action("e3-e2"))
+    g.apply_action(g.parse_action("e2-e1"))
+    assert not g.can_end_turn()
+    assert sorted(g.legal_notations()) == ["e1-d1", "e1-e2", "e1-f1"]
+
+
+def test_complete_turns_from_the_opening():
+    g = new_game("playbai")
+    turns = g.complete_turns()
+    assert len(turns) == 111
+    assert "e2-e3,e3-e4" in turns and "e2-e3" in turns
+    assert turns["e2-e3"] == (("b2", "e3", "h2"), "e5")
+    # each is its shortest notation, and positions are distinct
+    assert len(set(turns.values())) == len(turns)
+
+
+def test_complete_turns_collapse_every_non_winning_goal_into_one_result():
+    g = pos({"d8": 1, "d7": 1, **FAR}, "d8")
+    turns = g.complete_turns()
+    goals = [t for t, key in turns.items() if key == "goal"]
+    assert len(goals) == 1 and len(goals[0].split(",")) == 1
+    winning = pos({"d8": 1, "d7": 1, **FAR}, "d8", goals=(2, 0), last_goal=1)
+    wins = [key for key in winning.complete_turns().values() if key[0] == "win"]
+    assert len(wins) > 1  # the scorer's team-mates stand in different places
+
+
+def test_complete_turns_continue_a_half_entered_turn():
+    g = new_game("playbai")
+    g.apply_action(g.parse_action("e2-e3"))
+    rest = g.complete_turns()
+    assert "" in rest  # ending here is one of them
+    assert all(len(t.split(",")) <= 1 for t in rest if t)
+    g.apply_action(g.parse_action("e3-e4"))
+    assert g.complete_turns() == {"": (("b2", "e4", "h2"), "e5")}
+    assert g.turn_results()[next(iter(g.turn_results()))] == ()
+    assert GOAL not in g.turn_results()
+
+
+# -- serialization and CLI ------------------------------------------------------------------
+
+def test_state_round_trip_mid_game():
+    g = new_game("playbai", options={"expert": True})
+    g.play_turn("e2-e3 e3-e4")
+    g.play_turn("e8-e7 e7-e6")
+    again = load_state(json.loads(json.dumps(g.to_json())))
+    assert again.position() == g.position() and again.ply == 2 and again.options == g.options
+    assert again.complete_turns() == g.complete_turns()
+
+
+@pytest.mark.parametrize("doc,fragment", [
+    ({"pieces": {"e2": 1}, "ball": "e5"}, "seat 2 has 0 playballers"),
+    ({"pieces": {"e2": 1, "e1": 2}, "ball": "e5"}, "stands on a dot"),
+    ({"pieces": {"e2": 1, "e3": 3}, "ball": "e5"}, "is not 1 or 2"),
+    ({"pieces": {"e2": 1, "e3": 2}, "ball": "z5"}, "no row z"),
+    ({"pieces": {"e2": 1, "e3": 2}}, "needs 'ball'"),
+    ({"pieces": {"e2": 1, "e3": 2}, "ball": "e5", "goals": [1, 0]}, "last_goal must name"),
+    ({"pieces": {"e2": 1, "e3": 2}, "ball": "e5", "goals": [3, 0], "last_goal": 1}, "to_move must be null"),
+    ({"pieces": {"e2": 1, "e3": 2}, "ball": "e5", "to_move": None}, "nobody has won"),
+])
+def test_bad_positions_are_refused_with_a_reason(doc, fragment):
+    with pytest.raises(StateError, match=fragment):
+        PlayBai.from_position(2, {}, doc)
+
+
+def test_an_agreed_draw_is_stored_and_reloaded():
+    g = new_game("playbai")
+    g.play_turn("e2-e3")
+    g.agree_draw()
+    assert g.is_over and g.winners == () and g.position()["drawn"] is True
+    again = load_state(json.loads(json.dumps(g.to_json())))
+    assert again.is_over and again.winners == () and again.end_reason == "draw by agreement"
+    assert again.position() == g.position()
+    refused(again, "b5-b4", "the game is over")
+    assert "draw" in again.render_text()
+
+
+def test_registry_and_metadata():
+    info = get("playbai")
+    assert get("Play Bai") is info and info.multi_action_turns and info.allows_draws
+    assert [o.key for o in info.options] == ["side", "expert", "first"]
+    assert not get("bide").allows_draws and not get("begird").allows_draws
+
+
+def run_cli(capsys, *argv):
+    status = cli_main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_cli_replay_contract(capsys):
+    status, out, _ = run_cli(capsys, "replay", "playbai", "--moves", "e2-e3 e3-e4; e8-e7,e7-e6", "--json")
+    assert status == 0
+    doc = json.loads(out)
+    assert doc["game"] == "playbai" and doc["ply"] == 2 and doc["to_move"] == 1 and doc["scores"] == [0, 0]
+    assert doc["options"] == {"side": 5, "expert": False, "first": 1}
+    assert doc["position"]["pieces"] == {"b2": 1, "e4": 1, "h2": 1, "b5": 2, "e6": 2, "h5": 2}
+    assert "e4-e5" in doc["legal"]
+
+
+def test_cli_options_as_strings_and_illegal_turn_exit_2(capsys):
+    status, out, _ = run_cli(capsys, "replay", "playbai", "--option", "side=6", "--option", "expert=true",
+                             "--option", "first=2", "--json")
+    doc = json.loads(out)
+    assert status == 0 and doc["options"] == {"side": 6, "expert": True, "first": 2} and doc["to_move"] == 2
+    status, out, _ = run_cli(capsys, "replay", "playbai", "--moves", "e2-e3; b2-b3", "--json")
+    assert status == 2
+    doc = json.loads(out)
+    assert doc["ply"] == 1 and "b2 is not yours" in doc["error"]
+
+
+def test_cli_position_and_scores_are_goals(tmp_path, capsys):
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps({"pieces": {"d8": 1, "c3": 1, "i3": 2, "h4": 2}, "ball": "d8",
+                                "goals": [1, 2], "to_move": 1, "kickoff": False, "last_goal": 2}))
+    status, out, _ = run_cli(capsys, "replay", "playbai", "--position", str(path), "--moves", "d8-e9", "--json")
+    doc = json.loads(out)
+    assert status == 0 and doc["scores"] == [2, 2] and doc["position"]["kickoff"] is True
+    status, out, _ = run_cli(capsys, "replay", "playbai", "--moves", "e2-e3")
+    assert status == 0 and "Blue to move" in out and "Legal:" in out
+
+
+def test_cli_random_game_replays(capsys):
+    _, out, _ = run_cli(capsys, "random", "playbai", "--seed", "7", "--json")
+    doc = json.loads(out)
+    assert doc["over"]  # seed 7 ends by itself; most random games reach max_turns (500) unfinished
+    _, out2, _ = run_cli(capsys, "replay", "playbai", "--moves", doc["moves"], "--json")
+    assert json.loads(out2)["position"] == doc["position"]
+
+
+def test_golden_game_replays_to_its_stored_end():
+    """A stored seeded game (STYLE §6c): any change of the rules' behaviour shows here."""
+    from pathlib import Path
+
+    doc = json.loads((Path(__file__).parent / "data" / "playbai_golden.json").read_text())
+    game = new_game("playbai", options=doc["options"])
+    for turn in doc["moves"].split(";"):
+        game.play_turn(turn)
+    assert game.ply == doc["ply"] and list(game.winners) == doc["winners"]
+    assert game.position() == doc["position"]

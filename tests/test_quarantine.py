@@ -1,0 +1,53 @@
+"""Start-up never stops for one bad match: a match whose log does not replay is paused, the rest play on."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+
+from tests.botworld import BotWorld
+
+
+@pytest.fixture
+async def world(tmp_path):
+    world = await BotWorld(tmp_path / "hexplay.sqlite3").start()
+    yield world
+    violations = list(world.emu.violations)
+    await world.stop()
+    assert violations == [], violations
+
+
+async def test_a_match_whose_log_does_not_replay_is_paused_and_the_bot_keeps_serving(world, caplog):
+    alice, bob = world.users[:2]
+    broken_id, broken_thread = await world.start_two_player()
+    healthy_id, healthy_thread = await world.start_two_player(a=2, b=3)
+    assert not (await world.emu.invoke(alice, broken_thread, "move", {"move": "e5"})).ephemeral
+    stored = (await world.service.get(broken_id)).state
+    # the double turn of issue 13: a second move by the same seat in the log
+    await world.store._db.execute(
+        "INSERT INTO moves (match_id, seq, ply, seat, user_id, kind, notation, entered, events, created_at)"
+        " VALUES (?, 2, 0, 1, ?, 'turn', 'a1', 'a1', '[]', 0)", (broken_id, alice.id))
+    caplog.set_level(logging.ERROR, logger="bot")
+    await world.restart_bot()  # must not exit
+
+    assert any(f"match {broken_id} set aside" in r.getMessage() and r.levelno == logging.ERROR
+               for r in caplog.records)
+    told = await world.emu.wait_for_message(broken_thread, check=lambda m: "is paused" in m.content)
+    assert f"<@{alice.id}>" in told.content and f"<@{bob.id}>" in told.content
+    refused = await world.emu.invoke(bob, broken_thread, "move", {"move": "a1"})
+    assert refused.ephemeral and "paused" in refused.text
+    board = await world.emu.invoke(bob, broken_thread, "board", {})
+    assert board.ephemeral and "paused" in board.text
+    async with world.store.reading() as db, db.execute("SELECT state FROM matches WHERE id = ?",
+                                                        (broken_id,)) as cursor:
+        assert json.loads((await cursor.fetchone())[0]) == stored  # never rewritten
+
+    carol = world.users[2]
+    assert not (await world.emu.invoke(carol, healthy_thread, "move", {"move": "e5"})).ephemeral
+
+    await world.restart_bot()  # players are told once, not at every start
+    paused_posts = [m for m in world.emu.messages(broken_thread) if "is paused" in m.content]
+    assert len(paused_posts) == 1
+    assert healthy_id != broken_id

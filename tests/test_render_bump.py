@@ -1,0 +1,165 @@
+"""Bump's picture: decode the PNG with Pillow and look at the pixels."""
+
+from __future__ import annotations
+
+import io
+import math
+
+import pytest
+from PIL import Image
+
+import render
+from games.bump import COORDS, INDEX, Bump, gate_part
+from render import bump as rb
+
+NAMES = ["alice", "bob"]
+
+
+def decode(data: bytes) -> Image.Image:
+    im = Image.open(io.BytesIO(data))
+    im.load()
+    return im.convert("RGB")
+
+
+def near(pixel, colour, tolerance: float = 40.0) -> bool:
+    return math.dist(pixel[:3], colour[:3]) < tolerance
+
+
+def game(pieces, to_move=1, **extra):
+    return Bump.from_position(2, None, {"pieces": pieces, "to_move": to_move, **extra})
+
+
+def centre_of(space: str, facing: int | None = None, width: int = rb.DEFAULT_WIDTH):
+    lay = rb.geometry(width).layout
+    i = INDEX[space]
+    cells = COORDS[i]
+    cell = cells[gate_part(i, facing)] if facing is not None and len(cells) == 2 else cells[0]
+    return lay.centre(cell)
+
+
+def at(im, point, dx=0.0, dy=0.0):
+    return im.getpixel((int(round(point[0] + dx)), int(round(point[1] + dy))))
+
+
+def test_registered_and_small_enough():
+    assert "bump" in render.registered()
+    data = render.render_png(Bump.new(), player_names=NAMES)
+    assert len(data) < 300_000
+    im = decode(data)
+    assert im.width == rb.DEFAULT_WIDTH and im.height == rb.geometry(rb.DEFAULT_WIDTH).height
+    small = decode(render.render_png(Bump.new(), player_names=NAMES, width=400))
+    assert small.width == 400
+
+
+def test_pieces_in_two_colours_with_the_bumper_on_the_facing_edge():
+    im = decode(render.render_png(Bump.new(), player_names=NAMES))
+    sp = rb.geometry(rb.DEFAULT_WIDTH).spacing
+    for space, seat, facing in (("01", 1, 0), ("11", 1, 1), ("09", 2, 3), ("091", 2, 4)):
+        c = centre_of(space)
+        ux, uy = math.cos(math.radians(60 * facing)), math.sin(math.radians(60 * facing))
+        bumper = at(im, c, ux * sp * 0.36, uy * sp * 0.36)
+        blind = at(im, c, -ux * sp * 0.36, -uy * sp * 0.36)
+        assert near(bumper, rb.BUMPER), (space, bumper)
+        assert near(blind, rb.PIECE[seat - 1]), (space, blind)
+    assert math.dist(rb.PIECE[0], rb.PIECE[1]) > 150
+
+
+def test_centres_are_marked_with_their_owners_colour():
+    im = decode(render.render_png(game({"02": [1, 0], "08": [2, 3]}), player_names=NAMES))
+    sp = rb.geometry(rb.DEFAULT_WIDTH).spacing
+    for space, seat in (("C1", 0), ("C2", 1)):
+        ring = at(im, centre_of(space), sp * 0.37, 0)
+        assert near(ring, rb.PIECE[seat], 60), (space, ring)
+
+
+@pytest.mark.parametrize("facing", range(6))
+def test_a_gate_piece_is_drawn_in_the_part_its_bumper_faces(facing):
+    im = decode(render.render_png(game({"15": [1, facing], "39": [2, 0]}), player_names=NAMES))
+    sp = rb.geometry(rb.DEFAULT_WIDTH).spacing
+    drawn = COORDS[INDEX["15"]][gate_part(INDEX["15"], facing)]
+    other = [c for c in COORDS[INDEX["15"]] if c != drawn][0]
+    lay = rb.geometry(rb.DEFAULT_WIDTH).layout
+    ux, uy = math.cos(math.radians(60 * facing)), math.sin(math.radians(60 * facing))
+    blind = at(im, lay.centre(drawn), -ux * sp * 0.36, -uy * sp * 0.36)
+    assert near(blind, rb.PIECE[0])
+    assert not near(at(im, lay.centre(other), -ux * sp * 0.36, -uy * sp * 0.36), rb.PIECE[0])
+    # facings 1, 0 and 2 face area 2: the part beside area 2 (x > the middle)
+    assert (lay.centre(drawn)[0] > lay.centre(COORDS[INDEX["05"]][0])[0]) == (facing in (0, 1, 2))
+
+
+def test_the_chain_is_drawn_numbered_with_ghosts_and_crosses():
+    g = game({"02": [1, 1], "03": [2, 0], "05": [2, 1], "06": [2, 0], "031": [2, 5], "39": [2, 0]})
+    events = g.play_turn("02-0")
+    im = decode(render.render_png(g, player_names=NAMES, last_events=events))
+    sp = rb.geometry(rb.DEFAULT_WIDTH).spacing
+    # bump 1 starts on 03: its badge sits there
+    c = centre_of("03")
+    assert any(near(at(im, c, dx * sp, dy * sp), rb.BUMP, 40) for dx in (-0.15, 0.15) for dy in (-0.1, 0.1))
+    # a red cross over the ghosts on 05 and 04
+    for space in ("05", "04"):
+        c = centre_of(space)
+        crossed = [at(im, c, s * sp * 0.2, t * sp * 0.2) for s in (-1, 1) for t in (-1, 1)]
+        assert any(near(p, rb.CROSS, 60) for p in crossed), (space, crossed)
+    # no ghost without a capture: the same position without last events has no cross
+    plain = decode(render.render_png(g, player_names=NAMES))
+    c = centre_of("05")
+    assert not any(near(at(plain, c, s * sp * 0.2, t * sp * 0.2), rb.CROSS, 60) for s in (-1, 1) for t in (-1, 1))
+
+
+def test_path_and_rotation_are_drawn_in_violet():
+    g = game({"02": [1, 0], "39": [2, 0]})
+    events = g.play_turn("02,04-1")
+    im = decode(render.render_png(g, player_names=NAMES, last_events=events))
+    # the path passes through 03's centre (a straight line 02 → 03 → 04)
+    assert near(at(im, centre_of("03")), rb.PATH, 60)
+
+
+def test_panel_words_and_guard_call():
+    g = game({"08": [1, 0], "39": [2, 0], "29": [2, 4]})
+    events = g.play_turn("08,C2")
+    names = rb.seat_names(NAMES)
+    assert rb.guard_applies(g, events)
+    assert rb.last_move_line(g, events, names) == "Last: alice (Blue) 08,C2: bumps 39 to 38"
+    g.play_turn("pass")
+    assert g.is_over and rb.status_line(g, names) == "Game over · alice (Blue) wins on the centre"
+    quiet = game({"02": [1, 0], "39": [2, 0]})
+    events = quiet.play_turn("02,03")
+    assert not rb.guard_applies(quiet, events)
+    assert rb.last_move_line(quiet, events, names) == "Last: alice (Blue) 02,03: no bumps"
+
+
+def test_every_random_position_renders_under_the_size_limit():
+    import random
+
+    rng = random.Random(5)
+    g = Bump.new(options={"reserve1": 1})
+    events = []
+    for _ in range(60):
+        if g.is_over:
+            break
+        events = g.play_turn(g.format_action(g.random_action(rng)))
+    data = render.render_png(g, player_names=["a" * 40, "Zoë 🎲"], last_events=events)
+    assert len(data) < 300_000
+    decode(data)
+
+
+def test_a_gif_replay_of_a_bump_game():
+    import random
+
+    rng = random.Random(2)
+    g = Bump.new()
+    frames = [(g.copy(), [])]
+    for _ in range(4):
+        events = g.play_turn(g.format_action(g.random_action(rng)))
+        frames.append((g.copy(), events))
+    data = render.render_gif(frames, player_names=NAMES)
+    im = Image.open(io.BytesIO(data))
+    assert data[:3] == b"GIF" and im.n_frames == 5
+
+
+def test_the_winning_pass_says_who_won():
+    g = game({"08": [1, 0], "39": [2, 0], "29": [2, 4]})
+    g.play_turn("08,C2")
+    events = g.play_turn("pass")
+    line = rb.last_move_line(g, events, rb.seat_names(NAMES))
+    assert line == "Last: bob (Orange) pass: Blue stands on C2 and wins."

@@ -1,0 +1,161 @@
+"""Start-up and configuration: a bad database or setting stops the bot at once with one clear line."""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.config import Settings
+from bot.redact import RedactTokens, redact
+from bot.storage import Store, StoreUnavailable
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_bot(tmp_path: Path, db: Path, **env: str) -> tuple[subprocess.CompletedProcess, float]:
+    environment = {**os.environ, "DISCORD_TOKEN": "x", "HEXPLAY_DB_PATH": str(db), "PYTHONPATH": str(ROOT),
+                   "DISCORD_API_BASE_URL": "http://127.0.0.1:9/api/v10", **env}
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=environment, capture_output=True,
+                          text=True, timeout=30)
+    return done, time.monotonic() - started
+
+
+def test_a_corrupt_database_exits_at_once_with_one_clear_line(tmp_path):
+    db = tmp_path / "hexplay.sqlite3"
+    db.write_bytes(b"this is not a database\n" * 500)
+    done, seconds = run_bot(tmp_path, db)
+    assert done.returncode == 1 and seconds < 15
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "is not a SQLite database or is damaged" in lines[0], done.stderr
+    assert "restore a backup" in lines[0]
+
+
+def _make_read_only(path: Path) -> bool:
+    if os.geteuid() != 0:
+        path.chmod(0o400)
+        path.parent.chmod(0o500)
+        return True
+    chattr = shutil.which("chattr")  # root ignores permission bits; an immutable file is read-only even for root
+    return chattr is not None and subprocess.run([chattr, "+i", str(path)], capture_output=True).returncode == 0
+
+
+def _undo_read_only(path: Path) -> None:
+    path.parent.chmod(0o700)
+    if shutil.which("chattr"):
+        subprocess.run(["chattr", "-i", str(path)], capture_output=True)
+
+
+async def test_a_read_only_database_is_refused_at_start(tmp_path):
+    db = tmp_path / "data" / "hexplay.sqlite3"
+    store = await Store.open(db)
+    await store.close()
+    if not _make_read_only(db):
+        pytest.skip("cannot make a file read-only here")
+    try:
+        with pytest.raises(StoreUnavailable, match="read-only"):
+            await Store.open(db)
+        done, seconds = run_bot(tmp_path, db)
+        assert done.returncode == 1 and seconds < 15 and "is read-only" in done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    finally:
+        _undo_read_only(db)
+
+
+async def test_database_files_are_private(tmp_path):
+    db = tmp_path / "data" / "hexplay.sqlite3"
+    store = await Store.open(db)
+    try:
+        await store.set_preferences(1, 2, await store.get_preferences(1, 2))  # a write: the -wal file exists
+        assert stat.S_IMODE(db.parent.stat().st_mode) == 0o700
+        for path in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
+            assert path.exists() and stat.S_IMODE(path.stat().st_mode) == 0o600, path
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize("name,value", [
+    ("HEXPLAY_REMINDER_HOURS", "nan"), ("HEXPLAY_REMINDER_HOURS", "0"), ("HEXPLAY_REMINDER_HOURS", "-3"),
+    ("HEXPLAY_REMINDER_HOURS", "inf"), ("HEXPLAY_REMINDER_HOURS", "soon"),
+    ("HEXPLAY_REMINDER_CHECK_SECONDS", "0"), ("HEXPLAY_REMINDER_CHECK_SECONDS", "-1"),
+    ("HEXPLAY_REMINDER_CHECK_SECONDS", "nan"),
+])
+def test_bad_settings_are_refused_with_the_variable_named(monkeypatch, name, value):
+    monkeypatch.setenv(name, value)
+    with pytest.raises(SystemExit) as refused:
+        Settings.from_env()
+    assert name in str(refused.value) and repr(value) in str(refused.value)
+
+
+def test_good_settings_are_kept(monkeypatch):
+    monkeypatch.setenv("HEXPLAY_REMINDER_HOURS", "12.5")
+    monkeypatch.setenv("HEXPLAY_REMINDER_CHECK_SECONDS", "30")
+    settings = Settings.from_env()
+    assert (settings.reminder_hours, settings.reminder_check_seconds) == (12.5, 30.0)
+
+
+def test_interaction_tokens_are_redacted_from_logs():
+    token = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5OmFiY2RlZg.x-Y_z"
+    url = f"https://discord.com/api/v10/interactions/123456789/{token}/callback"
+    record = logging.LogRecord("discord.http", logging.DEBUG, __file__, 1, "%s %s with %s has returned %s",
+                               ("POST", url, None, 204), None)
+    RedactTokens().filter(record)
+    assert token not in record.getMessage() and "/interactions/123456789/<token>/callback" in record.getMessage()
+    event = {"t": "INTERACTION_CREATE", "d": {"id": "1", "token": token, "data": {"name": "move"}}}
+    assert token not in redact(str(event)) and token not in redact(f"/webhooks/42/{token}/messages/@original")
+    assert "move" in redact(str(event))
+
+
+def test_no_token_in_a_debug_log_of_the_real_bot(tmp_path):
+    """`python -m bot` at DEBUG against the emulator: the handshake and an interaction leave no token."""
+    pytest.importorskip("emulator")
+    log_text = _debug_run(tmp_path)
+    assert "INTERACTION_CREATE" in log_text and "/callback" in log_text
+    assert not re.search(r"/interactions/\d+/(?!<token>)[A-Za-z0-9_.\-]{20,}", log_text)
+    assert not re.search(r"""['"]token['"]\s*:\s*['"](?!<token>)""", log_text)
+
+
+def _debug_run(tmp_path: Path) -> str:
+    import asyncio
+
+    from emulator import DiscordEmulator
+
+    async def scenario() -> str:
+        emu = DiscordEmulator(bot_token="t0ken")
+        await emu.start()
+        guild = emu.create_guild("G")
+        channel = emu.create_text_channel(guild, "games")
+        user = emu.create_user("alice")
+        env = {**os.environ, "DISCORD_TOKEN": "t0ken", "DISCORD_API_BASE_URL": emu.api_base_url,
+               "DISCORD_GATEWAY_URL": emu.gateway_url, "HEXPLAY_DEV_GUILD_IDS": str(guild.id),
+               "HEXPLAY_DB_PATH": str(tmp_path / "db.sqlite3"), "HEXPLAY_LOG_LEVEL": "DEBUG",
+               "PYTHONPATH": str(ROOT)}
+        log_path = tmp_path / "bot.log"
+        with open(log_path, "w") as sink:
+            process = subprocess.Popen([sys.executable, "-m", "bot"], cwd=tmp_path, env=env, stderr=sink,
+                                       stdout=sink)
+            try:
+                await emu.wait_until_ready(timeout=20)
+                for _ in range(100):
+                    if emu.commands(guild):
+                        break
+                    await asyncio.sleep(0.1)
+                answered = await emu.invoke(user, channel, "games", {}, timeout=10)
+                assert answered.ephemeral, answered.text
+                await asyncio.sleep(0.3)
+            finally:
+                process.terminate()
+                process.wait(10)
+                await emu.stop()
+        return log_path.read_text()
+
+    return asyncio.run(scenario())

@@ -1,0 +1,176 @@
+"""Every write touches only its own match: bystander matches in the same database stay byte-for-byte the same.
+
+Each test builds the same crowd of matches in two servers (active two-seat
+and three-seat matches with reminders, lobbies of two and of three seats),
+performs one operation on a target match and compares every other match's
+rows in every table before and after. A write that lost its ``WHERE
+match_id`` condition fails here.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.clock import ManualClock
+from bot.service import MatchService
+from bot.storage import Store
+
+GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
+ALICE, BOB, CAROL, DAN, ERIN = (101, "alice"), (102, "bob"), (103, "carol"), (104, "dan"), (105, "erin")
+
+TABLES = {
+    "matches": "id",
+    "seats": "match_id",
+    "moves": "match_id",
+    "reminders": "match_id",
+}
+
+
+@pytest.fixture
+async def service(tmp_path):
+    store = await Store.open(tmp_path / "isolation.sqlite3")
+    try:
+        yield MatchService(store, ManualClock(), default_reminder_hours=24)
+    finally:
+        await store.close()
+
+
+async def rows_of(store: Store, match_id: int) -> dict[str, list[tuple]]:
+    snapshot = {}
+    for table, key in TABLES.items():
+        async with store._db.execute(f"SELECT * FROM {table} WHERE {key} = ? ORDER BY 1, 2", (match_id,)) as c:
+            snapshot[table] = [tuple(r) for r in await c.fetchall()]
+    return snapshot
+
+
+async def active(service: MatchService, players, guild=GUILD, first_move: str | None = "e5"):
+    match = await service.create(game_id="bide", creator=players[0], invited=list(players[1:]), guild_id=guild,
+                                 channel_id=CHANNEL)
+    for user in players[1:]:
+        await service.accept(match.id, user[0])
+    if first_move:
+        await service.play(match.id, players[0][0], first_move)
+    return await service.get(match.id)
+
+
+async def crowd(service: MatchService) -> list[int]:
+    """Bystanders in both servers, each with moves, seats and (for active ones) a reminder."""
+    ids = []
+    for guild in (GUILD, OTHER_GUILD):
+        ids.append((await active(service, (ALICE, BOB), guild)).id)
+        ids.append((await active(service, (ALICE, BOB, CAROL), guild)).id)
+        ids.append((await service.create(game_id="bide", creator=ALICE, invited=[BOB, CAROL], guild_id=guild,
+                                         channel_id=CHANNEL, players=3)).id)
+        ids.append((await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=guild,
+                                         channel_id=CHANNEL)).id)
+    return ids
+
+
+async def assert_untouched(service: MatchService, bystanders: list[int], operation) -> None:
+    before = {i: await rows_of(service.store, i) for i in bystanders}
+    await operation()
+    after = {i: await rows_of(service.store, i) for i in bystanders}
+    for i in bystanders:
+        assert after[i] == before[i], f"match {i} changed"
+
+
+async def test_a_move_resets_only_its_own_turn_clock_and_reminder(service):
+    target = await active(service, (CAROL, DAN), first_move=None)
+    bystanders = await crowd(service)
+    await assert_untouched(service, bystanders, lambda: service.play(target.id, CAROL[0], "e5"))
+    reminder = await service.store.get_reminder(target.id)
+    assert reminder is not None and reminder.user_id == DAN[0]
+
+
+async def test_a_two_seat_resignation_deletes_only_its_own_reminder(service):
+    target = await active(service, (CAROL, DAN))
+    bystanders = await crowd(service)
+    await assert_untouched(service, bystanders, lambda: service.resign(target.id, DAN[0]))
+    assert await service.store.get_reminder(target.id) is None
+    for i in bystanders:
+        match = await service.get(i)
+        if match.status == "active":
+            assert await service.store.get_reminder(i) is not None
+
+
+async def test_a_multi_seat_resignation_marks_only_its_own_seat(service):
+    target = await active(service, (CAROL, DAN, ERIN))
+    bystanders = await crowd(service)
+    await assert_untouched(service, bystanders, lambda: service.resign(target.id, DAN[0]))
+    seats = (await service.get(target.id)).seats
+    assert [s.resigned for s in seats] == [False, True, False]
+
+
+async def test_marking_a_board_announced_touches_only_that_match(service):
+    target = await active(service, (CAROL, DAN))
+    bystanders = await crowd(service)
+    await assert_untouched(service, bystanders,
+                           lambda: service.store.mark_announced(target.id, target.version, 77, 88))
+    marked = await service.get(target.id)
+    assert (marked.board_channel_id, marked.board_message_id, marked.announced_version) == (77, 88, target.version)
+
+
+async def test_announced_version_never_goes_backwards(service):
+    target = await active(service, (CAROL, DAN))
+    await service.store.mark_announced(target.id, target.version, 77, 88)
+    await service.store.mark_announced(target.id, target.version - 1, 77, 99)
+    assert (await service.get(target.id)).announced_version == target.version
+
+
+async def test_declining_a_seat_removes_only_that_seat(service):
+    target = await service.create(game_id="bide", creator=CAROL, invited=[DAN, ERIN], guild_id=GUILD,
+                                  channel_id=CHANNEL, players=3)
+    bystanders = await crowd(service)  # the crowd seats bob and carol too, in other matches
+    await assert_untouched(service, bystanders, lambda: service.decline(target.id, DAN[0]))
+    assert [s.user_id for s in (await service.get(target.id)).seats] == [CAROL[0], ERIN[0]]
+
+
+async def test_cancelling_a_lobby_cancels_only_that_lobby(service):
+    target = await service.create(game_id="bide", creator=CAROL, invited=[DAN], guild_id=GUILD, channel_id=CHANNEL)
+    bystanders = await crowd(service)
+    await assert_untouched(service, bystanders, lambda: service.cancel(target.id, CAROL[0]))
+    assert (await service.store.get_match(target.id)).status == "cancelled"
+
+
+async def test_joining_and_starting_a_lobby_touch_only_that_lobby(service):
+    target = await service.create(game_id="bide", creator=CAROL, invited=[], guild_id=GUILD, channel_id=CHANNEL,
+                                  players=3)
+    bystanders = await crowd(service)
+    await assert_untouched(service, bystanders, lambda: service.join(target.id, ALICE))
+    await assert_untouched(service, bystanders, lambda: service.start(target.id, CAROL[0]))
+    assert (await service.get(target.id)).status == "active"
+
+
+async def test_accepting_a_challenge_touches_only_that_challenge(service):
+    target = await service.create(game_id="bide", creator=CAROL, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL)
+    bystanders = await crowd(service)  # bob is invited to lobbies there too: they stay unanswered
+    await assert_untouched(service, bystanders, lambda: service.accept(target.id, BOB[0]))
+
+
+async def test_a_reminder_marked_sent_or_snoozed_is_only_that_matchs(service):
+    # bob is reminded at the same ply in the bystanders: only the match id tells them apart
+    target = await active(service, (CAROL, BOB))
+    bystanders = await crowd(service)
+    reminder = await service.store.get_reminder(target.id)
+    await assert_untouched(service, bystanders,
+                           lambda: service.store.reminder_sent(target.id, reminder.ply, 5.0, 10.0))
+    await assert_untouched(service, bystanders,
+                           lambda: service.store.snooze(target.id, BOB[0], reminder.ply))
+    assert (await service.store.get_reminder(target.id)).snoozed
+
+
+async def test_thread_and_lobby_message_ids_are_set_on_one_match(service):
+    target = await service.create(game_id="bide", creator=CAROL, invited=[DAN], guild_id=GUILD, channel_id=CHANNEL)
+    bystanders = await crowd(service)
+    await assert_untouched(service, bystanders,
+                           lambda: service.store.update_match_fields(target.id, thread_id=5, lobby_message_id=6))
+    match = await service.get(target.id)
+    assert (match.thread_id, match.lobby_message_id) == (5, 6)
+
+
+async def test_each_match_has_its_own_move_log_numbered_from_one(service):
+    await crowd(service)
+    target = await active(service, (CAROL, DAN))
+    await service.play(target.id, DAN[0], "d4")
+    moves = await service.store.moves(target.id)
+    assert [(m.seq, m.user_id, m.notation) for m in moves] == [(1, CAROL[0], "e5"), (2, DAN[0], "d4")]

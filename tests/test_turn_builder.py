@@ -1,0 +1,90 @@
+"""The turn builder's pure part (bot/turn_builder.py): picks, menus, limits, staleness."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.turn_builder import (
+    CUSTOM_ID_LIMIT,
+    MAX_SELECTS,
+    OPTIONS_PER_SELECT,
+    BuilderError,
+    build,
+    decode,
+    encode,
+    ranked_actions,
+)
+from games import new_game
+
+
+def pick(game, picks, notation):
+    """The index of ``notation`` among the next actions after ``picks``."""
+    state = build(game, picks)
+    return picks + [next(c.index for c in state.choices if c.label == notation)]
+
+
+def test_picks_round_trip_through_text():
+    assert decode(encode([0, 15, 300])) == [0, 15, 300]
+    assert decode("") == [] and encode([]) == ""
+    with pytest.raises(BuilderError):
+        decode("zz")
+
+
+def test_a_play_bai_turn_built_pick_by_pick():
+    game = new_game("playbai")
+    state = build(game, [])
+    assert not state.can_end and "No action yet" in state.summary()
+    assert all(len(c.label) <= 100 and len(c.description) <= 100 for c in state.choices)
+    step = next(c for c in state.choices if c.label == "e2-e3")
+    assert step.description == "step to e3"
+    picks = pick(game, [], "e2-e3")
+    state = build(game, picks)
+    assert state.can_end and state.notation == "e2-e3" and "End turn" in state.summary()
+    picks = pick(game, picks, "e3-e4")
+    state = build(game, picks)
+    assert state.notation == "e2-e3,e3-e4" and state.choices == []  # the kick-off allows 2 moves
+    assert [e.kind for e in state.events] == ["move", "move"]
+    game.play_turn(state.notation)  # what End turn submits is accepted by the engine
+    assert game.ply == 1
+
+
+def test_a_pick_that_cannot_end_says_why():
+    game = new_game("playbai")
+    state = build(game, pick(game, [], "e2-e1"))
+    assert not state.can_end and "dot" in state.why_not_end and "dot" in state.summary()
+
+
+def test_many_actions_are_cut_into_menus_of_25():
+    game = new_game("bide", 2, {"side": 5})
+    state = build(game, [])
+    menus = state.menus()
+    assert len(state.choices) == len(ranked_actions(game)) == 62  # 61 points and bide
+    assert len(menus) == 3 and all(len(m) <= OPTIONS_PER_SELECT for m in menus) and len(menus) <= MAX_SELECTS
+    big = new_game("begird")  # 243 cells: the menus hold the best-ranked 100
+    state = build(big, [])
+    assert len(state.choices) == OPTIONS_PER_SELECT * MAX_SELECTS and state.more == 243 - 100
+
+
+def test_old_picks_are_refused():
+    game = new_game("playbai")
+    with pytest.raises(BuilderError, match="older position"):
+        build(game, [99])
+    game.play_turn("e2-e3")
+    with pytest.raises(BuilderError, match="older position"):
+        build(game, [0, 0, 0, 0])  # blue has no 4th action after 3 moves and no ball
+
+
+def test_custom_ids_stay_within_discord_limits():
+    game = new_game("playbai")
+    game.play_turn("e2-e3 e3-e4")
+    game.play_turn("e8-e7 e7-e6 e6-e5")  # blue holds the ball: passes may go on for ever
+    game.play_turn("b2-c3")
+    picks: list[int] = []
+    state = build(game, picks)
+    while not state.full and state.choices:
+        passes = [c for c in state.choices if ">" in c.label]
+        picks = picks + [(passes or state.choices)[0].index]
+        state = build(game, picks)
+        prefix = f"hx:tb:pick3:{10**6}:{10**6}:"
+        assert len(prefix + encode(picks)) <= CUSTOM_ID_LIMIT
+    assert state.full or not state.choices
