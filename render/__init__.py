@@ -22,7 +22,6 @@ from . import animation as _animation
 from . import begird as _begird
 from . import bide as _bide
 from . import bump as _bump
-from . import palettes as _palettes
 from . import playbai as _playbai
 from . import png as _png
 
@@ -76,16 +75,17 @@ def register(
 
     ``palette``, optional, returns a "P" image whose palette (at most 255
     colours) suits every picture of the game: PNGs and GIF frames are then
-    quantized to it (fast and small). Without it the game gets one made from its
-    own pictures of sample positions (:mod:`render.palettes`), or, if those cannot
-    be drawn, an adaptive palette per picture.
+    quantized to it (fast and small), converting only what each picture drew on
+    its background. Without it each picture gets its own adaptive palette (slower,
+    exact to the picture); :func:`render.palettes.sampled` makes one from the
+    game's own pictures.
     """
     key = game_id.strip().lower()
     _RENDERERS[key] = renderer
     if palette is not None:
         _PALETTES[key] = palette
-    else:  # one made from the game's own pictures (render/palettes.py)
-        _PALETTES[key] = _palettes.sampled(key, renderer)
+    else:
+        _PALETTES.pop(key, None)
 
 
 def registered() -> tuple[str, ...]:

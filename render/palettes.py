@@ -1,19 +1,24 @@
-"""A fixed palette for a game whose renderer does not bring its own.
+"""A fixed palette made from a game's own pictures, for a renderer without a hand-made one.
+
+Opt-in: ``register(game_id, render, palette=palettes.sampled(game_id, render))``.
 
 Converting a picture to a fixed palette is a fast nearest-colour lookup (and
 lets :mod:`render.png` convert only what changed), where an adaptive palette
 costs a full colour analysis per picture. A game registered without a palette
 gets one made from its own pictures of a few positions reached by seeded
 random play (the start, a mid-game and a finished game), so it is the same on
-every run. Colours that never appear in those samples map to their nearest
-palette colour; a renderer with rare, exact colours should bring its own
-palette (see ``render.bide.palette``).
+every run. The renderer module's own colour constants (module-level RGB
+tuples such as ``PATH = (125, 60, 152)``) are kept exactly, so that marks too
+rare in the samples (a path, a cross) keep their colour; blends of them map to
+their nearest palette colour. A renderer can still bring its own palette (see
+``render.bide.palette``).
 """
 
 from __future__ import annotations
 
 import logging
 import random
+import sys
 from functools import lru_cache
 from typing import Callable
 
@@ -23,6 +28,39 @@ log = logging.getLogger(__name__)
 
 SAMPLE_WIDTH = 720
 SAMPLE_TURNS = (0, 30, 400)  # the start, a mid-game, and (at most this many turns) the end
+
+
+MAX_EXACT = 64
+
+
+def module_colours(renderer: Callable[..., Image.Image]) -> list[tuple[int, int, int]]:
+    """The RGB constants of the renderer's module (tuples of three 0-255 ints, alone or in tuples)."""
+    module = sys.modules.get(getattr(renderer, "__module__", ""), None)
+    found: list[tuple[int, int, int]] = []
+
+    def take(value) -> None:
+        if isinstance(value, tuple) and len(value) in (3, 4) and all(isinstance(v, int) and 0 <= v <= 255
+                                                                     for v in value):
+            found.append(tuple(value[:3]))  # type: ignore[arg-type]
+        elif isinstance(value, tuple) and value and all(isinstance(v, tuple) for v in value):
+            for v in value:
+                take(v)
+
+    from dataclasses import astuple, is_dataclass
+
+    from .hexdraw import LAST_MOVE_HALO, LAST_MOVE_RING, Theme
+
+    themes = [Theme()]
+    for name, value in vars(module).items() if module is not None else ():
+        if name.isupper():
+            if is_dataclass(value) and not isinstance(value, type):
+                themes.append(value)  # the module's THEME: page, title bar, panel colours
+            else:
+                take(value)
+    for theme in themes:
+        take(astuple(theme))
+    take((LAST_MOVE_RING, LAST_MOVE_HALO))
+    return list(dict.fromkeys(found))[:MAX_EXACT]
 
 
 def sampled(game_id: str, renderer: Callable[..., Image.Image]) -> Callable[[], Image.Image | None]:
@@ -43,7 +81,14 @@ def sampled(game_id: str, renderer: Callable[..., Image.Image]) -> Callable[[], 
         for s in samples:
             sheet.paste(s, (0, y))
             y += s.height
-        return sheet.quantize(255, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+        exact = module_colours(renderer)
+        base = sheet.quantize(255 - len(exact), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+        colours = (base.getpalette("RGB") or [])[: 3 * (255 - len(exact))]
+        for colour in exact:
+            colours.extend(colour)
+        palette = Image.new("P", (1, 1))
+        palette.putpalette(colours)
+        return palette
 
     return build
 
