@@ -20,7 +20,7 @@ from typing import Any, Awaitable, Callable, TypeVar
 from games import Event, Game, GameError, GameInfo, load_state
 from games.interface import split_turn
 from games import get as get_game
-from render import render_gif, render_png
+from render import can_zoom, render_gif, render_png
 
 from .clock import Clock, SystemClock
 from .storage import (
@@ -659,9 +659,10 @@ class MatchService:
 
     # -- looking -------------------------------------------------------------------------
 
-    async def render(self, match: MatchRow, game: Game, events: tuple[Event, ...] | list[Event] = ()) -> bytes:
+    async def render(self, match: MatchRow, game: Game, events: tuple[Event, ...] | list[Event] = (),
+                     zoom: str | None = None) -> bytes:
         return await asyncio.to_thread(render_png, game, player_names=self.player_names(match),
-                                       last_events=list(events), title=self.title(match))
+                                       last_events=list(events), title=self.title(match), zoom=zoom)
 
     async def last_events(self, match: MatchRow) -> list[Event]:
         moves = effective_moves(await self.store.moves(match.id))
@@ -670,12 +671,23 @@ class MatchService:
                 return [Event.from_json(e) for e in move.events]
         return []
 
-    async def board(self, match_id: int) -> tuple[MatchRow, Game, bytes, str]:
+    async def board(self, match_id: int, zoom: str | None = None) -> tuple[MatchRow, Game, bytes, str]:
+        """The board picture; ``zoom`` ("last" or a cell) enlarges part of it, for games that can."""
         match = await self.get(match_id)
         if match.status == "lobby":
             raise ServiceError(f"{self.title(match)} has not started yet.")
         game = self.game_of(match)
-        png = await self.render(match, game, await self.last_events(match))
+        zoom = (zoom or "").strip()[:20] or None
+        if zoom is not None:
+            if not can_zoom(game.info.id):
+                raise ServiceError(f"{game.info.name} boards have no zoom: they are readable whole.")
+            try:
+                if zoom.lower() != "last":
+                    game.board.parse(zoom)  # type: ignore[attr-defined]  (games that zoom have named cells)
+            except ValueError:
+                raise ServiceError(f"`{zoom}` is not a cell of this board: give a cell name such as "
+                                   f"`{game.board.names[0]}`, or `last`.") from None
+        png = await self.render(match, game, await self.last_events(match), zoom=zoom)
         line = self.status_line(match, game) + self.time_note(match, " — ")
         vacation = await self.vacation_note(match)
         return match, game, png, line + (f"\n{vacation}." if vacation else "")

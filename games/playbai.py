@@ -169,39 +169,44 @@ def field(side: int = 5) -> Field:
 # A turn state is the mover's cells (a bitmask: team-mates are interchangeable),
 # the ball's cell and the moves made so far. The opponent does not move during
 # the turn, so its cells are a fixed bitmask. The search goes layer by layer
-# (moves made); passes are folded into each layer as the closure of where the
-# ball can go among team-mates. A state already reached with fewer moves is
-# never explored again (it could do everything the later one can).
+# (moves made). A layer maps each team shape (cells mask) to the *set* of ball
+# cells it was reached with, as a bitmask too, so a move is worked out once per
+# shape and carries every ball cell along with a few bit operations: the cells
+# whose ball the mover takes go to its landing cell, the others stay. Passes
+# are folded in as the closure of the held ball cells under "can pass to",
+# which for a team of at most 3 is the union of its connected components; a
+# cell's pass reach (the cells in line with no opponent between) is worked
+# out once per search. A state already reached with fewer moves is never
+# explored again (it could do everything the later one can); only states new
+# to the search get a path (the actions that reach them).
 
 KEY_SHIFT = 128  # key = cells mask | ball << KEY_SHIFT (fields have at most 91 cells)
 
 
 @lru_cache(maxsize=None)
 def _tables(side: int) -> tuple:
-    """Per field, precomputed action tuples so the search allocates none."""
+    """Per field: per cell, its moves as (neighbour, its bit, both cells' bits,
+    (step action,), (jump action,), (cell, bit) beyond the neighbour in that
+    direction); per cell, per direction, the ray's cells and its bitmask; the
+    dots' mask; the end zones' masks; pass actions; ball cells shifted into keys."""
     fld = field(side)
-    n = len(fld.board)
-    step_actions = tuple(tuple((STEP, c, fld.nbr[c][d]) for d in range(6)) for c in range(n))
-    jump_actions = tuple(tuple((JUMP, c, d) for d in range(6)) for c in range(n))
+    moves = tuple(
+        tuple((n, 1 << n, (1 << c) | (1 << n), ((STEP, c, n),), ((JUMP, c, d),),
+               tuple((k, 1 << k) for k in fld.rays[c][d][1:]))
+              for d, n in enumerate(fld.nbr[c]) if n >= 0)
+        for c in range(len(fld.board))
+    )
+    rays = tuple(
+        tuple((ray, sum(1 << k for k in ray)) for ray in fld.rays[c] if ray)
+        for c in range(len(fld.board))
+    )
     dot_mask = 0
     for i in fld.dots:
         dot_mask |= 1 << i
     zone_masks = tuple(sum(1 << i for i in zone) for zone in fld.zones)
-    return step_actions, jump_actions, dot_mask, zone_masks
-
-
-@lru_cache(maxsize=None)
-def _pass_tables(side: int) -> tuple[list, list]:
-    """Per field, indexed ``a * cells + b``: the bitmask of the cells between two cells in
-    line (-1 when not in line), and the pass action from ``a`` to ``b``."""
-    fld = field(side)
-    n = len(fld.board)
-    line_masks = [-1] * (n * n)
-    pass_actions: list = [None] * (n * n)
-    for (a, b), between in fld.lines.items():
-        line_masks[a * n + b] = sum(1 << k for k in between)
-        pass_actions[a * n + b] = (PASS, a, b)
-    return line_masks, pass_actions
+    pass_actions = tuple(tuple((PASS, a, b) for b in range(len(fld.board))) for a in range(len(fld.board)))
+    ball_keys = tuple(b << KEY_SHIFT for b in range(len(fld.board)))
+    return moves, rays, dot_mask, zone_masks, pass_actions, ball_keys
 
 
 def _cells_of(mask: int) -> list[int]:
@@ -231,140 +236,199 @@ def search_turns(
     turn started from. A result key is ``mine | ball << KEY_SHIFT`` for an
     ordinary end, :data:`GOAL` for a goal that does not win, and ``("win",
     key)`` for the winning goal (the game stops with the scorer in the end
-    zone, so those positions differ). Paths have the fewest moves, then the
-    fewest actions.
+    zone, so those positions differ). Paths have the fewest moves; passes are
+    added only where needed (at most two to reach a team-mate).
     """
-    step_actions, jump_actions, dot_mask, zone_masks = _tables(fld.side)
-    nbr = fld.nbr
-    rays = fld.rays
-    line_masks, pass_actions = _pass_tables(fld.side)
-    size = len(fld.board)
+    moves_from, rays, dot_mask, zone_masks, pass_actions, ball_keys = _tables(fld.side)
+    start_mask, start_ball = start & ((1 << KEY_SHIFT) - 1), start >> KEY_SHIFT
     opp_zone = zone_masks[2 - seat]
     results: dict[Any, tuple[tuple, ...]] = {}
-    reaches: dict[int, list] = {}
+    reach_of: list = [None] * len(fld.board)
 
-    def reach(cells: Sequence[int], holder: int, key: int) -> list:
-        """Where passes can take the ball from ``holder`` among ``cells``: [(holder', passes)].
-        A team has at most 3 playballers, so two passes reach every team-mate
-        that can be reached at all."""
-        out = [(holder, ())]
-        direct = []
-        rest = []
-        row = holder * size
-        for b in cells:
-            if b == holder:
+    def pass_reach(x: int) -> int:
+        """The cells a ball on ``x`` could be passed to: in line, no opponent between."""
+        out = 0
+        for ray, ray_mask in rays[x]:
+            if not ray_mask & opp:
+                out |= ray_mask
                 continue
-            between = line_masks[row + b]
-            if between >= 0 and not between & opp:
-                direct.append(b)
-                out.append((b, (pass_actions[row + b],)))
-            else:
-                rest.append(b)
-        for b in rest:
-            for via in direct:
-                between = line_masks[via * size + b]
-                if between >= 0 and not between & opp:
-                    out.append((b, (pass_actions[row + via], pass_actions[via * size + b])))
+            for k in ray:
+                if opp >> k & 1:
                     break
-        reaches[key] = out
+                out |= 1 << k
+        reach_of[x] = out
         return out
 
-    # Layer `used`: the state as it is, and wherever passes can take the ball. A layer
-    # maps each team shape to the ball cells it was reached with (and their paths).
-    seen: set[int] = set()
+    def components(cells: int) -> tuple[int, ...]:
+        """Up to two team-mates' cells grouped by who can pass to whom."""
+        if cells & (cells - 1) == 0:
+            return (cells,) if cells else ()
+        a, b = _cells_of(cells)
+        reach = reach_of[a]
+        if reach is None:
+            reach = pass_reach(a)
+        return (cells,) if reach >> b & 1 else (1 << a, 1 << b)
+
+    def passes(team: int, holders: int, b: int) -> tuple[int, tuple]:
+        """A holder among ``holders`` (cells of ``team`` linked to ``b``) and the passes to ``b``:
+        one when they are in line, else two through the third team-mate."""
+        reach = reach_of[b]
+        if reach is None:
+            reach = pass_reach(b)
+        direct = holders & reach
+        if direct:
+            h = (direct & -direct).bit_length() - 1
+            return h, (pass_actions[h][b],)
+        h = (holders & -holders).bit_length() - 1
+        via = (team & ~(1 << h) & ~(1 << b)).bit_length() - 1
+        return h, (pass_actions[h][via], pass_actions[via][b])
+
+    # Layer `used`: the state as it is, and wherever passes can take the ball.
+    here_paths: dict[int, tuple] = {}  # ball cell -> actions, for the starting shape
     if mine >> ball & 1:
-        entries = reach(_cells_of(mine), ball, mine | ball << KEY_SHIFT)
+        reach = 1 << ball
+        for _ in range(2):  # a team of three: two rounds of passes reach everyone reachable
+            for h in _cells_of(reach):
+                more = reach_of[h]
+                reach |= (pass_reach(h) if more is None else more) & mine
+        for b in _cells_of(reach):
+            here_paths[b] = () if b == ball else passes(mine, 1 << ball, b)[1]
     else:
-        entries = [(ball, ())]
-    frontier: dict[int, list] = {mine: []}
-    for holder, path in entries:
-        key = mine | holder << KEY_SHIFT
-        frontier[mine].append((holder, path))
-        if used:  # with no move yet, the same state reached later by moves must still count
-            seen.add(key)
-            if key != start and not mine & dot_mask:
-                results[key] = path
-                if first_only:
-                    return results
+        reach = 1 << ball
+        here_paths[ball] = ()
+    seen: dict[int, int] = {}  # team shape -> the ball cells it has been reached with
+    if used:  # with no move yet, the same state reached later by moves must still count
+        seen[mine] = reach
+        if not mine & dot_mask:
+            for b, path in here_paths.items():
+                key = mine | b << KEY_SHIFT
+                if key != start:
+                    results[key] = path
+                    if first_only:
+                        return results
+    frontier: dict[int, int] = {mine: reach}
+    paths: dict[int, dict[int, tuple]] = {mine: here_paths}
     layer = used
     while frontier and layer < limit:
         layer += 1
         last = layer == limit
-        nxt: dict[int, list] = {}
-        for mask, variants in frontier.items():
-            # Each move once per team shape: (landing, action, cells toggled, cells whose
-            # ball the mover ends up with, landing << KEY_SHIFT, into the end zone, mover).
+        nxt: dict[int, int] = {}
+        nxt_paths: dict[int, dict[int, tuple]] = {}
+        for mask, balls in frontier.items():
             occ = mask | opp
-            geo = []
+            mask_paths = paths[mask]
             cells = _cells_of(mask)
-            for c in cells:
-                nb = nbr[c]
-                for d in range(6):
-                    n = nb[d]
-                    if n < 0:
-                        continue
-                    if not occ >> n & 1:
-                        geo.append((n, step_actions[c][d], (1 << c) | (1 << n), 1 << c,
-                                    n << KEY_SHIFT, opp_zone >> n & 1, c))
-                        continue
-                    over = (1 << c) | (1 << n)
-                    dst = c
-                    for k in rays[c][d][1:]:
-                        if not occ >> k & 1:
-                            dst = k
-                            break
-                        over |= 1 << k
-                    toggled = 0 if dst == c else (1 << c) | (1 << dst)
-                    geo.append((dst, jump_actions[c][d], toggled, over,
-                                dst << KEY_SHIFT, opp_zone >> dst & 1, c))
-            balls = [(ball, path, ball << KEY_SHIFT, not occ >> ball & 1) for ball, path in variants]
-            for dst, action, toggled, follow, dst_key, into_zone, mover in geo:
-                new_mask = mask ^ toggled
-                endable = not new_mask & dot_mask
-                for ball, path, ball_key, loose in balls:
-                    if follow >> ball & 1 or (loose and dst == ball):
-                        new_ball = dst
-                        key = new_mask | dst_key
+            if len(cells) == 3:
+                # The two others of each mover, grouped by who can pass to whom.
+                a, b, c = cells
+                reach = reach_of[a]
+                if reach is None:
+                    reach = pass_reach(a)
+                ab, ac = reach >> b & 1, reach >> c & 1
+                reach = reach_of[b]
+                if reach is None:
+                    reach = pass_reach(b)
+                bc = reach >> c & 1
+                a, b, c = 1 << a, 1 << b, 1 << c
+                groups = ((b | c,) if bc else (b, c), (a | c,) if ac else (a, c), (a | b,) if ab else (a, b))
+            else:
+                groups = tuple(components(mask ^ (1 << c)) for c in cells)
+            for c, mates in zip(cells, groups):
+                here = 1 << c
+                for n, n_bit, pair, step_action, jump_action, beyond in moves_from[c]:
+                    if not occ & n_bit:
+                        dst = n
+                        dst_bit = n_bit
+                        action = step_action
+                        takes = toggled = pair
                     else:
-                        if into_zone:
-                            continue  # an opponent's end zone only with the ball
-                        new_ball = ball
-                        key = new_mask | ball_key
-                    if into_zone:
-                        goal = ("win", key) if winning_goal else GOAL
-                        if goal not in results:
-                            results[goal] = path + (action,)
-                            if first_only:
-                                return results
+                        # Jump over the unbroken line to the first free cell, else bounce back.
+                        takes = pair
+                        dst = c
+                        dst_bit = here
+                        for k, k_bit in beyond:
+                            if not occ & k_bit:
+                                dst = k
+                                dst_bit = k_bit
+                                break
+                            takes |= k_bit
+                        action = jump_action
+                        if dst == c:
+                            toggled = 0
+                        else:
+                            toggled = here | dst_bit
+                            takes |= dst_bit  # a loose ball on the landing cell
+                    taken = balls & takes  # ball cells from which the mover ends with the ball
+                    if opp_zone & dst_bit:
+                        if taken:  # an opponent's end zone only with the ball: a goal
+                            new_mask = mask ^ toggled
+                            goal = ("win", new_mask | ball_keys[dst]) if winning_goal else GOAL
+                            if goal not in results:
+                                results[goal] = mask_paths[(taken & -taken).bit_length() - 1] + action
+                                if first_only:
+                                    return results
                         continue
-                    if key in seen:
-                        continue  # reached before with as many moves left: all handled
-                    base = path + (action,)
-                    if not new_mask >> new_ball & 1:  # the ball is not ours: no passes
-                        seen.add(key)
-                        if endable and key != start:
-                            results[key] = base
-                            if first_only:
-                                return results
-                        if not last:
-                            nxt.setdefault(new_mask, []).append((new_ball, base))
+                    new_mask = mask ^ toggled
+                    if last and new_mask & dot_mask:
+                        continue  # the turn could not end there
+                    after = balls & ~takes | dst_bit if taken else balls
+                    held = after & new_mask
+                    before = seen.get(new_mask, 0)
+                    if held & ~before:  # (the ball cells seen are closed under passes already)
+                        # The closure: the mover's group is its landing cell and the
+                        # groups of mates it can pass with; the others keep theirs.
+                        reach = reach_of[dst]
+                        if reach is None:
+                            reach = pass_reach(dst)
+                        group = dst_bit
+                        for part in mates:
+                            if part & reach:
+                                group |= part
+                        reached = after | group if held & group else after
+                        for part in mates:
+                            if part & held and not part & group:
+                                reached |= part
+                        new = reached & ~before
+                    else:
+                        new = after & ~before
+                    if not new:
                         continue
-                    reached = reaches.get(key)
-                    if reached is None:
-                        new_cells = [x for x in cells if x != mover]
-                        new_cells.append(dst)
-                        reached = reach(new_cells, new_ball, key)
-                    for holder, acts in reached:
-                        key = new_mask | holder << KEY_SHIFT
-                        seen.add(key)
-                        full = base + acts if acts else base
-                        if endable and key != start:
-                            results[key] = full
+                    seen[new_mask] = before | new
+                    endable = not new_mask & dot_mask
+                    at_start = new_mask == start_mask
+                    if not last:
+                        nxt[new_mask] = nxt.get(new_mask, 0) | new
+                        new_paths = nxt_paths.get(new_mask)
+                        if new_paths is None:
+                            new_paths = nxt_paths[new_mask] = {}
+                    while new:
+                        low = new & -new
+                        new ^= low
+                        b = low.bit_length() - 1
+                        if low & after:
+                            if low == dst_bit:  # (on the landing cell only if the mover took it)
+                                path = mask_paths[(taken & -taken).bit_length() - 1] + action
+                            else:
+                                path = mask_paths[b] + action
+                        else:
+                            # Reached by passes from a cell the ball is on after the move.
+                            if low & group:
+                                part = group
+                            else:
+                                part = next(part for part in mates if part & low)
+                            h, extra = passes(new_mask, part & held, b)
+                            if h == dst:
+                                path = mask_paths[(taken & -taken).bit_length() - 1] + action + extra
+                            else:
+                                path = mask_paths[h] + action + extra
+                        if not last:
+                            new_paths[b] = path
+                        if endable and not (at_start and b == start_ball):
+                            results[new_mask | ball_keys[b]] = path
                             if first_only:
                                 return results
-                        if not last:
-                            nxt.setdefault(new_mask, []).append((holder, full))
         frontier = nxt
+        paths = nxt_paths
     return results
 
 

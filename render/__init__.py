@@ -11,7 +11,7 @@ line (``register("bump", bump.render)``) or calls :func:`register` itself.
 
 from __future__ import annotations
 
-import io
+import inspect
 from typing import Callable, Protocol, Sequence
 
 from PIL import Image
@@ -21,14 +21,16 @@ from games.interface import Event, Game
 from . import animation as _animation
 from . import begird as _begird
 from . import bide as _bide
-from . import playbai as _playbai
 from . import bump as _bump
+from . import playbai as _playbai
+from . import png as _png
 
 __all__ = [
     "DEFAULT_WIDTH",
     "GIF_WIDTH",
     "Renderer",
     "UnknownGame",
+    "can_zoom",
     "quantize",
     "register",
     "registered",
@@ -40,7 +42,7 @@ __all__ = [
 
 DEFAULT_WIDTH = 1080
 GIF_WIDTH = 600
-PNG_COMPRESS_LEVEL = 3  # palette PNGs: level 6 saves ~10% for twice the time
+PNG_COMPRESS_LEVEL = _png.PILLOW_LEVEL  # zlib's level when ISA-L is not installed
 
 
 class Renderer(Protocol):
@@ -60,7 +62,7 @@ class UnknownGame(LookupError):
 
 
 _RENDERERS: dict[str, Callable[..., Image.Image]] = {}
-_PALETTES: dict[str, Callable[[], Image.Image]] = {}
+_PALETTES: dict[str, Callable[[], Image.Image | None]] = {}
 
 
 def register(
@@ -73,8 +75,10 @@ def register(
 
     ``palette``, optional, returns a "P" image whose palette (at most 255
     colours) suits every picture of the game: PNGs and GIF frames are then
-    quantized to it (fast and small). Without it each picture gets its own
-    adaptive palette.
+    quantized to it (fast and small), converting only what each picture drew on
+    its background. Without it each picture gets its own adaptive palette (slower,
+    exact to the picture); :func:`render.palettes.sampled` makes one from the
+    game's own pictures.
     """
     key = game_id.strip().lower()
     _RENDERERS[key] = renderer
@@ -110,6 +114,7 @@ def render_image(
     last_events: Sequence[Event] = (),
     title: str | None = None,
     width: int = DEFAULT_WIDTH,
+    zoom: str | None = None,
 ) -> Image.Image:
     """The picture of ``game`` as an RGB :class:`PIL.Image.Image`.
 
@@ -117,12 +122,31 @@ def render_image(
     (default: the seats' colours); the picture names each seat after the player
     who holds it now (``game.player_of_seat``, which Begird's swap changes).
     ``last_events`` are the events of the last turn (placements are ringed,
-    pushes drawn as arrows); ``title`` replaces the default heading.
+    pushes drawn as arrows); ``title`` replaces the default heading. ``zoom`` (``"last"``
+    or a cell name), for games whose renderer takes it (:func:`can_zoom`), shows the board
+    around that cell at a larger scale.
     """
-    return _renderer_for(game)(
+    renderer = _renderer_for(game)
+    extra = {}
+    if zoom is not None:
+        if not can_zoom(game.info.id):
+            raise ValueError(f"{game.info.name} pictures have no zoom")
+        extra["zoom"] = zoom
+    return renderer(
         game, player_names=names_by_seat(game, player_names), last_events=tuple(last_events), title=title,
-        width=width,
+        width=width, **extra,
     )
+
+
+def can_zoom(game_id: str) -> bool:
+    """Whether the game's renderer takes a ``zoom`` (a picture of part of the board, enlarged)."""
+    renderer = _RENDERERS.get(game_id.strip().lower())
+    if renderer is None:
+        return False
+    try:
+        return "zoom" in inspect.signature(renderer).parameters
+    except (TypeError, ValueError):  # pragma: no cover - a builtin or C callable
+        return False
 
 
 def names_by_seat(game: Game, player_names: Sequence[str] | None) -> list[str] | None:
@@ -141,20 +165,28 @@ def render_png(
     last_events: Sequence[Event] = (),
     title: str | None = None,
     width: int = DEFAULT_WIDTH,
+    zoom: str | None = None,
 ) -> bytes:
-    """:func:`render_image` encoded as PNG bytes."""
-    im = render_image(game, player_names=player_names, last_events=last_events, title=title, width=width)
-    buf = io.BytesIO()
-    quantize(im, game.info.id).save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return buf.getvalue()
+    """:func:`render_image` encoded as a palette PNG (see :mod:`render.png` for how it is kept fast)."""
+    im = render_image(game, player_names=player_names, last_events=last_events, title=title, width=width,
+                      zoom=zoom)
+    palette = _palette_of(game.info.id)
+    if palette is not None:
+        return _png.encode_picture(im, palette)
+    return _png.encode(quantize(im, game.info.id))
 
 
 def quantize(im: Image.Image, game_id: str) -> Image.Image:
     """``im`` in palette mode: the game's fixed palette if it has one, else an adaptive one."""
-    palette = _PALETTES.get(game_id)
+    palette = _palette_of(game_id)
     if palette is not None:
-        return im.quantize(palette=palette(), dither=Image.Dither.NONE)
+        return _png.to_palette(im, palette)
     return im.quantize(255, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
+def _palette_of(game_id: str) -> Image.Image | None:
+    make = _PALETTES.get(game_id)
+    return make() if make is not None else None
 
 
 def render_gif(

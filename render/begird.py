@@ -1,7 +1,7 @@
 """Begird's picture: the board of named cells, the numbered islands around it, stones, a panel.
 
 The static part (the board's cells with every cell's name, the islands as land
-with their numbers, the row letters) depends only on the board variant and the
+with their numbers) depends only on the board variant and the
 picture width, so it is drawn once, supersampled, and cached. A stone covers
 its cell's name completely, so each picture simply pastes cached stone sprites
 onto a copy of that background: empty cells keep their names, occupied ones
@@ -19,10 +19,12 @@ Layout of a picture (:func:`cell_centre` and :func:`land_centres` give exact
 pixels):
 
 * a title bar (title, and whose turn it is or the result);
-* the board, fitted to the width, islands around it, row letters along the
-  left edge outside the islands;
+* the board, fitted to the width, islands around it (no row letters: every
+  cell carries its whole name), or with ``zoom`` the part of the board around
+  one cell at twice the scale;
 * a panel: one row per colour (stone, player, stones on the board, status),
-  the swap and ply count, the last turn in words and the win rule.
+  the swap (stated once), the last turn in words, and the win rule as an
+  example (or, once won, how).
 """
 
 from __future__ import annotations
@@ -64,15 +66,15 @@ BLACK_STONE = (28, 28, 30)
 WHITE_STONE = (246, 246, 242)
 STONE_COLOURS = (BLACK_STONE, WHITE_STONE)
 STONE_OUTLINE = ((0, 0, 0), (52, 52, 56))
-LAST_MARK = (228, 52, 36)  # a ring inside the last stone placed
+LAST_MARK = hd.LAST_MOVE_RING  # the last stone placed is ringed as in every game
 WIN_RING = (236, 168, 0)
 WIN_RING_HALO = (90, 56, 0)
 
 # Proportions, in units of the distance between neighbouring cell centres.
-STONE_R = 0.43
-NAME_SIZE = 0.36
-LETTER_SIZE = 0.36
-LETTER_OFFSET = 1.85  # row letters: this far left of the row's first cell (beyond the island)
+STONE_R = 0.45  # a cell's inner radius is 0.5: the stones as large as the cells allow
+NAME_SIZE = 0.4
+WIN_RING_R = STONE_R - 0.05  # inside the stone: the last-move ring goes around it
+ZOOM = 2  # a zoomed picture shows part of the board at this scale
 NUMBER_SIZE = 0.62
 LINE_W = 0.035
 COAST_W = 0.06
@@ -126,12 +128,11 @@ def geometry(variant: str, width: int) -> Geometry:
     lay = board_layout(variant)
     board = lay.board
     ring = [c for island in lay.islands for c in island]
-    # Row letters sit left of each row's island cell: fit them in as fractional "cells".
-    letters = [(board.cells[row[0]][0] - LETTER_OFFSET + 0.2, board.cells[row[0]][1]) for row in board.rows]
-    title_h = int(round(width * 0.072))
+    # No row letters: every cell carries its full name, so the board gets their width.
+    title_h = int(round(width * 0.10))
     top = title_h + int(width * 0.012)
     margin = width * 0.012
-    hex_layout, bottom = hd.HexLayout.fit(list(board.cells) + ring + letters, width,
+    hex_layout, bottom = hd.HexLayout.fit(list(board.cells) + ring, width,
                                           left=margin, right=margin, top=top, halo=1.0)
     return Geometry(
         variant=variant,
@@ -141,7 +142,7 @@ def geometry(variant: str, width: int) -> Geometry:
         board_top=top,
         board_bottom=int(math.ceil(bottom + width * 0.008)),
         spacing=hex_layout.spacing,
-        row_h=max(22, int(round(min(width, 1080) * 0.05))),
+        row_h=max(22, int(round(width * 0.066))),  # panel text ~12 px on a 400 px phone
     )
 
 
@@ -267,12 +268,6 @@ def _draw_board(variant: str, width: int, won: bool) -> Image.Image:
         x, y = hl.centre(label_cell(island))  # type: ignore[arg-type]
         cv.text((x, y), str(k + 1), number_size, NUMBER_INK, stroke=max(1.0, sp * 0.045), stroke_fill=stroke)
 
-    # Row letters along the left edge, outside the islands.
-    letter_size = max(9, int(round(sp * LETTER_SIZE)))
-    for row_number, row in enumerate(board.rows):
-        x, y = hl.centre(board.cells[row[0]])
-        cv.text((x - sp * LETTER_OFFSET, y), chr(ord("a") + row_number), letter_size, LETTER_INK,
-                stroke=0.6, stroke_fill=LETTER_INK)
     return cv.image()
 
 
@@ -283,8 +278,9 @@ def board_background(variant: str, width: int) -> Image.Image:
 
 
 @lru_cache(maxsize=8)
-def island_tiles(variant: str, width: int) -> tuple[tuple[Image.Image, Image.Image, tuple[int, int]], ...]:
-    """Per island: (golden land tile, its mask, top-left corner) to paste when a winning group touches it."""
+def island_tiles(variant: str, width: int) -> tuple[tuple[Image.Image, tuple[int, int]], ...]:
+    """Per island: (golden land as an RGBA sprite, its top-left corner) to paste when a winning
+    group touches it."""
     g = geometry(variant, width)
     hl = g.layout
     golden = _draw_board(variant, width, won=True)
@@ -301,7 +297,9 @@ def island_tiles(variant: str, width: int) -> tuple[tuple[Image.Image, Image.Ima
         for p in polygons:
             d.polygon([((x - x0) * k, (y - y0) * k) for x, y in p], fill=255)
         mask = mask.resize((x1 - x0, y1 - y0), Image.Resampling.LANCZOS)
-        tiles.append((golden.crop((x0, y0, x1, y1)), mask, (x0, y0)))
+        sprite = golden.crop((x0, y0, x1, y1)).convert("RGBA")
+        sprite.putalpha(mask)
+        tiles.append((sprite, (x0, y0)))
     return tuple(tiles)
 
 
@@ -309,8 +307,11 @@ def island_tiles(variant: str, width: int) -> tuple[tuple[Image.Image, Image.Ima
 
 
 def stone(seat: int, spacing: float) -> Image.Image:
+    # No shadow: at this size a shadow would reach the next cell (and a stone's outline
+    # already sets it off the wood), and stones that keep to their cells are pasted as
+    # cached tiles (render/changes.py).
     return hd.disc_sprite(round(spacing * STONE_R, 1), stone_colour(seat), STONE_OUTLINE[(seat - 1) % 2],
-                          round(max(1.5, spacing * 0.035), 1))
+                          round(max(1.5, spacing * 0.035), 1), shadow=False)
 
 
 def swatch(seat: int, size: float) -> Image.Image:
@@ -320,11 +321,12 @@ def swatch(seat: int, size: float) -> Image.Image:
 
 
 def last_mark(spacing: float) -> Image.Image:
-    return hd.ring_sprite(round(spacing * 0.2, 1), LAST_MARK, round(max(2.0, spacing * 0.07), 1))
+    """The last stone's mark: the ring every game puts around its last move."""
+    return hd.last_move_ring(spacing * STONE_R, spacing)
 
 
 def win_ring(spacing: float) -> Image.Image:
-    return hd.ring_sprite(round(spacing * (STONE_R - 0.02), 1), WIN_RING, round(max(2.5, spacing * 0.085), 1),
+    return hd.ring_sprite(round(spacing * WIN_RING_R, 1), WIN_RING, round(max(2.5, spacing * 0.085), 1),
                           WIN_RING_HALO, round(max(1.0, spacing * 0.015), 1))
 
 
@@ -366,7 +368,8 @@ def describe_last_turn(game, events: Sequence[Event], names: Sequence[str]) -> s
             parts.append(text)
         elif e.kind == "swap":
             # After the swap the seat that answered is White no more: the same player now plays Black.
-            parts.append(f"Swap! {names[0]} took over Black and its stone; {names[1]} now plays White")
+            parts.append(f"{names[0]} swapped (pie rule): {names[0]} now plays Black with the first stone, "
+                         f"{names[1]} plays White")
         elif e.kind == "resign":
             parts.append(f"{_label(names, e.seat)} resigned")
     return " · ".join(parts)
@@ -379,19 +382,28 @@ def status_line(game, names: Sequence[str]) -> str:
         seat = game.winners[0]
         if game.end_reason == "resignation":
             return f"Game over · {_label(names, seat)} wins by resignation"
-        _, islands = winning_group(game)
-        run = game.layout.covering_run(sum(1 << (k - 1) for k in islands)) if islands else 0
-        n = game.layout.island_count
-        text = f"Game over · {_label(names, seat)} wins"
-        if islands:
-            text += f": a group touching islands {', '.join(map(str, islands))}"
-            if n > 3:
-                text += f" (a run of {run} of {n})"
-        return text
+        return f"Game over · {_label(names, seat)} wins"  # how: the panel's last line (win_line)
     seat = game.to_move
-    text = f"Ply {game.ply} · {_label(names, seat)} to move"
-    if game.swap_allowed():
-        text += " (may answer swap)"
+    return f"Turn {game.ply + 1} · {_label(names, seat)} to move"
+
+
+def _and(numbers: Sequence[int]) -> str:
+    words = [str(n) for n in numbers]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def win_line(game) -> str:
+    """How the game was won, in the words of the rule ("" unless won by a group)."""
+    if not (game.is_over and game.winners) or game.end_reason == "resignation":
+        return ""
+    _, islands = winning_group(game)
+    if not islands:
+        return ""
+    n = game.layout.island_count
+    text = f"Gold: the winning group, touching islands {_and(islands)}"
+    if n > 3:
+        run = game.layout.covering_run(sum(1 << (k - 1) for k in islands))
+        text += f": they span {run} of the {n}"
     return text
 
 
@@ -399,9 +411,10 @@ def rule_line(game) -> str:
     lay = game.layout
     n = lay.island_count
     if n == 3:
-        return "Win: one group of your stones touching all three sides (islands 1, 2 and 3)."
-    return (f"Win: one group touching islands spread over at least {lay.need} "
-            f"of the {n} consecutive islands.")
+        return "Win: a group of your stones touching all three sides (islands 1, 2 and 3)."
+    example = [1, (1 + lay.need + 1) // 2, lay.need]
+    assert lay.covering_run(sum(1 << (k - 1) for k in example)) == lay.need
+    return f"Win: a group touching islands {_and(example)} wins: they span {lay.need} of the {n}"
 
 
 # -- the picture ---------------------------------------------------------------------------------
@@ -414,50 +427,95 @@ def render(
     last_events: Sequence[Event] = (),
     title: str | None = None,
     width: int = DEFAULT_WIDTH,
+    zoom: str | None = None,
 ) -> Image.Image:
-    """The picture of a Begird game as an RGB image (see :func:`picture_width` for its width)."""
+    """The picture of a Begird game as an RGB image (see :func:`picture_width` for its width).
+
+    ``zoom``: ``"last"`` (the last stone placed) or a cell name: the board part of the
+    picture then shows the cells around it at :data:`ZOOM` times the scale, so that a
+    phone can read them; the title bar and panel stay as they are.
+    """
     variant = _variant_of(game)
     width = picture_width(variant, width)
     g = geometry(variant, width)
-    board = game.board
     names = seat_names(player_names)
-    sp = g.spacing
-    hl = g.layout
 
-    im = page_background(variant, width).copy()
+    im = hd.new_picture(page_background(variant, width))
+    zoom_words = ""
+    if zoom is None:
+        _draw_position(im, game, g, last_events, (0.0, 0.0))
+    else:
+        centre = zoom_cell(game, zoom, last_events)
+        big = geometry(variant, width * ZOOM)
+        cx, cy = big.layout.centre(game.board.cells[game.board.parse(centre)])
+        view_w, view_h = width, g.board_bottom - g.title_h
+        x0 = int(round(min(max(cx - view_w / 2, 0), big.width - view_w)))
+        y0 = int(round(min(max(cy - view_h / 2, big.title_h), big.board_bottom - view_h)))
+        view = board_background(variant, big.width).crop((x0, y0, x0 + view_w, y0 + view_h))
+        _draw_position(view, game, big, last_events, (x0, y0))
+        im.paste(view, (0, g.title_h))
+        hd.touch(im, (0, g.title_h, view_w, g.title_h + view_h))
+        zoom_words = f" · around {centre}, ×{ZOOM}"
 
-    # Title bar.
     heading = f"Begird · {_board_words(game)}"
     if title:
         heading = hd.displayable(title, heading)
-    status = status_line(game, names)
-    if any(e.kind == "swap" for e in last_events):
-        status = f"Swap! {names[0]} now plays Black · {status}"
-    hd.draw_title_bar(im, g.title_h, heading, status, THEME)
+    hd.draw_title_bar(im, g.title_h, heading, status_line(game, names) + zoom_words, THEME)
+    _draw_panel(im, game, g, names, last_events)
+    return im
+
+
+def zoom_cell(game, zoom: str, last_events: Sequence[Event] = ()) -> str:
+    """The cell a zoomed picture centres on: ``"last"`` is the last stone placed (the board's
+    middle cell before any), anything else a cell name (ValueError if there is no such cell)."""
+    board = game.board
+    if zoom.strip().lower() == "last":
+        placed = [e.cell for e in last_events if e.kind == "place" and e.cell]
+        if placed:
+            return placed[-1].lower()
+        # No stone placed last turn: the middle of the board.
+        points = [(q + r / 2, r * 0.866) for q, r in board.cells]
+        mx = sum(p[0] for p in points) / len(points)
+        my = sum(p[1] for p in points) / len(points)
+        return board.names[min(range(len(points)), key=lambda i: (points[i][0] - mx) ** 2 + (points[i][1] - my) ** 2)]
+    return board.names[board.parse(zoom)]
+
+
+def _draw_position(im: Image.Image, game, g: Geometry, last_events: Sequence[Event],
+                   origin: tuple[float, float]) -> None:
+    """Golden islands, stones, winning rings and the last stone's ring on the board of ``im``,
+    whose top-left pixel is ``origin`` of a picture with geometry ``g``."""
+    board = game.board
+    sp = g.spacing
+    ox, oy = origin
+
+    def at(cell) -> tuple[float, float]:
+        x, y = g.layout.centre(cell)
+        return x - ox, y - oy
 
     # The islands a winning group touches: golden, outlined.
     won_cells: list[str] = []
     if game.is_over and game.winners:
         won_cells, islands = winning_group(game)
-        tiles = island_tiles(variant, width)
+        tiles = island_tiles(g.variant, g.width)
         for k in islands:
-            tile, mask, corner = tiles[k - 1]
-            im.paste(tile, corner, mask)
+            sprite, corner = tiles[k - 1]
+            hd.paste_at(im, sprite, (corner[0] - ox, corner[1] - oy))
 
     # Stones (each covers its cell's name).
     cells = game.cells
     sprites = {1: stone(1, sp), 2: stone(2, sp)}
     for i, owner in enumerate(cells):
         if owner:
-            hd.paste_centred(im, sprites[owner], hl.centre(board.cells[i]))
+            hd.paste_centred(im, sprites[owner], at(board.cells[i]))
 
     # The winning group: a gold ring on each stone.
     if won_cells:
         ring = win_ring(sp)
         for name in won_cells:
-            hd.paste_centred(im, ring, hl.centre(board.cells[board.parse(name)]))
+            hd.paste_centred(im, ring, at(board.cells[board.parse(name)]))
 
-    # The last stone placed: a red ring inside it.
+    # The last stone placed: ringed, as the last move is in every game.
     for e in last_events:
         if e.kind == "place" and e.cell:
             try:
@@ -465,10 +523,7 @@ def render(
             except ValueError:
                 continue
             if cells[i]:
-                hd.paste_centred(im, last_mark(sp), hl.centre(board.cells[i]))
-
-    _draw_panel(im, game, g, names, last_events)
-    return im
+                hd.paste_centred(im, last_mark(sp), at(board.cells[i]))
 
 
 def _board_words(game) -> str:
@@ -479,35 +534,32 @@ def _board_words(game) -> str:
     return f"{label} board · {len(game.board)} cells · {lay.island_count} islands"
 
 
-COLUMNS = (("Player", 3.6, "l"), ("Stones", 1.4, "l"), ("", 2.6, "l"))
+COLUMNS = (("Player", 3.4, "l"), ("Stones", 1.9, "l"), ("", 2.3, "l"))
 
 
 def _panel_frame(g: Geometry) -> tuple[int, int, int]:
     """(margin, top of the table, size of the small text) of the panel."""
-    return int(g.width * 0.03), g.board_bottom + int(g.row_h * 0.3), int(g.row_h * 0.42)
+    return int(g.width * 0.03), g.board_bottom + int(g.row_h * 0.3), int(g.row_h * 0.44)
 
 
 @lru_cache(maxsize=32)
 def page_background(variant: str, width: int) -> Image.Image:
-    """Everything that does not depend on the position: the board and the win rule."""
+    """Everything that does not depend on the position: the board and the panel's rule."""
     g = geometry(variant, width)
     im = Image.new("RGB", (width, g.height), PAGE)
     im.paste(board_background(variant, width), (0, 0))
-    margin, table_top, small = _panel_frame(g)
+    margin = _panel_frame(g)[0]
     d = ImageDraw.Draw(im)
     d.line((margin, g.board_bottom, width - margin, g.board_bottom), fill=THEME.rule, width=2)
-    from games.begird import Begird
-
-    text = rule_line(Begird.new(2, {"board": variant}))
-    y = table_top + 2 * g.row_h + 2 * g.line_h + g.line_h / 2
-    d.text((margin, y), hd.fit_text(text, small, width - 2 * margin), font=hd.font(small), fill=THEME.muted,
-           anchor="lm")
     return im
 
 
 def panel_text(game, names: Sequence[str], last_events: Sequence[Event]) -> tuple[list[list[str]], list[str]]:
     """The panel's words: per colour (Black, White) ``[player, stones, status]``, then the
-    swap-and-ply line and the last-turn line."""
+    swap line ("" when there is nothing to say) and the last-turn line.
+
+    A swap is stated once per picture: by the last-turn line on the turn it happens,
+    by the swap line on every later turn."""
     winners = set(game.winners)
     counts = [0, 0, 0]
     for v in game.cells:
@@ -521,23 +573,16 @@ def panel_text(game, names: Sequence[str], last_events: Sequence[Event]) -> tupl
             status.append("resigned")
         if game.to_move == seat:
             status.append("to move")
-        if game.swapped and seat == 1:
-            status.append("Black by swap")
         rows.append([_label(names, seat), f"{counts[seat]} stone{'s' * (counts[seat] != 1)}", ", ".join(status)])
-    if game.swapped:
-        swap = f"Colours swapped (pie rule): {names[0]}, who joined second, plays Black"
+    swapped_now = any(e.kind == "swap" for e in last_events)
+    if game.swapped and not swapped_now:
+        swap = f"{names[0]} plays Black by the swap (pie rule)"
     elif game.swap_allowed():
-        swap = "No swap yet: White may answer swap instead of placing"
+        swap = "Pie rule: instead of placing, White may answer swap and take Black's stone"
     else:
-        swap = "No swap"
-    parts = []
+        swap = ""
     last = describe_last_turn(game, last_events, names)
-    parts.append("Last turn: " + last if last else "Last turn: —")
-    if game.is_over and game.winners and game.end_reason != "resignation":
-        parts.append("gold: the winning group and its islands")
-    elif any(e.kind == "place" for e in last_events):
-        parts.append("red ring: the last stone")
-    return rows, [f"Ply {game.ply} · {swap}", " · ".join(parts)]
+    return rows, [swap, "Last turn: " + last if last else "Last turn: —"]
 
 
 def _draw_panel(im, game, g: Geometry, names, last_events) -> None:
@@ -561,12 +606,18 @@ def _draw_panel(im, game, g: Geometry, names, last_events) -> None:
             bold=(seat in winners,),
         ))
     hd.draw_panel(im, (margin, table_top, width - margin, 0), COLUMNS, rows, row_h, THEME, header=False)
-    d = ImageDraw.Draw(im)
     y = table_top + 2 * row_h + g.line_h / 2
+    avail = width - 2 * margin
     for line in lines:
-        d.text((margin, y), hd.fit_text(line, small, width - 2 * margin), font=hd.font(small), fill=THEME.ink,
-               anchor="lm")
-        y += g.line_h
+        if line:  # no blank line where there is nothing to say about the swap
+            hd.draw_text(im, (margin, y), hd.fit_text(line, small, avail), small, THEME.ink, anchor="lm")
+            y += g.line_h
+    # Last, how the game was won, or else the win rule in grey: a little smaller rather than cut short.
+    won = win_line(game)
+    rule = won or rule_line(game)
+    size = hd.shrink_to_fit(rule, small, avail, min_size=int(small * 0.8))
+    hd.draw_text(im, (margin, y), hd.fit_text(rule, size, avail), size, THEME.ink if won else THEME.muted,
+                 anchor="lm")
 
 
 # -- one palette for every picture -------------------------------------------------------------------

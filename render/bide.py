@@ -52,20 +52,19 @@ GRID_LINE = (150, 126, 92)
 POINT_FILL = (253, 251, 245)
 POINT_OUTLINE = (150, 126, 92)
 NAME_INK = (40, 36, 30)
-VALUE_INK = (140, 110, 70)
+VALUE_INK = (120, 84, 40)
 LETTER_INK = (95, 78, 55)
 DISC_OUTLINE = (35, 32, 30)
 ARROW_INK = (20, 20, 20)
 ARROW_HALO = (255, 255, 255)
-LAST_RING = (255, 255, 255)
-LAST_RING_HALO = (20, 20, 20)
-WIN_RING = (232, 170, 0)
+LAST_RING = hd.LAST_MOVE_RING
+LAST_RING_HALO = hd.LAST_MOVE_HALO
 
 # Proportions, in units of the distance between neighbouring points.
 DISC_R = 0.445
-POINT_R = 0.36
-NAME_SIZE = 0.27
-VALUE_SIZE = 0.15
+POINT_R = 0.4
+NAME_SIZE = 0.29
+VALUE_SIZE = 0.25  # bold: a player adds these up, on a phone too
 LINE_W = 0.035
 
 
@@ -104,7 +103,7 @@ def geometry(side: int, width: int = DEFAULT_WIDTH) -> Geometry:
     if width < MIN_WIDTH:
         raise ValueError(f"a Bide picture is at least {MIN_WIDTH} pixels wide, not {width}")
     board = board_for_side(side)
-    title_h = int(round(width * 0.085))
+    title_h = int(round(width * 0.10))
     top = title_h + int(width * 0.015)
     right = width * 0.015
     # Row letters sit 0.92 spacing left of each row's first point: reserve room
@@ -121,7 +120,7 @@ def geometry(side: int, width: int = DEFAULT_WIDTH) -> Geometry:
         board_top=top,
         board_bottom=int(math.ceil(bottom + width * 0.01)),
         spacing=layout.spacing,
-        row_h=max(24, int(round(width * 0.05))),
+        row_h=max(24, int(round(width * 0.066))),  # panel text ~12 px on a 400 px phone
     )
 
 
@@ -190,32 +189,55 @@ def board_background(side: int, width: int = DEFAULT_WIDTH) -> Image.Image:
         c = layout.centre(cell)
         cv.circle(c, sp * POINT_R, fill=POINT_OUTLINE)
         cv.circle(c, sp * POINT_R - max(1.0, sp * 0.02), fill=POINT_FILL)
-        cv.text((c[0], c[1] - sp * 0.045), board.names[i], name_size, NAME_INK)
-        cv.text((c[0], c[1] + sp * 0.2), str(board.edge_distance[i]), value_size, VALUE_INK)
+        cv.text((c[0], c[1] - sp * 0.095), board.names[i], name_size, NAME_INK)
+        cv.text((c[0], c[1] + sp * 0.195), str(board.edge_distance[i]), value_size, VALUE_INK, bold=True)
 
     # Row letters along the left edge, just outside the outer band.
     letter_size = max(10, int(round(sp * 0.3)))
     for row_number, row in enumerate(board.rows):
         x, y = layout.centre(board.cells[row[0]])
-        cv.text((x - sp * 0.92, y), chr(ord("a") + row_number), letter_size, LETTER_INK,
-                stroke=0.6, stroke_fill=LETTER_INK)
+        cv.text((x - sp * 0.92, y), chr(ord("a") + row_number), letter_size, LETTER_INK, bold=True)
     return cv.image()
 
 
 # -- sprites sized for a geometry -----------------------------------------------------------
 
 
-def disc(seat: int, spacing: float) -> Image.Image:
-    return hd.disc_sprite(
-        round(spacing * DISC_R, 1), seat_colour(seat), DISC_OUTLINE,
-        round(max(1.5, spacing * 0.028), 1), seat_marker(seat),
-    )
+def disc(seat: int, spacing: float, value: int | None = None) -> Image.Image:
+    """A seat's disc; with ``value``, the point's value is printed under the marker (a full
+    board hides the values printed on the points)."""
+    radius, outline = round(spacing * DISC_R, 1), round(max(1.5, spacing * 0.028), 1)
+    if value is None:
+        return hd.disc_sprite(radius, seat_colour(seat), DISC_OUTLINE, outline, seat_marker(seat))
+    return _valued_disc(seat, radius, outline, value)
+
+
+@lru_cache(maxsize=256)
+def _valued_disc(seat: int, radius: float, outline: float, value: int) -> Image.Image:
+    base = hd.disc_sprite(radius, seat_colour(seat), DISC_OUTLINE, outline, None)
+    k = hd.SPRITE_SUPERSAMPLE
+    side = base.width
+    over = Image.new("RGBA", (side * k, side * k), (0, 0, 0, 0))
+    d = ImageDraw.Draw(over)
+    c = side * k / 2
+    inner = (radius - outline) * k
+    ink = hd.contrast_ink(seat_colour(seat)) + (255,)
+    hd._draw_marker(d, seat_marker(seat), (c, c - inner * 0.3), inner * 0.34, ink)
+    d.text((c, c + inner * 0.47), str(value), font=hd.font(int(inner * 0.56), bold=True), fill=ink, anchor="mm")
+    over = over.resize((side, side), Image.Resampling.LANCZOS)
+    return Image.alpha_composite(base, over)
 
 
 def swatch(seat: int, size: float) -> Image.Image:
     """A disc for the legend, ``size`` pixels across."""
     return hd.disc_sprite(round(size / 2, 1), seat_colour(seat), DISC_OUTLINE,
                           round(max(1.5, size * 0.05), 1), seat_marker(seat))
+
+
+def group_values(game, seat: int) -> list[int]:
+    """Point values of ``seat``'s best group, largest first (they add up to its score)."""
+    values = game.board.edge_distance
+    return sorted((values[i] for i in best_group(game, seat)), reverse=True)
 
 
 def best_group(game, seat: int) -> list[int]:
@@ -373,7 +395,7 @@ def render(
     sp = g.spacing
     layout = g.layout
 
-    im = page_background(side, width, players).copy()
+    im = hd.new_picture(page_background(side, width, players, game.is_over))
 
     # Title bar.
     accent = seat_colour(game.to_move) if game.to_move else None
@@ -383,24 +405,24 @@ def render(
     hd.draw_title_bar(im, g.title_h, heading,
                       status_line(game, names), THEME, accent_colour=accent)
 
-    # Discs.
+    # Discs, each with its point's value.
     cells = game.cells
+    values = board.edge_distance
     for i, owner in enumerate(cells):
         if owner:
-            hd.paste_centred(im, disc(owner, sp), layout.centre(board.cells[i]))
+            hd.paste_centred(im, disc(owner, sp, values[i]), layout.centre(board.cells[i]))
 
-    # Game over: a gold ring around each winner's best group.
-    if game.is_over and game.winners:
-        gold = hd.ring_sprite(round(sp * (DISC_R + 0.025), 1), WIN_RING, round(max(2.0, sp * 0.05), 1))
-        for seat in game.winners:
+    # Game over: each seat's best group (the one that scores) outlined in its colour.
+    if game.is_over:
+        for seat in range(1, players + 1):
+            outline = hd.group_outline(sp * DISC_R, sp, seat_colour(seat))
             for i in best_group(game, seat):
-                hd.paste_centred(im, gold, layout.centre(board.cells[i]))
+                hd.paste_centred(im, outline, layout.centre(board.cells[i]))
 
     # Last turn: rings around the placed discs, arrows for every push.
     last = trace_last_turn(last_events)
     index = {name: i for i, name in enumerate(board.names)}
-    ring = hd.ring_sprite(round(sp * (DISC_R + 0.03), 1), LAST_RING, round(max(2.0, sp * 0.045), 1),
-                          LAST_RING_HALO, round(max(1.0, sp * 0.014), 1))
+    ring = hd.last_move_ring(sp * DISC_R, sp)
     for name in last.placed:
         if name in index:
             hd.paste_centred(im, ring, layout.centre(board.cells[index[name]]))
@@ -436,16 +458,18 @@ def render(
     return im
 
 
-COLUMNS = (("Player", 3.1, "l"), ("Hand", 0.8, "c"), ("Pool", 0.8, "c"), ("Score", 0.9, "c"), ("", 2.6, "l"))
+COLUMNS = (("Player", 3.0, "l"), ("Hand", 1.0, "c"), ("Pool", 1.0, "c"), ("Score", 1.1, "c"), ("", 2.4, "l"))
+#: Once over, hands and pools no longer count: the best group's point values replace them.
+OVER_COLUMNS = (("Player", 3.0, "l"), ("Best group", 2.9, "l"), ("Score", 1.1, "c"), ("", 1.5, "l"))
 
 
 def _panel_frame(g: Geometry) -> tuple[int, int, int]:
     """(margin, top of the table, size of the small text) of the panel."""
-    return int(g.width * 0.03), g.board_bottom + int(g.row_h * 0.2), int(g.row_h * 0.4)
+    return int(g.width * 0.03), g.board_bottom + int(g.row_h * 0.2), int(g.row_h * 0.44)
 
 
 @lru_cache(maxsize=64)
-def page_background(side: int, width: int, players: int) -> Image.Image:
+def page_background(side: int, width: int, players: int, over: bool = False) -> Image.Image:
     """Everything that does not depend on the position: the board, the panel's header and value key."""
     g = geometry(side, width)
     im = Image.new("RGB", (width, g.height(players)), PAGE)
@@ -454,7 +478,8 @@ def page_background(side: int, width: int, players: int) -> Image.Image:
     margin, table_top, small = _panel_frame(g)
     d = ImageDraw.Draw(im)
     d.line((margin, g.board_bottom, width - margin, g.board_bottom), fill=THEME.rule, width=2)
-    hd.draw_panel(im, (margin, table_top, width - margin, 0), COLUMNS, [], row_h, THEME, header=True)
+    hd.draw_panel(im, (margin, table_top, width - margin, 0), OVER_COLUMNS if over else COLUMNS, [], row_h, THEME,
+                  header=True)
 
     # The key to point values, under the table and the last-turn line.
     y = table_top + row_h * (players + 1) + int(row_h * 0.15) + int(row_h * 1.05)
@@ -476,15 +501,13 @@ def page_background(side: int, width: int, players: int) -> Image.Image:
     return im
 
 
-def _draw_panel(im, game, g: Geometry, names, custom, colour_names, last_events) -> None:
-    players = game.players
-    row_h = g.row_h
-    width = g.width
-    margin, table_top, small = _panel_frame(g)
+def panel_cells(game, names, custom, colour_names) -> list[list[str]]:
+    """The panel's words per seat: player, hand, pool, score, status; once over, player,
+    the best group's point values ("3+2+2+1", adding up to the score), score, status."""
     scores = game.scores()
     winners = set(game.winners)
-    rows = []
-    for seat in range(1, players + 1):
+    out = []
+    for seat in range(1, game.players + 1):
         i = seat - 1
         status = []
         if game.is_over and seat in winners:
@@ -496,33 +519,52 @@ def _draw_panel(im, game, g: Geometry, names, custom, colour_names, last_events)
         elif game.owed[i] and not game.is_over:
             status.append("owes a release")
         label = f"{names[i]} ({colour_names[i]})" if custom[i] else names[i]
+        if game.is_over:
+            group = "+".join(map(str, group_values(game, seat))) or "–"
+            out.append([label, group, str(int(scores[i])), ", ".join(status)])
+        else:
+            out.append([label, str(game.hands[i]), str(game.pools[i]), str(int(scores[i])), ", ".join(status)])
+    return out
+
+
+def _draw_panel(im, game, g: Geometry, names, custom, colour_names, last_events) -> None:
+    players = game.players
+    row_h = g.row_h
+    width = g.width
+    margin, table_top, small = _panel_frame(g)
+    winners = set(game.winners)
+    rows = []
+    for seat, cells in zip(range(1, players + 1), panel_cells(game, names, custom, colour_names)):
+        i = seat - 1
         background = None
         if game.is_over and seat in winners:
             background = THEME.winner
         elif game.to_move == seat:
             background = THEME.highlight
+        score_column = 2 if game.is_over else 3
         rows.append(hd.PanelRow(
             swatch=swatch(seat, row_h * 0.78),
-            cells=[label, str(game.hands[i]), str(game.pools[i]), str(int(scores[i])), ", ".join(status)],
+            cells=cells,
             background=background,
             ink=THEME.muted if game.resigned[i] else None,
             marker=game.to_move == seat,
             strike=game.resigned[i],
-            bold=(False, False, False, seat in winners, False),
+            bold=tuple(k == score_column and seat in winners for k in range(len(cells))),
         ))
-    hd.draw_panel(im, (margin, table_top + row_h, width - margin, 0), COLUMNS, rows, row_h, THEME, header=False)
+    columns = OVER_COLUMNS if game.is_over else COLUMNS
+    hd.draw_panel(im, (margin, table_top + row_h, width - margin, 0), columns, rows, row_h, THEME, header=False)
 
-    # The last turn in words (and, once over, what the gold rings mean).
+    # The last turn in words (and, once over, what the outlines mean).
     y = table_top + row_h * (players + 1) + int(row_h * 0.15)
     parts = []
     last = describe_last_turn(last_events, names)
     if last:
         parts.append("Last turn: " + last)
-    if game.is_over and game.winners:
-        parts.append("gold rings: the winning group")
+    if game.is_over:
+        parts.append("outlined: each seat's best group")
     if parts:
         text = hd.fit_text(" · ".join(parts), small, width - 2 * margin)
-        ImageDraw.Draw(im).text((margin, y + row_h * 0.5), text, font=hd.font(small), fill=THEME.ink, anchor="lm")
+        hd.draw_text(im, (margin, y + row_h * 0.5), text, small, THEME.ink, anchor="lm")
 
 
 # -- one palette for every picture -------------------------------------------------------------------

@@ -268,11 +268,16 @@ def render(
     lay = g.layout
     sp = g.spacing
     names = seat_names(player_names)
-    im = board_background(g.width).copy()
+    im = hd.new_picture(board_background(g.width))  # records what is drawn: fast PNG (render/png.py)
     heading = hd.displayable(title, "Bump") if title else "Bump"
     hd.draw_title_bar(im, g.title_h, heading, status_line(game, names), THEME,
                       accent_colour=PIECE[game.to_move - 1] if game.to_move else None)
     events = list(last_events)
+    if events:
+        # The path, turn and bump marks are drawn straight on the board, some under
+        # sprites: record the board first, so that no sprite there is taken for one
+        # on untouched background (render/changes.py), and convert it all.
+        hd.touch(im, (0, g.title_h, g.width, g.board_bottom))
     _draw_path(im, lay, events)
     b = game.board
     d = ImageDraw.Draw(im)
@@ -285,8 +290,8 @@ def render(
         hd.paste_centred(im, piece_sprite(seat, facing, sp), centre)
         # the name, nudged away from the bumper bar
         ux, uy = hd.SCREEN_DIRECTIONS[facing]
-        d.text((centre[0] - ux * sp * 0.07, centre[1] - uy * sp * 0.07), NAMES[space], font=hd.font(size),
-               fill=name_ink(seat), anchor="mm")
+        hd.draw_text(im, (centre[0] - ux * sp * 0.07, centre[1] - uy * sp * 0.07), NAMES[space], size,
+                     name_ink(seat), anchor="mm")  # ImageDraw's pixels, cached and recorded
     _draw_rotation(im, lay, events, game)
     _draw_bumps(im, lay, events, game)
     _draw_panel(im, game, g, names, events)
@@ -498,6 +503,7 @@ def _draw_panel(im: Image.Image, game, g: Geometry, names: Sequence[str], events
     d = ImageDraw.Draw(im)
     small = max(9, int(g.line_h * 0.62))
     y = top + 3 * g.row_h + g.line_h * 0.3
+    hd.touch(im, (0, y - g.line_h, g.width, im.height))  # the lines below the table
     lines = [last_move_line(game, events, names)]
     if guard_applies(game, events):
         lines.append("Guard your center!")

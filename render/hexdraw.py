@@ -14,19 +14,22 @@ Everything here is plain Pillow and knows nothing of any game's rules:
 * :func:`draw_title_bar` and :func:`draw_panel` draw the text parts at final
   resolution (FreeType text is anti-aliased already).
 
-Fonts are the scalable font bundled with Pillow (``ImageFont.load_default(size=…)``),
-cached by size.
+Fonts are DejaVu Sans and DejaVu Sans Bold, bundled in ``render/fonts`` (:func:`font`),
+cached by size; :func:`draw_text` caches rendered labels.
 """
 
 from __future__ import annotations
 
 import math
 import unicodedata
+from pathlib import Path
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable, Sequence
 
 from PIL import Image, ImageDraw, ImageFont
+
+from . import changes as _changes
 
 Point = tuple[float, float]
 Colour = tuple[int, int, int] | tuple[int, int, int, int]
@@ -49,18 +52,22 @@ SPRITE_SUPERSAMPLE = 4  # sprites are tiny and cached: afford a finer scale
 # -- fonts ----------------------------------------------------------------------
 
 
-@lru_cache(maxsize=64)
-def font(size: int) -> ImageFont.FreeTypeFont:
-    """The scalable font that ships with Pillow, at ``size`` pixels (cached)."""
-    loaded = ImageFont.load_default(size=max(6, int(round(size))))
-    if not isinstance(loaded, ImageFont.FreeTypeFont):  # pragma: no cover - Pillow without FreeType
-        raise RuntimeError("Pillow was built without FreeType: scalable fonts are required")
-    return loaded
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+#: DejaVu Sans (Bitstream Vera licence, see fonts/LICENSE-DejaVu.txt): Latin, Greek,
+#: Cyrillic, Armenian, Georgian, Hebrew, Arabic and more, so players' names in those
+#: scripts are drawn rather than dropped; a real bold face for titles and winners.
+FONT_FILES = {False: FONT_DIR / "DejaVuSans.ttf", True: FONT_DIR / "DejaVuSans-Bold.ttf"}
+
+
+@lru_cache(maxsize=128)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The bundled font (DejaVu Sans, or its bold face) at ``size`` pixels (cached)."""
+    return ImageFont.truetype(str(FONT_FILES[bool(bold)]), max(6, int(round(size))))
 
 
 @lru_cache(maxsize=4096)
 def has_glyph(ch: str) -> bool:
-    """Whether the bundled font draws ``ch`` (it covers Latin-1, not emoji or CJK)."""
+    """Whether the bundled font draws ``ch`` (Latin, Greek, Cyrillic, Arabic, Hebrew…; not CJK or emoji)."""
     if ch.isspace():
         return True
     return _glyph_pixels(ch) != _glyph_pixels("\ufffe")
@@ -90,28 +97,131 @@ def displayable(text: str, fallback: str = "") -> str:
     return kept if any(ch.isalnum() for ch in kept) else fallback
 
 
-def text_width(text: str, size: int) -> float:
-    return font(size).getlength(text)
+def text_width(text: str, size: int, bold: bool = False) -> float:
+    """Advance width of ``text`` in pixels, as :func:`draw_text` lays it out (cached)."""
+    if _by_words(text, "la"):
+        return sum(_word_width(w, size, bold) for w in text.split(" ")) + _word_width(" ", size, bold) * text.count(" ")
+    return _word_width(text, size, bold)
 
 
-def fit_text(text: str, size: int, max_width: float) -> str:
+@lru_cache(maxsize=8192)
+def _word_width(text: str, size: int, bold: bool = False) -> float:
+    return font(size, bold).getlength(text)
+
+
+def _by_words(text: str, anchor: str) -> bool:
+    """Whether :func:`draw_text` lays ``text`` out word by word (each word's mask cached).
+
+    Lines such as "Turn 31 · Alice to move" change every picture but their words
+    repeat. Only Latin text and common punctuation (no right-to-left or shaped
+    scripts, whose words must be laid out together) with a font-wide vertical anchor
+    (not t/b, which depend on the text) is split; kerning across a space is nil here.
+    """
+    return (" " in text and len(text) > 8 and anchor[1] in "amsd" and anchor[0] in "lmr"
+            and all(c < "\u0250" or c in _SPLIT_PUNCTUATION for c in text))
+
+
+_SPLIT_PUNCTUATION = frozenset("–—…‘’“”•")
+
+
+# -- cached text drawing ----------------------------------------------------------
+#
+# FreeType rendering is the costliest part of a picture's text, and most labels
+# (names, numbers, column headers) repeat picture after picture. Pillow's
+# ``ImageDraw.text`` renders a mask with ``font.getmask2`` (which depends on the
+# fractional part of the position) and blends it with ``draw_bitmap``; the cache
+# keeps the mask, so the pixels are exactly those ``ImageDraw.text`` draws.
+
+
+@lru_cache(maxsize=4096)
+def _text_mask(text: str, size: int, anchor: str, stroke_width: int, fx: float, fy: float, bold: bool = False):
+    return font(size, bold).getmask2(text, "L", None, None, None, stroke_width, anchor, 0, (fx, fy),
+                               stroke_filled=True)
+
+
+def draw_text(im: Image.Image, xy: Point, text: str, size: int, fill, *, anchor: str = "la",
+              stroke_width: int = 0, stroke_fill=None, bold: bool = False) -> tuple[int, int, int, int] | None:
+    """``ImageDraw.Draw(im).text(xy, text, font=font(size, bold), ...)`` through a mask cache.
+
+    A fraction of the time for repeated labels: single words and non-ASCII text are
+    exactly ImageDraw's pixels; longer ASCII lines are laid out word by word (see
+    :func:`_by_words`). The changed area is recorded (see :func:`new_picture`).
+    Returns that area, or None for empty text.
+    """
+    if not text:
+        return None
+    changes = changes_of(im)
+    if changes is not None and im.mode == "RGB" and not isinstance(fill, str) and not isinstance(stroke_fill, str):
+        # A new_picture (a writable RGB copy): ImageDraw.Draw's set-up and _getink
+        # come down to these two core calls for a colour given as numbers.
+        if changes.draw is None:
+            changes.draw = Image.core.draw(im.im, 0)
+        core = changes.draw
+        ink = core.draw_ink(fill)
+        stroke_ink = core.draw_ink(stroke_fill) if stroke_width and stroke_fill is not None else ink
+    else:
+        draw = ImageDraw.Draw(im)
+        core = draw.draw
+        ink = draw._getink(fill)[0]
+        stroke_ink = draw._getink(stroke_fill)[0] if stroke_width and stroke_fill is not None else ink
+    passes = [(stroke_ink, int(stroke_width))] if stroke_width else []
+    if not stroke_width or ink != stroke_ink:
+        passes.append((ink, 0))
+    x, y = xy
+    if stroke_width or not _by_words(text, anchor):
+        runs = [(text, x, anchor)]
+    else:
+        words = text.split(" ")
+        space = _word_width(" ", size, bold)
+        widths = [_word_width(w, size, bold) for w in words]
+        total = sum(widths) + space * (len(words) - 1)
+        left = x - {"l": 0.0, "m": total / 2, "r": total}[anchor[0]]
+        runs = []
+        for word, width in zip(words, widths):
+            if word:
+                runs.append((word, float(round(left)), "l" + anchor[1]))  # whole pixels: masks repeat
+            left += width + space
+    box = None
+    for run, rx, run_anchor in runs:
+        ix, iy = int(rx), int(y)
+        fx, fy = math.modf(rx)[0], math.modf(y)[0]
+        for pass_ink, width in passes:
+            mask, (ox, oy) = _text_mask(run, size, run_anchor, width, fx, fy, bold)
+            core.draw_bitmap((ix + ox, iy + oy), mask, pass_ink)
+            w, h = mask.size
+            b = (ix + ox, iy + oy, ix + ox + w, iy + oy + h)
+            box = b if box is None else (min(box[0], b[0]), min(box[1], b[1]), max(box[2], b[2]), max(box[3], b[3]))
+    if box is not None:
+        touch(im, box)
+    return box
+
+
+# What a picture changed on its background (for fast encoding): see render/changes.py.
+Changes = _changes.Changes
+new_picture = _changes.new_picture
+touch = _changes.touch
+fill_rect = _changes.fill_rect
+changes_of = _changes.changes_of
+
+
+def fit_text(text: str, size: int, max_width: float, bold: bool = False) -> str:
     """``text`` shortened with an ellipsis so that it fits ``max_width`` pixels."""
-    if text_width(text, size) <= max_width:
+    if text_width(text, size, bold) <= max_width:
         return text
     ell = "…"
     lo, hi = 0, len(text)
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if text_width(text[:mid].rstrip() + ell, size) <= max_width:
+        if text_width(text[:mid].rstrip() + ell, size, bold) <= max_width:
             lo = mid
         else:
             hi = mid - 1
     return text[:lo].rstrip() + ell
 
 
-def shrink_to_fit(text: str, size: int, max_width: float, min_size: int = 10) -> int:
+def shrink_to_fit(text: str, size: int, max_width: float, min_size: int = 10, bold: bool = False) -> int:
     """The largest font size ≤ ``size`` at which ``text`` fits ``max_width``."""
-    while size > min_size and text_width(text, size) > max_width:
+    while size > min_size and text_width(text, size, bold) > max_width:
         size -= 1
     return size
 
@@ -280,10 +390,10 @@ class Canvas:
                          marker_colour or contrast_ink(fill))
 
     def text(self, xy: Point, text: str, size: int, fill, anchor: str = "mm",
-             stroke: float = 0, stroke_fill=None) -> None:
+             stroke: float = 0, stroke_fill=None, bold: bool = False) -> None:
         """Text at ``xy`` (anchor ``mm`` centres it), in the bundled font."""
         k = self.scale
-        self.draw.text((xy[0] * k, xy[1] * k), text, font=font(size * k), fill=fill, anchor=anchor,
+        self.draw.text((xy[0] * k, xy[1] * k), text, font=font(size * k, bold), fill=fill, anchor=anchor,
                        stroke_width=int(round(stroke * k)), stroke_fill=stroke_fill)
 
     def arrow(self, src: Point, dst: Point, fill, width: float, head: float | None = None,
@@ -479,15 +589,43 @@ def badge_sprite(text: str, size: int, fill: tuple[int, int, int], ink: tuple[in
     return _downsample(im, (W, H))
 
 
+#: The last move, in every game: a white ring with a dark edge just outside the piece placed.
+LAST_MOVE_RING = (255, 255, 255)
+LAST_MOVE_HALO = (20, 20, 20)
+
+
+def last_move_ring(piece_radius: float, spacing: float) -> Image.Image:
+    """The sprite marking the last move on a piece of ``piece_radius`` pixels (cells ``spacing`` apart).
+
+    Every game marks its last move with this, so players learn one sign.
+    """
+    return ring_sprite(round(piece_radius + spacing * 0.03, 1), LAST_MOVE_RING, round(max(3.0, spacing * 0.045), 1),
+                       LAST_MOVE_HALO, round(max(1.2, spacing * 0.014), 1))
+
+
+def group_outline(piece_radius: float, spacing: float, colour: tuple[int, int, int]) -> Image.Image:
+    """A bold ring in ``colour`` with dark edges around a piece: pasted on each piece of a group,
+    neighbouring rings merge into one outline (a seat's scoring group at the end)."""
+    return ring_sprite(round(piece_radius + spacing * 0.045, 1), colour, round(max(3.0, spacing * 0.07), 1),
+                       LAST_MOVE_HALO, round(max(1.5, spacing * 0.018), 1))
+
+
 def paste_centred(base: Image.Image, sprite: Image.Image, centre: Point) -> None:
     """Paste an RGBA sprite so that its centre lands on ``centre``."""
-    x = int(round(centre[0] - sprite.width / 2))
-    y = int(round(centre[1] - sprite.height / 2))
-    base.paste(sprite, (x, y), sprite)
+    w, h = sprite.size
+    x = int(round(centre[0] - w / 2))
+    y = int(round(centre[1] - h / 2))
+    _paste_sprite(base, sprite, (x, y, x + w, y + h))
 
 
 def paste_at(base: Image.Image, sprite: Image.Image, corner: Point) -> None:
-    base.paste(sprite, (int(round(corner[0])), int(round(corner[1]))), sprite)
+    w, h = sprite.size
+    x, y = int(round(corner[0])), int(round(corner[1]))
+    _paste_sprite(base, sprite, (x, y, x + w, y + h))
+
+
+def _paste_sprite(base: Image.Image, sprite: Image.Image, box: tuple[int, int, int, int]) -> None:
+    _changes.paste_sprite(base, sprite, box)
 
 
 def draw_arrow(base: Image.Image, src: Point, dst: Point, colour: tuple[int, int, int], width: float,
@@ -519,26 +657,29 @@ class Theme:
     accent: tuple[int, int, int] = (210, 90, 20)
 
 
+TITLE_SIZE = 0.34  # of the title bar's height
+SUBTITLE_SIZE = 0.28
+
+
 def draw_title_bar(im: Image.Image, height: int, title: str, subtitle: str = "",
                    theme: Theme = Theme(), accent_colour: tuple[int, int, int] | None = None) -> None:
     """A dark bar across the top: a big title and a smaller status line under it."""
-    d = ImageDraw.Draw(im)
     w = im.width
-    d.rectangle((0, 0, w - 1, height - 1), fill=theme.title_bg)
+    fill_rect(im, (0, 0, w, height), theme.title_bg)
     pad = int(height * 0.22)
     if accent_colour is not None:
-        d.rectangle((0, 0, max(6, int(height * 0.09)) - 1, height - 1), fill=accent_colour)
-    big = int(height * 0.36)
-    small = int(height * 0.25)
+        fill_rect(im, (0, 0, max(6, int(height * 0.09)), height), accent_colour)
+    big = int(height * TITLE_SIZE)
+    small = int(height * SUBTITLE_SIZE)
     avail = w - 2 * pad
     if subtitle:
-        d.text((pad, int(height * 0.30)), fit_text(title, big, avail), font=font(big), fill=theme.title_ink,
-               anchor="lm", stroke_width=1 if big >= 24 else 0, stroke_fill=theme.title_ink)
-        d.text((pad, int(height * 0.72)), fit_text(subtitle, small, avail), font=font(small),
-               fill=theme.subtitle_ink, anchor="lm")
+        draw_text(im, (pad, int(height * 0.31)), fit_text(title, big, avail, bold=True), big, theme.title_ink,
+                  anchor="lm", bold=True)
+        draw_text(im, (pad, int(height * 0.73)), fit_text(subtitle, small, avail), small,
+                  theme.subtitle_ink, anchor="lm")
     else:
-        d.text((pad, height // 2), fit_text(title, big, avail), font=font(big), fill=theme.title_ink,
-               anchor="lm", stroke_width=1 if big >= 24 else 0, stroke_fill=theme.title_ink)
+        draw_text(im, (pad, height // 2), fit_text(title, big, avail, bold=True), big, theme.title_ink,
+                  anchor="lm", bold=True)
 
 
 @dataclass
@@ -583,12 +724,13 @@ def draw_panel(
     y = y0
     if header:
         for (name, _, align), left, width in zip(columns, lefts, widths):
-            _aligned_text(d, name, head_size, theme.muted, left, width, y + row_height * 0.55, align, pad)
+            _aligned_text(im, name, head_size, theme.muted, left, width, y + row_height * 0.55, align, pad)
         d.line((x0, y + row_height - 2, x1, y + row_height - 2), fill=theme.rule, width=2)
+        touch(im, (x0 - 1, y + row_height - 4, x1 + 2, y + row_height + 1))
         y += row_height
     for row in rows:
         if row.background is not None:
-            d.rounded_rectangle((x0, y + 3, x1, y + row_height - 3), radius=row_height * 0.2, fill=row.background)
+            _rounded_band(im, d, (x0, y + 3, x1, y + row_height - 3), row_height * 0.2, row.background)
         ink = row.ink or theme.ink
         cy = y + row_height / 2
         for i, text in enumerate(row.cells):
@@ -598,31 +740,51 @@ def draw_panel(
                     t = row_height * 0.16
                     mx = left + pad * 0.35
                     d.polygon([(mx, cy - t), (mx + t * 1.4, cy), (mx, cy + t)], fill=theme.accent)
+                    touch(im, (mx - 1, cy - t - 1, mx + t * 1.4 + 2, cy + t + 2))
                 sx = left + pad + swatch_w / 2
                 if row.swatch is not None:
                     paste_centred(im, row.swatch, (sx, cy))
                 left += pad + swatch_w
                 width -= pad + swatch_w
             bold = i < len(row.bold) and row.bold[i]
-            drawn = _aligned_text(d, text, text_size, ink, left, width, cy, columns[i][2], pad, bold=bold)
+            drawn = _aligned_text(im, text, text_size, ink, left, width, cy, columns[i][2], pad, bold=bold)
             if i == 0 and row.strike and drawn:
                 tx0, tx1 = drawn
-                d.line((tx0, cy + 1, tx1, cy + 1), fill=ink, width=max(2, row_height // 22))
+                lw = max(2, row_height // 22)
+                d.line((tx0, cy + 1, tx1, cy + 1), fill=ink, width=lw)
+                touch(im, (tx0 - 1, cy - lw, tx1 + 2, cy + lw + 2))
         y += row_height
 
 
-def _aligned_text(d: ImageDraw.ImageDraw, text: str, size: int, ink, left: float, width: float,
+def _rounded_band(im: Image.Image, d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], radius: float,
+                  fill) -> None:
+    """A rounded rectangle, recorded as a flat middle and two converted ends."""
+    d.rounded_rectangle(box, radius=radius, fill=fill)
+    x0, y0, x1, y1 = box
+    end = int(math.ceil(radius)) + 2
+    ix0, iy0, ix1, iy1 = int(math.floor(x0)), int(math.floor(y0)), int(math.ceil(x1)) + 1, int(math.ceil(y1)) + 1
+    touch(im, (ix0 - 1, iy0 - 1, ix0 + end, iy1 + 1))
+    touch(im, (ix1 - end, iy0 - 1, ix1 + 1, iy1 + 1))
+    changes = changes_of(im)
+    if changes is not None and ix0 + end < ix1 - end:
+        # Between the rounded ends every row is filled from its top to its bottom pixel:
+        # the fill is recorded only there, and its edge rows are converted.
+        changes.add_fill((ix0 + end, iy0 + 1, ix1 - end, iy1 - 2), tuple(fill[:3]))
+        touch(im, (ix0 + end, iy0 - 1, ix1 - end, iy0 + 2))
+        touch(im, (ix0 + end, iy1 - 3, ix1 - end, iy1 + 1))
+
+
+def _aligned_text(im: Image.Image, text: str, size: int, ink, left: float, width: float,
                   cy: float, align: str, pad: float, bold: bool = False) -> tuple[float, float] | None:
     if not text:
         return None
-    text = fit_text(text, size, width - 2 * pad)
-    tw = text_width(text, size)
+    text = fit_text(text, size, width - 2 * pad, bold)
+    tw = text_width(text, size, bold)
     if align == "l":
         x = left + pad
     elif align == "r":
         x = left + width - pad - tw
     else:
         x = left + (width - tw) / 2
-    d.text((x, cy), text, font=font(size), fill=ink, anchor="lm",
-           stroke_width=1 if bold and size >= 20 else 0, stroke_fill=ink)
+    draw_text(im, (x, cy), text, size, ink, anchor="lm", bold=bold)
     return x, x + tw

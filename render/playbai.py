@@ -319,6 +319,7 @@ def draw_last_turn(im: Image.Image, game: PlayBai, g: Geometry, events: Sequence
         _stroke(d, [(x - x0, y - y0) for x, y in pts], w, dashed, h)
     small = overlay.resize(((x1 - x0) // k, (y1 - y0) // k), Image.Resampling.LANCZOS)
     im.paste(small, (x0 // k, y0 // k), small)
+    hd.touch(im, (x0 // k, y0 // k, x0 // k + small.width, y0 // k + small.height))
     badge = max(14, int(g.size * 0.62))
     for number, (x, y) in badges:
         sprite = hd.badge_sprite(str(number), badge, (255, 255, 255), TRACE, outline=TRACE)
@@ -372,7 +373,7 @@ def render(
 ) -> Image.Image:
     side = game.options["side"]
     g = geometry(side, width)
-    im = background(side, g.width).copy()
+    im = hd.new_picture(background(side, g.width))  # records what is drawn: fast PNG (render/png.py)
     names = seat_names(player_names)
     fld = game.field
     board = fld.board
@@ -441,12 +442,14 @@ def _draw_panel(im: Image.Image, game: PlayBai, g: Geometry, names: Sequence[str
             text += f" ({game.describe_turn(last_events).split(' — ')[0]})"
         box = (pad, int(y - row_h * 0.92), g.width - pad, int(y - row_h * 0.08))
         d.rounded_rectangle(box, radius=row_h * 0.25, fill=THEME.highlight, outline=TEAM[seat], width=max(2, row_h // 12))
+        hd.touch(im, (box[0] - 2, box[1] - 2, box[2] + 3, box[3] + 3))
         d.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), hd.fit_text(text, size, box[2] - box[0] - pad),
                font=hd.font(size), fill=THEME.ink, anchor="mm", stroke_width=1 if size >= 20 else 0,
                stroke_fill=THEME.ink)
     else:
         rule = "First to 3 goals" if not game.options["expert"] else "Expert: two goals in a row"
         text = f"Set {game.set_number} · {rule} · last turn: steps arrows, jumps arcs, passes dashed"
+        hd.touch(im, (0, y - row_h * 1.2, g.width, y + row_h * 0.2))  # the centred line below
         d.text((g.width / 2, y - row_h * 0.5), hd.fit_text(hd.displayable(text, text), int(size * 0.8),
                                                             g.width - 2 * pad),
                font=hd.font(int(size * 0.8)), fill=THEME.muted, anchor="mm")

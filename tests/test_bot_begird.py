@@ -51,3 +51,27 @@ async def test_begird_preview_and_autocomplete_filtering(world):  # noqa: F811
     assert (await world.game(match_id)).position()["board"] == {}
     swap_too_early = await move(world, alice, thread, "swap")
     assert swap_too_early.ephemeral and "swap" in swap_too_early.text.lower()
+
+
+async def test_board_zoom(world):  # noqa: F811
+    from io import BytesIO
+
+    from PIL import Image
+
+    alice, bob = world.users[:2]
+    match_id, thread = await world.start_two_player(game="begird")
+    await move(world, alice, thread, "i9")
+    whole = (await world.emu.invoke(alice, thread, "board", {})).response
+    # A zoomed board is deferred first (the first one of a size builds its background).
+    zoomed = await (await world.emu.invoke(alice, thread, "board", {"zoom": "last"})).wait_message(timeout=30)
+    cell = await (await world.emu.invoke(alice, thread, "board", {"zoom": "A1"})).wait_message(timeout=30)
+    for shown in (whole, zoomed, cell):
+        assert shown.attachments
+    pictures = [Image.open(BytesIO(m.attachments[0].data)).convert("RGB") for m in (whole, zoomed, cell)]
+    assert pictures[0].size == pictures[1].size == pictures[2].size
+    assert len({p.tobytes() for p in pictures}) == 3, "the zoomed boards differ from the whole one and each other"
+    bad = await (await world.emu.invoke(alice, thread, "board", {"zoom": "zz99"})).wait_message(timeout=30)
+    assert "not a cell" in bad.content and not bad.attachments
+    _, bide_thread = await world.start_two_player(game="bide")
+    refused = await (await world.emu.invoke(alice, bide_thread, "board", {"zoom": "last"})).wait_message(timeout=30)
+    assert "no zoom" in refused.content

@@ -247,14 +247,16 @@ def test_last_stone_marked(variant):
     im = render_decoded(game, events)
     sp = rb.cell_spacing(game)
 
-    def red(name):
-        return sum(1 for xy in around(rb.cell_centre(game, name), sp * 0.2) if near(im.getpixel(xy), rb.LAST_MARK, 60))
+    ring_r = sp * (rb.STONE_R + 0.03)  # the middle of the ring every game puts around its last move
 
-    assert red(last) >= 8
+    def ringed(name):
+        return sum(1 for xy in around(rb.cell_centre(game, name), ring_r) if near(im.getpixel(xy), (255, 255, 255), 40))
+
+    assert ringed(last) >= 9  # of 12 points around it
     assert stone_of_pixel(im.getpixel(rb.cell_centre(game, last))) == game.cells[game.board.parse(last)]
     for i, name in enumerate(game.board.names):
         if game.cells[i] and name != last:
-            assert red(name) == 0
+            assert ringed(name) <= 3, f"{name} looks ringed like the last stone"
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -264,7 +266,7 @@ def test_won_game_highlights_group_and_islands(variant):
     assert len(touched) >= 3
     im = render_decoded(game, events)
     sp = rb.cell_spacing(game)
-    ring_r = sp * (rb.STONE_R - 0.02)  # the ring is centred on this radius
+    ring_r = sp * rb.WIN_RING_R  # the ring is centred on this radius
 
     def gold(name):
         return sum(1 for xy in around(rb.cell_centre(game, name), ring_r) if near(im.getpixel(xy), rb.WIN_RING, 45))
@@ -284,8 +286,13 @@ def test_won_game_highlights_group_and_islands(variant):
                 assert near(im.getpixel(xy), expected, 25), f"island {k + 1} at {cell}: {im.getpixel(xy)}"
     rows, lines = rb.panel_text(game, NAMES, events)
     assert "winner" in rows[0][2]
-    assert "gold" in lines[1]
     assert "wins" in rb.status_line(game, NAMES)
+    won = rb.win_line(game)
+    assert won.startswith("Gold: the winning group, touching islands ")
+    assert all(str(k) in won for k in touched)
+    if len(islands) > 3:
+        run = layout(variant).covering_run(sum(1 << (k - 1) for k in touched))
+        assert won.endswith(f"they span {run} of the {len(islands)}")
 
 
 def test_resignation_has_no_gold():
@@ -311,15 +318,17 @@ def test_swap_announced_and_colours_follow_seats():
     assert names == ["Bob", "Alice"]
     assert stone_of_pixel(im.getpixel(rb.cell_centre(game, "i9"))) == 1
     rows, lines = rb.panel_text(game, names, events)
-    assert rows[0][0] == "Bob (Black)" and "Black by swap" in rows[0][2]
-    assert rows[1][0] == "Alice (White)" and "to move" in rows[1][2]
-    assert "swapped" in lines[0] and "Bob" in lines[0]
-    assert "Swap" in lines[1]
-    assert lines[0].startswith("Ply 2")
-    # And the next placement.
+    assert rows[0][0] == "Bob (Black)" and rows[1][0] == "Alice (White)" and "to move" in rows[1][2]
+    # The swap is stated once: by the last turn, as it has just happened.
+    assert lines[0] == ""
+    assert "Bob swapped" in lines[1] and "Black" in lines[1]
+    assert "swap" not in rb.status_line(game, names).lower()
+    assert rb.status_line(game, names).startswith("Turn 3 · Alice (White) to move")
+    # And the next placement: the swap line says it, once.
     events = game.play_turn("j9")
     rows, lines = rb.panel_text(game, names, events)
     assert "Alice (White) placed j9" in lines[1]
+    assert "Bob plays Black by the swap" in lines[0] and "swap" not in lines[1]
     assert "to move" in rows[0][2]
     im = render_decoded(game, events, names=names)
     assert stone_of_pixel(im.getpixel(rb.cell_centre(game, "j9"))) == 2
@@ -329,8 +338,11 @@ def test_swap_offered_before_answer():
     game = Begird.new(2, {"board": "small"})
     events = game.play_turn("e5")
     _, lines = rb.panel_text(game, NAMES, events)
-    assert "may answer swap" in lines[0]
-    assert "swap" in rb.status_line(game, NAMES)
+    assert "White may answer swap" in lines[0]
+    assert "swap" not in rb.status_line(game, NAMES), "said once, in the panel"
+    # Once White has placed instead, nothing more about the swap ("No swap" is gone).
+    events = game.play_turn("f5")
+    assert rb.panel_text(game, NAMES, events)[1][0] == ""
 
 
 def test_default_names_are_colours():
@@ -368,3 +380,49 @@ def test_gif_of_a_short_game(variant):
         if final.cells[i]:
             xy = rb.cell_centre(final, name, render.GIF_WIDTH)
             assert stone_of_pixel(last.getpixel(xy)) == final.cells[i]
+
+
+# -- read on a phone: zoom, one vocabulary ------------------------------------------------------
+
+
+def test_zoom_shows_the_cells_around_the_last_stone_at_double_scale():
+    game = Begird.from_position(2, {"board": "standard"}, {"board": {"i10": 2}, "to_move": 1})
+    events = game.play_turn("i9")
+    width = rb.picture_width("standard")
+    g = rb.geometry("standard", width)
+    plain = render.render_image(game, player_names=NAMES, last_events=events)
+    zoomed = decode(render.render_png(game, player_names=NAMES, last_events=events, zoom="last"))
+    assert zoomed.size == plain.size
+    sp = rb.cell_spacing(game) * rb.ZOOM
+    centre = (width / 2, g.title_h + (g.board_bottom - g.title_h) / 2)  # i9 is mid-board: no clamping
+    for xy in around(centre, sp * 0.3):
+        assert stone_of_pixel(zoomed.getpixel(xy)) == 1, f"the zoomed i9 stone is not at {xy}"
+    east = (centre[0] + sp, centre[1])
+    for xy in around(east, sp * 0.3):
+        assert stone_of_pixel(zoomed.getpixel(xy)) == 2, "i10 sits one (doubled) spacing east"
+    assert rb.zoom_cell(game, "last", events) == "i9"
+    assert rb.zoom_cell(game, "A1") == "a1"
+    with pytest.raises(ValueError):
+        render.render_png(game, zoom="zz99")
+
+
+def test_zoom_is_offered_by_the_games_that_have_it():
+    assert render.can_zoom("begird")
+    assert not render.can_zoom("bide")
+    from games.bide import Bide
+
+    with pytest.raises(ValueError):
+        render.render_png(Bide.new(2), zoom="last")
+
+
+def test_one_vocabulary():
+    game = Begird.new(2, {"board": "standard"})
+    game.play_turn("i9")
+    game.play_turn("j9")
+    status = rb.status_line(game, NAMES)
+    assert status.startswith("Turn 3 · Alice (Black) to move") and "Ply" not in status
+    _, lines = rb.panel_text(game, NAMES, [])
+    assert lines[0] == "", "no 'No swap'"
+    assert rb.rule_line(game) == "Win: a group touching islands 1, 5 and 9 wins: they span 9 of the 15"
+    assert rb.rule_line(Begird.new(2, {"board": "y"})).startswith("Win: a group of your stones touching all three")
+    assert rb.LAST_MARK == render.hexdraw.LAST_MOVE_RING

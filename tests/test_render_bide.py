@@ -31,15 +31,16 @@ def distance(a, b) -> float:
 
 
 def samples(game, name: str, width: int = WIDTH) -> list[tuple[int, int]]:
-    """Pixels inside a disc on ``name``, off its marker and off any arrow or badge.
+    """Pixels inside a disc on ``name``, off its marker, its value and any arrow or badge.
 
-    Arrows run along the six grid directions and order badges sit up-right, so
-    look down-left and straight down, at 0.28 point spacing from the centre.
+    Arrows run along the six grid directions, order badges sit up-right, the
+    marker above the centre and the value below it: look down-right and
+    down-left, between grid directions, at 0.28 point spacing from the centre.
     """
     x, y = rb.point_centre(game, name, width)
     r = rb.point_spacing(game, width) * 0.28
     return [(int(round(x + r * math.cos(math.radians(a)))), int(round(y + r * math.sin(math.radians(a)))))
-            for a in (90, 210)]
+            for a in (30, 150)]
 
 
 def seat_of_pixel(pixel) -> int | None:
@@ -241,7 +242,9 @@ def test_resignation_ends_a_two_player_game():
 
 
 def test_names_the_font_cannot_draw_fall_back():
-    assert rb.seat_names(3, ["Zoë", "🎲🎲", ""]) == ["Zoe", "Blue", "Yellow"]
+    # The bundled DejaVu Sans draws Latin, Greek and Cyrillic; emoji and CJK fall back.
+    assert rb.seat_names(3, ["Zoë", "🎲🎲", ""]) == ["Zoë", "Blue", "Yellow"]
+    assert rb.seat_names(3, ["Иван", "Κώστας", "李雷"]) == ["Иван", "Κώστας", "Yellow"]
     game = Bide.new(3)
     data = render.render_png(game, player_names=["Zoë", "🎲🎲", "x" * 200], title="Game 🎲 #12")
     assert decode(data).width >= 1000
@@ -317,3 +320,85 @@ def test_gif_of_a_whole_game_stays_small():
     gif = Image.open(io.BytesIO(data))
     assert gif.n_frames == len(frames)
     assert len(data) < 40_000 * len(frames)
+
+
+# -- read on a phone: values, group outlines, bold title ------------------------------------------
+
+
+def ink_count(im, box, ink, tolerance=60) -> int:
+    crop = im.crop(tuple(int(round(v)) for v in box))
+    flat = getattr(crop, "get_flattened_data", None)
+    return sum(1 for p in (flat() if flat else crop.getdata()) if distance(p, ink) < tolerance)
+
+
+def test_point_values_printed_on_discs():
+    """A full board hides the values printed on the points: each disc prints its own."""
+    game = Bide.from_position(2, {"side": 5}, {"board": {"a1": 2, "e5": 2}, "to_move": 1})
+    im = render.render_image(game)
+    sp = rb.point_spacing(game)
+    boxes = {}
+    for name in ("a1", "e5"):  # values 0 and 4, the same Blue disc
+        x, y = rb.point_centre(game, name)
+        boxes[name] = (x - sp * 0.12, y + sp * 0.06, x + sp * 0.12, y + sp * 0.32)
+        assert ink_count(im, boxes[name], (255, 255, 255)) > 30, f"no value under the marker on {name}"
+    a, e = (im.crop(tuple(int(round(v)) for v in boxes[n])).tobytes() for n in ("a1", "e5"))
+    assert a != e, "the two discs print different values"
+
+
+def test_finished_game_outlines_each_seats_best_group():
+    board = board_for_side(4)
+    position = {"board": {name: 1 + (i * 7 // 3) % 3 for i, name in enumerate(board.names)}}
+    game = Bide.from_position(3, {"side": 4}, position)
+    assert game.is_over
+    im = render.render_image(game)
+    sp = rb.point_spacing(game)
+    ring = sp * (rb.DISC_R + 0.045)  # the outline's middle
+    best = {seat: set(rb.best_group(game, seat)) for seat in (1, 2, 3)}
+    in_best = set().union(*best.values())
+
+    def outlined(i, seat):
+        x, y = rb.point_centre(game, board.names[i])
+        points = [(int(round(x + ring * math.cos(math.radians(a)))), int(round(y + ring * math.sin(math.radians(a)))))
+                  for a in range(0, 360, 30)]
+        return sum(1 for xy in points if distance(im.getpixel(xy), rb.seat_colour(seat)) < 40)
+
+    for seat, group in best.items():
+        assert group
+        for i in group:
+            assert outlined(i, seat) >= 5, f"{board.names[i]} of seat {seat}'s best group is not outlined"
+    for i in range(len(board)):
+        near_best = i in in_best or any(j in in_best for j in board.neighbour_indices[i])
+        if not near_best:
+            assert outlined(i, game.cells[i]) == 0, f"{board.names[i]} is outlined but in no best group"
+    # The panel prints each group's values, which add up to its score.
+    names = rb.seat_names(3, None)
+    cells = rb.panel_cells(game, names, [False] * 3, names)
+    for seat in (1, 2, 3):
+        values = rb.group_values(game, seat)
+        assert cells[seat - 1][1] == "+".join(map(str, values))
+        assert int(cells[seat - 1][2]) == sum(values) == int(game.scores()[seat - 1])
+    assert "winner" in cells[game.winners[0] - 1][3]
+
+
+def test_title_is_a_real_bold_face_with_the_dot_on_the_i():
+    """The old faux-bold (a stroke) filled the gap under the dot: "Bide" read "Blde"."""
+    assert hd.font(30, bold=True).getname() == ("DejaVu Sans", "Bold")
+    im = Image.new("RGB", (240, 120), (0, 0, 0))
+    hd.draw_title_bar(im, 120, "i", "subtitle")
+    ink = [[hd.luminance(im.getpixel((x, y))) > 0.8 for x in range(im.width)] for y in range(int(120 * 0.55))]
+    columns = [x for x in range(im.width) if any(row[x] for row in ink)]
+    middle = (columns[0] + columns[-1]) // 2
+    runs, inside = 0, False
+    for row in ink:
+        if row[middle] and not inside:
+            runs += 1
+        inside = row[middle]
+    assert runs == 2, "the dot and the stem of the i are apart"
+
+
+def test_turn_counter_and_last_move_ring_are_shared():
+    game = Bide.new(2)
+    events = game.play_turn("e5")
+    assert rb.status_line(game, ["A", "B"]).startswith("Turn 2 ·")
+    assert rb.LAST_RING == hd.LAST_MOVE_RING and rb.LAST_RING_HALO == hd.LAST_MOVE_HALO
+    assert render.render_image(game, last_events=events).width == rb.DEFAULT_WIDTH

@@ -29,10 +29,19 @@ class InfoCog(commands.Cog, name="Info"):
         self.bot = bot
 
     @app_commands.command(name="board", description="Show a match's current board")
-    @app_commands.describe(match="Which match (only needed outside the match's thread)")
+    @app_commands.describe(match="Which match (only needed outside the match's thread)",
+                           zoom="Begird: enlarge the board around the last move (last) or a cell (e.g. i9)")
     @app_commands.autocomplete(match=match_autocomplete)
-    async def board(self, interaction: discord.Interaction, match: Optional[int] = None) -> None:
+    async def board(self, interaction: discord.Interaction, match: Optional[int] = None,
+                    zoom: Optional[str] = None) -> None:
         match_id = await resolve_match_id(interaction, match)
+        if zoom:
+            # A zoomed board is drawn at twice the scale: the first one of a board size
+            # builds its background (a second or so), past Discord's 3 s on a busy machine.
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            _, _, png, line = await bot_of(interaction).service.board(match_id, zoom=zoom)
+            await interaction.followup.send(line, file=png_file(png), ephemeral=True)
+            return
         _, _, png, line = await bot_of(interaction).service.board(match_id)
         await interaction.response.send_message(line, file=png_file(png), ephemeral=True)
 

@@ -1,0 +1,281 @@
+"""The fast picture path draws exactly the pixels of the plain one.
+
+* golden hashes of every sample picture's decoded pixels, recorded with the plain
+  path (``ImageDraw.text``, whole-picture palette conversion, Pillow's PNG
+  encoder), for the Pillow and FreeType versions named in the file;
+* the changed-rectangle palette conversion against converting the whole picture,
+  for every registered game (a renderer that draws without recording the area
+  would fail here);
+* ISA-L and Pillow's encoder give the same decoded pixels.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from pathlib import Path
+
+import PIL
+import pytest
+from PIL import Image, ImageDraw, features
+
+import render
+from render import hexdraw as hd
+from render import png
+from render_cases import cases, generic_cases
+
+GOLDEN = Path(__file__).parent / "golden" / "render_pixels.json"
+
+
+def decoded(data: bytes) -> Image.Image:
+    im = Image.open(io.BytesIO(data))
+    im.load()
+    return im.convert("RGB")
+
+
+def pixel_hash(data: bytes) -> str:
+    return hashlib.sha256(decoded(data).tobytes()).hexdigest()[:16]
+
+
+def every_case():
+    yield from cases()
+    for game_id in render.registered():
+        if game_id not in ("bide", "begird"):
+            yield from generic_cases(game_id)
+
+
+CASES = list(every_case())
+IDS = [c[0] for c in CASES]
+
+
+def test_golden_pixels():
+    golden = json.loads(GOLDEN.read_text())
+    if (golden["pillow"], golden["freetype"]) != (PIL.__version__, features.version("freetype2")):
+        pytest.skip(f"golden pixels recorded with Pillow {golden['pillow']} / FreeType {golden['freetype']}")
+    found = {}
+    for label, game, events, names in cases():
+        for width in (1080, 600):
+            data = render.render_png(game, player_names=names, last_events=events, width=width)
+            found[f"{label} @{width}"] = pixel_hash(data)
+    assert found == golden["hashes"]
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_changed_rectangles_convert_like_the_whole_picture(case):
+    label, game, events, names = case
+    im = render.render_image(game, player_names=names, last_events=events)
+    assert hd.changes_of(im) is not None, f"{label}: draw on hd.new_picture(background) for the fast path"
+    palette = render._palette_of(game.info.id)
+    if palette is None:
+        pytest.skip(f"{label}: an adaptive palette per picture converts the whole picture anyway")
+    whole = im.copy().quantize(palette=palette, dither=Image.Dither.NONE)  # a copy records nothing
+    fast = png.to_palette(im, palette)
+    assert fast.tobytes() == whole.tobytes()
+    assert fast.getpalette() == whole.getpalette()
+    assert decoded(png.encode_picture(im, palette)).tobytes() == whole.convert("RGB").tobytes()
+
+
+@pytest.mark.parametrize("deflate", ["isal", "pillow"])
+def test_both_encoders_give_the_same_pixels(monkeypatch, deflate):
+    pytest.importorskip("isal") if deflate == "isal" else None
+    monkeypatch.setattr(png, "DEFLATE", deflate)
+    label, game, events, names = CASES[0]
+    im = render.render_image(game, player_names=names, last_events=events)
+    data = render.render_png(game, player_names=names, last_events=events)
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    assert len(data) < 300_000
+    palette = render._palette_of(game.info.id)
+    assert decoded(data).tobytes() == im.quantize(palette=palette, dither=Image.Dither.NONE).convert("RGB").tobytes()
+    # The plain encoder, for any palette image.
+    plain = png.encode(im.quantize(palette=palette, dither=Image.Dither.NONE))
+    assert decoded(plain).tobytes() == decoded(data).tobytes()
+
+
+def test_isal_is_used_when_installed():
+    pytest.importorskip("isal")
+    assert png.DEFLATE == "isal"
+
+
+def test_cached_text_matches_imagedraw():
+    """draw_text (mask cache) against ImageDraw.text, at fractional positions, with a stroke:
+    the same pixels for a word, a short label and text in other scripts."""
+    for text in ("Zoë", "e5 Ab", "Иван Петров · ход 12"):
+        for xy, kwargs in (((10.25, 20.75), {}), ((3.5, 9.0), {"stroke_width": 1, "stroke_fill": (200, 10, 10)}),
+                           ((7.9, 30.3), {"stroke_width": 1})):
+            for anchor in ("la", "lm", "mm"):
+                plain = Image.new("RGB", (320, 60), (240, 240, 230))
+                ImageDraw.Draw(plain).text(xy, text, font=hd.font(22), fill=(20, 30, 40), anchor=anchor, **kwargs)
+                for _ in range(2):  # the second draw comes from the cache
+                    cached = Image.new("RGB", (320, 60), (240, 240, 230))
+                    hd.draw_text(cached, xy, text, 22, (20, 30, 40), anchor=anchor, **kwargs)
+                    assert cached.tobytes() == plain.tobytes(), (text, xy, kwargs, anchor)
+
+
+@pytest.mark.parametrize("anchor", ["lm", "mm", "rm", "ls"])
+def test_latin_lines_are_laid_out_word_by_word_like_imagedraw(anchor):
+    """A Latin line is drawn word by word (its words' masks repeat): the same ink, at most
+    a pixel away, and text_width agrees with where the words go."""
+    text = "Last turn: Alice played e5 · 2 discs pushed"
+    assert hd._by_words(text, anchor)
+    plain = Image.new("L", (900, 60), 0)
+    ImageDraw.Draw(plain).text((450, 30), text, font=hd.font(24), fill=255, anchor=anchor)
+    words = Image.new("RGB", (900, 60), (0, 0, 0))
+    hd.draw_text(words, (450, 30), text, 24, (255, 255, 255), anchor=anchor)
+    words = words.convert("L")
+    a, b = plain.getbbox(), words.getbbox()
+    assert all(abs(p - q) <= 1 for p, q in zip(a, b)), (a, b)
+    assert abs(sum(plain.tobytes()) - sum(words.tobytes())) < 0.02 * sum(plain.tobytes())
+    assert abs(hd.text_width(text, 24) - hd.font(24).getlength(text)) <= 1.0
+    assert not hd._by_words("مرحبا بالعالم يا صديقي", anchor), "right-to-left text is laid out whole"
+
+
+def test_new_picture_records_what_is_drawn():
+    background = Image.new("RGB", (100, 80), (255, 255, 255))
+    im = hd.new_picture(background)
+    sprite = hd.disc_sprite(10.0, (200, 0, 0))
+    hd.paste_centred(im, sprite, (50, 40))  # on untouched background: a cached tile
+    hd.paste_centred(im, sprite, (50, 40))  # over it: a rectangle to convert
+    hd.paste_centred(im, sprite, (80, 40))  # beside it, no visible pixel in common: a tile
+    hd.draw_text(im, (5, 5), "A", 12, (0, 0, 0))
+    hd.fill_rect(im, (0, 70, 100, 80), (20, 20, 20))
+    hd.touch(im, (90, 70, 120, 90))  # clipped to the picture later
+    changes = hd.changes_of(im)
+    assert len(changes.tiles) == 2
+    x, y = 50 - sprite.width // 2, 40 - sprite.height // 2
+    assert changes.boxes[0] == (x, y, x + sprite.width, y + sprite.height)
+    assert len(changes.boxes) == 3
+    assert background.getpixel((50, 40)) == (255, 255, 255), "the background stays untouched"
+    assert hd.changes_of(im.copy()) is None
+    palette = im.quantize(64, dither=Image.Dither.NONE)
+    assert png.to_palette(im, palette).tobytes() == im.copy().quantize(palette=palette,
+                                                                       dither=Image.Dither.NONE).tobytes()
+
+
+def test_without_isal_pillow_encodes(tmp_path):
+    """With the isal package missing, pictures still come out (Pillow's encoder), same pixels."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys; sys.modules['isal'] = None\n"
+        "import render; from render import png\n"
+        "assert png.DEFLATE == 'pillow' and png._isal is None\n"
+        "from games import new_game\n"
+        "game = new_game('bide', 2); game.play_turn('e5')\n"
+        f"open({str(tmp_path / 'x.png')!r}, 'wb').write(render.render_png(game))\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    subprocess.run([sys.executable, "-c", script], cwd=root, check=True, timeout=120)
+    from games import new_game
+
+    game = new_game("bide", 2)
+    game.play_turn("e5")
+    assert decoded((tmp_path / "x.png").read_bytes()).tobytes() == decoded(render.render_png(game)).tobytes()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_overlapping_drawing_converts_like_the_whole_picture(seed):
+    """Sprites, arrows, text and fills at random, often overlapping (tiles must notice)."""
+    import random
+
+    rng = random.Random(seed)
+    background = Image.new("RGB", (240, 180), (247, 243, 234))
+    hd.ImageDraw.Draw(background).polygon([(0, 0), (240, 60), (120, 180)], fill=(205, 178, 134))
+    im = hd.new_picture(background)
+    sprites = [hd.disc_sprite(12.0, (220, 60, 40), marker="dot"), hd.disc_sprite(9.5, (30, 90, 190)),
+               hd.ring_sprite(13.0, (255, 255, 255), 3.0, (20, 20, 20), 1.0)]
+    for _ in range(40):
+        kind = rng.random()
+        x, y = rng.uniform(-10, 250), rng.uniform(-10, 190)
+        if kind < 0.7:
+            hd.paste_centred(im, rng.choice(sprites), (x, y))
+        elif kind < 0.8:
+            hd.draw_arrow(im, (x, y), (x + rng.uniform(-40, 40), y + rng.uniform(-40, 40)), (20, 20, 20), 3.0)
+        elif kind < 0.9:
+            hd.draw_text(im, (x, y), "e5 Zoë", rng.randint(9, 20), (40, 36, 30), anchor="mm")
+        else:
+            hd.fill_rect(im, (int(x), int(y), int(x) + rng.randint(1, 60), int(y) + rng.randint(1, 30)),
+                         (44, 48, 58))
+    changes = hd.changes_of(im)
+    assert changes.tiles and changes.boxes, "both kinds of change are exercised"
+    palette = im.quantize(200, dither=Image.Dither.NONE)
+    whole = im.copy().quantize(palette=palette, dither=Image.Dither.NONE)
+    assert png.to_palette(im, palette).tobytes() == whole.tobytes()
+
+
+def record_golden() -> None:
+    """Rewrite the golden hashes after a deliberate change of look (from the repository root)::
+
+        python -c "import sys; sys.path[:0] = ['tests']; import test_render_pixels as t; t.record_golden()"
+    """
+    hashes = {}
+    for label, game, events, names in cases():
+        for width in (1080, 600):
+            hashes[f"{label} @{width}"] = pixel_hash(
+                render.render_png(game, player_names=names, last_events=events, width=width))
+    GOLDEN.write_text(json.dumps({"pillow": PIL.__version__, "freetype": features.version("freetype2"),
+                                  "hashes": hashes}, indent=1) + "\n")
+
+
+
+def test_sampled_palettes_are_opt_in_and_keep_the_module_colours():
+    from render import bide as rb
+    from render import palettes
+
+    make = palettes.sampled("bide", rb.render)
+    palette = make()
+    assert palette is not None and palette.mode == "P" and make() is palette, "built once"
+    colours = palette.getpalette("RGB")
+    entries = {tuple(colours[i:i + 3]) for i in range(0, len(colours), 3)}
+    assert set(palettes.module_colours(rb.render)) <= entries, "the renderer's constants are exact"
+    assert rb.DISC_COLOURS[0] in palettes.module_colours(rb.render)
+    assert palettes.sampled("nosuchgame", lambda game, **kw: Image.new("RGB", (9, 9)))() is None
+    # Without a palette, a game's pictures keep an adaptive palette of their own.
+    render.register("nosuchgame", lambda game, **kw: Image.new("RGB", (10, 10)))
+    try:
+        assert render._palette_of("nosuchgame") is None
+    finally:
+        render._RENDERERS.pop("nosuchgame", None)
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_tiles_change_no_pixel(case, monkeypatch):
+    """Cached tiles stand for sprites pasted on untouched background: a renderer that drew
+    there without recording it (hexdraw.touch) would lose that drawing under a tile."""
+    from render import changes as ch
+
+    label, game, events, names = case
+    fast = render.render_image(game, player_names=names, last_events=events)
+    monkeypatch.setattr(ch, "USE_TILES", False)
+    plain = render.render_image(game, player_names=names, last_events=events)
+    assert fast.tobytes() == plain.tobytes(), f"{label}: a tile hid something drawn without hexdraw.touch"
+
+
+def test_pictures_drawn_in_parallel_threads_are_the_same():
+    """The bot draws in worker threads: the shared caches (tiles, palettes, text) hold."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    jobs = [(game, events, names) for _, game, events, names in CASES[:4]] * 3
+    serial = [render.render_png(g, player_names=n, last_events=e) for g, e, n in jobs]
+    png._BACKGROUNDS.clear()
+    with ThreadPoolExecutor(4) as pool:
+        parallel = list(pool.map(lambda job: render.render_png(job[0], player_names=job[2], last_events=job[1]),
+                                 jobs))
+    assert [decoded(p).tobytes() for p in parallel] == [decoded(s).tobytes() for s in serial]
+
+
+def test_tiles_are_pasted_whole_only_where_nothing_was_drawn_in_their_box():
+    from render import changes as ch
+
+    background = Image.new("RGB", (120, 100), (250, 240, 230))
+    im = hd.new_picture(background)
+    sprite = hd.disc_sprite(10.0, (200, 0, 0))
+    hd.paste_centred(im, sprite, (40, 40))  # alone: pasted whole
+    hd.paste_centred(im, sprite, (62, 62))  # its box meets the first's corner, not its disc: through the mask
+    hd.paste_centred(im, sprite, (100, 40))  # alone again
+    ops = [op for op in hd.changes_of(im).ops if isinstance(op, ch.TileOp)]
+    assert [op.masked for op in ops] == [False, True, False]
+    palette = im.quantize(64, dither=Image.Dither.NONE)
+    assert png.to_palette(im, palette).tobytes() == im.copy().quantize(palette=palette,
+                                                                       dither=Image.Dither.NONE).tobytes()
