@@ -1,20 +1,31 @@
 # The two commands a newcomer needs: `make run` and `make test`.
-# Both create or refresh the virtual environment in .venv by themselves.
+# Both create or refresh the virtual environment in .venv by themselves, installing the exact
+# versions in constraints.txt (`make lock` refreshes that file from pyproject.toml).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+LOCK := constraints.txt
 
-.PHONY: run test bench mutation clean
+.PHONY: run sandbox test bench lock mutation clean
 
-$(STAMP): pyproject.toml
-	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+$(STAMP): pyproject.toml $(LOCK)
+	@if test -x $(PY); then echo "Updating .venv (pyproject.toml or $(LOCK) changed)…"; \
+	else echo "Creating .venv and installing dependencies (about 30-60 s, once)…"; $(PYTHON) -m venv $(VENV); fi
+	@$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip -c $(LOCK)
+	@$(PY) -m pip install --quiet --disable-pip-version-check -c $(LOCK) -e '.[test]'
+	@$(PY) tools/lockfile.py check $(PY)
 	@touch $(STAMP)
+	@echo "Dependencies ready."
 
+# Without DISCORD_TOKEN (environment or .env): the sandbox, a local Discord in your browser.
+# With it: the bot on your Discord servers.
 run: $(STAMP)
-	$(PY) -m bot
+	@$(PY) -m sandbox
+
+# The sandbox even when a token is configured.
+sandbox: $(STAMP)
+	@$(PY) -m sandbox --sandbox
 
 test: $(STAMP)
 	$(PY) -m pytest
@@ -22,12 +33,23 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py
 
-# Mutation testing (about an hour on 2 cores; not part of `make test`). See docs/testing.md.
+# Mutation testing (not part of `make test`; see docs/testing.md). mutmut is a tool, not a
+# dependency of the project, so it is pinned here rather than in constraints.txt.
+MUTMUT := mutmut==3.8.1
 mutation: $(STAMP)
-	$(PY) -m pip install --quiet -e '.[mutation]'
+	$(PY) -m pip install --quiet --disable-pip-version-check '$(MUTMUT)'
 	rm -rf mutants
 	$(VENV)/bin/mutmut run --max-children 2 || true
 	$(VENV)/bin/mutmut results
 
+# Re-resolve every dependency in a scratch environment and pin the result in constraints.txt.
+lock:
+	@echo "Resolving dependencies in a scratch environment (about a minute)…"
+	@rm -rf .venv-lock && $(PYTHON) -m venv .venv-lock
+	@.venv-lock/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+	@.venv-lock/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	@.venv-lock/bin/python tools/lockfile.py write .venv-lock/bin/python
+	@rm -rf .venv-lock
+
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis mutants
+	rm -rf $(VENV) .venv-lock .pytest_cache .hypothesis mutants

@@ -107,6 +107,8 @@ class Bench:
                 start = time.perf_counter()
                 result = await self.emu.invoke(players[turn % 2], thread, "move", {"move": choice}, timeout=30)
                 latencies.append(time.perf_counter() - start)
+                if result.response is None:  # e.g. answered after Discord's 3 s deadline
+                    raise RuntimeError(f"move not answered: {result.errors}")
                 if result.ephemeral or not result.response.attachments:
                     raise RuntimeError(f"move refused: {result.text}")
                 game.play_turn(choice)
@@ -121,6 +123,7 @@ class Bench:
         print(f"  /move -> response with picture: p50 {percentile(ms, 50):.0f} ms, p95 {percentile(ms, 95):.0f} ms, "
               f"p99 {percentile(ms, 99):.0f} ms (mean {statistics.mean(ms):.0f} ms)")
         print(f"  bot process CPU: {1000 * cpu / len(ms):.1f} ms per turn ({100 * cpu / wall:.0f}% of one core)")
+        print(f"  429 rate-limit answers so far: {len(self.emu.rate_limit_hits)}")
 
 
 async def run(matches: int, turns: int, think: float) -> None:
@@ -130,8 +133,9 @@ async def run(matches: int, turns: int, think: float) -> None:
         try:
             await bench.phase(f"paced (think time mean {think:g} s)", turns, think)
             await bench.phase("saturated (no think time)", turns, 0.0)
-            print(f"Discord rule violations: {len(bench.emu.violations)}")
         finally:
+            hits = bench.emu.rate_limit_hits
+            print(f"Discord rule violations: {len(bench.emu.violations)}; 429 rate-limit answers: {len(hits)}")
             await bench.stop()
 
 

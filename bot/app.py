@@ -11,7 +11,7 @@ from discord.ext import commands
 
 import render
 
-from .clock import Clock
+from .clock import Clock, OffsetFileClock
 from .config import Settings
 from .delivery import TASK_PREFIX, Announcer, Undelivered
 from .guilds import Guilds
@@ -45,6 +45,16 @@ def point_client_at(api_base_url: str, gateway_url: str) -> None:
         discord.http.Route.BASE = api_base_url.rstrip("/")
     if gateway_url:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+# The bot permissions the invite link asks for (README "Invite the bot"): View Channels, Send Messages,
+# Embed Links, Attach Files, Read Message History, Create Public Threads, Send Messages in Threads.
+INVITE_PERMISSIONS = 309237763072
+
+
+def invite_url(application_id: int) -> str:
+    return (f"https://discord.com/oauth2/authorize?client_id={application_id}"
+            f"&scope=bot+applications.commands&permissions={INVITE_PERMISSIONS}")
 
 
 # Hexplay never joins voice: silence discord.py's start-up warnings about voice libraries.
@@ -120,6 +130,7 @@ class HexplayBot(commands.Bot):
             self.ratings.computer_ids.add(self.user.id)  # the bot itself never counts as a rated player
         if not self._caught_up:
             self._caught_up = True
+            log.info(self.connected_line())
             await self.announce_missed()
             await self.tell_paused()
 
@@ -138,6 +149,18 @@ class HexplayBot(commands.Bot):
                 log.warning("match %s: could not tell its players it is paused (%s)", match_id, error)
                 continue
             await self.store.quarantine_told(match_id)
+
+    def connected_line(self) -> str:
+        """One line for the operator: who, where, how commands were synced, and the invite link."""
+        count = len(self.guilds)
+        servers = f"{count} server" + ("" if count == 1 else "s")
+        if self.settings.dev_guild_ids:
+            ids = ", ".join(str(g) for g in self.settings.dev_guild_ids)
+            synced = f"commands synced to the dev servers {ids} (they appear at once)"
+        else:
+            synced = "commands synced globally (the first time they may take up to an hour to appear)"
+        return (f"Connected as {self.user} (id {self.user.id if self.user else '?'}) in {servers}; {synced}. "
+                f"Invite it to a server: {invite_url(self.application_id or 0)}")
 
     async def announce_missed(self) -> None:
         """Post the boards of moves that were stored but never shown (a stop between the two).
@@ -545,7 +568,8 @@ def after_commit_text(outcome: Outcome, reason: str) -> str:
 async def run(settings: Settings) -> None:
     point_client_at(settings.api_base_url, settings.gateway_url)
     store = await Store.open(settings.db_path)
-    bot = HexplayBot(settings, store)
+    clock = OffsetFileClock(settings.clock_offset_file) if settings.clock_offset_file else None
+    bot = HexplayBot(settings, store, clock)
     try:
         async with bot:
             await bot.start(settings.token)

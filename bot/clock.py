@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import os
 import time
 from typing import Protocol
 
@@ -26,3 +28,39 @@ class ManualClock:
 
     def advance(self, seconds: float) -> None:
         self.current += seconds
+
+
+class OffsetFileClock:
+    """System time plus an offset in seconds read from a file another process may rewrite.
+
+    The sandbox's "advance clock" control writes the file (HEXPLAY_CLOCK_OFFSET_FILE) so a bot
+    in its own process sees reminders fall due; a missing or unreadable file means no offset.
+    The file is re-read only when it changes.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._stamp: tuple[int, int, int] | None = None
+        self._offset = 0.0
+
+    def offset(self) -> float:
+        try:
+            status = os.stat(self.path)
+            # Writers replace the file (a new inode), so a change within the mtime's granularity is seen.
+            stamp = (status.st_mtime_ns, status.st_ino, status.st_size)
+        except OSError:
+            self._stamp, self._offset = None, 0.0
+            return 0.0
+        if stamp != self._stamp:
+            try:
+                with open(self.path, encoding="utf-8") as file:
+                    self._offset = float(file.read().strip() or 0)
+                if not math.isfinite(self._offset):
+                    raise ValueError("not a number of seconds")
+            except (OSError, ValueError):
+                self._offset = 0.0
+            self._stamp = stamp
+        return self._offset
+
+    def now(self) -> float:
+        return time.time() + self.offset()

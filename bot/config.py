@@ -16,6 +16,8 @@ Hexplay needs a bot token in DISCORD_TOKEN (in the environment or in a .env file
   2. Open "Bot", press "Reset Token", and copy the token.
   3. cp .env.example .env   and put the token after DISCORD_TOKEN=
   4. Invite the bot with the link from README.md ("Invite the bot"), then run `make run` again.
+
+Without a token, `make run` opens the sandbox: a local imitation of Discord in your browser.
 """
 
 
@@ -56,6 +58,7 @@ class Settings:
     log_level: str = "INFO"
     api_base_url: str = ""
     gateway_url: str = ""
+    clock_offset_file: str = ""
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -75,4 +78,5 @@ class Settings:
             log_level=os.environ.get("HEXPLAY_LOG_LEVEL", "INFO").strip().upper() or "INFO",
             api_base_url=os.environ.get("DISCORD_API_BASE_URL", "").strip(),
             gateway_url=os.environ.get("DISCORD_GATEWAY_URL", "").strip(),
+            clock_offset_file=os.environ.get("HEXPLAY_CLOCK_OFFSET_FILE", "").strip(),
         )

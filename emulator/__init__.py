@@ -2,8 +2,9 @@
 
 :class:`DiscordEmulator` is an aiohttp server on 127.0.0.1 that speaks the slice of
 Discord's REST API and gateway a bot uses (login, command sync, interactions and their
-webhooks, messages with files, threads, DMs). It enforces Discord's limits and deadlines
-and lists every broken rule in ``emu.violations``. Point discord.py at it with two class
+webhooks, messages with files, threads, DMs). It enforces Discord's limits and deadlines,
+rate limits included (429s, ``emu.rate_limits``), and lists every broken rule in
+``emu.violations``; docs/emulator.md says what it enforces. Point discord.py at it with two class
 attributes (:func:`patch_discord`), then act as users::
 
     async with DiscordEmulator(bot_token="test-token") as emu:
@@ -25,6 +26,7 @@ A bot process finds the emulator through ``DISCORD_API_BASE_URL`` / ``DISCORD_GA
 from .errors import ApiError, EmulatorError
 from .interactions import InteractionResult
 from .models import Attachment, Channel, Guild, Message, User
+from .ratelimits import RateLimitHit, RateLimits, RouteLimit
 from .server import DiscordEmulator, Rejection, patch_discord
 
 __all__ = [
@@ -36,7 +38,10 @@ __all__ = [
     "Guild",
     "InteractionResult",
     "Message",
+    "RateLimitHit",
+    "RateLimits",
     "Rejection",
+    "RouteLimit",
     "User",
     "patch_discord",
 ]

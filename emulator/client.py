@@ -43,6 +43,9 @@ class UserActions:
     interactions: InteractionService
     default_timeout: float
 
+    def _observe(self, event: str, obj: Any) -> None:  # DiscordEmulator's (tells its observers)
+        raise NotImplementedError
+
     # -------------------------------------------------------------- lookups
 
     def _user(self, user: UserLike) -> User:
@@ -419,6 +422,7 @@ class UserActions:
             return {**payload, "content": "", "embeds": [], "attachments": [], "components": []}
 
         self.gateway.dispatch("MESSAGE_CREATE", for_session, intents=DIRECT_MESSAGES if where.is_dm else GUILD_MESSAGES)
+        self._observe("message_created", message)
         return message
 
     # --------------------------------------------------------------- plumbing
@@ -460,7 +464,14 @@ class UserActions:
             payload["message"] = store.message_payload(message)
         result = InteractionResult(interaction_id, kind, user.id, channel.id)
         pending = PendingInteraction(
-            id=interaction_id, token=token, type=kind, user=user, channel=channel, result=result, component_message=message
+            id=interaction_id,
+            token=token,
+            type=kind,
+            user=user,
+            channel=channel,
+            result=result,
+            component_message=message,
+            data=data,
         )
         return payload, pending
 

@@ -68,12 +68,34 @@ class FormErrors:
         node.setdefault("_errors", []).append({"code": code, "message": message})
 
     def max_length(self, path: Sequence[str | int], value: Any, limit: int) -> None:
-        if value is not None and len(value) > limit:
+        if value is None or not self._sized(path, value):
+            return
+        if len(value) > limit:
             self.add(path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
 
     def length_between(self, path: Sequence[str | int], value: Any, low: int, high: int) -> None:
+        if value is not None and not self._sized(path, value):
+            return
         if value is None or not low <= len(value) <= high:
             self.add(path, "BASE_TYPE_BAD_LENGTH", f"Must be between {low} and {high} in length.")
+
+    def _sized(self, path: Sequence[str | int], value: Any) -> bool:
+        """A string (or list) has a length; anything else is refused as Discord refuses a non-string."""
+        if isinstance(value, (str, list)):
+            return True
+        self.add(path, "STRING_TYPE_CONVERT", f'Could not interpret "{value}" as string.')
+        return False
+
+    def boolean(self, path: Sequence[str | int], value: Any) -> None:
+        if value is not None and not isinstance(value, bool):
+            self.add(path, "BOOLEAN_TYPE_CONVERT", "Must be either true or false.")
+
+    def mapping(self, path: Sequence[str | int], value: Any) -> bool:
+        """True for a JSON object; otherwise records Discord's DICT_TYPE_CONVERT and returns False."""
+        if isinstance(value, dict):
+            return True
+        self.add(path, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+        return False
 
     def number_between(self, path: Sequence[str | int], value: Any, low: float, high: float) -> None:
         if value is not None and not (isinstance(value, (int, float)) and low <= value <= high):

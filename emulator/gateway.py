@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, Union
 
 from aiohttp import WSMsgType, web
 
+from .ratelimits import WindowCounter
 from .waiting import Signal
 
 if TYPE_CHECKING:
@@ -48,6 +49,7 @@ ALREADY_AUTHENTICATED = 4005
 INVALID_SHARD = 4010
 INVALID_INTENTS = 4013
 DISALLOWED_INTENTS = 4014
+RATE_LIMITED = 4008
 RESUMABLE_CLOSE = 4000
 
 EventData = Union[dict[str, Any], Callable[["GatewaySession"], dict[str, Any]]]
@@ -62,6 +64,7 @@ class Connection:
         self.session: GatewaySession | None = None
         self.sync_sent = False
         self.server_close_code: int | None = None
+        self.sent_events = WindowCounter()
         self._outbox: asyncio.Queue[Outgoing | None] = asyncio.Queue()
         self._writer = asyncio.create_task(self._write())
 
@@ -195,6 +198,12 @@ class Gateway:
                     payload = json.loads(message.data)
                 except ValueError:
                     await connection.close(DECODE_ERROR, "Error while decoding payload.")
+                    break
+                limits = self.emu.rate_limits
+                if limits.enabled and not connection.sent_events.allow(limits.gateway):
+                    rule = limits.gateway
+                    self.emu.violations.append(f"gateway: more than {rule.limit} events in {rule.per:g} s (closed 4008)")
+                    await connection.close(RATE_LIMITED, "Rate limited.")
                     break
                 await self._on_frame(connection, payload)
         finally:

@@ -9,12 +9,23 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from . import limits
 from .errors import ApiError, EmulatorError, FormErrors, unknown_interaction, unknown_message
-from .messaging import INTERACTION_MESSAGE_FLAGS, Upload, create_message, edit_message
+from .messaging import (
+    DEFERRED_RESPONSE_FLAGS,
+    FOLLOWUP_MESSAGE_FLAGS,
+    INTERACTION_MESSAGE_FLAGS,
+    Upload,
+    check_flags,
+    create_message,
+    edit_message,
+)
 from .models import FLAG_EPHEMERAL, FLAG_LOADING, Channel, Message, User
 from .waiting import Signal
 
 if TYPE_CHECKING:
     from .server import DiscordEmulator
+
+# Interaction responses and followups parse only user mentions unless told otherwise.
+WEBHOOK_MENTION_DEFAULTS = ("users",)
 
 # Interaction types.
 APPLICATION_COMMAND = 2
@@ -111,6 +122,17 @@ class PendingInteraction:
     original: Message | None = None  # what ``@original`` refers to once acknowledged
     dispatched_at: float = 0.0
     acknowledged: bool = False
+    data: dict[str, Any] | None = None  # the interaction's ``data`` as sent to the bot
+
+    def focused_option(self) -> dict[str, Any] | None:
+        """The option an autocomplete interaction is about (``focused: true``), searched through subcommands."""
+        stack = list((self.data or {}).get("options") or [])
+        while stack:
+            option = stack.pop()
+            if option.get("focused"):
+                return option
+            stack.extend(option.get("options") or [])
+        return None
 
     def age(self) -> float:
         return time.monotonic() - self.dispatched_at
@@ -159,6 +181,10 @@ class InteractionService:
     def _apply_callback(self, pending: PendingInteraction, body: dict[str, Any], uploads: list[Upload]) -> dict[str, Any]:
         kind = body.get("type")
         data = body.get("data") or {}
+        if not isinstance(data, dict):
+            errors = FormErrors()
+            errors.mapping(["data"], data)
+            errors.raise_if_any()
         if kind not in ALLOWED_CALLBACKS[pending.type]:
             errors = FormErrors()
             reason = f"Callback type {kind} is not valid for interaction type {pending.type}"
@@ -171,17 +197,20 @@ class InteractionService:
             result.response = result.original = pending.original = message
             result.ephemeral = message.ephemeral
         elif kind == 5:
+            check_flags(data, DEFERRED_RESPONSE_FLAGS)  # "the only valid message flag you may use is EPHEMERAL"
             ephemeral = bool(int(data.get("flags") or 0) & FLAG_EPHEMERAL)
             message = self.store.add_message(
                 pending.channel,
                 self.store.bot,
                 flags=FLAG_LOADING | (FLAG_EPHEMERAL if ephemeral else 0),
                 webhook_id=self.store.application_id,
+                default_mention_parse=WEBHOOK_MENTION_DEFAULTS,
                 interaction_id=pending.id,
                 type=20 if pending.type == APPLICATION_COMMAND else 0,
             )
             result.response = result.original = pending.original = message
             result.deferred, result.ephemeral = True, ephemeral
+            self.emu._observe("message_created", message)  # users see "<bot> is thinking…"
         elif kind in (6, 7):
             message = pending.component_message
             if message is None or message.deleted:
@@ -196,7 +225,8 @@ class InteractionService:
             result.ephemeral = message.ephemeral
         elif kind == 8:
             errors = FormErrors()
-            limits.check_choices(data.get("choices"), errors)
+            focused = pending.focused_option()
+            limits.check_choices(data.get("choices"), errors, option_type=focused.get("type") if focused else None)
             errors.raise_if_any()
             result.choices = list(data["choices"])
         elif kind == 9:
@@ -219,6 +249,7 @@ class InteractionService:
             uploads,
             allowed_flags=INTERACTION_MESSAGE_FLAGS,
             webhook_id=self.store.application_id,
+            default_mention_parse=WEBHOOK_MENTION_DEFAULTS,
             interaction_id=pending.id,
             type=20 if pending.type == APPLICATION_COMMAND else 0,
         )
@@ -266,6 +297,7 @@ class InteractionService:
         if pending.type == AUTOCOMPLETE:
             raise ApiError(400, 50035, "Autocomplete interactions cannot have followups")
         original = result.original
+        check_flags(body, FOLLOWUP_MESSAGE_FLAGS)
         if result.callback_type == 5 and original is not None and original.loading:
             # Documented quirk: the first followup after a deferral fills in the "thinking" message.
             edit_message(self.store, original, body, uploads)
@@ -278,8 +310,9 @@ class InteractionService:
                 self.store.bot,
                 body,
                 uploads,
-                allowed_flags=INTERACTION_MESSAGE_FLAGS,
+                allowed_flags=FOLLOWUP_MESSAGE_FLAGS,
                 webhook_id=self.store.application_id,
+                default_mention_parse=WEBHOOK_MENTION_DEFAULTS,
                 interaction_id=pending.id,
             )
         result.followups.append(message)

@@ -7,7 +7,10 @@ rules that have their own error code.
 
 from __future__ import annotations
 
+import datetime as dt
+import math
 import re
+import urllib.parse
 from typing import Any, Sequence
 
 from .errors import ApiError, FormErrors
@@ -52,6 +55,16 @@ def check_message_fields(body: dict[str, Any], errors: FormErrors, *, prefix: Se
     nonce = body.get("nonce")
     if isinstance(nonce, str):
         errors.max_length(base + ["nonce"], nonce, 25)
+    elif nonce is not None and (isinstance(nonce, bool) or not isinstance(nonce, int) or not -(2**63) <= nonce < 2**63):
+        errors.add(base + ["nonce"], "BASE_TYPE_BAD_TYPE", "Must be an int64 or a string of up to 25 characters.")
+    for key in ("tts", "enforce_nonce"):
+        if body.get(key) is not None and not isinstance(body[key], bool):
+            errors.add(base + [key], "BOOLEAN_TYPE_CONVERT", "Must be either true or false.")
+    check_allowed_mentions(body.get("allowed_mentions"), errors, base + ["allowed_mentions"])
+    check_attachment_entries(body.get("attachments"), errors, base + ["attachments"])
+    reference = body.get("message_reference")
+    if reference is not None and (not isinstance(reference, dict) or reference.get("message_id") is None):
+        errors.required(base + ["message_reference", "message_id"])
     stickers = body.get("sticker_ids")
     if stickers:
         errors.max_length(base + ["sticker_ids"], stickers, 3)
@@ -60,7 +73,84 @@ def check_message_fields(body: dict[str, Any], errors: FormErrors, *, prefix: Se
         check_embeds(embeds, errors, base + ["embeds"])
     components = body.get("components")
     if components:
-        check_message_components(components, int(body.get("flags") or 0), errors, base + ["components"])
+        flags = body.get("flags") if isinstance(body.get("flags"), int) else 0
+        check_message_components(components, flags, errors, base + ["components"])
+
+
+MENTION_TYPES = ("roles", "users", "everyone")
+
+
+def check_allowed_mentions(allowed: Any, errors: FormErrors, path: Path) -> None:
+    """developers/resources/message.mdx "Allowed Mentions Object": parse holds mention types; roles
+    and users at most 100 ids (unique, per the OpenAPI description); and ``parse`` is mutually
+    exclusive with a non-empty ``users`` / ``roles``: "an *invalid* configuration ... causing a
+    validation error"."""
+    if allowed is None:
+        return
+    if not isinstance(allowed, dict):
+        errors.add(path, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+        return
+    parse = allowed.get("parse") or []
+    if not isinstance(parse, list):
+        errors.add(path + ["parse"], "LIST_TYPE_CONVERT", "Must be an array.")
+        parse = []
+    for index, kind in enumerate(parse):
+        if kind not in MENTION_TYPES:
+            errors.add(path + ["parse", index], "BASE_TYPE_CHOICES", f"Value must be one of {MENTION_TYPES}.")
+    if len(set(map(str, parse))) != len(parse):
+        errors.add(path + ["parse"], "BASE_TYPE_UNIQUE", "Values must be unique.")
+    for key in ("users", "roles"):
+        ids = allowed.get(key) or []
+        if not isinstance(ids, list):
+            errors.add(path + [key], "LIST_TYPE_CONVERT", "Must be an array.")
+            continue
+        errors.max_length(path + [key], ids, 100)
+        for index, value in enumerate(ids):
+            if not _is_snowflake(value):
+                errors.add(path + [key, index], "NUMBER_TYPE_COERCE", f'Value "{value}" is not snowflake.')
+        if len(set(map(str, ids))) != len(ids):
+            errors.add(path + [key], "BASE_TYPE_UNIQUE", "Values must be unique.")
+        if ids and key in parse:
+            errors.add(
+                path + [key],
+                "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                f'parse:["{key}"] and {key}: [ids] are mutually exclusive.',
+            )
+    replied = allowed.get("replied_user")
+    if replied is not None and not isinstance(replied, bool):
+        errors.add(path + ["replied_user"], "BOOLEAN_TYPE_CONVERT", "Must be either true or false.")
+
+
+def check_attachment_entries(entries: Any, errors: FormErrors, path: Path) -> None:
+    """The ``attachments`` array (OpenAPI MessageAttachmentRequest): ``id`` required, ``filename``
+    1-1024 and ``description`` up to 1024 characters, at most 10 entries."""
+    if entries is None:
+        return
+    if not isinstance(entries, list):
+        errors.add(path, "LIST_TYPE_CONVERT", "Must be an array.")
+        return
+    errors.max_length(path, entries, MAX_ATTACHMENTS)
+    for index, entry in enumerate(entries):
+        here = path + [index]
+        if not isinstance(entry, dict):
+            errors.add(here, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+            continue
+        if entry.get("id") is None:
+            errors.required(here + ["id"])
+        elif not _is_snowflake(entry["id"]):
+            errors.add(here + ["id"], "NUMBER_TYPE_COERCE", f'Value "{entry["id"]}" is not snowflake.')
+        if entry.get("filename") is not None:
+            errors.length_between(here + ["filename"], entry["filename"], 1, 1024)
+        errors.max_length(here + ["description"], entry.get("description"), 1024)
+
+
+def _is_snowflake(value: Any) -> bool:
+    """An id as Discord reads one: a non-negative integer or a string of digits, below 2**64."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, str) and value.isdigit():
+        value = int(value)
+    return isinstance(value, int) and 0 <= value < 2**64
 
 
 def check_embeds(embeds: list[dict[str, Any]], errors: FormErrors, path: Path) -> None:
@@ -78,7 +168,7 @@ def check_embeds(embeds: list[dict[str, Any]], errors: FormErrors, path: Path) -
         for field_index, embed_field in enumerate(fields):
             name, value = embed_field.get("name"), embed_field.get("value")
             for key, text, limit in (("name", name, 256), ("value", value, 1024)):
-                if not text:
+                if not text or (isinstance(text, str) and not text.strip()):
                     errors.required(here + ["fields", field_index, key])
                 else:
                     errors.max_length(here + ["fields", field_index, key], text, limit)
@@ -91,15 +181,74 @@ def check_embeds(embeds: list[dict[str, Any]], errors: FormErrors, path: Path) -
         colour = embed.get("color")
         if colour is not None and not (isinstance(colour, int) and 0 <= colour <= 0xFFFFFF):
             errors.add(here + ["color"], "NUMBER_TYPE_MAX", "int value should be <= 16777215 and >= 0.")
+        for field_index, embed_field in enumerate(fields):
+            inline = embed_field.get("inline")
+            if inline is not None and not isinstance(inline, bool):
+                where = here + ["fields", field_index, "inline"]
+                errors.add(where, "BOOLEAN_TYPE_CONVERT", "Must be either true or false.")
+        _check_embed_urls(embed, here, errors)
+        timestamp = embed.get("timestamp")
+        if timestamp is not None and not _is_iso_timestamp(timestamp):
+            errors.add(here + ["timestamp"], "DATE_TIME_TYPE_PARSE", f'Could not parse {timestamp}. Should be ISO8601.')
     if total > MAX_EMBED_TOTAL:
         errors.add(path, "MAX_EMBED_SIZE_EXCEEDED", f"Embed size exceeds maximum size of {MAX_EMBED_TOTAL}")
+
+
+WEB_SCHEMES = ("http", "https")
+IMAGE_SCHEMES = ("http", "https", "attachment")  # attachment://name for an uploaded file
+LINK_BUTTON_SCHEMES = ("http", "https", "discord")
+
+
+def check_url(value: Any, schemes: tuple[str, ...], max_length: int, errors: FormErrors, path: Path) -> None:
+    """A URL field (OpenAPI ``format: uri``): a well-formed URL of an accepted scheme. Discord answers
+    URL_TYPE_INVALID_SCHEME "Scheme "x" is not supported. Scheme must be one of ('http', 'https')."
+    (link buttons also take discord://, embed images attachment://) and URL_TYPE_INVALID_URL
+    "Not a well formed URL." (as quoted in public bug reports, e.g. discord-api-docs issues 715, 3129)."""
+    if value is None:
+        return
+    if not isinstance(value, str):
+        errors.add(path, "STRING_TYPE_CONVERT", "Could not interpret value as string.")
+        return
+    errors.max_length(path, value, max_length)
+    parsed = urllib.parse.urlsplit(value)
+    if parsed.scheme.lower() not in schemes:
+        message = f'Scheme "{parsed.scheme}" is not supported. Scheme must be one of {schemes}.'
+        errors.add(path, "URL_TYPE_INVALID_SCHEME", message)
+    elif not parsed.netloc or any(c.isspace() for c in value):
+        errors.add(path, "URL_TYPE_INVALID_URL", "Not a well formed URL.")
+
+
+def _check_embed_urls(embed: dict[str, Any], path: Path, errors: FormErrors) -> None:
+    check_url(embed.get("url"), WEB_SCHEMES, 2048, errors, path + ["url"])
+    for key, url_keys in (("author", ("url", "icon_url")), ("footer", ("icon_url",))):
+        part = embed.get(key)
+        if isinstance(part, dict):
+            for url_key in url_keys:
+                check_url(part.get(url_key), WEB_SCHEMES, 2048, errors, path + [key, url_key])
+    for key in ("image", "thumbnail"):
+        part = embed.get(key)
+        if isinstance(part, dict):
+            check_url(part.get("url"), IMAGE_SCHEMES, 2048, errors, path + [key, "url"])
+
+
+def _is_iso_timestamp(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return True
 
 
 def check_not_empty(
     *, content: str, embeds: list[Any], components: list[Any], attachment_count: int, body: dict[str, Any]
 ) -> None:
-    """A message must carry something: content, an embed, a component, a file, a sticker or a poll."""
-    if content or embeds or components or attachment_count or body.get("sticker_ids") or body.get("poll"):
+    """A message must carry something: content, an embed, a component, a file, a sticker or a poll.
+
+    Discord trims the content, so whitespace alone is no content (content "\\n" answers 50006, as
+    quoted in NITKC-DEV/Kisarazu-Multi-Manager issue 32)."""
+    if content.strip() or embeds or components or attachment_count or body.get("sticker_ids") or body.get("poll"):
         return
     raise ApiError(400, 50006, "Cannot send an empty message")
 
@@ -113,6 +262,29 @@ def check_v2_message(*, flags: int, content: str, embeds: list[Any]) -> None:
             "The 'content' and 'embeds' fields cannot be used when using the IS_COMPONENTS_V2 flag",
         )
         errors.raise_if_any()
+
+
+def check_message_flags(flags: Any, allowed: int, errors: FormErrors, path: Sequence[str | int] = ("flags",)) -> int:
+    """The ``flags`` of a new message: an integer using only the bits that endpoint lets a bot set.
+
+    Discord documents the settable flags per endpoint (developers/resources/message.mdx "Create
+    Message": SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS, IS_VOICE_MESSAGE, IS_COMPONENTS_V2;
+    interactions/receiving-and-responding.mdx "Messages" adds EPHEMERAL, and a deferral may use
+    EPHEMERAL only; resources/webhook.mdx "Execute Webhook": SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS,
+    IS_COMPONENTS_V2, plus EPHEMERAL for interaction followups). Others are refused with 400 50035
+    rather than dropped. Edits are different: Discord ignores unsupported flag changes there.
+    """
+    if flags is None:
+        return 0
+    if isinstance(flags, bool) or not isinstance(flags, int):
+        errors.add(list(path), "NUMBER_TYPE_COERCE", f'Value "{flags}" is not int.')
+        return 0
+    if flags < 0 or flags & ~allowed:
+        extra = flags & ~allowed if flags >= 0 else flags
+        message = f"Flags {extra} cannot be set on this message (allowed: {allowed})."
+        errors.add(list(path), "MESSAGE_FLAGS_INVALID", message)
+        return 0
+    return flags
 
 
 def check_upload_sizes(sizes: Sequence[int], attachment_count: int) -> None:
@@ -137,6 +309,7 @@ def check_message_components(components: Any, flags: int, errors: FormErrors, pa
     else:
         errors.max_length(path, components, MAX_ACTION_ROWS)
     allowed = V2_TOP_LEVEL_TYPES if v2 else (1,)
+    check_component_ids(components, errors, path)
     seen: set[str] = set()
     for index, component in enumerate(components):
         here = path + [index]
@@ -144,6 +317,43 @@ def check_message_components(components: Any, flags: int, errors: FormErrors, pa
             errors.add(here + ["type"], "UNION_TYPE_CHOICES", f'Value of field "type" must be one of {allowed}.')
             continue
         _check_component(component, here, errors, seen, modal=False)
+
+
+MAX_COMPONENT_ID = 2**31 - 1
+
+
+def check_component_ids(components: Any, errors: FormErrors, path: Path) -> None:
+    """Optional ``id``s: 32-bit integers, unique within the message (0 means "assign one").
+
+    developers/components/reference.mdx, "Anatomy of a Component": "The id must be unique within
+    the message and is generated sequentially if left empty."
+    """
+    seen: set[int] = set()
+
+    def visit(component: Any, here: Path) -> None:
+        if not isinstance(component, dict):
+            return
+        if "id" in component and component["id"] is not None:
+            value = component["id"]
+            if isinstance(value, bool) or not isinstance(value, int):
+                errors.add(here + ["id"], "NUMBER_TYPE_COERCE", f'Value "{value}" is not int.')
+            elif not 0 <= value <= MAX_COMPONENT_ID:
+                errors.add(here + ["id"], "NUMBER_TYPE_MAX", f"int value should be <= {MAX_COMPONENT_ID} and >= 0.")
+            elif value and value in seen:
+                errors.add(here + ["id"], "COMPONENT_ID_DUPLICATED", "Component id must be unique within the message")
+            elif value:
+                seen.add(value)
+        children = component.get("components")
+        if isinstance(children, list):
+            for index, child in enumerate(children):
+                visit(child, here + ["components", index])
+        for key in ("component", "accessory"):
+            if isinstance(component.get(key), dict):
+                visit(component[key], here + [key])
+
+    if isinstance(components, list):
+        for index, component in enumerate(components):
+            visit(component, path + [index])
 
 
 def check_modal(data: dict[str, Any], errors: FormErrors) -> None:
@@ -155,6 +365,7 @@ def check_modal(data: dict[str, Any], errors: FormErrors) -> None:
         errors.add(["data", "components"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
         return
     errors.max_length(["data", "components"], components, 5)
+    check_component_ids(components, errors, ["data", "components"])
     seen: set[str] = set()
     for index, component in enumerate(components):
         here: Path = ["data", "components", index]
@@ -193,7 +404,7 @@ def _check_component(component: dict[str, Any], path: Path, errors: FormErrors, 
         if not children:
             errors.required(path + ["components"])
         for index, child in enumerate(children):
-            if child.get("type") not in CONTAINER_CHILD_TYPES:
+            if not isinstance(child, dict) or child.get("type") not in CONTAINER_CHILD_TYPES:
                 errors.add(path + ["components", index, "type"], "UNION_TYPE_CHOICES", "Invalid container child")
                 continue
             _check_component(child, path + ["components", index], errors, seen, modal=modal)
@@ -218,7 +429,7 @@ def _check_action_row(row: dict[str, Any], path: Path, errors: FormErrors, seen:
     if not isinstance(children, list) or not children:
         errors.add(path + ["components"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
         return
-    kinds = [child.get("type") for child in children]
+    kinds = [child.get("type") if isinstance(child, dict) else None for child in children]
     if any(kind in SELECT_TYPES or kind == 4 for kind in kinds) and len(children) > 1:
         errors.add(
             path + ["components"], "COMPONENT_LAYOUT_WIDTH_EXCEEDED", "The specified component exceeds the maximum width"
@@ -226,6 +437,8 @@ def _check_action_row(row: dict[str, Any], path: Path, errors: FormErrors, seen:
     elif len(children) > 5:
         errors.add(path + ["components"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
     for index, child in enumerate(children):
+        if not errors.mapping(path + ["components", index], child):
+            continue
         if child.get("type") in (1, 9, 10, 17):
             errors.add(path + ["components", index, "type"], "UNION_TYPE_CHOICES", "Invalid action row child")
             continue
@@ -240,7 +453,7 @@ def _check_button(button: dict[str, Any], path: Path, errors: FormErrors) -> Non
     if style == 5:
         if not button.get("url"):
             errors.required(path + ["url"])
-        errors.max_length(path + ["url"], button.get("url"), 512)
+        check_url(button.get("url"), LINK_BUTTON_SCHEMES, 512, errors, path + ["url"])
         if button.get("custom_id") is not None:
             errors.add(path + ["custom_id"], "BUTTON_COMPONENT_INVALID_CUSTOM_ID", "Link buttons cannot have a custom_id")
     elif style == 6:
@@ -249,6 +462,8 @@ def _check_button(button: dict[str, Any], path: Path, errors: FormErrors) -> Non
     else:
         errors.length_between(path + ["custom_id"], button.get("custom_id"), 1, 100)
     errors.max_length(path + ["label"], button.get("label"), 80)
+    if button.get("disabled") is not None and not isinstance(button["disabled"], bool):
+        errors.add(path + ["disabled"], "BOOLEAN_TYPE_CONVERT", "Must be either true or false.")
     if style != 6 and not button.get("label") and not button.get("emoji"):
         errors.add(path, "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED", "A label or an emoji is required")
 
@@ -296,7 +511,7 @@ def _check_section(section: dict[str, Any], path: Path, errors: FormErrors, seen
     if not 1 <= len(children) <= 3:
         errors.add(path + ["components"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 3 in length.")
     for index, child in enumerate(children):
-        if child.get("type") != 10:
+        if not isinstance(child, dict) or child.get("type") != 10:
             errors.add(path + ["components", index, "type"], "UNION_TYPE_CHOICES", "Sections hold text displays")
             continue
         _check_component(child, path + ["components", index], errors, seen, modal=modal)
@@ -310,27 +525,49 @@ def _check_section(section: dict[str, Any], path: Path, errors: FormErrors, seen
 # ----------------------------------------------------------------------- autocomplete
 
 
-def check_choices(choices: Any, errors: FormErrors) -> None:
-    """A type-8 autocomplete callback's ``data.choices``."""
+def check_choices(choices: Any, errors: FormErrors, *, option_type: int | None = None) -> None:
+    """A type-8 autocomplete callback's ``data.choices`` for an option of ``option_type`` (3, 4 or 10)."""
     path: Path = ["data", "choices"]
     if not isinstance(choices, list):
         errors.add(path, "LIST_TYPE_CONVERT", "Must be an array.")
         return
     errors.max_length(path, choices, MAX_CHOICES)
     for index, choice in enumerate(choices):
-        _check_choice(choice, path + [index], errors)
+        _check_choice(choice, path + [index], errors, option_type=option_type)
 
 
-def _check_choice(choice: Any, path: Path, errors: FormErrors) -> None:
+INT53_MAX = 2**53 - 1
+STRING_OPTION, INTEGER_OPTION, NUMBER_OPTION = 3, 4, 10
+
+
+def _check_choice(choice: Any, path: Path, errors: FormErrors, *, option_type: int | None = None) -> None:
+    """One choice. "Type of value depends on the option type that the choice belongs to"
+    (developers/interactions/application-commands.mdx, option choice structure); the OpenAPI
+    description types an autocomplete answer as all-string, all-Int53 or all-double choices."""
     if not isinstance(choice, dict):
         errors.add(path, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
         return
     errors.length_between(path + ["name"], choice.get("name"), 1, 100)
     value = choice.get("value")
-    if isinstance(value, str):
-        errors.max_length(path + ["value"], value, 100)
-    elif not isinstance(value, (int, float)) or isinstance(value, bool):
+    is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if value is None or not (isinstance(value, str) or is_number):
         errors.required(path + ["value"])
+    elif option_type == STRING_OPTION and not isinstance(value, str):
+        errors.add(path + ["value"], "STRING_TYPE_CONVERT", "Could not interpret value as string.")
+    elif option_type == INTEGER_OPTION and not _is_int53(value):
+        errors.add(path + ["value"], "NUMBER_TYPE_COERCE", f'Value "{value}" is not int.')
+    elif option_type == NUMBER_OPTION and not (is_number and math.isfinite(value)):
+        errors.add(path + ["value"], "NUMBER_TYPE_COERCE", f'Value "{value}" is not a valid number.')
+    elif isinstance(value, str):
+        errors.max_length(path + ["value"], value, 100)
+
+
+def _is_int53(value: Any) -> bool:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
+        return False
+    return -INT53_MAX <= value <= INT53_MAX
 
 
 # --------------------------------------------------------------------------- commands
@@ -347,10 +584,10 @@ def check_commands(commands: Any, errors: FormErrors) -> None:
             errors.add([index], "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
             continue
         kind = command.get("type", 1)
-        names = per_type.setdefault(kind, set())
-        if command.get("name") in names:
+        names = per_type.setdefault(kind if isinstance(kind, int) else -1, set())
+        if repr(command.get("name")) in names:
             errors.add([index, "name"], "APPLICATION_COMMANDS_DUPLICATE_NAME", "Application command names must be unique")
-        names.add(command.get("name"))
+        names.add(repr(command.get("name")))
         _check_command(command, [index], errors)
     if len(per_type.get(1, ())) > MAX_CHAT_INPUT_COMMANDS:
         errors.add([], "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_CHAT_INPUT_COMMANDS} or fewer chat input commands.")
@@ -381,6 +618,60 @@ def _check_command(command: dict[str, Any], path: Path, errors: FormErrors) -> N
             errors.add(path + ["options"], "BASE_TYPE_MAX_LENGTH", "Context menu commands cannot have options")
     if _command_chars(command) > MAX_COMMAND_CHARS:
         errors.add(path, "APPLICATION_COMMAND_TOO_LARGE", f"Command exceeds maximum size ({MAX_COMMAND_CHARS})")
+    _check_localizations(command, path, errors, name_max=32)
+    for key, allowed in (("contexts", (0, 1, 2)), ("integration_types", (0, 1))):
+        _check_enum_list(command.get(key), allowed, path + [key], errors)
+    permissions = command.get("default_member_permissions")
+    if permissions is not None:
+        value = int(permissions) if isinstance(permissions, str) and permissions.isdigit() else permissions
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_PERMISSIONS:
+            message = f'Value "{permissions}" is not a permission set.'
+            errors.add(path + ["default_member_permissions"], "NUMBER_TYPE_COERCE", message)
+    for key in ("nsfw", "dm_permission"):
+        if command.get(key) is not None and not isinstance(command[key], bool):
+            errors.add(path + [key], "BOOLEAN_TYPE_CONVERT", "Must be either true or false.")
+
+
+# OpenAPI: default_member_permissions maximum; developers/reference.mdx "Locales".
+MAX_PERMISSIONS = 18014398509481983
+LOCALES = frozenset(
+    "id da de en-GB en-US es-ES es-419 fr hr it lt hu nl no pl pt-BR ro fi sv-SE vi tr cs el bg ru uk hi th zh-CN "
+    "ja zh-TW ko".split()
+)
+CHANNEL_TYPES = (0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15, 16)
+
+
+def _check_localizations(entity: dict[str, Any], path: Path, errors: FormErrors, *, name_max: int) -> None:
+    """``name_localizations`` / ``description_localizations``: keys are Discord's locales, values obey
+    the same length limits as the field (OpenAPI: 1-32 and 1-100 characters)."""
+    for key, high in (("name_localizations", name_max), ("description_localizations", 100)):
+        table = entity.get(key)
+        if table is None:
+            continue
+        if not isinstance(table, dict):
+            errors.add(path + [key], "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+            continue
+        for locale, text in table.items():
+            if locale not in LOCALES:
+                errors.add(path + [key, locale], "LOCALE_INVALID", f'"{locale}" is not a valid locale.')
+            elif not isinstance(text, str):
+                errors.add(path + [key, locale], "STRING_TYPE_CONVERT", "Could not interpret value as string.")
+            else:
+                errors.length_between(path + [key, locale], text, 1, high)
+
+
+def _check_enum_list(values: Any, allowed: tuple[int, ...], path: Path, errors: FormErrors) -> None:
+    """A list of enum values: at least one, each allowed, no repeats (OpenAPI minItems/uniqueItems)."""
+    if values is None:
+        return
+    if not isinstance(values, list) or not values:
+        errors.add(path, "BASE_TYPE_BAD_LENGTH", "Must be a non-empty array.")
+        return
+    for index, value in enumerate(values):
+        if isinstance(value, bool) or value not in allowed:
+            errors.add(path + [index], "BASE_TYPE_CHOICES", f"Value must be one of {allowed}.")
+    if len(set(map(repr, values))) != len(values):
+        errors.add(path, "BASE_TYPE_UNIQUE", "Values must be unique.")
 
 
 def _check_options(options: Any, path: Path, errors: FormErrors, *, depth: int) -> None:
@@ -402,9 +693,10 @@ def _check_options(options: Any, path: Path, errors: FormErrors, *, depth: int) 
             continue
         _check_name(option.get("name"), here + ["name"], errors, lowercase=True)
         errors.length_between(here + ["description"], option.get("description"), 1, 100)
-        if option.get("name") in names:
+        _check_localizations(option, here, errors, name_max=32)
+        if repr(option.get("name")) in names:
             errors.add(here + ["name"], "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS", "Option names must be unique")
-        names.add(option.get("name"))
+        names.add(repr(option.get("name")))
         if has_subcommands and kind not in (1, 2):
             errors.add(here + ["type"], OPTIONS_TYPE_INVALID, "Subcommands cannot be mixed with options")
         if kind == 2:
@@ -420,6 +712,8 @@ def _check_options(options: Any, path: Path, errors: FormErrors, *, depth: int) 
                 errors.add(here + ["type"], OPTIONS_TYPE_INVALID, "Subcommands nest too deep")
             _check_options(option.get("options") or [], here + ["options"], errors, depth=2)
             continue
+        errors.boolean(here + ["required"], option.get("required"))
+        errors.boolean(here + ["autocomplete"], option.get("autocomplete"))
         if option.get("required"):
             if seen_optional:
                 errors.add(
@@ -434,26 +728,67 @@ def _check_options(options: Any, path: Path, errors: FormErrors, *, depth: int) 
 
 def _check_option_value_rules(option: dict[str, Any], path: Path, errors: FormErrors) -> None:
     choices = option.get("choices")
-    if choices:
+    if choices is not None and not isinstance(choices, list):
+        errors.add(path + ["choices"], "LIST_TYPE_CONVERT", "Must be an array.")
+    elif choices:
         if option.get("type") not in (3, 4, 10):
             errors.add(path + ["choices"], "BASE_TYPE_CHOICES", "Only string, integer and number options take choices")
         errors.max_length(path + ["choices"], choices, MAX_CHOICES)
         for index, choice in enumerate(choices):
-            _check_choice(choice, path + ["choices", index], errors)
+            _check_choice(choice, path + ["choices", index], errors, option_type=option.get("type"))
         if option.get("autocomplete"):
             reason = "Autocomplete cannot be set together with choices"
             errors.add(path + ["autocomplete"], "AUTOCOMPLETE_AND_CHOICES", reason)
     errors.number_between(path + ["min_length"], option.get("min_length"), 0, 6000)
     errors.number_between(path + ["max_length"], option.get("max_length"), 1, 6000)
+    # "min_value / max_value: integer for INTEGER options, double for NUMBER options".
+    kind = option.get("type")
+    for key in ("min_value", "max_value"):
+        value = option.get(key)
+        if value is None or kind not in (INTEGER_OPTION, NUMBER_OPTION):
+            continue
+        if kind == INTEGER_OPTION and not _is_int53(value):
+            errors.add(path + [key], "NUMBER_TYPE_COERCE", f'Value "{value}" is not int.')
+        elif isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            errors.add(path + [key], "NUMBER_TYPE_COERCE", f'Value "{value}" is not a valid number.')
+    if option.get("channel_types") is not None:
+        _check_enum_list(option["channel_types"], CHANNEL_TYPES, path + ["channel_types"], errors)
 
 
-def _command_chars(command: dict[str, Any]) -> int:
-    total = len(command.get("name") or "") + len(command.get("description") or "")
-    for option in command.get("options") or []:
+def _command_chars(command: Any) -> int:
+    """Characters counted against the 8000 limit (wrongly typed parts are refused elsewhere)."""
+    if not isinstance(command, dict):
+        return 0
+    total = sum(len(text) for text in (command.get("name"), command.get("description")) if isinstance(text, str))
+    options = command.get("options")
+    for option in options if isinstance(options, list) else []:
         total += _command_chars(option)
-        for choice in option.get("choices") or []:
-            total += len(str(choice.get("name") or "")) + len(str(choice.get("value") or ""))
+        choices = option.get("choices") if isinstance(option, dict) else None
+        for choice in choices if isinstance(choices, list) else []:
+            if isinstance(choice, dict):
+                total += len(str(choice.get("name") or "")) + len(str(choice.get("value") or ""))
     return total
+
+
+def check_history_query(query: Any) -> int:
+    """GET /channels/{id}/messages: ``limit`` an integer 1-100 (default 50); ``around``, ``before``,
+    ``after`` snowflakes, at most one of them ("mutually exclusive, only one may be passed at a
+    time", developers/resources/message.mdx; ranges from the OpenAPI description). Returns the limit."""
+    errors = FormErrors()
+    raw = query.get("limit", "50")
+    limit = int(raw) if raw.lstrip("-").isdigit() else None
+    if limit is None:
+        errors.add(["limit"], "NUMBER_TYPE_COERCE", f'Value "{raw}" is not int.')
+    elif not 1 <= limit <= 100:
+        errors.add(["limit"], "NUMBER_TYPE_MAX", "int value should be less than or equal to 100 and greater than 0.")
+    given = [key for key in ("around", "before", "after") if key in query]
+    for key in given:
+        if not _is_snowflake(query[key]):
+            errors.add([key], "NUMBER_TYPE_COERCE", f'Value "{query[key]}" is not snowflake.')
+    if len(given) > 1:
+        errors.add([given[1]], "BASE_TYPE_BAD_TYPE", f"Only one of around, before, after may be given (got {given}).")
+    errors.raise_if_any()
+    return limit or 50
 
 
 def check_thread_body(body: dict[str, Any]) -> None:

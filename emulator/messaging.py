@@ -5,6 +5,7 @@ Shared by channel messages, interaction callbacks and interaction webhooks.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -16,18 +17,31 @@ from .errors import ApiError, FormErrors
 from .models import (
     FLAG_COMPONENTS_V2,
     FLAG_EPHEMERAL,
+    FLAG_IS_VOICE_MESSAGE,
     FLAG_SUPPRESS_EMBEDS,
     FLAG_SUPPRESS_NOTIFICATIONS,
     Attachment,
     Channel,
     Message,
     User,
+    assign_component_ids,
     utcnow,
 )
 from .store import Store
 
-CHANNEL_MESSAGE_FLAGS = FLAG_SUPPRESS_EMBEDS | FLAG_SUPPRESS_NOTIFICATIONS | FLAG_COMPONENTS_V2
+# The flags a bot may set when creating a message, per endpoint (see limits.check_message_flags).
+CHANNEL_MESSAGE_FLAGS = FLAG_SUPPRESS_EMBEDS | FLAG_SUPPRESS_NOTIFICATIONS | FLAG_IS_VOICE_MESSAGE | FLAG_COMPONENTS_V2
 INTERACTION_MESSAGE_FLAGS = CHANNEL_MESSAGE_FLAGS | FLAG_EPHEMERAL
+FOLLOWUP_MESSAGE_FLAGS = FLAG_SUPPRESS_EMBEDS | FLAG_SUPPRESS_NOTIFICATIONS | FLAG_COMPONENTS_V2 | FLAG_EPHEMERAL
+DEFERRED_RESPONSE_FLAGS = FLAG_EPHEMERAL
+ALL_FLAGS = (1 << 53) - 1
+
+
+def check_flags(body: Any, allowed: int) -> None:
+    """400 50035 unless ``body["flags"]`` (if any) uses only ``allowed`` bits."""
+    errors = FormErrors()
+    limits.check_message_flags(body.get("flags") if isinstance(body, dict) else None, allowed, errors)
+    errors.raise_if_any()
 
 
 @dataclass
@@ -86,8 +100,13 @@ def _new_attachments(store: Store, body: dict[str, Any], uploads: list[Upload]) 
     return attachments
 
 
-def _check_fields(body: dict[str, Any], uploads: list[Upload], attachment_count: int) -> None:
+def _check_fields(
+    body: dict[str, Any], uploads: list[Upload], attachment_count: int, *, allowed_flags: int | None = None
+) -> None:
+    """Field limits, plus the settable flags when ``allowed_flags`` is given (a new message)."""
     errors = FormErrors()
+    # An edit may carry any bits (Discord ignores the unsupported ones) but still an integer.
+    limits.check_message_flags(body.get("flags"), ALL_FLAGS if allowed_flags is None else allowed_flags, errors)
     limits.check_message_fields(body, errors)
     errors.raise_if_any()
     limits.check_upload_sizes([len(upload.data) for upload in uploads], attachment_count)
@@ -106,14 +125,15 @@ def create_message(
 ) -> Message:
     """Validate a create-message body and store the message."""
     body = _require_object(body)
-    _check_fields(body, uploads, len(uploads))
+    _check_fields(body, uploads, len(uploads), allowed_flags=allowed_flags)
     content = body.get("content") or ""
     embeds = body.get("embeds") or []
     components = body.get("components") or []
-    flags = (int(body.get("flags") or 0) & allowed_flags) | extra_flags
+    flags = int(body.get("flags") or 0) | extra_flags
     limits.check_v2_message(flags=flags, content=content, embeds=embeds)
     limits.check_not_empty(content=content, embeds=embeds, components=components, attachment_count=len(uploads), body=body)
     reference_id = _reference(store, channel, body)
+    assign_component_ids(components)
     return store.add_message(
         channel,
         author,
@@ -124,8 +144,33 @@ def create_message(
         flags=flags,
         tts=bool(body.get("tts")),
         reference_id=reference_id,
+        nonce=body.get("nonce"),
+        allowed_mentions=body.get("allowed_mentions"),
         **fields,
     )
+
+
+NONCE_WINDOW = 180.0  # seconds: "checked for uniqueness in the past few minutes"
+
+
+def enforced_nonce_duplicate(store: Store, channel: Channel, author: User, body: Any) -> Message | None:
+    """The message this body would duplicate under ``enforce_nonce``, if any.
+
+    developers/resources/message.mdx, Create Message: "If true and nonce is present, it will be
+    checked for uniqueness in the past few minutes. If another message was created by the same
+    author with the same nonce, that message will be returned and no new message will be created."
+    (discord.py sends a fresh nonce with ``enforce_nonce`` on every send, so a retried request is
+    not posted twice.)
+    """
+    if not isinstance(body, dict) or body.get("enforce_nonce") is not True or body.get("nonce") is None:
+        return None
+    since = utcnow() - dt.timedelta(seconds=NONCE_WINDOW)
+    for message in reversed(store.channel_messages[channel.id]):
+        if message.created_at < since:
+            break
+        if message.author_id == author.id and message.nonce == body["nonce"] and not message.deleted:
+            return message
+    return None
 
 
 def _reference(store: Store, channel: Channel, body: dict[str, Any]) -> int | None:
@@ -166,6 +211,12 @@ def edit_message(store: Store, message: Message, body: Any, uploads: list[Upload
         content=content, embeds=embeds, components=components, attachment_count=len(kept) + len(uploads), body=body
     )
 
+    if "components" in body:
+        assign_component_ids(components)
+    if "content" in body or "allowed_mentions" in body:
+        # "If there is no explicit allowed_mentions in the edit request, the content will be parsed
+        # with default allowances" (message.mdx, Edit Message).
+        message.allowed_mentions = body.get("allowed_mentions")
     message.content, message.embeds, message.components = content, embeds, components
     message.attachments, message.flags = kept + _new_attachments(store, body, uploads), flags
     message.edited_at = utcnow()

@@ -30,6 +30,7 @@ FLAG_SUPPRESS_EMBEDS = 1 << 2
 FLAG_EPHEMERAL = 1 << 6
 FLAG_LOADING = 1 << 7
 FLAG_SUPPRESS_NOTIFICATIONS = 1 << 12
+FLAG_IS_VOICE_MESSAGE = 1 << 13
 FLAG_COMPONENTS_V2 = 1 << 15
 
 # Permission bits used by the emulator.
@@ -177,6 +178,8 @@ class Attachment:
 def walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     """Every component in a (possibly nested, components-v2) component tree, depth first."""
     for component in components:
+        if not isinstance(component, dict):
+            continue  # refused by the checks; never stored
         yield component
         children = component.get("components")
         if isinstance(children, list):
@@ -185,6 +188,20 @@ def walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]
             child = component.get(key)
             if isinstance(child, dict):
                 yield from walk_components([child])
+
+
+def assign_component_ids(components: list[dict[str, Any]]) -> None:
+    """Give every component without an ``id`` (or with 0) the next free one, 1, 2, ... depth first, as
+    Discord does ("generated sequentially if left empty ... won't use another id that exists in the
+    message", developers/components/reference.mdx)."""
+    used = {c["id"] for c in walk_components(components) if isinstance(c.get("id"), int) and c["id"]}
+    next_id = 1
+    for component in walk_components(components):
+        if not component.get("id"):
+            while next_id in used:
+                next_id += 1
+            component["id"] = next_id
+            used.add(next_id)
 
 
 def _embed_text(embed: dict[str, Any]) -> list[str]:
@@ -221,6 +238,12 @@ class Message:
     reference_id: int | None = None
     tts: bool = False
     deleted: bool = False
+    nonce: int | str | None = None
+    # The request's allowed_mentions (None: the defaults), and the defaults of where it was sent:
+    # "In regular messages, all mention types are parsed ... In interactions and webhooks, only
+    # user mentions are parsed" (developers/resources/message.mdx, Allowed Mentions Object).
+    allowed_mentions: dict[str, Any] | None = None
+    default_mention_parse: tuple[str, ...] = ("users", "roles", "everyone")
 
     @property
     def ephemeral(self) -> bool:
@@ -235,6 +258,14 @@ class Message:
     def mentions(self) -> list[int]:
         """User ids mentioned as ``<@id>`` in the content, in order, without duplicates."""
         return list(dict.fromkeys(int(match) for match in _MENTION_RE.findall(self.content)))
+
+    @property
+    def pinged(self) -> list[int]:
+        """User ids this message notifies: mentioned in the content and let through by allowed_mentions."""
+        allowed = self.allowed_mentions
+        parse = self.default_mention_parse if allowed is None else tuple(allowed.get("parse") or ())
+        listed = {str(user_id) for user_id in ((allowed or {}).get("users") or [])}
+        return [uid for uid in self.mentions if "users" in parse or str(uid) in listed]
 
     @property
     def text(self) -> str:

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 from aiohttp import web
 
 from . import limits
-from .errors import ApiError, FormErrors, missing_permissions, unknown_guild, unknown_user
+from .errors import ApiError, FormErrors, missing_permissions, unknown_guild, unknown_message, unknown_user
 from .gateway import GUILDS
-from .messaging import create_message, edit_message, read_body
+from .messaging import create_message, edit_message, enforced_nonce_duplicate, read_body
 from .models import (
     CREATE_PRIVATE_THREADS,
     CREATE_PUBLIC_THREADS,
@@ -27,6 +27,7 @@ from .models import (
     Channel,
     Message,
 )
+from .ratelimits import RATE_LIMITED_MESSAGE, Decision
 
 if TYPE_CHECKING:
     from .server import DiscordEmulator
@@ -110,6 +111,23 @@ class RestApi:
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         path = request.path[len(API_PREFIX) :] if request.path.startswith(API_PREFIX) else request.path
         self.emu.requests.append((request.method, path))
+        decision = self._rate_limit(request, path)
+        hit = decision.hit
+        if decision.refusal is not None and hit is not None:
+            self.emu.rate_limit_hits.append(hit)
+            error = ApiError(429, 0, f"{RATE_LIMITED_MESSAGE} ({hit.scope}: {hit.bucket})", violation=False)
+            self.emu._record_rejection(request.method, path, error)
+            response = json_response(decision.refusal, 429)
+        else:
+            response = await self._handle(request, handler, path)
+        if not response.prepared:  # (a websocket was answered long ago)
+            response.headers.update(decision.headers)
+            # Discord's responses come through Google's load balancer; discord.py treats a 429
+            # *without* a Via header as a Cloudflare ban and gives up instead of retrying.
+            response.headers["Via"] = "1.1 google"
+        return response
+
+    async def _handle(self, request: web.Request, handler: Handler, path: str) -> web.StreamResponse:
         try:
             return await handler(request)
         except ApiError as error:
@@ -122,6 +140,16 @@ class RestApi:
             error = ApiError(400, 0, f"emulator internal error: {exc!r}")
             self.emu._record_rejection(request.method, path, error)
             return json_response(error.body(), 400)
+
+    def _rate_limit(self, request: web.Request, path: str) -> Decision:
+        """Count the request against Discord's rate limits (API routes the emulator implements)."""
+        resource = request.match_info.route.resource
+        template = resource.canonical if resource is not None else ""
+        if not template.startswith(API_PREFIX) or "{tail" in template:
+            return Decision({})
+        bot = request.headers.get("Authorization") == f"Bot {self.emu.bot_token}"
+        params = dict(request.match_info)
+        return self.emu.rate_limiter.check(request.method, template[len(API_PREFIX) :], path, params, bot=bot)
 
     async def unimplemented(self, request: web.Request) -> web.Response:
         path = request.path[len(API_PREFIX) :] if request.path.startswith(API_PREFIX) else request.path
@@ -185,7 +213,11 @@ class RestApi:
 
     async def create_dm(self, request: web.Request) -> web.Response:
         body, _ = await read_body(request)
-        recipient = str((body or {}).get("recipient_id", ""))
+        errors = FormErrors()
+        if errors.mapping([], body) and body.get("recipient_id") is None:
+            errors.required(["recipient_id"])
+        errors.raise_if_any()
+        recipient = str(body["recipient_id"])
         user = self.store.users.get(int(recipient)) if recipient.isdigit() else None
         if user is None:
             raise unknown_user()
@@ -281,6 +313,7 @@ class RestApi:
                 channel.auto_archive_duration = duration
         payload = self.store.channel_payload(channel)
         self.emu.gateway.dispatch("THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE", payload, intents=GUILDS)
+        self.emu._observe("channel_updated", channel)
         return json_response(payload)
 
     async def delete_channel(self, request: web.Request) -> web.Response:
@@ -290,6 +323,7 @@ class RestApi:
         channel.deleted = True
         payload = self.store.channel_payload(channel)
         self.emu.gateway.dispatch("THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE", payload, intents=GUILDS)
+        self.emu._observe("channel_deleted", channel)
         return json_response(payload)
 
     async def get_guild_channels(self, request: web.Request) -> web.Response:
@@ -312,10 +346,7 @@ class RestApi:
 
     async def get_messages(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
-        try:
-            limit = max(1, min(100, int(request.query.get("limit", "50"))))
-        except ValueError:
-            limit = 50
+        limit = limits.check_history_query(request.query)
         visible = [m for m in self.store.channel_messages[channel.id] if not (m.deleted or m.ephemeral or m.loading)]
         if "before" in request.query:
             visible = [m for m in visible if m.id < int(request.query["before"])]
@@ -329,12 +360,23 @@ class RestApi:
         return json_response([self.store.message_payload(m) for m in newest_first])
 
     async def get_message(self, request: web.Request) -> web.Response:
-        return json_response(self.store.message_payload(self._message(request)))
+        return json_response(self.store.message_payload(self._channel_message(request)))
+
+    def _channel_message(self, request: web.Request) -> Message:
+        """A message as the channel endpoints see it: ephemeral answers exist only for their
+        interaction (its webhook), so Discord answers 10008 Unknown Message for them here."""
+        message = self._message(request)
+        if message.ephemeral:
+            raise unknown_message()
+        return message
 
     async def post_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
         body, uploads = await read_body(request)
         self._check_can_send(channel)
+        duplicate = enforced_nonce_duplicate(self.store, channel, self.store.bot, body)
+        if duplicate is not None:
+            return json_response(self.store.message_payload(duplicate))
         message = create_message(self.store, channel, self.store.bot, body, uploads)
         self.emu._message_posted(message)
         return json_response(self.store.message_payload(message))
@@ -356,7 +398,7 @@ class RestApi:
             raise missing_permissions()
 
     async def edit_channel_message(self, request: web.Request) -> web.Response:
-        message = self._message(request)
+        message = self._channel_message(request)
         if message.author_id != self.store.bot.id:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
         body, uploads = await read_body(request)
@@ -397,7 +439,9 @@ class RestApi:
             auto_archive_duration=body.get("auto_archive_duration") or 1440,
             invitable=body.get("invitable", True) is not False,
         )
-        return json_response(self._announce_thread(thread))
+        # Discord answers both thread-creating routes with 201 Created (discord-api-spec openapi.json:
+        # POST /channels/{channel_id}/threads and .../messages/{message_id}/threads list only '201').
+        return json_response(self._announce_thread(thread), status=201)
 
     async def create_thread_from_message(self, request: web.Request) -> web.Response:
         parent = self._channel(request)
@@ -423,12 +467,13 @@ class RestApi:
         )
         payload = self._announce_thread(thread)
         self.emu._message_edited(message)
-        return json_response(payload)
+        return json_response(payload, status=201)
 
     def _announce_thread(self, thread: Channel) -> dict[str, Any]:
         payload = self.store.channel_payload(thread)
         member = self.store.thread_member_payload(thread, self.store.bot.id)
         self.emu.gateway.dispatch("THREAD_CREATE", {**payload, "newly_created": True, "member": member}, intents=GUILDS)
+        self.emu._observe("channel_created", thread)
         return {**payload, "member": member}
 
     def _thread_and_user(self, request: web.Request) -> tuple[Channel, int]:

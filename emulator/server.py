@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import socket
 from dataclasses import dataclass
 from types import TracebackType
@@ -15,9 +16,13 @@ from .errors import ApiError, EmulatorError
 from .gateway import DIRECT_MESSAGES, GUILD_MEMBERS, GUILD_MESSAGES, GUILDS, RESUMABLE_CLOSE, Gateway
 from .interactions import InteractionService
 from .models import Channel, Guild, Message, User, new_snowflake
+from .ratelimits import RateLimiter, RateLimitHit, RateLimits, WindowCounter
 from .rest import RestApi
 from .store import Store
 from .waiting import Signal
+
+log = logging.getLogger(__name__)
+Observer = Callable[[str, Any], None]
 
 
 def patch_discord(api_base_url: str, gateway_url: str) -> None:
@@ -46,7 +51,8 @@ class DiscordEmulator(UserActions):
 
     ``violations`` lists every request that broke a Discord rule (limits, deadlines, double
     acknowledgements, unknown ids, unimplemented endpoints); ``rejections`` lists every error
-    response including the 403s a correct bot must expect (closed DMs, missing permissions).
+    response including the 403s a correct bot must expect (closed DMs, missing permissions) and
+    the 429s of Discord's rate limits (``rate_limits``; a 429 is not a violation: clients retry).
     """
 
     def __init__(
@@ -58,6 +64,8 @@ class DiscordEmulator(UserActions):
         port: int = 0,
         privileged_intents: bool = True,
         default_timeout: float = 5.0,
+        application_id: int | None = None,
+        rate_limits: RateLimits | None = None,
     ) -> None:
         self.bot_token = bot_token
         self.host = host
@@ -68,17 +76,24 @@ class DiscordEmulator(UserActions):
         self.token_lifetime = 15 * 60.0  # seconds an interaction token accepts webhook calls
         self.app_owner: User | None = None
         # As on Discord, the application id and the bot user's id are the same snowflake.
-        self.application_id = new_snowflake()
+        self.application_id = application_id or new_snowflake()
         self.store = Store(User(id=self.application_id, name=bot_name, bot=True), self.application_id)
         self.violations: list[str] = []
         self.rejections: list[Rejection] = []
         self.requests: list[tuple[str, str]] = []
+        # Discord's 429s: change ``emu.rate_limits`` (or pass ``rate_limits=``) to tighten, loosen or
+        # disable them; ``rate_limit_hits`` lists every 429 sent (they are in ``rejections`` too).
+        self.rate_limiter = RateLimiter(rate_limits if rate_limits is not None else RateLimits())
+        self.rate_limit_hits: list[RateLimitHit] = []
+        self._invalid_requests = WindowCounter()
         self.interactions = InteractionService(self)
         self.gateway = Gateway(self)
         self.rest = RestApi(self)
         self._posted: list[Message] = []
         self._posted_signal = Signal()
         self._runner: web.AppRunner | None = None
+        # Called as observer(event, obj) after every change a user could see (see _observe).
+        self.observers: list[Observer] = []
 
     # ------------------------------------------------------------- lifecycle
 
@@ -139,6 +154,14 @@ class DiscordEmulator(UserActions):
         """``patch_discord(self.api_base_url, self.gateway_url)``."""
         patch_discord(self.api_base_url, self.gateway_url)
 
+    @property
+    def rate_limits(self) -> RateLimits:
+        return self.rate_limiter.config
+
+    @rate_limits.setter
+    def rate_limits(self, config: RateLimits) -> None:
+        self.rate_limiter.config = config
+
     # --------------------------------------------------------- world building
 
     def create_guild(self, name: str, *, owner: User | None = None) -> Guild:
@@ -153,6 +176,7 @@ class DiscordEmulator(UserActions):
         """``allow_threads=False`` / ``bot_can_send=False`` deny the bot those permissions (403 50013)."""
         channel = self.store.add_text_channel(guild, name, allow_threads=allow_threads, bot_can_send=bot_can_send)
         self.gateway.dispatch("CHANNEL_CREATE", self.store.channel_payload(channel), intents=GUILDS)
+        self._observe("channel_created", channel)
         return channel
 
     def create_user(self, name: str, *, dms_open: bool = True) -> User:
@@ -249,11 +273,28 @@ class DiscordEmulator(UserActions):
 
     # ------------------------------------------------------------------ hooks
 
+    def _observe(self, event: str, obj: Any) -> None:
+        """Tell observers (e.g. a web face) about ``message_created/updated/deleted`` (a Message,
+        ephemeral ones included) and ``channel_created/updated/deleted`` (a Channel)."""
+        for observer in list(self.observers):
+            try:
+                observer(event, obj)
+            except Exception:  # an observer's bug must not break the bot's request
+                log.exception("emulator observer failed on %s", event)
+
     def _record_rejection(self, method: str, path: str, error: ApiError) -> None:
         description = error.describe()
         self.rejections.append(Rejection(method, path, error.status, error.code, description, error.violation))
         if error.violation:
             self.violations.append(f"{method} {path}: {description}")
+        limits = self.rate_limits
+        if error.status in (401, 403, 429) and limits.enabled:
+            rule = limits.invalid_requests
+            if not self._invalid_requests.allow(rule) and self._invalid_requests.count == rule.limit + 1:
+                self.violations.append(
+                    f"invalid requests: more than {rule.limit} 401/403/429 responses in {rule.per:g} s"
+                    f" (Discord restricts the IP), the last {method} {path}"
+                )
 
     def _message_intent(self, channel: Channel) -> int:
         return DIRECT_MESSAGES if channel.is_dm else GUILD_MESSAGES
@@ -261,6 +302,7 @@ class DiscordEmulator(UserActions):
     def _message_posted(self, message: Message) -> None:
         self._posted.append(message)
         self._posted_signal.notify()
+        self._observe("message_created", message)
         if not message.ephemeral:
             channel = self.store.channels[message.channel_id]
             payload = self.store.message_payload(message)
@@ -268,6 +310,7 @@ class DiscordEmulator(UserActions):
 
     def _message_edited(self, message: Message) -> None:
         self._posted_signal.notify()
+        self._observe("message_updated", message)
         if not message.ephemeral:
             channel = self.store.channels[message.channel_id]
             payload = self.store.message_payload(message)
@@ -275,6 +318,7 @@ class DiscordEmulator(UserActions):
 
     def _message_deleted(self, message: Message) -> None:
         self._posted_signal.notify()
+        self._observe("message_deleted", message)
         if not message.ephemeral:
             channel = self.store.channels[message.channel_id]
             payload = {"id": str(message.id), "channel_id": str(channel.id)}

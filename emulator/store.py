@@ -416,6 +416,8 @@ class Store:
         if message.webhook_id is not None:
             payload["webhook_id"] = str(message.webhook_id)
             payload["application_id"] = str(self.application_id)
+        if message.nonce is not None:
+            payload["nonce"] = message.nonce
         if message.reference_id is not None:
             payload["message_reference"] = {
                 "type": 0,

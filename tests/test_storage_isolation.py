@@ -43,7 +43,13 @@ async def rows_of(store: Store, match_id: int) -> dict[str, list[tuple]]:
     return snapshot
 
 
+async def lobby(service: MatchService, **kwargs):
+    service.clock.advance(61)  # past the challenge rate limit (3 a minute per user)
+    return await service.create(**kwargs)
+
+
 async def active(service: MatchService, players, guild=GUILD, first_move: str | None = "e5"):
+    service.clock.advance(61)  # past the challenge rate limit (3 a minute per user)
     match = await service.create(game_id="bide", creator=players[0], invited=list(players[1:]), guild_id=guild,
                                  channel_id=CHANNEL)
     for user in players[1:]:
@@ -59,10 +65,10 @@ async def crowd(service: MatchService) -> list[int]:
     for guild in (GUILD, OTHER_GUILD):
         ids.append((await active(service, (ALICE, BOB), guild)).id)
         ids.append((await active(service, (ALICE, BOB, CAROL), guild)).id)
-        ids.append((await service.create(game_id="bide", creator=ALICE, invited=[BOB, CAROL], guild_id=guild,
-                                         channel_id=CHANNEL, players=3)).id)
-        ids.append((await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=guild,
-                                         channel_id=CHANNEL)).id)
+        ids.append((await lobby(service, game_id="bide", creator=ALICE, invited=[BOB, CAROL], guild_id=guild,
+                                channel_id=CHANNEL, players=3)).id)
+        ids.append((await lobby(service, game_id="bide", creator=ALICE, invited=[BOB], guild_id=guild,
+                                channel_id=CHANNEL)).id)
     return ids
 
 

@@ -1,0 +1,45 @@
+"""``python -m sandbox`` (what ``make run`` starts): the bot on Discord with a token, else the sandbox."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+from .runner import DEFAULT_PORT, SandboxRunner
+
+
+def _has_token() -> bool:
+    if os.environ.get("DISCORD_TOKEN", "").strip():
+        return True
+    env = Path(".env")
+    if env.is_file():
+        for line in env.read_text(encoding="utf-8").splitlines():
+            key, _, value = line.strip().partition("=")
+            if key.strip() == "DISCORD_TOKEN" and value.strip().strip("'\""):
+                return True
+    return False
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(prog="python -m sandbox", description=__doc__)
+    parser.add_argument("--sandbox", action="store_true", help="run the sandbox even if DISCORD_TOKEN is set")
+    parser.add_argument("--port", type=int, default=int(os.environ.get("HEXPLAY_SANDBOX_PORT") or DEFAULT_PORT),
+                        help=f"web page port on 127.0.0.1 (default {DEFAULT_PORT}; a free one if taken)")
+    parser.add_argument("--data", default=os.environ.get("HEXPLAY_SANDBOX_DATA", "./data"),
+                        help="folder for sandbox.sqlite3 and the sandbox's Discord world (default ./data)")
+    args = parser.parse_args()
+    if _has_token() and not args.sandbox:
+        # With a token this is `make run` as it always was: the bot alone, on Discord.
+        os.execv(sys.executable, [sys.executable, "-m", "bot"])
+    runner = SandboxRunner(Path(args.data), args.port)
+    try:
+        return asyncio.run(runner.run())
+    except KeyboardInterrupt:  # a second Ctrl-C during shutdown
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

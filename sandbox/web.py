@@ -1,0 +1,303 @@
+"""The web face: one page that acts as any sandbox user, over the emulator's user actions.
+
+The page talks JSON to ``/api/*`` and receives changes on a websocket (``/api/live``). Every
+action goes through the emulator exactly as a Discord client's would (``invoke``,
+``autocomplete``, ``press``, ``select``, ``user_message``), so the bot cannot tell the
+difference. What each user may see, and how it is sent to the page, is :mod:`sandbox.views`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+from aiohttp import WSMsgType, web
+
+from emulator import DiscordEmulator, EmulatorError
+from emulator.models import Channel, Message, User
+
+from .clockfile import ClockFile
+from .composer import ComposerError, Pending, Suggestion, lenient_values, option_values, parse, suggest
+from .views import Views
+
+log = logging.getLogger(__name__)
+STATIC = Path(__file__).with_name("static")
+HISTORY = 200  # messages a channel shows when opened (the newest)
+ACTION_TIMEOUT = 10.0
+AUTOCOMPLETE_TIMEOUT = 3.0
+
+
+class Client:
+    """One open page (one browser tab) acting as ``user``."""
+
+    def __init__(self, user: User, socket: web.WebSocketResponse) -> None:
+        self.user = user
+        self.socket = socket
+        self.queue: asyncio.Queue[str] = asyncio.Queue()
+
+    async def pump(self) -> None:
+        with contextlib.suppress(ConnectionError, RuntimeError):  # the tab went away
+            while True:
+                text = await self.queue.get()
+                await self.socket.send_str(text)
+
+
+class WebFace:
+    def __init__(self, emu: DiscordEmulator, clock: ClockFile) -> None:
+        self.emu = emu
+        self.clock = clock
+        self.views = Views(emu)
+        self.clients: set[Client] = set()
+        self._channels_seen = ""
+        self._violations_seen = 0
+        emu.observers.append(self._on_change)
+        self.app = web.Application()
+        routes = [
+            web.get("/", self.index),
+            web.get("/api/state", self.state),
+            web.get("/api/messages", self.messages),
+            web.get("/api/live", self.live),
+            web.post("/api/send", self.send),
+            web.post("/api/suggest", self.suggest),
+            web.post("/api/press", self.press),
+            web.post("/api/select", self.select),
+            web.post("/api/clock", self.advance_clock),
+            web.get("/api/debug", self.debug),
+            web.get("/files/{attachment_id}/{filename}", self.file),
+            web.static("/static", STATIC),
+            web.get("/{user}", self.index),
+        ]
+        self.app.add_routes(routes)
+
+    def humans(self) -> list[User]:
+        return self.views.humans()
+
+    def user_named(self, name: str) -> User:
+        found = next((u for u in self.humans() if u.name == name.lower()), None)
+        if found is None:
+            raise web.HTTPNotFound(text=f"no sandbox user {name!r}; try " + ", ".join(u.name for u in self.humans()))
+        return found
+
+    # ------------------------------------------------------------------ live updates
+
+    def _on_change(self, event: str, obj: Any) -> None:
+        if isinstance(obj, Message):
+            self.views.note(event, obj)
+            for client in self.clients:
+                if event == "message_deleted" or not self.views.can_see(client.user, obj):
+                    if event != "message_created":
+                        self._push(client, {"type": "deleted", "id": str(obj.id), "channel_id": str(obj.channel_id)})
+                else:
+                    self._push(client, {"type": "message", "message": self.views.message_json(obj)})
+        self._push_channels_if_changed()
+        if len(self.emu.violations) != self._violations_seen:
+            self._violations_seen = len(self.emu.violations)
+            for client in self.clients:
+                self._push(client, {"type": "violations", "count": self._violations_seen})
+
+    def _push(self, client: Client, frame: dict[str, Any]) -> None:
+        client.queue.put_nowait(json.dumps(frame))
+
+    def _push_channels_if_changed(self) -> None:
+        channels = [self.views.channel_json(c) for c in self.views.guild_channels()]
+        text = json.dumps([(c["id"], c["name"], c["archived"]) for c in channels])
+        if text != self._channels_seen:
+            self._channels_seen = text
+            for client in self.clients:
+                self._push(client, {"type": "channels", "channels": channels})
+
+    # ------------------------------------------------------------------ pages
+
+    async def index(self, request: web.Request) -> web.StreamResponse:
+        name = request.match_info.get("user")
+        if name is None:
+            raise web.HTTPFound("/" + self.humans()[0].name)
+        self.user_named(name)
+        return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def state(self, request: web.Request) -> web.Response:
+        user = self.user_named(request.query.get("user", ""))
+        guild = next(iter(self.emu.store.guilds.values()))
+        dm = self.emu.dm_channel(user)
+        return web.json_response({
+            "me": {"id": str(user.id), "name": user.name},
+            "users": [{"id": str(u.id), "name": u.name, "bot": u.bot} for u in self.emu.store.users.values()],
+            "guild": {"id": str(guild.id), "name": guild.name},
+            "channels": [self.views.channel_json(c) for c in self.views.guild_channels()],
+            "dm": {"id": str(dm.id), "last_message_id": str(dm.last_message_id or 0)},
+            "clock_offset": self.clock.offset,
+            "bot_connected": self.emu.bot_connected,
+            "violations": len(self.emu.violations),
+        })
+
+    async def debug(self, request: web.Request) -> web.Response:
+        """For contributors: what the emulator refused, and Discord's rate limits in use."""
+        return web.json_response({
+            "violations": self.emu.violations,
+            "rejections": [vars(r) for r in self.emu.rejections[-50:]],
+            "rate_limits": self.emu.rate_limiter.snapshot(),
+        }, dumps=lambda data: json.dumps(data, indent=2, default=str))
+
+    async def messages(self, request: web.Request) -> web.Response:
+        user = self.user_named(request.query.get("user", ""))
+        try:
+            channel = self.emu.channel(int(request.query.get("channel", "0")))
+        except (ValueError, EmulatorError):
+            raise web.HTTPNotFound(text="no such channel") from None
+        visible = [m for m in self.emu.store.channel_messages[channel.id] if self.views.can_see(user, m)]
+        return web.json_response([self.views.message_json(m) for m in visible[-HISTORY:]])
+
+    async def live(self, request: web.Request) -> web.WebSocketResponse:
+        user = self.user_named(request.query.get("user", ""))
+        socket = web.WebSocketResponse(heartbeat=20)
+        await socket.prepare(request)
+        client = Client(user, socket)
+        self.clients.add(client)
+        pump = asyncio.create_task(client.pump())
+        try:
+            async for frame in socket:
+                if frame.type in (WSMsgType.ERROR, WSMsgType.CLOSE):
+                    break
+        finally:
+            self.clients.discard(client)
+            pump.cancel()
+        return socket
+
+    async def close_clients(self) -> None:
+        for client in list(self.clients):
+            with contextlib.suppress(Exception):
+                await client.socket.close()
+
+    async def file(self, request: web.Request) -> web.Response:
+        raw = request.match_info["attachment_id"]
+        attachment = self.emu.store.attachments.get(int(raw)) if raw.isdigit() else None
+        if attachment is None or attachment.filename != request.match_info["filename"]:
+            raise web.HTTPNotFound()
+        return web.Response(body=attachment.data, content_type=attachment.content_type,
+                            headers={"Cache-Control": "max-age=31536000, immutable"})
+
+    # ------------------------------------------------------------------ actions
+
+    async def _body(self, request: web.Request) -> tuple[dict[str, Any], User]:
+        try:
+            body = await request.json()
+        except ValueError:
+            raise web.HTTPBadRequest(text="expected JSON") from None
+        if not isinstance(body, dict):
+            raise web.HTTPBadRequest(text="expected a JSON object")
+        return body, self.user_named(str(body.get("user", "")))
+
+    def _channel(self, body: dict[str, Any]) -> Channel:
+        try:
+            return self.emu.channel(int(body.get("channel", 0)))
+        except (ValueError, TypeError, EmulatorError):
+            raise web.HTTPNotFound(text="no such channel") from None
+
+    async def _act(self, action: Callable[[], Awaitable[Any]]) -> web.Response:
+        """Run a user action; the page shows ``error`` like Discord's client shows a refusal."""
+        try:
+            result = await action()
+        except ComposerError as error:
+            return web.json_response({"error": str(error)})
+        except EmulatorError as error:
+            return web.json_response({"error": _plain(str(error))})
+        errors = list(getattr(result, "errors", None) or [])
+        if getattr(result, "modal", None):
+            errors.append("The bot opened a form (modal); the sandbox cannot show forms yet.")
+        return web.json_response({"ok": True, "errors": errors})
+
+    async def send(self, request: web.Request) -> web.Response:
+        body, user = await self._body(request)
+        channel = self._channel(body)
+        text = str(body.get("text", "")).strip()
+        if not text:
+            return web.json_response({"error": "Nothing to send."})
+        if not text.startswith("/"):
+            return await self._act(lambda: self.emu.user_message(user, channel, text))
+        commands = self.emu.commands(channel.guild_id)
+
+        async def run() -> Any:
+            parsed = parse(text, commands)
+            values = option_values(parsed, self.user_ids())
+            return await self.emu.invoke(user, channel, parsed.name, values, timeout=ACTION_TIMEOUT)
+
+        return await self._act(run)
+
+    def user_ids(self) -> dict[str, int]:
+        return {u.name.lower(): u.id for u in self.humans()}
+
+    async def suggest(self, request: web.Request) -> web.Response:
+        body, user = await self._body(request)
+        channel = self._channel(body)
+        text = str(body.get("text", ""))
+        commands = self.emu.commands(channel.guild_id)
+        pending = suggest(text, commands, [u.name for u in self.humans()])
+        if pending is None:
+            return web.json_response({"title": None, "items": []})
+        if pending.ask_bot:
+            pending = await self._ask_bot(user, channel, text, commands, pending)
+        items = [{"label": s.label, "detail": s.detail, "text": s.text} for s in pending.suggestions]
+        return web.json_response({"title": pending.title, "items": items})
+
+    async def _ask_bot(self, user: User, channel: Channel, text: str, commands: list[dict[str, Any]],
+                       pending: Pending) -> Pending:
+        """The bot's own autocomplete, through an AUTOCOMPLETE interaction as Discord sends it."""
+        focused = pending.ask_bot
+        assert focused is not None
+        parsed = parse(text, commands)
+        values = lenient_values(parsed, self.user_ids(), focused)
+        try:
+            choices = await self.emu.autocomplete(user, channel, parsed.name, values, focused=focused,
+                                                  timeout=AUTOCOMPLETE_TIMEOUT)
+        except EmulatorError as error:
+            return Pending(f"{pending.title} — no answer from the bot ({_plain(str(error))})")
+        suggestions = [Suggestion(str(c["name"]), "", f"{pending.prefix}{c['value']} ") for c in choices]
+        title = pending.title if suggestions else f"{pending.title} — the bot suggests nothing for this"
+        return Pending(title, suggestions)
+
+    @staticmethod
+    def _message_id(body: dict[str, Any]) -> int:
+        raw = str(body.get("message", ""))
+        if not raw.isdigit():
+            raise web.HTTPBadRequest(text="message must be a message id")
+        return int(raw)
+
+    async def press(self, request: web.Request) -> web.Response:
+        body, user = await self._body(request)
+        message_id, custom_id = self._message_id(body), str(body.get("custom_id", ""))
+        return await self._act(lambda: self.emu.press(user, message_id, custom_id, timeout=ACTION_TIMEOUT))
+
+    async def select(self, request: web.Request) -> web.Response:
+        body, user = await self._body(request)
+        message_id, custom_id = self._message_id(body), str(body.get("custom_id", ""))
+        values = body.get("values")
+        if not isinstance(values, list):
+            raise web.HTTPBadRequest(text="values must be a list")
+        return await self._act(lambda: self.emu.select(user, message_id, custom_id, [str(v) for v in values],
+                                                       timeout=ACTION_TIMEOUT))
+
+    async def advance_clock(self, request: web.Request) -> web.Response:
+        body, _ = await self._body(request)
+        try:
+            hours = float(body.get("hours", 0))
+        except (TypeError, ValueError):
+            raise web.HTTPBadRequest(text="hours must be a number") from None
+        if not 0 < hours <= 24 * 30:
+            raise web.HTTPBadRequest(text="advance by 0 to 720 hours")
+        offset = self.clock.advance(hours * 3600)
+        for client in self.clients:
+            self._push(client, {"type": "clock", "offset": offset})
+        return web.json_response({"ok": True, "offset": offset})
+
+
+def _plain(reason: str) -> str:
+    """The emulator's reasons, in the words of Discord's client where there is one."""
+    if "did not respond within" in reason:
+        return "The application did not respond."
+    if "no bot is connected" in reason or "the bot disconnected" in reason:
+        return "Hexplay is offline (the bot is not connected)."
+    return reason

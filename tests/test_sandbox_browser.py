@@ -1,0 +1,191 @@
+"""The sandbox in a real browser (Debian's Chromium driven by Playwright): two players in two pages.
+
+Skipped with the reason when Playwright or Chromium is missing; `.ci/run` installs both.
+Screenshots go to $HEXPLAY_SCREENSHOTS (default: the test's tmp folder) to be looked at.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.sandbox_process import SandboxProcess
+
+CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"), "/usr/bin/chromium")
+                 if p and os.path.exists(p)), None)
+if os.environ.get("HEXPLAY_REQUIRE_BROWSER"):  # .ci/run: these tests must run there
+    assert CHROMIUM, "HEXPLAY_REQUIRE_BROWSER is set but Debian's chromium is not installed"
+    import playwright.sync_api as sync_api
+else:
+    sync_api = pytest.importorskip("playwright.sync_api",
+                                   reason="Playwright is not installed (pip install -e '.[test]')")
+    if CHROMIUM is None:
+        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium; .ci/run does it)",
+                    allow_module_level=True)
+TIMEOUT = 30_000  # ms for anything the bot has to do (generous: CI machines are shared)
+
+
+@pytest.fixture(scope="module")
+def sandbox(tmp_path_factory):
+    process = SandboxProcess(tmp_path_factory.mktemp("sandbox") / "data")
+    yield process
+    status, output = process.interrupt()
+    process.kill()
+    assert status == 0, output
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def shots(tmp_path):
+    folder = Path(os.environ.get("HEXPLAY_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return lambda page, name: page.screenshot(path=str(folder / f"{name}.png"))
+
+
+def open_page(browser, sandbox, user):
+    page = browser.new_page(viewport={"width": 1100, "height": 820})
+    page.set_default_timeout(TIMEOUT)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{sandbox.url}/{user}")
+    page.wait_for_selector("#channel-list .channel")
+    page.errors = errors
+    return page
+
+
+def type_and_pick(page, text, label):
+    """Type into the composer, then click the pop-up suggestion whose label starts with ``label``."""
+    composer = page.locator("#composer")
+    composer.type(text)
+    page.locator("#popup .item .label", has_text=label).first.click()
+
+
+def wait_boards(page, count):
+    page.wait_for_function(f"document.querySelectorAll('#messages .message img').length >= {count}")
+
+
+def open_thread(page):
+    page.locator(".channel.thread").first.click()
+    page.wait_for_selector("#messages .message img")
+
+
+def test_two_players_play_bide_in_two_pages(browser, sandbox, shots):
+    alice, bob = open_page(browser, sandbox, "alice"), open_page(browser, sandbox, "bob")
+    try:
+        play_a_short_bide_game(alice, bob, sandbox, shots)
+    except Exception:
+        shots(alice, "failed-alice")  # what each page showed when it failed
+        shots(bob, "failed-bob")
+        raise
+
+
+def play_a_short_bide_game(alice, bob, sandbox, shots):
+
+    # alice builds /play from the pop-ups: the command, the game's choices, the user list.
+    alice.locator("#composer").click()
+    type_and_pick(alice, "/pl", "/play")
+    type_and_pick(alice, "game:", "Bide")
+    type_and_pick(alice, "opponent:", "bob")
+    assert alice.locator("#composer").input_value() == "/play game:bide opponent:bob "
+    alice.keyboard.press("Enter")
+    lobby = bob.locator(".message", has_text="invites you to play Bide")
+    lobby.wait_for()
+    shots(bob, "1-lobby-seen-by-bob")
+
+    # bob accepts with the button; the match's thread appears for both, with the board picture.
+    lobby.get_by_role("button", name="Accept").click()
+    bob.locator(".channel.thread").first.wait_for()
+    open_thread(bob)
+    alice.locator(".channel.thread").first.wait_for()
+    open_thread(alice)
+    assert alice.locator("#messages .message img").first.evaluate("img => img.naturalWidth") > 300
+
+    # alice's move from the bot's own autocomplete (an AUTOCOMPLETE interaction through the emulator).
+    alice.locator("#composer").click()
+    alice.locator("#composer").type("/move move:e")
+    suggestion = alice.locator("#popup .item .label", has_text="e5")
+    suggestion.first.wait_for()
+    shots(alice, "2-autocomplete")
+    suggestion.first.click()
+    assert alice.locator("#composer").input_value() == "/move move:e5 "
+    alice.keyboard.press("Enter")
+    wait_boards(bob, 2)
+    assert "e5" in bob.locator(".message").last.inner_text()
+
+    # bob plays "bide" with the board's button.
+    bob.locator(".message").last.get_by_role("button", name="Bide").click()
+    wait_boards(alice, 3)
+    assert "bob" in alice.locator(".message").last.inner_text()
+    shots(alice, "3-thread-after-two-turns")
+
+    # A private answer (/board) is shown to alice only.
+    alice.locator("#composer").type("/board")
+    alice.keyboard.press("Escape")
+    alice.keyboard.press("Enter")
+    private = alice.locator(".message.ephemeral")
+    private.first.wait_for()
+    assert "Only you can see this" in private.first.inner_text()
+    bob.wait_for_timeout(500)
+    assert bob.locator(".message.ephemeral").count() == 0
+
+    # A day later by the sandbox clock, alice (to move) gets a reminder in her DMs.
+    alice.locator("#clock-panel button", has_text="+1 day").click()
+    badge = alice.locator("#dm-link .badge")
+    badge.wait_for()
+    alice.locator("#dm-link").click()
+    alice.wait_for_function("document.querySelector('#channel-title').textContent.includes('Hexplay')")
+    reminder = alice.locator(".message", has=alice.get_by_role("button", name="Snooze for this turn"))
+    reminder.first.wait_for()
+    assert "Bide #1" in reminder.first.inner_text()
+    shots(alice, "4-reminder-in-dm")
+    assert bob.locator("#dm-link .badge").count() == 0  # it is not bob's turn
+
+    # The reminder's "Open the board" link opens the match's thread in the page, not discord.com.
+    reminder.first.get_by_role("button", name="Open the board").click()
+    alice.wait_for_selector(".message.highlight")
+    assert "Bide #1" in alice.locator("#channel-title").inner_text()
+
+    # alice resigns: the confirmation is private, the result public.
+    alice.locator("#composer").type("/resign")
+    alice.keyboard.press("Escape")
+    alice.keyboard.press("Enter")
+    alice.locator(".message.ephemeral").get_by_role("button", name="Yes, resign").click()
+    bob.locator(".message", has_text="resign").last.wait_for()
+    shots(bob, "5-game-over-seen-by-bob")
+
+    # The replay is an animated GIF attachment, shown in the page.
+    bob.locator("#composer").type("/history gif:true")
+    bob.keyboard.press("Escape")
+    bob.keyboard.press("Enter")
+    replay = bob.locator(".message.ephemeral img[src$='.gif']")
+    replay.wait_for()
+    bob.wait_for_function("img => img.complete && img.naturalWidth > 300", arg=replay.element_handle())
+    shots(bob, "6-replay-gif")
+    assert alice.locator("#violations").is_hidden()  # the bot broke none of Discord's rules
+    assert sandbox.call("/api/debug")["violations"] == []
+    assert not alice.errors and not bob.errors, alice.errors + bob.errors
+
+
+def test_refusals_are_shown_where_the_player_typed(browser, sandbox, shots):
+    carol = open_page(browser, sandbox, "carol")
+    carol.locator("#composer").click()
+    carol.locator("#composer").type("/move")
+    carol.keyboard.press("Escape")
+    carol.keyboard.press("Enter")
+    sync_api.expect(carol.locator("#composer-error")).to_contain_text("Missing: move:")
+    carol.locator("#composer").fill("/nosuchcommand")
+    carol.keyboard.press("Escape")
+    carol.keyboard.press("Enter")
+    sync_api.expect(carol.locator("#composer-error")).to_contain_text("There is no command /nosuchcommand")
+    shots(carol, "7-refusal")
+    assert not carol.errors

@@ -1,0 +1,224 @@
+"""The sandbox's parts without a browser: the composer's reading of commands, the saved world,
+the clock file shared with the bot, and the web face's visibility rules."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from bot.app import INVITE_PERMISSIONS
+from bot.clock import OffsetFileClock
+from emulator import DiscordEmulator
+from sandbox import world
+from sandbox.clockfile import ClockFile
+from sandbox.composer import ComposerError, lenient_values, option_values, parse, suggest
+from sandbox.web import WebFace
+from tests.botworld import BotWorld
+
+COMMANDS = [
+    {"name": "move", "description": "Play your turn", "options": [
+        {"name": "move", "type": 3, "required": True, "autocomplete": True, "description": "the turn"},
+        {"name": "match", "type": 4, "autocomplete": True, "description": "which match"}]},
+    {"name": "play", "description": "Start a match", "options": [
+        {"name": "game", "type": 3, "required": True, "description": "which game",
+         "choices": [{"name": "Bide", "value": "bide"}, {"name": "Begird", "value": "begird"}]},
+        {"name": "opponent", "type": 6, "description": "invite"},
+        {"name": "seats", "type": 4, "description": "seats"},
+        {"name": "options", "type": 3, "description": "key=value"}]},
+    {"name": "history", "description": "Moves", "options": [{"name": "gif", "type": 5, "description": "replay"}]},
+]
+USERS = {"alice": 1, "bob": 2}
+
+
+def labels(text):
+    return [s.label for s in suggest(text, COMMANDS, list(USERS)).suggestions]
+
+
+def test_the_popup_offers_commands_then_options_then_values():
+    assert labels("/") == ["/history", "/move", "/play"]
+    assert labels("/p") == ["/play"]
+    assert labels("/play ") == ["game:", "opponent:", "seats:", "options:"]  # required first
+    assert labels("/play game:") == ["Bide", "Begird"]
+    assert labels("/play game:bid") == ["Bide"]
+    assert labels("/play game:bide op") == ["opponent:", "options:"]
+    assert labels("/play game:bide opponent:b") == ["bob"]
+    assert labels("/history gif:") == ["true", "false"]
+    picked = suggest("/play game:B", COMMANDS, list(USERS)).suggestions[0]
+    assert picked.text == "/play game:bide "
+
+
+def test_values_the_bot_autocompletes_are_asked_of_the_bot():
+    pending = suggest("/move match:3 move:e5,d", COMMANDS, list(USERS))
+    assert pending.ask_bot == "move" and pending.prefix == "/move match:3 move:"
+    parsed = parse("/move match:3 move:e5,d", COMMANDS)
+    assert lenient_values(parsed, USERS, "move") == {"match": 3, "move": "e5,d"}
+    # An option not understood yet is left out of the autocomplete request rather than refused.
+    parsed = parse("/move match:x move:e", COMMANDS)
+    assert lenient_values(parsed, USERS, "move") == {"move": "e"}
+
+
+def test_options_are_read_as_discord_would_send_them():
+    parsed = parse("/play game:bide opponent:@Bob seats:3 options:side=4 rule=x", COMMANDS)
+    assert option_values(parsed, USERS) == {"game": "bide", "opponent": 2, "seats": 3, "options": "side=4 rule=x"}
+    assert option_values(parse("/history gif:yes", COMMANDS), USERS) == {"gif": True}
+    assert option_values(parse("/history gif:false", COMMANDS), USERS) == {"gif": False}
+    for text, reason in [("/move", "Missing: move:"), ("/nope", "no command /nope"), ("/play game:bide seats:two", "whole number"),
+                         ("/play game:bide opponent:zed", "no user 'zed'"), ("/history gif:maybe", "true or false"),
+                         ("/move e5", "name:value"), ("/move move:a move:b", "twice"), ("hello", "start with /")]:
+        with pytest.raises(ComposerError, match=reason):
+            option_values(parse(text, COMMANDS), USERS)
+
+
+def test_the_bot_clock_follows_the_sandbox_clock_file(tmp_path):
+    path = tmp_path / "sandbox.clock"
+    bot_clock = OffsetFileClock(str(path))
+    assert abs(bot_clock.now() - OffsetFileClock(str(tmp_path / "none")).now()) < 1  # no file: real time
+    sandbox_clock = ClockFile(path)
+    sandbox_clock.advance(3600)
+    assert bot_clock.offset() == 3600
+    sandbox_clock.advance(86400)  # a second write is seen too (the file is replaced)
+    assert bot_clock.offset() == 90000
+    assert ClockFile(path).offset == 90000  # kept for the next start
+    for bad in ("garbage", "nan"):  # written as the sandbox writes: a new file renamed over the old
+        (tmp_path / "new").write_text(bad)
+        os.replace(tmp_path / "new", path)
+        assert bot_clock.offset() == 0
+
+
+async def test_the_world_is_saved_and_restored_with_the_same_ids(tmp_path):
+    saved = world.WorldFile(tmp_path / "world.json")
+    async with DiscordEmulator() as emu:
+        world.build(emu)
+        games = next(c for c in emu.store.channels.values() if c.name == world.CHANNEL_NAME)
+        alice = next(u for u in emu.store.users.values() if u.name == "alice")
+        message = await emu.user_message(alice, games, "hello <@%d>" % alice.id)
+        thread = emu.store.add_thread(games, name="Bide #1", kind=11, owner_id=emu.bot.id, auto_archive_duration=60)
+        picture = emu.store.add_attachment("board.png", b"\x89PNG\r\n\x1a\n" + bytes(8) + (30).to_bytes(4, "big") * 2)
+        board = emu.store.add_message(thread, emu.bot, content="board", attachments=[picture])
+        emu.store.add_message(thread, emu.bot, content="secret", flags=1 << 6)  # ephemeral: not kept
+        saved.save(emu)
+        application_id = emu.application_id
+    assert saved.saved_application_id() == application_id
+    async with DiscordEmulator(application_id=application_id) as again:
+        assert saved.load_into(again)
+        assert again.bot.id == application_id
+        assert [u.name for u in again.store.users.values() if not u.bot] == list(world.PLAYERS)
+        assert again.message(message.id).content == message.content
+        assert again.message(message.id).pinged == [alice.id]
+        assert [t.id for t in again.threads(games.id)] == [thread.id]
+        kept = again.messages(thread.id, include_ephemeral=True)
+        assert [m.content for m in kept] == ["board"]
+        assert kept[0].id == board.id and kept[0].attachments[0].data == picture.data
+        assert kept[0].attachments[0].width == 30
+    assert not world.WorldFile(tmp_path / "other.json").load_into(DiscordEmulator())
+
+
+async def test_private_replies_and_dms_are_shown_to_their_user_only(tmp_path):
+    bot_world = await BotWorld(tmp_path / "hexplay.sqlite3", users=2).start()
+    try:
+        face = WebFace(bot_world.emu, ClockFile(tmp_path / "clock"))
+        alice, bob = bot_world.users
+        result = await bot_world.emu.invoke(alice, bot_world.channel, "rules", {"game": "bide"})
+        private = result.messages[0]
+        assert private.ephemeral
+        assert face.views.can_see(alice, private) and not face.views.can_see(bob, private)
+        shown = face.views.message_json(private)
+        assert shown["used"] == {"user": "alice", "command": "/rules"} and shown["embeds"]
+        lobby = await bot_world.challenge(alice, [bob])
+        assert f"<@{alice.id}>" in lobby.response.content  # named, but only the invited player is pinged:
+        assert face.views.message_json(lobby.response)["pinged"] == [str(bob.id)]
+        match_id, thread = await bot_world.start_two_player()
+        replay = await bot_world.emu.invoke(alice, thread, "history", {"gif": True})
+        assert replay.deferred
+        gif = await replay.wait_message(timeout=15)
+        shown = face.views.message_json(gif)
+        assert gif.edited_at is not None  # the emulator filled the deferral in by an edit…
+        assert shown["attachments"][0]["type"] == "image/gif" and not shown["edited"]  # …which the page does not mark
+        dm = bot_world.emu.dm_channel(alice)
+        letter = bot_world.emu.store.add_message(dm, bot_world.emu.bot, content="your turn")
+        assert face.views.can_see(alice, letter) and not face.views.can_see(bob, letter)
+    finally:
+        await bot_world.stop()
+
+
+async def test_connected_line_names_the_bot_servers_sync_and_invite_link(tmp_path):
+    bot_world = await BotWorld(tmp_path / "hexplay.sqlite3", users=1).start()
+    try:
+        bot = bot_world.bot
+        line = bot.connected_line()
+        assert "Connected as Hexplay" in line and "in 1 server;" in line
+        assert f"dev servers {bot_world.guild.id}" in line
+        assert (f"https://discord.com/oauth2/authorize?client_id={bot_world.emu.application_id}"
+                f"&scope=bot+applications.commands&permissions={INVITE_PERMISSIONS}") in line
+        bot.settings.dev_guild_ids = []
+        assert "synced globally" in bot.connected_line()
+    finally:
+        await bot_world.stop()
+
+
+def test_invite_permissions_are_the_ones_the_readme_lists():
+    view, send, embed, attach, history = 1 << 10, 1 << 11, 1 << 14, 1 << 15, 1 << 16
+    public_threads, send_in_threads = 1 << 35, 1 << 38
+    assert INVITE_PERMISSIONS == view | send | embed | attach | history | public_threads | send_in_threads
+    assert str(INVITE_PERMISSIONS) in open(os.path.join(os.path.dirname(__file__), "..", "README.md")).read()
+
+
+async def test_emulator_observers_see_every_visible_change_and_cannot_break_it(tmp_path):
+    bot_world = await BotWorld(tmp_path / "hexplay.sqlite3", users=2).start()
+    try:
+        seen: list[tuple[str, object]] = []
+        bot_world.emu.observers.append(lambda event, obj: seen.append((event, obj)))
+        bot_world.emu.observers.append(lambda event, obj: 1 / 0)  # a broken observer is logged, not fatal
+        match_id, thread = await bot_world.start_two_player()
+        events = [event for event, _ in seen]
+        assert "message_created" in events and "message_updated" in events  # lobby posted, then edited
+        assert ("channel_created", thread) in seen
+        private = await bot_world.emu.invoke(bot_world.users[0], thread, "board", {})
+        assert private.ephemeral and ("message_created", private.messages[0]) in seen
+        chat = await bot_world.emu.user_message(bot_world.users[1], thread, "good luck!")
+        assert ("message_created", chat) in seen
+        loading: list[bool] = []
+        bot_world.emu.observers.insert(0, lambda event, obj: loading.append(getattr(obj, "loading", False)))
+        replay = await bot_world.emu.invoke(bot_world.users[0], thread, "history", {"gif": True})
+        await replay.wait_message(timeout=15)
+        assert loading[0] is True and loading[-1] is False  # "thinking…" shown first, then the answer
+        assert not bot_world.emu.violations
+    finally:
+        await bot_world.stop()
+
+
+def test_a_damaged_world_file_stops_with_a_clear_reason(tmp_path):
+    path = tmp_path / "world.json"
+    path.write_text('{"format": 1, "applic')
+    with pytest.raises(SystemExit, match="damaged; move it away"):
+        world.WorldFile(path).saved_application_id()
+
+
+async def test_bad_requests_to_the_page_api_get_a_reason_not_a_crash(tmp_path):
+    from aiohttp.test_utils import TestClient, TestServer
+
+    async with DiscordEmulator() as emu:
+        world.build(emu)
+        face = WebFace(emu, ClockFile(tmp_path / "clock"))
+        async with TestClient(TestServer(face.app)) as client:
+            for path, body, status in [
+                ("/api/press", {"user": "alice", "message": "x", "custom_id": "a"}, 400),
+                ("/api/press", {"user": "zed", "message": "1", "custom_id": "a"}, 404),
+                ("/api/select", {"user": "alice", "message": "1", "custom_id": "a", "values": "no"}, 400),
+                ("/api/send", {"user": "alice", "channel": "nope", "text": "/play"}, 404),
+                ("/api/clock", {"user": "alice", "hours": -5}, 400),
+                ("/api/clock", {"user": "alice", "hours": "soon"}, 400),
+            ]:
+                response = await client.post(path, json=body)
+                assert response.status == status, (path, body, await response.text())
+            response = await client.post("/api/press", json={"user": "alice", "message": "12", "custom_id": "a"})
+            assert "does not exist" in (await response.json())["error"]
+            assert (await client.post("/api/send", data=b"{not json")).status == 400
+            assert (await client.get("/nobody")).status == 404
+            assert (await client.get("/", allow_redirects=False)).headers["Location"] == "/alice"
+            emu.violations.append("POST /channels/1/messages: 50035 Invalid Form Body")
+            state = await (await client.get("/api/state?user=alice")).json()
+            assert state["violations"] == 1
+            debug = await (await client.get("/api/debug")).json()
+            assert debug["violations"] == emu.violations and isinstance(debug["rate_limits"], list)
