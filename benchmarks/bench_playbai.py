@@ -6,10 +6,12 @@
   each turn applied through the engine interface (``apply_action`` per action,
   then ``end_turn``), capped at 500 turns: games/s and how many hit the cap.
   A goal is one resulting position among hundreds, so such games rarely score;
-  a second line gives games whose players take any goal on offer.
+  a second line gives games whose players take any goal on offer. An extra
+  line gives the uniform run as turns per second (the games are capped, so
+  games/s mostly says how long a capped game takes).
 * Enumeration of every distinct complete turn from the opening, from a busy
   midgame, and over positions sampled from random games (mean, 95th
-  percentile, worst).
+  percentile, worst); an extra line does the same on the side-6 field.
 
 * The picture: milliseconds per PNG (render + encode) and its size, at
   1080 and 400 pixels wide, for a midgame with a three-action last turn.
@@ -68,7 +70,9 @@ def measure_games(games: int, seed: int, take_goals: bool) -> str:
     how = "taking any goal on offer" if take_goals else "uniform over distinct complete turns"
     note = "" if rate >= GAMES_AIM else f"  (aim {GAMES_AIM:.0f}/s)"
     return (f"random games, {how}: {rate:7.2f} games/s, {turns / games:6.1f} turns each, "
-            f"{capped}/{games} hit the {CAP}-turn cap, {cpu / max(turns, 1) * 1000:.2f} ms/turn{note}")
+            f"{capped}/{games} hit the {CAP}-turn cap, {cpu / max(turns, 1) * 1000:.2f} ms/turn{note}\n"
+            f"  (extra) the same run as throughput: {turns / cpu:.0f} turns/s, each turn = enumerate "
+            f"every distinct complete turn, pick one, apply it action by action, end the turn")
 
 
 def enumeration_ms(game: PlayBai, repeat: int = 20) -> tuple[float, int]:
@@ -78,11 +82,11 @@ def enumeration_ms(game: PlayBai, repeat: int = 20) -> tuple[float, int]:
     return (time.process_time() - start) / repeat * 1000, count
 
 
-def sample_positions(count: int, seed: int) -> list[PlayBai]:
+def sample_positions(count: int, seed: int, options: dict | None = None) -> list[PlayBai]:
     rng = random.Random(seed)
     out: list[PlayBai] = []
     while len(out) < count:
-        game = PlayBai.new()
+        game = PlayBai.new(2, options)
         for _ in range(rng.randrange(1, 60)):
             if game.is_over:
                 break
@@ -91,6 +95,21 @@ def sample_positions(count: int, seed: int) -> list[PlayBai]:
         if not game.is_over:
             out.append(game)
     return out
+
+
+def sampled_enumeration(count: int, seed: int, options: dict | None = None, label: str = "") -> str:
+    times = []
+    counts = []
+    for game in sample_positions(count, seed, options):
+        ms, turns = enumeration_ms(game, repeat=3)
+        times.append(ms)
+        counts.append(turns)
+    times.sort()
+    over = sum(1 for t in times if t > ENUMERATION_AIM_MS)
+    return (f"enumerate {len(times)} sampled {label}positions: mean {sum(times) / len(times):.2f} ms, "
+            f"95% {times[int(len(times) * 0.95)]:.2f} ms, worst {times[-1]:.2f} ms, "
+            f"{over} over {ENUMERATION_AIM_MS:.0f} ms; turns per position mean {sum(counts) / len(counts):.0f}, "
+            f"max {max(counts)}")
 
 
 def picture_figures(renders: int = 10) -> list[str]:
@@ -121,18 +140,8 @@ def main() -> int:
     for name, game in (("opening", PlayBai.new()), ("busy midgame", PlayBai.from_position(2, {}, MIDGAME))):
         ms, count = enumeration_ms(game)
         print(f"enumerate {name:13} {ms:6.2f} ms  ({count} distinct complete turns)")
-    times = []
-    counts = []
-    for game in sample_positions(args.positions, args.seed):
-        ms, count = enumeration_ms(game, repeat=3)
-        times.append(ms)
-        counts.append(count)
-    times.sort()
-    over = sum(1 for t in times if t > ENUMERATION_AIM_MS)
-    print(f"enumerate {len(times)} sampled positions: mean {sum(times) / len(times):.2f} ms, "
-          f"95% {times[int(len(times) * 0.95)]:.2f} ms, worst {times[-1]:.2f} ms, "
-          f"{over} over {ENUMERATION_AIM_MS:.0f} ms; turns per position mean {sum(counts) / len(counts):.0f}, "
-          f"max {max(counts)}")
+    print(sampled_enumeration(args.positions, args.seed))
+    print("  (extra) " + sampled_enumeration(max(args.positions // 3, 1), args.seed, {"side": 6}, "side 6 "))
     print(measure_games(args.games, args.seed, take_goals=False))
     print(measure_games(max(args.games * 5, 10), args.seed, take_goals=True))
     for line in picture_figures():

@@ -47,8 +47,10 @@ Complete turns
 :meth:`complete_turns` enumerates the distinct resulting positions of every
 complete turn from the current (possibly half-entered) turn by a
 breadth-first search over in-turn states ``(team's cells, ball cell, moves
-used)`` with a visited set; each position comes with its shortest notation.
-Team-mates are interchangeable, so a state is a sorted tuple of cells.
+used)`` with a visited set; each position comes with a notation with the
+fewest moves. Team-mates are interchangeable, so the team's cells are a
+bitmask, and each team shape carries the set of its ball cells as a second
+bitmask (see the comment above :func:`search_turns`).
 """
 
 from __future__ import annotations
