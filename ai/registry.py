@@ -1,0 +1,18 @@
+"""Which knowledge the search uses for each game (game-blind defaults otherwise)."""
+
+from __future__ import annotations
+
+from games.interface import Game
+
+from .begird import BegirdKnowledge
+from .bide import BideKnowledge
+from .knowledge import GameKnowledge
+
+KNOWLEDGE: dict[str, type[GameKnowledge]] = {
+    "bide": BideKnowledge,
+    "begird": BegirdKnowledge,
+}
+
+
+def knowledge_for(game: Game) -> GameKnowledge:
+    return KNOWLEDGE.get(game.info.id, GameKnowledge)()
