@@ -80,24 +80,47 @@ def play_game(game: Game, levels: Mapping[int, str], seed: int,
     return tuple(1.0 / game.players for _ in range(game.players))
 
 
+def play_one(game_id: str, a: str, b: str, k: int, players: int | None,
+             options: Mapping[str, Any] | None, seed: int) -> tuple[float, int, dict[str, list[float]]]:
+    """Game ``k`` of a match: side ``a``'s score, the game's length and CPU seconds per turn by level."""
+    game = new_game(game_id, players, options)
+    seats_a = [s for s in range(1, game.players + 1) if (s + k) % 2 == 0]
+    levels = {s: (a if s in seats_a else b) for s in range(1, game.players + 1)}
+    seconds: dict[str, list[float]] = {}
+    returns = play_game(game, levels, seed=seed * 1_000_003 + k,
+                        on_turn=lambda level, t: seconds.setdefault(level, []).append(t))
+    return sum(returns[s - 1] for s in seats_a), game.ply, seconds
+
+
 def arena(game_id: str, a: str, b: str, games: int, players: int | None = None,
           options: Mapping[str, Any] | None = None, seed: int = 0,
-          progress: Callable[[ArenaResult], None] | None = None) -> ArenaResult:
+          progress: Callable[[ArenaResult], None] | None = None, jobs: int = 1) -> ArenaResult:
+    """Play ``games`` games between levels ``a`` and ``b``; ``jobs`` > 1 plays them in processes.
+
+    Every game has its own seed, so the result does not depend on ``jobs``.
+    """
     get_level(a)
     get_level(b)
     result = ArenaResult(a, b)
 
-    def record(level: str, seconds: float) -> None:
-        result.seconds.setdefault(level, []).append(seconds)
-
-    for k in range(games):
-        game = new_game(game_id, players, options)
-        seats_a = [s for s in range(1, game.players + 1) if (s + k) % 2 == 0]
-        levels = {s: (a if s in seats_a else b) for s in range(1, game.players + 1)}
-        returns = play_game(game, levels, seed=seed * 1_000_003 + k, on_turn=record)
+    def record(outcome: tuple[float, int, dict[str, list[float]]]) -> None:
+        score, ply, seconds = outcome
         result.games += 1
-        result.score_a += sum(returns[s - 1] for s in seats_a)
-        result.turns += game.ply
+        result.score_a += score
+        result.turns += ply
+        for level, xs in seconds.items():
+            result.seconds.setdefault(level, []).extend(xs)
         if progress is not None:
             progress(result)
+
+    if jobs <= 1:
+        for k in range(games):
+            record(play_one(game_id, a, b, k, players, options, seed))
+        return result
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(play_one, game_id, a, b, k, players, options, seed) for k in range(games)]
+        for future in as_completed(futures):
+            record(future.result())
     return result

@@ -19,7 +19,8 @@ from games.bide import BIDE, Bide
 from .knowledge import GameKnowledge
 from .turns import Turn, TooManyTurns, apply_turn, enumerate_turns
 
-EXACT_RELEASES = 800  # enumerate every release order up to this many
+EXACT_RELEASES = 120  # enumerate every release order up to this many…
+EXACT_FINISHES = 720  # …or this many when the release fills the board (the game's last turn)
 SAMPLED_RELEASES = 12
 
 
@@ -53,9 +54,10 @@ class BideKnowledge(GameKnowledge):
         i = seat - 1
         hand = game.hands[i]
         empty = game.empty_count
-        if hand <= 1 or perm(empty, min(hand, empty)) <= EXACT_RELEASES:
+        orders = perm(empty, min(hand, empty))
+        if hand <= 1 or orders <= (EXACT_FINISHES if hand >= empty else EXACT_RELEASES):
             try:
-                return enumerate_turns(game, limit=4 * EXACT_RELEASES, key=bide_key)
+                return enumerate_turns(game, limit=4 * EXACT_FINISHES, key=bide_key)
             except TooManyTurns:
                 pass
         turns: list[Turn] = []

@@ -53,7 +53,7 @@ def run_arena(args: argparse.Namespace, options: dict[str, str]) -> int:
                   flush=True)
 
     result = arena(args.game, a, b, args.games, players=args.players, options=options,
-                   seed=args.seed, progress=progress)
+                   seed=args.seed, progress=progress, jobs=args.jobs)
     if not args.json and not args.quiet:
         print(file=sys.stderr)
     low, high = result.interval

@@ -66,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     duel.add_argument("--seed", type=int, default=0)
     duel.add_argument("--json", action="store_true")
     duel.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+    duel.add_argument("--jobs", type=int, default=1, help="games played at once, in processes")
 
     sub.add_parser("list", help="the games and their options")
     rules = sub.add_parser("rules", help="a game's rules summary")
