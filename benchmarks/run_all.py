@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SCRIPTS = ["bench_bide.py", "bench_begird.py", "bench_render.py", "bench_bot.py", "bench_ai.py"]
+SCRIPTS = ["bench_bide.py", "bench_begird.py", "bench_bump.py", "bench_render.py", "bench_bot.py", "bench_ai.py"]
 
 
 def main() -> int:

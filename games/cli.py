@@ -154,7 +154,8 @@ def random_game(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     game = _setup(args)
     turns = []
-    while not game.is_over:
+    limit = game.info.max_turns  # games that can go on forever (Bump) stop here, unfinished
+    while not game.is_over and (limit is None or len(turns) < limit):
         actions = []
         while True:
             legal = game.legal_actions()

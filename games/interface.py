@@ -99,7 +99,11 @@ class GameInfo:
     seat_names: tuple[str, ...]
     quick_actions: tuple[QuickAction, ...] = ()
     multi_action_turns: bool = False
+    allows_draws: bool = False
     game_class: type["Game"] | None = field(default=None, compare=False, repr=False)
+    # A hint for random play, searches and benchmarks: games that can go on forever
+    # (Bump may pass) are cut off after this many turns. None: the game always ends.
+    max_turns: int | None = None
 
     def option(self, key: str) -> OptionSpec:
         for spec in self.options:
@@ -264,6 +268,13 @@ class Game(ABC):
     def describe_action(self, action: Action) -> str:
         """A short explanation for players (autocomplete hints). Override for richer text."""
         return self.format_action(action)
+
+    def describe_turn(self, events: Sequence[Event]) -> str:
+        """What a played turn did, in words for an announcement ("" when the notation says it all).
+
+        Called on the game *after* the turn with the turn's events. Override per game.
+        """
+        return ""
 
     def rank_actions(self, actions: list[Action]) -> list[Action]:
         """Order actions for suggestions, most useful first. Override per game."""

@@ -6,9 +6,10 @@ from typing import Any, Mapping
 
 from .begird import Begird
 from .bide import Bide
+from .bump import Bump
 from .interface import Game, GameInfo, OptionError
 
-GAMES: dict[str, GameInfo] = {info.id: info for info in (Bide.info, Begird.info)}
+GAMES: dict[str, GameInfo] = {info.id: info for info in (Bide.info, Begird.info, Bump.info)}
 
 
 def register(info: GameInfo) -> None:

@@ -9,8 +9,9 @@ from bot.service import MatchService
 from bot.storage import MatchRow, SeatRow
 from games import GameError, new_game
 
-GAMES = [("bide", 2, {}), ("bide", 5, {"side": 4}), ("begird", 2, {}), ("begird", 2, {"board": "y"})]
-notation_like = st.text(alphabet="abcdefghijklmnopqrsz0123456789 ,;-_.^>#ÉéSWAPbide\t\n", max_size=40)
+GAMES = [("bide", 2, {}), ("bide", 5, {"side": 4}), ("begird", 2, {}), ("begird", 2, {"board": "y"}),
+         ("bump", 2, {}), ("bump", 2, {"reserve1": 2})]
+notation_like = st.text(alphabet="abcdefghijklmnopqrsz0123456789 ,;-_.^>#ÉéSWAPbideRCx()\t\n", max_size=40)
 anything = st.one_of(notation_like, st.text(max_size=40))
 
 

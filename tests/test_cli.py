@@ -106,3 +106,42 @@ def test_module_entry_point_never_prints_a_traceback():
     assert result.returncode == 2
     assert "Traceback" not in result.stderr + result.stdout
     assert "not valid JSON" in json.loads(result.stdout)["error"]
+
+
+def test_bump_replay_contract(capsys):
+    status, out, _ = run(capsys, "replay", "bump", "--moves", "01,03; 09-2; 03,05", "--json")
+    assert status == 0
+    doc = json.loads(out)
+    assert doc["game"] == "bump" and doc["options"] == {"reserve1": 0, "reserve2": 0}
+    assert doc["ply"] == 3 and doc["to_move"] == 2 and doc["scores"] is None
+    assert doc["position"]["pieces"]["05"] == [1, 0] and doc["position"]["held_centre"] == []
+    assert "pass" in doc["legal"] and "09,08" in doc["legal"]
+
+
+def test_bump_illegal_turn_and_choice_notation(capsys):
+    status, out, _ = run(capsys, "replay", "bump", "--moves", "01,03; 09,C2", "--json")
+    assert status == 2
+    doc = json.loads(out)
+    assert doc["ply"] == 1 and "C2 is your own centre" in doc["error"]
+    status, out, _ = run(capsys, "replay", "bump", "--moves", "153", "--json")
+    assert status == 2 and "15 is gate 1 and takes no offset" in json.loads(out)["error"]
+
+
+def test_bump_position_with_options(tmp_path, capsys):
+    position = {"pieces": {"02": [2, 0], "021": [2, 5], "04": [1, 4], "39": [2, 0]},
+                "to_move": 1, "reserves": [1, 0], "captured": [0, 0], "held_centre": []}
+    path = tmp_path / "bump.json"
+    path.write_text(json.dumps(position))
+    _, out, _ = run(capsys, "replay", "bump", "--option", "reserve1=1", "--position", str(path),
+                    "--moves", "04,03 (513)", "--json")
+    doc = json.loads(out)
+    assert doc["position"]["pieces"]["513"] == [1, 4] and doc["position"]["reserves"] == [1, 0]
+
+
+def test_bump_random_game_is_capped_and_replays(capsys):
+    _, out, _ = run(capsys, "random", "bump", "--seed", "3", "--json")
+    doc = json.loads(out)
+    turns = doc["moves"].split("; ")
+    assert doc["over"] or len(turns) == 600
+    _, out2, _ = run(capsys, "replay", "bump", "--moves", doc["moves"], "--json")
+    assert json.loads(out2)["position"] == doc["position"]

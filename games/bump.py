@@ -1,0 +1,1326 @@
+"""Bump (the seed ``003``), exactly as RULES.md §4 and issue 8 settle it.
+
+Board
+-----
+Two areas of radius 4: seat 1's around ``C1 = (0, 0)``, seat 2's around
+``C2 = (10, 0)``, joined by six gates. Gate ``f`` is one space adjacent to
+exactly ``C1 + 4·d_f`` (across its side ``f + 3``) and ``C2 − 4·d_f`` (across
+its side ``f``); every other side of a gate and every side of an area space
+facing out of its area is a wall. 128 spaces in all, each with an index
+(:data:`NAMES`) and six neighbours (:data:`NEIGHBOURS`, ``-1`` for a wall).
+``NEIGHBOURS[a][d] == b`` exactly when ``NEIGHBOURS[b][d + 3] == a``, gates
+included, so "the side a bumper faces" is always a direction number.
+
+Names: ``C1``, ``C2``; ``f n`` on an axis (``f5`` is gate ``f``); ``f n m``
+off the axes — area 1: ``C1 + n·d_f + m·d_(f+1)``; area 2:
+``C2 − (10 − n)·d_f + m·d_(f+4)``.
+
+Turns
+-----
+A turn is one action: ``pass``; a move ``FROM[,TO][-F]`` followed by the
+mover's choices ``(a) (b)…``; or a reinforcement ``R,TO[-F]``. A move that
+changes nothing (``03``, ``03,03``, ``03-0`` facing 0 already) is ``pass``.
+Choices name the space the bumped piece would be pushed into (``x`` for a
+push into a wall, and for any capturing option); entries are taken in the
+order the choices arise; missing ones take the default — the bumper whose
+facing (the bump's direction) is lowest. Canonical notation writes every
+choice of the turn, each in its own parentheses: ``03,04-0 (06)``.
+
+Bumps are resolved by RULES.md's ``settle(X)`` (an explicit stack, so a long
+chain cannot overflow Python's recursion). Stasis: every bump is recorded as
+(every piece's space, owner and facing just before the bump; the bumped
+piece's space; the direction); the records last the whole game and the third
+occurrence of one captures the bumped piece in stasis.
+
+Position form (``Bump.position()``)::
+
+    {"pieces": {"01": [1, 0], "011": [1, 1], "09": [2, 3]},
+     "to_move": 1, "reserves": [0, 0], "captured": [0, 0], "held_centre": []}
+
+``pieces`` maps a space to ``[seat, facing]``; ``held_centre`` lists the seats
+that had a piece on the opponent's centre at the end of their previous turn.
+Once the game is over ``to_move`` is ``null`` and ``"winners"`` and
+``"end_reason"`` are added (``winners`` is ``[]`` for a draw). The stasis
+history is kept in the full state (``to_json()["extra"]["stasis"]``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from .interface import (
+    Event,
+    GameInfo,
+    IllegalMove,
+    OptionSpec,
+    StateError,
+    TurnBookkeeping,
+)
+
+SEAT_COLOURS = ("Blue", "Orange")
+RADIUS = 4
+CENTRE_COORDS = ((0, 0), (10, 0))
+DIRECTIONS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
+DIRECTION_WORDS = ("E", "SE", "SW", "W", "NW", "NE")
+MAX_POINTS = 3
+MAX_RESERVES = 3
+MAX_TURNS = 600
+
+RULES_SUMMARY = """\
+**Bump** — 2 players, 12 pieces each, on two hexagonal areas joined by six
+gates. Every piece has one **bumper** (its facing); its other sides are blind.
+**Win:** start your turn with a piece on your opponent's centre.
+**Move** one piece with up to 3 points: shift to empty adjacent spaces first
+(never through a wall, a piece or your own centre), then rotate 60° per point.
+**Bumps:** a bumper facing a blind side of an adjacent piece pushes it one
+space away; the pushed piece may bump in turn (chains). A push that would be
+an illegal shift (a wall, a piece, its own centre) **captures** it. Several
+bumpers on one piece: you choose. A bump repeating three times captures
+(stasis). Bumpers facing each other are stable.
+Notation: `03,05-4` (from 03 to 05, facing 4), `03-2`, `pass`; choices in
+parentheses `03,04-0 (06)`; reinforcement `R,01-0`. Spaces: `C1`, `C2`,
+axis+step `05` (gate 0 is `05`), axis+step+offset `011`."""
+
+WALL = -1
+
+
+def _add(a: tuple[int, int], b: tuple[int, int], k: int = 1) -> tuple[int, int]:
+    return (a[0] + k * b[0], a[1] + k * b[1])
+
+
+def _distance(a: tuple[int, int], b: tuple[int, int]) -> int:
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return max(abs(dq), abs(dr), abs(dq + dr))
+
+
+def _build() -> tuple[list[str], list[tuple[tuple[int, int], ...]], list[int], list[tuple[int, ...]]]:
+    """Names, drawn coordinates, area (1, 2 or 0 for a gate) and neighbours of every space."""
+    names: list[str] = []
+    coords: list[tuple[tuple[int, int], ...]] = []
+    areas: list[int] = []
+    c1, c2 = CENTRE_COORDS
+    names.append("C1"), coords.append((c1,)), areas.append(1)
+    for f in range(6):
+        for n in range(1, 5):
+            for m in range(0, 5 - n):
+                names.append(f"{f}{n}{m or ''}")
+                coords.append((_add(_add(c1, DIRECTIONS[f], n), DIRECTIONS[(f + 1) % 6], m),))
+                areas.append(1)
+    for f in range(6):
+        names.append(f"{f}5")
+        cells = (_add(c1, DIRECTIONS[f], 5), _add(c2, DIRECTIONS[f], -5))
+        coords.append(cells[:1] if cells[0] == cells[1] else cells)
+        areas.append(0)
+    for f in range(6):
+        for n in range(6, 10):
+            for m in range(0, n - 5):
+                names.append(f"{f}{n}{m or ''}")
+                coords.append((_add(_add(c2, DIRECTIONS[f], n - 10), DIRECTIONS[(f + 4) % 6], m),))
+                areas.append(2)
+    names.append("C2"), coords.append((c2,)), areas.append(2)
+    at = {(areas[i], coords[i][0]): i for i in range(len(names)) if areas[i]}
+    gate = {f: names.index(f"{f}5") for f in range(6)}
+    neighbours: list[tuple[int, ...]] = []
+    for i, area in enumerate(areas):
+        row = []
+        for d, step in enumerate(DIRECTIONS):
+            if area == 0:
+                f = int(names[i][0])
+                if d == f:
+                    row.append(at[(2, _add(c2, DIRECTIONS[f], -4))])
+                elif d == (f + 3) % 6:
+                    row.append(at[(1, _add(c1, DIRECTIONS[f], 4))])
+                else:
+                    row.append(WALL)
+                continue
+            cell = _add(coords[i][0], step)
+            centre = CENTRE_COORDS[area - 1]
+            if _distance(cell, centre) <= RADIUS:
+                row.append(at[(area, cell)])
+            elif area == 1 and cell == _add(c1, step, 5) and coords[i][0] == _add(c1, step, 4):
+                row.append(gate[d])
+            elif area == 2 and cell == _add(c2, step, 5) and coords[i][0] == _add(c2, step, 4):
+                row.append(gate[(d + 3) % 6])
+            else:
+                row.append(WALL)
+        neighbours.append(tuple(row))
+    return names, coords, areas, neighbours
+
+
+NAMES, COORDS, AREAS, NEIGHBOURS = _build()
+SPACE_COUNT = len(NAMES)
+INDEX = {name: i for i, name in enumerate(NAMES)}
+C1, C2 = INDEX["C1"], INDEX["C2"]
+CENTRE = (-1, C1, C2)  # by seat
+OPPONENT_CENTRE = (-1, C2, C1)
+GATES = tuple(INDEX[f"{f}5"] for f in range(6))
+OPPOSITE = (3, 4, 5, 0, 1, 2)
+
+
+def _start_spaces() -> tuple[dict[int, int], ...]:
+    seat1 = {}
+    for f in range(6):
+        seat1[INDEX[f"{f}1"]] = f
+        seat1[INDEX[f"{f}11"]] = (f + 1) % 6
+    seat2 = {}
+    for f in range(6):
+        seat2[INDEX[f"{f}9"]] = (f + 3) % 6
+        seat2[INDEX[f"{f}91"]] = (f + 4) % 6
+    return ({}, seat1, seat2)
+
+
+START = _start_spaces()  # by seat: space -> set-up facing
+
+
+_AT = {cell: i for i, cells in enumerate(COORDS) for cell in cells}
+
+
+def space_at(cell: tuple[int, int]) -> int:
+    """The space drawn at axial ``cell`` (either part of a gate), or -1 off the board."""
+    return _AT.get(tuple(cell), -1)
+
+
+def rotation_cost(a: int, b: int) -> int:
+    """60° steps between two facings, the shorter way round (0–3)."""
+    d = (b - a) % 6
+    return min(d, 6 - d)
+
+
+def gate_part(space: int, facing: int) -> int:
+    """Which drawn part of a gate holds a piece (RULES.md): 0 the area-1 side, 1 the area-2 side."""
+    f = int(NAMES[space][0])
+    if len(COORDS[space]) == 1:
+        return 0
+    return 1 if facing in (f, (f + 1) % 6, (f + 5) % 6) else 0
+
+
+class SpaceNameError(ValueError):
+    """A space name that is malformed or names no space; the message says why."""
+
+
+def parse_space(text: str) -> int:
+    """The index of a space name (``C1``, ``05``, ``011``…), with a precise reason when it is none."""
+    token = text.strip().lower()
+    if not token:
+        raise SpaceNameError("no space given")
+    if token in ("c1", "c2"):
+        return INDEX[token.upper()]
+    if token.startswith("c"):
+        raise SpaceNameError(f"{text.strip()} is not a space: the centres are C1 and C2")
+    if not token.isdigit() or not token.isascii():
+        raise SpaceNameError(f"{text.strip()!r} is not a space: write C1, C2 or digits "
+                             "axis-step-offset such as 03, 05 (gate 0) or 011")
+    if len(token) == 1:
+        raise SpaceNameError(f"{token} is not a space: a name has an axis and a step, like 0{token} or {token}1")
+    if len(token) > 3:
+        raise SpaceNameError(f"{token} is not a space: names have 2 or 3 digits (axis, step, offset)")
+    f, n = int(token[0]), int(token[1])
+    if f > 5:
+        raise SpaceNameError(f"{token} is not a space: the axis {f} does not exist (axes are 0–5)")
+    if n == 0:
+        raise SpaceNameError(f"{token} is not a space: steps along an axis are 1–9 (5 is the gate)")
+    if len(token) == 2:
+        return INDEX[token]
+    m = int(token[2])
+    if n == 5:
+        raise SpaceNameError(f"{token} is not a space: {f}5 is gate {f} and takes no offset")
+    if m == 0:
+        raise SpaceNameError(f"{token} is not a space: write the axis space without an offset, {token[:2]}")
+    most = 4 - n if n < 5 else n - 6
+    if m > most:
+        if most == 0:
+            raise SpaceNameError(f"{token} is not a space: at step {n} only the axis space {f}{n} exists")
+        raise SpaceNameError(f"{token} is not a space: at step {n} the offset is at most {most}")
+    return INDEX[token]
+
+
+# -- actions -----------------------------------------------------------------------
+
+PASS = ("pass",)
+
+
+def move_action(src: int, dst: int, facing: int, choices: tuple[int, ...] = ()) -> tuple:
+    """A move: the piece on ``src`` goes to ``dst`` and faces ``facing``; ``choices`` are the
+    chosen bump directions in the order the choices arise."""
+    return ("move", src, dst, facing, tuple(choices))
+
+
+def reinforce_action(dst: int, facing: int) -> tuple:
+    return ("reinforce", dst, facing)
+
+
+@dataclass(frozen=True)
+class ChoicePoint:
+    """One point of a resolution where several bumpers faced a piece."""
+
+    space: int  # where the bumped piece stood
+    options: tuple[tuple[int, int], ...]  # (bump direction, target space or WALL), lowest direction first
+    captures: tuple[bool, ...]  # per option: whether that push captures
+    chosen: int  # the direction taken
+
+    def label(self, direction: int) -> str:
+        for (d, target), _ in zip(self.options, self.captures):
+            if d == direction:
+                return NAMES[target] if target >= 0 else "x"
+        raise KeyError(direction)
+
+    def labels(self) -> list[str]:
+        return [NAMES[t] if t >= 0 else "x" for _, t in self.options]
+
+
+@dataclass
+class Outcome:
+    """What a move leads to (for previews and suggestions)."""
+
+    events: list[Event] | None  # None until asked for (enumeration skips building them)
+    choice_points: list[ChoicePoint]
+    bumps: int
+    captured: tuple[int, int]  # pieces of seat 1 and seat 2 captured
+    guard: bool
+
+
+class _Board:
+    """The mutable pieces of a game: pieces have ids so settle() can follow one piece."""
+
+    __slots__ = ("cells", "owner", "facing", "where")
+
+    def __init__(self) -> None:
+        self.cells: list[int] = [-1] * SPACE_COUNT
+        self.owner: list[int] = []
+        self.facing: list[int] = []
+        self.where: list[int] = []
+
+    def copy(self) -> "_Board":
+        twin = _Board.__new__(_Board)
+        twin.cells = self.cells[:]
+        twin.owner = self.owner[:]
+        twin.facing = self.facing[:]
+        twin.where = self.where[:]
+        return twin
+
+    def add(self, space: int, seat: int, facing: int) -> int:
+        pid = len(self.owner)
+        self.owner.append(seat)
+        self.facing.append(facing)
+        self.where.append(space)
+        self.cells[space] = pid
+        return pid
+
+    def stasis_key(self, space: int, direction: int) -> str:
+        owner, facing = self.owner, self.facing
+        parts = [f"{NAMES[s]}:{owner[p]}{facing[p]}" for s, p in enumerate(self.cells) if p >= 0]
+        return " ".join(parts) + f" | {NAMES[space]}>{direction}"
+
+
+Chooser = Callable[[int, ChoicePoint], int]
+
+
+def _default_chooser(index: int, point: ChoicePoint) -> int:
+    return point.options[0][0]
+
+
+class _Resolution:
+    """RULES.md's settle(X) on a board, with the mover's choices and the stasis records."""
+
+    def __init__(self, board: _Board, held: list[bool], stasis: Mapping[str, int],
+                 chooser: Chooser, record: bool) -> None:
+        self.board = board
+        self.held = held
+        self.stasis = stasis
+        self.new_records: dict[str, int] = {}
+        self.chooser = chooser
+        self.record = record  # build events (off for the fast "does it bump?" paths)
+        self.events: list[Event] = []
+        self.points: list[ChoicePoint] = []
+        self.bumps = 0
+        self.captured = [0, 0, 0]
+
+    def push_target(self, pid: int, direction: int) -> tuple[int, str | None]:
+        """Where a push of ``pid`` in ``direction`` goes, and why it captures (None: it moves)."""
+        b = self.board
+        target = NEIGHBOURS[b.where[pid]][direction]
+        if target < 0:
+            return target, "wall"
+        if b.cells[target] >= 0:
+            return target, "piece"
+        seat = b.owner[pid]
+        if target == CENTRE[seat]:
+            return target, "centre"
+        if target == OPPONENT_CENTRE[seat] and self.held[seat]:
+            return target, "centre"
+        return target, None
+
+    def bump(self, pid: int, direction: int, bumper: int) -> int:
+        """Bump ``pid`` one space in ``direction``; its new space, or -1 when captured."""
+        b = self.board
+        space = b.where[pid]
+        key = b.stasis_key(space, direction)
+        seen = self.stasis.get(key, 0) + self.new_records.get(key, 0) + 1
+        self.new_records[key] = self.new_records.get(key, 0) + 1
+        target, reason = self.push_target(pid, direction)
+        if reason is None and seen >= 3:
+            reason = "stasis"
+        self.bumps += 1
+        seat = b.owner[pid]
+        if self.record:
+            self.events.append(Event(
+                "bump", seat=b.owner[bumper], cell=NAMES[b.where[bumper]], src=NAMES[space],
+                dst=NAMES[target] if reason is None else None,
+                data=(("bumped_seat", seat), ("direction", direction), ("number", self.bumps),
+                      ("toward", NAMES[target] if target >= 0 else "x")),
+            ))
+        b.cells[space] = -1
+        if reason is not None:
+            b.where[pid] = -1
+            self.captured[seat] += 1
+            if self.record:
+                self.events.append(Event(
+                    "capture", seat=seat, cell=NAMES[space],
+                    data=(("reason", reason), ("facing", b.facing[pid]), ("direction", direction),
+                          ("toward", NAMES[target] if target >= 0 else "x"), ("number", self.bumps)),
+                ))
+            return -1
+        b.cells[target] = pid
+        b.where[pid] = target
+        return target
+
+    def settle(self, first: int) -> None:
+        b = self.board
+        cells, facing, where = b.cells, b.facing, b.where
+        stack = [(first, where[first], False)]
+        while stack:
+            x, space, returning = stack.pop()
+            if not returning:
+                # X bumps first; then (below Q's chain on the stack) X may be bumped.
+                stack.append((x, space, True))
+                f = facing[x]
+                front = NEIGHBOURS[space][f]
+                if front >= 0:
+                    q = cells[front]
+                    if q >= 0 and facing[q] != OPPOSITE[f]:
+                        moved = self.bump(q, f, x)
+                        if moved >= 0:
+                            stack.append((q, moved, False))
+                continue
+            if where[x] != space:
+                continue
+            options = []
+            own = facing[x]
+            row = NEIGHBOURS[space]
+            for d in range(6):
+                n = row[d]
+                if n >= 0:
+                    p = cells[n]
+                    if p >= 0 and facing[p] == OPPOSITE[d] and own != d:
+                        options.append((OPPOSITE[d], p))
+            if not options:
+                continue
+            if len(options) == 1:
+                direction, bumper = options[0]
+            else:
+                options.sort()
+                targets = []
+                captures = []
+                for d, _ in options:
+                    target, reason = self.push_target(x, d)
+                    targets.append((d, target))
+                    captures.append(reason is not None)
+                point = ChoicePoint(space, tuple(targets), tuple(captures), options[0][0])
+                direction = self.chooser(len(self.points), point)
+                bumper = next(p for d, p in options if d == direction)
+                point = ChoicePoint(space, point.options, point.captures, direction)
+                self.points.append(point)
+                if self.record:
+                    self.events.append(Event(
+                        "choice", seat=b.owner[bumper], cell=NAMES[space],
+                        data=(("options", tuple(point.labels())), ("chosen", point.label(direction)),
+                              ("index", len(self.points)), ("bumper", NAMES[where[bumper]])),
+                    ))
+            moved = self.bump(x, direction, bumper)
+            if moved >= 0:
+                stack.append((x, moved, False))
+
+
+_MOVE_RE = re.compile(r"^\s*(?P<body>[^()]*?)\s*(?P<choices>(?:\([^()]*\)\s*)*)$")
+
+
+class Bump(TurnBookkeeping):
+    info: GameInfo  # set below
+
+    def __init__(self, players: int, options: Mapping[str, Any]) -> None:
+        self.players = players
+        self.options = dict(options)
+        self.board = _Board()
+        self.current: int | None = 1
+        self.reserves = [self.options["reserve1"], self.options["reserve2"]]
+        self.captured = [0, 0]
+        self.held = [False, False, False]  # by seat (index 0 unused)
+        self.stasis: dict[str, int] = {}
+        self._ply = 0
+        self._turn: list[tuple] = []
+        self._result: tuple[int, ...] | None = None
+        self._end_reason: str | None = None
+        self._resigned: int | None = None
+        self.last_action: tuple | None = None
+        self._last_notation = ""
+        self._cache: dict[str, Any] | None = None
+
+    # -- creation ------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, players: int = 2, options: Mapping[str, Any] | None = None) -> "Bump":
+        cls.info.check_players(players)
+        game = cls(players, cls.info.resolve_options(options))
+        for seat in (1, 2):
+            for space, facing in sorted(START[seat].items()):
+                game.board.add(space, seat, facing)
+        return game
+
+    def copy(self) -> "Bump":
+        twin = object.__new__(Bump)
+        twin.__dict__.update(self.__dict__)
+        twin.board = self.board.copy()
+        twin.reserves = self.reserves[:]
+        twin.captured = self.captured[:]
+        twin.held = self.held[:]
+        twin.stasis = dict(self.stasis)
+        twin._turn = self._turn[:]
+        twin.options = dict(self.options)
+        return twin
+
+    # -- queries ---------------------------------------------------------------------
+
+    def piece_at(self, space: int | str) -> tuple[int, int] | None:
+        """``(seat, facing)`` of the piece on a space, or None."""
+        i = parse_space(space) if isinstance(space, str) else space
+        pid = self.board.cells[i]
+        return None if pid < 0 else (self.board.owner[pid], self.board.facing[pid])
+
+    def pieces(self) -> dict[str, tuple[int, int]]:
+        b = self.board
+        return {NAMES[s]: (b.owner[p], b.facing[p]) for s, p in enumerate(b.cells) if p >= 0}
+
+    def on_board(self, seat: int) -> int:
+        return sum(1 for p in self.board.cells if p >= 0 and self.board.owner[p] == seat)
+
+    def reserves_used(self, seat: int) -> int:
+        return self.options[f"reserve{seat}"] - self.reserves[seat - 1]
+
+    def occupies_opponent_centre(self, seat: int) -> bool:
+        pid = self.board.cells[OPPONENT_CENTRE[seat]]
+        return pid >= 0 and self.board.owner[pid] == seat
+
+    @property
+    def held_centre(self) -> list[int]:
+        return [s for s in (1, 2) if self.held[s]]
+
+    @property
+    def drawn(self) -> bool:
+        return self._result == ()
+
+    def scores(self) -> None:
+        return None
+
+    def returns(self) -> tuple[float, ...]:
+        if self.drawn:
+            return (0.5, 0.5)
+        return super().returns()
+
+    # -- movement ------------------------------------------------------------------------
+
+    def reachable(self, src: int) -> dict[int, int]:
+        """Spaces the piece on ``src`` can shift to, with the fewest points needed (0–3)."""
+        b = self.board
+        cells = b.cells
+        seat = b.owner[cells[src]]
+        banned_own = CENTRE[seat]
+        banned_opp = OPPONENT_CENTRE[seat] if self.held[seat] else -1
+        dist = {src: 0}
+        frontier = [src]
+        for step in range(1, MAX_POINTS + 1):
+            nxt = []
+            for s in frontier:
+                for n in NEIGHBOURS[s]:
+                    if n < 0 or n in dist or cells[n] >= 0 or n == banned_own or n == banned_opp:
+                        continue
+                    dist[n] = step
+                    nxt.append(n)
+            frontier = nxt
+        return dist
+
+    def shift_path(self, src: int, dst: int) -> list[int]:
+        """One shortest legal shift path from ``src`` to ``dst`` (both included)."""
+        b = self.board
+        seat = b.owner[b.cells[src]]
+        banned = {CENTRE[seat]} | ({OPPONENT_CENTRE[seat]} if self.held[seat] else set())
+        back = {src: src}
+        frontier = [src]
+        while frontier and dst not in back:
+            nxt = []
+            for s in frontier:
+                for n in NEIGHBOURS[s]:
+                    if n >= 0 and n not in back and b.cells[n] < 0 and n not in banned:
+                        back[n] = s
+                        nxt.append(n)
+            frontier = nxt
+        path = [dst]
+        while path[-1] != src:
+            path.append(back[path[-1]])
+        return path[::-1]
+
+    def _why_not_move(self, src: int, dst: int, facing: int) -> str:
+        b = self.board
+        seat = b.owner[b.cells[src]]
+        old = b.facing[b.cells[src]]
+        turn = rotation_cost(old, facing)
+        if dst == CENTRE[seat]:
+            return f"{NAMES[dst]} is your own centre: your pieces never enter it"
+        if dst == OPPONENT_CENTRE[seat] and self.held[seat]:
+            return (f"you held {NAMES[dst]} at the end of your last turn, so no piece of yours may "
+                    "shift into or through it this turn")
+        if dst != src and b.cells[dst] >= 0:
+            return f"{NAMES[dst]} is occupied"
+        dist = self.reachable(src)
+        if dst not in dist:
+            return (f"{NAMES[src]} cannot reach {NAMES[dst]} in {MAX_POINTS} shifts "
+                    "(walls, pieces and centres block the way)")
+        k = dist[dst]
+        return (f"{NAMES[src]},{NAMES[dst]} takes {k} point{'s' * (k != 1)} of shifting and turning from "
+                f"{old} to {facing} takes {turn}: {k + turn} is more than {MAX_POINTS}")
+
+    # -- resolution ------------------------------------------------------------------------
+
+    def _simulate(self, action: tuple, chooser: Chooser = _default_chooser,
+                  record: bool = True) -> tuple[_Board, _Resolution]:
+        """Play ``action`` (a legal move or reinforcement) on a copy of the board."""
+        board = self.board.copy()
+        res = _Resolution(board, self.held, self.stasis, chooser, record)
+        seat = self.current
+        if action[0] == "move":
+            _, src, dst, facing, _ = action
+            pid = board.cells[src]
+            old = board.facing[pid]
+            if record:
+                if dst != src:
+                    path = self.shift_path(src, dst)
+                    for a, c in zip(path, path[1:]):
+                        res.events.append(Event("shift", seat=seat, src=NAMES[a], dst=NAMES[c],
+                                                data=(("facing", old),)))
+                if facing != old:
+                    steps = (facing - old) % 6
+                    steps = steps if steps <= 3 else steps - 6
+                    res.events.append(Event("rotate", seat=seat, cell=NAMES[dst],
+                                            data=(("from", old), ("to", facing), ("steps", steps))))
+            board.cells[src] = -1
+            board.cells[dst] = pid
+            board.where[pid] = dst
+            board.facing[pid] = facing
+            res.settle(pid)
+        elif action[0] == "reinforce":
+            _, dst, facing = action
+            board.add(dst, seat, facing)
+            if record:
+                res.events.append(Event("reinforce", seat=seat, cell=NAMES[dst], data=(("facing", facing),)))
+        return board, res
+
+    def _would_bump(self, src: int, dst: int, facing: int, seat: int) -> bool:
+        """Whether a piece of ``seat`` on ``dst`` facing ``facing`` (``src`` vacated) bumps or is bumped."""
+        cells, pf = self.board.cells, self.board.facing
+        row = NEIGHBOURS[dst]
+        front = row[facing]
+        if front >= 0 and front != src:
+            q = cells[front]
+            if q >= 0 and pf[q] != OPPOSITE[facing]:
+                return True
+        for d in range(6):
+            n = row[d]
+            if n >= 0 and n != src and d != facing:
+                p = cells[n]
+                if p >= 0 and pf[p] == OPPOSITE[d]:
+                    return True
+        return False
+
+    # -- enumeration -----------------------------------------------------------------------
+
+    def _raw_moves(self, seat: int) -> Iterable[tuple[int, int, int]]:
+        """(src, dst, facing) of every move of ``seat`` that changes something."""
+        b = self.board
+        for src, pid in enumerate(b.cells):
+            if pid < 0 or b.owner[pid] != seat:
+                continue
+            old = b.facing[pid]
+            for dst, k in self.reachable(src).items():
+                for facing in range(6):
+                    if k + rotation_cost(old, facing) <= MAX_POINTS and (dst != src or facing != old):
+                        yield src, dst, facing
+
+    def _reinforcements(self, seat: int) -> list[tuple]:
+        if self.reserves[seat - 1] <= 0:
+            return []
+        out = []
+        for space in sorted(START[seat]):
+            if self.board.cells[space] >= 0:
+                continue
+            for facing in range(6):
+                if not self._would_bump(-1, space, facing, seat):
+                    out.append(reinforce_action(space, facing))
+        return out
+
+    def _variants(self, src: int, dst: int, facing: int) -> list[tuple[tuple, _Board, _Resolution]]:
+        """Every complete choice sequence of a bumping move, with its result."""
+        out = []
+        todo: list[tuple[int, ...]] = [()]
+        while todo:
+            prefix = todo.pop()
+
+            def chooser(i: int, point: ChoicePoint, prefix: tuple[int, ...] = prefix) -> int:
+                return prefix[i] if i < len(prefix) else point.options[0][0]
+
+            board, res = self._simulate(move_action(src, dst, facing, prefix), chooser, record=False)
+            taken = tuple(p.chosen for p in res.points)
+            for j in range(len(prefix), len(res.points)):
+                for d, _ in res.points[j].options[1:]:
+                    todo.append(taken[:j] + (d,))
+            out.append((move_action(src, dst, facing, taken), board, res))
+        return out
+
+    def _enumerate(self) -> dict[str, Any]:
+        """All legal turns of the seat to move, with what each does (cached until the state changes)."""
+        if self._cache is not None:
+            return self._cache
+        seat = self.current
+        actions: list[tuple] = [PASS]
+        outcomes: dict[tuple, Outcome | None] = {PASS: None}
+        assert seat is not None
+        for src, dst, facing in self._raw_moves(seat):
+            if not self._would_bump(src, dst, facing, seat):
+                action = move_action(src, dst, facing)
+                actions.append(action)
+                outcomes[action] = None
+                continue
+            for action, board, res in self._variants(src, dst, facing):
+                actions.append(action)
+                outcomes[action] = self._outcome(board, res, events=None)
+        for action in self._reinforcements(seat):
+            actions.append(action)
+            outcomes[action] = None
+        self._cache = {"actions": actions, "outcomes": outcomes}
+        return self._cache
+
+    def _outcome(self, board: _Board, res: _Resolution, events: list[Event] | None) -> Outcome:
+        seat = self.current
+        assert seat is not None
+        pid = board.cells[OPPONENT_CENTRE[seat]]
+        guard = pid >= 0 and board.owner[pid] == seat
+        return Outcome(events, res.points, res.bumps, (res.captured[1], res.captured[2]), guard)
+
+    def outcome(self, action: tuple) -> Outcome:
+        """What a legal action (of the seat to move, before it is played) leads to."""
+        if action == PASS:
+            return Outcome([Event("pass", seat=self.current)], [], 0, (0, 0), False)
+        cached = self._enumerate()["outcomes"].get(action)
+        if cached is not None and cached.events is not None:
+            return cached
+        board, res = self._simulate(action, self._fixed_chooser(action))
+        out = self._outcome(board, res, res.events)
+        if cached is not None:
+            cached.events = out.events
+        return out
+
+    def random_action(self, rng: Any) -> tuple:
+        """A random legal turn without enumerating them all (playouts, benchmarks): a random
+        piece of the mover, then a random (destination, facing) it can reach; the default
+        choices. ``pass`` only when the mover has no piece that can change anything."""
+        seat = self.current
+        assert seat is not None and self._result is None
+        b = self.board
+        if self.reserves[seat - 1] and rng.random() < 0.1:
+            options = self._reinforcements(seat)
+            if options:
+                return rng.choice(options)
+        mine = [s for s, p in enumerate(b.cells) if p >= 0 and b.owner[p] == seat]
+        rng.shuffle(mine)
+        for src in mine:
+            old = b.facing[b.cells[src]]
+            moves = [(dst, f) for dst, k in self.reachable(src).items() for f in range(6)
+                     if k + rotation_cost(old, f) <= MAX_POINTS and (dst != src or f != old)]
+            if moves:
+                dst, facing = rng.choice(moves)
+                return move_action(src, dst, facing)
+        return PASS
+
+    # -- the turn ------------------------------------------------------------------------
+
+    def legal_actions(self) -> list[tuple]:
+        if self._result is not None or self._turn:
+            return []
+        return list(self._enumerate()["actions"])
+
+    def can_end_turn(self) -> bool:
+        return self._result is None and bool(self._turn)
+
+    def _fixed_chooser(self, action: tuple) -> Chooser:
+        chosen = action[4] if action[0] == "move" else ()
+
+        def chooser(i: int, point: ChoicePoint) -> int:
+            if i < len(chosen):
+                if all(d != chosen[i] for d, _ in point.options):
+                    raise IllegalMove(f"choice {i + 1}: no bumper pushes {NAMES[point.space]} that way")
+                return chosen[i]
+            return point.options[0][0]
+
+        return chooser
+
+    def _check_legal(self, action: tuple) -> None:
+        if self._result is not None:
+            raise IllegalMove("the game is over")
+        if self._turn:
+            raise IllegalMove("one move per turn: this turn is complete")
+        seat = self.current
+        if not isinstance(action, tuple) or not action:
+            raise IllegalMove(f"not a Bump action: {action!r}")
+        if action == PASS:
+            return
+        b = self.board
+        if action[0] == "move" and len(action) == 5:
+            _, src, dst, facing, _ = action
+            if not (0 <= src < SPACE_COUNT and 0 <= dst < SPACE_COUNT and 0 <= facing < 6):
+                raise IllegalMove(f"not a Bump move: {action!r}")
+            pid = b.cells[src]
+            if pid < 0:
+                raise IllegalMove(f"there is no piece on {NAMES[src]}")
+            if b.owner[pid] != seat:
+                raise IllegalMove(f"the piece on {NAMES[src]} is your opponent's")
+            dist = self.reachable(src)
+            if dst not in dist or dist[dst] + rotation_cost(b.facing[pid], facing) > MAX_POINTS:
+                raise IllegalMove(self._why_not_move(src, dst, facing))
+            return
+        if action[0] == "reinforce" and len(action) == 3:
+            _, dst, facing = action
+            if not (0 <= dst < SPACE_COUNT and 0 <= facing < 6):
+                raise IllegalMove(f"not a Bump reinforcement: {action!r}")
+            assert seat is not None
+            if self.reserves[seat - 1] <= 0:
+                raise IllegalMove("you have no reserve pieces left to bring on")
+            if dst not in START[seat]:
+                raise IllegalMove(f"{NAMES[dst]} is not one of your starting spaces: reinforcements come on "
+                                  "there (" + ", ".join(NAMES[s] for s in sorted(START[seat])) + ")")
+            if b.cells[dst] >= 0:
+                raise IllegalMove(f"{NAMES[dst]} is occupied")
+            if self._would_bump(-1, dst, facing, seat):
+                raise IllegalMove(f"a reinforcement on {NAMES[dst]} facing {facing} would bump or be bumped; "
+                                  "it must come on without any bump")
+            return
+        raise IllegalMove(f"not a Bump action: {action!r}")
+
+    def _normalise(self, action: tuple) -> tuple:
+        """A move that changes nothing is ``pass`` (issue 8, decision 1)."""
+        if action[0] == "move":
+            _, src, dst, facing, chosen = action
+            pid = self.board.cells[src]
+            if src == dst and pid >= 0 and self.board.facing[pid] == facing:
+                if chosen:
+                    raise IllegalMove("this move changes nothing and bumps nothing: remove the choices")
+                return PASS
+        return action
+
+    def apply_action(self, action: tuple) -> list[Event]:
+        self._check_legal(action)
+        action = self._normalise(action)
+        seat = self.current
+        if action == PASS:
+            events = [Event("pass", seat=seat)]
+            self._turn.append(PASS)
+            self.last_action = PASS
+            self._last_notation = "pass"
+            self._cache = None
+            return events
+        plain = self._plain(action)
+        board, res = self._simulate(action, self._fixed_chooser(action))
+        if action[0] == "move" and len(action[4]) > len(res.points):
+            extra = len(action[4]) - len(res.points)
+            raise IllegalMove(f"this move has {len(res.points)} choice{'s' * (len(res.points) != 1)}; "
+                              f"remove the last {extra} entr{'y' if extra == 1 else 'ies'}")
+        if action[0] == "move":
+            action = move_action(*action[1:4], tuple(p.chosen for p in res.points))
+        elif seat is not None:
+            self.reserves[seat - 1] -= 1
+        self.board = board
+        for key, count in res.new_records.items():
+            self.stasis[key] = self.stasis.get(key, 0) + count
+        self.captured[0] += res.captured[1]
+        self.captured[1] += res.captured[2]
+        self._turn.append(action)
+        self.last_action = action
+        self._last_notation = plain + "".join(f" ({p.label(p.chosen)})" for p in res.points)
+        self._cache = None
+        return res.events
+
+    def end_turn(self) -> list[Event]:
+        if self._result is not None:
+            raise IllegalMove("the game is over")
+        if not self._turn:
+            raise IllegalMove("move a piece (or pass) before ending the turn")
+        seat = self.current
+        assert seat is not None
+        events: list[Event] = []
+        self.held[seat] = self.occupies_opponent_centre(seat)
+        if self.held[seat]:
+            events.append(Event("guard", seat=seat, cell=NAMES[OPPONENT_CENTRE[seat]]))
+        self._turn = []
+        self._ply += 1
+        self.current = 3 - seat
+        self._cache = None
+        events.extend(self._victory_phase())
+        return events
+
+    def _victory_phase(self) -> list[Event]:
+        """Decision 6: the turn passing to a seat on its opponent's centre ends the game."""
+        seat = self.current
+        if seat is not None and self.occupies_opponent_centre(seat):
+            self._result = (seat,)
+            self._end_reason = "centre"
+            return [Event("end", seat=seat, cell=NAMES[OPPONENT_CENTRE[seat]], data=(("reason", "centre"),))]
+        return []
+
+    def play_turn(self, text: str | Sequence[str]) -> list[Event]:
+        """A Bump turn is one action, whose notation contains commas: no splitting."""
+        token = text if isinstance(text, str) else " ".join(text)
+        if self.is_over:
+            raise IllegalMove("the game is over")
+        if self.turn_in_progress():
+            raise IllegalMove("another turn is in progress")
+        if not token.strip():
+            raise IllegalMove("empty move: write a move such as 03,04 or pass")
+        trial = self.copy()
+        action = trial.parse_action(token)
+        events = trial.apply_action(action)
+        notation = trial._last_notation
+        if not trial.is_over:
+            events.extend(trial.end_turn())
+        self.__dict__.update(trial.__dict__)
+        self.last_turn_notation = notation
+        return events
+
+    # -- notation ------------------------------------------------------------------------
+
+    def parse_action(self, text: str) -> tuple:
+        if self._result is not None:
+            raise IllegalMove("the game is over")
+        match = _MOVE_RE.match(text.replace("\u2013", "-"))
+        if not match:
+            raise IllegalMove(f"cannot read {text.strip()!r}: parentheses go after the move, "
+                              "like 03,04-0 (06)")
+        body = match.group("body").strip().lower()
+        entries = [e for group in re.findall(r"\(([^()]*)\)", match.group("choices"))
+                   for e in group.replace(",", " ").split()]
+        if body in ("pass", "p"):
+            if entries:
+                raise IllegalMove("a pass has no choices: remove the parentheses")
+            return PASS
+        if not body:
+            raise IllegalMove("empty move: write a move such as 03,04 or pass")
+        try:
+            if body.startswith("r"):
+                action = self._parse_reinforcement(body)
+                if entries:
+                    raise IllegalMove("a reinforcement bumps nothing: remove the parentheses")
+            else:
+                action = self._parse_move(body)
+        except SpaceNameError as error:
+            raise IllegalMove(str(error)) from None
+        self._check_legal(action)
+        if action[0] == "move":
+            action = self._normalise(action)
+            if action == PASS:
+                if entries:
+                    raise IllegalMove("this move changes nothing and bumps nothing: remove the parentheses")
+                return PASS
+            action = self._resolve_entries(action, entries)
+        return action
+
+    def _parse_reinforcement(self, body: str) -> tuple:
+        m = re.fullmatch(r"r\s*,\s*([^\s,-]+)\s*(?:-\s*(\S+))?", body)
+        if not m:
+            raise IllegalMove(f"cannot read {body!r}: a reinforcement is written R,TO or R,TO-F (e.g. R,01-0)")
+        dst = parse_space(m.group(1))
+        seat = self.current
+        assert seat is not None
+        if m.group(2) is None:
+            if dst not in START[seat]:
+                raise IllegalMove(f"{NAMES[dst]} is not one of your starting spaces: reinforcements come on "
+                                  "there (" + ", ".join(NAMES[s] for s in sorted(START[seat])) + ")")
+            facing = START[seat][dst]
+        else:
+            facing = self._parse_facing(m.group(2))
+        return reinforce_action(dst, facing)
+
+    @staticmethod
+    def _parse_facing(text: str) -> int:
+        if not (text.isdigit() and text.isascii()) or int(text) > 5:
+            raise IllegalMove(f"facing {text!r} is not a direction: facings are 0–5 "
+                              "(0 E, 1 SE, 2 SW, 3 W, 4 NW, 5 NE)")
+        return int(text)
+
+    def _parse_move(self, body: str) -> tuple:
+        m = re.fullmatch(r"([^\s,-]+)\s*(?:,\s*([^\s,-]+))?\s*(?:-\s*(\S+))?", body)
+        if not m:
+            raise IllegalMove(f"cannot read {body!r}: a move is written FROM,TO-F (e.g. 03,05-4, 03,04 "
+                              "or 03-2), or pass")
+        src = parse_space(m.group(1))
+        dst = parse_space(m.group(2)) if m.group(2) else src
+        pid = self.board.cells[src]
+        if pid < 0:
+            raise IllegalMove(f"there is no piece on {NAMES[src]}")
+        if self.board.owner[pid] != self.current:
+            raise IllegalMove(f"the piece on {NAMES[src]} is your opponent's")
+        facing = self._parse_facing(m.group(3)) if m.group(3) else self.board.facing[pid]
+        return move_action(src, dst, facing)
+
+    def _resolve_entries(self, action: tuple, entries: list[str]) -> tuple:
+        """Turn the written choices into bump directions by resolving the move."""
+        def chooser(i: int, point: ChoicePoint) -> int:
+            if i >= len(entries):
+                return point.options[0][0]
+            entry = entries[i].lower()
+            for (d, target), captures in zip(point.options, point.captures):
+                if (target >= 0 and NAMES[target].lower() == entry) or (entry == "x" and captures):
+                    return d
+            labels = " or ".join(f"({label})" for label in point.labels())
+            raise IllegalMove(f"choice {i + 1} ({entries[i]}) names no option: the piece on "
+                              f"{NAMES[point.space]} can be pushed to {labels}")
+
+        _, res = self._simulate(action, chooser, record=False)
+        if len(entries) > len(res.points):
+            if not res.points:
+                raise IllegalMove(f"{self._plain(action)} has no choice to make: remove the parentheses")
+            extra = " ".join(f"({e})" for e in entries[len(res.points):])
+            raise IllegalMove(f"{self._plain(action)} has {len(res.points)} choice"
+                              f"{'s' * (len(res.points) != 1)}; remove {extra}")
+        return move_action(*action[1:4], tuple(p.chosen for p in res.points))
+
+    def _plain(self, action: tuple) -> str:
+        if action == PASS:
+            return "pass"
+        if action[0] == "reinforce":
+            return f"R,{NAMES[action[1]]}-{action[2]}"
+        _, src, dst, facing, _ = action
+        pid = self.board.cells[src]
+        text = NAMES[src]
+        if dst != src:
+            text += f",{NAMES[dst]}"
+        if pid < 0 or self.board.facing[pid] != facing:
+            text += f"-{facing}"
+        return text
+
+    def format_action(self, action: tuple) -> str:
+        """Canonical notation; a move's choices are written in full, each in parentheses.
+
+        Formats an action of the current position (before it is applied), or
+        the last action applied (its choices are then already known).
+        """
+        if action == PASS:
+            return "pass"
+        if action[0] == "reinforce":
+            return self._plain(action)
+        if self._turn and self._turn[-1] == action:
+            return self._last_notation
+        text = self._plain(action)
+        cached = self._cache["outcomes"].get(action) if self._cache else None
+        if cached is not None:
+            points = cached.choice_points
+        elif not action[4] and not self._would_bump(action[1], action[2], action[3], self.current or 1):
+            points = []
+        else:
+            points = self._simulate(action, self._fixed_chooser(action), record=False)[1].points
+        return text + "".join(f" ({p.label(p.chosen)})" for p in points)
+
+    def describe_action(self, action: tuple) -> str:
+        notation = self.format_action(action)
+        if action == PASS:
+            return f"{notation} — move nothing"
+        if action[0] == "reinforce":
+            return f"{notation} — bring on a reserve piece facing {action[2]}"
+        out = self.outcome(action)
+        seat = self.current or 1
+        parts = []
+        if out.bumps == 0:
+            parts.append("no bumps")
+        else:
+            parts.append(f"bumps {out.bumps}")
+            mine, theirs = out.captured[seat - 1], out.captured[2 - seat]
+            if theirs:
+                parts.append(f"captures {theirs} of theirs")
+            if mine:
+                parts.append(f"loses {mine} of yours")
+        if out.guard:
+            parts.append("on their centre")
+        return f"{notation} — " + ", ".join(parts)
+
+    def rank_actions(self, actions: list[tuple]) -> list[tuple]:
+        """Suggestions: pass, then moves that occupy the centre or capture, then the rest."""
+        seat = self.current or 1
+
+        def key(action: tuple) -> tuple:
+            if action == PASS:
+                return (0,)
+            if action[0] == "reinforce":
+                return (3, action[1], action[2])
+            out = self._enumerate()["outcomes"].get(action)
+            if out is None:
+                return (2, action[1], action[2], action[3])
+            gain = out.captured[2 - seat] - out.captured[seat - 1]
+            return (1, -out.guard, -gain, action[1], action[2], action[3], action[4])
+
+        return sorted(actions, key=key)
+
+    # -- words -----------------------------------------------------------------------------
+
+    def describe_turn(self, events: Sequence[Event]) -> str:
+        """The chain in words: "bumps 06 to 07, which bumps 17 (captured against the wall)"."""
+        return describe_events(events)
+
+    # -- resignation and draws -------------------------------------------------------------
+
+    def resign(self, seat: int) -> list[Event]:
+        if self._result is not None:
+            raise IllegalMove("the game is over")
+        if seat not in (1, 2):
+            raise IllegalMove(f"seat {seat} is not in play")
+        if self._turn:
+            raise IllegalMove("cannot resign in the middle of a turn")
+        self._resigned = seat
+        self._result = (3 - seat,)
+        self._end_reason = "resignation"
+        self._cache = None
+        return [Event("resign", seat=seat), Event("end", seat=3 - seat, data=(("reason", "resignation"),))]
+
+    def agree_draw(self) -> list[Event]:
+        """Both players agreed to a draw (offered and accepted outside the engine)."""
+        if self._result is not None:
+            raise IllegalMove("the game is over")
+        if self._turn:
+            raise IllegalMove("cannot agree a draw in the middle of a turn")
+        self._result = ()
+        self._end_reason = "agreement"
+        self._cache = None
+        return [Event("draw"), Event("end", data=(("reason", "agreement"),))]
+
+    # -- serialization -----------------------------------------------------------------------
+
+    def position(self) -> dict[str, Any]:
+        b = self.board
+        doc: dict[str, Any] = {
+            "pieces": {NAMES[s]: [b.owner[p], b.facing[p]] for s, p in enumerate(b.cells) if p >= 0},
+            "to_move": self.to_move,
+            "reserves": list(self.reserves),
+            "captured": list(self.captured),
+            "held_centre": self.held_centre,
+        }
+        if self._result is not None:
+            doc["winners"] = list(self._result)
+            doc["end_reason"] = self._end_reason
+        return doc
+
+    @classmethod
+    def from_position(
+        cls, players: int, options: Mapping[str, Any] | None, position: Mapping[str, Any]
+    ) -> "Bump":
+        cls.info.check_players(players)
+        game = cls(players, cls.info.resolve_options(options))
+        try:
+            pieces = position.get("pieces", {})
+            if not isinstance(pieces, Mapping):
+                raise StateError("pieces must map spaces to [seat, facing]")
+            for name, value in pieces.items():
+                try:
+                    space = parse_space(str(name))
+                except SpaceNameError as error:
+                    raise StateError(str(error)) from None
+                if game.board.cells[space] >= 0:
+                    raise StateError(f"{NAMES[space]} is listed twice")
+                if (not isinstance(value, (list, tuple)) or len(value) != 2
+                        or any(not isinstance(v, int) or isinstance(v, bool) for v in value)):
+                    raise StateError(f"{name}: a piece is [seat, facing], not {value!r}")
+                seat, facing = value
+                if seat not in (1, 2):
+                    raise StateError(f"{name}: seat {seat} is not 1 or 2")
+                if not 0 <= facing <= 5:
+                    raise StateError(f"{name}: facing {facing} is not 0–5")
+                if space == CENTRE[seat]:
+                    raise StateError(f"{name}: a piece never stands on its own centre")
+                game.board.add(space, seat, facing)
+            for key in ("reserves", "captured"):
+                values = position.get(key, [0, 0] if key == "captured" else game.reserves)
+                if (not isinstance(values, list) or len(values) != 2
+                        or any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in values)):
+                    raise StateError(f"{key} must list two counts of zero or more")
+                setattr(game, key, list(values))
+            if any(r > MAX_RESERVES for r in game.reserves):
+                raise StateError(f"at most {MAX_RESERVES} reserve pieces a side")
+            for seat in (1, 2):
+                total = game.on_board(seat) + game.captured[seat - 1] + game.reserves[seat - 1]
+                if total > 12 + MAX_RESERVES:
+                    raise StateError(f"seat {seat} has {total} pieces in all; at most {12 + MAX_RESERVES}")
+            b = game.board
+            for space, pid in enumerate(b.cells):
+                front = NEIGHBOURS[space][b.facing[pid]] if pid >= 0 else -1
+                if front >= 0 and b.cells[front] >= 0 and b.facing[b.cells[front]] != OPPOSITE[b.facing[pid]]:
+                    raise StateError(f"{NAMES[space]} (facing {b.facing[pid]}) bumps {NAMES[front]}: "
+                                     "a position must be stable")
+            held = position.get("held_centre", [])
+            if not isinstance(held, list) or any(s not in (1, 2) for s in held):
+                raise StateError("held_centre lists seats 1 and/or 2")
+            for seat in held:
+                game.held[seat] = True
+            to_move = position.get("to_move", 1)
+            winners = position.get("winners")
+        except (AttributeError, TypeError, ValueError) as error:
+            if isinstance(error, StateError):
+                raise
+            raise StateError(f"malformed Bump position: {error}") from None
+        if winners is not None:
+            if not isinstance(winners, list) or len(winners) > 1 or any(w not in (1, 2) for w in winners):
+                raise StateError("winners lists one seat, or none for a draw")
+            game._result = tuple(winners)
+            game._end_reason = str(position.get("end_reason") or ("agreement" if not winners else "centre"))
+            if game._end_reason == "resignation" and winners:
+                game._resigned = 3 - winners[0]
+            game.current = None
+            return game
+        if to_move not in (1, 2):
+            raise StateError("to_move must be 1 or 2 (or null with winners for a finished game)")
+        game.current = to_move
+        game._victory_phase()
+        return game
+
+    def _state_extra(self) -> dict[str, Any]:
+        return {
+            "ply": self._ply,
+            "winners": list(self._result) if self._result is not None else None,
+            "end_reason": self._end_reason,
+            "stasis": [[key, count] for key, count in self.stasis.items()],
+        }
+
+    def _load_state_extra(self, extra: Mapping[str, Any]) -> None:
+        self._ply = int(extra.get("ply", 0))
+        if extra.get("winners") is not None:
+            self._result = tuple(extra["winners"])
+            self._end_reason = extra.get("end_reason")
+            self.current = None
+        stasis = extra.get("stasis") or []
+        try:
+            self.stasis = {str(key): int(count) for key, count in stasis}
+        except (TypeError, ValueError):
+            raise StateError("stasis must list [record, count] pairs") from None
+
+    # -- text ---------------------------------------------------------------------------------
+
+    def render_text(self) -> str:
+        """Both areas: ``.`` empty, ``C`` a centre, ``:`` a gate, a piece as its seat's letter
+        (``b`` Blue, ``o`` Orange) followed by its facing."""
+        b = self.board
+        marks: dict[tuple[int, int], str] = {}
+        for i, cells in enumerate(COORDS):
+            pid = b.cells[i]
+            for k, cell in enumerate(cells):
+                if pid >= 0 and (AREAS[i] or gate_part(i, b.facing[pid]) == k):
+                    marks[cell] = "bo"[b.owner[pid] - 1] + str(b.facing[pid])
+                else:
+                    marks[cell] = " C" if i in (C1, C2) else (" :" if AREAS[i] == 0 else " .")
+        rows = sorted({r for _, r in marks})
+        left = min(2 * q + r for q, r in marks)
+        lines = []
+        for r in rows:
+            line = [" "] * (2 * (max(2 * q + r for q, rr in marks if rr == r) - left) + 2)
+            for (q, rr), mark in marks.items():
+                if rr == r:
+                    x = 2 * (2 * q + r - left)
+                    line[x:x + 2] = mark
+            lines.append("".join(line).rstrip())
+        lines.append("")
+        for seat in (1, 2):
+            flags = []
+            if self.held[seat]:
+                flags.append("held the centre")
+            if self.to_move == seat:
+                flags.append("to move")
+            extra = f" ({', '.join(flags)})" if flags else ""
+            lines.append(f"{seat} {SEAT_COLOURS[seat - 1]:<6} pieces {self.on_board(seat):>2}  "
+                         f"captured {self.captured[seat - 1]:>2}  reserves {self.reserves[seat - 1]}{extra}")
+        if self.is_over:
+            if self.drawn:
+                lines.append("Game over: drawn by agreement.")
+            else:
+                how = "by resignation" if self._end_reason == "resignation" else "on the centre"
+                lines.append(f"Game over: {SEAT_COLOURS[self.winners[0] - 1]} wins {how}.")
+        return "\n".join(lines)
+
+
+_REASON_WORDS = {
+    "wall": "captured against the wall",
+    "piece": "captured against a piece",
+    "centre": "captured on a centre",
+    "stasis": "captured in stasis",
+}
+
+
+def describe_events(events: Sequence[Event]) -> str:
+    """Words for a turn's events: the chain of bumps, captures, choices and the guard call."""
+    bumps = [e for e in events if e.kind in ("bump", "capture", "choice")]
+    words: list[str] = []
+    previous_dst: str | None = None
+    pending_choice = ""
+    index = 0
+    while index < len(bumps):
+        e = bumps[index]
+        index += 1
+        if e.kind == "choice":
+            data = dict(e.data)
+            pending_choice = f" (chosen: {data['chosen']} of {' or '.join(data['options'])})"
+            continue
+        if e.kind != "bump":
+            continue
+        data = dict(e.data)
+        capture = None
+        if index < len(bumps) and bumps[index].kind == "capture":
+            capture = dict(bumps[index].data)["reason"]
+            index += 1
+        lead = "bumps" if not words else ("which bumps" if e.cell == previous_dst else "then bumps")
+        if capture is None:
+            words.append(f"{lead} {e.src} to {e.dst}{pending_choice}")
+        else:
+            reason = _REASON_WORDS[capture]
+            if capture == "centre":
+                reason = f"captured on centre {data['toward']}"
+            words.append(f"{lead} {e.src} ({reason}){pending_choice}")
+        pending_choice = ""
+        previous_dst = e.dst
+    text = ", ".join(words)
+    if any(e.kind == "reinforce" for e in events):
+        text = "brings on a reserve piece" + (", " + text if text else "")
+    if any(e.kind == "guard" for e in events):
+        text = (text + ". " if text else "") + "Guard your center!"
+    ends = [e for e in events if e.kind == "end" and dict(e.data).get("reason") == "centre"]
+    if ends:
+        text = (text + " " if text else "") + f"{SEAT_COLOURS[ends[0].seat - 1]} stands on {ends[0].cell} and wins."
+    return text
+
+
+Bump.info = GameInfo(
+    id="bump",
+    name="Bump",
+    min_players=2,
+    max_players=2,
+    options=(
+        OptionSpec("reserve1", 0, (0, 1, 2, 3), "reserve pieces for seat 1 (reinforcement variant): 0–3"),
+        OptionSpec("reserve2", 0, (0, 1, 2, 3), "reserve pieces for seat 2 (reinforcement variant): 0–3"),
+    ),
+    summary=RULES_SUMMARY,
+    seat_names=SEAT_COLOURS,
+    allows_draws=True,
+    max_turns=MAX_TURNS,
+    game_class=Bump,
+)
