@@ -21,7 +21,7 @@ from games.registry import new_game
 from .levels import choose_turn, get_level
 from .turns import apply_turn, returns_of
 
-MAX_TURNS = 1000  # a game still going after this many turns is scored a draw
+MAX_TURNS = 1000  # a game still going after this many turns is scored a draw…
 
 
 def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -68,7 +68,7 @@ class ArenaResult:
 def play_game(game: Game, levels: Mapping[int, str], seed: int,
               on_turn: Callable[[str, float], None] | None = None) -> tuple[float, ...]:
     """Play ``game`` to the end with a level per seat; return per-seat returns."""
-    for turn_index in range(MAX_TURNS):
+    for turn_index in range(game.info.max_turns or MAX_TURNS):  # …or after the game's own cap
         if game.is_over:
             return returns_of(game)
         seat = game.to_move

@@ -68,7 +68,7 @@ class BideKnowledge(GameKnowledge):
             key = bide_key(state)
             if key not in seen:
                 seen.add(key)
-                turns.append(Turn(actions, game.format_turn(actions), state))
+                turns.append(Turn(actions, game, state))
 
         if game.bide_allowed():
             add((BIDE,))

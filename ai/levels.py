@@ -64,7 +64,10 @@ def choose_turn(game: Game, level: str = DEFAULT_LEVEL, seed: int = 0,
     start = time.process_time()
     if spec.simulations == 0:
         turn = rng.choice(know.turns(game, rng))
-        return Choice(turn, spec.name, time.process_time() - start, 0)
-    sims = max(10, round(spec.simulations * know.simulation_scale))
-    result = MCTS(know, rng, simulations=sims, seconds=spec.seconds).search(game)
-    return Choice(result.turn, spec.name, time.process_time() - start, result.simulations)
+        simulations = 0
+    else:
+        sims = max(10, round(spec.simulations * know.simulation_scale))
+        result = MCTS(know, rng, simulations=sims, seconds=spec.seconds).search(game)
+        turn, simulations = result.turn, result.simulations
+    turn.notation  # written now, from the position it was chosen in
+    return Choice(turn, spec.name, time.process_time() - start, simulations)

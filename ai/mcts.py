@@ -11,9 +11,11 @@ Begird's swap the player who answered White owns Black, so the swap must be
 judged by Black's results.
 
 A little solving on top: when a node is expanded, a turn that wins at once
-for its mover makes the node *solved* — its value is that win, always — so
-a move that lets the next seat win at once is seen as the loss it is.
-The final choice skips such moves whenever another exists.
+for its mover — or, when every turn ends the game, the best of them — makes
+the node *solved*: its value is that outcome, always. So a move that lets
+the next seat win at once is seen as the loss it is, and one that leaves the
+next seat only losing turns as the win it is. The final choice takes a
+proven win, and skips moves that lose at once whenever another exists.
 
 All randomness comes from the ``random.Random`` given to :class:`MCTS`;
 with a simulation budget the result is a function of the seed.
@@ -104,6 +106,14 @@ class MCTS:
             node.solved = by_player(after, returns_of(after))
             node.children = [Node(win, after, 1.0)]
             return
+        if all(t.state is not None and t.state.is_over for t in turns):
+            # Every turn ends the game: the mover takes the best of them (max^n).
+            mover = player_to_move(state)
+            outcomes = [(by_player(t.state, returns_of(t.state)), t) for t in turns]  # type: ignore[arg-type]
+            value, best = max(outcomes, key=lambda o: o[0][mover - 1])
+            node.solved = value
+            node.children = [Node(best, best.state, 1.0)]
+            return
         weights = self.knowledge.prior(state, turns)
         if weights is None:
             weights = [1.0] * len(turns)
@@ -188,6 +198,9 @@ class MCTS:
         """The most visited turn that does not lose at once, if one exists."""
         children = root.children
         assert children
+        for child in children:  # a turn proven to win (the next seat cannot avoid losing)
+            if child.solved is not None and child.solved[seat - 1] == 1.0:
+                return child
         ranked = sorted(children, key=lambda c: (c.visits, c.mean(seat) if c.visits else 0.0), reverse=True)
         for child in ranked:
             if not self._loses_at_once(root, child, seat):

@@ -6,11 +6,13 @@ from games.interface import Game
 
 from .begird import BegirdKnowledge
 from .bide import BideKnowledge
+from .bump import BumpKnowledge
 from .knowledge import GameKnowledge
 
 KNOWLEDGE: dict[str, type[GameKnowledge]] = {
     "bide": BideKnowledge,
     "begird": BegirdKnowledge,
+    "bump": BumpKnowledge,
 }
 
 

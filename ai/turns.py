@@ -24,11 +24,23 @@ from games.interface import Action, Game
 
 @dataclass
 class Turn:
-    """One complete turn: its actions in order and, once known, the position it leads to."""
+    """One complete turn: its actions in order and, once known, the position it leads to.
+
+    ``origin`` is the position the turn is played from; the notation is written from it
+    only when asked for (a tree node lists hundreds of turns and formats few).
+    """
 
     actions: tuple[Action, ...]
-    notation: str
+    origin: Game | None = field(default=None, repr=False, compare=False)
     state: Game | None = field(default=None, repr=False, compare=False)
+    text: str | None = None
+
+    @property
+    def notation(self) -> str:
+        if self.text is None:
+            assert self.origin is not None
+            self.text = self.origin.format_turn(self.actions)
+        return self.text
 
     def result(self, game: Game) -> Game:
         """The position after this turn from ``game`` (computed once, then kept)."""
@@ -72,11 +84,10 @@ def enumerate_turns(
     if native is not None:
         turns = []
         for actions, state in native():
-            actions = tuple(actions)
-            turns.append(Turn(actions, game.format_turn(actions), state))
+            turns.append(Turn(tuple(actions), game, state))
         return turns
     if not game.info.multi_action_turns:
-        return [Turn((a,), game.format_action(a)) for a in game.legal_actions()]
+        return [Turn((a,), game) for a in game.legal_actions()]
     turns: list[Turn] = []
     seen: set[Hashable] = set()
     visited = 0
@@ -93,7 +104,7 @@ def enumerate_turns(
             k = key(done)
             if k not in seen:
                 seen.add(k)
-                turns.append(Turn(actions, ",".join(names), done))
+                turns.append(Turn(actions, game, done, ",".join(names)))
             if state.is_over:
                 continue
         # Reverse so the walk visits actions in the engine's order.

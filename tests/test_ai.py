@@ -167,7 +167,8 @@ def test_four_seat_bide_search_returns_a_legal_turn_for_any_seat():
 # -- determinism and budgets --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("game_id,moves", [("begird", ["j9", "swap", "k9"]), ("bide", ["bide", "bide", "e5,e4"])])
+@pytest.mark.parametrize("game_id,moves", [("begird", ["j9", "swap", "k9"]), ("bide", ["bide", "bide", "e5,e4"]),
+                                           ("bump", ["01,03", "09,07"])])
 def test_same_seed_same_turn(game_id, moves):
     game = new_game(game_id)
     for move in moves:
@@ -202,3 +203,54 @@ def test_random_level_plays_legal_turns_to_the_end():
         apply_turn(game, choice.turn.actions)
         seed += 1
     assert len(game.winners) == 1
+
+
+# -- Bump -------------------------------------------------------------------------------
+
+# Blue's piece on 09 stands next to Orange's centre; Orange's two pieces are far away in
+# Blue's area, so a Blue piece that steps onto C2 (facing anything but 3) cannot be removed.
+BUMP_STEP_IN = {"pieces": {"09": [1, 0], "31": [2, 1], "44": [2, 4], "22": [1, 4], "13": [1, 4]},
+                "to_move": 1, "reserves": [0, 0]}
+# An Orange piece stands on Blue's centre: unless Blue bumps it off this turn, Orange wins
+# when the turn passes. 8 of Blue's 222 turns do (e.g. 01-3 turns 01's bumper onto it).
+BUMP_CENTRE_TAKEN = {"pieces": {"C1": [2, 1], "01": [1, 0], "31": [1, 3], "33": [1, 2], "09": [2, 3],
+                                "19": [2, 4]}, "to_move": 1, "reserves": [0, 0]}
+
+
+def bump(position):
+    from games.bump import Bump
+
+    return Bump.from_position(2, {}, position)
+
+
+def every_reply_loses(state, seat):
+    return all(r.result(state).winners == (seat,) for r in enumerate_turns(state))
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_bump_steps_onto_the_centre_when_it_cannot_be_removed(seed):
+    game = bump(BUMP_STEP_IN)
+    turn = choose_turn(game, "easy", seed=seed).turn
+    after = game.copy()
+    after.play_turn(turn.notation)
+    assert after.piece_at("C2")[0] == 1
+    assert every_reply_loses(after, 1)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_bump_clears_its_own_centre(seed):
+    game = bump(BUMP_CENTRE_TAKEN)
+    turns = enumerate_turns(game)
+    assert sum(1 for t in turns if not t.result(game).is_over) == 8  # the puzzle: most turns lose
+    turn = choose_turn(game, "easy", seed=seed).turn
+    after = game.copy()
+    after.play_turn(turn.notation)
+    assert not after.is_over and after.piece_at("C1") is None
+
+
+def test_bump_playouts_are_cut_short_and_estimated():
+    from ai.bump import BumpKnowledge
+
+    game = new_game("bump")
+    value = BumpKnowledge().evaluate(game, random.Random(0))
+    assert len(value) == 2 and sum(value) == pytest.approx(1.0) and 0 < value[0] < 1
