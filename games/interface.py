@@ -269,10 +269,11 @@ class Game(ABC):
         """A short explanation for players (autocomplete hints). Override for richer text."""
         return self.format_action(action)
 
-    def describe_turn(self, events: Sequence[Event]) -> str:
+    def describe_turn(self, events: Sequence[Event], notation: str = "") -> str:
         """What a played turn did, in words for an announcement ("" when the notation says it all).
 
-        Called on the game *after* the turn with the turn's events. Override per game.
+        Called on the game *after* the turn with the turn's events (and, optionally, its
+        canonical notation). Override per game.
         """
         return ""
 

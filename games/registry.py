@@ -8,8 +8,9 @@ from .begird import Begird
 from .bide import Bide
 from .bump import Bump
 from .interface import Game, GameInfo, OptionError
+from .playbai import PlayBai
 
-GAMES: dict[str, GameInfo] = {info.id: info for info in (Bide.info, Begird.info, Bump.info)}
+GAMES: dict[str, GameInfo] = {info.id: info for info in (Bide.info, Begird.info, Bump.info, PlayBai.info)}
 
 
 def register(info: GameInfo) -> None:

@@ -1,0 +1,1111 @@
+"""Play Bai (David Florsch and Pauline Détraz, 2025), exactly as RULES.md §3 settles it.
+
+Field (option ``side``: 5 or 6)
+-------------------------------
+A hex-hex field (side 5: 61 cells ``a1``…``i5``, centre ``e5``). The three
+left corners are seat 1's end zones (``a1 e1 i1``), the three right corners
+seat 2's (``a5 e9 i5``); only end zones carry a dot. A set begins with seat
+1 on ``b2 e2 h2``, seat 2 on ``b5 e8 h5`` (one step from each end zone
+towards the centre) and the ball loose on the centre.
+
+Position form (``PlayBai.position()``)::
+
+    {"pieces": {"b2": 1, "e2": 1, "h2": 1, "b5": 2, "e8": 2, "h5": 2},
+     "ball": "e5", "goals": [0, 0], "to_move": 1, "kickoff": true, "last_goal": null}
+
+``ball`` is the ball's cell (its carrier's cell, or where it lies loose);
+``kickoff`` is true when the mover is on the first turn of a set (at most 2
+moves); ``last_goal`` is the seat that scored the latest goal (``null``
+before any). ``to_move`` is ``null`` once the game is over: after the winning
+goal the position shows the scorer on the end-zone cell with the ball.
+``"resigned": [seat]`` is added when the game ended by resignation. A
+position may give each team 1 to 3 playballers (puzzles); play always
+restores 3 at the next set-up.
+
+Actions and notation
+--------------------
+An action is a tuple: ``(STEP, src, dst)``, ``(JUMP, src, direction)`` or
+``(PASS, src, dst)`` with cell indices and a direction 0–5 (RULES §0).
+Canonical notation: step ``b2-c2``, jump ``b2^se``, pass ``e5>b5``; on input a
+non-bouncing jump may be written by its landing cell (``b2-d2``) and a pass by
+its receiver alone (``>b5``). A turn is its actions separated by spaces or
+commas.
+
+The turn in progress
+--------------------
+:meth:`apply_action` accepts every action the movement rules allow, even one
+after which the turn can no longer end (three moves made and a playballer on
+a dot); :meth:`end_turn` then says why. :meth:`legal_actions` lists only the
+actions after which a complete turn is still reachable, so a client (or a
+random player) that follows it never gets stuck. A goal ends the turn at
+once: afterwards :meth:`legal_actions` is empty, :meth:`can_end_turn` is true
+and any further action is refused.
+
+Complete turns
+--------------
+:meth:`complete_turns` enumerates the distinct resulting positions of every
+complete turn from the current (possibly half-entered) turn by a
+breadth-first search over in-turn states ``(team's cells, ball cell, moves
+used)`` with a visited set; each position comes with its shortest notation.
+Team-mates are interchangeable, so a state is a sorted tuple of cells.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Mapping, Sequence
+
+from .hexgrid import DIRECTION_NAMES, CellNameError, HexBoard, direction_index, step
+from .interface import (
+    Event,
+    GameInfo,
+    IllegalMove,
+    OptionSpec,
+    StateError,
+    TurnBookkeeping,
+    split_turn,
+)
+
+STEP, JUMP, PASS = 0, 1, 2
+SEAT_COLOURS = ("Orange", "Blue")
+GOALS_TO_WIN = 3
+MOVES_PER_TURN = 3
+KICKOFF_MOVES = 2
+# A non-winning goal always leads to the same position (the set-up, the other
+# seat kicking off), so every such turn has this one resulting position.
+GOAL = ("goal",)
+
+RULES_SUMMARY = """\
+**Play Bai** — 2 teams of 3 playballers on a hexagonal field of 61 cells.
+Each team defends the 3 dotted **end zones** on its side (Orange the left
+corners, Blue the right ones) and scores by carrying the ball into one of the
+opponent's. A turn is **1 to 3 moves** (only 1 or 2 on a set's kick-off),
+by any of your playballers:
+• **step** to an adjacent empty cell;
+• **jump** over an unbroken line of playballers (either team) to the first
+  free cell beyond; at the edge you **bounce back** (still a move).
+Jumping over the ball carrier takes the ball; so does entering the loose
+ball's cell. Between and around moves, **pass** as often as you like to a
+team-mate in a straight line with no opponent in between.
+No playballer may be on a dot when the turn ends, and the turn must change
+the position. Enter an opponent's end zone only with the ball: that is a
+**goal**, the turn ends, and the conceding team kicks off the next set.
+First to **3 goals** wins (expert: two goals in a row).
+Notation: step `b2-c2`, jump `b2^se` (or `b2-d2`), pass `e5>b5`; a turn is
+e.g. `b2-c2 e5>b5 b5^ne`."""
+
+
+# -- the field ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Field:
+    """Everything fixed about a field size: geometry, end zones, set-up, lines."""
+
+    side: int
+    board: HexBoard
+    nbr: tuple[tuple[int, ...], ...]  # per cell, per direction: the neighbour or -1
+    rays: tuple[tuple[tuple[int, ...], ...], ...]  # per cell, per direction: cells to the edge
+    zones: tuple[tuple[int, ...], tuple[int, ...]]  # end zones of seat 1 and seat 2
+    dots: frozenset[int]
+    zone_owner: tuple[int, ...]  # per cell: the seat whose end zone it is, else 0
+    setup: tuple[tuple[int, ...], tuple[int, ...]]
+    centre: int
+    lines: dict[tuple[int, int], tuple[int, ...]]  # (a, b) in line: the cells strictly between
+    direction_between: dict[tuple[int, int], int]  # (a, b) in line: direction from a to b
+
+
+@lru_cache(maxsize=None)
+def field(side: int = 5) -> Field:
+    board = HexBoard.hexhex(side)
+    n = side - 1
+    index = board.index
+    nbr = tuple(
+        tuple(index.get(step(c, d), -1) for d in range(6)) for c in board.cells
+    )
+    # Corners clockwise from the top-left: a1, top-right, right, bottom-right, bottom-left, left.
+    corners = [(0, -n), (n, -n), (n, 0), (0, n), (-n, n), (-n, 0)]
+    left = (corners[0], corners[5], corners[4])  # a1, e1, i1 (side 5)
+    right = (corners[1], corners[2], corners[3])  # a5, e9, i5
+    zones = (tuple(sorted(index[c] for c in left)), tuple(sorted(index[c] for c in right)))
+    owner = [0] * len(board)
+    for seat, cells in enumerate(zones, start=1):
+        for i in cells:
+            owner[i] = seat
+
+    def in_front(c: tuple[int, int]) -> int:
+        # One step from the corner towards the centre: the neighbour nearest (0, 0).
+        q, r = c
+        best = min((step(c, d) for d in range(6)), key=lambda x: max(abs(x[0]), abs(x[1]), abs(x[0] + x[1])))
+        del q, r
+        return index[best]
+
+    setup = (tuple(sorted(in_front(c) for c in left)), tuple(sorted(in_front(c) for c in right)))
+    lines: dict[tuple[int, int], tuple[int, ...]] = {}
+    direction_between: dict[tuple[int, int], int] = {}
+    for a in range(len(board)):
+        for d in range(6):
+            ray = board.rays[a][d]
+            for k, b in enumerate(ray):
+                lines[(a, b)] = ray[:k]
+                direction_between[(a, b)] = d
+    return Field(
+        side=side,
+        board=board,
+        nbr=nbr,
+        rays=board.rays,
+        zones=zones,
+        dots=frozenset(zones[0] + zones[1]),
+        zone_owner=tuple(owner),
+        setup=setup,
+        centre=index[(0, 0)],
+        lines=lines,
+        direction_between=direction_between,
+    )
+
+
+# -- the search over one turn ------------------------------------------------------------------
+#
+# A turn state is the mover's cells (a bitmask: team-mates are interchangeable),
+# the ball's cell and the moves made so far. The opponent does not move during
+# the turn, so its cells are a fixed bitmask. The search goes layer by layer
+# (moves made); passes are folded into each layer as the closure of where the
+# ball can go among team-mates. A state already reached with fewer moves is
+# never explored again (it could do everything the later one can).
+
+KEY_SHIFT = 128  # key = cells mask | ball << KEY_SHIFT (fields have at most 91 cells)
+
+
+@lru_cache(maxsize=None)
+def _tables(side: int) -> tuple:
+    """Per field, precomputed action tuples so the search allocates none."""
+    fld = field(side)
+    n = len(fld.board)
+    step_actions = tuple(tuple((STEP, c, fld.nbr[c][d]) for d in range(6)) for c in range(n))
+    jump_actions = tuple(tuple((JUMP, c, d) for d in range(6)) for c in range(n))
+    dot_mask = 0
+    for i in fld.dots:
+        dot_mask |= 1 << i
+    zone_masks = tuple(sum(1 << i for i in zone) for zone in fld.zones)
+    return step_actions, jump_actions, dot_mask, zone_masks
+
+
+@lru_cache(maxsize=None)
+def _pass_tables(side: int) -> tuple[dict, dict]:
+    """Per field: for cells in line, the bitmask of the cells between them, and the pass action."""
+    fld = field(side)
+    line_masks = {pair: sum(1 << k for k in between) for pair, between in fld.lines.items()}
+    pass_actions = {pair: (PASS, pair[0], pair[1]) for pair in fld.lines}
+    return line_masks, pass_actions
+
+
+def _cells_of(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def search_turns(
+    fld: Field,
+    seat: int,
+    mine: int,
+    opp: int,
+    ball: int,
+    used: int,
+    limit: int,
+    start: int,
+    winning_goal: bool,
+    first_only: bool = False,
+) -> dict[Any, tuple[tuple, ...]]:
+    """Resulting positions of the complete turns from a state, each with its actions.
+
+    ``mine``/``opp`` are cell bitmasks, ``start`` the key of the position the
+    turn started from. A result key is ``mine | ball << KEY_SHIFT`` for an
+    ordinary end, :data:`GOAL` for a goal that does not win, and ``("win",
+    key)`` for the winning goal (the game stops with the scorer in the end
+    zone, so those positions differ). Paths have the fewest moves, then the
+    fewest actions.
+    """
+    step_actions, jump_actions, dot_mask, zone_masks = _tables(fld.side)
+    nbr = fld.nbr
+    rays = fld.rays
+    line_masks, pass_actions = _pass_tables(fld.side)
+    opp_zone = zone_masks[2 - seat]
+    results: dict[Any, tuple[tuple, ...]] = {}
+    reaches: dict[int, list] = {}
+
+    def reach(cells: Sequence[int], holder: int, key: int) -> list:
+        """Where passes can take the ball from ``holder`` among ``cells``: [(holder', passes)].
+        A team has at most 3 playballers, so two passes reach every team-mate
+        that can be reached at all."""
+        out = [(holder, ())]
+        direct = []
+        rest = []
+        for b in cells:
+            if b == holder:
+                continue
+            between = line_masks.get((holder, b))
+            if between is not None and not between & opp:
+                direct.append(b)
+                out.append((b, (pass_actions[(holder, b)],)))
+            else:
+                rest.append(b)
+        for b in rest:
+            for via in direct:
+                between = line_masks.get((via, b))
+                if between is not None and not between & opp:
+                    out.append((b, (pass_actions[(holder, via)], pass_actions[(via, b)])))
+                    break
+        reaches[key] = out
+        return out
+
+    # Layer `used`: the state as it is, and wherever passes can take the ball.
+    seen: set[int] = set()
+    frontier = []
+    if mine >> ball & 1:
+        entries = reach(_cells_of(mine), ball, mine | ball << KEY_SHIFT)
+    else:
+        entries = [(ball, ())]
+    for holder, path in entries:
+        key = mine | holder << KEY_SHIFT
+        frontier.append((mine, holder, path))
+        if used:  # with no move yet, the same state reached later by moves must still count
+            seen.add(key)
+            if key != start and not mine & dot_mask:
+                results[key] = path
+                if first_only:
+                    return results
+    layer = used
+    while frontier and layer < limit:
+        layer += 1
+        last = layer == limit
+        nxt = []
+        geo_cache: dict[int, list] = {}
+        for mask, ball, path in frontier:
+            geo = geo_cache.get(mask)
+            if geo is None:
+                # Each move once per team shape: (landing, action, cells toggled,
+                # cells whose ball the mover ends up with, landing << KEY_SHIFT, into the end zone).
+                occ = mask | opp
+                geo = []
+                cells = _cells_of(mask)
+                for c in cells:
+                    others = [x for x in cells if x != c]
+                    nb = nbr[c]
+                    for d in range(6):
+                        n = nb[d]
+                        if n < 0:
+                            continue
+                        if not occ >> n & 1:
+                            geo.append((n, step_actions[c][d], (1 << c) | (1 << n), 1 << c,
+                                        n << KEY_SHIFT, opp_zone >> n & 1, others + [n]))
+                            continue
+                        over = (1 << c) | (1 << n)
+                        dst = c
+                        for k in rays[c][d][1:]:
+                            if not occ >> k & 1:
+                                dst = k
+                                break
+                            over |= 1 << k
+                        toggled = 0 if dst == c else (1 << c) | (1 << dst)
+                        geo.append((dst, jump_actions[c][d], toggled, over,
+                                    dst << KEY_SHIFT, opp_zone >> dst & 1, others + [dst]))
+                geo_cache[mask] = geo
+            loose = not (mask | opp) >> ball & 1
+            ball_key = ball << KEY_SHIFT
+            for dst, action, toggled, follow, dst_key, into_zone, new_cells in geo:
+                new_mask = mask ^ toggled
+                if follow >> ball & 1 or (loose and dst == ball):
+                    new_ball = dst
+                    key = new_mask | dst_key
+                else:
+                    if into_zone:
+                        continue  # an opponent's end zone only with the ball
+                    new_ball = ball
+                    key = new_mask | ball_key
+                if into_zone:
+                    goal = ("win", key) if winning_goal else GOAL
+                    if goal not in results:
+                        results[goal] = path + (action,)
+                        if first_only:
+                            return results
+                    continue
+                if key in seen:
+                    continue  # reached before with as many moves left: all handled
+                endable = not new_mask & dot_mask
+                base = path + (action,)
+                if not new_mask >> new_ball & 1:  # the ball is not ours: no passes
+                    seen.add(key)
+                    if endable and key != start:
+                        results[key] = base
+                        if first_only:
+                            return results
+                    if not last:
+                        nxt.append((new_mask, new_ball, base))
+                    continue
+                for holder, acts in reaches.get(key) or reach(new_cells, new_ball, key):
+                    key = new_mask | holder << KEY_SHIFT
+                    seen.add(key)
+                    full = base + acts if acts else base
+                    if endable and key != start:
+                        results[key] = full
+                        if first_only:
+                            return results
+                    if not last:
+                        nxt.append((new_mask, holder, full))
+        frontier = nxt
+    return results
+
+
+def key_cells(key: int, names: Sequence[str]) -> tuple[tuple[str, ...], str]:
+    """A result key as (the team's cell names, the ball's cell name)."""
+    mask = key & ((1 << KEY_SHIFT) - 1)
+    return tuple(names[i] for i in _cells_of(mask)), names[key >> KEY_SHIFT]
+
+
+# -- the game -------------------------------------------------------------------------------
+
+
+class PlayBai(TurnBookkeeping):
+    info: GameInfo  # set below
+
+    def __init__(self, players: int, options: Mapping[str, Any]) -> None:
+        self.players = players
+        self.options = dict(options)
+        fld = field(self.options["side"])
+        self.field = fld
+        self.board = fld.board
+        self.seat_of: list[int] = [0] * len(fld.board)
+        self.ball = fld.centre
+        self.goals: list[int] = [0, 0]
+        self.current: int | None = self.options["first"]
+        self.kickoff = True
+        self.last_goal: int | None = None
+        self._ply = 0
+        self._turn: list[tuple] = []
+        self._result: tuple[int, ...] | None = None
+        self._end_reason: str | None = None
+        self._resigned: int | None = None
+        # The turn in progress: moves made, the position it started from, a goal that ended it.
+        self._moves = 0
+        self._start: tuple | None = None
+        self._scored: int | None = None
+        self._set_up()
+
+    def _set_up(self) -> None:
+        cells = self.seat_of
+        for i in range(len(cells)):
+            cells[i] = 0
+        for seat, start in enumerate(self.field.setup, start=1):
+            for i in start:
+                cells[i] = seat
+        self.ball = self.field.centre
+
+    # -- creation ------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, players: int = 2, options: Mapping[str, Any] | None = None) -> "PlayBai":
+        cls.info.check_players(players)
+        return cls(players, cls.info.resolve_options(options))
+
+    # -- small queries -------------------------------------------------------------
+
+    def pieces(self, seat: int) -> tuple[int, ...]:
+        """Cell indices of ``seat``'s playballers, sorted."""
+        return tuple(i for i, s in enumerate(self.seat_of) if s == seat)
+
+    def carrier(self) -> int | None:
+        """The seat holding the ball, or ``None`` while it lies loose."""
+        return self.seat_of[self.ball] or None
+
+    def _mask(self, seat: int) -> int:
+        mask = 0
+        for i, s in enumerate(self.seat_of):
+            if s == seat:
+                mask |= 1 << i
+        return mask
+
+    def move_limit(self) -> int:
+        return KICKOFF_MOVES if self.kickoff else MOVES_PER_TURN
+
+    @property
+    def set_number(self) -> int:
+        """Sets started so far (every goal but the winning one starts a new set)."""
+        return sum(self.goals) + (0 if self._result is not None and self._end_reason == "goals" else 1)
+
+    def _key(self, seat: int) -> int:
+        return self._mask(seat) | self.ball << KEY_SHIFT
+
+    def _start_key(self) -> int:
+        if self._start is None:
+            assert self.current is not None
+            self._start = self._key(self.current)
+        return self._start
+
+    def _goal_wins(self, seat: int) -> bool:
+        if self.options["expert"]:
+            return self.last_goal == seat
+        return self.goals[seat - 1] + 1 >= GOALS_TO_WIN
+
+    def scores(self) -> tuple[float, ...]:
+        return (float(self.goals[0]), float(self.goals[1]))
+
+    # -- complete turns ----------------------------------------------------------------
+
+    def turn_results(self, first_only: bool = False) -> dict[Any, tuple[tuple, ...]]:
+        """Distinct resulting positions of the complete turns from the turn in progress
+        (keys as :func:`search_turns` makes them), each with the actions still to play."""
+        if self._result is not None:
+            return {}
+        seat = self.current
+        assert seat is not None
+        if self._scored is not None:
+            return {GOAL: ()}
+        return search_turns(
+            self.field, seat, self._mask(seat), self._mask(3 - seat), self.ball, self._moves,
+            self.move_limit(), self._start_key(), self._goal_wins(seat), first_only,
+        )
+
+    def complete_turns(self) -> dict[str, Any]:
+        """Notation -> resulting position, one (shortest) notation per distinct position.
+
+        A position is ``(team's cells, ball cell)`` in names, ``"goal"`` for a goal
+        that does not win (every such goal leads to the same set-up) or
+        ``("win", cells, ball)`` for the winning goal. From a half-entered turn
+        the notation lists only the actions still to come."""
+        names = self.board.names
+        out: dict[str, Any] = {}
+        for key, actions in self.turn_results().items():
+            if key == GOAL:
+                shown: Any = "goal"
+            elif isinstance(key, tuple):
+                shown = ("win",) + key_cells(key[1], names)
+            else:
+                shown = key_cells(key, names)
+            out[self.format_turn(actions)] = shown
+        return out
+
+    def has_legal_turn(self) -> bool:
+        return bool(self.turn_results(first_only=True))
+
+    # -- the turn ------------------------------------------------------------------
+
+    def _raw_actions(self) -> list[tuple]:
+        """Actions the movement rules allow now (some may lead nowhere)."""
+        if self._result is not None or self._scored is not None:
+            return []
+        seat = self.current
+        mine = self.pieces(seat or 1)
+        candidates: list[tuple] = []
+        if self._moves < self.move_limit():
+            for c in mine:
+                for d, n in enumerate(self.field.nbr[c]):
+                    if n >= 0:
+                        candidates.append((JUMP, c, d) if self.seat_of[n] else (STEP, c, n))
+        if self.seat_of[self.ball] == seat:
+            candidates.extend((PASS, self.ball, b) for b in mine if b != self.ball)
+        return [a for a in candidates if self._why_illegal(a) is None]
+
+    def legal_actions(self) -> list[tuple]:
+        """Actions after which a complete turn is still reachable."""
+        out = []
+        for action in self._raw_actions():
+            trial = self.copy()
+            trial.apply_action(action)
+            if trial._scored is not None or trial._result is not None or trial.has_legal_turn():
+                out.append(action)
+        return out
+
+    def can_end_turn(self) -> bool:
+        return self._why_not_endable() is None
+
+    def _why_not_endable(self) -> str | None:
+        if self._result is not None:
+            return "the game is over"
+        if self._scored is not None:
+            return None
+        if self._moves == 0:
+            if self._turn:
+                return "a turn needs at least one move (a step or a jump): passes alone are not enough"
+            return "the turn has not started: make at least one move"
+        names = self.board.names
+        on_dots = [names[i] for i in sorted(self.field.dots) if self.seat_of[i]]
+        if on_dots:
+            return f"a turn may not end on a dot: move off {', '.join(on_dots)}"
+        if self._key(self.current or 1) == self._start_key():
+            return "that turn leaves the position unchanged"
+        return None
+
+    def apply_action(self, action: tuple) -> list[Event]:
+        if self._result is not None:
+            raise IllegalMove("the game is over")
+        if self._scored is not None:
+            raise IllegalMove(self._after_goal_message())
+        why = self._why_illegal(action)
+        if why:
+            raise IllegalMove(why)
+        seat = self.current
+        assert seat is not None
+        self._start_key()
+        names = self.board.names
+        kind, src, x = action
+        self._turn.append(action)
+        if kind == PASS:
+            self.ball = x
+            return [Event("pass", seat=seat, src=names[src], dst=names[x])]
+        self._moves += 1
+        cells = self.seat_of
+        ball = self.ball
+        carried = bool(cells[ball])
+        events: list[Event] = []
+        if kind == STEP:
+            dst = x
+            took_from = None
+            if ball == dst and not carried:
+                took_from = 0
+            events.append(Event("move", seat=seat, src=names[src], dst=names[dst]))
+        else:
+            dst, over = self._jump_line(src, x)
+            took_from = None
+            for k in over:
+                if k == ball and k != src:
+                    took_from = cells[k]
+            if dst != src and dst == ball and not carried:
+                took_from = 0
+            events.append(Event(
+                "jump", seat=seat, src=names[src], dst=names[dst],
+                data=(("bounced", dst == src), ("direction", DIRECTION_NAMES[x]),
+                      ("over", tuple(names[k] for k in over))),
+            ))
+        cells[src] = 0
+        cells[dst] = seat
+        if ball == src or took_from is not None:
+            if took_from is not None:
+                data = (("from_seat", took_from),) if took_from else (("loose", True),)
+                events.append(Event("ball", seat=seat, cell=names[dst], src=names[ball], data=data))
+            self.ball = dst
+        if self.field.zone_owner[dst] == 3 - seat:
+            events.extend(self._goal(seat, dst))
+        return events
+
+    def _jump_line(self, src: int, direction: int) -> tuple[int, list[int]]:
+        """Where a jump lands (``src`` for a bounce) and the cells it passes over."""
+        over = []
+        for k in self.field.rays[src][direction]:
+            if not self.seat_of[k]:
+                return k, over
+            over.append(k)
+        return src, over
+
+    def _goal(self, seat: int, cell: int) -> list[Event]:
+        wins = self._goal_wins(seat)
+        self.goals[seat - 1] += 1
+        self.last_goal = seat
+        self._scored = seat
+        score = tuple(self.goals)
+        events = [Event("goal", seat=seat, cell=self.board.names[cell],
+                        data=(("score", score), ("wins", wins)))]
+        if wins:
+            self._turn = []
+            self._ply += 1
+            self._moves = 0
+            self._start = None
+            self._scored = None
+            self._result = (seat,)
+            self._end_reason = "goals"
+            events.append(Event("end", seat=seat, data=(("reason", "goals"),)))
+        return events
+
+    def end_turn(self) -> list[Event]:
+        why = self._why_not_endable()
+        if why:
+            raise IllegalMove(why)
+        seat = self.current
+        assert seat is not None
+        events: list[Event] = []
+        if self._scored is not None:
+            self._set_up()
+            self.kickoff = True
+            self.current = 3 - seat
+            events.append(Event("set", seat=self.current, data=(("number", self.set_number),)))
+        else:
+            self.kickoff = False
+            self.current = 3 - seat
+        self._turn = []
+        self._ply += 1
+        self._moves = 0
+        self._start = None
+        self._scored = None
+        events.extend(self._skip_blocked())
+        return events
+
+    def _skip_blocked(self) -> list[Event]:
+        """RULES §3: a seat with no legal turn passes automatically (not a ply)."""
+        events: list[Event] = []
+        for _ in range(2):
+            if self.has_legal_turn():
+                return events
+            events.append(Event("pass", seat=self.current, data=(("automatic", True),)))
+            self.kickoff = False
+            self._start = None
+            self.current = 3 - (self.current or 1)
+        # Neither team can move: the game cannot go on (docs/rules.md).
+        self._result = ()
+        self._end_reason = "no legal turn"
+        events.append(Event("end", data=(("reason", "no legal turn"),)))
+        return events
+
+    # -- why an action is illegal ------------------------------------------------------
+
+    def _after_goal_message(self) -> str:
+        return "the goal already ended the turn: nothing may follow it"
+
+    def _why_illegal(self, action: Any) -> str | None:
+        """The reason ``action`` may not come next, or ``None`` when it may."""
+        n = len(self.seat_of)
+        if not (isinstance(action, tuple) and len(action) == 3 and all(type(v) is int for v in action)):
+            return f"not a Play Bai action: {action!r}"
+        kind, src, x = action
+        if not 0 <= src < n:
+            return f"no such cell: {src!r}"
+        seat = self.current
+        names = self.board.names
+        if kind == PASS:
+            return self._why_no_pass(src, x)
+        if kind not in (STEP, JUMP):
+            return f"not a Play Bai action: {action!r}"
+        owner = self.seat_of[src]
+        if owner == 0:
+            return f"there is no playballer on {names[src]}"
+        if owner != seat:
+            return f"{names[src]} is not yours"
+        if self._moves >= self.move_limit():
+            if self.kickoff:
+                return (f"the kick-off turn allows only {KICKOFF_MOVES} moves, both made: "
+                        "only passes may follow")
+            return f"{MOVES_PER_TURN} moves are already made this turn: only passes may follow"
+        if kind == STEP:
+            if not 0 <= x < n or x not in self.field.nbr[src]:
+                return f"{names[src]}-{names[x] if 0 <= x < n else x}: a step goes to an adjacent cell"
+            if self.seat_of[x]:
+                d = self.field.nbr[src].index(x)
+                return f"{names[x]} is occupied: jump over it with {names[src]}^{DIRECTION_NAMES[d]}"
+            dst = x
+            carries = self.ball == src or (self.ball == x and not self.seat_of[self.ball])
+        else:
+            if not 0 <= x < 6:
+                return f"no such direction: {x!r}"
+            first = self.field.nbr[src][x]
+            if first < 0:
+                return f"nothing to jump over: {names[src]} is at the edge towards {DIRECTION_NAMES[x]}"
+            if not self.seat_of[first]:
+                return (f"nothing to jump over: {names[first]} is empty "
+                        f"(step there with {names[src]}-{names[first]})")
+            dst, over = self._jump_line(src, x)
+            carries = (self.ball == src or self.ball in over
+                       or (dst != src and dst == self.ball and not self.seat_of[self.ball]))
+        if self.field.zone_owner[dst] == 3 - (seat or 1) and not carries:
+            return (f"{names[dst]} is an end zone of the opponent: a playballer may enter it "
+                    "only with the ball, to score")
+        return None
+
+    def _why_no_pass(self, src: int, dst: int) -> str | None:
+        names = self.board.names
+        n = len(self.seat_of)
+        seat = self.current
+        if not 0 <= dst < n:
+            return f"no such cell: {dst!r}"
+        if self.field.zone_owner[dst] == 3 - (seat or 1):
+            return "a pass to an opponent's end zone is not allowed"
+        holder = self.seat_of[self.ball]
+        if holder != seat:
+            where = "lies loose" if holder == 0 else "is held by the opponent"
+            return f"your team does not have the ball (it {where} on {names[self.ball]})"
+        if src != self.ball:
+            return f"{names[src]} does not hold the ball: {names[self.ball]} does"
+        if dst == src:
+            return f"{names[src]} already holds the ball"
+        if self.seat_of[dst] != seat:
+            if self.seat_of[dst]:
+                return f"{names[dst]} is not a team-mate: a pass goes to your own playballer"
+            return f"there is no playballer on {names[dst]} to receive the pass"
+        between = self.field.lines.get((src, dst))
+        if between is None:
+            return f"{names[dst]} is not in line with {names[src]}"
+        blockers = [names[k] for k in between if self.seat_of[k] == 3 - seat]
+        if blockers:
+            return f"the opposing playballer on {blockers[0]} blocks the pass"
+        return None
+
+    # -- notation ------------------------------------------------------------------
+
+    def _cell(self, text: str) -> int:
+        try:
+            return self.board.parse(text)
+        except CellNameError as error:
+            raise IllegalMove(str(error)) from None
+
+    def parse_action(self, text: str) -> tuple:
+        token = text.strip().lower()
+        if self._result is not None:
+            raise IllegalMove("the game is over")
+        if self._scored is not None:
+            raise IllegalMove(self._after_goal_message())
+        names = self.board.names
+        if ">" in token:
+            left, _, right = token.partition(">")
+            dst = self._cell(right)
+            src = self._cell(left) if left else self.ball
+            if not left and self.seat_of[self.ball] != self.current:
+                why = self._why_no_pass(src, dst)
+                raise IllegalMove(why or "your team does not have the ball")
+            action = (PASS, src, dst)
+        elif "^" in token:
+            left, _, right = token.partition("^")
+            src = self._cell(left)
+            try:
+                d = direction_index(right)
+            except ValueError as error:
+                raise IllegalMove(str(error)) from None
+            action = (JUMP, src, d)
+        elif "-" in token:
+            left, _, right = token.partition("-")
+            src = self._cell(left)
+            dst = self._cell(right)
+            if dst in self.field.nbr[src]:
+                action = (STEP, src, dst)
+            else:
+                action = self._jump_to(src, dst)
+        else:
+            raise IllegalMove(
+                f"{text.strip()!r} is not an action: write a step b2-c2, a jump b2^se "
+                "(or b2-d2), or a pass e5>b5"
+            )
+        why = self._why_illegal(action)
+        if why:
+            raise IllegalMove(why)
+        del names
+        return action
+
+    def _jump_to(self, src: int, dst: int) -> tuple:
+        """A jump written by its landing cell, ``b2-d2``."""
+        names = self.board.names
+        d = self.field.direction_between.get((src, dst))
+        if src == dst:
+            raise IllegalMove(f"{names[src]}-{names[dst]} goes nowhere (a bounce is written {names[src]}^direction)")
+        if d is None:
+            raise IllegalMove(f"{names[dst]} is not in line with {names[src]}")
+        if self.seat_of[src] == self.current and self.seat_of[self.field.nbr[src][d]]:
+            land, _ = self._jump_line(src, d)
+            if land != dst:
+                where = "bounces back" if land == src else f"lands on {names[land]}"
+                raise IllegalMove(
+                    f"{names[src]} cannot reach {names[dst]}: its jump {DIRECTION_NAMES[d]} {where} "
+                    f"(write {names[src]}^{DIRECTION_NAMES[d]})"
+                )
+        elif self.seat_of[src] == self.current:
+            raise IllegalMove(
+                f"{names[dst]} is not next to {names[src]}, and there is nothing to jump over "
+                f"towards {DIRECTION_NAMES[d]}"
+            )
+        return (JUMP, src, d)
+
+    def format_action(self, action: tuple) -> str:
+        kind, src, x = action
+        names = self.board.names
+        if kind == STEP:
+            return f"{names[src]}-{names[x]}"
+        if kind == JUMP:
+            return f"{names[src]}^{DIRECTION_NAMES[x]}"
+        return f"{names[src]}>{names[x]}"
+
+    def describe_action(self, action: tuple) -> str:
+        text = self.format_action(action)
+        kind, src, x = action
+        names = self.board.names
+        if kind == PASS:
+            return f"{text} — pass to {names[x]}"
+        trial = self.copy()
+        try:
+            events = trial.apply_action(action)
+        except IllegalMove:
+            return text
+        parts = []
+        jump = next((e for e in events if e.kind == "jump"), None)
+        if kind == STEP:
+            parts.append(f"step to {names[x]}")
+        elif jump is not None:
+            over = len(dict(jump.data)["over"])
+            parts.append(f"jump {over}" + (", bounces back" if dict(jump.data)["bounced"] else f" to {jump.dst}"))
+        if any(e.kind == "ball" for e in events):
+            parts.append("takes the ball")
+        goal = next((e for e in events if e.kind == "goal"), None)
+        if goal is not None:
+            parts.append("wins the game!" if dict(goal.data)["wins"] else "GOAL")
+        return f"{text} — {', '.join(parts)}"
+
+    def rank_actions(self, actions: list[tuple]) -> list[tuple]:
+        """Goals first, then taking the ball, then moves towards the opponent's end zones, passes last."""
+        seat = self.current
+        if seat is None:
+            return list(actions)
+        fld = self.field
+        targets = [fld.board.cells[i] for i in fld.zones[2 - seat]]
+
+        def closeness(i: int) -> int:
+            q, r = fld.board.cells[i]
+            return min(max(abs(q - a), abs(r - b), abs(q + r - a - b)) for a, b in targets)
+
+        def key(action: tuple) -> tuple:
+            kind, src, x = action
+            if kind == PASS:
+                return (3, closeness(x))
+            if kind == STEP:
+                dst = x
+                over: list[int] = []
+            else:
+                dst, over = self._jump_line(src, x)
+            goal = fld.zone_owner[dst] == 3 - seat
+            takes = self.ball in over or (dst == self.ball and self.ball != src)
+            return (0 if goal else 1 if takes else 2, closeness(dst) - closeness(src), kind)
+
+        return sorted(actions, key=key)
+
+    def play_turn(self, text: str | Sequence[str]) -> list[Event]:
+        """As :meth:`Game.play_turn`, but anything written after a goal is refused
+        with the reason (the goal ended the turn), the winning goal included."""
+        tokens = split_turn(text) if isinstance(text, str) else list(text)
+        if not self.is_over and not self.turn_in_progress():
+            trial = self.copy()
+            for position, token in enumerate(tokens):
+                if trial._scored is not None or trial.is_over:
+                    if position < len(tokens):
+                        done = ",".join(tokens[:position])
+                        raise IllegalMove(
+                            f"the goal after {done} already ended the turn: remove {' '.join(tokens[position:])}"
+                        )
+                try:
+                    trial.apply_action(trial.parse_action(token))
+                except IllegalMove:
+                    break  # the base method reports it, with the same reason
+        return super().play_turn(tokens)
+
+    def describe_turn(self, events: Sequence[Event], notation: str = "") -> str:
+        """The turn in words: "b2-c2, e5>b5, b5^ne (took the ball) — GOAL! 2–1"."""
+        parts: list[str] = []
+        tail = ""
+        for e in events:
+            data = dict(e.data)
+            if e.kind == "move":
+                parts.append(f"{e.src}-{e.dst}")
+            elif e.kind == "jump":
+                note = " (bounced)" if data.get("bounced") else ""
+                parts.append(f"{e.src}^{data.get('direction')}{note}")
+            elif e.kind == "ball" and parts:
+                if parts[-1].endswith("(bounced)"):
+                    parts[-1] = parts[-1][: -len("(bounced)")] + "(bounced, took the ball)"
+                else:
+                    parts[-1] += " (took the ball)"
+            elif e.kind == "pass" and e.src:
+                parts.append(f"{e.src}>{e.dst}")
+            elif e.kind == "goal":
+                score = "–".join(str(v) for v in data.get("score", ()))
+                tail = f" — GOAL! {score}" + (" and the game" if data.get("wins") else "")
+            elif e.kind == "pass" and data.get("automatic"):
+                tail += f"; {SEAT_COLOURS[(e.seat or 1) - 1]} cannot move and passes"
+        return ", ".join(parts) + tail
+
+    def copy(self) -> "PlayBai":
+        # The field is immutable and shared; only the mutable lists are copied.
+        twin = object.__new__(PlayBai)
+        twin.__dict__.update(self.__dict__)
+        twin.seat_of = self.seat_of[:]
+        twin.goals = self.goals[:]
+        twin._turn = self._turn[:]
+        twin.options = dict(self.options)
+        return twin
+
+    # -- resignation ---------------------------------------------------------------
+
+    def resign(self, seat: int) -> list[Event]:
+        if self._result is not None:
+            raise IllegalMove("the game is over")
+        if seat not in (1, 2):
+            raise IllegalMove(f"seat {seat} is not in play")
+        if self._turn:
+            raise IllegalMove("cannot resign in the middle of a turn")
+        self._resigned = seat
+        self._result = (3 - seat,)
+        self._end_reason = "resignation"
+        return [Event("resign", seat=seat), Event("end", seat=3 - seat, data=(("reason", "resignation"),))]
+
+    # -- serialization -------------------------------------------------------------
+
+    def position(self) -> dict[str, Any]:
+        names = self.board.names
+        doc: dict[str, Any] = {
+            "pieces": {names[i]: seat for seat in (1, 2) for i in self.pieces(seat)},
+            "ball": names[self.ball],
+            "goals": list(self.goals),
+            "to_move": self.to_move,
+            "kickoff": self.kickoff and self._result is None,
+            "last_goal": self.last_goal,
+        }
+        if self._resigned is not None:
+            doc["resigned"] = [self._resigned]
+        return doc
+
+    @classmethod
+    def from_position(
+        cls, players: int, options: Mapping[str, Any] | None, position: Mapping[str, Any]
+    ) -> "PlayBai":
+        cls.info.check_players(players)
+        game = cls(players, cls.info.resolve_options(options))
+        names = game.board.names
+        try:
+            cells = [0] * len(game.seat_of)
+            pieces = position["pieces"]
+            if not isinstance(pieces, Mapping):
+                raise StateError("pieces must map cell names to seats 1 or 2")
+            for name, seat in pieces.items():
+                i = game.board.parse(name)
+                if cells[i]:
+                    raise StateError(f"{names[i]} is listed twice")
+                if type(seat) is not int or seat not in (1, 2):
+                    raise StateError(f"{name}: seat {seat!r} is not 1 or 2")
+                cells[i] = seat
+            ball = game.board.parse(str(position["ball"]))
+            goals = position.get("goals", [0, 0])
+            if (not isinstance(goals, list) or len(goals) != 2
+                    or any(type(g) is not int or g < 0 for g in goals)):
+                raise StateError("goals must list two counts of zero or more")
+            to_move = position.get("to_move", 1)
+            kickoff = position.get("kickoff", False)
+            last_goal = position.get("last_goal")
+            resigned = position.get("resigned")
+        except CellNameError as error:
+            raise StateError(str(error)) from None
+        except KeyError as error:
+            raise StateError(f"a Play Bai position needs {error.args[0]!r}") from None
+        except (AttributeError, TypeError, ValueError) as error:
+            if isinstance(error, StateError):
+                raise
+            raise StateError(f"malformed Play Bai position: {error}") from None
+        for seat in (1, 2):
+            count = cells.count(seat)
+            if not 1 <= count <= 3:
+                raise StateError(f"seat {seat} has {count} playballers: a team has 1 to 3")
+        if not isinstance(kickoff, bool):
+            raise StateError("kickoff must be true or false")
+        if last_goal is not None and (last_goal not in (1, 2) or goals[last_goal - 1] == 0):
+            raise StateError("last_goal must be null or a seat (1 or 2) that has scored")
+        if last_goal is None and sum(goals):
+            raise StateError("last_goal must name who scored the latest goal")
+        if isinstance(resigned, list):
+            resigned = resigned[0] if len(resigned) == 1 else 0
+        if resigned is not None and resigned not in (1, 2):
+            raise StateError("resigned must list one seat, 1 or 2")
+        game.seat_of = cells
+        game.ball = ball
+        game.goals = list(goals)
+        game.last_goal = last_goal
+        game.kickoff = kickoff
+        normal_winner = [s for s in (1, 2) if goals[s - 1] >= GOALS_TO_WIN]
+        if resigned is not None:
+            game._resigned = resigned
+            game._result = (3 - resigned,)
+            game._end_reason = "resignation"
+            game.current = 3 - resigned
+            game.kickoff = False
+            return game
+        if to_move is None:
+            # Over on the board: the latest goal won (3 goals, or two in a row in expert play).
+            if last_goal is None or (not game.options["expert"] and last_goal not in normal_winner):
+                raise StateError("to_move is null but nobody has won")
+            if game.kickoff:
+                raise StateError("a finished game has no kick-off")
+            game._result = (last_goal,)
+            game._end_reason = "goals"
+            game.current = last_goal
+            return game
+        if to_move not in (1, 2):
+            raise StateError("to_move must be 1, 2 or null")
+        if normal_winner and not game.options["expert"]:
+            raise StateError(f"seat {normal_winner[0]} already has {GOALS_TO_WIN} goals: to_move must be null")
+        on_dots = [names[i] for i in sorted(game.field.dots) if cells[i]]
+        if on_dots:
+            raise StateError(f"a playballer stands on a dot ({', '.join(on_dots)}) between turns")
+        game.current = to_move
+        game._skip_blocked()
+        return game
+
+    def _state_extra(self) -> dict[str, Any]:
+        return {
+            "ply": self._ply,
+            "winners": list(self._result) if self._result is not None else None,
+            "end_reason": self._end_reason,
+        }
+
+    def _load_state_extra(self, extra: Mapping[str, Any]) -> None:
+        if "ply" in extra:
+            self._ply = int(extra["ply"])
+        if extra.get("winners") is not None:
+            self._result = tuple(extra["winners"])
+            self._end_reason = extra.get("end_reason") or self._end_reason
+
+    # -- text ----------------------------------------------------------------------
+
+    def render_text(self) -> str:
+        """The field: ``x`` Orange, ``o`` Blue (capital: with the ball), ``*`` the loose
+        ball, ``:`` an empty end zone, ``.`` an empty cell."""
+        board = self.board
+        lines = []
+        widest = max(len(r) for r in board.rows)
+        for row_number, row in enumerate(board.rows):
+            letter = chr(ord("a") + row_number)
+            marks = []
+            for i in row:
+                s = self.seat_of[i]
+                if s:
+                    mark = "xo"[s - 1]
+                    marks.append(mark.upper() if i == self.ball else mark)
+                elif i == self.ball:
+                    marks.append("*")
+                else:
+                    marks.append(":" if i in self.field.dots else ".")
+            lines.append(f"{letter} {' ' * (widest - len(row))}" + " ".join(marks))
+        lines.append("")
+        lines.append(f"Goals: Orange {self.goals[0]} – {self.goals[1]} Blue   (set {self.set_number})")
+        if self.is_over:
+            if self.winners:
+                how = "by resignation" if self._end_reason == "resignation" else "on goals"
+                lines.append(f"Game over: {SEAT_COLOURS[self.winners[0] - 1]} wins {how}.")
+            else:
+                lines.append(f"Game over ({self._end_reason}): a draw.")
+        else:
+            seat = self.current or 1
+            kick = " (kick-off: at most 2 moves)" if self.kickoff else ""
+            lines.append(f"{SEAT_COLOURS[seat - 1]} to move{kick}.")
+        return "\n".join(lines)
+
+
+PlayBai.info = GameInfo(
+    id="playbai",
+    name="Play Bai",
+    min_players=2,
+    max_players=2,
+    options=(
+        OptionSpec("side", 5, (5, 6), "field side: 5 (61 cells) or 6 (91 cells)"),
+        OptionSpec("expert", False, (False, True), "expert: true = two goals in a row win (instead of 3 goals)"),
+        OptionSpec("first", 1, (1, 2), "first: the seat (1 or 2) that kicks off the first set"),
+    ),
+    summary=RULES_SUMMARY,
+    seat_names=SEAT_COLOURS,
+    multi_action_turns=True,
+    allows_draws=True,
+    game_class=PlayBai,
+)
