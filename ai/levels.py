@@ -2,7 +2,8 @@
 
 A level is a search budget. ``simulations`` keeps a level deterministic for
 a seed; ``seconds`` (CPU time, ``time.process_time``) is a safety cap so
-``hard`` answers within 5 s of one core even on a slow position — when the
+``hard`` answers within 5 s of one core even on a slow position (the cap
+leaves room for the root expansion and the final checks) — when the
 cap is what stops the search, the result depends on the machine's speed.
 Each game scales the simulations by its knowledge's ``simulation_scale``
 (Bide's playouts cost more than Begird's).
@@ -35,7 +36,7 @@ LEVELS: dict[str, Level] = {
     "random": Level("random", 0, None),
     "easy": Level("easy", 60, 1.0),
     "medium": Level("medium", 500, 2.5),
-    "hard": Level("hard", 4000, 4.5),
+    "hard": Level("hard", 4000, 4.0),
 }
 DEFAULT_LEVEL = "medium"
 

@@ -8,11 +8,13 @@ from .begird import BegirdKnowledge
 from .bide import BideKnowledge
 from .bump import BumpKnowledge
 from .knowledge import GameKnowledge
+from .playbai import PlayBaiKnowledge
 
 KNOWLEDGE: dict[str, type[GameKnowledge]] = {
     "bide": BideKnowledge,
     "begird": BegirdKnowledge,
     "bump": BumpKnowledge,
+    "playbai": PlayBaiKnowledge,
 }
 
 

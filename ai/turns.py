@@ -6,9 +6,10 @@ moves and passes — so a search chooses among turns, never among half-turns.
 Two turns that lead to the same position are one choice (only the first in
 enumeration order is kept).
 
-An engine may expose its own enumeration as a method ``complete_turns()``
-returning ``(actions, resulting game)`` pairs (Play Bai and Bump do); the
-generic walk below is used otherwise. Every random choice here comes from the
+An engine may expose its own enumeration as ``turn_results()``, a mapping
+from each resulting position to the actions of one turn reaching it (Play
+Bai does); single-action games (Begird, Bump) list their legal actions; the
+generic walk below serves the others (Bide, with its own sampling on top). Every random choice here comes from the
 ``random.Random`` passed in.
 """
 
@@ -17,7 +18,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, field
-from typing import Callable, Hashable, Sequence
+from typing import Any, Callable, Hashable, Sequence
 
 from games.interface import Action, Game
 
@@ -34,6 +35,7 @@ class Turn:
     origin: Game | None = field(default=None, repr=False, compare=False)
     state: Game | None = field(default=None, repr=False, compare=False)
     text: str | None = None
+    label: Any = field(default=None, repr=False, compare=False)  # the engine's name for the result
 
     @property
     def notation(self) -> str:
@@ -80,12 +82,10 @@ def enumerate_turns(
     depth-first walk applies actions to copies; ``limit`` caps the number of
     partial turns visited and raises :class:`TooManyTurns` when exceeded.
     """
-    native = getattr(game, "complete_turns", None)
-    if native is not None:
-        turns = []
-        for actions, state in native():
-            turns.append(Turn(tuple(actions), game, state))
-        return turns
+    native = getattr(game, "turn_results", None)
+    if native is not None and not game.turn_in_progress():
+        # The engine's own enumeration: one shortest action list per resulting position.
+        return [Turn(tuple(actions), game, label=key) for key, actions in native().items()]
     if not game.info.multi_action_turns:
         return [Turn((a,), game) for a in game.legal_actions()]
     turns: list[Turn] = []
