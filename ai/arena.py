@@ -42,6 +42,7 @@ class ArenaResult:
     games: int = 0
     score_a: float = 0.0
     turns: int = 0
+    unfinished: int = 0
     seconds: dict[str, list[float]] = field(default_factory=dict)
 
     @property
@@ -61,14 +62,17 @@ class ArenaResult:
 
     def line(self) -> str:
         low, high = self.interval
+        cut = f" ({self.unfinished} cut off as draws)" if self.unfinished else ""
         return (f"{self.a} vs {self.b}: {self.a} scores {self.rate:.1%} "
-                f"[95% CI {low:.1%}–{high:.1%}] over {self.games} games")
+                f"[95% CI {low:.1%}–{high:.1%}] over {self.games} games{cut}")
 
 
 def play_game(game: Game, levels: Mapping[int, str], seed: int,
-              on_turn: Callable[[str, float], None] | None = None) -> tuple[float, ...]:
+              on_turn: Callable[[str, float], None] | None = None,
+              max_turns: int | None = None) -> tuple[float, ...]:
     """Play ``game`` to the end with a level per seat; return per-seat returns."""
-    for turn_index in range(game.info.max_turns or MAX_TURNS):  # …or after the game's own cap
+    cap = max_turns or game.info.max_turns or MAX_TURNS  # …or after the game's own cap
+    for turn_index in range(cap):
         if game.is_over:
             return returns_of(game)
         seat = game.to_move
@@ -81,20 +85,23 @@ def play_game(game: Game, levels: Mapping[int, str], seed: int,
 
 
 def play_one(game_id: str, a: str, b: str, k: int, players: int | None,
-             options: Mapping[str, Any] | None, seed: int) -> tuple[float, int, dict[str, list[float]]]:
-    """Game ``k`` of a match: side ``a``'s score, the game's length and CPU seconds per turn by level."""
+             options: Mapping[str, Any] | None, seed: int,
+             max_turns: int | None = None) -> tuple[float, int, dict[str, list[float]], bool]:
+    """Game ``k`` of a match: side ``a``'s score, the game's length, CPU seconds per turn by
+    level and whether the game ended (rather than being cut off as a draw)."""
     game = new_game(game_id, players, options)
     seats_a = [s for s in range(1, game.players + 1) if (s + k) % 2 == 0]
     levels = {s: (a if s in seats_a else b) for s in range(1, game.players + 1)}
     seconds: dict[str, list[float]] = {}
     returns = play_game(game, levels, seed=seed * 1_000_003 + k,
-                        on_turn=lambda level, t: seconds.setdefault(level, []).append(t))
-    return sum(returns[s - 1] for s in seats_a), game.ply, seconds
+                        on_turn=lambda level, t: seconds.setdefault(level, []).append(t), max_turns=max_turns)
+    return sum(returns[s - 1] for s in seats_a), game.ply, seconds, game.is_over
 
 
 def arena(game_id: str, a: str, b: str, games: int, players: int | None = None,
           options: Mapping[str, Any] | None = None, seed: int = 0,
-          progress: Callable[[ArenaResult], None] | None = None, jobs: int = 1) -> ArenaResult:
+          progress: Callable[[ArenaResult], None] | None = None, jobs: int = 1,
+          max_turns: int | None = None) -> ArenaResult:
     """Play ``games`` games between levels ``a`` and ``b``; ``jobs`` > 1 plays them in processes.
 
     Every game has its own seed, so the result does not depend on ``jobs``.
@@ -103,8 +110,9 @@ def arena(game_id: str, a: str, b: str, games: int, players: int | None = None,
     get_level(b)
     result = ArenaResult(a, b)
 
-    def record(outcome: tuple[float, int, dict[str, list[float]]]) -> None:
-        score, ply, seconds = outcome
+    def record(outcome: tuple[float, int, dict[str, list[float]], bool]) -> None:
+        score, ply, seconds, finished = outcome
+        result.unfinished += not finished
         result.games += 1
         result.score_a += score
         result.turns += ply
@@ -115,12 +123,13 @@ def arena(game_id: str, a: str, b: str, games: int, players: int | None = None,
 
     if jobs <= 1:
         for k in range(games):
-            record(play_one(game_id, a, b, k, players, options, seed))
+            record(play_one(game_id, a, b, k, players, options, seed, max_turns))
         return result
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(play_one, game_id, a, b, k, players, options, seed) for k in range(games)]
+        futures = [pool.submit(play_one, game_id, a, b, k, players, options, seed, max_turns)
+                   for k in range(games)]
         for future in as_completed(futures):
             record(future.result())
     return result

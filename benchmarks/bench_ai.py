@@ -7,6 +7,7 @@ hard vs easy, medium vs easy. Then CPU seconds per turn (mean, p95) at each
 level over all those games, and search speed (simulations per CPU second).
 
     python benchmarks/bench_ai.py [--games 100] [--slow-games 20] [--jobs 1] [--only bide]
+                                  [--pairs medium:easy] [--seed 0] [--max-turns 300]
 
 Pairs involving ``hard`` use ``--slow-games`` (a hard turn takes seconds);
 the printed line always states how many games were played.
@@ -57,32 +58,42 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=1, help="games played at once, in processes")
     parser.add_argument("--only", default=None, help="one game id")
     parser.add_argument("--pairs", default=None, help='e.g. "medium:easy,hard:random"')
+    parser.add_argument("--seed", type=int, default=0, help="another seed plays other games (more batches)")
+    parser.add_argument("--max-turns", type=int, default=300,
+                        help="games still going after this many turns are draws (Bump, Play Bai)")
     args = parser.parse_args()
     pairs = PAIRS if not args.pairs else tuple(tuple(p.split(":")) for p in args.pairs.split(","))
     print("levels: " + ", ".join(f"{lv.name} {lv.simulations} simulations (cap {lv.seconds} s CPU)"
                                   for lv in LEVELS.values() if lv.simulations))
-    for game_id, players in setups(args.only):
-        name = f"{game_id} ({players} players)"
+    print(f"jobs {args.jobs}; a game still going after {args.max_turns} turns is a draw")
+    chosen = setups(args.only)
+    for game_id, players in chosen:
         scale = knowledge_for(new_game(game_id, players)).simulation_scale
-        print(f"\n== {name}: simulations scaled by {scale}; "
+        print(f"{game_id} ({players} players): simulations x{scale}, "
               f"{search_speed(game_id, players):.0f} simulations per CPU second from the opening", flush=True)
-        seconds: dict[str, list[float]] = {}
-        for a, b in pairs:
+    seconds: dict[tuple[str, int], dict[str, list[float]]] = {}
+    # Round by round (the cheap pair first), so an interrupted run still covers every game.
+    for a, b in sorted(pairs, key=lambda p: "hard" in p):
+        for game_id, players in chosen:
             n = args.slow_games if "hard" in (a, b) else args.games
             start = time.perf_counter()
-            result = arena(game_id, a, b, n, players=players, jobs=args.jobs)
+            result = arena(game_id, a, b, n, players=players, jobs=args.jobs, max_turns=args.max_turns,
+                           seed=args.seed)
             wall = time.perf_counter() - start
-            print(f"{result.line()}; {result.turns / result.games:.0f} turns per game; {wall:.0f} s wall",
-                  flush=True)
+            print(f"{game_id} ({players} players) {result.line()}; "
+                  f"{result.turns / result.games:.0f} turns per game; {wall:.0f} s wall", flush=True)
+            per_level = seconds.setdefault((game_id, players), {})
             for level, xs in result.seconds.items():
-                seconds.setdefault(level, []).extend(xs)
+                per_level.setdefault(level, []).extend(xs)
+    print("\nCPU seconds per turn (all games above):")
+    for (game_id, players), per_level in seconds.items():
         for level in LEVELS:
-            xs = sorted(seconds.get(level, []))
+            xs = sorted(per_level.get(level, []))
             if xs:
                 mean = sum(xs) / len(xs)
                 p95 = xs[min(len(xs) - 1, int(0.95 * len(xs)))]
-                print(f"  {level:>6}: {mean:.3f} s per turn, p95 {p95:.3f} s, max {xs[-1]:.3f} s "
-                      f"(CPU, {len(xs)} turns)")
+                print(f"  {game_id} ({players} players) {level:>6}: mean {mean:.3f} s, p95 {p95:.3f} s, "
+                      f"max {xs[-1]:.3f} s ({len(xs)} turns)")
     return 0
 
 
