@@ -5,6 +5,6 @@ Depends only on :mod:`games`. Start with :func:`choose_turn` (levels in
 module per game, and :mod:`ai.turns` shows every game as complete turns.
 """
 
-from .levels import DEFAULT_LEVEL, LEVELS, Choice, choose_turn, get_level
+from .levels import DEFAULT_LEVEL, LEVELS, Choice, accepts_draw, choose_turn, get_level
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "Choice", "choose_turn", "get_level"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "Choice", "accepts_draw", "choose_turn", "get_level"]

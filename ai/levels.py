@@ -72,3 +72,25 @@ def choose_turn(game: Game, level: str = DEFAULT_LEVEL, seed: int = 0,
         turn, simulations = result.turn, result.simulations
     turn.notation  # written now, from the position it was chosen in
     return Choice(turn, spec.name, time.process_time() - start, simulations)
+
+
+#: A draw is accepted when the computer's expected result is below this (0.5 is even).
+DRAW_ACCEPT_BELOW = 0.55
+
+
+def accepts_draw(game: Game, player: int, seed: int = 0, level: str = DEFAULT_LEVEL) -> bool:
+    """Whether the computer playing ``player`` accepts a draw offer now (issue 11).
+
+    It searches the position at ``level`` (whoever is to move) and accepts unless it
+    expects to be clearly winning.
+    """
+    if game.is_over:
+        return False
+    spec = get_level(level)
+    know = knowledge_for(game)
+    sims = max(10, round(max(spec.simulations, 60) * know.simulation_scale))
+    result = MCTS(know, random.Random(seed), simulations=sims, seconds=spec.seconds).search(game)
+    values = result.root_values
+    if not values:
+        return True
+    return values[player - 1] < DRAW_ACCEPT_BELOW

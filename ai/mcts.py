@@ -72,6 +72,7 @@ class SearchResult:
     visits: int  # of the chosen turn
     value: float  # the mover's mean return after the chosen turn
     candidates: int
+    root_values: tuple[float, ...] = ()  # each player's mean return over the search (by player)
 
 
 class MCTS:
@@ -182,7 +183,8 @@ class MCTS:
         assert root.children is not None
         if root.solved is not None or len(root.children) == 1:
             only = root.children[0]
-            return SearchResult(only.turn, 0, 0, 1.0 if root.solved else 0.5, len(root.children))  # type: ignore[arg-type]
+            return SearchResult(only.turn, 0, 0, 1.0 if root.solved else 0.5, len(root.children),  # type: ignore[arg-type]
+                                root.solved or ())
         start = time.process_time()
         done = 0
         while done < self.simulations:
@@ -192,7 +194,9 @@ class MCTS:
             done += 1
         chosen = self._final_choice(root, seat)
         value = chosen.mean(seat) if chosen.visits else 0.0
-        return SearchResult(chosen.turn, done, chosen.visits, value, len(root.children))  # type: ignore[arg-type]
+        means = tuple(v / root.visits for v in root.value) if root.value and root.visits else ()
+        return SearchResult(chosen.turn, done, chosen.visits, value, len(root.children),  # type: ignore[arg-type]
+                            means)
 
     def _final_choice(self, root: Node, seat: int) -> Node:
         """The most visited turn that does not lose at once, if one exists."""

@@ -303,3 +303,13 @@ def test_playbai_stops_a_goal_in_one(seed):
     after = game.copy()
     after.play_turn(turn.notation)
     assert not can_score(after)
+
+
+def test_draw_offer_refused_when_winning_and_accepted_when_losing():
+    from ai import accepts_draw
+
+    # Blue (player 1) is about to step onto Orange's centre for good: Blue refuses,
+    # Orange (player 2) is glad to accept.
+    game = bump(BUMP_STEP_IN)
+    assert accepts_draw(game, 1, level="easy") is False
+    assert accepts_draw(game, 2, level="easy") is True
