@@ -313,3 +313,28 @@ def test_draw_offer_refused_when_winning_and_accepted_when_losing():
     game = bump(BUMP_STEP_IN)
     assert accepts_draw(game, 1, level="easy") is False
     assert accepts_draw(game, 2, level="easy") is True
+
+
+# -- the process pool -------------------------------------------------------------------
+
+
+async def test_thinker_answers_from_a_stored_state_in_another_process():
+    import asyncio
+    import time
+
+    from ai.worker import Thinker
+
+    game = begird_gap(to_move=1)
+    thinker = Thinker(processes=1)
+    try:
+        answer = await thinker.turn(game.to_json(), "easy", seed=1)
+        assert answer["turn"] == "f5" and answer["level"] == "easy"
+        # The loop stays free while the search runs elsewhere.
+        task = asyncio.ensure_future(thinker.turn(new_game("bide").to_json(), "medium", seed=2))
+        start = time.perf_counter()
+        await asyncio.sleep(0.01)
+        assert time.perf_counter() - start < 0.5 and not task.done()
+        answer = await task
+        new_game("bide").copy().play_turn(answer["turn"])
+    finally:
+        thinker.close()
