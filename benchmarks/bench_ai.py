@@ -60,12 +60,12 @@ def main() -> int:
     parser.add_argument("--pairs", default=None, help='e.g. "medium:easy,hard:random"')
     parser.add_argument("--seed", type=int, default=0, help="another seed plays other games (more batches)")
     parser.add_argument("--max-turns", type=int, default=300,
-                        help="games still going after this many turns are draws (Bump, Play Bai)")
+                        help="Bump and Play Bai games still going after this many turns are draws")
     args = parser.parse_args()
     pairs = PAIRS if not args.pairs else tuple(tuple(p.split(":")) for p in args.pairs.split(","))
     print("levels: " + ", ".join(f"{lv.name} {lv.simulations} simulations (cap {lv.seconds} s CPU)"
                                   for lv in LEVELS.values() if lv.simulations))
-    print(f"jobs {args.jobs}; a game still going after {args.max_turns} turns is a draw")
+    print(f"jobs {args.jobs}; a Bump or Play Bai game still going after {args.max_turns} turns is a draw")
     chosen = setups(args.only)
     for game_id, players in chosen:
         scale = knowledge_for(new_game(game_id, players)).simulation_scale
@@ -77,8 +77,10 @@ def main() -> int:
         for game_id, players in chosen:
             n = args.slow_games if "hard" in (a, b) else args.games
             start = time.perf_counter()
-            result = arena(game_id, a, b, n, players=players, jobs=args.jobs, max_turns=args.max_turns,
-                           seed=args.seed)
+            info = GAMES[game_id]
+            endless = info.max_turns is not None or info.allows_draws  # Bide and Begird always end
+            result = arena(game_id, a, b, n, players=players, jobs=args.jobs, seed=args.seed,
+                           max_turns=args.max_turns if endless else None)
             wall = time.perf_counter() - start
             print(f"{game_id} ({players} players) {result.line()}; "
                   f"{result.turns / result.games:.0f} turns per game; {wall:.0f} s wall", flush=True)
