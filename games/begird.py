@@ -486,6 +486,10 @@ class Begird(TurnBookkeeping):
                 hint += "; blocks a winning cell of the opponent"
         return hint
 
+    def would_win(self, i: int, colour: int) -> bool:
+        """Whether a stone of ``colour`` on empty cell ``i`` would win at once (for tools such as the AI)."""
+        return self._would_win(i, colour)
+
     def _would_win(self, i: int, colour: int) -> bool:
         lay = self.layout
         mask = lay.cell_masks[i]

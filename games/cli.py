@@ -2,6 +2,11 @@
 
     python -m games replay GAME [--players N] [--option KEY=VALUE]... [--position FILE]
                                 [--moves "TURN; TURN; ..."] [--json]
+    python -m games ai GAME [same setup as replay] [--level L] [--seed S] [--json]
+    python -m games arena GAME --a LEVEL --b LEVEL --games N [--players N] [--seed S]
+
+``ai`` and ``arena`` run the computer opponent from the ``ai`` package, which
+is imported only when one of them runs: ``games`` never depends on ``ai``.
 
 Turns are separated by ``;``; the actions of one turn by ``,`` or spaces.
 An illegal turn exits with status 2. No traceback is ever shown to a user.
@@ -44,6 +49,24 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_arguments(rand)
     rand.add_argument("--seed", type=int, default=None)
     rand.add_argument("--json", action="store_true")
+
+    ai = sub.add_parser("ai", help="print the turn the computer would play")
+    _add_game_arguments(ai)
+    ai.add_argument("--position", metavar="FILE", help="start from a position in JSON form ('-' for stdin)")
+    ai.add_argument("--moves", default="", help="turns played before the computer's")
+    ai.add_argument("--level", default="medium", help="random, easy, medium or hard")
+    ai.add_argument("--seed", type=int, default=0, help="the same seed gives the same turn")
+    ai.add_argument("--json", action="store_true", help='print {"turn": ..., "level": ..., "seconds": ...}')
+
+    duel = sub.add_parser("arena", help="play levels against each other; win rate of a with a 95%% CI")
+    _add_game_arguments(duel)
+    duel.add_argument("--a", required=True, metavar="LEVEL")
+    duel.add_argument("--b", required=True, metavar="LEVEL")
+    duel.add_argument("--games", type=int, default=10)
+    duel.add_argument("--seed", type=int, default=0)
+    duel.add_argument("--json", action="store_true")
+    duel.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+    duel.add_argument("--jobs", type=int, default=1, help="games played at once, in processes")
 
     sub.add_parser("list", help="the games and their options")
     rules = sub.add_parser("rules", help="a game's rules summary")
@@ -172,6 +195,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             return replay(args)
         if args.command == "random":
             return random_game(args)
+        if args.command == "ai":
+            from ai.cli import run_ai  # lazily: games must not depend on ai
+
+            return run_ai(args, _setup(args))
+        if args.command == "arena":
+            from ai.cli import run_arena
+
+            get(args.game).check_players(args.players or get(args.game).min_players)
+            return run_arena(args, _options(args.option))
         if args.command == "list":
             for info in GAMES.values():
                 opts = ", ".join(f"{o.key}={o.default} ({'/'.join(map(str, o.allowed))})" for o in info.options)

@@ -269,9 +269,10 @@ class Game(ABC):
         """A short explanation for players (autocomplete hints). Override for richer text."""
         return self.format_action(action)
 
-    def describe_turn(self, events: Sequence[Event], notation: str) -> str:
+    def describe_turn(self, events: Sequence[Event], notation: str = "") -> str:
         """A played turn in words for announcements, from its events and canonical
-        notation. The default is the notation; games with richer turns override it."""
+        notation, called on the game after the turn. The default is the notation;
+        games with richer turns (Play Bai's passes, Bump's chains) override it."""
         return notation
 
     def rank_actions(self, actions: list[Action]) -> list[Action]:

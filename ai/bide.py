@@ -1,0 +1,130 @@
+"""Bide for the search: complete turns including releases, priors, playouts.
+
+A release of ``h`` discs among ``e`` empty points has up to ``e!/(e-h)!``
+orders, so releases are enumerated exactly only when that is small (late in
+the game, where the winning release of a nearly full board must be found);
+otherwise a handful are sampled, each disc drawn towards valuable points and
+the mover's own discs. Bide itself and every single placement are always
+candidates.
+"""
+
+from __future__ import annotations
+
+import random
+from math import perm
+from typing import Hashable
+
+from games.bide import BIDE, Bide
+
+from .knowledge import GameKnowledge
+from .turns import Turn, TooManyTurns, apply_turn, enumerate_turns
+
+EXACT_RELEASES = 120  # enumerate every release order up to this many…
+EXACT_FINISHES = 720  # …or this many when the release fills the board (the game's last turn)
+SAMPLED_RELEASES = 12
+
+
+def bide_key(game: Bide) -> Hashable:
+    return (tuple(game.cells), tuple(game.hands), tuple(game.owed), game.to_move)
+
+
+def _weighted_point(game: Bide, seat: int, rng: random.Random) -> int:
+    """An empty point, drawn towards high values and the seat's own discs."""
+    cells = game.cells
+    values = game.board.edge_distance
+    nbrs = game.board.neighbour_indices
+    empties = [p for p, v in enumerate(cells) if v == 0]
+    weights = []
+    for p in empties:
+        w = 1 + values[p] * values[p]
+        for n in nbrs[p]:
+            if cells[n] == seat:
+                w += 2
+        weights.append(w)
+    return rng.choices(empties, weights)[0]
+
+
+class BideKnowledge(GameKnowledge):
+    rollout_turns = 400  # playouts always end: every turn draws or places a disc
+    simulation_scale = 0.5
+
+    def turns(self, game: Bide, rng: random.Random) -> list[Turn]:  # type: ignore[override]
+        seat = game.to_move
+        assert seat is not None
+        i = seat - 1
+        hand = game.hands[i]
+        empty = game.empty_count
+        orders = perm(empty, min(hand, empty))
+        if hand <= 1 or orders <= (EXACT_FINISHES if hand >= empty else EXACT_RELEASES):
+            try:
+                return enumerate_turns(game, limit=4 * EXACT_FINISHES, key=bide_key)
+            except TooManyTurns:
+                pass
+        turns: list[Turn] = []
+        seen: set[Hashable] = set()
+
+        def add(actions: tuple[int, ...]) -> None:
+            state = apply_turn(game.copy(), actions)
+            key = bide_key(state)
+            if key not in seen:
+                seen.add(key)
+                turns.append(Turn(actions, game, state))
+
+        if game.bide_allowed():
+            add((BIDE,))
+        if not game.owed[i]:
+            for p in range(len(game.cells)):
+                if game.cells[p] == 0:
+                    add((p,))
+        for _ in range(SAMPLED_RELEASES):
+            add(self._sample_release(game, seat, rng))
+        return turns
+
+    def _sample_release(self, game: Bide, seat: int, rng: random.Random) -> tuple[int, ...]:
+        trial = game.copy()
+        actions = []
+        while trial.hands[seat - 1] and not trial.is_over:
+            p = _weighted_point(trial, seat, rng)
+            actions.append(p)
+            trial.apply_action(p)
+        return tuple(actions)
+
+    def prior(self, game: Bide, turns: list[Turn]) -> list[float]:  # type: ignore[override]
+        seat = game.to_move
+        assert seat is not None
+        weights = []
+        for turn in turns:
+            state = turn.state
+            assert state is not None
+            if state.is_over:
+                weights.append(10.0 if seat in state.winners else 0.2)
+                continue
+            scores = state.group_scores()
+            mine = scores[seat - 1]
+            best_other = max(s for k, s in enumerate(scores) if k != seat - 1)
+            # Keep the game close or ahead; biding keeps options, so it gets a share too.
+            w = 1.0 + max(0.0, (mine - best_other) / 8 + 1.0)
+            if turn.actions[0] == BIDE:
+                w += 1.5
+            weights.append(w)
+        return weights
+
+    def rollout_step(self, game: Bide, rng: random.Random) -> None:  # type: ignore[override]
+        seat = game.to_move
+        assert seat is not None
+        i = seat - 1
+        hand = game.hands[i]
+        if game.owed[i] or (hand >= 2 and rng.random() < 0.25) or (not game.bide_allowed() and hand >= 2
+                                                                  and rng.random() < 0.5):
+            actions: tuple[int, ...] = self._sample_release(game, seat, rng)
+        elif game.bide_allowed() and rng.random() < 0.4:
+            actions = (BIDE,)
+        else:
+            actions = (_weighted_point(game, seat, rng),)
+        apply_turn(game, actions)
+
+    def estimate(self, game: Bide) -> tuple[float, ...]:  # type: ignore[override]
+        scores = game.group_scores()
+        top = max(scores)
+        leaders = [k for k, s in enumerate(scores) if s == top]
+        return tuple(1.0 / len(leaders) if k in leaders else 0.0 for k in range(game.players))

@@ -1,0 +1,118 @@
+"""Bump for the search: centre threats, material, short playouts.
+
+Random Bump games rarely end (a piece must *start* a turn on the opponent's
+centre), so a playout runs a few random turns (the engine's fast
+``random_action``) and the position is then estimated from material and how
+close each side's nearest piece is to the opponent's centre, counted in
+shifts through the gates (walls respected, pieces ignored).
+
+When the mover's own centre is occupied it must clear it this turn or lose
+when the turn passes: then every turn is played out (a few hundred cheap
+moves) so the search sees at once which ones clear it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import deque
+from functools import lru_cache
+
+from games.bump import CENTRE, NEIGHBOURS, OPPONENT_CENTRE, PASS, SPACE_COUNT, Bump
+
+from .knowledge import GameKnowledge
+from .turns import Turn, apply_turn
+
+PLAYOUT_TURNS = 8
+
+
+@lru_cache(maxsize=None)
+def centre_distance(seat: int) -> tuple[int, ...]:
+    """Per space: shifts from it to ``seat``'s opponent's centre (walls respected, pieces ignored)."""
+    goal = OPPONENT_CENTRE[seat]
+    dist = [99] * SPACE_COUNT
+    dist[goal] = 0
+    queue = deque([goal])
+    while queue:
+        a = queue.popleft()
+        for b in NEIGHBOURS[a]:
+            if b >= 0 and dist[b] == 99 and b != CENTRE[seat]:
+                dist[b] = dist[a] + 1
+                queue.append(b)
+    return tuple(dist)
+
+
+def _side_strength(game: Bump, seat: int) -> float:
+    board = game.board
+    dist = centre_distance(seat)
+    pieces = 0
+    nearest = 99
+    for space, pid in enumerate(board.cells):
+        if pid >= 0 and board.owner[pid] == seat:
+            pieces += 1
+            if dist[space] < nearest:
+                nearest = dist[space]
+    pieces += game.reserves[seat - 1]
+    return 0.35 * pieces + 3.0 / (1 + nearest)
+
+
+class BumpKnowledge(GameKnowledge):
+    rollout_turns = PLAYOUT_TURNS
+    simulation_scale = 1.0
+
+    def turns(self, game: Bump, rng: random.Random) -> list[Turn]:  # type: ignore[override]
+        turns = super().turns(game, rng)
+        seat = game.to_move
+        if seat is not None and self._centre_taken(game, seat):
+            for turn in turns:
+                turn.result(game)  # must clear the centre: see every outcome now
+        return turns
+
+    @staticmethod
+    def _centre_taken(game: Bump, seat: int) -> bool:
+        pid = game.board.cells[CENTRE[seat]]
+        return pid >= 0 and game.board.owner[pid] != seat
+
+    def winning_turn(self, game: Bump, turns: list[Turn]) -> Turn | None:  # type: ignore[override]
+        # A Bump turn never wins by itself: the win comes when the turn passes back.
+        return None
+
+    def prior(self, game: Bump, turns: list[Turn]) -> list[float]:  # type: ignore[override]
+        seat = game.to_move
+        assert seat is not None
+        dist = centre_distance(seat)
+        goal = OPPONENT_CENTRE[seat]
+        weights = []
+        for turn in turns:
+            if turn.state is not None and turn.state.is_over:
+                weights.append(0.01 if seat not in turn.state.winners else 100.0)
+                continue
+            action = turn.actions[0]
+            if action == PASS:
+                w = 0.3
+            elif action[0] == "move":
+                _, src, dst, _, choices = action
+                if dst == goal:
+                    w = 30.0
+                else:
+                    w = 1.0 + max(0, dist[src] - dist[dst]) * 0.7 + 0.5 * len(choices)
+            else:
+                w = 0.5
+            if turn.state is not None:
+                w *= 20.0  # clears the centre (the losing turns were caught above)
+            weights.append(w)
+        return weights
+
+    def rollout_step(self, game: Bump, rng: random.Random) -> None:  # type: ignore[override]
+        apply_turn(game, (game.random_action(rng),))
+
+    def estimate(self, game: Bump) -> tuple[float, ...]:  # type: ignore[override]
+        diff = _side_strength(game, 1) - _side_strength(game, 2)
+        to_move = game.to_move
+        if to_move is not None:
+            if self._centre_taken(game, to_move):
+                diff += -2.0 if to_move == 1 else 2.0  # the mover must answer a threat
+            else:
+                diff += 0.3 if to_move == 1 else -0.3  # the move itself is worth something
+        v = 1.0 / (1.0 + math.exp(-diff))
+        return (v, 1.0 - v)

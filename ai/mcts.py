@@ -1,0 +1,222 @@
+"""Monte Carlo tree search over complete turns, for any number of seats.
+
+Game-blind (STYLE.md §3, after OpenSpiel's ``mcts.py``): turns, priors and
+evaluations come from a :class:`~ai.knowledge.GameKnowledge`. Selection is
+PUCT (uniform priors make it plain UCT-like exploration); every node keeps
+the sum of *each seat's* returns and a node chooses by the component of the
+seat to move there (max^n backup), so 3–6 seat Bide needs no special case.
+
+Values are kept by *player* (``Game.player_of_seat``), not by seat: after
+Begird's swap the player who answered White owns Black, so the swap must be
+judged by Black's results.
+
+A little solving on top: when a node is expanded, a turn that wins at once
+for its mover — or, when every turn ends the game, the best of them — makes
+the node *solved*: its value is that outcome, always. So a move that lets
+the next seat win at once is seen as the loss it is, and one that leaves the
+next seat only losing turns as the win it is. The final choice takes a
+proven win, and skips moves that lose at once whenever another exists.
+
+All randomness comes from the ``random.Random`` given to :class:`MCTS`;
+with a simulation budget the result is a function of the seed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from games.interface import Game
+
+from .knowledge import GameKnowledge
+from .turns import Turn, returns_of
+
+
+def by_player(state: Game, returns: tuple[float, ...]) -> tuple[float, ...]:
+    """Re-index per-seat ``returns`` of ``state`` by player."""
+    out = [0.0] * len(returns)
+    for seat, value in enumerate(returns, start=1):
+        out[state.player_of_seat(seat) - 1] = value
+    return tuple(out)
+
+
+def player_to_move(state: Game) -> int:
+    seat = state.to_move
+    assert seat is not None
+    return state.player_of_seat(seat)
+
+
+class Node:
+    __slots__ = ("turn", "state", "prior", "visits", "value", "children", "solved")
+
+    def __init__(self, turn: Turn | None, state: Game | None, prior: float) -> None:
+        self.turn = turn
+        self.state = state  # computed when the node is first selected
+        self.prior = prior
+        self.visits = 0
+        self.value: list[float] | None = None  # per-seat sums of returns
+        self.children: list[Node] | None = None
+        self.solved: tuple[float, ...] | None = None  # exact value, when known
+
+    def mean(self, seat: int) -> float:
+        assert self.value is not None
+        return self.value[seat - 1] / self.visits
+
+
+@dataclass
+class SearchResult:
+    turn: Turn
+    simulations: int
+    visits: int  # of the chosen turn
+    value: float  # the mover's mean return after the chosen turn
+    candidates: int
+    root_values: tuple[float, ...] = ()  # each player's mean return over the search (by player)
+
+
+class MCTS:
+    """One search: ``MCTS(knowledge, rng, simulations=..., seconds=...).search(game)``."""
+
+    def __init__(
+        self,
+        knowledge: GameKnowledge,
+        rng: random.Random,
+        simulations: int = 1000,
+        seconds: float | None = None,
+        c_puct: float = 1.5,
+    ) -> None:
+        self.knowledge = knowledge
+        self.rng = rng
+        self.simulations = simulations
+        self.seconds = seconds  # CPU seconds (process time); None: simulations only
+        self.c_puct = c_puct
+
+    # -- tree ----------------------------------------------------------------
+
+    def _expand(self, node: Node) -> None:
+        state = node.state
+        assert state is not None and not state.is_over
+        turns = self.knowledge.turns(state, self.rng)
+        if not turns:
+            raise RuntimeError(f"{state.info.id}: no complete turn from a position that is not over")
+        win = self.knowledge.winning_turn(state, turns)
+        if win is not None:
+            # The mover takes the win: nothing else from here matters.
+            after = win.result(state)
+            node.solved = by_player(after, returns_of(after))
+            node.children = [Node(win, after, 1.0)]
+            return
+        if all(t.state is not None and t.state.is_over for t in turns):
+            # Every turn ends the game: the mover takes the best of them (max^n).
+            mover = player_to_move(state)
+            outcomes = [(by_player(t.state, returns_of(t.state)), t) for t in turns]  # type: ignore[arg-type]
+            value, best = max(outcomes, key=lambda o: o[0][mover - 1])
+            node.solved = value
+            node.children = [Node(best, best.state, 1.0)]
+            return
+        weights = self.knowledge.prior(state, turns)
+        if weights is None:
+            weights = [1.0] * len(turns)
+        total = sum(weights) or 1.0
+        children = [Node(t, t.state, w / total) for t, w in zip(turns, weights)]
+        self.rng.shuffle(children)  # against a bias towards the engine's move order
+        node.children = children
+
+    def _select(self, node: Node) -> Node:
+        seat = player_to_move(node.state)  # type: ignore[arg-type]
+        assert node.children
+        c_sqrt = self.c_puct * math.sqrt(node.visits)
+        fpu = node.mean(seat) if node.visits else 0.5  # first-play urgency: the parent's value
+        best, best_score = node.children[0], -math.inf
+        for child in node.children:
+            if child.visits:
+                q = child.value[seat - 1] / child.visits  # type: ignore[index]
+            else:
+                q = fpu
+            score = q + c_sqrt * child.prior / (1 + child.visits)
+            if score > best_score:
+                best, best_score = child, score
+        return best
+
+    def _simulate(self, root: Node) -> None:
+        node = root
+        path = [root]
+        while node.children is not None and node.solved is None:
+            parent = node
+            node = self._select(parent)
+            if node.state is None:
+                node.state = node.turn.result(parent.state)  # type: ignore[union-attr, arg-type]
+            path.append(node)
+            if node.state.is_over:
+                break
+        state = node.state
+        assert state is not None
+        if state.is_over:
+            returns = by_player(state, returns_of(state))
+        elif node.solved is not None:
+            returns = node.solved
+        else:
+            if node.visits > 0 or node is root:
+                self._expand(node)  # second visit: grow the tree here
+            if node.solved is not None:
+                returns = node.solved
+            else:
+                returns = by_player(state, self.knowledge.evaluate(state, self.rng))
+        for visited in path:
+            visited.visits += 1
+            if visited.value is None:
+                visited.value = list(returns)
+            else:
+                value = visited.value
+                for i, r in enumerate(returns):
+                    value[i] += r
+
+    # -- the search ------------------------------------------------------------
+
+    def search(self, game: Game) -> SearchResult:
+        if game.is_over:
+            raise ValueError("the game is over: there is no turn to choose")
+        seat = player_to_move(game)
+        root = Node(None, game.copy(), 1.0)
+        self._expand(root)
+        assert root.children is not None
+        if root.solved is not None or len(root.children) == 1:
+            only = root.children[0]
+            return SearchResult(only.turn, 0, 0, 1.0 if root.solved else 0.5, len(root.children),  # type: ignore[arg-type]
+                                root.solved or ())
+        start = time.process_time()
+        done = 0
+        while done < self.simulations:
+            if self.seconds is not None and time.process_time() - start > self.seconds:
+                break
+            self._simulate(root)
+            done += 1
+        chosen = self._final_choice(root, seat)
+        value = chosen.mean(seat) if chosen.visits else 0.0
+        means = tuple(v / root.visits for v in root.value) if root.value and root.visits else ()
+        return SearchResult(chosen.turn, done, chosen.visits, value, len(root.children),  # type: ignore[arg-type]
+                            means)
+
+    def _final_choice(self, root: Node, seat: int) -> Node:
+        """The most visited turn that does not lose at once, if one exists."""
+        children = root.children
+        assert children
+        for child in children:  # a turn proven to win (the next seat cannot avoid losing)
+            if child.solved is not None and child.solved[seat - 1] == 1.0:
+                return child
+        ranked = sorted(children, key=lambda c: (c.visits, c.mean(seat) if c.visits else 0.0), reverse=True)
+        for child in ranked:
+            if not self._loses_at_once(root, child, seat):
+                return child
+        return ranked[0]
+
+    def _loses_at_once(self, root: Node, child: Node, seat: int) -> bool:
+        if child.state is None:
+            child.state = child.turn.result(root.state)  # type: ignore[union-attr, arg-type]
+        state = child.state
+        if state.is_over:
+            return by_player(state, returns_of(state))[seat - 1] == 0.0
+        if child.children is None:
+            self._expand(child)
+        return child.solved is not None and child.solved[seat - 1] == 0.0

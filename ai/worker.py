@@ -1,0 +1,57 @@
+"""Thinking off the event loop: a process pool that takes JSON and gives back notation.
+
+Only plain data crosses the process boundary (STYLE.md §3, after python-chess's
+parallel perft): the stored state document (``Game.to_json()``), the level
+and the seed go in; the turn's notation, the level and the CPU seconds come
+back. Nothing of the caller (rows, clients, locks) is ever pickled, so a
+search can never hold a bot's lock or freeze its loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, Mapping
+
+from games.registry import load_state
+
+from .levels import accepts_draw, choose_turn
+
+
+def think(state: Mapping[str, Any], level: str, seed: int) -> dict[str, Any]:
+    """In a worker process: the computer's turn for the stored ``state`` document."""
+    game = load_state(state)
+    choice = choose_turn(game, level, seed=seed)
+    return {"turn": choice.turn.notation, "level": choice.level, "seconds": choice.seconds,
+            "simulations": choice.simulations}
+
+
+def consider_draw(state: Mapping[str, Any], player: int, seed: int) -> bool:
+    """In a worker process: whether the computer playing ``player`` accepts a draw offer."""
+    return accepts_draw(load_state(state), player, seed=seed)
+
+
+class Thinker:
+    """A small process pool for computer turns (one search per process at a time)."""
+
+    def __init__(self, processes: int = 1) -> None:
+        self.processes = processes
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=self.processes)
+        return self._pool
+
+    async def turn(self, state: Mapping[str, Any], level: str, seed: int) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor(), think, dict(state), level, seed)
+
+    async def draw(self, state: Mapping[str, Any], player: int, seed: int) -> bool:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor(), consider_draw, dict(state), player, seed)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
