@@ -535,12 +535,7 @@ class Begird(TurnBookkeeping):
 
     def resign(self, seat: int) -> list[Event]:
         """The colour ``seat`` (1 Black, 2 White) resigns; the other colour wins."""
-        if self._result is not None:
-            raise IllegalMove("the game is over")
-        if seat not in (BLACK, WHITE):
-            raise IllegalMove(f"seat {seat} is not in play")
-        if self._turn:
-            raise IllegalMove("cannot resign in the middle of a turn")
+        self._check_two_seat_resignation(seat)
         self._resigned = seat
         self._win(3 - seat, None, "resignation")
         return [Event("resign", seat=seat), Event("end", seat=3 - seat, data=(("reason", "resignation"),))]

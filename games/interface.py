@@ -438,3 +438,20 @@ class TurnBookkeeping(Game):
     @property
     def turn_actions(self) -> tuple[Action, ...]:
         return tuple(self._turn)
+
+    def _check_two_seat_resignation(self, seat: int) -> None:
+        """Refusals shared by the two-seat games (Begird, Play Bai, Bump)."""
+        if self._result is not None:
+            raise IllegalMove("the game is over")
+        if seat not in (1, 2):
+            raise IllegalMove(f"seat {seat} is not in play")
+        if self._turn:
+            raise IllegalMove("cannot resign in the middle of a turn")
+
+    def _resign_two_seat(self, seat: int) -> list[Event]:
+        """A two-seat resignation: the other seat wins at once."""
+        self._check_two_seat_resignation(seat)
+        self._resigned = seat
+        self._result = (3 - seat,)
+        self._end_reason = "resignation"
+        return [Event("resign", seat=seat), Event("end", seat=3 - seat, data=(("reason", "resignation"),))]

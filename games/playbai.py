@@ -1003,16 +1003,7 @@ class PlayBai(TurnBookkeeping):
     # -- resignation ---------------------------------------------------------------
 
     def resign(self, seat: int) -> list[Event]:
-        if self._result is not None:
-            raise IllegalMove("the game is over")
-        if seat not in (1, 2):
-            raise IllegalMove(f"seat {seat} is not in play")
-        if self._turn:
-            raise IllegalMove("cannot resign in the middle of a turn")
-        self._resigned = seat
-        self._result = (3 - seat,)
-        self._end_reason = "resignation"
-        return [Event("resign", seat=seat), Event("end", seat=3 - seat, data=(("reason", "resignation"),))]
+        return self._resign_two_seat(seat)
 
     # -- serialization -------------------------------------------------------------
 
