@@ -43,8 +43,14 @@ async def rows_of(store: Store, match_id: int) -> dict[str, list[tuple]]:
     return snapshot
 
 
+async def create(service: MatchService, **kwargs):
+    """A lobby; the clock moves a minute first, since a player may make only 3 challenges a minute."""
+    service.clock.advance(61)
+    return await service.create(**kwargs)
+
+
 async def active(service: MatchService, players, guild=GUILD, first_move: str | None = "e5"):
-    match = await service.create(game_id="bide", creator=players[0], invited=list(players[1:]), guild_id=guild,
+    match = await create(service, game_id="bide", creator=players[0], invited=list(players[1:]), guild_id=guild,
                                  channel_id=CHANNEL)
     for user in players[1:]:
         await service.accept(match.id, user[0])
@@ -59,10 +65,10 @@ async def crowd(service: MatchService) -> list[int]:
     for guild in (GUILD, OTHER_GUILD):
         ids.append((await active(service, (ALICE, BOB), guild)).id)
         ids.append((await active(service, (ALICE, BOB, CAROL), guild)).id)
-        ids.append((await service.create(game_id="bide", creator=ALICE, invited=[BOB, CAROL], guild_id=guild,
-                                         channel_id=CHANNEL, players=3)).id)
-        ids.append((await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=guild,
-                                         channel_id=CHANNEL)).id)
+        ids.append((await create(service, game_id="bide", creator=ALICE, invited=[BOB, CAROL], guild_id=guild,
+                                  channel_id=CHANNEL, players=3)).id)
+        ids.append((await create(service, game_id="bide", creator=ALICE, invited=[BOB], guild_id=guild,
+                                  channel_id=CHANNEL)).id)
     return ids
 
 
