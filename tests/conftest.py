@@ -6,14 +6,15 @@ import os
 import sys
 
 
-def pytest_collection_finish(session):
-    """Under mutmut, forget the engines' memoised results once the tests are collected.
+def pytest_runtest_setup(item):
+    """Under mutmut, forget the engines' memoised results before each test.
 
-    mutmut forks each mutant's test run from a process that has already run the
-    tests once, and it credits calls made while importing the test modules to the
-    first test; an ``lru_cache`` filled then would hide a mutant in anything it
-    calls (every Begird island mutant survived that way). Cleared here, the first
-    test that needs the value computes it again, with the mutant, and is credited.
+    mutmut forks each mutant's run from a process that has already run the tests,
+    and it runs a mutant only against the tests that called the mutated function
+    when it recorded them. An ``lru_cache`` (Begird's layout, Bide's boards) hides
+    both: only the first test to fill it is recorded, and a cache filled by the
+    unmutated code answers for the mutant (every Begird island mutant survived
+    that way). Cleared per test, each test computes what it uses, with the mutant.
     """
     if "MUTANT_UNDER_TEST" not in os.environ:
         return
