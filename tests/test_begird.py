@@ -538,8 +538,13 @@ def test_resignation_gives_the_opponent_the_win():
     back = Begird.from_position(2, None, pos)
     assert back.is_over and back.winners == (2,)
     g = game()
-    g.resign(2)  # on Black's turn: allowed
-    assert g.winners == (1,)
+    events = g.resign(2)  # on Black's turn: allowed
+    assert g.winners == (1,) and g.end_reason == "resignation"
+    assert [(e.kind, e.seat, e.data) for e in events] == [("resign", 2, ()), ("end", 1, (("reason", "resignation"),))]
+    with pytest.raises(IllegalMove, match="^the game is over$"):
+        g.resign(1)
+    with pytest.raises(IllegalMove, match="^seat 3 is not in play$"):
+        game().resign(3)
 
 
 # ----------------------------------------------------------------------------
