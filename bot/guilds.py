@@ -90,7 +90,7 @@ class Guilds:
         new_id = await self.store.create_match(
             game=old.game, options=old.options, players=len(seats), guild_id=old.guild_id,
             channel_id=old.channel_id, creator_id=user_id, seats=seats,
-            invited=[s.user_id for s in seats if s.user_id != user_id], open_seats=0, now=service.clock.now(),
+            now=service.clock.now(),
             days_per_move=old.days_per_move, rated=old.rated,
         )
         return await service.get(new_id)

@@ -328,8 +328,7 @@ class MatchService:
         seats += [SeatRow(i + 2, uid, name, accepted=False) for i, (uid, name) in enumerate(unique)]
         match_id = await self.store.create_match(
             game=info.id, options=options, players=seats_wanted, guild_id=guild_id, channel_id=channel_id,
-            creator_id=creator[0], seats=seats, invited=[u[0] for u in unique],
-            open_seats=seats_wanted - len(seats), now=self.clock.now(), days_per_move=days_per_move, rated=rated,
+            creator_id=creator[0], seats=seats, now=self.clock.now(), days_per_move=days_per_move, rated=rated,
         )
         return await self.get(match_id)
 

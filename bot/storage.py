@@ -200,6 +200,10 @@ MIGRATIONS: list[str] = [
     ALTER TABLE offers ADD COLUMN channel_id INTEGER;
     ALTER TABLE offers ADD COLUMN message_id INTEGER;
     """,
+    # 8: the challenges table was written but never read (the seats and matches.players say it all)
+    """
+    DROP TABLE challenges;
+    """,
 ]
 
 
@@ -493,8 +497,6 @@ class Store:
         channel_id: int,
         creator_id: int,
         seats: Iterable[SeatRow],
-        invited: list[int],
-        open_seats: int,
         now: float,
         days_per_move: float | None = None,
         rated: bool = True,
@@ -513,10 +515,6 @@ class Store:
                     "INSERT INTO seats (match_id, seat, user_id, name, accepted) VALUES (?, ?, ?, ?, ?)",
                     (match_id, seat.seat, seat.user_id, seat.name, int(seat.accepted)),
                 )
-            await db.execute(
-                "INSERT INTO challenges (match_id, invited, open_seats, created_at) VALUES (?, ?, ?, ?)",
-                (match_id, json.dumps(invited), open_seats, now),
-            )
         return match_id
 
     async def get_match(self, match_id: int) -> MatchRow | None:
@@ -588,10 +586,6 @@ class Store:
 
     # -- the lobby ---------------------------------------------------------------
 
-    async def get_challenge(self, match_id: int) -> tuple[list[int], int] | None:
-        row = await self._one("SELECT invited, open_seats FROM challenges WHERE match_id = ?", (match_id,))
-        return (json.loads(row[0]), int(row[1])) if row else None
-
     async def lobby_change(
         self,
         match_id: int,
@@ -641,7 +635,6 @@ class Store:
                 "UPDATE matches SET status = 'active', players = ?, state = ?, turn_started_at = ? WHERE id = ?",
                 (len(seats), json.dumps(state), now, match_id),
             )
-            await db.execute("DELETE FROM challenges WHERE match_id = ?", (match_id,))
             await self._set_reminder(db, match_id, reminder)
             await db.execute("UPDATE matches SET deadline_at = ?, deadline_notice = 0 WHERE id = ?",
                              (deadline_at, match_id))
@@ -650,7 +643,6 @@ class Store:
         async with self.transaction() as db:
             await self._bump_version(db, match_id, expected_version, now, status="lobby")
             await db.execute("UPDATE matches SET status = 'cancelled' WHERE id = ?", (match_id,))
-            await db.execute("DELETE FROM challenges WHERE match_id = ?", (match_id,))
 
     # -- moves ---------------------------------------------------------------------
 

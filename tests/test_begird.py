@@ -527,6 +527,24 @@ def test_swap_refused_after_a_placement_on_the_second_turn():
     assert not g.swapped and g.to_move == 1
 
 
+def test_each_refused_swap_says_why():
+    g = game()
+    with pytest.raises(IllegalMove, match="^swap is only possible on the second turn, as White's answer to Black's first stone$"):
+        g.apply_action(SWAP)
+    g.play_turn("e5")
+    g.apply_action(g.parse_action("f6"))
+    with pytest.raises(IllegalMove, match="^one stone per turn: swap must be the whole turn$"):
+        g.parse_action("swap")
+    g.end_turn()
+    with pytest.raises(IllegalMove, match=r"^swap \(the pie rule\) is only possible on the second turn of the game; it is too late now$"):
+        g.apply_action(SWAP)
+    g = game()
+    g.play_turn("e5")
+    g.play_turn("swap")
+    with pytest.raises(IllegalMove, match="^the colours have already been swapped; swap can be used only once$"):
+        g.apply_action(SWAP)
+
+
 def test_resignation_gives_the_opponent_the_win():
     g = game()
     g.play_turn("e5")
@@ -538,8 +556,13 @@ def test_resignation_gives_the_opponent_the_win():
     back = Begird.from_position(2, None, pos)
     assert back.is_over and back.winners == (2,)
     g = game()
-    g.resign(2)  # on Black's turn: allowed
-    assert g.winners == (1,)
+    events = g.resign(2)  # on Black's turn: allowed
+    assert g.winners == (1,) and g.end_reason == "resignation"
+    assert [(e.kind, e.seat, e.data) for e in events] == [("resign", 2, ()), ("end", 1, (("reason", "resignation"),))]
+    with pytest.raises(IllegalMove, match="^the game is over$"):
+        g.resign(1)
+    with pytest.raises(IllegalMove, match="^seat 3 is not in play$"):
+        game().resign(3)
 
 
 # ----------------------------------------------------------------------------

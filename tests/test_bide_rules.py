@@ -388,6 +388,30 @@ def test_resign_is_refused_after_the_end():
         game.resign(2)
 
 
+def test_resignation_events_reason_and_refusals():
+    game = position(players=3, hands=[1, 0, 0], pools=[5, 5, 5], owed=[2])
+    events = game.resign(3)  # not on its turn: the turn stays with seat 1
+    assert [(e.kind, e.seat) for e in events] == [("resign", 3)] and game.to_move == 1
+    assert game.position()["owed"] == [2]  # another seat's debt is untouched
+    for seat in (3, 0, 4):  # twice, or a seat that does not exist
+        with pytest.raises(IllegalMove, match=f"^seat {seat} is not in play$"):
+            game.resign(seat)
+    events = game.resign(2)
+    assert [(e.kind, e.seat, e.data) for e in events] == [("resign", 2, ()), ("end", None, (("reason", "resignation"),))]
+    assert game.end_reason == "resignation" and game.winners == (1,)
+    with pytest.raises(IllegalMove, match="^the game is over$"):
+        game.resign(1)
+
+
+def test_describe_action_counts_discs_and_pushes():
+    assert position(hands=[2, 0], pools=[5, 5]).describe_action(-1) == "bide — keep your 2 discs in hand"
+    game = position(board={"e5": 2, "e6": 2}, hands=[1, 0], pools=[5, 5])
+    assert game.describe_action(game.parse_action("bide")) == "bide — keep your 1 disc in hand"
+    assert game.describe_action(game.parse_action("a1")) == "a1 — value 0"  # no push: no push hint
+    assert game.describe_action(game.parse_action("d4")) == "d4 — value 3, pushes 1 disc"
+    assert game.describe_action(game.parse_action("e4")) == "e4 — value 3, pushes 2 discs"
+
+
 # -- turn in progress, notation -------------------------------------------------------
 
 

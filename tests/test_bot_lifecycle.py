@@ -315,6 +315,35 @@ async def test_migration_rebuilds_moves_of_an_old_database(tmp_path):
         await store.close()
 
 
+async def test_migration_drops_the_unread_challenges_table_and_keeps_the_lobby(tmp_path):
+    import sqlite3
+
+    from bot.storage import MIGRATIONS, Store
+
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    for script in MIGRATIONS[:7]:  # a database as the bot left it before migration 8
+        db.executescript(script)
+    db.execute("INSERT INTO matches (id, game, options, players, guild_id, channel_id, creator_id, status,"
+               " created_at, updated_at) VALUES (1, 'bide', '{}', 3, 1, 1, 10, 'lobby', 0, 0)")
+    db.execute("INSERT INTO seats (match_id, seat, user_id, name, accepted) VALUES (1, 1, 10, 'alice', 1)")
+    db.execute("INSERT INTO challenges (match_id, invited, open_seats, created_at) VALUES (1, '[]', 2, 0)")
+    db.execute("PRAGMA user_version = 7")
+    db.commit()
+    db.close()
+    store = await Store.open(path)
+    try:
+        assert await store.schema_version() == len(MIGRATIONS)
+        async with store.reading() as conn:
+            async with conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cursor:
+                tables = {row[0] for row in await cursor.fetchall()}
+        assert "challenges" not in tables and {"matches", "seats"} <= tables
+        lobby = await store.get_match(1)
+        assert lobby is not None and lobby.status == "lobby" and [s.user_id for s in lobby.seats] == [10]
+    finally:
+        await store.close()
+
+
 # -- time limits, vacations, outages ------------------------------------------------------
 
 HOUR = 3600

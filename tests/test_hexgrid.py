@@ -86,3 +86,28 @@ def test_general_hexagon_and_outside_ring():
     assert len(board) == 243 and len(board.rows) == 18
     assert len(board.outside_ring()) == 57
     assert len(HexBoard.hexhex(5).outside_ring()) == 30
+
+
+def test_direction_numbers_stop_at_5_and_the_refusal_lists_the_names():
+    with pytest.raises(ValueError, match=r"^unknown direction '6': use one of e, se, sw, w, nw, ne$"):
+        direction_index("6")
+
+
+def test_step_counts_directions_round_the_clock():
+    assert step((0, 0), 6) == step((0, 0), 0) == (1, 0)
+    assert step((0, 0), -1) == step((0, 0), 5) == (1, -1)
+
+
+def test_cells_are_ordered_row_by_row_and_each_has_six_rays():
+    board = HexBoard(((0, 1), (1, 0), (0, 0)))
+    assert board.cells == ((0, 0), (1, 0), (0, 1))
+    assert board.names == ("a1", "a2", "b1")
+    assert all(len(rays) == 6 for rays in board.rays)
+
+
+def test_boards_up_to_26_rows_of_99_cells_can_be_named():
+    assert HexBoard(tuple((q, r) for r in range(26) for q in range(99))).names[-1] == "z99"
+    with pytest.raises(ValueError, match="board too large to name"):
+        HexBoard(tuple((q, r) for r in range(26) for q in range(100 if r == 0 else 99)))
+    with pytest.raises(ValueError, match="at most 26 rows"):
+        HexBoard(tuple((0, r) for r in range(27)))

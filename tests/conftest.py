@@ -1,0 +1,26 @@
+"""Shared pytest hooks."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+
+def pytest_runtest_setup(item):
+    """Under mutmut, forget the engines' memoised results before each test.
+
+    mutmut forks each mutant's run from a process that has already run the tests,
+    and it runs a mutant only against the tests that called the mutated function
+    when it recorded them. An ``lru_cache`` (Begird's layout, Bide's boards) hides
+    both: only the first test to fill it is recorded, and a cache filled by the
+    unmutated code answers for the mutant (every Begird island mutant survived
+    that way). Cleared per test, each test computes what it uses, with the mutant.
+    """
+    if "MUTANT_UNDER_TEST" not in os.environ:
+        return
+    for name, module in list(sys.modules.items()):
+        if name.split(".")[0] in ("games", "bot", "render"):
+            for value in list(vars(module).values()):
+                clear = getattr(value, "cache_clear", None)
+                if callable(clear):
+                    clear()
