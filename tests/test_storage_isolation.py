@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from bot.clock import ManualClock
+from bot.offers import Offers
 from bot.service import MatchService
 from bot.storage import Store
 
@@ -23,6 +24,8 @@ TABLES = {
     "seats": "match_id",
     "moves": "match_id",
     "reminders": "match_id",
+    "offers": "match_id",
+    "quarantine": "match_id",
 }
 
 
@@ -48,10 +51,10 @@ async def lobby(service: MatchService, **kwargs):
     return await service.create(**kwargs)
 
 
-async def active(service: MatchService, players, guild=GUILD, first_move: str | None = "e5"):
+async def active(service: MatchService, players, guild=GUILD, first_move: str | None = "e5", days=None):
     service.clock.advance(61)  # past the challenge rate limit (3 a minute per user)
     match = await service.create(game_id="bide", creator=players[0], invited=list(players[1:]), guild_id=guild,
-                                 channel_id=CHANNEL)
+                                 channel_id=CHANNEL, days_per_move=days)
     for user in players[1:]:
         await service.accept(match.id, user[0])
     if first_move:
@@ -63,6 +66,9 @@ async def crowd(service: MatchService) -> list[int]:
     """Bystanders in both servers, each with moves, seats and (for active ones) a reminder."""
     ids = []
     for guild in (GUILD, OTHER_GUILD):
+        timed = await active(service, (ALICE, BOB), guild, days=3)  # a deadline, and a pending takeback offer
+        await Offers(service).offer(timed.id, ALICE[0], "undo")
+        ids.append(timed.id)
         ids.append((await active(service, (ALICE, BOB), guild)).id)
         ids.append((await active(service, (ALICE, BOB, CAROL), guild)).id)
         ids.append((await lobby(service, game_id="bide", creator=ALICE, invited=[BOB, CAROL], guild_id=guild,
@@ -86,6 +92,31 @@ async def test_a_move_resets_only_its_own_turn_clock_and_reminder(service):
     await assert_untouched(service, bystanders, lambda: service.play(target.id, CAROL[0], "e5"))
     reminder = await service.store.get_reminder(target.id)
     assert reminder is not None and reminder.user_id == DAN[0]
+
+
+async def test_a_timed_move_lapses_and_times_only_its_own_match(service):
+    target = await active(service, (CAROL, DAN), days=3)
+    await Offers(service).offer(target.id, CAROL[0], "undo")
+    bystanders = await crowd(service)
+    await assert_untouched(service, bystanders, lambda: service.play(target.id, DAN[0], "d4"))
+    assert await service.store.get_offer(target.id, "undo") is None  # the move lapsed the offer
+
+
+async def test_an_accepted_takeback_changes_only_its_own_match(service):
+    target = await active(service, (CAROL, DAN), days=3)
+    notice = await Offers(service).offer(target.id, CAROL[0], "undo")
+    bystanders = await crowd(service)
+    await assert_untouched(service, bystanders,
+                           lambda: Offers(service).answer(target.id, DAN[0], "undo", notice.at_seq, True))
+    assert service.game_of(await service.get(target.id)).ply == 0
+
+
+async def test_a_declined_offer_is_withdrawn_only_from_its_own_match(service):
+    target = await active(service, (CAROL, DAN))
+    notice = await Offers(service).offer(target.id, CAROL[0], "undo")
+    bystanders = await crowd(service)
+    await assert_untouched(service, bystanders,
+                           lambda: Offers(service).answer(target.id, DAN[0], "undo", notice.at_seq, False))
 
 
 async def test_a_two_seat_resignation_deletes_only_its_own_reminder(service):
