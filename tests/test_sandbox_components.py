@@ -93,6 +93,10 @@ def test_select_menus_send_the_picked_values(background, tmp_path):
         page = browser.new_page(viewport={"width": 1000, "height": 700})
         page.set_default_timeout(15_000)
         page.goto(f"{background.url}/alice")
+        # Pick only once the live socket is open and its reconnect refresh has re-rendered the
+        # channel: a pick made before that can land on a replaced element or its answer be missed.
+        page.wait_for_function("typeof socket !== 'undefined' && socket !== null && socket.readyState === 1")
+        page.wait_for_load_state("networkidle")
         single = page.locator("select[data-custom-id=disc]")
         single.wait_for()
         single.select_option("d4")
