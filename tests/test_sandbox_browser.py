@@ -59,6 +59,9 @@ def open_page(browser, sandbox, user):
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{sandbox.url}/{user}")
     page.wait_for_selector("#channel-list .channel")
+    # Act only once the live socket is open and its refresh done, so no update is missed.
+    page.wait_for_function("typeof socket !== 'undefined' && socket !== null && socket.readyState === 1")
+    page.wait_for_load_state("networkidle")
     page.errors = errors
     return page
 
