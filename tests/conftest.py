@@ -5,6 +5,10 @@ from __future__ import annotations
 import os
 import sys
 
+import pytest
+
+from tests.botworld import BotWorld
+
 
 def pytest_runtest_setup(item):
     """Under mutmut, forget the engines' memoised results before each test.
@@ -24,3 +28,13 @@ def pytest_runtest_setup(item):
                 clear = getattr(value, "cache_clear", None)
                 if callable(clear):
                     clear()
+
+
+@pytest.fixture
+async def world(tmp_path):
+    """The real bot against the emulator; a test fails if the bot broke any Discord rule."""
+    world = await BotWorld(tmp_path / "hexplay.sqlite3").start()
+    yield world
+    violations = list(world.emu.violations)
+    await world.stop()
+    assert violations == [], violations

@@ -11,16 +11,6 @@ import sys
 import pytest
 from PIL import Image
 
-from tests.botworld import BotWorld
-
-
-@pytest.fixture
-async def world(tmp_path):
-    world = await BotWorld(tmp_path / "hexplay.sqlite3").start()
-    yield world
-    violations = list(world.emu.violations)
-    await world.stop()
-    assert violations == [], violations
 
 
 def board_png(message):

@@ -10,15 +10,6 @@ import pytest
 from tests.botworld import BotWorld
 
 
-@pytest.fixture
-async def world(tmp_path):
-    world = await BotWorld(tmp_path / "hexplay.sqlite3").start()
-    yield world
-    violations = list(world.emu.violations)
-    await world.stop()
-    assert violations == [], violations
-
-
 async def move(world, user, channel, text, **extra):
     return await world.emu.invoke(user, channel, "move", {"move": text, **extra})
 

@@ -7,16 +7,6 @@ import logging
 
 import pytest
 
-from tests.botworld import BotWorld
-
-
-@pytest.fixture
-async def world(tmp_path):
-    world = await BotWorld(tmp_path / "hexplay.sqlite3").start()
-    yield world
-    violations = list(world.emu.violations)
-    await world.stop()
-    assert violations == [], violations
 
 
 async def test_a_match_whose_log_does_not_replay_is_paused_and_the_bot_keeps_serving(world, caplog):

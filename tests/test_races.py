@@ -14,7 +14,6 @@ import pytest
 from bot.clock import ManualClock
 from bot.service import MatchService, ServiceError
 from bot.storage import Store
-from tests.botworld import BotWorld
 from tests.racing import gap_for, gaps, log_matches_state, race
 
 ALICE, BOB = (101, "alice"), (102, "bob")
@@ -104,15 +103,6 @@ async def test_resign_racing_the_opponents_move_keeps_log_and_state_together(ser
 
 
 # -- through Discord (the emulator and the real discord.py client) ------------------------------
-
-
-@pytest.fixture
-async def world(tmp_path):
-    world = await BotWorld(tmp_path / "hexplay.sqlite3").start()
-    yield world
-    violations = list(world.emu.violations)
-    await world.stop()
-    assert violations == [], violations
 
 
 async def test_double_submitted_move_through_discord_applies_once(world):
