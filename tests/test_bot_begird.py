@@ -2,7 +2,7 @@
 
 import random
 
-from tests.test_bot_e2e import move, world  # noqa: F401  (the fixture)
+from tests.test_bot_e2e import move
 
 
 async def test_begird_game_with_a_swap_played_to_a_win(world):  # noqa: F811

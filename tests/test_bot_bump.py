@@ -2,7 +2,7 @@
 variants, a preview of the whole resolution, the chain in words, captures and a win on the centre."""
 
 from games.bump import Bump
-from tests.test_bot_e2e import board_png, move, world  # noqa: F401  (the fixture)
+from tests.test_bot_e2e import board_png, move
 
 # Found by a greedy search against a passing opponent (see docs/rules.md, Bump): alice walks
 # pieces through gate 0, captures five of bob's and, with a choice, is bumped onto C2.

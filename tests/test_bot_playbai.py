@@ -8,7 +8,7 @@ import asyncio
 import random
 
 from games.playbai import GOAL
-from tests.test_bot_e2e import move, world  # noqa: F401  (the fixture)
+from tests.test_bot_e2e import move
 
 
 async def until(predicate, timeout: float = 10.0):
