@@ -634,19 +634,11 @@ class Begird(TurnBookkeeping):
         return game
 
     def _state_extra(self) -> dict[str, Any]:
-        return {
-            "ply": self._ply,
-            "winners": list(self._result) if self._result is not None else None,
-            "end_reason": self._end_reason,
-            "last": self.format_action(self.last_action) if self.last_action is not None else None,
-        }
+        last = self.format_action(self.last_action) if self.last_action is not None else None
+        return {**super()._state_extra(), "last": last}
 
     def _load_state_extra(self, extra: Mapping[str, Any]) -> None:
-        if "ply" in extra:
-            self._ply = int(extra["ply"])
-        if extra.get("winners") is not None:
-            self._result = tuple(extra["winners"])
-            self._end_reason = extra.get("end_reason") or self._end_reason
+        super()._load_state_extra(extra)
         last = extra.get("last")
         if last == "swap":
             self.last_action = SWAP

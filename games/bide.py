@@ -456,20 +456,6 @@ class Bide(TurnBookkeeping):
                 game.current = to_move
         return game
 
-    def _state_extra(self) -> dict[str, Any]:
-        return {
-            "ply": self._ply,
-            "winners": list(self._result) if self._result is not None else None,
-            "end_reason": self._end_reason,
-        }
-
-    def _load_state_extra(self, extra: Mapping[str, Any]) -> None:
-        self._ply = int(extra.get("ply", 0))
-        if extra.get("winners") is not None:
-            self._result = tuple(extra["winners"])
-            self._end_reason = extra.get("end_reason")
-            self.current = None
-
     # -- text ----------------------------------------------------------------------
 
     def render_text(self) -> str:

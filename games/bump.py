@@ -857,19 +857,10 @@ class Bump(TurnBookkeeping):
         return game
 
     def _state_extra(self) -> dict[str, Any]:
-        return {
-            "ply": self._ply,
-            "winners": list(self._result) if self._result is not None else None,
-            "end_reason": self._end_reason,
-            "stasis": [[key, count] for key, count in self.stasis.items()],
-        }
+        return {**super()._state_extra(), "stasis": [[key, count] for key, count in self.stasis.items()]}
 
     def _load_state_extra(self, extra: Mapping[str, Any]) -> None:
-        self._ply = int(extra.get("ply", 0))
-        if extra.get("winners") is not None:
-            self._result = tuple(extra["winners"])
-            self._end_reason = extra.get("end_reason")
-            self.current = None
+        super()._load_state_extra(extra)
         stasis = extra.get("stasis") or []
         try:
             self.stasis = {str(key): int(count) for key, count in stasis}

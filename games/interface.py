@@ -439,6 +439,23 @@ class TurnBookkeeping(Game):
     def turn_actions(self) -> tuple[Action, ...]:
         return tuple(self._turn)
 
+    def _state_extra(self) -> dict[str, Any]:
+        return {
+            "ply": self._ply,
+            "winners": list(self._result) if self._result is not None else None,
+            "end_reason": self._end_reason,
+        }
+
+    def _load_state_extra(self, extra: Mapping[str, Any]) -> None:
+        # The position form may already imply the ply and the reason (Begird counts stones): keep those
+        # unless the stored state says otherwise.
+        if "ply" in extra:
+            self._ply = int(extra["ply"])
+        if extra.get("winners") is not None:
+            self._result = tuple(extra["winners"])
+            self._end_reason = extra.get("end_reason") or self._end_reason
+            self.current = None
+
     def _check_two_seat_resignation(self, seat: int) -> None:
         """Refusals shared by the two-seat games (Begird, Play Bai, Bump)."""
         if self._result is not None:

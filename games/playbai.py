@@ -1114,20 +1114,6 @@ class PlayBai(TurnBookkeeping):
         game._skip_blocked()
         return game
 
-    def _state_extra(self) -> dict[str, Any]:
-        return {
-            "ply": self._ply,
-            "winners": list(self._result) if self._result is not None else None,
-            "end_reason": self._end_reason,
-        }
-
-    def _load_state_extra(self, extra: Mapping[str, Any]) -> None:
-        if "ply" in extra:
-            self._ply = int(extra["ply"])
-        if extra.get("winners") is not None:
-            self._result = tuple(extra["winners"])
-            self._end_reason = extra.get("end_reason") or self._end_reason
-
     # -- text ----------------------------------------------------------------------
 
     def render_text(self) -> str:
