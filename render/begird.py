@@ -655,14 +655,9 @@ def palette() -> Image.Image:
         for ground in (BLACK_STONE, WHITE_STONE, CELL_FILL):
             for t in (0.0, 0.3, 0.6):
                 exact.append(hd.mix(ink, ground, t))
-    exact = list(dict.fromkeys(exact))
-    base = sheet.quantize(255 - len(exact), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    colours = base.getpalette()[: 3 * (255 - len(exact))]
-    for c in exact:
-        colours.extend(c)
-    out = Image.new("P", (1, 1))
-    out.putpalette(colours)
-    return out
+    from .palettes import fitted, module_colours
+
+    return fitted(samples, module_colours(render) + exact)
 
 
 __all__ = [

@@ -603,4 +603,6 @@ def palette() -> Image.Image:
     for s in samples:
         sheet.paste(s, (0, y))
         y += s.height
-    return sheet.quantize(255, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    from .palettes import fitted, module_colours
+
+    return fitted(samples, module_colours(render))
