@@ -140,12 +140,13 @@ def _text_mask(text: str, size: int, anchor: str, stroke_width: int, fx: float, 
 
 
 def draw_text(im: Image.Image, xy: Point, text: str, size: int, fill, *, anchor: str = "la",
-              stroke_width: int = 0, stroke_fill=None, bold: bool = False) -> tuple[int, int, int, int] | None:
+              stroke_width: int = 0, stroke_fill=None, bold: bool = False,
+              by_words: bool = True) -> tuple[int, int, int, int] | None:
     """``ImageDraw.Draw(im).text(xy, text, font=font(size, bold), ...)`` through a mask cache.
 
     A fraction of the time for repeated labels: single words and non-ASCII text are
     exactly ImageDraw's pixels; longer ASCII lines are laid out word by word (see
-    :func:`_by_words`). The changed area is recorded (see :func:`new_picture`).
+    :func:`_by_words`) unless ``by_words`` is false (then exactly ImageDraw's too). The changed area is recorded (see :func:`new_picture`).
     Returns that area, or None for empty text.
     """
     if not text:
@@ -168,7 +169,7 @@ def draw_text(im: Image.Image, xy: Point, text: str, size: int, fill, *, anchor:
     if not stroke_width or ink != stroke_ink:
         passes.append((ink, 0))
     x, y = xy
-    if stroke_width or not _by_words(text, anchor):
+    if stroke_width or not by_words or not _by_words(text, anchor):
         runs = [(text, x, anchor)]
     else:
         words = text.split(" ")

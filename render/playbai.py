@@ -305,27 +305,33 @@ def draw_last_turn(im: Image.Image, game: PlayBai, g: Geometry, events: Sequence
             strokes.append(([p, q], width * 0.8, True, head * 0.85))
             mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
         badges.append((number, mid))
-    # Draw supersampled only over the strokes' bounding box: a whole-page overlay costs ~20×.
+    # Each stroke is drawn supersampled over its own bounding box (on the picture's pixel
+    # grid), downscaled once and cached: a turn's strokes together span much of the field.
     margin = head * 2 + width * 3
-    xs = [x for pts, *_ in strokes for x, _ in pts]
-    ys = [y for pts, *_ in strokes for _, y in pts]
-    x0 = max(0, int((min(xs) - margin) // k) * k)
-    y0 = max(0, int((min(ys) - margin) // k) * k)
-    x1 = min(im.width * k, int((max(xs) + margin) // k + 1) * k)
-    y1 = min(im.height * k, int((max(ys) + margin) // k + 1) * k)
-    overlay = Image.new("RGBA", (x1 - x0, y1 - y0), (0, 0, 0, 0))
-    d = ImageDraw.Draw(overlay)
     for pts, w, dashed, h in strokes:
-        _stroke(d, [(x - x0, y - y0) for x, y in pts], w, dashed, h)
-    small = overlay.resize(((x1 - x0) // k, (y1 - y0) // k), Image.Resampling.LANCZOS)
-    im.paste(small, (x0 // k, y0 // k), small)
-    hd.touch(im, (x0 // k, y0 // k, x0 // k + small.width, y0 // k + small.height))
+        xs = [x for x, _ in pts]
+        ys = [y for _, y in pts]
+        x0 = max(0, int((min(xs) - margin) // k) * k)
+        y0 = max(0, int((min(ys) - margin) // k) * k)
+        x1 = min(im.width * k, int((max(xs) + margin) // k + 1) * k)
+        y1 = min(im.height * k, int((max(ys) + margin) // k + 1) * k)
+        sprite = _stroke_sprite(tuple((x - x0, y - y0) for x, y in pts), w, dashed, h, x1 - x0, y1 - y0)
+        hd.paste_at(im, sprite, (x0 // k, y0 // k))
     badge = max(14, int(g.size * 0.62))
     for number, (x, y) in badges:
         sprite = hd.badge_sprite(str(number), badge, (255, 255, 255), TRACE, outline=TRACE)
         hd.paste_centred(im, sprite, (x / k, y / k))
 
 
+@lru_cache(maxsize=2048)
+def _stroke_sprite(pts: tuple, width: float, dashed: bool, head: float, w: int, h: int) -> Image.Image:
+    """One stroke of the last turn (points in drawing pixels, ``SUPER``× the picture's), downscaled."""
+    overlay = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    _stroke(ImageDraw.Draw(overlay), list(pts), width, dashed, head)
+    return overlay.resize((w // SUPER, h // SUPER), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=16)
 def _star_sprite(radius: float) -> Image.Image:
     k = hd.SPRITE_SUPERSAMPLE
     side = int(math.ceil(radius * 2 + 6))
@@ -443,13 +449,13 @@ def _draw_panel(im: Image.Image, game: PlayBai, g: Geometry, names: Sequence[str
         box = (pad, int(y - row_h * 0.92), g.width - pad, int(y - row_h * 0.08))
         d.rounded_rectangle(box, radius=row_h * 0.25, fill=THEME.highlight, outline=TEAM[seat], width=max(2, row_h // 12))
         hd.touch(im, (box[0] - 2, box[1] - 2, box[2] + 3, box[3] + 3))
-        d.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), hd.fit_text(text, size, box[2] - box[0] - pad),
-               font=hd.font(size), fill=THEME.ink, anchor="mm", stroke_width=1 if size >= 20 else 0,
-               stroke_fill=THEME.ink)
+        hd.draw_text(im, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), hd.fit_text(text, size, box[2] - box[0] - pad),
+                     size, THEME.ink, anchor="mm", stroke_width=1 if size >= 20 else 0, stroke_fill=THEME.ink,
+                     by_words=False)
     else:
         rule = "First to 3 goals" if not game.options["expert"] else "Expert: two goals in a row"
         text = f"Set {game.set_number} · {rule} · last turn: steps arrows, jumps arcs, passes dashed"
         hd.touch(im, (0, y - row_h * 1.2, g.width, y + row_h * 0.2))  # the centred line below
-        d.text((g.width / 2, y - row_h * 0.5), hd.fit_text(hd.displayable(text, text), int(size * 0.8),
-                                                            g.width - 2 * pad),
-               font=hd.font(int(size * 0.8)), fill=THEME.muted, anchor="mm")
+        hd.draw_text(im, (g.width / 2, y - row_h * 0.5), hd.fit_text(hd.displayable(text, text), int(size * 0.8),
+                                                                     g.width - 2 * pad),
+                     int(size * 0.8), THEME.muted, anchor="mm", by_words=False)
