@@ -273,11 +273,9 @@ def render(
     hd.draw_title_bar(im, g.title_h, heading, status_line(game, names), THEME,
                       accent_colour=PIECE[game.to_move - 1] if game.to_move else None)
     events = list(last_events)
-    if events:
-        # The path, turn and bump marks are drawn straight on the board, some under
-        # sprites: record the board first, so that no sprite there is taken for one
-        # on untouched background (render/changes.py), and convert it all.
-        hd.touch(im, (0, g.title_h, g.width, g.board_bottom))
+    # The path, turn and bump marks are drawn straight on the board, some under sprites:
+    # each records its area (_touch_around) so that no sprite there is taken for one on
+    # untouched background (render/changes.py).
     _draw_path(im, lay, events)
     b = game.board
     d = ImageDraw.Draw(im)
@@ -298,6 +296,13 @@ def render(
     return im
 
 
+def _touch_around(im: Image.Image, points: Sequence[hd.Point], pad: float) -> None:
+    """Record that ImageDraw drew within ``pad`` pixels of ``points``."""
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    hd.touch(im, (min(xs) - pad - 1, min(ys) - pad - 1, max(xs) + pad + 2, max(ys) + pad + 2))
+
+
 def _draw_path(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event]) -> None:
     sp = lay.spacing
     shifts = [e for e in events if e.kind == "shift"]
@@ -316,18 +321,21 @@ def _draw_path(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event]) -> N
             start = min((lay.centre(c) for c in COORDS[INDEX[e.src]]),
                         key=lambda p: math.dist(p, lay.centre(nxt_cells[0])))
             if start != points[-1]:
+                _touch_around(im, points, sp * 0.09)
                 d.line(points, fill=PATH, width=max(2, int(sp * 0.09)), joint="curve")
                 points = [start]
             nxt = lay.centre(nxt_cells[0])
         points.append(nxt)
         here = nxt
     if len(points) >= 2:
+        _touch_around(im, points, sp * 0.09)
         d.line(points[:-1] + [_shorten(points[-2], points[-1], 0, sp * PIECE_R)[1]], fill=PATH,
                width=max(2, int(sp * 0.09)), joint="curve")
         a, tip = _shorten(points[-2], points[-1], sp * 0.2, sp * PIECE_R)
         hd.draw_arrow(im, a, tip, PATH, max(2.0, sp * 0.09), halo=None)
     r = max(2, int(sp * 0.1))
     start = space_centre_on(lay, shifts[0].src, None)
+    _touch_around(im, [start], r)
     d.ellipse((start[0] - r, start[1] - r, start[0] + r, start[1] + r), fill=PATH)
 
 
@@ -367,6 +375,7 @@ def _draw_rotation(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event], 
         d = ImageDraw.Draw(im)
         box = (centre[0] - r, centre[1] - r, centre[0] + r, centre[1] + r)
         w = max(3, int(sp * 0.1))
+        _touch_around(im, [centre], r + w + sp * 0.24)
         d.arc(box, lo + 8, hi - 8 if hi - lo > 16 else hi, fill=PATH, width=w)
         # arrow head at the end of the turn, pointing along it
         a = math.radians(end - 8 * (1 if steps > 0 else -1))
@@ -391,6 +400,7 @@ def _draw_bumps(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event], gam
         hd.paste_centred(im, piece_sprite(e.seat or 1, data.get("facing", 0), sp, ghost=True), centre)
         r = sp * 0.3
         w = max(3, int(sp * 0.1))
+        _touch_around(im, [centre], r + w)
         for s in (1, -1):
             d.line([(centre[0] - r, centre[1] - s * r), (centre[0] + r, centre[1] + s * r)], fill=CROSS, width=w)
     for e in events:
@@ -403,6 +413,7 @@ def _draw_bumps(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event], gam
                 there = space_centre_on(lay, label, here)
                 here2 = space_centre_on(lay, e.cell, there)
                 a, b = _shorten(here2, there, sp * 0.3, sp * 0.3)
+                _touch_around(im, [a, b], sp * 0.05)
                 _dotted(d, a, b, OPTION, max(2, int(sp * 0.05)), sp * 0.09)
             # the badge sits on the side away from the chosen push, so the arrow stays clear
             chosen_at = space_centre_on(lay, data["chosen"], here) if data["chosen"] != "x" else None
@@ -515,8 +526,8 @@ def _draw_panel(im: Image.Image, game, g: Geometry, names: Sequence[str], events
         size = small if line != "Guard your center!" else int(small * 1.15)
         wrapped = _wrap(line, size, g.width - 2 * margin) if k == 0 else [hd.fit_text(line, size, g.width - 2 * margin)]
         for part in wrapped[:2]:
-            d.text((margin, y), part, font=hd.font(size), fill=ink, anchor="lm",
-                   stroke_width=1 if ink == THEME.accent and size >= 16 else 0, stroke_fill=ink)
+            hd.draw_text(im, (margin, y), part, size, ink, anchor="lm",
+                         stroke_width=1 if ink == THEME.accent and size >= 16 else 0, stroke_fill=ink, by_words=False)
             y += g.line_h * 0.8
         y += g.line_h * 0.2
 
