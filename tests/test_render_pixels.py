@@ -92,6 +92,39 @@ def test_both_encoders_give_the_same_pixels(monkeypatch, deflate):
     assert decoded(plain).tobytes() == decoded(data).tobytes()
 
 
+def test_banded_deflate_is_one_valid_zlib_stream_of_the_same_pixels(monkeypatch):
+    """Bands of rows deflated apart (and cached) make one zlib stream: same bytes inflated,
+    the same pixels as deflating the whole picture, and a band seen before is reused."""
+    import zlib
+
+    pytest.importorskip("isal")
+    label, game, events, names = CASES[0]
+    im = render.render_image(game, player_names=names, last_events=events)
+    palette = render._palette_of(game.info.id)
+    padded = png._to_padded_palette(im, palette)
+    raw = padded.tobytes()
+    png._PIECES.clear()
+    stream = png._banded_zlib(raw, padded.width * png.BAND_ROWS)
+    assert zlib.decompress(stream) == raw, "header, pieces, final block and Adler-32 check out"
+    pieces = len(png._PIECES)
+    assert 0 < pieces <= len(range(0, len(raw), padded.width * png.BAND_ROWS)), "at most one piece per band"
+    again = png._banded_zlib(raw, padded.width * png.BAND_ROWS)
+    assert again == stream and len(png._PIECES) == pieces, "the second time, every band comes from the cache"
+    banded = render.render_png(game, player_names=names, last_events=events)
+    monkeypatch.setattr(png, "BANDED", False)
+    whole = render.render_png(game, player_names=names, last_events=events)
+    assert decoded(banded).tobytes() == decoded(whole).tobytes()
+    assert len(banded) < len(whole) * 1.05
+
+
+@pytest.mark.parametrize("first,second", [(b"", b"abc"), (b"x" * 70_000, b"y" * 90_000), (bytes(range(256)) * 300, b"z")])
+def test_adler32_combine_matches_zlib(first, second):
+    import zlib
+
+    combined = png._adler32_combine(zlib.adler32(first), zlib.adler32(second), len(second))
+    assert combined == zlib.adler32(first + second)
+
+
 def test_isal_is_used_when_installed():
     pytest.importorskip("isal")
     assert png.DEFLATE == "isal"
