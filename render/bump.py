@@ -67,7 +67,9 @@ CROSS = (200, 20, 20)
 OPTION = (120, 120, 126)
 
 PIECE_R = 0.44  # of the spacing between neighbouring centres
-NAME_SIZE = 0.42
+NAME_SIZE = 0.58  # players type these names: as large as a cell allows, for phones
+CELL_NAME_W = 0.84  # widest name, of the spacing: narrowed to fit (hexdraw.draw_label)
+PIECE_NAME_W = 0.74
 WALL_W = 0.10
 LINE_W = 0.03
 
@@ -163,12 +165,10 @@ def board_background(width: int) -> Image.Image:
             canvas.arrow((cx + ux * sp * 0.5, cy + uy * sp * 0.5), (cx + ux * sp * 0.78, cy + uy * sp * 0.78),
                          fill=(96, 140, 96), width=max(1.5, sp * 0.06), head=sp * 0.16)
     im = canvas.image()
-    d = ImageDraw.Draw(im)
     size = max(7, int(sp * NAME_SIZE))
     for i, part, cell in DRAWN:
-        x, y = lay.centre(cell)
         ink = NAME_INK if AREAS[i] else (50, 90, 50)
-        d.text((x, y), NAMES[i], font=hd.font(size), fill=ink, anchor="mm")
+        hd.draw_label(im, lay.centre(cell), NAMES[i], size, ink, sp * CELL_NAME_W, min_squeeze=0.66, bold=True)
     return im
 
 
@@ -288,8 +288,8 @@ def render(
         hd.paste_centred(im, piece_sprite(seat, facing, sp), centre)
         # the name, nudged away from the bumper bar
         ux, uy = hd.SCREEN_DIRECTIONS[facing]
-        hd.draw_text(im, (centre[0] - ux * sp * 0.07, centre[1] - uy * sp * 0.07), NAMES[space], size,
-                     name_ink(seat), anchor="mm")  # ImageDraw's pixels, cached and recorded
+        hd.draw_label(im, (centre[0] - ux * sp * 0.07, centre[1] - uy * sp * 0.07), NAMES[space], size,
+                      name_ink(seat), sp * PIECE_NAME_W, min_squeeze=0.66, bold=True)
     _draw_rotation(im, lay, events, game)
     _draw_bumps(im, lay, events, game)
     _draw_panel(im, game, g, names, events)

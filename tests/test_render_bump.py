@@ -41,6 +41,15 @@ def at(im, point, dx=0.0, dy=0.0):
     return im.getpixel((int(round(point[0] + dx)), int(round(point[1] + dy))))
 
 
+def blind_side(im, centre, facing, sp):
+    """A pixel of the disc opposite the bumper, off the space's name (written across the middle):
+    of the points 0.36 spacing out towards the back, ±50° around it, the one farthest from the
+    horizontal middle."""
+    back = 60 * facing + 180
+    angle = max((back - 50, back + 50), key=lambda a: abs(math.sin(math.radians(a))))
+    return at(im, centre, math.cos(math.radians(angle)) * sp * 0.36, math.sin(math.radians(angle)) * sp * 0.36)
+
+
 def test_registered_and_small_enough():
     assert "bump" in render.registered()
     data = render.render_png(Bump.new(), player_names=NAMES)
@@ -58,7 +67,7 @@ def test_pieces_in_two_colours_with_the_bumper_on_the_facing_edge():
         c = centre_of(space)
         ux, uy = math.cos(math.radians(60 * facing)), math.sin(math.radians(60 * facing))
         bumper = at(im, c, ux * sp * 0.36, uy * sp * 0.36)
-        blind = at(im, c, -ux * sp * 0.36, -uy * sp * 0.36)
+        blind = blind_side(im, c, facing, sp)
         assert near(bumper, rb.BUMPER), (space, bumper)
         assert near(blind, rb.PIECE[seat - 1]), (space, blind)
     assert math.dist(rb.PIECE[0], rb.PIECE[1]) > 150
@@ -79,10 +88,9 @@ def test_a_gate_piece_is_drawn_in_the_part_its_bumper_faces(facing):
     drawn = COORDS[INDEX["15"]][gate_part(INDEX["15"], facing)]
     other = [c for c in COORDS[INDEX["15"]] if c != drawn][0]
     lay = rb.geometry(rb.DEFAULT_WIDTH).layout
-    ux, uy = math.cos(math.radians(60 * facing)), math.sin(math.radians(60 * facing))
-    blind = at(im, lay.centre(drawn), -ux * sp * 0.36, -uy * sp * 0.36)
+    blind = blind_side(im, lay.centre(drawn), facing, sp)
     assert near(blind, rb.PIECE[0])
-    assert not near(at(im, lay.centre(other), -ux * sp * 0.36, -uy * sp * 0.36), rb.PIECE[0])
+    assert not near(blind_side(im, lay.centre(other), facing, sp), rb.PIECE[0])
     # facings 1, 0 and 2 face area 2: the part beside area 2 (x > the middle)
     assert (lay.centre(drawn)[0] > lay.centre(COORDS[INDEX["05"]][0])[0]) == (facing in (0, 1, 2))
 
@@ -163,3 +171,20 @@ def test_the_winning_pass_says_who_won():
     events = g.play_turn("pass")
     line = rb.last_move_line(g, events, rb.seat_names(NAMES))
     assert line == "Last: bob (Orange) pass: Blue stands on C2 and wins."
+
+
+@pytest.mark.parametrize("space", ["44", "431", "23", "02", "122"])
+def test_space_names_are_large_enough_for_a_phone(space):
+    """Players type space names: scaled to 400 px wide (a phone), a name's digits stay at least
+    7 px tall (they were 5.6 px), on empty cells and on pieces (white on blue) alike."""
+    im = decode(render.render_png(game({"02": [1, 3], "122": [1, 3]}), player_names=NAMES))
+    sp = rb.geometry(rb.DEFAULT_WIDTH).spacing
+    x, y = centre_of(space)
+    on_piece = space in ("02", "122")
+    colour = (255, 255, 255) if on_piece else rb.NAME_INK
+    w, h = sp * (0.3 if on_piece else 0.4), sp * (0.3 if on_piece else 0.36)  # inside the disc / the cell
+    rows = [yy for yy in range(int(y - h), int(y + h))
+            if any(near(im.getpixel((xx, yy)), colour, 30) for xx in range(int(x - w), int(x + w)))]
+    assert rows, space
+    height = rows[-1] - rows[0] + 1
+    assert height * 400 / rb.DEFAULT_WIDTH >= 7.0, (space, height)
