@@ -18,7 +18,7 @@ caches warm only from earlier turns, as in a match): the figure a player's turn 
 Regression guard: CPU time differs from machine to machine, so each picture's
 time is divided by that of a fixed calibration workload (Pillow drawing, palette
 conversion and zlib on a synthetic image, none of it this project's code)
-measured in the same run. The ratios are compared with the committed
+measured just before and after it (a shared machine's load drifts during a run). The ratios are compared with the committed
 benchmarks/render_baseline.json: a picture more than ``--slack`` (30%) slower
 than its baseline fails the run. ``--update-baseline`` rewrites the file after a
 deliberate change.
@@ -33,6 +33,7 @@ import statistics
 import sys
 import time
 import zlib
+from functools import lru_cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,6 +72,13 @@ def quartile(times: list[float]) -> float:
 
 def calibration_ms(runs: int = 21) -> float:
     """Lower-quartile CPU ms of a fixed workload of the same kind as a picture, independent of this code."""
+    work = _calibration_work()
+    work()
+    return quartile(cpu_ms(work, runs))
+
+
+@lru_cache(maxsize=1)
+def _calibration_work():
     rng = random.Random(1)
     im = Image.new("RGB", (1080, 1300), (247, 243, 234))
     d = ImageDraw.Draw(im)
@@ -87,8 +95,7 @@ def calibration_ms(runs: int = 21) -> float:
             draw.text((20, 40 * k), f"Calibration line {k} · Turn {k * 7}", font=font, fill=(20, 20, 20))
         zlib.compress(canvas.quantize(palette=palette, dither=Image.Dither.NONE).tobytes(), 3)
 
-    work()
-    return quartile(cpu_ms(work, runs))
+    return work
 
 
 def all_cases():
@@ -156,10 +163,11 @@ def main() -> int:
     baseline = json.loads(BASELINE.read_text()) if BASELINE.exists() else {"ratios": {}}
     ratios: dict[str, float] = {}
     failures: list[str] = []
-    def report(label: str, times: list[float], cold: float | None, size: int, typical: bool) -> None:
+    def report(label: str, times: list[float], cold: float | None, size: int, typical: bool,
+               local_calib: float) -> None:
         times = [t * args.slowdown for t in times]
         mean = statistics.fmean(times)
-        ratio = quartile(times) / calib
+        ratio = quartile(times) / local_calib
         ratios[label] = round(ratio, 4)
         base = baseline["ratios"].get(label)
         notes = []
@@ -181,12 +189,14 @@ def main() -> int:
         cold = cpu_ms(one, 1)[0]
         for _ in range(5):
             one()
+        local_calib = calibration_ms(7)  # next to the measure: the machine's load drifts during a run
         times = cpu_ms(one, args.renders)
-        report(label, times, cold, len(one()), "mid" in label)
+        report(label, times, cold, len(one()), "mid" in label, (local_calib + calibration_ms(7)) / 2)
     print("each position below drawn once, after the turns before it:")
     for label, game_id, players, options, first, last in TURN_RUNS:
+        local_calib = calibration_ms(7)
         times, size = turn_times(game_id, players, options, first, last, args.width)
-        report(label, times, None, size, True)
+        report(label, times, None, size, True, (local_calib + calibration_ms(7)) / 2)
 
     from games import new_game
     from render.animation import replay

@@ -9,8 +9,10 @@ Two costs dominate a picture once it is drawn:
   per pixel, so the result is exactly that of converting the whole picture.
 * deflate. zlib at level 3 took about half of a picture's CPU time; ISA-L
   (the ``isal`` package) at its level 1 is about six times faster for the same
-  size within a few percent. Without ``isal`` Pillow's own encoder is used, as
-  before. The pixels are the same either way: only the compressed bytes differ.
+  size within a few percent, and bands of rows already deflated for an earlier
+  picture are reused (:func:`_banded_zlib`). Without ``isal`` Pillow's own encoder
+  is used, as before. The pixels are the same either way: only the compressed
+  bytes differ.
 """
 
 from __future__ import annotations
