@@ -18,7 +18,8 @@ caches warm only from earlier turns, as in a match): the figure a player's turn 
 Regression guard: CPU time differs from machine to machine, so each picture's
 time is divided by that of a fixed calibration workload (Pillow drawing, palette
 conversion and zlib on a synthetic image, none of it this project's code)
-measured just before and after it (a shared machine's load drifts during a run). The ratios are compared with the committed
+measured just before and after it (a shared machine's load drifts during a run).
+The ratios are compared with the committed
 benchmarks/render_baseline.json: a picture more than ``--slack`` (30%) slower
 than its baseline fails the run. ``--update-baseline`` rewrites the file after a
 deliberate change.

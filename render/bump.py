@@ -278,7 +278,6 @@ def render(
     # untouched background (render/changes.py).
     _draw_path(im, lay, events)
     b = game.board
-    d = ImageDraw.Draw(im)
     size = max(7, int(sp * NAME_SIZE))
     for space, pid in enumerate(b.cells):
         if pid < 0:
@@ -511,10 +510,8 @@ def _draw_panel(im: Image.Image, game, g: Geometry, names: Sequence[str], events
                    str(game.reserves[seat - 1])],
             background=background, marker=game.to_move == seat, bold=(seat in winners,)))
     hd.draw_panel(im, (margin, top, g.width - margin, 0), COLUMNS, rows, g.row_h, THEME, header=True)
-    d = ImageDraw.Draw(im)
     small = max(9, int(g.line_h * 0.62))
     y = top + 3 * g.row_h + g.line_h * 0.3
-    hd.touch(im, (0, y - g.line_h, g.width, im.height))  # the lines below the table
     lines = [last_move_line(game, events, names)]
     if guard_applies(game, events):
         lines.append("Guard your center!")

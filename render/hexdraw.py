@@ -146,7 +146,8 @@ def draw_text(im: Image.Image, xy: Point, text: str, size: int, fill, *, anchor:
 
     A fraction of the time for repeated labels: single words and non-ASCII text are
     exactly ImageDraw's pixels; longer ASCII lines are laid out word by word (see
-    :func:`_by_words`) unless ``by_words`` is false (then exactly ImageDraw's too). The changed area is recorded (see :func:`new_picture`).
+    :func:`_by_words`) unless ``by_words`` is false (then exactly ImageDraw's too). The
+    changed area is recorded (see :func:`new_picture`).
     Returns that area, or None for empty text.
     """
     if not text:

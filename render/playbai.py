@@ -335,7 +335,8 @@ def _stroke_sprite(pts: tuple, width: float, dashed: bool, head: float, w: int,
     x0, y0, x1, y1 = overlay.getbbox() or (0, 0, SUPER, SUPER)
     reach = 8 * SUPER
     x0, y0 = max(0, (x0 - reach) // SUPER * SUPER), max(0, (y0 - reach) // SUPER * SUPER)
-    x1, y1 = min(w // SUPER * SUPER, -(-(x1 + reach) // SUPER) * SUPER), min(h // SUPER * SUPER, -(-(y1 + reach) // SUPER) * SUPER)
+    x1 = min(w // SUPER * SUPER, -(-(x1 + reach) // SUPER) * SUPER)
+    y1 = min(h // SUPER * SUPER, -(-(y1 + reach) // SUPER) * SUPER)
     small = overlay.crop((x0, y0, x1, y1)).resize(((x1 - x0) // SUPER, (y1 - y0) // SUPER), Image.Resampling.LANCZOS)
     return small, (x0 // SUPER, y0 // SUPER)
 
@@ -464,7 +465,6 @@ def _draw_panel(im: Image.Image, game: PlayBai, g: Geometry, names: Sequence[str
     else:
         rule = "First to 3 goals" if not game.options["expert"] else "Expert: two goals in a row"
         text = f"Set {game.set_number} · {rule} · last turn: steps arrows, jumps arcs, passes dashed"
-        hd.touch(im, (0, y - row_h * 1.2, g.width, y + row_h * 0.2))  # the centred line below
         hd.draw_text(im, (g.width / 2, y - row_h * 0.5), hd.fit_text(hd.displayable(text, text), int(size * 0.8),
                                                                      g.width - 2 * pad),
                      int(size * 0.8), THEME.muted, anchor="mm", by_words=False)

@@ -117,7 +117,8 @@ def test_banded_deflate_is_one_valid_zlib_stream_of_the_same_pixels(monkeypatch)
     assert len(banded) < len(whole) * 1.05
 
 
-@pytest.mark.parametrize("first,second", [(b"", b"abc"), (b"x" * 70_000, b"y" * 90_000), (bytes(range(256)) * 300, b"z")])
+@pytest.mark.parametrize("first,second", [(b"", b"abc"), (b"x" * 70_000, b"y" * 90_000),
+                                          (bytes(range(256)) * 300, b"z")])
 def test_adler32_combine_matches_zlib(first, second):
     import zlib
 
@@ -313,7 +314,8 @@ def test_pngs_stay_close_to_what_was_drawn(case):
         channel_max = ImageChops.lighter(ImageChops.lighter(*diff.split()[:2]), diff.split()[2])
         hist = channel_max.histogram()
         mean = sum(i * n for i, n in enumerate(hist)) / sum(hist)
-        assert mean < (1.2 if width == 1080 else 2.0) and not any(hist[49:]), (label, width, mean, max(i for i, n in enumerate(hist) if n))
+        worst = max(i for i, n in enumerate(hist) if n)
+        assert mean < (1.2 if width == 1080 else 2.0) and worst <= 48, (label, width, mean, worst)
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
