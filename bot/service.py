@@ -236,8 +236,9 @@ class MatchService:
         return "; ".join(notes)
 
     async def reminder_delay(self, user_id: int, guild_id: int) -> float:
-        prefs = await self.store.get_preferences(user_id, guild_id)
-        return (prefs.delay_hours or await self.server_reminder_hours(guild_id)) * 3600.0
+        """The user's delay in this server (or their global one), else the server's, else the environment's."""
+        user_hours, server_hours = await self.store.reminder_hours(user_id, guild_id)
+        return (user_hours or server_hours or self.default_reminder_hours) * 3600.0
 
     async def server_reminder_hours(self, guild_id: int) -> float:
         """The server's default reminder delay (set with /config), else the environment's."""
@@ -540,16 +541,15 @@ class MatchService:
         result = {"winners": list(game.winners), "scores": game.scores()} if finished else None
         reminder = await self._reminder_for(match, game, now) if turn_changed and not finished else None
         deadline = await self.deadline_for(match, game, now) if turn_changed and not finished else None
-        lapsing = await self.store.offer_messages(match.id)  # the move deletes them in its transaction
-        await self._guarded(self.store.apply_move(
+        recorded = await self._guarded(self.store.record_move(
             match.id, match.version, move=move, state=game.to_json(), finished=finished, result=result,
             turn_changed=turn_changed, resigned_seat=resigned_seat, reminder=reminder, now=now,
             deadline_at=deadline))
-        updated = await self.get(match.id)
+        updated = recorded.match  # as committed, read in the move's transaction
         if finished:
             await self._finished(updated)
         outcome = await self._announcement(updated, game, line, events)
-        outcome.lapsed_offers = tuple(lapsing)
+        outcome.lapsed_offers = tuple(recorded.lapsed_offers)  # the move deleted them in its transaction
         return outcome
 
     async def _finished(self, match: MatchRow) -> None:
