@@ -20,9 +20,10 @@ from typing import Any, Awaitable, Callable, TypeVar
 from games import Event, Game, GameError, GameInfo, load_state
 from games.interface import split_turn
 from games import get as get_game
-from render import can_zoom, render_gif, render_png
+from render import can_zoom, render_gif
 
 from .clock import Clock, SystemClock
+from .pictures import Pictures
 from .storage import (
     MatchRow,
     MoveRow,
@@ -124,9 +125,11 @@ _GIF_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hexplay-gif")
 
 
 class MatchService:
-    def __init__(self, store: Store, clock: Clock | None = None, default_reminder_hours: float = 24.0) -> None:
+    def __init__(self, store: Store, clock: Clock | None = None, default_reminder_hours: float = 24.0,
+                 pictures: Pictures | None = None) -> None:
         self.store = store
         self.clock = clock or SystemClock()
+        self.pictures = pictures or Pictures()  # on a thread unless the bot gives it worker processes
         self.default_reminder_hours = default_reminder_hours
         self._match_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._recent_challenges: dict[tuple[int, int], deque[float]] = {}
@@ -660,8 +663,8 @@ class MatchService:
 
     async def render(self, match: MatchRow, game: Game, events: tuple[Event, ...] | list[Event] = (),
                      zoom: str | None = None) -> bytes:
-        return await asyncio.to_thread(render_png, game, player_names=self.player_names(match),
-                                       last_events=list(events), title=self.title(match), zoom=zoom)
+        return await self.pictures.png(game, player_names=self.player_names(match), last_events=events,
+                                       title=self.title(match), zoom=zoom)
 
     async def last_events(self, match: MatchRow) -> list[Event]:
         moves = effective_moves(await self.store.moves(match.id))

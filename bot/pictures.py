@@ -1,0 +1,103 @@
+"""Board pictures drawn off the event loop: in a small process pool, or on a thread.
+
+A picture is several ms of CPU in Pillow, much of it holding the GIL. Drawn on a thread of
+the bot's process it competes with the event loop for the GIL (each socket send or database
+trip of the loop then waits for it) and the process uses one core. A worker process draws on
+another core while the loop serves the next interaction.
+
+Only plain data crosses the process boundary (as for the computer's thinking, ai/worker.py):
+the stored state document (``Game.to_json()``), the names, the last turn's events as JSON,
+the title and the zoom go in; PNG bytes come out. A game in the middle of a turn (previews,
+the turn builder) has no state document and is drawn on a thread, as is every picture when
+the pool is off (``processes=0``) or a worker has died (the pool is then replaced), so a
+stored turn never waits on a broken pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Sequence
+
+from games import Event, Game, load_state
+from render import render_png, warm_up
+
+log = logging.getLogger(__name__)
+
+
+def draw_state(state: dict[str, Any], player_names: list[str], last_events: list[dict[str, Any]], title: str | None,
+               zoom: str | None) -> bytes:
+    """In a worker process: the picture of a stored state document."""
+    return render_png(load_state(state), player_names=player_names,
+                      last_events=[Event.from_json(e) for e in last_events], title=title, zoom=zoom)
+
+
+def start_worker(owner_pid: int) -> None:
+    """In each worker, first: build the palettes, and leave when the bot's process is gone.
+
+    A bot killed outright (kill -9, a crash) cannot stop its pool, and an idle worker would wait
+    for pictures forever; it checks every second that the bot is still there.
+    """
+    threading.Thread(target=_exit_when_gone, args=(owner_pid,), daemon=True, name="hexplay-owner-watch").start()
+    warm_up()
+
+
+def _exit_when_gone(pid: int) -> None:
+    while True:
+        time.sleep(1.0)
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:  # alive, owned by someone else (cannot happen for our own parent; harmless)
+            pass
+
+
+class Pictures:
+    """Draws board pictures; ``processes`` worker processes (started at the first picture), 0 for a thread."""
+
+    def __init__(self, processes: int = 0) -> None:
+        self.processes = processes
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # forkserver: a worker is not forked from this process, whose other threads (database,
+            # discord.py) may hold locks at that instant; the server preloads the drawing code.
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(["bot.pictures"])
+            self._pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=context,
+                                             initializer=start_worker, initargs=(os.getpid(),))
+        return self._pool
+
+    def start(self) -> None:
+        """Start the workers now (each builds the palettes once) rather than at the first picture."""
+        if self.processes > 0:
+            self._executor().submit(warm_up)
+
+    async def png(self, game: Game, *, player_names: Sequence[str], last_events: Sequence[Event] = (),
+                  title: str | None = None, zoom: str | None = None) -> bytes:
+        if self.processes > 0 and not game.turn_in_progress():
+            pool = self._executor()
+            try:
+                return await asyncio.get_running_loop().run_in_executor(
+                    pool, draw_state, game.to_json(), list(player_names), [e.to_json() for e in last_events],
+                    title, zoom)
+            except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool for the next one
+                log.warning("a picture worker died; starting a new pool and drawing this picture on a thread")
+                if self._pool is pool:
+                    self._pool = None
+                pool.shutdown(wait=False, cancel_futures=True)
+        return await asyncio.to_thread(render_png, game, player_names=list(player_names),
+                                       last_events=list(last_events), title=title, zoom=zoom)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
