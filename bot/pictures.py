@@ -20,9 +20,9 @@ import logging
 import multiprocessing
 import os
 import threading
-import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import Connection
 from typing import Any, Sequence
 
 from games import Event, Game, load_state
@@ -38,25 +38,23 @@ def draw_state(state: dict[str, Any], player_names: list[str], last_events: list
                       last_events=[Event.from_json(e) for e in last_events], title=title, zoom=zoom)
 
 
-def start_worker(owner_pid: int) -> None:
+def start_worker(owner_alive: Connection) -> None:
     """In each worker, first: build the palettes, and leave when the bot's process is gone.
 
     A bot killed outright (kill -9, a crash) cannot stop its pool, and an idle worker would wait
-    for pictures forever; it checks every second that the bot is still there.
+    for pictures forever. The bot holds the only writing end of ``owner_alive`` and never writes:
+    the read ends (EOF) when the bot's process ends, however it ends.
     """
-    threading.Thread(target=_exit_when_gone, args=(owner_pid,), daemon=True, name="hexplay-owner-watch").start()
+    threading.Thread(target=_exit_when_gone, args=(owner_alive,), daemon=True, name="hexplay-owner-watch").start()
     warm_up()
 
 
-def _exit_when_gone(pid: int) -> None:
-    while True:
-        time.sleep(1.0)
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            os._exit(0)
-        except PermissionError:  # alive, owned by someone else (cannot happen for our own parent; harmless)
-            pass
+def _exit_when_gone(owner_alive: Connection) -> None:
+    try:
+        owner_alive.recv()
+    except (EOFError, OSError):
+        pass
+    os._exit(0)
 
 
 class Pictures:
@@ -65,6 +63,7 @@ class Pictures:
     def __init__(self, processes: int = 0) -> None:
         self.processes = processes
         self._pool: ProcessPoolExecutor | None = None
+        self._alive: tuple[Connection, Connection] | None = None  # (worker end, our end) of the liveness pipe
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -72,8 +71,10 @@ class Pictures:
             # discord.py) may hold locks at that instant; the server preloads the drawing code.
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(["bot.pictures"])
+            self._close_alive()
+            self._alive = context.Pipe(duplex=False)
             self._pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=context,
-                                             initializer=start_worker, initargs=(os.getpid(),))
+                                             initializer=start_worker, initargs=(self._alive[0],))
         return self._pool
 
     def start(self) -> None:
@@ -101,3 +102,10 @@ class Pictures:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+        self._close_alive()
+
+    def _close_alive(self) -> None:
+        if self._alive is not None:
+            for end in self._alive:
+                end.close()
+            self._alive = None
