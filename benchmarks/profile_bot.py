@@ -1,4 +1,4 @@
-"""`python -m bot` under cProfile (the event-loop thread), for `bench_bot.py --profile FILE`.
+"""`python -m bot` under cProfile (CPU time of the event-loop thread), for `bench_bot.py --profile FILE`.
 
 A SIGTERM stops the bot as Ctrl-C would, so the statistics are written to FILE on the way out.
 """
@@ -9,6 +9,7 @@ import cProfile
 import os
 import signal
 import sys
+import time
 
 
 def main() -> int:
@@ -17,7 +18,7 @@ def main() -> int:
     signal.signal(signal.SIGTERM, lambda *_: os.kill(os.getpid(), signal.SIGINT))
     from bot.__main__ import main as bot_main
 
-    profiler = cProfile.Profile()
+    profiler = cProfile.Profile(time.thread_time)  # CPU of the event-loop thread, not waits for the GIL
     profiler.enable()
     try:
         return bot_main()

@@ -67,7 +67,12 @@ if hasattr(discord.VoiceClient, "warn_dave"):
 
 class HexplayBot(commands.Bot):
     def __init__(self, settings: Settings, store: Store, clock: Clock | None = None, **options) -> None:
-        intents = discord.Intents.default()
+        # Slash commands and buttons arrive as interactions whatever the intents; the bot reads no messages,
+        # reactions or typing, so it asks only for servers and channels (threads). Each of its own posts
+        # would otherwise come back as a gateway event to parse and cache.
+        intents = discord.Intents.none()
+        intents.guilds = True
+        options.setdefault("max_messages", None)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          allowed_mentions=discord.AllowedMentions.none(), **options)
         self.settings = settings
