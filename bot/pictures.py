@@ -10,7 +10,7 @@ the stored state document (``Game.to_json()``), the names, the last turn's event
 the title and the zoom go in; PNG bytes come out. A game in the middle of a turn (previews,
 the turn builder) has no state document and is drawn on a thread, as is every picture when
 the pool is off (``processes=0``) or a worker has died (the pool is then replaced), so a
-stored turn never waits on a broken pool.
+stored turn never waits on a broken pool. GIF replays have their own single worker.
 """
 
 from __future__ import annotations
@@ -20,15 +20,17 @@ import logging
 import multiprocessing
 import os
 import threading
-from concurrent.futures import ProcessPoolExecutor
+import functools
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence, TypeVar
 
 from games import Event, Game, load_state
-from render import render_png, warm_up
+from render import render_gif, render_png, warm_up
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def draw_state(state: dict[str, Any], player_names: list[str], last_events: list[dict[str, Any]], title: str | None,
@@ -36,6 +38,17 @@ def draw_state(state: dict[str, Any], player_names: list[str], last_events: list
     """In a worker process: the picture of a stored state document."""
     return render_png(load_state(state), player_names=player_names,
                       last_events=[Event.from_json(e) for e in last_events], title=title, zoom=zoom)
+
+
+def draw_replay(frames: list[tuple[dict[str, Any], list[dict[str, Any]]]], player_names: list[str],
+                title: str | None) -> bytes:
+    """In a worker process: the GIF replay of (state document, events) frames."""
+    return render_gif([(load_state(state), [Event.from_json(e) for e in events]) for state, events in frames],
+                      player_names=player_names, title=title)
+
+
+# GIF replays drawn in the bot's process (no workers, or a worker died): one at a time, on their own thread.
+_REPLAY_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hexplay-gif")
 
 
 def start_worker(owner_alive: Connection) -> None:
@@ -57,15 +70,15 @@ def _exit_when_gone(owner_alive: Connection) -> None:
     os._exit(0)
 
 
-class Pictures:
-    """Draws board pictures; ``processes`` worker processes (started at the first picture), 0 for a thread."""
+class _Workers:
+    """A process pool started at first use and replaced when broken; its workers leave with the bot."""
 
-    def __init__(self, processes: int = 0) -> None:
+    def __init__(self, processes: int) -> None:
         self.processes = processes
         self._pool: ProcessPoolExecutor | None = None
         self._alive: tuple[Connection, Connection] | None = None  # (worker end, our end) of the liveness pipe
 
-    def _executor(self) -> ProcessPoolExecutor:
+    def executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             # forkserver: a worker is not forked from this process, whose other threads (database,
             # discord.py) may hold locks at that instant; the server preloads the drawing code.
@@ -77,26 +90,17 @@ class Pictures:
                                              initializer=start_worker, initargs=(self._alive[0],))
         return self._pool
 
-    def start(self) -> None:
-        """Start the workers now (each builds the palettes once) rather than at the first picture."""
-        if self.processes > 0:
-            self._executor().submit(warm_up)
-
-    async def png(self, game: Game, *, player_names: Sequence[str], last_events: Sequence[Event] = (),
-                  title: str | None = None, zoom: str | None = None) -> bytes:
-        if self.processes > 0 and not game.turn_in_progress():
-            pool = self._executor()
-            try:
-                return await asyncio.get_running_loop().run_in_executor(
-                    pool, draw_state, game.to_json(), list(player_names), [e.to_json() for e in last_events],
-                    title, zoom)
-            except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool for the next one
-                log.warning("a picture worker died; starting a new pool and drawing this picture on a thread")
-                if self._pool is pool:
-                    self._pool = None
-                pool.shutdown(wait=False, cancel_futures=True)
-        return await asyncio.to_thread(render_png, game, player_names=list(player_names),
-                                       last_events=list(last_events), title=title, zoom=zoom)
+    async def run(self, function: Callable[..., T], *args: Any) -> T | None:
+        """``function(*args)`` in a worker; None if the pool broke (a worker died), which is then replaced."""
+        pool = self.executor()
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, function, *args)
+        except BrokenProcessPool:
+            log.warning("a picture worker died; starting a new pool and drawing this picture on a thread")
+            if self._pool is pool:
+                self._pool = None
+            pool.shutdown(wait=False, cancel_futures=True)
+            return None
 
     def close(self) -> None:
         if self._pool is not None:
@@ -109,3 +113,50 @@ class Pictures:
             for end in self._alive:
                 end.close()
             self._alive = None
+
+
+class Pictures:
+    """Draws board pictures in ``processes`` worker processes (0: on a thread), and GIF replays apart.
+
+    A replay takes seconds for a long match: it has its own single worker (a single thread when
+    ``processes`` is 0), so it never holds up a turn's board, and at most one is drawn at a time.
+    """
+
+    def __init__(self, processes: int = 0) -> None:
+        self.processes = processes
+        self._boards = _Workers(processes)
+        self._replays = _Workers(1)
+
+    @property
+    def _pool(self) -> ProcessPoolExecutor | None:  # the boards' pool, for tests
+        return self._boards._pool
+
+    def start(self) -> None:
+        """Start the board workers now (each builds the palettes once) rather than at the first picture."""
+        if self.processes > 0:
+            self._boards.executor().submit(warm_up)
+
+    async def png(self, game: Game, *, player_names: Sequence[str], last_events: Sequence[Event] = (),
+                  title: str | None = None, zoom: str | None = None) -> bytes:
+        if self.processes > 0 and not game.turn_in_progress():
+            drawn = await self._boards.run(draw_state, game.to_json(), list(player_names),
+                                           [e.to_json() for e in last_events], title, zoom)
+            if drawn is not None:
+                return drawn
+        return await asyncio.to_thread(render_png, game, player_names=list(player_names),
+                                       last_events=list(last_events), title=title, zoom=zoom)
+
+    async def gif(self, frames: Sequence[tuple[Game, Sequence[Event]]], *, player_names: Sequence[str],
+                  title: str | None = None) -> bytes:
+        """An animated replay, one frame per (position after a logged move, that move's events)."""
+        if self.processes > 0:
+            documents = [(game.to_json(), [e.to_json() for e in events]) for game, events in frames]
+            drawn = await self._replays.run(draw_replay, documents, list(player_names), title)
+            if drawn is not None:
+                return drawn
+        draw = functools.partial(render_gif, list(frames), player_names=list(player_names), title=title)
+        return await asyncio.get_running_loop().run_in_executor(_REPLAY_THREAD, draw)
+
+    def close(self) -> None:
+        self._boards.close()
+        self._replays.close()

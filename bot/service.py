@@ -13,14 +13,13 @@ import json
 import logging
 import weakref
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, TypeVar
 
 from games import Event, Game, GameError, GameInfo, load_state
 from games.interface import split_turn
 from games import get as get_game
-from render import can_zoom, render_gif
+from render import can_zoom
 
 from .clock import Clock, SystemClock
 from .pictures import Pictures
@@ -119,9 +118,9 @@ def one_at_a_time(method: Callable[..., Awaitable[T]]) -> Callable[..., Awaitabl
 # Abuse limits (docs/rules.md, "Limits"): a user's open challenges per server, and how fast they may make them.
 MAX_OPEN_LOBBIES = 5
 CHALLENGES_PER_MINUTE = 3
-# GIF replays are slow to draw: one thread draws them, one at a time per match, and a user waits between two.
+# GIF replays are slow to draw: drawn apart from boards (Pictures.gif), one at a time per match, and a user
+# waits between two.
 GIF_COOLDOWN_SECONDS = 30.0
-_GIF_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hexplay-gif")
 
 
 class MatchService:
@@ -781,7 +780,7 @@ class MatchService:
         return {"draw": "draw agreed", "timeout": "ran out of time", "resign": "resign"}.get(move.kind, move.notation)
 
     async def history_gif(self, match_id: int, user_id: int | None = None, guild_id: int | None = None) -> bytes:
-        """The whole match as an animated GIF, drawn on its own thread so turns never wait behind it."""
+        """The whole match as an animated GIF, drawn apart from boards (Pictures.gif) so turns never wait behind it."""
         match = await self.get(match_id)
         if guild_id is not None:
             self.check_guild(match, guild_id)
@@ -804,9 +803,7 @@ class MatchService:
             for move in effective_moves(await self.store.moves(match.id)):
                 events = self._apply_logged(game, move)
                 frames.append((game.copy(), events))
-            draw = functools.partial(render_gif, frames, player_names=self.player_names(match),
-                                     title=self.title(match))
-            return await asyncio.get_running_loop().run_in_executor(_GIF_POOL, draw)
+            return await self.pictures.gif(frames, player_names=self.player_names(match), title=self.title(match))
         finally:
             self._gifs_drawing.discard(match_id)
 

@@ -535,8 +535,9 @@ class Store:
     async def _run(self, work: Callable[..., T], *args: Any) -> T:
         """``work(connection, *args)`` on the database thread in one trip, holding the lock.
 
-        Uses aiosqlite's own way of running a function on its thread (``Connection._execute``;
-        the version is pinned in constraints.txt and tests/test_service.py checks it still works).
+        Uses aiosqlite's own way of running a function on its thread (``Connection._execute``, not
+        public: the version is pinned in constraints.txt, and every test that reads a match goes
+        through here, so a change in aiosqlite fails the suite at once).
         """
         async with self._holding():
             return await self._db._execute(work, self._db._conn, *args)

@@ -113,3 +113,18 @@ def test_render_processes_setting(monkeypatch):
         monkeypatch.setenv("HEXPLAY_RENDER_PROCESSES", bad)
         with pytest.raises(SystemExit, match="HEXPLAY_RENDER_PROCESSES"):
             Settings.from_env()
+
+
+async def test_a_replay_is_drawn_by_its_own_worker_with_the_same_bytes(pool):
+    from render import render_gif
+
+    game = new_game("bide", 2)
+    frames = [(game.copy(), [])]
+    for move in ("e5", "d4", "c3"):
+        events = game.play_turn(move)
+        frames.append((game.copy(), events))
+    expected = render_gif(frames, player_names=["a", "b"], title="Bide #7")
+    assert await pool.gif(frames, player_names=["a", "b"], title="Bide #7") == expected
+    await pool.png(game, player_names=["a", "b"])
+    replay_pids = list(pool._replays._pool._processes)  # type: ignore[union-attr]
+    assert replay_pids and not set(replay_pids) & set(worker_pids(pool))  # boards never wait behind a replay
