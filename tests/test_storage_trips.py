@@ -90,16 +90,20 @@ async def test_a_stale_move_writes_nothing(service):
 
 
 async def test_a_failing_step_rolls_the_whole_move_back(service):
-    """A statement failing halfway (here: a seat resigned twice is fine, but a bad state is refused by JSON)."""
+    """The version is bumped first; a later statement failing (a move kind the table's CHECK refuses)
+    must take the bump back with it, or the match would be stuck on a version nobody saw."""
+    import sqlite3
+
     match_id = await started(service)
     store = service.store
     match = await store.get_match(match_id)
     before = await snapshot(store)
-    move = MoveRow(0, 0, 1, ALICE[0], "turn", "e5", [], 0.0)
-    with pytest.raises(TypeError):
-        await store.record_move(match_id, match.version, move=move, state={"bad": object()}, finished=False,
+    move = MoveRow(0, 0, 1, ALICE[0], "bogus", "e5", [], 0.0)
+    with pytest.raises(sqlite3.IntegrityError):
+        await store.record_move(match_id, match.version, move=move, state=match.state, finished=False,
                                 result=None, turn_changed=True, resigned_seat=None, reminder=None, now=9.0)
     assert await snapshot(store) == before
+    assert (await service.play(match_id, ALICE[0], "e5")).match.version == match.version + 1  # nothing stuck
 
 
 @pytest.mark.parametrize("global_hours, server_row_hours, server_default", [
