@@ -22,7 +22,7 @@ def main() -> int:
 
     try:
         asyncio.run(run(settings))
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl-C, or SIGTERM (bot.app.run): a clean stop
         pass
     except StoreUnavailable as error:  # one clear line, and exit so a supervisor can act
         print(f"Hexplay cannot start: {error}.", file=sys.stderr)

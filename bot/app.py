@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 
 import discord
 import yarl
@@ -16,6 +17,7 @@ from .config import Settings
 from .delivery import TASK_PREFIX, Announcer, Undelivered
 from .guilds import Guilds
 from .offers import Offers
+from .pictures import Pictures
 from .ratings import Ratings
 from .text import escape
 from .timelimits import TimeLimits
@@ -65,12 +67,18 @@ if hasattr(discord.VoiceClient, "warn_dave"):
 
 class HexplayBot(commands.Bot):
     def __init__(self, settings: Settings, store: Store, clock: Clock | None = None, **options) -> None:
-        intents = discord.Intents.default()
+        # Slash commands and buttons arrive as interactions whatever the intents; the bot reads no messages,
+        # reactions or typing, so it asks only for servers and channels (threads). Each of its own posts
+        # would otherwise come back as a gateway event to parse and cache.
+        intents = discord.Intents.none()
+        intents.guilds = True
+        options.setdefault("max_messages", None)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          allowed_mentions=discord.AllowedMentions.none(), **options)
         self.settings = settings
         self.store = store
-        self.service = MatchService(store, clock, default_reminder_hours=settings.reminder_hours)
+        self.service = MatchService(store, clock, default_reminder_hours=settings.reminder_hours,
+                                    pictures=Pictures(settings.render_processes))
         self.offers = Offers(self.service)
         self.timelimits = TimeLimits(self.service, settings.vacation_days)
         self.ratings = Ratings(self.service)
@@ -97,6 +105,7 @@ class HexplayBot(commands.Bot):
         if rated:
             log.info("rated %d matches that finished before the last stop", rated)
         await asyncio.to_thread(render.warm_up)  # palettes: the first picture would take ~0.4 s otherwise
+        self.service.pictures.start()  # the workers (if any) warm up meanwhile, not at the first move
         set_aside = await self.service.verify_all()  # a match whose log does not replay is paused, not fatal
         if set_aside:
             log.error("matches paused because their move log does not replay: %s", set_aside)
@@ -189,6 +198,7 @@ class HexplayBot(commands.Bot):
         await self.announcer.close()
         await super().close()
         await self._finish_handlers()
+        self.service.pictures.close()
 
     async def _finish_handlers(self, timeout: float = 5.0) -> None:
         """Let commands and buttons already running finish (and record their work) before the database closes."""
@@ -570,6 +580,10 @@ async def run(settings: Settings) -> None:
     store = await Store.open(settings.db_path)
     clock = OffsetFileClock(settings.clock_offset_file) if settings.clock_offset_file else None
     bot = HexplayBot(settings, store, clock)
+    try:  # a service manager's SIGTERM stops the bot as Ctrl-C does: handlers finish, picture workers stop
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, asyncio.current_task().cancel)
+    except (NotImplementedError, RuntimeError):  # not on this platform or thread: the default (exit) stays
+        pass
     try:
         async with bot:
             await bot.start(settings.token)

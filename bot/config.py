@@ -47,6 +47,16 @@ def _float(name: str, default: float, low: float, high: float, unit: str) -> flo
     return value
 
 
+def _count(name: str, default: int, high: int) -> int:
+    """A whole number from the environment, 0 to ``high``."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit() or int(raw) > high:
+        raise SystemExit(f"{name} must be a whole number from 0 to {high}, not {raw!r}")
+    return int(raw)
+
+
 @dataclass
 class Settings:
     token: str = ""
@@ -59,6 +69,9 @@ class Settings:
     api_base_url: str = ""
     gateway_url: str = ""
     clock_offset_file: str = ""
+    # Worker processes drawing board pictures (0: a thread of the bot's process). `python -m bot` uses 1:
+    # the picture is drawn on the second core while the event loop serves the next interaction.
+    render_processes: int = 0
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -79,4 +92,5 @@ class Settings:
             api_base_url=os.environ.get("DISCORD_API_BASE_URL", "").strip(),
             gateway_url=os.environ.get("DISCORD_GATEWAY_URL", "").strip(),
             clock_offset_file=os.environ.get("HEXPLAY_CLOCK_OFFSET_FILE", "").strip(),
+            render_processes=_count("HEXPLAY_RENDER_PROCESSES", 1, 8),
         )

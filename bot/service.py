@@ -13,16 +13,16 @@ import json
 import logging
 import weakref
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, TypeVar
 
 from games import Event, Game, GameError, GameInfo, load_state
 from games.interface import split_turn
 from games import get as get_game
-from render import can_zoom, render_gif, render_png
+from render import can_zoom
 
 from .clock import Clock, SystemClock
+from .pictures import Pictures
 from .storage import (
     MatchRow,
     MoveRow,
@@ -118,15 +118,17 @@ def one_at_a_time(method: Callable[..., Awaitable[T]]) -> Callable[..., Awaitabl
 # Abuse limits (docs/rules.md, "Limits"): a user's open challenges per server, and how fast they may make them.
 MAX_OPEN_LOBBIES = 5
 CHALLENGES_PER_MINUTE = 3
-# GIF replays are slow to draw: one thread draws them, one at a time per match, and a user waits between two.
+# GIF replays are slow to draw: drawn apart from boards (Pictures.gif), one at a time per match, and a user
+# waits between two.
 GIF_COOLDOWN_SECONDS = 30.0
-_GIF_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hexplay-gif")
 
 
 class MatchService:
-    def __init__(self, store: Store, clock: Clock | None = None, default_reminder_hours: float = 24.0) -> None:
+    def __init__(self, store: Store, clock: Clock | None = None, default_reminder_hours: float = 24.0,
+                 pictures: Pictures | None = None) -> None:
         self.store = store
         self.clock = clock or SystemClock()
+        self.pictures = pictures or Pictures()  # on a thread unless the bot gives it worker processes
         self.default_reminder_hours = default_reminder_hours
         self._match_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._recent_challenges: dict[tuple[int, int], deque[float]] = {}
@@ -236,8 +238,9 @@ class MatchService:
         return "; ".join(notes)
 
     async def reminder_delay(self, user_id: int, guild_id: int) -> float:
-        prefs = await self.store.get_preferences(user_id, guild_id)
-        return (prefs.delay_hours or await self.server_reminder_hours(guild_id)) * 3600.0
+        """The user's delay in this server (or their global one), else the server's, else the environment's."""
+        user_hours, server_hours = await self.store.reminder_hours(user_id, guild_id)
+        return (user_hours or server_hours or self.default_reminder_hours) * 3600.0
 
     async def server_reminder_hours(self, guild_id: int) -> float:
         """The server's default reminder delay (set with /config), else the environment's."""
@@ -540,16 +543,15 @@ class MatchService:
         result = {"winners": list(game.winners), "scores": game.scores()} if finished else None
         reminder = await self._reminder_for(match, game, now) if turn_changed and not finished else None
         deadline = await self.deadline_for(match, game, now) if turn_changed and not finished else None
-        lapsing = await self.store.offer_messages(match.id)  # the move deletes them in its transaction
-        await self._guarded(self.store.apply_move(
+        recorded = await self._guarded(self.store.record_move(
             match.id, match.version, move=move, state=game.to_json(), finished=finished, result=result,
             turn_changed=turn_changed, resigned_seat=resigned_seat, reminder=reminder, now=now,
             deadline_at=deadline))
-        updated = await self.get(match.id)
+        updated = recorded.match  # as committed, read in the move's transaction
         if finished:
             await self._finished(updated)
         outcome = await self._announcement(updated, game, line, events)
-        outcome.lapsed_offers = tuple(lapsing)
+        outcome.lapsed_offers = tuple(recorded.lapsed_offers)  # the move deleted them in its transaction
         return outcome
 
     async def _finished(self, match: MatchRow) -> None:
@@ -660,8 +662,8 @@ class MatchService:
 
     async def render(self, match: MatchRow, game: Game, events: tuple[Event, ...] | list[Event] = (),
                      zoom: str | None = None) -> bytes:
-        return await asyncio.to_thread(render_png, game, player_names=self.player_names(match),
-                                       last_events=list(events), title=self.title(match), zoom=zoom)
+        return await self.pictures.png(game, player_names=self.player_names(match), last_events=events,
+                                       title=self.title(match), zoom=zoom)
 
     async def last_events(self, match: MatchRow) -> list[Event]:
         moves = effective_moves(await self.store.moves(match.id))
@@ -778,7 +780,7 @@ class MatchService:
         return {"draw": "draw agreed", "timeout": "ran out of time", "resign": "resign"}.get(move.kind, move.notation)
 
     async def history_gif(self, match_id: int, user_id: int | None = None, guild_id: int | None = None) -> bytes:
-        """The whole match as an animated GIF, drawn on its own thread so turns never wait behind it."""
+        """The whole match as an animated GIF, drawn apart from boards (Pictures.gif) so turns never wait behind it."""
         match = await self.get(match_id)
         if guild_id is not None:
             self.check_guild(match, guild_id)
@@ -801,9 +803,7 @@ class MatchService:
             for move in effective_moves(await self.store.moves(match.id)):
                 events = self._apply_logged(game, move)
                 frames.append((game.copy(), events))
-            draw = functools.partial(render_gif, frames, player_names=self.player_names(match),
-                                     title=self.title(match))
-            return await asyncio.get_running_loop().run_in_executor(_GIF_POOL, draw)
+            return await self.pictures.gif(frames, player_names=self.player_names(match), title=self.title(match))
         finally:
             self._gifs_drawing.discard(match_id)
 

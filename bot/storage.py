@@ -9,6 +9,12 @@ There is one connection, so a read on it while a write transaction is open
 would see that transaction's half-written rows (a bumped version beside the
 old state). Reads and transactions therefore take the same lock: a read sees
 only committed data.
+
+aiosqlite sends every statement, fetch and cursor close to the connection's thread
+separately, and each trip is a thread switch plus an event-loop wake-up (on a busy
+machine, a wait for a core). The calls made on every turn (reading a match, recording a
+move, marking its board shown) therefore run as one function on that thread, in one
+trip (:meth:`Store._run`); simple reads fetch in one trip (``execute_fetchall``).
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ import sqlite3
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, AsyncIterator, Iterable
+from typing import Any, AsyncIterator, Callable, Iterable, TypeVar
 
 import aiosqlite
 
@@ -207,6 +213,14 @@ MIGRATIONS: list[str] = [
 ]
 
 
+@dataclass
+class RecordedMove:
+    """A move as committed: the match after it, and the posted offers it lapsed (channel, message)."""
+
+    match: "MatchRow"
+    lapsed_offers: list[tuple[int, int]]
+
+
 class StoreUnavailable(Exception):
     """The database cannot be used; the message is one line for the operator."""
 
@@ -378,7 +392,7 @@ def _explain(path: Path, error: sqlite3.Error) -> str:
     return f"cannot use the database {path}: {text}"
 
 
-def _match_from(row: aiosqlite.Row) -> MatchRow:
+def _match_from(row: aiosqlite.Row | tuple) -> MatchRow:
     values = list(row)
     values[2] = json.loads(values[2])
     values[12] = json.loads(values[12]) if values[12] else None
@@ -387,6 +401,51 @@ def _match_from(row: aiosqlite.Row) -> MatchRow:
     match.days_per_move, match.deadline_at, match.deadline_notice, rated = values[_BASE_COLUMNS:]
     match.rated = bool(rated)
     return match
+
+
+T = TypeVar("T")
+
+_BUMP_VERSION = "UPDATE matches SET version = version + 1, updated_at = ? WHERE id = ? AND version = ? AND status = ?"
+
+
+def _read_match(conn: sqlite3.Connection, match_id: int) -> MatchRow | None:
+    """The match, its seats and its quarantine as of one moment (on the database thread)."""
+    row = conn.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)).fetchone()
+    if row is None:
+        return None
+    match = _match_from(row)
+    match.seats = [SeatRow(r[0], r[1], r[2], bool(r[3]), bool(r[4])) for r in conn.execute(
+        "SELECT seat, user_id, name, accepted, resigned FROM seats WHERE match_id = ? ORDER BY seat", (match_id,))]
+    quarantined = conn.execute("SELECT reason FROM quarantine WHERE match_id = ?", (match_id,)).fetchone()
+    match.quarantine = quarantined[0] if quarantined else None
+    return match
+
+
+def _in_transaction(conn: sqlite3.Connection, work: Callable[..., T], *args: Any) -> T:
+    """``work(conn, *args)`` in one transaction: committed if it returns, rolled back if it raises."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        result = work(conn, *args)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return result
+
+
+def _set_reminder_now(conn: sqlite3.Connection, match_id: int, reminder: tuple[int, int, float] | None) -> None:
+    """Replace the match's reminder with one for (user, ply) due at a time (see Store._set_reminder)."""
+    conn.execute("DELETE FROM reminders WHERE match_id = ?", (match_id,))
+    if reminder is not None:
+        conn.execute("INSERT INTO reminders (match_id, user_id, ply, remind_at) VALUES (?, ?, ?, ?)",
+                     (match_id, *reminder))
+
+
+def _bump_version_now(conn: sqlite3.Connection, match_id: int, expected: int, now: float, status: str) -> int:
+    if conn.execute(_BUMP_VERSION, (now, match_id, expected, status)).rowcount != 1:
+        raise VersionConflict(match_id)
+    return expected + 1
 
 
 class Store:
@@ -466,12 +525,26 @@ class Store:
             yield self._db
 
     async def _all(self, query: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
-        async with self.reading() as db, db.execute(query, tuple(params)) as cursor:
-            return list(await cursor.fetchall())
+        async with self.reading() as db:
+            return list(await db.execute_fetchall(query, tuple(params)))  # one trip to the database thread
 
     async def _one(self, query: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
-        async with self.reading() as db, db.execute(query, tuple(params)) as cursor:
-            return await cursor.fetchone()
+        rows = await self._all(query, params)
+        return rows[0] if rows else None
+
+    async def _run(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(connection, *args)`` on the database thread in one trip, holding the lock.
+
+        Uses aiosqlite's own way of running a function on its thread (``Connection._execute``, not
+        public: the version is pinned in constraints.txt, and every test that reads a match goes
+        through here, so a change in aiosqlite fails the suite at once).
+        """
+        async with self._holding():
+            return await self._db._execute(work, self._db._conn, *args)
+
+    async def _transact(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(connection, *args)`` as one transaction, in one trip to the database thread."""
+        return await self._run(_in_transaction, work, *args)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -518,25 +591,14 @@ class Store:
         return match_id
 
     async def get_match(self, match_id: int) -> MatchRow | None:
-        async with self.reading() as db:  # the match and its seats as of one moment
-            async with db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)) as c:
-                row = await c.fetchone()
-            if row is None:
-                return None
-            match = _match_from(row)
-            async with db.execute(
-                "SELECT seat, user_id, name, accepted, resigned FROM seats WHERE match_id = ? ORDER BY seat",
-                (match_id,),
-            ) as cursor:
-                match.seats = [SeatRow(r[0], r[1], r[2], bool(r[3]), bool(r[4])) for r in await cursor.fetchall()]
-            async with db.execute("SELECT reason FROM quarantine WHERE match_id = ?", (match_id,)) as cursor:
-                quarantined = await cursor.fetchone()
-            match.quarantine = quarantined[0] if quarantined else None
-        return match
+        return await self._run(_read_match, match_id)
 
     async def match_by_thread(self, thread_id: int) -> MatchRow | None:
-        row = await self._one("SELECT id FROM matches WHERE thread_id = ?", (thread_id,))
-        return await self.get_match(row[0]) if row else None
+        def read(conn: sqlite3.Connection) -> MatchRow | None:
+            row = conn.execute("SELECT id FROM matches WHERE thread_id = ?", (thread_id,)).fetchone()
+            return _read_match(conn, row[0]) if row else None
+
+        return await self._run(read)
 
     async def matches_of_user(self, user_id: int, guild_id: int | None, statuses: tuple[str, ...]) -> list[MatchRow]:
         marks = ",".join("?" for _ in statuses)
@@ -562,12 +624,11 @@ class Store:
 
     async def mark_announced(self, match_id: int, version: int, channel_id: int, message_id: int) -> None:
         """The board of ``version`` was posted as this message (reminders link to it)."""
-        async with self.transaction() as db:
-            await db.execute(
-                "UPDATE matches SET board_channel_id = ?, board_message_id = ?,"
-                " announced_version = MAX(announced_version, ?) WHERE id = ?",
-                (channel_id, message_id, version, match_id),
-            )
+        await self._transact(lambda conn: conn.execute(
+            "UPDATE matches SET board_channel_id = ?, board_message_id = ?,"
+            " announced_version = MAX(announced_version, ?) WHERE id = ?",
+            (channel_id, message_id, version, match_id),
+        ))
 
     async def unannounced_match_ids(self) -> list[int]:
         """Matches changed by a move whose board was never posted (the bot stopped in between)."""
@@ -646,7 +707,11 @@ class Store:
 
     # -- moves ---------------------------------------------------------------------
 
-    async def apply_move(
+    async def apply_move(self, match_id: int, expected_version: int, **change: Any) -> int:
+        """Record one move and the new state atomically (see :meth:`record_move`). Returns the new version."""
+        return (await self.record_move(match_id, expected_version, **change)).match.version
+
+    async def record_move(
         self,
         match_id: int,
         expected_version: int,
@@ -660,40 +725,48 @@ class Store:
         reminder: tuple[int, int, float] | None,
         now: float,
         deadline_at: float | None = None,
-    ) -> int:
-        """Record one move and the new state atomically. Returns the new version.
+    ) -> "RecordedMove":
+        """Record one move and the new state atomically, in one trip to the database thread.
 
         When the turn changes, the new mover's deadline (``deadline_at``, None without a time limit)
-        replaces the old one; a finished match has none.
+        replaces the old one; a finished match has none. Any move lapses the pending offers: the
+        posted ones are returned so their buttons can be retired, with the match as committed.
         """
-        async with self.transaction() as db:
-            version = await self._bump_version(db, match_id, expected_version, now, status="active")
-            await db.execute(
+        events = json.dumps(move.events)
+        state_text = json.dumps(state)
+        result_text = json.dumps(result) if result is not None else None
+
+        def write(conn: sqlite3.Connection) -> RecordedMove:
+            _bump_version_now(conn, match_id, expected_version, now, "active")
+            conn.execute(
                 "INSERT INTO moves (match_id, seq, ply, seat, user_id, kind, notation, entered, events, created_at)"
                 " VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE match_id = ?), ?, ?, ?, ?, ?, ?, ?, ?)",
                 (match_id, match_id, move.ply, move.seat, move.user_id, move.kind, move.notation,
-                 move.entered or move.notation, json.dumps(move.events), now),
+                 move.entered or move.notation, events, now),
             )
-            await db.execute(
+            conn.execute(
                 "UPDATE matches SET state = ?, status = ?, result = ? WHERE id = ?",
-                (json.dumps(state), "finished" if finished else "active",
-                 json.dumps(result) if result is not None else None, match_id),
+                (state_text, "finished" if finished else "active", result_text, match_id),
             )
             if turn_changed:
-                await db.execute("UPDATE matches SET turn_started_at = ? WHERE id = ?", (now, match_id))
+                conn.execute("UPDATE matches SET turn_started_at = ? WHERE id = ?", (now, match_id))
             if turn_changed or finished:
-                await db.execute("UPDATE matches SET deadline_at = ?, deadline_notice = 0 WHERE id = ?",
-                                 (None if finished else deadline_at, match_id))
+                conn.execute("UPDATE matches SET deadline_at = ?, deadline_notice = 0 WHERE id = ?",
+                             (None if finished else deadline_at, match_id))
             if resigned_seat is not None:
-                await db.execute(
-                    "UPDATE seats SET resigned = 1 WHERE match_id = ? AND seat = ?", (match_id, resigned_seat)
-                )
-            await db.execute("DELETE FROM offers WHERE match_id = ?", (match_id,))  # any move lapses offers
+                conn.execute("UPDATE seats SET resigned = 1 WHERE match_id = ? AND seat = ?", (match_id, resigned_seat))
+            lapsed = [(r[0], r[1]) for r in conn.execute(
+                "SELECT channel_id, message_id FROM offers WHERE match_id = ? AND message_id IS NOT NULL", (match_id,))]
+            conn.execute("DELETE FROM offers WHERE match_id = ?", (match_id,))  # any move lapses offers
             if finished:
-                await db.execute("DELETE FROM reminders WHERE match_id = ?", (match_id,))
+                conn.execute("DELETE FROM reminders WHERE match_id = ?", (match_id,))
             elif turn_changed:
-                await self._set_reminder(db, match_id, reminder)
-        return version
+                _set_reminder_now(conn, match_id, reminder)
+            match = _read_match(conn, match_id)
+            assert match is not None
+            return RecordedMove(match, lapsed)
+
+        return await self._transact(write)
 
     # -- quarantine: a match whose log does not replay is set aside, never rewritten --------------
 
@@ -731,10 +804,7 @@ class Store:
     async def _bump_version(
         self, db: aiosqlite.Connection, match_id: int, expected: int, now: float, status: str
     ) -> int:
-        cursor = await db.execute(
-            "UPDATE matches SET version = version + 1, updated_at = ? WHERE id = ? AND version = ? AND status = ?",
-            (now, match_id, expected, status),
-        )
+        cursor = await db.execute(_BUMP_VERSION, (now, match_id, expected, status))
         if cursor.rowcount != 1:
             raise VersionConflict(match_id)
         return expected + 1
@@ -795,6 +865,15 @@ class Store:
         if row is None:
             return Preferences()
         return Preferences(bool(row[0]), row[1], row[2])
+
+    async def reminder_hours(self, user_id: int, guild_id: int) -> tuple[float | None, float | None]:
+        """(the user's reminder delay as :meth:`get_preferences` gives it, the server's default) in one query."""
+        row = await self._one(
+            "SELECT (SELECT delay_hours FROM preferences WHERE user_id = ? AND guild_id IN (?, 0)"
+            " ORDER BY guild_id DESC LIMIT 1), (SELECT reminder_hours FROM guild_settings WHERE guild_id = ?)",
+            (user_id, guild_id, guild_id),
+        )
+        return (row[0], row[1]) if row else (None, None)
 
     async def set_preferences(self, user_id: int, guild_id: int, prefs: Preferences) -> None:
         async with self.transaction() as db:

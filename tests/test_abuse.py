@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-import bot.service as service_module
+import bot.pictures as pictures_module
 from bot.clock import ManualClock
 from bot.service import MAX_OPEN_LOBBIES, MatchService, ServiceError
 from bot.storage import Store
@@ -88,13 +88,13 @@ async def test_open_challenges_and_challenge_rate_are_limited(service):
 
 
 async def test_gif_replays_never_delay_a_turn(service, monkeypatch):
-    real = service_module.render_gif
+    real = pictures_module.render_gif
 
     def slow_gif(*args, **kwargs):
         time.sleep(0.8)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(service_module, "render_gif", slow_gif)
+    monkeypatch.setattr(pictures_module, "render_gif", slow_gif)
     matches = []
     for i in range(6):
         matches.append(await started(service, (200 + i, f"p{i}"), (300 + i, f"q{i}")))

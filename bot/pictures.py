@@ -1,0 +1,162 @@
+"""Board pictures drawn off the event loop: in a small process pool, or on a thread.
+
+A picture is several ms of CPU in Pillow, much of it holding the GIL. Drawn on a thread of
+the bot's process it competes with the event loop for the GIL (each socket send or database
+trip of the loop then waits for it) and the process uses one core. A worker process draws on
+another core while the loop serves the next interaction.
+
+Only plain data crosses the process boundary (as for the computer's thinking, ai/worker.py):
+the stored state document (``Game.to_json()``), the names, the last turn's events as JSON,
+the title and the zoom go in; PNG bytes come out. A game in the middle of a turn (previews,
+the turn builder) has no state document and is drawn on a thread, as is every picture when
+the pool is off (``processes=0``) or a worker has died (the pool is then replaced), so a
+stored turn never waits on a broken pool. GIF replays have their own single worker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import threading
+import functools
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import Connection
+from typing import Any, Callable, Sequence, TypeVar
+
+from games import Event, Game, load_state
+from render import render_gif, render_png, warm_up
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+def draw_state(state: dict[str, Any], player_names: list[str], last_events: list[dict[str, Any]], title: str | None,
+               zoom: str | None) -> bytes:
+    """In a worker process: the picture of a stored state document."""
+    return render_png(load_state(state), player_names=player_names,
+                      last_events=[Event.from_json(e) for e in last_events], title=title, zoom=zoom)
+
+
+def draw_replay(frames: list[tuple[dict[str, Any], list[dict[str, Any]]]], player_names: list[str],
+                title: str | None) -> bytes:
+    """In a worker process: the GIF replay of (state document, events) frames."""
+    return render_gif([(load_state(state), [Event.from_json(e) for e in events]) for state, events in frames],
+                      player_names=player_names, title=title)
+
+
+# GIF replays drawn in the bot's process (no workers, or a worker died): one at a time, on their own thread.
+_REPLAY_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hexplay-gif")
+
+
+def start_worker(owner_alive: Connection) -> None:
+    """In each worker, first: build the palettes, and leave when the bot's process is gone.
+
+    A bot killed outright (kill -9, a crash) cannot stop its pool, and an idle worker would wait
+    for pictures forever. The bot holds the only writing end of ``owner_alive`` and never writes:
+    the read ends (EOF) when the bot's process ends, however it ends.
+    """
+    threading.Thread(target=_exit_when_gone, args=(owner_alive,), daemon=True, name="hexplay-owner-watch").start()
+    warm_up()
+
+
+def _exit_when_gone(owner_alive: Connection) -> None:
+    try:
+        owner_alive.recv()
+    except (EOFError, OSError):
+        pass
+    os._exit(0)
+
+
+class _Workers:
+    """A process pool started at first use and replaced when broken; its workers leave with the bot."""
+
+    def __init__(self, processes: int) -> None:
+        self.processes = processes
+        self._pool: ProcessPoolExecutor | None = None
+        self._alive: tuple[Connection, Connection] | None = None  # (worker end, our end) of the liveness pipe
+
+    def executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # forkserver: a worker is not forked from this process, whose other threads (database,
+            # discord.py) may hold locks at that instant; the server preloads the drawing code.
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(["bot.pictures"])
+            self._close_alive()
+            self._alive = context.Pipe(duplex=False)
+            self._pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=context,
+                                             initializer=start_worker, initargs=(self._alive[0],))
+        return self._pool
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T | None:
+        """``function(*args)`` in a worker; None if the pool broke (a worker died), which is then replaced."""
+        pool = self.executor()
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, function, *args)
+        except BrokenProcessPool:
+            log.warning("a picture worker died; starting a new pool and drawing this picture on a thread")
+            if self._pool is pool:
+                self._pool = None
+            pool.shutdown(wait=False, cancel_futures=True)
+            return None
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+        self._close_alive()
+
+    def _close_alive(self) -> None:
+        if self._alive is not None:
+            for end in self._alive:
+                end.close()
+            self._alive = None
+
+
+class Pictures:
+    """Draws board pictures in ``processes`` worker processes (0: on a thread), and GIF replays apart.
+
+    A replay takes seconds for a long match: it has its own single worker (a single thread when
+    ``processes`` is 0), so it never holds up a turn's board, and at most one is drawn at a time.
+    """
+
+    def __init__(self, processes: int = 0) -> None:
+        self.processes = processes
+        self._boards = _Workers(processes)
+        self._replays = _Workers(1)
+
+    @property
+    def _pool(self) -> ProcessPoolExecutor | None:  # the boards' pool, for tests
+        return self._boards._pool
+
+    def start(self) -> None:
+        """Start the board workers now (each builds the palettes once) rather than at the first picture."""
+        if self.processes > 0:
+            self._boards.executor().submit(warm_up)
+
+    async def png(self, game: Game, *, player_names: Sequence[str], last_events: Sequence[Event] = (),
+                  title: str | None = None, zoom: str | None = None) -> bytes:
+        if self.processes > 0 and not game.turn_in_progress():
+            drawn = await self._boards.run(draw_state, game.to_json(), list(player_names),
+                                           [e.to_json() for e in last_events], title, zoom)
+            if drawn is not None:
+                return drawn
+        return await asyncio.to_thread(render_png, game, player_names=list(player_names),
+                                       last_events=list(last_events), title=title, zoom=zoom)
+
+    async def gif(self, frames: Sequence[tuple[Game, Sequence[Event]]], *, player_names: Sequence[str],
+                  title: str | None = None) -> bytes:
+        """An animated replay, one frame per (position after a logged move, that move's events)."""
+        if self.processes > 0:
+            documents = [(game.to_json(), [e.to_json() for e in events]) for game, events in frames]
+            drawn = await self._replays.run(draw_replay, documents, list(player_names), title)
+            if drawn is not None:
+                return drawn
+        draw = functools.partial(render_gif, list(frames), player_names=list(player_names), title=title)
+        return await asyncio.get_running_loop().run_in_executor(_REPLAY_THREAD, draw)
+
+    def close(self) -> None:
+        self._boards.close()
+        self._replays.close()

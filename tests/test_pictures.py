@@ -1,0 +1,130 @@
+"""Pictures drawn in a worker process (bot/pictures.py) are the pictures drawn on a thread, byte for byte,
+and a dead or orphaned worker never costs a turn its board."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.pictures import Pictures
+from games import GAMES, new_game
+from render import render_png
+from tests.render_cases import generic_cases
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def pool():
+    pictures = Pictures(processes=1)
+    yield pictures
+    pictures.close()
+
+
+def worker_pids(pictures: Pictures) -> list[int]:
+    assert pictures._pool is not None
+    return list(pictures._pool._processes)  # type: ignore[attr-defined]
+
+
+async def test_a_worker_draws_the_same_bytes_as_a_thread_for_every_game(pool):
+    for game_id in GAMES:
+        for label, game, events, names in generic_cases(game_id):
+            expected = render_png(game, player_names=names, last_events=events, title=f"{label} #1")
+            drawn = await pool.png(game, player_names=names, last_events=events, title=f"{label} #1")
+            assert drawn == expected, label
+    assert worker_pids(pool), "the pictures were not drawn in a worker"
+
+
+async def test_a_game_in_the_middle_of_a_turn_is_drawn_on_a_thread(pool):
+    game = new_game("playbai", 2)
+    action = game.legal_actions()[0]
+    game.apply_action(action)
+    if not game.turn_in_progress():
+        pytest.skip("Play Bai's first action ends the turn")
+    png = await pool.png(game, player_names=["a", "b"])
+    assert png == render_png(game, player_names=["a", "b"])
+    assert pool._pool is None  # the state document of a half turn cannot cross: no pool was needed
+
+
+async def test_a_killed_worker_costs_one_picture_a_thread_and_the_pool_is_replaced(pool):
+    game = new_game("bide", 2)
+    first = await pool.png(game, player_names=["a", "b"])
+    [pid] = worker_pids(pool)
+    os.kill(pid, signal.SIGKILL)
+    time.sleep(0.2)
+    assert await pool.png(game, player_names=["a", "b"]) == first  # drawn on a thread
+    assert await pool.png(game, player_names=["a", "b"]) == first  # and by a new worker
+    assert worker_pids(pool) and pid not in worker_pids(pool)
+
+
+def test_a_worker_leaves_when_the_bot_process_is_killed(tmp_path):
+    """kill -9 of the bot cannot stop its pool: the worker notices within seconds and exits."""
+    script = ("import asyncio, os, sys\n"
+              "from bot.pictures import Pictures\n"
+              "from games import new_game\n"
+              "p = Pictures(1)\n"
+              "asyncio.run(p.png(new_game('bide', 2), player_names=['a', 'b']))\n"
+              "print(*p._pool._processes, flush=True)\n"
+              "os.kill(os.getpid(), 9)\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    pids = [int(x) for x in done.stdout.split()]
+    assert pids, done.stderr
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(_alive(pid) for pid in pids):
+        time.sleep(0.2)
+    assert not any(_alive(pid) for pid in pids)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie has exited (its parent, init here, reaps it later)
+
+
+async def test_the_bot_posts_boards_drawn_by_a_worker(world):
+    world.bot.service.pictures = pool_ = Pictures(processes=1)
+    try:
+        match_id, thread = await world.start_two_player()
+        alice = await world.user_to_move(match_id)
+        result = await world.emu.invoke(alice, thread, "move", {"move": "e5"})
+        assert not result.ephemeral and result.response.attachments, result.text
+        assert worker_pids(pool_)
+    finally:
+        pool_.close()
+
+
+def test_render_processes_setting(monkeypatch):
+    from bot.config import Settings
+
+    monkeypatch.setenv("HEXPLAY_RENDER_PROCESSES", "2")
+    assert Settings.from_env().render_processes == 2
+    monkeypatch.delenv("HEXPLAY_RENDER_PROCESSES")
+    assert Settings.from_env().render_processes == 1  # python -m bot draws on the second core by default
+    assert Settings().render_processes == 0  # tests and embedders: a thread, unless asked
+    for bad in ("-1", "x", "9"):
+        monkeypatch.setenv("HEXPLAY_RENDER_PROCESSES", bad)
+        with pytest.raises(SystemExit, match="HEXPLAY_RENDER_PROCESSES"):
+            Settings.from_env()
+
+
+async def test_a_replay_is_drawn_by_its_own_worker_with_the_same_bytes(pool):
+    from render import render_gif
+
+    game = new_game("bide", 2)
+    frames = [(game.copy(), [])]
+    for move in ("e5", "d4", "c3"):
+        events = game.play_turn(move)
+        frames.append((game.copy(), events))
+    expected = render_gif(frames, player_names=["a", "b"], title="Bide #7")
+    assert await pool.gif(frames, player_names=["a", "b"], title="Bide #7") == expected
+    await pool.png(game, player_names=["a", "b"])
+    replay_pids = list(pool._replays._pool._processes)  # type: ignore[union-attr]
+    assert replay_pids and not set(replay_pids) & set(worker_pids(pool))  # boards never wait behind a replay
