@@ -10,6 +10,7 @@ search can never hold a bot's lock or freeze its loop.
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Mapping
 
@@ -34,13 +35,21 @@ def consider_draw(state: Mapping[str, Any], player: int, seed: int) -> bool:
 class Thinker:
     """A small process pool for computer turns (one search per process at a time)."""
 
-    def __init__(self, processes: int = 1) -> None:
+    def __init__(self, processes: int = 1, start_method: str | None = None) -> None:
         self.processes = processes
+        # A bot passes "forkserver": its workers must not be forked from a process whose other threads
+        # (database, pictures) may hold locks at that instant.
+        self.start_method = start_method
         self._pool: ProcessPoolExecutor | None = None
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.processes)
+            context = None
+            if self.start_method is not None:
+                context = multiprocessing.get_context(self.start_method)
+                if self.start_method == "forkserver":
+                    context.set_forkserver_preload(["ai.worker"])  # each worker starts with the search loaded
+            self._pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=context)
         return self._pool
 
     async def turn(self, state: Mapping[str, Any], level: str, seed: int) -> dict[str, Any]:

@@ -59,6 +59,7 @@ class Settings:
     api_base_url: str = ""
     gateway_url: str = ""
     clock_offset_file: str = ""
+    computer_processes: int = 1  # processes the computer thinks in (each one search at a time)
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -79,4 +80,5 @@ class Settings:
             api_base_url=os.environ.get("DISCORD_API_BASE_URL", "").strip(),
             gateway_url=os.environ.get("DISCORD_GATEWAY_URL", "").strip(),
             clock_offset_file=os.environ.get("HEXPLAY_CLOCK_OFFSET_FILE", "").strip(),
+            computer_processes=int(_float("HEXPLAY_COMPUTER_PROCESSES", 1, 0, 16, "processes")),
         )

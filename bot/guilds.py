@@ -86,11 +86,12 @@ class Guilds:
         await service._check_challenge_limits(user_id, old.guild_id)
         ordered = sorted(old.seats, key=lambda s: s.seat)
         rotated = ordered[1:] + ordered[:1]
-        seats = [SeatRow(i + 1, s.user_id, s.name, accepted=s.user_id == user_id) for i, s in enumerate(rotated)]
+        seats = [SeatRow(i + 1, s.user_id, s.name, accepted=s.user_id == user_id or s.is_computer, computer=s.computer)
+                 for i, s in enumerate(rotated)]
         new_id = await self.store.create_match(
             game=old.game, options=old.options, players=len(seats), guild_id=old.guild_id,
             channel_id=old.channel_id, creator_id=user_id, seats=seats,
             now=service.clock.now(),
-            days_per_move=old.days_per_move, rated=old.rated,
+            days_per_move=old.days_per_move, rated=old.rated, hints=old.hints,
         )
         return await service.get(new_id)
