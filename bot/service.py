@@ -368,17 +368,21 @@ class MatchService:
                 raise ServiceError("You cannot invite yourself; you are already seated.")
             if user[0] not in [u[0] for u in unique]:
                 unique.append(user)
-        await self._check_challenge_limits(creator[0], guild_id)
         seats_wanted = players or max(info.min_players, len(unique) + 1 + count)
         try:
             info.check_players(seats_wanted)
         except GameError as error:
-            raise ServiceError(str(error)) from None
+            counted = ""
+            if count and not players:
+                counted = (f" (you, {len(unique)} invited player{'s' * (len(unique) != 1)} and {count} computer "
+                           f"seat{'s' * (count != 1)})")
+            raise ServiceError(f"{error}{counted}.") from None
         if len(unique) + 1 + count > seats_wanted:
             computers_too = f" and {count} computer seat{'s' * (count != 1)}" if count else ""
             raise ServiceError(f"{len(unique) + 1} players{computers_too} do not fit in {seats_wanted} seats.")
         if count and count >= seats_wanted:
             raise ServiceError("At least one seat is yours: the computer can fill the others.")
+        await self._check_challenge_limits(creator[0], guild_id)  # only a valid challenge counts
         seats = [SeatRow(1, creator[0], creator[1])]
         seats += [SeatRow(i + 2, uid, name, accepted=False) for i, (uid, name) in enumerate(unique)]
         seats += [SeatRow(len(unique) + 2 + i, -(i + 1), computer_seat_name(level, i + 1, count), computer=level)
