@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Mapping
 
@@ -32,24 +35,33 @@ def consider_draw(state: Mapping[str, Any], player: int, seed: int) -> bool:
     return accepts_draw(load_state(state), player, seed=seed)
 
 
+def _leave_with_parent(parent: int) -> None:
+    """In a worker: exit when the process that started it is gone (killed without closing its pool),
+    rather than live on as an orphan. Valid for direct children (the "spawn" and "fork" start methods)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="leave-with-parent", daemon=True).start()
+
+
 class Thinker:
     """A small process pool for computer turns (one search per process at a time)."""
 
     def __init__(self, processes: int = 1, start_method: str | None = None) -> None:
         self.processes = processes
-        # A bot passes "forkserver": its workers must not be forked from a process whose other threads
-        # (database, pictures) may hold locks at that instant.
+        # A bot passes "spawn": its workers must not be forked from a process whose other threads
+        # (database, pictures) may hold locks at that instant. Workers leave when their parent dies.
         self.start_method = start_method
         self._pool: ProcessPoolExecutor | None = None
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            context = None
-            if self.start_method is not None:
-                context = multiprocessing.get_context(self.start_method)
-                if self.start_method == "forkserver":
-                    context.set_forkserver_preload(["ai.worker"])  # each worker starts with the search loaded
-            self._pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=context)
+            context = None if self.start_method is None else multiprocessing.get_context(self.start_method)
+            self._pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=context,
+                                             initializer=_leave_with_parent, initargs=(os.getpid(),))
         return self._pool
 
     async def turn(self, state: Mapping[str, Any], level: str, seed: int) -> dict[str, Any]:

@@ -80,7 +80,7 @@ class HexplayBot(commands.Bot):
         self.servers = Guilds(self.service)
         self.service.finish_hooks.append(self.ratings.settle)
         self.computer = ComputerPlayer(self.service, self.offers,
-                                       Thinker(settings.computer_processes, start_method="forkserver"))
+                                       Thinker(settings.computer_processes, start_method="spawn"))
         self.computer.announce = self.announce_in_home  # its turns are posted as a person's are
         self.reminder_task: asyncio.Task | None = None
         self.announcer = Announcer(self)

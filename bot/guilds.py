@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from .service import MAX_DAYS_PER_MOVE, MIN_DAYS_PER_MOVE, MatchService, ServiceError
+from .service import MAX_DAYS_PER_MOVE, MIN_DAYS_PER_MOVE, MatchService, ServiceError, seat_name
 from .storage import GuildSettings, MatchRow, SeatRow
 from .text import escape
 
@@ -66,7 +66,7 @@ class Guilds:
         lines = []
         for match in await self.store.active_matches_of_guild(guild_id):
             game = service.game_of(match)
-            names = " vs ".join(escape(s.name) for s in sorted(match.seats, key=lambda s: s.seat))
+            names = " vs ".join(escape(seat_name(s)) for s in sorted(match.seats, key=lambda s: s.seat))
             mover = escape(service.player_row(match, game, game.to_move).name) if game.to_move else "?"
             link = f"https://discord.com/channels/{match.guild_id}/{match.home_channel_id}"
             lines.append(f"• {service.title(match)}: {names} — {mover} to move"

@@ -123,6 +123,15 @@ async def test_a_whole_bide_game_against_the_easy_computer(world):
     no_computer_pings(world)
     assert not await world.bot.ratings.settle(match)  # never rated: the computer played
     assert await world.store.leaderboard(world.guild.id, "bide") == []
+    # Rematch: the computer is ready at once, so the new match starts (seats rotated: the computer opens)
+    rematch = next(b for b in boards[-1].buttons() if b["label"] == "Rematch")
+    pressed = await world.emu.press(alice, boards[-1], rematch["custom_id"])
+    assert pressed.ephemeral and "Rematch started" in pressed.text
+    again = await world.store.get_match(match_id + 1)
+    assert again.status == "active" and [s.computer for s in again.seats] == ["easy", None]
+    await humans_turn_or_over(world, again.id, alice.id)
+    assert [m.user_id for m in await world.store.moves(again.id)] == [computer.user_id]
+    no_computer_pings(world)
 
 
 async def _settled(world, match_id):
@@ -310,3 +319,42 @@ class GatedThinker(BlockingThinker):
         self.asked.append((level, seed))
         await self.gate.wait()
         return {"turn": self.notation, "level": level, "seconds": 0.0, "simulations": 0}
+
+
+def test_thinking_processes_leave_when_the_bot_is_killed(tmp_path):
+    """A bot killed without closing its pool (SIGKILL, an unhandled SIGTERM) leaves no thinking process behind."""
+    import os
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    script = tmp_path / "killed_bot.py"
+    script.write_text(
+        "import asyncio, os, sys\n"
+        "from ai.worker import Thinker\n"
+        "from games import new_game\n"
+        "async def main():\n"
+        "    thinker = Thinker(1, start_method='spawn')\n"
+        "    await thinker.turn(new_game('bide', 2).to_json(), 'easy', 1)\n"
+        "    print(*thinker._pool._processes, flush=True)\n"
+        "    os._exit(0)\n"
+        "if __name__ == '__main__':\n"
+        "    asyncio.run(main())\n")
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(root)})
+    workers = [int(pid) for pid in done.stdout.split()]
+    assert workers, done.stderr
+
+    def alive(pid: int) -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(pid) for pid in workers)
