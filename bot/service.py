@@ -380,8 +380,6 @@ class MatchService:
         if len(unique) + 1 + count > seats_wanted:
             computers_too = f" and {count} computer seat{'s' * (count != 1)}" if count else ""
             raise ServiceError(f"{len(unique) + 1} players{computers_too} do not fit in {seats_wanted} seats.")
-        if count and count >= seats_wanted:
-            raise ServiceError("At least one seat is yours: the computer can fill the others.")
         await self._check_challenge_limits(creator[0], guild_id)  # only a valid challenge counts
         seats = [SeatRow(1, creator[0], creator[1])]
         seats += [SeatRow(i + 2, uid, name, accepted=False) for i, (uid, name) in enumerate(unique)]

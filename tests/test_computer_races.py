@@ -116,3 +116,31 @@ async def test_the_computers_turn_races_a_resignation(world):
         assert (await service.store.get_match(match_id)).status == "finished"
         orders.add(len(kinds))
     assert orders == {2, 3}  # both orders happened: the race was real
+
+
+async def test_clocks_run_only_between_people(world):
+    """With two people and the computer, each person has a clock, the computer none, and only people claim."""
+    from bot.timelimits import TimeLimits
+
+    service, computer, thinker = world
+    bob = (102, "bob")
+    match = await service.create(game_id="bide", creator=ALICE, invited=[bob], guild_id=GUILD, channel_id=CHANNEL,
+                                 options_text="side=4", computer="hard", days_per_move=1)
+    assert [(s.user_id, s.accepted, s.computer) for s in match.seats] == [
+        (ALICE[0], True, None), (bob[0], False, None), (-1, True, "hard")]
+    assert await service.start_if_ready(match.id) is None  # bob has not answered
+    started = await service.accept(match.id, bob[0])
+    assert started.started and started.match.deadline_at is not None  # alice's clock runs
+    await service.play(match.id, ALICE[0], "d4")
+    await service.play(match.id, bob[0], "a1")
+    match = await service.get(match.id)
+    assert service.computer_to_move(match, service.game_of(match)).user_id == -1
+    assert match.deadline_at is None and await service.store.get_reminder(match.id) is None
+    thinker.gate.set()
+    await until(lambda: not computer.thinking(match.id))
+    match = await service.get(match.id)
+    assert service.user_to_move(match, service.game_of(match)) == ALICE[0] and match.deadline_at is not None
+    service.clock.advance(2 * 86400)
+    jobs = await TimeLimits(service).due()
+    assert [(j.user_id, j.claimant_ids) for j in jobs] == [(ALICE[0], [bob[0]])]  # never the computer
+    assert "<@-" not in jobs[0].text
