@@ -109,6 +109,9 @@ class ComputerPlayer:
             raise
         except Exception:  # logged; the next change or start-up looks again
             log.exception("match %s: the computer could not play", match_id)
+        finally:
+            if self._tasks.get(match_id) is asyncio.current_task():
+                del self._tasks[match_id]
 
     async def _step(self, match_id: int) -> bool:
         """Think and play one computer turn if one is due; True if the match should be looked at again."""

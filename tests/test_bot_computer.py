@@ -358,3 +358,23 @@ def test_thinking_processes_leave_when_the_bot_is_killed(tmp_path):
     while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(alive(pid) for pid in workers)
+
+
+@pytest.mark.parametrize("game, options", [("playbai", "first=2"), ("bump", None)])
+async def test_the_computer_plays_every_game(world, game, options):
+    """Play Bai's multi-action turns and Bump's chains go through /move's path; with first=2 it opens."""
+    alice = world.users[0]
+    extra = {"options": options} if options else {}
+    match_id, thread, _ = await play_computer(world, game=game, computer="easy", **extra)
+    if options == "first=2":  # the computer opens, after the first board
+        await humans_turn_or_over(world, match_id, alice.id)
+        assert [m.user_id for m in await world.store.moves(match_id)] == [-1]
+    state = await world.game(match_id)
+    played = await world.emu.invoke(alice, thread, "move", {"move": state.legal_notations()[0]})
+    assert not played.ephemeral, played.text
+    await humans_turn_or_over(world, match_id, alice.id)
+    moves = await world.store.moves(match_id)
+    assert [m.user_id for m in moves][-2:] == [alice.id, -1]
+    boards = [m for m in world.emu.messages(thread) if m.attachments]
+    assert boards[-1].content.startswith("**🤖 Hexplay") and f"<@{alice.id}>, your move" in boards[-1].content
+    no_computer_pings(world)
