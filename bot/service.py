@@ -129,6 +129,13 @@ def computer_seat_name(level: str, number: int, count: int) -> str:
     return f"{COMPUTER_NAME}{f' {number}' if count > 1 else ''} ({level})"
 
 
+def picture_name(seat: SeatRow) -> str:
+    """A computer seat's name on pictures: short, so the narrowest player table (Bide's) shows it whole:
+    ``⚙ Hard AI``, ``⚙ Easy AI 2`` (the number of its stored name kept)."""
+    number = seat.name.removeprefix(COMPUTER_NAME).split("(")[0].strip()
+    return f"{PICTURE_MARK} {(seat.computer or '').capitalize()} AI{f' {number}' if number else ''}"
+
+
 def seat_name(seat: SeatRow) -> str:
     """A seat's name for messages: computer seats carry a robot, so nobody mistakes them for a person."""
     return f"{COMPUTER_MARK} {seat.name}" if seat.is_computer else seat.name
@@ -196,8 +203,7 @@ class MatchService:
     @staticmethod
     def player_names(match: MatchRow) -> list[str]:
         """Names in sitting order, as pictures take them (a computer seat marked as such)."""
-        return [f"{PICTURE_MARK} {s.name}" if s.is_computer else s.name
-                for s in sorted(match.seats, key=lambda s: s.seat)]
+        return [picture_name(s) if s.is_computer else s.name for s in sorted(match.seats, key=lambda s: s.seat)]
 
     def seat_label(self, match: MatchRow, game: Game, seat: int) -> str:
         colours = self.info(match).seat_names
