@@ -130,10 +130,10 @@ def computer_seat_name(level: str, number: int, count: int) -> str:
 
 
 def picture_name(seat: SeatRow) -> str:
-    """A computer seat's name on pictures: short, so the narrowest player table (Bide's) shows it whole:
-    ``⚙ Hard AI``, ``⚙ Easy AI 2`` (the number of its stored name kept)."""
+    """A computer seat's name on pictures, short for the narrowest player table (Bide's, which cuts a name
+    at about ten letters): ``⚙ AI hard``, ``⚙ AI 2 easy`` (the number first, so it is never the part cut)."""
     number = seat.name.removeprefix(COMPUTER_NAME).split("(")[0].strip()
-    return f"{PICTURE_MARK} {(seat.computer or '').capitalize()} AI{f' {number}' if number else ''}"
+    return f"{PICTURE_MARK} AI{f' {number}' if number else ''} {seat.computer}"
 
 
 def seat_name(seat: SeatRow) -> str:

@@ -92,7 +92,7 @@ async def test_a_whole_bide_game_against_the_easy_computer(world):
     match = await world.service.get(match_id)
     computer = next(s for s in match.seats if s.is_computer)
     assert computer.computer == "easy" and computer.user_id < 0 and computer.name == "Hexplay (easy)"
-    assert world.service.player_names(match) == ["alice", "⚙ Easy AI"]  # short, to fit every picture's table
+    assert world.service.player_names(match) == ["alice", "⚙ AI easy"]  # short, to fit every picture's table
     assert "🤖 Hexplay (easy)" in plain(world.emu.message(started.response.id).content)  # the lobby says who plays
     first = [m for m in world.emu.messages(thread) if m.attachments][0]
     assert "begins" in first.content and f"<@{alice.id}>" in first.content and "🤖" in first.content
@@ -161,7 +161,7 @@ async def test_two_computer_seats_in_bide_play_one_after_the_other(world):
     seats = sorted(match.seats, key=lambda s: s.seat)
     assert [(s.user_id, s.name) for s in seats] == [
         (alice.id, "alice"), (-1, "Hexplay 1 (easy)"), (-2, "Hexplay 2 (easy)")]
-    assert world.service.player_names(match) == ["alice", "⚙ Easy AI 1", "⚙ Easy AI 2"]
+    assert world.service.player_names(match) == ["alice", "⚙ AI 1 easy", "⚙ AI 2 easy"]
     await world.emu.invoke(alice, thread, "move", {"move": "d4"})
     await humans_turn_or_over(world, match_id, alice.id)
     assert (await world.game(match_id)).ply == 3
