@@ -10,6 +10,10 @@ search can never hold a bot's lock or freeze its loop.
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
+import os
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Mapping
 
@@ -31,16 +35,33 @@ def consider_draw(state: Mapping[str, Any], player: int, seed: int) -> bool:
     return accepts_draw(load_state(state), player, seed=seed)
 
 
+def _leave_with_parent(parent: int) -> None:
+    """In a worker: exit when the process that started it is gone (killed without closing its pool),
+    rather than live on as an orphan. Valid for direct children (the "spawn" and "fork" start methods)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="leave-with-parent", daemon=True).start()
+
+
 class Thinker:
     """A small process pool for computer turns (one search per process at a time)."""
 
-    def __init__(self, processes: int = 1) -> None:
+    def __init__(self, processes: int = 1, start_method: str | None = None) -> None:
         self.processes = processes
+        # A bot passes "spawn": its workers must not be forked from a process whose other threads
+        # (database, pictures) may hold locks at that instant. Workers leave when their parent dies.
+        self.start_method = start_method
         self._pool: ProcessPoolExecutor | None = None
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.processes)
+            context = None if self.start_method is None else multiprocessing.get_context(self.start_method)
+            self._pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=context,
+                                             initializer=_leave_with_parent, initargs=(os.getpid(),))
         return self._pool
 
     async def turn(self, state: Mapping[str, Any], level: str, seed: int) -> dict[str, Any]:

@@ -12,16 +12,19 @@ from discord.ext import commands
 
 import render
 
+from ai.worker import Thinker
+
 from .clock import Clock, OffsetFileClock
+from .computer import ComputerPlayer
 from .config import Settings
 from .delivery import TASK_PREFIX, Announcer, Undelivered
 from .guilds import Guilds
-from .offers import Offers
+from .offers import OfferNotice, Offers
 from .pictures import Pictures
 from .ratings import Ratings
 from .text import escape
 from .timelimits import TimeLimits
-from .service import BuilderExpired, MatchService, Outcome, ServiceError
+from .service import BuilderExpired, MatchService, Outcome, ServiceError, mention
 from .storage import MatchRow, Store
 from .ui import (
     DYNAMIC_ITEMS,
@@ -84,6 +87,9 @@ class HexplayBot(commands.Bot):
         self.ratings = Ratings(self.service)
         self.servers = Guilds(self.service)
         self.service.finish_hooks.append(self.ratings.settle)
+        self.computer = ComputerPlayer(self.service, self.offers,
+                                       Thinker(settings.computer_processes, start_method="spawn"))
+        self.computer.announce = self.announce_in_home  # its turns are posted as a person's are
         self.reminder_task: asyncio.Task | None = None
         self.announcer = Announcer(self)
         self._caught_up = False  # missed boards are posted once, at the first on_ready
@@ -142,6 +148,9 @@ class HexplayBot(commands.Bot):
             log.info(self.connected_line())
             await self.announce_missed()
             await self.tell_paused()
+            resumed = await self.computer.resume()  # its turns that a stop interrupted
+            if resumed:
+                log.info("the computer resumes its turn in %d matches", resumed)
 
     async def tell_paused(self) -> None:
         """Tell the players of each newly paused (quarantined) match, once, in its thread."""
@@ -150,7 +159,7 @@ class HexplayBot(commands.Bot):
             home = await self.channel_by_id(match.home_channel_id) if match is not None else None
             if match is None or home is None:
                 continue
-            mentions = " ".join(f"<@{s.user_id}>" for s in match.seats)
+            mentions = " ".join(f"<@{u}>" for u in match.human_ids())
             try:
                 await home.send(f"{mentions} {self.service.quarantine_notice(match)}",
                                 allowed_mentions=discord.AllowedMentions(users=True))
@@ -191,6 +200,7 @@ class HexplayBot(commands.Bot):
     async def close(self) -> None:
         if self.reminder_task is not None:
             self.reminder_task.cancel()
+        await self.computer.close()  # stops thinking; a turn being stored is finished first
         try:  # the last moment the bot was seen alive: a long stop from here on is an outage
             await self.timelimits.heartbeat()
         except Exception:
@@ -385,6 +395,31 @@ class HexplayBot(commands.Bot):
             channel_id, message_id = message.channel.id, message.id
         if message_id is not None:
             await self.store.set_offer_message(notice.match.id, kind, notice.at_seq, channel_id, message_id)
+        if notice.computer_ids and message_id is not None:  # the computer answers for its seats, in the background
+            self.computer.run_soon(self.computer_answers(notice, channel_id, message_id),
+                                   f"offer-{notice.match.id}")
+
+    async def computer_answers(self, notice: OfferNotice, channel_id: int, message_id: int) -> None:
+        """The computer's seats answer an offer (thought off the event loop); the offer message shows it."""
+        for user_id in notice.computer_ids:
+            answer = await self.computer.answer_offer(notice.match.id, notice.kind, notice.at_seq, user_id)
+            if answer is None:
+                return
+            if answer.outcome is not None:  # this message says what happened: no "lapsed" note on it
+                answer.outcome.lapsed_offers = tuple(o for o in answer.outcome.lapsed_offers if o[1] != message_id)
+            try:
+                channel = await self.channel_by_id(channel_id)
+                if channel is not None:
+                    message = await channel.fetch_message(message_id)
+                    view = None if answer.closed else offer_view(notice.match.id, notice.kind, notice.at_seq)
+                    await message.edit(content=f"{message.content}\n{answer.text}"[:2000], view=view,
+                                       allowed_mentions=mention_only(None))
+            except discord.HTTPException as error:  # the answer is stored; the board below still says it
+                log.info("match %s: could not show the computer's answer on the offer (%s)", notice.match.id, error)
+            if answer.outcome is not None:
+                await self.announce_in_home(answer.outcome)
+            if answer.closed:
+                return
 
     async def offer_button(self, interaction: discord.Interaction, kind: str, match_id: int, at_seq: int,
                            accept: bool) -> None:
@@ -493,14 +528,15 @@ class HexplayBot(commands.Bot):
             except discord.HTTPException as error:  # closed DMs: the ping in the match is enough
                 log.info("no end-of-game DM for %s (%s)", user_id, error)
 
-    async def open_match(self, interaction: discord.Interaction, match: MatchRow, outcome: Outcome) -> None:
+    async def open_match(self, interaction: discord.Interaction, match: MatchRow, outcome: Outcome,
+                         lobby_message: discord.Message | None = None) -> None:
         """Give a started match its thread (when the channel allows it) and post the first board.
 
         Without a thread the board goes to the channel; if the bot may not post there either,
         it answers the interaction that started the match instead (interactions need no
         channel permission), so the match is always announced.
         """
-        lobby_message = interaction.message
+        lobby_message = lobby_message or interaction.message
         names = " vs ".join(s.name for s in match.seats)
         thread_name = f"{self.service.title(match)}: {names}"[:100]
         target: discord.abc.Messageable | None = None
@@ -521,12 +557,12 @@ class HexplayBot(commands.Bot):
             target = await self.channel_by_id(match.channel_id)
         assert outcome.game is not None
         png = await self.service.render(match, outcome.game)
-        mentions = " ".join(f"<@{s.user_id}>" for s in match.seats)
+        mentions = " ".join(mention(match, s.user_id) for s in sorted(match.seats, key=lambda s: s.seat))
         status = self.service.status_line(match, outcome.game) + self.service.time_note(match, " — ")
         text = f"**{self.service.title(match)}** begins: {mentions}\n{status}"
         text += "\nPlay with `/move` here; `/rules` explains the game."
         view = board_view(outcome)
-        kwargs = dict(file=png_file(png), allowed_mentions=discord.AllowedMentions(users=True))
+        kwargs = dict(file=png_file(png), allowed_mentions=mention_only(match.human_ids()))
         if view is not None:
             kwargs["view"] = view
         message: discord.Message | None = None
@@ -557,16 +593,23 @@ class HexplayBot(commands.Bot):
         """Rematch on a final board: a new lobby in the match's channel, the presser ready, the others invited."""
         self.service.check_guild(await self.service.get(match_id), interaction.guild_id)
         match = await self.servers.rematch(match_id, interaction.user.id)
-        invited = [s.user_id for s in match.seats if s.user_id != interaction.user.id]
-        text = (" ".join(f"<@{u}>" for u in invited) + f": <@{interaction.user.id}> asks for a rematch.\n"
-                + self.service.lobby_text(match))
+        invited = [u for u in match.human_ids() if u != interaction.user.id]
+        text = (" ".join(f"<@{u}>" for u in invited) + (": " if invited else "")
+                + f"<@{interaction.user.id}> asks for a rematch.\n" + self.service.lobby_text(match))
         channel = await self.channel_by_id(match.channel_id)
         view = lobby_view(match, self.service)
         if channel is None:
             raise ServiceError("The match's channel is gone; start a new match with /play.")
         message = await channel.send(text[:2000], view=view, allowed_mentions=mention_only(invited))
         await self.store.update_match_fields(match.id, lobby_message_id=message.id)
-        await interaction.response.send_message(f"Rematch offered in <#{match.channel_id}>.", ephemeral=True)
+        started = await self.service.start_if_ready(match.id)  # against the computer: nobody else to wait for
+        if started is None:
+            await interaction.response.send_message(f"Rematch offered in <#{match.channel_id}>.", ephemeral=True)
+            return
+        await interaction.response.send_message(f"Rematch started in <#{match.channel_id}>.", ephemeral=True)
+        await message.edit(content=self.service.lobby_text(started.match) + "\n" + started.line, view=None,
+                           allowed_mentions=mention_only(None))
+        await self.open_match(interaction, started.match, started, lobby_message=message)
 
 
 def after_commit_text(outcome: Outcome, reason: str) -> str:

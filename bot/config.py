@@ -72,6 +72,7 @@ class Settings:
     # Worker processes drawing board pictures (0: a thread of the bot's process). `python -m bot` uses 1:
     # the picture is drawn on the second core while the event loop serves the next interaction.
     render_processes: int = 0
+    computer_processes: int = 1  # processes the computer thinks in (each one search at a time)
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -93,4 +94,5 @@ class Settings:
             gateway_url=os.environ.get("DISCORD_GATEWAY_URL", "").strip(),
             clock_offset_file=os.environ.get("HEXPLAY_CLOCK_OFFSET_FILE", "").strip(),
             render_processes=_count("HEXPLAY_RENDER_PROCESSES", 1, 8),
+            computer_processes=int(_float("HEXPLAY_COMPUTER_PROCESSES", 1, 0, 16, "processes")),
         )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from .service import MAX_DAYS_PER_MOVE, MIN_DAYS_PER_MOVE, MatchService, ServiceError
+from .service import MAX_DAYS_PER_MOVE, MIN_DAYS_PER_MOVE, MatchService, ServiceError, seat_name
 from .storage import GuildSettings, MatchRow, SeatRow
 from .text import escape
 
@@ -66,7 +66,7 @@ class Guilds:
         lines = []
         for match in await self.store.active_matches_of_guild(guild_id):
             game = service.game_of(match)
-            names = " vs ".join(escape(s.name) for s in sorted(match.seats, key=lambda s: s.seat))
+            names = " vs ".join(escape(seat_name(s)) for s in sorted(match.seats, key=lambda s: s.seat))
             mover = escape(service.player_row(match, game, game.to_move).name) if game.to_move else "?"
             link = f"https://discord.com/channels/{match.guild_id}/{match.home_channel_id}"
             lines.append(f"• {service.title(match)}: {names} — {mover} to move"
@@ -86,11 +86,12 @@ class Guilds:
         await service._check_challenge_limits(user_id, old.guild_id)
         ordered = sorted(old.seats, key=lambda s: s.seat)
         rotated = ordered[1:] + ordered[:1]
-        seats = [SeatRow(i + 1, s.user_id, s.name, accepted=s.user_id == user_id) for i, s in enumerate(rotated)]
+        seats = [SeatRow(i + 1, s.user_id, s.name, accepted=s.user_id == user_id or s.is_computer, computer=s.computer)
+                 for i, s in enumerate(rotated)]
         new_id = await self.store.create_match(
             game=old.game, options=old.options, players=len(seats), guild_id=old.guild_id,
             channel_id=old.channel_id, creator_id=user_id, seats=seats,
             now=service.clock.now(),
-            days_per_move=old.days_per_move, rated=old.rated,
+            days_per_move=old.days_per_move, rated=old.rated, hints=old.hints,
         )
         return await service.get(new_id)

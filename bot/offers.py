@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from games import Event
 
-from .service import MatchService, Outcome, ServiceError
+from .service import MatchService, Outcome, ServiceError, mention
 from .storage import MatchRow, MoveRow, OfferRow
 
 KINDS = {"draw": "a draw", "undo": "to take back their last turn"}
@@ -29,7 +29,8 @@ class OfferNotice:
     kind: str
     at_seq: int
     text: str
-    answerer_ids: list[int]
+    answerer_ids: list[int]  # the people asked (pinged)
+    computer_ids: tuple[int, ...] = ()  # computer seats asked: the computer player answers for them
 
 
 @dataclass
@@ -79,11 +80,14 @@ class Offers:
         offer = OfferRow(match_id, kind, user_id, len(moves), [], service.clock.now())
         await service._guarded(self.store.make_offer(match_id, match.version, offer))
         answerers = self._answerers(match, user_id)
-        asked = " ".join(f"<@{u}>" for u in answerers)
+        people = [u for u in answerers if not match.is_computer(u)]
+        computers = tuple(u for u in answerers if match.is_computer(u))
+        asked = " ".join(mention(match, u) for u in answerers)
         what = "offers a draw" if kind == "draw" else "asks to take back their last turn"
-        text = (f"**{service.title(match)}**: <@{user_id}> {what}. {asked}: accept or decline "
+        how = "accept or decline" if people else "the computer is considering it"
+        text = (f"**{service.title(match)}**: <@{user_id}> {what}. {asked}: {how} "
                 "(the offer lapses if a turn is played first).")
-        return OfferNotice(match, kind, len(moves), text, answerers)
+        return OfferNotice(match, kind, len(moves), text, people, computers)
 
     async def answer(self, match_id: int, user_id: int, kind: str, at_seq: int, accept: bool) -> OfferAnswer:
         async with self.service.match_lock(match_id):
@@ -106,14 +110,15 @@ class Offers:
             raise ServiceError("Only the other players of this match can answer this offer.")
         if not accept:
             await self.store.withdraw_offer(match_id, kind, at_seq)
-            return OfferAnswer(f"<@{user_id}> declined {KINDS[kind]} (asked by <@{offer.user_id}>).", closed=True)
+            return OfferAnswer(f"{mention(match, user_id)} declined {KINDS[kind]} (asked by <@{offer.user_id}>).",
+                               closed=True)
         accepted = await self.store.accept_offer(match_id, kind, at_seq, user_id)
         if accepted is None:
             raise ServiceError("This offer is no longer open: it was answered, or a turn was played since.")
         missing = [u for u in answerers if u not in accepted]
         if missing:
-            waiting = " ".join(f"<@{u}>" for u in missing)
-            return OfferAnswer(f"<@{user_id}> accepted; waiting for {waiting}.", closed=False)
+            waiting = " ".join(mention(match, u) for u in missing)
+            return OfferAnswer(f"{mention(match, user_id)} accepted; waiting for {waiting}.", closed=False)
         outcome = await (self._draw(match, game, offer) if kind == "draw" else self._take_back(match, moves, offer))
         return OfferAnswer(f"Accepted: {outcome.line}", closed=True, outcome=outcome)
 

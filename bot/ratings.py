@@ -60,7 +60,7 @@ class Ratings:
 
     async def _counts(self, match: MatchRow) -> bool:
         """Rated matches between people that got past their first turn (an earlier end is an abort)."""
-        if not match.rated or any(s.user_id in self.computer_ids for s in match.seats):
+        if not match.rated or any(s.is_computer or s.user_id in self.computer_ids for s in match.seats):
             return False
         turns = [m for m in effective_moves(await self.store.moves(match.id)) if m.kind == "turn"]
         return len(turns) >= 2

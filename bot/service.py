@@ -115,6 +115,40 @@ def one_at_a_time(method: Callable[..., Awaitable[T]]) -> Callable[..., Awaitabl
     return locked
 
 
+# Computer seats (docs/ai.md, "Computer seats in Discord"): the levels a player may pick, the default one
+# (inviting the bot itself), and how a computer seat is named: pseudo user ids below zero, one per seat.
+COMPUTER_LEVELS = ("easy", "medium", "hard")
+DEFAULT_COMPUTER_LEVEL = "medium"
+COMPUTER_NAME = "Hexplay"
+COMPUTER_MARK = "🤖"  # in messages
+PICTURE_MARK = "⚙"  # in pictures (the bundled font has no robot)
+
+
+def computer_seat_name(level: str, number: int, count: int) -> str:
+    """``Hexplay (hard)``; several computer seats are numbered: ``Hexplay 2 (easy)``."""
+    return f"{COMPUTER_NAME}{f' {number}' if count > 1 else ''} ({level})"
+
+
+def picture_name(seat: SeatRow) -> str:
+    """A computer seat's name on pictures, short for the narrowest player table (Bide's, which cuts a name
+    at about ten letters): ``⚙ AI hard``, ``⚙ AI 2 easy`` (the number first, so it is never the part cut)."""
+    number = seat.name.removeprefix(COMPUTER_NAME).split("(")[0].strip()
+    return f"{PICTURE_MARK} AI{f' {number}' if number else ''} {seat.computer}"
+
+
+def seat_name(seat: SeatRow) -> str:
+    """A seat's name for messages: computer seats carry a robot, so nobody mistakes them for a person."""
+    return f"{COMPUTER_MARK} {seat.name}" if seat.is_computer else seat.name
+
+
+def mention(match: MatchRow, user_id: int) -> str:
+    """A ping for a person; a computer seat is named, never pinged (its id is not a Discord user)."""
+    seat = match.seat_of(user_id)
+    if seat is not None and seat.is_computer:
+        return f"**{escape(seat_name(seat))}**"
+    return f"<@{user_id}>"
+
+
 # Abuse limits (docs/rules.md, "Limits"): a user's open challenges per server, and how fast they may make them.
 MAX_OPEN_LOBBIES = 5
 CHALLENGES_PER_MINUTE = 3
@@ -136,6 +170,9 @@ class MatchService:
         self._gif_asked: dict[int, float] = {}
         # called with each match that has just finished, after its commit (ratings); failures are logged only
         self.finish_hooks: list[Callable[[MatchRow], Awaitable[Any]]] = []
+        # called (not awaited) with each match after a stored change that starts or moves on a game: the
+        # computer player looks whether it is to move (bot/computer.py)
+        self.change_hooks: list[Callable[[MatchRow], Any]] = []
 
     def match_lock(self, match_id: int) -> asyncio.Lock:
         """The lock serialising changes to one match (dropped when nobody holds or waits on it)."""
@@ -167,13 +204,19 @@ class MatchService:
 
     @staticmethod
     def player_names(match: MatchRow) -> list[str]:
-        """Names in sitting order, as pictures take them."""
-        return [s.name for s in sorted(match.seats, key=lambda s: s.seat)]
+        """Names in sitting order, as pictures take them (a computer seat marked as such)."""
+        return [picture_name(s) if s.is_computer else s.name for s in sorted(match.seats, key=lambda s: s.seat)]
 
     def seat_label(self, match: MatchRow, game: Game, seat: int) -> str:
         colours = self.info(match).seat_names
         colour = colours[seat - 1] if seat - 1 < len(colours) else f"seat {seat}"
-        return f"**{escape(self.player_row(match, game, seat).name)}** ({colour})"
+        return f"**{escape(seat_name(self.player_row(match, game, seat)))}** ({colour})"
+
+    def computer_to_move(self, match: MatchRow, game: Game) -> SeatRow | None:
+        """The computer seat whose turn it is, if any."""
+        mover = self.user_to_move(match, game)
+        seat = None if mover is None else match.seat_of(mover)
+        return seat if seat is not None and seat.is_computer else None
 
     def engine_seat_of(self, match: MatchRow, game: Game, user_id: int) -> int:
         for seat in range(1, game.players + 1):
@@ -210,10 +253,16 @@ class MatchService:
     # -- time limits ----------------------------------------------------------------
 
     async def deadline_for(self, match: MatchRow, game: Game, now: float) -> float | None:
-        """When the player now to move runs out of time: a vacation starts their clock at its end."""
+        """When the player now to move runs out of time: a vacation starts their clock at its end.
+
+        The computer has no clock, and neither has a person whose only opponents still playing are
+        computers (nobody could claim their time).
+        """
         if match.days_per_move is None or game.is_over:
             return None
         mover = self.user_to_move(match, game)
+        if match.is_computer(mover) or not [u for u in match.human_ids(playing=True) if u != mover]:
+            return None
         start = now
         if mover is not None:
             start = max(now, await self.store.vacation_until(mover, now) or now)
@@ -232,6 +281,8 @@ class MatchService:
         now = self.clock.now()
         notes = []
         for seat in match.seats:
+            if seat.is_computer:
+                continue
             until = await self.store.vacation_until(seat.user_id, now)
             if until is not None:
                 notes.append(f"{escape(seat.name)} is on vacation until <t:{int(until)}:f>")
@@ -248,7 +299,7 @@ class MatchService:
 
     async def _reminder_for(self, match: MatchRow, game: Game, now: float) -> tuple[int, int, float] | None:
         user_id = self.user_to_move(match, game)
-        if user_id is None:
+        if user_id is None or match.is_computer(user_id):  # the computer is never reminded
             return None
         return user_id, game.ply, now + await self.reminder_delay(user_id, match.guild_id)
 
@@ -301,7 +352,14 @@ class MatchService:
         options_text: str | None = None,
         days_per_move: float | None = None,
         rated: bool = True,
+        computer: str | None = None,
+        computers: int | None = None,
+        with_bot: bool = False,
+        hints: bool = False,
     ) -> MatchRow:
+        """A new lobby. ``computer`` (a level) and ``computers`` (how many) seat the computer; inviting the
+        bot itself (``with_bot``) seats one at the default level. Computer seats are always ready."""
+        level, count = self._computer_seats(computer, computers, with_bot)
         if days_per_move is None:  # the match option, else the server's default (0 there means none)
             days_per_move = (await self.store.guild_settings(guild_id)).days_per_move
         days_per_move = days_per_move or None
@@ -319,21 +377,52 @@ class MatchService:
                 raise ServiceError("You cannot invite yourself; you are already seated.")
             if user[0] not in [u[0] for u in unique]:
                 unique.append(user)
-        await self._check_challenge_limits(creator[0], guild_id)
-        seats_wanted = players or max(info.min_players, len(unique) + 1)
+        seats_wanted = players or max(info.min_players, len(unique) + 1 + count)
         try:
             info.check_players(seats_wanted)
         except GameError as error:
-            raise ServiceError(str(error)) from None
-        if len(unique) + 1 > seats_wanted:
-            raise ServiceError(f"{len(unique) + 1} players do not fit in {seats_wanted} seats.")
+            counted = ""
+            if count and not players:
+                counted = (f" (you, {len(unique)} invited player{'s' * (len(unique) != 1)} and {count} computer "
+                           f"seat{'s' * (count != 1)})")
+            raise ServiceError(f"{error}{counted}.") from None
+        if len(unique) + 1 + count > seats_wanted:
+            computers_too = f" and {count} computer seat{'s' * (count != 1)}" if count else ""
+            raise ServiceError(f"{len(unique) + 1} players{computers_too} do not fit in {seats_wanted} seats.")
+        await self._check_challenge_limits(creator[0], guild_id)  # only a valid challenge counts
         seats = [SeatRow(1, creator[0], creator[1])]
         seats += [SeatRow(i + 2, uid, name, accepted=False) for i, (uid, name) in enumerate(unique)]
+        seats += [SeatRow(len(unique) + 2 + i, -(i + 1), computer_seat_name(level, i + 1, count), computer=level)
+                  for i in range(count)]
         match_id = await self.store.create_match(
             game=info.id, options=options, players=seats_wanted, guild_id=guild_id, channel_id=channel_id,
             creator_id=creator[0], seats=seats, now=self.clock.now(), days_per_move=days_per_move, rated=rated,
+            hints=hints,
         )
         return await self.get(match_id)
+
+    @staticmethod
+    def _computer_seats(level: str | None, count: int | None, with_bot: bool) -> tuple[str, int]:
+        """(level, how many computer seats) from /play's options."""
+        if level is None and count is None and not with_bot:
+            return DEFAULT_COMPUTER_LEVEL, 0
+        level = (level or DEFAULT_COMPUTER_LEVEL).strip().lower()
+        if level not in COMPUTER_LEVELS:
+            raise ServiceError(f"The computer plays at {', '.join(COMPUTER_LEVELS[:-1])} or {COMPUTER_LEVELS[-1]}, "
+                               f"not `{quoted(level, 20)}`.")
+        if count is None:
+            count = 1
+        if not 1 <= count <= 5:
+            raise ServiceError("The computer can take 1 to 5 seats (a match keeps at least one for you).")
+        return level, count
+
+    @one_at_a_time
+    async def start_if_ready(self, match_id: int) -> Outcome | None:
+        """Start a new lobby whose every seat is taken and ready (you against the computer): None otherwise."""
+        match = await self._lobby(match_id)
+        if len(match.seats) == match.players and all(s.accepted for s in match.seats):
+            return await self._start(match, match.seats)
+        return None
 
     async def _check_challenge_limits(self, user_id: int, guild_id: int) -> None:
         if await self.store.open_lobbies(user_id, guild_id) >= MAX_OPEN_LOBBIES:
@@ -361,8 +450,15 @@ class MatchService:
             terms.append(f"{match.days_per_move:g} day{'s' * (match.days_per_move != 1)} per move")
         if not match.rated:
             terms.append("unrated")
+        if match.has_computer:
+            terms.append("not rated: the computer plays")
+        if match.hints:
+            terms.append("hints allowed: joining agrees to /hint for everyone")
         lines = [f"**{self.title(match)}** — {match.players} seats" + (f" ({'; '.join(terms)})" if terms else "")]
         for seat in match.seats:
+            if seat.is_computer:
+                lines.append(f"{seat.seat}. {mention(match, seat.user_id)} — the computer, always ready")
+                continue
             state = "ready" if seat.accepted else "invited, waiting for an answer"
             lines.append(f"{seat.seat}. <@{seat.user_id}> — {state}")
         if match.status != "lobby":
@@ -467,7 +563,8 @@ class MatchService:
         return Outcome(match, None, line)
 
     async def _start(self, match: MatchRow, ready: list[SeatRow]) -> Outcome:
-        seats = [SeatRow(i + 1, s.user_id, s.name) for i, s in enumerate(sorted(ready, key=lambda s: s.seat))]
+        seats = [SeatRow(i + 1, s.user_id, s.name, computer=s.computer)
+                 for i, s in enumerate(sorted(ready, key=lambda s: s.seat))]
         game = self.info(match).new(len(seats), match.options)
         now = self.clock.now()
         match.seats = seats
@@ -479,7 +576,20 @@ class MatchService:
         started = await self.get(match.id)
         assert game.to_move is not None
         line = f"{self.title(started)} begins. {self.seat_label(started, game, game.to_move)} to move."
-        return Outcome(started, game, line, mention_user_id=self.user_to_move(started, game), started=True)
+        self._changed(started)
+        return Outcome(started, game, line, mention_user_id=self._ping_to_move(started, game), started=True)
+
+    def _ping_to_move(self, match: MatchRow, game: Game) -> int | None:
+        """Whom "your move" pings: the person to move; never a computer seat."""
+        mover = self.user_to_move(match, game)
+        return None if mover is None or match.is_computer(mover) else mover
+
+    def _changed(self, match: MatchRow) -> None:
+        for hook in self.change_hooks:
+            try:
+                hook(match)
+            except Exception:  # the change is stored: a hook must not turn it into an error
+                log.exception("match %s: a change hook failed", match.id)
 
     async def _lobby_change(self, match: MatchRow, **change: Any) -> None:
         await self._guarded(self.store.lobby_change(match.id, match.version, now=self.clock.now(), **change))
@@ -550,6 +660,8 @@ class MatchService:
         updated = recorded.match  # as committed, read in the move's transaction
         if finished:
             await self._finished(updated)
+        else:
+            self._changed(updated)
         outcome = await self._announcement(updated, game, line, events)
         outcome.lapsed_offers = tuple(recorded.lapsed_offers)  # the move deleted them in its transaction
         return outcome
@@ -564,10 +676,14 @@ class MatchService:
     async def _announcement(self, match: MatchRow, game: Game, line: str, events: list[Event]) -> Outcome:
         """The outcome of a move: its line, then the result (pinging everyone) or a call to the player to move."""
         if not game.is_over:
-            mention = self.user_to_move(match, game)
-            line += f" <@{mention}>, your move{self.time_note(match, ' — ')}."
-            return Outcome(match, game, line, mention_user_id=mention, events=tuple(events))
-        everyone = tuple(s.user_id for s in sorted(match.seats, key=lambda s: s.seat))
+            computer = self.computer_to_move(match, game)
+            if computer is not None:
+                line += f" {mention(match, computer.user_id)} is thinking…"
+                return Outcome(match, game, line, events=tuple(events))
+            mover = self.user_to_move(match, game)
+            line += f" <@{mover}>, your move{self.time_note(match, ' — ')}."
+            return Outcome(match, game, line, mention_user_id=mover, events=tuple(events))
+        everyone = tuple(match.human_ids())  # the result pings the people, never a computer seat
         line += f" {self.result_line(match, game)} " + " ".join(f"<@{u}>" for u in everyone)
         by_dm = []
         for user_id in everyone:
@@ -598,7 +714,7 @@ class MatchService:
         moves = await self.store.moves(match_id)
         if not moves:
             return Outcome(match, game, self.status_line(match, game), started=True,
-                           mention_user_id=self.user_to_move(match, game))
+                           mention_user_id=self._ping_to_move(match, game))
         last = moves[-1]
         before = self.replay(match, moves[:-1])  # whose seat it was then (a swap changes it)
         label = self.seat_label(match, before, last.seat)

@@ -210,6 +210,12 @@ MIGRATIONS: list[str] = [
     """
     DROP TABLE challenges;
     """,
+    # 9 (computer seats): a seat played by the computer stores its level (NULL = a person; its user id is a
+    # pseudo id below zero, distinct per seat); hints (/hint) agreed by every player at creation
+    """
+    ALTER TABLE seats ADD COLUMN computer TEXT CHECK (computer IS NULL OR computer IN ('random', 'easy', 'medium', 'hard'));
+    ALTER TABLE matches ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
 
 
@@ -236,6 +242,11 @@ class SeatRow:
     name: str
     accepted: bool = True
     resigned: bool = False
+    computer: str | None = None  # the level of a computer seat (its user_id is a pseudo id < 0), None for a person
+
+    @property
+    def is_computer(self) -> bool:
+        return self.computer is not None
 
 
 @dataclass
@@ -265,6 +276,7 @@ class MatchRow:
     deadline_at: float | None = None  # when the player to move runs out of time
     deadline_notice: int = 0  # what was sent about this deadline: 1 the 24 h warning, 2 the 1 h one, 3 time-out
     rated: bool = True
+    hints: bool = False  # /hint allowed against people too (agreed at creation)
 
     @property
     def home_channel_id(self) -> int:
@@ -276,6 +288,19 @@ class MatchRow:
 
     def user_of(self, seat: int) -> SeatRow | None:
         return next((s for s in self.seats if s.seat == seat), None)
+
+    def is_computer(self, user_id: int | None) -> bool:
+        seat = None if user_id is None else self.seat_of(user_id)
+        return seat is not None and seat.is_computer
+
+    @property
+    def has_computer(self) -> bool:
+        return any(s.is_computer for s in self.seats)
+
+    def human_ids(self, *, playing: bool = False) -> list[int]:
+        """The people seated, in seat order (``playing``: those who have not left)."""
+        return [s.user_id for s in sorted(self.seats, key=lambda s: s.seat)
+                if not s.is_computer and not (playing and s.resigned)]
 
 
 @dataclass
@@ -354,7 +379,7 @@ class Preferences:
 _MATCH_COLUMNS = (
     "id, game, options, players, guild_id, channel_id, thread_id, lobby_message_id, board_channel_id,"
     " board_message_id, creator_id, status, state, version, created_at, updated_at, turn_started_at, result,"
-    " announced_version, days_per_move, deadline_at, deadline_notice, rated"
+    " announced_version, days_per_move, deadline_at, deadline_notice, rated, hints"
 )
 _BASE_COLUMNS = 19  # the columns MatchRow takes by position; the rest are set by name
 
@@ -398,8 +423,8 @@ def _match_from(row: aiosqlite.Row | tuple) -> MatchRow:
     values[12] = json.loads(values[12]) if values[12] else None
     values[17] = json.loads(values[17]) if values[17] else None
     match = MatchRow(*values[:_BASE_COLUMNS])
-    match.days_per_move, match.deadline_at, match.deadline_notice, rated = values[_BASE_COLUMNS:]
-    match.rated = bool(rated)
+    match.days_per_move, match.deadline_at, match.deadline_notice, rated, hints = values[_BASE_COLUMNS:]
+    match.rated, match.hints = bool(rated), bool(hints)
     return match
 
 
@@ -414,8 +439,9 @@ def _read_match(conn: sqlite3.Connection, match_id: int) -> MatchRow | None:
     if row is None:
         return None
     match = _match_from(row)
-    match.seats = [SeatRow(r[0], r[1], r[2], bool(r[3]), bool(r[4])) for r in conn.execute(
-        "SELECT seat, user_id, name, accepted, resigned FROM seats WHERE match_id = ? ORDER BY seat", (match_id,))]
+    match.seats = [SeatRow(r[0], r[1], r[2], bool(r[3]), bool(r[4]), r[5]) for r in conn.execute(
+        "SELECT seat, user_id, name, accepted, resigned, computer FROM seats WHERE match_id = ? ORDER BY seat",
+        (match_id,))]
     quarantined = conn.execute("SELECT reason FROM quarantine WHERE match_id = ?", (match_id,)).fetchone()
     match.quarantine = quarantined[0] if quarantined else None
     return match
@@ -573,20 +599,22 @@ class Store:
         now: float,
         days_per_move: float | None = None,
         rated: bool = True,
+        hints: bool = False,
     ) -> int:
         async with self.transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO matches (game, options, players, guild_id, channel_id, creator_id, status,"
-                " created_at, updated_at, days_per_move, rated) VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                " created_at, updated_at, days_per_move, rated, hints)"
+                " VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
                 (game, json.dumps(options), players, guild_id, channel_id, creator_id, now, now, days_per_move,
-                 int(rated)),
+                 int(rated), int(hints)),
             )
             match_id = cursor.lastrowid
             assert match_id is not None
             for seat in seats:
                 await db.execute(
-                    "INSERT INTO seats (match_id, seat, user_id, name, accepted) VALUES (?, ?, ?, ?, ?)",
-                    (match_id, seat.seat, seat.user_id, seat.name, int(seat.accepted)),
+                    "INSERT INTO seats (match_id, seat, user_id, name, accepted, computer) VALUES (?, ?, ?, ?, ?, ?)",
+                    (match_id, seat.seat, seat.user_id, seat.name, int(seat.accepted), seat.computer),
                 )
         return match_id
 
@@ -689,8 +717,8 @@ class Store:
             await db.execute("DELETE FROM seats WHERE match_id = ?", (match_id,))
             for seat in seats:
                 await db.execute(
-                    "INSERT INTO seats (match_id, seat, user_id, name, accepted) VALUES (?, ?, ?, ?, 1)",
-                    (match_id, seat.seat, seat.user_id, seat.name),
+                    "INSERT INTO seats (match_id, seat, user_id, name, accepted, computer) VALUES (?, ?, ?, ?, 1, ?)",
+                    (match_id, seat.seat, seat.user_id, seat.name, seat.computer),
                 )
             await db.execute(
                 "UPDATE matches SET status = 'active', players = ?, state = ?, turn_started_at = ? WHERE id = ?",

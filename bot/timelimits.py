@@ -62,7 +62,7 @@ class TimeLimits:
             return None
         game = service.game_of(match)
         mover = service.user_to_move(match, game)
-        if mover is None:
+        if mover is None or match.is_computer(mover):  # the computer has no clock
             return None
         left = match.deadline_at - now
         if left <= 0:
@@ -74,7 +74,9 @@ class TimeLimits:
         if level <= match.deadline_notice:
             return None
         title = service.title(match)
-        claimants = [s.user_id for s in match.seats if not s.resigned and s.user_id != mover]
+        claimants = [u for u in match.human_ids(playing=True) if u != mover]  # the computer never claims
+        if not claimants:
+            return None
         if level == TIMED_OUT:
             what = "claim the win" if len(claimants) == 1 else "drop them from the game (as if they resigned)"
             text = (f"<@{mover}> has run out of time in **{title}**. "

@@ -326,7 +326,10 @@ def board_view(outcome: Outcome) -> discord.ui.View | None:
         view = discord.ui.View(timeout=None)
         view.add_item(RematchButton(match.id))
         return view
-    if game is None or game.turn_in_progress():
+    if game is None or game.turn_in_progress() or game.to_move is None:
+        return None
+    mover = match.user_of(game.player_of_seat(game.to_move))
+    if mover is not None and mover.is_computer:  # the computer's turn: nothing for anyone to press
         return None
     legal = set(game.legal_notations())
     view = discord.ui.View(timeout=None)

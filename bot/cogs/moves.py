@@ -31,6 +31,20 @@ class MovesCog(commands.Cog, name="Moves"):
         png, line = await bot_of(interaction).service.preview(match_id, interaction.user.id, move)
         await interaction.response.send_message(line, file=png_file(png, "preview.png"), ephemeral=True)
 
+    @app_commands.command(name="hint", description="Privately: the move the medium computer would play for you")
+    @app_commands.describe(match="Which match (only needed outside the match's thread)")
+    @app_commands.autocomplete(match=match_autocomplete)
+    async def hint(self, interaction: discord.Interaction, match: Optional[int] = None) -> None:
+        match_id = await resolve_match_id(interaction, match)
+        bot = bot_of(interaction)
+        bot.computer.check_hint(await bot.service.get(match_id), interaction.user.id)  # refused at once, privately
+        await interaction.response.defer(ephemeral=True, thinking=True)  # thinking takes a second or two
+        notation = await bot.computer.hint(match_id, interaction.user.id)
+        png, line = await bot.service.preview(match_id, interaction.user.id, notation)
+        text = (f"Hint: the medium computer would play `{notation}` (only you see this).\n"
+                f"{line}\nPlay it with `/move {notation}`.")
+        await interaction.followup.send(text[:2000], file=png_file(png, "hint.png"), ephemeral=True)
+
     @app_commands.command(name="turn", description="Build your turn action by action from menus (privately)")
     @app_commands.describe(match="Which match (only needed outside the match's thread)")
     @app_commands.autocomplete(match=match_autocomplete)

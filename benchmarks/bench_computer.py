@@ -1,0 +1,201 @@
+"""Bot latency for people while the computer thinks (issue 11).
+
+The bot runs as its own process (`python -m bot`, as in production; the computer thinks in
+its process pool, one worker by default) against an emulator in this process. Ten
+two-player Bide matches between people are played with paced moves (exponential think
+time), twice:
+
+* **alone**: nothing else happens;
+* **computer thinking**: meanwhile, in other matches, players face the computer at
+  ``--level`` (hard by default) on the standard Bide board and answer at once, so a search
+  is running nearly all the time.
+
+Prints the 50th/95th/99th percentile time from a person's /move to the bot's response with
+the new picture, in each phase; and the computer's seconds per turn (from the person's
+move in its match to the computer's board).
+
+Run: .venv/bin/python benchmarks/bench_computer.py [--matches 10] [--turns 20] [--think 1.0]
+     [--computer-matches 1] [--level hard]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from emulator import DiscordEmulator  # noqa: E402
+from games import load_state, new_game  # noqa: E402
+
+TOKEN = "bench-token"
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1))))]
+
+
+def figures(ms: list[float]) -> str:
+    return (f"p50 {percentile(ms, 50):.0f} ms, p95 {percentile(ms, 95):.0f} ms, p99 {percentile(ms, 99):.0f} ms "
+            f"(mean {statistics.mean(ms):.0f} ms, {len(ms)} moves)")
+
+
+class Bench:
+    def __init__(self, tmp: Path, people: int) -> None:
+        self.emu = DiscordEmulator(bot_token=TOKEN)
+        self.tmp = tmp
+        self.people = people
+        self.db_path = tmp / "bench.sqlite3"
+        self.process: subprocess.Popen | None = None
+
+    async def start(self) -> None:
+        await self.emu.start()
+        self.guild = self.emu.create_guild("Bench")
+        self.channel = self.emu.create_text_channel(self.guild, "games")
+        self.users = [self.emu.create_user(f"player{i}") for i in range(self.people)]
+        env = {**os.environ, "DISCORD_TOKEN": TOKEN, "DISCORD_API_BASE_URL": self.emu.api_base_url,
+               "DISCORD_GATEWAY_URL": self.emu.gateway_url, "HEXPLAY_DEV_GUILD_IDS": str(self.guild.id),
+               "HEXPLAY_DB_PATH": str(self.db_path), "HEXPLAY_LOG_LEVEL": "WARNING", "PYTHONPATH": str(ROOT)}
+        self.process = subprocess.Popen([sys.executable, "-m", "bot"], cwd=self.tmp, env=env)
+        await self.emu.wait_until_ready(timeout=30)
+        await asyncio.sleep(2.5)  # discord.py waits for guilds before on_ready
+
+    async def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(10)
+        await self.emu.stop()
+
+    async def new_thread(self, known: set[int]):
+        for _ in range(1000):
+            for thread in self.emu.threads(self.channel):
+                if thread.id not in known and any(m.attachments for m in self.emu.messages(thread)):
+                    return thread
+            await asyncio.sleep(0.01)
+        raise RuntimeError("the match did not start")
+
+    async def people_match(self, a, b):
+        lobby = await self.emu.invoke(a, self.channel, "play", {"game": "bide", "opponent": b})
+        accept = next(x for x in lobby.response.buttons() if x["label"] == "Accept")
+        known = {t.id for t in self.emu.threads(self.channel)}
+        await self.emu.press(b, lobby.response, accept["custom_id"])
+        return await self.new_thread(known)
+
+    async def computer_match(self, person, level: str):
+        known = {t.id for t in self.emu.threads(self.channel)}
+        result = await self.emu.invoke(person, self.channel, "play", {"game": "bide", "computer": level})
+        if result.ephemeral:
+            raise RuntimeError(result.text)
+        return await self.new_thread(known)
+
+    def state_of(self, thread_id: int):
+        with sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True) as db:
+            row = db.execute("SELECT state, status FROM matches WHERE thread_id = ?", (thread_id,)).fetchone()
+        return load_state(json.loads(row[0])), row[1]
+
+    async def play_people(self, matches, turns: int, think: float, latencies: list[float]) -> None:
+        async def play(thread, a, b, rng):
+            game = new_game("bide", 2)  # a replica: the engines are deterministic
+            players = [a, b]
+            for turn in range(turns):
+                if game.is_over:
+                    return
+                await asyncio.sleep(rng.expovariate(1 / think))
+                choice = rng.choice([n for n in game.legal_notations() if n != "bide"])
+                start = time.perf_counter()
+                result = await self.emu.invoke(players[turn % 2], thread, "move", {"move": choice}, timeout=30)
+                latencies.append(1000 * (time.perf_counter() - start))
+                if result.response is None or result.ephemeral or not result.response.attachments:
+                    raise RuntimeError(f"move not answered or refused: {result.text} {result.errors}")
+                game.play_turn(choice)
+
+        await asyncio.gather(*(play(*m, random.Random(i)) for i, m in enumerate(matches)))
+
+    async def play_computer(self, thread, person, rng, stop: asyncio.Event, seconds: list[float]) -> None:
+        """The person answers at once, so the computer is (nearly) always thinking."""
+        while not stop.is_set():
+            game, status = self.state_of(thread.id)
+            if status != "active":
+                return
+            legal = [n for n in game.legal_notations() if n != "bide"] or game.legal_notations()
+            posted = asyncio.ensure_future(self.emu.wait_for_message(
+                thread, check=lambda m: m.attachments and m.content.startswith("**🤖"), timeout=60))
+            start = time.perf_counter()
+            result = await self.emu.invoke(person, thread, "move", {"move": rng.choice(legal)}, timeout=30)
+            if result.ephemeral:
+                posted.cancel()
+                raise RuntimeError(result.text)
+            if "is thinking" not in (result.response.content if result.response else ""):
+                posted.cancel()
+                return  # the game ended on the person's move
+            await posted
+            seconds.append(time.perf_counter() - start)
+
+
+async def run(matches: int, turns: int, think: float, computer_matches: int, level: str) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        bench = Bench(Path(tmp), 4 * matches + computer_matches)
+        await bench.start()
+        try:
+            users = bench.users
+            for phase in ("alone", f"computer thinking ({computer_matches} match{'es' * (computer_matches != 1)} "
+                                   f"at {level})"):
+                offset = 0 if phase == "alone" else 2 * matches
+                pairs = []
+                for i in range(matches):
+                    a, b = users[offset + 2 * i], users[offset + 2 * i + 1]
+                    pairs.append((await bench.people_match(a, b), a, b))
+                stop = asyncio.Event()
+                computer_seconds: list[float] = []
+                tasks = []
+                if phase != "alone":
+                    for j in range(computer_matches):
+                        person = users[4 * matches + j]
+                        thread = await bench.computer_match(person, level)
+                        tasks.append(asyncio.ensure_future(
+                            bench.play_computer(thread, person, random.Random(100 + j), stop, computer_seconds)))
+                    await asyncio.sleep(1.0)  # the first search is under way
+                latencies: list[float] = []
+                started = time.perf_counter()
+                await bench.play_people(pairs, turns, think, latencies)
+                wall = time.perf_counter() - started
+                stop.set()
+                print(f"{phase}: {len(latencies)} moves by people in {wall:.1f} s")
+                print(f"  /move -> response with picture: {figures(latencies)}")
+                if tasks:
+                    await asyncio.wait(tasks, timeout=30)
+                    if computer_seconds:
+                        print(f"  computer at {level}: {len(computer_seconds)} turns, person's move -> computer's "
+                              f"board mean {statistics.mean(computer_seconds):.2f} s, "
+                              f"p95 {percentile(computer_seconds, 95):.2f} s (its search ran through the phase)")
+        finally:
+            print(f"Discord rule violations: {len(bench.emu.violations)}; "
+                  f"429 rate-limit answers: {len(bench.emu.rate_limit_hits)}")
+            await bench.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--matches", type=int, default=10)
+    parser.add_argument("--turns", type=int, default=20)
+    parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument("--computer-matches", type=int, default=1)
+    parser.add_argument("--level", default="hard")
+    args = parser.parse_args()
+    asyncio.run(run(args.matches, args.turns, args.think, args.computer_matches, args.level))
+
+
+if __name__ == "__main__":
+    main()

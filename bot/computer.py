@@ -1,0 +1,223 @@
+"""The computer's seats: it plays its turns through the service, like a person, thinking in a process pool.
+
+No Discord here (the bot gives it a callback that announces an outcome). After
+every stored change that moves a game on (``MatchService.change_hooks``), and
+once at start-up for every match it is to move in, the computer player looks
+at the match. If a computer seat is to move it thinks in ``ai.worker.Thinker``
+(other processes: a search never holds the event loop, so commands for other
+matches are answered meanwhile), waits until the human's board of that
+position has been posted (its own board must come after it), and plays
+through ``MatchService.play`` with the version it thought about: if the match
+changed meanwhile (a takeback, a resignation) that is refused and it looks
+again. A restart while it thinks loses nothing: the turn is simply thought
+again at the next start (the seed depends only on the match and the ply).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Awaitable, Callable
+
+from ai.worker import Thinker
+from games import Game
+
+from .offers import OfferAnswer, Offers
+from .service import MatchService, Outcome, ServiceError
+from .storage import MatchRow
+
+log = logging.getLogger(__name__)
+
+HINT_LEVEL = "medium"  # issue 11: a hint is the move the medium computer would play
+TASK_PREFIX = "hexplay-computer"
+
+
+def turn_seed(match_id: int, ply: int, salt: int = 0) -> int:
+    """The search's seed: the same match and ply always think the same (a restart plays the same turn)."""
+    return (match_id * 1_000_003 + ply) * 7 + salt
+
+
+class ComputerPlayer:
+    announce_wait = 20.0  # seconds to wait for the human's board before playing anyway (a failed post is retried)
+    poll_seconds = 0.02
+
+    def __init__(self, service: MatchService, offers: Offers, thinker: Thinker | None = None) -> None:
+        self.service = service
+        self.store = service.store
+        self.offers = offers
+        self.thinker = thinker or Thinker()
+        # set by the bot: posts a computer's stored turn like a person's (thread, retries, end-of-game DMs)
+        self.announce: Callable[[Outcome], Awaitable[Any]] | None = None
+        self._tasks: dict[int, asyncio.Task] = {}
+        self._again: set[int] = set()  # matches poked while their task was already running
+        self._playing: set[asyncio.Future] = set()  # stores and announcements in flight: a stop waits for them
+        self._errands: set[asyncio.Task] = set()  # answers to offers
+        self._closed = False
+        service.change_hooks.append(self.changed)
+
+    # -- when to look -----------------------------------------------------------------------
+
+    def changed(self, match: MatchRow) -> None:
+        if match.has_computer and match.status == "active":
+            self.poke(match.id)
+
+    def poke(self, match_id: int) -> None:
+        """Look at the match soon; one task per match, which looks again if poked while it runs."""
+        if self._closed:
+            return
+        running = self._tasks.get(match_id)
+        if running is not None and not running.done():
+            self._again.add(match_id)
+            return
+        self._tasks[match_id] = asyncio.create_task(self._drive(match_id), name=f"{TASK_PREFIX}-{match_id}")
+
+    async def resume(self) -> int:
+        """At start-up: every active match whose mover is a computer (it may have been thinking at the stop)."""
+        count = 0
+        for match_id in await self.store.active_match_ids():
+            match = await self.store.get_match(match_id)
+            if match is None or match.quarantine is not None or not match.has_computer:
+                continue
+            if self.service.computer_to_move(match, self.service.game_of(match)) is not None:
+                self.poke(match_id)
+                count += 1
+        return count
+
+    def run_soon(self, errand: Awaitable[Any], name: str) -> None:
+        """Run a computer's errand (an offer's answer) in the background; a stop cancels it."""
+        if self._closed:
+            return
+        task = asyncio.ensure_future(errand)
+        task.set_name(f"{TASK_PREFIX}-{name}")
+        self._errands.add(task)
+        task.add_done_callback(self._errands.discard)
+
+    def thinking(self, match_id: int) -> bool:
+        task = self._tasks.get(match_id)
+        return task is not None and not task.done()
+
+    # -- playing -----------------------------------------------------------------------------
+
+    async def _drive(self, match_id: int) -> None:
+        try:
+            while True:
+                self._again.discard(match_id)
+                moved = await self._step(match_id)
+                if not moved and match_id not in self._again:
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # logged; the next change or start-up looks again
+            log.exception("match %s: the computer could not play", match_id)
+        finally:
+            if self._tasks.get(match_id) is asyncio.current_task():
+                del self._tasks[match_id]
+
+    async def _step(self, match_id: int) -> bool:
+        """Think and play one computer turn if one is due; True if the match should be looked at again."""
+        match = await self.store.get_match(match_id)
+        if match is None or match.status != "active" or match.quarantine is not None:
+            return False
+        game = self.service.game_of(match)
+        seat = self.service.computer_to_move(match, game)
+        if seat is None or match.state is None:
+            return False
+        assert seat.computer is not None
+        answer = await self.thinker.turn(match.state, seat.computer, turn_seed(match.id, game.ply))
+        await self._until_announced(match_id, match.version)
+        play = asyncio.ensure_future(self._play(match, seat.user_id, answer["turn"]))
+        self._playing.add(play)
+        play.add_done_callback(self._playing.discard)
+        return await asyncio.shield(play)  # a stop does not cut a store or its announcement in half
+
+    async def _until_announced(self, match_id: int, version: int) -> None:
+        """Wait (bounded) until the board of ``version`` is posted, so the computer's board comes after it."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + self.announce_wait
+        while loop.time() < give_up:
+            match = await self.store.get_match(match_id)
+            if match is None or match.announced_version >= version or match.version != version:
+                return
+            await asyncio.sleep(self.poll_seconds)
+        log.warning("match %s: the board of version %s is still not posted; the computer plays anyway",
+                    match_id, version)
+
+    async def _play(self, match: MatchRow, user_id: int, notation: str) -> bool:
+        try:
+            outcome = await self.service.play(match.id, user_id, notation, expected_version=match.version)
+        except ServiceError as error:
+            current = await self.store.get_match(match.id)
+            if current is not None and current.version != match.version:
+                return True  # the position changed while it thought: look again
+            log.error("match %s: the computer's turn %r was refused: %s", match.id, notation, error)
+            return False
+        if self.announce is not None:
+            try:
+                await self.announce(outcome)
+            except Exception:  # stored: the announcer's retries and the start-up catch-up post it
+                log.exception("match %s: the computer's turn is stored but its announcement failed", match.id)
+        return True
+
+    # -- offers and hints -----------------------------------------------------------------------
+
+    async def answer_offer(self, match_id: int, kind: str, at_seq: int, user_id: int) -> OfferAnswer | None:
+        """A computer seat's answer to a draw offer or takeback request, through the same path as a person's.
+
+        A draw is accepted when the computer does not expect to win (``ai.accepts_draw``, thought in the
+        pool); a takeback is always accepted (nothing is at stake: matches with the computer are not rated).
+        None when the offer lapsed meanwhile.
+        """
+        match = await self.store.get_match(match_id)
+        seat = None if match is None else match.seat_of(user_id)
+        if match is None or match.state is None or seat is None or not seat.is_computer:
+            return None
+        accept = True
+        if kind == "draw":
+            accept = await self.thinker.draw(match.state, seat.seat, turn_seed(match_id, at_seq, salt=1))
+        try:
+            return await self.offers.answer(match_id, user_id, kind, at_seq, accept)
+        except ServiceError as error:  # answered, lapsed or over meanwhile
+            log.info("match %s: the computer's answer to the %s offer was not needed (%s)", match_id, kind, error)
+            return None
+
+    async def hint(self, match_id: int, user_id: int) -> str:
+        """The turn the medium computer would play for the player to move (only when hints are allowed)."""
+        match, game = self.check_hint(await self.service.get(match_id), user_id)
+        assert match.state is not None
+        answer = await self.thinker.turn(match.state, HINT_LEVEL, turn_seed(match_id, game.ply, salt=2))
+        return str(answer["turn"])
+
+    def check_hint(self, match: MatchRow, user_id: int) -> tuple[MatchRow, Game]:
+        """Refuse a hint clearly: not a player, no hints in this match, not in play, not their turn."""
+        service = self.service
+        if match.status != "active":
+            raise ServiceError(f"{service.title(match)} is not in play: hints are for a turn of a game going on.")
+        game = service.game_of(match)
+        seat = match.seat_of(user_id)
+        if seat is None or seat.is_computer:
+            raise ServiceError(f"You are not a player in {service.title(match)}.")
+        if not (match.has_computer or match.hints):
+            raise ServiceError(f"No hints in {service.title(match)}: hints are for matches against the computer, "
+                               "or matches created with `hints: True` (every player agreed by joining).")
+        if seat.resigned:
+            raise ServiceError(f"You have left {service.title(match)}.")
+        if service.user_to_move(match, game) != user_id:
+            assert game.to_move is not None
+            raise ServiceError(f"A hint is for your own turn: in {service.title(match)} "
+                               f"{service.seat_label(match, game, game.to_move)} is to move.")
+        return match, game
+
+    # -- stopping --------------------------------------------------------------------------------
+
+    async def close(self, timeout: float = 5.0) -> None:
+        """Stop thinking (a restart thinks again); let stores already under way finish first."""
+        self._closed = True
+        for task in [*self._tasks.values(), *self._errands]:
+            task.cancel()
+        if self._playing:
+            await asyncio.wait(list(self._playing), timeout=timeout)
+        tasks = [t for t in self._tasks.values() if not t.done()]
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
+        self._tasks.clear()
+        self.thinker.close()

@@ -1,0 +1,146 @@
+"""The computer player in the service layer (no Discord): its turn races a person's change to the match.
+
+Each trial lets the computer's answer arrive and, a gap later (event-loop turns, then 0–4 ms),
+the person resigns. Whichever comes first wins; the other is refused or looks again, the
+computer never plays twice or after the end, and the stored log replays to the stored state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.clock import ManualClock
+from bot.computer import ComputerPlayer
+from bot.offers import Offers
+from bot.service import MatchService, ServiceError
+from bot.storage import Store
+from games import load_state
+from tests.racing import gaps, log_matches_state, race
+
+ALICE = (101, "alice")
+GUILD, CHANNEL = 9000, 9001
+TRIALS = 30
+
+
+class GatedThinker:
+    """Answers the first legal turn of the position it was given, once its gate opens."""
+
+    def __init__(self) -> None:
+        self.gate = asyncio.Event()
+        self.asked = 0
+
+    async def turn(self, state, level, seed):
+        self.asked += 1
+        await self.gate.wait()
+        return {"turn": load_state(state).legal_notations()[0], "level": level, "seconds": 0.0, "simulations": 0}
+
+    async def draw(self, state, player, seed):
+        return True
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.fixture
+async def world(tmp_path):
+    store = await Store.open(tmp_path / "hexplay.sqlite3")
+    service = MatchService(store, ManualClock(), default_reminder_hours=24)
+    thinker = GatedThinker()
+    computer = ComputerPlayer(service, Offers(service), thinker)
+    computer.announce_wait = 0.0  # nothing posts boards here
+    yield service, computer, thinker
+    await computer.close()
+    await store.close()
+
+
+async def until(predicate, timeout: float = 5.0) -> None:
+    async def wait():
+        while not predicate():
+            await asyncio.sleep(0.001)
+
+    await asyncio.wait_for(wait(), timeout)
+
+
+async def computer_to_answer(service: MatchService, computer: ComputerPlayer, thinker: GatedThinker) -> int:
+    """A new match of alice against the computer, alice's first turn played, the computer thinking."""
+    service._recent_challenges.clear()  # many trials in a minute: the challenge limit is not tested here
+    thinker.gate = asyncio.Event()
+    thinker.asked = 0
+    match = await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL,
+                                 options_text="side=4", computer="easy")
+    started = await service.start_if_ready(match.id)
+    assert started is not None and started.mention_user_id == ALICE[0]
+    await service.play(match.id, ALICE[0], "d4")
+    await until(lambda: thinker.asked == 1)
+    assert computer.thinking(match.id)
+    return match.id
+
+
+async def test_the_computer_plays_its_turn_through_the_service(world):
+    service, computer, thinker = world
+    match_id = await computer_to_answer(service, computer, thinker)
+    thinker.gate.set()
+    await until(lambda: not computer.thinking(match_id))
+    moves = await service.store.moves(match_id)
+    assert [m.user_id for m in moves] == [ALICE[0], -1]
+    match = await service.get(match_id)
+    assert service.user_to_move(match, service.game_of(match)) == ALICE[0]
+    assert (await service.store.get_reminder(match_id)).user_id == ALICE[0]
+
+
+async def test_the_computers_turn_races_a_resignation(world):
+    service, computer, thinker = world
+    orders = set()
+    for trial, gap in enumerate(gaps(TRIALS)):
+        match_id = await computer_to_answer(service, computer, thinker)
+        task = computer._tasks[match_id]
+
+        async def answer():
+            thinker.gate.set()
+            await task
+
+        async def resign():
+            return await service.resign(match_id, ALICE[0])
+
+        results = await race(answer, resign, gap)
+        assert not any(isinstance(r, Exception) and not isinstance(r, ServiceError) for r in results), results
+        assert not computer.thinking(match_id)
+        same, _ = await log_matches_state(service, match_id)
+        assert same, trial
+        moves = await service.store.moves(match_id)
+        kinds = [(m.user_id, m.kind) for m in moves]
+        assert kinds in ([(ALICE[0], "turn"), (-1, "turn"), (ALICE[0], "resign")],
+                         [(ALICE[0], "turn"), (ALICE[0], "resign")]), (trial, kinds)
+        assert (await service.store.get_match(match_id)).status == "finished"
+        orders.add(len(kinds))
+    assert orders == {2, 3}  # both orders happened: the race was real
+
+
+async def test_clocks_run_only_between_people(world):
+    """With two people and the computer, each person has a clock, the computer none, and only people claim."""
+    from bot.timelimits import TimeLimits
+
+    service, computer, thinker = world
+    bob = (102, "bob")
+    match = await service.create(game_id="bide", creator=ALICE, invited=[bob], guild_id=GUILD, channel_id=CHANNEL,
+                                 options_text="side=4", computer="hard", days_per_move=1)
+    assert [(s.user_id, s.accepted, s.computer) for s in match.seats] == [
+        (ALICE[0], True, None), (bob[0], False, None), (-1, True, "hard")]
+    assert await service.start_if_ready(match.id) is None  # bob has not answered
+    started = await service.accept(match.id, bob[0])
+    assert started.started and started.match.deadline_at is not None  # alice's clock runs
+    await service.play(match.id, ALICE[0], "d4")
+    await service.play(match.id, bob[0], "a1")
+    match = await service.get(match.id)
+    assert service.computer_to_move(match, service.game_of(match)).user_id == -1
+    assert match.deadline_at is None and await service.store.get_reminder(match.id) is None
+    thinker.gate.set()
+    await until(lambda: not computer.thinking(match.id))
+    match = await service.get(match.id)
+    assert service.user_to_move(match, service.game_of(match)) == ALICE[0] and match.deadline_at is not None
+    service.clock.advance(2 * 86400)
+    jobs = await TimeLimits(service).due()
+    assert [(j.user_id, j.claimant_ids) for j in jobs] == [(ALICE[0], [bob[0]])]  # never the computer
+    assert "<@-" not in jobs[0].text
