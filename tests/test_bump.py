@@ -722,3 +722,25 @@ def test_suggestions_pass_then_bumping_moves_by_centre_and_gain_then_quiet_moves
     expected = ([PASS] + [a for _, a in sorted(bumping)]
                 + sorted(quiet, key=lambda a: a[1:4]) + sorted(reinforcements))
     assert g.rank_actions(g.legal_actions()) == expected
+
+
+def test_the_turn_told_for_a_reinforcement_a_guard_call_a_win_and_a_centre_capture():
+    g = Bump.new(options={"reserve1": 2})
+    g.play_turn("01,03")
+    g.play_turn("pass")
+    events = g.play_turn("R,01")
+    assert g.describe_turn(events, g.last_turn_notation) == "R,01-0 — brings on a reserve piece"
+    g = game({"08": [1, 0], "39": [2, 0]})
+    events = g.play_turn("08,C2")
+    assert g.describe_turn(events, g.last_turn_notation) == "08,C2 — bumps 39 to 38. Guard your center!"
+    events = g.play_turn("pass")
+    assert g.describe_turn(events, "pass") == "pass — Blue stands on C2 and wins."
+    g = game({"01": [1, 2], "02": [1, 5], "39": [2, 0]})
+    assert g.describe_turn(g.play_turn("02-3")) == "bumps 01 (captured on centre C1)"
+
+
+def test_the_turn_told_names_every_option_not_chosen():
+    g = game({"02": [2, 0], "021": [2, 5], "031": [2, 4], "04": [1, 4], "39": [2, 0]})
+    events = g.play_turn("04,03 (513)")
+    assert g.describe_turn(events, g.last_turn_notation) == (
+        "04,03 (513) — 021 bumps 03 to 513 (chosen: 513, rather than 04 or 512)")
