@@ -440,7 +440,9 @@ class Bide(TurnBookkeeping):
         if game.empty_count == 0:
             game._finish("board full")
         elif to_move is None:
-            game._finish("over")
+            # Over before the board filled: by resignation when a single seat is left in play.
+            in_play = [s for s in range(1, players + 1) if game._active(s)]
+            game._finish("resignation" if len(in_play) == 1 else "over")
         else:
             if not isinstance(to_move, int) or not 1 <= to_move <= players:
                 raise StateError(f"to_move must be a seat 1–{players} or null")

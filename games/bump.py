@@ -752,21 +752,9 @@ class Bump(TurnBookkeeping):
     # -- resignation and draws -------------------------------------------------------------
 
     def resign(self, seat: int) -> list[Event]:
-        events = self._resign_two_seat(seat)
-        self._cache = None
-        return events
-
-    def agree_draw(self) -> list[Event]:
-        """Both players agreed to a draw (offered and accepted outside the engine)."""
-        if self._result is not None:
-            raise IllegalMove("the game is over")
-        if self._turn:
-            raise IllegalMove("cannot agree a draw in the middle of a turn")
-        self._result = ()
-        self._end_reason = "draw by agreement"  # as TurnBookkeeping.agree_draw on branch lifecycle
-        self.current = None
-        self._cache = None
-        return [Event("end", data=(("reason", "draw by agreement"),))]
+        # The enumeration cache stays valid: the pieces do not change, and a finished
+        # game lists no legal action. Draws by agreement are TurnBookkeeping.agree_draw.
+        return self._resign_two_seat(seat)
 
     # -- serialization -----------------------------------------------------------------------
 

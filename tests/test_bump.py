@@ -7,6 +7,7 @@ import json
 import pytest
 
 from games import IllegalMove, StateError, get
+from games.interface import Event
 from games.bump import (
     C1,
     C2,
@@ -14,6 +15,7 @@ from games.bump import (
     GATES,
     NAMES,
     NEIGHBOURS,
+    PASS,
     START,
     Bump,
     SpaceNameError,
@@ -686,3 +688,59 @@ def test_autocomplete_lists_a_pieces_moves_first_and_reads_loose_spacing():
     assert any(v.startswith("031") for _, v in suggest_moves(g, "031"))
     assert "03,04" in [v for _, v in suggest_moves(g, "03 , 04")]
     assert "there is no piece on 05" in suggest_moves(g, "05")[0][0]
+
+
+# -- previews and suggestions ------------------------------------------------------------------
+
+def test_a_preview_shows_the_events_the_move_will_cause():
+    g = choice_game()
+    for action in g.legal_actions():
+        played = g.copy().apply_action(action)
+        assert g.outcome(action).events == played, g.format_action(action)
+        assert g.outcome(action).events == played  # asked again: the same, from the cache
+    assert g.outcome(PASS).events == [Event("pass", seat=1)]
+
+
+def test_suggestions_pass_then_bumping_moves_by_centre_and_gain_then_quiet_moves_then_reinforcements():
+    g = game({"02": [1, 1], "03": [2, 0], "05": [2, 1], "06": [2, 0], "031": [2, 5], "39": [2, 0]},
+             options={"reserve1": 1}, reserves=[1, 0])
+    bumping, quiet, reinforcements = [], [], []
+    for action in g.legal_actions():
+        if action == PASS:
+            continue
+        trial = g.copy()
+        events = trial.apply_action(action)
+        if action[0] == "reinforce":
+            reinforcements.append(action)
+        elif kinds(events, "bump"):
+            gain = (trial.captured[1] - g.captured[1]) - (trial.captured[0] - g.captured[0])
+            bumping.append(((-trial.occupies_opponent_centre(1), -gain, *action[1:]), action))
+        else:
+            quiet.append(action)
+    assert {key[1] for key, _ in bumping} == {-2, -1, 0, 1}  # bumps that win, lose or trade material
+    assert reinforcements
+    expected = ([PASS] + [a for _, a in sorted(bumping)]
+                + sorted(quiet, key=lambda a: a[1:4]) + sorted(reinforcements))
+    assert g.rank_actions(g.legal_actions()) == expected
+
+
+def test_the_turn_told_for_a_reinforcement_a_guard_call_a_win_and_a_centre_capture():
+    g = Bump.new(options={"reserve1": 2})
+    g.play_turn("01,03")
+    g.play_turn("pass")
+    events = g.play_turn("R,01")
+    assert g.describe_turn(events, g.last_turn_notation) == "R,01-0 — brings on a reserve piece"
+    g = game({"08": [1, 0], "39": [2, 0]})
+    events = g.play_turn("08,C2")
+    assert g.describe_turn(events, g.last_turn_notation) == "08,C2 — bumps 39 to 38. Guard your center!"
+    events = g.play_turn("pass")
+    assert g.describe_turn(events, "pass") == "pass — Blue stands on C2 and wins."
+    g = game({"01": [1, 2], "02": [1, 5], "39": [2, 0]})
+    assert g.describe_turn(g.play_turn("02-3")) == "bumps 01 (captured on centre C1)"
+
+
+def test_the_turn_told_names_every_option_not_chosen():
+    g = game({"02": [2, 0], "021": [2, 5], "031": [2, 4], "04": [1, 4], "39": [2, 0]})
+    events = g.play_turn("04,03 (513)")
+    assert g.describe_turn(events, g.last_turn_notation) == (
+        "04,03 (513) — 021 bumps 03 to 513 (chosen: 513, rather than 04 or 512)")

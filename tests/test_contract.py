@@ -11,6 +11,7 @@ positions up to a cap); round-trip its state and position JSON; have a
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any, Iterator
 
@@ -187,6 +188,45 @@ def test_resignation_contract(game_id):
     assert game.is_over == (info.min_players == 2)
     with pytest.raises(GameError):
         game.resign(1)  # twice is refused, never an IndexError or a silent success
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+@pytest.mark.parametrize("seat", [1, 2])
+def test_a_two_player_resignation_is_recorded_for_the_match_log_and_survives_a_reload(game_id, seat):
+    """The events stored in the match log say who resigned and why the game ended (pictures and
+    the history read them); the winner and the reason survive the state and position forms."""
+    info = GAMES[game_id]
+    game = info.new(2)
+    events = [e.to_json() for e in game.resign(seat)]
+    end = {"kind": "end", "data": {"reason": "resignation"}}
+    if info.max_players == 2:
+        end["seat"] = 3 - seat  # a two-seat game's end names the winner
+    assert events == [{"kind": "resign", "seat": seat}, end]
+    for again in (load_state(json.loads(json.dumps(game.to_json()))),
+                  type(game).from_position(2, game.options, game.position())):
+        assert (again.winners, again.end_reason, again.to_move) == ((3 - seat,), "resignation", None)
+        assert again.returns() == tuple(1.0 if s == 3 - seat else 0.0 for s in (1, 2))
+        assert again.position() == game.position()
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_an_agreed_draw_ends_the_game_without_a_winner_only_where_draws_exist(game_id):
+    info = GAMES[game_id]
+    game = info.new(2)
+    if not info.allows_draws:
+        with pytest.raises(IllegalMove, match="cannot be drawn"):
+            game.agree_draw()
+        assert not game.is_over
+        return
+    events = [e.to_json() for e in game.agree_draw()]
+    assert events == [{"kind": "end", "data": {"reason": "draw by agreement"}}]
+    assert (game.is_over, game.winners, game.to_move, game.end_reason) == (True, (), None, "draw by agreement")
+    assert "draw" in game.render_text()
+    assert game.legal_actions() == []
+    with pytest.raises(IllegalMove, match="the game is over"):
+        game.agree_draw()
+    again = load_state(json.loads(json.dumps(game.to_json())))
+    assert (again.is_over, again.winners, again.end_reason) == (True, (), "draw by agreement")
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))

@@ -12,6 +12,7 @@ import pytest
 
 from games import IllegalMove, StateError, get, load_state, new_game
 from games.cli import main as cli_main
+from games.hexgrid import distance
 from games.playbai import GOAL, JUMP, PASS, STEP, PlayBai, field
 
 
@@ -366,6 +367,7 @@ def test_a_seat_with_no_legal_turn_passes_automatically(monkeypatch):
     automatic = [e for e in events if e.kind == "pass" and dict(e.data).get("automatic")]
     assert [e.seat for e in automatic] == [2]
     assert g.to_move == 1 and g.ply == 1
+    assert g.describe_turn(events) == "e2-e3; Blue cannot move and passes"
 
 
 def test_neither_team_able_to_move_ends_the_game_without_a_winner(monkeypatch):
@@ -488,6 +490,8 @@ def test_state_round_trip_mid_game():
     ({"pieces": {"e2": 1, "e3": 2}, "ball": "e5", "goals": [1, 0]}, "last_goal must name"),
     ({"pieces": {"e2": 1, "e3": 2}, "ball": "e5", "goals": [3, 0], "last_goal": 1}, "to_move must be null"),
     ({"pieces": {"e2": 1, "e3": 2}, "ball": "e5", "to_move": None}, "nobody has won"),
+    ({"pieces": {"e2": 1, "c3": 1, "g3": 1, "b3": 1, "e3": 2}, "ball": "e5"}, "seat 1 has 4 playballers: a team has 1 to 3"),
+    (["e2"], "malformed Play Bai position"),
 ])
 def test_bad_positions_are_refused_with_a_reason(doc, fragment):
     with pytest.raises(StateError, match=fragment):
@@ -569,3 +573,90 @@ def test_golden_game_replays_to_its_stored_end():
         game.play_turn(turn)
     assert game.ply == doc["ply"] and list(game.winners) == doc["winners"]
     assert game.position() == doc["position"]
+
+
+# -- words: refusals, hints, the turn told, the text board ------------------------------------
+
+@pytest.mark.parametrize("pieces,ball,turn,message", [
+    # a jump written by its landing cell that cannot land there
+    ({"b2": 1, "b6": 1, "e2": 1, "b3": 2, "b4": 2, "b5": 2}, "e5", "b2-b5",
+     "b2 cannot reach b5: its jump e bounces back (write b2^e)"),
+    ({"e2": 1, "c3": 1, **FAR}, "e5", "e2-e3,e3-e2", "that turn leaves the position unchanged"),
+    ({"e2": 1, "c3": 1, **FAR}, "e5", "e2>c3", "your team does not have the ball (it lies loose on e5)"),
+    ({"e2": 1, "c3": 1, **FAR}, "i3", "e2-e3 e2>c3", "your team does not have the ball (it is held by the opponent on i3)"),
+])
+def test_refusals_say_exactly_why(pieces, ball, turn, message):
+    assert refused(pos(pieces, ball), turn, message) == message
+
+
+def test_hints_tell_a_bounce_a_goal_and_the_winning_goal():
+    g = pos({"b3": 1, "e2": 1, "a3": 2, **FAR}, "a3")
+    assert g.describe_action(g.parse_action("b3^ne")) == "b3^ne — jump 1, bounces back, takes the ball"
+    g = pos({"e8": 1, "c3": 1, "e3": 2, "b4": 2}, "e8", goals=(1, 1), last_goal=2)
+    assert g.describe_action(g.parse_action("e8-e9")) == "e8-e9 — step to e9, GOAL"
+    g = pos({"e8": 1, "c3": 1, "e3": 2, "b4": 2}, "e8", goals=(2, 1), last_goal=1)
+    assert g.describe_action(g.parse_action("e8-e9")) == "e8-e9 — step to e9, wins the game!"
+
+
+def test_the_turn_told_notes_each_ball_taken_on_its_own_move():
+    g = pos({"b3": 1, "e2": 1, "a3": 2, **FAR}, "a3")  # jumping over the carrier at the edge: a bounce
+    events = g.play_turn("b3^ne e2-e3")
+    assert g.describe_turn(events) == "b3^ne (bounced, took the ball), e2-e3"
+    g = pos({"e2": 1, "c3": 1, "e3": 2, **FAR}, "e4")  # landing on the loose ball takes it
+    events = g.play_turn("e2^e, c3-c4")
+    assert g.describe_turn(events) == "e2^e (took the ball), c3-c4"
+
+
+def test_every_event_of_a_turn_names_the_seat_that_acted():
+    g = pos({"e5": 1, "b5": 1, "e3": 1, "e4": 2, **FAR}, "e5", goals=(1, 1), last_goal=2)
+    events = g.play_turn("e5>b5, e3^e, b5-c5")
+    assert [(e.kind, e.seat) for e in events] == [("pass", 1), ("jump", 1), ("move", 1)]
+    g = pos({"e8": 1, "c3": 1, "e3": 2, "b4": 2}, "e8", goals=(1, 1), last_goal=2)
+    goal = [e for e in g.play_turn("e8-e9") if e.kind == "goal"]
+    assert [(e.seat, e.cell, dict(e.data)) for e in goal] == [(1, "e9", {"score": (2, 1), "wins": False})]
+
+
+def test_a_game_finished_on_goals_loads_as_finished_on_goals():
+    g = pos({"e9": 1, "c3": 1, "i3": 2, "h4": 2}, "e9", to_move=None, goals=(3, 1), last_goal=1)
+    assert (g.is_over, g.winners, g.end_reason) == (True, (1,), "goals")
+    assert g.render_text().splitlines()[-1] == "Game over: Orange wins on goals."
+
+
+def test_text_board_of_the_opening():
+    assert new_game("playbai").render_text() == "\n".join([
+        "a     : . . . :",
+        "b    . x . . o .",
+        "c   . . . . . . .",
+        "d  . . . . . . . .",
+        "e : x . . * . . o :",
+        "f  . . . . . . . .",
+        "g   . . . . . . .",
+        "h    . x . . o .",
+        "i     : . . . :",
+        "",
+        "Goals: Orange 0 – 0 Blue   (set 1)",
+        "Orange to move (kick-off: at most 2 moves).",
+    ])
+
+
+def test_suggestions_goals_first_then_taking_the_ball_then_moves_by_progress_then_passes():
+    g = pos({"e8": 1, "e7": 1, "g3": 1, "e4": 2, "c6": 2, "h4": 2}, "e8", goals=(1, 1), last_goal=2)
+    board = g.board
+    targets = [board.cells[i] for i in g.field.zones[1]]  # Blue's end zones, where Orange scores
+
+    def to_score(i):
+        return min(distance(board.cells[i], t) for t in targets)
+
+    def key(action):
+        kind, src, x = action
+        if kind == PASS:
+            return (3, to_score(x))
+        events = g.copy().apply_action(action)
+        dst = board.parse(next(e.dst for e in events if e.kind in ("move", "jump")))
+        group = 0 if any(e.kind == "goal" for e in events) else 1 if any(e.kind == "ball" for e in events) else 2
+        return (group, to_score(dst) - to_score(src))
+
+    ranked = g.rank_actions(g.legal_actions())
+    keys = [key(a) for a in ranked]
+    assert keys == sorted(keys)
+    assert {k[0] for k in keys} == {0, 2, 3}  # goals, ordinary moves and passes all appear
