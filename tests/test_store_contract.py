@@ -4,6 +4,9 @@ leaderboard relies on. (Isolation between matches is in test_storage_isolation.p
 from __future__ import annotations
 
 import logging
+import sqlite3
+import stat
+from pathlib import Path
 
 import pytest
 
@@ -11,7 +14,7 @@ from bot.clock import ManualClock
 from bot.offers import Offers
 from bot.ratings import Ratings
 from bot.service import MatchService
-from bot.storage import GuildSettings, RatingRow, Store, StoreUnavailable
+from bot.storage import GuildSettings, RatingRow, Store, StoreUnavailable, _explain
 
 GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
 ALICE, BOB, CAROL = (101, "alice"), (102, "bob"), (103, "carol")
@@ -193,3 +196,41 @@ async def test_opening_again_keeps_the_schema_version_and_the_data(tmp_path, cap
         assert await store.schema_version() == version and await store.last_seen() == 5.0
     finally:
         await store.close()
+
+
+async def test_a_database_left_readable_by_others_is_made_private_again(tmp_path):
+    db = tmp_path / "shared" / "hexplay.sqlite3"
+    store = await Store.open(db)
+    try:
+        await store.beat(1.0)  # a write: the -wal and -shm files exist
+    finally:
+        await store.close()
+    files = [db, Path(f"{db}-wal"), Path(f"{db}-shm")]
+    for path in files:
+        if path.exists():
+            path.chmod(0o644)
+    store = await Store.open(db)
+    try:
+        assert stat.S_IMODE(db.parent.stat().st_mode) == 0o700
+        for path in files:
+            assert not path.exists() or stat.S_IMODE(path.stat().st_mode) == 0o600, path
+        assert await store.last_seen() == 1.0
+    finally:
+        await store.close()
+
+
+DAMAGED = "/data/h.db is not a SQLite database or is damaged: restore a backup or move it away, then start again"
+READ_ONLY = ("/data/h.db is read-only (the file or its folder): Hexplay must write to it; fix its permissions "
+             "or set HEXPLAY_DB_PATH to a writable place")
+
+
+@pytest.mark.parametrize("error, text", [
+    ("file is not a database", DAMAGED),
+    ("database disk image is malformed", DAMAGED),
+    ("database is corrupt", DAMAGED),
+    ("attempt to write a readonly database", READ_ONLY),
+    ("read-only file system", READ_ONLY),
+    ("disk I/O error", "cannot use the database /data/h.db: disk I/O error"),
+])
+def test_each_database_problem_is_explained_in_one_line_for_the_operator(error, text):
+    assert _explain(Path("/data/h.db"), sqlite3.OperationalError(error)) == text
