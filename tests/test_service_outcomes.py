@@ -158,3 +158,87 @@ async def test_with_several_matches_the_one_waiting_for_you_is_meant(service):
                                   "match option, or type the command in the match's thread.")
     await service.store.update_match_fields(other.id, thread_id=777)
     assert (await service.resolve(ALICE[0], GUILD, 777, None)).id == other.id
+
+
+async def test_pictures_get_the_title_the_names_the_last_turn_and_the_zoom(service, monkeypatch):
+    drawn = []
+
+    def fake_png(game, **kwargs):
+        drawn.append((game.ply, kwargs))
+        return b"png"
+
+    monkeypatch.setattr("bot.service.render_png", fake_png)
+    match = await active(service, (ALICE, BOB, CAROL))
+    await service.play(match.id, ALICE[0], "e5")
+    await service.play(match.id, BOB[0], "d4")
+    _, _, png, _ = await service.board(match.id)
+    assert png == b"png"
+    ply, kwargs = drawn.pop()
+    last = [e.kind for e in kwargs["last_events"]]
+    assert ply == 2 and kwargs["title"] == f"Bide #{match.id}" and kwargs["zoom"] is None
+    assert kwargs["player_names"] == ["alice", "bob", "carol"] and last[:2] == ["place", "push"]
+    png, _ = await service.preview(match.id, CAROL[0], "c3")
+    ply, kwargs = drawn.pop()
+    assert ply == 3 and kwargs["title"] == f"Bide #{match.id}" and [e.kind for e in kwargs["last_events"]][0] == "place"
+    lobby = await service.create(game_id="bide", creator=CAROL, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL)
+    with pytest.raises(ServiceError, match=f"Bide #{lobby.id} has not started yet"):
+        await service.board(lobby.id)
+
+    service.clock.advance(61)
+    begird = await service.create(game_id="begird", creator=ALICE, invited=[BOB], guild_id=GUILD,
+                                  channel_id=CHANNEL, options_text="board=small")
+    await service.accept(begird.id, BOB[0])
+    await service.board(begird.id, " Last ")
+    assert drawn.pop()[1]["zoom"] == "Last"
+    await service.board(begird.id, "a2")
+    assert drawn.pop()[1]["zoom"] == "a2"
+    with pytest.raises(ServiceError, match="`z99` is not a cell of this board: give a cell name such as `a1`, or"):
+        await service.board(begird.id, "z99")
+
+
+async def test_no_reminder_during_a_vacation_and_the_next_comes_a_delay_after_it(service):
+    match = await active(service)
+    store = service.store
+    row = await store.get_reminder(match.id)
+    service.clock.current = row.remind_at
+    await store.add_vacation(ALICE[0], row.remind_at - 10, row.remind_at + 50 * HOUR)
+    await store.add_vacation(BOB[0], row.remind_at - 10, row.remind_at + 99 * HOUR)  # not the one reminded
+    assert await service.due_reminders() == []
+    later = await store.get_reminder(match.id)
+    assert (later.remind_at, later.last_sent_at) == (row.remind_at + 50 * HOUR + 24 * HOUR, row.remind_at)
+
+
+async def test_with_reminders_off_none_is_sent_and_the_next_check_is_a_delay_later(service):
+    match = await active(service)
+    store = service.store
+    await service.set_preferences(ALICE[0], GUILD, reminders=False, delay_hours=5, via=None)
+    row = await store.get_reminder(match.id)
+    service.clock.current = row.remind_at + 1
+    assert await service.due_reminders() == []
+    later = await store.get_reminder(match.id)
+    assert (later.remind_at, later.last_sent_at) == (row.remind_at + 1 + 5 * HOUR, row.remind_at + 1)
+
+
+@pytest.mark.parametrize("hours, allowed", [(0.99, False), (1, True), (336, True), (336.5, False)])
+async def test_the_reminder_delay_is_one_hour_to_fourteen_days(service, hours, allowed):
+    if allowed:
+        assert (await service.set_preferences(ALICE[0], GUILD, reminders=None, delay_hours=hours,
+                                              via=None)).delay_hours == hours
+    else:
+        with pytest.raises(ServiceError, match="between 1 hour and 14 days"):
+            await service.set_preferences(ALICE[0], GUILD, reminders=None, delay_hours=hours, via=None)
+
+
+async def test_changing_one_preference_keeps_the_others_of_that_server(service):
+    await service.set_preferences(ALICE[0], GUILD, reminders=False, delay_hours=5, via="ping")
+    await service.set_preferences(ALICE[0], OTHER_GUILD, reminders=True, delay_hours=9, via="dm")
+    await service.set_preferences(ALICE[0], GUILD, reminders=None, delay_hours=None, via="dm")
+    here = await service.preferences(ALICE[0], GUILD)
+    assert (here.reminders, here.delay_hours, here.via) == (False, 5, "dm")
+    await service.set_preferences(BOB[0], GUILD, reminders=None, delay_hours=2, via=None)
+    bob = await service.preferences(BOB[0], GUILD)
+    assert (bob.reminders, bob.delay_hours, bob.via) == (True, 2, "dm")
+
+
+async def test_a_quarantined_match_whose_row_is_gone_is_reported_as_such(service):
+    assert await service._replay_problem(12345) == "the match row is missing"

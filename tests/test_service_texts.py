@@ -189,7 +189,8 @@ DAY_S = 86400.0
 async def playbai_session(service: MatchService, clock: ManualClock, t: Transcript) -> None:
     clock.advance(61)
     lobby = await service.create(game_id="playbai", creator=ALICE, invited=[BOB], guild_id=GUILD,
-                                 channel_id=CHANNEL, days_per_move=2)
+                                 channel_id=CHANNEL, days_per_move=2, options_text="expert=true")
+    t.say("play bai lobby", service.lobby_text(lobby))
     match = (await t.do("bob accepts play bai", service.accept(lobby.id, BOB[0]))).match
     _, line = await service.preview(match.id, ALICE[0], "e2-e1")
     t.say("preview of half a turn", line)
