@@ -242,3 +242,15 @@ async def test_changing_one_preference_keeps_the_others_of_that_server(service):
 
 async def test_a_quarantined_match_whose_row_is_gone_is_reported_as_such(service):
     assert await service._replay_problem(12345) == "the match row is missing"
+
+
+async def test_a_reminder_that_does_not_match_the_turn_or_a_paused_match_is_never_sent(service):
+    stale = await active(service)
+    paused = await active(service)
+    store = service.store
+    async with store.transaction() as db:  # the right player, an old turn (a row out of step with the match)
+        await store._set_reminder(db, stale.id, (ALICE[0], 7, 5.0))
+    row = await store.get_reminder(paused.id)
+    await store.quarantine(paused.id, "broken", 1.0)
+    service.clock.current = row.remind_at + 1
+    assert await service.due_reminders() == []
