@@ -564,8 +564,10 @@ async def test_a_match_finished_while_the_bot_was_stopping_is_rated_at_start_up(
     from bot.storage import Store
 
     store = await Store.open(world.db_path)  # a service without the rating hook: as if it stopped just after
-    await MatchService(store, world.clock).resign(match_id, alice.id)
-    await store.close()
+    try:  # a failure here must fail the test, not leave the database thread running
+        await MatchService(store, world.clock).resign(match_id, alice.id)
+    finally:
+        await store.close()
     await world.start_bot()
     rows = await world.store.ratings_of(world.guild.id, "bide", [alice.id, bob.id])
     assert rows[bob.id].wins == 1 and rows[alice.id].losses == 1

@@ -35,9 +35,11 @@ async def test_a_burst_of_boards_and_reminders_is_rate_limited_and_fully_deliver
         await world.stop_bot()
         # A move in each match reached the database, then the process died before posting the boards...
         store = await Store.open(world.db_path)
-        for (match_id, _), (a, _) in zip(matches, PAIRS):
-            await MatchService(store, world.clock).play(match_id, world.users[a].id, "e5")
-        await store.close()
+        try:  # a failure here must fail the test, not leave the database thread running
+            for (match_id, _), (a, _) in zip(matches, PAIRS):
+                await MatchService(store, world.clock).play(match_id, world.users[a].id, "e5")
+        finally:
+            await store.close()
         # ...right after its last posts in those threads, whose buckets are still full when it restarts.
         emu.rate_limits = RateLimits(routes={**default_route_limits(), "message-create": RouteLimit(2, WINDOW)})
         emu.rate_limiter.reset()

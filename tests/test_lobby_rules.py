@@ -176,3 +176,17 @@ async def test_no_reminder_for_someone_whose_turn_it_is_not(env):
     clock.advance(25 * HOUR)
     jobs = await service.due_reminders()
     assert [j.user_id for j in jobs] == [BOB[0]]
+
+
+async def test_three_challenges_a_minute_each_counted_for_exactly_sixty_seconds(env):
+    service, clock = env
+    for _ in range(3):
+        await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL, players=3)
+    await service.create(game_id="bide", creator=BOB, invited=[], guild_id=GUILD, channel_id=CHANNEL, players=3)
+    await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=OTHER_GUILD, channel_id=CHANNEL,
+                         players=3)  # each server has its own count
+    clock.advance(59)
+    with pytest.raises(ServiceError, match="try again in 2 s"):
+        await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL, players=3)
+    clock.advance(1)
+    await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL, players=3)

@@ -211,3 +211,59 @@ async def test_each_match_has_its_own_move_log_numbered_from_one(service):
     await service.play(target.id, DAN[0], "d4")
     moves = await service.store.moves(target.id)
     assert [(m.seq, m.user_id, m.notation) for m in moves] == [(1, CAROL[0], "e5"), (2, DAN[0], "d4")]
+
+
+async def test_setting_a_match_aside_telling_its_players_and_releasing_it_touch_only_that_match(service):
+    target = await active(service, (CAROL, DAN))
+    bystanders = await crowd(service)
+    told, untold = bystanders[0], bystanders[1]  # two matches already set aside, their players told or not
+    for match_id in (told, untold):
+        await service.store.quarantine(match_id, "its log does not replay", 1.0)
+    await service.store.quarantine_told(told)
+    store = service.store
+    await assert_untouched(service, bystanders, lambda: store.quarantine(target.id, "broken", 2.0))
+    assert await store.quarantined_untold() == sorted([untold, target.id])
+    await assert_untouched(service, bystanders, lambda: store.quarantine_told(target.id))
+    assert await store.quarantined_untold() == [untold]
+    await assert_untouched(service, bystanders, lambda: store.release_quarantine(target.id))
+    assert await store.quarantined_ids() == sorted([told, untold])
+    assert (await store.get_match(target.id)).quarantine is None
+
+
+async def test_a_deadline_warning_or_a_vacation_moves_only_that_matchs_clock(service):
+    # the timed bystanders have the same version and deadline level: only the match id tells them apart
+    target = await active(service, (CAROL, DAN), days=3)
+    bystanders = await crowd(service)
+    store = service.store
+    await assert_untouched(service, bystanders, lambda: store.set_deadline_notice(target.id, target.version, 1))
+    assert (await store.get_match(target.id)).deadline_notice == 1
+    await assert_untouched(service, bystanders, lambda: store.extend_deadline(target.id, target.version, 3600.0))
+    extended = await store.get_match(target.id)
+    assert (extended.deadline_at, extended.deadline_notice) == (target.deadline_at + 3600.0, 0)
+
+
+async def test_posting_an_offer_and_a_move_that_lapses_it_take_only_that_matchs_buttons(service):
+    target = await active(service, (CAROL, DAN))
+    notice = await Offers(service).offer(target.id, CAROL[0], "undo")
+    bystanders = await crowd(service)
+    store = service.store
+    posted = bystanders[0]  # a bystander's takeback request (same kind, same log length) is posted too
+    await store.set_offer_message(posted, "undo", 1, 500, 501)
+    await assert_untouched(service, bystanders, lambda: store.set_offer_message(target.id, "undo", notice.at_seq,
+                                                                                 700, 701))
+    assert await store.offer_messages(target.id) == [(700, 701)]
+    outcome = await service.play(target.id, DAN[0], "d4")
+    assert outcome.lapsed_offers == ((700, 701),)  # the bystander's buttons stay
+    assert await store.offer_messages(posted) == [(500, 501)]
+
+
+async def test_an_acceptance_counts_only_in_its_own_match(service):
+    target = await active(service, (CAROL, DAN, ERIN))
+    notice = await Offers(service).offer(target.id, CAROL[0], "undo")
+    bystanders = await crowd(service)
+    await assert_untouched(service, bystanders,
+                           lambda: Offers(service).answer(target.id, DAN[0], "undo", notice.at_seq, True))
+    assert (await service.store.get_offer(target.id, "undo")).accepted == [DAN[0]]
+    await service.store.withdraw_offer(target.id, "undo", notice.at_seq)
+    # the bystanders' requests (same kind, same log length) are still open; this one is gone
+    assert await service.store.accept_offer(target.id, "undo", notice.at_seq, ERIN[0]) is None

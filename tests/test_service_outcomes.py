@@ -1,0 +1,256 @@
+"""What the service reports after a change: results, hooks when a game ends, missed announcements,
+durations, autocomplete lengths, and lists that stay in their server."""
+
+from __future__ import annotations
+
+import logging
+from types import SimpleNamespace
+
+import pytest
+
+from bot.clock import ManualClock
+from bot.service import MatchService, ServiceError, waited
+from bot.storage import SeatRow, Store
+from bot.suggestions import MAX_CHOICES
+
+GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
+ALICE, BOB, CAROL = (101, "alice"), (102, "bob"), (103, "carol")
+HOUR = 3600.0
+
+
+@pytest.fixture
+async def service(tmp_path):
+    store = await Store.open(tmp_path / "outcomes.sqlite3")
+    try:
+        yield MatchService(store, ManualClock(), default_reminder_hours=24)
+    finally:
+        await store.close()
+
+
+async def active(service: MatchService, players=(ALICE, BOB), guild=GUILD):
+    service.clock.advance(61)  # past the challenge rate limit
+    match = await service.create(game_id="bide", creator=players[0], invited=list(players[1:]), guild_id=guild,
+                                 channel_id=CHANNEL)
+    for user in players[1:]:
+        await service.accept(match.id, user[0])
+    return await service.get(match.id)
+
+
+@pytest.mark.parametrize("seconds, text", [
+    (0, "1 min"), (59, "1 min"), (150, "2 min"), (3599, "59 min"), (3600, "1 h"), (7000, "2 h"),
+    (47 * HOUR + 1800, "48 h"), (48 * HOUR, "2 days"), (84 * HOUR, "4 days"),
+])
+def test_how_long_a_turn_has_waited(seconds, text):
+    match = SimpleNamespace(turn_started_at=1000.0, created_at=0.0)
+    assert waited(match, 1000.0 + seconds) == text
+    assert waited(SimpleNamespace(turn_started_at=None, created_at=1000.0), 1000.0 + seconds) == text
+
+
+class FakeEnd:
+    """A finished game as result_line sees it: winners, scores, seats."""
+
+    def __init__(self, winners, scores):
+        self.winners, self._scores = winners, scores
+
+    def scores(self):
+        return self._scores
+
+    @staticmethod
+    def player_of_seat(seat):
+        return seat
+
+
+@pytest.mark.parametrize("winners, scores, text", [
+    ([1, 2], [3, 3, 1], "Game over: **alice** (Red) and **bob** (Blue) share the win (alice 3, bob 3, carol 1)."),
+    ([2], [1.5, 2.25, 0], "Game over: **bob** (Blue) wins (alice 1.5, bob 2.25, carol 0)."),
+    ([3], None, "Game over: **carol** (Yellow) wins."),
+    ([], None, "Game over: a draw."),
+])
+def test_the_result_names_every_winner_and_every_score(winners, scores, text):
+    match = SimpleNamespace(game="bide", id=1, seats=[SeatRow(i + 1, u[0], u[1]) for i, u in
+                                                      enumerate((ALICE, BOB, CAROL))])
+    match.user_of = lambda seat: next(s for s in match.seats if s.seat == seat)
+    assert MatchService.result_line(MatchService.__new__(MatchService), match, FakeEnd(winners, scores)) == text
+
+
+async def test_a_finished_game_calls_each_hook_with_the_stored_match_and_a_failing_hook_loses_nothing(
+        service, caplog):
+    seen = []
+
+    async def failing(match):
+        raise RuntimeError("ratings are down")
+
+    async def recording(match):
+        seen.append((match.id, match.status))
+
+    service.finish_hooks[:] = [failing, recording]
+    match = await active(service)
+    caplog.set_level(logging.ERROR, logger="bot")
+    outcome = await service.resign(match.id, BOB[0])
+    assert outcome.finished and seen == [(match.id, "finished")]
+    assert [r.getMessage() for r in caplog.records] == [
+        f"match {match.id}: a finish hook failed (it is retried at start-up)"]
+    assert (await service.get(match.id)).status == "finished"
+
+
+async def test_moves_never_shown_are_announced_after_a_restart_once(service):
+    shown = await active(service)
+    missed = await active(service)
+    set_aside = await active(service)
+    for match in (shown, missed, set_aside):
+        await service.play(match.id, ALICE[0], "e5")
+    done = await service.get(shown.id)
+    await service.store.mark_announced(done.id, done.version, 1, 2)
+    await service.store.quarantine(set_aside.id, "broken", 1.0)
+    outcomes = await service.unannounced()
+    assert [(o.match.id, o.line) for o in outcomes] == [
+        (missed.id, f"**alice** (Red) played `e5`. <@{BOB[0]}>, your move.")]
+    assert outcomes[0].mention_user_ids == [BOB[0]]
+
+
+async def test_a_match_that_cannot_be_rebuilt_does_not_stop_the_other_announcements(service, caplog):
+    broken = await active(service)
+    fine = await active(service)
+    for match in (broken, fine):
+        await service.play(match.id, ALICE[0], "e5")
+    async with service.store.transaction() as db:  # a damaged log row
+        await db.execute("UPDATE moves SET events = '[{' WHERE match_id = ?", (broken.id,))
+    caplog.set_level(logging.ERROR, logger="bot")
+    assert [o.match.id for o in await service.unannounced()] == [fine.id]
+    assert any(f"match {broken.id}: cannot rebuild" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_new_match_missed_before_its_first_move_is_announced_as_started(service):
+    match = await active(service)
+    outcome = await service.missed(match.id)
+    assert outcome.started and outcome.mention_user_id == ALICE[0]
+    assert outcome.line == f"Bide #{match.id}, turn 1: **alice** (Red) to move."
+
+
+async def test_autocomplete_for_someone_waiting_keeps_the_full_number_of_choices(service):
+    match = await active(service)
+    game = service.game_of(match)
+    theirs = service.suggestions(match, game, BOB[0], "")
+    mine = service.suggestions(match, game, ALICE[0], "")
+    assert len(mine) == len(theirs) == MAX_CHOICES
+    assert theirs[0] == ("Not your turn: alice is to move", "-") and theirs[1:] == mine[:MAX_CHOICES - 1]
+
+
+async def test_my_matches_and_my_only_match_stay_in_this_server(service):
+    here = await active(service)
+    elsewhere = await active(service, guild=OTHER_GUILD)
+    assert [m.id for m, _, _ in await service.my_matches(ALICE[0], GUILD)] == [here.id]
+    assert [m.id for m, _, _ in await service.my_matches(ALICE[0], OTHER_GUILD)] == [elsewhere.id]
+    assert (await service.resolve(ALICE[0], GUILD, CHANNEL, None)).id == here.id
+    with pytest.raises(ServiceError, match="no match in progress"):
+        await service.resolve(CAROL[0], GUILD, CHANNEL, None)
+
+
+async def test_with_several_matches_the_one_waiting_for_you_is_meant(service):
+    waiting = await active(service)
+    other = await active(service)
+    await service.play(other.id, ALICE[0], "e5")
+    assert (await service.resolve(ALICE[0], GUILD, CHANNEL, None)).id == waiting.id
+    await service.play(waiting.id, ALICE[0], "e5")
+    with pytest.raises(ServiceError) as several:
+        await service.resolve(ALICE[0], GUILD, CHANNEL, None)
+    assert str(several.value) == (f"You are in several matches (#{waiting.id} Bide, #{other.id} Bide): use the "
+                                  "match option, or type the command in the match's thread.")
+    await service.store.update_match_fields(other.id, thread_id=777)
+    assert (await service.resolve(ALICE[0], GUILD, 777, None)).id == other.id
+
+
+async def test_pictures_get_the_title_the_names_the_last_turn_and_the_zoom(service, monkeypatch):
+    drawn = []
+
+    def fake_png(game, **kwargs):
+        drawn.append((game.ply, kwargs))
+        return b"png"
+
+    monkeypatch.setattr("bot.service.render_png", fake_png)
+    match = await active(service, (ALICE, BOB, CAROL))
+    await service.play(match.id, ALICE[0], "e5")
+    await service.play(match.id, BOB[0], "d4")
+    _, _, png, _ = await service.board(match.id)
+    assert png == b"png"
+    ply, kwargs = drawn.pop()
+    last = [e.kind for e in kwargs["last_events"]]
+    assert ply == 2 and kwargs["title"] == f"Bide #{match.id}" and kwargs["zoom"] is None
+    assert kwargs["player_names"] == ["alice", "bob", "carol"] and last[:2] == ["place", "push"]
+    png, _ = await service.preview(match.id, CAROL[0], "c3")
+    ply, kwargs = drawn.pop()
+    assert ply == 3 and kwargs["title"] == f"Bide #{match.id}" and [e.kind for e in kwargs["last_events"]][0] == "place"
+    lobby = await service.create(game_id="bide", creator=CAROL, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL)
+    with pytest.raises(ServiceError, match=f"Bide #{lobby.id} has not started yet"):
+        await service.board(lobby.id)
+
+    service.clock.advance(61)
+    begird = await service.create(game_id="begird", creator=ALICE, invited=[BOB], guild_id=GUILD,
+                                  channel_id=CHANNEL, options_text="board=small")
+    await service.accept(begird.id, BOB[0])
+    await service.board(begird.id, " Last ")
+    assert drawn.pop()[1]["zoom"] == "Last"
+    await service.board(begird.id, "a2")
+    assert drawn.pop()[1]["zoom"] == "a2"
+    with pytest.raises(ServiceError, match="`z99` is not a cell of this board: give a cell name such as `a1`, or"):
+        await service.board(begird.id, "z99")
+
+
+async def test_no_reminder_during_a_vacation_and_the_next_comes_a_delay_after_it(service):
+    match = await active(service)
+    store = service.store
+    row = await store.get_reminder(match.id)
+    service.clock.current = row.remind_at
+    await store.add_vacation(ALICE[0], row.remind_at - 10, row.remind_at + 50 * HOUR)
+    await store.add_vacation(BOB[0], row.remind_at - 10, row.remind_at + 99 * HOUR)  # not the one reminded
+    assert await service.due_reminders() == []
+    later = await store.get_reminder(match.id)
+    assert (later.remind_at, later.last_sent_at) == (row.remind_at + 50 * HOUR + 24 * HOUR, row.remind_at)
+
+
+async def test_with_reminders_off_none_is_sent_and_the_next_check_is_a_delay_later(service):
+    match = await active(service)
+    store = service.store
+    await service.set_preferences(ALICE[0], GUILD, reminders=False, delay_hours=5, via=None)
+    row = await store.get_reminder(match.id)
+    service.clock.current = row.remind_at + 1
+    assert await service.due_reminders() == []
+    later = await store.get_reminder(match.id)
+    assert (later.remind_at, later.last_sent_at) == (row.remind_at + 1 + 5 * HOUR, row.remind_at + 1)
+
+
+@pytest.mark.parametrize("hours, allowed", [(0.99, False), (1, True), (336, True), (336.5, False)])
+async def test_the_reminder_delay_is_one_hour_to_fourteen_days(service, hours, allowed):
+    if allowed:
+        assert (await service.set_preferences(ALICE[0], GUILD, reminders=None, delay_hours=hours,
+                                              via=None)).delay_hours == hours
+    else:
+        with pytest.raises(ServiceError, match="between 1 hour and 14 days"):
+            await service.set_preferences(ALICE[0], GUILD, reminders=None, delay_hours=hours, via=None)
+
+
+async def test_changing_one_preference_keeps_the_others_of_that_server(service):
+    await service.set_preferences(ALICE[0], GUILD, reminders=False, delay_hours=5, via="ping")
+    await service.set_preferences(ALICE[0], OTHER_GUILD, reminders=True, delay_hours=9, via="dm")
+    await service.set_preferences(ALICE[0], GUILD, reminders=None, delay_hours=None, via="dm")
+    here = await service.preferences(ALICE[0], GUILD)
+    assert (here.reminders, here.delay_hours, here.via) == (False, 5, "dm")
+    await service.set_preferences(BOB[0], GUILD, reminders=None, delay_hours=2, via=None)
+    bob = await service.preferences(BOB[0], GUILD)
+    assert (bob.reminders, bob.delay_hours, bob.via) == (True, 2, "dm")
+
+
+async def test_a_quarantined_match_whose_row_is_gone_is_reported_as_such(service):
+    assert await service._replay_problem(12345) == "the match row is missing"
+
+
+async def test_a_reminder_that_does_not_match_the_turn_or_a_paused_match_is_never_sent(service):
+    stale = await active(service)
+    paused = await active(service)
+    store = service.store
+    async with store.transaction() as db:  # the right player, an old turn (a row out of step with the match)
+        await store._set_reminder(db, stale.id, (ALICE[0], 7, 5.0))
+    row = await store.get_reminder(paused.id)
+    await store.quarantine(paused.id, "broken", 1.0)
+    service.clock.current = row.remind_at + 1
+    assert await service.due_reminders() == []

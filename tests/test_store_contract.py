@@ -1,0 +1,236 @@
+"""The store's own promises, each read back through its API: what a timer pass, a restart or a
+leaderboard relies on. (Isolation between matches is in test_storage_isolation.py.)"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import stat
+from pathlib import Path
+
+import pytest
+
+from bot.clock import ManualClock
+from bot.offers import Offers
+from bot.ratings import Ratings
+from bot.service import MatchService
+from bot.storage import GuildSettings, RatingRow, Store, StoreUnavailable, _explain
+
+GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
+ALICE, BOB, CAROL = (101, "alice"), (102, "bob"), (103, "carol")
+HOUR, DAY = 3600.0, 86400.0
+
+
+@pytest.fixture
+async def service(tmp_path):
+    store = await Store.open(tmp_path / "contract.sqlite3")
+    try:
+        yield MatchService(store, ManualClock(), default_reminder_hours=24)
+    finally:
+        await store.close()
+
+
+async def active(service: MatchService, players=(ALICE, BOB), guild=GUILD, days=None):
+    service.clock.advance(61)  # past the challenge rate limit
+    match = await service.create(game_id="bide", creator=players[0], invited=list(players[1:]), guild_id=guild,
+                                 channel_id=CHANNEL, days_per_move=days)
+    for user in players[1:]:
+        await service.accept(match.id, user[0])
+    return await service.get(match.id)
+
+
+# -- reminders ------------------------------------------------------------------------------
+
+async def test_a_due_reminder_is_the_stored_row_and_a_snoozed_or_later_one_is_not_due(service):
+    store = service.store
+    due = await active(service)
+    snoozed = await active(service)
+    later = await active(service, (CAROL, BOB))
+    row = await store.get_reminder(snoozed.id)
+    await store.snooze(snoozed.id, ALICE[0], row.ply)
+    first = await store.get_reminder(due.id)
+    await store.reminder_sent(due.id, first.ply, 5.0, first.remind_at - 1)  # sent once, due again a bit earlier
+    now = (await store.get_reminder(later.id)).remind_at - 0.5
+    await store.reminder_sent(later.id, first.ply, 6.0, now + 10)
+    assert await store.due_reminders(now) == [await store.get_reminder(due.id)]
+    sent = await store.get_reminder(due.id)
+    assert (sent.remind_at, sent.last_sent_at, sent.snoozed) == (first.remind_at - 1, 5.0, False)
+    assert (await store.get_reminder(snoozed.id)).snoozed
+
+
+async def test_withdrawing_an_offer_twice_says_it_was_gone(service):
+    match = await active(service)
+    await service.play(match.id, ALICE[0], "e5")
+    notice = await Offers(service).offer(match.id, ALICE[0], "undo")
+    assert await service.store.withdraw_offer(match.id, "undo", notice.at_seq) is True
+    assert await service.store.withdraw_offer(match.id, "undo", notice.at_seq) is False
+
+
+# -- heartbeat, outages, vacations, deadlines --------------------------------------------------
+
+async def test_the_heartbeat_only_moves_forward_and_an_outage_gives_running_clocks_their_time(service):
+    store = service.store
+    assert await store.last_seen() is None
+    await store.beat(100.0)
+    await store.beat(90.0)  # a late writer never moves it back
+    assert await store.last_seen() == 100.0
+    timed = await active(service, days=2)
+    untimed = await active(service)
+    gap_start = timed.deadline_at - HOUR
+    assert await store.record_outage(gap_start, gap_start + 600) == 1
+    assert (await store.get_match(timed.id)).deadline_at == timed.deadline_at + 600
+    assert (await store.get_match(untimed.id)).deadline_at is None
+    assert await store.outages() == [(gap_start, gap_start + 600)]
+    assert await store.last_seen() == gap_start + 600
+    # an outage after the deadline had passed gives nothing back
+    assert await store.record_outage(timed.deadline_at + 700, timed.deadline_at + 800) == 0
+
+
+async def test_vacation_days_are_counted_from_a_date_and_only_for_that_player(service):
+    store = service.store
+    await store.add_vacation(ALICE[0], 10 * DAY, 12 * DAY)
+    await store.add_vacation(ALICE[0], 20 * DAY, 21 * DAY)
+    await store.add_vacation(BOB[0], 20 * DAY, 30 * DAY)
+    assert await store.vacation_seconds_since(ALICE[0], 0) == 3 * DAY
+    assert await store.vacation_seconds_since(ALICE[0], 15 * DAY) == 1 * DAY
+    assert await store.vacation_seconds_since(CAROL[0], 0) == 0.0
+    assert await store.vacation_until(ALICE[0], 11 * DAY) == 12 * DAY
+    assert await store.vacation_until(ALICE[0], 12 * DAY) is None  # it ended
+
+
+async def test_deadline_warnings_come_at_their_level_once_and_a_set_aside_match_gets_none(service):
+    store = service.store
+    warnings = ((2, HOUR), (1, 24 * HOUR))
+    one_day = await active(service, days=1)
+    three_days = await active(service, days=3)
+    d1, d3 = one_day.deadline_at, three_days.deadline_at
+    assert await store.deadline_candidates(d1 - 23 * HOUR, warnings) == []  # a one-day limit gets no 24 h warning
+    assert await store.deadline_candidates(d1 - 0.5 * HOUR, warnings) == [one_day.id]
+    # a day before the three-day deadline: its warning, and the one-day match's time-out, earliest first
+    assert await store.deadline_candidates(d3 - 23 * HOUR, warnings) == [one_day.id, three_days.id]
+    assert await store.set_deadline_notice(three_days.id, three_days.version, 1)
+    assert not await store.set_deadline_notice(three_days.id, three_days.version, 1)  # never twice
+    assert await store.deadline_candidates(d3 - 23 * HOUR, warnings) == [one_day.id]
+    assert await store.set_deadline_notice(one_day.id, one_day.version, 3)
+    assert await store.deadline_candidates(d3 - 23 * HOUR, warnings) == []
+    assert await store.deadline_candidates(d3 - 0.5 * HOUR, warnings) == [three_days.id]
+    await store.quarantine(three_days.id, "broken", 1.0)
+    assert await store.deadline_candidates(d3 + 1, warnings) == []
+    # an extension is refused for a turn that is no longer the one read
+    assert not await store.extend_deadline(three_days.id, three_days.version - 1, HOUR)
+    assert (await store.get_match(three_days.id)).deadline_at == d3
+
+
+# -- ratings and server settings ------------------------------------------------------------------
+
+def rating(user, mu, sigma=2.0, games=1, guild=GUILD, game="bide"):
+    return RatingRow(guild, game, user[0], user[1], mu, sigma, games, 1, 0, 0)
+
+
+async def test_a_match_is_rated_once_and_the_leaderboard_ranks_by_conservative_skill(service):
+    store = service.store
+    first, second = await active(service), await active(service)
+    rows = [rating(ALICE, 30.0, 5.0), rating(BOB, 25.0, 1.0), rating(CAROL, 20.0, 1.0, games=0)]
+    assert await store.settle_rating(first.id, True, rows, 10.0)
+    assert not await store.settle_rating(first.id, True, [rating(ALICE, 99.0)], 11.0)
+    await store.settle_rating(second.id, True, [rating(ALICE, 50.0, guild=OTHER_GUILD),
+                                        rating(BOB, 40.0, game="begird")], 12.0)
+    board = await store.leaderboard(GUILD, "bide")
+    assert [(r.user_id, r.skill) for r in board] == [(BOB[0], 22.0), (ALICE[0], 15.0)]  # carol has no games
+    mine = await store.ratings_of(GUILD, "bide", [ALICE[0], CAROL[0]])
+    assert sorted(mine) == [ALICE[0], CAROL[0]] and mine[ALICE[0]].mu == 30.0
+    assert [(r.game, r.mu) for r in await store.ratings_of_user(GUILD, BOB[0])] == [("begird", 40.0),
+                                                                                     ("bide", 25.0)]
+
+
+async def test_finished_matches_not_yet_rated_are_found_at_start_up(service):
+    first = await active(service)
+    second = await active(service)
+    await service.resign(second.id, BOB[0])
+    service.clock.advance(1)
+    await service.resign(first.id, BOB[0])
+    assert await service.store.unrated_finished_ids() == [second.id, first.id]  # in the order they ended
+    await Ratings(service).catch_up()
+    assert await service.store.unrated_finished_ids() == []
+
+
+async def test_server_settings_round_trip_and_lists_stay_in_their_server(service):
+    store = service.store
+    assert await store.guild_settings(GUILD) == GuildSettings()
+    await store.set_guild_settings(GUILD, GuildSettings(5, 2.0, 6.0), 1.0)
+    await store.set_guild_settings(GUILD, GuildSettings(7, None, 8.0), 2.0)
+    assert await store.guild_settings(GUILD) == GuildSettings(7, None, 8.0)
+    assert await store.guild_settings(OTHER_GUILD) == GuildSettings()
+    older = await active(service)
+    newer = await active(service)
+    await active(service, guild=OTHER_GUILD)
+    set_aside = await active(service)
+    await store.quarantine(set_aside.id, "broken", 1.0)
+    await service.play(older.id, ALICE[0], "e5")  # the latest change first
+    assert [m.id for m in await store.active_matches_of_guild(GUILD)] == [older.id, newer.id]
+    assert [m.id for m in await store.active_matches_of_guild(GUILD, limit=1)] == [older.id]
+
+
+# -- opening -------------------------------------------------------------------------------------
+
+async def test_a_file_that_is_not_a_database_is_refused_with_a_clear_reason(tmp_path):
+    path = tmp_path / "junk.sqlite3"
+    path.write_bytes(b"this is not a database, just text" * 200)
+    with pytest.raises(StoreUnavailable) as refused:
+        await Store.open(path)
+    assert str(refused.value) == (f"{path} is not a SQLite database or is damaged: restore a backup or move it "
+                                  "away, then start again")
+
+
+async def test_opening_again_keeps_the_schema_version_and_the_data(tmp_path, caplog):
+    caplog.set_level(logging.WARNING)
+    path = tmp_path / "again.sqlite3"
+    store = await Store.open(path)
+    try:
+        version = await store.schema_version()
+        await store.beat(5.0)
+    finally:
+        await store.close()
+    store = await Store.open(path)
+    try:
+        assert await store.schema_version() == version and await store.last_seen() == 5.0
+    finally:
+        await store.close()
+
+
+async def test_a_database_left_readable_by_others_is_made_private_again(tmp_path):
+    db = tmp_path / "shared" / "hexplay.sqlite3"
+    store = await Store.open(db)
+    try:
+        await store.beat(1.0)  # a write: the -wal and -shm files exist
+    finally:
+        await store.close()
+    files = [db, Path(f"{db}-wal"), Path(f"{db}-shm")]
+    for path in files:
+        if path.exists():
+            path.chmod(0o644)
+    store = await Store.open(db)
+    try:
+        assert stat.S_IMODE(db.parent.stat().st_mode) == 0o700
+        for path in files:
+            assert not path.exists() or stat.S_IMODE(path.stat().st_mode) == 0o600, path
+        assert await store.last_seen() == 1.0
+    finally:
+        await store.close()
+
+
+DAMAGED = "/data/h.db is not a SQLite database or is damaged: restore a backup or move it away, then start again"
+READ_ONLY = ("/data/h.db is read-only (the file or its folder): Hexplay must write to it; fix its permissions "
+             "or set HEXPLAY_DB_PATH to a writable place")
+
+
+@pytest.mark.parametrize("error, text", [
+    ("file is not a database", DAMAGED),
+    ("database disk image is malformed", DAMAGED),
+    ("database is corrupt", DAMAGED),
+    ("attempt to write a readonly database", READ_ONLY),
+    ("read-only file system", READ_ONLY),
+    ("disk I/O error", "cannot use the database /data/h.db: disk I/O error"),
+])
+def test_each_database_problem_is_explained_in_one_line_for_the_operator(error, text):
+    assert _explain(Path("/data/h.db"), sqlite3.OperationalError(error)) == text
