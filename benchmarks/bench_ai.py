@@ -4,34 +4,43 @@ Not a test: it plays many whole games. For each game with its standard options
 (two players; Bide also with four, two seats per side), the win rate of the
 first level against the second with a 95% Wilson interval: hard vs random,
 hard vs easy, medium vs easy. Then CPU seconds per turn (mean, p95) at each
-level over all those games, and search speed (simulations per CPU second).
+level over all those games.
 
-    python benchmarks/bench_ai.py [--games 100] [--slow-games 20] [--jobs 1] [--only bide]
-                                  [--pairs medium:easy] [--seed 0] [--max-turns 300]
+    python benchmarks/bench_ai.py [--games 4] [--slow-games 2] [--only bide] [--pairs medium:easy]
+                                  [--seed 0] [--max-turns 300] [--out DIR]
+    python benchmarks/bench_ai.py --table DIR        # the figures table from saved results
     python benchmarks/bench_ai.py --timing-positions 10     # only seconds per turn, per level
 
-Pairs involving ``hard`` use ``--slow-games`` (a hard turn takes seconds);
-the printed line always states how many games were played.
+Game ``k`` of a pair is the arena's game ``k`` (``ai.arena.play_one``): its
+seeds depend only on ``--seed`` and ``k``, so any game can be replayed alone.
+With ``--out`` every finished game is appended as one JSON line to
+``DIR/ai-<game>-<players>p-<a>-vs-<b>-seed<S>.jsonl`` and a rerun plays only
+the games missing there, so a long run can be interrupted and resumed, and
+the published figures (benchmarks/results/ai/) are reproduced by running with
+the counts they state. Pairs are played round-robin (the one least far
+towards its count next), so an interrupted run still covers every pair.
+Pairs involving ``hard`` use ``--slow-games`` (a hard turn takes seconds).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ai.arena import arena  # noqa: E402
+from ai.arena import play_one, wilson  # noqa: E402
 from ai.levels import LEVELS, choose_turn  # noqa: E402
-from ai.mcts import MCTS  # noqa: E402
-from ai.registry import knowledge_for  # noqa: E402
 from ai.turns import apply_turn, random_actions  # noqa: E402
 from games.registry import GAMES, new_game  # noqa: E402
 
-PAIRS = (("hard", "random"), ("hard", "easy"), ("medium", "easy"))
+PAIRS = (("medium", "easy"), ("hard", "easy"), ("hard", "random"))
+AIMS = {("hard", "random"): 0.95, ("hard", "easy"): 0.75, ("medium", "easy"): 0.60}
 
 
 def setups(only: str | None) -> list[tuple[str, int]]:
@@ -44,20 +53,20 @@ def setups(only: str | None) -> list[tuple[str, int]]:
     return out
 
 
-def search_speed(game_id: str, players: int, simulations: int = 300) -> float:
-    """Simulations per CPU second from the opening position (a playout each, plus the tree)."""
-    game = new_game(game_id, players)
-    search = MCTS(knowledge_for(game), random.Random(0), simulations=simulations)
-    start = time.process_time()
-    result = search.search(game)
-    return result.simulations / (time.process_time() - start)
+def turn_cap(game_id: str, max_turns: int) -> int | None:
+    """Bump and Play Bai can go on for ever: cut at ``max_turns`` (a draw). Bide and Begird always end."""
+    info = GAMES[game_id]
+    return max_turns if (info.max_turns is not None or info.allows_draws) else None
+
+
+def percentile95(xs: list[float]) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(0.95 * len(xs)))]
 
 
 def timing_line(label: str, xs: list[float]) -> str:
-    xs = sorted(xs)
-    mean = sum(xs) / len(xs)
-    p95 = xs[min(len(xs) - 1, int(0.95 * len(xs)))]
-    return f"  {label}: mean {mean:.3f} s, p95 {p95:.3f} s, max {xs[-1]:.3f} s (CPU, {len(xs)} turns)"
+    return (f"  {label}: mean {statistics.fmean(xs):.3f} s, p95 {percentile95(xs):.3f} s, "
+            f"max {max(xs):.3f} s (CPU, {len(xs)} turns)")
 
 
 def time_levels(game_id: str, players: int, positions: int) -> None:
@@ -78,51 +87,174 @@ def time_levels(game_id: str, players: int, positions: int) -> None:
             print(timing_line(f"{game_id} ({players} players) {level:>6}", xs), flush=True)
 
 
+# -- saved results -------------------------------------------------------------------
+
+def result_path(out: Path, game_id: str, players: int, a: str, b: str, seed: int) -> Path:
+    return out / f"ai-{game_id}-{players}p-{a}-vs-{b}-seed{seed}.jsonl"
+
+
+def load_records(path: Path) -> list[dict]:
+    """The games saved in ``path``, each game number once (a replayed game is identical)."""
+    if not path.exists():
+        return []
+    records: dict[int, dict] = {}
+    for line in path.read_text().splitlines():
+        if line.strip():
+            record = json.loads(line)
+            records.setdefault(record["k"], record)
+    return list(records.values())
+
+
+class Pair:
+    """One (game, players, a, b) series: the games done so far and those still to play."""
+
+    def __init__(self, game_id: str, players: int, a: str, b: str, target: int, seed: int,
+                 max_turns: int, out: Path | None) -> None:
+        self.game_id, self.players, self.a, self.b = game_id, players, a, b
+        self.target, self.seed, self.cap = target, seed, turn_cap(game_id, max_turns)
+        self.path = result_path(out, game_id, players, a, b, seed) if out else None
+        self.records = [r for r in load_records(self.path) if r["max_turns"] == self.cap] if self.path else []
+        self.done = {r["k"] for r in self.records}
+
+    @property
+    def progress(self) -> float:
+        return len(self.done) / self.target if self.target else 1.0
+
+    def play_next(self) -> dict:
+        k = next(k for k in range(self.target + len(self.done) + 1) if k not in self.done)
+        start = time.process_time()
+        score, ply, seconds, finished = play_one(self.game_id, self.a, self.b, k, self.players, None,
+                                                 self.seed, self.cap)
+        record = {"game": self.game_id, "players": self.players, "a": self.a, "b": self.b, "seed": self.seed,
+                  "k": k, "max_turns": self.cap, "score_a": score, "ply": ply, "finished": finished,
+                  "cpu": round(time.process_time() - start, 3),
+                  "seconds": {lv: [round(x, 4) for x in xs] for lv, xs in seconds.items()}}
+        self.records.append(record)
+        self.done.add(k)
+        if self.path is not None:
+            with self.path.open("a") as f:
+                f.write(json.dumps(record) + "\n")
+        return record
+
+
+def summary(records: list[dict]) -> dict:
+    n = len(records)
+    score = sum(r["score_a"] for r in records)
+    low, high = wilson(score, n)
+    return {"games": n, "score_a": score, "rate": score / n if n else 0.0, "ci95": (low, high),
+            "unfinished": sum(not r["finished"] for r in records),
+            "turns": statistics.fmean(r["ply"] for r in records) if n else 0.0}
+
+
+def pair_line(pair: Pair) -> str:
+    s = summary(pair.records)
+    low, high = s["ci95"]
+    cut = f", {s['unfinished']} cut off as draws" if s["unfinished"] else ""
+    return (f"{pair.game_id} ({pair.players} players) {pair.a} vs {pair.b}: {pair.a} scores {s['rate']:.1%} "
+            f"[95% CI {low:.1%}–{high:.1%}] over {s['games']} games{cut}; {s['turns']:.0f} turns per game")
+
+
+def table(out: Path) -> str:
+    """A Markdown table of every saved series in ``out`` (all seeds of a pair pooled).
+
+    "aim met?": *shown* when the whole 95% interval meets the aim, *likely* when
+    only the observed rate does, *unclear* when only the interval's top does,
+    *missed* when the interval lies wholly below it.
+    """
+    series: dict[tuple[str, int, str, str], list[dict]] = {}
+    for path in sorted(out.glob("ai-*.jsonl")):
+        for r in load_records(path):
+            series.setdefault((r["game"], r["players"], r["a"], r["b"]), []).append(r)
+    order = {g: i for i, g in enumerate(("begird", "bide", "playbai", "bump"))}
+    pair_order = {p: i for i, p in enumerate(PAIRS)}
+    keys = sorted(series, key=lambda k: (order.get(k[0], 9), k[1], pair_order.get((k[2], k[3]), 9)))
+    lines = ["| game | pair (a vs b) | games | cut off (draw) | a scores | 95% CI | aim | aim met? |",
+             "|---|---|---:|---:|---:|---|---|---|"]
+    seconds: dict[tuple[str, int], dict[str, list[float]]] = {}
+    for key in keys:
+        game_id, players, a, b = key
+        s = summary(series[key])
+        low, high = s["ci95"]
+        aim = AIMS.get((a, b))
+        if aim is None:
+            aim_text = met = ""
+        else:
+            strict = (a, b) == ("medium", "easy")  # "clearly stronger": above 60%
+            aim_text = (">" if strict else "≥") + f"{aim:.0%}"
+
+            def meets(x: float) -> bool:
+                return x > aim if strict else x >= aim  # noqa: B023
+
+            # Shown: the whole interval meets the aim; missed: none of it does.
+            met = ("shown" if meets(low) else "likely" if meets(s["rate"]) else "unclear" if meets(high)
+                   else "missed")
+        lines.append(f"| {game_id} {players}p | {a} vs {b} | {s['games']} | {s['unfinished']} | {s['rate']:.1%} "
+                     f"| {low:.1%}–{high:.1%} | {aim_text} | {met} |")
+        per_level = seconds.setdefault((game_id, players), {})
+        for r in series[key]:
+            for lv, xs in r["seconds"].items():
+                per_level.setdefault(lv, []).extend(xs)
+    lines += ["", "| game | level | turns timed | CPU s per turn, mean | p95 | max |", "|---|---|---:|---:|---:|---:|"]
+    for (game_id, players), per_level in seconds.items():
+        for lv in LEVELS:
+            xs = per_level.get(lv)
+            if xs:
+                lines.append(f"| {game_id} {players}p | {lv} | {len(xs)} | {statistics.fmean(xs):.3f} "
+                             f"| {percentile95(xs):.3f} | {max(xs):.3f} |")
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=100, help="games per pair without hard")
-    parser.add_argument("--slow-games", type=int, default=20, help="games per pair with hard")
-    parser.add_argument("--jobs", type=int, default=1, help="games played at once, in processes")
-    parser.add_argument("--only", default=None, help="one game id")
+    parser.add_argument("--games", type=int, default=4, help="games per pair without hard")
+    parser.add_argument("--slow-games", type=int, default=2, help="games per pair with hard")
+    parser.add_argument("--only", default=None, help="game ids, or game:players, comma-separated (bide:4,begird)")
     parser.add_argument("--pairs", default=None, help='e.g. "medium:easy,hard:random"')
-    parser.add_argument("--seed", type=int, default=0, help="another seed plays other games (more batches)")
-    parser.add_argument("--timing-positions", type=int, default=0,
-                        help="only time each level on this many positions per game (from random play)")
+    parser.add_argument("--seed", type=int, default=0, help="another seed plays other games")
     parser.add_argument("--max-turns", type=int, default=300,
                         help="Bump and Play Bai games still going after this many turns are draws")
+    parser.add_argument("--out", type=Path, default=None, help="append each game to DIR/ai-*.jsonl; resume")
+    parser.add_argument("--table", type=Path, default=None, help="only print the table of the results in DIR")
+    parser.add_argument("--timing-positions", type=int, default=0,
+                        help="only time each level on this many positions per game (from random play)")
     args = parser.parse_args()
+    if args.table:
+        print(table(args.table))
+        return 0
     pairs = PAIRS if not args.pairs else tuple(tuple(p.split(":")) for p in args.pairs.split(","))
-    print("levels: " + ", ".join(f"{lv.name} {lv.simulations} simulations (cap {lv.seconds} s CPU)"
-                                  for lv in LEVELS.values() if lv.simulations))
-    print(f"jobs {args.jobs}; a Bump or Play Bai game still going after {args.max_turns} turns is a draw")
-    chosen = setups(args.only)
+    chosen = setups(None)
+    if args.only:
+        wanted = [w.partition(":") for w in args.only.split(",")]
+        chosen = [(g, p) for g, p in chosen if any(g == w and (not n or p == int(n)) for w, _, n in wanted)]
     if args.timing_positions:
         for game_id, players in chosen:
             time_levels(game_id, players, args.timing_positions)
         return 0
-    for game_id, players in chosen:
-        scale = knowledge_for(new_game(game_id, players)).simulation_scale
-        print(f"{game_id} ({players} players): simulations x{scale}, "
-              f"{search_speed(game_id, players):.0f} simulations per CPU second from the opening", flush=True)
+    print("levels: " + ", ".join(f"{lv.name} {lv.simulations} simulations (cap {lv.seconds} s CPU)"
+                                  for lv in LEVELS.values() if lv.simulations))
+    print(f"a Bump or Play Bai game still going after {args.max_turns} turns is a draw", flush=True)
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
+    series = [Pair(g, p, a, b, args.slow_games if "hard" in (a, b) else args.games, args.seed, args.max_turns,
+                   args.out) for a, b in pairs for g, p in chosen]
+    while True:
+        todo = [s for s in series if len(s.done) < s.target]
+        if not todo:
+            break
+        pair = min(todo, key=lambda s: s.progress)
+        record = pair.play_next()
+        print(f"{pair.game_id} {pair.players}p {pair.a}-{pair.b} game {record['k']}: a scored {record['score_a']:g} "
+              f"in {record['ply']} turns, {record['cpu']:.0f} s CPU", flush=True)
+    print()
+    for pair in series:
+        print(pair_line(pair))
     seconds: dict[tuple[str, int], dict[str, list[float]]] = {}
-    # Round by round (the cheap pair first), so an interrupted run still covers every game.
-    for a, b in sorted(pairs, key=lambda p: "hard" in p):
-        for game_id, players in chosen:
-            n = args.slow_games if "hard" in (a, b) else args.games
-            start = time.perf_counter()
-            info = GAMES[game_id]
-            endless = info.max_turns is not None or info.allows_draws  # Bide and Begird always end
-            result = arena(game_id, a, b, n, players=players, jobs=args.jobs, seed=args.seed,
-                           max_turns=args.max_turns if endless else None)
-            wall = time.perf_counter() - start
-            print(f"{game_id} ({players} players) {result.line()}; "
-                  f"{result.turns / result.games:.0f} turns per game; {wall:.0f} s wall", flush=True)
-            for level, xs in result.seconds.items():
-                print(timing_line(level, xs), flush=True)
-            per_level = seconds.setdefault((game_id, players), {})
-            for level, xs in result.seconds.items():
-                per_level.setdefault(level, []).extend(xs)
-    print("\nCPU seconds per turn (all games above):")
+    for pair in series:
+        per_level = seconds.setdefault((pair.game_id, pair.players), {})
+        for r in pair.records:
+            for lv, xs in r["seconds"].items():
+                per_level.setdefault(lv, []).extend(xs)
+    print("\nCPU seconds per turn:")
     for (game_id, players), per_level in seconds.items():
         for level in LEVELS:
             if per_level.get(level):

@@ -1,0 +1,44 @@
+"""benchmarks/bench_ai.py: saved games resume, are counted once, and make the figures table."""
+
+import importlib.util
+import json
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_ai.py"
+
+
+def load_bench():
+    spec = importlib.util.spec_from_file_location("bench_ai", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_saved_games_resume_count_once_and_fill_the_table(tmp_path):
+    bench = load_bench()
+    first = bench.Pair("begird", 2, "random", "random", 2, 0, 300, tmp_path)
+    played = [first.play_next()["k"], first.play_next()["k"]]
+    assert played == [0, 1] and len(first.done) == 2
+    path = bench.result_path(tmp_path, "begird", 2, "random", "random", 0)
+    lines = path.read_text().splitlines()
+    with path.open("a") as f:  # a game replayed by a second run is the same game, counted once
+        f.write(lines[0] + "\n")
+    again = bench.Pair("begird", 2, "random", "random", 3, 0, 300, tmp_path)
+    assert again.done == {0, 1}
+    record = again.play_next()
+    assert record["k"] == 2 and record["max_turns"] is None  # Begird always ends: no turn cap
+    assert json.loads(path.read_text().splitlines()[-1])["k"] == 2
+    table = bench.table(tmp_path)
+    row = next(line for line in table.splitlines() if "random vs random" in line)
+    score = sum(r["score_a"] for r in bench.load_records(path))
+    assert "| 3 | 0 |" in row and f"{score / 3:.1%}" in row
+    assert "| begird 2p | random | " in table  # seconds per turn at the level
+
+
+def test_replayed_game_is_identical():
+    bench = load_bench()
+    from ai.arena import play_one
+    one = play_one("begird", "easy", "random", 1, None, {"board": "y"}, 7)
+    two = play_one("begird", "easy", "random", 1, None, {"board": "y"}, 7)
+    assert one[:2] == two[:2] and one[3] == two[3]
+    assert bench.turn_cap("bump", 300) == 300 and bench.turn_cap("bide", 300) is None
