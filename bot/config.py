@@ -47,6 +47,16 @@ def _float(name: str, default: float, low: float, high: float, unit: str) -> flo
     return value
 
 
+def _count(name: str, default: int, high: int, unit: str) -> int:
+    """A whole number from the environment, 1 to ``high``: fractions, zero and words are refused clearly."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit() or not 1 <= int(raw) <= high:
+        raise SystemExit(f"{name} must be a whole number of {unit} from 1 to {high}, not {raw!r}")
+    return int(raw)
+
+
 @dataclass
 class Settings:
     token: str = ""
@@ -80,5 +90,5 @@ class Settings:
             api_base_url=os.environ.get("DISCORD_API_BASE_URL", "").strip(),
             gateway_url=os.environ.get("DISCORD_GATEWAY_URL", "").strip(),
             clock_offset_file=os.environ.get("HEXPLAY_CLOCK_OFFSET_FILE", "").strip(),
-            computer_processes=int(_float("HEXPLAY_COMPUTER_PROCESSES", 1, 0, 16, "processes")),
+            computer_processes=_count("HEXPLAY_COMPUTER_PROCESSES", 1, 16, "processes"),
         )
