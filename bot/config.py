@@ -47,13 +47,13 @@ def _float(name: str, default: float, low: float, high: float, unit: str) -> flo
     return value
 
 
-def _count(name: str, default: int, high: int) -> int:
-    """A whole number from the environment, 0 to ``high``."""
+def _count(name: str, default: int, low: int, high: int, unit: str) -> int:
+    """A whole number from the environment, ``low`` to ``high``: fractions, out-of-range values and words are refused clearly."""
     raw = os.environ.get(name, "").strip()
     if not raw:
         return default
-    if not raw.isdigit() or int(raw) > high:
-        raise SystemExit(f"{name} must be a whole number from 0 to {high}, not {raw!r}")
+    if not raw.isdigit() or not low <= int(raw) <= high:
+        raise SystemExit(f"{name} must be a whole number of {unit} from {low} to {high}, not {raw!r}")
     return int(raw)
 
 
@@ -93,6 +93,6 @@ class Settings:
             api_base_url=os.environ.get("DISCORD_API_BASE_URL", "").strip(),
             gateway_url=os.environ.get("DISCORD_GATEWAY_URL", "").strip(),
             clock_offset_file=os.environ.get("HEXPLAY_CLOCK_OFFSET_FILE", "").strip(),
-            render_processes=_count("HEXPLAY_RENDER_PROCESSES", 1, 8),
-            computer_processes=int(_float("HEXPLAY_COMPUTER_PROCESSES", 1, 0, 16, "processes")),
+            render_processes=_count("HEXPLAY_RENDER_PROCESSES", 1, 0, 8, "processes"),
+            computer_processes=_count("HEXPLAY_COMPUTER_PROCESSES", 1, 1, 16, "processes"),
         )

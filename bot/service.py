@@ -448,10 +448,10 @@ class MatchService:
         terms = [options] if options else []
         if match.days_per_move:
             terms.append(f"{match.days_per_move:g} day{'s' * (match.days_per_move != 1)} per move")
-        if not match.rated:
-            terms.append("unrated")
         if match.has_computer:
             terms.append("not rated: the computer plays")
+        elif not match.rated:
+            terms.append("unrated")
         if match.hints:
             terms.append("hints allowed: joining agrees to /hint for everyone")
         lines = [f"**{self.title(match)}** — {match.players} seats" + (f" ({'; '.join(terms)})" if terms else "")]

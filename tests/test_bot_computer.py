@@ -380,3 +380,21 @@ async def test_the_computer_plays_every_game(world, game, options):
     boards = [m for m in world.emu.messages(thread) if m.attachments]
     assert boards[-1].content.startswith("**🤖 Hexplay") and f"<@{alice.id}>, your move" in boards[-1].content
     no_computer_pings(world)
+
+
+async def test_an_open_seat_beside_the_computer_can_be_joined_or_started_without(world):
+    alice, bob = world.users[:2]
+    lobby = await world.emu.invoke(alice, world.channel, "play",
+                                   {"game": "bide", "computer": "easy", "seats": 3, "options": "side=4"})
+    message = lobby.response
+    assert "1 open seat" in message.content and "the computer, always ready" in message.content
+    labels = {b["label"] for b in message.buttons()}
+    assert {"Join", "Start", "Cancel"} <= labels and "Accept" not in labels
+    start = next(b for b in message.buttons() if b["label"] == "Start")
+    pressed = await world.emu.press(alice, message, start["custom_id"])
+    assert not pressed.ephemeral, pressed.text
+    match_id = int(start["custom_id"].rsplit(":", 1)[1])
+    await world.wait_thread(match_id)
+    match = await world.service.get(match_id)
+    assert match.status == "active" and [(s.seat, s.computer) for s in match.seats] == [(1, None), (2, "easy")]
+    no_computer_pings(world)

@@ -144,3 +144,34 @@ async def test_clocks_run_only_between_people(world):
     jobs = await TimeLimits(service).due()
     assert [(j.user_id, j.claimant_ids) for j in jobs] == [(ALICE[0], [bob[0]])]  # never the computer
     assert "<@-" not in jobs[0].text
+
+
+async def test_a_draw_offer_lapsed_by_the_computers_turn_gets_no_answer(world):
+    """The computer weighs a draw offer while its own turn is played: the turn lapses the offer, so the
+    answer finds it gone and changes nothing."""
+    service, computer, thinker = world
+    service._recent_challenges.clear()
+    match = await service.create(game_id="bump", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL,
+                                 computer="easy")
+    await service.start_if_ready(match.id)
+    game = service.game_of(await service.get(match.id))
+    await service.play(match.id, ALICE[0], game.legal_notations()[0])
+    await until(lambda: thinker.asked == 1)
+    notice = await computer.offers.offer(match.id, ALICE[0], "draw")
+    assert notice.answerer_ids == [] and notice.computer_ids == (-1,) and "<@-" not in notice.text
+    weighing = asyncio.Event()
+
+    async def slow_draw(state, player, seed):
+        weighing.set()
+        await asyncio.sleep(0.05)  # meanwhile the computer's turn is stored
+        return True
+
+    thinker.draw = slow_draw
+    answer = asyncio.ensure_future(computer.answer_offer(match.id, "draw", notice.at_seq, -1))
+    await weighing.wait()
+    thinker.gate.set()
+    assert await answer is None
+    await until(lambda: not computer.thinking(match.id))
+    match = await service.get(match.id)
+    assert match.status == "active" and await service.store.get_offer(match.id, "draw") is None
+    assert [m.kind for m in await service.store.moves(match.id)] == ["turn", "turn"]

@@ -88,6 +88,8 @@ async def test_database_files_are_private(tmp_path):
     ("HEXPLAY_REMINDER_HOURS", "inf"), ("HEXPLAY_REMINDER_HOURS", "soon"),
     ("HEXPLAY_REMINDER_CHECK_SECONDS", "0"), ("HEXPLAY_REMINDER_CHECK_SECONDS", "-1"),
     ("HEXPLAY_REMINDER_CHECK_SECONDS", "nan"),
+    ("HEXPLAY_COMPUTER_PROCESSES", "0"), ("HEXPLAY_COMPUTER_PROCESSES", "0.5"), ("HEXPLAY_COMPUTER_PROCESSES", "17"),
+    ("HEXPLAY_COMPUTER_PROCESSES", "two"),
 ])
 def test_bad_settings_are_refused_with_the_variable_named(monkeypatch, name, value):
     monkeypatch.setenv(name, value)
@@ -99,8 +101,10 @@ def test_bad_settings_are_refused_with_the_variable_named(monkeypatch, name, val
 def test_good_settings_are_kept(monkeypatch):
     monkeypatch.setenv("HEXPLAY_REMINDER_HOURS", "12.5")
     monkeypatch.setenv("HEXPLAY_REMINDER_CHECK_SECONDS", "30")
+    monkeypatch.setenv("HEXPLAY_COMPUTER_PROCESSES", "2")
     settings = Settings.from_env()
     assert (settings.reminder_hours, settings.reminder_check_seconds) == (12.5, 30.0)
+    assert settings.computer_processes == 2
 
 
 def test_interaction_tokens_are_redacted_from_logs():

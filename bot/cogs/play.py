@@ -23,7 +23,7 @@ class PlayCog(commands.Cog, name="Play"):
     @app_commands.command(name="play", description="Start a match: invite opponents, or leave seats open for anyone")
     @app_commands.describe(
         game="Which game to play",
-        opponent="Invite a player (they accept or decline with buttons)",
+        opponent="Invite a player (they accept or decline with buttons), or the bot itself to play the computer",
         opponent2="Invite another player (games with more seats)",
         opponent3="Invite another player",
         opponent4="Invite another player",
