@@ -131,10 +131,11 @@ class Pictures:
     def _pool(self) -> ProcessPoolExecutor | None:  # the boards' pool, for tests
         return self._boards._pool
 
-    def start(self) -> None:
-        """Start the board workers now (each builds the palettes once) rather than at the first picture."""
+    async def start(self) -> None:
+        """Start the board workers and wait until one has built the palettes (each does once), so the
+        first boards after a start are not late; a bot serves only after this."""
         if self.processes > 0:
-            self._boards.executor().submit(warm_up)
+            await self._boards.run(warm_up)
 
     async def png(self, game: Game, *, player_names: Sequence[str], last_events: Sequence[Event] = (),
                   title: str | None = None, zoom: str | None = None) -> bytes:
