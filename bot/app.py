@@ -104,9 +104,8 @@ class HexplayBot(commands.Bot):
         rated = await self.ratings.catch_up()  # matches that finished just before a stop
         if rated:
             log.info("rated %d matches that finished before the last stop", rated)
-        # Palettes: the first picture would take ~0.4 s otherwise; here (half-built turns are drawn on a
-        # thread) and in the picture workers, if any, which start meanwhile.
-        await asyncio.gather(asyncio.to_thread(render.warm_up), self.service.pictures.start())
+        self.service.pictures.start()  # picture workers, if any, start meanwhile (boards use a thread until then)
+        await asyncio.to_thread(render.warm_up)  # palettes: the first picture would take ~0.4 s otherwise
         set_aside = await self.service.verify_all()  # a match whose log does not replay is paused, not fatal
         if set_aside:
             log.error("matches paused because their move log does not replay: %s", set_aside)
