@@ -110,8 +110,8 @@ class HexplayBot(commands.Bot):
         rated = await self.ratings.catch_up()  # matches that finished just before a stop
         if rated:
             log.info("rated %d matches that finished before the last stop", rated)
+        self.service.pictures.start()  # picture workers, if any, start meanwhile (boards use a thread until then)
         await asyncio.to_thread(render.warm_up)  # palettes: the first picture would take ~0.4 s otherwise
-        self.service.pictures.start()  # the workers (if any) warm up meanwhile, not at the first move
         set_aside = await self.service.verify_all()  # a match whose log does not replay is paused, not fatal
         if set_aside:
             log.error("matches paused because their move log does not replay: %s", set_aside)

@@ -9,8 +9,8 @@ Only plain data crosses the process boundary (as for the computer's thinking, ai
 the stored state document (``Game.to_json()``), the names, the last turn's events as JSON,
 the title and the zoom go in; PNG bytes come out. A game in the middle of a turn (previews,
 the turn builder) has no state document and is drawn on a thread, as is every picture when
-the pool is off (``processes=0``) or a worker has died (the pool is then replaced), so a
-stored turn never waits on a broken pool. GIF replays have their own single worker.
+the pool is off (``processes=0``), not ready yet (just after a start) or broken (a worker
+died: the pool is then replaced), so a stored turn never waits for the pool. GIF replays have their own single worker.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import multiprocessing
 import os
 import threading
 import functools
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
 from typing import Any, Callable, Sequence, TypeVar
@@ -77,6 +77,21 @@ class _Workers:
         self.processes = processes
         self._pool: ProcessPoolExecutor | None = None
         self._alive: tuple[Connection, Connection] | None = None  # (worker end, our end) of the liveness pipe
+        self._warming: Future | None = None  # a warm-up task in the current pool
+        self.ready = False  # a worker of the current pool has started and built the palettes
+
+    def warm(self) -> Future:
+        """Start the workers in the background (idempotent); ``ready`` once one has built the palettes."""
+        if self._warming is None or self._pool is None:
+            pool = self.executor()
+            self._warming = warming = pool.submit(warm_up)
+
+            def done(future: Future) -> None:  # on the pool's own thread: only a flag is set
+                if self._warming is warming and not future.cancelled() and future.exception() is None:
+                    self.ready = True
+
+            warming.add_done_callback(done)
+        return self._warming
 
     def executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -98,7 +113,7 @@ class _Workers:
         except BrokenProcessPool:
             log.warning("a picture worker died; starting a new pool and drawing this picture on a thread")
             if self._pool is pool:
-                self._pool = None
+                self._pool, self._warming, self.ready = None, None, False
             pool.shutdown(wait=False, cancel_futures=True)
             return None
 
@@ -106,6 +121,7 @@ class _Workers:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+        self._warming, self.ready = None, False
         self._close_alive()
 
     def _close_alive(self) -> None:
@@ -132,13 +148,22 @@ class Pictures:
         return self._boards._pool
 
     def start(self) -> None:
-        """Start the board workers now (each builds the palettes once) rather than at the first picture."""
+        """Start the board workers in the background. Until one is ready (started, palettes built: about
+        a second, longer on a busy machine) boards are drawn on a thread, so no board after a (re)start
+        waits for the workers."""
         if self.processes > 0:
-            self._boards.executor().submit(warm_up)
+            self._boards.warm()
+
+    async def ready(self) -> None:
+        """Start the board workers and wait until one is ready (tests)."""
+        if self.processes > 0:
+            await asyncio.wrap_future(self._boards.warm())
 
     async def png(self, game: Game, *, player_names: Sequence[str], last_events: Sequence[Event] = (),
                   title: str | None = None, zoom: str | None = None) -> bytes:
-        if self.processes > 0 and not game.turn_in_progress():
+        if self.processes > 0 and not self._boards.ready:
+            self._boards.warm()
+        elif self.processes > 0 and not game.turn_in_progress():
             drawn = await self._boards.run(draw_state, game.to_json(), list(player_names),
                                            [e.to_json() for e in last_events], title, zoom)
             if drawn is not None:

@@ -21,8 +21,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
-def pool():
+async def pool():
     pictures = Pictures(processes=1)
+    await pictures.ready()
     yield pictures
     pictures.close()
 
@@ -41,15 +42,42 @@ async def test_a_worker_draws_the_same_bytes_as_a_thread_for_every_game(pool):
     assert worker_pids(pool), "the pictures were not drawn in a worker"
 
 
-async def test_a_game_in_the_middle_of_a_turn_is_drawn_on_a_thread(pool):
+def count_worker_jobs(pictures: Pictures, monkeypatch) -> list[str]:
+    jobs: list[str] = []
+    real = pictures._boards.run
+
+    async def counted(function, *args):
+        jobs.append(function.__name__)
+        return await real(function, *args)
+
+    monkeypatch.setattr(pictures._boards, "run", counted)
+    return jobs
+
+
+async def test_a_game_in_the_middle_of_a_turn_is_drawn_on_a_thread(pool, monkeypatch):
     game = new_game("playbai", 2)
     action = game.legal_actions()[0]
     game.apply_action(action)
     if not game.turn_in_progress():
         pytest.skip("Play Bai's first action ends the turn")
+    jobs = count_worker_jobs(pool, monkeypatch)
     png = await pool.png(game, player_names=["a", "b"])
     assert png == render_png(game, player_names=["a", "b"])
-    assert pool._pool is None  # the state document of a half turn cannot cross: no pool was needed
+    assert jobs == []  # the state document of a half turn cannot cross
+
+
+async def test_boards_are_drawn_on_a_thread_until_a_worker_is_ready(monkeypatch):
+    pictures = Pictures(processes=1)
+    try:
+        jobs = count_worker_jobs(pictures, monkeypatch)
+        game = new_game("bide", 2)
+        first = await pictures.png(game, player_names=["a", "b"])  # no wait for the worker to start
+        assert jobs == [] and pictures._pool is not None  # drawn here; the worker is starting meanwhile
+        await pictures.ready()
+        assert await pictures.png(game, player_names=["a", "b"]) == first
+        assert jobs == ["draw_state"]
+    finally:
+        pictures.close()
 
 
 async def test_a_killed_worker_costs_one_picture_a_thread_and_the_pool_is_replaced(pool):
@@ -59,7 +87,8 @@ async def test_a_killed_worker_costs_one_picture_a_thread_and_the_pool_is_replac
     os.kill(pid, signal.SIGKILL)
     time.sleep(0.2)
     assert await pool.png(game, player_names=["a", "b"]) == first  # drawn on a thread
-    assert await pool.png(game, player_names=["a", "b"]) == first  # and by a new worker
+    await pool.ready()  # a new pool started at once, in the background
+    assert await pool.png(game, player_names=["a", "b"]) == first  # and drawn by its worker
     assert worker_pids(pool) and pid not in worker_pids(pool)
 
 
@@ -89,14 +118,16 @@ def _alive(pid: int) -> bool:
     return state != "Z"  # a zombie has exited (its parent, init here, reaps it later)
 
 
-async def test_the_bot_posts_boards_drawn_by_a_worker(world):
+async def test_the_bot_posts_boards_drawn_by_a_worker(world, monkeypatch):
     world.bot.service.pictures = pool_ = Pictures(processes=1)
     try:
+        await pool_.ready()
+        jobs = count_worker_jobs(pool_, monkeypatch)
         match_id, thread = await world.start_two_player()
         alice = await world.user_to_move(match_id)
         result = await world.emu.invoke(alice, thread, "move", {"move": "e5"})
         assert not result.ephemeral and result.response.attachments, result.text
-        assert worker_pids(pool_)
+        assert jobs.count("draw_state") == 2  # the first board and the move's
     finally:
         pool_.close()
 
