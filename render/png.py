@@ -39,7 +39,7 @@ ISAL_LEVEL = 1  # ISA-L's levels 0-3: 1 is as small as zlib's 3 on these picture
 PILLOW_LEVEL = 3  # palette PNGs: level 6 saves ~10% for twice the time
 
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
-_BACKGROUNDS: OrderedDict[tuple[int, int], tuple[Image.Image, Image.Image, Image.Image]] = OrderedDict()
+_BACKGROUNDS: OrderedDict[tuple[int, int], tuple[Image.Image, Image.Image, Image.Image, bytes]] = OrderedDict()
 _MAX_BACKGROUNDS = 48
 _BACKGROUNDS_LOCK = threading.Lock()  # pictures are drawn in worker threads
 
@@ -57,11 +57,11 @@ def to_palette(im: Image.Image, palette: Image.Image) -> Image.Image:
 
 
 def encode_picture(im: Image.Image, palette: Image.Image) -> bytes:
-    """:func:`to_palette` then :func:`encode`, sparing a copy for a :func:`~render.hexdraw.new_picture`."""
+    """:func:`to_palette` then :func:`encode`, sparing copies for a :func:`~render.hexdraw.new_picture`."""
     if _deflate() is not None:
-        padded = _to_padded_palette(im, palette)
+        padded = _padded_palette_bytes(im, palette)
         if padded is not None:
-            return _png_bytes(padded, _deflate())
+            return _png_bytes(*padded, _deflate())
     return encode(to_palette(im, palette))
 
 
@@ -69,10 +69,20 @@ def _to_padded_palette(im: Image.Image, palette: Image.Image) -> Image.Image | N
     """The picture in the palette, one column wider: column 0 is PNG's filter byte (0) of each
     row, so that the pixels of an unfiltered PNG are just its bytes. None if ``im`` is not a
     :func:`~render.hexdraw.new_picture` (it must then be converted whole)."""
+    padded = _padded_palette_bytes(im, palette)
+    return None if padded is None else padded[0]
+
+
+def _padded_palette_bytes(im: Image.Image, palette: Image.Image) -> tuple[Image.Image, bytearray] | None:
+    """:func:`_to_padded_palette` and the buffer its pixels live in (what PNG deflates, no copy)."""
     changes = hd.changes_of(im)
     if changes is None or changes.background.size != im.size or im.mode != "RGB":
         return None
-    out = _background_in_palette(changes.background, palette).copy()
+    converted, converted_bytes = _background_in_palette(changes.background, palette)
+    pixels = bytearray(converted_bytes)
+    # An image over that buffer: the core-level pastes below write straight into it.
+    out = Image.frombuffer("P", converted.size, pixels, "raw", "P", 0, 1)
+    out.putpalette(palette.getpalette("RGB") or [])
     source, target, colours = im.im, out.im, palette.im
     # Tiles and fills were right when drawn, each over earlier ones; a box is
     # converted from the finished picture, so it is right whenever it comes: last.
@@ -91,7 +101,7 @@ def _to_padded_palette(im: Image.Image, palette: Image.Image) -> Image.Image | N
         # Image.crop/quantize/paste at the core: the same calls without their per-call checks.
         target.paste(source.crop((x0, y0, x1, y1)).convert("P", Image.Dither.NONE, colours),
                      (x0 + 1, y0, x1 + 1, y1))
-    return out
+    return out, pixels
 
 
 _INDEXES: dict[tuple[int, tuple[int, int, int]], tuple[Image.Image, int]] = {}
@@ -110,22 +120,24 @@ def _index_of(colour: tuple[int, int, int], palette: Image.Image) -> int:
     return hit[1]
 
 
-def _background_in_palette(background: Image.Image, palette: Image.Image) -> Image.Image:
-    """``background`` in ``palette``, one column wider (see :func:`_to_padded_palette`); cached."""
+def _background_in_palette(background: Image.Image, palette: Image.Image) -> tuple[Image.Image, bytes]:
+    """``background`` in ``palette``, one column wider (see :func:`_to_padded_palette`), and its
+    bytes; cached."""
     key = (id(background), id(palette))
     with _BACKGROUNDS_LOCK:
         hit = _BACKGROUNDS.get(key)
         if hit is not None and hit[0] is background and hit[1] is palette:
             _BACKGROUNDS.move_to_end(key)
-            return hit[2]
+            return hit[2], hit[3]
     converted = Image.new("P", (background.width + 1, background.height), 0)
     converted.putpalette(palette.getpalette("RGB") or [])
     converted.paste(background.quantize(palette=palette, dither=Image.Dither.NONE), (1, 0))
+    converted_bytes = converted.tobytes()
     with _BACKGROUNDS_LOCK:
-        _BACKGROUNDS[key] = (background, palette, converted)  # holding both keeps their ids unique
+        _BACKGROUNDS[key] = (background, palette, converted, converted_bytes)  # holding both keeps ids unique
         while len(_BACKGROUNDS) > _MAX_BACKGROUNDS:
             _BACKGROUNDS.popitem(last=False)
-    return converted
+    return converted, converted_bytes
 
 
 def _covering(boxes: list[tuple[int, int, int, int]], size: tuple[int, int]) -> list[tuple[int, int, int, int]]:
@@ -165,7 +177,7 @@ def encode(im: Image.Image) -> bytes:
         padded = Image.new("P", (im.width + 1, im.height), 0)
         padded.putpalette(im.getpalette("RGB") or [])
         padded.paste(im, (1, 0))
-        return _png_bytes(padded, deflate)
+        return _png_bytes(padded, None, deflate)
     buf = io.BytesIO()
     im.save(buf, format="PNG", compress_level=PILLOW_LEVEL)
     return buf.getvalue()
@@ -175,12 +187,14 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
 
 
-def _png_bytes(padded: Image.Image, deflate) -> bytes:
+def _png_bytes(padded: Image.Image, raw: bytes | bytearray | None, deflate) -> bytes:
     """A minimal PNG (IHDR, PLTE, IDAT, IEND) of an 8-bit palette image given with its
-    filter column (see :func:`_to_padded_palette`): every row unfiltered."""
+    filter column (see :func:`_to_padded_palette`): every row unfiltered. ``raw``: its
+    pixels' bytes when they are at hand (else they are read from the image)."""
     w, h = padded.width - 1, padded.height
     colours = bytes(padded.getpalette("RGB") or b"")[: 3 * 256]
-    raw = padded.tobytes()
+    if raw is None:
+        raw = padded.tobytes()
     if BANDED and deflate is _isal_compress:
         data = _banded_zlib(raw, padded.width * BAND_ROWS)
     else:
