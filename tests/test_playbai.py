@@ -584,6 +584,7 @@ def test_golden_game_replays_to_its_stored_end():
     ({"e2": 1, "c3": 1, **FAR}, "e5", "e2-e3,e3-e2", "that turn leaves the position unchanged"),
     ({"e2": 1, "c3": 1, **FAR}, "e5", "e2>c3", "your team does not have the ball (it lies loose on e5)"),
     ({"e2": 1, "c3": 1, **FAR}, "i3", "e2-e3 e2>c3", "your team does not have the ball (it is held by the opponent on i3)"),
+    ({"e2": 1, "c3": 1, **FAR}, "e5", "e2-e3-e4", "'e3-e4' is not a cell name: write a row letter a–i then a number, like e5"),
 ])
 def test_refusals_say_exactly_why(pieces, ball, turn, message):
     assert refused(pos(pieces, ball), turn, message) == message
