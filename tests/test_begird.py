@@ -313,6 +313,7 @@ def test_three_cell_islands_sit_on_the_middle_of_the_long_sides(variant, long_si
 
 def test_island_one_is_on_the_upper_right_side():
     assert shores("standard")[0] == ("d12", "e13", "f14", "g15")
+    assert shores() == shores("standard")  # the standard board is the default
     assert "a9" in shores("standard")[14] and "j18" in shores("standard")[1]
 
 
