@@ -313,6 +313,7 @@ def test_three_cell_islands_sit_on_the_middle_of_the_long_sides(variant, long_si
 
 def test_island_one_is_on_the_upper_right_side():
     assert shores("standard")[0] == ("d12", "e13", "f14", "g15")
+    assert shores() == shores("standard")  # the standard board is the default
     assert "a9" in shores("standard")[14] and "j18" in shores("standard")[1]
 
 
@@ -649,7 +650,7 @@ def test_describe_action_hints():
     g = game()
     assert g.describe_action(g.board.parse("e13")) == "e13 — touches island 1"
     assert g.describe_action(g.board.parse("a1")) == "a1 — touches islands 12 and 13"
-    assert g.describe_action(g.board.parse("b2")).startswith("b2 — 1 cell from island")
+    assert g.describe_action(g.board.parse("b2")) == "b2 — 1 cell from islands 12 and 13"
     g.play_turn("e5")
     assert g.describe_action(SWAP).startswith("swap — take Black")
     lay = layout("y")
@@ -693,3 +694,23 @@ def test_rank_actions_puts_swap_then_wins_then_blocks_first():
     assert set(ranked[:2]) == {lay.board.parse("m1"), lay.board.parse("m2")}
     assert "blocks" in y.describe_action(ranked[0]) and "blocks" not in y.describe_action(ranked[2])
     assert sorted(ranked) == sorted(y.legal_actions())
+
+
+def test_apply_action_refuses_what_is_not_a_cell_of_the_board():
+    g = game()
+    for bad in (-5, 10_000, "e5", 2.0, None):
+        with pytest.raises(IllegalMove, match="no such cell"):
+            g.apply_action(bad)
+    assert g.position() == game().position()
+
+
+def test_the_winning_stone_is_logged_with_the_end_of_the_game():
+    lay = layout("standard")
+    group = group_touching(lay, [1, 5, 9])
+    last = group[len(group) // 2]
+    board = {lay.board.names[i]: 2 for i in group if i != last}
+    g = Begird.from_position(2, {"board": "standard"}, {"board": board, "to_move": 2})
+    events = [e.to_json() for e in g.play_turn(lay.board.names[last])]
+    assert events == [{"kind": "place", "seat": 2, "cell": lay.board.names[last]},
+                      {"kind": "end", "seat": 2, "data": {"reason": "connection"}}]
+    assert g.end_reason == "connection"

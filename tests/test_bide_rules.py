@@ -109,8 +109,11 @@ def test_release_cannot_place_more_discs_than_in_hand():
 
 def test_release_obliges_every_other_seat():
     game = position(players=3, hands=[2, 0, 0], pools=[10, 10, 10])
-    game.play_turn("e5,a1")
+    events = game.play_turn("e5,a1")
     assert game.position()["owed"] == [2, 3]
+    # the match log tells the release and who owes one (the turn's announcement reads them)
+    told = [(e.kind, e.seat, dict(e.data)) for e in events if e.kind in ("release", "owe")]
+    assert told == [("release", 1, {"discs": 2}), ("owe", 2, {}), ("owe", 3, {})]
 
 
 def test_owed_release_forbids_bide_and_places_the_whole_hand():
@@ -164,9 +167,11 @@ def test_seat_without_any_disc_passes_automatically():
 
 def test_automatic_pass_settles_an_owed_release():
     game = position(players=3, hands=[2, 0, 2], pools=[5, 0, 5])
-    game.play_turn("e5,a1")
+    events = game.play_turn("e5,a1")
     assert game.position()["owed"] == [3]
     assert game.to_move == 3
+    passes = [(e.seat, dict(e.data)) for e in events if e.kind == "pass"]
+    assert passes == [(2, {"automatic": True})]  # the picture says who passed
 
 
 def test_turn_order_and_ply():

@@ -58,6 +58,12 @@ def test_board_has_128_spaces_two_centres_and_six_gates():
     assert COORDS[GATES[1]] == ((0, 5), (10, -5))  # C1 + 5·d1 and C2 − 5·d1
 
 
+def test_space_at_finds_the_space_drawn_at_a_cell_and_nothing_off_the_board():
+    for i, cells in enumerate(COORDS):
+        assert all(space_at(cell) == i for cell in cells)
+    assert space_at((9, -9)) == -1 and space_at((20, 0)) == -1
+
+
 def test_names_from_the_rules():
     assert COORDS[parse_space("03")] == ((3, 0),)
     assert COORDS[parse_space("011")] == ((1, 1),)

@@ -584,6 +584,7 @@ def test_golden_game_replays_to_its_stored_end():
     ({"e2": 1, "c3": 1, **FAR}, "e5", "e2-e3,e3-e2", "that turn leaves the position unchanged"),
     ({"e2": 1, "c3": 1, **FAR}, "e5", "e2>c3", "your team does not have the ball (it lies loose on e5)"),
     ({"e2": 1, "c3": 1, **FAR}, "i3", "e2-e3 e2>c3", "your team does not have the ball (it is held by the opponent on i3)"),
+    ({"e2": 1, "c3": 1, **FAR}, "e5", "e2-e3-e4", "'e3-e4' is not a cell name: write a row letter a–i then a number, like e5"),
 ])
 def test_refusals_say_exactly_why(pieces, ball, turn, message):
     assert refused(pos(pieces, ball), turn, message) == message
@@ -660,3 +661,14 @@ def test_suggestions_goals_first_then_taking_the_ball_then_moves_by_progress_the
     keys = [key(a) for a in ranked]
     assert keys == sorted(keys)
     assert {k[0] for k in keys} == {0, 2, 3}  # goals, ordinary moves and passes all appear
+
+
+def test_a_team_of_two_may_stand_on_its_own_dot_in_the_middle_of_a_turn():
+    g = pos({"b2": 1, "c3": 1, **FAR}, "e5")
+    g.apply_action(g.parse_action("b2-a1"))  # a1: Orange's own end zone (a dot), and the field's first cell
+    assert not g.can_end_turn()
+    assert sorted(g.legal_notations()) == ["a1-a2", "a1-b1", "a1-b2", "c3-b2", "c3-b3", "c3-c2",
+                                           "c3-c4", "c3-d3", "c3-d4"]
+    g.apply_action(g.parse_action("a1-a2"))
+    g.end_turn()
+    assert g.position()["pieces"] == {"a2": 1, "c3": 1, "i3": 2, "h4": 2}
