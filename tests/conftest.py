@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -11,7 +12,7 @@ from tests.botworld import BotWorld
 
 
 def pytest_runtest_setup(item):
-    """Under mutmut, forget the engines' memoised results before each test.
+    """Under mutmut, forget the engines' memoised results (and the GIF thread pool) before each test.
 
     mutmut forks each mutant's run from a process that has already run the tests,
     and it runs a mutant only against the tests that called the mutated function
@@ -22,6 +23,10 @@ def pytest_runtest_setup(item):
     """
     if "MUTANT_UNDER_TEST" not in os.environ:
         return
+    # A forked child inherits the GIF thread pool without its thread: a replay would wait for ever.
+    service = sys.modules.get("bot.service")
+    if service is not None and hasattr(service, "_GIF_POOL"):
+        service._GIF_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hexplay-gif")
     for name, module in list(sys.modules.items()):
         if name.split(".")[0] in ("games", "bot", "render"):
             for value in list(vars(module).values()):

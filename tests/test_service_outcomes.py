@@ -254,3 +254,28 @@ async def test_a_reminder_that_does_not_match_the_turn_or_a_paused_match_is_neve
     await store.quarantine(paused.id, "broken", 1.0)
     service.clock.current = row.remind_at + 1
     assert await service.due_reminders() == []
+
+
+async def test_a_missed_announcement_names_who_moved_even_after_a_swap(service):
+    service.clock.advance(61)
+    lobby = await service.create(game_id="begird", creator=ALICE, invited=[BOB], guild_id=GUILD,
+                                 channel_id=CHANNEL, options_text="board=small")
+    await service.accept(lobby.id, BOB[0])
+    await service.play(lobby.id, ALICE[0], "a1")
+    await service.play(lobby.id, BOB[0], "swap")  # bob now owns the first seat's stones
+    played = await service.play(lobby.id, ALICE[0], "a2")
+    assert played.line.startswith("**alice** (White) played `a2`")
+    assert (await service.missed(lobby.id)).line == played.line
+
+
+async def test_the_board_line_adds_nothing_when_nobody_is_on_vacation(service):
+    match = await active(service)
+    _, _, _, line = await service.board(match.id)
+    assert line == f"Bide #{match.id}, turn 1: **alice** (Red) to move."
+
+
+async def test_a_lobby_has_no_replay_yet(service):
+    lobby = await service.create(game_id="bide", creator=CAROL, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL)
+    with pytest.raises(ServiceError) as refused:
+        await service.history_gif(lobby.id)
+    assert str(refused.value) == f"Bide #{lobby.id} has not started yet."
