@@ -2,24 +2,27 @@
 
 Not a test: it plays many whole games. For each game with its standard options
 (two players; Bide also with four, two seats per side), the win rate of the
-first level against the second with a 95% Wilson interval: hard vs random,
-hard vs easy, medium vs easy. Then CPU seconds per turn (mean, p95) at each
-level over all those games.
+first level against the second with a 95% Wilson interval (issue 11's pairs:
+hard vs random, hard vs easy, medium vs easy), then CPU seconds per turn
+(mean, p95) at each level over all those games.
 
-    python benchmarks/bench_ai.py [--games 4] [--slow-games 2] [--only bide] [--pairs medium:easy]
-                                  [--seed 0] [--max-turns 300] [--out DIR]
-    python benchmarks/bench_ai.py --table DIR        # the figures table from saved results
+    python benchmarks/bench_ai.py                 # make bench: medium:easy x2, hard:random x1 per game
+    python benchmarks/bench_ai.py [--games N] [--slow-games N] [--only bide:4,begird]
+                                  [--pairs medium:easy,hard:easy,hard:random] [--seed 0] [--max-turns 300] [--out DIR]
+    python benchmarks/bench_ai.py --like benchmarks/results/ai --out DIR   # replay the published games
+    python benchmarks/bench_ai.py --table DIR     # the figures table (docs/ai.md) from saved games
     python benchmarks/bench_ai.py --timing-positions 10     # only seconds per turn, per level
 
 Game ``k`` of a pair is the arena's game ``k`` (``ai.arena.play_one``): its
-seeds depend only on ``--seed`` and ``k``, so any game can be replayed alone.
-With ``--out`` every finished game is appended as one JSON line to
-``DIR/ai-<game>-<players>p-<a>-vs-<b>-seed<S>.jsonl`` and a rerun plays only
-the games missing there, so a long run can be interrupted and resumed, and
-the published figures (benchmarks/results/ai/) are reproduced by running with
-the counts they state. Pairs are played round-robin (the one least far
-towards its count next), so an interrupted run still covers every pair.
-Pairs involving ``hard`` use ``--slow-games`` (a hard turn takes seconds).
+seeds depend only on ``--seed`` and ``k``, so any game can be replayed alone
+(a search stopped by its CPU cap rather than its simulation count depends on
+the machine's speed, so such games may differ). With ``--out`` every finished
+game is appended as one JSON line to ``DIR/ai-<game>-<players>p-<a>-vs-<b>-seed<S>.jsonl``
+and a rerun plays only the games missing there, so a long run can be
+interrupted and resumed; ``--like`` plays exactly the games of a saved
+directory. Pairs are played round-robin (the one least far towards its count
+next), so an interrupted run still covers every pair. Pairs involving
+``hard`` use ``--slow-games`` (a hard turn takes seconds).
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from ai.turns import apply_turn, random_actions  # noqa: E402
 from games.registry import GAMES, new_game  # noqa: E402
 
 PAIRS = (("medium", "easy"), ("hard", "easy"), ("hard", "random"))
+DEFAULT_PAIRS = (("medium", "easy"), ("hard", "random"))  # make bench: a few minutes
 AIMS = {("hard", "random"): 0.95, ("hard", "easy"): 0.75, ("medium", "easy"): 0.60}
 
 
@@ -109,9 +113,10 @@ class Pair:
     """One (game, players, a, b) series: the games done so far and those still to play."""
 
     def __init__(self, game_id: str, players: int, a: str, b: str, target: int, seed: int,
-                 max_turns: int, out: Path | None) -> None:
+                 max_turns: int, out: Path | None, numbers: list[int] | None = None) -> None:
         self.game_id, self.players, self.a, self.b = game_id, players, a, b
         self.target, self.seed, self.cap = target, seed, turn_cap(game_id, max_turns)
+        self.numbers = numbers  # the game numbers to play (default: 0, 1, 2, …)
         self.path = result_path(out, game_id, players, a, b, seed) if out else None
         self.records = [r for r in load_records(self.path) if r["max_turns"] == self.cap] if self.path else []
         self.done = {r["k"] for r in self.records}
@@ -121,7 +126,8 @@ class Pair:
         return len(self.done) / self.target if self.target else 1.0
 
     def play_next(self) -> dict:
-        k = next(k for k in range(self.target + len(self.done) + 1) if k not in self.done)
+        numbers = self.numbers if self.numbers is not None else range(self.target + len(self.done) + 1)
+        k = next(k for k in numbers if k not in self.done)
         start = time.process_time()
         score, ply, seconds, finished = play_one(self.game_id, self.a, self.b, k, self.players, None,
                                                  self.seed, self.cap)
@@ -206,8 +212,8 @@ def table(out: Path) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=4, help="games per pair without hard")
-    parser.add_argument("--slow-games", type=int, default=2, help="games per pair with hard")
+    parser.add_argument("--games", type=int, default=2, help="games per pair without hard")
+    parser.add_argument("--slow-games", type=int, default=1, help="games per pair with hard")
     parser.add_argument("--only", default=None, help="game ids, or game:players, comma-separated (bide:4,begird)")
     parser.add_argument("--pairs", default=None, help='e.g. "medium:easy,hard:random"')
     parser.add_argument("--seed", type=int, default=0, help="another seed plays other games")
@@ -215,13 +221,15 @@ def main() -> int:
                         help="Bump and Play Bai games still going after this many turns are draws")
     parser.add_argument("--out", type=Path, default=None, help="append each game to DIR/ai-*.jsonl; resume")
     parser.add_argument("--table", type=Path, default=None, help="only print the table of the results in DIR")
+    parser.add_argument("--like", type=Path, default=None,
+                        help="replay exactly the games saved in DIR (pairs, seeds, game numbers) into --out")
     parser.add_argument("--timing-positions", type=int, default=0,
                         help="only time each level on this many positions per game (from random play)")
     args = parser.parse_args()
     if args.table:
         print(table(args.table))
         return 0
-    pairs = PAIRS if not args.pairs else tuple(tuple(p.split(":")) for p in args.pairs.split(","))
+    pairs = DEFAULT_PAIRS if not args.pairs else tuple(tuple(p.split(":")) for p in args.pairs.split(","))
     chosen = setups(None)
     if args.only:
         wanted = [w.partition(":") for w in args.only.split(",")]
@@ -235,8 +243,18 @@ def main() -> int:
     print(f"a Bump or Play Bai game still going after {args.max_turns} turns is a draw", flush=True)
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
-    series = [Pair(g, p, a, b, args.slow_games if "hard" in (a, b) else args.games, args.seed, args.max_turns,
-                   args.out) for a, b in pairs for g, p in chosen]
+    if args.like:
+        series = []
+        for path in sorted(args.like.glob("ai-*.jsonl")):
+            saved = load_records(path)
+            if saved:
+                r = saved[0]
+                cap = r["max_turns"] if r["max_turns"] is not None else args.max_turns
+                series.append(Pair(r["game"], r["players"], r["a"], r["b"], len(saved), r["seed"], cap, args.out,
+                                   sorted(x["k"] for x in saved)))
+    else:
+        series = [Pair(g, p, a, b, args.slow_games if "hard" in (a, b) else args.games, args.seed,
+                       args.max_turns, args.out) for a, b in pairs for g, p in chosen]
     while True:
         todo = [s for s in series if len(s.done) < s.target]
         if not todo:

@@ -42,3 +42,18 @@ def test_replayed_game_is_identical():
     two = play_one("begird", "easy", "random", 1, None, {"board": "y"}, 7)
     assert one[:2] == two[:2] and one[3] == two[3]
     assert bench.turn_cap("bump", 300) == 300 and bench.turn_cap("bide", 300) is None
+
+
+def test_like_replays_exactly_the_saved_games(tmp_path, capsys, monkeypatch):
+    bench = load_bench()
+    saved, again = tmp_path / "saved", tmp_path / "again"
+    saved.mkdir()
+    pair = bench.Pair("begird", 2, "random", "random", 2, 4, 300, saved)
+    pair.play_next(), pair.play_next()
+    monkeypatch.setattr("sys.argv", ["bench_ai.py", "--like", str(saved), "--out", str(again)])
+    assert bench.main() == 0
+    assert "random vs random: random scores" in capsys.readouterr().out
+    original = bench.load_records(bench.result_path(saved, "begird", 2, "random", "random", 4))
+    replayed = bench.load_records(bench.result_path(again, "begird", 2, "random", "random", 4))
+    strip = [{k: v for k, v in r.items() if k not in ("cpu", "seconds")} for r in original]
+    assert [{k: v for k, v in r.items() if k not in ("cpu", "seconds")} for r in replayed] == strip
