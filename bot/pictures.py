@@ -10,17 +10,18 @@ the stored state document (``Game.to_json()``), the names, the last turn's event
 the title and the zoom go in; PNG bytes come out. A game in the middle of a turn (previews,
 the turn builder) has no state document and is drawn on a thread, as is every picture when
 the pool is off (``processes=0``), not ready yet (just after a start) or broken (a worker
-died: the pool is then replaced), so a stored turn never waits for the pool. GIF replays have their own single worker.
+died: the pool is then replaced), so a stored turn never waits for the pool. GIF replays
+have their own single worker.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import multiprocessing
 import os
 import threading
-import functools
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
