@@ -625,9 +625,10 @@ def _draw_panel(im, game, g: Geometry, names, last_events) -> None:
 
 @lru_cache(maxsize=1)
 def palette() -> Image.Image:
-    """A 255-colour palette ("P" image) for every Begird picture, built once from samples
-    holding both stones, the last-stone ring, golden islands and winning rings, every land
-    tone and both panel highlights."""
+    """A 255-colour palette ("P" image) for every Begird picture, built once and fitted
+    (:func:`render.palettes.fitted`: this module's colours exact) to samples holding both
+    stones, the last-stone ring, golden islands and winning rings, every land tone and both
+    panel highlights."""
     import random
 
     from games.begird import Begird
@@ -644,11 +645,6 @@ def palette() -> Image.Image:
         for _ in range(6):
             events = mid.play_turn(rng.choice([n for n in mid.legal_notations() if n != "swap"]))
         samples.append(render(mid, player_names=["Ann", "Bob"], last_events=events, width=720))
-    sheet = Image.new("RGB", (720, sum(s.height for s in samples)))
-    y = 0
-    for s in samples:
-        sheet.paste(s, (0, y))
-        y += s.height
     # Small marks (the last-stone ring) are too rare for median cut: add them and their blends.
     exact = []
     for ink in (LAST_MARK, WIN_RING, WIN_RING_HALO):

@@ -576,9 +576,10 @@ def palette() -> Image.Image:
 
     Quantizing to a fixed palette is a fast nearest-colour lookup, and
     palette PNGs are about a third of the size of RGB ones; the free 256th
-    index lets GIF frames use transparency for unchanged pixels. The palette
-    comes from sample pictures holding every seat colour, highlight, arrow and
-    panel state, so nothing drawn later lacks a close colour.
+    index lets GIF frames use transparency for unchanged pixels. The palette is
+    fitted (:func:`render.palettes.fitted`: this module's colours exact) to sample
+    pictures holding every seat colour, highlight, arrow and panel state, so nothing
+    drawn later lacks a close colour.
     """
     from games.bide import Bide
 
@@ -598,11 +599,6 @@ def palette() -> Image.Image:
         render(full, last_events=events[:2], width=720),
         render(Bide.from_position(2, {"side": side}, {"board": {}}), width=720),
     ]
-    sheet = Image.new("RGB", (720, sum(s.height for s in samples)))
-    y = 0
-    for s in samples:
-        sheet.paste(s, (0, y))
-        y += s.height
     from .palettes import fitted, module_colours
 
     return fitted(samples, module_colours(render))
