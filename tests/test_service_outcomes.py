@@ -3,14 +3,16 @@ durations, autocomplete lengths, and lists that stay in their server."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from types import SimpleNamespace
 
 import pytest
 
 from bot.clock import ManualClock
-from bot.service import MatchService, ServiceError, waited
-from bot.storage import SeatRow, Store
+from bot.service import MatchService, ServiceError, parse_options, waited
+from bot.storage import MoveRow, SeatRow, Store, VersionConflict
+from games import Event
 from bot.suggestions import MAX_CHOICES
 
 GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
@@ -279,3 +281,101 @@ async def test_a_lobby_has_no_replay_yet(service):
     with pytest.raises(ServiceError) as refused:
         await service.history_gif(lobby.id)
     assert str(refused.value) == f"Bide #{lobby.id} has not started yet."
+
+
+async def test_a_finished_match_stores_its_result_and_the_final_outcome_keeps_its_events(service):
+    match = await active(service, (ALICE, BOB, CAROL))
+    await service.play(match.id, ALICE[0], "e5")
+    await service.resign(match.id, CAROL[0])
+    outcome = await service.resign(match.id, ALICE[0])
+    assert outcome.finished and [e.kind for e in outcome.events] == ["resign", "end"]
+    ended = await service.get(match.id)
+    game = service.game_of(ended)
+    assert ended.result == {"winners": [2], "scores": list(game.scores())} and list(game.winners) == [2]
+    assert (await service.get(match.id)).version == outcome.match.version
+
+
+async def test_apply_move_returns_the_version_it_stored(service):
+    match = await active(service)
+    game = service.game_of(match)
+    events = game.play_turn("e5")
+    move = MoveRow(0, 0, 1, ALICE[0], "turn", "e5", [e.to_json() for e in events], 0.0)
+    version = await service.store.apply_move(match.id, match.version, move=move, state=game.to_json(),
+                                             finished=False, result=None, turn_changed=True, resigned_seat=None,
+                                             reminder=None, now=5.0)
+    assert version == match.version + 1 == (await service.get(match.id)).version
+
+
+def test_options_are_separated_by_spaces_or_commas_and_a_bad_one_is_quoted_short():
+    assert parse_options("Side=4,board=small  expert=true") == {"side": "4", "board": "small", "expert": "true"}
+    assert parse_options(None) == {}
+    with pytest.raises(ServiceError) as refused:
+        parse_options("x" * 60)
+    assert str(refused.value) == f"Options are written key=value, like side=4; `{'x' * 39}…` is not."
+
+
+async def test_without_a_configured_delay_a_reminder_comes_after_24_hours(tmp_path):
+    store = await Store.open(tmp_path / "defaults.sqlite3")
+    try:
+        service = MatchService(store, ManualClock())
+        assert await service.reminder_delay(ALICE[0], GUILD) == 24 * HOUR
+    finally:
+        await store.close()
+
+
+async def test_the_deadline_itself_is_already_out_of_time(service):
+    service.clock.advance(61)
+    lobby = await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL,
+                                 days_per_move=1)
+    match = (await service.accept(lobby.id, BOB[0])).match
+    service.clock.current = match.deadline_at - 1
+    assert service.time_note(match) == f"time runs out <t:{int(match.deadline_at)}:R>"
+    service.clock.current = match.deadline_at
+    assert service.time_note(match, "; ") == "; out of time"
+
+
+async def test_a_change_that_lost_a_race_is_refused_with_the_truth():
+    async def lost():
+        raise VersionConflict(1)
+
+    with pytest.raises(ServiceError) as refused:
+        await MatchService._guarded(lost())
+    assert str(refused.value) == ("The position changed at the same moment (another turn or button came first), "
+                                  "so nothing was done: look at the latest board and try again.")
+
+
+def test_effects_of_a_turn_are_counted_in_words():
+    def events(*kinds):
+        return [Event(kind) for kind in kinds]
+
+    assert MatchService._effects(events("place")) == ""
+    assert MatchService._effects(events("place", "push")) == " — 1 disc pushed"
+    assert MatchService._effects(events("push", "push", "capture", "release")) == (
+        " — 2 discs pushed, 1 captured, a release: every opponent must release next turn")
+    assert MatchService._effects(events("capture", "capture", "swap")) == " — 2 captured, the players swapped sides"
+
+
+async def test_replays_one_at_a_time_per_match_and_thirty_seconds_apart_per_player(service, monkeypatch):
+    drawn = []
+
+    def fake_gif(frames, **kwargs):
+        drawn.append((len(frames), kwargs["title"], kwargs["player_names"]))
+        return b"GIF89a"
+
+    monkeypatch.setattr("bot.service.render_gif", fake_gif)
+    match = await active(service)
+    await service.play(match.id, ALICE[0], "e5")
+    first, second = await asyncio.gather(service.history_gif(match.id), service.history_gif(match.id),
+                                         return_exceptions=True)
+    assert first == b"GIF89a" and isinstance(second, ServiceError)
+    assert str(second) == (f"A replay of Bide #{match.id} is being drawn right now; ask again in a moment.")
+    assert drawn == [(2, f"Bide #{match.id}", ["alice", "bob"])]
+    assert await service.history_gif(match.id, ALICE[0], GUILD) == b"GIF89a"  # the first is done
+    service.clock.advance(29.5)
+    with pytest.raises(ServiceError, match=r"One replay every 30 s: try again in 1 s\."):
+        await service.history_gif(match.id, ALICE[0], GUILD)
+    assert await service.history_gif(match.id, BOB[0], GUILD) == b"GIF89a"  # each player has their own wait
+    service.clock.advance(0.5)
+    assert await service.history_gif(match.id, ALICE[0], GUILD) == b"GIF89a"
+    with pytest.raises(ServiceError, match="no match"):
+        await service.history_gif(match.id, CAROL[0], OTHER_GUILD)
