@@ -101,7 +101,6 @@ def shipped(game_id: str, fit: Callable[[], Image.Image | None]) -> Callable[[],
         return palette_image([tuple(c) for c in colours])  # type: ignore[misc]
 
     load.fit = fit  # type: ignore[attr-defined]
-    load.game_id = game_id  # type: ignore[attr-defined]
     return load
 
 
