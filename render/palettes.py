@@ -18,10 +18,12 @@ palette is the same on every run.
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import sys
 from functools import lru_cache
+from pathlib import Path
 from typing import Callable, Sequence
 
 from PIL import Image
@@ -63,6 +65,79 @@ def module_colours(renderer: Callable[..., Image.Image]) -> list[tuple[int, int,
         take(astuple(theme))
     take((LAST_MOVE_RING, LAST_MOVE_HALO))
     return list(dict.fromkeys(found))[:MAX_EXACT]
+
+
+# -- palettes shipped as data -----------------------------------------------------------------------
+#
+# Fitting the four games' palettes costs about 1.7 s of CPU, in every process that draws
+# (the bot, each picture worker, each test process). The fitting is deterministic (seeded
+# sample positions, sorted colours, a fixed number of iterations), so its results are
+# committed in SHIPPED_FILE and loaded instead; ``python -m render.palettes`` fits them
+# again and rewrites the file (after a change of a renderer's colours or look), and a test
+# checks that fitting again gives exactly the committed palettes.
+
+SHIPPED_FILE = Path(__file__).with_name("palettes.json")
+
+
+@lru_cache(maxsize=1)
+def _shipped_data() -> dict[str, list[list[int]]]:
+    try:
+        return json.loads(SHIPPED_FILE.read_text())["palettes"]
+    except (OSError, ValueError, KeyError):  # missing or unreadable: every palette is fitted
+        log.warning("no shipped palettes in %s: fitting them", SHIPPED_FILE)
+        return {}
+
+
+def shipped(game_id: str, fit: Callable[[], Image.Image | None]) -> Callable[[], Image.Image | None]:
+    """A function returning the game's palette image: the one committed in :data:`SHIPPED_FILE`,
+    or, if the file lacks it, ``fit()`` (built on first call, then cached). ``fit`` stays
+    reachable as the result's ``fit`` attribute (what :func:`regenerate` calls)."""
+
+    @lru_cache(maxsize=1)
+    def load() -> Image.Image | None:
+        colours = _shipped_data().get(game_id)
+        if colours is None:
+            return fit()
+        return palette_image([tuple(c) for c in colours])  # type: ignore[misc]
+
+    load.fit = fit  # type: ignore[attr-defined]
+    return load
+
+
+def colours_of(palette: Image.Image) -> list[list[int]]:
+    values = palette.getpalette("RGB") or []
+    return [values[i:i + 3] for i in range(0, len(values), 3)]
+
+
+def regenerate(makers: dict[str, Callable[[], Image.Image | None]]) -> dict:
+    """The shipped-palettes document, every palette fitted afresh (``makers``: game id -> a
+    :func:`shipped` function, as :data:`render._PALETTES` holds them)."""
+    from PIL import features
+
+    fitted_ = {}
+    for game_id, make in sorted(makers.items()):
+        fit = getattr(make, "fit", None)
+        palette = fit() if fit is not None else None
+        if palette is not None:
+            fitted_[game_id] = colours_of(palette)
+    return {"about": "Fitted palettes (render/palettes.py); rewrite with: python -m render.palettes",
+            "pillow": Image.__version__, "freetype": features.version("freetype2"), "palettes": fitted_}
+
+
+def dump(document: dict) -> str:
+    """The file's text: one palette entry per line-chunk, small and diffable."""
+    lines = ["{"]
+    for key in ("about", "pillow", "freetype"):
+        lines.append(f" {json.dumps(key)}: {json.dumps(document[key])},")
+    lines.append(' "palettes": {')
+    games = list(document["palettes"].items())
+    for n, (game_id, colours) in enumerate(games):
+        rows = [", ".join(json.dumps(c) for c in colours[i:i + 8]) for i in range(0, len(colours), 8)]
+        body = ",\n   ".join(rows)
+        lines.append(f"  {json.dumps(game_id)}: [\n   {body}\n  ]" + ("," if n < len(games) - 1 else ""))
+    lines.append(" }")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
 
 
 def sampled(game_id: str, renderer: Callable[..., Image.Image]) -> Callable[[], Image.Image | None]:
@@ -210,3 +285,10 @@ def _random_turn(game, rng: random.Random) -> list[str]:
         trial.apply_action(action)
         if trial.is_over or not trial.turn_in_progress() or (trial.can_end_turn() and rng.random() < 0.6):
             return tokens
+
+
+if __name__ == "__main__":  # python -m render.palettes: fit every game's palette again, rewrite the file
+    import render
+
+    SHIPPED_FILE.write_text(dump(regenerate(render._PALETTES)))
+    print(f"wrote {SHIPPED_FILE}")

@@ -358,3 +358,29 @@ def test_tiles_are_pasted_whole_only_where_nothing_was_drawn_in_their_box():
     palette = im.quantize(64, dither=Image.Dither.NONE)
     assert png.to_palette(im, palette).tobytes() == im.copy().quantize(palette=palette,
                                                                        dither=Image.Dither.NONE).tobytes()
+
+
+def test_shipped_palettes_are_what_fitting_gives_and_are_used():
+    """render/palettes.json holds the fitted palettes (loading them spares ~1.7 s of CPU per
+    process): fitting again must give exactly its entries, else rewrite it (python -m render.palettes)."""
+    import json
+
+    from render import palettes
+
+    committed = json.loads(palettes.SHIPPED_FILE.read_text())
+    document = palettes.regenerate(render._PALETTES)
+    assert sorted(document["palettes"]) == ["begird", "bide", "bump", "playbai"]
+    assert document["palettes"] == committed["palettes"], (
+        f"fitting gives other palettes (file made with Pillow {committed['pillow']}, FreeType "
+        f"{committed['freetype']}; now {document['pillow']}, {document['freetype']}): python -m render.palettes")
+    assert palettes.dump(document) == palettes.SHIPPED_FILE.read_text(), "the file is as dump() writes it"
+    for game_id, colours in committed["palettes"].items():
+        assert palettes.colours_of(render._palette_of(game_id)) == colours, game_id
+
+
+def test_a_game_missing_from_the_shipped_file_gets_its_palette_fitted():
+    from render import palettes
+
+    fitted = palettes.palette_image([(1, 2, 3), (4, 5, 6)])
+    make = palettes.shipped("nosuchgame", lambda: fitted)
+    assert make() is fitted and make.fit() is fitted
