@@ -78,6 +78,9 @@ class SearchResult:
 class MCTS:
     """One search: ``MCTS(knowledge, rng, simulations=..., seconds=...).search(game)``."""
 
+    #: CPU seconds past the cap that the final "does it lose at once?" checks may use.
+    final_check_grace: float = 0.5
+
     def __init__(
         self,
         knowledge: GameKnowledge,
@@ -178,6 +181,7 @@ class MCTS:
         if game.is_over:
             raise ValueError("the game is over: there is no turn to choose")
         seat = player_to_move(game)
+        start = time.process_time()  # the cap counts the root expansion (Play Bai's can be long)
         root = Node(None, game.copy(), 1.0)
         self._expand(root)
         assert root.children is not None
@@ -185,31 +189,47 @@ class MCTS:
             only = root.children[0]
             return SearchResult(only.turn, 0, 0, 1.0 if root.solved else 0.5, len(root.children),  # type: ignore[arg-type]
                                 root.solved or ())
-        start = time.process_time()
         done = 0
         while done < self.simulations:
             if self.seconds is not None and time.process_time() - start > self.seconds:
                 break
             self._simulate(root)
             done += 1
-        chosen = self._final_choice(root, seat)
+        deadline = None if self.seconds is None else start + self.seconds + self.final_check_grace
+        chosen = self._final_choice(root, seat, deadline)
         value = chosen.mean(seat) if chosen.visits else 0.0
         means = tuple(v / root.visits for v in root.value) if root.value and root.visits else ()
         return SearchResult(chosen.turn, done, chosen.visits, value, len(root.children),  # type: ignore[arg-type]
                             means)
 
-    def _final_choice(self, root: Node, seat: int) -> Node:
-        """The most visited turn that does not lose at once, if one exists."""
+    def _final_choice(self, root: Node, seat: int, deadline: float | None = None) -> Node:
+        """The most visited turn that does not lose at once, if one exists.
+
+        Checking an unexpanded turn means listing the next seat's turns; in a lost
+        position every turn is checked, which can take seconds (577 Play Bai turns,
+        each answered by a winning goal). So past ``deadline`` (CPU) unexpanded turns
+        are no longer checked: the first turn not known to lose is played.
+        """
         children = root.children
         assert children
         for child in children:  # a turn proven to win (the next seat cannot avoid losing)
             if child.solved is not None and child.solved[seat - 1] == 1.0:
                 return child
-        ranked = sorted(children, key=lambda c: (c.visits, c.mean(seat) if c.visits else 0.0), reverse=True)
+        ranked = sorted(children, key=lambda c: (c.visits, c.mean(seat) if c.visits else 0.0, c.prior),
+                        reverse=True)
         for child in ranked:
+            if (deadline is not None and child.children is None and time.process_time() > deadline):
+                return next((c for c in ranked if not self._known_to_lose(c, seat)), ranked[0])
             if not self._loses_at_once(root, child, seat):
                 return child
         return ranked[0]
+
+    @staticmethod
+    def _known_to_lose(child: Node, seat: int) -> bool:
+        state = child.state
+        if state is not None and state.is_over:
+            return by_player(state, returns_of(state))[seat - 1] == 0.0
+        return child.solved is not None and child.solved[seat - 1] == 0.0
 
     def _loses_at_once(self, root: Node, child: Node, seat: int) -> bool:
         if child.state is None:

@@ -28,6 +28,7 @@ next), so an interrupted run still covers every pair. Pairs involving
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
 import statistics
@@ -42,6 +43,7 @@ from ai.levels import LEVELS, choose_turn  # noqa: E402
 from ai.turns import apply_turn, random_actions  # noqa: E402
 from games.registry import GAMES, new_game  # noqa: E402
 
+AI_VERSION = ""  # set by ai_version() when a run starts
 PAIRS = (("medium", "easy"), ("hard", "easy"), ("hard", "random"))
 DEFAULT_PAIRS = (("medium", "easy"), ("hard", "random"))  # make bench: a few minutes
 AIMS = {("hard", "random"): 0.95, ("hard", "easy"): 0.75, ("medium", "easy"): 0.60}
@@ -93,6 +95,14 @@ def time_levels(game_id: str, players: int, positions: int) -> None:
 
 # -- saved results -------------------------------------------------------------------
 
+def ai_version() -> str:
+    """A short hash of the ai/ sources, saved with each game (which code played it)."""
+    digest = hashlib.sha1()
+    for path in sorted((Path(__file__).resolve().parent.parent / "ai").glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:10]
+
+
 def result_path(out: Path, game_id: str, players: int, a: str, b: str, seed: int) -> Path:
     return out / f"ai-{game_id}-{players}p-{a}-vs-{b}-seed{seed}.jsonl"
 
@@ -133,7 +143,7 @@ class Pair:
                                                  self.seed, self.cap)
         record = {"game": self.game_id, "players": self.players, "a": self.a, "b": self.b, "seed": self.seed,
                   "k": k, "max_turns": self.cap, "score_a": score, "ply": ply, "finished": finished,
-                  "cpu": round(time.process_time() - start, 3),
+                  "cpu": round(time.process_time() - start, 3), "ai": AI_VERSION,
                   "seconds": {lv: [round(x, 4) for x in xs] for lv, xs in seconds.items()}}
         self.records.append(record)
         self.done.add(k)
@@ -226,6 +236,8 @@ def main() -> int:
     parser.add_argument("--timing-positions", type=int, default=0,
                         help="only time each level on this many positions per game (from random play)")
     args = parser.parse_args()
+    global AI_VERSION
+    AI_VERSION = ai_version()
     if args.table:
         print(table(args.table))
         return 0

@@ -338,3 +338,56 @@ async def test_thinker_answers_from_a_stored_state_in_another_process():
         new_game("bide").copy().play_turn(answer["turn"])
     finally:
         thinker.close()
+
+
+# -- the CPU cap ------------------------------------------------------------------------
+
+# Play Bai, Orange to move, Blue on two goals holding the ball at e3 (seen in the arena,
+# medium vs easy game 8): every one of Orange's 577 turns leaves Blue a winning goal, so
+# checking them all ("does it lose at once?") took easy 2.9 s of CPU past its 1 s cap.
+PLAYBAI_LOST = {"pieces": {"b2": 1, "e7": 1, "h2": 1, "b5": 2, "e3": 2, "e5": 2}, "ball": "e3",
+                "goals": [0, 2], "to_move": 1, "kickoff": False, "last_goal": 2}
+
+
+class CountingMCTS(MCTS):
+    expansions = 0
+
+    def _expand(self, node):
+        self.expansions += 1
+        super()._expand(node)
+
+
+def test_final_checks_of_a_lost_position_stop_at_the_cap():
+    from games.registry import load_state
+
+    game = load_state({"format": 1, "game": "playbai", "players": 2,
+                       "options": {"side": 5, "expert": False, "first": 1}, "position": PLAYBAI_LOST})
+    search = CountingMCTS(knowledge_for(game), random.Random(1), simulations=24, seconds=0.05)
+    search.final_check_grace = 0.0
+    result = search.search(game)
+    after = game.copy()
+    after.play_turn(result.turn.notation)  # a legal turn all the same
+    assert result.candidates == 577 and search.expansions < 100  # not one per turn
+
+
+class SlowRoot(GameKnowledge):
+    """Begird's turns, but listing them at the root costs 0.2 s of CPU."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def turns(self, game, rng):
+        import time
+
+        self.calls += 1
+        if self.calls == 1:
+            end = time.process_time() + 0.2
+            while time.process_time() < end:
+                pass
+        return super().turns(game, rng)
+
+
+def test_the_cap_counts_the_root_expansion():
+    game = begird_gap(2)
+    result = MCTS(SlowRoot(), random.Random(0), simulations=10_000, seconds=0.1).search(game)
+    assert result.simulations == 0
