@@ -776,3 +776,8 @@ def test_text_board_of_a_won_game_and_the_island_labels():
     ])
     board = "\n".join(game().render_text().splitlines()[:-2])  # the standard board: islands 10-15 are A-F
     assert [board.count(label) for label in "123456789ABCDEF"] == [len(i) for i in layout("standard").islands]
+    g = game()
+    g.play_turn("e5")
+    g.play_turn("e6")
+    cells = "".join(line[3:] for line in g.render_text().splitlines()[:-2])  # without the row letters
+    assert (cells.count("x"), cells.count("o"), cells.count("X"), cells.count("O")) == (1, 1, 0, 0)
