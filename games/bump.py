@@ -12,7 +12,8 @@ A turn is one action: ``pass``; a move ``FROM[,TO][-F]`` followed by the
 mover's choices ``(a) (b)…``; or a reinforcement ``R,TO[-F]``. A move that
 changes nothing (``03``, ``03,03``, ``03-0`` facing 0 already) is ``pass``.
 Choices name the space the bumped piece would be pushed into (``x`` for a
-push into a wall, and for any capturing option); entries are taken in the
+push into a wall, else for any capturing option; several pushes into walls
+at one choice are one turn, the first); entries are taken in the
 order the choices arise; missing ones take the default — the bumper whose
 facing (the bump's direction) is lowest. Canonical notation writes every
 choice of the turn, each in its own parentheses: ``03,04-0 (06)``.
@@ -342,8 +343,13 @@ class Bump(TurnBookkeeping):
             board, res = self._simulate(move_action(src, dst, facing, prefix), chooser, record=False)
             taken = tuple(p.chosen for p in res.points)
             for j in range(len(prefix), len(res.points)):
-                for d, _ in res.points[j].options[1:]:
-                    todo.append(taken[:j] + (d,))
+                point = res.points[j]
+                labels = point.labels()
+                for k, (d, _) in enumerate(point.options[1:], start=1):
+                    # Two pushes into walls are both written (x), and both capture the piece:
+                    # the notation names the first, so the others are not separate turns.
+                    if labels[k] not in labels[:k]:
+                        todo.append(taken[:j] + (d,))
             out.append((move_action(src, dst, facing, taken), board, res))
         return out
 
@@ -646,6 +652,10 @@ class Bump(TurnBookkeeping):
             if i >= len(entries):
                 return point.options[0][0]
             entry = entries[i].lower()
+            # "x" is first the push into a wall (the canonical notation writes it so), else any capture.
+            for (d, target), captures in zip(point.options, point.captures):
+                if target < 0 and entry == "x":
+                    return d
             for (d, target), captures in zip(point.options, point.captures):
                 if (target >= 0 and NAMES[target].lower() == entry) or (entry == "x" and captures):
                     return d

@@ -750,3 +750,23 @@ def test_the_turn_told_names_every_option_not_chosen():
     events = g.play_turn("04,03 (513)")
     assert g.describe_turn(events, g.last_turn_notation) == (
         "04,03 (513) — 021 bumps 03 to 513 (chosen: 513, rather than 04 or 512)")
+
+
+def test_two_pushes_into_walls_are_one_turn_written_x():
+    # 08 comes to 093 facing 3, where two bumpers would both push it into a wall:
+    # one notation, "(x)", so one turn (the first wall), and "(x)" replays it.
+    pieces = {"01": [1, 0], "03": [1, 0], "11": [1, 1], "111": [1, 3], "113": [1, 1], "13": [1, 3],
+              "221": [1, 4], "411": [1, 5], "413": [1, 3], "52": [1, 0], "55": [1, 2], "08": [2, 3],
+              "09": [2, 4], "092": [2, 4], "17": [2, 3], "191": [2, 2], "39": [2, 0], "47": [2, 2],
+              "49": [2, 1], "59": [2, 2], "592": [2, 2]}
+    g = game(pieces, to_move=2, reserves=[1, 1], captured=[1, 2])
+    notations = g.legal_notations()
+    assert len(set(notations)) == len(notations)
+    assert [n for n in notations if n.startswith("08,093")] == ["08,093 (x)"]
+    direct = g.copy()
+    direct.apply_action(next(a for a in g.legal_actions() if g.format_action(a) == "08,093 (x)"))
+    direct.end_turn()
+    typed = g.copy()
+    typed.play_turn("08,093 (x)")
+    assert typed.position() == direct.position() and typed.last_turn_notation == "08,093 (x)"
+    assert typed.captured == [1, 3]
