@@ -379,3 +379,15 @@ async def test_replays_one_at_a_time_per_match_and_thirty_seconds_apart_per_play
     assert await service.history_gif(match.id, ALICE[0], GUILD) == b"GIF89a"
     with pytest.raises(ServiceError, match="no match"):
         await service.history_gif(match.id, CAROL[0], OTHER_GUILD)
+
+
+@pytest.mark.parametrize("described, line", [
+    ("b2-c2 (took the ball)", "**alice**: b2-c2 (took the ball)."),
+    ("b5^ne — GOAL! 2–1 and the game!", "**alice**: b5^ne — GOAL! 2–1 and the game!"),
+    ("03-4 — bumps 06 to 07.", "**alice**: 03-4 — bumps 06 to 07."),
+    ("e5", "**alice** played `e5`."),
+    ("", "**alice** played `e5`."),
+])
+def test_a_turn_is_announced_in_the_engines_words_ending_as_a_sentence(described, line):
+    game = SimpleNamespace(describe_turn=lambda events, notation: described)
+    assert MatchService.turn_line("**alice**", game, "e5", []) == line

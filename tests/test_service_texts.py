@@ -30,7 +30,7 @@ from bot.timelimits import TimeLimits
 GOLDEN = Path(__file__).parent / "golden" / "service_texts.txt"
 GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
 ALICE, BOB, CAROL, DAN = (101, "alice"), (102, "bob"), (103, "carol"), (104, "dan")
-HOUR = 3600.0
+HOUR, DAY = 3600.0, 86400.0
 
 
 class Transcript:
@@ -168,7 +168,7 @@ async def play_session(service: MatchService, clock: ManualClock, t: Transcript)
     await t.refused("carol resigns again", service.resign(match.id, CAROL[0]))
     current = await service.get(match.id)
     t.say("suggestions for carol, who left", service.suggestions(current, service.game_of(current), CAROL[0], ""))
-    clock.advance(4 * DAY_S)
+    clock.advance(4 * DAY)
     t.say("time note, out of time", service.time_note(current, "; "))
     limits = TimeLimits(service)
     (job,) = [j for j in await limits.due() if j.match.id == match.id]
@@ -182,8 +182,6 @@ async def play_session(service: MatchService, clock: ManualClock, t: Transcript)
     t.say("history", (await service.history(match.id))[1])
     await t.refused("a move after the end", service.play(match.id, ALICE[0], "a1"))
 
-
-DAY_S = 86400.0
 
 
 async def playbai_session(service: MatchService, clock: ManualClock, t: Transcript) -> None:

@@ -155,10 +155,10 @@ async def test_announced_version_never_goes_backwards(service):
 
 
 async def test_declining_a_seat_removes_only_that_seat(service):
-    target = await service.create(game_id="bide", creator=CAROL, invited=[DAN, ERIN], guild_id=GUILD,
+    target = await service.create(game_id="bide", creator=CAROL, invited=[BOB, ERIN], guild_id=GUILD,
                                   channel_id=CHANNEL, players=3)
-    bystanders = await crowd(service)  # the crowd seats bob and carol too, in other matches
-    await assert_untouched(service, bystanders, lambda: service.decline(target.id, DAN[0]))
+    bystanders = await crowd(service)  # bob is seated (and invited) in the bystanders too
+    await assert_untouched(service, bystanders, lambda: service.decline(target.id, BOB[0]))
     assert [s.user_id for s in (await service.get(target.id)).seats] == [CAROL[0], ERIN[0]]
 
 

@@ -234,3 +234,44 @@ READ_ONLY = ("/data/h.db is read-only (the file or its folder): Hexplay must wri
 ])
 def test_each_database_problem_is_explained_in_one_line_for_the_operator(error, text):
     assert _explain(Path("/data/h.db"), sqlite3.OperationalError(error)) == text
+
+
+def _damaged_database(path: Path) -> bool:
+    """A database that opens but whose integrity check fails (an index page overwritten)."""
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA page_size=1024")
+    db.execute("CREATE TABLE t (a INTEGER, b TEXT)")
+    db.execute("CREATE INDEX t_b ON t (b)")
+    db.executemany("INSERT INTO t VALUES (?, ?)", [(i, f"v{i:05d}") for i in range(2000)])
+    db.commit()
+    db.close()
+    data = bytearray(path.read_bytes())
+    start = len(data) - 3 * 1024 + 100
+    data[start:start + 100] = b"z" * 100
+    path.write_bytes(data)
+    db = sqlite3.connect(path)
+    try:
+        return db.execute("PRAGMA quick_check").fetchone()[0] != "ok"
+    finally:
+        db.close()
+
+
+async def test_a_database_that_fails_its_integrity_check_is_refused(tmp_path):
+    path = tmp_path / "damaged.sqlite3"
+    if not _damaged_database(path):
+        pytest.skip("this SQLite did not notice the damage")
+    with pytest.raises(StoreUnavailable) as refused:
+        await Store.open(path)
+    assert str(refused.value) == (f"{path} is not a SQLite database or is damaged: restore a backup or move it "
+                                  "away, then start again")
+
+
+async def test_an_in_memory_store_leaves_no_file_behind(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    store = await Store.open(":memory:")
+    try:
+        await store.beat(1.0)
+        assert await store.last_seen() == 1.0
+    finally:
+        await store.close()
+    assert list(tmp_path.iterdir()) == []

@@ -6,7 +6,7 @@ touches every match, which only a test with a second match in the database notic
 tool makes that mutant for every condition (``x = ?`` becomes ``(x = ? OR 1)``, so the
 parameters still line up) and runs the given tests against each, in a scratch copy.
 
-    python tools/drop_where.py [pytest args…]   (default: the storage, lobby and service tests)
+    python tools/drop_where.py [--lines 709,721] [pytest args…]   (default: the storage, lobby and service tests)
 
 Prints one line per condition (KILLED or SURVIVED, the line, the statement) and the score.
 """
@@ -34,9 +34,13 @@ def sites(source: str) -> list[re.Match]:
 
 
 def main(argv: list[str]) -> int:
+    lines: set[int] | None = None
+    if argv[:1] == ["--lines"]:  # only the conditions on these lines of bot/storage.py
+        lines = {int(n) for n in argv[1].split(",")}
+        argv = argv[2:]
     tests = argv or DEFAULT_TESTS
     original = (ROOT / TARGET).read_text()
-    found = sites(original)
+    found = [m for m in sites(original) if lines is None or original.count("\n", 0, m.start()) + 1 in lines]
     killed = 0
     with tempfile.TemporaryDirectory(prefix="drop_where_") as scratch:
         shutil.copytree(ROOT, scratch, dirs_exist_ok=True,
