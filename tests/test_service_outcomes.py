@@ -169,7 +169,7 @@ async def test_pictures_get_the_title_the_names_the_last_turn_and_the_zoom(servi
         drawn.append((game.ply, kwargs))
         return b"png"
 
-    monkeypatch.setattr("bot.service.render_png", fake_png)
+    monkeypatch.setattr("bot.pictures.render_png", fake_png)  # drawn on a thread in tests (no worker processes)
     match = await active(service, (ALICE, BOB, CAROL))
     await service.play(match.id, ALICE[0], "e5")
     await service.play(match.id, BOB[0], "d4")
@@ -362,7 +362,7 @@ async def test_replays_one_at_a_time_per_match_and_thirty_seconds_apart_per_play
         drawn.append((len(frames), kwargs["title"], kwargs["player_names"]))
         return b"GIF89a"
 
-    monkeypatch.setattr("bot.service.render_gif", fake_gif)
+    monkeypatch.setattr("bot.pictures.render_gif", fake_gif)  # drawn on a thread in tests (no worker processes)
     match = await active(service)
     await service.play(match.id, ALICE[0], "e5")
     first, second = await asyncio.gather(service.history_gif(match.id), service.history_gif(match.id),
