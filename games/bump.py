@@ -653,9 +653,9 @@ class Bump(TurnBookkeeping):
                 return point.options[0][0]
             entry = entries[i].lower()
             # "x" is first the push into a wall (the canonical notation writes it so), else any capture.
-            for (d, target), captures in zip(point.options, point.captures):
-                if target < 0 and entry == "x":
-                    return d
+            walls = [d for d, target in point.options if target < 0]
+            if entry == "x" and walls:
+                return walls[0]
             for (d, target), captures in zip(point.options, point.captures):
                 if (target >= 0 and NAMES[target].lower() == entry) or (entry == "x" and captures):
                     return d

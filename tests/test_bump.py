@@ -642,6 +642,10 @@ def test_describe_turn_tells_the_chain_and_the_captures():
     events = g.play_turn("02-0")
     assert g.describe_turn(events) == ("bumps 03 to 04, which bumps 05 (captured against a piece), "
                                        "then 031 bumps 04 (captured against the wall)")
+    # the stored log ties each capture to the bump that made it (same number)
+    numbered = [(e.kind, e.src or e.cell, dict(e.data)["number"]) for e in events if e.kind in ("bump", "capture")]
+    assert numbered == [("bump", "03", 1), ("bump", "05", 2), ("capture", "05", 2),
+                        ("bump", "04", 3), ("capture", "04", 3)]
 
 
 def test_describe_turn_names_choices_and_the_guard_call():

@@ -202,6 +202,8 @@ def test_a_two_player_resignation_is_recorded_for_the_match_log_and_survives_a_r
     if info.max_players == 2:
         end["seat"] = 3 - seat  # a two-seat game's end names the winner
     assert events == [{"kind": "resign", "seat": seat}, end]
+    last_line = game.render_text().splitlines()[-1]  # the text board says how it ended
+    assert last_line.endswith(" wins by resignation.") if info.max_players == 2 else "(resignation)" in last_line
     for again in (load_state(json.loads(json.dumps(game.to_json()))),
                   type(game).from_position(2, game.options, game.position())):
         assert (again.winners, again.end_reason, again.to_move) == ((3 - seat,), "resignation", None)
