@@ -8,6 +8,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from bot.clock import ManualClock
+from bot.service import MatchService
+from bot.storage import Store
 from tests.botworld import BotWorld
 
 
@@ -24,15 +27,25 @@ def pytest_runtest_setup(item):
     if "MUTANT_UNDER_TEST" not in os.environ:
         return
     # A forked child inherits the GIF thread pool without its thread: a replay would wait for ever.
-    service = sys.modules.get("bot.service")
-    if service is not None and hasattr(service, "_GIF_POOL"):
-        service._GIF_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hexplay-gif")
+    pictures = sys.modules.get("bot.pictures")
+    if pictures is not None and hasattr(pictures, "_REPLAY_THREAD"):
+        pictures._REPLAY_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hexplay-gif")
     for name, module in list(sys.modules.items()):
         if name.split(".")[0] in ("games", "bot", "render"):
             for value in list(vars(module).values()):
                 clear = getattr(value, "cache_clear", None)
                 if callable(clear):
                     clear()
+
+
+@pytest.fixture
+async def service(tmp_path):
+    """The match service over a fresh database file, on a manual clock; the store is closed whatever happens."""
+    store = await Store.open(tmp_path / "hexplay.sqlite3")
+    try:
+        yield MatchService(store, ManualClock(), default_reminder_hours=24)
+    finally:
+        await store.close()
 
 
 @pytest.fixture
