@@ -10,21 +10,12 @@ import time
 import pytest
 
 import bot.pictures as pictures_module
-from bot.clock import ManualClock
-from bot.service import MAX_OPEN_LOBBIES, MatchService, ServiceError
-from bot.storage import Store
+from bot.service import MAX_OPEN_LOBBIES, ServiceError
 from tests.botworld import BotWorld
 from tests.faults import delete_thread
 
 ALICE, BOB = (101, "alice"), (102, "bob")
 GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
-
-
-@pytest.fixture
-async def service(tmp_path):
-    store = await Store.open(tmp_path / "hexplay.sqlite3")
-    yield MatchService(store, ManualClock(), default_reminder_hours=24)
-    await store.close()
 
 
 @pytest.fixture

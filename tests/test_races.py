@@ -11,21 +11,12 @@ import asyncio
 
 import pytest
 
-from bot.clock import ManualClock
 from bot.service import MatchService, ServiceError
-from bot.storage import Store
 from tests.racing import gap_for, gaps, log_matches_state, race
 
 ALICE, BOB = (101, "alice"), (102, "bob")
 GUILD, CHANNEL = 9000, 9001
 LOSER_REASONS = ("not your turn", "position changed", "older position")
-
-
-@pytest.fixture
-async def service(tmp_path):
-    store = await Store.open(tmp_path / "hexplay.sqlite3")
-    yield MatchService(store, ManualClock(), default_reminder_hours=24)
-    await store.close()
 
 
 async def new_match(service: MatchService) -> int:

@@ -20,15 +20,6 @@ ALICE, BOB, CAROL = (101, "alice"), (102, "bob"), (103, "carol")
 HOUR = 3600.0
 
 
-@pytest.fixture
-async def service(tmp_path):
-    store = await Store.open(tmp_path / "outcomes.sqlite3")
-    try:
-        yield MatchService(store, ManualClock(), default_reminder_hours=24)
-    finally:
-        await store.close()
-
-
 async def active(service: MatchService, players=(ALICE, BOB), guild=GUILD):
     service.clock.advance(61)  # past the challenge rate limit
     match = await service.create(game_id="bide", creator=players[0], invited=list(players[1:]), guild_id=guild,

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import pytest
 
-from bot.clock import ManualClock
 from bot.offers import Offers
 from bot.service import MatchService
 from bot.storage import Store
@@ -27,15 +26,6 @@ TABLES = {
     "offers": "match_id",
     "quarantine": "match_id",
 }
-
-
-@pytest.fixture
-async def service(tmp_path):
-    store = await Store.open(tmp_path / "isolation.sqlite3")
-    try:
-        yield MatchService(store, ManualClock(), default_reminder_hours=24)
-    finally:
-        await store.close()
 
 
 async def rows_of(store: Store, match_id: int) -> dict[str, list[tuple]]:

@@ -5,22 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from bot.clock import ManualClock
 from bot.service import MatchService
 from bot.storage import MoveRow, OfferRow, Preferences, GuildSettings, Store, VersionConflict
 
 ALICE, BOB = (101, "alice"), (102, "bob")
 GUILD, CHANNEL = 9000, 9001
 TABLES = ("matches", "seats", "moves", "reminders", "offers")
-
-
-@pytest.fixture
-async def service(tmp_path):
-    store = await Store.open(tmp_path / "trips.sqlite3")
-    try:
-        yield MatchService(store, ManualClock(), default_reminder_hours=24)
-    finally:
-        await store.close()
 
 
 async def started(service: MatchService) -> int:

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.clock import ManualClock
 from bot.offers import Offers
 from bot.ratings import Ratings
 from bot.service import MatchService
@@ -19,15 +18,6 @@ from bot.storage import GuildSettings, RatingRow, Store, StoreUnavailable, _expl
 GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
 ALICE, BOB, CAROL = (101, "alice"), (102, "bob"), (103, "carol")
 HOUR, DAY = 3600.0, 86400.0
-
-
-@pytest.fixture
-async def service(tmp_path):
-    store = await Store.open(tmp_path / "contract.sqlite3")
-    try:
-        yield MatchService(store, ManualClock(), default_reminder_hours=24)
-    finally:
-        await store.close()
 
 
 async def active(service: MatchService, players=(ALICE, BOB), guild=GUILD, days=None):
