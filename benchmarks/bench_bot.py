@@ -38,7 +38,6 @@ import asyncio
 import os
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -48,16 +47,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from emulator import DiscordEmulator  # noqa: E402
 from games import new_game  # noqa: E402
 
-TOKEN = "bench-token"
+from botprocess import BotProcess, percentile  # noqa: E402
 CLOCK_TICK = os.sysconf("SC_CLK_TCK")
 
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[max(0, min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1))))]
 
 
 def load_average() -> str:
@@ -108,35 +102,11 @@ class PhaseResult:
         return 1000 * seconds / self.turns
 
 
-class Bench:
+class Bench(BotProcess):
     def __init__(self, matches: int, tmp: Path, profile: Path | None) -> None:
-        self.emu = DiscordEmulator(bot_token=TOKEN)
+        super().__init__(tmp, profile)
         self.matches = matches
-        self.tmp = tmp
-        self.profile = profile
-        self.process: subprocess.Popen | None = None
         self.player_count = 0
-
-    async def start(self) -> None:
-        await self.emu.start()
-        self.guild = self.emu.create_guild("Bench")
-        self.channel = self.emu.create_text_channel(self.guild, "games")
-        env = {**os.environ, "DISCORD_TOKEN": TOKEN, "DISCORD_API_BASE_URL": self.emu.api_base_url,
-               "DISCORD_GATEWAY_URL": self.emu.gateway_url, "HEXPLAY_DEV_GUILD_IDS": str(self.guild.id),
-               "HEXPLAY_DB_PATH": str(self.tmp / "bench.sqlite3"), "HEXPLAY_LOG_LEVEL": "WARNING",
-               "PYTHONPATH": str(ROOT)}
-        command = [sys.executable, "-m", "bot"]
-        if self.profile is not None:
-            command = [sys.executable, str(ROOT / "benchmarks" / "profile_bot.py"), str(self.profile)]
-        self.process = subprocess.Popen(command, cwd=self.tmp, env=env)
-        await self.emu.wait_until_ready(timeout=30)
-        await asyncio.sleep(2.5)  # discord.py waits for guilds before on_ready
-
-    async def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(30)
-        await self.emu.stop()
 
     def new_players(self):
         """Two fresh players per match (a player may open only 3 challenges a minute)."""

@@ -23,11 +23,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import sqlite3
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -36,15 +34,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from emulator import DiscordEmulator  # noqa: E402
 from games import load_state, new_game  # noqa: E402
 
-TOKEN = "bench-token"
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[max(0, min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1))))]
+from botprocess import BotProcess, percentile  # noqa: E402
 
 
 def figures(ms: list[float]) -> str:
@@ -52,31 +44,14 @@ def figures(ms: list[float]) -> str:
             f"(mean {statistics.mean(ms):.0f} ms, {len(ms)} moves)")
 
 
-class Bench:
+class Bench(BotProcess):
     def __init__(self, tmp: Path, people: int) -> None:
-        self.emu = DiscordEmulator(bot_token=TOKEN)
-        self.tmp = tmp
+        super().__init__(tmp)
         self.people = people
-        self.db_path = tmp / "bench.sqlite3"
-        self.process: subprocess.Popen | None = None
 
     async def start(self) -> None:
-        await self.emu.start()
-        self.guild = self.emu.create_guild("Bench")
-        self.channel = self.emu.create_text_channel(self.guild, "games")
+        await super().start()
         self.users = [self.emu.create_user(f"player{i}") for i in range(self.people)]
-        env = {**os.environ, "DISCORD_TOKEN": TOKEN, "DISCORD_API_BASE_URL": self.emu.api_base_url,
-               "DISCORD_GATEWAY_URL": self.emu.gateway_url, "HEXPLAY_DEV_GUILD_IDS": str(self.guild.id),
-               "HEXPLAY_DB_PATH": str(self.db_path), "HEXPLAY_LOG_LEVEL": "WARNING", "PYTHONPATH": str(ROOT)}
-        self.process = subprocess.Popen([sys.executable, "-m", "bot"], cwd=self.tmp, env=env)
-        await self.emu.wait_until_ready(timeout=30)
-        await asyncio.sleep(2.5)  # discord.py waits for guilds before on_ready
-
-    async def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(10)
-        await self.emu.stop()
 
     async def new_thread(self, known: set[int]):
         for _ in range(1000):

@@ -1,0 +1,54 @@
+"""The bot as its own process (``python -m bot``, as in production) against a loopback
+emulator in the benchmark's process, with one server and one channel: what the benchmarks
+that drive the whole bot share."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from emulator import DiscordEmulator  # noqa: E402
+
+TOKEN = "bench-token"
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1))))]
+
+
+class BotProcess:
+    """The emulator, a "Bench" server with a "games" channel, and the bot started against them."""
+
+    def __init__(self, tmp: Path, profile: Path | None = None) -> None:
+        self.emu = DiscordEmulator(bot_token=TOKEN)
+        self.tmp = tmp
+        self.db_path = tmp / "bench.sqlite3"
+        self.profile = profile  # run the bot under cProfile (benchmarks/profile_bot.py), stats to this file
+        self.process: subprocess.Popen | None = None
+
+    async def start(self) -> None:
+        await self.emu.start()
+        self.guild = self.emu.create_guild("Bench")
+        self.channel = self.emu.create_text_channel(self.guild, "games")
+        env = {**os.environ, "DISCORD_TOKEN": TOKEN, "DISCORD_API_BASE_URL": self.emu.api_base_url,
+               "DISCORD_GATEWAY_URL": self.emu.gateway_url, "HEXPLAY_DEV_GUILD_IDS": str(self.guild.id),
+               "HEXPLAY_DB_PATH": str(self.db_path), "HEXPLAY_LOG_LEVEL": "WARNING", "PYTHONPATH": str(ROOT)}
+        command = [sys.executable, "-m", "bot"]
+        if self.profile is not None:
+            command = [sys.executable, str(ROOT / "benchmarks" / "profile_bot.py"), str(self.profile)]
+        self.process = subprocess.Popen(command, cwd=self.tmp, env=env)
+        await self.emu.wait_until_ready(timeout=30)
+        await asyncio.sleep(2.5)  # discord.py waits for guilds before on_ready
+
+    async def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(30)
+        await self.emu.stop()
