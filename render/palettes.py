@@ -267,12 +267,12 @@ def _positions(game_id: str):
     played = 0
     for turns in SAMPLE_TURNS:
         while played < turns and not game.is_over:
-            events = game.play_turn(_random_turn(game, rng))
+            events = game.play_turn(random_turn(game, rng))
             played += 1
         yield game.copy(), events
 
 
-def _random_turn(game, rng: random.Random) -> list[str]:
+def random_turn(game, rng: random.Random) -> list[str]:
     """A random complete turn, in notation tokens, through the generic engine interface."""
     trial = game.copy()
     tokens: list[str] = []

@@ -12,23 +12,9 @@ from typing import Any, Mapping
 
 from games import new_game
 from games.interface import Event, Game
+from render.palettes import random_turn  # the palettes are fitted on the same random play
 
 NAMES = ["Alice", "Bob", "Chloé", "Dmitri", "Eun-ji", "Farid"]
-
-
-def random_turn(game: Game, rng: random.Random) -> list[str]:
-    """A random complete turn (every action legal, the turn may end), in notation tokens."""
-    trial = game.copy()
-    tokens: list[str] = []
-    while True:
-        actions = trial.legal_actions()
-        if not actions:
-            return tokens
-        action = rng.choice(actions)
-        tokens.append(trial.format_action(action))
-        trial.apply_action(action)
-        if trial.is_over or not trial.turn_in_progress() or (trial.can_end_turn() and rng.random() < 0.6):
-            return tokens
 
 
 def played(game_id: str, players: int, options: Mapping[str, Any] | None, turns: int,
