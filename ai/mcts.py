@@ -80,6 +80,8 @@ class MCTS:
 
     #: CPU seconds past the cap that the final "does it lose at once?" checks may use.
     final_check_grace: float = 0.5
+    #: Simulations between two checks of whether the answer is settled (:meth:`_decided`).
+    check_every: int = 16
 
     def __init__(
         self,
@@ -193,6 +195,8 @@ class MCTS:
         while done < self.simulations:
             if self.seconds is not None and time.process_time() - start > self.seconds:
                 break
+            if done % self.check_every == 0 and done and self._decided(root, done, start):
+                break
             self._simulate(root)
             done += 1
         deadline = None if self.seconds is None else start + self.seconds + self.final_check_grace
@@ -201,6 +205,31 @@ class MCTS:
         means = tuple(v / root.visits for v in root.value) if root.value and root.visits else ()
         return SearchResult(chosen.turn, done, chosen.visits, value, len(root.children),  # type: ignore[arg-type]
                             means)
+
+    def _decided(self, root: Node, done: int, start: float) -> bool:
+        """Whether the rest of the budget can no longer change the most visited turn.
+
+        The final choice ranks turns by visits; once the leader is ahead of the runner-up
+        by more than the simulations left, spending them changes nothing but the clock.
+        With a CPU cap, the simulations left are what the pace so far fits in the time
+        left (doubled, against a slow spell), so a search the cap will stop ends as soon
+        as its answer is settled; without one, stopping early keeps a seed's answer.
+        """
+        left = self.simulations - done
+        if self.seconds is not None:
+            spent = time.process_time() - start
+            if spent > 0:
+                left = min(left, int(2 * done * (self.seconds - spent) / spent) + 1)
+        leader, first, second = None, 0, 0
+        for child in root.children:  # type: ignore[union-attr]
+            if child.visits > first:
+                leader, first, second = child, child.visits, first
+            elif child.visits > second:
+                second = child.visits
+        # The final choice skips a leader that loses at once; only an expanded leader is known not to.
+        if leader is None or leader.children is None or self._known_to_lose(leader, player_to_move(root.state)):
+            return False
+        return first - second > left
 
     def _final_choice(self, root: Node, seat: int, deadline: float | None = None) -> Node:
         """The most visited turn that does not lose at once, if one exists.

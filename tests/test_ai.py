@@ -391,3 +391,62 @@ def test_the_cap_counts_the_root_expansion():
     game = begird_gap(2)
     result = MCTS(SlowRoot(), random.Random(0), simulations=10_000, seconds=0.1).search(game)
     assert result.simulations == 0
+
+
+# -- stopping once the answer is settled ----------------------------------------------------
+
+
+def _search(game, seed, check_every, simulations=400):
+    class Search(MCTS):
+        pass
+
+    Search.check_every = check_every
+    return Search(knowledge_for(game), random.Random(seed), simulations=simulations).search(game)
+
+
+def _positions():
+    """Early, middle and late positions of each 2-seat game and of 4-seat Bide (easy vs easy)."""
+    for game_id, players in (("begird", 2), ("bide", 2), ("bide", 4), ("playbai", 2), ("bump", 2)):
+        game = new_game(game_id, players)
+        for ply in range(40):
+            if game.is_over:
+                break
+            if ply in (2, 15, 30):
+                yield f"{game_id}-{players}p-{ply}", game.copy()
+            apply_turn(game, choose_turn(game, "easy", seed=ply).turn.actions)
+
+
+@pytest.mark.parametrize("name,game", list(_positions()), ids=lambda v: v if isinstance(v, str) else "")
+def test_the_early_stop_changes_the_clock_not_the_answer(name, game):
+    full = _search(game, seed=5, check_every=10**9)
+    early = _search(game, seed=5, check_every=16)
+    assert early.turn.notation == full.turn.notation
+    assert early.simulations <= full.simulations
+
+
+def test_the_search_stops_when_the_leader_cannot_be_caught():
+    stopped = [_search(game, seed=5, check_every=16) for _, game in _positions()]
+    assert any(0 < r.simulations < 400 for r in stopped)  # some answers settle before the budget
+    for result in stopped:
+        if 0 < result.simulations < 400:
+            # Stopped at a check: the leader was ahead by more than the simulations left.
+            assert result.simulations % 16 == 0
+            assert result.visits > 400 - result.simulations
+
+
+def test_a_leader_not_yet_expanded_or_known_to_lose_does_not_stop_the_search():
+    game = begird_gap(to_move=2)
+    search = MCTS(knowledge_for(game), random.Random(0), simulations=100)
+    from ai.mcts import Node
+
+    root = Node(None, game.copy(), 1.0)
+    search._expand(root)
+    leader, other = root.children[0], root.children[1]
+    leader.visits, other.visits = 60, 5
+    leader.value, other.value = [30.0, 30.0], [2.5, 2.5]
+    assert not search._decided(root, done=65, start=0.0)  # leader never expanded: it might lose at once
+    leader.children = []
+    assert search._decided(root, done=65, start=0.0)  # 55 ahead, 35 left
+    assert not search._decided(root, done=40, start=0.0)  # 55 ahead, 60 left
+    leader.solved = (1.0, 0.0)  # Black (player 1) wins after it: White's leader loses
+    assert not search._decided(root, done=65, start=0.0)
