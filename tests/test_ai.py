@@ -5,12 +5,13 @@ Budgets are simulation counts (never time), so every result is a function of the
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
 
 from ai import choose_turn
-from ai.bide import bide_key
+from ai.bide import MARGIN_TEMPERATURE, bide_key, margin_returns
 from ai.knowledge import GameKnowledge
 from ai.mcts import MCTS
 from ai.registry import knowledge_for
@@ -162,6 +163,32 @@ def test_four_seat_bide_search_returns_a_legal_turn_for_any_seat():
         turn = search(game, simulations=25, seed=rng.randrange(1000))
         game.play_turn(turn.notation)
     assert game.ply == 6 and not game.is_over
+
+
+
+def test_multi_seat_bide_playouts_are_scored_by_margin_two_seats_by_winner():
+    # Four seats: a playout's result is graded by its final scores (a softmax), so a
+    # close second is worth more than a distant last; a resigned seat (which cannot
+    # win) gets nothing. Two seats keep the winner-only result.
+    four = new_game("bide", players=4, options={"side": 4})
+    for turn in ("d4", "a1", "g4", "c3"):
+        four.play_turn(turn)
+    scores = four.group_scores()
+    values = margin_returns(four)
+    weights = [math.exp(s / MARGIN_TEMPERATURE) for s in scores]
+    assert values == pytest.approx([w / sum(weights) for w in weights])
+    assert len(set(scores)) > 1  # the position tells the seats apart
+    order = sorted(range(4), key=lambda k: scores[k])
+    assert [values[k] for k in order] == sorted(values)  # a higher score is never worth less
+    four.resign(2)
+    assert margin_returns(four)[1] == 0.0 and sum(margin_returns(four)) == pytest.approx(1.0)
+    know = knowledge_for(four)
+    graded = {know.evaluate(four, random.Random(seed)) for seed in range(5)}
+    assert any(0.0 < v < 1.0 for values in graded for v in values)
+    two = new_game("bide", options={"side": 4})
+    two.play_turn("bide")
+    for seed in range(5):
+        assert sorted(know.evaluate(two, random.Random(seed))) in ([0.0, 1.0], [0.5, 0.5])
 
 
 # -- determinism and budgets --------------------------------------------------------------
