@@ -240,3 +240,13 @@ def test_malformed_positions_raise_state_error_only(game_id, bad):
         cls.from_position(GAMES[game_id].min_players, None, bad)
     except GameError:
         pass  # StateError (or its GameError base) with a reason is the contract; anything else is a bug
+
+
+def test_the_registry_finds_a_game_by_its_name_as_typed_and_passes_options_on():
+    from games.registry import get, new_game
+
+    assert get(" Play Bai ") is get("play-bai") is get("PLAYBAI") is GAMES["playbai"]
+    with pytest.raises(GameError) as unknown:
+        get("chess")
+    assert str(unknown.value) == f"unknown game 'chess': choose one of {', '.join(sorted(GAMES))}"
+    assert new_game("playbai", 2, {"side": 6}).options["side"] == 6

@@ -11,7 +11,7 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.service import MatchService, ServiceError, parse_options, waited
-from bot.storage import MoveRow, SeatRow, Store, VersionConflict
+from bot.storage import MoveRow, Preferences, SeatRow, Store, VersionConflict
 from games import Event
 from bot.suggestions import MAX_CHOICES
 
@@ -118,6 +118,41 @@ async def test_a_new_match_missed_before_its_first_move_is_announced_as_started(
     outcome = await service.missed(match.id)
     assert outcome.started and outcome.mention_user_id == ALICE[0]
     assert outcome.line == f"Bide #{match.id}, turn 1: **alice** (Red) to move."
+    assert outcome.game is not None and outcome.game.to_move == 1  # the board is drawn from it
+
+
+async def test_the_end_is_sent_by_dm_only_to_those_with_reminders_on_by_dm(service):
+    match = await active(service, players=(ALICE, BOB, CAROL))
+    await service.store.set_preferences(ALICE[0], GUILD, Preferences(reminders=True, via="ping"))
+    await service.store.set_preferences(BOB[0], GUILD, Preferences(reminders=False, via="dm"))
+    await service.resign(match.id, BOB[0])
+    outcome = await service.resign(match.id, ALICE[0])
+    assert outcome.finished and outcome.ending_user_ids == (ALICE[0], BOB[0], CAROL[0])
+    assert outcome.ending_dm_user_ids == (CAROL[0],)
+
+
+async def test_a_reminder_tells_the_time_left_when_the_match_has_a_limit(service):
+    service.clock.advance(61)
+    await service.store.set_preferences(ALICE[0], GUILD, Preferences(delay_hours=2))
+    lobby = await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL,
+                                 days_per_move=1)
+    match = (await service.accept(lobby.id, BOB[0])).match
+    service.clock.advance(2 * HOUR + 1)
+    (job,) = await service.due_reminders()
+    assert f"(waiting 2 h; time runs out <t:{int(match.deadline_at)}:R>)." in job.text
+
+
+async def test_a_move_in_a_lobby_or_a_paused_match_is_refused_with_the_reason(service):
+    lobby = await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL,
+                                 players=3)
+    with pytest.raises(ServiceError) as refused:
+        await service.play(lobby.id, ALICE[0], "e5")
+    assert str(refused.value) == f"Bide #{lobby.id} has not started yet."
+    paused = await active(service)
+    await service.store.quarantine(paused.id, "broken", 1.0)
+    with pytest.raises(ServiceError) as refused:
+        await service.play(paused.id, ALICE[0], "e5")
+    assert str(refused.value).endswith("(they have been told; see the log). Your other matches are not affected.")
 
 
 async def test_autocomplete_for_someone_waiting_keeps_the_full_number_of_choices(service):
