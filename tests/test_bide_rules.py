@@ -479,3 +479,40 @@ def test_position_with_bad_values_is_refused():
         doc = {"board": {}, "hands": [1, 0], "pools": [5, 5], "to_move": 1, "owed": [], **bad}
         with pytest.raises(StateError):
             Bide.from_position(2, {"side": 5}, doc)
+
+
+def test_the_text_board_shows_rows_seats_flags_and_the_result():
+    game = new_game("bide", 3, {"side": 4})
+    game.play_turn("d4")
+    game.resign(3)
+    assert game.render_text() == "\n".join([
+        "a    . . . .",
+        "b   . . . . .",
+        "c  . . . . . .",
+        "d . . . 1 . . .",
+        "e  . . . . . .",
+        "f   . . . . .",
+        "g    . . . .",
+        "",
+        "1 Red    hand  0  pool 19  score   3",
+        "2 Blue   hand  1  pool 19  score   0 (to move)",
+        "3 Yellow hand  0  pool 14  score   0 (resigned)",
+    ])
+    game.resign(2)
+    assert game.render_text().splitlines()[-1] == "Game over (resignation): 1 Red wins."
+    red, blue = {"e4", "d4"}, {"e6", "f5"}
+    board = three_coloured_fill(5, (3, 4, 5), skip=red | blue)
+    board.update({c: 1 for c in red})
+    board.update({c: 2 for c in blue})
+    tied = position(players=5, board=board, hands=[0] * 5, pools=[0] * 5)
+    assert tied.render_text().splitlines()[-3:] == [
+        "4 Green  hand  0  pool  0  score   3",
+        "5 Purple hand  0  pool  0  score   3",
+        "Game over (board full): 1 Red and 2 Blue share the win."]
+
+
+def test_resigning_in_the_middle_of_a_turn_is_refused_with_the_reason():
+    game = new_game("bide", 2)
+    game.apply_action(game.parse_action("e5"))  # a turn begun, not ended
+    with pytest.raises(IllegalMove, match="^cannot resign in the middle of a turn$"):
+        game.resign(1)
