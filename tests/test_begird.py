@@ -781,3 +781,10 @@ def test_text_board_of_a_won_game_and_the_island_labels():
     g.play_turn("e6")
     cells = "".join(line[3:] for line in g.render_text().splitlines()[:-2])  # without the row letters
     assert (cells.count("x"), cells.count("o"), cells.count("X"), cells.count("O")) == (1, 1, 0, 0)
+
+
+def test_rank_actions_after_the_end_keeps_the_order_given():
+    g = game()
+    actions = g.legal_actions()[:5][::-1]
+    g.resign(1)
+    assert g.rank_actions(actions) == actions
