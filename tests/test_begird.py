@@ -788,3 +788,9 @@ def test_rank_actions_after_the_end_keeps_the_order_given():
     actions = g.legal_actions()[:5][::-1]
     g.resign(1)
     assert g.rank_actions(actions) == actions
+
+
+def test_pie_is_another_word_for_swap():
+    g = game()
+    g.play_turn("e5")
+    assert g.parse_action("pie") == g.parse_action("swap") == SWAP

@@ -524,3 +524,9 @@ def test_a_position_without_hands_keeps_its_pools_and_draws_the_turns_disc():
     game = Bide.from_position(2, {"side": 4}, {"board": {}, "pools": [5, 7], "to_move": 2})
     assert game.to_move == 2
     assert game.pools == [5, 6] and game.hands == [0, 1]
+
+
+def test_a_seat_without_discs_passes_and_the_next_seat_gets_the_turn():
+    game = position(players=2, side=4, board={"d4": 1}, hands=[0, 0], pools=[0, 3], to_move=1)
+    assert not game.is_over and game.to_move == 2
+    assert game.hands == [0, 1] and game.pools == [0, 2]
