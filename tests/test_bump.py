@@ -774,3 +774,32 @@ def test_two_pushes_into_walls_are_one_turn_written_x():
     typed.play_turn("08,093 (x)")
     assert typed.position() == direct.position() and typed.last_turn_notation == "08,093 (x)"
     assert typed.captured == [1, 3]
+
+
+def test_text_board_of_the_opening():
+    lines = get("bump").new(2).render_text().splitlines()
+    assert lines[5] == " :   .   .   .  b3   C  b0   .   .   .   :   .   .   .  o3   C  o0   .   .   .   :"
+    assert lines[0] == "           :                   :                   :                   :"
+    assert lines[-2:] == ["1 Blue   pieces 12  captured  0  reserves 0 (to move)",
+                          "2 Orange pieces 12  captured  0  reserves 0"]
+
+
+def test_piece_at_takes_a_space_by_name_or_by_number():
+    from games.bumpboard import NAMES
+
+    game = get("bump").new(2)
+    occupied = [i for i in range(len(NAMES)) if game.piece_at(i) is not None]
+    assert len(occupied) == 24 and game.piece_at("C1") is None
+    assert all(game.piece_at(NAMES[i]) == game.piece_at(i) for i in occupied)
+
+
+def test_random_turns_are_legal_turns():
+    import random
+
+    game, rng = get("bump").new(2), random.Random(3)
+    for _ in range(12):
+        action = game.random_action(rng)
+        game.apply_action(action)  # refuses an illegal action
+        if game.turn_in_progress() and not game.is_over:
+            game.end_turn()
+    assert game.ply == 12

@@ -250,3 +250,12 @@ def test_the_registry_finds_a_game_by_its_name_as_typed_and_passes_options_on():
         get("chess")
     assert str(unknown.value) == f"unknown game 'chess': choose one of {', '.join(sorted(GAMES))}"
     assert new_game("playbai", 2, {"side": 6}).options["side"] == 6
+
+
+def test_an_event_round_trips_through_json_field_by_field():
+    from games.interface import Event
+
+    event = Event("bump", seat=2, cell="e5", src="e4", dst="e6", data=(("score", 3),))
+    doc = json.loads(json.dumps(event.to_json()))
+    assert doc == {"kind": "bump", "seat": 2, "cell": "e5", "src": "e4", "dst": "e6", "data": {"score": 3}}
+    assert Event.from_json(doc) == event
