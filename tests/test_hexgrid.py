@@ -117,3 +117,8 @@ def test_a_board_contains_exactly_its_cells():
     board = HexBoard(((0, 1), (1, 0), (0, 0)))
     assert (1, 0) in board and (0, 0) in board
     assert (1, 1) not in board and "a1" not in board
+
+
+def test_a_board_of_more_than_26_rows_is_refused():
+    with pytest.raises(ValueError, match="^a board has at most 26 rows$"):
+        HexBoard(tuple((0, r) for r in range(27)))

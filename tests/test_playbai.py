@@ -373,8 +373,11 @@ def test_a_seat_with_no_legal_turn_passes_automatically(monkeypatch):
 def test_neither_team_able_to_move_ends_the_game_without_a_winner(monkeypatch):
     g = new_game("playbai")
     monkeypatch.setattr(PlayBai, "has_legal_turn", lambda self: False)
-    g.play_turn("e2-e3")
+    events = g.play_turn("e2-e3")
     assert g.is_over and g.winners == () and g.end_reason == "no legal turn"
+    assert events[-1].kind == "end" and events[-1].data == (("reason", "no legal turn"),)
+    with pytest.raises(IllegalMove, match="^the game is over$"):
+        g.end_turn()
 
 
 # -- notation and errors ------------------------------------------------------------------
