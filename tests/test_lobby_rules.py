@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.clock import ManualClock
-from bot.service import MatchService, ServiceError
+from bot.service import MatchService, ServiceError, mention
 from bot.storage import Preferences, Store
 
 GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
@@ -123,7 +123,7 @@ async def test_against_the_computer_it_moves_and_is_never_reminded(env):
     played = await service.play(match.id, ALICE[0], "e5")
     computer = service.computer_to_move(played.match, played.game)
     assert computer is not None and computer.seat == 2 and computer.is_computer
-    assert "is thinking" in played.line
+    assert played.line == f"**alice** (Red) played `e5`. {mention(played.match, computer.user_id)} is thinking…"
     assert await service.store.get_reminder(match.id) is None
     clock.advance(30 * 24 * HOUR)
     assert await service.due_reminders() == []

@@ -128,6 +128,7 @@ async def test_the_end_is_sent_by_dm_only_to_those_with_reminders_on_by_dm(servi
     await service.resign(match.id, BOB[0])
     outcome = await service.resign(match.id, ALICE[0])
     assert outcome.finished and outcome.ending_user_ids == (ALICE[0], BOB[0], CAROL[0])
+    assert outcome.game.is_over and outcome.game.winners == (3,)  # the final board is drawn from it
     assert outcome.ending_dm_user_ids == (CAROL[0],)
 
 
@@ -417,3 +418,33 @@ async def test_replays_one_at_a_time_per_match_and_thirty_seconds_apart_per_play
 def test_a_turn_is_announced_in_the_engines_words_ending_as_a_sentence(described, line):
     game = SimpleNamespace(describe_turn=lambda events, notation: described)
     assert MatchService.turn_line("**alice**", game, "e5", []) == line
+
+
+async def test_a_missed_announcement_tells_the_turn_in_the_engines_words_as_it_was_told(service):
+    match = await active(service)
+    bump = await service.create(game_id="bump", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL)
+    await service.accept(bump.id, BOB[0])
+    live = await service.play(bump.id, ALICE[0], "01-1")
+    assert "bumps 011 to 012" in live.line and live.game.ply == 1
+    assert (await service.missed(bump.id)).line == live.line
+    assert service.status_line(match, service.game_of(match)) == f"Bide #{match.id}, turn 1: **alice** (Red) to move."
+    over = (await service.resign(match.id, BOB[0])).match
+    assert service.status_line(over, service.game_of(over)) == (
+        f"Bide #{over.id}: {service.result_line(over, service.game_of(over))}")
+
+
+async def test_too_many_seats_with_computers_counts_who_was_asked_for(service):
+    with pytest.raises(ServiceError) as refused:
+        await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL,
+                             computers=5)
+    assert str(refused.value) == ("Bide is played by 2 to 6 players, not 7 (you, 1 invited player and 5 computer "
+                                  "seats).")
+
+
+async def test_every_player_on_vacation_is_named_in_the_board_line(service):
+    match = await active(service, players=(ALICE, BOB, CAROL))
+    now = service.clock.now()
+    await service.store.add_vacation(ALICE[0], now, now + 2 * HOUR)
+    await service.store.add_vacation(CAROL[0], now, now + 3 * HOUR)
+    assert await service.vacation_note(match) == (f"alice is on vacation until <t:{int(now + 2 * HOUR)}:f>; "
+                                                   f"carol is on vacation until <t:{int(now + 3 * HOUR)}:f>")
