@@ -803,3 +803,17 @@ def test_random_turns_are_legal_turns():
         if game.turn_in_progress() and not game.is_over:
             game.end_turn()
     assert game.ply == 12
+
+
+def test_bad_positions_and_reinforcements_are_refused_with_the_reason():
+    import copy
+
+    game = get("bump").new(2)
+    doc = copy.deepcopy(game.position())
+    doc["reserves"], doc["captured"] = [2, 0], [2, 0]
+    with pytest.raises(StateError, match="^seat 1 has 16 pieces in all; at most 15$"):
+        Bump.from_position(2, {}, doc)
+    with pytest.raises(StateError, match="^malformed Bump position: "):
+        Bump.from_position(2, {}, ["01"])
+    with pytest.raises(IllegalMove, match="^not a Bump reinforcement: "):
+        game.apply_action(("reinforce", 3, 6))  # no facing 6
