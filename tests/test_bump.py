@@ -331,6 +331,7 @@ def test_guard_your_center_and_win_at_the_start_of_the_next_turn():
     g = game({"08": [1, 0], "39": [2, 0], "29": [2, 4]})
     events = g.play_turn("08,C2")
     assert kinds(events, "guard") and "Guard your center!" in g.describe_turn(events)
+    assert [(e.seat, e.cell) for e in events if e.kind == "guard"] == [(1, "C2")]
     assert not g.is_over and g.to_move == 2
     g.play_turn("pass")
     assert g.is_over and g.winners == (1,)
@@ -817,3 +818,12 @@ def test_bad_positions_and_reinforcements_are_refused_with_the_reason():
         Bump.from_position(2, {}, ["01"])
     with pytest.raises(IllegalMove, match="^not a Bump reinforcement: "):
         game.apply_action(("reinforce", 3, 6))  # no facing 6
+
+
+@pytest.mark.parametrize("pieces", [
+    {"08": [1, 0], "09": [2, 1]},  # 08 faces 09, which does not face back
+    {"09": [2, 1], "08": [1, 0]},  # the same, listed the other way round
+])
+def test_an_unstable_position_is_refused_whichever_piece_comes_first(pieces):
+    with pytest.raises(StateError, match="bumps 09: a position must be stable"):
+        game(pieces)
