@@ -250,6 +250,8 @@ def test_the_registry_finds_a_game_by_its_name_as_typed_and_passes_options_on():
         get("chess")
     assert str(unknown.value) == f"unknown game 'chess': choose one of {', '.join(sorted(GAMES))}"
     assert new_game("playbai", 2, {"side": 6}).options["side"] == 6
+    with pytest.raises(GameError, match="^unknown game '': choose one of "):
+        load_state({"players": 2})  # a state document without its game
 
 
 def test_an_event_round_trips_through_json_field_by_field():
