@@ -703,3 +703,11 @@ def test_a_result_key_names_the_team_and_the_ball_even_on_the_first_cell():
 def test_an_agreed_draw_reloads_as_over_from_its_position():
     g = PlayBai.from_position(2, {}, {"pieces": {"e2": 1, "e3": 2}, "ball": "e5", "to_move": None, "drawn": True})
     assert g.is_over and g.winners == () and g.end_reason == "draw by agreement"
+
+
+def test_a_third_move_at_the_kick_off_is_refused_with_the_rule():
+    g = new_game("playbai")
+    for move in ("e2-e3", "e3-e4"):
+        g.apply_action(g.parse_action(move))
+    with pytest.raises(IllegalMove, match="^the kick-off turn allows only 2 moves, both made: only passes may follow$"):
+        g.parse_action("b2-b3")
