@@ -530,3 +530,12 @@ def test_a_seat_without_discs_passes_and_the_next_seat_gets_the_turn():
     game = position(players=2, side=4, board={"d4": 1}, hands=[0, 0], pools=[0, 3], to_move=1)
     assert not game.is_over and game.to_move == 2
     assert game.hands == [0, 1] and game.pools == [0, 2]
+
+
+def test_the_position_lists_exactly_the_seats_that_resigned():
+    game = new_game("bide", 4)
+    game.resign(2)
+    assert game.position()["resigned"] == [2]
+    game.resign(4)
+    assert game.position()["resigned"] == [2, 4]
+    assert "resigned" not in new_game("bide", 4).position()
