@@ -441,6 +441,9 @@ def test_partial_stasis_a_choice_breaks_the_cycle():
     g.play_turn(f"{move} ({at(*S3)} {escape})")
     assert g.pieces()[escape] == (1, 0) and g.captured == [0, 0]
     assert g.last_turn_notation == f"{move} ({at(*S3)}) ({escape})"
+    # after one cycle the cycle's push is not a capture yet, so (x) names nothing
+    with pytest.raises(IllegalMove, match="choice 2 \\(x\\) names no option"):
+        game(dict(pieces)).play_turn(f"{move} ({at(*S3)}) (x)")
 
 
 def test_stasis_history_lasts_the_whole_game_and_ignores_whose_turn():
