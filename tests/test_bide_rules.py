@@ -539,3 +539,10 @@ def test_the_position_lists_exactly_the_seats_that_resigned():
     game.resign(4)
     assert game.position()["resigned"] == [2, 4]
     assert "resigned" not in new_game("bide", 4).position()
+
+
+def test_a_finished_position_without_a_mover_reloads_with_its_reason():
+    won = Bide.from_position(2, {"side": 4}, {"board": {"d4": 1}, "to_move": None, "resigned": [2]})
+    assert won.is_over and won.end_reason == "resignation" and won.winners == (1,)
+    stopped = Bide.from_position(3, {"side": 4}, {"board": {"d4": 1}, "to_move": None})
+    assert stopped.is_over and stopped.end_reason == "over"

@@ -420,7 +420,8 @@ def test_stasis_captures_on_the_third_repetition_within_one_turn():
     events = g.play_turn(f"{at(0, -1)},{at(*S1)}")
     cycle = [(at(*S1), at(*S2)), (at(*S2), at(*S3)), (at(*S3), at(*S1))]
     assert bumps(events) == cycle * 2 + [(at(*S1), None)]
-    assert dict(kinds(events, "capture")[0].data)["reason"] == "stasis"
+    capture = dict(kinds(events, "capture")[0].data)
+    assert capture["reason"] == "stasis" and capture["toward"] == at(*S2)  # the picture draws the push to S2
     assert g.captured == [1, 0]
 
 
