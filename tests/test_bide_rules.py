@@ -546,3 +546,10 @@ def test_a_finished_position_without_a_mover_reloads_with_its_reason():
     assert won.is_over and won.end_reason == "resignation" and won.winners == (1,)
     stopped = Bide.from_position(3, {"side": 4}, {"board": {"d4": 1}, "to_move": None})
     assert stopped.is_over and stopped.end_reason == "over"
+
+
+def test_the_position_names_the_seat_to_move():
+    game = new_game("bide", 3)
+    game.play_turn("e5")
+    assert set(game.position()) == {"board", "hands", "pools", "to_move", "owed"}
+    assert game.position()["to_move"] == 2
