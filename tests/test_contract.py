@@ -261,3 +261,16 @@ def test_an_event_round_trips_through_json_field_by_field():
     doc = json.loads(json.dumps(event.to_json()))
     assert doc == {"kind": "bump", "seat": 2, "cell": "e5", "src": "e4", "dst": "e6", "data": {"score": 3}}
     assert Event.from_json(doc) == event
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_game_in_the_middle_of_a_turn_is_not_serialized(game_id):
+    game = GAMES[game_id].new(GAMES[game_id].min_players)
+    for action in game.legal_actions():
+        trial = game.copy()
+        trial.apply_action(action)
+        if trial.turn_in_progress():
+            with pytest.raises(GameError, match="^cannot serialize a game in the middle of a turn$"):
+                trial.to_json()
+            return
+    pytest.skip(f"{game_id}: every first action ends the turn")
