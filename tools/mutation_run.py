@@ -171,7 +171,8 @@ def fresh_recheck(module: Module, names: list[str]) -> dict[str, int]:
         env = {**os.environ, "MUTANT_UNDER_TEST": name, "PY_IGNORE_IMPORTMISMATCH": "1"}
         run = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *module.fresh],
                              cwd=MUTANTS, env=env, capture_output=True, text=True)
-        verdicts[name] = 1 if run.returncode == 1 else 0 if run.returncode == 0 else run.returncode
+        # 2 and 4: collection or conftest import failed, i.e. the mutated import-time code crashed: killed.
+        verdicts[name] = 1 if run.returncode in (1, 2, 4) else run.returncode
     return verdicts
 
 
