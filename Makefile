@@ -39,8 +39,7 @@ MUTMUT := mutmut==3.8.1
 mutation: $(STAMP)
 	$(PY) -m pip install --quiet --disable-pip-version-check '$(MUTMUT)'
 	rm -rf mutants
-	$(VENV)/bin/mutmut run --max-children 2 || true
-	$(VENV)/bin/mutmut results
+	nice -n 19 $(PY) tools/mutation_run.py
 
 # Re-resolve every dependency in a scratch environment and pin the result in constraints.txt.
 lock:

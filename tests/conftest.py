@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -36,6 +37,24 @@ def pytest_runtest_setup(item):
                 clear = getattr(value, "cache_clear", None)
                 if callable(clear):
                     clear()
+
+
+def pytest_collection_modifyitems(items):
+    """Under mutmut, run a mutant's quickest tests first, so that a killed mutant is killed sooner.
+
+    mutmut runs the tests that reach the mutated function with ``-x``; in its order a slow
+    property test often came before the quick test that fails (Begird's killed mutants took
+    30 s each). The durations are those mutmut recorded in ``mutmut-stats.json`` (the cwd is
+    ``mutants/``); never in ``make test``.
+    """
+    if "MUTANT_UNDER_TEST" not in os.environ:
+        return
+    try:
+        with open("mutmut-stats.json") as stats:
+            duration = json.load(stats)["duration_by_test"]
+    except (OSError, ValueError, KeyError):
+        return
+    items.sort(key=lambda item: duration.get(item.nodeid, 0.0))
 
 
 @pytest.fixture

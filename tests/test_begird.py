@@ -781,3 +781,27 @@ def test_text_board_of_a_won_game_and_the_island_labels():
     g.play_turn("e6")
     cells = "".join(line[3:] for line in g.render_text().splitlines()[:-2])  # without the row letters
     assert (cells.count("x"), cells.count("o"), cells.count("X"), cells.count("O")) == (1, 1, 0, 0)
+
+
+def test_rank_actions_after_the_end_keeps_the_order_given():
+    g = game()
+    actions = g.legal_actions()[:5][::-1]
+    g.resign(1)
+    assert g.rank_actions(actions) == actions
+
+
+def test_pie_is_another_word_for_swap():
+    g = game()
+    g.play_turn("e5")
+    assert g.parse_action("pie") == g.parse_action("swap") == SWAP
+
+
+@pytest.mark.parametrize("doc, reason", [
+    ({"board": {"a1": True}}, "^a1: colour True is not 1 \\(Black\\) or 2 \\(White\\)$"),
+    ({"board": {}, "swapped": "yes"}, "^swapped must be true or false$"),
+    ({"board": {}, "resigned": [3]}, "^resigned must list one seat, 1 or 2$"),
+    ({"board": {}, "swapped": True}, "^a swap needs Black's first stone on the board$"),
+])
+def test_bad_positions_are_refused_with_the_reason_word_for_word(doc, reason):
+    with pytest.raises(StateError, match=reason):
+        Begird.from_position(2, {"board": "small"}, doc)

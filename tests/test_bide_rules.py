@@ -103,7 +103,8 @@ def test_release_must_place_every_disc():
 
 def test_release_cannot_place_more_discs_than_in_hand():
     game = position(hands=[2, 0], pools=[10, 10])
-    with pytest.raises(IllegalMove, match="hand is empty after e5,e4"):
+    with pytest.raises(IllegalMove, match=r"hand is empty after e5,e4, so \w+ cannot be placed "
+                       r"\(a release places only the discs in your hand\)$"):
         game.play_turn("e5,e4,e3")
 
 
@@ -262,8 +263,9 @@ def test_game_ends_when_the_board_is_full_even_mid_release():
     game.play_turn("a1,a2")
     assert game.is_over and game.to_move is None
     assert game.hands[0] == 1  # the disc left in hand is ignored
-    with pytest.raises(IllegalMove, match="game is over"):
-        game.play_turn("bide")
+    for token in ("bide", "a3"):  # the end is the reason, whatever the action
+        with pytest.raises(IllegalMove, match="^the game is over$"):
+            game.parse_action(token)
 
 
 def test_release_longer_than_the_board_is_refused_at_the_end():
@@ -479,3 +481,75 @@ def test_position_with_bad_values_is_refused():
         doc = {"board": {}, "hands": [1, 0], "pools": [5, 5], "to_move": 1, "owed": [], **bad}
         with pytest.raises(StateError):
             Bide.from_position(2, {"side": 5}, doc)
+
+
+def test_the_text_board_shows_rows_seats_flags_and_the_result():
+    game = new_game("bide", 3, {"side": 4})
+    game.play_turn("d4")
+    game.resign(3)
+    assert game.render_text() == "\n".join([
+        "a    . . . .",
+        "b   . . . . .",
+        "c  . . . . . .",
+        "d . . . 1 . . .",
+        "e  . . . . . .",
+        "f   . . . . .",
+        "g    . . . .",
+        "",
+        "1 Red    hand  0  pool 19  score   3",
+        "2 Blue   hand  1  pool 19  score   0 (to move)",
+        "3 Yellow hand  0  pool 14  score   0 (resigned)",
+    ])
+    game.resign(2)
+    assert game.render_text().splitlines()[-1] == "Game over (resignation): 1 Red wins."
+    red, blue = {"e4", "d4"}, {"e6", "f5"}
+    board = three_coloured_fill(5, (3, 4, 5), skip=red | blue)
+    board.update({c: 1 for c in red})
+    board.update({c: 2 for c in blue})
+    tied = position(players=5, board=board, hands=[0] * 5, pools=[0] * 5)
+    assert tied.render_text().splitlines()[-3:] == [
+        "4 Green  hand  0  pool  0  score   3",
+        "5 Purple hand  0  pool  0  score   3",
+        "Game over (board full): 1 Red and 2 Blue share the win."]
+
+
+def test_resigning_in_the_middle_of_a_turn_is_refused_with_the_reason():
+    game = new_game("bide", 2)
+    game.apply_action(game.parse_action("e5"))  # a turn begun, not ended
+    with pytest.raises(IllegalMove, match="^cannot resign in the middle of a turn$"):
+        game.resign(1)
+
+
+def test_a_position_without_hands_keeps_its_pools_and_draws_the_turns_disc():
+    game = Bide.from_position(2, {"side": 4}, {"board": {}, "pools": [5, 7], "to_move": 2})
+    assert game.to_move == 2
+    assert game.pools == [5, 6] and game.hands == [0, 1]
+
+
+def test_a_seat_without_discs_passes_and_the_next_seat_gets_the_turn():
+    game = position(players=2, side=4, board={"d4": 1}, hands=[0, 0], pools=[0, 3], to_move=1)
+    assert not game.is_over and game.to_move == 2
+    assert game.hands == [0, 1] and game.pools == [0, 2]
+
+
+def test_the_position_lists_exactly_the_seats_that_resigned():
+    game = new_game("bide", 4)
+    game.resign(2)
+    assert game.position()["resigned"] == [2]
+    game.resign(4)
+    assert game.position()["resigned"] == [2, 4]
+    assert "resigned" not in new_game("bide", 4).position()
+
+
+def test_a_finished_position_without_a_mover_reloads_with_its_reason():
+    won = Bide.from_position(2, {"side": 4}, {"board": {"d4": 1}, "to_move": None, "resigned": [2]})
+    assert won.is_over and won.end_reason == "resignation" and won.winners == (1,)
+    stopped = Bide.from_position(3, {"side": 4}, {"board": {"d4": 1}, "to_move": None})
+    assert stopped.is_over and stopped.end_reason == "over"
+
+
+def test_the_position_names_the_seat_to_move():
+    game = new_game("bide", 3)
+    game.play_turn("e5")
+    assert set(game.position()) == {"board", "hands", "pools", "to_move", "owed"}
+    assert game.position()["to_move"] == 2

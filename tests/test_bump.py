@@ -331,6 +331,7 @@ def test_guard_your_center_and_win_at_the_start_of_the_next_turn():
     g = game({"08": [1, 0], "39": [2, 0], "29": [2, 4]})
     events = g.play_turn("08,C2")
     assert kinds(events, "guard") and "Guard your center!" in g.describe_turn(events)
+    assert [(e.seat, e.cell) for e in events if e.kind == "guard"] == [(1, "C2")]
     assert not g.is_over and g.to_move == 2
     g.play_turn("pass")
     assert g.is_over and g.winners == (1,)
@@ -419,7 +420,8 @@ def test_stasis_captures_on_the_third_repetition_within_one_turn():
     events = g.play_turn(f"{at(0, -1)},{at(*S1)}")
     cycle = [(at(*S1), at(*S2)), (at(*S2), at(*S3)), (at(*S3), at(*S1))]
     assert bumps(events) == cycle * 2 + [(at(*S1), None)]
-    assert dict(kinds(events, "capture")[0].data)["reason"] == "stasis"
+    capture = dict(kinds(events, "capture")[0].data)
+    assert capture["reason"] == "stasis" and capture["toward"] == at(*S2)  # the picture draws the push to S2
     assert g.captured == [1, 0]
 
 
@@ -440,6 +442,9 @@ def test_partial_stasis_a_choice_breaks_the_cycle():
     g.play_turn(f"{move} ({at(*S3)} {escape})")
     assert g.pieces()[escape] == (1, 0) and g.captured == [0, 0]
     assert g.last_turn_notation == f"{move} ({at(*S3)}) ({escape})"
+    # after one cycle the cycle's push is not a capture yet, so (x) names nothing
+    with pytest.raises(IllegalMove, match="choice 2 \\(x\\) names no option"):
+        game(dict(pieces)).play_turn(f"{move} ({at(*S3)}) (x)")
 
 
 def test_stasis_history_lasts_the_whole_game_and_ignores_whose_turn():
@@ -774,3 +779,55 @@ def test_two_pushes_into_walls_are_one_turn_written_x():
     typed.play_turn("08,093 (x)")
     assert typed.position() == direct.position() and typed.last_turn_notation == "08,093 (x)"
     assert typed.captured == [1, 3]
+
+
+def test_text_board_of_the_opening():
+    lines = get("bump").new(2).render_text().splitlines()
+    assert lines[5] == " :   .   .   .  b3   C  b0   .   .   .   :   .   .   .  o3   C  o0   .   .   .   :"
+    assert lines[0] == "           :                   :                   :                   :"
+    assert lines[-2:] == ["1 Blue   pieces 12  captured  0  reserves 0 (to move)",
+                          "2 Orange pieces 12  captured  0  reserves 0"]
+
+
+def test_piece_at_takes_a_space_by_name_or_by_number():
+    from games.bumpboard import NAMES
+
+    game = get("bump").new(2)
+    occupied = [i for i in range(len(NAMES)) if game.piece_at(i) is not None]
+    assert len(occupied) == 24 and game.piece_at("C1") is None
+    assert all(game.piece_at(NAMES[i]) == game.piece_at(i) for i in occupied)
+
+
+def test_random_turns_are_legal_turns():
+    import random
+
+    game, rng = get("bump").new(2), random.Random(3)
+    for _ in range(12):
+        action = game.random_action(rng)
+        game.apply_action(action)  # refuses an illegal action
+        if game.turn_in_progress() and not game.is_over:
+            game.end_turn()
+    assert game.ply == 12
+
+
+def test_bad_positions_and_reinforcements_are_refused_with_the_reason():
+    import copy
+
+    game = get("bump").new(2)
+    doc = copy.deepcopy(game.position())
+    doc["reserves"], doc["captured"] = [2, 0], [2, 0]
+    with pytest.raises(StateError, match="^seat 1 has 16 pieces in all; at most 15$"):
+        Bump.from_position(2, {}, doc)
+    with pytest.raises(StateError, match="^malformed Bump position: "):
+        Bump.from_position(2, {}, ["01"])
+    with pytest.raises(IllegalMove, match="^not a Bump reinforcement: "):
+        game.apply_action(("reinforce", 3, 6))  # no facing 6
+
+
+@pytest.mark.parametrize("pieces", [
+    {"08": [1, 0], "09": [2, 1]},  # 08 faces 09, which does not face back
+    {"09": [2, 1], "08": [1, 0]},  # the same, listed the other way round
+])
+def test_an_unstable_position_is_refused_whichever_piece_comes_first(pieces):
+    with pytest.raises(StateError, match="bumps 09: a position must be stable"):
+        game(pieces)

@@ -240,3 +240,37 @@ def test_malformed_positions_raise_state_error_only(game_id, bad):
         cls.from_position(GAMES[game_id].min_players, None, bad)
     except GameError:
         pass  # StateError (or its GameError base) with a reason is the contract; anything else is a bug
+
+
+def test_the_registry_finds_a_game_by_its_name_as_typed_and_passes_options_on():
+    from games.registry import get, new_game
+
+    assert get(" Play Bai ") is get("play-bai") is get("PLAYBAI") is GAMES["playbai"]
+    with pytest.raises(GameError) as unknown:
+        get("chess")
+    assert str(unknown.value) == f"unknown game 'chess': choose one of {', '.join(sorted(GAMES))}"
+    assert new_game("playbai", 2, {"side": 6}).options["side"] == 6
+    with pytest.raises(GameError, match="^unknown game '': choose one of "):
+        load_state({"players": 2})  # a state document without its game
+
+
+def test_an_event_round_trips_through_json_field_by_field():
+    from games.interface import Event
+
+    event = Event("bump", seat=2, cell="e5", src="e4", dst="e6", data=(("score", 3),))
+    doc = json.loads(json.dumps(event.to_json()))
+    assert doc == {"kind": "bump", "seat": 2, "cell": "e5", "src": "e4", "dst": "e6", "data": {"score": 3}}
+    assert Event.from_json(doc) == event
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_game_in_the_middle_of_a_turn_is_not_serialized(game_id):
+    game = GAMES[game_id].new(GAMES[game_id].min_players)
+    for action in game.legal_actions():
+        trial = game.copy()
+        trial.apply_action(action)
+        if trial.turn_in_progress():
+            with pytest.raises(GameError, match="^cannot serialize a game in the middle of a turn$"):
+                trial.to_json()
+            return
+    pytest.skip(f"{game_id}: every first action ends the turn")

@@ -111,3 +111,14 @@ def test_boards_up_to_26_rows_of_99_cells_can_be_named():
         HexBoard(tuple((q, r) for r in range(26) for q in range(100 if r == 0 else 99)))
     with pytest.raises(ValueError, match="at most 26 rows"):
         HexBoard(tuple((0, r) for r in range(27)))
+
+
+def test_a_board_contains_exactly_its_cells():
+    board = HexBoard(((0, 1), (1, 0), (0, 0)))
+    assert (1, 0) in board and (0, 0) in board
+    assert (1, 1) not in board and "a1" not in board
+
+
+def test_a_board_of_more_than_26_rows_is_refused():
+    with pytest.raises(ValueError, match="^a board has at most 26 rows$"):
+        HexBoard(tuple((0, r) for r in range(27)))

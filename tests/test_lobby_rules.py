@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.clock import ManualClock
-from bot.service import MatchService, ServiceError
+from bot.service import MatchService, ServiceError, mention
 from bot.storage import Preferences, Store
 
 GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
@@ -95,6 +95,38 @@ async def test_a_declined_two_player_challenge_returns_the_cancelled_row(env):
     lobby = await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL)
     outcome = await service.decline(lobby.id, BOB[0])
     assert outcome.finished and outcome.match.status == "cancelled"  # so the message loses its buttons
+
+
+# -- computer seats --------------------------------------------------------------------------
+
+async def test_a_bad_computer_level_or_count_is_refused_with_the_rule(env):
+    service, _ = env
+    with pytest.raises(ServiceError) as refused:
+        await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL,
+                             computer="expert")
+    assert str(refused.value) == "The computer plays at easy, medium or hard, not `expert`."
+    with pytest.raises(ServiceError, match="1 to 5 seats"):
+        await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL,
+                             computers=6)
+    lobby = await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL,
+                                 computer="easy", computers=5)
+    assert [(s.seat, s.is_computer) for s in lobby.seats] == [(1, False)] + [(n, True) for n in range(2, 7)]
+
+
+async def test_against_the_computer_it_moves_and_is_never_reminded(env):
+    service, clock = env
+    lobby = await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL,
+                                 computer="easy")
+    match = (await service.start_if_ready(lobby.id)).match
+    game = service.game_of(match)
+    assert service.computer_to_move(match, game) is None  # alice moves first
+    played = await service.play(match.id, ALICE[0], "e5")
+    computer = service.computer_to_move(played.match, played.game)
+    assert computer is not None and computer.seat == 2 and computer.is_computer
+    assert played.line == f"**alice** (Red) played `e5`. {mention(played.match, computer.user_id)} is thinking…"
+    assert await service.store.get_reminder(match.id) is None
+    clock.advance(30 * 24 * HOUR)
+    assert await service.due_reminders() == []
 
 
 # -- finding a match ---------------------------------------------------------------------

@@ -373,8 +373,11 @@ def test_a_seat_with_no_legal_turn_passes_automatically(monkeypatch):
 def test_neither_team_able_to_move_ends_the_game_without_a_winner(monkeypatch):
     g = new_game("playbai")
     monkeypatch.setattr(PlayBai, "has_legal_turn", lambda self: False)
-    g.play_turn("e2-e3")
+    events = g.play_turn("e2-e3")
     assert g.is_over and g.winners == () and g.end_reason == "no legal turn"
+    assert events[-1].kind == "end" and events[-1].data == (("reason", "no legal turn"),)
+    with pytest.raises(IllegalMove, match="^the game is over$"):
+        g.end_turn()
 
 
 # -- notation and errors ------------------------------------------------------------------
@@ -490,6 +493,10 @@ def test_state_round_trip_mid_game():
     ({"pieces": {"e2": 1, "e3": 2}, "ball": "e5", "goals": [1, 0]}, "last_goal must name"),
     ({"pieces": {"e2": 1, "e3": 2}, "ball": "e5", "goals": [3, 0], "last_goal": 1}, "to_move must be null"),
     ({"pieces": {"e2": 1, "e3": 2}, "ball": "e5", "to_move": None}, "nobody has won"),
+    ({"pieces": {"e2": 1, "e3": 2}, "ball": "e5", "to_move": None, "goals": [1, 0], "last_goal": 1},
+     "^to_move is null but nobody has won$"),
+    ({"pieces": {"e2": 1, "e3": 2}, "ball": "e5", "goals": [1]}, "^goals must list two counts of zero or more$"),
+    ({"pieces": {"e2": 1, "e3": 2}, "ball": "e5", "resigned": [3]}, "^resigned must list one seat, 1 or 2$"),
     ({"pieces": {"e2": 1, "c3": 1, "g3": 1, "b3": 1, "e3": 2}, "ball": "e5"}, "seat 1 has 4 playballers: a team has 1 to 3"),
     (["e2"], "malformed Play Bai position"),
 ])
@@ -672,3 +679,35 @@ def test_a_team_of_two_may_stand_on_its_own_dot_in_the_middle_of_a_turn():
     g.apply_action(g.parse_action("a1-a2"))
     g.end_turn()
     assert g.position()["pieces"] == {"a2": 1, "c3": 1, "i3": 2, "h4": 2}
+
+
+def test_taking_a_loose_ball_is_suggested_before_moves_that_make_progress():
+    g = pos({"e4": 1, "c3": 1, **FAR}, "e3")  # e4-e3 takes the ball, though it steps away from Blue's end
+    ranked = [g.format_action(a) for a in g.rank_actions(g.legal_actions())]
+    assert ranked[0] == "e4-e3" and ranked.index("e4-e5") > 0
+
+
+def test_the_kick_off_note_only_at_a_kick_off():
+    assert pos({"e4": 1, "c3": 1, **FAR}, "e3").render_text().splitlines()[-1] == "Orange to move."
+    assert pos({"e4": 1, "c3": 1, **FAR}, "e3", kickoff=True).render_text().splitlines()[-1] == (
+        "Orange to move (kick-off: at most 2 moves).")
+
+
+def test_a_result_key_names_the_team_and_the_ball_even_on_the_first_cell():
+    from games.playbai import KEY_SHIFT, key_cells
+
+    names = [f"c{i}" for i in range(10)]
+    assert key_cells(0b101 | 7 << KEY_SHIFT, names) == (("c0", "c2"), "c7")
+
+
+def test_an_agreed_draw_reloads_as_over_from_its_position():
+    g = PlayBai.from_position(2, {}, {"pieces": {"e2": 1, "e3": 2}, "ball": "e5", "to_move": None, "drawn": True})
+    assert g.is_over and g.winners == () and g.end_reason == "draw by agreement"
+
+
+def test_a_third_move_at_the_kick_off_is_refused_with_the_rule():
+    g = new_game("playbai")
+    for move in ("e2-e3", "e3-e4"):
+        g.apply_action(g.parse_action(move))
+    with pytest.raises(IllegalMove, match="^the kick-off turn allows only 2 moves, both made: only passes may follow$"):
+        g.parse_action("b2-b3")

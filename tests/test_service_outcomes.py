@@ -11,7 +11,7 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.service import MatchService, ServiceError, parse_options, waited
-from bot.storage import MoveRow, SeatRow, Store, VersionConflict
+from bot.storage import MoveRow, Preferences, SeatRow, Store, VersionConflict
 from games import Event
 from bot.suggestions import MAX_CHOICES
 
@@ -118,6 +118,42 @@ async def test_a_new_match_missed_before_its_first_move_is_announced_as_started(
     outcome = await service.missed(match.id)
     assert outcome.started and outcome.mention_user_id == ALICE[0]
     assert outcome.line == f"Bide #{match.id}, turn 1: **alice** (Red) to move."
+    assert outcome.game is not None and outcome.game.to_move == 1  # the board is drawn from it
+
+
+async def test_the_end_is_sent_by_dm_only_to_those_with_reminders_on_by_dm(service):
+    match = await active(service, players=(ALICE, BOB, CAROL))
+    await service.store.set_preferences(ALICE[0], GUILD, Preferences(reminders=True, via="ping"))
+    await service.store.set_preferences(BOB[0], GUILD, Preferences(reminders=False, via="dm"))
+    await service.resign(match.id, BOB[0])
+    outcome = await service.resign(match.id, ALICE[0])
+    assert outcome.finished and outcome.ending_user_ids == (ALICE[0], BOB[0], CAROL[0])
+    assert outcome.game.is_over and outcome.game.winners == (3,)  # the final board is drawn from it
+    assert outcome.ending_dm_user_ids == (CAROL[0],)
+
+
+async def test_a_reminder_tells_the_time_left_when_the_match_has_a_limit(service):
+    service.clock.advance(61)
+    await service.store.set_preferences(ALICE[0], GUILD, Preferences(delay_hours=2))
+    lobby = await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL,
+                                 days_per_move=1)
+    match = (await service.accept(lobby.id, BOB[0])).match
+    service.clock.advance(2 * HOUR + 1)
+    (job,) = await service.due_reminders()
+    assert f"(waiting 2 h; time runs out <t:{int(match.deadline_at)}:R>)." in job.text
+
+
+async def test_a_move_in_a_lobby_or_a_paused_match_is_refused_with_the_reason(service):
+    lobby = await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL,
+                                 players=3)
+    with pytest.raises(ServiceError) as refused:
+        await service.play(lobby.id, ALICE[0], "e5")
+    assert str(refused.value) == f"Bide #{lobby.id} has not started yet."
+    paused = await active(service)
+    await service.store.quarantine(paused.id, "broken", 1.0)
+    with pytest.raises(ServiceError) as refused:
+        await service.play(paused.id, ALICE[0], "e5")
+    assert str(refused.value).endswith("(they have been told; see the log). Your other matches are not affected.")
 
 
 async def test_autocomplete_for_someone_waiting_keeps_the_full_number_of_choices(service):
@@ -382,3 +418,33 @@ async def test_replays_one_at_a_time_per_match_and_thirty_seconds_apart_per_play
 def test_a_turn_is_announced_in_the_engines_words_ending_as_a_sentence(described, line):
     game = SimpleNamespace(describe_turn=lambda events, notation: described)
     assert MatchService.turn_line("**alice**", game, "e5", []) == line
+
+
+async def test_a_missed_announcement_tells_the_turn_in_the_engines_words_as_it_was_told(service):
+    match = await active(service)
+    bump = await service.create(game_id="bump", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL)
+    await service.accept(bump.id, BOB[0])
+    live = await service.play(bump.id, ALICE[0], "01-1")
+    assert "bumps 011 to 012" in live.line and live.game.ply == 1
+    assert (await service.missed(bump.id)).line == live.line
+    assert service.status_line(match, service.game_of(match)) == f"Bide #{match.id}, turn 1: **alice** (Red) to move."
+    over = (await service.resign(match.id, BOB[0])).match
+    assert service.status_line(over, service.game_of(over)) == (
+        f"Bide #{over.id}: {service.result_line(over, service.game_of(over))}")
+
+
+async def test_too_many_seats_with_computers_counts_who_was_asked_for(service):
+    with pytest.raises(ServiceError) as refused:
+        await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL,
+                             computers=5)
+    assert str(refused.value) == ("Bide is played by 2 to 6 players, not 7 (you, 1 invited player and 5 computer "
+                                  "seats).")
+
+
+async def test_every_player_on_vacation_is_named_in_the_board_line(service):
+    match = await active(service, players=(ALICE, BOB, CAROL))
+    now = service.clock.now()
+    await service.store.add_vacation(ALICE[0], now, now + 2 * HOUR)
+    await service.store.add_vacation(CAROL[0], now, now + 3 * HOUR)
+    assert await service.vacation_note(match) == (f"alice is on vacation until <t:{int(now + 2 * HOUR)}:f>; "
+                                                   f"carol is on vacation until <t:{int(now + 3 * HOUR)}:f>")

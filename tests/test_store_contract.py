@@ -52,6 +52,8 @@ async def test_withdrawing_an_offer_twice_says_it_was_gone(service):
     match = await active(service)
     await service.play(match.id, ALICE[0], "e5")
     notice = await Offers(service).offer(match.id, ALICE[0], "undo")
+    stored = await service.store.get_offer(match.id, "undo")
+    assert (stored.match_id, stored.kind, stored.user_id, stored.at_seq) == (match.id, "undo", ALICE[0], notice.at_seq)
     assert await service.store.withdraw_offer(match.id, "undo", notice.at_seq) is True
     assert await service.store.withdraw_offer(match.id, "undo", notice.at_seq) is False
 
@@ -265,3 +267,23 @@ async def test_an_in_memory_store_leaves_no_file_behind(tmp_path, monkeypatch):
     finally:
         await store.close()
     assert list(tmp_path.iterdir()) == []
+
+
+async def test_rated_and_hints_read_back_as_they_were_stored(service):
+    rated = await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL)
+    service.clock.advance(61)
+    casual = await service.create(game_id="bide", creator=BOB, invited=[ALICE], guild_id=GUILD, channel_id=CHANNEL,
+                                  rated=False, hints=True)
+    for match, flags in ((rated, (True, False)), (casual, (False, True))):
+        row = await service.store.get_match(match.id)
+        assert (row.rated, row.hints) == flags
+
+
+async def test_open_lobbies_are_counted_per_creator_and_server(service):
+    for _ in range(2):
+        await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL, players=3)
+    await service.create(game_id="bide", creator=BOB, invited=[], guild_id=GUILD, channel_id=CHANNEL, players=3)
+    await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=OTHER_GUILD, channel_id=CHANNEL,
+                         players=3)
+    assert await service.store.open_lobbies(ALICE[0], GUILD) == 2
+    assert await service.store.open_lobbies(BOB[0], GUILD) == 1
