@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -55,6 +57,32 @@ def pytest_collection_modifyitems(items):
     except (OSError, ValueError, KeyError):
         return
     items.sort(key=lambda item: duration.get(item.nodeid, 0.0))
+
+
+#: Under mutmut, a test still running after this many seconds fails (the slowest test takes ~30 s).
+MUTANT_TEST_SECONDS = int(os.environ.get("HEXPLAY_MUTANT_TEST_SECONDS", "120"))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    """Under mutmut, a test that runs past :data:`MUTANT_TEST_SECONDS` fails, so a mutant that
+    loops for ever is killed within minutes: mutmut's own time-out once let one run 31 minutes
+    (docs/testing.md). Never in ``make test``."""
+    if ("MUTANT_UNDER_TEST" not in os.environ or not hasattr(signal, "SIGALRM")
+            or threading.current_thread() is not threading.main_thread()):
+        yield
+        return
+
+    def expire(signum, frame):
+        raise TimeoutError(f"still running after {MUTANT_TEST_SECONDS} s under mutmut: the mutant loops")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(MUTANT_TEST_SECONDS)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 @pytest.fixture
