@@ -225,6 +225,13 @@ def test_no_shift_into_or_through_a_piece_or_own_centre():
     assert len(kinds(events, "shift")) == 3 and all(e.dst != "C1" for e in kinds(events, "shift"))
 
 
+def test_a_shown_shift_goes_round_a_piece_never_through_it_whichever_piece_it_is():
+    # The piece on 02 is listed first, so it is piece number 0: it blocks the shift like any other.
+    g = game({"02": [2, 3], "03": [1, 0], "39": [2, 0]})
+    events = g.play_turn("03,01")
+    assert [e.dst for e in kinds(events, "shift")] == ["021", "011", "01"]
+
+
 def test_opponent_centre_restriction_after_holding_it():
     pieces = {"09": [1, 0], "29": [2, 0]}
     free = game(pieces)

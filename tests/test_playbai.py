@@ -251,6 +251,17 @@ def test_entering_an_opponents_end_zone_without_the_ball_is_refused():
     refused(g, "e8-e9", "e9 is an end zone of the opponent")
 
 
+def test_stepping_onto_a_loose_ball_in_an_opponents_end_zone_takes_it_and_scores():
+    # A loaded position may leave the ball loose anywhere; entering its cell takes it,
+    # so the playballer enters the end zone carrying the ball.
+    g = pos({"e8": 1, "c3": 1, **FAR}, "e9")
+    assert g.carrier() is None
+    assert (STEP, g.board.parse("e8"), g.board.parse("e9")) in g.legal_actions()
+    events = g.play_turn("e8-e9")
+    assert any(e.kind == "goal" and e.cell == "e9" for e in events)
+    assert g.goals == [1, 0]
+
+
 def test_own_end_zone_with_the_ball_is_no_goal_and_no_place_to_end():
     g = pos({"e2": 1, **FAR}, "e2")
     refused(g, "e2-e1", "a turn may not end on a dot")
