@@ -114,18 +114,6 @@ class Bench(BotProcess):
         self.player_count += 2 * self.matches
         return [self.emu.create_user(f"player{i}") for i in range(first, self.player_count)]
 
-    async def open_match(self, a, b):
-        lobby = await self.emu.invoke(a, self.channel, "play", {"game": "bide", "opponent": b}, timeout=30)
-        accept = next(x for x in lobby.response.buttons() if x["label"] == "Accept")
-        known = {t.id for t in self.emu.threads(self.channel)}
-        await self.emu.press(b, lobby.response, accept["custom_id"], timeout=30)
-        for _ in range(3000):
-            for thread in self.emu.threads(self.channel):
-                if thread.id not in known and any(m.attachments for m in self.emu.messages(thread)):
-                    return thread
-            await asyncio.sleep(0.01)
-        raise RuntimeError("the match did not start")
-
     def bot_cpu_seconds(self) -> tuple[float, float]:
         """(bot process + live workers, workers alone) CPU so far."""
         assert self.process is not None
@@ -137,7 +125,7 @@ class Bench(BotProcess):
         pairs = []
         for i in range(self.matches):  # one after another: the bot's thread creation is rate limited
             a, b = users[2 * i], users[2 * i + 1]
-            pairs.append((await self.open_match(a, b), a, b))
+            pairs.append((await self.people_match(a, b, timeout=30, polls=3000), a, b))
         await asyncio.sleep(1.0)  # let the last starts' posts and records settle before measuring
         latencies: list[float] = []
 

@@ -53,21 +53,6 @@ class Bench(BotProcess):
         await super().start()
         self.users = [self.emu.create_user(f"player{i}") for i in range(self.people)]
 
-    async def new_thread(self, known: set[int]):
-        for _ in range(1000):
-            for thread in self.emu.threads(self.channel):
-                if thread.id not in known and any(m.attachments for m in self.emu.messages(thread)):
-                    return thread
-            await asyncio.sleep(0.01)
-        raise RuntimeError("the match did not start")
-
-    async def people_match(self, a, b):
-        lobby = await self.emu.invoke(a, self.channel, "play", {"game": "bide", "opponent": b})
-        accept = next(x for x in lobby.response.buttons() if x["label"] == "Accept")
-        known = {t.id for t in self.emu.threads(self.channel)}
-        await self.emu.press(b, lobby.response, accept["custom_id"])
-        return await self.new_thread(known)
-
     async def computer_match(self, person, level: str):
         known = {t.id for t in self.emu.threads(self.channel)}
         result = await self.emu.invoke(person, self.channel, "play", {"game": "bide", "computer": level})

@@ -47,6 +47,24 @@ class BotProcess:
         await self.emu.wait_until_ready(timeout=30)
         await asyncio.sleep(2.5)  # discord.py waits for guilds before on_ready
 
+    async def new_thread(self, known: set[int], polls: int = 1000):
+        """The first match thread not in ``known`` once its board is posted (polled every 10 ms)."""
+        for _ in range(polls):
+            for thread in self.emu.threads(self.channel):
+                if thread.id not in known and any(m.attachments for m in self.emu.messages(thread)):
+                    return thread
+            await asyncio.sleep(0.01)
+        raise RuntimeError("the match did not start")
+
+    async def people_match(self, a, b, timeout: float | None = None, polls: int = 1000):
+        """A Bide match between people ``a`` and ``b``: ``a`` challenges, ``b`` accepts; its thread.
+        ``timeout``: for each interaction (None: the emulator's default)."""
+        lobby = await self.emu.invoke(a, self.channel, "play", {"game": "bide", "opponent": b}, timeout=timeout)
+        accept = next(x for x in lobby.response.buttons() if x["label"] == "Accept")
+        known = {t.id for t in self.emu.threads(self.channel)}
+        await self.emu.press(b, lobby.response, accept["custom_id"], timeout=timeout)
+        return await self.new_thread(known, polls)
+
     async def stop(self) -> None:
         if self.process is not None:
             self.process.terminate()
