@@ -47,8 +47,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from games import new_game  # noqa: E402
-
 from botprocess import BotProcess, percentile  # noqa: E402
 CLOCK_TICK = os.sysconf("SC_CLK_TCK")
 
@@ -129,30 +127,13 @@ class Bench(BotProcess):
         await asyncio.sleep(1.0)  # let the last starts' posts and records settle before measuring
         latencies: list[float] = []
 
-        async def play(thread, a, b, rng):
-            game = new_game("bide", 2)  # a replica: the engines are deterministic
-            players = [a, b]
-            for turn in range(turns):
-                if game.is_over:
-                    return
-                if think:
-                    await asyncio.sleep(rng.expovariate(1 / think))
-                choice = rng.choice([n for n in game.legal_notations() if n != "bide"])
-                start = time.perf_counter()
-                result = await self.emu.invoke(players[turn % 2], thread, "move", {"move": choice}, timeout=60)
-                if result.deferred:  # a slow moment: the bot acknowledged first, the board follows
-                    await result.wait_message(timeout=60)
-                latencies.append(time.perf_counter() - start)
-                if result.ephemeral or not any(m.attachments for m in result.messages):
-                    raise RuntimeError(f"move not shown: {result!r} {result.text!r}")
-                game.play_turn(choice)
-
         started, cpu_before, bench_before = time.perf_counter(), self.bot_cpu_seconds(), time.process_time()
-        await asyncio.gather(*(play(*pair, random.Random(i)) for i, pair in enumerate(pairs)))
+        await asyncio.gather(*(self.play_people(*pair, random.Random(i), turns, think, latencies)
+                               for i, pair in enumerate(pairs)))
         wall = time.perf_counter() - started
         bench_cpu = time.process_time() - bench_before
         cpu_after = self.bot_cpu_seconds()
-        return PhaseResult(len(latencies), wall, [1000 * v for v in latencies], cpu_after[0] - cpu_before[0],
+        return PhaseResult(len(latencies), wall, latencies, cpu_after[0] - cpu_before[0],
                            cpu_after[1] - cpu_before[1], bench_cpu)
 
 

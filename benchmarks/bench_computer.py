@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from games import load_state, new_game  # noqa: E402
+from games import load_state  # noqa: E402
 
 from botprocess import BotProcess, percentile  # noqa: E402
 
@@ -65,23 +65,9 @@ class Bench(BotProcess):
             row = db.execute("SELECT state, status FROM matches WHERE thread_id = ?", (thread_id,)).fetchone()
         return load_state(json.loads(row[0])), row[1]
 
-    async def play_people(self, matches, turns: int, think: float, latencies: list[float]) -> None:
-        async def play(thread, a, b, rng):
-            game = new_game("bide", 2)  # a replica: the engines are deterministic
-            players = [a, b]
-            for turn in range(turns):
-                if game.is_over:
-                    return
-                await asyncio.sleep(rng.expovariate(1 / think))
-                choice = rng.choice([n for n in game.legal_notations() if n != "bide"])
-                start = time.perf_counter()
-                result = await self.emu.invoke(players[turn % 2], thread, "move", {"move": choice}, timeout=30)
-                latencies.append(1000 * (time.perf_counter() - start))
-                if result.response is None or result.ephemeral or not result.response.attachments:
-                    raise RuntimeError(f"move not answered or refused: {result.text} {result.errors}")
-                game.play_turn(choice)
-
-        await asyncio.gather(*(play(*m, random.Random(i)) for i, m in enumerate(matches)))
+    async def play_matches(self, matches, turns: int, think: float, latencies: list[float]) -> None:
+        await asyncio.gather(*(self.play_people(*m, random.Random(i), turns, think, latencies, timeout=30)
+                               for i, m in enumerate(matches)))
 
     async def play_computer(self, thread, person, rng, stop: asyncio.Event, seconds: list[float]) -> None:
         """The person answers at once, so the computer is (nearly) always thinking."""
@@ -129,7 +115,7 @@ async def run(matches: int, turns: int, think: float, computer_matches: int, lev
                     await asyncio.sleep(1.0)  # the first search is under way
                 latencies: list[float] = []
                 started = time.perf_counter()
-                await bench.play_people(pairs, turns, think, latencies)
+                await bench.play_matches(pairs, turns, think, latencies)
                 wall = time.perf_counter() - started
                 stop.set()
                 print(f"{phase}: {len(latencies)} moves by people in {wall:.1f} s")

@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from emulator import DiscordEmulator  # noqa: E402
+from games import new_game  # noqa: E402
 
 TOKEN = "bench-token"
 
@@ -64,6 +67,28 @@ class BotProcess:
         known = {t.id for t in self.emu.threads(self.channel)}
         await self.emu.press(b, lobby.response, accept["custom_id"], timeout=timeout)
         return await self.new_thread(known, polls)
+
+    async def play_people(self, thread, a, b, rng: random.Random, turns: int, think: float,
+                          latencies_ms: list[float], timeout: float = 60) -> None:
+        """People ``a`` and ``b`` play random Bide turns (no bide) in ``thread``, each after an
+        exponential think time of mean ``think`` s (0: at once); each /move's time to the board
+        shown goes to ``latencies_ms``."""
+        game = new_game("bide", 2)  # a replica: the engines are deterministic
+        players = [a, b]
+        for turn in range(turns):
+            if game.is_over:
+                return
+            if think:
+                await asyncio.sleep(rng.expovariate(1 / think))
+            choice = rng.choice([n for n in game.legal_notations() if n != "bide"])
+            start = time.perf_counter()
+            result = await self.emu.invoke(players[turn % 2], thread, "move", {"move": choice}, timeout=timeout)
+            if result.deferred:  # a slow moment: the bot acknowledged first, the board follows
+                await result.wait_message(timeout=timeout)
+            latencies_ms.append(1000 * (time.perf_counter() - start))
+            if result.ephemeral or not any(m.attachments for m in result.messages):
+                raise RuntimeError(f"move not shown: {result!r} {result.text!r} {result.errors}")
+            game.play_turn(choice)
 
     async def stop(self) -> None:
         if self.process is not None:
