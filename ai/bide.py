@@ -127,8 +127,8 @@ class BideKnowledge(GameKnowledge):
             actions = (_weighted_point(game, seat, rng),)
         apply_turn(game, actions)
 
-    def evaluate(self, game: Bide, rng: random.Random) -> tuple[float, ...]:  # type: ignore[override]
-        """A playout; with more than two seats scored by margins rather than by its winner alone.
+    def playout_value(self, state: Bide) -> tuple[float, ...]:  # type: ignore[override]
+        """Where a playout stopped; with more than two seats scored by margins, not by its winner alone.
 
         With four seats a playout's winner (return 1 to one seat of four) says little
         about the turn it started from: a root's 70-odd turns each get a few playouts
@@ -136,17 +136,12 @@ class BideKnowledge(GameKnowledge):
         that `easy` shares. Scoring the playout's final position by
         :func:`margin_returns` gives every playout a graded answer (second by a point
         is worth more than last by twenty): `medium` scored 61% against `easy` with
-        winner-only playouts, far more with these (docs/ai.md). Two seats keep the
-        winner-only playouts (81% there, not re-tuned). A finished game is never
-        softened: the tree's own ends, and the solver, keep exact returns.
+        winner-only playouts, 81% with these (docs/ai.md). Two seats keep the
+        winner-only playouts (81% there, not re-tuned). Only playouts are softened:
+        the tree's own ends, and the solver, keep exact returns.
         """
-        if game.is_over or game.players <= 2:
-            return super().evaluate(game, rng)
-        state = game.copy()
-        for _ in range(self.rollout_turns):
-            self.rollout_step(state, rng)
-            if state.is_over:
-                break
+        if state.players <= 2:
+            return super().playout_value(state)
         return margin_returns(state)
 
     def estimate(self, game: Bide) -> tuple[float, ...]:  # type: ignore[override]

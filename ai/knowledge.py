@@ -57,5 +57,9 @@ class GameKnowledge:
         for _ in range(self.rollout_turns):
             self.rollout_step(state, rng)
             if state.is_over:
-                return returns_of(state)
-        return self.estimate(state)
+                break
+        return self.playout_value(state)
+
+    def playout_value(self, state: Game) -> tuple[float, ...]:
+        """Per-seat value of where a playout stopped: the result if it ended, else :meth:`estimate`."""
+        return returns_of(state) if state.is_over else self.estimate(state)
