@@ -57,3 +57,26 @@ def test_like_replays_exactly_the_saved_games(tmp_path, capsys, monkeypatch):
     replayed = bench.load_records(bench.result_path(again, "begird", 2, "random", "random", 4))
     strip = [{k: v for k, v in r.items() if k not in ("cpu", "seconds", "ai")} for r in original]
     assert [{k: v for k, v in r.items() if k not in ("cpu", "seconds", "ai")} for r in replayed] == strip
+
+
+def test_the_table_judges_each_pair_against_its_aim(tmp_path):
+    """A level must beat the one below (strictly above 50% / 60%) and reach its aims against the others."""
+    bench = load_bench()
+
+    def save(a, b, wins, games, players=2):
+        path = bench.result_path(tmp_path, "bide", players, a, b, 0)
+        with path.open("w") as f:
+            for k in range(games):
+                f.write(json.dumps({"game": "bide", "players": players, "a": a, "b": b, "seed": 0, "k": k,
+                                    "score_a": 1.0 if k < wins else 0.0, "ply": 60, "finished": True,
+                                    "seconds": {a: [0.1], b: [0.1]}}) + "\n")
+
+    save("hard", "medium", 80, 100, players=4)  # interval 71–87%: above 50% throughout
+    save("medium", "easy", 60, 100)  # exactly 60% is not "above 60%"
+    save("hard", "easy", 15, 20)  # exactly 75% reaches "≥75%", but not across the interval
+    save("hard", "random", 10, 20)  # the whole interval is below 95%
+    rows = {line.split("|")[2].strip(): line for line in bench.table(tmp_path).splitlines() if " vs " in line}
+    assert rows["hard vs medium"].endswith("| >50% | shown |")
+    assert rows["medium vs easy"].endswith("| >60% | unclear |")
+    assert rows["hard vs easy"].endswith("| ≥75% | likely |")
+    assert rows["hard vs random"].endswith("| ≥95% | missed |")
