@@ -178,6 +178,8 @@ def _winning_table(n: int) -> bytes:
             if sub == 0:
                 break
             sub = (sub - 1) & arc
+    # At least three islands. With an odd number of islands (every board) any two lie within
+    # need - 1 consecutive ones, so the arcs have already zeroed these: the rule, kept as written.
     for mask in range(full + 1):
         if table[mask] and bin(mask).count("1") < 3:
             table[mask] = 0
