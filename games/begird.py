@@ -131,7 +131,7 @@ def clockwise_ring(board: HexBoard) -> list[Cell]:
 
     ring.sort(key=angle)
     for a, b in zip(ring, ring[1:] + ring[:1]):
-        if distance(a, b) != 1:  # pragma: no cover - geometry guard
+        if distance(a, b) != 1:  # a board in pieces or with a hole
             raise ValueError("the outside ring is not a simple loop")
     return ring
 
@@ -178,6 +178,8 @@ def _winning_table(n: int) -> bytes:
             if sub == 0:
                 break
             sub = (sub - 1) & arc
+    # At least three islands. With an odd number of islands (every board) any two lie within
+    # need - 1 consecutive ones, so the arcs have already zeroed these: the rule, kept as written.
     for mask in range(full + 1):
         if table[mask] and bin(mask).count("1") < 3:
             table[mask] = 0

@@ -15,9 +15,18 @@ from collections import deque
 import pytest
 
 from games import IllegalMove, StateError, get, load_state, new_game
-from games.begird import SWAP, VARIANTS, Begird, layout, shores, winning_group
+from games.begird import (
+    SWAP,
+    VARIANTS,
+    Begird,
+    clockwise_ring,
+    layout,
+    shores,
+    split_into_islands,
+    winning_group,
+)
 from games.cli import main as cli_main
-from games.hexgrid import distance, neighbours
+from games.hexgrid import HexBoard, distance, neighbours
 
 # ----------------------------------------------------------------------------
 # Reference: shore tables and a BFS win test
@@ -315,6 +324,35 @@ def test_island_one_is_on_the_upper_right_side():
     assert shores("standard")[0] == ("d12", "e13", "f14", "g15")
     assert shores() == shores("standard")  # the standard board is the default
     assert "a9" in shores("standard")[14] and "j18" in shores("standard")[1]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("shift", [(20, 0), (0, -15), (-30, 7)])
+def test_islands_depend_on_the_board_s_shape_not_on_where_it_lies(variant, shift):
+    # Clockwise is judged around the board's own centre: the same board moved
+    # elsewhere on the plane gets the same islands, moved with it.
+    dq, dr = shift
+    lay = layout(variant)
+    moved = HexBoard(tuple((q + dq, r + dr) for q, r in lay.board.cells))
+    sizes = tuple(len(island) for island in lay.islands)
+    expected = tuple(tuple((q + dq, r + dr) for q, r in island) for island in lay.islands)
+    assert split_into_islands(moved, sizes) == expected
+
+
+def test_the_island_construction_refuses_what_it_cannot_cut_and_says_why():
+    # A new board variant with the wrong island sizes, or a board without one
+    # outline, must fail with the reason, not with islands that are silently wrong.
+    board = layout("standard").board
+    with pytest.raises(ValueError) as wrong_total:
+        split_into_islands(board, (3, 4))
+    assert str(wrong_total.value) == "island sizes add up to 7, the ring has 57 cells"
+    with pytest.raises(ValueError) as off_centre:  # 9 ring cells lie alongside: an island of 4 has no middle
+        split_into_islands(board, (4, 53))
+    assert str(off_centre.value) == "island 1 cannot be centred on the upper-right side"
+    two_pieces = HexBoard(((0, 0), (10, 0)))
+    with pytest.raises(ValueError) as not_a_loop:
+        clockwise_ring(two_pieces)
+    assert str(not_a_loop.value) == "the outside ring is not a simple loop"
 
 
 # ----------------------------------------------------------------------------
