@@ -25,7 +25,7 @@ from .ratings import Ratings
 from .text import escape
 from .timelimits import TimeLimits
 from .service import BuilderExpired, MatchService, Outcome, ServiceError, mention
-from .storage import MatchRow, Store
+from .storage import DamagedMatch, MatchRow, Store
 from .ui import (
     DYNAMIC_ITEMS,
     SOMETHING_WENT_WRONG,
@@ -114,7 +114,8 @@ class HexplayBot(commands.Bot):
         await asyncio.to_thread(render.warm_up)  # palettes: the first picture would take ~0.4 s otherwise
         set_aside = await self.service.verify_all()  # a match whose log does not replay is paused, not fatal
         if set_aside:
-            log.error("matches paused because their move log does not replay: %s", set_aside)
+            log.error("matches paused (their stored data cannot be read, or their move log does not replay): %s",
+                      set_aside)
         if self.settings.dev_guild_ids:
             for guild_id in self.settings.dev_guild_ids:
                 guild = discord.Object(guild_id)
@@ -155,18 +156,26 @@ class HexplayBot(commands.Bot):
     async def tell_paused(self) -> None:
         """Tell the players of each newly paused (quarantined) match, once, in its thread."""
         for match_id in await self.store.quarantined_untold():
-            match = await self.store.get_match(match_id)
-            home = await self.channel_by_id(match.home_channel_id) if match is not None else None
-            if match is None or home is None:
-                continue
-            mentions = " ".join(f"<@{u}>" for u in match.human_ids())
-            try:
-                await home.send(f"{mentions} {self.service.quarantine_notice(match)}",
-                                allowed_mentions=discord.AllowedMentions(users=True))
-            except discord.HTTPException as error:
-                log.warning("match %s: could not tell its players it is paused (%s)", match_id, error)
-                continue
-            await self.store.quarantine_told(match_id)
+            await self.service.for_one_match(match_id, self._tell_paused(match_id))
+
+    async def _tell_paused(self, match_id: int) -> None:
+        match = await self.store.get_match(match_id)
+        if match is None or not match.home_channel_id:
+            log.error("match %s is paused but its row does not say where it is played: its players "
+                      "cannot be told", match_id)
+            await self.store.quarantine_told(match_id)  # said once in the log, not at every pass
+            return
+        home = await self.channel_by_id(match.home_channel_id)
+        if home is None:
+            return
+        mentions = " ".join(f"<@{u}>" for u in match.human_ids())
+        try:
+            await home.send(f"{mentions} {self.service.quarantine_notice(match)}",
+                            allowed_mentions=discord.AllowedMentions(users=True))
+        except discord.HTTPException as error:
+            log.warning("match %s: could not tell its players it is paused (%s)", match_id, error)
+            return
+        await self.store.quarantine_told(match_id)
 
     def connected_line(self) -> str:
         """One line for the operator: who, where, how commands were synced, and the invite link."""
@@ -222,6 +231,8 @@ class HexplayBot(commands.Bot):
         original = getattr(error, "original", error)
         if isinstance(original, ServiceError):
             await reply_error(interaction, str(original))
+        elif isinstance(original, DamagedMatch):
+            await reply_error(interaction, await self.service.paused_by(original))
         elif isinstance(error, discord.app_commands.CheckFailure):
             await reply_error(interaction, str(error) or "You cannot use this command here.")
         else:

@@ -64,7 +64,7 @@ class Guilds:
     async def server_matches(self, guild_id: int) -> list[str]:
         service = self.service
         lines = []
-        for match in await self.store.active_matches_of_guild(guild_id):
+        for match in await service.usable_only(await self.store.active_matches_of_guild(guild_id)):
             game = service.game_of(match)
             names = " vs ".join(escape(seat_name(s)) for s in sorted(match.seats, key=lambda s: s.seat))
             mover = escape(service.player_row(match, game, game.to_move).name) if game.to_move else "?"

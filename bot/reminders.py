@@ -51,6 +51,7 @@ class ReminderLoop:
                 if await self.deliver_deadline(deadline):
                     await self.bot.timelimits.done(deadline)
                     sent += 1
+            await self.bot.tell_paused()  # matches set aside since the last pass (damage found while serving)
         return sent
 
     async def _failed(self, job: ReminderJob) -> None:

@@ -29,6 +29,7 @@ from .storage import (
     Preferences,
     ReminderRow,
     SeatRow,
+    DamagedMatch,
     Store,
     VersionConflict,
 )
@@ -41,6 +42,10 @@ log = logging.getLogger(__name__)
 
 DAY = 86400.0
 MIN_DAYS_PER_MOVE, MAX_DAYS_PER_MOVE = 1.0, 30.0
+
+
+# Ids come from custom ids and commands typed by anyone: beyond SQLite's 64-bit integers there is no such row.
+MAX_ROW_ID = 2**63 - 1
 
 
 class ServiceError(Exception):
@@ -229,18 +234,73 @@ class MatchService:
         return None if seat is None else self.player_row(match, game, seat).user_id
 
     async def get(self, match_id: int) -> MatchRow:
-        match = await self.store.get_match(match_id)
+        match = await self.store.get_match(match_id) if 0 < match_id <= MAX_ROW_ID else None
         if match is None or match.status == "cancelled":
             raise ServiceError(f"There is no match #{match_id}.")
-        if match.quarantine is not None:
+        if not await self.usable(match):
             raise ServiceError(self.quarantine_notice(match))
         return match
 
     @staticmethod
-    def quarantine_notice(match: MatchRow) -> str:
-        return (f"Match #{match.id} is paused: its saved move list does not lead to its saved position, so "
-                "nothing can be played or shown in it until the bot's operator repairs it (they have been told; "
-                "see the log). Your other matches are not affected.")
+    def quarantine_notice(match: MatchRow | int) -> str:
+        match_id = match if isinstance(match, int) else match.id
+        reason = "" if isinstance(match, int) else match.quarantine or ""
+        why = ("its saved move list does not lead to its saved position" if "move log" in reason
+               or "differs" in reason else "part of its saved record cannot be read")
+        return (f"Match #{match_id} is paused: {why}, so nothing can be played or shown in it until the bot's "
+                "operator repairs it (they have been told; see the log). Your other matches are not affected.")
+
+    @staticmethod
+    def unreadable(match: MatchRow) -> str | None:
+        """Why the stored match cannot be served (a column, its game, its options or its position), or None."""
+        if match.damage is not None:
+            return match.damage
+        try:
+            info = get_game(match.game)
+        except GameError:
+            return f"its game {match.game!r} is not one this bot plays"
+        try:
+            info.resolve_options(match.options)
+        except (GameError, TypeError, ValueError) as error:
+            return f"its options cannot be used ({error})"
+        if match.state is not None:
+            try:
+                game = load_state(match.state)
+            except Exception as error:  # any engine or data error: the position cannot be trusted
+                return f"its stored position cannot be loaded ({type(error).__name__}: {error})"
+            if game.info.id != info.id:
+                return f"its stored position is a game of {game.info.id}, not of {info.id}"
+            seated = {s.seat for s in match.seats}
+            if any(game.player_of_seat(seat) not in seated for seat in range(1, game.players + 1)):
+                return "its seats do not match its stored position"
+        return None
+
+    async def usable(self, match: MatchRow) -> bool:
+        """Whether the match can be served; one whose data cannot be read is set aside (once) and is not."""
+        if match.quarantine is not None and match.damage is None:
+            return False  # already set aside
+        problem = self.unreadable(match)
+        if problem is None:
+            return True
+        match.quarantine = match.quarantine or problem
+        await self.set_aside(match.id, problem)
+        return False
+
+    async def set_aside(self, match_id: int, reason: str) -> bool:
+        """Quarantine one match (its players are told once, by the bot); True if it was not set aside before."""
+        if not await self.store.quarantine(match_id, reason, self.clock.now()):
+            return False
+        log.error("match %s set aside: %s; it is paused until repaired, other matches are served", match_id, reason)
+        return True
+
+    async def paused_by(self, damaged: DamagedMatch) -> str:
+        """A request ran into a match's damaged data: set the match aside; the player's explanation."""
+        await self.set_aside(damaged.match_id, damaged.reason)
+        return self.quarantine_notice(damaged.match_id)
+
+    async def usable_only(self, matches: list[MatchRow]) -> list[MatchRow]:
+        """The matches of a list that can be served (the others are set aside, not shown)."""
+        return [match for match in matches if await self.usable(match)]
 
     async def active(self, match_id: int) -> tuple[MatchRow, Game]:
         match = await self.get(match_id)
@@ -312,10 +372,12 @@ class MatchService:
             if match.guild_id != guild_id:
                 raise ServiceError(f"There is no match #{match_id} in this server.")
             return match
-        in_thread = await self.store.match_by_thread(channel_id)
+        in_thread = await self.store.match_by_thread(channel_id) if 0 < channel_id <= MAX_ROW_ID else None
         if in_thread is not None and in_thread.status != "cancelled":
+            if not await self.usable(in_thread):  # typed in a paused match's thread: say so
+                raise ServiceError(self.quarantine_notice(in_thread))
             return in_thread
-        mine = await self.store.matches_of_user(user_id, guild_id, ("active",))
+        mine = await self.usable_only(await self.store.matches_of_user(user_id, guild_id, ("active",)))
         if not mine:
             raise ServiceError("You have no match in progress here. Start one with /play.")
         if len(mine) == 1:
@@ -329,7 +391,7 @@ class MatchService:
 
     async def my_matches(self, user_id: int, guild_id: int) -> list[tuple[MatchRow, Game | None, bool]]:
         """Lobbies and games of the user: those awaiting their move first, oldest first."""
-        rows = await self.store.matches_of_user(user_id, guild_id, ("lobby", "active"))
+        rows = await self.usable_only(await self.store.matches_of_user(user_id, guild_id, ("lobby", "active")))
         listed = []
         for match in rows:
             game = self.game_of(match) if match.state else None
@@ -701,10 +763,9 @@ class MatchService:
         """Moves stored but never shown (the bot stopped between the two), to post at start-up."""
         outcomes = []
         for match_id in await self.store.unannounced_match_ids():
-            try:
-                outcomes.append(await self.missed(match_id))
-            except Exception:  # one bad match must not stop the others' boards
-                log.exception("match %s: cannot rebuild its missed announcement", match_id)
+            outcome = await self.for_one_match(match_id, self.missed(match_id))  # one bad match stops no other
+            if outcome is not None:
+                outcomes.append(outcome)
         return outcomes
 
     async def missed(self, match_id: int) -> Outcome:
@@ -971,9 +1032,8 @@ class MatchService:
                 log.warning("match %s: its move log replays to its state again; back in play", match_id)
         for match_id in await self.store.active_match_ids():
             problem = await self._replay_problem(match_id)
-            if problem is not None and await self.store.quarantine(match_id, problem, self.clock.now()):
-                log.error("match %s set aside: %s; it is paused until repaired, other matches are served",
-                          match_id, problem)
+            if problem is not None:
+                await self.set_aside(match_id, problem)
         return await self.store.quarantined_ids()
 
     async def _replay_problem(self, match_id: int) -> str | None:
@@ -981,6 +1041,9 @@ class MatchService:
         match = await self.store.get_match(match_id)
         if match is None:
             return "the match row is missing"
+        problem = self.unreadable(match)
+        if problem is not None:
+            return problem
         try:
             rebuilt = self.replay(match, await self.store.moves(match_id))
         except Exception as error:  # any engine or data error: the log cannot be trusted
@@ -995,14 +1058,27 @@ class MatchService:
         now = self.clock.now()
         jobs = []
         for row in await self.store.due_reminders(now):
-            job = await self._reminder_job(row, now)
+            job = await self.for_one_match(row.match_id, self._reminder_job(row, now))
             if job is not None:
                 jobs.append(job)
         return jobs
 
+    async def for_one_match(self, match_id: int, work: Awaitable[T]) -> T | None:
+        """One match's part of a pass over many: whatever goes wrong stays with that match.
+
+        Damaged data sets the match aside; any other failure is logged. Either way the pass goes on.
+        """
+        try:
+            return await work
+        except DamagedMatch as damaged:
+            await self.set_aside(damaged.match_id, damaged.reason)
+        except Exception:
+            log.exception("match %s: skipped in this pass", match_id)
+        return None
+
     async def _reminder_job(self, row: ReminderRow, now: float) -> ReminderJob | None:
         match = await self.store.get_match(row.match_id)
-        if match is None or match.status != "active" or match.quarantine is not None:
+        if match is None or match.status != "active" or not await self.usable(match):
             return None
         game = self.game_of(match)
         if self.user_to_move(match, game) != row.user_id or game.ply != row.ply:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import os
 import sqlite3
 from contextlib import asynccontextmanager
@@ -235,6 +236,15 @@ class VersionConflict(Exception):
     """The match changed since it was read: the caller's action was not applied."""
 
 
+class DamagedMatch(Exception):
+    """Part of a match's stored data cannot be read; the match is set aside, nothing else is affected."""
+
+    def __init__(self, match_id: int, reason: str) -> None:
+        super().__init__(f"match {match_id}: {reason}")
+        self.match_id = match_id
+        self.reason = reason
+
+
 @dataclass
 class SeatRow:
     seat: int
@@ -271,7 +281,9 @@ class MatchRow:
     result: dict[str, Any] | None
     announced_version: int = 0  # the version whose board the players have seen
     seats: list[SeatRow] = field(default_factory=list)
-    quarantine: str | None = None  # why the match is set aside (its log does not replay), or None
+    # why the match is set aside (its log does not replay, or its row cannot be read), or None
+    quarantine: str | None = None
+    damage: str | None = None  # what in the stored row cannot be read (the match is then set aside), or None
     days_per_move: float | None = None  # the time limit, or None for none
     deadline_at: float | None = None  # when the player to move runs out of time
     deadline_notice: int = 0  # what was sent about this deadline: 1 the 24 h warning, 2 the 1 h one, 3 time-out
@@ -381,7 +393,6 @@ _MATCH_COLUMNS = (
     " board_message_id, creator_id, status, state, version, created_at, updated_at, turn_started_at, result,"
     " announced_version, days_per_move, deadline_at, deadline_notice, rated, hints"
 )
-_BASE_COLUMNS = 19  # the columns MatchRow takes by position; the rest are set by name
 
 
 def _private_files(path: Path) -> None:
@@ -417,15 +428,130 @@ def _explain(path: Path, error: sqlite3.Error) -> str:
     return f"cannot use the database {path}: {text}"
 
 
+# How each column of a match row must read (SQLite keeps whatever was written, whatever the declared type):
+# a value that does not is damage confined to that match, never an exception for the caller.
+_INT, _OPT_INT, _REAL, _OPT_REAL, _JSON, _OPT_JSON, _TEXT = "int", "int?", "real", "real?", "json", "json?", "text"
+_MATCH_COLUMN_KINDS = (
+    ("id", _INT), ("game", _TEXT), ("options", _JSON), ("players", _INT), ("guild_id", _INT),
+    ("channel_id", _INT), ("thread_id", _OPT_INT), ("lobby_message_id", _OPT_INT), ("board_channel_id", _OPT_INT),
+    ("board_message_id", _OPT_INT), ("creator_id", _INT), ("status", _TEXT), ("state", _OPT_JSON),
+    ("version", _INT), ("created_at", _REAL), ("updated_at", _REAL), ("turn_started_at", _OPT_REAL),
+    ("result", _OPT_JSON), ("announced_version", _INT), ("days_per_move", _OPT_REAL), ("deadline_at", _OPT_REAL),
+    ("deadline_notice", _INT), ("rated", _INT), ("hints", _INT),
+)
+# What a damaged column reads as, so the row can still be shown and its players found; the match is paused.
+_DAMAGED_DEFAULTS = {_INT: 0, _OPT_INT: None, _REAL: 0.0, _OPT_REAL: None, _JSON: {}, _OPT_JSON: None, _TEXT: ""}
+_STATUSES = ("lobby", "active", "finished", "cancelled")
+
+
+def _decode(kind: str, value: Any) -> Any:
+    """One column's value as its kind; ValueError if it cannot be."""
+    if value is None and kind.endswith("?"):
+        return None
+    if kind in (_INT, _OPT_INT):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"holds {_shown(value)}, not a whole number")
+        return value
+    if kind in (_REAL, _OPT_REAL):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise ValueError(f"holds {_shown(value)}, not a number")
+        return float(value)
+    if kind == _TEXT:
+        if not isinstance(value, str):
+            raise ValueError(f"holds {_shown(value)}, not text")
+        return value
+    if not isinstance(value, str):
+        raise ValueError(f"holds {_shown(value)}, not JSON text")
+    try:
+        decoded = json.loads(value)
+    except ValueError:
+        raise ValueError(f"holds {_shown(value)}, which is not valid JSON") from None
+    if not isinstance(decoded, dict):
+        raise ValueError(f"holds {_shown(value)}, not a JSON object")
+    return decoded
+
+
+def _shown(value: Any) -> str:
+    """A stored value quoted briefly for the operator's log."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _match_from(row: aiosqlite.Row | tuple) -> MatchRow:
-    values = list(row)
-    values[2] = json.loads(values[2])
-    values[12] = json.loads(values[12]) if values[12] else None
-    values[17] = json.loads(values[17]) if values[17] else None
-    match = MatchRow(*values[:_BASE_COLUMNS])
-    match.days_per_move, match.deadline_at, match.deadline_notice, rated, hints = values[_BASE_COLUMNS:]
-    match.rated, match.hints = bool(rated), bool(hints)
+    """A match row decoded; columns that cannot be read are named in ``damage`` (never an exception)."""
+    values: dict[str, Any] = {}
+    problems = []
+    for (name, kind), raw in zip(_MATCH_COLUMN_KINDS, row):
+        try:
+            values[name] = _decode(kind, raw)
+        except ValueError as error:
+            values[name] = _DAMAGED_DEFAULTS[kind]
+            problems.append(f"{name} {error}")
+    if values["status"] not in _STATUSES:
+        problems.append(f"status holds {_shown(values['status'])}, not a match status")
+        values["status"] = "active"  # treated as in play, so it is set aside and its players are told
+    rated, hints = values.pop("rated"), values.pop("hints")
+    match = MatchRow(**values, rated=bool(rated), hints=bool(hints))
+    if problems:
+        match.damage = "its stored row cannot be read (" + "; ".join(problems) + ")"
     return match
+
+
+def _move_from(match_id: int, row: aiosqlite.Row | tuple) -> MoveRow:
+    """A logged move decoded; DamagedMatch if any of it cannot be read (the log is then not trusted)."""
+    seq, ply, seat, user_id, kind, notation, events, created_at, entered = row
+    checks = (("seq", _INT, seq), ("ply", _INT, ply), ("seat", _INT, seat), ("user_id", _INT, user_id),
+              ("kind", _TEXT, kind), ("notation", _TEXT, notation), ("entered", _TEXT, entered),
+              ("created_at", _REAL, created_at))
+    column = "events"
+    try:
+        for column, column_kind, value in checks:
+            _decode(column_kind, value)
+        column = "events"
+        decoded_events = _decode_list(events)
+        if not all(isinstance(event, dict) for event in decoded_events):
+            raise ValueError("holds a list whose items are not all JSON objects")
+    except ValueError as error:
+        raise DamagedMatch(match_id, f"its logged move {_shown(seq)} cannot be read ({column} {error})") from None
+    return MoveRow(seq, ply, seat, user_id, kind, notation, decoded_events, float(created_at), entered)
+
+
+def _decode_list(value: Any) -> list[Any]:
+    """A JSON list column (a move's events, an offer's acceptances); ValueError if it is not one."""
+    if not isinstance(value, str):
+        raise ValueError(f"holds {_shown(value)}, not JSON text")
+    try:
+        decoded = json.loads(value)
+    except ValueError:
+        raise ValueError(f"holds {_shown(value)}, which is not valid JSON") from None
+    if not isinstance(decoded, list):
+        raise ValueError(f"holds {_shown(value)}, not a JSON list")
+    return decoded
+
+
+def _accepted(match_id: int, value: Any) -> list[int]:
+    """An offer's acceptances (user ids); DamagedMatch if they cannot be read."""
+    try:
+        accepted = _decode_list(value)
+        if not all(isinstance(u, int) and not isinstance(u, bool) for u in accepted):
+            raise ValueError(f"holds {_shown(value)}, not a list of user ids")
+    except ValueError as error:
+        raise DamagedMatch(match_id, f"its pending offer cannot be read (accepted {error})") from None
+    return accepted
+
+
+def _seat_from(row: aiosqlite.Row | tuple) -> tuple[SeatRow, str | None]:
+    """A seat decoded, and what in it cannot be read (None when all of it can)."""
+    seat, user_id, name, accepted, resigned, computer = row
+    problems = []
+    for column, value in (("seat", seat), ("user_id", user_id), ("accepted", accepted), ("resigned", resigned)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            problems.append(f"{column} holds {_shown(value)}")
+    if not isinstance(name, str):
+        problems.append(f"name holds {_shown(name)}")
+    decoded = SeatRow(seat if isinstance(seat, int) else 0, user_id if isinstance(user_id, int) else 0,
+                      name if isinstance(name, str) else "?", bool(accepted), bool(resigned), computer)
+    return decoded, ("; ".join(problems) or None)
 
 
 T = TypeVar("T")
@@ -439,11 +565,15 @@ def _read_match(conn: sqlite3.Connection, match_id: int) -> MatchRow | None:
     if row is None:
         return None
     match = _match_from(row)
-    match.seats = [SeatRow(r[0], r[1], r[2], bool(r[3]), bool(r[4]), r[5]) for r in conn.execute(
-        "SELECT seat, user_id, name, accepted, resigned, computer FROM seats WHERE match_id = ? ORDER BY seat",
-        (match_id,))]
+    for seat_row in conn.execute(
+            "SELECT seat, user_id, name, accepted, resigned, computer FROM seats WHERE match_id = ? ORDER BY seat",
+            (match_id,)):
+        seat, problem = _seat_from(seat_row)
+        match.seats.append(seat)
+        if problem is not None:
+            match.damage = (match.damage + "; " if match.damage else "") + f"a seat cannot be read ({problem})"
     quarantined = conn.execute("SELECT reason FROM quarantine WHERE match_id = ?", (match_id,)).fetchone()
-    match.quarantine = quarantined[0] if quarantined else None
+    match.quarantine = quarantined[0] if quarantined else match.damage
     return match
 
 
@@ -639,7 +769,7 @@ class Store:
             query += " AND m.guild_id = ?"
             params.append(guild_id)
         ids = [r[0] for r in await self._all(query + " ORDER BY m.id", params)]
-        return [m for m in [await self.get_match(i) for i in ids] if m is not None]
+        return [m for m in [await self.get_match(i) for i in ids] if m is not None and m.quarantine is None]
 
     async def open_lobbies(self, creator_id: int, guild_id: int) -> int:
         """How many lobbies this user created in this server that are still waiting for players."""
@@ -827,7 +957,7 @@ class Store:
             " WHERE match_id = ? ORDER BY seq",
             (match_id,),
         )
-        return [MoveRow(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7], r[8]) for r in rows]
+        return [_move_from(match_id, r) for r in rows]
 
     async def _bump_version(
         self, db: aiosqlite.Connection, match_id: int, expected: int, now: float, status: str
@@ -932,7 +1062,7 @@ class Store:
             "SELECT match_id, kind, user_id, at_seq, accepted, created_at FROM offers WHERE match_id = ? AND kind = ?",
             (match_id, kind),
         )
-        return OfferRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) if r else None
+        return OfferRow(r[0], r[1], r[2], r[3], _accepted(match_id, r[4]), r[5]) if r else None
 
     async def accept_offer(self, match_id: int, kind: str, at_seq: int, user_id: int) -> list[int] | None:
         """Add one acceptance; returns who has accepted, or None if the offer is gone."""
@@ -943,7 +1073,7 @@ class Store:
                 row = await cursor.fetchone()
             if row is None:
                 return None
-            accepted = sorted(set(json.loads(row[0])) | {user_id})
+            accepted = sorted(set(_accepted(match_id, row[0])) | {user_id})
             await db.execute(
                 "UPDATE offers SET accepted = ? WHERE match_id = ? AND kind = ?", (json.dumps(accepted), match_id, kind)
             )
@@ -1130,4 +1260,4 @@ class Store:
             " AND id NOT IN (SELECT match_id FROM quarantine) ORDER BY updated_at DESC LIMIT ?",
             (guild_id, limit),
         )
-        return [m for m in [await self.get_match(r[0]) for r in rows] if m is not None]
+        return [m for m in [await self.get_match(r[0]) for r in rows] if m is not None and m.quarantine is None]

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 import discord
 
 from .service import MatchService, Outcome, ServiceError
-from .storage import MatchRow
+from .storage import DamagedMatch, MatchRow
 from .text import fit
 from .turn_builder import BuilderState, Choice, decode, encode
 
@@ -60,6 +60,8 @@ async def guarded(interaction: discord.Interaction, action: Callable[[], Awaitab
         await action()
     except ServiceError as error:
         await reply_error(interaction, str(error))
+    except DamagedMatch as damaged:
+        await reply_error(interaction, await _bot(interaction).service.paused_by(damaged))
     except Exception:
         log.exception("unexpected error in a button or command")
         await reply_error(interaction, SOMETHING_WENT_WRONG)
