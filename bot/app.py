@@ -25,7 +25,7 @@ from .ratings import Ratings
 from .text import escape
 from .timelimits import TimeLimits
 from .service import BuilderExpired, MatchService, Outcome, ServiceError, mention
-from .storage import DamagedMatch, MatchRow, Store
+from .storage import DamagedMatch, MatchRow, ProcessLock, Store
 from .ui import (
     DYNAMIC_ITEMS,
     SOMETHING_WENT_WRONG,
@@ -631,6 +631,15 @@ def after_commit_text(outcome: Outcome, reason: str) -> str:
 
 async def run(settings: Settings) -> None:
     point_client_at(settings.api_base_url, settings.gateway_url)
+    lock = ProcessLock(settings.db_path)
+    lock.acquire()  # before opening: a second process must not even migrate the file
+    try:
+        await _run_bot(settings)
+    finally:
+        lock.release()
+
+
+async def _run_bot(settings: Settings) -> None:
     store = await Store.open(settings.db_path)
     clock = OffsetFileClock(settings.clock_offset_file) if settings.clock_offset_file else None
     bot = HexplayBot(settings, store, clock)
