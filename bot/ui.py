@@ -28,6 +28,8 @@ BOARD_FILENAME = "board.png"
 SOMETHING_WENT_WRONG = ("Something went wrong on our side. Look at the match (/board) before trying again: "
                         "your action may or may not have been recorded.")
 NO_MENTIONS = discord.AllowedMentions.none()
+# While the bot stops, new commands and presses are refused before any work (those in flight finish).
+RESTARTING = "Hexplay is restarting, so nothing was done: try again in a minute."
 
 
 def mention_only(user_id: int | list[int] | None) -> discord.AllowedMentions:
@@ -56,6 +58,9 @@ async def reply_error(interaction: discord.Interaction, message: str) -> None:
 
 async def guarded(interaction: discord.Interaction, action: Callable[[], Awaitable[Any]]) -> None:
     """Run a handler; a ServiceError becomes a private message, anything else is logged."""
+    if getattr(interaction.client, "stopping", False):
+        await reply_error(interaction, RESTARTING)
+        return
     try:
         await action()
     except ServiceError as error:
@@ -65,6 +70,17 @@ async def guarded(interaction: discord.Interaction, action: Callable[[], Awaitab
     except Exception:
         log.exception("unexpected error in a button or command")
         await reply_error(interaction, SOMETHING_WENT_WRONG)
+
+
+class HexplayTree(discord.app_commands.CommandTree):
+    """The command tree: while the bot stops, a new command is refused before it runs."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if not getattr(self.client, "stopping", False):
+            return True
+        if interaction.type is not discord.InteractionType.autocomplete:  # suggestions simply stop
+            await reply_error(interaction, RESTARTING)
+        return False
 
 
 def _bot(interaction: discord.Interaction) -> "HexplayBot":
