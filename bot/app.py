@@ -32,6 +32,7 @@ from .ui import (
     HexplayTree,
     board_view,
     builder_view,
+    landed_anyway,
     lobby_view,
     mention_only,
     offer_view,
@@ -258,6 +259,8 @@ class HexplayBot(commands.Bot):
             await reply_error(interaction, await self.service.paused_by(original))
         elif isinstance(error, discord.app_commands.CheckFailure):
             await reply_error(interaction, str(error) or "You cannot use this command here.")
+        elif landed_anyway(original):
+            log.info("a reply landed although Discord answered it with an error; not answering again")
         else:
             log.error("command failed", exc_info=original)
             await reply_error(interaction, SOMETHING_WENT_WRONG)
@@ -324,9 +327,12 @@ class HexplayBot(commands.Bot):
         try:
             await announce()
         except Exception as error:
+            self.announcer.retry_later(outcome.match.id)  # records the board if it landed, posts it if not
+            if landed_anyway(error):
+                log.info("match %s: its reply landed although Discord answered it with an error", outcome.match.id)
+                return
             log.warning("match %s: change stored (version %s) but its announcement failed: %r",
                         outcome.match.id, outcome.match.version, error)
-            self.announcer.retry_later(outcome.match.id)
             await reply_error(interaction, after_commit_text(outcome, "Discord refused the message"))
 
     async def play_and_announce(self, interaction: discord.Interaction, match_id: int, text: str,

@@ -44,7 +44,7 @@ DAY = 86400.0
 MIN_DAYS_PER_MOVE, MAX_DAYS_PER_MOVE = 1.0, 30.0
 
 
-# Ids come from custom ids and commands typed by anyone: beyond SQLite's 64-bit integers there is no such row.
+# Numbers come from custom ids and commands typed by anyone: beyond SQLite's 64-bit integers there is no such row.
 MAX_ROW_ID = 2**63 - 1
 
 
@@ -234,7 +234,7 @@ class MatchService:
         return None if seat is None else self.player_row(match, game, seat).user_id
 
     async def get(self, match_id: int) -> MatchRow:
-        match = await self.store.get_match(match_id) if 0 < match_id <= MAX_ROW_ID else None
+        match = await self.store.get_match(match_id)
         if match is None or match.status == "cancelled":
             raise ServiceError(f"There is no match #{match_id}.")
         if not await self.usable(match):
@@ -372,7 +372,7 @@ class MatchService:
             if match.guild_id != guild_id:
                 raise ServiceError(f"There is no match #{match_id} in this server.")
             return match
-        in_thread = await self.store.match_by_thread(channel_id) if 0 < channel_id <= MAX_ROW_ID else None
+        in_thread = await self.store.match_by_thread(channel_id)
         if in_thread is not None and in_thread.status != "cancelled":
             if not await self.usable(in_thread):  # typed in a paused match's thread: say so
                 raise ServiceError(self.quarantine_notice(in_thread))
@@ -1106,7 +1106,7 @@ class MatchService:
 
     async def snooze(self, match_id: int, user_id: int, ply: int) -> str:
         match = await self.get(match_id)
-        if await self.store.snooze(match_id, user_id, ply):
+        if 0 <= ply <= MAX_ROW_ID and await self.store.snooze(match_id, user_id, ply):
             return f"No more reminders for this turn of {self.title(match)}."
         raise ServiceError("That reminder is out of date: the turn has already moved on.")
 

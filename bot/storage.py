@@ -734,7 +734,10 @@ class Store:
 
     async def _all(self, query: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
         async with self.reading() as db:
-            return list(await db.execute_fetchall(query, tuple(params)))  # one trip to the database thread
+            try:
+                return list(await db.execute_fetchall(query, tuple(params)))  # one trip to the database thread
+            except OverflowError:  # a number past SQLite's 64 bits (a forged id) is in no row
+                return []
 
     async def _one(self, query: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
         rows = await self._all(query, params)
@@ -801,9 +804,14 @@ class Store:
         return match_id
 
     async def get_match(self, match_id: int) -> MatchRow | None:
+        if not -(2**63) <= match_id < 2**63:  # a forged id past SQLite's 64 bits names no match
+            return None
         return await self._run(_read_match, match_id)
 
     async def match_by_thread(self, thread_id: int) -> MatchRow | None:
+        if not -(2**63) <= thread_id < 2**63:
+            return None
+
         def read(conn: sqlite3.Connection) -> MatchRow | None:
             row = conn.execute("SELECT id FROM matches WHERE thread_id = ?", (thread_id,)).fetchone()
             return _read_match(conn, row[0]) if row else None

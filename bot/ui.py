@@ -44,14 +44,29 @@ def png_file(data: bytes, filename: str = BOARD_FILENAME) -> discord.File:
     return discord.File(io.BytesIO(data), filename=filename)
 
 
+ALREADY_ACKNOWLEDGED = 40060
+
+
+def landed_anyway(error: BaseException) -> bool:
+    """Discord accepted a reply but answered 5xx; discord.py's retry of it then met "already acknowledged".
+
+    The player has the reply: answering again would only add a second error.
+    """
+    return isinstance(error, discord.HTTPException) and error.code == ALREADY_ACKNOWLEDGED
+
+
 async def reply_error(interaction: discord.Interaction, message: str) -> None:
     """A private answer, whether or not the interaction was already answered."""
     message = fit(message)
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True)
-        else:
-            await interaction.response.send_message(message, ephemeral=True)
+        if not interaction.response.is_done():
+            try:
+                await interaction.response.send_message(message, ephemeral=True)
+                return
+            except discord.HTTPException as error:
+                if not landed_anyway(error):
+                    raise
+        await interaction.followup.send(message, ephemeral=True)  # answered already: a follow-up
     except discord.HTTPException:
         log.exception("could not deliver an error message")
 
@@ -67,7 +82,10 @@ async def guarded(interaction: discord.Interaction, action: Callable[[], Awaitab
         await reply_error(interaction, str(error))
     except DamagedMatch as damaged:
         await reply_error(interaction, await _bot(interaction).service.paused_by(damaged))
-    except Exception:
+    except Exception as error:
+        if landed_anyway(error):
+            log.info("a reply landed although Discord answered it with an error; not answering again")
+            return
         log.exception("unexpected error in a button or command")
         await reply_error(interaction, SOMETHING_WENT_WRONG)
 
