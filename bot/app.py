@@ -25,8 +25,9 @@ from .ratings import Ratings
 from .text import escape
 from .timelimits import TimeLimits
 from .service import BuilderExpired, MatchService, Outcome, ServiceError, mention
-from .storage import DamagedMatch, MatchRow, ProcessLock, Store
+from .storage import DamagedMatch, MatchRow, ProcessLock, StorageFull, Store
 from .ui import (
+    DISK_FULL_AFTER,
     DYNAMIC_ITEMS,
     SOMETHING_WENT_WRONG,
     HexplayTree,
@@ -257,6 +258,9 @@ class HexplayBot(commands.Bot):
             await reply_error(interaction, str(original))
         elif isinstance(original, DamagedMatch):
             await reply_error(interaction, await self.service.paused_by(original))
+        elif isinstance(original, StorageFull):
+            log.error("a write failed: the bot's disk is full")
+            await reply_error(interaction, DISK_FULL_AFTER)
         elif isinstance(error, discord.app_commands.CheckFailure):
             await reply_error(interaction, str(error) or "You cannot use this command here.")
         elif landed_anyway(original):

@@ -30,6 +30,7 @@ from .storage import (
     ReminderRow,
     SeatRow,
     DamagedMatch,
+    StorageFull,
     Store,
     VersionConflict,
 )
@@ -46,6 +47,10 @@ MIN_DAYS_PER_MOVE, MAX_DAYS_PER_MOVE = 1.0, 30.0
 
 # Numbers come from custom ids and commands typed by anyone: beyond SQLite's 64-bit integers there is no such row.
 MAX_ROW_ID = 2**63 - 1
+
+
+DISK_FULL = ("Nothing was saved: the bot's disk is full. Its operator has been told (see the log); "
+             "try again later.")
 
 
 class ServiceError(Exception):
@@ -658,11 +663,15 @@ class MatchService:
 
     @staticmethod
     async def _guarded(operation: Any) -> Any:
+        """A change's one transaction: a conflict or a full disk rolled all of it back, and the player hears so."""
         try:
             return await operation
         except VersionConflict:
             raise ServiceError("The position changed at the same moment (another turn or button came first), "
                                "so nothing was done: look at the latest board and try again.") from None
+        except StorageFull as error:
+            log.error("the database cannot grow (%s): the bot's disk is full", error)
+            raise ServiceError(DISK_FULL) from None
 
     # -- playing ---------------------------------------------------------------------------
 

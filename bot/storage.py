@@ -236,6 +236,14 @@ class VersionConflict(Exception):
     """The match changed since it was read: the caller's action was not applied."""
 
 
+class StorageFull(Exception):
+    """The disk (or the database's size limit) is full: the change was rolled back, nothing of it is stored."""
+
+
+def _full(error: sqlite3.Error) -> bool:
+    return getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
+
+
 class DamagedMatch(Exception):
     """Part of a match's stored data cannot be read; the match is set aside, nothing else is affected."""
 
@@ -635,9 +643,11 @@ def _in_transaction(conn: sqlite3.Connection, work: Callable[..., T], *args: Any
     try:
         result = work(conn, *args)
         conn.execute("COMMIT")
-    except BaseException:
+    except BaseException as error:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
+        if isinstance(error, sqlite3.Error) and _full(error):
+            raise StorageFull(str(error)) from None
         raise
     return result
 
@@ -762,12 +772,20 @@ class Store:
         async with self._holding():
             await self._db.execute("BEGIN IMMEDIATE")
             try:
-                yield self._db
-            except BaseException:
-                await self._db.execute("ROLLBACK")
+                try:
+                    yield self._db
+                except BaseException:
+                    if self._db.in_transaction:  # SQLite already rolled back after some errors (a full disk)
+                        await self._db.execute("ROLLBACK")
+                    raise
+                else:
+                    await self._db.execute("COMMIT")
+            except sqlite3.Error as error:
+                if _full(error):
+                    if self._db.in_transaction:
+                        await self._db.execute("ROLLBACK")
+                    raise StorageFull(str(error)) from None
                 raise
-            else:
-                await self._db.execute("COMMIT")
 
     # -- matches -----------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 import discord
 
 from .service import MatchService, Outcome, ServiceError
-from .storage import DamagedMatch, MatchRow
+from .storage import DamagedMatch, MatchRow, StorageFull
 from .text import fit
 from .turn_builder import BuilderState, Choice, decode, encode
 
@@ -28,6 +28,10 @@ BOARD_FILENAME = "board.png"
 SOMETHING_WENT_WRONG = ("Something went wrong on our side. Look at the match (/board) before trying again: "
                         "your action may or may not have been recorded.")
 NO_MENTIONS = discord.AllowedMentions.none()
+# A write failed for want of disk space somewhere after the start of a request (the change itself, if refused,
+# says "Nothing was saved"): what came before it may be stored, so the player is sent to look.
+DISK_FULL_AFTER = ("The bot's disk is full, so part of what you asked may not have been saved (its operator has been "
+                   "told). Look at the match (/board) before trying again.")
 # While the bot stops, new commands and presses are refused before any work (those in flight finish).
 RESTARTING = "Hexplay is restarting, so nothing was done: try again in a minute."
 
@@ -82,6 +86,9 @@ async def guarded(interaction: discord.Interaction, action: Callable[[], Awaitab
         await reply_error(interaction, str(error))
     except DamagedMatch as damaged:
         await reply_error(interaction, await _bot(interaction).service.paused_by(damaged))
+    except StorageFull:
+        log.error("a write failed: the bot's disk is full")
+        await reply_error(interaction, DISK_FULL_AFTER)
     except Exception as error:
         if landed_anyway(error):
             log.info("a reply landed although Discord answered it with an error; not answering again")
