@@ -88,3 +88,41 @@ def test_a_data_folder_the_bot_cannot_enter_is_refused_with_one_line(tmp_path):
         assert f"cannot use the data folder {folder}" in lines[0] and "Permission denied" in lines[0]
     finally:
         folder.chmod(0o700)
+
+
+async def test_a_backup_taken_while_the_bot_writes_holds_every_change_a_bare_copy_does_not(tmp_path):
+    from bot.storage import Store
+    import shutil
+
+    db = tmp_path / "hexplay.sqlite3"
+    store = await Store.open(db)
+    try:
+        async with store.reading() as conn:
+            await conn.execute("PRAGMA wal_autocheckpoint = 0")  # as between two of SQLite's checkpoints
+        for user in range(50):
+            await store.set_preferences(user, 1, await store.get_preferences(user, 1))
+        environment = {**os.environ, "HEXPLAY_DB_PATH": str(db), "PYTHONPATH": str(ROOT)}
+        copy = tmp_path / "backup.sqlite3"
+        done = subprocess.run([sys.executable, "-m", "bot", "backup", str(copy)], cwd=tmp_path, env=environment,
+                              capture_output=True, text=True, timeout=30)
+        assert done.returncode == 0 and f"Backed up {db} to {copy}" in done.stdout, done.stderr
+        again = subprocess.run([sys.executable, "-m", "bot", "backup", str(copy)], cwd=tmp_path, env=environment,
+                               capture_output=True, text=True, timeout=30)
+        assert again.returncode == 1 and "already exists" in again.stderr
+        bare = tmp_path / "bare.sqlite3"
+        shutil.copyfile(db, bare)  # the main file alone, without its -wal file
+    finally:
+        await store.close()
+
+    import sqlite3
+
+    def preferences(path):
+        with sqlite3.connect(path) as conn:
+            try:
+                return conn.execute("SELECT COUNT(*) FROM preferences").fetchone()[0]
+            except sqlite3.DatabaseError:
+                return None
+
+    assert preferences(copy) == 50
+    assert preferences(bare) != 50  # what the warning in docs/storage.md is about
+    assert not Path(f"{copy}-wal").exists() and (copy.stat().st_mode & 0o077) == 0
