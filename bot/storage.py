@@ -234,7 +234,6 @@ MIGRATIONS: list[str] = [
         since REAL NOT NULL,
         PRIMARY KEY (user_id, blocked_id)
     );
-    CREATE INDEX challenge_blocks_blocked ON challenge_blocks (blocked_id);
     ALTER TABLE preferences ADD COLUMN challenges TEXT NOT NULL DEFAULT 'everyone'
         CHECK (challenges IN ('everyone', 'nobody'));
     """,

@@ -5,6 +5,7 @@ Every test runs on a real SQLite file; the end-to-end ones drive the real bot th
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
@@ -126,6 +127,31 @@ async def test_the_bot_still_counts_challenges_after_a_restart(tmp_path):
     assert violations == []
 
 
+async def test_a_database_of_version_9_keeps_its_preferences_and_gains_the_limit_tables(tmp_path):
+    import sqlite3
+
+    from bot.storage import MIGRATIONS
+
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    for script in MIGRATIONS[:9]:
+        db.executescript(script)
+    db.execute("INSERT INTO preferences (user_id, guild_id, reminders, delay_hours, via) VALUES (102, 9000, 0, 5, 'ping')")
+    db.execute("PRAGMA user_version = 9")
+    db.commit()
+    db.close()
+    store = await Store.open(path)
+    try:
+        assert await store.schema_version() == len(MIGRATIONS)
+        prefs = await store.get_preferences(BOB[0], GUILD)
+        assert (prefs.reminders, prefs.delay_hours, prefs.via, prefs.challenges) == (False, 5, "ping", "everyone")
+        service = MatchService(store, ManualClock())
+        await challenge(service)
+        assert await store.blocked_by(BOB[0]) == []
+    finally:
+        await store.close()
+
+
 # -- item 2: challenges aimed at one person -----------------------------------------------------
 
 async def test_open_invitations_waiting_on_one_player_are_capped_per_server(env):
@@ -152,12 +178,12 @@ async def test_the_same_player_is_challenged_at_most_so_often_a_day_counting_can
         clock.advance(61)
     with pytest.raises(ServiceError) as refused:
         await challenge(service)
-    text = str(refused.value)
-    assert text.startswith(f"You have challenged bob {SAME_PLAYER_PER_DAY} times in the last 24 hours "
-                           "(cancelled challenges count), so nothing was sent. Try again in ")
-    assert "<@" not in text
-    with pytest.raises(ServiceError, match="challenged bob"):  # a rematch-sized lobby of three too
+    assert str(refused.value) == (f"You have challenged bob {SAME_PLAYER_PER_DAY} times in the last 24 hours "
+                                  "(cancelled challenges count), so nothing was sent. Try again in 24 h.")
+    with pytest.raises(ServiceError, match="challenged bob"):  # in a lobby of three too
         await challenge(service, invited=(BOB, CAROL))
+    with pytest.raises(ServiceError, match="challenged bob"):  # and in another server: the same person is pinged
+        await challenge(service, guild=OTHER_GUILD)
     await challenge(service, invited=(CAROL,))  # someone else: fine
     await challenge(service, creator=CAROL)  # bob by someone else: fine
     clock.advance(DAY - SAME_PLAYER_PER_DAY * 61 + 61)  # the first one is a day old
@@ -241,3 +267,25 @@ async def test_a_refused_challenge_is_told_privately_and_pings_nobody(world):
     assert not made.ephemeral and made.response.pinged == [bob.id]
     itself = await world.emu.invoke(bob, world.channel, "settings", {"block": bob})
     assert itself.ephemeral and "cannot block yourself" in itself.text
+
+
+async def test_a_rematch_to_a_player_who_blocked_the_presser_is_refused_privately(world):
+    alice, bob = world.users[:2]
+    match_id, thread = await world.start_two_player()
+    asked = await world.emu.invoke(bob, thread, "resign", {})
+    await world.emu.press(bob, asked.response, asked.response.buttons()[0]["custom_id"])
+    final = None
+    for _ in range(500):
+        final = next((m for m in world.emu.messages(thread) if "Game over" in m.content and m.attachments), None)
+        if final is not None:
+            break
+        await asyncio.sleep(0.01)
+    rematch = next(b for b in final.buttons() if b["label"] == "Rematch")["custom_id"]
+    await world.emu.invoke(bob, world.channel, "settings", {"block": alice})
+    before = len(world.emu.messages(world.channel))
+    refused = await world.emu.press(alice, final, rematch)
+    assert refused.ephemeral and refused.text == "bob is not taking challenges from you, so nothing was sent."
+    assert len(world.emu.messages(world.channel)) == before and (await world.service.store.open_lobbies(
+        alice.id, world.guild.id)) == 0
+    offered = await world.emu.press(bob, final, rematch)  # bob may still ask alice
+    assert offered.ephemeral and "Rematch offered" in offered.text
