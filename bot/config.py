@@ -48,7 +48,7 @@ def _shown(raw: str) -> str:
 
 
 def _float(name: str, default: float, low: float, high: float, unit: str) -> float:
-    """A number from the environment, ``low`` to ``high``: words, nan, inf and values out of range are refused clearly."""
+    """A number from the environment, ``low`` to ``high``: words, nan, inf and out-of-range values are refused."""
     raw = os.environ.get(name, "").strip()
     if not raw:
         return default

@@ -136,7 +136,8 @@ async def test_a_database_of_version_9_keeps_its_preferences_and_gains_the_limit
     db = sqlite3.connect(path)
     for script in MIGRATIONS[:9]:
         db.executescript(script)
-    db.execute("INSERT INTO preferences (user_id, guild_id, reminders, delay_hours, via) VALUES (102, 9000, 0, 5, 'ping')")
+    db.execute("INSERT INTO preferences (user_id, guild_id, reminders, delay_hours, via)"
+               " VALUES (102, 9000, 0, 5, 'ping')")
     db.execute("PRAGMA user_version = 9")
     db.commit()
     db.close()

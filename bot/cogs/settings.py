@@ -19,8 +19,8 @@ class SettingsCog(commands.Cog, name="Settings"):
     def __init__(self, bot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="settings",
-                          description="Your reminders in this server (on/off, delay, DM or ping) and who may challenge you")
+    @app_commands.command(
+        name="settings", description="Your reminders in this server (on/off, delay, DM or ping) and who may challenge you")
     @app_commands.describe(reminders="Remind me when a match waits for my move",
                            delay_hours="Hours without my move before a reminder (1–336)",
                            via="Remind me by direct message or by a ping in the match thread",
