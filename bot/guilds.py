@@ -83,7 +83,8 @@ class Guilds:
             raise ServiceError(f"{service.title(old)} is not over yet.")
         if old.seat_of(user_id) is None:
             raise ServiceError(f"Only the players of {service.title(old)} can ask for a rematch.")
-        await service._check_challenge_limits(user_id, old.guild_id)
+        invited = [(s.user_id, s.name) for s in old.seats if s.user_id != user_id and not s.is_computer]
+        await service._check_challenge_limits(user_id, old.guild_id, invited)  # a rematch pings them as /play does
         ordered = sorted(old.seats, key=lambda s: s.seat)
         rotated = ordered[1:] + ordered[:1]
         seats = [SeatRow(i + 1, s.user_id, s.name, accepted=s.user_id == user_id or s.is_computer, computer=s.computer)

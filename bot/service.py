@@ -12,7 +12,6 @@ import functools
 import json
 import logging
 import weakref
-from collections import deque
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, TypeVar
 
@@ -22,6 +21,8 @@ from games import get as get_game
 from render import can_zoom
 
 from .clock import Clock, SystemClock
+from .limits import CHALLENGES_PER_MINUTE, MAX_OPEN_LOBBIES  # noqa: F401  (abuse limits: bot/limits.py)
+from .limits import Challenge, ChallengeLimits, StoredChallengeLimits
 from .pictures import Pictures
 from .storage import (
     MatchRow,
@@ -159,9 +160,6 @@ def mention(match: MatchRow, user_id: int) -> str:
     return f"<@{user_id}>"
 
 
-# Abuse limits (docs/rules.md, "Limits"): a user's open challenges per server, and how fast they may make them.
-MAX_OPEN_LOBBIES = 5
-CHALLENGES_PER_MINUTE = 3
 # GIF replays are slow to draw: drawn apart from boards (Pictures.gif), one at a time per match, and a user
 # waits between two.
 GIF_COOLDOWN_SECONDS = 30.0
@@ -169,13 +167,13 @@ GIF_COOLDOWN_SECONDS = 30.0
 
 class MatchService:
     def __init__(self, store: Store, clock: Clock | None = None, default_reminder_hours: float = 24.0,
-                 pictures: Pictures | None = None) -> None:
+                 pictures: Pictures | None = None, limits: ChallengeLimits | None = None) -> None:
         self.store = store
         self.clock = clock or SystemClock()
         self.pictures = pictures or Pictures()  # on a thread unless the bot gives it worker processes
         self.default_reminder_hours = default_reminder_hours
         self._match_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._recent_challenges: dict[tuple[int, int], deque[float]] = {}
+        self.limits: ChallengeLimits = limits or StoredChallengeLimits(store)
         self._gifs_drawing: set[int] = set()
         self._gif_asked: dict[int, float] = {}
         # called with each match that has just finished, after its commit (ratings); failures are logged only
@@ -456,7 +454,7 @@ class MatchService:
         if len(unique) + 1 + count > seats_wanted:
             computers_too = f" and {count} computer seat{'s' * (count != 1)}" if count else ""
             raise ServiceError(f"{len(unique) + 1} players{computers_too} do not fit in {seats_wanted} seats.")
-        await self._check_challenge_limits(creator[0], guild_id)  # only a valid challenge counts
+        await self._check_challenge_limits(creator[0], guild_id, unique)  # only a valid challenge counts
         seats = [SeatRow(1, creator[0], creator[1])]
         seats += [SeatRow(i + 2, uid, name, accepted=False) for i, (uid, name) in enumerate(unique)]
         seats += [SeatRow(len(unique) + 2 + i, -(i + 1), computer_seat_name(level, i + 1, count), computer=level)
@@ -491,18 +489,11 @@ class MatchService:
             return await self._start(match, match.seats)
         return None
 
-    async def _check_challenge_limits(self, user_id: int, guild_id: int) -> None:
-        if await self.store.open_lobbies(user_id, guild_id) >= MAX_OPEN_LOBBIES:
-            raise ServiceError(f"You already have {MAX_OPEN_LOBBIES} open challenges in this server: wait for "
-                               "answers, or cancel one with its Cancel button, before making another.")
-        now = self.clock.now()
-        recent = self._recent_challenges.setdefault((user_id, guild_id), deque())
-        while recent and recent[0] <= now - 60:
-            recent.popleft()
-        if len(recent) >= CHALLENGES_PER_MINUTE:
-            wait = int(recent[0] + 60 - now) + 1
-            raise ServiceError(f"You can make {CHALLENGES_PER_MINUTE} challenges a minute; try again in {wait} s.")
-        recent.append(now)
+    async def _check_challenge_limits(self, user_id: int, guild_id: int, invited: list[tuple[int, str]]) -> None:
+        """Every path that invites people asks here (/play, rematch); ``invited`` are people, never computer seats."""
+        refusal = await self.limits.admit(Challenge(guild_id, user_id, tuple(invited)), self.clock.now())
+        if refusal is not None:
+            raise ServiceError(refusal)
 
     def check_guild(self, match: MatchRow, guild_id: int | None) -> None:
         """Buttons answer only in the match's own server, as commands do."""

@@ -217,6 +217,27 @@ MIGRATIONS: list[str] = [
     ALTER TABLE seats ADD COLUMN computer TEXT CHECK (computer IS NULL OR computer IN ('random', 'easy', 'medium', 'hard'));
     ALTER TABLE matches ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
     """,
+    # 10 (limits, docs/rules.md "Limits"): challenges made, kept about a day, so a restart forgets no count: one
+    # row per challenge (invited_id 0) and one per person it invited. Who a player refuses challenges from: a
+    # block holds in every server, "nobody" is a per-server preference.
+    """
+    CREATE TABLE challenge_events (
+        guild_id INTEGER NOT NULL,
+        challenger_id INTEGER NOT NULL,
+        invited_id INTEGER NOT NULL,
+        at REAL NOT NULL
+    );
+    CREATE INDEX challenge_events_challenger ON challenge_events (challenger_id, invited_id, at);
+    CREATE INDEX challenge_events_at ON challenge_events (at);
+    CREATE TABLE challenge_blocks (
+        user_id INTEGER NOT NULL,
+        blocked_id INTEGER NOT NULL,
+        since REAL NOT NULL,
+        PRIMARY KEY (user_id, blocked_id)
+    );
+    ALTER TABLE preferences ADD COLUMN challenges TEXT NOT NULL DEFAULT 'everyone'
+        CHECK (challenges IN ('everyone', 'nobody'));
+    """,
 ]
 
 
@@ -394,6 +415,29 @@ class Preferences:
     reminders: bool = True
     delay_hours: float | None = None
     via: str = "dm"
+    challenges: str = "everyone"  # or "nobody": who may challenge the player (blocks are apart, in every server)
+
+
+@dataclass(frozen=True)
+class ChallengeCaps:
+    """The numbers a challenge is checked against (bot/limits.py sets them)."""
+
+    open_lobbies: int  # lobbies a challenger has waiting in a server
+    per_window: int  # challenges a challenger makes in a server within ``window`` seconds
+    window: float
+    same_player: int  # challenges of one person by one challenger, in any server, within ``same_player_window``
+    same_player_window: float
+    invitations_waiting: int  # unanswered invitations one person has in a server
+
+
+@dataclass(frozen=True)
+class ChallengeRefusal:
+    """Why a challenge was refused: the rule ("blocked", "nobody", "open_lobbies", "rate", "same_player",
+    "waiting"), the invited person it is about, and for the counted rules how long until a count frees."""
+
+    rule: str
+    user_id: int | None = None
+    wait: float = 0.0
 
 
 _MATCH_COLUMNS = (
@@ -694,6 +738,43 @@ def _bump_version_now(conn: sqlite3.Connection, match_id: int, expected: int, no
     if conn.execute(_BUMP_VERSION, (now, match_id, expected, status)).rowcount != 1:
         raise VersionConflict(match_id)
     return expected + 1
+
+
+def _challenge_refusal(conn: sqlite3.Connection, guild_id: int, challenger_id: int, invited_ids: list[int],
+                       now: float, caps: ChallengeCaps) -> ChallengeRefusal | None:
+    """The first rule a challenge breaks (see Store.admit_challenge), on the database thread."""
+
+    def one(query: str, *params: Any) -> Any:
+        return conn.execute(query, params).fetchone()[0]
+
+    for invited in invited_ids:
+        if one("SELECT COUNT(*) FROM challenge_blocks WHERE user_id = ? AND blocked_id = ?", invited, challenger_id):
+            return ChallengeRefusal("blocked", invited)
+    for invited in invited_ids:  # the server's row, else the global one (as get_preferences reads them)
+        row = conn.execute("SELECT challenges FROM preferences WHERE user_id = ? AND guild_id IN (?, 0)"
+                           " ORDER BY guild_id DESC LIMIT 1", (invited, guild_id)).fetchone()
+        if row is not None and row[0] == "nobody":
+            return ChallengeRefusal("nobody", invited)
+    if one("SELECT COUNT(*) FROM matches WHERE creator_id = ? AND guild_id = ? AND status = 'lobby'",
+           challenger_id, guild_id) >= caps.open_lobbies:
+        return ChallengeRefusal("open_lobbies")
+    count, oldest = conn.execute(
+        "SELECT COUNT(*), MIN(at) FROM challenge_events WHERE challenger_id = ? AND invited_id = 0 AND guild_id = ?"
+        " AND at > ?", (challenger_id, guild_id, now - caps.window)).fetchone()
+    if count >= caps.per_window:
+        return ChallengeRefusal("rate", None, oldest + caps.window - now)
+    for invited in invited_ids:
+        count, oldest = conn.execute(
+            "SELECT COUNT(*), MIN(at) FROM challenge_events WHERE challenger_id = ? AND invited_id = ? AND at > ?",
+            (challenger_id, invited, now - caps.same_player_window)).fetchone()
+        if count >= caps.same_player:
+            return ChallengeRefusal("same_player", invited, oldest + caps.same_player_window - now)
+    for invited in invited_ids:
+        waiting = one("SELECT COUNT(*) FROM seats s JOIN matches m ON m.id = s.match_id WHERE s.user_id = ?"
+                      " AND s.accepted = 0 AND m.status = 'lobby' AND m.guild_id = ?", invited, guild_id)
+        if waiting >= caps.invitations_waiting:
+            return ChallengeRefusal("waiting", invited)
+    return None
 
 
 class Store:
@@ -1124,13 +1205,13 @@ class Store:
     async def get_preferences(self, user_id: int, guild_id: int) -> Preferences:
         """The user's preferences in this server, falling back to their global ones (guild 0)."""
         row = await self._one(
-            "SELECT reminders, delay_hours, via, guild_id FROM preferences WHERE user_id = ? AND guild_id IN (?, 0)"
-            " ORDER BY guild_id DESC",
+            "SELECT reminders, delay_hours, via, challenges, guild_id FROM preferences"
+            " WHERE user_id = ? AND guild_id IN (?, 0) ORDER BY guild_id DESC",
             (user_id, guild_id),
         )
         if row is None:
             return Preferences()
-        return Preferences(bool(row[0]), row[1], row[2])
+        return Preferences(bool(row[0]), row[1], row[2], row[3])
 
     async def reminder_hours(self, user_id: int, guild_id: int) -> tuple[float | None, float | None]:
         """(the user's reminder delay as :meth:`get_preferences` gives it, the server's default) in one query."""
@@ -1144,11 +1225,56 @@ class Store:
     async def set_preferences(self, user_id: int, guild_id: int, prefs: Preferences) -> None:
         async with self.transaction() as db:
             await db.execute(
-                "INSERT INTO preferences (user_id, guild_id, reminders, delay_hours, via) VALUES (?, ?, ?, ?, ?)"
-                " ON CONFLICT (user_id, guild_id) DO UPDATE SET reminders = excluded.reminders,"
-                " delay_hours = excluded.delay_hours, via = excluded.via",
-                (user_id, guild_id, int(prefs.reminders), prefs.delay_hours, prefs.via),
+                "INSERT INTO preferences (user_id, guild_id, reminders, delay_hours, via, challenges)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, guild_id) DO UPDATE SET"
+                " reminders = excluded.reminders, delay_hours = excluded.delay_hours, via = excluded.via,"
+                " challenges = excluded.challenges",
+                (user_id, guild_id, int(prefs.reminders), prefs.delay_hours, prefs.via, prefs.challenges),
             )
+
+    # -- challenge limits and refusals ------------------------------------------------
+
+    async def admit_challenge(self, guild_id: int, challenger_id: int, invited_ids: list[int], now: float,
+                              caps: ChallengeCaps) -> ChallengeRefusal | None:
+        """Check a challenge against every limit and, when none refuses it, count it: one transaction, so two
+        challenges at the same instant (even from two processes) cannot both take the last place in a count.
+
+        ``invited_ids`` are people: computer seats are never limited. The transaction is committed even when
+        the challenge is refused, for what it tidies: records older than the longest window are pruned, and
+        records stamped after ``now`` (the clock stepped back) are brought to ``now``, so they age out within one
+        window instead of holding a count until the clock catches up with them.
+        """
+
+        def work(conn: sqlite3.Connection) -> ChallengeRefusal | None:
+            conn.execute("UPDATE challenge_events SET at = ? WHERE at > ?", (now, now))
+            conn.execute("DELETE FROM challenge_events WHERE at <= ?",
+                         (now - max(caps.window, caps.same_player_window),))
+            refusal = _challenge_refusal(conn, guild_id, challenger_id, invited_ids, now, caps)
+            if refusal is None:
+                conn.executemany(
+                    "INSERT INTO challenge_events (guild_id, challenger_id, invited_id, at) VALUES (?, ?, ?, ?)",
+                    [(guild_id, challenger_id, invited, now) for invited in [0, *invited_ids]])
+            return refusal
+
+        return await self._transact(work)
+
+    async def block(self, user_id: int, blocked_id: int, now: float) -> None:
+        """``user_id`` refuses challenges from ``blocked_id``, in every server (again: no change)."""
+        await self._transact(lambda conn: conn.execute(
+            "INSERT OR IGNORE INTO challenge_blocks (user_id, blocked_id, since) VALUES (?, ?, ?)",
+            (user_id, blocked_id, now)))
+
+    async def unblock(self, user_id: int, blocked_id: int) -> bool:
+        """False when there was no such block."""
+        cursor = await self._transact(lambda conn: conn.execute(
+            "DELETE FROM challenge_blocks WHERE user_id = ? AND blocked_id = ?", (user_id, blocked_id)))
+        return cursor.rowcount == 1
+
+    async def blocked_by(self, user_id: int) -> list[int]:
+        """Whom the user refuses challenges from, oldest block first."""
+        rows = await self._all("SELECT blocked_id FROM challenge_blocks WHERE user_id = ? ORDER BY since, blocked_id",
+                               (user_id,))
+        return [r[0] for r in rows]
 
     # -- offers: draws and takebacks -------------------------------------------------
 
