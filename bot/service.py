@@ -11,6 +11,7 @@ import asyncio
 import functools
 import json
 import logging
+import math
 import weakref
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, TypeVar
@@ -968,10 +969,10 @@ class MatchService:
                                "ask again in a moment.")
         now = self.clock.now()
         if user_id is not None:
-            asked = self._gif_asked.get(user_id)
-            if asked is not None and now - asked < GIF_COOLDOWN_SECONDS:
+            asked = min(self._gif_asked.get(user_id, -GIF_COOLDOWN_SECONDS), now)  # a clock stepped back waits no longer
+            if now - asked < GIF_COOLDOWN_SECONDS:
                 raise ServiceError(f"One replay every {GIF_COOLDOWN_SECONDS:g} s: "
-                                   f"try again in {int(GIF_COOLDOWN_SECONDS - (now - asked)) + 1} s.")
+                                   f"try again in {math.ceil(GIF_COOLDOWN_SECONDS - (now - asked))} s.")
             self._gif_asked[user_id] = now
         self._gifs_drawing.add(match_id)
         try:

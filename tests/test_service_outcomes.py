@@ -408,6 +408,9 @@ async def test_replays_one_at_a_time_per_match_and_thirty_seconds_apart_per_play
     assert await service.history_gif(match.id, ALICE[0], GUILD) == b"GIF89a"
     with pytest.raises(ServiceError, match="no match"):
         await service.history_gif(match.id, CAROL[0], OTHER_GUILD)
+    service.clock.advance(-3600)  # the system clock steps back an hour: the wait is never past the cooldown
+    with pytest.raises(ServiceError, match=r"try again in (30|[12]?[0-9]) s\."):
+        await service.history_gif(match.id, ALICE[0], GUILD)
 
 
 @pytest.mark.parametrize("described, line", [
