@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any, Coroutine
+from typing import TYPE_CHECKING, Awaitable, Callable, TypeVar
 
 import discord
 
@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from .app import HexplayBot
 
 log = logging.getLogger(__name__)
+
+Job = TypeVar("Job", ReminderJob, DeadlineJob)
 
 
 class ReminderLoop:
@@ -56,22 +58,22 @@ class ReminderLoop:
         async with self._pass:
             await self.bot.timelimits.heartbeat()
             slots = asyncio.Semaphore(self.in_flight)
-            sending = [self._start(slots, self._deadline(job)) for job in await self.bot.timelimits.due()]
+            sending = [self._start(slots, self._deadline, job) for job in await self.bot.timelimits.due()]
             try:
                 reminders = await self.bot.service.due_reminders()
             except Exception:
                 await asyncio.gather(*sending)  # the time-limit notices under way are finished and recorded
                 raise
-            sending += [self._start(slots, self._reminder(job)) for job in reminders]
+            sending += [self._start(slots, self._reminder, job) for job in reminders]
             return sum(await asyncio.gather(*sending))
 
-    def _start(self, slots: asyncio.Semaphore, sending: Coroutine[Any, Any, bool]) -> asyncio.Task[bool]:
+    def _start(self, slots: asyncio.Semaphore, send: Callable[[Job], Awaitable[bool]], job: Job) -> asyncio.Task[bool]:
         async def in_turn() -> bool:
             async with slots:
                 try:
-                    return await sending
+                    return await send(job)
                 except Exception:  # one notice's bug must not stop the others
-                    log.exception("a reminder or time-limit notice failed")
+                    log.exception("match %s: a reminder or time-limit notice failed", job.match.id)
                     return False
 
         return asyncio.create_task(in_turn())
