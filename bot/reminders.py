@@ -67,7 +67,8 @@ class ReminderLoop:
             sending += [self._start(slots, self._reminder, job) for job in reminders]
             return sum(await asyncio.gather(*sending))
 
-    def _start(self, slots: asyncio.Semaphore, send: Callable[[Job], Awaitable[bool]], job: Job) -> asyncio.Task[bool]:
+    def _start(self, slots: asyncio.Semaphore, send: Callable[[Job], Awaitable[bool]],
+               job: Job) -> asyncio.Task[bool]:
         async def in_turn() -> bool:
             async with slots:
                 try:
@@ -122,17 +123,22 @@ class ReminderLoop:
             return
         if not await self.bot.store.snooze(job.match.id, job.user_id, job.ply):  # the next turn gets a new one
             return  # the turn moved on meanwhile: nothing to stop
+        told = await self._say_reminders_stopped(job, why)
+        log.warning("match %s: giving up the reminder for %s on this turn after %d refused tries (%s); %s",
+                    job.match.id, job.user_id, tries, why, told)
+
+    async def _say_reminders_stopped(self, job: ReminderJob, why: str) -> str:
+        """Where the match lives (its thread, else its channel); returns where it was said, or why not."""
         text = (f"<@{job.user_id}> Your reminders for **{self.bot.service.title(job.match)}** have stopped for this "
                 f"turn: none could reach you ({why}). It is still your turn: play with /move.")
         try:
-            await self.homes.post(job.match, text, pace=self.budget, allowed_mentions=mention_only(job.user_id))
-        except (Refused, *TRANSIENT) as error:
-            log.warning("match %s: reminders for %s stopped for this turn after %d refused tries (%s), and no place "
-                        "in the match takes a word about it (%s)", job.match.id, job.user_id, tries, why,
-                        error if isinstance(error, Refused) else describe_failure(error))
-            return
-        log.info("match %s: reminders for %s stopped for this turn after %d refused tries (%s)", job.match.id,
-                 job.user_id, tries, why)
+            message = await self.homes.post(job.match, text[:2000], pace=self.budget,
+                                            allowed_mentions=mention_only(job.user_id))
+        except Refused as refusal:
+            return f"no place in the match takes a word about it either ({refusal})"
+        except TRANSIENT as error:
+            return f"the word about it was not posted ({describe_failure(error)})"
+        return f"said so in channel {message.channel.id}"
 
     # -- time limits ---------------------------------------------------------------------
 
