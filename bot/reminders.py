@@ -16,6 +16,7 @@ not start the count again; then it stops for this turn. A reminder says so where
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 from typing import TYPE_CHECKING, Awaitable, Callable, TypeVar
 
@@ -57,27 +58,15 @@ class ReminderLoop:
         """Deliver every due time-limit warning, time-out and reminder; returns how many were sent."""
         async with self._pass:
             await self.bot.timelimits.heartbeat()
-            slots = asyncio.Semaphore(self.in_flight)
-            sending = [self._start(slots, self._deadline, job) for job in await self.bot.timelimits.due()]
+            turns = _Turns(self.in_flight)
+            sending = [turns.start(self._deadline, job) for job in await self.bot.timelimits.due()]
             try:
                 reminders = await self.bot.service.due_reminders()
             except Exception:
                 await asyncio.gather(*sending)  # the time-limit notices under way are finished and recorded
                 raise
-            sending += [self._start(slots, self._reminder, job) for job in reminders]
+            sending += [turns.start(self._reminder, job) for job in reminders]
             return sum(await asyncio.gather(*sending))
-
-    def _start(self, slots: asyncio.Semaphore, send: Callable[[Job], Awaitable[bool]],
-               job: Job) -> asyncio.Task[bool]:
-        async def in_turn() -> bool:
-            async with slots:
-                try:
-                    return await send(job)
-                except Exception:  # one notice's bug must not stop the others
-                    log.exception("match %s: a reminder or time-limit notice failed", job.match.id)
-                    return False
-
-        return asyncio.create_task(in_turn())
 
     # -- reminders -----------------------------------------------------------------------
 
@@ -208,3 +197,33 @@ class ReminderLoop:
         if match.board_message_id and match.board_channel_id:
             return f"https://discord.com/channels/{match.guild_id}/{match.board_channel_id}/{match.board_message_id}"
         return f"https://discord.com/channels/{match.guild_id}/{match.home_channel_id}"
+
+
+class _Turns:
+    """Who may send now: ``in_flight`` notices at once, and one at a time per place they go to.
+
+    Discord lets a channel take five posts per five seconds, and discord.py holds back a request to
+    an exhausted bucket; a hundred pings due in one channel would otherwise hold every slot while
+    they wait, and the DMs and other matches' notices behind them would wait too. Waiting for its
+    place holds no slot.
+    """
+
+    def __init__(self, in_flight: int) -> None:
+        self._slots = asyncio.Semaphore(in_flight)
+        self._places: dict[tuple[str, int], asyncio.Semaphore] = collections.defaultdict(asyncio.Semaphore)
+
+    def start(self, send: Callable[[Job], Awaitable[bool]], job: Job) -> asyncio.Task[bool]:
+        async def in_turn() -> bool:
+            async with self._places[_place(job)], self._slots:
+                try:
+                    return await send(job)
+                except Exception:  # one notice's bug must not stop the others
+                    log.exception("match %s: a reminder or time-limit notice failed", job.match.id)
+                    return False
+
+        return asyncio.create_task(in_turn())
+
+
+def _place(job: ReminderJob | DeadlineJob) -> tuple[str, int]:
+    """Where the notice goes first: the player's DMs, or the match's home (its thread, or the channel)."""
+    return ("dm", job.user_id) if job.via == "dm" else ("home", job.match.home_channel_id)  # time-outs: "ping"

@@ -7,6 +7,8 @@ import asyncio
 import logging
 import time
 
+from bot.storage import Preferences
+from emulator import RouteLimit
 from tests.botworld import BotWorld
 from tests.faults import SlowRequests, delete_thread, dm_posts
 
@@ -55,6 +57,29 @@ async def test_a_pass_sends_its_notices_at_once_within_the_rate_limits_each_once
 
         assert await world.bot.reminders.run_once() == 0
         assert sum(len(world.emu.dms(u)) for u in users) == due_dms
+    finally:
+        await world.stop()
+
+
+async def test_pings_due_in_one_channel_do_not_hold_up_the_other_notices(tmp_path):
+    world = await BotWorld(tmp_path / "hexplay.sqlite3", users=20).start()
+    try:
+        world.emu.rate_limits.routes["message-create"] = RouteLimit(5, 2.0)  # #games takes 5 posts per 2 s
+        world.bot.reminders.in_flight = 4
+        pinged, dmed = world.users[:10], world.users[10:]
+        for user in pinged:  # their matches live in #games (no thread), and they want pings there
+            await world.store.set_preferences(user.id, world.guild.id, Preferences(via="ping"))
+        for a, b in zip(pinged, dmed):
+            await started_match(world, a, b)
+        for a, b in zip(dmed, pinged):
+            await started_match(world, a, b)
+        world.clock.advance(DAY + 3600)
+
+        assert await world.bot.reminders.run_once() == len(pinged) + len(dmed)
+        pings = sorted(m.id for m in world.emu.messages(world.channel) if "your turn" in m.content)
+        dms = [world.emu.dms(u)[0].id for u in dmed]
+        assert len(pings) == len(pinged) and max(dms) < pings[5]  # not queued behind #games' bucket
+        assert world.emu.rate_limit_hits == []
     finally:
         await world.stop()
 
