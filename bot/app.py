@@ -20,6 +20,7 @@ from .config import Settings
 from .delivery import TASK_PREFIX, Announcer, Undelivered
 from .guilds import Guilds
 from .offers import OfferNotice, Offers
+from .pacing import LocalRequestBudget, RequestBudget
 from .pictures import Pictures
 from .ratings import Ratings
 from .text import escape
@@ -96,6 +97,7 @@ class HexplayBot(commands.Bot):
                                        Thinker(settings.computer_processes, start_method="spawn"))
         self.computer.announce = self.announce_in_home  # its turns are posted as a person's are
         self.reminder_task: asyncio.Task | None = None
+        self.request_budget: RequestBudget = LocalRequestBudget()  # what sends in bulk spends from (pacing.py)
         self.announcer = Announcer(self)
         self._caught_up = False  # missed boards are posted once, at the first on_ready
         self._started_at = self.service.clock.now()  # changes after this are announced by their own command

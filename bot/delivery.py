@@ -2,7 +2,8 @@
 
 Once a turn is committed it is announced in the match's thread. When the thread is
 gone, the board goes to the match's channel and a new thread is opened on it; when
-the thread refuses posts (locked), the board goes to the channel. When Discord fails
+the thread refuses posts (locked), the board goes to the channel, and so do the next
+ones until the thread is usable again (bot/homes.py). When Discord fails
 (5xx, timeouts), the announcement is retried in the background with backoff until
 it lands, and a board is recorded as delivered only after Discord accepted it, so a
 restart neither loses one nor posts one twice (before re-posting, the channel's
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING
 import aiohttp
 import discord
 
+from .homes import MatchHomes, describe_failure
 from .service import Outcome
 from .storage import MatchRow
 from .ui import board_view, mention_only, png_file
@@ -48,6 +50,7 @@ class Announcer:
 
     def __init__(self, bot: "HexplayBot") -> None:
         self.bot = bot
+        self.homes = MatchHomes(bot)
         self._retrying: dict[int, asyncio.Task] = {}
 
     # -- one attempt ----------------------------------------------------------------
@@ -88,30 +91,27 @@ class Announcer:
             return await asyncio.wait_for(channel.send(text[:2000], **kwargs), self.attempt_timeout)
 
         in_thread = match.thread_id is not None
-        home = await self.bot.channel_by_id(match.home_channel_id)
-        problem = "the match's thread was deleted" if in_thread else "the match's channel is gone"
-        if home is not None and getattr(home, "locked", False):
-            problem, home = "the match's thread is locked", None  # known from the gateway: do not try
+        home, problem = await self.homes.first_place(match)
         if home is not None:
             try:
                 return Delivered(await send(home, content))
-            except discord.NotFound:
-                pass
-            except (discord.Forbidden, discord.HTTPException) as error:
+            except discord.HTTPException as error:
+                if not in_thread and isinstance(error, discord.NotFound):
+                    raise Undelivered("the match's channel is gone") from None
                 if isinstance(error, discord.DiscordServerError) or not in_thread:
-                    raise Undelivered(_reason(error)) from None
-                problem = f"the match's thread refuses posts ({_reason(error)})"
+                    raise Undelivered(describe_failure(error)) from None
+                problem = self.homes.thread_refused(match, error)
             except (asyncio.TimeoutError, aiohttp.ClientError, OSError) as error:
-                raise Undelivered(_reason(error)) from None
+                raise Undelivered(describe_failure(error)) from None
         if not in_thread:
             raise Undelivered(problem)
-        parent = await self.bot.channel_by_id(match.channel_id)
+        parent = await self.homes.channel(match.channel_id)
         if parent is None:
             raise Undelivered(f"{problem} and its channel is gone too")
         try:
             message = await send(parent, content)
         except (discord.HTTPException, asyncio.TimeoutError, aiohttp.ClientError, OSError) as error:
-            raise Undelivered(f"{problem}, and the channel refused it too ({_reason(error)})") from None
+            raise Undelivered(f"{problem}, and the channel refused it too ({describe_failure(error)})") from None
         note = f"({problem[0].upper()}{problem[1:]}, so the board was posted in <#{match.channel_id}>"
         if "deleted" in problem:
             note += await self._new_thread(match, message)
@@ -188,14 +188,3 @@ class Announcer:
             task.cancel()
         self._retrying.clear()
 
-
-def _reason(error: BaseException) -> str:
-    if isinstance(error, asyncio.TimeoutError):
-        return "Discord did not answer in time"
-    if isinstance(error, discord.HTTPException):
-        if error.code == 160005:
-            return "it is locked"
-        if isinstance(error, discord.DiscordServerError):
-            return f"Discord answered {error.status}"
-        return error.text or f"Discord answered {error.status}"
-    return "Discord could not be reached"

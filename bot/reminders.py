@@ -1,13 +1,28 @@
-"""The reminder loop: asks the service what is due and delivers it."""
+"""The reminder loop: asks the service what is due and delivers it.
+
+A pass sends concurrently: up to ``in_flight`` notices at once, each request paid for from the
+bot's request budget (bot/pacing.py), so that hundreds of due reminders go out in seconds
+instead of one after another for minutes, without a storm of 429s. Time-limit notices start
+first, so a time-out never waits behind reminders. One pass runs at a time, and a reminder is
+marked sent only once Discord has taken it, and only for the turn it was about: none is sent twice.
+
+A notice that Discord refuses everywhere it may go (DMs closed, the thread gone or locked, the
+channel gone) is tried on ``give_up_after`` passes, counted in the database so that restarts do
+not start the count again; then it stops for this turn. A reminder says so where the match lives
+(its thread, else its channel); what cannot be posted anywhere is logged, once. Discord failing
+(5xx, time-outs) refuses nothing: the next pass tries again.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Awaitable, Callable, TypeVar
 
 import discord
 
+from .homes import TRANSIENT, Refused, describe_failure
 from .service import ReminderJob
 from .timelimits import TIMED_OUT, DeadlineJob
 from .ui import ClaimButton, SnoozeButton, mention_only
@@ -17,14 +32,18 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+Job = TypeVar("Job", ReminderJob, DeadlineJob)
+
 
 class ReminderLoop:
-    give_up_after = 3  # failed tries (DMs closed and the match's thread gone) before a turn's reminder stops
+    give_up_after = 3  # passes on which a notice was refused everywhere before it stops for this turn
+    in_flight = 16  # notices sent at once: enough to keep the request budget busy while each waits for Discord
 
     def __init__(self, bot: "HexplayBot") -> None:
         self.bot = bot
+        self.homes = bot.announcer.homes
+        self.budget = bot.request_budget
         self._pass = asyncio.Lock()  # one pass at a time, so a reminder is never sent twice
-        self._failures: dict[tuple[int, int], int] = {}  # (match, ply) -> failed tries
 
     async def stop(self, grace: float) -> None:
         """Let a pass under way finish (bounded): cut half-way, a reminder sent but not yet marked sent
@@ -46,66 +65,144 @@ class ReminderLoop:
                 log.exception("reminder pass failed")
 
     async def run_once(self) -> int:
-        """Deliver every due reminder, time-limit warning and time-out; returns how many were sent."""
-        sent = 0
+        """Deliver every due time-limit warning, time-out and reminder; returns how many were sent."""
         async with self._pass:
             await self.bot.timelimits.heartbeat()
-            for job in await self.bot.service.due_reminders():
-                if await self.deliver(job):
-                    self._failures.pop((job.match.id, job.ply), None)
-                    await self.bot.service.reminder_done(job)
-                    sent += 1
-                else:
-                    await self._failed(job)
-            for deadline in await self.bot.timelimits.due():
-                if await self.deliver_deadline(deadline):
-                    await self.bot.timelimits.done(deadline)
-                    sent += 1
+            turns = _Turns(self.in_flight)
+            sending = [turns.start(self._deadline, job) for job in await self.bot.timelimits.due()]
+            try:
+                reminders = await self.bot.service.due_reminders()
+            except Exception:
+                await asyncio.gather(*sending)  # the time-limit notices under way are finished and recorded
+                raise
+            sending += [turns.start(self._reminder, job) for job in reminders]
+            sent = sum(await asyncio.gather(*sending))
             await self.bot.tell_paused()  # matches set aside since the last pass (damage found while serving)
-        return sent
+            return sent
 
-    async def _failed(self, job: ReminderJob) -> None:
-        key = (job.match.id, job.ply)
-        tries = self._failures[key] = self._failures.get(key, 0) + 1
+    # -- reminders -----------------------------------------------------------------------
+
+    async def _reminder(self, job: ReminderJob) -> bool:
+        try:
+            await self.deliver(job)
+        except Refused as refusal:
+            await self._reminder_refused(job, str(refusal))
+            return False
+        except TRANSIENT as error:
+            log.warning("match %s: reminder for %s not delivered (%s); the next pass tries again",
+                        job.match.id, job.user_id, describe_failure(error))
+            return False
+        await self.bot.service.reminder_done(job)
+        return True
+
+    async def deliver(self, job: ReminderJob) -> None:
+        """By DM if the player wants them so, else (or if that fails) by a ping in the match's home.
+
+        Never in the channel when the thread cannot take it: every reminder of the turn would land there.
+        """
+        view = discord.ui.View(timeout=None)
+        view.add_item(SnoozeButton(job.match.id, job.ply))
+        view.add_item(discord.ui.Button(label="Open the board", url=self._link(job)))
+        text = f"{job.text}\nBoard: {self._link(job)}"
+        no_dm = ""
+        if job.via == "dm":
+            no_dm = await self._dm(job.user_id, text, view)
+            if not no_dm:
+                return
+            log.info("no DM for %s (%s); pinging in the match instead", job.user_id, no_dm)
+        try:
+            await self.homes.post(job.match, f"<@{job.user_id}> {text}", pace=self.budget, channel_fallback=False,
+                                  view=view, allowed_mentions=mention_only(job.user_id))
+        except Refused as refusal:
+            raise Refused(f"{no_dm}, and {refusal}" if no_dm else str(refusal)) from None
+
+    async def _reminder_refused(self, job: ReminderJob, why: str) -> None:
+        tries = await self.bot.store.count_refused_try(job.match.id, "reminder", job.match.version)
         if tries < self.give_up_after:
-            log.info("match %s: reminder for %s not delivered (try %d)", job.match.id, job.user_id, tries)
+            log.info("match %s: reminder for %s refused (%s; try %d of %d)", job.match.id, job.user_id, why, tries,
+                     self.give_up_after)
             return
-        del self._failures[key]
-        log.warning("match %s: giving up the reminder for %s on this turn after %d failed tries "
-                    "(no DM, no way to post in the match)", job.match.id, job.user_id, tries)
-        await self.bot.store.snooze(job.match.id, job.user_id, job.ply)  # the next turn gets a new one
+        if not await self.bot.store.snooze(job.match.id, job.user_id, job.ply):  # the next turn gets a new one
+            return  # the turn moved on meanwhile: nothing to stop
+        told = await self._say_reminders_stopped(job, why)
+        log.warning("match %s: giving up the reminder for %s on this turn after %d refused tries (%s); %s",
+                    job.match.id, job.user_id, tries, why, told)
 
-    async def deliver_deadline(self, job: DeadlineJob) -> bool:
-        """A warning goes to the player to move (as their reminders do); a time-out to the match, with Claim."""
+    async def _say_reminders_stopped(self, job: ReminderJob, why: str) -> str:
+        """Where the match lives (its thread, else its channel); returns where it was said, or why not."""
+        text = (f"<@{job.user_id}> Your reminders for **{self.bot.service.title(job.match)}** have stopped for this "
+                f"turn: none could reach you ({why}). It is still your turn: play with /move.")
+        try:
+            message = await self.homes.post(job.match, text[:2000], pace=self.budget,
+                                            allowed_mentions=mention_only(job.user_id))
+        except Refused as refusal:
+            return f"no place in the match takes a word about it either ({refusal})"
+        except TRANSIENT as error:
+            return f"the word about it was not posted ({describe_failure(error)})"
+        return f"said so in channel {message.channel.id}"
+
+    # -- time limits ---------------------------------------------------------------------
+
+    async def _deadline(self, job: DeadlineJob) -> bool:
+        try:
+            await self.deliver_deadline(job)
+        except Refused as refusal:
+            await self._deadline_refused(job, str(refusal))
+            return False
+        except TRANSIENT as error:
+            log.warning("match %s: time-limit notice (level %d) not delivered (%s); the next pass tries again",
+                        job.match.id, job.level, describe_failure(error))
+            return False
+        await self.bot.timelimits.done(job)
+        return True
+
+    async def deliver_deadline(self, job: DeadlineJob) -> None:
+        """A warning goes to the player to move (as their reminders do); a time-out to the match, with Claim.
+
+        Both go to the match's channel when its thread cannot take them: a time-out's Claim button must be
+        somewhere, and losing on time is worse than a ping in the channel.
+        """
         view = discord.ui.View(timeout=None)
         if job.level == TIMED_OUT:
             label = "Claim win" if len(job.claimant_ids) == 1 else "Claim: drop the seat"
             view.add_item(ClaimButton(job.match.id, job.ply, label))
-            channel = await self.bot.channel_by_id(job.match.home_channel_id)
-            if channel is None:
-                return False
-            try:
-                await channel.send(job.text, view=view, allowed_mentions=mention_only(job.claimant_ids + [job.user_id]))
-            except discord.HTTPException:
-                log.exception("could not announce the time-out in match %s", job.match.id)
-                return False
-            return True
+            await self.homes.post(job.match, job.text, pace=self.budget, view=view,
+                                  allowed_mentions=mention_only(job.claimant_ids + [job.user_id]))
+            return
         view.add_item(discord.ui.Button(label="Open the board", url=self._link(job)))
         if job.via == "dm":
-            try:
-                user = self.bot.get_user(job.user_id) or await self.bot.fetch_user(job.user_id)
-                await user.send(job.text, view=view)
-                return True
-            except discord.HTTPException:
-                log.info("no DM for %s; warning in the match instead", job.user_id)
-        channel = await self.bot.channel_by_id(job.match.home_channel_id)
-        if channel is None:
-            return False
+            no_dm = await self._dm(job.user_id, job.text, view)
+            if not no_dm:
+                return
+            log.info("no DM for %s (%s); warning in the match instead", job.user_id, no_dm)
+        await self.homes.post(job.match, f"<@{job.user_id}> {job.text}", pace=self.budget, view=view,
+                              allowed_mentions=mention_only(job.user_id))
+
+    async def _deadline_refused(self, job: DeadlineJob, why: str) -> None:
+        what = "time-out notice" if job.level == TIMED_OUT else "time-limit warning"
+        tries = await self.bot.store.count_refused_try(job.match.id, f"deadline-{job.level}", job.match.version)
+        if tries < self.give_up_after:
+            log.info("match %s: %s refused (%s; try %d of %d)", job.match.id, what, why, tries, self.give_up_after)
+            return
+        await self.bot.timelimits.done(job)  # as if sent: no place in the match takes it
+        log.warning("match %s: %s for %s given up after %d refused tries; no place in the match takes it (%s)",
+                    job.match.id, what, job.user_id, tries, why)
+
+    # -- shared ------------------------------------------------------------------------------
+
+    async def _dm(self, user_id: int, text: str, view: discord.ui.View) -> str:
+        """Send a direct message: "" once sent, else why not."""
+        user = self.bot.get_user(user_id)
+        opened = user is not None and user.dm_channel is not None
+        await self.budget.spend(1 if opened else 2)  # opening the DM channel is a request of its own
         try:
-            await channel.send(f"<@{job.user_id}> {job.text}", view=view, allowed_mentions=mention_only(job.user_id))
-        except discord.HTTPException:
-            return False
-        return True
+            channel = await self.bot.create_dm(user or discord.Object(user_id))
+            await channel.send(text, view=view)
+        except discord.Forbidden:
+            return "direct messages from the bot are closed"
+        except (discord.HTTPException, *TRANSIENT) as error:
+            return describe_failure(error)
+        return ""
 
     def _link(self, job: ReminderJob | DeadlineJob) -> str:
         match = job.match
@@ -113,26 +210,32 @@ class ReminderLoop:
             return f"https://discord.com/channels/{match.guild_id}/{match.board_channel_id}/{match.board_message_id}"
         return f"https://discord.com/channels/{match.guild_id}/{match.home_channel_id}"
 
-    async def deliver(self, job: ReminderJob) -> bool:
-        view = discord.ui.View(timeout=None)
-        view.add_item(SnoozeButton(job.match.id, job.ply))
-        view.add_item(discord.ui.Button(label="Open the board", url=self._link(job)))
-        text = f"{job.text}\nBoard: {self._link(job)}"
-        if job.via == "dm":
-            try:
-                user = self.bot.get_user(job.user_id) or await self.bot.fetch_user(job.user_id)
-                await user.send(text, view=view)
-                return True
-            except discord.Forbidden:
-                log.info("DMs closed for %s; pinging in the match instead", job.user_id)
-            except discord.HTTPException:
-                log.exception("could not DM %s", job.user_id)
-        channel = await self.bot.channel_by_id(job.match.home_channel_id)
-        if channel is None:
-            return False
-        try:
-            await channel.send(f"<@{job.user_id}> {text}", view=view, allowed_mentions=mention_only(job.user_id))
-        except discord.HTTPException:
-            log.exception("could not ping %s in match %s", job.user_id, job.match.id)
-            return False
-        return True
+
+class _Turns:
+    """Who may send now: ``in_flight`` notices at once, and one at a time per place they go to.
+
+    Discord lets a channel take five posts per five seconds, and discord.py holds back a request to
+    an exhausted bucket; a hundred pings due in one channel would otherwise hold every slot while
+    they wait, and the DMs and other matches' notices behind them would wait too. Waiting for its
+    place holds no slot.
+    """
+
+    def __init__(self, in_flight: int) -> None:
+        self._slots = asyncio.Semaphore(in_flight)
+        self._places: dict[tuple[str, int], asyncio.Semaphore] = collections.defaultdict(asyncio.Semaphore)
+
+    def start(self, send: Callable[[Job], Awaitable[bool]], job: Job) -> asyncio.Task[bool]:
+        async def in_turn() -> bool:
+            async with self._places[_place(job)], self._slots:
+                try:
+                    return await send(job)
+                except Exception:  # one notice's bug must not stop the others
+                    log.exception("match %s: a reminder or time-limit notice failed", job.match.id)
+                    return False
+
+        return asyncio.create_task(in_turn())
+
+
+def _place(job: ReminderJob | DeadlineJob) -> tuple[str, int]:
+    """Where the notice goes first: the player's DMs, or the match's home (its thread, or the channel)."""
+    return ("dm", job.user_id) if job.via == "dm" else ("home", job.match.home_channel_id)  # time-outs: "ping"

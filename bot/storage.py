@@ -238,6 +238,18 @@ MIGRATIONS: list[str] = [
     ALTER TABLE preferences ADD COLUMN challenges TEXT NOT NULL DEFAULT 'everyone'
         CHECK (challenges IN ('everyone', 'nobody'));
     """,
+    # 11 (reminders): notices (a reminder, a time-limit warning or time-out)
+    # that Discord refused everywhere they may go, counted per match as of its version, so that giving up
+    # after a few tries survives restarts; a later version of the match counts afresh
+    """
+    CREATE TABLE refused_notices (
+        match_id INTEGER NOT NULL REFERENCES matches (id),
+        notice TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        tries INTEGER NOT NULL,
+        PRIMARY KEY (match_id, notice)
+    );
+    """,
 ]
 
 
@@ -1201,6 +1213,21 @@ class Store:
                 (match_id, user_id, ply),
             )
             return cursor.rowcount == 1
+
+    async def count_refused_try(self, match_id: int, notice: str, version: int) -> int:
+        """One more refused try of ``notice`` about the match at ``version``; the tries so far at that version."""
+        def count(conn: sqlite3.Connection) -> int:
+            conn.execute(
+                "INSERT INTO refused_notices (match_id, notice, version, tries) VALUES (?, ?, ?, 1)"
+                " ON CONFLICT (match_id, notice) DO UPDATE SET version = excluded.version,"
+                " tries = CASE WHEN version = excluded.version THEN tries + 1 ELSE 1 END",
+                (match_id, notice, version),
+            )
+            row = conn.execute("SELECT tries FROM refused_notices WHERE match_id = ? AND notice = ?",
+                               (match_id, notice)).fetchone()
+            return int(row[0])
+
+        return await self._transact(count)
 
     async def get_preferences(self, user_id: int, guild_id: int) -> Preferences:
         """The user's preferences in this server, falling back to their global ones (guild 0)."""

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from tests.botworld import BotWorld
-from tests.faults import PostFaults, delete_thread, lock_thread
+from tests.faults import PostFaults, delete_thread, lock_thread, unlock_thread
 
 
 @pytest.fixture
@@ -60,6 +60,47 @@ async def test_thread_locked_board_goes_to_the_channel_and_the_mover_is_told(wor
     assert f"<@{bob.id}>" in board.content and await announced(world, match_id)
     again = await world.emu.invoke(alice, world.channel, "move", {"move": "e5", "match": match_id})
     assert again.ephemeral and "not your turn" in again.text
+
+
+def lock_unreported(world, thread):
+    """Locked, but the bot's copy of the thread still says unlocked (its THREAD_UPDATE never arrived)."""
+    thread.locked = True
+
+
+def close_and_lock(world, thread):
+    """A moderator's "close and lock": archived threads are not in discord.py's cache."""
+    thread.archived = True
+    lock_thread(world.emu, thread)
+
+
+@pytest.mark.parametrize("lock", [lock_unreported, close_and_lock])
+async def test_a_locked_thread_is_not_tried_again_on_every_move_until_it_is_unlocked(world, lock):
+    alice, bob = world.users[:2]
+    match_id, thread = await world.start_two_player()
+    lock(world, thread)
+
+    async def move_from_the_channel(user, notation):
+        played = await world.emu.invoke(user, world.channel, "move", {"move": notation, "match": match_id})
+        [answer] = await played.wait_followups(1)
+        assert "Done" in answer.content and "locked" in answer.content
+        assert boards(world, world.channel, f"played `{notation}`")
+
+    await move_from_the_channel(alice, "e5")  # this board finds out
+    asked = len(world.emu.requests)
+    await move_from_the_channel(bob, "a1")
+    await move_from_the_channel(alice, "d4")
+    to_thread = [r for r in world.emu.requests[asked:] if r[1].startswith(f"/channels/{thread.id}")]
+    assert to_thread == [], to_thread
+    assert not boards(world, thread, "played")
+    refused = [v for v in world.emu.violations if "160005" in v]
+    assert len(refused) == (1 if lock is lock_unreported else 0)  # a lock nobody reported is met once
+    world.emu.violations[:] = [v for v in world.emu.violations if v not in refused]
+
+    unlock_thread(world.emu, thread)
+    await asyncio.sleep(0.1)  # the gateway event reaches the bot
+    played = await world.emu.invoke(bob, world.channel, "move", {"move": "c3", "match": match_id})
+    [answer] = await played.wait_followups(1)
+    assert "locked" not in answer.content and boards(world, thread, "played `c3`")
 
 
 async def test_server_errors_on_the_thread_post_answer_in_time_and_deliver_in_the_background(world, caplog):

@@ -1,0 +1,143 @@
+"""Where a match lives: its thread, or its channel when it has none or the thread cannot take posts.
+
+A thread refuses posts once a moderator locks it (160005, or 50083 when it is also archived:
+only a moderator can reopen it). discord.py's copy of the thread does not always say so (an
+archived thread is not cached, and a missed THREAD_UPDATE leaves the copy stale), so a refusal
+is remembered: the match's next posts go straight to the channel instead of meeting the same
+refusal first each time. The thread is tried again once Discord reports it unlocked
+(THREAD_UPDATE), or when the memory lapses, in case that report was missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import TYPE_CHECKING, Any, Callable
+
+import aiohttp
+import discord
+
+from .pacing import RequestBudget, Unpaced
+from .storage import MatchRow
+
+if TYPE_CHECKING:
+    from .app import HexplayBot
+
+LOCKED_CODES = (160005, 50083)  # the thread is locked; the thread is archived (and, for the bot, locked)
+# Failures that say nothing about the place: Discord or the network was down, the next try may land.
+TRANSIENT = (discord.DiscordServerError, asyncio.TimeoutError, aiohttp.ClientError, OSError)
+UNPACED = Unpaced()
+
+
+class Refused(Exception):
+    """Discord refused the post in every place it may go (gone, locked, forbidden); the message says why."""
+
+
+class LockedThreads:
+    """Threads known to refuse posts, each until Discord reports it unlocked or ``remember_for`` passes.
+
+    Long enough to span several moves of a correspondence game; short enough that an unlock whose
+    report was missed costs hours of boards in the channel (still delivered), not the match's life.
+    """
+
+    def __init__(self, remember_for: float = 6 * 3600.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.remember_for = remember_for
+        self._clock = clock
+        self._until: dict[int, float] = {}
+
+    def remember(self, thread_id: int) -> None:
+        now = self._clock()
+        self._until = {t: until for t, until in self._until.items() if until > now}  # stays as small as its use
+        self._until[thread_id] = now + self.remember_for
+
+    def known(self, thread_id: int) -> bool:
+        return self._until.get(thread_id, 0.0) > self._clock()
+
+    def forget(self, thread_id: int) -> None:
+        self._until.pop(thread_id, None)
+
+
+class MatchHomes:
+    def __init__(self, bot: "HexplayBot") -> None:
+        self.bot = bot
+        self.locked = LockedThreads()
+        bot.add_listener(self._thread_updated, "on_raw_thread_update")
+        bot.add_listener(self._thread_deleted, "on_raw_thread_delete")
+
+    async def _thread_updated(self, payload: discord.RawThreadUpdateEvent) -> None:
+        metadata = payload.data.get("thread_metadata") or {}
+        if not metadata.get("locked", False):
+            self.locked.forget(payload.thread_id)
+
+    async def _thread_deleted(self, payload: discord.RawThreadDeleteEvent) -> None:
+        self.locked.forget(payload.thread_id)
+
+    async def first_place(self, match: MatchRow, pace: RequestBudget = UNPACED) -> tuple[Any | None, str]:
+        """The match's home to post in, or None and why it cannot take a post."""
+        in_thread = match.thread_id is not None
+        if match.thread_id is not None and self.locked.known(match.thread_id):
+            return None, "the match's thread is locked"
+        home = await self.channel(match.home_channel_id, pace)
+        if home is None:
+            return None, "the match's thread was deleted" if in_thread else "the match's channel is gone"
+        if in_thread and getattr(home, "locked", False):
+            self.locked.remember(home.id)
+            return None, "the match's thread is locked"
+        return home, ""
+
+    def thread_refused(self, match: MatchRow, error: discord.HTTPException) -> str:
+        """Note a refusal of the match's thread; why it refused, for the players."""
+        if match.thread_id is not None and error.code in LOCKED_CODES:
+            self.locked.remember(match.thread_id)
+        if isinstance(error, discord.NotFound):
+            return "the match's thread was deleted"
+        return f"the match's thread refuses posts ({describe_failure(error)})"
+
+    async def channel(self, channel_id: int, pace: RequestBudget = UNPACED) -> Any | None:
+        if self.bot.get_channel(channel_id) is None:
+            await pace.spend()  # not cached: discord.py fetches it
+        return await self.bot.channel_by_id(channel_id)
+
+    async def post(self, match: MatchRow, text: str, *, pace: RequestBudget = UNPACED,
+                   channel_fallback: bool = True, **send: Any) -> discord.Message:
+        """Post in the match's home, else (its thread gone or refusing) in its channel if ``channel_fallback``.
+
+        Raises Refused when no place takes it; Discord's transient failures (TRANSIENT) as they come.
+        """
+        home, problem = await self.first_place(match, pace)
+        if home is not None:
+            try:
+                await pace.spend()
+                return await home.send(text, **send)
+            except TRANSIENT:
+                raise
+            except discord.HTTPException as error:
+                if match.thread_id is None:
+                    raise Refused(f"the match's channel refused it ({describe_failure(error)})") from None
+                problem = self.thread_refused(match, error)
+        if match.thread_id is None or not channel_fallback:
+            raise Refused(problem)
+        parent = await self.channel(match.channel_id, pace)
+        if parent is None:
+            raise Refused(f"{problem} and its channel is gone too")
+        try:
+            await pace.spend()
+            return await parent.send(text, **send)
+        except TRANSIENT:
+            raise
+        except discord.HTTPException as error:
+            raise Refused(f"{problem}, and the channel refused it too ({describe_failure(error)})") from None
+
+
+def describe_failure(error: BaseException) -> str:
+    if isinstance(error, asyncio.TimeoutError):
+        return "Discord did not answer in time"
+    if isinstance(error, discord.HTTPException):
+        if error.code == 160005:
+            return "it is locked"
+        if error.code == 50083:
+            return "it is archived and locked"
+        if isinstance(error, discord.DiscordServerError):
+            return f"Discord answered {error.status}"
+        return error.text or f"Discord answered {error.status}"
+    return "Discord could not be reached"
