@@ -24,10 +24,10 @@ def _has_token() -> bool:
 
 
 def _port(text: str) -> int:
-    """A TCP port (HEXPLAY_SANDBOX_PORT, --port): ASCII digits, 1 to 65535, else one clear line."""
+    """A TCP port (HEXPLAY_SANDBOX_PORT, --port): ASCII digits, 0 (any free one) to 65535, else one clear line."""
     raw = text.strip()
-    if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= 65535):
-        raise SystemExit(f"HEXPLAY_SANDBOX_PORT (or --port) must be a port number from 1 to 65535, not {text!r}")
+    if not (raw.isascii() and raw.isdigit() and int(raw) <= 65535):
+        raise SystemExit(f"HEXPLAY_SANDBOX_PORT (or --port) must be a port number from 0 (any free port) to 65535, not {text!r}")
     return int(raw)
 
 
