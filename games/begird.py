@@ -247,7 +247,7 @@ def layout(variant: str = "standard") -> Layout:
                     shore.add(i)
                     masks[i] |= 1 << k
         shores.append(tuple(sorted(shore)))
-    n = len(islands)
+    count = len(islands)
     return Layout(
         variant=variant,
         board=board,
@@ -255,8 +255,8 @@ def layout(variant: str = "standard") -> Layout:
         shores=tuple(shores),
         cell_masks=tuple(masks),
         neighbours=board.neighbour_indices,
-        win_table=_winning_table(n),
-        need=(n + 3) // 2,
+        win_table=_winning_table(count),
+        need=(count + 3) // 2,
     )
 
 
@@ -280,8 +280,7 @@ def shores(variant: str = "standard") -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(lay.board.names[i] for i in shore) for shore in lay.shores)
 
 
-class Begird(TurnBookkeeping):
-    info: GameInfo  # set below
+class Begird(TurnBookkeeping[int]):
 
     def __init__(self, players: int, options: Mapping[str, Any]) -> None:
         self.players = players
@@ -532,6 +531,17 @@ class Begird(TurnBookkeeping):
         for key in ("cells", "parent", "size", "masks", "empties", "_turn", "options"):
             setattr(twin, key, type(getattr(self, key))(getattr(self, key)))
         return twin
+
+    # -- cells -----------------------------------------------------------------------
+
+    def cell_names(self) -> tuple[str, ...]:
+        return self.board.names
+
+    def parse_cell(self, text: str) -> str:
+        try:
+            return self.board.names[self.board.parse(text)]
+        except CellNameError as error:
+            raise IllegalMove(str(error)) from None
 
     # -- resignation ---------------------------------------------------------------
 

@@ -59,8 +59,7 @@ def pool_sizes(players: int, points: int) -> list[int]:
     return [ceil(EQUIPMENT_POOLS[s] * points / STANDARD_POINTS) for s in range(players)]
 
 
-class Bide(TurnBookkeeping):
-    info: GameInfo  # set below
+class Bide(TurnBookkeeping[int]):
 
     def __init__(self, players: int, options: Mapping[str, Any]) -> None:
         self.players = players
@@ -306,6 +305,17 @@ class Bide(TurnBookkeeping):
         # Bide first (one tap), then the most valuable points.
         values = self.board.edge_distance
         return sorted(actions, key=lambda a: (a != BIDE, -values[a] if a >= 0 else 0, a))
+
+    # -- cells -----------------------------------------------------------------------
+
+    def cell_names(self) -> tuple[str, ...]:
+        return self.board.names
+
+    def parse_cell(self, text: str) -> str:
+        try:
+            return self.board.names[self.board.parse(text)]
+        except CellNameError as error:
+            raise IllegalMove(str(error)) from None
 
     # -- resignation ---------------------------------------------------------------
 

@@ -38,8 +38,10 @@ history is kept in the full state (``to_json()["extra"]["stasis"]``).
 
 from __future__ import annotations
 
+import random
 import re
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, TypedDict
 
 from .bumpboard import (  # noqa: F401  (re-exported: the board is part of the game's API)
     AREAS,
@@ -66,10 +68,14 @@ from .bumpboard import (  # noqa: F401  (re-exported: the board is part of the g
 )
 from .bumpresolve import (  # noqa: F401
     PASS,
+    BumpAction,
     ChoicePoint,
     Chooser,
+    MoveAction,
     Outcome,
+    PassAction,
     PieceBoard,
+    ReinforceAction,
     Resolution,
     default_chooser,
     move_action,
@@ -105,11 +111,17 @@ parentheses `03,04-0 (06)`; reinforcement `R,01-0`. Spaces: `C1`, `C2`,
 axis+step `05` (gate 0 is `05`), axis+step+offset `011`."""
 
 
+class Enumeration(TypedDict):
+    """The legal turns of a position and, for bumping moves, what each does (``None`` until asked)."""
+
+    actions: list[BumpAction]
+    outcomes: dict[BumpAction, Outcome | None]
+
+
 _MOVE_RE = re.compile(r"^\s*(?P<body>[^()]*?)\s*(?P<choices>(?:\([^()]*\)\s*)*)$")
 
 
-class Bump(TurnBookkeeping):
-    info: GameInfo  # set below
+class Bump(TurnBookkeeping[BumpAction]):
 
     def __init__(self, players: int, options: Mapping[str, Any]) -> None:
         self.players = players
@@ -121,13 +133,13 @@ class Bump(TurnBookkeeping):
         self.held = [False, False, False]  # by seat (index 0 unused)
         self.stasis: dict[str, int] = {}
         self._ply = 0
-        self._turn: list[tuple] = []
+        self._turn: list[BumpAction] = []
         self._result: tuple[int, ...] | None = None
         self._end_reason: str | None = None
         self._resigned: int | None = None
-        self.last_action: tuple | None = None
+        self.last_action: BumpAction | None = None
         self._last_notation = ""
-        self._cache: dict[str, Any] | None = None
+        self._cache: Enumeration | None = None
 
     # -- creation ------------------------------------------------------------------
 
@@ -168,7 +180,8 @@ class Bump(TurnBookkeeping):
         return sum(1 for p in self.board.cells if p >= 0 and self.board.owner[p] == seat)
 
     def reserves_used(self, seat: int) -> int:
-        return self.options[f"reserve{seat}"] - self.reserves[seat - 1]
+        used: int = self.options[f"reserve{seat}"] - self.reserves[seat - 1]
+        return used
 
     def occupies_opponent_centre(self, seat: int) -> bool:
         pid = self.board.cells[OPPONENT_CENTRE[seat]]
@@ -254,7 +267,7 @@ class Bump(TurnBookkeeping):
 
     # -- resolution ------------------------------------------------------------------------
 
-    def _simulate(self, action: tuple, chooser: Chooser = default_chooser,
+    def _simulate(self, action: BumpAction, chooser: Chooser = default_chooser,
                   record: bool = True) -> tuple[PieceBoard, Resolution]:
         """Play ``action`` (a legal move or reinforcement) on a copy of the board."""
         board = self.board.copy()
@@ -282,6 +295,7 @@ class Bump(TurnBookkeeping):
             res.settle(pid)
         elif action[0] == "reinforce":
             _, dst, facing = action
+            assert seat is not None
             board.add(dst, seat, facing)
             if record:
                 res.events.append(Event("reinforce", seat=seat, cell=NAMES[dst], data=(("facing", facing),)))
@@ -318,10 +332,10 @@ class Bump(TurnBookkeeping):
                     if k + rotation_cost(old, facing) <= MAX_POINTS and (dst != src or facing != old):
                         yield src, dst, facing
 
-    def _reinforcements(self, seat: int) -> list[tuple]:
+    def _reinforcements(self, seat: int) -> list[BumpAction]:
         if self.reserves[seat - 1] <= 0:
             return []
-        out = []
+        out: list[BumpAction] = []
         for space in sorted(START[seat]):
             if self.board.cells[space] >= 0:
                 continue
@@ -330,7 +344,7 @@ class Bump(TurnBookkeeping):
                     out.append(reinforce_action(space, facing))
         return out
 
-    def _variants(self, src: int, dst: int, facing: int) -> list[tuple[tuple, PieceBoard, Resolution]]:
+    def _variants(self, src: int, dst: int, facing: int) -> list[tuple[MoveAction, PieceBoard, Resolution]]:
         """Every complete choice sequence of a bumping move, with its result."""
         out = []
         todo: list[tuple[int, ...]] = [()]
@@ -353,14 +367,15 @@ class Bump(TurnBookkeeping):
             out.append((move_action(src, dst, facing, taken), board, res))
         return out
 
-    def _enumerate(self) -> dict[str, Any]:
+    def _enumerate(self) -> Enumeration:
         """All legal turns of the seat to move, with what each does (cached until the state changes)."""
         if self._cache is not None:
             return self._cache
         seat = self.current
-        actions: list[tuple] = [PASS]
-        outcomes: dict[tuple, Outcome | None] = {PASS: None}
+        actions: list[BumpAction] = [PASS]
+        outcomes: dict[BumpAction, Outcome | None] = {PASS: None}
         assert seat is not None
+        action: BumpAction
         for src, dst, facing in self._raw_moves(seat):
             if not self._would_bump(src, dst, facing, seat):
                 action = move_action(src, dst, facing)
@@ -383,7 +398,7 @@ class Bump(TurnBookkeeping):
         guard = pid >= 0 and board.owner[pid] == seat
         return Outcome(events, res.points, res.bumps, (res.captured[1], res.captured[2]), guard)
 
-    def outcome(self, action: tuple) -> Outcome:
+    def outcome(self, action: BumpAction) -> Outcome:
         """What a legal action (of the seat to move, before it is played) leads to."""
         if action == PASS:
             return Outcome([Event("pass", seat=self.current)], [], 0, (0, 0), False)
@@ -396,7 +411,7 @@ class Bump(TurnBookkeeping):
             cached.events = out.events
         return out
 
-    def random_action(self, rng: Any) -> tuple:
+    def random_action(self, rng: random.Random) -> BumpAction:
         """A random legal turn without enumerating them all (playouts, benchmarks): a random
         piece of the mover, then a random (destination, facing) it can reach; the default
         choices. ``pass`` only when the mover has no piece that can change anything."""
@@ -420,7 +435,7 @@ class Bump(TurnBookkeeping):
 
     # -- the turn ------------------------------------------------------------------------
 
-    def legal_actions(self) -> list[tuple]:
+    def legal_actions(self) -> list[BumpAction]:
         if self._result is not None or self._turn:
             return []
         return list(self._enumerate()["actions"])
@@ -428,7 +443,7 @@ class Bump(TurnBookkeeping):
     def can_end_turn(self) -> bool:
         return self._result is None and bool(self._turn)
 
-    def _fixed_chooser(self, action: tuple) -> Chooser:
+    def _fixed_chooser(self, action: BumpAction) -> Chooser:
         chosen = action[4] if action[0] == "move" else ()
 
         def chooser(i: int, point: ChoicePoint) -> int:
@@ -440,7 +455,7 @@ class Bump(TurnBookkeeping):
 
         return chooser
 
-    def _check_legal(self, action: tuple) -> None:
+    def _check_legal(self, action: BumpAction) -> None:
         if self._result is not None:
             raise IllegalMove("the game is over")
         if self._turn:
@@ -482,7 +497,7 @@ class Bump(TurnBookkeeping):
             return
         raise IllegalMove(f"not a Bump action: {action!r}")
 
-    def _normalise(self, action: tuple) -> tuple:
+    def _normalise(self, action: BumpAction) -> BumpAction:
         """A move that changes nothing is ``pass`` (issue 8, decision 1)."""
         if action[0] == "move":
             _, src, dst, facing, chosen = action
@@ -493,7 +508,7 @@ class Bump(TurnBookkeeping):
                 return PASS
         return action
 
-    def apply_action(self, action: tuple) -> list[Event]:
+    def apply_action(self, action: BumpAction) -> list[Event]:
         self._check_legal(action)
         action = self._normalise(action)
         seat = self.current
@@ -573,7 +588,7 @@ class Bump(TurnBookkeeping):
 
     # -- notation ------------------------------------------------------------------------
 
-    def parse_action(self, text: str) -> tuple:
+    def parse_action(self, text: str) -> BumpAction:
         if self._result is not None:
             raise IllegalMove("the game is over")
         match = _MOVE_RE.match(text.replace("\u2013", "-"))
@@ -589,6 +604,7 @@ class Bump(TurnBookkeeping):
             return PASS
         if not body:
             raise IllegalMove("empty move: write a move such as 03,04 or pass")
+        action: BumpAction
         try:
             if body.startswith("r"):
                 action = self._parse_reinforcement(body)
@@ -601,14 +617,14 @@ class Bump(TurnBookkeeping):
         self._check_legal(action)
         if action[0] == "move":
             action = self._normalise(action)
-            if action == PASS:
+            if action[0] != "move":  # the move changed nothing: _normalise made it a pass
                 if entries:
                     raise IllegalMove("this move changes nothing and bumps nothing: remove the parentheses")
                 return PASS
             action = self._resolve_entries(action, entries)
         return action
 
-    def _parse_reinforcement(self, body: str) -> tuple:
+    def _parse_reinforcement(self, body: str) -> ReinforceAction:
         m = re.fullmatch(r"r\s*,\s*([^\s,-]+)\s*(?:-\s*(\S+))?", body)
         if not m:
             raise IllegalMove(f"cannot read {body!r}: a reinforcement is written R,TO or R,TO-F (e.g. R,01-0)")
@@ -631,7 +647,7 @@ class Bump(TurnBookkeeping):
                               "(0 E, 1 SE, 2 SW, 3 W, 4 NW, 5 NE)")
         return int(text)
 
-    def _parse_move(self, body: str) -> tuple:
+    def _parse_move(self, body: str) -> MoveAction:
         m = re.fullmatch(r"([^\s,-]+)\s*(?:,\s*([^\s,-]+))?\s*(?:-\s*(\S+))?", body)
         if not m:
             raise IllegalMove(f"cannot read {body!r}: a move is written FROM,TO-F (e.g. 03,05-4, 03,04 "
@@ -646,7 +662,7 @@ class Bump(TurnBookkeeping):
         facing = self._parse_facing(m.group(3)) if m.group(3) else self.board.facing[pid]
         return move_action(src, dst, facing)
 
-    def _resolve_entries(self, action: tuple, entries: list[str]) -> tuple:
+    def _resolve_entries(self, action: MoveAction, entries: list[str]) -> MoveAction:
         """Turn the written choices into bump directions by resolving the move."""
         def chooser(i: int, point: ChoicePoint) -> int:
             if i >= len(entries):
@@ -672,8 +688,8 @@ class Bump(TurnBookkeeping):
                               f"{'s' * (len(res.points) != 1)}; remove {extra}")
         return move_action(*action[1:4], tuple(p.chosen for p in res.points))
 
-    def _plain(self, action: tuple) -> str:
-        if action == PASS:
+    def _plain(self, action: BumpAction) -> str:
+        if action[0] == "pass":
             return "pass"
         if action[0] == "reinforce":
             return f"R,{NAMES[action[1]]}-{action[2]}"
@@ -686,13 +702,13 @@ class Bump(TurnBookkeeping):
             text += f"-{facing}"
         return text
 
-    def format_action(self, action: tuple) -> str:
+    def format_action(self, action: BumpAction) -> str:
         """Canonical notation; a move's choices are written in full, each in parentheses.
 
         Formats an action of the current position (before it is applied), or
         the last action applied (its choices are then already known).
         """
-        if action == PASS:
+        if action[0] == "pass":
             return "pass"
         if action[0] == "reinforce":
             return self._plain(action)
@@ -708,7 +724,7 @@ class Bump(TurnBookkeeping):
             points = self._simulate(action, self._fixed_chooser(action), record=False)[1].points
         return text + "".join(f" ({p.label(p.chosen)})" for p in points)
 
-    def describe_action(self, action: tuple) -> str:
+    def describe_action(self, action: BumpAction) -> str:
         notation = self.format_action(action)
         if action == PASS:
             return f"{notation} — move nothing"
@@ -732,12 +748,12 @@ class Bump(TurnBookkeeping):
             parts.append(f"choosing {NAMES[point.space]} to {point.label(point.chosen)}")
         return f"{notation} — " + ", ".join(parts)
 
-    def rank_actions(self, actions: list[tuple]) -> list[tuple]:
+    def rank_actions(self, actions: list[BumpAction]) -> list[BumpAction]:
         """Suggestions: pass, then moves that occupy the centre or capture, then the rest."""
         seat = self.current or 1
 
-        def key(action: tuple) -> tuple:
-            if action == PASS:
+        def key(action: BumpAction) -> tuple[int | tuple[int, ...], ...]:
+            if action[0] == "pass":
                 return (0,)
             if action[0] == "reinforce":
                 return (3, action[1], action[2])
@@ -758,6 +774,17 @@ class Bump(TurnBookkeeping):
         if not notation:
             return words
         return f"{notation} — {words}" if words else notation
+
+    # -- cells -------------------------------------------------------------------------------
+
+    def cell_names(self) -> tuple[str, ...]:
+        return tuple(NAMES)
+
+    def parse_cell(self, text: str) -> str:
+        try:
+            return NAMES[parse_space(text)]
+        except SpaceNameError as error:
+            raise IllegalMove(str(error)) from None
 
     # -- resignation and draws -------------------------------------------------------------
 
@@ -920,6 +947,7 @@ def turn_notation(events: Sequence[Event]) -> str:
     if not shifts and not turns:
         return ""
     src = shifts[0].src if shifts else turns[0].cell
+    assert src is not None  # shift events name their source, rotate events their cell
     text = src + (f",{shifts[-1].dst}" if shifts else "")
     if turns:
         text += f"-{dict(turns[0].data)['to']}"
@@ -989,7 +1017,9 @@ def describe_events(events: Sequence[Event]) -> str:
         text = (text + ". " if text else "") + "Guard your center!"
     ends = [e for e in events if e.kind == "end" and dict(e.data).get("reason") == "centre"]
     if ends:
-        text = (text + " " if text else "") + f"{SEAT_COLOURS[ends[0].seat - 1]} stands on {ends[0].cell} and wins."
+        winner = ends[0].seat
+        assert winner is not None  # a win on the centre names its seat
+        text = (text + " " if text else "") + f"{SEAT_COLOURS[winner - 1]} stands on {ends[0].cell} and wins."
     return text
 
 

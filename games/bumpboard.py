@@ -36,7 +36,9 @@ def _build() -> tuple[list[str], list[tuple[tuple[int, int], ...]], list[int], l
     coords: list[tuple[tuple[int, int], ...]] = []
     areas: list[int] = []
     c1, c2 = CENTRE_COORDS
-    names.append("C1"), coords.append((c1,)), areas.append(1)
+    names.append("C1")
+    coords.append((c1,))
+    areas.append(1)
     for f in range(6):
         for n in range(1, 5):
             for m in range(0, 5 - n):
@@ -54,7 +56,9 @@ def _build() -> tuple[list[str], list[tuple[tuple[int, int], ...]], list[int], l
                 names.append(f"{f}{n}{m or ''}")
                 coords.append((_add(_add(c2, DIRECTIONS[f], n - 10), DIRECTIONS[(f + 4) % 6], m),))
                 areas.append(2)
-    names.append("C2"), coords.append((c2,)), areas.append(2)
+    names.append("C2")
+    coords.append((c2,))
+    areas.append(2)
     at = {(areas[i], coords[i][0]): i for i in range(len(names)) if areas[i]}
     gate = {f: names.index(f"{f}5") for f in range(6)}
     neighbours: list[tuple[int, ...]] = []
@@ -109,7 +113,7 @@ def _start_spaces() -> tuple[dict[int, int], ...]:
 START = _start_spaces()  # by seat: space -> set-up facing
 
 
-_AT = {cell: i for i, cells in enumerate(COORDS) for cell in cells}
+_AT: dict[tuple[int, ...], int] = {cell: i for i, cells in enumerate(COORDS) for cell in cells}
 
 
 def space_at(cell: tuple[int, int]) -> int:

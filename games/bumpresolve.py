@@ -9,23 +9,31 @@ cannot overflow Python's recursion limit.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Literal, TypeAlias
 
 from .bumpboard import CENTRE, NAMES, NEIGHBOURS, OPPONENT_CENTRE, OPPOSITE, SPACE_COUNT
 from .interface import Event
 
 # -- actions -----------------------------------------------------------------------
 
-PASS = ("pass",)
+# Tuples rather than classes: actions are dict keys by the thousand in an enumeration, and the tag
+# in front lets mypy narrow an action to its kind after `action[0] == "move"`.
+MoveAction: TypeAlias = tuple[Literal["move"], int, int, int, tuple[int, ...]]  # src, dst, facing, choices
+ReinforceAction: TypeAlias = tuple[Literal["reinforce"], int, int]  # dst, facing
+PassAction: TypeAlias = tuple[Literal["pass"]]
+BumpAction: TypeAlias = MoveAction | ReinforceAction | PassAction
+
+PASS: PassAction = ("pass",)
 
 
-def move_action(src: int, dst: int, facing: int, choices: tuple[int, ...] = ()) -> tuple:
+def move_action(src: int, dst: int, facing: int, choices: tuple[int, ...] = ()) -> MoveAction:
     """A move: the piece on ``src`` goes to ``dst`` and faces ``facing``; ``choices`` are the
     chosen bump directions in the order the choices arise."""
     return ("move", src, dst, facing, tuple(choices))
 
 
-def reinforce_action(dst: int, facing: int) -> tuple:
+def reinforce_action(dst: int, facing: int) -> ReinforceAction:
     return ("reinforce", dst, facing)
 
 

@@ -20,7 +20,7 @@ import random
 import sys
 from typing import Any, NoReturn, Sequence
 
-from .interface import Game, GameError, split_turns
+from .interface import AnyGame, GameError, split_turns
 from .registry import GAMES, get
 
 EXIT_ILLEGAL = 2
@@ -90,7 +90,7 @@ def _options(pairs: Sequence[str]) -> dict[str, str]:
     return options
 
 
-def _setup(args: argparse.Namespace) -> Game:
+def _setup(args: argparse.Namespace) -> AnyGame:
     info = get(args.game)
     options = _options(args.option)
     players = args.players or info.min_players
@@ -116,7 +116,7 @@ def _read(path: str) -> str:
         raise UsageError(f"cannot read {path}: {error.strerror}") from None
 
 
-def summary(game: Game) -> dict[str, Any]:
+def summary(game: AnyGame) -> dict[str, Any]:
     """The replay result object of the command-line contract."""
     over = game.is_over
     scores = game.scores()
@@ -153,7 +153,7 @@ def replay(args: argparse.Namespace) -> int:
 def random_game(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     game = _setup(args)
-    turns = []
+    turns: list[str] = []
     limit = game.info.max_turns  # games that can go on forever (Bump) stop here, unfinished
     while not game.is_over and (limit is None or len(turns) < limit):
         actions = []

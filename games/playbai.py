@@ -57,7 +57,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, TypeAlias
 
 from .hexgrid import DIRECTION_NAMES, CellNameError, HexBoard, direction_index, step
 from .interface import (
@@ -71,13 +72,19 @@ from .interface import (
 )
 
 STEP, JUMP, PASS = 0, 1, 2
+# (STEP, src, dst), (JUMP, src, direction) or (PASS, src, dst): plain tuples, as the turn search
+# builds paths by concatenating them by the million.
+PlayBaiAction: TypeAlias = tuple[int, int, int]
+Path: TypeAlias = tuple[PlayBaiAction, ...]
+# A complete turn's result: the team's cells and the ball as one int, GOAL, or ("win", that int).
+ResultKey: TypeAlias = int | tuple[Literal["goal"]] | tuple[Literal["win"], int]
 SEAT_COLOURS = ("Orange", "Blue")
 GOALS_TO_WIN = 3
 MOVES_PER_TURN = 3
 KICKOFF_MOVES = 2
 # A non-winning goal always leads to the same position (the set-up, the other
 # seat kicking off), so every such turn has this one resulting position.
-GOAL = ("goal",)
+GOAL: tuple[Literal["goal"]] = ("goal",)
 
 RULES_SUMMARY = """\
 **Play Bai** — 2 teams of 3 playballers on a hexagonal field of 61 cells.
@@ -185,8 +192,20 @@ def field(side: int = 5) -> Field:
 KEY_SHIFT = 128  # key = cells mask | ball << KEY_SHIFT (fields have at most 91 cells)
 
 
+# Per cell, per direction: (neighbour, its bit, both cells' bits, (step,), (jump,), ((cell, bit) beyond, ...)).
+_Moves: TypeAlias = tuple[tuple[tuple[int, int, int, Path, Path, tuple[tuple[int, int], ...]], ...], ...]
+_Tables: TypeAlias = tuple[
+    _Moves,
+    tuple[tuple[tuple[tuple[int, ...], int], ...], ...],  # per cell: (ray, its mask) per direction
+    int,  # the dots' mask
+    tuple[int, ...],  # the end zones' masks
+    tuple[tuple[PlayBaiAction, ...], ...],  # pass actions by (from, to)
+    tuple[int, ...],  # ball cells shifted into keys
+]
+
+
 @lru_cache(maxsize=None)
-def _tables(side: int) -> tuple:
+def _tables(side: int) -> _Tables:
     """Per field: per cell, its moves as (neighbour, its bit, both cells' bits,
     (step action,), (jump action,), (cell, bit) beyond the neighbour in that
     direction); per cell, per direction, the ray's cells and its bitmask; the
@@ -231,7 +250,7 @@ def search_turns(
     start: int,
     winning_goal: bool,
     first_only: bool = False,
-) -> dict[Any, tuple[tuple, ...]]:
+) -> dict[ResultKey, Path]:
     """Resulting positions of the complete turns from a state, each with its actions.
 
     ``mine``/``opp`` are cell bitmasks, ``start`` the key of the position the
@@ -244,8 +263,8 @@ def search_turns(
     moves_from, rays, dot_mask, zone_masks, pass_actions, ball_keys = _tables(fld.side)
     start_mask, start_ball = start & ((1 << KEY_SHIFT) - 1), start >> KEY_SHIFT
     opp_zone = zone_masks[2 - seat]
-    results: dict[Any, tuple[tuple, ...]] = {}
-    reach_of: list = [None] * len(fld.board)
+    results: dict[ResultKey, Path] = {}
+    reach_of: list[int | None] = [None] * len(fld.board)
 
     def pass_reach(x: int) -> int:
         """The cells a ball on ``x`` could be passed to: in line, no opponent between."""
@@ -271,7 +290,7 @@ def search_turns(
             reach = pass_reach(a)
         return (cells,) if reach >> b & 1 else (1 << a, 1 << b)
 
-    def passes(team: int, holders: int, b: int) -> tuple[int, tuple]:
+    def passes(team: int, holders: int, b: int) -> tuple[int, Path]:
         """A holder among ``holders`` (cells of ``team`` linked to ``b``) and the passes to ``b``:
         one when they are in line, else two through the third team-mate."""
         reach = reach_of[b]
@@ -285,8 +304,9 @@ def search_turns(
         via = (team & ~(1 << h) & ~(1 << b)).bit_length() - 1
         return h, (pass_actions[h][via], pass_actions[via][b])
 
+    reach: int | None
     # Layer `used`: the state as it is, and wherever passes can take the ball.
-    here_paths: dict[int, tuple] = {}  # ball cell -> actions, for the starting shape
+    here_paths: dict[int, Path] = {}  # ball cell -> actions, for the starting shape
     if mine >> ball & 1:
         reach = 1 << ball
         for _ in range(2):  # a team of three: two rounds of passes reach everyone reachable
@@ -309,17 +329,18 @@ def search_turns(
                     if first_only:
                         return results
     frontier: dict[int, int] = {mine: reach}
-    paths: dict[int, dict[int, tuple]] = {mine: here_paths}
+    paths: dict[int, dict[int, Path]] = {mine: here_paths}
     layer = used
     while frontier and layer < limit:
         layer += 1
         last = layer == limit
         nxt: dict[int, int] = {}
-        nxt_paths: dict[int, dict[int, tuple]] = {}
+        nxt_paths: dict[int, dict[int, Path]] = {}
         for mask, balls in frontier.items():
             occ = mask | opp
             mask_paths = paths[mask]
             cells = _cells_of(mask)
+            groups: tuple[tuple[int, ...], ...]
             if len(cells) == 3:
                 # The two others of each mover, grouped by who can pass to whom.
                 a, b, c = cells
@@ -364,7 +385,7 @@ def search_turns(
                     if opp_zone & dst_bit:
                         if taken:  # an opponent's end zone only with the ball: a goal
                             new_mask = mask ^ toggled
-                            goal = ("win", new_mask | ball_keys[dst]) if winning_goal else GOAL
+                            goal: ResultKey = ("win", new_mask | ball_keys[dst]) if winning_goal else GOAL
                             if goal not in results:
                                 results[goal] = mask_paths[(taken & -taken).bit_length() - 1] + action
                                 if first_only:
@@ -400,9 +421,10 @@ def search_turns(
                     at_start = new_mask == start_mask
                     if not last:
                         nxt[new_mask] = nxt.get(new_mask, 0) | new
-                        new_paths = nxt_paths.get(new_mask)
-                        if new_paths is None:
-                            new_paths = nxt_paths[new_mask] = {}
+                        known = nxt_paths.get(new_mask)
+                        if known is None:
+                            known = nxt_paths[new_mask] = {}
+                        new_paths = known
                     while new:
                         low = new & -new
                         new ^= low
@@ -443,8 +465,7 @@ def key_cells(key: int, names: Sequence[str]) -> tuple[tuple[str, ...], str]:
 # -- the game -------------------------------------------------------------------------------
 
 
-class PlayBai(TurnBookkeeping):
-    info: GameInfo  # set below
+class PlayBai(TurnBookkeeping[PlayBaiAction]):
 
     def __init__(self, players: int, options: Mapping[str, Any]) -> None:
         self.players = players
@@ -459,13 +480,13 @@ class PlayBai(TurnBookkeeping):
         self.kickoff = True
         self.last_goal: int | None = None
         self._ply = 0
-        self._turn: list[tuple] = []
+        self._turn: list[PlayBaiAction] = []
         self._result: tuple[int, ...] | None = None
         self._end_reason: str | None = None
         self._resigned: int | None = None
         # The turn in progress: moves made, the position it started from, a goal that ended it.
         self._moves = 0
-        self._start: tuple | None = None
+        self._start: int | None = None  # the key of the position the turn started from
         self._scored: int | None = None
         self._set_up()
 
@@ -529,7 +550,7 @@ class PlayBai(TurnBookkeeping):
 
     # -- complete turns ----------------------------------------------------------------
 
-    def turn_results(self, first_only: bool = False) -> dict[Any, tuple[tuple, ...]]:
+    def turn_results(self, first_only: bool = False) -> dict[ResultKey, Path]:
         """Distinct resulting positions of the complete turns from the turn in progress
         (keys as :func:`search_turns` makes them), each with the actions still to play."""
         if self._result is not None:
@@ -553,12 +574,13 @@ class PlayBai(TurnBookkeeping):
         names = self.board.names
         out: dict[str, Any] = {}
         for key, actions in self.turn_results().items():
-            if key == GOAL:
-                shown: Any = "goal"
-            elif isinstance(key, tuple):
-                shown = ("win",) + key_cells(key[1], names)
-            else:
+            shown: Any
+            if isinstance(key, int):
                 shown = key_cells(key, names)
+            elif key[0] == "goal":
+                shown = "goal"
+            else:
+                shown = ("win",) + key_cells(key[1], names)
             out[self.format_turn(actions)] = shown
         return out
 
@@ -567,13 +589,13 @@ class PlayBai(TurnBookkeeping):
 
     # -- the turn ------------------------------------------------------------------
 
-    def _raw_actions(self) -> list[tuple]:
+    def _raw_actions(self) -> list[PlayBaiAction]:
         """Actions the movement rules allow now (some may lead nowhere)."""
         if self._result is not None or self._scored is not None:
             return []
         seat = self.current
         mine = self.pieces(seat or 1)
-        candidates: list[tuple] = []
+        candidates: list[PlayBaiAction] = []
         if self._moves < self.move_limit():
             for c in mine:
                 for d, n in enumerate(self.field.nbr[c]):
@@ -583,7 +605,7 @@ class PlayBai(TurnBookkeeping):
             candidates.extend((PASS, self.ball, b) for b in mine if b != self.ball)
         return [a for a in candidates if self._why_illegal(a) is None]
 
-    def legal_actions(self) -> list[tuple]:
+    def legal_actions(self) -> list[PlayBaiAction]:
         """Actions after which a complete turn is still reachable."""
         out = []
         for action in self._raw_actions():
@@ -613,7 +635,7 @@ class PlayBai(TurnBookkeeping):
             return "that turn leaves the position unchanged"
         return None
 
-    def apply_action(self, action: tuple) -> list[Event]:
+    def apply_action(self, action: PlayBaiAction) -> list[Event]:
         if self._result is not None:
             raise IllegalMove("the game is over")
         if self._scored is not None:
@@ -667,7 +689,7 @@ class PlayBai(TurnBookkeeping):
 
     def _jump_line(self, src: int, direction: int) -> tuple[int, list[int]]:
         """Where a jump lands (``src`` for a bounce) and the cells it passes over."""
-        over = []
+        over: list[int] = []
         for k in self.field.rays[src][direction]:
             if not self.seat_of[k]:
                 return k, over
@@ -822,7 +844,7 @@ class PlayBai(TurnBookkeeping):
         except CellNameError as error:
             raise IllegalMove(str(error)) from None
 
-    def parse_action(self, text: str) -> tuple:
+    def parse_action(self, text: str) -> PlayBaiAction:
         token = text.strip().lower()
         if self._result is not None:
             raise IllegalMove("the game is over")
@@ -862,7 +884,7 @@ class PlayBai(TurnBookkeeping):
             raise IllegalMove(why)
         return action
 
-    def _jump_to(self, src: int, dst: int) -> tuple:
+    def _jump_to(self, src: int, dst: int) -> PlayBaiAction:
         """A jump written by its landing cell, ``b2-d2``."""
         names = self.board.names
         d = self.field.direction_between.get((src, dst))
@@ -885,7 +907,7 @@ class PlayBai(TurnBookkeeping):
             )
         return (JUMP, src, d)
 
-    def format_action(self, action: tuple) -> str:
+    def format_action(self, action: PlayBaiAction) -> str:
         kind, src, x = action
         names = self.board.names
         if kind == STEP:
@@ -894,7 +916,7 @@ class PlayBai(TurnBookkeeping):
             return f"{names[src]}^{DIRECTION_NAMES[x]}"
         return f"{names[src]}>{names[x]}"
 
-    def describe_action(self, action: tuple) -> str:
+    def describe_action(self, action: PlayBaiAction) -> str:
         text = self.format_action(action)
         kind, src, x = action
         names = self.board.names
@@ -919,7 +941,7 @@ class PlayBai(TurnBookkeeping):
             parts.append("wins the game!" if dict(goal.data)["wins"] else "GOAL")
         return f"{text} — {', '.join(parts)}"
 
-    def rank_actions(self, actions: list[tuple]) -> list[tuple]:
+    def rank_actions(self, actions: list[PlayBaiAction]) -> list[PlayBaiAction]:
         """Goals first, then taking the ball, then moves towards the opponent's end zones, passes last."""
         seat = self.current
         if seat is None:
@@ -931,7 +953,7 @@ class PlayBai(TurnBookkeeping):
             q, r = fld.board.cells[i]
             return min(max(abs(q - a), abs(r - b), abs(q + r - a - b)) for a, b in targets)
 
-        def key(action: tuple) -> tuple:
+        def key(action: PlayBaiAction) -> tuple[int, ...]:
             kind, src, x = action
             if kind == PASS:
                 return (3, closeness(x))
@@ -999,6 +1021,14 @@ class PlayBai(TurnBookkeeping):
         twin._turn = self._turn[:]
         twin.options = dict(self.options)
         return twin
+
+    # -- cells -----------------------------------------------------------------------
+
+    def cell_names(self) -> tuple[str, ...]:
+        return self.board.names
+
+    def parse_cell(self, text: str) -> str:
+        return self.board.names[self._cell(text)]
 
     # -- resignation ---------------------------------------------------------------
 
