@@ -41,9 +41,10 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import pairwise
 from typing import Any, TypedDict
 
-from .bumpboard import (  # noqa: F401  (re-exported: the board is part of the game's API)
+from .bumpboard import (
     AREAS,
     C1,
     C2,
@@ -66,7 +67,7 @@ from .bumpboard import (  # noqa: F401  (re-exported: the board is part of the g
     rotation_cost,
     space_at,
 )
-from .bumpresolve import (  # noqa: F401
+from .bumpresolve import (
     PASS,
     BumpAction,
     ChoicePoint,
@@ -89,6 +90,54 @@ from .interface import (
     StateError,
     TurnBookkeeping,
 )
+
+# The board (games.bumpboard) and the bump phase (games.bumpresolve) live in their own modules
+# but are part of this game's API, so they are exported from here too.
+__all__ = [
+    "AREAS",
+    "C1",
+    "C2",
+    "CENTRE",
+    "CENTRE_COORDS",
+    "COORDS",
+    "DIRECTIONS",
+    "GATES",
+    "INDEX",
+    "MAX_POINTS",
+    "MAX_RESERVES",
+    "MAX_TURNS",
+    "NAMES",
+    "NEIGHBOURS",
+    "OPPONENT_CENTRE",
+    "OPPOSITE",
+    "PASS",
+    "RULES_SUMMARY",
+    "SEAT_COLOURS",
+    "SPACE_COUNT",
+    "START",
+    "WALL",
+    "Bump",
+    "BumpAction",
+    "ChoicePoint",
+    "Chooser",
+    "Enumeration",
+    "MoveAction",
+    "Outcome",
+    "PassAction",
+    "PieceBoard",
+    "ReinforceAction",
+    "Resolution",
+    "SpaceNameError",
+    "default_chooser",
+    "describe_events",
+    "gate_part",
+    "move_action",
+    "parse_space",
+    "reinforce_action",
+    "rotation_cost",
+    "space_at",
+    "turn_notation",
+]
 
 SEAT_COLOURS = ("Blue", "Orange")
 MAX_POINTS = 3
@@ -122,7 +171,6 @@ _MOVE_RE = re.compile(r"^\s*(?P<body>[^()]*?)\s*(?P<choices>(?:\([^()]*\)\s*)*)$
 
 
 class Bump(TurnBookkeeping[BumpAction]):
-
     def __init__(self, players: int, options: Mapping[str, Any]) -> None:
         self.players = players
         self.options = dict(options)
@@ -144,7 +192,7 @@ class Bump(TurnBookkeeping[BumpAction]):
     # -- creation ------------------------------------------------------------------
 
     @classmethod
-    def new(cls, players: int = 2, options: Mapping[str, Any] | None = None) -> "Bump":
+    def new(cls, players: int = 2, options: Mapping[str, Any] | None = None) -> Bump:
         cls.info.check_players(players)
         game = cls(players, cls.info.resolve_options(options))
         for seat in (1, 2):
@@ -152,7 +200,7 @@ class Bump(TurnBookkeeping[BumpAction]):
                 game.board.add(space, seat, facing)
         return game
 
-    def copy(self) -> "Bump":
+    def copy(self) -> Bump:
         twin = object.__new__(Bump)
         twin.__dict__.update(self.__dict__)
         twin.board = self.board.copy()
@@ -218,7 +266,8 @@ class Bump(TurnBookkeeping[BumpAction]):
             nxt = []
             for s in frontier:
                 for n in NEIGHBOURS[s]:
-                    if n < 0 or n in dist or cells[n] >= 0 or n == banned_own or n == banned_opp:
+                    # Not `n in (banned_own, banned_opp)`: that builds a tuple per neighbour in a hot loop.
+                    if n < 0 or n in dist or cells[n] >= 0 or n == banned_own or n == banned_opp:  # noqa: SIM109
                         continue
                     dist[n] = step
                     nxt.append(n)
@@ -253,22 +302,29 @@ class Bump(TurnBookkeeping[BumpAction]):
         if dst == CENTRE[seat]:
             return f"{NAMES[dst]} is your own centre: your pieces never enter it"
         if dst == OPPONENT_CENTRE[seat] and self.held[seat]:
-            return (f"you held {NAMES[dst]} at the end of your last turn, so no piece of yours may "
-                    "shift into or through it this turn")
+            return (
+                f"you held {NAMES[dst]} at the end of your last turn, so no piece of yours may "
+                "shift into or through it this turn"
+            )
         if dst != src and b.cells[dst] >= 0:
             return f"{NAMES[dst]} is occupied"
         dist = self.reachable(src)
         if dst not in dist:
-            return (f"{NAMES[src]} cannot reach {NAMES[dst]} in {MAX_POINTS} shifts "
-                    "(walls, pieces and centres block the way)")
+            return (
+                f"{NAMES[src]} cannot reach {NAMES[dst]} in {MAX_POINTS} shifts "
+                "(walls, pieces and centres block the way)"
+            )
         k = dist[dst]
-        return (f"{NAMES[src]},{NAMES[dst]}-{facing} needs {k} shift{'s' * (k != 1)} and {turn} point"
-                f"{'s' * (turn != 1)} of turning (from {old} to {facing}): {k + turn} is more than {MAX_POINTS}")
+        return (
+            f"{NAMES[src]},{NAMES[dst]}-{facing} needs {k} shift{'s' * (k != 1)} and {turn} point"
+            f"{'s' * (turn != 1)} of turning (from {old} to {facing}): {k + turn} is more than {MAX_POINTS}"
+        )
 
     # -- resolution ------------------------------------------------------------------------
 
-    def _simulate(self, action: BumpAction, chooser: Chooser = default_chooser,
-                  record: bool = True) -> tuple[PieceBoard, Resolution]:
+    def _simulate(
+        self, action: BumpAction, chooser: Chooser = default_chooser, record: bool = True
+    ) -> tuple[PieceBoard, Resolution]:
         """Play ``action`` (a legal move or reinforcement) on a copy of the board."""
         board = self.board.copy()
         res = Resolution(board, self.held, self.stasis, chooser, record)
@@ -280,14 +336,18 @@ class Bump(TurnBookkeeping[BumpAction]):
             if record:
                 if dst != src:
                     path = self.shift_path(src, dst)
-                    for a, c in zip(path, path[1:]):
-                        res.events.append(Event("shift", seat=seat, src=NAMES[a], dst=NAMES[c],
-                                                data=(("facing", old),)))
+                    for a, c in pairwise(path):
+                        res.events.append(
+                            Event("shift", seat=seat, src=NAMES[a], dst=NAMES[c], data=(("facing", old),))
+                        )
                 if facing != old:
                     steps = (facing - old) % 6
                     steps = steps if steps <= 3 else steps - 6
-                    res.events.append(Event("rotate", seat=seat, cell=NAMES[dst],
-                                            data=(("from", old), ("to", facing), ("steps", steps))))
+                    res.events.append(
+                        Event(
+                            "rotate", seat=seat, cell=NAMES[dst], data=(("from", old), ("to", facing), ("steps", steps))
+                        )
+                    )
             board.cells[src] = -1
             board.cells[dst] = pid
             board.where[pid] = dst
@@ -339,9 +399,9 @@ class Bump(TurnBookkeeping[BumpAction]):
         for space in sorted(START[seat]):
             if self.board.cells[space] >= 0:
                 continue
-            for facing in range(6):
-                if not self._would_bump(-1, space, facing, seat):
-                    out.append(reinforce_action(space, facing))
+            out.extend(
+                reinforce_action(space, facing) for facing in range(6) if not self._would_bump(-1, space, facing, seat)
+            )
         return out
 
     def _variants(self, src: int, dst: int, facing: int) -> list[tuple[MoveAction, PieceBoard, Resolution]]:
@@ -426,8 +486,12 @@ class Bump(TurnBookkeeping[BumpAction]):
         rng.shuffle(mine)
         for src in mine:
             old = b.facing[b.cells[src]]
-            moves = [(dst, f) for dst, k in self.reachable(src).items() for f in range(6)
-                     if k + rotation_cost(old, f) <= MAX_POINTS and (dst != src or f != old)]
+            moves = [
+                (dst, f)
+                for dst, k in self.reachable(src).items()
+                for f in range(6)
+                if k + rotation_cost(old, f) <= MAX_POINTS and (dst != src or f != old)
+            ]
             if moves:
                 dst, facing = rng.choice(moves)
                 return move_action(src, dst, facing)
@@ -487,13 +551,17 @@ class Bump(TurnBookkeeping[BumpAction]):
             if self.reserves[seat - 1] <= 0:
                 raise IllegalMove("you have no reserve pieces left to bring on")
             if dst not in START[seat]:
-                raise IllegalMove(f"{NAMES[dst]} is not one of your starting spaces: reinforcements come on "
-                                  "there (" + ", ".join(NAMES[s] for s in sorted(START[seat])) + ")")
+                raise IllegalMove(
+                    f"{NAMES[dst]} is not one of your starting spaces: reinforcements come on "
+                    "there (" + ", ".join(NAMES[s] for s in sorted(START[seat])) + ")"
+                )
             if b.cells[dst] >= 0:
                 raise IllegalMove(f"{NAMES[dst]} is occupied")
             if self._would_bump(-1, dst, facing, seat):
-                raise IllegalMove(f"a reinforcement on {NAMES[dst]} facing {facing} would bump or be bumped; "
-                                  "it must come on without any bump")
+                raise IllegalMove(
+                    f"a reinforcement on {NAMES[dst]} facing {facing} would bump or be bumped; "
+                    "it must come on without any bump"
+                )
             return
         raise IllegalMove(f"not a Bump action: {action!r}")
 
@@ -523,8 +591,10 @@ class Bump(TurnBookkeeping[BumpAction]):
         board, res = self._simulate(action, self._fixed_chooser(action))
         if action[0] == "move" and len(action[4]) > len(res.points):
             extra = len(action[4]) - len(res.points)
-            raise IllegalMove(f"this move has {len(res.points)} choice{'s' * (len(res.points) != 1)}; "
-                              f"remove the last {extra} entr{'y' if extra == 1 else 'ies'}")
+            raise IllegalMove(
+                f"this move has {len(res.points)} choice{'s' * (len(res.points) != 1)}; "
+                f"remove the last {extra} entr{'y' if extra == 1 else 'ies'}"
+            )
         if action[0] == "move":
             action = move_action(*action[1:4], tuple(p.chosen for p in res.points))
         elif seat is not None:
@@ -593,11 +663,11 @@ class Bump(TurnBookkeeping[BumpAction]):
             raise IllegalMove("the game is over")
         match = _MOVE_RE.match(text.replace("\u2013", "-"))
         if not match:
-            raise IllegalMove(f"cannot read {text.strip()!r}: parentheses go after the move, "
-                              "like 03,04-0 (06)")
+            raise IllegalMove(f"cannot read {text.strip()!r}: parentheses go after the move, like 03,04-0 (06)")
         body = match.group("body").strip().lower()
-        entries = [e for group in re.findall(r"\(([^()]*)\)", match.group("choices"))
-                   for e in group.replace(",", " ").split()]
+        entries = [
+            e for group in re.findall(r"\(([^()]*)\)", match.group("choices")) for e in group.replace(",", " ").split()
+        ]
         if body in ("pass", "p"):
             if entries:
                 raise IllegalMove("a pass has no choices: remove the parentheses")
@@ -633,8 +703,10 @@ class Bump(TurnBookkeeping[BumpAction]):
         assert seat is not None
         if m.group(2) is None:
             if dst not in START[seat]:
-                raise IllegalMove(f"{NAMES[dst]} is not one of your starting spaces: reinforcements come on "
-                                  "there (" + ", ".join(NAMES[s] for s in sorted(START[seat])) + ")")
+                raise IllegalMove(
+                    f"{NAMES[dst]} is not one of your starting spaces: reinforcements come on "
+                    "there (" + ", ".join(NAMES[s] for s in sorted(START[seat])) + ")"
+                )
             facing = START[seat][dst]
         else:
             facing = self._parse_facing(m.group(2))
@@ -643,15 +715,15 @@ class Bump(TurnBookkeeping[BumpAction]):
     @staticmethod
     def _parse_facing(text: str) -> int:
         if not (text.isdigit() and text.isascii()) or int(text) > 5:
-            raise IllegalMove(f"facing {text!r} is not a direction: facings are 0–5 "
-                              "(0 E, 1 SE, 2 SW, 3 W, 4 NW, 5 NE)")
+            raise IllegalMove(f"facing {text!r} is not a direction: facings are 0–5 (0 E, 1 SE, 2 SW, 3 W, 4 NW, 5 NE)")
         return int(text)
 
     def _parse_move(self, body: str) -> MoveAction:
         m = re.fullmatch(r"([^\s,-]+)\s*(?:,\s*([^\s,-]+))?\s*(?:-\s*(\S+))?", body)
         if not m:
-            raise IllegalMove(f"cannot read {body!r}: a move is written FROM,TO-F (e.g. 03,05-4, 03,04 "
-                              "or 03-2), or pass")
+            raise IllegalMove(
+                f"cannot read {body!r}: a move is written FROM,TO-F (e.g. 03,05-4, 03,04 or 03-2), or pass"
+            )
         src = parse_space(m.group(1))
         dst = parse_space(m.group(2)) if m.group(2) else src
         pid = self.board.cells[src]
@@ -664,6 +736,7 @@ class Bump(TurnBookkeeping[BumpAction]):
 
     def _resolve_entries(self, action: MoveAction, entries: list[str]) -> MoveAction:
         """Turn the written choices into bump directions by resolving the move."""
+
         def chooser(i: int, point: ChoicePoint) -> int:
             if i >= len(entries):
                 return point.options[0][0]
@@ -672,20 +745,23 @@ class Bump(TurnBookkeeping[BumpAction]):
             walls = [d for d, target in point.options if target < 0]
             if entry == "x" and walls:
                 return walls[0]
-            for (d, target), captures in zip(point.options, point.captures):
+            for (d, target), captures in zip(point.options, point.captures, strict=True):
                 if (target >= 0 and NAMES[target].lower() == entry) or (entry == "x" and captures):
                     return d
             labels = " or ".join(f"({label})" for label in point.labels())
-            raise IllegalMove(f"choice {i + 1} ({entries[i]}) names no option: the piece on "
-                              f"{NAMES[point.space]} can be pushed to {labels}")
+            raise IllegalMove(
+                f"choice {i + 1} ({entries[i]}) names no option: the piece on "
+                f"{NAMES[point.space]} can be pushed to {labels}"
+            )
 
         _, res = self._simulate(action, chooser, record=False)
         if len(entries) > len(res.points):
             if not res.points:
                 raise IllegalMove(f"{self._plain(action)} has no choice to make: remove the parentheses")
-            extra = " ".join(f"({e})" for e in entries[len(res.points):])
-            raise IllegalMove(f"{self._plain(action)} has {len(res.points)} choice"
-                              f"{'s' * (len(res.points) != 1)}; remove {extra}")
+            extra = " ".join(f"({e})" for e in entries[len(res.points) :])
+            raise IllegalMove(
+                f"{self._plain(action)} has {len(res.points)} choice{'s' * (len(res.points) != 1)}; remove {extra}"
+            )
         return move_action(*action[1:4], tuple(p.chosen for p in res.points))
 
     def _plain(self, action: BumpAction) -> str:
@@ -744,8 +820,7 @@ class Bump(TurnBookkeeping[BumpAction]):
                 parts.append(f"loses {mine} of yours")
         if out.guard:
             parts.append("on their centre: Guard your center!")
-        for point in out.choice_points:
-            parts.append(f"choosing {NAMES[point.space]} to {point.label(point.chosen)}")
+        parts.extend(f"choosing {NAMES[point.space]} to {point.label(point.chosen)}" for point in out.choice_points)
         return f"{notation} — " + ", ".join(parts)
 
     def rank_actions(self, actions: list[BumpAction]) -> list[BumpAction]:
@@ -810,9 +885,7 @@ class Bump(TurnBookkeeping[BumpAction]):
         return doc
 
     @classmethod
-    def from_position(
-        cls, players: int, options: Mapping[str, Any] | None, position: Mapping[str, Any]
-    ) -> "Bump":
+    def from_position(cls, players: int, options: Mapping[str, Any] | None, position: Mapping[str, Any]) -> Bump:
         cls.info.check_players(players)
         game = cls(players, cls.info.resolve_options(options))
         try:
@@ -826,8 +899,11 @@ class Bump(TurnBookkeeping[BumpAction]):
                     raise StateError(str(error)) from None
                 if game.board.cells[space] >= 0:
                     raise StateError(f"{NAMES[space]} is listed twice")
-                if (not isinstance(value, (list, tuple)) or len(value) != 2
-                        or any(not isinstance(v, int) or isinstance(v, bool) for v in value)):
+                if (
+                    not isinstance(value, (list, tuple))
+                    or len(value) != 2
+                    or any(not isinstance(v, int) or isinstance(v, bool) for v in value)
+                ):
                     raise StateError(f"{name}: a piece is [seat, facing], not {value!r}")
                 seat, facing = value
                 if seat not in (1, 2):
@@ -839,8 +915,11 @@ class Bump(TurnBookkeeping[BumpAction]):
                 game.board.add(space, seat, facing)
             for key in ("reserves", "captured"):
                 values = position.get(key, [0, 0] if key == "captured" else game.reserves)
-                if (not isinstance(values, list) or len(values) != 2
-                        or any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in values)):
+                if (
+                    not isinstance(values, list)
+                    or len(values) != 2
+                    or any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in values)
+                ):
                     raise StateError(f"{key} must list two counts of zero or more")
                 setattr(game, key, list(values))
             if any(r > MAX_RESERVES for r in game.reserves):
@@ -853,8 +932,9 @@ class Bump(TurnBookkeeping[BumpAction]):
             for space, pid in enumerate(b.cells):
                 front = NEIGHBOURS[space][b.facing[pid]] if pid >= 0 else -1
                 if front >= 0 and b.cells[front] >= 0 and b.facing[b.cells[front]] != OPPOSITE[b.facing[pid]]:
-                    raise StateError(f"{NAMES[space]} (facing {b.facing[pid]}) bumps {NAMES[front]}: "
-                                     "a position must be stable")
+                    raise StateError(
+                        f"{NAMES[space]} (facing {b.facing[pid]}) bumps {NAMES[front]}: a position must be stable"
+                    )
             held = position.get("held_centre", [])
             if not isinstance(held, list) or any(s not in (1, 2) for s in held):
                 raise StateError("held_centre lists seats 1 and/or 2")
@@ -914,7 +994,7 @@ class Bump(TurnBookkeeping[BumpAction]):
             for (q, rr), mark in marks.items():
                 if rr == r:
                     x = 2 * (2 * q + r - left)
-                    line[x:x + 2] = mark
+                    line[x : x + 2] = mark
             lines.append("".join(line).rstrip())
         lines.append("")
         for seat in (1, 2):
@@ -924,8 +1004,10 @@ class Bump(TurnBookkeeping[BumpAction]):
             if self.to_move == seat:
                 flags.append("to move")
             extra = f" ({', '.join(flags)})" if flags else ""
-            lines.append(f"{seat} {SEAT_COLOURS[seat - 1]:<6} pieces {self.on_board(seat):>2}  "
-                         f"captured {self.captured[seat - 1]:>2}  reserves {self.reserves[seat - 1]}{extra}")
+            lines.append(
+                f"{seat} {SEAT_COLOURS[seat - 1]:<6} pieces {self.on_board(seat):>2}  "
+                f"captured {self.captured[seat - 1]:>2}  reserves {self.reserves[seat - 1]}{extra}"
+            )
         if self.is_over:
             if self.drawn:
                 lines.append("Game over: drawn by agreement.")

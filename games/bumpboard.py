@@ -41,7 +41,7 @@ def _build() -> tuple[list[str], list[tuple[tuple[int, int], ...]], list[int], l
     areas.append(1)
     for f in range(6):
         for n in range(1, 5):
-            for m in range(0, 5 - n):
+            for m in range(5 - n):
                 names.append(f"{f}{n}{m or ''}")
                 coords.append((_add(_add(c1, DIRECTIONS[f], n), DIRECTIONS[(f + 1) % 6], m),))
                 areas.append(1)
@@ -52,7 +52,7 @@ def _build() -> tuple[list[str], list[tuple[tuple[int, int], ...]], list[int], l
         areas.append(0)
     for f in range(6):
         for n in range(6, 10):
-            for m in range(0, n - 5):
+            for m in range(n - 5):
                 names.append(f"{f}{n}{m or ''}")
                 coords.append((_add(_add(c2, DIRECTIONS[f], n - 10), DIRECTIONS[(f + 4) % 6], m),))
                 areas.append(2)
@@ -149,8 +149,9 @@ def parse_space(text: str) -> int:
     if token.startswith("c"):
         raise SpaceNameError(f"{text.strip()} is not a space: the centres are C1 and C2")
     if not token.isdigit() or not token.isascii():
-        raise SpaceNameError(f"{text.strip()!r} is not a space: write C1, C2 or digits "
-                             "axis-step-offset such as 03, 05 (gate 0) or 011")
+        raise SpaceNameError(
+            f"{text.strip()!r} is not a space: write C1, C2 or digits axis-step-offset such as 03, 05 (gate 0) or 011"
+        )
     if len(token) == 1:
         raise SpaceNameError(f"{token} is not a space: a name has an axis and a step, like 0{token} or {token}1")
     if len(token) > 3:

@@ -18,7 +18,8 @@ import argparse
 import json
 import random
 import sys
-from typing import Any, NoReturn, Sequence
+from collections.abc import Sequence
+from typing import Any, NoReturn
 
 from .interface import AnyGame, GameError, split_turns
 from .registry import GAMES, get

@@ -369,9 +369,7 @@ class Game(ABC, Generic[ActionT]):
 
     @classmethod
     @abstractmethod
-    def from_position(
-        cls, players: int, options: Mapping[str, Any] | None, position: Mapping[str, Any]
-    ) -> Self:
+    def from_position(cls, players: int, options: Mapping[str, Any] | None, position: Mapping[str, Any]) -> Self:
         """A game set up at ``position``; raises :class:`StateError` when it is inconsistent."""
 
     @abstractmethod

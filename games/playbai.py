@@ -55,9 +55,9 @@ bitmask (see the comment above :func:`search_turns`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
 from typing import Any, Literal, TypeAlias
 
 from .hexgrid import DIRECTION_NAMES, CellNameError, HexBoard, direction_index, step
@@ -126,14 +126,12 @@ class Field:
     direction_between: dict[tuple[int, int], int]  # (a, b) in line: direction from a to b
 
 
-@lru_cache(maxsize=None)
+@cache
 def field(side: int = 5) -> Field:
     board = HexBoard.hexhex(side)
     n = side - 1
     index = board.index
-    nbr = tuple(
-        tuple(index.get(step(c, d), -1) for d in range(6)) for c in board.cells
-    )
+    nbr = tuple(tuple(index.get(step(c, d), -1) for d in range(6)) for c in board.cells)
     # Corners clockwise from the top-left: a1, top-right, right, bottom-right, bottom-left, left.
     corners = [(0, -n), (n, -n), (n, 0), (0, n), (-n, n), (-n, 0)]
     left = (corners[0], corners[5], corners[4])  # a1, e1, i1 (side 5)
@@ -204,7 +202,7 @@ _Tables: TypeAlias = tuple[
 ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _tables(side: int) -> _Tables:
     """Per field: per cell, its moves as (neighbour, its bit, both cells' bits,
     (step action,), (jump action,), (cell, bit) beyond the neighbour in that
@@ -212,15 +210,21 @@ def _tables(side: int) -> _Tables:
     dots' mask; the end zones' masks; pass actions; ball cells shifted into keys."""
     fld = field(side)
     moves = tuple(
-        tuple((n, 1 << n, (1 << c) | (1 << n), ((STEP, c, n),), ((JUMP, c, d),),
-               tuple((k, 1 << k) for k in fld.rays[c][d][1:]))
-              for d, n in enumerate(fld.nbr[c]) if n >= 0)
+        tuple(
+            (
+                n,
+                1 << n,
+                (1 << c) | (1 << n),
+                ((STEP, c, n),),
+                ((JUMP, c, d),),
+                tuple((k, 1 << k) for k in fld.rays[c][d][1:]),
+            )
+            for d, n in enumerate(fld.nbr[c])
+            if n >= 0
+        )
         for c in range(len(fld.board))
     )
-    rays = tuple(
-        tuple((ray, sum(1 << k for k in ray)) for ray in fld.rays[c] if ray)
-        for c in range(len(fld.board))
-    )
+    rays = tuple(tuple((ray, sum(1 << k for k in ray)) for ray in fld.rays[c] if ray) for c in range(len(fld.board)))
     dot_mask = 0
     for i in fld.dots:
         dot_mask |= 1 << i
@@ -356,7 +360,7 @@ def search_turns(
                 groups = ((b | c,) if bc else (b, c), (a | c,) if ac else (a, c), (a | b,) if ab else (a, b))
             else:
                 groups = tuple(components(mask ^ (1 << c)) for c in cells)
-            for c, mates in zip(cells, groups):
+            for c, mates in zip(cells, groups, strict=True):
                 here = 1 << c
                 for n, n_bit, pair, step_action, jump_action, beyond in moves_from[c]:
                     if not occ & n_bit:
@@ -436,10 +440,7 @@ def search_turns(
                                 path = mask_paths[b] + action
                         else:
                             # Reached by passes from a cell the ball is on after the move.
-                            if low & group:
-                                part = group
-                            else:
-                                part = next(part for part in mates if part & low)
+                            part = group if low & group else next(part for part in mates if part & low)
                             h, extra = passes(new_mask, part & held, b)
                             if h == dst:
                                 path = mask_paths[(taken & -taken).bit_length() - 1] + action + extra
@@ -466,7 +467,6 @@ def key_cells(key: int, names: Sequence[str]) -> tuple[tuple[str, ...], str]:
 
 
 class PlayBai(TurnBookkeeping[PlayBaiAction]):
-
     def __init__(self, players: int, options: Mapping[str, Any]) -> None:
         self.players = players
         self.options = dict(options)
@@ -502,7 +502,7 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
     # -- creation ------------------------------------------------------------------
 
     @classmethod
-    def new(cls, players: int = 2, options: Mapping[str, Any] | None = None) -> "PlayBai":
+    def new(cls, players: int = 2, options: Mapping[str, Any] | None = None) -> PlayBai:
         cls.info.check_players(players)
         return cls(players, cls.info.resolve_options(options))
 
@@ -560,8 +560,16 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
         if self._scored is not None:
             return {GOAL: ()}
         return search_turns(
-            self.field, seat, self._mask(seat), self._mask(3 - seat), self.ball, self._moves,
-            self.move_limit(), self._start_key(), self._goal_wins(seat), first_only,
+            self.field,
+            seat,
+            self._mask(seat),
+            self._mask(3 - seat),
+            self.ball,
+            self._moves,
+            self.move_limit(),
+            self._start_key(),
+            self._goal_wins(seat),
+            first_only,
         )
 
     def complete_turns(self) -> dict[str, Any]:
@@ -671,11 +679,19 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
                     took_from = cells[k]
             if dst != src and dst == ball and not carried:
                 took_from = 0
-            events.append(Event(
-                "jump", seat=seat, src=names[src], dst=names[dst],
-                data=(("bounced", dst == src), ("direction", DIRECTION_NAMES[x]),
-                      ("over", tuple(names[k] for k in over))),
-            ))
+            events.append(
+                Event(
+                    "jump",
+                    seat=seat,
+                    src=names[src],
+                    dst=names[dst],
+                    data=(
+                        ("bounced", dst == src),
+                        ("direction", DIRECTION_NAMES[x]),
+                        ("over", tuple(names[k] for k in over)),
+                    ),
+                )
+            )
         cells[src] = 0
         cells[dst] = seat
         if ball == src or took_from is not None:
@@ -702,8 +718,7 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
         self.last_goal = seat
         self._scored = seat
         score = tuple(self.goals)
-        events = [Event("goal", seat=seat, cell=self.board.names[cell],
-                        data=(("score", score), ("wins", wins)))]
+        events = [Event("goal", seat=seat, cell=self.board.names[cell], data=(("score", score), ("wins", wins)))]
         if wins:
             self._turn = []
             self._ply += 1
@@ -780,8 +795,7 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
             return f"{names[src]} is not yours"
         if self._moves >= self.move_limit():
             if self.kickoff:
-                return (f"the kick-off turn allows only {KICKOFF_MOVES} moves, both made: "
-                        "only passes may follow")
+                return f"the kick-off turn allows only {KICKOFF_MOVES} moves, both made: only passes may follow"
             return f"{MOVES_PER_TURN} moves are already made this turn: only passes may follow"
         if kind == STEP:
             if not 0 <= x < n or x not in self.field.nbr[src]:
@@ -798,14 +812,17 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
             if first < 0:
                 return f"nothing to jump over: {names[src]} is at the edge towards {DIRECTION_NAMES[x]}"
             if not self.seat_of[first]:
-                return (f"nothing to jump over: {names[first]} is empty "
-                        f"(step there with {names[src]}-{names[first]})")
+                return f"nothing to jump over: {names[first]} is empty (step there with {names[src]}-{names[first]})"
             dst, over = self._jump_line(src, x)
-            carries = (self.ball == src or self.ball in over
-                       or (dst != src and dst == self.ball and not self.seat_of[self.ball]))
+            carries = (
+                self.ball == src
+                or self.ball in over
+                or (dst != src and dst == self.ball and not self.seat_of[self.ball])
+            )
         if self.field.zone_owner[dst] == 3 - (seat or 1) and not carries:
-            return (f"{names[dst]} is an end zone of the opponent: a playballer may enter it "
-                    "only with the ball, to score")
+            return (
+                f"{names[dst]} is an end zone of the opponent: a playballer may enter it only with the ball, to score"
+            )
         return None
 
     def _why_no_pass(self, src: int, dst: int) -> str | None:
@@ -870,14 +887,10 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
             left, _, right = token.partition("-")
             src = self._cell(left)
             dst = self._cell(right)
-            if dst in self.field.nbr[src]:
-                action = (STEP, src, dst)
-            else:
-                action = self._jump_to(src, dst)
+            action = (STEP, src, dst) if dst in self.field.nbr[src] else self._jump_to(src, dst)
         else:
             raise IllegalMove(
-                f"{text.strip()!r} is not an action: write a step b2-c2, a jump b2^se "
-                "(or b2-d2), or a pass e5>b5"
+                f"{text.strip()!r} is not an action: write a step b2-c2, a jump b2^se (or b2-d2), or a pass e5>b5"
             )
         why = self._why_illegal(action)
         if why:
@@ -918,7 +931,7 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
 
     def describe_action(self, action: PlayBaiAction) -> str:
         text = self.format_action(action)
-        kind, src, x = action
+        kind, _, x = action
         names = self.board.names
         if kind == PASS:
             return f"{text} — pass to {names[x]}"
@@ -975,12 +988,11 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
         if not self.is_over and not self.turn_in_progress():
             trial = self.copy()
             for position, token in enumerate(tokens):
-                if trial._scored is not None or trial.is_over:
-                    if position < len(tokens):
-                        done = ",".join(tokens[:position])
-                        raise IllegalMove(
-                            f"the goal after {done} already ended the turn: remove {' '.join(tokens[position:])}"
-                        )
+                if (trial._scored is not None or trial.is_over) and position < len(tokens):
+                    done = ",".join(tokens[:position])
+                    raise IllegalMove(
+                        f"the goal after {done} already ended the turn: remove {' '.join(tokens[position:])}"
+                    )
                 try:
                     trial.apply_action(trial.parse_action(token))
                 except IllegalMove:
@@ -1012,7 +1024,7 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
                 tail += f"; {SEAT_COLOURS[(e.seat or 1) - 1]} cannot move and passes"
         return ", ".join(parts) + tail
 
-    def copy(self) -> "PlayBai":
+    def copy(self) -> PlayBai:
         # The field is immutable and shared; only the mutable lists are copied.
         twin = object.__new__(PlayBai)
         twin.__dict__.update(self.__dict__)
@@ -1054,9 +1066,7 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
         return doc
 
     @classmethod
-    def from_position(
-        cls, players: int, options: Mapping[str, Any] | None, position: Mapping[str, Any]
-    ) -> "PlayBai":
+    def from_position(cls, players: int, options: Mapping[str, Any] | None, position: Mapping[str, Any]) -> PlayBai:
         cls.info.check_players(players)
         game = cls(players, cls.info.resolve_options(options))
         names = game.board.names
@@ -1074,8 +1084,7 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
                 cells[i] = seat
             ball = game.board.parse(str(position["ball"]))
             goals = position.get("goals", [0, 0])
-            if (not isinstance(goals, list) or len(goals) != 2
-                    or any(type(g) is not int or g < 0 for g in goals)):
+            if not isinstance(goals, list) or len(goals) != 2 or any(type(g) is not int or g < 0 for g in goals):
                 raise StateError("goals must list two counts of zero or more")
             to_move = position.get("to_move", 1)
             kickoff = position.get("kickoff", False)
