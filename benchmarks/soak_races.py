@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.clock import ManualClock  # noqa: E402
+from bot.clock import Clock, ManualClock  # noqa: E402
 from bot.service import MatchService  # noqa: E402
 from bot.storage import Store  # noqa: E402
 from tests.botworld import BotWorld  # noqa: E402
@@ -37,10 +37,15 @@ from tests.racing import GAPS_MS, gap_for, gaps, log_matches_state, race  # noqa
 RACES = ("double /move", "/move vs Bide button", "resign vs /move")
 
 
+def manual(clock: Clock) -> ManualClock:
+    assert isinstance(clock, ManualClock)  # the races run on a clock moved by hand
+    return clock
+
+
 async def trial(world: BotWorld, kind: str, gap: float) -> tuple[int, bool, int]:
     """(submissions applied, log replays to state, moves logged)."""
     alice, bob = world.users[:2]
-    world.clock.advance(60)  # challenges are limited to 3 a minute per player
+    manual(world.clock).advance(60)  # challenges are limited to 3 a minute per player
     match_id, thread = await world.start_two_player()
     move = lambda text: lambda: world.emu.invoke(alice, thread, "move", {"move": text})  # noqa: E731
     if kind == "double /move":
@@ -50,9 +55,10 @@ async def trial(world: BotWorld, kind: str, gap: float) -> tuple[int, bool, int]
         bide = next(b for b in board.buttons() if b["label"] == "Bide")["custom_id"]
         results = await race(move("e5"), lambda: world.emu.press(alice, board, bide), gap)
     else:
-        asked = await world.emu.invoke(bob, thread, "resign", {})
-        confirm = asked.response.buttons()[0]["custom_id"]
-        results = await race(move("e5"), lambda: world.emu.press(bob, asked.response, confirm), gap)
+        asked = (await world.emu.invoke(bob, thread, "resign", {})).response
+        assert asked is not None  # /resign asks for a confirmation
+        confirm = asked.buttons()[0]["custom_id"]
+        results = await race(move("e5"), lambda: world.emu.press(bob, asked, confirm), gap)
     applied = sum(1 for r in results if not isinstance(r, BaseException) and
                   ("played" in r.text or "resigned" in r.text) and not _refusal(r.text))
     consistent, logged = await log_matches_state(world.service, match_id)
@@ -61,7 +67,7 @@ async def trial(world: BotWorld, kind: str, gap: float) -> tuple[int, bool, int]
 
 async def service_trial(service: MatchService, kind: str, gap: float | int) -> tuple[int, bool, int]:
     """The same races on the service alone, where an int gap lands on each await point in turn."""
-    service.clock.advance(60)  # challenges are limited to 3 a minute per player
+    manual(service.clock).advance(60)  # challenges are limited to 3 a minute per player
     match = await service.create(game_id="bide", creator=(1, "alice"), invited=[(2, "bob")], guild_id=1,
                                  channel_id=1)
     await service.accept(match.id, 2)
