@@ -1,7 +1,7 @@
 """Begird for the search: win/block detection, shape priors, fill-in playouts.
 
 Playouts fill the board at random and look once for the winner: on a full
-board exactly one colour has a winning group (RULES.md §2), and a winning
+board exactly one colour has a winning group (Begird cannot be drawn), and a winning
 group never stops winning, so the colour that wins the filled board is the
 colour that would have won first in the same sequence of stones.
 """

@@ -157,7 +157,7 @@ class BideKnowledge(GameKnowledge[Bide]):
 def margin_returns(game: Bide, temperature: float = MARGIN_TEMPERATURE) -> tuple[float, ...]:
     """Per-seat returns summing to 1 from the best-group scores: a softmax at ``temperature``.
 
-    A resigned seat cannot win (RULES.md, resignation) and gets 0; with a lead of 4
+    A resigned seat cannot win and gets 0; with a lead of 4
     points (one centre disc) the leader counts e ≈ 2.7 times its follower.
     """
     scores = game.group_scores()

@@ -1,6 +1,6 @@
 """Thinking off the event loop: a process pool that takes JSON and gives back notation.
 
-Only plain data crosses the process boundary (STYLE.md §3, after python-chess's
+Only plain data crosses the process boundary (after python-chess's
 parallel perft): the stored state document (``Game.to_json()``), the level
 and the seed go in; the turn's notation, the level and the CPU seconds come
 back. Nothing of the caller (rows, clients, locks) is ever pickled, so a

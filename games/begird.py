@@ -1,4 +1,4 @@
-"""Begird (Mark Steere, 2008), exactly as RULES.md §2 settles it.
+"""Begird (Mark Steere, 2008): the rules in :data:`RULES_SUMMARY`, this project's decisions in docs/rules.md.
 
 Boards (option ``board``)
 -------------------------
@@ -24,7 +24,7 @@ board, ``(3, 4, 4) × 3`` on the small one and ``(14, 14, 14)`` for Y. The cut
 is anchored on the board's upper-right side (the side ``q = max q``): island
 1 is centred on the ring cells lying alongside that side (the ring cells
 touching two of its cells), and the others follow clockwise. On the
-hexagons this centres every 3-cell island on a long side (RULES.md §2); on
+hexagons this centres every 3-cell island on a long side (as the rules place them); on
 the triangle it makes the three islands exactly its three sides, the corner
 ring cells included, so ``a1``, ``m1`` and ``m13`` each touch two islands.
 A board cell touches an island when it is adjacent to one of its ring cells.

@@ -1,4 +1,4 @@
-"""Bide (Alek Erickson, 2020), exactly as RULES.md §1 settles it.
+"""Bide (Alek Erickson, 2020): the rules in :data:`RULES_SUMMARY`, this project's decisions in docs/rules.md.
 
 Position form (``Bide.position()``)::
 
@@ -56,7 +56,7 @@ def board_for_side(side: int) -> HexBoard:
 
 
 def pool_sizes(players: int, points: int) -> list[int]:
-    """Each seat's starting pool, scaled to the board (RULES.md §1 Pools)."""
+    """Each seat's starting pool: the equipment's pool for that seat, scaled to the board's points."""
     return [ceil(EQUIPMENT_POOLS[s] * points / STANDARD_POINTS) for s in range(players)]
 
 

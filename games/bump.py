@@ -1,4 +1,4 @@
-"""Bump (the seed ``003``), exactly as RULES.md §4 and issue 8 settle it.
+"""Bump (the seed ``003``): the rules in :data:`RULES_SUMMARY`, issue 8's and this project's decisions in docs/rules.md.
 
 Board and resolution
 --------------------
@@ -18,7 +18,7 @@ order the choices arise; missing ones take the default — the bumper whose
 facing (the bump's direction) is lowest. Canonical notation writes every
 choice of the turn, each in its own parentheses: ``03,04-0 (06)``.
 
-Bumps are resolved by RULES.md's ``settle(X)`` (an explicit stack, so a long
+Bumps are resolved by the rules' ``settle(X)`` procedure (an explicit stack, so a long
 chain cannot overflow Python's recursion). Stasis: every bump is recorded as
 (every piece's space, owner and facing just before the bump; the bumped
 piece's space; the direction); the records last the whole game and the third

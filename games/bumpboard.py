@@ -1,4 +1,4 @@
-"""Bump's board (RULES.md §4): two radius-4 areas around ``C1 = (0, 0)`` and ``C2 = (10, 0)``,
+"""Bump's board: two radius-4 areas around ``C1 = (0, 0)`` and ``C2 = (10, 0)``,
 six gates, walls, the space names and the set-up.
 
 128 spaces, each with an index (:data:`NAMES`), its drawn cells (:data:`COORDS`: one, or two
@@ -128,7 +128,7 @@ def rotation_cost(a: int, b: int) -> int:
 
 
 def gate_part(space: int, facing: int) -> int:
-    """Which drawn part of a gate holds a piece (RULES.md): 0 the area-1 side, 1 the area-2 side."""
+    """Which drawn part of a gate holds a piece (the part its bumper faces): 0 the area-1 side, 1 the area-2 side."""
     f = int(NAMES[space][0])
     if len(COORDS[space]) == 1:
         return 0

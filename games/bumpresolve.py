@@ -1,4 +1,4 @@
-"""Bump's bump phase: RULES.md's ``settle(X)`` on a board of pieces, with the mover's
+"""Bump's bump phase: the rules' ``settle(X)`` procedure on a board of pieces, with the mover's
 choices and the stasis records (issue 8, decisions 2–4).
 
 Pieces have ids so that ``settle`` can follow one piece ("if X is still on the space where
@@ -108,7 +108,7 @@ def default_chooser(index: int, point: ChoicePoint) -> int:
 
 
 class Resolution:
-    """RULES.md's settle(X) on a board, with the mover's choices and the stasis records."""
+    """The rules' settle(X) on a board, with the mover's choices and the stasis records."""
 
     def __init__(
         self, board: PieceBoard, held: list[bool], stasis: Mapping[str, int], chooser: Chooser, record: bool

@@ -1,4 +1,4 @@
-"""Hexagonal geometry shared by every game (RULES.md §0).
+"""Hexagonal geometry shared by every game.
 
 Cells use axial coordinates ``(q, r)`` with pointy-top cells and ``y`` growing
 downwards. The six directions are numbered clockwise as seen on screen:

@@ -1,4 +1,5 @@
-"""Play Bai (David Florsch and Pauline Détraz, 2025), exactly as RULES.md §3 settles it.
+"""Play Bai (David Florsch and Pauline Détraz, 2025): the rules in :data:`RULES_SUMMARY`, this project's
+decisions in docs/rules.md.
 
 Field (option ``side``: 5 or 6)
 -------------------------------

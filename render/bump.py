@@ -10,7 +10,7 @@ A piece is a disc in its seat's colour (Okabe–Ito blue and orange, safe for
 colour-blind players) with a thick dark bar across the edge its bumper faces;
 the space's name is written on it, since players type the names of the pieces
 they move. A piece on a gate is drawn in the part its bumper faces
-(RULES.md, :func:`games.bump.gate_part`).
+(:func:`games.bump.gate_part`).
 
 The last turn: the moving piece's path (a violet line through the spaces it
 shifted through) and its rotation (an arc with a head), then every bump as a
