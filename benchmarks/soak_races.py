@@ -28,24 +28,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.clock import Clock, ManualClock  # noqa: E402
+from bot.clock import ManualClock  # noqa: E402
 from bot.service import MatchService  # noqa: E402
 from bot.storage import Store  # noqa: E402
 from tests.botworld import BotWorld  # noqa: E402
-from tests.racing import GAPS_MS, gap_for, gaps, log_matches_state, race  # noqa: E402
+from tests.racing import GAPS_MS, NoChallengeLimits, gap_for, gaps, log_matches_state, race  # noqa: E402
 
 RACES = ("double /move", "/move vs Bide button", "resign vs /move")
-
-
-def manual(clock: Clock) -> ManualClock:
-    assert isinstance(clock, ManualClock)  # the races run on a clock moved by hand
-    return clock
 
 
 async def trial(world: BotWorld, kind: str, gap: float) -> tuple[int, bool, int]:
     """(submissions applied, log replays to state, moves logged)."""
     alice, bob = world.users[:2]
-    manual(world.clock).advance(60)  # challenges are limited to 3 a minute per player
+    world.service.limits = NoChallengeLimits()  # hundreds of alice-bob challenges: the limits are not soaked here
     match_id, thread = await world.start_two_player()
     move = lambda text: lambda: world.emu.invoke(alice, thread, "move", {"move": text})  # noqa: E731
     if kind == "double /move":
@@ -67,7 +62,6 @@ async def trial(world: BotWorld, kind: str, gap: float) -> tuple[int, bool, int]
 
 async def service_trial(service: MatchService, kind: str, gap: float | int) -> tuple[int, bool, int]:
     """The same races on the service alone, where an int gap lands on each await point in turn."""
-    manual(service.clock).advance(60)  # challenges are limited to 3 a minute per player
     match = await service.create(game_id="bide", creator=(1, "alice"), invited=[(2, "bob")], guild_id=1,
                                  channel_id=1)
     await service.accept(match.id, 2)
@@ -103,7 +97,7 @@ async def run(trials: int) -> int:
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:
         store = await Store.open(Path(tmp) / "service.sqlite3")
-        service = MatchService(store, ManualClock())
+        service = MatchService(store, ManualClock(), limits=NoChallengeLimits())  # the limits are not soaked here
         spread = f"0-35 event-loop turns and {', '.join(f'{g:g}' for g in GAPS_MS)} ms"
         for kind in RACES:
             started = time.perf_counter()

@@ -9,8 +9,18 @@ from .config import TOKEN_HELP, Settings, load_dotenv
 from .storage import StoreUnavailable
 
 
-def main() -> int:
+USAGE = """usage: python -m bot            run the bot (DISCORD_TOKEN, HEXPLAY_* settings: see .env.example)
+       python -m bot backup FILE  copy the database to FILE, safely, even while the bot runs"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     load_dotenv()
+    if argv[:1] == ["backup"] and len(argv) == 2:
+        return _backup(argv[1])
+    if argv:
+        print(USAGE, file=sys.stderr if argv[0] not in ("-h", "--help") else sys.stdout)
+        return 0 if argv[0] in ("-h", "--help") else 2
     settings = Settings.from_env()
     logging.basicConfig(level=getattr(logging, settings.log_level, logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -35,6 +45,19 @@ def main() -> int:
                   "and put the new one in .env.", file=sys.stderr)
             return 2
         raise
+    return 0
+
+
+def _backup(target: str) -> int:
+    from .storage import backup
+
+    database = Settings.from_env().db_path
+    try:
+        size = backup(database, target)
+    except StoreUnavailable as error:
+        print(f"Hexplay cannot back up: {error}.", file=sys.stderr)
+        return 1
+    print(f"Backed up {database} to {target} ({size / 1e6:.1f} MB).")
     return 0
 
 

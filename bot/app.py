@@ -25,12 +25,15 @@ from .ratings import Ratings
 from .text import escape
 from .timelimits import TimeLimits
 from .service import BuilderExpired, MatchService, Outcome, ServiceError, mention
-from .storage import MatchRow, Store
+from .storage import DamagedMatch, MatchRow, ProcessLock, StorageFull, Store
 from .ui import (
+    DISK_FULL_AFTER,
     DYNAMIC_ITEMS,
     SOMETHING_WENT_WRONG,
+    HexplayTree,
     board_view,
     builder_view,
+    landed_anyway,
     lobby_view,
     mention_only,
     offer_view,
@@ -42,6 +45,8 @@ log = logging.getLogger(__name__)
 
 # Seconds after which an interaction is deferred before its answer is drawn (Discord drops answers after 3 s).
 LATE_SECONDS = 1.0
+# A clean stop waits this long at most for the work in flight (handlers, a reminder pass, boards being posted).
+STOP_GRACE_SECONDS = 10.0
 
 
 def point_client_at(api_base_url: str, gateway_url: str) -> None:
@@ -77,7 +82,7 @@ class HexplayBot(commands.Bot):
         intents.guilds = True
         options.setdefault("max_messages", None)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         allowed_mentions=discord.AllowedMentions.none(), **options)
+                         allowed_mentions=discord.AllowedMentions.none(), tree_cls=HexplayTree, **options)
         self.settings = settings
         self.store = store
         self.service = MatchService(store, clock, default_reminder_hours=settings.reminder_hours,
@@ -95,6 +100,7 @@ class HexplayBot(commands.Bot):
         self._caught_up = False  # missed boards are posted once, at the first on_ready
         self._started_at = self.service.clock.now()  # changes after this are announced by their own command
         self._offline_since: float | None = None  # when the gateway connection dropped, if it is down
+        self.stopping = False  # set by close(): new interactions are refused while the work in flight finishes
 
     async def setup_hook(self) -> None:
         from .cogs import COGS
@@ -114,7 +120,8 @@ class HexplayBot(commands.Bot):
         await asyncio.to_thread(render.warm_up)  # palettes: the first picture would take ~0.4 s otherwise
         set_aside = await self.service.verify_all()  # a match whose log does not replay is paused, not fatal
         if set_aside:
-            log.error("matches paused because their move log does not replay: %s", set_aside)
+            log.error("matches paused (their stored data cannot be read, or their move log does not replay): %s",
+                      set_aside)
         if self.settings.dev_guild_ids:
             for guild_id in self.settings.dev_guild_ids:
                 guild = discord.Object(guild_id)
@@ -155,18 +162,26 @@ class HexplayBot(commands.Bot):
     async def tell_paused(self) -> None:
         """Tell the players of each newly paused (quarantined) match, once, in its thread."""
         for match_id in await self.store.quarantined_untold():
-            match = await self.store.get_match(match_id)
-            home = await self.channel_by_id(match.home_channel_id) if match is not None else None
-            if match is None or home is None:
-                continue
-            mentions = " ".join(f"<@{u}>" for u in match.human_ids())
-            try:
-                await home.send(f"{mentions} {self.service.quarantine_notice(match)}",
-                                allowed_mentions=discord.AllowedMentions(users=True))
-            except discord.HTTPException as error:
-                log.warning("match %s: could not tell its players it is paused (%s)", match_id, error)
-                continue
-            await self.store.quarantine_told(match_id)
+            await self.service.for_one_match(match_id, self._tell_paused(match_id))
+
+    async def _tell_paused(self, match_id: int) -> None:
+        match = await self.store.get_match(match_id)
+        if match is None or not match.home_channel_id:
+            log.error("match %s is paused but its row does not say where it is played: its players "
+                      "cannot be told", match_id)
+            await self.store.quarantine_told(match_id)  # said once in the log, not at every pass
+            return
+        home = await self.channel_by_id(match.home_channel_id)
+        if home is None:
+            return
+        mentions = " ".join(f"<@{u}>" for u in match.human_ids())
+        try:
+            await home.send(f"{mentions} {self.service.quarantine_notice(match)}",
+                            allowed_mentions=discord.AllowedMentions(users=True))
+        except discord.HTTPException as error:
+            log.warning("match %s: could not tell its players it is paused (%s)", match_id, error)
+            return
+        await self.store.quarantine_told(match_id)
 
     def connected_line(self) -> str:
         """One line for the operator: who, where, how commands were synced, and the invite link."""
@@ -189,41 +204,67 @@ class HexplayBot(commands.Bot):
         for outcome in await self.service.unannounced():
             if outcome.match.updated_at > self._started_at:
                 continue  # changed since this start: its own command is announcing it
-            if outcome.game is None or await self.announcer.already_shown(outcome):
-                continue
-            try:
-                await self.announcer.announce(outcome, prefix="(Posted after a restart.) ", unless_superseded=True)
-            except Undelivered:
-                continue  # logged, and retried in the background
-            await self.notify_ending(outcome)
+            await self.service.for_one_match(outcome.match.id, self._announce_missed(outcome))
+
+    async def _announce_missed(self, outcome: Outcome) -> None:
+        if outcome.game is None or await self.announcer.already_shown(outcome):
+            return
+        if outcome.started and outcome.match.thread_id is None and outcome.match.announced_version == 0:
+            await self.open_missed_match(outcome)  # stopped between its start and its thread
+            return
+        try:
+            await self.announcer.announce(outcome, prefix="(Posted after a restart.) ", unless_superseded=True)
+        except Undelivered:
+            return  # logged, and retried in the background
+        await self.notify_ending(outcome)
 
     async def close(self) -> None:
-        if self.reminder_task is not None:
+        """A clean stop: refuse new interactions, let those in flight finish (bounded), then disconnect.
+
+        Discord's HTTP session closes last: closed earlier, a handler still running (an Accept that
+        is opening its match's thread) fails half-way with "Session is closed".
+        """
+        if self.stopping:
+            return await super().close()
+        self.stopping = True
+        loop = asyncio.get_running_loop()
+        until = loop.time() + STOP_GRACE_SECONDS
+        if self.reminder_task is not None:  # a pass cut in half could send a reminder again after the restart
+            await self.reminders.stop(STOP_GRACE_SECONDS)
             self.reminder_task.cancel()
-        await self.computer.close()  # stops thinking; a turn being stored is finished first
+        await self._finish_handlers(max(0.0, until - loop.time()))
+        await self.computer.close(max(0.1, until - loop.time()))  # stops thinking; a turn being stored finishes
+        await self._finish_handlers(max(0.0, until - loop.time()))  # boards of the computer's last turns
         try:  # the last moment the bot was seen alive: a long stop from here on is an outage
             await self.timelimits.heartbeat()
         except Exception:
             log.exception("could not record the heartbeat at shutdown")
         await self.announcer.close()
         await super().close()
-        await self._finish_handlers()
         self.service.pictures.close()
 
-    async def _finish_handlers(self, timeout: float = 5.0) -> None:
-        """Let commands and buttons already running finish (and record their work) before the database closes."""
-        prefixes = ("CommandTree-invoker", "discord-ui-view-dispatch", "discord.py: ", TASK_PREFIX)
+    async def _finish_handlers(self, timeout: float) -> None:
+        """Wait (bounded) for the commands and buttons already running, and the boards they are posting."""
+        prefixes = ("CommandTree-invoker", "discord-ui-view-dispatch", "discord-ui-dynamic-item-", "discord.py: ",
+                    TASK_PREFIX)
         running = [t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()
                    and t.get_name().startswith(prefixes)]
-        if running:
+        if running and timeout > 0:
             await asyncio.wait(running, timeout=timeout)
 
     async def on_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
         original = getattr(error, "original", error)
         if isinstance(original, ServiceError):
             await reply_error(interaction, str(original))
+        elif isinstance(original, DamagedMatch):
+            await reply_error(interaction, await self.service.paused_by(original))
+        elif isinstance(original, StorageFull):
+            log.error("a write failed: the bot's disk is full")
+            await reply_error(interaction, DISK_FULL_AFTER)
         elif isinstance(error, discord.app_commands.CheckFailure):
             await reply_error(interaction, str(error) or "You cannot use this command here.")
+        elif landed_anyway(original):
+            log.info("a reply landed although Discord answered it with an error; not answering again")
         else:
             log.error("command failed", exc_info=original)
             await reply_error(interaction, SOMETHING_WENT_WRONG)
@@ -290,9 +331,12 @@ class HexplayBot(commands.Bot):
         try:
             await announce()
         except Exception as error:
+            self.announcer.retry_later(outcome.match.id)  # records the board if it landed, posts it if not
+            if landed_anyway(error):
+                log.info("match %s: its reply landed although Discord answered it with an error", outcome.match.id)
+                return
             log.warning("match %s: change stored (version %s) but its announcement failed: %r",
                         outcome.match.id, outcome.match.version, error)
-            self.announcer.retry_later(outcome.match.id)
             await reply_error(interaction, after_commit_text(outcome, "Discord refused the message"))
 
     async def play_and_announce(self, interaction: discord.Interaction, match_id: int, text: str,
@@ -536,35 +580,8 @@ class HexplayBot(commands.Bot):
         it answers the interaction that started the match instead (interactions need no
         channel permission), so the match is always announced.
         """
-        lobby_message = lobby_message or interaction.message
-        names = " vs ".join(s.name for s in match.seats)
-        thread_name = f"{self.service.title(match)}: {names}"[:100]
-        target: discord.abc.Messageable | None = None
-        chosen = (await self.store.guild_settings(match.guild_id)).match_channel_id
-        if chosen and chosen != match.channel_id:  # /config: match threads open in the server's chosen channel
-            starter = await self._starter_in(chosen, match, names)
-            if starter is not None:
-                lobby_message = starter
-        if lobby_message is not None:
-            try:
-                thread = await lobby_message.create_thread(name=thread_name, auto_archive_duration=10080)
-                await self.store.update_match_fields(match.id, thread_id=thread.id)
-                match.thread_id = thread.id
-                target = thread
-            except discord.HTTPException as error:
-                log.info("no thread for match %s (%s); playing in the channel", match.id, error)
-        if target is None:
-            target = await self.channel_by_id(match.channel_id)
-        assert outcome.game is not None
-        png = await self.service.render(match, outcome.game)
-        mentions = " ".join(mention(match, s.user_id) for s in sorted(match.seats, key=lambda s: s.seat))
-        status = self.service.status_line(match, outcome.game) + self.service.time_note(match, " — ")
-        text = f"**{self.service.title(match)}** begins: {mentions}\n{status}"
-        text += "\nPlay with `/move` here; `/rules` explains the game."
-        view = board_view(outcome)
-        kwargs = dict(file=png_file(png), allowed_mentions=mention_only(match.human_ids()))
-        if view is not None:
-            kwargs["view"] = view
+        target = await self._match_thread(match, lobby_message or interaction.message)
+        text, kwargs, png = await self._first_board(match, outcome)
         message: discord.Message | None = None
         if target is not None:
             try:
@@ -576,17 +593,90 @@ class HexplayBot(commands.Bot):
             message = await interaction.followup.send(text, wait=True, **kwargs)
         await self.store.mark_announced(match.id, match.version, message.channel.id, message.id)
 
+    async def open_missed_match(self, outcome: Outcome) -> None:
+        """At start-up: a match that started just before a stop, its thread never opened, gets it now.
 
-    async def _starter_in(self, channel_id: int, match: MatchRow, names: str) -> discord.Message | None:
+        Without this it would play in the channel for good. Its first board is posted there like any
+        missed board (retried in the background if Discord refuses it now).
+        """
+        match = outcome.match
+        lobby = None
+        if match.lobby_message_id:
+            channel = await self.channel_by_id(match.channel_id)
+            try:
+                lobby = await channel.fetch_message(match.lobby_message_id) if channel is not None else None
+            except discord.HTTPException:
+                lobby = None  # deleted: a thread is opened on a new starter message in the channel
+        if lobby is None:
+            channel = await self.channel_by_id(match.channel_id)
+            lobby = await self._starter_post(channel, match) if channel is not None else None
+        target = await self._match_thread(match, lobby)
+        text, kwargs, _ = await self._first_board(match, outcome)
+        message: discord.Message | None = None
+        if target is not None:
+            try:
+                message = await target.send(f"(Posted after a restart.) {text}", **kwargs)
+            except discord.HTTPException as error:
+                log.warning("match %s: its first board was refused after a restart (%s)", match.id, error)
+        if message is None:
+            self.announcer.retry_later(match.id)  # until it lands, as any board Discord refused
+            return
+        await self.store.mark_announced(match.id, match.version, message.channel.id, message.id)
+
+    async def _match_thread(self, match: MatchRow, lobby_message: discord.Message | None
+                            ) -> discord.abc.Messageable | None:
+        """Open the match's thread on its lobby message (or in the server's chosen channel) and store it.
+
+        Returns where the match is played: its thread, else its channel (None if that is gone too).
+        """
+        chosen = (await self.store.guild_settings(match.guild_id)).match_channel_id
+        if chosen and chosen != match.channel_id:  # /config: match threads open in the server's chosen channel
+            starter = await self._starter_in(chosen, match)
+            if starter is not None:
+                lobby_message = starter
+        if lobby_message is not None:
+            names = " vs ".join(s.name for s in match.seats)
+            try:
+                thread: discord.abc.Messageable | None = await lobby_message.create_thread(
+                    name=f"{self.service.title(match)}: {names}"[:100], auto_archive_duration=10080)
+            except discord.HTTPException as error:
+                # 160004: opened before a stop that came before it was stored; a message's thread has its id
+                thread = await self.channel_by_id(lobby_message.id) if error.code == 160004 else None
+                if thread is None:
+                    log.info("no thread for match %s (%s); playing in the channel", match.id, error)
+            if thread is not None:
+                thread_id: int = thread.id  # type: ignore[attr-defined]  (a thread or channel has an id)
+                await self.store.update_match_fields(match.id, thread_id=thread_id)
+                match.thread_id = thread_id
+                return thread
+        return await self.channel_by_id(match.channel_id)
+
+    async def _first_board(self, match: MatchRow, outcome: Outcome) -> tuple[str, dict, bytes]:
+        """The first board of a match: its text, its send() arguments, and the picture."""
+        assert outcome.game is not None
+        png = await self.service.render(match, outcome.game)
+        mentions = " ".join(mention(match, s.user_id) for s in sorted(match.seats, key=lambda s: s.seat))
+        status = self.service.status_line(match, outcome.game) + self.service.time_note(match, " — ")
+        text = f"**{self.service.title(match)}** begins: {mentions}\n{status}"
+        text += "\nPlay with `/move` here; `/rules` explains the game."
+        kwargs: dict = dict(file=png_file(png), allowed_mentions=mention_only(match.human_ids()))
+        view = board_view(outcome)
+        if view is not None:
+            kwargs["view"] = view
+        return text, kwargs, png
+
+    async def _starter_in(self, channel_id: int, match: MatchRow) -> discord.Message | None:
         """The message that starts a match's thread in the server's chosen channel (None if it cannot post)."""
         channel = await self.channel_by_id(channel_id)
-        if channel is None:
-            return None
+        return await self._starter_post(channel, match) if channel is not None else None
+
+    async def _starter_post(self, channel: discord.abc.Messageable, match: MatchRow) -> discord.Message | None:
+        """A short post naming the match, for its thread to open on (None if the bot may not post there)."""
         try:
             starter = " vs ".join(escape(s.name) for s in match.seats)
             return await channel.send(f"**{self.service.title(match)}**: {starter}", allowed_mentions=mention_only(None))
         except discord.HTTPException as error:
-            log.info("cannot post in the configured match channel %s (%s)", channel_id, error)
+            log.info("cannot post a match's starter message in %s (%s)", getattr(channel, "id", "?"), error)
             return None
 
     async def rematch_button(self, interaction: discord.Interaction, match_id: int) -> None:
@@ -620,6 +710,15 @@ def after_commit_text(outcome: Outcome, reason: str) -> str:
 
 async def run(settings: Settings) -> None:
     point_client_at(settings.api_base_url, settings.gateway_url)
+    lock = ProcessLock(settings.db_path)
+    lock.acquire()  # before opening: a second process must not even migrate the file
+    try:
+        await _run_bot(settings)
+    finally:
+        lock.release()
+
+
+async def _run_bot(settings: Settings) -> None:
     store = await Store.open(settings.db_path)
     clock = OffsetFileClock(settings.clock_offset_file) if settings.clock_offset_file else None
     bot = HexplayBot(settings, store, clock)

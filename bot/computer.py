@@ -24,7 +24,7 @@ from games import Game
 
 from .offers import OfferAnswer, Offers
 from .service import MatchService, Outcome, ServiceError
-from .storage import MatchRow
+from .storage import DamagedMatch, MatchRow
 
 log = logging.getLogger(__name__)
 
@@ -75,13 +75,17 @@ class ComputerPlayer:
         """At start-up: every active match whose mover is a computer (it may have been thinking at the stop)."""
         count = 0
         for match_id in await self.store.active_match_ids():
-            match = await self.store.get_match(match_id)
-            if match is None or match.quarantine is not None or not match.has_computer:
-                continue
-            if self.service.computer_to_move(match, self.service.game_of(match)) is not None:
-                self.poke(match_id)
-                count += 1
+            count += bool(await self.service.for_one_match(match_id, self._resume(match_id)))
         return count
+
+    async def _resume(self, match_id: int) -> bool:
+        match = await self.store.get_match(match_id)
+        if match is None or not match.has_computer or not await self.service.usable(match):
+            return False
+        if self.service.computer_to_move(match, self.service.game_of(match)) is None:
+            return False
+        self.poke(match_id)
+        return True
 
     def run_soon(self, errand: Awaitable[Any], name: str) -> None:
         """Run a computer's errand (an offer's answer) in the background; a stop cancels it."""
@@ -107,6 +111,8 @@ class ComputerPlayer:
                     return
         except asyncio.CancelledError:
             raise
+        except DamagedMatch as damaged:  # its data cannot be read: the match is set aside
+            await self.service.set_aside(damaged.match_id, damaged.reason)
         except Exception:  # logged; the next change or start-up looks again
             log.exception("match %s: the computer could not play", match_id)
         finally:
@@ -116,7 +122,7 @@ class ComputerPlayer:
     async def _step(self, match_id: int) -> bool:
         """Think and play one computer turn if one is due; True if the match should be looked at again."""
         match = await self.store.get_match(match_id)
-        if match is None or match.status != "active" or match.quarantine is not None:
+        if match is None or match.status != "active" or not await self.service.usable(match):
             return False
         game = self.service.game_of(match)
         seat = self.service.computer_to_move(match, game)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,15 +36,27 @@ def load_dotenv(path: str | Path = ".env") -> None:
         os.environ.setdefault(key.strip(), value)
 
 
+# Plain ASCII numbers only: float() and int() also read Arabic-Indic or full-width digits and "1_0", and
+# str.isdigit() says yes to "²", which int() then refuses with a traceback instead of a clear line.
+_DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
+_WHOLE = re.compile(r"\d{1,20}", re.ASCII)  # a bound: int() refuses 4,300 digits with a traceback
+
+
+def _shown(raw: str) -> str:
+    """The refused value, quoted and short: the message stays one readable line."""
+    return repr(raw) if len(raw) <= 40 else f"{raw[:40]!r}… ({len(raw)} characters)"
+
+
 def _float(name: str, default: float, low: float, high: float, unit: str) -> float:
-    """A number from the environment within (low, high]: nan, inf, zero or negative are refused clearly."""
+    """A number from the environment, ``low`` to ``high``: words, nan, inf and out-of-range values are refused."""
     raw = os.environ.get(name, "").strip()
-    try:
-        value = float(raw) if raw else default
-    except ValueError:
-        raise SystemExit(f"{name} must be a number of {unit}, not {raw!r}") from None
-    if not math.isfinite(value) or not low < value <= high:
-        raise SystemExit(f"{name} must be more than {low:g} and at most {high:g} {unit}, not {raw!r}")
+    if not raw:
+        return default
+    if not _DECIMAL.fullmatch(raw):
+        raise SystemExit(f"{name} must be a number of {unit} from {low:g} to {high:g}, not {_shown(raw)}")
+    value = float(raw)
+    if not math.isfinite(value) or not low <= value <= high:
+        raise SystemExit(f"{name} must be from {low:g} to {high:g} {unit}, not {_shown(raw)}")
     return value
 
 
@@ -52,9 +65,21 @@ def _count(name: str, default: int, low: int, high: int, unit: str) -> int:
     raw = os.environ.get(name, "").strip()
     if not raw:
         return default
-    if not raw.isdigit() or not low <= int(raw) <= high:
-        raise SystemExit(f"{name} must be a whole number of {unit} from {low} to {high}, not {raw!r}")
+    if not _WHOLE.fullmatch(raw) or not low <= int(raw) <= high:
+        raise SystemExit(f"{name} must be a whole number of {unit} from {low} to {high}, not {_shown(raw)}")
     return int(raw)
+
+
+def _ids(name: str) -> list[int]:
+    """Comma-separated Discord ids (snowflakes: positive and within 64 bits)."""
+    ids = []
+    for part in os.environ.get(name, "").replace(" ", "").split(","):
+        if not part:
+            continue
+        if not _WHOLE.fullmatch(part) or not 0 < int(part) < 2**64:
+            raise SystemExit(f"{name} must list numeric ids, not {_shown(part)}")
+        ids.append(int(part))
+    return ids
 
 
 @dataclass
@@ -76,19 +101,15 @@ class Settings:
 
     @classmethod
     def from_env(cls) -> "Settings":
-        guilds = []
-        for part in os.environ.get("HEXPLAY_DEV_GUILD_IDS", "").replace(" ", "").split(","):
-            if part:
-                if not part.isdigit():
-                    raise SystemExit(f"HEXPLAY_DEV_GUILD_IDS must list numeric ids, not {part!r}")
-                guilds.append(int(part))
         return cls(
             token=os.environ.get("DISCORD_TOKEN", "").strip(),
             db_path=os.environ.get("HEXPLAY_DB_PATH", "").strip() or "./data/hexplay.sqlite3",
-            dev_guild_ids=guilds,
-            reminder_hours=_float("HEXPLAY_REMINDER_HOURS", 24.0, 0, 24 * 14, "hours"),
-            reminder_check_seconds=_float("HEXPLAY_REMINDER_CHECK_SECONDS", 60.0, 0, 24 * 3600, "seconds"),
-            vacation_days=_float("HEXPLAY_VACATION_DAYS", 30.0, 0, 365, "days"),
+            dev_guild_ids=_ids("HEXPLAY_DEV_GUILD_IDS"),
+            # the floors: the shortest delay /config and /settings accept, a timer pass at most once a second
+            # (1e-300 s would spin the loop), the shortest /vacation
+            reminder_hours=_float("HEXPLAY_REMINDER_HOURS", 24.0, 1, 24 * 14, "hours"),
+            reminder_check_seconds=_float("HEXPLAY_REMINDER_CHECK_SECONDS", 60.0, 1, 24 * 3600, "seconds"),
+            vacation_days=_float("HEXPLAY_VACATION_DAYS", 30.0, 1, 365, "days"),
             log_level=os.environ.get("HEXPLAY_LOG_LEVEL", "INFO").strip().upper() or "INFO",
             api_base_url=os.environ.get("DISCORD_API_BASE_URL", "").strip(),
             gateway_url=os.environ.get("DISCORD_GATEWAY_URL", "").strip(),

@@ -64,7 +64,7 @@ class Guilds:
     async def server_matches(self, guild_id: int) -> list[str]:
         service = self.service
         lines = []
-        for match in await self.store.active_matches_of_guild(guild_id):
+        for match in await service.usable_only(await self.store.active_matches_of_guild(guild_id)):
             game = service.game_of(match)
             names = " vs ".join(escape(seat_name(s)) for s in sorted(match.seats, key=lambda s: s.seat))
             mover = escape(service.player_row(match, game, game.to_move).name) if game.to_move else "?"
@@ -83,7 +83,8 @@ class Guilds:
             raise ServiceError(f"{service.title(old)} is not over yet.")
         if old.seat_of(user_id) is None:
             raise ServiceError(f"Only the players of {service.title(old)} can ask for a rematch.")
-        await service._check_challenge_limits(user_id, old.guild_id)
+        invited = [(s.user_id, s.name) for s in old.seats if s.user_id != user_id and not s.is_computer]
+        await service._check_challenge_limits(user_id, old.guild_id, invited)  # a rematch pings them as /play does
         ordered = sorted(old.seats, key=lambda s: s.seat)
         rotated = ordered[1:] + ordered[:1]
         seats = [SeatRow(i + 1, s.user_id, s.name, accepted=s.user_id == user_id or s.is_computer, computer=s.computer)

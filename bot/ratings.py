@@ -53,10 +53,12 @@ class Ratings:
         """Settle finished matches the bot stopped before rating."""
         done = 0
         for match_id in await self.store.unrated_finished_ids():
-            match = await self.store.get_match(match_id)
-            if match is not None and not match.quarantine:
-                done += await self.settle(match)
+            done += bool(await self.service.for_one_match(match_id, self._catch_up(match_id)))
         return done
+
+    async def _catch_up(self, match_id: int) -> bool:
+        match = await self.store.get_match(match_id)
+        return match is not None and await self.service.usable(match) and await self.settle(match)
 
     async def _counts(self, match: MatchRow) -> bool:
         """Rated matches between people that got past their first turn (an earlier end is an abort)."""
@@ -150,7 +152,7 @@ class Ratings:
                          f"{row.wins} W / {row.losses} L / {row.draws} D")
         if not rows:
             lines.append("No rated matches yet.")
-        current = await self.store.matches_of_user(user_id, guild_id, ("active",))
+        current = await self.service.usable_only(await self.store.matches_of_user(user_id, guild_id, ("active",)))
         if current:
             listed = ", ".join(f"{self.service.title(m)} (<#{m.home_channel_id}>)" for m in current[:10])
             lines.append(f"Playing now: {listed}" + (" …" if len(current) > 10 else ""))

@@ -26,6 +26,16 @@ class ReminderLoop:
         self._pass = asyncio.Lock()  # one pass at a time, so a reminder is never sent twice
         self._failures: dict[tuple[int, int], int] = {}  # (match, ply) -> failed tries
 
+    async def stop(self, grace: float) -> None:
+        """Let a pass under way finish (bounded): cut half-way, a reminder sent but not yet marked sent
+        would be sent again after the restart."""
+        try:
+            await asyncio.wait_for(self._pass.acquire(), grace)
+        except asyncio.TimeoutError:
+            log.warning("a reminder pass was still running after %.0f s at shutdown", grace)
+            return
+        # holding the pass lock for good: no new pass starts before the loop is cancelled
+
     async def run_forever(self) -> None:
         await self.bot.wait_until_ready()
         while not self.bot.is_closed():
@@ -51,6 +61,7 @@ class ReminderLoop:
                 if await self.deliver_deadline(deadline):
                     await self.bot.timelimits.done(deadline)
                     sent += 1
+            await self.bot.tell_paused()  # matches set aside since the last pass (damage found while serving)
         return sent
 
     async def _failed(self, job: ReminderJob) -> None:

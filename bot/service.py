@@ -11,8 +11,8 @@ import asyncio
 import functools
 import json
 import logging
+import math
 import weakref
-from collections import deque
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, TypeVar
 
@@ -22,6 +22,8 @@ from games import get as get_game
 from render import can_zoom
 
 from .clock import Clock, SystemClock
+from .limits import CHALLENGES_PER_MINUTE, MAX_OPEN_LOBBIES  # noqa: F401  (abuse limits: bot/limits.py)
+from .limits import Challenge, ChallengeLimits, StoredChallengeLimits
 from .pictures import Pictures
 from .storage import (
     MatchRow,
@@ -29,6 +31,8 @@ from .storage import (
     Preferences,
     ReminderRow,
     SeatRow,
+    DamagedMatch,
+    StorageFull,
     Store,
     VersionConflict,
 )
@@ -41,6 +45,14 @@ log = logging.getLogger(__name__)
 
 DAY = 86400.0
 MIN_DAYS_PER_MOVE, MAX_DAYS_PER_MOVE = 1.0, 30.0
+
+
+# Numbers come from custom ids and commands typed by anyone: beyond SQLite's 64-bit integers there is no such row.
+MAX_ROW_ID = 2**63 - 1
+
+
+DISK_FULL = ("Nothing was saved: the bot's disk is full. Its operator has been told (see the log); "
+             "try again later.")
 
 
 class ServiceError(Exception):
@@ -149,9 +161,6 @@ def mention(match: MatchRow, user_id: int) -> str:
     return f"<@{user_id}>"
 
 
-# Abuse limits (docs/rules.md, "Limits"): a user's open challenges per server, and how fast they may make them.
-MAX_OPEN_LOBBIES = 5
-CHALLENGES_PER_MINUTE = 3
 # GIF replays are slow to draw: drawn apart from boards (Pictures.gif), one at a time per match, and a user
 # waits between two.
 GIF_COOLDOWN_SECONDS = 30.0
@@ -159,13 +168,13 @@ GIF_COOLDOWN_SECONDS = 30.0
 
 class MatchService:
     def __init__(self, store: Store, clock: Clock | None = None, default_reminder_hours: float = 24.0,
-                 pictures: Pictures | None = None) -> None:
+                 pictures: Pictures | None = None, limits: ChallengeLimits | None = None) -> None:
         self.store = store
         self.clock = clock or SystemClock()
         self.pictures = pictures or Pictures()  # on a thread unless the bot gives it worker processes
         self.default_reminder_hours = default_reminder_hours
         self._match_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._recent_challenges: dict[tuple[int, int], deque[float]] = {}
+        self.limits: ChallengeLimits = limits or StoredChallengeLimits(store)
         self._gifs_drawing: set[int] = set()
         self._gif_asked: dict[int, float] = {}
         # called with each match that has just finished, after its commit (ratings); failures are logged only
@@ -232,15 +241,70 @@ class MatchService:
         match = await self.store.get_match(match_id)
         if match is None or match.status == "cancelled":
             raise ServiceError(f"There is no match #{match_id}.")
-        if match.quarantine is not None:
+        if not await self.usable(match):
             raise ServiceError(self.quarantine_notice(match))
         return match
 
     @staticmethod
-    def quarantine_notice(match: MatchRow) -> str:
-        return (f"Match #{match.id} is paused: its saved move list does not lead to its saved position, so "
-                "nothing can be played or shown in it until the bot's operator repairs it (they have been told; "
-                "see the log). Your other matches are not affected.")
+    def quarantine_notice(match: MatchRow | int) -> str:
+        match_id = match if isinstance(match, int) else match.id
+        reason = "" if isinstance(match, int) else match.quarantine or ""
+        why = ("its saved move list does not lead to its saved position" if "move log" in reason
+               or "differs" in reason else "part of its saved record cannot be read")
+        return (f"Match #{match_id} is paused: {why}, so nothing can be played or shown in it until the bot's "
+                "operator repairs it (they have been told; see the log). Your other matches are not affected.")
+
+    @staticmethod
+    def unreadable(match: MatchRow) -> str | None:
+        """Why the stored match cannot be served (a column, its game, its options or its position), or None."""
+        if match.damage is not None:
+            return match.damage
+        try:
+            info = get_game(match.game)
+        except GameError:
+            return f"its game {match.game!r} is not one this bot plays"
+        try:
+            info.resolve_options(match.options)
+        except (GameError, TypeError, ValueError) as error:
+            return f"its options cannot be used ({error})"
+        if match.state is not None:
+            try:
+                game = load_state(match.state)
+            except Exception as error:  # any engine or data error: the position cannot be trusted
+                return f"its stored position cannot be loaded ({type(error).__name__}: {error})"
+            if game.info.id != info.id:
+                return f"its stored position is a game of {game.info.id}, not of {info.id}"
+            seated = {s.seat for s in match.seats}
+            if any(game.player_of_seat(seat) not in seated for seat in range(1, game.players + 1)):
+                return "its seats do not match its stored position"
+        return None
+
+    async def usable(self, match: MatchRow) -> bool:
+        """Whether the match can be served; one whose data cannot be read is set aside (once) and is not."""
+        if match.quarantine is not None and match.damage is None:
+            return False  # already set aside
+        problem = self.unreadable(match)
+        if problem is None:
+            return True
+        match.quarantine = match.quarantine or problem
+        await self.set_aside(match.id, problem)
+        return False
+
+    async def set_aside(self, match_id: int, reason: str) -> bool:
+        """Quarantine one match (its players are told once, by the bot); True if it was not set aside before."""
+        if not await self.store.quarantine(match_id, reason, self.clock.now()):
+            return False
+        log.error("match %s set aside: %s; it is paused until repaired, other matches are served", match_id, reason)
+        return True
+
+    async def paused_by(self, damaged: DamagedMatch) -> str:
+        """A request ran into a match's damaged data: set the match aside; the player's explanation."""
+        await self.set_aside(damaged.match_id, damaged.reason)
+        return self.quarantine_notice(damaged.match_id)
+
+    async def usable_only(self, matches: list[MatchRow]) -> list[MatchRow]:
+        """The matches of a list that can be served (the others are set aside, not shown)."""
+        return [match for match in matches if await self.usable(match)]
 
     async def active(self, match_id: int) -> tuple[MatchRow, Game]:
         match = await self.get(match_id)
@@ -314,8 +378,10 @@ class MatchService:
             return match
         in_thread = await self.store.match_by_thread(channel_id)
         if in_thread is not None and in_thread.status != "cancelled":
+            if not await self.usable(in_thread):  # typed in a paused match's thread: say so
+                raise ServiceError(self.quarantine_notice(in_thread))
             return in_thread
-        mine = await self.store.matches_of_user(user_id, guild_id, ("active",))
+        mine = await self.usable_only(await self.store.matches_of_user(user_id, guild_id, ("active",)))
         if not mine:
             raise ServiceError("You have no match in progress here. Start one with /play.")
         if len(mine) == 1:
@@ -329,7 +395,7 @@ class MatchService:
 
     async def my_matches(self, user_id: int, guild_id: int) -> list[tuple[MatchRow, Game | None, bool]]:
         """Lobbies and games of the user: those awaiting their move first, oldest first."""
-        rows = await self.store.matches_of_user(user_id, guild_id, ("lobby", "active"))
+        rows = await self.usable_only(await self.store.matches_of_user(user_id, guild_id, ("lobby", "active")))
         listed = []
         for match in rows:
             game = self.game_of(match) if match.state else None
@@ -389,7 +455,7 @@ class MatchService:
         if len(unique) + 1 + count > seats_wanted:
             computers_too = f" and {count} computer seat{'s' * (count != 1)}" if count else ""
             raise ServiceError(f"{len(unique) + 1} players{computers_too} do not fit in {seats_wanted} seats.")
-        await self._check_challenge_limits(creator[0], guild_id)  # only a valid challenge counts
+        await self._check_challenge_limits(creator[0], guild_id, unique)  # only a valid challenge counts
         seats = [SeatRow(1, creator[0], creator[1])]
         seats += [SeatRow(i + 2, uid, name, accepted=False) for i, (uid, name) in enumerate(unique)]
         seats += [SeatRow(len(unique) + 2 + i, -(i + 1), computer_seat_name(level, i + 1, count), computer=level)
@@ -424,18 +490,11 @@ class MatchService:
             return await self._start(match, match.seats)
         return None
 
-    async def _check_challenge_limits(self, user_id: int, guild_id: int) -> None:
-        if await self.store.open_lobbies(user_id, guild_id) >= MAX_OPEN_LOBBIES:
-            raise ServiceError(f"You already have {MAX_OPEN_LOBBIES} open challenges in this server: wait for "
-                               "answers, or cancel one with its Cancel button, before making another.")
-        now = self.clock.now()
-        recent = self._recent_challenges.setdefault((user_id, guild_id), deque())
-        while recent and recent[0] <= now - 60:
-            recent.popleft()
-        if len(recent) >= CHALLENGES_PER_MINUTE:
-            wait = int(recent[0] + 60 - now) + 1
-            raise ServiceError(f"You can make {CHALLENGES_PER_MINUTE} challenges a minute; try again in {wait} s.")
-        recent.append(now)
+    async def _check_challenge_limits(self, user_id: int, guild_id: int, invited: list[tuple[int, str]]) -> None:
+        """Every path that invites people asks here (/play, rematch); ``invited`` are people, never computer seats."""
+        refusal = await self.limits.admit(Challenge(guild_id, user_id, tuple(invited)), self.clock.now())
+        if refusal is not None:
+            raise ServiceError(refusal)
 
     def check_guild(self, match: MatchRow, guild_id: int | None) -> None:
         """Buttons answer only in the match's own server, as commands do."""
@@ -596,11 +655,15 @@ class MatchService:
 
     @staticmethod
     async def _guarded(operation: Any) -> Any:
+        """A change's one transaction: a conflict or a full disk rolled all of it back, and the player hears so."""
         try:
             return await operation
         except VersionConflict:
             raise ServiceError("The position changed at the same moment (another turn or button came first), "
                                "so nothing was done: look at the latest board and try again.") from None
+        except StorageFull as error:
+            log.error("the database cannot grow (%s): the bot's disk is full", error)
+            raise ServiceError(DISK_FULL) from None
 
     # -- playing ---------------------------------------------------------------------------
 
@@ -701,10 +764,9 @@ class MatchService:
         """Moves stored but never shown (the bot stopped between the two), to post at start-up."""
         outcomes = []
         for match_id in await self.store.unannounced_match_ids():
-            try:
-                outcomes.append(await self.missed(match_id))
-            except Exception:  # one bad match must not stop the others' boards
-                log.exception("match %s: cannot rebuild its missed announcement", match_id)
+            outcome = await self.for_one_match(match_id, self.missed(match_id))  # one bad match stops no other
+            if outcome is not None:
+                outcomes.append(outcome)
         return outcomes
 
     async def missed(self, match_id: int) -> Outcome:
@@ -907,10 +969,10 @@ class MatchService:
                                "ask again in a moment.")
         now = self.clock.now()
         if user_id is not None:
-            asked = self._gif_asked.get(user_id)
-            if asked is not None and now - asked < GIF_COOLDOWN_SECONDS:
+            asked = min(self._gif_asked.get(user_id, -GIF_COOLDOWN_SECONDS), now)  # a clock stepped back waits no longer
+            if now - asked < GIF_COOLDOWN_SECONDS:
                 raise ServiceError(f"One replay every {GIF_COOLDOWN_SECONDS:g} s: "
-                                   f"try again in {int(GIF_COOLDOWN_SECONDS - (now - asked)) + 1} s.")
+                                   f"try again in {math.ceil(GIF_COOLDOWN_SECONDS - (now - asked))} s.")
             self._gif_asked[user_id] = now
         self._gifs_drawing.add(match_id)
         try:
@@ -971,9 +1033,8 @@ class MatchService:
                 log.warning("match %s: its move log replays to its state again; back in play", match_id)
         for match_id in await self.store.active_match_ids():
             problem = await self._replay_problem(match_id)
-            if problem is not None and await self.store.quarantine(match_id, problem, self.clock.now()):
-                log.error("match %s set aside: %s; it is paused until repaired, other matches are served",
-                          match_id, problem)
+            if problem is not None:
+                await self.set_aside(match_id, problem)
         return await self.store.quarantined_ids()
 
     async def _replay_problem(self, match_id: int) -> str | None:
@@ -981,6 +1042,9 @@ class MatchService:
         match = await self.store.get_match(match_id)
         if match is None:
             return "the match row is missing"
+        problem = self.unreadable(match)
+        if problem is not None:
+            return problem
         try:
             rebuilt = self.replay(match, await self.store.moves(match_id))
         except Exception as error:  # any engine or data error: the log cannot be trusted
@@ -995,14 +1059,27 @@ class MatchService:
         now = self.clock.now()
         jobs = []
         for row in await self.store.due_reminders(now):
-            job = await self._reminder_job(row, now)
+            job = await self.for_one_match(row.match_id, self._reminder_job(row, now))
             if job is not None:
                 jobs.append(job)
         return jobs
 
+    async def for_one_match(self, match_id: int, work: Awaitable[T]) -> T | None:
+        """One match's part of a pass over many: whatever goes wrong stays with that match.
+
+        Damaged data sets the match aside; any other failure is logged. Either way the pass goes on.
+        """
+        try:
+            return await work
+        except DamagedMatch as damaged:
+            await self.set_aside(damaged.match_id, damaged.reason)
+        except Exception:
+            log.exception("match %s: skipped in this pass", match_id)
+        return None
+
     async def _reminder_job(self, row: ReminderRow, now: float) -> ReminderJob | None:
         match = await self.store.get_match(row.match_id)
-        if match is None or match.status != "active" or match.quarantine is not None:
+        if match is None or match.status != "active" or not await self.usable(match):
             return None
         game = self.game_of(match)
         if self.user_to_move(match, game) != row.user_id or game.ply != row.ply:
@@ -1030,7 +1107,7 @@ class MatchService:
 
     async def snooze(self, match_id: int, user_id: int, ply: int) -> str:
         match = await self.get(match_id)
-        if await self.store.snooze(match_id, user_id, ply):
+        if 0 <= ply <= MAX_ROW_ID and await self.store.snooze(match_id, user_id, ply):
             return f"No more reminders for this turn of {self.title(match)}."
         raise ServiceError("That reminder is out of date: the turn has already moved on.")
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import os
 import sqlite3
 from contextlib import asynccontextmanager
@@ -216,6 +217,27 @@ MIGRATIONS: list[str] = [
     ALTER TABLE seats ADD COLUMN computer TEXT CHECK (computer IS NULL OR computer IN ('random', 'easy', 'medium', 'hard'));
     ALTER TABLE matches ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
     """,
+    # 10 (limits, docs/rules.md "Limits"): challenges made, kept about a day, so a restart forgets no count: one
+    # row per challenge (invited_id 0) and one per person it invited. Who a player refuses challenges from: a
+    # block holds in every server, "nobody" is a per-server preference.
+    """
+    CREATE TABLE challenge_events (
+        guild_id INTEGER NOT NULL,
+        challenger_id INTEGER NOT NULL,
+        invited_id INTEGER NOT NULL,
+        at REAL NOT NULL
+    );
+    CREATE INDEX challenge_events_challenger ON challenge_events (challenger_id, invited_id, at);
+    CREATE INDEX challenge_events_at ON challenge_events (at);
+    CREATE TABLE challenge_blocks (
+        user_id INTEGER NOT NULL,
+        blocked_id INTEGER NOT NULL,
+        since REAL NOT NULL,
+        PRIMARY KEY (user_id, blocked_id)
+    );
+    ALTER TABLE preferences ADD COLUMN challenges TEXT NOT NULL DEFAULT 'everyone'
+        CHECK (challenges IN ('everyone', 'nobody'));
+    """,
 ]
 
 
@@ -233,6 +255,23 @@ class StoreUnavailable(Exception):
 
 class VersionConflict(Exception):
     """The match changed since it was read: the caller's action was not applied."""
+
+
+class StorageFull(Exception):
+    """The disk (or the database's size limit) is full: the change was rolled back, nothing of it is stored."""
+
+
+def _full(error: sqlite3.Error) -> bool:
+    return getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
+
+
+class DamagedMatch(Exception):
+    """Part of a match's stored data cannot be read; the match is set aside, nothing else is affected."""
+
+    def __init__(self, match_id: int, reason: str) -> None:
+        super().__init__(f"match {match_id}: {reason}")
+        self.match_id = match_id
+        self.reason = reason
 
 
 @dataclass
@@ -271,7 +310,9 @@ class MatchRow:
     result: dict[str, Any] | None
     announced_version: int = 0  # the version whose board the players have seen
     seats: list[SeatRow] = field(default_factory=list)
-    quarantine: str | None = None  # why the match is set aside (its log does not replay), or None
+    # why the match is set aside (its log does not replay, or its row cannot be read), or None
+    quarantine: str | None = None
+    damage: str | None = None  # what in the stored row cannot be read (the match is then set aside), or None
     days_per_move: float | None = None  # the time limit, or None for none
     deadline_at: float | None = None  # when the player to move runs out of time
     deadline_notice: int = 0  # what was sent about this deadline: 1 the 24 h warning, 2 the 1 h one, 3 time-out
@@ -374,6 +415,29 @@ class Preferences:
     reminders: bool = True
     delay_hours: float | None = None
     via: str = "dm"
+    challenges: str = "everyone"  # or "nobody": who may challenge the player (blocks are apart, in every server)
+
+
+@dataclass(frozen=True)
+class ChallengeCaps:
+    """The numbers a challenge is checked against (bot/limits.py sets them)."""
+
+    open_lobbies: int  # lobbies a challenger has waiting in a server
+    per_window: int  # challenges a challenger makes in a server within ``window`` seconds
+    window: float
+    same_player: int  # challenges of one person by one challenger, in any server, within ``same_player_window``
+    same_player_window: float
+    invitations_waiting: int  # unanswered invitations one person has in a server
+
+
+@dataclass(frozen=True)
+class ChallengeRefusal:
+    """Why a challenge was refused: the rule ("blocked", "nobody", "open_lobbies", "rate", "same_player",
+    "waiting"), the invited person it is about, and for the counted rules how long until a count frees."""
+
+    rule: str
+    user_id: int | None = None
+    wait: float = 0.0
 
 
 _MATCH_COLUMNS = (
@@ -381,14 +445,22 @@ _MATCH_COLUMNS = (
     " board_message_id, creator_id, status, state, version, created_at, updated_at, turn_started_at, result,"
     " announced_version, days_per_move, deadline_at, deadline_notice, rated, hints"
 )
-_BASE_COLUMNS = 19  # the columns MatchRow takes by position; the rest are set by name
 
 
 def _private_files(path: Path) -> None:
-    """Create the folder 0700 if missing; make the database and its -wal/-shm files 0600."""
-    if not path.parent.exists():
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    if not path.exists():
+    """Create the folder 0700 if missing; make the database and its -wal/-shm files 0600.
+
+    A folder that cannot be made, entered or read is StoreUnavailable with one line for the operator.
+    """
+    try:
+        if not path.parent.exists():
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        missing = not path.exists()
+    except OSError as error:
+        raise StoreUnavailable(
+            f"cannot use the data folder {path.parent} ({error.strerror or error}): fix its permissions "
+            "or set HEXPLAY_DB_PATH to a place Hexplay may read and write") from None
+    if missing:
         try:
             os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))  # SQLite gives -wal/-shm the same mode
         except OSError:
@@ -399,6 +471,79 @@ def _private_files(path: Path) -> None:
                 name.chmod(0o600)
         except OSError:
             pass  # not ours to change (read-only file system): opening will say what is wrong
+
+
+class ProcessLock:
+    """The one bot process per SQLite file: an exclusive lock on ``<database>.lock``, held for the process's life.
+
+    Two processes on one file would run two gateways and two sets of timers (every reminder twice).
+    ``flock`` is released by the kernel however the process ends (SIGKILL included), so a crash never
+    leaves a stale lock behind; the pid written in the file only names the holder in the refusal.
+    """
+
+    def __init__(self, database: str | Path) -> None:
+        self.path = Path(f"{database}.lock")
+        self._file: Any = None
+
+    def acquire(self) -> None:
+        """Take the lock, or raise StoreUnavailable naming the process that holds it."""
+        try:
+            import fcntl
+        except ImportError:  # not a POSIX system: nothing to lock with, as before
+            return
+        _private_files(self.path)
+        try:
+            handle = open(self.path, "r+", encoding="utf-8")
+        except OSError as error:
+            raise StoreUnavailable(f"cannot use the lock file {self.path}: {error.strerror or error}") from None
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = handle.read().strip()
+            handle.close()
+            who = f"process {holder}" if holder.isdigit() else "another process"
+            raise StoreUnavailable(
+                f"another Hexplay bot ({who}) is already using {str(self.path)[:-5]}: one bot process per SQLite "
+                "database; stop the other one first, or give this one its own HEXPLAY_DB_PATH") from None
+        handle.truncate(0)
+        handle.write(f"{os.getpid()}\n")
+        handle.flush()
+        self._file = handle
+
+    def release(self) -> None:
+        if self._file is not None:
+            self._file.close()  # closing the file releases the lock
+            self._file = None
+
+
+def backup(database: str | Path, target: str | Path) -> int:
+    """Copy the database, with everything its ``-wal`` file holds, to a new file; returns its size in bytes.
+
+    SQLite's online backup: safe while the bot runs (it reads a consistent snapshot), unlike copying the
+    files, where a copy of the main file without its ``-wal`` file loses every change since the last
+    checkpoint. The copy is a single self-contained file (no ``-wal``), private like the original.
+    """
+    database, target = Path(database), Path(target)
+    if not database.is_file():
+        raise StoreUnavailable(f"there is no database at {database}")
+    if target.exists():
+        raise StoreUnavailable(f"{target} already exists: give a new file name for the backup")
+    try:
+        os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+        source = sqlite3.connect(database)
+        try:
+            copy = sqlite3.connect(target)
+            try:
+                source.backup(copy)
+                copy.execute("PRAGMA journal_mode=DELETE")  # one file, readable with nothing beside it
+            finally:
+                copy.close()
+        finally:
+            source.close()
+    except (OSError, sqlite3.Error) as error:
+        target.unlink(missing_ok=True)
+        raise StoreUnavailable(f"cannot back up {database} to {target}: {error}") from None
+    return target.stat().st_size
 
 
 async def _user_version(db: aiosqlite.Connection) -> int:
@@ -417,15 +562,130 @@ def _explain(path: Path, error: sqlite3.Error) -> str:
     return f"cannot use the database {path}: {text}"
 
 
+# How each column of a match row must read (SQLite keeps whatever was written, whatever the declared type):
+# a value that does not is damage confined to that match, never an exception for the caller.
+_INT, _OPT_INT, _REAL, _OPT_REAL, _JSON, _OPT_JSON, _TEXT = "int", "int?", "real", "real?", "json", "json?", "text"
+_MATCH_COLUMN_KINDS = (
+    ("id", _INT), ("game", _TEXT), ("options", _JSON), ("players", _INT), ("guild_id", _INT),
+    ("channel_id", _INT), ("thread_id", _OPT_INT), ("lobby_message_id", _OPT_INT), ("board_channel_id", _OPT_INT),
+    ("board_message_id", _OPT_INT), ("creator_id", _INT), ("status", _TEXT), ("state", _OPT_JSON),
+    ("version", _INT), ("created_at", _REAL), ("updated_at", _REAL), ("turn_started_at", _OPT_REAL),
+    ("result", _OPT_JSON), ("announced_version", _INT), ("days_per_move", _OPT_REAL), ("deadline_at", _OPT_REAL),
+    ("deadline_notice", _INT), ("rated", _INT), ("hints", _INT),
+)
+# What a damaged column reads as, so the row can still be shown and its players found; the match is paused.
+_DAMAGED_DEFAULTS = {_INT: 0, _OPT_INT: None, _REAL: 0.0, _OPT_REAL: None, _JSON: {}, _OPT_JSON: None, _TEXT: ""}
+_STATUSES = ("lobby", "active", "finished", "cancelled")
+
+
+def _decode(kind: str, value: Any) -> Any:
+    """One column's value as its kind; ValueError if it cannot be."""
+    if value is None and kind.endswith("?"):
+        return None
+    if kind in (_INT, _OPT_INT):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"holds {_shown(value)}, not a whole number")
+        return value
+    if kind in (_REAL, _OPT_REAL):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise ValueError(f"holds {_shown(value)}, not a number")
+        return float(value)
+    if kind == _TEXT:
+        if not isinstance(value, str):
+            raise ValueError(f"holds {_shown(value)}, not text")
+        return value
+    if not isinstance(value, str):
+        raise ValueError(f"holds {_shown(value)}, not JSON text")
+    try:
+        decoded = json.loads(value)
+    except ValueError:
+        raise ValueError(f"holds {_shown(value)}, which is not valid JSON") from None
+    if not isinstance(decoded, dict):
+        raise ValueError(f"holds {_shown(value)}, not a JSON object")
+    return decoded
+
+
+def _shown(value: Any) -> str:
+    """A stored value quoted briefly for the operator's log."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _match_from(row: aiosqlite.Row | tuple) -> MatchRow:
-    values = list(row)
-    values[2] = json.loads(values[2])
-    values[12] = json.loads(values[12]) if values[12] else None
-    values[17] = json.loads(values[17]) if values[17] else None
-    match = MatchRow(*values[:_BASE_COLUMNS])
-    match.days_per_move, match.deadline_at, match.deadline_notice, rated, hints = values[_BASE_COLUMNS:]
-    match.rated, match.hints = bool(rated), bool(hints)
+    """A match row decoded; columns that cannot be read are named in ``damage`` (never an exception)."""
+    values: dict[str, Any] = {}
+    problems = []
+    for (name, kind), raw in zip(_MATCH_COLUMN_KINDS, row):
+        try:
+            values[name] = _decode(kind, raw)
+        except ValueError as error:
+            values[name] = _DAMAGED_DEFAULTS[kind]
+            problems.append(f"{name} {error}")
+    if values["status"] not in _STATUSES:
+        problems.append(f"status holds {_shown(values['status'])}, not a match status")
+        values["status"] = "active"  # treated as in play, so it is set aside and its players are told
+    rated, hints = values.pop("rated"), values.pop("hints")
+    match = MatchRow(**values, rated=bool(rated), hints=bool(hints))
+    if problems:
+        match.damage = "its stored row cannot be read (" + "; ".join(problems) + ")"
     return match
+
+
+def _move_from(match_id: int, row: aiosqlite.Row | tuple) -> MoveRow:
+    """A logged move decoded; DamagedMatch if any of it cannot be read (the log is then not trusted)."""
+    seq, ply, seat, user_id, kind, notation, events, created_at, entered = row
+    checks = (("seq", _INT, seq), ("ply", _INT, ply), ("seat", _INT, seat), ("user_id", _INT, user_id),
+              ("kind", _TEXT, kind), ("notation", _TEXT, notation), ("entered", _TEXT, entered),
+              ("created_at", _REAL, created_at))
+    column = "events"
+    try:
+        for column, column_kind, value in checks:
+            _decode(column_kind, value)
+        column = "events"
+        decoded_events = _decode_list(events)
+        if not all(isinstance(event, dict) for event in decoded_events):
+            raise ValueError("holds a list whose items are not all JSON objects")
+    except ValueError as error:
+        raise DamagedMatch(match_id, f"its logged move {_shown(seq)} cannot be read ({column} {error})") from None
+    return MoveRow(seq, ply, seat, user_id, kind, notation, decoded_events, float(created_at), entered)
+
+
+def _decode_list(value: Any) -> list[Any]:
+    """A JSON list column (a move's events, an offer's acceptances); ValueError if it is not one."""
+    if not isinstance(value, str):
+        raise ValueError(f"holds {_shown(value)}, not JSON text")
+    try:
+        decoded = json.loads(value)
+    except ValueError:
+        raise ValueError(f"holds {_shown(value)}, which is not valid JSON") from None
+    if not isinstance(decoded, list):
+        raise ValueError(f"holds {_shown(value)}, not a JSON list")
+    return decoded
+
+
+def _accepted(match_id: int, value: Any) -> list[int]:
+    """An offer's acceptances (user ids); DamagedMatch if they cannot be read."""
+    try:
+        accepted = _decode_list(value)
+        if not all(isinstance(u, int) and not isinstance(u, bool) for u in accepted):
+            raise ValueError(f"holds {_shown(value)}, not a list of user ids")
+    except ValueError as error:
+        raise DamagedMatch(match_id, f"its pending offer cannot be read (accepted {error})") from None
+    return accepted
+
+
+def _seat_from(row: aiosqlite.Row | tuple) -> tuple[SeatRow, str | None]:
+    """A seat decoded, and what in it cannot be read (None when all of it can)."""
+    seat, user_id, name, accepted, resigned, computer = row
+    problems = []
+    for column, value in (("seat", seat), ("user_id", user_id), ("accepted", accepted), ("resigned", resigned)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            problems.append(f"{column} holds {_shown(value)}")
+    if not isinstance(name, str):
+        problems.append(f"name holds {_shown(name)}")
+    decoded = SeatRow(seat if isinstance(seat, int) else 0, user_id if isinstance(user_id, int) else 0,
+                      name if isinstance(name, str) else "?", bool(accepted), bool(resigned), computer)
+    return decoded, ("; ".join(problems) or None)
 
 
 T = TypeVar("T")
@@ -439,11 +699,15 @@ def _read_match(conn: sqlite3.Connection, match_id: int) -> MatchRow | None:
     if row is None:
         return None
     match = _match_from(row)
-    match.seats = [SeatRow(r[0], r[1], r[2], bool(r[3]), bool(r[4]), r[5]) for r in conn.execute(
-        "SELECT seat, user_id, name, accepted, resigned, computer FROM seats WHERE match_id = ? ORDER BY seat",
-        (match_id,))]
+    for seat_row in conn.execute(
+            "SELECT seat, user_id, name, accepted, resigned, computer FROM seats WHERE match_id = ? ORDER BY seat",
+            (match_id,)):
+        seat, problem = _seat_from(seat_row)
+        match.seats.append(seat)
+        if problem is not None:
+            match.damage = (match.damage + "; " if match.damage else "") + f"a seat cannot be read ({problem})"
     quarantined = conn.execute("SELECT reason FROM quarantine WHERE match_id = ?", (match_id,)).fetchone()
-    match.quarantine = quarantined[0] if quarantined else None
+    match.quarantine = quarantined[0] if quarantined else match.damage
     return match
 
 
@@ -453,9 +717,11 @@ def _in_transaction(conn: sqlite3.Connection, work: Callable[..., T], *args: Any
     try:
         result = work(conn, *args)
         conn.execute("COMMIT")
-    except BaseException:
+    except BaseException as error:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
+        if isinstance(error, sqlite3.Error) and _full(error):
+            raise StorageFull(str(error)) from None
         raise
     return result
 
@@ -472,6 +738,43 @@ def _bump_version_now(conn: sqlite3.Connection, match_id: int, expected: int, no
     if conn.execute(_BUMP_VERSION, (now, match_id, expected, status)).rowcount != 1:
         raise VersionConflict(match_id)
     return expected + 1
+
+
+def _challenge_refusal(conn: sqlite3.Connection, guild_id: int, challenger_id: int, invited_ids: list[int],
+                       now: float, caps: ChallengeCaps) -> ChallengeRefusal | None:
+    """The first rule a challenge breaks (see Store.admit_challenge), on the database thread."""
+
+    def one(query: str, *params: Any) -> Any:
+        return conn.execute(query, params).fetchone()[0]
+
+    for invited in invited_ids:
+        if one("SELECT COUNT(*) FROM challenge_blocks WHERE user_id = ? AND blocked_id = ?", invited, challenger_id):
+            return ChallengeRefusal("blocked", invited)
+    for invited in invited_ids:  # the server's row, else the global one (as get_preferences reads them)
+        row = conn.execute("SELECT challenges FROM preferences WHERE user_id = ? AND guild_id IN (?, 0)"
+                           " ORDER BY guild_id DESC LIMIT 1", (invited, guild_id)).fetchone()
+        if row is not None and row[0] == "nobody":
+            return ChallengeRefusal("nobody", invited)
+    if one("SELECT COUNT(*) FROM matches WHERE creator_id = ? AND guild_id = ? AND status = 'lobby'",
+           challenger_id, guild_id) >= caps.open_lobbies:
+        return ChallengeRefusal("open_lobbies")
+    count, oldest = conn.execute(
+        "SELECT COUNT(*), MIN(at) FROM challenge_events WHERE challenger_id = ? AND invited_id = 0 AND guild_id = ?"
+        " AND at > ?", (challenger_id, guild_id, now - caps.window)).fetchone()
+    if count >= caps.per_window:
+        return ChallengeRefusal("rate", None, oldest + caps.window - now)
+    for invited in invited_ids:
+        count, oldest = conn.execute(
+            "SELECT COUNT(*), MIN(at) FROM challenge_events WHERE challenger_id = ? AND invited_id = ? AND at > ?",
+            (challenger_id, invited, now - caps.same_player_window)).fetchone()
+        if count >= caps.same_player:
+            return ChallengeRefusal("same_player", invited, oldest + caps.same_player_window - now)
+    for invited in invited_ids:
+        waiting = one("SELECT COUNT(*) FROM seats s JOIN matches m ON m.id = s.match_id WHERE s.user_id = ?"
+                      " AND s.accepted = 0 AND m.status = 'lobby' AND m.guild_id = ?", invited, guild_id)
+        if waiting >= caps.invitations_waiting:
+            return ChallengeRefusal("waiting", invited)
+    return None
 
 
 class Store:
@@ -552,7 +855,10 @@ class Store:
 
     async def _all(self, query: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
         async with self.reading() as db:
-            return list(await db.execute_fetchall(query, tuple(params)))  # one trip to the database thread
+            try:
+                return list(await db.execute_fetchall(query, tuple(params)))  # one trip to the database thread
+            except OverflowError:  # a number past SQLite's 64 bits (a forged id) is in no row
+                return []
 
     async def _one(self, query: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
         rows = await self._all(query, params)
@@ -577,12 +883,20 @@ class Store:
         async with self._holding():
             await self._db.execute("BEGIN IMMEDIATE")
             try:
-                yield self._db
-            except BaseException:
-                await self._db.execute("ROLLBACK")
+                try:
+                    yield self._db
+                except BaseException:
+                    if self._db.in_transaction:  # SQLite already rolled back after some errors (a full disk)
+                        await self._db.execute("ROLLBACK")
+                    raise
+                else:
+                    await self._db.execute("COMMIT")
+            except sqlite3.Error as error:
+                if _full(error):
+                    if self._db.in_transaction:
+                        await self._db.execute("ROLLBACK")
+                    raise StorageFull(str(error)) from None
                 raise
-            else:
-                await self._db.execute("COMMIT")
 
     # -- matches -----------------------------------------------------------------
 
@@ -619,9 +933,14 @@ class Store:
         return match_id
 
     async def get_match(self, match_id: int) -> MatchRow | None:
+        if not -(2**63) <= match_id < 2**63:  # a forged id past SQLite's 64 bits names no match
+            return None
         return await self._run(_read_match, match_id)
 
     async def match_by_thread(self, thread_id: int) -> MatchRow | None:
+        if not -(2**63) <= thread_id < 2**63:
+            return None
+
         def read(conn: sqlite3.Connection) -> MatchRow | None:
             row = conn.execute("SELECT id FROM matches WHERE thread_id = ?", (thread_id,)).fetchone()
             return _read_match(conn, row[0]) if row else None
@@ -639,7 +958,7 @@ class Store:
             query += " AND m.guild_id = ?"
             params.append(guild_id)
         ids = [r[0] for r in await self._all(query + " ORDER BY m.id", params)]
-        return [m for m in [await self.get_match(i) for i in ids] if m is not None]
+        return [m for m in [await self.get_match(i) for i in ids] if m is not None and m.quarantine is None]
 
     async def open_lobbies(self, creator_id: int, guild_id: int) -> int:
         """How many lobbies this user created in this server that are still waiting for players."""
@@ -827,7 +1146,7 @@ class Store:
             " WHERE match_id = ? ORDER BY seq",
             (match_id,),
         )
-        return [MoveRow(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7], r[8]) for r in rows]
+        return [_move_from(match_id, r) for r in rows]
 
     async def _bump_version(
         self, db: aiosqlite.Connection, match_id: int, expected: int, now: float, status: str
@@ -886,13 +1205,13 @@ class Store:
     async def get_preferences(self, user_id: int, guild_id: int) -> Preferences:
         """The user's preferences in this server, falling back to their global ones (guild 0)."""
         row = await self._one(
-            "SELECT reminders, delay_hours, via, guild_id FROM preferences WHERE user_id = ? AND guild_id IN (?, 0)"
-            " ORDER BY guild_id DESC",
+            "SELECT reminders, delay_hours, via, challenges, guild_id FROM preferences"
+            " WHERE user_id = ? AND guild_id IN (?, 0) ORDER BY guild_id DESC",
             (user_id, guild_id),
         )
         if row is None:
             return Preferences()
-        return Preferences(bool(row[0]), row[1], row[2])
+        return Preferences(bool(row[0]), row[1], row[2], row[3])
 
     async def reminder_hours(self, user_id: int, guild_id: int) -> tuple[float | None, float | None]:
         """(the user's reminder delay as :meth:`get_preferences` gives it, the server's default) in one query."""
@@ -906,11 +1225,56 @@ class Store:
     async def set_preferences(self, user_id: int, guild_id: int, prefs: Preferences) -> None:
         async with self.transaction() as db:
             await db.execute(
-                "INSERT INTO preferences (user_id, guild_id, reminders, delay_hours, via) VALUES (?, ?, ?, ?, ?)"
-                " ON CONFLICT (user_id, guild_id) DO UPDATE SET reminders = excluded.reminders,"
-                " delay_hours = excluded.delay_hours, via = excluded.via",
-                (user_id, guild_id, int(prefs.reminders), prefs.delay_hours, prefs.via),
+                "INSERT INTO preferences (user_id, guild_id, reminders, delay_hours, via, challenges)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, guild_id) DO UPDATE SET"
+                " reminders = excluded.reminders, delay_hours = excluded.delay_hours, via = excluded.via,"
+                " challenges = excluded.challenges",
+                (user_id, guild_id, int(prefs.reminders), prefs.delay_hours, prefs.via, prefs.challenges),
             )
+
+    # -- challenge limits and refusals ------------------------------------------------
+
+    async def admit_challenge(self, guild_id: int, challenger_id: int, invited_ids: list[int], now: float,
+                              caps: ChallengeCaps) -> ChallengeRefusal | None:
+        """Check a challenge against every limit and, when none refuses it, count it: one transaction, so two
+        challenges at the same instant (even from two processes) cannot both take the last place in a count.
+
+        ``invited_ids`` are people: computer seats are never limited. The transaction is committed even when
+        the challenge is refused, for what it tidies: records older than the longest window are pruned, and
+        records stamped after ``now`` (the clock stepped back) are brought to ``now``, so they age out within one
+        window instead of holding a count until the clock catches up with them.
+        """
+
+        def work(conn: sqlite3.Connection) -> ChallengeRefusal | None:
+            conn.execute("UPDATE challenge_events SET at = ? WHERE at > ?", (now, now))
+            conn.execute("DELETE FROM challenge_events WHERE at <= ?",
+                         (now - max(caps.window, caps.same_player_window),))
+            refusal = _challenge_refusal(conn, guild_id, challenger_id, invited_ids, now, caps)
+            if refusal is None:
+                conn.executemany(
+                    "INSERT INTO challenge_events (guild_id, challenger_id, invited_id, at) VALUES (?, ?, ?, ?)",
+                    [(guild_id, challenger_id, invited, now) for invited in [0, *invited_ids]])
+            return refusal
+
+        return await self._transact(work)
+
+    async def block(self, user_id: int, blocked_id: int, now: float) -> None:
+        """``user_id`` refuses challenges from ``blocked_id``, in every server (again: no change)."""
+        await self._transact(lambda conn: conn.execute(
+            "INSERT OR IGNORE INTO challenge_blocks (user_id, blocked_id, since) VALUES (?, ?, ?)",
+            (user_id, blocked_id, now)))
+
+    async def unblock(self, user_id: int, blocked_id: int) -> bool:
+        """False when there was no such block."""
+        cursor = await self._transact(lambda conn: conn.execute(
+            "DELETE FROM challenge_blocks WHERE user_id = ? AND blocked_id = ?", (user_id, blocked_id)))
+        return cursor.rowcount == 1
+
+    async def blocked_by(self, user_id: int) -> list[int]:
+        """Whom the user refuses challenges from, oldest block first."""
+        rows = await self._all("SELECT blocked_id FROM challenge_blocks WHERE user_id = ? ORDER BY since, blocked_id",
+                               (user_id,))
+        return [r[0] for r in rows]
 
     # -- offers: draws and takebacks -------------------------------------------------
 
@@ -932,7 +1296,7 @@ class Store:
             "SELECT match_id, kind, user_id, at_seq, accepted, created_at FROM offers WHERE match_id = ? AND kind = ?",
             (match_id, kind),
         )
-        return OfferRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) if r else None
+        return OfferRow(r[0], r[1], r[2], r[3], _accepted(match_id, r[4]), r[5]) if r else None
 
     async def accept_offer(self, match_id: int, kind: str, at_seq: int, user_id: int) -> list[int] | None:
         """Add one acceptance; returns who has accepted, or None if the offer is gone."""
@@ -943,7 +1307,7 @@ class Store:
                 row = await cursor.fetchone()
             if row is None:
                 return None
-            accepted = sorted(set(json.loads(row[0])) | {user_id})
+            accepted = sorted(set(_accepted(match_id, row[0])) | {user_id})
             await db.execute(
                 "UPDATE offers SET accepted = ? WHERE match_id = ? AND kind = ?", (json.dumps(accepted), match_id, kind)
             )
@@ -1130,4 +1494,4 @@ class Store:
             " AND id NOT IN (SELECT match_id FROM quarantine) ORDER BY updated_at DESC LIMIT ?",
             (guild_id, limit),
         )
-        return [m for m in [await self.get_match(r[0]) for r in rows] if m is not None]
+        return [m for m in [await self.get_match(r[0]) for r in rows] if m is not None and m.quarantine is None]

@@ -50,7 +50,7 @@ class TimeLimits:
         now = self.service.clock.now()
         jobs = []
         for match_id in await self.store.deadline_candidates(now, WARNINGS):
-            job = await self._job(match_id, now)
+            job = await self.service.for_one_match(match_id, self._job(match_id, now))
             if job is not None:
                 jobs.append(job)
         return jobs
@@ -58,7 +58,9 @@ class TimeLimits:
     async def _job(self, match_id: int, now: float) -> DeadlineJob | None:
         service = self.service
         match = await self.store.get_match(match_id)
-        if match is None or match.status != "active" or match.deadline_at is None or match.quarantine:
+        if match is None or match.status != "active" or match.deadline_at is None:
+            return None
+        if not await service.usable(match):
             return None
         game = service.game_of(match)
         mover = service.user_to_move(match, game)
@@ -139,7 +141,7 @@ class TimeLimits:
         until = now + days * DAY
         await self.store.add_vacation(user_id, now, until)
         paused = 0
-        for match in await self.store.matches_of_user(user_id, None, ("active",)):
+        for match in await service.usable_only(await self.store.matches_of_user(user_id, None, ("active",))):
             if match.deadline_at is None:
                 continue
             if service.user_to_move(match, service.game_of(match)) == user_id:

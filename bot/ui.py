@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 import discord
 
 from .service import MatchService, Outcome, ServiceError
-from .storage import MatchRow
+from .storage import DamagedMatch, MatchRow, StorageFull
 from .text import fit
 from .turn_builder import BuilderState, Choice, decode, encode
 
@@ -28,6 +28,12 @@ BOARD_FILENAME = "board.png"
 SOMETHING_WENT_WRONG = ("Something went wrong on our side. Look at the match (/board) before trying again: "
                         "your action may or may not have been recorded.")
 NO_MENTIONS = discord.AllowedMentions.none()
+# A write failed for want of disk space somewhere after the start of a request (the change itself, if refused,
+# says "Nothing was saved"): what came before it may be stored, so the player is sent to look.
+DISK_FULL_AFTER = ("The bot's disk is full, so part of what you asked may not have been saved (its operator has been "
+                   "told). Look at the match (/board) before trying again.")
+# While the bot stops, new commands and presses are refused before any work (those in flight finish).
+RESTARTING = "Hexplay is restarting, so nothing was done: try again in a minute."
 
 
 def mention_only(user_id: int | list[int] | None) -> discord.AllowedMentions:
@@ -42,27 +48,64 @@ def png_file(data: bytes, filename: str = BOARD_FILENAME) -> discord.File:
     return discord.File(io.BytesIO(data), filename=filename)
 
 
+ALREADY_ACKNOWLEDGED = 40060
+
+
+def landed_anyway(error: BaseException) -> bool:
+    """Discord accepted a reply but answered 5xx; discord.py's retry of it then met "already acknowledged".
+
+    The player has the reply: answering again would only add a second error.
+    """
+    return isinstance(error, discord.HTTPException) and error.code == ALREADY_ACKNOWLEDGED
+
+
 async def reply_error(interaction: discord.Interaction, message: str) -> None:
     """A private answer, whether or not the interaction was already answered."""
     message = fit(message)
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True)
-        else:
-            await interaction.response.send_message(message, ephemeral=True)
+        if not interaction.response.is_done():
+            try:
+                await interaction.response.send_message(message, ephemeral=True)
+                return
+            except discord.HTTPException as error:
+                if not landed_anyway(error):
+                    raise
+        await interaction.followup.send(message, ephemeral=True)  # answered already: a follow-up
     except discord.HTTPException:
         log.exception("could not deliver an error message")
 
 
 async def guarded(interaction: discord.Interaction, action: Callable[[], Awaitable[Any]]) -> None:
     """Run a handler; a ServiceError becomes a private message, anything else is logged."""
+    if getattr(interaction.client, "stopping", False):
+        await reply_error(interaction, RESTARTING)
+        return
     try:
         await action()
     except ServiceError as error:
         await reply_error(interaction, str(error))
-    except Exception:
+    except DamagedMatch as damaged:
+        await reply_error(interaction, await _bot(interaction).service.paused_by(damaged))
+    except StorageFull:
+        log.error("a write failed: the bot's disk is full")
+        await reply_error(interaction, DISK_FULL_AFTER)
+    except Exception as error:
+        if landed_anyway(error):
+            log.info("a reply landed although Discord answered it with an error; not answering again")
+            return
         log.exception("unexpected error in a button or command")
         await reply_error(interaction, SOMETHING_WENT_WRONG)
+
+
+class HexplayTree(discord.app_commands.CommandTree):
+    """The command tree: while the bot stops, a new command is refused before it runs."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if not getattr(self.client, "stopping", False):
+            return True
+        if interaction.type is not discord.InteractionType.autocomplete:  # suggestions simply stop
+            await reply_error(interaction, RESTARTING)
+        return False
 
 
 def _bot(interaction: discord.Interaction) -> "HexplayBot":

@@ -23,11 +23,23 @@ def _has_token() -> bool:
     return False
 
 
+def _port(text: str) -> int:
+    """A TCP port (HEXPLAY_SANDBOX_PORT, --port): ASCII digits, 1 to 65535, else one clear line."""
+    raw = text.strip()
+    if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= 65535):
+        raise SystemExit(f"HEXPLAY_SANDBOX_PORT (or --port) must be a port number from 1 to 65535, not {text!r}")
+    return int(raw)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m sandbox", description=__doc__)
     parser.add_argument("--sandbox", action="store_true", help="run the sandbox even if DISCORD_TOKEN is set")
-    parser.add_argument("--port", type=int, default=int(os.environ.get("HEXPLAY_SANDBOX_PORT") or DEFAULT_PORT),
-                        help=f"web page port on 127.0.0.1 (default {DEFAULT_PORT}; a free one if taken)")
+    parser.add_argument(
+        "--port",
+        type=_port,
+        default=_port(os.environ.get("HEXPLAY_SANDBOX_PORT") or str(DEFAULT_PORT)),
+        help=f"web page port on 127.0.0.1 (default {DEFAULT_PORT}; a free one if taken)",
+    )
     parser.add_argument("--data", default=os.environ.get("HEXPLAY_SANDBOX_DATA", "./data"),
                         help="folder for sandbox.sqlite3 and the sandbox's Discord world (default ./data)")
     args = parser.parse_args()

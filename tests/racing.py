@@ -16,6 +16,14 @@ from bot.service import MatchService
 Operation = Callable[[], Awaitable[Any]]
 
 
+class NoChallengeLimits:
+    """Admits every challenge: race trials make dozens of challenges a minute between the same two players, and
+    the limits have their own tests (tests/test_challenge_limits.py)."""
+
+    async def admit(self, challenge: Any, now: float) -> str | None:
+        return None
+
+
 async def race(first: Operation, second: Operation, gap: float | int) -> list[Any]:
     """Run ``first``, then ``second`` concurrently after a gap; exceptions are returned.
 

@@ -66,16 +66,16 @@ async def test_open_challenges_and_challenge_rate_are_limited(service):
         await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL)
     # another server has its own count
     await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=OTHER_GUILD, channel_id=CHANNEL)
-    # a burst: three a minute
-    carol = (103, "carol")
+    # a burst: three a minute (bob has alice's five challenges to answer, so carol invites dan)
+    carol, dan = (103, "carol"), (104, "dan")
     for _ in range(3):
-        match = await service.create(game_id="bide", creator=carol, invited=[BOB], guild_id=GUILD,
+        match = await service.create(game_id="bide", creator=carol, invited=[dan], guild_id=GUILD,
                                      channel_id=CHANNEL)
         await service.cancel(match.id, carol[0])
     with pytest.raises(ServiceError, match="3 challenges a minute"):
-        await service.create(game_id="bide", creator=carol, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL)
+        await service.create(game_id="bide", creator=carol, invited=[dan], guild_id=GUILD, channel_id=CHANNEL)
     service.clock.advance(61)
-    await service.create(game_id="bide", creator=carol, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL)
+    await service.create(game_id="bide", creator=carol, invited=[dan], guild_id=GUILD, channel_id=CHANNEL)
 
 
 async def test_gif_replays_never_delay_a_turn(service, monkeypatch):

@@ -17,7 +17,7 @@ from bot.offers import Offers
 from bot.service import MatchService, ServiceError
 from bot.storage import Store
 from games import load_state
-from tests.racing import gaps, log_matches_state, race
+from tests.racing import NoChallengeLimits, gaps, log_matches_state, race
 
 ALICE = (101, "alice")
 GUILD, CHANNEL = 9000, 9001
@@ -65,7 +65,7 @@ async def until(predicate, timeout: float = 5.0) -> None:
 
 async def computer_to_answer(service: MatchService, computer: ComputerPlayer, thinker: GatedThinker) -> int:
     """A new match of alice against the computer, alice's first turn played, the computer thinking."""
-    service._recent_challenges.clear()  # many trials in a minute: the challenge limit is not tested here
+    service.limits = NoChallengeLimits()  # many trials in a minute: the challenge limits are not tested here
     thinker.gate = asyncio.Event()
     thinker.asked = 0
     match = await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL,
@@ -150,7 +150,7 @@ async def test_a_draw_offer_lapsed_by_the_computers_turn_gets_no_answer(world):
     """The computer weighs a draw offer while its own turn is played: the turn lapses the offer, so the
     answer finds it gone and changes nothing."""
     service, computer, thinker = world
-    service._recent_challenges.clear()
+    service.limits = NoChallengeLimits()
     match = await service.create(game_id="bump", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL,
                                  computer="easy")
     await service.start_if_ready(match.id)

@@ -17,7 +17,7 @@ from bot.storage import Store
 from bot.timelimits import TimeLimits
 from games import registry
 from games.bide import Bide
-from tests.racing import gaps, log_matches_state, race
+from tests.racing import NoChallengeLimits, gaps, log_matches_state, race
 
 ALICE, BOB = (101, "alice"), (102, "bob")
 GUILD, CHANNEL = 9000, 9001
@@ -35,7 +35,7 @@ async def service(tmp_path, monkeypatch):
 
 
 async def new_match(service: MatchService, days: float | None = None) -> int:
-    service._recent_challenges.clear()  # many trials in one minute: the per-minute challenge limit is not tested here
+    service.limits = NoChallengeLimits()  # many trials in one minute: the challenge limits are not tested here
     match = await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL,
                                  days_per_move=days)
     await service.accept(match.id, BOB[0])

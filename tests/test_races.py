@@ -12,7 +12,7 @@ import asyncio
 import pytest
 
 from bot.service import MatchService, ServiceError
-from tests.racing import gap_for, gaps, log_matches_state, race
+from tests.racing import NoChallengeLimits, gap_for, gaps, log_matches_state, race
 
 ALICE, BOB = (101, "alice"), (102, "bob")
 GUILD, CHANNEL = 9000, 9001
@@ -20,7 +20,7 @@ LOSER_REASONS = ("not your turn", "position changed", "older position")
 
 
 async def new_match(service: MatchService) -> int:
-    service.clock.advance(60)  # challenges are limited to 3 a minute per player
+    service.limits = NoChallengeLimits()  # dozens of alice-bob challenges: the limits are not tested here
     match = await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL)
     await service.accept(match.id, BOB[0])
     return match.id

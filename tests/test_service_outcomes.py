@@ -110,7 +110,9 @@ async def test_a_match_that_cannot_be_rebuilt_does_not_stop_the_other_announceme
         await db.execute("UPDATE moves SET events = '[{' WHERE match_id = ?", (broken.id,))
     caplog.set_level(logging.ERROR, logger="bot")
     assert [o.match.id for o in await service.unannounced()] == [fine.id]
-    assert any(f"match {broken.id}: cannot rebuild" in r.getMessage() for r in caplog.records)
+    assert any(f"match {broken.id} set aside: its logged move 1 cannot be read" in r.getMessage()
+               for r in caplog.records)
+    assert await service.store.quarantined_ids() == [broken.id]
 
 
 async def test_a_new_match_missed_before_its_first_move_is_announced_as_started(service):
@@ -406,6 +408,9 @@ async def test_replays_one_at_a_time_per_match_and_thirty_seconds_apart_per_play
     assert await service.history_gif(match.id, ALICE[0], GUILD) == b"GIF89a"
     with pytest.raises(ServiceError, match="no match"):
         await service.history_gif(match.id, CAROL[0], OTHER_GUILD)
+    service.clock.advance(-3600)  # the system clock steps back an hour: the wait is never past the cooldown
+    with pytest.raises(ServiceError, match=r"try again in (30|[12]?[0-9]) s\."):
+        await service.history_gif(match.id, ALICE[0], GUILD)
 
 
 @pytest.mark.parametrize("described, line", [

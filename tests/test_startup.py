@@ -98,6 +98,45 @@ def test_bad_settings_are_refused_with_the_variable_named(monkeypatch, name, val
     assert name in str(refused.value) and repr(value) in str(refused.value)
 
 
+# Every numeric setting against one table of bad values: Unicode digits (``"²".isdigit()`` is True but int()
+# fails; float() reads Arabic-Indic digits), values below the setting's floor (a check interval of 1e-300 s
+# would spin the timer loop), numbers Python reads but people do not write (``1_0``, ``0x10``), and junk.
+NOT_NUMBERS = ["²", "١٢", "٣", "１２", "1_0", "0x10", "½", "12 h", "nan", "-inf", "1e400", "", "  ", "+"]
+BAD_VALUES = {
+    "HEXPLAY_REMINDER_HOURS": NOT_NUMBERS + ["0", "1e-300", "0.5", "-3", "337", "inf"],
+    "HEXPLAY_REMINDER_CHECK_SECONDS": NOT_NUMBERS + ["0", "1e-300", "0.999", "-1", "86401", "9" * 5000],
+    "HEXPLAY_VACATION_DAYS": NOT_NUMBERS + ["0", "1e-300", "0.5", "366"],
+    "HEXPLAY_RENDER_PROCESSES": NOT_NUMBERS + ["-1", "9", "1.0", "1e0"],
+    "HEXPLAY_COMPUTER_PROCESSES": NOT_NUMBERS + ["0", "17", "1.5", "1e1", "9" * 5000],
+    "HEXPLAY_DEV_GUILD_IDS": ["²", "١٢", "12,²", "12,x", "-5", "0", "1.5", "99999999999999999999999", "9" * 5000],
+}
+
+
+@pytest.mark.parametrize("name,value", [(name, value) for name, values in BAD_VALUES.items() for value in values
+                                        if not (value.strip() == "" and name != "HEXPLAY_DEV_GUILD_IDS")])
+def test_every_numeric_setting_refuses_bad_values_in_one_line(monkeypatch, name, value):
+    monkeypatch.setenv(name, value)
+    with pytest.raises(SystemExit) as refused:
+        Settings.from_env()
+    message = str(refused.value)
+    assert message.startswith(name) and "\n" not in message and len(message) < 200, message
+
+
+@pytest.mark.parametrize("name,value,attribute,expected", [
+    ("HEXPLAY_REMINDER_HOURS", "1", "reminder_hours", 1.0), ("HEXPLAY_REMINDER_HOURS", "336", "reminder_hours", 336.0),
+    ("HEXPLAY_REMINDER_HOURS", " 2.5e1 ", "reminder_hours", 25.0),
+    ("HEXPLAY_REMINDER_CHECK_SECONDS", "1", "reminder_check_seconds", 1.0),
+    ("HEXPLAY_REMINDER_CHECK_SECONDS", "", "reminder_check_seconds", 60.0),
+    ("HEXPLAY_VACATION_DAYS", "1", "vacation_days", 1.0), ("HEXPLAY_VACATION_DAYS", "365", "vacation_days", 365.0),
+    ("HEXPLAY_RENDER_PROCESSES", "0", "render_processes", 0), ("HEXPLAY_RENDER_PROCESSES", "8", "render_processes", 8),
+    ("HEXPLAY_COMPUTER_PROCESSES", "16", "computer_processes", 16),
+    ("HEXPLAY_DEV_GUILD_IDS", " 12, 34 ,", "dev_guild_ids", [12, 34]),
+])
+def test_numeric_settings_at_their_bounds_are_kept(monkeypatch, name, value, attribute, expected):
+    monkeypatch.setenv(name, value)
+    assert getattr(Settings.from_env(), attribute) == expected
+
+
 def test_good_settings_are_kept(monkeypatch):
     monkeypatch.setenv("HEXPLAY_REMINDER_HOURS", "12.5")
     monkeypatch.setenv("HEXPLAY_REMINDER_CHECK_SECONDS", "30")
