@@ -172,7 +172,7 @@ def land_centres(game_or_variant, width: int = DEFAULT_WIDTH) -> list[list[tuple
     """Per island (island 1 first), the pixel centres of its land (ring) cells."""
     g = _geometry_for(game_or_variant, width)
     return [
-        [tuple(round(v) for v in g.layout.centre(c)) for c in island]  # type: ignore[misc]
+        [(round(x), round(y)) for x, y in map(g.layout.centre, island)]
         for island in island_cells(_variant_of(game_or_variant))
     ]
 
@@ -267,7 +267,7 @@ def _draw_board(variant: str, width: int, won: bool) -> Image.Image:
     number_size = max(10, round(sp * NUMBER_SIZE))
     stroke = WIN_NUMBER_STROKE if won else NUMBER_STROKE
     for k, island in enumerate(islands):
-        x, y = hl.centre(label_cell(island))  # type: ignore[arg-type]
+        x, y = hl.centre(label_cell(island))
         cv.text((x, y), str(k + 1), number_size, NUMBER_INK, stroke=max(1.0, sp * 0.045), stroke_fill=stroke)
 
     return cv.image()

@@ -287,7 +287,7 @@ def shrink_to_fit(text: str, size: int, max_width: float, min_size: int = 10, bo
 
 def mix(a: Sequence[int], b: Sequence[int], t: float) -> tuple[int, int, int]:
     """``a`` blended towards ``b`` by ``t`` (0 = a, 1 = b)."""
-    return tuple(round(a[i] + (b[i] - a[i]) * t) for i in range(3))  # type: ignore[return-value]
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
 
 
 def luminance(c: Sequence[int]) -> float:
@@ -317,7 +317,8 @@ class HexLayout:
     def spacing(self) -> float:
         return self.size * SQRT3
 
-    def centre(self, cell: tuple[int, int]) -> Point:
+    def centre(self, cell: tuple[float, float]) -> Point:
+        """The pixel centre of axial ``cell`` (a fractional one lies between cells)."""
         q, r = cell
         return (
             self.origin[0] + self.size * SQRT3 * (q + r / 2.0),

@@ -107,6 +107,7 @@ def shipped(game_id: str, fit: Callable[[], Image.Image | None]) -> Callable[[],
             return fit()
         return palette_image([(c[0], c[1], c[2]) for c in colours])  # the file holds RGB triples
 
+    # A function attribute, so the result stays a plain cached function; mypy does not model those.
     load.fit = fit  # type: ignore[attr-defined]
     return load
 
