@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from games.interface import Game
 from games.registry import new_game
@@ -63,13 +64,19 @@ class ArenaResult:
     def line(self) -> str:
         low, high = self.interval
         cut = f" ({self.unfinished} cut off as draws)" if self.unfinished else ""
-        return (f"{self.a} vs {self.b}: {self.a} scores {self.rate:.1%} "
-                f"[95% CI {low:.1%}–{high:.1%}] over {self.games} games{cut}")
+        return (
+            f"{self.a} vs {self.b}: {self.a} scores {self.rate:.1%} "
+            f"[95% CI {low:.1%}–{high:.1%}] over {self.games} games{cut}"
+        )
 
 
-def play_game(game: Game, levels: Mapping[int, str], seed: int,
-              on_turn: Callable[[str, float], None] | None = None,
-              max_turns: int | None = None) -> tuple[float, ...]:
+def play_game(
+    game: Game,
+    levels: Mapping[int, str],
+    seed: int,
+    on_turn: Callable[[str, float], None] | None = None,
+    max_turns: int | None = None,
+) -> tuple[float, ...]:
     """Play ``game`` to the end with a level per seat; return per-seat returns."""
     cap = max_turns or game.info.max_turns or MAX_TURNS  # …or after the game's own cap
     for turn_index in range(cap):
@@ -84,24 +91,44 @@ def play_game(game: Game, levels: Mapping[int, str], seed: int,
     return tuple(1.0 / game.players for _ in range(game.players))
 
 
-def play_one(game_id: str, a: str, b: str, k: int, players: int | None,
-             options: Mapping[str, Any] | None, seed: int,
-             max_turns: int | None = None) -> tuple[float, int, dict[str, list[float]], bool]:
+def play_one(
+    game_id: str,
+    a: str,
+    b: str,
+    k: int,
+    players: int | None,
+    options: Mapping[str, Any] | None,
+    seed: int,
+    max_turns: int | None = None,
+) -> tuple[float, int, dict[str, list[float]], bool]:
     """Game ``k`` of a match: side ``a``'s score, the game's length, CPU seconds per turn by
     level and whether the game ended (rather than being cut off as a draw)."""
     game = new_game(game_id, players, options)
     seats_a = [s for s in range(1, game.players + 1) if (s + k) % 2 == 0]
     levels = {s: (a if s in seats_a else b) for s in range(1, game.players + 1)}
     seconds: dict[str, list[float]] = {}
-    returns = play_game(game, levels, seed=seed * 1_000_003 + k,
-                        on_turn=lambda level, t: seconds.setdefault(level, []).append(t), max_turns=max_turns)
+    returns = play_game(
+        game,
+        levels,
+        seed=seed * 1_000_003 + k,
+        on_turn=lambda level, t: seconds.setdefault(level, []).append(t),
+        max_turns=max_turns,
+    )
     return sum(returns[s - 1] for s in seats_a), game.ply, seconds, game.is_over
 
 
-def arena(game_id: str, a: str, b: str, games: int, players: int | None = None,
-          options: Mapping[str, Any] | None = None, seed: int = 0,
-          progress: Callable[[ArenaResult], None] | None = None, jobs: int = 1,
-          max_turns: int | None = None) -> ArenaResult:
+def arena(
+    game_id: str,
+    a: str,
+    b: str,
+    games: int,
+    players: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    seed: int = 0,
+    progress: Callable[[ArenaResult], None] | None = None,
+    jobs: int = 1,
+    max_turns: int | None = None,
+) -> ArenaResult:
     """Play ``games`` games between levels ``a`` and ``b``; ``jobs`` > 1 plays them in processes.
 
     Every game has its own seed, so the result does not depend on ``jobs``.
@@ -128,8 +155,7 @@ def arena(game_id: str, a: str, b: str, games: int, players: int | None = None,
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(play_one, game_id, a, b, k, players, options, seed, max_turns)
-                   for k in range(games)]
+        futures = [pool.submit(play_one, game_id, a, b, k, players, options, seed, max_turns) for k in range(games)]
         for future in as_completed(futures):
             record(future.result())
     return result

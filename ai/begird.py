@@ -1,7 +1,7 @@
 """Begird for the search: win/block detection, shape priors, fill-in playouts.
 
 Playouts fill the board at random and look once for the winner: on a full
-board exactly one colour has a winning group (RULES.md §2), and a winning
+board exactly one colour has a winning group (Begird cannot be drawn), and a winning
 group never stops winning, so the colour that wins the filled board is the
 colour that would have won first in the same sequence of stones.
 """
@@ -9,7 +9,7 @@ colour that would have won first in the same sequence of stones.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 from games.begird import SWAP, Begird, Layout, layout
 from games.hexgrid import DIRECTIONS
@@ -18,7 +18,7 @@ from .knowledge import GameKnowledge
 from .turns import Turn
 
 
-@lru_cache(maxsize=None)
+@cache
 def bridge_partners(variant: str) -> tuple[tuple[int, ...], ...]:
     """Per cell, the cells a bridge away (two cells apart with two shared neighbours)."""
     lay = layout(variant)
@@ -60,18 +60,19 @@ def winner_of_filled(lay: Layout, cells: list[int]) -> int:
     return 2
 
 
-class BegirdKnowledge(GameKnowledge):
+class BegirdKnowledge(GameKnowledge[Begird]):
     simulation_scale = 1.0
 
-    def winning_turn(self, game: Begird, turns: list[Turn]) -> Turn | None:  # type: ignore[override]
+    def winning_turn(self, game: Begird, turns: list[Turn[Begird]]) -> Turn[Begird] | None:
         colour = game.to_move
+        assert colour is not None
         for turn in turns:
             action = turn.actions[0]
             if action != SWAP and game.would_win(action, colour):
                 return turn
         return None
 
-    def prior(self, game: Begird, turns: list[Turn]) -> list[float]:  # type: ignore[override]
+    def prior(self, game: Begird, turns: list[Turn[Begird]]) -> list[float]:
         colour = game.to_move
         assert colour is not None
         other = 3 - colour
@@ -110,7 +111,7 @@ class BegirdKnowledge(GameKnowledge):
             weights.append(w)
         return weights
 
-    def evaluate(self, game: Begird, rng: random.Random) -> tuple[float, ...]:  # type: ignore[override]
+    def evaluate(self, game: Begird, rng: random.Random) -> tuple[float, ...]:
         if game.is_over:
             return (1.0, 0.0) if game.winners == (1,) else (0.0, 1.0)
         cells = game.cells[:]

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Hashable
 from math import perm
-from typing import Hashable
 
 from games.bide import BIDE, Bide
 
 from .knowledge import GameKnowledge
-from .turns import Turn, TooManyTurns, apply_turn, enumerate_turns, returns_of
+from .turns import TooManyTurns, Turn, apply_turn, enumerate_turns, returns_of
 
 EXACT_RELEASES = 120  # enumerate every release order up to this many…
 EXACT_FINISHES = 720  # …or this many when the release fills the board (the game's last turn)
@@ -48,11 +48,11 @@ def _weighted_point(game: Bide, seat: int, rng: random.Random) -> int:
     return rng.choices(empties, weights)[0]
 
 
-class BideKnowledge(GameKnowledge):
+class BideKnowledge(GameKnowledge[Bide]):
     rollout_turns = 400  # playouts always end: every turn draws or places a disc
     simulation_scale = 0.5
 
-    def turns(self, game: Bide, rng: random.Random) -> list[Turn]:  # type: ignore[override]
+    def turns(self, game: Bide, rng: random.Random) -> list[Turn[Bide]]:
         seat = game.to_move
         assert seat is not None
         i = seat - 1
@@ -64,7 +64,7 @@ class BideKnowledge(GameKnowledge):
                 return enumerate_turns(game, limit=4 * EXACT_FINISHES, key=bide_key)
             except TooManyTurns:
                 pass
-        turns: list[Turn] = []
+        turns: list[Turn[Bide]] = []
         seen: set[Hashable] = set()
 
         def add(actions: tuple[int, ...]) -> None:
@@ -93,7 +93,7 @@ class BideKnowledge(GameKnowledge):
             trial.apply_action(p)
         return tuple(actions)
 
-    def prior(self, game: Bide, turns: list[Turn]) -> list[float]:  # type: ignore[override]
+    def prior(self, game: Bide, turns: list[Turn[Bide]]) -> list[float]:
         seat = game.to_move
         assert seat is not None
         weights = []
@@ -113,13 +113,16 @@ class BideKnowledge(GameKnowledge):
             weights.append(w)
         return weights
 
-    def rollout_step(self, game: Bide, rng: random.Random) -> None:  # type: ignore[override]
+    def rollout_step(self, game: Bide, rng: random.Random) -> None:
         seat = game.to_move
         assert seat is not None
         i = seat - 1
         hand = game.hands[i]
-        if game.owed[i] or (hand >= 2 and rng.random() < 0.25) or (not game.bide_allowed() and hand >= 2
-                                                                  and rng.random() < 0.5):
+        if (
+            game.owed[i]
+            or (hand >= 2 and rng.random() < 0.25)
+            or (not game.bide_allowed() and hand >= 2 and rng.random() < 0.5)
+        ):
             actions: tuple[int, ...] = self._sample_release(game, seat, rng)
         elif game.bide_allowed() and rng.random() < 0.4:
             actions = (BIDE,)
@@ -127,7 +130,7 @@ class BideKnowledge(GameKnowledge):
             actions = (_weighted_point(game, seat, rng),)
         apply_turn(game, actions)
 
-    def playout_value(self, state: Bide) -> tuple[float, ...]:  # type: ignore[override]
+    def playout_value(self, state: Bide) -> tuple[float, ...]:
         """Where a playout stopped; with more than two seats scored by margins, not by its winner alone.
 
         With four seats a playout's winner (return 1 to one seat of four) says little
@@ -144,7 +147,7 @@ class BideKnowledge(GameKnowledge):
             return super().playout_value(state)
         return margin_returns(state)
 
-    def estimate(self, game: Bide) -> tuple[float, ...]:  # type: ignore[override]
+    def estimate(self, game: Bide) -> tuple[float, ...]:
         scores = game.group_scores()
         top = max(scores)
         leaders = [k for k, s in enumerate(scores) if s == top]
@@ -154,7 +157,7 @@ class BideKnowledge(GameKnowledge):
 def margin_returns(game: Bide, temperature: float = MARGIN_TEMPERATURE) -> tuple[float, ...]:
     """Per-seat returns summing to 1 from the best-group scores: a softmax at ``temperature``.
 
-    A resigned seat cannot win (RULES.md, resignation) and gets 0; with a lead of 4
+    A resigned seat cannot win and gets 0; with a lead of 4
     points (one centre disc) the leader counts e ≈ 2.7 times its follower.
     """
     scores = game.group_scores()

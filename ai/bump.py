@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import random
 from collections import deque
-from functools import lru_cache
+from functools import cache
 
 from games.bump import CENTRE, NEIGHBOURS, OPPONENT_CENTRE, PASS, SPACE_COUNT, Bump
 
@@ -26,7 +26,7 @@ from .turns import Turn, apply_turn
 PLAYOUT_TURNS = 8
 
 
-@lru_cache(maxsize=None)
+@cache
 def centre_distance(seat: int) -> tuple[int, ...]:
     """Per space: shifts from it to ``seat``'s opponent's centre (walls respected, pieces ignored)."""
     goal = OPPONENT_CENTRE[seat]
@@ -56,11 +56,11 @@ def _side_strength(game: Bump, seat: int) -> float:
     return 0.35 * pieces + 3.0 / (1 + nearest)
 
 
-class BumpKnowledge(GameKnowledge):
+class BumpKnowledge(GameKnowledge[Bump]):
     rollout_turns = PLAYOUT_TURNS
     simulation_scale = 1.0
 
-    def turns(self, game: Bump, rng: random.Random) -> list[Turn]:  # type: ignore[override]
+    def turns(self, game: Bump, rng: random.Random) -> list[Turn[Bump]]:
         turns = super().turns(game, rng)
         seat = game.to_move
         if seat is not None and self._centre_taken(game, seat):
@@ -73,11 +73,11 @@ class BumpKnowledge(GameKnowledge):
         pid = game.board.cells[CENTRE[seat]]
         return pid >= 0 and game.board.owner[pid] != seat
 
-    def winning_turn(self, game: Bump, turns: list[Turn]) -> Turn | None:  # type: ignore[override]
+    def winning_turn(self, game: Bump, turns: list[Turn[Bump]]) -> Turn[Bump] | None:
         # A Bump turn never wins by itself: the win comes when the turn passes back.
         return None
 
-    def prior(self, game: Bump, turns: list[Turn]) -> list[float]:  # type: ignore[override]
+    def prior(self, game: Bump, turns: list[Turn[Bump]]) -> list[float]:
         seat = game.to_move
         assert seat is not None
         dist = centre_distance(seat)
@@ -92,10 +92,7 @@ class BumpKnowledge(GameKnowledge):
                 w = 0.3
             elif action[0] == "move":
                 _, src, dst, _, choices = action
-                if dst == goal:
-                    w = 30.0
-                else:
-                    w = 1.0 + max(0, dist[src] - dist[dst]) * 0.7 + 0.5 * len(choices)
+                w = 30.0 if dst == goal else 1.0 + max(0, dist[src] - dist[dst]) * 0.7 + 0.5 * len(choices)
             else:
                 w = 0.5
             if turn.state is not None:
@@ -103,10 +100,10 @@ class BumpKnowledge(GameKnowledge):
             weights.append(w)
         return weights
 
-    def rollout_step(self, game: Bump, rng: random.Random) -> None:  # type: ignore[override]
+    def rollout_step(self, game: Bump, rng: random.Random) -> None:
         apply_turn(game, (game.random_action(rng),))
 
-    def estimate(self, game: Bump) -> tuple[float, ...]:  # type: ignore[override]
+    def estimate(self, game: Bump) -> tuple[float, ...]:
         diff = _side_strength(game, 1) - _side_strength(game, 2)
         to_move = game.to_move
         if to_move is not None:

@@ -56,8 +56,9 @@ class Choice:
     simulations: int
 
 
-def choose_turn(game: Game, level: str = DEFAULT_LEVEL, seed: int = 0,
-                knowledge: GameKnowledge | None = None) -> Choice:
+def choose_turn(
+    game: Game, level: str = DEFAULT_LEVEL, seed: int = 0, knowledge: GameKnowledge | None = None
+) -> Choice:
     """The turn the computer plays at ``level``; the same seed gives the same turn."""
     spec = get_level(level)
     know = knowledge or knowledge_for(game)
@@ -70,7 +71,7 @@ def choose_turn(game: Game, level: str = DEFAULT_LEVEL, seed: int = 0,
         sims = max(10, round(spec.simulations * know.simulation_scale))
         result = MCTS(know, rng, simulations=sims, seconds=spec.seconds).search(game)
         turn, simulations = result.turn, result.simulations
-    turn.notation  # written now, from the position it was chosen in
+    _ = turn.notation  # written now, from the position it was chosen in
     return Choice(turn, spec.name, time.process_time() - start, simulations)
 
 

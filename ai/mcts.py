@@ -1,6 +1,6 @@
 """Monte Carlo tree search over complete turns, for any number of seats.
 
-Game-blind (STYLE.md §3, after OpenSpiel's ``mcts.py``): turns, priors and
+Game-blind (after OpenSpiel's ``mcts.py``): turns, priors and
 evaluations come from a :class:`~ai.knowledge.GameKnowledge`. Selection is
 PUCT (uniform priors make it plain UCT-like exploration); every node keeps
 the sum of *each seat's* returns and a node chooses by the component of the
@@ -28,13 +28,13 @@ import random
 import time
 from dataclasses import dataclass
 
-from games.interface import Game
+from games.interface import AnyGame
 
 from .knowledge import GameKnowledge
 from .turns import Turn, returns_of
 
 
-def by_player(state: Game, returns: tuple[float, ...]) -> tuple[float, ...]:
+def by_player(state: AnyGame, returns: tuple[float, ...]) -> tuple[float, ...]:
     """Re-index per-seat ``returns`` of ``state`` by player."""
     out = [0.0] * len(returns)
     for seat, value in enumerate(returns, start=1):
@@ -42,16 +42,16 @@ def by_player(state: Game, returns: tuple[float, ...]) -> tuple[float, ...]:
     return tuple(out)
 
 
-def player_to_move(state: Game) -> int:
+def player_to_move(state: AnyGame) -> int:
     seat = state.to_move
     assert seat is not None
     return state.player_of_seat(seat)
 
 
 class Node:
-    __slots__ = ("turn", "state", "prior", "visits", "value", "children", "solved")
+    __slots__ = ("children", "prior", "solved", "state", "turn", "value", "visits")
 
-    def __init__(self, turn: Turn | None, state: Game | None, prior: float) -> None:
+    def __init__(self, turn: Turn | None, state: AnyGame | None, prior: float) -> None:
         self.turn = turn
         self.state = state  # computed when the node is first selected
         self.prior = prior
@@ -115,7 +115,7 @@ class MCTS:
         if all(t.state is not None and t.state.is_over for t in turns):
             # Every turn ends the game: the mover takes the best of them (max^n).
             mover = player_to_move(state)
-            outcomes = [(by_player(t.state, returns_of(t.state)), t) for t in turns]  # type: ignore[arg-type]
+            outcomes = [(by_player(s, returns_of(s)), t) for t in turns if (s := t.state) is not None]
             value, best = max(outcomes, key=lambda o: o[0][mover - 1])
             node.solved = value
             node.children = [Node(best, best.state, 1.0)]
@@ -124,21 +124,25 @@ class MCTS:
         if weights is None:
             weights = [1.0] * len(turns)
         total = sum(weights) or 1.0
-        children = [Node(t, t.state, w / total) for t, w in zip(turns, weights)]
+        children = [Node(t, t.state, w / total) for t, w in zip(turns, weights, strict=True)]
         self.rng.shuffle(children)  # against a bias towards the engine's move order
         node.children = children
 
+    @staticmethod
+    def _after(parent: Node, child: Node) -> AnyGame:
+        """The position after ``child``'s turn (only the root has no turn; a parent has a position)."""
+        assert child.turn is not None and parent.state is not None
+        return child.turn.result(parent.state)
+
     def _select(self, node: Node) -> Node:
-        seat = player_to_move(node.state)  # type: ignore[arg-type]
-        assert node.children
+        assert node.state is not None and node.children
+        seat = player_to_move(node.state)
         c_sqrt = self.c_puct * math.sqrt(node.visits)
         fpu = node.mean(seat) if node.visits else 0.5  # first-play urgency: the parent's value
         best, best_score = node.children[0], -math.inf
         for child in node.children:
-            if child.visits:
-                q = child.value[seat - 1] / child.visits  # type: ignore[index]
-            else:
-                q = fpu
+            value = child.value  # set on a node's first visit, with its visit count
+            q = value[seat - 1] / child.visits if value is not None else fpu
             score = q + c_sqrt * child.prior / (1 + child.visits)
             if score > best_score:
                 best, best_score = child, score
@@ -151,7 +155,7 @@ class MCTS:
             parent = node
             node = self._select(parent)
             if node.state is None:
-                node.state = node.turn.result(parent.state)  # type: ignore[union-attr, arg-type]
+                node.state = self._after(parent, node)
             path.append(node)
             if node.state.is_over:
                 break
@@ -179,7 +183,7 @@ class MCTS:
 
     # -- the search ------------------------------------------------------------
 
-    def search(self, game: Game) -> SearchResult:
+    def search(self, game: AnyGame) -> SearchResult:
         if game.is_over:
             raise ValueError("the game is over: there is no turn to choose")
         seat = player_to_move(game)
@@ -189,8 +193,8 @@ class MCTS:
         assert root.children is not None
         if root.solved is not None or len(root.children) == 1:
             only = root.children[0]
-            return SearchResult(only.turn, 0, 0, 1.0 if root.solved else 0.5, len(root.children),  # type: ignore[arg-type]
-                                root.solved or ())
+            assert only.turn is not None
+            return SearchResult(only.turn, 0, 0, 1.0 if root.solved else 0.5, len(root.children), root.solved or ())
         done = 0
         while done < self.simulations:
             if self.seconds is not None and time.process_time() - start > self.seconds:
@@ -203,8 +207,8 @@ class MCTS:
         chosen = self._final_choice(root, seat, deadline)
         value = chosen.mean(seat) if chosen.visits else 0.0
         means = tuple(v / root.visits for v in root.value) if root.value and root.visits else ()
-        return SearchResult(chosen.turn, done, chosen.visits, value, len(root.children),  # type: ignore[arg-type]
-                            means)
+        assert chosen.turn is not None
+        return SearchResult(chosen.turn, done, chosen.visits, value, len(root.children), means)
 
     def _decided(self, root: Node, done: int, start: float) -> bool:
         """Whether the rest of the budget can no longer change the most visited turn.
@@ -220,8 +224,9 @@ class MCTS:
             spent = time.process_time() - start
             if spent > 0:
                 left = min(left, int(2 * done * (self.seconds - spent) / spent) + 1)
+        assert root.state is not None and root.children is not None
         leader, first, second = None, 0, 0
-        for child in root.children:  # type: ignore[union-attr]
+        for child in root.children:
             if child.visits > first:
                 leader, first, second = child, child.visits, first
             elif child.visits > second:
@@ -244,10 +249,9 @@ class MCTS:
         for child in children:  # a turn proven to win (the next seat cannot avoid losing)
             if child.solved is not None and child.solved[seat - 1] == 1.0:
                 return child
-        ranked = sorted(children, key=lambda c: (c.visits, c.mean(seat) if c.visits else 0.0, c.prior),
-                        reverse=True)
+        ranked = sorted(children, key=lambda c: (c.visits, c.mean(seat) if c.visits else 0.0, c.prior), reverse=True)
         for child in ranked:
-            if (deadline is not None and child.children is None and time.process_time() > deadline):
+            if deadline is not None and child.children is None and time.process_time() > deadline:
                 return next((c for c in ranked if not self._known_to_lose(c, seat)), ranked[0])
             if not self._loses_at_once(root, child, seat):
                 return child
@@ -262,7 +266,7 @@ class MCTS:
 
     def _loses_at_once(self, root: Node, child: Node, seat: int) -> bool:
         if child.state is None:
-            child.state = child.turn.result(root.state)  # type: ignore[union-attr, arg-type]
+            child.state = self._after(root, child)
         state = child.state
         if state.is_over:
             return by_player(state, returns_of(state))[seat - 1] == 0.0

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import random
-from functools import lru_cache
+from functools import cache
 
 from games.hexgrid import distance
 from games.playbai import GOAL, KEY_SHIFT, PlayBai, field
@@ -22,7 +22,7 @@ from .turns import Turn
 CELLS = (1 << KEY_SHIFT) - 1
 
 
-@lru_cache(maxsize=None)
+@cache
 def zone_distance(side: int, seat: int) -> tuple[int, ...]:
     """Per cell: hex distance to the nearest end zone ``seat`` attacks (the opponent's)."""
     fld = field(side)
@@ -35,14 +35,14 @@ def _is_win(turn: Turn) -> bool:
     return isinstance(turn.label, tuple) and turn.label[:1] == ("win",)
 
 
-class PlayBaiKnowledge(GameKnowledge):
+class PlayBaiKnowledge(GameKnowledge[PlayBai]):
     rollout_turns = 0  # static evaluation at the leaves (see the module's docstring)
     simulation_scale = 0.4  # every new node enumerates hundreds of turns
 
-    def winning_turn(self, game: PlayBai, turns: list[Turn]) -> Turn | None:  # type: ignore[override]
+    def winning_turn(self, game: PlayBai, turns: list[Turn[PlayBai]]) -> Turn[PlayBai] | None:
         return next((t for t in turns if _is_win(t)), None)
 
-    def prior(self, game: PlayBai, turns: list[Turn]) -> list[float]:  # type: ignore[override]
+    def prior(self, game: PlayBai, turns: list[Turn[PlayBai]]) -> list[float]:
         seat = game.to_move
         assert seat is not None
         dist = zone_distance(game.options["side"], seat)
@@ -62,7 +62,7 @@ class PlayBaiKnowledge(GameKnowledge):
                 weights.append(1.0)
         return weights
 
-    def estimate(self, game: PlayBai) -> tuple[float, ...]:  # type: ignore[override]
+    def estimate(self, game: PlayBai) -> tuple[float, ...]:
         # A goal (3.0) outweighs any ball position (at most 0.3 + 1.0 + 0.8).
         g1, g2 = game.goals
         diff = 3.0 * (g1 - g2)
@@ -77,7 +77,7 @@ class PlayBaiKnowledge(GameKnowledge):
         v = 1.0 / (1.0 + math.exp(-diff))
         return (v, 1.0 - v)
 
-    def evaluate(self, game: PlayBai, rng: random.Random) -> tuple[float, ...]:  # type: ignore[override]
+    def evaluate(self, game: PlayBai, rng: random.Random) -> tuple[float, ...]:
         if game.is_over:
             return super().evaluate(game, rng)
         return self.estimate(game)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from games.interface import Game
+from typing import Any
+
+from games.interface import AnyGame
 
 from .begird import BegirdKnowledge
 from .bide import BideKnowledge
@@ -10,7 +12,7 @@ from .bump import BumpKnowledge
 from .knowledge import GameKnowledge
 from .playbai import PlayBaiKnowledge
 
-KNOWLEDGE: dict[str, type[GameKnowledge]] = {
+KNOWLEDGE: dict[str, type[GameKnowledge[Any]]] = {
     "bide": BideKnowledge,
     "begird": BegirdKnowledge,
     "bump": BumpKnowledge,
@@ -18,5 +20,5 @@ KNOWLEDGE: dict[str, type[GameKnowledge]] = {
 }
 
 
-def knowledge_for(game: Game) -> GameKnowledge:
+def knowledge_for(game: AnyGame) -> GameKnowledge[Any]:
     return KNOWLEDGE.get(game.info.id, GameKnowledge)()

@@ -1,4 +1,4 @@
-"""Each game shown to tools as *complete turns* (STYLE.md §2).
+"""Each game shown to tools as *complete turns*.
 
 A :class:`Turn` is everything one seat does between two changes of the seat
 to move — one Begird stone, a Bide release of five discs, a Play Bai run of
@@ -17,23 +17,28 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Hashable, Sequence
+from typing import Any, Generic, TypeVar
 
-from games.interface import Action, Game
+from games.interface import AnyGame
+
+GameT = TypeVar("GameT", bound=AnyGame)
 
 
 @dataclass
-class Turn:
+class Turn(Generic[GameT]):
     """One complete turn: its actions in order and, once known, the position it leads to.
 
     ``origin`` is the position the turn is played from; the notation is written from it
     only when asked for (a tree node lists hundreds of turns and formats few).
     """
 
-    actions: tuple[Action, ...]
-    origin: Game | None = field(default=None, repr=False, compare=False)
-    state: Game | None = field(default=None, repr=False, compare=False)
+    # The engine's actions. Typed Any: a turn is generic in its game, and a type variable
+    # cannot name "the action type of GameT"; each game's knowledge knows what they are.
+    actions: tuple[Any, ...]
+    origin: GameT | None = field(default=None, repr=False, compare=False)
+    state: GameT | None = field(default=None, repr=False, compare=False)
     text: str | None = None
     label: Any = field(default=None, repr=False, compare=False)  # the engine's name for the result
 
@@ -44,14 +49,14 @@ class Turn:
             self.text = self.origin.format_turn(self.actions)
         return self.text
 
-    def result(self, game: Game) -> Game:
+    def result(self, game: GameT) -> GameT:
         """The position after this turn from ``game`` (computed once, then kept)."""
         if self.state is None:
             self.state = apply_turn(game.copy(), self.actions)
         return self.state
 
 
-def apply_turn(game: Game, actions: Sequence[Action]) -> Game:
+def apply_turn(game: GameT, actions: Sequence[Hashable]) -> GameT:
     """Apply a whole turn to ``game`` in place and return it."""
     for action in actions:
         game.apply_action(action)
@@ -62,7 +67,7 @@ def apply_turn(game: Game, actions: Sequence[Action]) -> Game:
     return game
 
 
-def position_key(game: Game) -> Hashable:
+def position_key(game: AnyGame) -> Hashable:
     """A key equal for equal positions (slow but generic; engines may do better)."""
     return json.dumps(game.position(), sort_keys=True)
 
@@ -72,10 +77,10 @@ class TooManyTurns(Exception):
 
 
 def enumerate_turns(
-    game: Game,
+    game: GameT,
     limit: int | None = None,
-    key: Callable[[Game], Hashable] = position_key,
-) -> list[Turn]:
+    key: Callable[[GameT], Hashable] = position_key,
+) -> list[Turn[GameT]]:
     """Every complete turn from ``game`` with a distinct resulting position.
 
     Single-action games take a fast path (no copies). For multi-action turns a
@@ -88,10 +93,10 @@ def enumerate_turns(
         return [Turn(tuple(actions), game, label=key) for key, actions in native().items()]
     if not game.info.multi_action_turns:
         return [Turn((a,), game) for a in game.legal_actions()]
-    turns: list[Turn] = []
+    turns: list[Turn[GameT]] = []
     seen: set[Hashable] = set()
     visited = 0
-    stack: list[tuple[Game, tuple[Action, ...], tuple[str, ...]]] = [(game, (), ())]
+    stack: list[tuple[GameT, tuple[Hashable, ...], tuple[str, ...]]] = [(game, (), ())]
     while stack:
         state, actions, names = stack.pop()
         visited += 1
@@ -116,14 +121,14 @@ def enumerate_turns(
     return turns
 
 
-def random_actions(game: Game, rng: random.Random, end_probability: float = 0.5) -> tuple[Action, ...]:
+def random_actions(game: AnyGame, rng: random.Random, end_probability: float = 0.5) -> tuple[Hashable, ...]:
     """A random complete turn built action by action (the game is left unchanged).
 
     This is the one random-play step of the project's tools: after each action
     the turn ends with ``end_probability`` when it may.
     """
     trial = game.copy()
-    actions: list[Action] = []
+    actions: list[Hashable] = []
     while True:
         legal = trial.legal_actions()
         if trial.can_end_turn() and (not legal or rng.random() < end_probability):
@@ -138,7 +143,7 @@ def random_actions(game: Game, rng: random.Random, end_probability: float = 0.5)
     return tuple(actions)
 
 
-def returns_of(game: Game) -> tuple[float, ...]:
+def returns_of(game: AnyGame) -> tuple[float, ...]:
     """Per-seat returns of a finished game that always sum to 1.
 
     Winners share 1 (``Game.returns``); a game over without winners (a draw by

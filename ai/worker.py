@@ -1,6 +1,6 @@
 """Thinking off the event loop: a process pool that takes JSON and gives back notation.
 
-Only plain data crosses the process boundary (STYLE.md §3, after python-chess's
+Only plain data crosses the process boundary (after python-chess's
 parallel perft): the stored state document (``Game.to_json()``), the level
 and the seed go in; the turn's notation, the level and the CPU seconds come
 back. Nothing of the caller (rows, clients, locks) is ever pickled, so a
@@ -14,8 +14,9 @@ import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Mapping
+from typing import Any
 
 from games.registry import load_state
 
@@ -26,8 +27,12 @@ def think(state: Mapping[str, Any], level: str, seed: int) -> dict[str, Any]:
     """In a worker process: the computer's turn for the stored ``state`` document."""
     game = load_state(state)
     choice = choose_turn(game, level, seed=seed)
-    return {"turn": choice.turn.notation, "level": choice.level, "seconds": choice.seconds,
-            "simulations": choice.simulations}
+    return {
+        "turn": choice.turn.notation,
+        "level": choice.level,
+        "seconds": choice.seconds,
+        "simulations": choice.simulations,
+    }
 
 
 def consider_draw(state: Mapping[str, Any], player: int, seed: int) -> bool:
@@ -60,8 +65,9 @@ class Thinker:
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             context = None if self.start_method is None else multiprocessing.get_context(self.start_method)
-            self._pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=context,
-                                             initializer=_leave_with_parent, initargs=(os.getpid(),))
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.processes, mp_context=context, initializer=_leave_with_parent, initargs=(os.getpid(),)
+            )
         return self._pool
 
     async def turn(self, state: Mapping[str, Any], level: str, seed: int) -> dict[str, Any]:

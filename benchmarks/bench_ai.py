@@ -38,10 +38,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ai.arena import play_one, wilson  # noqa: E402
-from ai.levels import LEVELS, choose_turn  # noqa: E402
-from ai.turns import apply_turn, random_actions  # noqa: E402
-from games.registry import GAMES, new_game  # noqa: E402
+from ai.arena import play_one, wilson
+from ai.levels import LEVELS, choose_turn
+from ai.turns import apply_turn, random_actions
+from games.registry import GAMES, new_game
 
 AI_VERSION = ""  # set by ai_version() when a run starts
 PAIRS = (("medium", "easy"), ("hard", "easy"), ("hard", "random"), ("hard", "medium"))
@@ -52,7 +52,7 @@ STRICT = {("medium", "easy"), ("hard", "medium")}  # aims to beat, not to reach
 
 
 def setups(only: str | None) -> list[tuple[str, int]]:
-    out = []
+    out: list[tuple[str, int]] = []
     for game_id in ("begird", "bide", "playbai", "bump"):
         if game_id in GAMES and (only is None or only == game_id):
             out.append((game_id, 2))

@@ -18,7 +18,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from games.begird import VARIANTS, Begird  # noqa: E402
+from games.begird import VARIANTS, Begird
 
 TARGET = 200.0
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games import new_game  # noqa: E402
+from games import new_game
 
 
 def random_game(players: int, side: int, rng: random.Random) -> int:

@@ -48,6 +48,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from botprocess import BotProcess, percentile  # noqa: E402
+
 CLOCK_TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -153,8 +154,10 @@ def spread(values: list[float], digits: int = 1) -> str:
 def summary(name: str, results: list[PhaseResult]) -> list[str]:
     lines = [f"{name} ({len(results)} runs; min / median / max over the runs):",
              f"  throughput              {spread([r.throughput for r in results])} turns/s"]
-    for p in (50, 95, 99):
-        lines.append(f"  latency p{p:<2}             {spread([percentile(r.latencies_ms, p) for r in results], 0)} ms")
+    lines.extend(
+        f"  latency p{p:<2}             {spread([percentile(r.latencies_ms, p) for r in results], 0)} ms"
+        for p in (50, 95, 99)
+    )
     lines.append(f"  bot CPU per turn        {spread([r.per_turn_ms(r.bot_cpu) for r in results])} ms"
                  " (bot process + render workers)")
     if any(r.worker_cpu for r in results):

@@ -21,7 +21,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from games.bump import Bump  # noqa: E402
+from games.bump import Bump
 
 ENUM_TARGET_MS = 10.0
 PLY_TARGET = 5000.0

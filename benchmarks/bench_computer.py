@@ -34,9 +34,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from games import load_state  # noqa: E402
-
 from botprocess import BotProcess, percentile  # noqa: E402
+
+from emulator.models import Channel, User  # noqa: E402
+from games import load_state  # noqa: E402
 
 
 def figures(ms: list[float]) -> str:
@@ -65,7 +66,9 @@ class Bench(BotProcess):
             row = db.execute("SELECT state, status FROM matches WHERE thread_id = ?", (thread_id,)).fetchone()
         return load_state(json.loads(row[0])), row[1]
 
-    async def play_matches(self, matches, turns: int, think: float, latencies: list[float]) -> None:
+    async def play_matches(
+        self, matches: list[tuple[Channel, User, User]], turns: int, think: float, latencies: list[float]
+    ) -> None:
         await asyncio.gather(*(self.play_people(*m, random.Random(i), turns, think, latencies, timeout=30)
                                for i, m in enumerate(matches)))
 
@@ -77,7 +80,7 @@ class Bench(BotProcess):
                 return
             legal = [n for n in game.legal_notations() if n != "bide"] or game.legal_notations()
             posted = asyncio.ensure_future(self.emu.wait_for_message(
-                thread, check=lambda m: m.attachments and m.content.startswith("**🤖"), timeout=60))
+                thread, check=lambda m: bool(m.attachments) and m.content.startswith("**🤖"), timeout=60))
             start = time.perf_counter()
             result = await self.emu.invoke(person, thread, "move", {"move": rng.choice(legal)}, timeout=30)
             if result.ephemeral:

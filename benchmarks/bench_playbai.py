@@ -31,7 +31,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from games.playbai import GOAL, PlayBai  # noqa: E402
+from games.playbai import GOAL, PlayBai
 
 CAP = 500
 ENUMERATION_AIM_MS = 5.0

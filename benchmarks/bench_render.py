@@ -36,16 +36,19 @@ import time
 import zlib
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
 
 from PIL import Image, ImageDraw  # noqa: E402
 
 import render  # noqa: E402
 from render import hexdraw as hd  # noqa: E402
-from render_cases import cases, generic_cases  # noqa: E402
+from tests.render_cases import cases, generic_cases  # noqa: E402
+
+if TYPE_CHECKING:
+    from games.interface import AnyGame, Event
 
 AIM_MS = 6.0
 AIM_P95_MS = 9.0
@@ -63,7 +66,7 @@ def cpu_ms(fn, runs: int) -> list[float]:
 
 
 def p95(times: list[float]) -> float:
-    return sorted(times)[max(0, int(round(0.95 * len(times))) - 1)]
+    return sorted(times)[max(0, round(0.95 * len(times)) - 1)]
 
 
 def quartile(times: list[float]) -> float:
@@ -107,7 +110,7 @@ def all_cases():
 
 
 #: (label, game id, players, options, first turn measured, last turn): consecutive turns, each drawn once.
-TURN_RUNS = [
+TURN_RUNS: list[tuple[str, str, int, dict[str, Any], int, int]] = [
     ("bide 2p turns 20-60", "bide", 2, {"side": 5}, 20, 60),
     ("bide 6p turns 20-60", "bide", 6, {"side": 5}, 20, 60),
     ("begird standard turns 40-100", "begird", 2, {"board": "standard"}, 40, 100),
@@ -120,11 +123,12 @@ def turn_run(game_id: str, players: int, options: dict, first: int, last: int):
     """The states and events of turns ``first``..``last`` of a seeded game (fewer if it ends),
     and those of the turns before, drawn first as a match would have."""
     from games import new_game
-    from render_cases import NAMES, random_turn
+    from tests.render_cases import NAMES, random_turn
 
     rng = random.Random(7)
     game = new_game(game_id, players, options)
-    before, measured = [], []
+    before: list[tuple[AnyGame, list[Event]]] = []
+    measured: list[tuple[AnyGame, list[Event]]] = []
     for turn in range(last):
         if game.is_over:
             break
@@ -184,7 +188,8 @@ def main() -> int:
               f"{size / 1000:6.1f} {ratio:6.3f} {base if base is not None else '-':>6}  {'; '.join(notes) or 'ok'}")
 
     for label, game, events, names in all_cases():
-        def one():
+
+        def one(game=game, names=names, events=events):  # this case's, not the loop's last
             return render.render_png(game, player_names=names, last_events=events, width=args.width)
 
         cold = cpu_ms(one, 1)[0]
@@ -206,9 +211,9 @@ def main() -> int:
         rng = random.Random(5)
         start = new_game(game_id, players)
         trial = start.copy()
-        turns = []
+        turns: list[str] = []
         while not trial.is_over and len(turns) < 400:
-            from render_cases import random_turn
+            from tests.render_cases import random_turn
 
             tokens = random_turn(trial, rng)
             trial.play_turn(tokens)

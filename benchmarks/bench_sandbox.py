@@ -10,11 +10,13 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.sandbox_process import SandboxProcess  # noqa: E402
+from tests.sandbox_process import SandboxProcess
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -38,6 +40,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         started = time.monotonic()
         sandbox = SandboxProcess(Path(folder) / "data")
+        call: Callable[..., Any] = sandbox.call  # JSON answers, read as the sandbox's API documents them
         ready = time.monotonic() - started
         try:
             bot = sandbox.bot_pid()
@@ -49,13 +52,15 @@ def main() -> None:
             print("idle for 10 s (reminders checked every 2 s): "
                   + ", ".join(f"{name} {cpu(pid) - before[name]:.3f} s CPU" for name, pid in pids.items()))
 
-            games = next(c["id"] for c in sandbox.call("/api/state?user=alice")["channels"] if not c["thread"])
-            sandbox.call("/api/send", {"user": "alice", "channel": games, "text": "/play game:bide opponent:bob"})
-            lobby = wait(lambda: [m for m in sandbox.call(f"/api/messages?user=bob&channel={games}") if m["components"]])[0]
-            accept = next(c["custom_id"] for row in lobby["components"] for c in row["components"] if c["label"] == "Accept")
-            sandbox.call("/api/press", {"user": "bob", "message": lobby["id"], "custom_id": accept})
-            thread = wait(lambda: [c for c in sandbox.call("/api/state?user=alice")["channels"] if c["thread"]])[0]["id"]
-            wait(lambda: sandbox.call(f"/api/messages?user=alice&channel={thread}"))
+            games = next(c["id"] for c in call("/api/state?user=alice")["channels"] if not c["thread"])
+            call("/api/send", {"user": "alice", "channel": games, "text": "/play game:bide opponent:bob"})
+            lobby = wait(lambda: [m for m in call(f"/api/messages?user=bob&channel={games}") if m["components"]])[0]
+            accept = next(
+                c["custom_id"] for row in lobby["components"] for c in row["components"] if c["label"] == "Accept"
+            )
+            call("/api/press", {"user": "bob", "message": lobby["id"], "custom_id": accept})
+            thread = wait(lambda: [c for c in call("/api/state?user=alice")["channels"] if c["thread"]])[0]["id"]
+            wait(lambda: call(f"/api/messages?user=alice&channel={thread}"))
 
             turns, players = 20, ("alice", "bob")
             before = {name: cpu(pid) for name, pid in pids.items()}
@@ -63,13 +68,13 @@ def main() -> None:
             for turn in range(turns):
                 user = players[turn % 2]
                 began = time.monotonic()
-                choices = sandbox.call("/api/suggest", {"user": user, "channel": thread, "text": "/move move:"})
+                choices = call("/api/suggest", {"user": user, "channel": thread, "text": "/move move:"})
                 suggests.append(time.monotonic() - began)
-                count = len(sandbox.call(f"/api/messages?user=alice&channel={thread}"))
+                count = len(call(f"/api/messages?user=alice&channel={thread}"))
                 began = time.monotonic()
-                answer = sandbox.call("/api/send", {"user": user, "channel": thread, "text": choices["items"][0]["text"]})
+                answer = call("/api/send", {"user": user, "channel": thread, "text": choices["items"][0]["text"]})
                 assert answer.get("ok"), answer
-                wait(lambda: len(sandbox.call(f"/api/messages?user=alice&channel={thread}")) > count)
+                wait(lambda count=count: len(call(f"/api/messages?user=alice&channel={thread}")) > count)
                 walls.append(time.monotonic() - began)
             used = {name: (cpu(pid) - before[name]) / turns for name, pid in pids.items()}
             print(f"{turns} Bide turns through the page's API (autocomplete, then /move with its first suggestion):")

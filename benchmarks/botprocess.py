@@ -63,9 +63,11 @@ class BotProcess:
         """A Bide match between people ``a`` and ``b``: ``a`` challenges, ``b`` accepts; its thread.
         ``timeout``: for each interaction (None: the emulator's default)."""
         lobby = await self.emu.invoke(a, self.channel, "play", {"game": "bide", "opponent": b}, timeout=timeout)
-        accept = next(x for x in lobby.response.buttons() if x["label"] == "Accept")
+        challenge = lobby.response
+        assert challenge is not None, lobby  # the bot answers /play with the challenge
+        accept = next(x for x in challenge.buttons() if x["label"] == "Accept")
         known = {t.id for t in self.emu.threads(self.channel)}
-        await self.emu.press(b, lobby.response, accept["custom_id"], timeout=timeout)
+        await self.emu.press(b, challenge, accept["custom_id"], timeout=timeout)
         return await self.new_thread(known, polls)
 
     async def play_people(self, thread, a, b, rng: random.Random, turns: int, think: float,

@@ -39,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from emulator import DiscordEmulator  # noqa: E402
 from emulator.errors import EmulatorError  # noqa: E402
+from emulator.models import Channel  # noqa: E402
 from games import load_state, new_game  # noqa: E402
 
 TOKEN = "soak-token"
@@ -55,7 +56,7 @@ class Soak:
         self.process: subprocess.Popen | None = None
         self.up = asyncio.Event()
         self.acknowledged: list[tuple[int, int, str]] = []  # (match, ply, notation)
-        self.threads: dict[int, object] = {}
+        self.threads: dict[int, Channel] = {}
         self.pairs = 0
         self.stopping = False
         self.errors: list[str] = []
@@ -63,11 +64,19 @@ class Soak:
     # -- the bot process ---------------------------------------------------------------
 
     async def start_bot(self) -> None:
-        env = {**os.environ, "DISCORD_TOKEN": TOKEN, "DISCORD_API_BASE_URL": self.emu.api_base_url,
-               "DISCORD_GATEWAY_URL": self.emu.gateway_url, "HEXPLAY_DEV_GUILD_IDS": str(self.guild.id),
-               "HEXPLAY_DB_PATH": str(self.db), "HEXPLAY_LOG_LEVEL": os.environ.get("SOAK_LOG_LEVEL", "ERROR"), "PYTHONPATH": str(ROOT)}
-        self.process = subprocess.Popen([sys.executable, "-m", "bot"], cwd=self.tmp, env=env,
-                                        stdout=subprocess.DEVNULL, stderr=open(self.tmp / "bot.log", "a"))
+        env = {
+            **os.environ,
+            "DISCORD_TOKEN": TOKEN,
+            "DISCORD_API_BASE_URL": self.emu.api_base_url,
+            "DISCORD_GATEWAY_URL": self.emu.gateway_url,
+            "HEXPLAY_DEV_GUILD_IDS": str(self.guild.id),
+            "HEXPLAY_DB_PATH": str(self.db),
+            "HEXPLAY_LOG_LEVEL": os.environ.get("SOAK_LOG_LEVEL", "ERROR"),
+            "PYTHONPATH": str(ROOT),
+        }
+        with open(self.tmp / "bot.log", "a") as log:  # the bot keeps its own copy; ours closes (no leak per restart)
+            self.process = subprocess.Popen([sys.executable, "-m", "bot"], cwd=self.tmp, env=env,
+                                            stdout=subprocess.DEVNULL, stderr=log)
         await self.emu.wait_until_ready(timeout=60)
         probe = self.emu.create_user(f"probe{time.monotonic_ns()}")
         for _ in range(60):  # serving: it answers a command
@@ -90,7 +99,7 @@ class Soak:
 
     # -- players -------------------------------------------------------------------------
 
-    async def open_match(self) -> tuple[int, object, list]:
+    async def open_match(self) -> tuple[int, Channel, list]:
         while True:
             await self.up.wait()
             a = self.emu.create_user(f"p{self.pairs}a")
@@ -98,9 +107,11 @@ class Soak:
             self.pairs += 1
             try:
                 lobby = await self.emu.invoke(a, self.channel, "play", {"game": "bide", "opponent": b}, timeout=5)
-                accept = next(x for x in lobby.response.buttons() if x["label"] == "Accept")
+                challenge = lobby.response
+                assert challenge is not None, lobby  # the bot answers /play with the challenge
+                accept = next(x for x in challenge.buttons() if x["label"] == "Accept")
                 match_id = int(accept["custom_id"].rsplit(":", 1)[1])
-                await self.emu.press(b, lobby.response, accept["custom_id"], timeout=5)
+                await self.emu.press(b, challenge, accept["custom_id"], timeout=5)
                 for _ in range(500):
                     thread_id = self.thread_id(match_id)
                     if thread_id and any(m.attachments for m in self.emu.messages(thread_id)):
@@ -124,8 +135,8 @@ class Soak:
             row = db.execute("SELECT state FROM matches WHERE id = ?", (match_id,)).fetchone()
         return load_state(json.loads(row[0]))
 
-    async def player(self, first: tuple[int, object, list]) -> None:
-        opened: tuple[int, object, list] | None = first
+    async def player(self, first: tuple[int, Channel, list]) -> None:
+        opened: tuple[int, Channel, list] | None = first
         while not self.stopping:
             match_id, thread, users = opened or await self.open_match()
             opened = None
@@ -231,8 +242,18 @@ class Soak:
                 replay.play_turn(notation) if kind == "turn" else None
             if json.dumps(replay.to_json(), sort_keys=True) != json.dumps(json.loads(state[0]), sort_keys=True):
                 broken += 1
-        return {"kills": 0, "acknowledged": len(self.acknowledged), "logged": len(logged), "lost": lost,
-                "duplicates": duplicates, "missing": missing, "broken": broken, "unseen": unseen, "strays": strays, "matches": len(self.threads)}
+        return {
+            "kills": 0,
+            "acknowledged": len(self.acknowledged),
+            "logged": len(logged),
+            "lost": lost,
+            "duplicates": duplicates,
+            "missing": missing,
+            "broken": broken,
+            "unseen": unseen,
+            "strays": strays,
+            "matches": len(self.threads),
+        }
 
 
 async def main_async(kills: int, matches: int, seed: int) -> int:

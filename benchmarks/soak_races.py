@@ -50,9 +50,10 @@ async def trial(world: BotWorld, kind: str, gap: float) -> tuple[int, bool, int]
         bide = next(b for b in board.buttons() if b["label"] == "Bide")["custom_id"]
         results = await race(move("e5"), lambda: world.emu.press(alice, board, bide), gap)
     else:
-        asked = await world.emu.invoke(bob, thread, "resign", {})
-        confirm = asked.response.buttons()[0]["custom_id"]
-        results = await race(move("e5"), lambda: world.emu.press(bob, asked.response, confirm), gap)
+        asked = (await world.emu.invoke(bob, thread, "resign", {})).response
+        assert asked is not None  # /resign asks for a confirmation
+        confirm = asked.buttons()[0]["custom_id"]
+        results = await race(move("e5"), lambda: world.emu.press(bob, asked, confirm), gap)
     applied = sum(1 for r in results if not isinstance(r, BaseException) and
                   ("played" in r.text or "resigned" in r.text) and not _refusal(r.text))
     consistent, logged = await log_matches_state(world.service, match_id)

@@ -33,10 +33,8 @@ def main() -> None:
     parser.add_argument("--token", default="test-token", help="bot token the emulator accepts")
     parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one)")
     args = parser.parse_args()
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(serve(args.token, args.port))
-    except KeyboardInterrupt:
-        pass
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ real user could do it.
 from __future__ import annotations
 
 import secrets
-from typing import TYPE_CHECKING, Any, Mapping, Sequence, Union
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from .errors import EmulatorError
 from .gateway import DIRECT_MESSAGES, GUILD_MESSAGES, MESSAGE_CONTENT, GatewaySession
@@ -29,10 +30,10 @@ if TYPE_CHECKING:
     from .interactions import InteractionService
     from .store import Store
 
-UserLike = Union[User, int]
-ChannelLike = Union[Channel, int]
-MessageLike = Union[Message, int]
-AttachmentLike = Union[Attachment, bytes, tuple[str, bytes]]
+UserLike = User | int
+ChannelLike = Channel | int
+MessageLike = Message | int
+AttachmentLike = Attachment | bytes | tuple[str, bytes]
 
 
 class UserActions:
@@ -125,7 +126,9 @@ class UserActions:
         values.setdefault(focused, "")
         schema, path = self._find_command(where, command)
         data = self._command_data(schema, path, values, guild, focused=focused)
-        result = await self._dispatch(AUTOCOMPLETE, acting, where, data, timeout=timeout, label=f"/{command} autocomplete")
+        result = await self._dispatch(
+            AUTOCOMPLETE, acting, where, data, timeout=timeout, label=f"/{command} autocomplete"
+        )
         return list(result.choices or [])
 
     def _find_command(self, channel: Channel, name: str) -> tuple[dict[str, Any], list[str]]:
@@ -149,7 +152,13 @@ class UserActions:
         return command, parts[1:]
 
     def _command_data(
-        self, command: dict[str, Any], path: list[str], values: dict[str, Any], guild: Guild | None, *, focused: str | None
+        self,
+        command: dict[str, Any],
+        path: list[str],
+        values: dict[str, Any],
+        guild: Guild | None,
+        *,
+        focused: str | None,
     ) -> dict[str, Any]:
         data: dict[str, Any] = {"id": command["id"], "name": command["name"], "type": 1, "options": []}
         if command.get("guild_id"):
@@ -209,7 +218,10 @@ class UserActions:
                 allowed = spec.get("channel_types")
                 if allowed and channel.type not in allowed:
                     raise EmulatorError(f"option {name!r}: channel type {channel.type} not in {allowed}")
-                payload = {**self.store.channel_payload(channel), "permissions": str(self.store.bot_permissions(channel))}
+                payload = {
+                    **self.store.channel_payload(channel),
+                    "permissions": str(self.store.bot_permissions(channel)),
+                }
                 resolved.setdefault("channels", {})[str(channel.id)] = payload
                 value = str(channel.id)
             elif kind in (8, 9):
@@ -245,7 +257,9 @@ class UserActions:
         return user
 
     def _any_channel(self, guild: Guild) -> Channel:
-        return self.store.channels[guild.channel_ids[0]] if guild.channel_ids else Channel(id=0, type=0, guild_id=guild.id)
+        return (
+            self.store.channels[guild.channel_ids[0]] if guild.channel_ids else Channel(id=0, type=0, guild_id=guild.id)
+        )
 
     def _is_role(self, value: Any, guild: Guild | None) -> bool:
         if guild is None or isinstance(value, User):
@@ -387,6 +401,7 @@ class UserActions:
             return {"type": 18, "component": self._modal_answer(component["component"], values)}
         custom_id = component.get("custom_id")
         if kind == 4:
+            assert isinstance(custom_id, str)  # limits.check_modal required it when the bot opened the modal
             text = str(values.pop(custom_id, component.get("value") or ""))
             low, high = component.get("min_length") or 0, component.get("max_length") or 4000
             if component.get("required", True) and not text:
@@ -395,6 +410,7 @@ class UserActions:
                 raise EmulatorError(f"text input {custom_id!r} must be {low}-{high} characters")
             return {"type": 4, "custom_id": custom_id, "value": text}
         if kind in SELECT_TYPES:
+            assert isinstance(custom_id, str)  # as for a text input
             return {"type": kind, "custom_id": custom_id, "values": [str(v) for v in values.pop(custom_id, [])]}
         return {"type": kind, **({"id": component["id"]} if "id" in component else {})}
 

@@ -12,15 +12,14 @@ import collections
 import json
 import logging
 import secrets
-from typing import TYPE_CHECKING, Any, Callable, Union
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
 
-from .ratelimits import WindowCounter
+from .host import Host
+from .ratelimits import RateLimits, WindowCounter
 from .waiting import Signal
-
-if TYPE_CHECKING:
-    from .server import DiscordEmulator
 
 log = logging.getLogger(__name__)
 
@@ -52,8 +51,8 @@ DISALLOWED_INTENTS = 4014
 RATE_LIMITED = 4008
 RESUMABLE_CLOSE = 4000
 
-EventData = Union[dict[str, Any], Callable[["GatewaySession"], dict[str, Any]]]
-Outgoing = Union[str, Callable[[], None]]
+EventData = dict[str, Any] | Callable[["GatewaySession"], dict[str, Any]]
+Outgoing = str | Callable[[], None]
 
 
 class Connection:
@@ -128,8 +127,17 @@ class GatewaySession:
             self.connection.send(frame)
 
 
+class GatewayHost(Host, Protocol):
+    """What the gateway needs from the emulator beyond :class:`~emulator.host.Host`."""
+
+    privileged_intents: bool
+
+    @property
+    def rate_limits(self) -> RateLimits: ...
+
+
 class Gateway:
-    def __init__(self, emulator: DiscordEmulator) -> None:
+    def __init__(self, emulator: GatewayHost) -> None:
         self.emu = emulator
         self.sessions: dict[str, GatewaySession] = {}
         self.connections: set[Connection] = set()
@@ -202,7 +210,9 @@ class Gateway:
                 limits = self.emu.rate_limits
                 if limits.enabled and not connection.sent_events.allow(limits.gateway):
                     rule = limits.gateway
-                    self.emu.violations.append(f"gateway: more than {rule.limit} events in {rule.per:g} s (closed 4008)")
+                    self.emu.violations.append(
+                        f"gateway: more than {rule.limit} events in {rule.per:g} s (closed 4008)"
+                    )
                     await connection.close(RATE_LIMITED, "Rate limited.")
                     break
                 await self._on_frame(connection, payload)

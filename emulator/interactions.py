@@ -4,11 +4,13 @@ callbacks, followups and ``@original`` edits (:class:`InteractionService`)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Protocol
 
 from . import limits
 from .errors import ApiError, EmulatorError, FormErrors, unknown_interaction, unknown_message
+from .host import Host
 from .messaging import (
     DEFERRED_RESPONSE_FLAGS,
     FOLLOWUP_MESSAGE_FLAGS,
@@ -20,9 +22,6 @@ from .messaging import (
 )
 from .models import FLAG_EPHEMERAL, FLAG_LOADING, Channel, Message, User
 from .waiting import Signal
-
-if TYPE_CHECKING:
-    from .server import DiscordEmulator
 
 # Interaction responses and followups parse only user mentions unless told otherwise.
 WEBHOOK_MENTION_DEFAULTS = ("users",)
@@ -138,8 +137,15 @@ class PendingInteraction:
         return time.monotonic() - self.dispatched_at
 
 
+class InteractionHost(Host, Protocol):
+    """What the interaction service needs from the emulator beyond :class:`~emulator.host.Host`."""
+
+    interaction_deadline: float  # seconds, real time, for the first callback
+    token_lifetime: float  # seconds an interaction token accepts webhook calls
+
+
 class InteractionService:
-    def __init__(self, emulator: DiscordEmulator) -> None:
+    def __init__(self, emulator: InteractionHost) -> None:
         self.emu = emulator
         self.store = emulator.store
         self.by_id: dict[int, PendingInteraction] = {}
@@ -178,7 +184,9 @@ class InteractionService:
             result._changed()
         return response
 
-    def _apply_callback(self, pending: PendingInteraction, body: dict[str, Any], uploads: list[Upload]) -> dict[str, Any]:
+    def _apply_callback(
+        self, pending: PendingInteraction, body: dict[str, Any], uploads: list[Upload]
+    ) -> dict[str, Any]:
         kind = body.get("type")
         data = body.get("data") or {}
         if not isinstance(data, dict):
@@ -190,6 +198,7 @@ class InteractionService:
             reason = f"Callback type {kind} is not valid for interaction type {pending.type}"
             errors.add(["type"], "INTERACTION_RESPONSE_TYPE_INVALID", reason)
             errors.raise_if_any()
+        assert isinstance(kind, int)  # one of ALLOWED_CALLBACKS, checked just above
         result = pending.result
         message: Message | None = None
         if kind == 4:

@@ -11,7 +11,8 @@ import datetime as dt
 import math
 import re
 import urllib.parse
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .errors import ApiError, FormErrors
 from .models import FLAG_COMPONENTS_V2, MiB, walk_components
@@ -73,7 +74,8 @@ def check_message_fields(body: dict[str, Any], errors: FormErrors, *, prefix: Se
         check_embeds(embeds, errors, base + ["embeds"])
     components = body.get("components")
     if components:
-        flags = body.get("flags") if isinstance(body.get("flags"), int) else 0
+        raw_flags = body.get("flags")
+        flags = raw_flags if isinstance(raw_flags, int) else 0
         check_message_components(components, flags, errors, base + ["components"])
 
 
@@ -380,7 +382,9 @@ def _check_component(component: dict[str, Any], path: Path, errors: FormErrors, 
     custom_id = component.get("custom_id")
     if custom_id is not None:
         if custom_id in seen:
-            errors.add(path + ["custom_id"], "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated")
+            errors.add(
+                path + ["custom_id"], "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated"
+            )
         seen.add(custom_id)
     if kind == 1:
         _check_action_row(component, path, errors, seen, modal=modal)
@@ -432,7 +436,9 @@ def _check_action_row(row: dict[str, Any], path: Path, errors: FormErrors, seen:
     kinds = [child.get("type") if isinstance(child, dict) else None for child in children]
     if any(kind in SELECT_TYPES or kind == 4 for kind in kinds) and len(children) > 1:
         errors.add(
-            path + ["components"], "COMPONENT_LAYOUT_WIDTH_EXCEEDED", "The specified component exceeds the maximum width"
+            path + ["components"],
+            "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+            "The specified component exceeds the maximum width",
         )
     elif len(children) > 5:
         errors.add(path + ["components"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
@@ -455,7 +461,9 @@ def _check_button(button: dict[str, Any], path: Path, errors: FormErrors) -> Non
             errors.required(path + ["url"])
         check_url(button.get("url"), LINK_BUTTON_SCHEMES, 512, errors, path + ["url"])
         if button.get("custom_id") is not None:
-            errors.add(path + ["custom_id"], "BUTTON_COMPONENT_INVALID_CUSTOM_ID", "Link buttons cannot have a custom_id")
+            errors.add(
+                path + ["custom_id"], "BUTTON_COMPONENT_INVALID_CUSTOM_ID", "Link buttons cannot have a custom_id"
+            )
     elif style == 6:
         if not button.get("sku_id"):
             errors.required(path + ["sku_id"])
@@ -586,14 +594,18 @@ def check_commands(commands: Any, errors: FormErrors) -> None:
         kind = command.get("type", 1)
         names = per_type.setdefault(kind if isinstance(kind, int) else -1, set())
         if repr(command.get("name")) in names:
-            errors.add([index, "name"], "APPLICATION_COMMANDS_DUPLICATE_NAME", "Application command names must be unique")
+            errors.add(
+                [index, "name"], "APPLICATION_COMMANDS_DUPLICATE_NAME", "Application command names must be unique"
+            )
         names.add(repr(command.get("name")))
         _check_command(command, [index], errors)
     if len(per_type.get(1, ())) > MAX_CHAT_INPUT_COMMANDS:
         errors.add([], "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_CHAT_INPUT_COMMANDS} or fewer chat input commands.")
     for kind in (2, 3):
         if len(per_type.get(kind, ())) > MAX_CONTEXT_MENU_COMMANDS:
-            errors.add([], "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_CONTEXT_MENU_COMMANDS} or fewer type-{kind} commands.")
+            errors.add(
+                [], "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_CONTEXT_MENU_COMMANDS} or fewer type-{kind} commands."
+            )
 
 
 def _check_name(name: Any, path: Path, errors: FormErrors, *, lowercase: bool) -> None:
@@ -613,7 +625,9 @@ def _check_command(command: dict[str, Any], path: Path, errors: FormErrors) -> N
     else:
         errors.length_between(path + ["name"], command.get("name"), 1, 32)
         if command.get("description"):
-            errors.add(path + ["description"], "BASE_TYPE_MAX_LENGTH", "Context menu commands cannot have a description")
+            errors.add(
+                path + ["description"], "BASE_TYPE_MAX_LENGTH", "Context menu commands cannot have a description"
+            )
         if command.get("options"):
             errors.add(path + ["options"], "BASE_TYPE_MAX_LENGTH", "Context menu commands cannot have options")
     if _command_chars(command) > MAX_COMMAND_CHARS:
@@ -635,8 +649,40 @@ def _check_command(command: dict[str, Any], path: Path, errors: FormErrors) -> N
 # OpenAPI: default_member_permissions maximum; developers/reference.mdx "Locales".
 MAX_PERMISSIONS = 18014398509481983
 LOCALES = frozenset(
-    "id da de en-GB en-US es-ES es-419 fr hr it lt hu nl no pl pt-BR ro fi sv-SE vi tr cs el bg ru uk hi th zh-CN "
-    "ja zh-TW ko".split()
+    [
+        "id",
+        "da",
+        "de",
+        "en-GB",
+        "en-US",
+        "es-ES",
+        "es-419",
+        "fr",
+        "hr",
+        "it",
+        "lt",
+        "hu",
+        "nl",
+        "no",
+        "pl",
+        "pt-BR",
+        "ro",
+        "fi",
+        "sv-SE",
+        "vi",
+        "tr",
+        "cs",
+        "el",
+        "bg",
+        "ru",
+        "uk",
+        "hi",
+        "th",
+        "zh-CN",
+        "ja",
+        "zh-TW",
+        "ko",
+    ]
 )
 CHANNEL_TYPES = (0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15, 16)
 

@@ -131,7 +131,9 @@ def create_message(
     components = body.get("components") or []
     flags = int(body.get("flags") or 0) | extra_flags
     limits.check_v2_message(flags=flags, content=content, embeds=embeds)
-    limits.check_not_empty(content=content, embeds=embeds, components=components, attachment_count=len(uploads), body=body)
+    limits.check_not_empty(
+        content=content, embeds=embeds, components=components, attachment_count=len(uploads), body=body
+    )
     reference_id = _reference(store, channel, body)
     assign_component_ids(components)
     return store.add_message(

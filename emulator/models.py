@@ -11,8 +11,9 @@ import datetime as dt
 import itertools
 import re
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 DISCORD_EPOCH_MS = 1420070400000
 MiB = 1024 * 1024
@@ -80,7 +81,7 @@ def new_snowflake() -> int:
 
 
 def utcnow() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc)
+    return dt.datetime.now(dt.UTC)
 
 
 def iso(moment: dt.datetime | None) -> str | None:
@@ -205,10 +206,7 @@ def assign_component_ids(components: list[dict[str, Any]]) -> None:
 
 
 def _embed_text(embed: dict[str, Any]) -> list[str]:
-    parts: list[str] = []
-    for key in ("title", "description"):
-        if embed.get(key):
-            parts.append(str(embed[key]))
+    parts = [str(embed[key]) for key in ("title", "description") if embed.get(key)]
     for embed_field in embed.get("fields") or []:
         parts.extend(str(embed_field.get(key) or "") for key in ("name", "value"))
     for key in ("author", "footer"):
@@ -273,9 +271,11 @@ class Message:
         parts = [self.content] if self.content else []
         for embed in self.embeds:
             parts.extend(_embed_text(embed))
-        for component in walk_components(self.components):
-            if component.get("type") == 10 and component.get("content"):
-                parts.append(str(component["content"]))
+        parts.extend(
+            str(component["content"])
+            for component in walk_components(self.components)
+            if component.get("type") == 10 and component.get("content")
+        )
         return "\n".join(parts)
 
     def all_components(self) -> list[dict[str, Any]]:

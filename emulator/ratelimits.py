@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 RATE_LIMITED_MESSAGE = "You are being rate limited."
 
@@ -167,13 +168,13 @@ class RateLimiter:
             return Decision({})
         now = self.clock()
         if bot and not template.startswith(GLOBAL_EXEMPT_PREFIXES):
-            window = self._global
-            if _expired(window, config.global_per, now):
-                window.opened, window.used = now, 0
-            if window.used >= config.global_limit:
-                retry = _up_to_ms(window.opened + config.global_per - now)
+            everything = self._global
+            if _expired(everything, config.global_per, now):
+                everything.opened, everything.used = now, 0
+            if everything.used >= config.global_limit:
+                retry = _up_to_ms(everything.opened + config.global_per - now)
                 return self._refuse(method, path, "global", "global", retry, {"X-RateLimit-Global": "true"})
-            window.used += 1
+            everything.used += 1
         bucket = ROUTE_BUCKETS.get((method, template)) or f"{method} {template}"
         rule = config.route_limit(bucket)
         major = "+".join(params[name] for name in MAJOR_PARAMETERS if name in params)

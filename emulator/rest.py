@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
 from aiohttp import web
 
 from . import limits
 from .errors import ApiError, FormErrors, missing_permissions, unknown_guild, unknown_message, unknown_user
-from .gateway import GUILDS
+from .gateway import GUILDS, Gateway
+from .host import Host
+from .interactions import InteractionService
 from .messaging import create_message, edit_message, enforced_nonce_duplicate, read_body
 from .models import (
     CREATE_PRIVATE_THREADS,
@@ -26,11 +29,9 @@ from .models import (
     SEND_MESSAGES,
     Channel,
     Message,
+    User,
 )
-from .ratelimits import RATE_LIMITED_MESSAGE, Decision
-
-if TYPE_CHECKING:
-    from .server import DiscordEmulator
+from .ratelimits import RATE_LIMITED_MESSAGE, Decision, RateLimiter, RateLimitHit
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +51,21 @@ def _truthy(value: str | None) -> bool:
     return (value or "").lower() in ("1", "true")
 
 
+class RestHost(Host, Protocol):
+    """What the REST API needs from the emulator beyond :class:`~emulator.host.Host`."""
+
+    app_owner: User | None
+    requests: list[tuple[str, str]]  # every (method, path) the bot asked for
+    rate_limiter: RateLimiter
+    rate_limit_hits: list[RateLimitHit]
+    gateway: Gateway
+    interactions: InteractionService
+
+    def _record_rejection(self, method: str, path: str, error: ApiError) -> None: ...
+
+
 class RestApi:
-    def __init__(self, emulator: DiscordEmulator) -> None:
+    def __init__(self, emulator: RestHost) -> None:
         self.emu = emulator
         self.store = emulator.store
 
@@ -117,7 +131,7 @@ class RestApi:
             self.emu.rate_limit_hits.append(hit)
             error = ApiError(429, 0, f"{RATE_LIMITED_MESSAGE} ({hit.scope}: {hit.bucket})", violation=False)
             self.emu._record_rejection(request.method, path, error)
-            response = json_response(decision.refusal, 429)
+            response: web.StreamResponse = json_response(decision.refusal, 429)
         else:
             response = await self._handle(request, handler, path)
         if not response.prepared:  # (a websocket was answered long ago)
@@ -137,9 +151,9 @@ class RestApi:
             raise
         except Exception as exc:  # an emulator bug must not look like a Discord outage (no 5xx)
             log.exception("emulator error on %s %s", request.method, path)
-            error = ApiError(400, 0, f"emulator internal error: {exc!r}")
-            self.emu._record_rejection(request.method, path, error)
-            return json_response(error.body(), 400)
+            internal = ApiError(400, 0, f"emulator internal error: {exc!r}")
+            self.emu._record_rejection(request.method, path, internal)
+            return json_response(internal.body(), 400)
 
     def _rate_limit(self, request: web.Request, path: str) -> Decision:
         """Count the request against Discord's rate limits (API routes the emulator implements)."""
@@ -266,7 +280,9 @@ class RestApi:
         body, uploads = await read_body(request)
         info = request.match_info
         message = self.emu.interactions.followup(info["app"], info["token"], body, uploads)
-        return json_response(self.store.message_payload(message)) if _truthy(request.query.get("wait")) else no_content()
+        return (
+            json_response(self.store.message_payload(message)) if _truthy(request.query.get("wait")) else no_content()
+        )
 
     async def get_webhook_message(self, request: web.Request) -> web.Response:
         info = request.match_info

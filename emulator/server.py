@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import logging
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Callable
+from typing import Any
 
 import yarl
 from aiohttp import web

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import mimetypes
 import struct
+from collections.abc import Iterable
+from typing import Any
 from urllib.parse import quote
-from typing import Any, Iterable
 
 from .errors import unknown_channel, unknown_message
 from .models import (
@@ -275,7 +276,14 @@ class Store:
 
         return [
             role(guild.id, "@everyone", EVERYONE_PERMISSIONS, 0),
-            role(guild.bot_role_id, self.bot.name, BOT_ROLE_PERMISSIONS, 1, managed=True, tags={"bot_id": str(self.bot.id)}),
+            role(
+                guild.bot_role_id,
+                self.bot.name,
+                BOT_ROLE_PERMISSIONS,
+                1,
+                managed=True,
+                tags={"bot_id": str(self.bot.id)},
+            ),
         ]
 
     def channel_payload(self, channel: Channel) -> dict[str, Any]:

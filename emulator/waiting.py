@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Callable
+import contextlib
+from collections.abc import Callable
 
 
 class Signal:
@@ -28,8 +29,6 @@ class Signal:
             if remaining <= 0:
                 return False
             event = self._event
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), min(remaining, poll) if poll else remaining)
-            except asyncio.TimeoutError:
-                pass
         return True

@@ -8,6 +8,15 @@ from .interface import Event, Game, GameError, GameInfo, IllegalMove, OptionErro
 from .registry import GAMES, get, load_state, new_game
 
 __all__ = [
-    "Event", "Game", "GameError", "GameInfo", "IllegalMove", "OptionError", "StateError",
-    "GAMES", "get", "load_state", "new_game",
+    "GAMES",
+    "Event",
+    "Game",
+    "GameError",
+    "GameInfo",
+    "IllegalMove",
+    "OptionError",
+    "StateError",
+    "get",
+    "load_state",
+    "new_game",
 ]

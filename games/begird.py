@@ -1,4 +1,4 @@
-"""Begird (Mark Steere, 2008), exactly as RULES.md §2 settles it.
+"""Begird (Mark Steere, 2008): the rules in :data:`RULES_SUMMARY`, this project's decisions in docs/rules.md.
 
 Boards (option ``board``)
 -------------------------
@@ -24,7 +24,7 @@ board, ``(3, 4, 4) × 3`` on the small one and ``(14, 14, 14)`` for Y. The cut
 is anchored on the board's upper-right side (the side ``q = max q``): island
 1 is centred on the ring cells lying alongside that side (the ring cells
 touching two of its cells), and the others follow clockwise. On the
-hexagons this centres every 3-cell island on a long side (RULES.md §2); on
+hexagons this centres every 3-cell island on a long side (as the rules place them); on
 the triangle it makes the three islands exactly its three sides, the corner
 ring cells included, so ``a1``, ``m1`` and ``m13`` each touch two islands.
 A board cell touches an island when it is adjacent to one of its ring cells.
@@ -72,9 +72,10 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, Mapping
+from functools import cache
+from typing import Any
 
 from .hexgrid import Cell, CellNameError, HexBoard, distance, neighbours
 from .interface import (
@@ -122,7 +123,7 @@ def _pixel(cell: Cell) -> tuple[float, float]:
 def clockwise_ring(board: HexBoard) -> list[Cell]:
     """The off-board cells touching ``board``, in clockwise order on screen."""
     ring = board.outside_ring()
-    xs, ys = zip(*(_pixel(c) for c in board.cells))
+    xs, ys = zip(*(_pixel(c) for c in board.cells), strict=True)
     cx, cy = sum(xs) / len(xs), sum(ys) / len(ys)
 
     def angle(c: Cell) -> float:
@@ -130,7 +131,7 @@ def clockwise_ring(board: HexBoard) -> list[Cell]:
         return math.atan2(y - cy, x - cx)  # y grows downwards: increasing angle is clockwise
 
     ring.sort(key=angle)
-    for a, b in zip(ring, ring[1:] + ring[:1]):
+    for a, b in zip(ring, ring[1:] + ring[:1], strict=True):
         if distance(a, b) != 1:  # a board in pieces or with a hole
             raise ValueError("the outside ring is not a simple loop")
     return ring
@@ -143,10 +144,7 @@ def split_into_islands(board: HexBoard, sizes: tuple[int, ...]) -> tuple[tuple[C
         raise ValueError(f"island sizes add up to {sum(sizes)}, the ring has {len(ring)} cells")
     cells = set(board.cells)
     q_side = max(q for q, _ in board.cells) + 1
-    alongside = [
-        k for k, c in enumerate(ring)
-        if c[0] == q_side and sum(n in cells for n in neighbours(c)) >= 2
-    ]
+    alongside = [k for k, c in enumerate(ring) if c[0] == q_side and sum(n in cells for n in neighbours(c)) >= 2]
     # The alongside cells are consecutive on the ring; find the first one clockwise.
     first = next(k for k in alongside if (k - 1) % len(ring) not in alongside)
     if (len(alongside) - sizes[0]) % 2:
@@ -156,7 +154,7 @@ def split_into_islands(board: HexBoard, sizes: tuple[int, ...]) -> tuple[tuple[C
     islands = []
     at = 0
     for size in sizes:
-        islands.append(tuple(ordered[at:at + size]))
+        islands.append(tuple(ordered[at : at + size]))
         at += size
     return tuple(islands)
 
@@ -229,7 +227,7 @@ class Layout:
         return _island_distance(self.variant)
 
 
-@lru_cache(maxsize=None)
+@cache
 def layout(variant: str = "standard") -> Layout:
     if variant not in _VARIANT_SPECS:
         raise ValueError(f"unknown Begird board {variant!r}: choose one of {', '.join(VARIANTS)}")
@@ -247,7 +245,7 @@ def layout(variant: str = "standard") -> Layout:
                     shore.add(i)
                     masks[i] |= 1 << k
         shores.append(tuple(sorted(shore)))
-    n = len(islands)
+    count = len(islands)
     return Layout(
         variant=variant,
         board=board,
@@ -255,18 +253,15 @@ def layout(variant: str = "standard") -> Layout:
         shores=tuple(shores),
         cell_masks=tuple(masks),
         neighbours=board.neighbour_indices,
-        win_table=_winning_table(n),
-        need=(n + 3) // 2,
+        win_table=_winning_table(count),
+        need=(count + 3) // 2,
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _island_distance(variant: str) -> tuple[tuple[int, ...], ...]:
     lay = layout(variant)
-    return tuple(
-        tuple(min(distance(c, x) for x in island) - 1 for island in lay.islands)
-        for c in lay.board.cells
-    )
+    return tuple(tuple(min(distance(c, x) for x in island) - 1 for island in lay.islands) for c in lay.board.cells)
 
 
 def island_cells(variant: str = "standard") -> tuple[tuple[Cell, ...], ...]:
@@ -280,9 +275,7 @@ def shores(variant: str = "standard") -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(lay.board.names[i] for i in shore) for shore in lay.shores)
 
 
-class Begird(TurnBookkeeping):
-    info: GameInfo  # set below
-
+class Begird(TurnBookkeeping[int]):
     def __init__(self, players: int, options: Mapping[str, Any]) -> None:
         self.players = players
         self.options = dict(options)
@@ -308,7 +301,7 @@ class Begird(TurnBookkeeping):
     # -- creation ------------------------------------------------------------------
 
     @classmethod
-    def new(cls, players: int = 2, options: Mapping[str, Any] | None = None) -> "Begird":
+    def new(cls, players: int = 2, options: Mapping[str, Any] | None = None) -> Begird:
         cls.info.check_players(players)
         return cls(players, cls.info.resolve_options(options))
 
@@ -525,13 +518,24 @@ class Begird(TurnBookkeeping):
 
         return sorted(actions, key=key)
 
-    def copy(self) -> "Begird":
+    def copy(self) -> Begird:
         # The layout is immutable and shared; only the mutable lists are copied.
         twin = object.__new__(Begird)
         twin.__dict__.update(self.__dict__)
         for key in ("cells", "parent", "size", "masks", "empties", "_turn", "options"):
             setattr(twin, key, type(getattr(self, key))(getattr(self, key)))
         return twin
+
+    # -- cells -----------------------------------------------------------------------
+
+    def cell_names(self) -> tuple[str, ...]:
+        return self.board.names
+
+    def parse_cell(self, text: str) -> str:
+        try:
+            return self.board.names[self.board.parse(text)]
+        except CellNameError as error:
+            raise IllegalMove(str(error)) from None
 
     # -- resignation ---------------------------------------------------------------
 
@@ -572,9 +576,7 @@ class Begird(TurnBookkeeping):
         return doc
 
     @classmethod
-    def from_position(
-        cls, players: int, options: Mapping[str, Any] | None, position: Mapping[str, Any]
-    ) -> "Begird":
+    def from_position(cls, players: int, options: Mapping[str, Any] | None, position: Mapping[str, Any]) -> Begird:
         cls.info.check_players(players)
         game = cls(players, cls.info.resolve_options(options))
         try:
@@ -627,7 +629,7 @@ class Begird(TurnBookkeeping):
             game._resigned = resigned
             game._win(3 - resigned, None, "resignation")
         elif wins:
-            (colour, cell), = wins.items()
+            ((colour, cell),) = wins.items()
             game._win(colour, cell, "connection")
         elif to_move is None:
             if not game.empties:

@@ -1,4 +1,4 @@
-"""Bide (Alek Erickson, 2020), exactly as RULES.md §1 settles it.
+"""Bide (Alek Erickson, 2020): the rules in :data:`RULES_SUMMARY`, this project's decisions in docs/rules.md.
 
 Position form (``Bide.position()``)::
 
@@ -15,9 +15,10 @@ one placement (a play), or several placements (a release, written
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Mapping
+from functools import cache
 from math import ceil
-from typing import Any, Mapping
+from typing import Any
 
 from .hexgrid import CellNameError, HexBoard
 from .interface import (
@@ -49,19 +50,17 @@ ring and scoring again.
 Notation: `bide` (or `pass`), `e5`, release `e5,d4,c3`."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def board_for_side(side: int) -> HexBoard:
     return HexBoard.hexhex(side)
 
 
 def pool_sizes(players: int, points: int) -> list[int]:
-    """Each seat's starting pool, scaled to the board (RULES.md §1 Pools)."""
+    """Each seat's starting pool: the equipment's pool for that seat, scaled to the board's points."""
     return [ceil(EQUIPMENT_POOLS[s] * points / STANDARD_POINTS) for s in range(players)]
 
 
-class Bide(TurnBookkeeping):
-    info: GameInfo  # set below
-
+class Bide(TurnBookkeeping[int]):
     def __init__(self, players: int, options: Mapping[str, Any]) -> None:
         self.players = players
         self.options = dict(options)
@@ -82,7 +81,7 @@ class Bide(TurnBookkeeping):
     # -- creation ------------------------------------------------------------------
 
     @classmethod
-    def new(cls, players: int, options: Mapping[str, Any] | None = None) -> "Bide":
+    def new(cls, players: int, options: Mapping[str, Any] | None = None) -> Bide:
         cls.info.check_players(players)
         game = cls(players, cls.info.resolve_options(options))
         game._start_turn_of(1)
@@ -135,9 +134,8 @@ class Bide(TurnBookkeeping):
             return []
         turn = self._turn
         i = self._seat_index()
-        if turn:
-            if turn[0] == BIDE or self.hands[i] == 0:
-                return []
+        if turn and (turn[0] == BIDE or self.hands[i] == 0):
+            return []
         empties = [k for k, v in enumerate(self.cells) if v == 0]
         if not turn and self.bide_allowed():
             empties.append(BIDE)
@@ -294,7 +292,7 @@ class Bide(TurnBookkeeping):
             hint += f", pushes {pushed} disc{'s' * (pushed != 1)}"
         return hint
 
-    def copy(self) -> "Bide":
+    def copy(self) -> Bide:
         # The board geometry is immutable and shared; only the mutable lists are copied.
         twin = object.__new__(Bide)
         twin.__dict__.update(self.__dict__)
@@ -306,6 +304,17 @@ class Bide(TurnBookkeeping):
         # Bide first (one tap), then the most valuable points.
         values = self.board.edge_distance
         return sorted(actions, key=lambda a: (a != BIDE, -values[a] if a >= 0 else 0, a))
+
+    # -- cells -----------------------------------------------------------------------
+
+    def cell_names(self) -> tuple[str, ...]:
+        return self.board.names
+
+    def parse_cell(self, text: str) -> str:
+        try:
+            return self.board.names[self.board.parse(text)]
+        except CellNameError as error:
+            raise IllegalMove(str(error)) from None
 
     # -- resignation ---------------------------------------------------------------
 
@@ -370,8 +379,9 @@ class Bide(TurnBookkeeping):
             candidates = [s for s in candidates if row[s] == top]
             if len(candidates) == 1:
                 break
-            if not any(self.cells[p] in candidates for p in range(len(self.cells))
-                       if self.board.edge_distance[p] > ring):
+            if not any(
+                self.cells[p] in candidates for p in range(len(self.cells)) if self.board.edge_distance[p] > ring
+            ):
                 break  # no disc of the leaders is left: they share the win
         return rounds
 
@@ -406,9 +416,7 @@ class Bide(TurnBookkeeping):
         return doc
 
     @classmethod
-    def from_position(
-        cls, players: int, options: Mapping[str, Any] | None, position: Mapping[str, Any]
-    ) -> "Bide":
+    def from_position(cls, players: int, options: Mapping[str, Any] | None, position: Mapping[str, Any]) -> Bide:
         cls.info.check_players(players)
         game = cls(players, cls.info.resolve_options(options))
         try:
@@ -446,9 +454,7 @@ class Bide(TurnBookkeeping):
         else:
             if not isinstance(to_move, int) or not 1 <= to_move <= players:
                 raise StateError(f"to_move must be a seat 1–{players} or null")
-            if not game._active(to_move) or (
-                game.pools[to_move - 1] == 0 and game.hands[to_move - 1] == 0
-            ):
+            if not game._active(to_move) or (game.pools[to_move - 1] == 0 and game.hands[to_move - 1] == 0):
                 game._start_turn_of(to_move)  # normalise: skip a seat that cannot act
             elif game.hands[to_move - 1] == 0:
                 # Hands are read after the draw; a position that omits it (a hand-written

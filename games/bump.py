@@ -1,4 +1,4 @@
-"""Bump (the seed ``003``), exactly as RULES.md §4 and issue 8 settle it.
+"""Bump (the seed ``003``): the rules in :data:`RULES_SUMMARY`, issue 8's and this project's decisions in docs/rules.md.
 
 Board and resolution
 --------------------
@@ -18,7 +18,7 @@ order the choices arise; missing ones take the default — the bumper whose
 facing (the bump's direction) is lowest. Canonical notation writes every
 choice of the turn, each in its own parentheses: ``03,04-0 (06)``.
 
-Bumps are resolved by RULES.md's ``settle(X)`` (an explicit stack, so a long
+Bumps are resolved by the rules' ``settle(X)`` procedure (an explicit stack, so a long
 chain cannot overflow Python's recursion). Stasis: every bump is recorded as
 (every piece's space, owner and facing just before the bump; the bumped
 piece's space; the direction); the records last the whole game and the third
@@ -38,10 +38,13 @@ history is kept in the full state (``to_json()["extra"]["stasis"]``).
 
 from __future__ import annotations
 
+import random
 import re
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import pairwise
+from typing import Any, TypedDict
 
-from .bumpboard import (  # noqa: F401  (re-exported: the board is part of the game's API)
+from .bumpboard import (
     AREAS,
     C1,
     C2,
@@ -64,12 +67,16 @@ from .bumpboard import (  # noqa: F401  (re-exported: the board is part of the g
     rotation_cost,
     space_at,
 )
-from .bumpresolve import (  # noqa: F401
+from .bumpresolve import (
     PASS,
+    BumpAction,
     ChoicePoint,
     Chooser,
+    MoveAction,
     Outcome,
+    PassAction,
     PieceBoard,
+    ReinforceAction,
     Resolution,
     default_chooser,
     move_action,
@@ -83,6 +90,54 @@ from .interface import (
     StateError,
     TurnBookkeeping,
 )
+
+# The board (games.bumpboard) and the bump phase (games.bumpresolve) live in their own modules
+# but are part of this game's API, so they are exported from here too.
+__all__ = [
+    "AREAS",
+    "C1",
+    "C2",
+    "CENTRE",
+    "CENTRE_COORDS",
+    "COORDS",
+    "DIRECTIONS",
+    "GATES",
+    "INDEX",
+    "MAX_POINTS",
+    "MAX_RESERVES",
+    "MAX_TURNS",
+    "NAMES",
+    "NEIGHBOURS",
+    "OPPONENT_CENTRE",
+    "OPPOSITE",
+    "PASS",
+    "RULES_SUMMARY",
+    "SEAT_COLOURS",
+    "SPACE_COUNT",
+    "START",
+    "WALL",
+    "Bump",
+    "BumpAction",
+    "ChoicePoint",
+    "Chooser",
+    "Enumeration",
+    "MoveAction",
+    "Outcome",
+    "PassAction",
+    "PieceBoard",
+    "ReinforceAction",
+    "Resolution",
+    "SpaceNameError",
+    "default_chooser",
+    "describe_events",
+    "gate_part",
+    "move_action",
+    "parse_space",
+    "reinforce_action",
+    "rotation_cost",
+    "space_at",
+    "turn_notation",
+]
 
 SEAT_COLOURS = ("Blue", "Orange")
 MAX_POINTS = 3
@@ -105,12 +160,17 @@ parentheses `03,04-0 (06)`; reinforcement `R,01-0`. Spaces: `C1`, `C2`,
 axis+step `05` (gate 0 is `05`), axis+step+offset `011`."""
 
 
+class Enumeration(TypedDict):
+    """The legal turns of a position and, for bumping moves, what each does (``None`` until asked)."""
+
+    actions: list[BumpAction]
+    outcomes: dict[BumpAction, Outcome | None]
+
+
 _MOVE_RE = re.compile(r"^\s*(?P<body>[^()]*?)\s*(?P<choices>(?:\([^()]*\)\s*)*)$")
 
 
-class Bump(TurnBookkeeping):
-    info: GameInfo  # set below
-
+class Bump(TurnBookkeeping[BumpAction]):
     def __init__(self, players: int, options: Mapping[str, Any]) -> None:
         self.players = players
         self.options = dict(options)
@@ -121,18 +181,18 @@ class Bump(TurnBookkeeping):
         self.held = [False, False, False]  # by seat (index 0 unused)
         self.stasis: dict[str, int] = {}
         self._ply = 0
-        self._turn: list[tuple] = []
+        self._turn: list[BumpAction] = []
         self._result: tuple[int, ...] | None = None
         self._end_reason: str | None = None
         self._resigned: int | None = None
-        self.last_action: tuple | None = None
+        self.last_action: BumpAction | None = None
         self._last_notation = ""
-        self._cache: dict[str, Any] | None = None
+        self._cache: Enumeration | None = None
 
     # -- creation ------------------------------------------------------------------
 
     @classmethod
-    def new(cls, players: int = 2, options: Mapping[str, Any] | None = None) -> "Bump":
+    def new(cls, players: int = 2, options: Mapping[str, Any] | None = None) -> Bump:
         cls.info.check_players(players)
         game = cls(players, cls.info.resolve_options(options))
         for seat in (1, 2):
@@ -140,7 +200,7 @@ class Bump(TurnBookkeeping):
                 game.board.add(space, seat, facing)
         return game
 
-    def copy(self) -> "Bump":
+    def copy(self) -> Bump:
         twin = object.__new__(Bump)
         twin.__dict__.update(self.__dict__)
         twin.board = self.board.copy()
@@ -168,7 +228,8 @@ class Bump(TurnBookkeeping):
         return sum(1 for p in self.board.cells if p >= 0 and self.board.owner[p] == seat)
 
     def reserves_used(self, seat: int) -> int:
-        return self.options[f"reserve{seat}"] - self.reserves[seat - 1]
+        used: int = self.options[f"reserve{seat}"] - self.reserves[seat - 1]
+        return used
 
     def occupies_opponent_centre(self, seat: int) -> bool:
         pid = self.board.cells[OPPONENT_CENTRE[seat]]
@@ -205,7 +266,8 @@ class Bump(TurnBookkeeping):
             nxt = []
             for s in frontier:
                 for n in NEIGHBOURS[s]:
-                    if n < 0 or n in dist or cells[n] >= 0 or n == banned_own or n == banned_opp:
+                    # Not `n in (banned_own, banned_opp)`: that builds a tuple per neighbour in a hot loop.
+                    if n < 0 or n in dist or cells[n] >= 0 or n == banned_own or n == banned_opp:  # noqa: SIM109
                         continue
                     dist[n] = step
                     nxt.append(n)
@@ -240,22 +302,29 @@ class Bump(TurnBookkeeping):
         if dst == CENTRE[seat]:
             return f"{NAMES[dst]} is your own centre: your pieces never enter it"
         if dst == OPPONENT_CENTRE[seat] and self.held[seat]:
-            return (f"you held {NAMES[dst]} at the end of your last turn, so no piece of yours may "
-                    "shift into or through it this turn")
+            return (
+                f"you held {NAMES[dst]} at the end of your last turn, so no piece of yours may "
+                "shift into or through it this turn"
+            )
         if dst != src and b.cells[dst] >= 0:
             return f"{NAMES[dst]} is occupied"
         dist = self.reachable(src)
         if dst not in dist:
-            return (f"{NAMES[src]} cannot reach {NAMES[dst]} in {MAX_POINTS} shifts "
-                    "(walls, pieces and centres block the way)")
+            return (
+                f"{NAMES[src]} cannot reach {NAMES[dst]} in {MAX_POINTS} shifts "
+                "(walls, pieces and centres block the way)"
+            )
         k = dist[dst]
-        return (f"{NAMES[src]},{NAMES[dst]}-{facing} needs {k} shift{'s' * (k != 1)} and {turn} point"
-                f"{'s' * (turn != 1)} of turning (from {old} to {facing}): {k + turn} is more than {MAX_POINTS}")
+        return (
+            f"{NAMES[src]},{NAMES[dst]}-{facing} needs {k} shift{'s' * (k != 1)} and {turn} point"
+            f"{'s' * (turn != 1)} of turning (from {old} to {facing}): {k + turn} is more than {MAX_POINTS}"
+        )
 
     # -- resolution ------------------------------------------------------------------------
 
-    def _simulate(self, action: tuple, chooser: Chooser = default_chooser,
-                  record: bool = True) -> tuple[PieceBoard, Resolution]:
+    def _simulate(
+        self, action: BumpAction, chooser: Chooser = default_chooser, record: bool = True
+    ) -> tuple[PieceBoard, Resolution]:
         """Play ``action`` (a legal move or reinforcement) on a copy of the board."""
         board = self.board.copy()
         res = Resolution(board, self.held, self.stasis, chooser, record)
@@ -267,14 +336,18 @@ class Bump(TurnBookkeeping):
             if record:
                 if dst != src:
                     path = self.shift_path(src, dst)
-                    for a, c in zip(path, path[1:]):
-                        res.events.append(Event("shift", seat=seat, src=NAMES[a], dst=NAMES[c],
-                                                data=(("facing", old),)))
+                    for a, c in pairwise(path):
+                        res.events.append(
+                            Event("shift", seat=seat, src=NAMES[a], dst=NAMES[c], data=(("facing", old),))
+                        )
                 if facing != old:
                     steps = (facing - old) % 6
                     steps = steps if steps <= 3 else steps - 6
-                    res.events.append(Event("rotate", seat=seat, cell=NAMES[dst],
-                                            data=(("from", old), ("to", facing), ("steps", steps))))
+                    res.events.append(
+                        Event(
+                            "rotate", seat=seat, cell=NAMES[dst], data=(("from", old), ("to", facing), ("steps", steps))
+                        )
+                    )
             board.cells[src] = -1
             board.cells[dst] = pid
             board.where[pid] = dst
@@ -282,6 +355,7 @@ class Bump(TurnBookkeeping):
             res.settle(pid)
         elif action[0] == "reinforce":
             _, dst, facing = action
+            assert seat is not None
             board.add(dst, seat, facing)
             if record:
                 res.events.append(Event("reinforce", seat=seat, cell=NAMES[dst], data=(("facing", facing),)))
@@ -318,19 +392,19 @@ class Bump(TurnBookkeeping):
                     if k + rotation_cost(old, facing) <= MAX_POINTS and (dst != src or facing != old):
                         yield src, dst, facing
 
-    def _reinforcements(self, seat: int) -> list[tuple]:
+    def _reinforcements(self, seat: int) -> list[BumpAction]:
         if self.reserves[seat - 1] <= 0:
             return []
-        out = []
+        out: list[BumpAction] = []
         for space in sorted(START[seat]):
             if self.board.cells[space] >= 0:
                 continue
-            for facing in range(6):
-                if not self._would_bump(-1, space, facing, seat):
-                    out.append(reinforce_action(space, facing))
+            out.extend(
+                reinforce_action(space, facing) for facing in range(6) if not self._would_bump(-1, space, facing, seat)
+            )
         return out
 
-    def _variants(self, src: int, dst: int, facing: int) -> list[tuple[tuple, PieceBoard, Resolution]]:
+    def _variants(self, src: int, dst: int, facing: int) -> list[tuple[MoveAction, PieceBoard, Resolution]]:
         """Every complete choice sequence of a bumping move, with its result."""
         out = []
         todo: list[tuple[int, ...]] = [()]
@@ -353,14 +427,15 @@ class Bump(TurnBookkeeping):
             out.append((move_action(src, dst, facing, taken), board, res))
         return out
 
-    def _enumerate(self) -> dict[str, Any]:
+    def _enumerate(self) -> Enumeration:
         """All legal turns of the seat to move, with what each does (cached until the state changes)."""
         if self._cache is not None:
             return self._cache
         seat = self.current
-        actions: list[tuple] = [PASS]
-        outcomes: dict[tuple, Outcome | None] = {PASS: None}
+        actions: list[BumpAction] = [PASS]
+        outcomes: dict[BumpAction, Outcome | None] = {PASS: None}
         assert seat is not None
+        action: BumpAction
         for src, dst, facing in self._raw_moves(seat):
             if not self._would_bump(src, dst, facing, seat):
                 action = move_action(src, dst, facing)
@@ -383,7 +458,7 @@ class Bump(TurnBookkeeping):
         guard = pid >= 0 and board.owner[pid] == seat
         return Outcome(events, res.points, res.bumps, (res.captured[1], res.captured[2]), guard)
 
-    def outcome(self, action: tuple) -> Outcome:
+    def outcome(self, action: BumpAction) -> Outcome:
         """What a legal action (of the seat to move, before it is played) leads to."""
         if action == PASS:
             return Outcome([Event("pass", seat=self.current)], [], 0, (0, 0), False)
@@ -396,7 +471,7 @@ class Bump(TurnBookkeeping):
             cached.events = out.events
         return out
 
-    def random_action(self, rng: Any) -> tuple:
+    def random_action(self, rng: random.Random) -> BumpAction:
         """A random legal turn without enumerating them all (playouts, benchmarks): a random
         piece of the mover, then a random (destination, facing) it can reach; the default
         choices. ``pass`` only when the mover has no piece that can change anything."""
@@ -411,8 +486,12 @@ class Bump(TurnBookkeeping):
         rng.shuffle(mine)
         for src in mine:
             old = b.facing[b.cells[src]]
-            moves = [(dst, f) for dst, k in self.reachable(src).items() for f in range(6)
-                     if k + rotation_cost(old, f) <= MAX_POINTS and (dst != src or f != old)]
+            moves = [
+                (dst, f)
+                for dst, k in self.reachable(src).items()
+                for f in range(6)
+                if k + rotation_cost(old, f) <= MAX_POINTS and (dst != src or f != old)
+            ]
             if moves:
                 dst, facing = rng.choice(moves)
                 return move_action(src, dst, facing)
@@ -420,7 +499,7 @@ class Bump(TurnBookkeeping):
 
     # -- the turn ------------------------------------------------------------------------
 
-    def legal_actions(self) -> list[tuple]:
+    def legal_actions(self) -> list[BumpAction]:
         if self._result is not None or self._turn:
             return []
         return list(self._enumerate()["actions"])
@@ -428,7 +507,7 @@ class Bump(TurnBookkeeping):
     def can_end_turn(self) -> bool:
         return self._result is None and bool(self._turn)
 
-    def _fixed_chooser(self, action: tuple) -> Chooser:
+    def _fixed_chooser(self, action: BumpAction) -> Chooser:
         chosen = action[4] if action[0] == "move" else ()
 
         def chooser(i: int, point: ChoicePoint) -> int:
@@ -440,7 +519,7 @@ class Bump(TurnBookkeeping):
 
         return chooser
 
-    def _check_legal(self, action: tuple) -> None:
+    def _check_legal(self, action: BumpAction) -> None:
         if self._result is not None:
             raise IllegalMove("the game is over")
         if self._turn:
@@ -472,17 +551,21 @@ class Bump(TurnBookkeeping):
             if self.reserves[seat - 1] <= 0:
                 raise IllegalMove("you have no reserve pieces left to bring on")
             if dst not in START[seat]:
-                raise IllegalMove(f"{NAMES[dst]} is not one of your starting spaces: reinforcements come on "
-                                  "there (" + ", ".join(NAMES[s] for s in sorted(START[seat])) + ")")
+                raise IllegalMove(
+                    f"{NAMES[dst]} is not one of your starting spaces: reinforcements come on "
+                    "there (" + ", ".join(NAMES[s] for s in sorted(START[seat])) + ")"
+                )
             if b.cells[dst] >= 0:
                 raise IllegalMove(f"{NAMES[dst]} is occupied")
             if self._would_bump(-1, dst, facing, seat):
-                raise IllegalMove(f"a reinforcement on {NAMES[dst]} facing {facing} would bump or be bumped; "
-                                  "it must come on without any bump")
+                raise IllegalMove(
+                    f"a reinforcement on {NAMES[dst]} facing {facing} would bump or be bumped; "
+                    "it must come on without any bump"
+                )
             return
         raise IllegalMove(f"not a Bump action: {action!r}")
 
-    def _normalise(self, action: tuple) -> tuple:
+    def _normalise(self, action: BumpAction) -> BumpAction:
         """A move that changes nothing is ``pass`` (issue 8, decision 1)."""
         if action[0] == "move":
             _, src, dst, facing, chosen = action
@@ -493,7 +576,7 @@ class Bump(TurnBookkeeping):
                 return PASS
         return action
 
-    def apply_action(self, action: tuple) -> list[Event]:
+    def apply_action(self, action: BumpAction) -> list[Event]:
         self._check_legal(action)
         action = self._normalise(action)
         seat = self.current
@@ -508,8 +591,10 @@ class Bump(TurnBookkeeping):
         board, res = self._simulate(action, self._fixed_chooser(action))
         if action[0] == "move" and len(action[4]) > len(res.points):
             extra = len(action[4]) - len(res.points)
-            raise IllegalMove(f"this move has {len(res.points)} choice{'s' * (len(res.points) != 1)}; "
-                              f"remove the last {extra} entr{'y' if extra == 1 else 'ies'}")
+            raise IllegalMove(
+                f"this move has {len(res.points)} choice{'s' * (len(res.points) != 1)}; "
+                f"remove the last {extra} entr{'y' if extra == 1 else 'ies'}"
+            )
         if action[0] == "move":
             action = move_action(*action[1:4], tuple(p.chosen for p in res.points))
         elif seat is not None:
@@ -573,22 +658,23 @@ class Bump(TurnBookkeeping):
 
     # -- notation ------------------------------------------------------------------------
 
-    def parse_action(self, text: str) -> tuple:
+    def parse_action(self, text: str) -> BumpAction:
         if self._result is not None:
             raise IllegalMove("the game is over")
         match = _MOVE_RE.match(text.replace("\u2013", "-"))
         if not match:
-            raise IllegalMove(f"cannot read {text.strip()!r}: parentheses go after the move, "
-                              "like 03,04-0 (06)")
+            raise IllegalMove(f"cannot read {text.strip()!r}: parentheses go after the move, like 03,04-0 (06)")
         body = match.group("body").strip().lower()
-        entries = [e for group in re.findall(r"\(([^()]*)\)", match.group("choices"))
-                   for e in group.replace(",", " ").split()]
+        entries = [
+            e for group in re.findall(r"\(([^()]*)\)", match.group("choices")) for e in group.replace(",", " ").split()
+        ]
         if body in ("pass", "p"):
             if entries:
                 raise IllegalMove("a pass has no choices: remove the parentheses")
             return PASS
         if not body:
             raise IllegalMove("empty move: write a move such as 03,04 or pass")
+        action: BumpAction
         try:
             if body.startswith("r"):
                 action = self._parse_reinforcement(body)
@@ -601,14 +687,14 @@ class Bump(TurnBookkeeping):
         self._check_legal(action)
         if action[0] == "move":
             action = self._normalise(action)
-            if action == PASS:
+            if action[0] != "move":  # the move changed nothing: _normalise made it a pass
                 if entries:
                     raise IllegalMove("this move changes nothing and bumps nothing: remove the parentheses")
                 return PASS
             action = self._resolve_entries(action, entries)
         return action
 
-    def _parse_reinforcement(self, body: str) -> tuple:
+    def _parse_reinforcement(self, body: str) -> ReinforceAction:
         m = re.fullmatch(r"r\s*,\s*([^\s,-]+)\s*(?:-\s*(\S+))?", body)
         if not m:
             raise IllegalMove(f"cannot read {body!r}: a reinforcement is written R,TO or R,TO-F (e.g. R,01-0)")
@@ -617,8 +703,10 @@ class Bump(TurnBookkeeping):
         assert seat is not None
         if m.group(2) is None:
             if dst not in START[seat]:
-                raise IllegalMove(f"{NAMES[dst]} is not one of your starting spaces: reinforcements come on "
-                                  "there (" + ", ".join(NAMES[s] for s in sorted(START[seat])) + ")")
+                raise IllegalMove(
+                    f"{NAMES[dst]} is not one of your starting spaces: reinforcements come on "
+                    "there (" + ", ".join(NAMES[s] for s in sorted(START[seat])) + ")"
+                )
             facing = START[seat][dst]
         else:
             facing = self._parse_facing(m.group(2))
@@ -627,15 +715,15 @@ class Bump(TurnBookkeeping):
     @staticmethod
     def _parse_facing(text: str) -> int:
         if not (text.isdigit() and text.isascii()) or int(text) > 5:
-            raise IllegalMove(f"facing {text!r} is not a direction: facings are 0–5 "
-                              "(0 E, 1 SE, 2 SW, 3 W, 4 NW, 5 NE)")
+            raise IllegalMove(f"facing {text!r} is not a direction: facings are 0–5 (0 E, 1 SE, 2 SW, 3 W, 4 NW, 5 NE)")
         return int(text)
 
-    def _parse_move(self, body: str) -> tuple:
+    def _parse_move(self, body: str) -> MoveAction:
         m = re.fullmatch(r"([^\s,-]+)\s*(?:,\s*([^\s,-]+))?\s*(?:-\s*(\S+))?", body)
         if not m:
-            raise IllegalMove(f"cannot read {body!r}: a move is written FROM,TO-F (e.g. 03,05-4, 03,04 "
-                              "or 03-2), or pass")
+            raise IllegalMove(
+                f"cannot read {body!r}: a move is written FROM,TO-F (e.g. 03,05-4, 03,04 or 03-2), or pass"
+            )
         src = parse_space(m.group(1))
         dst = parse_space(m.group(2)) if m.group(2) else src
         pid = self.board.cells[src]
@@ -646,8 +734,9 @@ class Bump(TurnBookkeeping):
         facing = self._parse_facing(m.group(3)) if m.group(3) else self.board.facing[pid]
         return move_action(src, dst, facing)
 
-    def _resolve_entries(self, action: tuple, entries: list[str]) -> tuple:
+    def _resolve_entries(self, action: MoveAction, entries: list[str]) -> MoveAction:
         """Turn the written choices into bump directions by resolving the move."""
+
         def chooser(i: int, point: ChoicePoint) -> int:
             if i >= len(entries):
                 return point.options[0][0]
@@ -656,24 +745,27 @@ class Bump(TurnBookkeeping):
             walls = [d for d, target in point.options if target < 0]
             if entry == "x" and walls:
                 return walls[0]
-            for (d, target), captures in zip(point.options, point.captures):
+            for (d, target), captures in zip(point.options, point.captures, strict=True):
                 if (target >= 0 and NAMES[target].lower() == entry) or (entry == "x" and captures):
                     return d
             labels = " or ".join(f"({label})" for label in point.labels())
-            raise IllegalMove(f"choice {i + 1} ({entries[i]}) names no option: the piece on "
-                              f"{NAMES[point.space]} can be pushed to {labels}")
+            raise IllegalMove(
+                f"choice {i + 1} ({entries[i]}) names no option: the piece on "
+                f"{NAMES[point.space]} can be pushed to {labels}"
+            )
 
         _, res = self._simulate(action, chooser, record=False)
         if len(entries) > len(res.points):
             if not res.points:
                 raise IllegalMove(f"{self._plain(action)} has no choice to make: remove the parentheses")
-            extra = " ".join(f"({e})" for e in entries[len(res.points):])
-            raise IllegalMove(f"{self._plain(action)} has {len(res.points)} choice"
-                              f"{'s' * (len(res.points) != 1)}; remove {extra}")
+            extra = " ".join(f"({e})" for e in entries[len(res.points) :])
+            raise IllegalMove(
+                f"{self._plain(action)} has {len(res.points)} choice{'s' * (len(res.points) != 1)}; remove {extra}"
+            )
         return move_action(*action[1:4], tuple(p.chosen for p in res.points))
 
-    def _plain(self, action: tuple) -> str:
-        if action == PASS:
+    def _plain(self, action: BumpAction) -> str:
+        if action[0] == "pass":
             return "pass"
         if action[0] == "reinforce":
             return f"R,{NAMES[action[1]]}-{action[2]}"
@@ -686,13 +778,13 @@ class Bump(TurnBookkeeping):
             text += f"-{facing}"
         return text
 
-    def format_action(self, action: tuple) -> str:
+    def format_action(self, action: BumpAction) -> str:
         """Canonical notation; a move's choices are written in full, each in parentheses.
 
         Formats an action of the current position (before it is applied), or
         the last action applied (its choices are then already known).
         """
-        if action == PASS:
+        if action[0] == "pass":
             return "pass"
         if action[0] == "reinforce":
             return self._plain(action)
@@ -708,7 +800,7 @@ class Bump(TurnBookkeeping):
             points = self._simulate(action, self._fixed_chooser(action), record=False)[1].points
         return text + "".join(f" ({p.label(p.chosen)})" for p in points)
 
-    def describe_action(self, action: tuple) -> str:
+    def describe_action(self, action: BumpAction) -> str:
         notation = self.format_action(action)
         if action == PASS:
             return f"{notation} — move nothing"
@@ -728,16 +820,15 @@ class Bump(TurnBookkeeping):
                 parts.append(f"loses {mine} of yours")
         if out.guard:
             parts.append("on their centre: Guard your center!")
-        for point in out.choice_points:
-            parts.append(f"choosing {NAMES[point.space]} to {point.label(point.chosen)}")
+        parts.extend(f"choosing {NAMES[point.space]} to {point.label(point.chosen)}" for point in out.choice_points)
         return f"{notation} — " + ", ".join(parts)
 
-    def rank_actions(self, actions: list[tuple]) -> list[tuple]:
+    def rank_actions(self, actions: list[BumpAction]) -> list[BumpAction]:
         """Suggestions: pass, then moves that occupy the centre or capture, then the rest."""
         seat = self.current or 1
 
-        def key(action: tuple) -> tuple:
-            if action == PASS:
+        def key(action: BumpAction) -> tuple[int | tuple[int, ...], ...]:
+            if action[0] == "pass":
                 return (0,)
             if action[0] == "reinforce":
                 return (3, action[1], action[2])
@@ -758,6 +849,17 @@ class Bump(TurnBookkeeping):
         if not notation:
             return words
         return f"{notation} — {words}" if words else notation
+
+    # -- cells -------------------------------------------------------------------------------
+
+    def cell_names(self) -> tuple[str, ...]:
+        return tuple(NAMES)
+
+    def parse_cell(self, text: str) -> str:
+        try:
+            return NAMES[parse_space(text)]
+        except SpaceNameError as error:
+            raise IllegalMove(str(error)) from None
 
     # -- resignation and draws -------------------------------------------------------------
 
@@ -783,9 +885,7 @@ class Bump(TurnBookkeeping):
         return doc
 
     @classmethod
-    def from_position(
-        cls, players: int, options: Mapping[str, Any] | None, position: Mapping[str, Any]
-    ) -> "Bump":
+    def from_position(cls, players: int, options: Mapping[str, Any] | None, position: Mapping[str, Any]) -> Bump:
         cls.info.check_players(players)
         game = cls(players, cls.info.resolve_options(options))
         try:
@@ -799,8 +899,11 @@ class Bump(TurnBookkeeping):
                     raise StateError(str(error)) from None
                 if game.board.cells[space] >= 0:
                     raise StateError(f"{NAMES[space]} is listed twice")
-                if (not isinstance(value, (list, tuple)) or len(value) != 2
-                        or any(not isinstance(v, int) or isinstance(v, bool) for v in value)):
+                if (
+                    not isinstance(value, (list, tuple))
+                    or len(value) != 2
+                    or any(not isinstance(v, int) or isinstance(v, bool) for v in value)
+                ):
                     raise StateError(f"{name}: a piece is [seat, facing], not {value!r}")
                 seat, facing = value
                 if seat not in (1, 2):
@@ -812,8 +915,11 @@ class Bump(TurnBookkeeping):
                 game.board.add(space, seat, facing)
             for key in ("reserves", "captured"):
                 values = position.get(key, [0, 0] if key == "captured" else game.reserves)
-                if (not isinstance(values, list) or len(values) != 2
-                        or any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in values)):
+                if (
+                    not isinstance(values, list)
+                    or len(values) != 2
+                    or any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in values)
+                ):
                     raise StateError(f"{key} must list two counts of zero or more")
                 setattr(game, key, list(values))
             if any(r > MAX_RESERVES for r in game.reserves):
@@ -826,8 +932,9 @@ class Bump(TurnBookkeeping):
             for space, pid in enumerate(b.cells):
                 front = NEIGHBOURS[space][b.facing[pid]] if pid >= 0 else -1
                 if front >= 0 and b.cells[front] >= 0 and b.facing[b.cells[front]] != OPPOSITE[b.facing[pid]]:
-                    raise StateError(f"{NAMES[space]} (facing {b.facing[pid]}) bumps {NAMES[front]}: "
-                                     "a position must be stable")
+                    raise StateError(
+                        f"{NAMES[space]} (facing {b.facing[pid]}) bumps {NAMES[front]}: a position must be stable"
+                    )
             held = position.get("held_centre", [])
             if not isinstance(held, list) or any(s not in (1, 2) for s in held):
                 raise StateError("held_centre lists seats 1 and/or 2")
@@ -887,7 +994,7 @@ class Bump(TurnBookkeeping):
             for (q, rr), mark in marks.items():
                 if rr == r:
                     x = 2 * (2 * q + r - left)
-                    line[x:x + 2] = mark
+                    line[x : x + 2] = mark
             lines.append("".join(line).rstrip())
         lines.append("")
         for seat in (1, 2):
@@ -897,8 +1004,10 @@ class Bump(TurnBookkeeping):
             if self.to_move == seat:
                 flags.append("to move")
             extra = f" ({', '.join(flags)})" if flags else ""
-            lines.append(f"{seat} {SEAT_COLOURS[seat - 1]:<6} pieces {self.on_board(seat):>2}  "
-                         f"captured {self.captured[seat - 1]:>2}  reserves {self.reserves[seat - 1]}{extra}")
+            lines.append(
+                f"{seat} {SEAT_COLOURS[seat - 1]:<6} pieces {self.on_board(seat):>2}  "
+                f"captured {self.captured[seat - 1]:>2}  reserves {self.reserves[seat - 1]}{extra}"
+            )
         if self.is_over:
             if self.drawn:
                 lines.append("Game over: drawn by agreement.")
@@ -920,6 +1029,7 @@ def turn_notation(events: Sequence[Event]) -> str:
     if not shifts and not turns:
         return ""
     src = shifts[0].src if shifts else turns[0].cell
+    assert src is not None  # shift events name their source, rotate events their cell
     text = src + (f",{shifts[-1].dst}" if shifts else "")
     if turns:
         text += f"-{dict(turns[0].data)['to']}"
@@ -989,7 +1099,9 @@ def describe_events(events: Sequence[Event]) -> str:
         text = (text + ". " if text else "") + "Guard your center!"
     ends = [e for e in events if e.kind == "end" and dict(e.data).get("reason") == "centre"]
     if ends:
-        text = (text + " " if text else "") + f"{SEAT_COLOURS[ends[0].seat - 1]} stands on {ends[0].cell} and wins."
+        winner = ends[0].seat
+        assert winner is not None  # a win on the centre names its seat
+        text = (text + " " if text else "") + f"{SEAT_COLOURS[winner - 1]} stands on {ends[0].cell} and wins."
     return text
 
 

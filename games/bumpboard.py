@@ -1,4 +1,4 @@
-"""Bump's board (RULES.md §4): two radius-4 areas around ``C1 = (0, 0)`` and ``C2 = (10, 0)``,
+"""Bump's board: two radius-4 areas around ``C1 = (0, 0)`` and ``C2 = (10, 0)``,
 six gates, walls, the space names and the set-up.
 
 128 spaces, each with an index (:data:`NAMES`), its drawn cells (:data:`COORDS`: one, or two
@@ -36,10 +36,12 @@ def _build() -> tuple[list[str], list[tuple[tuple[int, int], ...]], list[int], l
     coords: list[tuple[tuple[int, int], ...]] = []
     areas: list[int] = []
     c1, c2 = CENTRE_COORDS
-    names.append("C1"), coords.append((c1,)), areas.append(1)
+    names.append("C1")
+    coords.append((c1,))
+    areas.append(1)
     for f in range(6):
         for n in range(1, 5):
-            for m in range(0, 5 - n):
+            for m in range(5 - n):
                 names.append(f"{f}{n}{m or ''}")
                 coords.append((_add(_add(c1, DIRECTIONS[f], n), DIRECTIONS[(f + 1) % 6], m),))
                 areas.append(1)
@@ -50,11 +52,13 @@ def _build() -> tuple[list[str], list[tuple[tuple[int, int], ...]], list[int], l
         areas.append(0)
     for f in range(6):
         for n in range(6, 10):
-            for m in range(0, n - 5):
+            for m in range(n - 5):
                 names.append(f"{f}{n}{m or ''}")
                 coords.append((_add(_add(c2, DIRECTIONS[f], n - 10), DIRECTIONS[(f + 4) % 6], m),))
                 areas.append(2)
-    names.append("C2"), coords.append((c2,)), areas.append(2)
+    names.append("C2")
+    coords.append((c2,))
+    areas.append(2)
     at = {(areas[i], coords[i][0]): i for i in range(len(names)) if areas[i]}
     gate = {f: names.index(f"{f}5") for f in range(6)}
     neighbours: list[tuple[int, ...]] = []
@@ -109,7 +113,7 @@ def _start_spaces() -> tuple[dict[int, int], ...]:
 START = _start_spaces()  # by seat: space -> set-up facing
 
 
-_AT = {cell: i for i, cells in enumerate(COORDS) for cell in cells}
+_AT: dict[tuple[int, ...], int] = {cell: i for i, cells in enumerate(COORDS) for cell in cells}
 
 
 def space_at(cell: tuple[int, int]) -> int:
@@ -124,7 +128,7 @@ def rotation_cost(a: int, b: int) -> int:
 
 
 def gate_part(space: int, facing: int) -> int:
-    """Which drawn part of a gate holds a piece (RULES.md): 0 the area-1 side, 1 the area-2 side."""
+    """Which drawn part of a gate holds a piece (the part its bumper faces): 0 the area-1 side, 1 the area-2 side."""
     f = int(NAMES[space][0])
     if len(COORDS[space]) == 1:
         return 0
@@ -145,8 +149,9 @@ def parse_space(text: str) -> int:
     if token.startswith("c"):
         raise SpaceNameError(f"{text.strip()} is not a space: the centres are C1 and C2")
     if not token.isdigit() or not token.isascii():
-        raise SpaceNameError(f"{text.strip()!r} is not a space: write C1, C2 or digits "
-                             "axis-step-offset such as 03, 05 (gate 0) or 011")
+        raise SpaceNameError(
+            f"{text.strip()!r} is not a space: write C1, C2 or digits axis-step-offset such as 03, 05 (gate 0) or 011"
+        )
     if len(token) == 1:
         raise SpaceNameError(f"{token} is not a space: a name has an axis and a step, like 0{token} or {token}1")
     if len(token) > 3:

@@ -1,4 +1,4 @@
-"""Bump's bump phase: RULES.md's ``settle(X)`` on a board of pieces, with the mover's
+"""Bump's bump phase: the rules' ``settle(X)`` procedure on a board of pieces, with the mover's
 choices and the stasis records (issue 8, decisions 2–4).
 
 Pieces have ids so that ``settle`` can follow one piece ("if X is still on the space where
@@ -8,24 +8,32 @@ cannot overflow Python's recursion limit.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Mapping
+from typing import Literal, TypeAlias
 
 from .bumpboard import CENTRE, NAMES, NEIGHBOURS, OPPONENT_CENTRE, OPPOSITE, SPACE_COUNT
 from .interface import Event
 
 # -- actions -----------------------------------------------------------------------
 
-PASS = ("pass",)
+# Tuples rather than classes: actions are dict keys by the thousand in an enumeration, and the tag
+# in front lets mypy narrow an action to its kind after `action[0] == "move"`.
+MoveAction: TypeAlias = tuple[Literal["move"], int, int, int, tuple[int, ...]]  # src, dst, facing, choices
+ReinforceAction: TypeAlias = tuple[Literal["reinforce"], int, int]  # dst, facing
+PassAction: TypeAlias = tuple[Literal["pass"]]
+BumpAction: TypeAlias = MoveAction | ReinforceAction | PassAction
+
+PASS: PassAction = ("pass",)
 
 
-def move_action(src: int, dst: int, facing: int, choices: tuple[int, ...] = ()) -> tuple:
+def move_action(src: int, dst: int, facing: int, choices: tuple[int, ...] = ()) -> MoveAction:
     """A move: the piece on ``src`` goes to ``dst`` and faces ``facing``; ``choices`` are the
     chosen bump directions in the order the choices arise."""
     return ("move", src, dst, facing, tuple(choices))
 
 
-def reinforce_action(dst: int, facing: int) -> tuple:
+def reinforce_action(dst: int, facing: int) -> ReinforceAction:
     return ("reinforce", dst, facing)
 
 
@@ -39,7 +47,7 @@ class ChoicePoint:
     chosen: int  # the direction taken
 
     def label(self, direction: int) -> str:
-        for (d, target), _ in zip(self.options, self.captures):
+        for (d, target), _ in zip(self.options, self.captures, strict=True):
             if d == direction:
                 return NAMES[target] if target >= 0 else "x"
         raise KeyError(direction)
@@ -62,7 +70,7 @@ class Outcome:
 class PieceBoard:
     """The mutable pieces of a game: pieces have ids so settle() can follow one piece."""
 
-    __slots__ = ("cells", "owner", "facing", "where")
+    __slots__ = ("cells", "facing", "owner", "where")
 
     def __init__(self) -> None:
         self.cells: list[int] = [-1] * SPACE_COUNT
@@ -70,7 +78,7 @@ class PieceBoard:
         self.facing: list[int] = []
         self.where: list[int] = []
 
-    def copy(self) -> "PieceBoard":
+    def copy(self) -> PieceBoard:
         twin = PieceBoard.__new__(PieceBoard)
         twin.cells = self.cells[:]
         twin.owner = self.owner[:]
@@ -100,10 +108,11 @@ def default_chooser(index: int, point: ChoicePoint) -> int:
 
 
 class Resolution:
-    """RULES.md's settle(X) on a board, with the mover's choices and the stasis records."""
+    """The rules' settle(X) on a board, with the mover's choices and the stasis records."""
 
-    def __init__(self, board: PieceBoard, held: list[bool], stasis: Mapping[str, int],
-                 chooser: Chooser, record: bool) -> None:
+    def __init__(
+        self, board: PieceBoard, held: list[bool], stasis: Mapping[str, int], chooser: Chooser, record: bool
+    ) -> None:
         self.board = board
         self.held = held
         self.stasis = stasis
@@ -147,22 +156,40 @@ class Resolution:
         self.bumps += 1
         seat = b.owner[pid]
         if self.record:
-            self.events.append(Event(
-                "bump", seat=b.owner[bumper], cell=NAMES[b.where[bumper]], src=NAMES[space],
-                dst=NAMES[target] if reason is None else None,
-                data=(("bumped_seat", seat), ("direction", direction), ("number", self.bumps),
-                      ("toward", NAMES[target] if target >= 0 else "x")),
-            ))
+            self.events.append(
+                Event(
+                    "bump",
+                    seat=b.owner[bumper],
+                    cell=NAMES[b.where[bumper]],
+                    src=NAMES[space],
+                    dst=NAMES[target] if reason is None else None,
+                    data=(
+                        ("bumped_seat", seat),
+                        ("direction", direction),
+                        ("number", self.bumps),
+                        ("toward", NAMES[target] if target >= 0 else "x"),
+                    ),
+                )
+            )
         b.cells[space] = -1
         if reason is not None:
             b.where[pid] = -1
             self.captured[seat] += 1
             if self.record:
-                self.events.append(Event(
-                    "capture", seat=seat, cell=NAMES[space],
-                    data=(("reason", reason), ("facing", b.facing[pid]), ("direction", direction),
-                          ("toward", NAMES[target] if target >= 0 else "x"), ("number", self.bumps)),
-                ))
+                self.events.append(
+                    Event(
+                        "capture",
+                        seat=seat,
+                        cell=NAMES[space],
+                        data=(
+                            ("reason", reason),
+                            ("facing", b.facing[pid]),
+                            ("direction", direction),
+                            ("toward", NAMES[target] if target >= 0 else "x"),
+                            ("number", self.bumps),
+                        ),
+                    )
+                )
             return -1
         b.cells[target] = pid
         b.where[pid] = target
@@ -215,11 +242,19 @@ class Resolution:
                 point = ChoicePoint(space, point.options, point.captures, direction)
                 self.points.append(point)
                 if self.record:
-                    self.events.append(Event(
-                        "choice", seat=b.owner[bumper], cell=NAMES[space],
-                        data=(("options", tuple(point.labels())), ("chosen", point.label(direction)),
-                              ("index", len(self.points)), ("bumper", NAMES[where[bumper]])),
-                    ))
+                    self.events.append(
+                        Event(
+                            "choice",
+                            seat=b.owner[bumper],
+                            cell=NAMES[space],
+                            data=(
+                                ("options", tuple(point.labels())),
+                                ("chosen", point.label(direction)),
+                                ("index", len(self.points)),
+                                ("bumper", NAMES[where[bumper]]),
+                            ),
+                        )
+                    )
             moved = self.bump(x, direction, bumper)
             if moved >= 0:
                 stack.append((x, moved, False))

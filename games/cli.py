@@ -2,11 +2,12 @@
 
     python -m games replay GAME [--players N] [--option KEY=VALUE]... [--position FILE]
                                 [--moves "TURN; TURN; ..."] [--json]
-    python -m games ai GAME [same setup as replay] [--level L] [--seed S] [--json]
-    python -m games arena GAME --a LEVEL --b LEVEL --games N [--players N] [--seed S]
+    python -m games random GAME [--players N] [--option KEY=VALUE]... [--seed S] [--json]
+    python -m games list
+    python -m games rules GAME
 
-``ai`` and ``arena`` run the computer opponent from the ``ai`` package, which
-is imported only when one of them runs: ``games`` never depends on ``ai``.
+The computer opponent has its own command, ``python -m ai`` (:mod:`ai.cli`), which
+reuses this module's game set-up: ``games`` imports nothing outside itself.
 
 Turns are separated by ``;``; the actions of one turn by ``,`` or spaces.
 An illegal turn exits with status 2. No traceback is ever shown to a user.
@@ -18,55 +19,44 @@ import argparse
 import json
 import random
 import sys
-from typing import Any, NoReturn, Sequence
+from collections.abc import Sequence
+from typing import Any, NoReturn
 
-from .interface import Game, GameError, split_turns
+from .interface import AnyGame, GameError, split_turns
 from .registry import GAMES, get
 
 EXIT_ILLEGAL = 2
+
+
+# Moved to `python -m ai` (kept here only to say where they went).
+MOVED = {"ai": "python -m ai turn", "arena": "python -m ai arena"}
 
 
 class UsageError(Exception):
     pass
 
 
-class _Parser(argparse.ArgumentParser):
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are :class:`UsageError`, reported like any other error."""
+
     def error(self, message: str) -> NoReturn:  # argparse would print usage and exit 2
         raise UsageError(message)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m games", description="Hexplay game engines from the command line.")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    parser = Parser(prog="python -m games", description="Hexplay game engines from the command line.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
     replay = sub.add_parser("replay", help="apply turns to a new game or a position and print the result")
-    _add_game_arguments(replay)
+    add_game_arguments(replay)
     replay.add_argument("--position", metavar="FILE", help="start from a position in JSON form ('-' for stdin)")
     replay.add_argument("--moves", default="", help='turns separated by ";", e.g. "e5; d4; bide"')
     replay.add_argument("--json", action="store_true", help="print one JSON object")
 
     rand = sub.add_parser("random", help="play one random game and print its move list")
-    _add_game_arguments(rand)
+    add_game_arguments(rand)
     rand.add_argument("--seed", type=int, default=None)
     rand.add_argument("--json", action="store_true")
-
-    ai = sub.add_parser("ai", help="print the turn the computer would play")
-    _add_game_arguments(ai)
-    ai.add_argument("--position", metavar="FILE", help="start from a position in JSON form ('-' for stdin)")
-    ai.add_argument("--moves", default="", help="turns played before the computer's")
-    ai.add_argument("--level", default="medium", help="random, easy, medium or hard")
-    ai.add_argument("--seed", type=int, default=0, help="the same seed gives the same turn")
-    ai.add_argument("--json", action="store_true", help='print {"turn": ..., "level": ..., "seconds": ...}')
-
-    duel = sub.add_parser("arena", help="play levels against each other; win rate of a with a 95%% CI")
-    _add_game_arguments(duel)
-    duel.add_argument("--a", required=True, metavar="LEVEL")
-    duel.add_argument("--b", required=True, metavar="LEVEL")
-    duel.add_argument("--games", type=int, default=10)
-    duel.add_argument("--seed", type=int, default=0)
-    duel.add_argument("--json", action="store_true")
-    duel.add_argument("--quiet", action="store_true", help="no progress line on stderr")
-    duel.add_argument("--jobs", type=int, default=1, help="games played at once, in processes")
 
     sub.add_parser("list", help="the games and their options")
     rules = sub.add_parser("rules", help="a game's rules summary")
@@ -74,13 +64,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_game_arguments(p: argparse.ArgumentParser) -> None:
+def add_game_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", help="game id: " + ", ".join(sorted(GAMES)))
     p.add_argument("--players", type=int, default=None, help="number of seats")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
 
 
-def _options(pairs: Sequence[str]) -> dict[str, str]:
+def parse_options(pairs: Sequence[str]) -> dict[str, str]:
     options = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
@@ -90,9 +80,9 @@ def _options(pairs: Sequence[str]) -> dict[str, str]:
     return options
 
 
-def _setup(args: argparse.Namespace) -> Game:
+def setup_game(args: argparse.Namespace) -> AnyGame:
     info = get(args.game)
-    options = _options(args.option)
+    options = parse_options(args.option)
     players = args.players or info.min_players
     if getattr(args, "position", None):
         text = sys.stdin.read() if args.position == "-" else _read(args.position)
@@ -116,7 +106,7 @@ def _read(path: str) -> str:
         raise UsageError(f"cannot read {path}: {error.strerror}") from None
 
 
-def summary(game: Game) -> dict[str, Any]:
+def summary(game: AnyGame) -> dict[str, Any]:
     """The replay result object of the command-line contract."""
     over = game.is_over
     scores = game.scores()
@@ -135,12 +125,12 @@ def summary(game: Game) -> dict[str, Any]:
 
 
 def replay(args: argparse.Namespace) -> int:
-    game = _setup(args)
+    game = setup_game(args)
     for index, turn in enumerate(split_turns(args.moves)):
         try:
             game.play_turn(turn)
         except GameError as error:
-            return _fail(f"turn {index + 1} ({turn}): {error}", args.json, ply=index)
+            return fail(f"turn {index + 1} ({turn}): {error}", args.json, ply=index)
     if args.json:
         print(json.dumps(summary(game)))
     else:
@@ -152,8 +142,8 @@ def replay(args: argparse.Namespace) -> int:
 
 def random_game(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
-    game = _setup(args)
-    turns = []
+    game = setup_game(args)
+    turns: list[str] = []
     limit = game.info.max_turns  # games that can go on forever (Bump) stop here, unfinished
     while not game.is_over and (limit is None or len(turns) < limit):
         actions = []
@@ -178,7 +168,7 @@ def random_game(args: argparse.Namespace) -> int:
     return 0
 
 
-def _fail(message: str, as_json: bool, ply: int | None = None, status: int = EXIT_ILLEGAL) -> int:
+def fail(message: str, as_json: bool, ply: int | None = None, status: int = EXIT_ILLEGAL) -> int:
     if as_json:
         print(json.dumps({"error": message, "ply": ply}))
     else:
@@ -190,20 +180,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in argv
     try:
+        if argv and argv[0] in MOVED:
+            raise UsageError(f"{argv[0]} has moved: run {MOVED[argv[0]]} {' '.join(argv[1:])}".rstrip())
         args = build_parser().parse_args(argv)
         if args.command == "replay":
             return replay(args)
         if args.command == "random":
             return random_game(args)
-        if args.command == "ai":
-            from ai.cli import run_ai  # lazily: games must not depend on ai
-
-            return run_ai(args, _setup(args))
-        if args.command == "arena":
-            from ai.cli import run_arena
-
-            get(args.game).check_players(args.players or get(args.game).min_players)
-            return run_arena(args, _options(args.option))
         if args.command == "list":
             for info in GAMES.values():
                 opts = ", ".join(f"{o.key}={o.default} ({'/'.join(map(str, o.allowed))})" for o in info.options)
@@ -213,7 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(get(args.game).summary)
             return 0
     except (UsageError, GameError) as error:
-        return _fail(str(error), as_json)
+        return fail(str(error), as_json)
     except Exception as error:  # never a traceback for a user
-        return _fail(f"internal error: {error.__class__.__name__}: {error}", as_json, status=1)
+        return fail(f"internal error: {error.__class__.__name__}: {error}", as_json, status=1)
     return 1

@@ -1,4 +1,4 @@
-"""Hexagonal geometry shared by every game (RULES.md §0).
+"""Hexagonal geometry shared by every game.
 
 Cells use axial coordinates ``(q, r)`` with pointy-top cells and ``y`` growing
 downwards. The six directions are numbered clockwise as seen on screen:
@@ -11,8 +11,8 @@ loops and only talk in cell names at the edges.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
 
 Cell = tuple[int, int]
 
@@ -32,9 +32,7 @@ def direction_index(name: str) -> int:
     try:
         return DIRECTION_NAMES.index(key)
     except ValueError:
-        raise ValueError(
-            f"unknown direction {name!r}: use one of {', '.join(DIRECTION_NAMES)}"
-        ) from None
+        raise ValueError(f"unknown direction {name!r}: use one of {', '.join(DIRECTION_NAMES)}") from None
 
 
 def add(a: Cell, b: Cell) -> Cell:
@@ -74,9 +72,7 @@ def ring(center: Cell, radius: int) -> list[Cell]:
     return cells
 
 
-def hexagon_cells(
-    q_range: tuple[int, int], r_range: tuple[int, int], s_range: tuple[int, int]
-) -> list[Cell]:
+def hexagon_cells(q_range: tuple[int, int], r_range: tuple[int, int], s_range: tuple[int, int]) -> list[Cell]:
     """Cells of a general six-bound hexagon: ``q``, ``r`` and ``s = -q-r`` each in a closed range."""
     cells = []
     for r in range(r_range[0], r_range[1] + 1):
@@ -132,21 +128,17 @@ class HexBoard:
         self.neighbour_indices = tuple(
             tuple(self.index[n] for n in neighbours(c) if n in self.index) for c in self.cells
         )
-        self.rays = tuple(
-            tuple(tuple(self._ray_cells(c, d)) for d in range(6)) for c in self.cells
-        )
+        self.rays = tuple(tuple(tuple(self._ray_cells(c, d)) for d in range(6)) for c in self.cells)
         self.edge_distance = tuple(self._edge_distance(c) for c in self.cells)
 
     # -- construction helpers -------------------------------------------------
 
     @classmethod
-    def hexhex(cls, side: int) -> "HexBoard":
+    def hexhex(cls, side: int) -> HexBoard:
         return cls(tuple(hexhex_cells(side)))
 
     @classmethod
-    def hexagon(
-        cls, q_range: tuple[int, int], r_range: tuple[int, int], s_range: tuple[int, int]
-    ) -> "HexBoard":
+    def hexagon(cls, q_range: tuple[int, int], r_range: tuple[int, int], s_range: tuple[int, int]) -> HexBoard:
         return cls(tuple(hexagon_cells(q_range, r_range, s_range)))
 
     # -- queries ----------------------------------------------------------------

@@ -17,7 +17,15 @@ progress: :meth:`Game.legal_actions` lists what may come next,
 atomically from notation: the state changes only if the whole turn is valid.
 
 Actions are opaque, hashable engine values; the outside world talks in
-notation (:meth:`Game.parse_action`, :meth:`Game.format_action`).
+notation (:meth:`Game.parse_action`, :meth:`Game.format_action`). ``Game`` is
+generic in its action type (``Bide(Game[int])``) so that each engine's methods
+keep their own action type; code that handles any game uses :data:`AnyGame`.
+
+Cells
+-----
+Every board here has named cells; :meth:`Game.cell_names` lists them and
+:meth:`Game.parse_cell` reads one, so a client can take a cell from a player
+(to enlarge part of the board, say) without knowing the engine's board.
 
 Events
 ------
@@ -36,12 +44,16 @@ from __future__ import annotations
 
 import copy as _copy
 from abc import ABC, abstractmethod
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Hashable, Iterable, Mapping, Sequence
+from typing import Any, ClassVar, Generic, Self, TypeAlias, TypeVar
 
 STATE_FORMAT_VERSION = 1
 
-Action = Hashable
+Action: TypeAlias = Hashable
+"""What every engine's actions have in common: they can be set members and dict keys."""
+
+ActionT = TypeVar("ActionT", bound=Hashable)
 
 
 class GameError(ValueError):
@@ -100,7 +112,7 @@ class GameInfo:
     quick_actions: tuple[QuickAction, ...] = ()
     multi_action_turns: bool = False
     allows_draws: bool = False
-    game_class: type["Game"] | None = field(default=None, compare=False, repr=False)
+    game_class: type[AnyGame] | None = field(default=None, compare=False, repr=False)
     # A hint for random play, searches and benchmarks: games that can go on forever
     # (Bump may pass) are cut off after this many turns. None: the game always ends.
     max_turns: int | None = None
@@ -127,7 +139,7 @@ class GameInfo:
                 span = f"{self.min_players} to {self.max_players}"
             raise OptionError(f"{self.name} is played by {span} players, not {players}")
 
-    def new(self, players: int | None = None, options: Mapping[str, Any] | None = None) -> "Game":
+    def new(self, players: int | None = None, options: Mapping[str, Any] | None = None) -> AnyGame:
         assert self.game_class is not None
         return self.game_class.new(players or self.min_players, options)
 
@@ -160,7 +172,7 @@ class Event:
         return out
 
     @classmethod
-    def from_json(cls, doc: Mapping[str, Any]) -> "Event":
+    def from_json(cls, doc: Mapping[str, Any]) -> Event:
         return cls(
             kind=doc["kind"],
             seat=doc.get("seat"),
@@ -181,11 +193,12 @@ def split_turns(text: str) -> list[str]:
     return [t.strip() for t in text.split(";") if t.strip()]
 
 
-class Game(ABC):
+class Game(ABC, Generic[ActionT]):
     """A game in progress. Subclasses implement one game's rules.
 
     Seats are numbered from 1 in turn order. A game object is mutable; use
-    :meth:`copy` to explore without changing it.
+    :meth:`copy` to explore without changing it. ``ActionT`` is the engine's
+    action type (a cell index for Bide and Begird, a tuple for Play Bai and Bump).
     """
 
     info: ClassVar[GameInfo]
@@ -198,7 +211,7 @@ class Game(ABC):
 
     @classmethod
     @abstractmethod
-    def new(cls, players: int, options: Mapping[str, Any] | None = None) -> "Game":
+    def new(cls, players: int, options: Mapping[str, Any] | None = None) -> Self:
         """A game at its initial position, after validating seats and options."""
 
     # -- whose turn, and the end ------------------------------------------------
@@ -229,7 +242,7 @@ class Game(ABC):
     # -- the turn in progress ----------------------------------------------------
 
     @abstractmethod
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> list[ActionT]:
         """Actions that may come next in the current turn (empty once it must end)."""
 
     @abstractmethod
@@ -237,7 +250,7 @@ class Game(ABC):
         """Whether the current turn may end now."""
 
     @abstractmethod
-    def apply_action(self, action: Action) -> list[Event]:
+    def apply_action(self, action: ActionT) -> list[Event]:
         """Apply one legal action of the current turn. Raises :class:`IllegalMove`."""
 
     @abstractmethod
@@ -246,7 +259,7 @@ class Game(ABC):
 
     @property
     @abstractmethod
-    def turn_actions(self) -> tuple[Action, ...]:
+    def turn_actions(self) -> tuple[ActionT, ...]:
         """Actions already applied in the current turn."""
 
     def turn_in_progress(self) -> bool:
@@ -255,17 +268,17 @@ class Game(ABC):
     # -- notation ------------------------------------------------------------------
 
     @abstractmethod
-    def parse_action(self, text: str) -> Action:
+    def parse_action(self, text: str) -> ActionT:
         """Parse one action in the context of the current turn; the error says why it is illegal."""
 
     @abstractmethod
-    def format_action(self, action: Action) -> str:
+    def format_action(self, action: ActionT) -> str:
         """Canonical notation of an action."""
 
-    def format_turn(self, actions: Iterable[Action]) -> str:
+    def format_turn(self, actions: Iterable[ActionT]) -> str:
         return ",".join(self.format_action(a) for a in actions)
 
-    def describe_action(self, action: Action) -> str:
+    def describe_action(self, action: ActionT) -> str:
         """A short explanation for players (autocomplete hints). Override for richer text."""
         return self.format_action(action)
 
@@ -275,7 +288,7 @@ class Game(ABC):
         games with richer turns (Play Bai's passes, Bump's chains) override it."""
         return notation
 
-    def rank_actions(self, actions: list[Action]) -> list[Action]:
+    def rank_actions(self, actions: list[ActionT]) -> list[ActionT]:
         """Order actions for suggestions, most useful first. Override per game."""
         return actions
 
@@ -320,11 +333,33 @@ class Game(ABC):
         self.last_turn_notation = ",".join(canonical)
         return events
 
-    # -- resignation ---------------------------------------------------------------
+    # -- cells ---------------------------------------------------------------------
+
+    @abstractmethod
+    def cell_names(self) -> tuple[str, ...]:
+        """The names of the board's cells, in the engine's own order."""
+
+    @abstractmethod
+    def parse_cell(self, text: str) -> str:
+        """The canonical name of the cell ``text`` names (any case, spaces around).
+
+        Raises :class:`IllegalMove` with the message a move naming that cell
+        would get, so a player reads the same words wherever they type a cell.
+        """
+
+    # -- resignation and draws -------------------------------------------------------
 
     @abstractmethod
     def resign(self, seat: int) -> list[Event]:
         """The player in ``seat`` resigns (allowed on any seat's turn)."""
+
+    @abstractmethod
+    def agree_draw(self) -> list[Event]:
+        """The players agree a draw: the game ends without a winner.
+
+        Raises :class:`IllegalMove` when the game's info does not allow draws
+        (``info.allows_draws``), when it is over, or in the middle of a turn.
+        """
 
     # -- serialization -------------------------------------------------------------
 
@@ -334,9 +369,7 @@ class Game(ABC):
 
     @classmethod
     @abstractmethod
-    def from_position(
-        cls, players: int, options: Mapping[str, Any] | None, position: Mapping[str, Any]
-    ) -> "Game":
+    def from_position(cls, players: int, options: Mapping[str, Any] | None, position: Mapping[str, Any]) -> Self:
         """A game set up at ``position``; raises :class:`StateError` when it is inconsistent."""
 
     @abstractmethod
@@ -360,7 +393,7 @@ class Game(ABC):
         }
 
     @classmethod
-    def from_json(cls, doc: Mapping[str, Any]) -> "Game":
+    def from_json(cls, doc: Mapping[str, Any]) -> Self:
         if doc.get("format") != STATE_FORMAT_VERSION:
             raise StateError(f"unsupported state format {doc.get('format')!r}")
         if doc.get("game") != cls.info.id:
@@ -369,7 +402,7 @@ class Game(ABC):
         game._load_state_extra(doc.get("extra") or {})
         return game
 
-    def copy(self) -> "Game":
+    def copy(self) -> Self:
         return _copy.deepcopy(self)
 
     # -- a readable text form ----------------------------------------------------
@@ -387,19 +420,25 @@ class Game(ABC):
         return tuple(share if seat in wins else 0.0 for seat in range(1, self.players + 1))
 
 
-class TurnBookkeeping(Game):
+AnyGame: TypeAlias = Game[Any]
+"""A game of any engine: what the registry, the pictures and the bot hold. ``Any`` because the
+engines' action types differ and ``Game`` is invariant in it (it takes and returns actions)."""
+
+
+class TurnBookkeeping(Game[ActionT]):
     """The state every engine here keeps for the interface's bookkeeping properties.
 
     Subclasses set ``current`` (seat to move), ``_ply``, ``_turn`` (actions of
     the turn in progress), ``_result`` (winners once over, else ``None``) and
-    ``_end_reason``.
+    ``_end_reason``; the two-seat games also ``_resigned``.
     """
 
     current: int | None
     _ply: int
-    _turn: list[Action]
+    _turn: list[ActionT]
     _result: tuple[int, ...] | None
     _end_reason: str | None
+    _resigned: int | None  # the two-seat games' resigning seat (Bide keeps one flag per seat)
 
     @property
     def to_move(self) -> int | None:
@@ -423,7 +462,6 @@ class TurnBookkeeping(Game):
         return self._ply
 
     def agree_draw(self) -> list[Event]:
-        """The players agree a draw (only games whose info allows draws): the game ends without a winner."""
         if not self.info.allows_draws:
             raise IllegalMove(f"{self.info.name} cannot be drawn")
         if self._result is not None:
@@ -436,7 +474,7 @@ class TurnBookkeeping(Game):
         return [Event("end", data=(("reason", "draw by agreement"),))]
 
     @property
-    def turn_actions(self) -> tuple[Action, ...]:
+    def turn_actions(self) -> tuple[ActionT, ...]:
         return tuple(self._turn)
 
     def _state_extra(self) -> dict[str, Any]:

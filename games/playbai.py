@@ -1,4 +1,5 @@
-"""Play Bai (David Florsch and Pauline Détraz, 2025), exactly as RULES.md §3 settles it.
+"""Play Bai (David Florsch and Pauline Détraz, 2025): the rules in :data:`RULES_SUMMARY`, this project's
+decisions in docs/rules.md.
 
 Field (option ``side``: 5 or 6)
 -------------------------------
@@ -55,9 +56,10 @@ bitmask (see the comment above :func:`search_turns`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, Mapping, Sequence
+from functools import cache
+from typing import Any, Literal, TypeAlias
 
 from .hexgrid import DIRECTION_NAMES, CellNameError, HexBoard, direction_index, step
 from .interface import (
@@ -71,13 +73,19 @@ from .interface import (
 )
 
 STEP, JUMP, PASS = 0, 1, 2
+# (STEP, src, dst), (JUMP, src, direction) or (PASS, src, dst): plain tuples, as the turn search
+# builds paths by concatenating them by the million.
+PlayBaiAction: TypeAlias = tuple[int, int, int]
+Path: TypeAlias = tuple[PlayBaiAction, ...]
+# A complete turn's result: the team's cells and the ball as one int, GOAL, or ("win", that int).
+ResultKey: TypeAlias = int | tuple[Literal["goal"]] | tuple[Literal["win"], int]
 SEAT_COLOURS = ("Orange", "Blue")
 GOALS_TO_WIN = 3
 MOVES_PER_TURN = 3
 KICKOFF_MOVES = 2
 # A non-winning goal always leads to the same position (the set-up, the other
 # seat kicking off), so every such turn has this one resulting position.
-GOAL = ("goal",)
+GOAL: tuple[Literal["goal"]] = ("goal",)
 
 RULES_SUMMARY = """\
 **Play Bai** — 2 teams of 3 playballers on a hexagonal field of 61 cells.
@@ -119,14 +127,12 @@ class Field:
     direction_between: dict[tuple[int, int], int]  # (a, b) in line: direction from a to b
 
 
-@lru_cache(maxsize=None)
+@cache
 def field(side: int = 5) -> Field:
     board = HexBoard.hexhex(side)
     n = side - 1
     index = board.index
-    nbr = tuple(
-        tuple(index.get(step(c, d), -1) for d in range(6)) for c in board.cells
-    )
+    nbr = tuple(tuple(index.get(step(c, d), -1) for d in range(6)) for c in board.cells)
     # Corners clockwise from the top-left: a1, top-right, right, bottom-right, bottom-left, left.
     corners = [(0, -n), (n, -n), (n, 0), (0, n), (-n, n), (-n, 0)]
     left = (corners[0], corners[5], corners[4])  # a1, e1, i1 (side 5)
@@ -185,23 +191,41 @@ def field(side: int = 5) -> Field:
 KEY_SHIFT = 128  # key = cells mask | ball << KEY_SHIFT (fields have at most 91 cells)
 
 
-@lru_cache(maxsize=None)
-def _tables(side: int) -> tuple:
+# Per cell, per direction: (neighbour, its bit, both cells' bits, (step,), (jump,), ((cell, bit) beyond, ...)).
+_Moves: TypeAlias = tuple[tuple[tuple[int, int, int, Path, Path, tuple[tuple[int, int], ...]], ...], ...]
+_Tables: TypeAlias = tuple[
+    _Moves,
+    tuple[tuple[tuple[tuple[int, ...], int], ...], ...],  # per cell: (ray, its mask) per direction
+    int,  # the dots' mask
+    tuple[int, ...],  # the end zones' masks
+    tuple[tuple[PlayBaiAction, ...], ...],  # pass actions by (from, to)
+    tuple[int, ...],  # ball cells shifted into keys
+]
+
+
+@cache
+def _tables(side: int) -> _Tables:
     """Per field: per cell, its moves as (neighbour, its bit, both cells' bits,
     (step action,), (jump action,), (cell, bit) beyond the neighbour in that
     direction); per cell, per direction, the ray's cells and its bitmask; the
     dots' mask; the end zones' masks; pass actions; ball cells shifted into keys."""
     fld = field(side)
     moves = tuple(
-        tuple((n, 1 << n, (1 << c) | (1 << n), ((STEP, c, n),), ((JUMP, c, d),),
-               tuple((k, 1 << k) for k in fld.rays[c][d][1:]))
-              for d, n in enumerate(fld.nbr[c]) if n >= 0)
+        tuple(
+            (
+                n,
+                1 << n,
+                (1 << c) | (1 << n),
+                ((STEP, c, n),),
+                ((JUMP, c, d),),
+                tuple((k, 1 << k) for k in fld.rays[c][d][1:]),
+            )
+            for d, n in enumerate(fld.nbr[c])
+            if n >= 0
+        )
         for c in range(len(fld.board))
     )
-    rays = tuple(
-        tuple((ray, sum(1 << k for k in ray)) for ray in fld.rays[c] if ray)
-        for c in range(len(fld.board))
-    )
+    rays = tuple(tuple((ray, sum(1 << k for k in ray)) for ray in fld.rays[c] if ray) for c in range(len(fld.board)))
     dot_mask = 0
     for i in fld.dots:
         dot_mask |= 1 << i
@@ -231,7 +255,7 @@ def search_turns(
     start: int,
     winning_goal: bool,
     first_only: bool = False,
-) -> dict[Any, tuple[tuple, ...]]:
+) -> dict[ResultKey, Path]:
     """Resulting positions of the complete turns from a state, each with its actions.
 
     ``mine``/``opp`` are cell bitmasks, ``start`` the key of the position the
@@ -244,8 +268,8 @@ def search_turns(
     moves_from, rays, dot_mask, zone_masks, pass_actions, ball_keys = _tables(fld.side)
     start_mask, start_ball = start & ((1 << KEY_SHIFT) - 1), start >> KEY_SHIFT
     opp_zone = zone_masks[2 - seat]
-    results: dict[Any, tuple[tuple, ...]] = {}
-    reach_of: list = [None] * len(fld.board)
+    results: dict[ResultKey, Path] = {}
+    reach_of: list[int | None] = [None] * len(fld.board)
 
     def pass_reach(x: int) -> int:
         """The cells a ball on ``x`` could be passed to: in line, no opponent between."""
@@ -271,7 +295,7 @@ def search_turns(
             reach = pass_reach(a)
         return (cells,) if reach >> b & 1 else (1 << a, 1 << b)
 
-    def passes(team: int, holders: int, b: int) -> tuple[int, tuple]:
+    def passes(team: int, holders: int, b: int) -> tuple[int, Path]:
         """A holder among ``holders`` (cells of ``team`` linked to ``b``) and the passes to ``b``:
         one when they are in line, else two through the third team-mate."""
         reach = reach_of[b]
@@ -285,8 +309,9 @@ def search_turns(
         via = (team & ~(1 << h) & ~(1 << b)).bit_length() - 1
         return h, (pass_actions[h][via], pass_actions[via][b])
 
+    reach: int | None
     # Layer `used`: the state as it is, and wherever passes can take the ball.
-    here_paths: dict[int, tuple] = {}  # ball cell -> actions, for the starting shape
+    here_paths: dict[int, Path] = {}  # ball cell -> actions, for the starting shape
     if mine >> ball & 1:
         reach = 1 << ball
         for _ in range(2):  # a team of three: two rounds of passes reach everyone reachable
@@ -309,17 +334,18 @@ def search_turns(
                     if first_only:
                         return results
     frontier: dict[int, int] = {mine: reach}
-    paths: dict[int, dict[int, tuple]] = {mine: here_paths}
+    paths: dict[int, dict[int, Path]] = {mine: here_paths}
     layer = used
     while frontier and layer < limit:
         layer += 1
         last = layer == limit
         nxt: dict[int, int] = {}
-        nxt_paths: dict[int, dict[int, tuple]] = {}
+        nxt_paths: dict[int, dict[int, Path]] = {}
         for mask, balls in frontier.items():
             occ = mask | opp
             mask_paths = paths[mask]
             cells = _cells_of(mask)
+            groups: tuple[tuple[int, ...], ...]
             if len(cells) == 3:
                 # The two others of each mover, grouped by who can pass to whom.
                 a, b, c = cells
@@ -335,7 +361,7 @@ def search_turns(
                 groups = ((b | c,) if bc else (b, c), (a | c,) if ac else (a, c), (a | b,) if ab else (a, b))
             else:
                 groups = tuple(components(mask ^ (1 << c)) for c in cells)
-            for c, mates in zip(cells, groups):
+            for c, mates in zip(cells, groups, strict=True):
                 here = 1 << c
                 for n, n_bit, pair, step_action, jump_action, beyond in moves_from[c]:
                     if not occ & n_bit:
@@ -364,7 +390,7 @@ def search_turns(
                     if opp_zone & dst_bit:
                         if taken:  # an opponent's end zone only with the ball: a goal
                             new_mask = mask ^ toggled
-                            goal = ("win", new_mask | ball_keys[dst]) if winning_goal else GOAL
+                            goal: ResultKey = ("win", new_mask | ball_keys[dst]) if winning_goal else GOAL
                             if goal not in results:
                                 results[goal] = mask_paths[(taken & -taken).bit_length() - 1] + action
                                 if first_only:
@@ -400,9 +426,10 @@ def search_turns(
                     at_start = new_mask == start_mask
                     if not last:
                         nxt[new_mask] = nxt.get(new_mask, 0) | new
-                        new_paths = nxt_paths.get(new_mask)
-                        if new_paths is None:
-                            new_paths = nxt_paths[new_mask] = {}
+                        known = nxt_paths.get(new_mask)
+                        if known is None:
+                            known = nxt_paths[new_mask] = {}
+                        new_paths = known
                     while new:
                         low = new & -new
                         new ^= low
@@ -414,10 +441,7 @@ def search_turns(
                                 path = mask_paths[b] + action
                         else:
                             # Reached by passes from a cell the ball is on after the move.
-                            if low & group:
-                                part = group
-                            else:
-                                part = next(part for part in mates if part & low)
+                            part = group if low & group else next(part for part in mates if part & low)
                             h, extra = passes(new_mask, part & held, b)
                             if h == dst:
                                 path = mask_paths[(taken & -taken).bit_length() - 1] + action + extra
@@ -443,9 +467,7 @@ def key_cells(key: int, names: Sequence[str]) -> tuple[tuple[str, ...], str]:
 # -- the game -------------------------------------------------------------------------------
 
 
-class PlayBai(TurnBookkeeping):
-    info: GameInfo  # set below
-
+class PlayBai(TurnBookkeeping[PlayBaiAction]):
     def __init__(self, players: int, options: Mapping[str, Any]) -> None:
         self.players = players
         self.options = dict(options)
@@ -459,13 +481,13 @@ class PlayBai(TurnBookkeeping):
         self.kickoff = True
         self.last_goal: int | None = None
         self._ply = 0
-        self._turn: list[tuple] = []
+        self._turn: list[PlayBaiAction] = []
         self._result: tuple[int, ...] | None = None
         self._end_reason: str | None = None
         self._resigned: int | None = None
         # The turn in progress: moves made, the position it started from, a goal that ended it.
         self._moves = 0
-        self._start: tuple | None = None
+        self._start: int | None = None  # the key of the position the turn started from
         self._scored: int | None = None
         self._set_up()
 
@@ -481,7 +503,7 @@ class PlayBai(TurnBookkeeping):
     # -- creation ------------------------------------------------------------------
 
     @classmethod
-    def new(cls, players: int = 2, options: Mapping[str, Any] | None = None) -> "PlayBai":
+    def new(cls, players: int = 2, options: Mapping[str, Any] | None = None) -> PlayBai:
         cls.info.check_players(players)
         return cls(players, cls.info.resolve_options(options))
 
@@ -529,7 +551,7 @@ class PlayBai(TurnBookkeeping):
 
     # -- complete turns ----------------------------------------------------------------
 
-    def turn_results(self, first_only: bool = False) -> dict[Any, tuple[tuple, ...]]:
+    def turn_results(self, first_only: bool = False) -> dict[ResultKey, Path]:
         """Distinct resulting positions of the complete turns from the turn in progress
         (keys as :func:`search_turns` makes them), each with the actions still to play."""
         if self._result is not None:
@@ -539,8 +561,16 @@ class PlayBai(TurnBookkeeping):
         if self._scored is not None:
             return {GOAL: ()}
         return search_turns(
-            self.field, seat, self._mask(seat), self._mask(3 - seat), self.ball, self._moves,
-            self.move_limit(), self._start_key(), self._goal_wins(seat), first_only,
+            self.field,
+            seat,
+            self._mask(seat),
+            self._mask(3 - seat),
+            self.ball,
+            self._moves,
+            self.move_limit(),
+            self._start_key(),
+            self._goal_wins(seat),
+            first_only,
         )
 
     def complete_turns(self) -> dict[str, Any]:
@@ -553,12 +583,13 @@ class PlayBai(TurnBookkeeping):
         names = self.board.names
         out: dict[str, Any] = {}
         for key, actions in self.turn_results().items():
-            if key == GOAL:
-                shown: Any = "goal"
-            elif isinstance(key, tuple):
-                shown = ("win",) + key_cells(key[1], names)
-            else:
+            shown: Any
+            if isinstance(key, int):
                 shown = key_cells(key, names)
+            elif key[0] == "goal":
+                shown = "goal"
+            else:
+                shown = ("win",) + key_cells(key[1], names)
             out[self.format_turn(actions)] = shown
         return out
 
@@ -567,13 +598,13 @@ class PlayBai(TurnBookkeeping):
 
     # -- the turn ------------------------------------------------------------------
 
-    def _raw_actions(self) -> list[tuple]:
+    def _raw_actions(self) -> list[PlayBaiAction]:
         """Actions the movement rules allow now (some may lead nowhere)."""
         if self._result is not None or self._scored is not None:
             return []
         seat = self.current
         mine = self.pieces(seat or 1)
-        candidates: list[tuple] = []
+        candidates: list[PlayBaiAction] = []
         if self._moves < self.move_limit():
             for c in mine:
                 for d, n in enumerate(self.field.nbr[c]):
@@ -583,7 +614,7 @@ class PlayBai(TurnBookkeeping):
             candidates.extend((PASS, self.ball, b) for b in mine if b != self.ball)
         return [a for a in candidates if self._why_illegal(a) is None]
 
-    def legal_actions(self) -> list[tuple]:
+    def legal_actions(self) -> list[PlayBaiAction]:
         """Actions after which a complete turn is still reachable."""
         out = []
         for action in self._raw_actions():
@@ -613,7 +644,7 @@ class PlayBai(TurnBookkeeping):
             return "that turn leaves the position unchanged"
         return None
 
-    def apply_action(self, action: tuple) -> list[Event]:
+    def apply_action(self, action: PlayBaiAction) -> list[Event]:
         if self._result is not None:
             raise IllegalMove("the game is over")
         if self._scored is not None:
@@ -649,11 +680,19 @@ class PlayBai(TurnBookkeeping):
                     took_from = cells[k]
             if dst != src and dst == ball and not carried:
                 took_from = 0
-            events.append(Event(
-                "jump", seat=seat, src=names[src], dst=names[dst],
-                data=(("bounced", dst == src), ("direction", DIRECTION_NAMES[x]),
-                      ("over", tuple(names[k] for k in over))),
-            ))
+            events.append(
+                Event(
+                    "jump",
+                    seat=seat,
+                    src=names[src],
+                    dst=names[dst],
+                    data=(
+                        ("bounced", dst == src),
+                        ("direction", DIRECTION_NAMES[x]),
+                        ("over", tuple(names[k] for k in over)),
+                    ),
+                )
+            )
         cells[src] = 0
         cells[dst] = seat
         if ball == src or took_from is not None:
@@ -667,7 +706,7 @@ class PlayBai(TurnBookkeeping):
 
     def _jump_line(self, src: int, direction: int) -> tuple[int, list[int]]:
         """Where a jump lands (``src`` for a bounce) and the cells it passes over."""
-        over = []
+        over: list[int] = []
         for k in self.field.rays[src][direction]:
             if not self.seat_of[k]:
                 return k, over
@@ -680,8 +719,7 @@ class PlayBai(TurnBookkeeping):
         self.last_goal = seat
         self._scored = seat
         score = tuple(self.goals)
-        events = [Event("goal", seat=seat, cell=self.board.names[cell],
-                        data=(("score", score), ("wins", wins)))]
+        events = [Event("goal", seat=seat, cell=self.board.names[cell], data=(("score", score), ("wins", wins)))]
         if wins:
             self._turn = []
             self._ply += 1
@@ -758,8 +796,7 @@ class PlayBai(TurnBookkeeping):
             return f"{names[src]} is not yours"
         if self._moves >= self.move_limit():
             if self.kickoff:
-                return (f"the kick-off turn allows only {KICKOFF_MOVES} moves, both made: "
-                        "only passes may follow")
+                return f"the kick-off turn allows only {KICKOFF_MOVES} moves, both made: only passes may follow"
             return f"{MOVES_PER_TURN} moves are already made this turn: only passes may follow"
         if kind == STEP:
             if not 0 <= x < n or x not in self.field.nbr[src]:
@@ -776,14 +813,17 @@ class PlayBai(TurnBookkeeping):
             if first < 0:
                 return f"nothing to jump over: {names[src]} is at the edge towards {DIRECTION_NAMES[x]}"
             if not self.seat_of[first]:
-                return (f"nothing to jump over: {names[first]} is empty "
-                        f"(step there with {names[src]}-{names[first]})")
+                return f"nothing to jump over: {names[first]} is empty (step there with {names[src]}-{names[first]})"
             dst, over = self._jump_line(src, x)
-            carries = (self.ball == src or self.ball in over
-                       or (dst != src and dst == self.ball and not self.seat_of[self.ball]))
+            carries = (
+                self.ball == src
+                or self.ball in over
+                or (dst != src and dst == self.ball and not self.seat_of[self.ball])
+            )
         if self.field.zone_owner[dst] == 3 - (seat or 1) and not carries:
-            return (f"{names[dst]} is an end zone of the opponent: a playballer may enter it "
-                    "only with the ball, to score")
+            return (
+                f"{names[dst]} is an end zone of the opponent: a playballer may enter it only with the ball, to score"
+            )
         return None
 
     def _why_no_pass(self, src: int, dst: int) -> str | None:
@@ -822,7 +862,7 @@ class PlayBai(TurnBookkeeping):
         except CellNameError as error:
             raise IllegalMove(str(error)) from None
 
-    def parse_action(self, text: str) -> tuple:
+    def parse_action(self, text: str) -> PlayBaiAction:
         token = text.strip().lower()
         if self._result is not None:
             raise IllegalMove("the game is over")
@@ -848,21 +888,17 @@ class PlayBai(TurnBookkeeping):
             left, _, right = token.partition("-")
             src = self._cell(left)
             dst = self._cell(right)
-            if dst in self.field.nbr[src]:
-                action = (STEP, src, dst)
-            else:
-                action = self._jump_to(src, dst)
+            action = (STEP, src, dst) if dst in self.field.nbr[src] else self._jump_to(src, dst)
         else:
             raise IllegalMove(
-                f"{text.strip()!r} is not an action: write a step b2-c2, a jump b2^se "
-                "(or b2-d2), or a pass e5>b5"
+                f"{text.strip()!r} is not an action: write a step b2-c2, a jump b2^se (or b2-d2), or a pass e5>b5"
             )
         why = self._why_illegal(action)
         if why:
             raise IllegalMove(why)
         return action
 
-    def _jump_to(self, src: int, dst: int) -> tuple:
+    def _jump_to(self, src: int, dst: int) -> PlayBaiAction:
         """A jump written by its landing cell, ``b2-d2``."""
         names = self.board.names
         d = self.field.direction_between.get((src, dst))
@@ -885,7 +921,7 @@ class PlayBai(TurnBookkeeping):
             )
         return (JUMP, src, d)
 
-    def format_action(self, action: tuple) -> str:
+    def format_action(self, action: PlayBaiAction) -> str:
         kind, src, x = action
         names = self.board.names
         if kind == STEP:
@@ -894,9 +930,9 @@ class PlayBai(TurnBookkeeping):
             return f"{names[src]}^{DIRECTION_NAMES[x]}"
         return f"{names[src]}>{names[x]}"
 
-    def describe_action(self, action: tuple) -> str:
+    def describe_action(self, action: PlayBaiAction) -> str:
         text = self.format_action(action)
-        kind, src, x = action
+        kind, _, x = action
         names = self.board.names
         if kind == PASS:
             return f"{text} — pass to {names[x]}"
@@ -919,7 +955,7 @@ class PlayBai(TurnBookkeeping):
             parts.append("wins the game!" if dict(goal.data)["wins"] else "GOAL")
         return f"{text} — {', '.join(parts)}"
 
-    def rank_actions(self, actions: list[tuple]) -> list[tuple]:
+    def rank_actions(self, actions: list[PlayBaiAction]) -> list[PlayBaiAction]:
         """Goals first, then taking the ball, then moves towards the opponent's end zones, passes last."""
         seat = self.current
         if seat is None:
@@ -931,7 +967,7 @@ class PlayBai(TurnBookkeeping):
             q, r = fld.board.cells[i]
             return min(max(abs(q - a), abs(r - b), abs(q + r - a - b)) for a, b in targets)
 
-        def key(action: tuple) -> tuple:
+        def key(action: PlayBaiAction) -> tuple[int, ...]:
             kind, src, x = action
             if kind == PASS:
                 return (3, closeness(x))
@@ -953,12 +989,11 @@ class PlayBai(TurnBookkeeping):
         if not self.is_over and not self.turn_in_progress():
             trial = self.copy()
             for position, token in enumerate(tokens):
-                if trial._scored is not None or trial.is_over:
-                    if position < len(tokens):
-                        done = ",".join(tokens[:position])
-                        raise IllegalMove(
-                            f"the goal after {done} already ended the turn: remove {' '.join(tokens[position:])}"
-                        )
+                if (trial._scored is not None or trial.is_over) and position < len(tokens):
+                    done = ",".join(tokens[:position])
+                    raise IllegalMove(
+                        f"the goal after {done} already ended the turn: remove {' '.join(tokens[position:])}"
+                    )
                 try:
                     trial.apply_action(trial.parse_action(token))
                 except IllegalMove:
@@ -990,7 +1025,7 @@ class PlayBai(TurnBookkeeping):
                 tail += f"; {SEAT_COLOURS[(e.seat or 1) - 1]} cannot move and passes"
         return ", ".join(parts) + tail
 
-    def copy(self) -> "PlayBai":
+    def copy(self) -> PlayBai:
         # The field is immutable and shared; only the mutable lists are copied.
         twin = object.__new__(PlayBai)
         twin.__dict__.update(self.__dict__)
@@ -999,6 +1034,14 @@ class PlayBai(TurnBookkeeping):
         twin._turn = self._turn[:]
         twin.options = dict(self.options)
         return twin
+
+    # -- cells -----------------------------------------------------------------------
+
+    def cell_names(self) -> tuple[str, ...]:
+        return self.board.names
+
+    def parse_cell(self, text: str) -> str:
+        return self.board.names[self._cell(text)]
 
     # -- resignation ---------------------------------------------------------------
 
@@ -1024,9 +1067,7 @@ class PlayBai(TurnBookkeeping):
         return doc
 
     @classmethod
-    def from_position(
-        cls, players: int, options: Mapping[str, Any] | None, position: Mapping[str, Any]
-    ) -> "PlayBai":
+    def from_position(cls, players: int, options: Mapping[str, Any] | None, position: Mapping[str, Any]) -> PlayBai:
         cls.info.check_players(players)
         game = cls(players, cls.info.resolve_options(options))
         names = game.board.names
@@ -1044,8 +1085,7 @@ class PlayBai(TurnBookkeeping):
                 cells[i] = seat
             ball = game.board.parse(str(position["ball"]))
             goals = position.get("goals", [0, 0])
-            if (not isinstance(goals, list) or len(goals) != 2
-                    or any(type(g) is not int or g < 0 for g in goals)):
+            if not isinstance(goals, list) or len(goals) != 2 or any(type(g) is not int or g < 0 for g in goals):
                 raise StateError("goals must list two counts of zero or more")
             to_move = position.get("to_move", 1)
             kickoff = position.get("kickoff", False)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .begird import Begird
 from .bide import Bide
 from .bump import Bump
-from .interface import Game, GameInfo, OptionError
+from .interface import AnyGame, GameInfo, OptionError
 from .playbai import PlayBai
 
 GAMES: dict[str, GameInfo] = {info.id: info for info in (Bide.info, Begird.info, PlayBai.info, Bump.info)}
@@ -26,11 +27,11 @@ def get(game_id: str) -> GameInfo:
         raise OptionError(f"unknown game {game_id!r}: choose one of {known}") from None
 
 
-def new_game(game_id: str, players: int | None = None, options: Mapping[str, Any] | None = None) -> Game:
+def new_game(game_id: str, players: int | None = None, options: Mapping[str, Any] | None = None) -> AnyGame:
     return get(game_id).new(players, options)
 
 
-def load_state(doc: Mapping[str, Any]) -> Game:
+def load_state(doc: Mapping[str, Any]) -> AnyGame:
     """Rebuild a game from its stored state document, whatever the game."""
     info = get(str(doc.get("game", "")))
     assert info.game_class is not None

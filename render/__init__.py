@@ -13,7 +13,8 @@ or calls :func:`register` itself.
 from __future__ import annotations
 
 import inspect
-from typing import Callable, Protocol, Sequence
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from PIL import Image
 
@@ -23,8 +24,8 @@ from . import animation as _animation
 from . import begird as _begird
 from . import bide as _bide
 from . import bump as _bump
-from . import playbai as _playbai
 from . import palettes as _palettes
+from . import playbai as _playbai
 from . import png as _png
 
 __all__ = [
@@ -71,12 +72,12 @@ def register(
     game_id: str,
     renderer: Renderer | Callable[..., Image.Image],
     *,
-    palette: Callable[[], Image.Image] | None = None,
+    palette: Callable[[], Image.Image | None] | None = None,
 ) -> None:
     """Make ``renderer`` draw every game whose ``info.id`` is ``game_id`` (replaces any earlier one).
 
     ``palette``, optional, returns a "P" image whose palette (at most 255
-    colours) suits every picture of the game: PNGs and GIF frames are then
+    colours) suits every picture of the game, or None when it cannot make one: PNGs and GIF frames are then
     quantized to it (fast and small), converting only what each picture drew on
     its background. Without it each picture gets its own adaptive palette (about
     13 ms more per picture at 1080 px); :func:`render.palettes.sampled` makes one
@@ -136,8 +137,12 @@ def render_image(
             raise ValueError(f"{game.info.name} pictures have no zoom")
         extra["zoom"] = zoom
     return renderer(
-        game, player_names=names_by_seat(game, player_names), last_events=tuple(last_events), title=title,
-        width=width, **extra,
+        game,
+        player_names=names_by_seat(game, player_names),
+        last_events=tuple(last_events),
+        title=title,
+        width=width,
+        **extra,
     )
 
 
@@ -157,8 +162,9 @@ def names_by_seat(game: Game, player_names: Sequence[str] | None) -> list[str] |
     if not player_names:
         return None
     seats = range(1, game.players + 1)
-    return [player_names[game.player_of_seat(s) - 1] if game.player_of_seat(s) <= len(player_names) else ""
-            for s in seats]
+    return [
+        player_names[game.player_of_seat(s) - 1] if game.player_of_seat(s) <= len(player_names) else "" for s in seats
+    ]
 
 
 def render_png(
@@ -171,8 +177,7 @@ def render_png(
     zoom: str | None = None,
 ) -> bytes:
     """:func:`render_image` encoded as a palette PNG (see :mod:`render.png` for how it is kept fast)."""
-    im = render_image(game, player_names=player_names, last_events=last_events, title=title, width=width,
-                      zoom=zoom)
+    im = render_image(game, player_names=player_names, last_events=last_events, title=title, width=width, zoom=zoom)
     palette = _palette_of(game.info.id)
     if palette is not None:
         return _png.encode_picture(im, palette)
@@ -218,5 +223,7 @@ def render_gif(
 # the fitting functions stay, to check and rewrite that file (python -m render.palettes).
 register("bide", _bide.render, palette=_palettes.shipped("bide", _bide.palette))
 register("begird", _begird.render, palette=_palettes.shipped("begird", _begird.palette))
-register("playbai", _playbai.render, palette=_palettes.shipped("playbai", _palettes.sampled("playbai", _playbai.render)))
+register(
+    "playbai", _playbai.render, palette=_palettes.shipped("playbai", _palettes.sampled("playbai", _playbai.render))
+)
 register("bump", _bump.render, palette=_palettes.shipped("bump", _palettes.sampled("bump", _bump.render)))

@@ -8,7 +8,7 @@ writer can store most frames as the small rectangle that changed.
 from __future__ import annotations
 
 import io
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from PIL import Image
 

@@ -30,13 +30,14 @@ pixels):
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
 
 from PIL import Image, ImageDraw
 
-from games.begird import SEAT_COLOURS, island_cells, layout as board_layout, winning_group
+from games.begird import SEAT_COLOURS, island_cells, winning_group
+from games.begird import layout as board_layout
 from games.hexgrid import neighbours
 from games.interface import Event
 
@@ -110,7 +111,7 @@ class Geometry:
 
     @property
     def line_h(self) -> int:
-        return int(round(self.row_h * 0.78))
+        return round(self.row_h * 0.78)
 
     @property
     def panel_height(self) -> int:
@@ -129,20 +130,19 @@ def geometry(variant: str, width: int) -> Geometry:
     board = lay.board
     ring = [c for island in lay.islands for c in island]
     # No row letters: every cell carries its full name, so the board gets their width.
-    title_h = int(round(width * 0.10))
+    title_h = round(width * 0.10)
     top = title_h + int(width * 0.012)
     margin = width * 0.012
-    hex_layout, bottom = hd.HexLayout.fit(list(board.cells) + ring, width,
-                                          left=margin, right=margin, top=top, halo=1.0)
+    hex_layout, bottom = hd.HexLayout.fit(list(board.cells) + ring, width, left=margin, right=margin, top=top, halo=1.0)
     return Geometry(
         variant=variant,
         width=width,
         layout=hex_layout,
         title_h=title_h,
         board_top=top,
-        board_bottom=int(math.ceil(bottom + width * 0.008)),
+        board_bottom=math.ceil(bottom + width * 0.008),
         spacing=hex_layout.spacing,
-        row_h=max(22, int(round(width * 0.066))),  # panel text ~12 px on a 400 px phone
+        row_h=max(22, round(width * 0.066)),  # panel text ~12 px on a 400 px phone
     )
 
 
@@ -165,14 +165,16 @@ def cell_centre(game_or_variant, name: str, width: int = DEFAULT_WIDTH) -> tuple
     variant = _variant_of(game_or_variant)
     board = board_layout(variant).board
     x, y = _geometry_for(variant, width).layout.centre(board.cells[board.parse(name)])
-    return int(round(x)), int(round(y))
+    return round(x), round(y)
 
 
 def land_centres(game_or_variant, width: int = DEFAULT_WIDTH) -> list[list[tuple[int, int]]]:
     """Per island (island 1 first), the pixel centres of its land (ring) cells."""
     g = _geometry_for(game_or_variant, width)
-    return [[tuple(int(round(v)) for v in g.layout.centre(c)) for c in island]  # type: ignore[misc]
-            for island in island_cells(_variant_of(game_or_variant))]
+    return [
+        [(round(x), round(y)) for x, y in map(g.layout.centre, island)]
+        for island in island_cells(_variant_of(game_or_variant))
+    ]
 
 
 def cell_spacing(game_or_variant, width: int = DEFAULT_WIDTH) -> float:
@@ -256,16 +258,16 @@ def _draw_board(variant: str, width: int, won: bool) -> Image.Image:
             if n not in on_board or n > c:
                 segments.append(_edge(hl, c, d))
     cv.lines(segments, CELL_LINE, width=max(1.0, sp * LINE_W))
-    name_size = max(8, int(round(sp * NAME_SIZE)))
+    name_size = max(8, round(sp * NAME_SIZE))
     for i, c in enumerate(board.cells):
         x, y = hl.centre(c)
         cv.text((x, y + sp * 0.01), board.names[i], name_size, NAME_INK)
 
     # Island numbers, large, on the land.
-    number_size = max(10, int(round(sp * NUMBER_SIZE)))
+    number_size = max(10, round(sp * NUMBER_SIZE))
     stroke = WIN_NUMBER_STROKE if won else NUMBER_STROKE
     for k, island in enumerate(islands):
-        x, y = hl.centre(label_cell(island))  # type: ignore[arg-type]
+        x, y = hl.centre(label_cell(island))
         cv.text((x, y), str(k + 1), number_size, NUMBER_INK, stroke=max(1.0, sp * 0.045), stroke_fill=stroke)
 
     return cv.image()
@@ -310,14 +312,20 @@ def stone(seat: int, spacing: float) -> Image.Image:
     # No shadow: at this size a shadow would reach the next cell (and a stone's outline
     # already sets it off the wood), and stones that keep to their cells are pasted as
     # cached tiles (render/changes.py).
-    return hd.disc_sprite(round(spacing * STONE_R, 1), stone_colour(seat), STONE_OUTLINE[(seat - 1) % 2],
-                          round(max(1.5, spacing * 0.035), 1), shadow=False)
+    return hd.disc_sprite(
+        round(spacing * STONE_R, 1),
+        stone_colour(seat),
+        STONE_OUTLINE[(seat - 1) % 2],
+        round(max(1.5, spacing * 0.035), 1),
+        shadow=False,
+    )
 
 
 def swatch(seat: int, size: float) -> Image.Image:
     """A stone for the panel, ``size`` pixels across."""
-    return hd.disc_sprite(round(size / 2, 1), stone_colour(seat), STONE_OUTLINE[(seat - 1) % 2],
-                          round(max(1.5, size * 0.06), 1))
+    return hd.disc_sprite(
+        round(size / 2, 1), stone_colour(seat), STONE_OUTLINE[(seat - 1) % 2], round(max(1.5, size * 0.06), 1)
+    )
 
 
 def last_mark(spacing: float) -> Image.Image:
@@ -326,8 +334,13 @@ def last_mark(spacing: float) -> Image.Image:
 
 
 def win_ring(spacing: float) -> Image.Image:
-    return hd.ring_sprite(round(spacing * WIN_RING_R, 1), WIN_RING, round(max(2.5, spacing * 0.085), 1),
-                          WIN_RING_HALO, round(max(1.0, spacing * 0.015), 1))
+    return hd.ring_sprite(
+        round(spacing * WIN_RING_R, 1),
+        WIN_RING,
+        round(max(2.5, spacing * 0.085), 1),
+        WIN_RING_HALO,
+        round(max(1.0, spacing * 0.015), 1),
+    )
 
 
 # -- words -------------------------------------------------------------------------------------
@@ -368,8 +381,10 @@ def describe_last_turn(game, events: Sequence[Event], names: Sequence[str]) -> s
             parts.append(text)
         elif e.kind == "swap":
             # After the swap the seat that answered is White no more: the same player now plays Black.
-            parts.append(f"{names[0]} swapped (pie rule): {names[0]} now plays Black with the first stone, "
-                         f"{names[1]} plays White")
+            parts.append(
+                f"{names[0]} swapped (pie rule): {names[0]} now plays Black with the first stone, "
+                f"{names[1]} plays White"
+            )
         elif e.kind == "resign":
             parts.append(f"{_label(names, e.seat)} resigned")
     return " · ".join(parts)
@@ -449,8 +464,8 @@ def render(
         big = geometry(variant, width * ZOOM)
         cx, cy = big.layout.centre(game.board.cells[game.board.parse(centre)])
         view_w, view_h = width, g.board_bottom - g.title_h
-        x0 = int(round(min(max(cx - view_w / 2, 0), big.width - view_w)))
-        y0 = int(round(min(max(cy - view_h / 2, big.title_h), big.board_bottom - view_h)))
+        x0 = round(min(max(cx - view_w / 2, 0), big.width - view_w))
+        y0 = round(min(max(cy - view_h / 2, big.title_h), big.board_bottom - view_h))
         view = board_background(variant, big.width).crop((x0, y0, x0 + view_w, y0 + view_h))
         _draw_position(view, game, big, last_events, (x0, y0))
         im.paste(view, (0, g.title_h))
@@ -481,8 +496,9 @@ def zoom_cell(game, zoom: str, last_events: Sequence[Event] = ()) -> str:
     return board.names[board.parse(zoom)]
 
 
-def _draw_position(im: Image.Image, game, g: Geometry, last_events: Sequence[Event],
-                   origin: tuple[float, float]) -> None:
+def _draw_position(
+    im: Image.Image, game, g: Geometry, last_events: Sequence[Event], origin: tuple[float, float]
+) -> None:
     """Golden islands, stones, winning rings and the last stone's ring on the board of ``im``,
     whose top-left pixel is ``origin`` of a picture with geometry ``g``."""
     board = game.board
@@ -592,19 +608,21 @@ def _draw_panel(im, game, g: Geometry, names, last_events) -> None:
     winners = set(game.winners)
     texts, lines = panel_text(game, names, last_events)
     rows = []
-    for seat, cells in zip((1, 2), texts):
+    for seat, cells in zip((1, 2), texts, strict=True):
         background = None
         if game.is_over and seat in winners:
             background = THEME.winner
         elif game.to_move == seat:
             background = THEME.highlight
-        rows.append(hd.PanelRow(
-            swatch=swatch(seat, row_h * 0.74),
-            cells=cells,
-            background=background,
-            marker=game.to_move == seat,
-            bold=(seat in winners,),
-        ))
+        rows.append(
+            hd.PanelRow(
+                swatch=swatch(seat, row_h * 0.74),
+                cells=cells,
+                background=background,
+                marker=game.to_move == seat,
+                bold=(seat in winners,),
+            )
+        )
     hd.draw_panel(im, (margin, table_top, width - margin, 0), COLUMNS, rows, row_h, THEME, header=False)
     y = table_top + 2 * row_h + g.line_h / 2
     avail = width - 2 * margin
@@ -616,8 +634,7 @@ def _draw_panel(im, game, g: Geometry, names, last_events) -> None:
     won = win_line(game)
     rule = won or rule_line(game)
     size = hd.shrink_to_fit(rule, small, avail, min_size=int(small * 0.8))
-    hd.draw_text(im, (margin, y), hd.fit_text(rule, size, avail), size, THEME.ink if won else THEME.muted,
-                 anchor="lm")
+    hd.draw_text(im, (margin, y), hd.fit_text(rule, size, avail), size, THEME.ink if won else THEME.muted, anchor="lm")
 
 
 # -- one palette for every picture -------------------------------------------------------------------
@@ -646,11 +663,12 @@ def palette() -> Image.Image:
             events = mid.play_turn(rng.choice([n for n in mid.legal_notations() if n != "swap"]))
         samples.append(render(mid, player_names=["Ann", "Bob"], last_events=events, width=720))
     # Small marks (the last-stone ring) are too rare for median cut: add them and their blends.
-    exact = []
-    for ink in (LAST_MARK, WIN_RING, WIN_RING_HALO):
-        for ground in (BLACK_STONE, WHITE_STONE, CELL_FILL):
-            for t in (0.0, 0.3, 0.6):
-                exact.append(hd.mix(ink, ground, t))
+    exact = [
+        hd.mix(ink, ground, t)
+        for ink in (LAST_MARK, WIN_RING, WIN_RING_HALO)
+        for ground in (BLACK_STONE, WHITE_STONE, CELL_FILL)
+        for t in (0.0, 0.3, 0.6)
+    ]
     from .palettes import fitted, module_colours
 
     return fitted(samples, module_colours(render) + exact)

@@ -17,9 +17,9 @@ pixel of any point):
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
 
 from PIL import Image, ImageDraw
 
@@ -103,7 +103,7 @@ def geometry(side: int, width: int = DEFAULT_WIDTH) -> Geometry:
     if width < MIN_WIDTH:
         raise ValueError(f"a Bide picture is at least {MIN_WIDTH} pixels wide, not {width}")
     board = board_for_side(side)
-    title_h = int(round(width * 0.10))
+    title_h = round(width * 0.10)
     top = title_h + int(width * 0.015)
     right = width * 0.015
     # Row letters sit 0.92 spacing left of each row's first point: reserve room
@@ -118,9 +118,9 @@ def geometry(side: int, width: int = DEFAULT_WIDTH) -> Geometry:
         layout=layout,
         title_h=title_h,
         board_top=top,
-        board_bottom=int(math.ceil(bottom + width * 0.01)),
+        board_bottom=math.ceil(bottom + width * 0.01),
         spacing=layout.spacing,
-        row_h=max(24, int(round(width * 0.066))),  # panel text ~12 px on a 400 px phone
+        row_h=max(24, round(width * 0.066)),  # panel text ~12 px on a 400 px phone
     )
 
 
@@ -138,7 +138,7 @@ def point_centre(game_or_side, cell_name: str, width: int = DEFAULT_WIDTH) -> tu
     side = _side_of(game_or_side)
     board = board_for_side(side)
     x, y = geometry(side, width).layout.centre(board.cells[board.parse(cell_name)])
-    return int(round(x)), int(round(y))
+    return round(x), round(y)
 
 
 def point_spacing(game_or_side, width: int = DEFAULT_WIDTH) -> float:
@@ -170,21 +170,25 @@ def board_background(side: int, width: int = DEFAULT_WIDTH) -> Image.Image:
         radius = (n - value + 0.5) * sp
         corners = [(cx + radius * dx, cy + radius * dy) for dx, dy in hd.SCREEN_DIRECTIONS]
         t = value / max(1, top_value)
-        cv.polygon(corners, fill=hd.mix(BAND_LIGHT, BAND_DARK, t),
-                   outline=hd.mix(BAND_LIGHT, BAND_DARK, min(1.0, t + 0.35)) if value == 0 else None,
-                   width=max(1.0, sp * 0.02))
+        cv.polygon(
+            corners,
+            fill=hd.mix(BAND_LIGHT, BAND_DARK, t),
+            outline=hd.mix(BAND_LIGHT, BAND_DARK, min(1.0, t + 0.35)) if value == 0 else None,
+            width=max(1.0, sp * 0.02),
+        )
 
     # Lines between neighbouring points (each pair once).
-    segments = []
-    for i, cell in enumerate(board.cells):
-        for j in board.neighbour_indices[i]:
-            if j > i:
-                segments.append((layout.centre(cell), layout.centre(board.cells[j])))
+    segments = [
+        (layout.centre(cell), layout.centre(board.cells[j]))
+        for i, cell in enumerate(board.cells)
+        for j in board.neighbour_indices[i]
+        if j > i
+    ]
     cv.lines(segments, GRID_LINE, width=sp * LINE_W)
 
     # Every point with its name and value; discs will cover the occupied ones.
-    name_size = max(9, int(round(sp * NAME_SIZE)))
-    value_size = max(8, int(round(sp * VALUE_SIZE)))
+    name_size = max(9, round(sp * NAME_SIZE))
+    value_size = max(8, round(sp * VALUE_SIZE))
     for i, cell in enumerate(board.cells):
         c = layout.centre(cell)
         cv.circle(c, sp * POINT_R, fill=POINT_OUTLINE)
@@ -193,7 +197,7 @@ def board_background(side: int, width: int = DEFAULT_WIDTH) -> Image.Image:
         cv.text((c[0], c[1] + sp * 0.195), str(board.edge_distance[i]), value_size, VALUE_INK, bold=True)
 
     # Row letters along the left edge, just outside the outer band.
-    letter_size = max(10, int(round(sp * 0.3)))
+    letter_size = max(10, round(sp * 0.3))
     for row_number, row in enumerate(board.rows):
         x, y = layout.centre(board.cells[row[0]])
         cv.text((x - sp * 0.92, y), chr(ord("a") + row_number), letter_size, LETTER_INK, bold=True)
@@ -230,8 +234,9 @@ def _valued_disc(seat: int, radius: float, outline: float, value: int) -> Image.
 
 def swatch(seat: int, size: float) -> Image.Image:
     """A disc for the legend, ``size`` pixels across."""
-    return hd.disc_sprite(round(size / 2, 1), seat_colour(seat), DISC_OUTLINE,
-                          round(max(1.5, size * 0.05), 1), seat_marker(seat))
+    return hd.disc_sprite(
+        round(size / 2, 1), seat_colour(seat), DISC_OUTLINE, round(max(1.5, size * 0.05), 1), seat_marker(seat)
+    )
 
 
 def group_values(game, seat: int) -> list[int]:
@@ -298,6 +303,7 @@ def trace_last_turn(events: Sequence[Event]) -> LastTurn:
 
 def describe_last_turn(events: Sequence[Event], names: Sequence[str]) -> str:
     """The last turn in a few words: "Red released e5, d4 · 6 discs pushed · Blue owes a release"."""
+
     def who(seat: int | None) -> str:
         if seat is None or not 1 <= seat <= len(names):
             return "?"
@@ -402,8 +408,7 @@ def render(
     heading = f"Bide · {players} players · {len(board)} points"
     if title:
         heading = hd.displayable(title, heading)
-    hd.draw_title_bar(im, g.title_h, heading,
-                      status_line(game, names), THEME, accent_colour=accent)
+    hd.draw_title_bar(im, g.title_h, heading, status_line(game, names), THEME, accent_colour=accent)
 
     # Discs, each with its point's value.
     cells = game.cells
@@ -447,7 +452,7 @@ def render(
             sx, sy, tx, ty = sx - uy * off, sy + ux * off, tx - uy * off, ty + ux * off
         hd.draw_arrow(im, (sx, sy), (tx, ty), ARROW_INK, arrow_w, ARROW_HALO, halo_w, head)
     if len(last.placed) > 1:
-        badge_size = int(round(sp * 0.26))
+        badge_size = round(sp * 0.26)
         for name, order in last.placed.items():
             if name in index:
                 x, y = layout.centre(board.cells[index[name]])
@@ -478,8 +483,9 @@ def page_background(side: int, width: int, players: int, over: bool = False) -> 
     margin, table_top, small = _panel_frame(g)
     d = ImageDraw.Draw(im)
     d.line((margin, g.board_bottom, width - margin, g.board_bottom), fill=THEME.rule, width=2)
-    hd.draw_panel(im, (margin, table_top, width - margin, 0), OVER_COLUMNS if over else COLUMNS, [], row_h, THEME,
-                  header=True)
+    hd.draw_panel(
+        im, (margin, table_top, width - margin, 0), OVER_COLUMNS if over else COLUMNS, [], row_h, THEME, header=True
+    )
 
     # The key to point values, under the table and the last-turn line.
     y = table_top + row_h * (players + 1) + int(row_h * 0.15) + int(row_h * 1.05)
@@ -491,8 +497,9 @@ def page_background(side: int, width: int, players: int, over: bool = False) -> 
     box = int(row_h * 0.62)
     for value in range(top_value + 1):
         colour = hd.mix(BAND_LIGHT, BAND_DARK, value / max(1, top_value))
-        d.rounded_rectangle((x, cy - box / 2, x + box, cy + box / 2), radius=box * 0.2, fill=colour,
-                            outline=GRID_LINE, width=1)
+        d.rounded_rectangle(
+            (x, cy - box / 2, x + box, cy + box / 2), radius=box * 0.2, fill=colour, outline=GRID_LINE, width=1
+        )
         d.text((x + box / 2, cy), str(value), font=hd.font(int(box * 0.6)), fill=NAME_INK, anchor="mm")
         x += box + row_h * 0.15
     scoring = "  ·  a seat scores its best group"
@@ -534,7 +541,7 @@ def _draw_panel(im, game, g: Geometry, names, custom, colour_names, last_events)
     margin, table_top, small = _panel_frame(g)
     winners = set(game.winners)
     rows = []
-    for seat, cells in zip(range(1, players + 1), panel_cells(game, names, custom, colour_names)):
+    for seat, cells in zip(range(1, players + 1), panel_cells(game, names, custom, colour_names), strict=True):
         i = seat - 1
         background = None
         if game.is_over and seat in winners:
@@ -542,15 +549,17 @@ def _draw_panel(im, game, g: Geometry, names, custom, colour_names, last_events)
         elif game.to_move == seat:
             background = THEME.highlight
         score_column = 2 if game.is_over else 3
-        rows.append(hd.PanelRow(
-            swatch=swatch(seat, row_h * 0.78),
-            cells=cells,
-            background=background,
-            ink=THEME.muted if game.resigned[i] else None,
-            marker=game.to_move == seat,
-            strike=game.resigned[i],
-            bold=tuple(k == score_column and seat in winners for k in range(len(cells))),
-        ))
+        rows.append(
+            hd.PanelRow(
+                swatch=swatch(seat, row_h * 0.78),
+                cells=cells,
+                background=background,
+                ink=THEME.muted if game.resigned[i] else None,
+                marker=game.to_move == seat,
+                strike=game.resigned[i],
+                bold=tuple(k == score_column and seat in winners for k in range(len(cells))),
+            )
+        )
     columns = OVER_COLUMNS if game.is_over else COLUMNS
     hd.draw_panel(im, (margin, table_top + row_h, width - margin, 0), columns, rows, row_h, THEME, header=False)
 
@@ -587,12 +596,20 @@ def palette() -> Image.Image:
     board = board_for_side(side)
     n = len(board)
     cells = {board.names[i]: (i * 5 % 6) + 1 for i in range(n) if i % 4 != 1}
-    position = {"board": cells, "hands": [2, 1, 0, 3, 1, 0], "pools": [9, 8, 7, 6, 5, 4],
-                "to_move": 2, "owed": [3, 5], "resigned": [4]}
+    position = {
+        "board": cells,
+        "hands": [2, 1, 0, 3, 1, 0],
+        "pools": [9, 8, 7, 6, 5, 4],
+        "to_move": 2,
+        "owed": [3, 5],
+        "resigned": [4],
+    }
     mid = Bide.from_position(6, {"side": side}, position)
     events: list[Event] = [Event("place", seat=1, cell=board.names[30]), Event("place", seat=1, cell=board.names[31])]
-    for i in range(0, n - 1, 3):
-        events.append(Event("push", seat=1, src=board.names[i], dst=board.names[board.neighbour_indices[i][0]]))
+    events.extend(
+        Event("push", seat=1, src=board.names[i], dst=board.names[board.neighbour_indices[i][0]])
+        for i in range(0, n - 1, 3)
+    )
     full = Bide.from_position(6, {"side": side}, {"board": {board.names[i]: (i % 6) + 1 for i in range(n)}})
     samples = [
         render(mid, last_events=events, width=720),

@@ -10,7 +10,7 @@ A piece is a disc in its seat's colour (Okabe–Ito blue and orange, safe for
 colour-blind players) with a thick dark bar across the edge its bumper faces;
 the space's name is written on it, since players type the names of the pieces
 they move. A piece on a gate is drawn in the part its bumper faces
-(RULES.md, :func:`games.bump.gate_part`).
+(:func:`games.bump.gate_part`).
 
 The last turn: the moving piece's path (a violet line through the spaces it
 shifted through) and its rotation (an arc with a head), then every bump as a
@@ -24,9 +24,9 @@ applies.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
 
 from PIL import Image, ImageDraw
 
@@ -110,8 +110,7 @@ def geometry(width: int) -> Geometry:
     width = max(MIN_WIDTH, int(width))
     title_h = int(width * 0.085)
     pad = width * 0.015
-    lay, bottom = hd.HexLayout.fit([c for _, _, c in DRAWN], width, left=pad, right=pad,
-                                   top=title_h + pad, halo=1.05)
+    lay, bottom = hd.HexLayout.fit([c for _, _, c in DRAWN], width, left=pad, right=pad, top=title_h + pad, halo=1.05)
     row_h = max(18, int(width * 0.05))
     return Geometry(width, title_h, lay, int(bottom + pad), row_h, int(row_h * 0.82), 4)
 
@@ -134,7 +133,7 @@ def board_background(width: int) -> Image.Image:
     canvas = hd.Canvas(g.width, g.height, PAGE)
     lay = g.layout
     sp = g.spacing
-    for i, part, cell in DRAWN:
+    for i, _part, cell in DRAWN:
         fill = CELL_FILL
         if AREAS[i] == 0:
             fill = GATE_FILL
@@ -162,11 +161,16 @@ def board_background(width: int) -> Image.Image:
             canvas.line([a, b], fill=(96, 140, 96), width=max(1.5, sp * 0.05))
             cx, cy = lay.centre(cell)
             ux, uy = hd.SCREEN_DIRECTIONS[d]
-            canvas.arrow((cx + ux * sp * 0.5, cy + uy * sp * 0.5), (cx + ux * sp * 0.78, cy + uy * sp * 0.78),
-                         fill=(96, 140, 96), width=max(1.5, sp * 0.06), head=sp * 0.16)
+            canvas.arrow(
+                (cx + ux * sp * 0.5, cy + uy * sp * 0.5),
+                (cx + ux * sp * 0.78, cy + uy * sp * 0.78),
+                fill=(96, 140, 96),
+                width=max(1.5, sp * 0.06),
+                head=sp * 0.16,
+            )
     im = canvas.image()
     size = max(7, int(sp * NAME_SIZE))
-    for i, part, cell in DRAWN:
+    for i, _part, cell in DRAWN:
         ink = NAME_INK if AREAS[i] else (50, 90, 50)
         hd.draw_label(im, lay.centre(cell), NAMES[i], size, ink, sp * CELL_NAME_W, min_squeeze=0.66, bold=True)
     return im
@@ -177,7 +181,7 @@ def piece_sprite(seat: int, facing: int, spacing: float, ghost: bool = False) ->
     """A piece: a disc in the seat's colour, a thick dark bar across the edge its bumper faces."""
     k = hd.SPRITE_SUPERSAMPLE
     r = spacing * PIECE_R
-    size = int(math.ceil(2 * r + 4))
+    size = math.ceil(2 * r + 4)
     big = Image.new("RGBA", (size * k, size * k), (0, 0, 0, 0))
     d = ImageDraw.Draw(big)
     c = size * k / 2
@@ -270,8 +274,14 @@ def render(
     names = seat_names(player_names)
     im = hd.new_picture(board_background(g.width))  # records what is drawn: fast PNG (render/png.py)
     heading = hd.displayable(title, "Bump") if title else "Bump"
-    hd.draw_title_bar(im, g.title_h, heading, status_line(game, names), THEME,
-                      accent_colour=PIECE[game.to_move - 1] if game.to_move else None)
+    hd.draw_title_bar(
+        im,
+        g.title_h,
+        heading,
+        status_line(game, names),
+        THEME,
+        accent_colour=PIECE[game.to_move - 1] if game.to_move else None,
+    )
     events = list(last_events)
     # The path, turn and bump marks are drawn straight on the board, some under sprites:
     # each records its area (_touch_around) so that no sprite there is taken for one on
@@ -287,8 +297,16 @@ def render(
         hd.paste_centred(im, piece_sprite(seat, facing, sp), centre)
         # the name, nudged away from the bumper bar
         ux, uy = hd.SCREEN_DIRECTIONS[facing]
-        hd.draw_label(im, (centre[0] - ux * sp * 0.07, centre[1] - uy * sp * 0.07), NAMES[space], size,
-                      name_ink(seat), sp * PIECE_NAME_W, min_squeeze=0.66, bold=True)
+        hd.draw_label(
+            im,
+            (centre[0] - ux * sp * 0.07, centre[1] - uy * sp * 0.07),
+            NAMES[space],
+            size,
+            name_ink(seat),
+            sp * PIECE_NAME_W,
+            min_squeeze=0.66,
+            bold=True,
+        )
     _draw_rotation(im, lay, events, game)
     _draw_bumps(im, lay, events, game)
     _draw_panel(im, game, g, names, events)
@@ -308,17 +326,25 @@ def _draw_path(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event]) -> N
     if not shifts:
         return
     d = ImageDraw.Draw(im)
-    here = space_centre_on(lay, shifts[0].src, None)
+    first = shifts[0].src
+    assert first is not None  # a shift names where it starts and ends
+    here = space_centre_on(lay, first, None)
     points = [here]
     for e in shifts:
-        direction = _direction_between(e.src, e.dst)
-        nxt = _step_point(lay, here, INDEX[e.src], direction, INDEX[e.dst]) if direction is not None \
-            else space_centre_on(lay, e.dst, here)
-        if direction is not None and AREAS[INDEX[e.src]] == 0 and len(COORDS[INDEX[e.src]]) == 2:
+        src, dst = e.src, e.dst
+        assert src is not None and dst is not None
+        direction = _direction_between(src, dst)
+        nxt = (
+            _step_point(lay, here, INDEX[src], direction, INDEX[dst])
+            if direction is not None
+            else space_centre_on(lay, dst, here)
+        )
+        if direction is not None and AREAS[INDEX[src]] == 0 and len(COORDS[INDEX[src]]) == 2:
             # leaving a two-part gate: the line restarts at the part next to the destination
-            nxt_cells = COORDS[INDEX[e.dst]]
-            start = min((lay.centre(c) for c in COORDS[INDEX[e.src]]),
-                        key=lambda p: math.dist(p, lay.centre(nxt_cells[0])))
+            nxt_cells = COORDS[INDEX[dst]]
+            start = min(
+                (lay.centre(c) for c in COORDS[INDEX[src]]), key=lambda p: math.dist(p, lay.centre(nxt_cells[0]))
+            )
             if start != points[-1]:
                 _touch_around(im, points, sp * 0.09)
                 d.line(points, fill=PATH, width=max(2, int(sp * 0.09)), joint="curve")
@@ -328,12 +354,16 @@ def _draw_path(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event]) -> N
         here = nxt
     if len(points) >= 2:
         _touch_around(im, points, sp * 0.09)
-        d.line(points[:-1] + [_shorten(points[-2], points[-1], 0, sp * PIECE_R)[1]], fill=PATH,
-               width=max(2, int(sp * 0.09)), joint="curve")
+        d.line(
+            points[:-1] + [_shorten(points[-2], points[-1], 0, sp * PIECE_R)[1]],
+            fill=PATH,
+            width=max(2, int(sp * 0.09)),
+            joint="curve",
+        )
         a, tip = _shorten(points[-2], points[-1], sp * 0.2, sp * PIECE_R)
         hd.draw_arrow(im, a, tip, PATH, max(2.0, sp * 0.09), halo=None)
     r = max(2, int(sp * 0.1))
-    start = space_centre_on(lay, shifts[0].src, None)
+    start = space_centre_on(lay, first, None)
     _touch_around(im, [start], r)
     d.ellipse((start[0] - r, start[1] - r, start[0] + r, start[1] + r), fill=PATH)
 
@@ -383,8 +413,10 @@ def _draw_rotation(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event], 
         h = sp * 0.24
         base = (tip[0] - tangent[0] * h, tip[1] - tangent[1] * h)
         nx, ny = -tangent[1], tangent[0]
-        d.polygon([tip, (base[0] + nx * h * 0.6, base[1] + ny * h * 0.6),
-                   (base[0] - nx * h * 0.6, base[1] - ny * h * 0.6)], fill=PATH)
+        d.polygon(
+            [tip, (base[0] + nx * h * 0.6, base[1] + ny * h * 0.6), (base[0] - nx * h * 0.6, base[1] - ny * h * 0.6)],
+            fill=PATH,
+        )
 
 
 def _draw_bumps(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event], game) -> None:
@@ -405,12 +437,14 @@ def _draw_bumps(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event], gam
     for e in events:
         if e.kind == "choice":
             data = dict(e.data)
-            here = space_centre_on(lay, e.cell, None)
+            cell = e.cell
+            assert cell is not None  # a choice names the bumped piece's space
+            here = space_centre_on(lay, cell, None)
             for label in data["options"]:
                 if label == data["chosen"] or label == "x":
                     continue
                 there = space_centre_on(lay, label, here)
-                here2 = space_centre_on(lay, e.cell, there)
+                here2 = space_centre_on(lay, cell, there)
                 a, b = _shorten(here2, there, sp * 0.3, sp * 0.3)
                 _touch_around(im, [a, b], sp * 0.05)
                 _dotted(d, a, b, OPTION, max(2, int(sp * 0.05)), sp * 0.09)
@@ -444,6 +478,8 @@ def _draw_bumps(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event], gam
         badges.append((str(data["number"]), src))
     for text, at in badges:  # the numbers last, at each arrow's tail, so arrows never hide them
         hd.paste_centred(im, hd.badge_sprite(text, max(10, int(sp * 0.36)), BUMP, (255, 255, 255)), at)
+
+
 def _unit(a: hd.Point, b: hd.Point) -> hd.Point:
     n = math.dist(a, b) or 1.0
     return (b[0] - a[0]) / n, (b[1] - a[1]) / n
@@ -453,8 +489,14 @@ def _dotted(d: ImageDraw.ImageDraw, a: hd.Point, b: hd.Point, colour, width: int
     n = max(1, int(math.dist(a, b) / step))
     for k in range(0, n, 2):
         t0, t1 = k / n, min(1.0, (k + 1) / n)
-        d.line([(a[0] + (b[0] - a[0]) * t0, a[1] + (b[1] - a[1]) * t0),
-                (a[0] + (b[0] - a[0]) * t1, a[1] + (b[1] - a[1]) * t1)], fill=colour, width=width)
+        d.line(
+            [
+                (a[0] + (b[0] - a[0]) * t0, a[1] + (b[1] - a[1]) * t0),
+                (a[0] + (b[0] - a[0]) * t1, a[1] + (b[1] - a[1]) * t1),
+            ],
+            fill=colour,
+            width=width,
+        )
 
 
 # -- text -------------------------------------------------------------------------------------------------
@@ -471,10 +513,13 @@ def status_line(game, names: Sequence[str]) -> str:
 
 
 def guard_applies(game, events: Sequence[Event]) -> bool:
-    """"Guard your center!": the last turn ended with its mover on the opponent's centre."""
+    """ "Guard your center!": the last turn ended with its mover on the opponent's centre."""
     return any(e.kind == "guard" for e in events) or (
-        not game.is_over and game.to_move is not None and game.held[3 - game.to_move]
-        and game.occupies_opponent_centre(3 - game.to_move))
+        not game.is_over
+        and game.to_move is not None
+        and game.held[3 - game.to_move]
+        and game.occupies_opponent_centre(3 - game.to_move)
+    )
 
 
 def last_move_line(game, events: Sequence[Event], names: Sequence[str]) -> str:
@@ -504,11 +549,20 @@ def _draw_panel(im: Image.Image, game, g: Geometry, names: Sequence[str], events
     winners = set(game.winners)
     for seat in (1, 2):
         background = THEME.winner if seat in winners else (THEME.highlight if game.to_move == seat else None)
-        rows.append(hd.PanelRow(
-            swatch=piece_sprite(seat, 0, g.row_h * 0.9),
-            cells=[_label(names, seat), str(game.on_board(seat)), str(game.captured[seat - 1]),
-                   str(game.reserves[seat - 1])],
-            background=background, marker=game.to_move == seat, bold=(seat in winners,)))
+        rows.append(
+            hd.PanelRow(
+                swatch=piece_sprite(seat, 0, g.row_h * 0.9),
+                cells=[
+                    _label(names, seat),
+                    str(game.on_board(seat)),
+                    str(game.captured[seat - 1]),
+                    str(game.reserves[seat - 1]),
+                ],
+                background=background,
+                marker=game.to_move == seat,
+                bold=(seat in winners,),
+            )
+        )
     hd.draw_panel(im, (margin, top, g.width - margin, 0), COLUMNS, rows, g.row_h, THEME, header=True)
     small = max(9, int(g.line_h * 0.62))
     y = top + 3 * g.row_h + g.line_h * 0.3
@@ -523,8 +577,17 @@ def _draw_panel(im: Image.Image, game, g: Geometry, names: Sequence[str], events
         size = small if line != "Guard your center!" else int(small * 1.15)
         wrapped = _wrap(line, size, g.width - 2 * margin) if k == 0 else [hd.fit_text(line, size, g.width - 2 * margin)]
         for part in wrapped[:2]:
-            hd.draw_text(im, (margin, y), part, size, ink, anchor="lm",
-                         stroke_width=1 if ink == THEME.accent and size >= 16 else 0, stroke_fill=ink, by_words=False)
+            hd.draw_text(
+                im,
+                (margin, y),
+                part,
+                size,
+                ink,
+                anchor="lm",
+                stroke_width=1 if ink == THEME.accent and size >= 16 else 0,
+                stroke_fill=ink,
+                by_words=False,
+            )
             y += g.line_h * 0.8
         y += g.line_h * 0.2
 

@@ -28,10 +28,14 @@ from __future__ import annotations
 import math
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from PIL import Image, ImageChops
+
+if TYPE_CHECKING:  # Pillow's C objects, named for annotations only
+    from PIL._imaging import ImagingCore, ImagingDraw
 
 Box = tuple[int, int, int, int]
 
@@ -48,9 +52,9 @@ class Tile:
     background: Image.Image
     sprite: Image.Image
     box: Box
-    rgb: object  # ImagingCore, RGB
-    mask: object  # ImagingCore, "1": the sprite's pixels with alpha > 0
-    in_palette: dict = field(default_factory=dict)  # id(palette) -> (palette, ImagingCore "P")
+    rgb: ImagingCore  # RGB
+    mask: ImagingCore  # "1": the sprite's pixels with alpha > 0
+    in_palette: dict[int, tuple[Image.Image, ImagingCore]] = field(default_factory=dict)  # id(palette) -> "P"
 
     def palette_core(self, palette: Image.Image):
         hit = self.in_palette.get(id(palette))
@@ -88,7 +92,7 @@ class Changes:
 
     background: Image.Image
     ops: list = field(default_factory=list)
-    draw: object = None  # Pillow's core drawing object for the picture, made on first use
+    draw: ImagingDraw | None = None  # Pillow's core drawing object for the picture, made on first use
     _grid: dict = field(default_factory=dict)  # (gx, gy) -> [box, or (sprite, box)] drawn over that cell
 
     @property
@@ -159,8 +163,7 @@ def touch(im: Image.Image, box: Sequence[float]) -> None:
     """Record that the pixels in ``box`` (x0, y0, x1, y1, end exclusive) of ``im`` may have changed."""
     changes = getattr(im, _ATTR, None)
     if changes is not None:
-        changes.add_box((int(math.floor(box[0])), int(math.floor(box[1])),
-                         int(math.ceil(box[2])), int(math.ceil(box[3]))))
+        changes.add_box((math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]), math.ceil(box[3])))
 
 
 def fill_rect(im: Image.Image, box: Box, colour: tuple[int, int, int]) -> None:

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from pathlib import Path
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterable, Sequence
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -60,9 +60,9 @@ FONT_FILES = {False: FONT_DIR / "DejaVuSans.ttf", True: FONT_DIR / "DejaVuSans-B
 
 
 @lru_cache(maxsize=128)
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+def font(size: float, bold: bool = False) -> ImageFont.FreeTypeFont:
     """The bundled font (DejaVu Sans, or its bold face) at ``size`` pixels (cached)."""
-    return ImageFont.truetype(str(FONT_FILES[bool(bold)]), max(6, int(round(size))))
+    return ImageFont.truetype(str(FONT_FILES[bool(bold)]), max(6, round(size)))
 
 
 @lru_cache(maxsize=4096)
@@ -117,8 +117,13 @@ def _by_words(text: str, anchor: str) -> bool:
     scripts, whose words must be laid out together) with a font-wide vertical anchor
     (not t/b, which depend on the text) is split; kerning across a space is nil here.
     """
-    return (" " in text and len(text) > 8 and anchor[1] in "amsd" and anchor[0] in "lmr"
-            and all(c < "\u0250" or c in _SPLIT_PUNCTUATION for c in text))
+    return (
+        " " in text
+        and len(text) > 8
+        and anchor[1] in "amsd"
+        and anchor[0] in "lmr"
+        and all(c < "\u0250" or c in _SPLIT_PUNCTUATION for c in text)
+    )
 
 
 _SPLIT_PUNCTUATION = frozenset("–—…‘’“”•")
@@ -135,13 +140,22 @@ _SPLIT_PUNCTUATION = frozenset("–—…‘’“”•")
 
 @lru_cache(maxsize=4096)
 def _text_mask(text: str, size: int, anchor: str, stroke_width: int, fx: float, fy: float, bold: bool = False):
-    return font(size, bold).getmask2(text, "L", None, None, None, stroke_width, anchor, 0, (fx, fy),
-                               stroke_filled=True)
+    return font(size, bold).getmask2(text, "L", None, None, None, stroke_width, anchor, 0, (fx, fy), stroke_filled=True)
 
 
-def draw_text(im: Image.Image, xy: Point, text: str, size: int, fill, *, anchor: str = "la",
-              stroke_width: int = 0, stroke_fill=None, bold: bool = False,
-              by_words: bool = True) -> tuple[int, int, int, int] | None:
+def draw_text(
+    im: Image.Image,
+    xy: Point,
+    text: str,
+    size: int,
+    fill,
+    *,
+    anchor: str = "la",
+    stroke_width: int = 0,
+    stroke_fill=None,
+    bold: bool = False,
+    by_words: bool = True,
+) -> tuple[int, int, int, int] | None:
     """``ImageDraw.Draw(im).text(xy, text, font=font(size, bold), ...)`` through a mask cache.
 
     A fraction of the time for repeated labels: single words and non-ASCII text are
@@ -179,7 +193,7 @@ def draw_text(im: Image.Image, xy: Point, text: str, size: int, fill, *, anchor:
         total = sum(widths) + space * (len(words) - 1)
         left = x - {"l": 0.0, "m": total / 2, "r": total}[anchor[0]]
         runs = []
-        for word, width in zip(words, widths):
+        for word, width in zip(words, widths, strict=True):
             if word:
                 runs.append((word, float(round(left)), "l" + anchor[1]))  # whole pixels: masks repeat
             left += width + space
@@ -204,15 +218,24 @@ def _condensed_mask(text: str, size: int, squeeze: float, bold: bool) -> Image.I
     f = font(size, bold)
     left, top, right, bottom = f.getbbox(text, anchor="mm")
     pad = 2
-    im = Image.new("L", (right - left + 2 * pad, bottom - top + 2 * pad), 0)
+    # A FreeType font's box is whole pixels at run time; Pillow's stubs type it as floats.
+    im = Image.new("L", (int(right - left) + 2 * pad, int(bottom - top) + 2 * pad), 0)
     ImageDraw.Draw(im).text((pad - left, pad - top), text, font=f, fill=255, anchor="mm")
     if squeeze < 1.0:
         im = im.resize((max(1, round(im.width * squeeze)), im.height), Image.Resampling.LANCZOS)
     return im
 
 
-def draw_label(im: Image.Image, centre: Point, text: str, size: int, fill, max_width: float,
-               min_squeeze: float = 0.72, bold: bool = False) -> None:
+def draw_label(
+    im: Image.Image,
+    centre: Point,
+    text: str,
+    size: int,
+    fill,
+    max_width: float,
+    min_squeeze: float = 0.72,
+    bold: bool = False,
+) -> None:
     """A short label (a space's name) centred on ``centre``, as large as ``size`` allows within
     ``max_width``: narrowed down to ``min_squeeze`` of its width first, then smaller. Narrow digits
     stay legible on a phone where a smaller size would not. Recorded like :func:`draw_text`."""
@@ -222,8 +245,8 @@ def draw_label(im: Image.Image, centre: Point, text: str, size: int, fill, max_w
         natural = text_width(text, size, bold)
     squeeze = round(min(1.0, max_width / natural), 2) if natural else 1.0
     mask = _condensed_mask(text, size, squeeze, bold)
-    x = int(round(centre[0] - mask.width / 2))
-    y = int(round(centre[1] - mask.height / 2))
+    x = round(centre[0] - mask.width / 2)
+    y = round(centre[1] - mask.height / 2)
     box = (x, y, x + mask.width, y + mask.height)
     im.paste(tuple(fill[:3]), box, mask)
     touch(im, box)
@@ -264,7 +287,7 @@ def shrink_to_fit(text: str, size: int, max_width: float, min_size: int = 10, bo
 
 def mix(a: Sequence[int], b: Sequence[int], t: float) -> tuple[int, int, int]:
     """``a`` blended towards ``b`` by ``t`` (0 = a, 1 = b)."""
-    return tuple(int(round(a[i] + (b[i] - a[i]) * t)) for i in range(3))  # type: ignore[return-value]
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
 
 
 def luminance(c: Sequence[int]) -> float:
@@ -294,7 +317,8 @@ class HexLayout:
     def spacing(self) -> float:
         return self.size * SQRT3
 
-    def centre(self, cell: tuple[int, int]) -> Point:
+    def centre(self, cell: tuple[float, float]) -> Point:
+        """The pixel centre of axial ``cell`` (a fractional one lies between cells)."""
         q, r = cell
         return (
             self.origin[0] + self.size * SQRT3 * (q + r / 2.0),
@@ -310,7 +334,7 @@ class HexLayout:
             for k in range(6)
         ]
 
-    def scaled(self, k: float) -> "HexLayout":
+    def scaled(self, k: float) -> HexLayout:
         """The same layout on a picture ``k`` times larger (for supersampling)."""
         return HexLayout(self.size * k, (self.origin[0] * k, self.origin[1] * k))
 
@@ -333,7 +357,7 @@ class HexLayout:
         right: float = 0.0,
         top: float = 0.0,
         halo: float = 1.0,
-    ) -> tuple["HexLayout", float]:
+    ) -> tuple[HexLayout, float]:
         """Fit ``cells`` into ``width`` pixels.
 
         ``left``/``right`` reserve pixels on each side (for labels), ``top`` is
@@ -371,15 +395,17 @@ class Canvas:
         return [(x * k, y * k) for x, y in pts]
 
     def _w(self, w: float) -> int:
-        return max(1, int(round(w * self.scale)))
+        return max(1, round(w * self.scale))
 
-    def rect(self, box: tuple[float, float, float, float], fill=None, outline=None, width: float = 1,
-             radius: float = 0) -> None:
+    def rect(
+        self, box: tuple[float, float, float, float], fill=None, outline=None, width: float = 1, radius: float = 0
+    ) -> None:
         k = self.scale
         b = (box[0] * k, box[1] * k, box[2] * k - 1, box[3] * k - 1)
         if radius:
-            self.draw.rounded_rectangle(b, radius=radius * k, fill=fill, outline=outline,
-                                        width=self._w(width) if outline else 0)
+            self.draw.rounded_rectangle(
+                b, radius=radius * k, fill=fill, outline=outline, width=self._w(width) if outline else 0
+            )
         else:
             self.draw.rectangle(b, fill=fill, outline=outline, width=self._w(width) if outline else 0)
 
@@ -409,28 +435,59 @@ class Canvas:
         k = self.scale
         x, y = centre[0] * k, centre[1] * k
         r = radius * k
-        self.draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=outline,
-                          width=self._w(width) if outline else 0)
+        self.draw.ellipse(
+            (x - r, y - r, x + r, y + r), fill=fill, outline=outline, width=self._w(width) if outline else 0
+        )
 
-    def disc(self, centre: Point, radius: float, fill, outline=(30, 30, 30), width: float = 2,
-             marker: str | None = None, marker_colour=None) -> None:
+    def disc(
+        self,
+        centre: Point,
+        radius: float,
+        fill,
+        outline=(30, 30, 30),
+        width: float = 2,
+        marker: str | None = None,
+        marker_colour=None,
+    ) -> None:
         """A stone: filled circle, outline, optional marker shape inside."""
         self.circle(centre, radius, fill=outline if outline else fill)
         self.circle(centre, radius - (width if outline else 0), fill=fill)
         if marker:
             k = self.scale
-            _draw_marker(self.draw, marker, (centre[0] * k, centre[1] * k), radius * k * 0.42,
-                         marker_colour or contrast_ink(fill))
+            _draw_marker(
+                self.draw,
+                marker,
+                (centre[0] * k, centre[1] * k),
+                radius * k * 0.42,
+                marker_colour or contrast_ink(fill),
+            )
 
-    def text(self, xy: Point, text: str, size: int, fill, anchor: str = "mm",
-             stroke: float = 0, stroke_fill=None, bold: bool = False) -> None:
+    def text(
+        self,
+        xy: Point,
+        text: str,
+        size: int,
+        fill,
+        anchor: str = "mm",
+        stroke: float = 0,
+        stroke_fill=None,
+        bold: bool = False,
+    ) -> None:
         """Text at ``xy`` (anchor ``mm`` centres it), in the bundled font."""
         k = self.scale
-        self.draw.text((xy[0] * k, xy[1] * k), text, font=font(size * k, bold), fill=fill, anchor=anchor,
-                       stroke_width=int(round(stroke * k)), stroke_fill=stroke_fill)
+        self.draw.text(
+            (xy[0] * k, xy[1] * k),
+            text,
+            font=font(size * k, bold),
+            fill=fill,
+            anchor=anchor,
+            stroke_width=round(stroke * k),
+            stroke_fill=stroke_fill,
+        )
 
-    def arrow(self, src: Point, dst: Point, fill, width: float, head: float | None = None,
-              halo=None, halo_width: float = 0) -> None:
+    def arrow(
+        self, src: Point, dst: Point, fill, width: float, head: float | None = None, halo=None, halo_width: float = 0
+    ) -> None:
         pts = arrow_polygon(src, dst, width, head)
         if not pts:
             return
@@ -529,7 +586,7 @@ def disc_sprite(
     """An anti-aliased RGBA disc (a stone) with outline, optional marker and soft shadow."""
     k = SPRITE_SUPERSAMPLE
     pad = 3
-    side = int(math.ceil(radius * 2 + pad * 2))
+    side = math.ceil(radius * 2 + pad * 2)
     im = Image.new("RGBA", (side * k, side * k), (0, 0, 0, 0))
     d = ImageDraw.Draw(im)
     c = side * k / 2
@@ -549,28 +606,39 @@ def disc_sprite(
 
 
 @lru_cache(maxsize=64)
-def ring_sprite(radius: float, colour: tuple[int, int, int], width: float,
-                halo: tuple[int, int, int] | None = None, halo_width: float = 0.0) -> Image.Image:
+def ring_sprite(
+    radius: float,
+    colour: tuple[int, int, int],
+    width: float,
+    halo: tuple[int, int, int] | None = None,
+    halo_width: float = 0.0,
+) -> Image.Image:
     """An anti-aliased circle outline (highlights), optionally with a contrasting halo."""
     k = SPRITE_SUPERSAMPLE
     outer = radius + width / 2 + halo_width
-    side = int(math.ceil(outer * 2 + 4))
+    side = math.ceil(outer * 2 + 4)
     im = Image.new("RGBA", (side * k, side * k), (0, 0, 0, 0))
     d = ImageDraw.Draw(im)
     c = side * k / 2
     if halo is not None and halo_width > 0:
         ro = (radius + width / 2 + halo_width) * k
-        d.ellipse((c - ro, c - ro, c + ro, c + ro), outline=halo + (255,),
-                  width=int(round((width + 2 * halo_width) * k)))
+        d.ellipse((c - ro, c - ro, c + ro, c + ro), outline=halo + (255,), width=round((width + 2 * halo_width) * k))
     ro = (radius + width / 2) * k
-    d.ellipse((c - ro, c - ro, c + ro, c + ro), outline=colour + (255,), width=int(round(width * k)))
+    d.ellipse((c - ro, c - ro, c + ro, c + ro), outline=colour + (255,), width=round(width * k))
     return _downsample(im, (side, side))
 
 
 @lru_cache(maxsize=512)
-def arrow_sprite(dx: int, dy: int, colour: tuple[int, int, int], width: float,
-                 halo: tuple[int, int, int] | None = (255, 255, 255), halo_width: float = 2.0,
-                 head: float | None = None, start_gap: float = 0.0) -> tuple[Image.Image, Point]:
+def arrow_sprite(
+    dx: int,
+    dy: int,
+    colour: tuple[int, int, int],
+    width: float,
+    halo: tuple[int, int, int] | None = (255, 255, 255),
+    halo_width: float = 2.0,
+    head: float | None = None,
+    start_gap: float = 0.0,
+) -> tuple[Image.Image, Point]:
     """An anti-aliased arrow whose tip is ``(dx, dy)`` pixels from its tail.
 
     Returns the sprite and the position of the tail inside it, so that
@@ -580,7 +648,7 @@ def arrow_sprite(dx: int, dy: int, colour: tuple[int, int, int], width: float,
     margin = (head or width * 3.2) * 0.7 + halo_width + 3
     x0, x1 = min(0, dx) - margin, max(0, dx) + margin
     y0, y1 = min(0, dy) - margin, max(0, dy) + margin
-    w, h = int(math.ceil(x1 - x0)), int(math.ceil(y1 - y0))
+    w, h = math.ceil(x1 - x0), math.ceil(y1 - y0)
     ox, oy = -x0, -y0
     im = Image.new("RGBA", (w * k, h * k), (0, 0, 0, 0))
     d = ImageDraw.Draw(im)
@@ -588,26 +656,32 @@ def arrow_sprite(dx: int, dy: int, colour: tuple[int, int, int], width: float,
     sx = sy = 0.0
     if start_gap and length:
         sx, sy = dx / length * start_gap, dy / length * start_gap
-    pts = arrow_polygon(((ox + sx) * k, (oy + sy) * k), ((ox + dx) * k, (oy + dy) * k), width * k,
-                        head * k if head else None)
+    pts = arrow_polygon(
+        ((ox + sx) * k, (oy + sy) * k), ((ox + dx) * k, (oy + dy) * k), width * k, head * k if head else None
+    )
     if pts:
         if halo is not None and halo_width > 0:
             d.polygon(pts, fill=halo + (255,))
-            d.line(pts + pts[:1], fill=halo + (255,), width=int(round(2 * halo_width * k)), joint="curve")
+            d.line(pts + pts[:1], fill=halo + (255,), width=round(2 * halo_width * k), joint="curve")
         d.polygon(pts, fill=colour + (255,))
     return _downsample(im, (w, h)), (ox, oy)
 
 
 @lru_cache(maxsize=128)
-def badge_sprite(text: str, size: int, fill: tuple[int, int, int], ink: tuple[int, int, int],
-                 outline: tuple[int, int, int] | None = None) -> Image.Image:
+def badge_sprite(
+    text: str,
+    size: int,
+    fill: tuple[int, int, int],
+    ink: tuple[int, int, int],
+    outline: tuple[int, int, int] | None = None,
+) -> Image.Image:
     """A small round badge with a short text (order numbers, counts)."""
     k = SPRITE_SUPERSAMPLE
     f = font(int(size * 0.62 * k))
     tw = f.getlength(text)
     r = size / 2
     w = max(size, tw / k + size * 0.5)
-    W, H = int(math.ceil(w + 2)), int(math.ceil(size + 2))
+    W, H = math.ceil(w + 2), math.ceil(size + 2)
     im = Image.new("RGBA", (W * k, H * k), (0, 0, 0, 0))
     d = ImageDraw.Draw(im)
     box = (k, k, (W - 1) * k, (H - 1) * k)
@@ -632,28 +706,38 @@ def last_move_ring(piece_radius: float, spacing: float) -> Image.Image:
 
     Every game marks its last move with this, so players learn one sign.
     """
-    return ring_sprite(round(piece_radius + spacing * 0.03, 1), LAST_MOVE_RING, round(max(3.0, spacing * 0.045), 1),
-                       LAST_MOVE_HALO, round(max(1.2, spacing * 0.014), 1))
+    return ring_sprite(
+        round(piece_radius + spacing * 0.03, 1),
+        LAST_MOVE_RING,
+        round(max(3.0, spacing * 0.045), 1),
+        LAST_MOVE_HALO,
+        round(max(1.2, spacing * 0.014), 1),
+    )
 
 
 def group_outline(piece_radius: float, spacing: float, colour: tuple[int, int, int]) -> Image.Image:
     """A bold ring in ``colour`` with dark edges around a piece: pasted on each piece of a group,
     neighbouring rings merge into one outline (a seat's scoring group at the end)."""
-    return ring_sprite(round(piece_radius + spacing * 0.045, 1), colour, round(max(3.0, spacing * 0.07), 1),
-                       LAST_MOVE_HALO, round(max(1.5, spacing * 0.018), 1))
+    return ring_sprite(
+        round(piece_radius + spacing * 0.045, 1),
+        colour,
+        round(max(3.0, spacing * 0.07), 1),
+        LAST_MOVE_HALO,
+        round(max(1.5, spacing * 0.018), 1),
+    )
 
 
 def paste_centred(base: Image.Image, sprite: Image.Image, centre: Point) -> None:
     """Paste an RGBA sprite so that its centre lands on ``centre``."""
     w, h = sprite.size
-    x = int(round(centre[0] - w / 2))
-    y = int(round(centre[1] - h / 2))
+    x = round(centre[0] - w / 2)
+    y = round(centre[1] - h / 2)
     _paste_sprite(base, sprite, (x, y, x + w, y + h))
 
 
 def paste_at(base: Image.Image, sprite: Image.Image, corner: Point) -> None:
     w, h = sprite.size
-    x, y = int(round(corner[0])), int(round(corner[1]))
+    x, y = round(corner[0]), round(corner[1])
     _paste_sprite(base, sprite, (x, y, x + w, y + h))
 
 
@@ -661,12 +745,19 @@ def _paste_sprite(base: Image.Image, sprite: Image.Image, box: tuple[int, int, i
     _changes.paste_sprite(base, sprite, box)
 
 
-def draw_arrow(base: Image.Image, src: Point, dst: Point, colour: tuple[int, int, int], width: float,
-               halo: tuple[int, int, int] | None = (255, 255, 255), halo_width: float = 2.0,
-               head: float | None = None) -> None:
+def draw_arrow(
+    base: Image.Image,
+    src: Point,
+    dst: Point,
+    colour: tuple[int, int, int],
+    width: float,
+    halo: tuple[int, int, int] | None = (255, 255, 255),
+    halo_width: float = 2.0,
+    head: float | None = None,
+) -> None:
     """An anti-aliased arrow from ``src`` to ``dst`` on ``base`` (through a cached sprite)."""
-    dx = int(round(dst[0] - src[0]))
-    dy = int(round(dst[1] - src[1]))
+    dx = round(dst[0] - src[0])
+    dy = round(dst[1] - src[1])
     sprite, (ox, oy) = arrow_sprite(dx, dy, colour, width, halo, halo_width, head)
     paste_at(base, sprite, (src[0] - ox, src[1] - oy))
 
@@ -690,12 +781,20 @@ class Theme:
     accent: tuple[int, int, int] = (210, 90, 20)
 
 
+DEFAULT_THEME = Theme()
+
 TITLE_SIZE = 0.34  # of the title bar's height
 SUBTITLE_SIZE = 0.28
 
 
-def draw_title_bar(im: Image.Image, height: int, title: str, subtitle: str = "",
-                   theme: Theme = Theme(), accent_colour: tuple[int, int, int] | None = None) -> None:
+def draw_title_bar(
+    im: Image.Image,
+    height: int,
+    title: str,
+    subtitle: str = "",
+    theme: Theme = DEFAULT_THEME,
+    accent_colour: tuple[int, int, int] | None = None,
+) -> None:
     """A dark bar across the top: a big title and a smaller status line under it."""
     w = im.width
     fill_rect(im, (0, 0, w, height), theme.title_bg)
@@ -706,13 +805,22 @@ def draw_title_bar(im: Image.Image, height: int, title: str, subtitle: str = "",
     small = int(height * SUBTITLE_SIZE)
     avail = w - 2 * pad
     if subtitle:
-        draw_text(im, (pad, int(height * 0.31)), fit_text(title, big, avail, bold=True), big, theme.title_ink,
-                  anchor="lm", bold=True)
-        draw_text(im, (pad, int(height * 0.73)), fit_text(subtitle, small, avail), small,
-                  theme.subtitle_ink, anchor="lm")
+        draw_text(
+            im,
+            (pad, int(height * 0.31)),
+            fit_text(title, big, avail, bold=True),
+            big,
+            theme.title_ink,
+            anchor="lm",
+            bold=True,
+        )
+        draw_text(
+            im, (pad, int(height * 0.73)), fit_text(subtitle, small, avail), small, theme.subtitle_ink, anchor="lm"
+        )
     else:
-        draw_text(im, (pad, height // 2), fit_text(title, big, avail, bold=True), big, theme.title_ink,
-                  anchor="lm", bold=True)
+        draw_text(
+            im, (pad, height // 2), fit_text(title, big, avail, bold=True), big, theme.title_ink, anchor="lm", bold=True
+        )
 
 
 @dataclass
@@ -738,7 +846,7 @@ def draw_panel(
     columns: Sequence[tuple[str, float, str]],
     rows: Sequence[PanelRow],
     row_height: int,
-    theme: Theme = Theme(),
+    theme: Theme = DEFAULT_THEME,
     header: bool = True,
 ) -> None:
     """A legend table in ``box``: columns are (header, relative width, align ``l``/``c``/``r``).
@@ -756,7 +864,7 @@ def draw_panel(
     swatch_w = row_height * 0.95
     y = y0
     if header:
-        for (name, _, align), left, width in zip(columns, lefts, widths):
+        for (name, _, align), left, width in zip(columns, lefts, widths, strict=True):
             _aligned_text(im, name, head_size, theme.muted, left, width, y + row_height * 0.55, align, pad)
         d.line((x0, y + row_height - 2, x1, y + row_height - 2), fill=theme.rule, width=2)
         touch(im, (x0 - 1, y + row_height - 4, x1 + 2, y + row_height + 1))
@@ -789,13 +897,14 @@ def draw_panel(
         y += row_height
 
 
-def _rounded_band(im: Image.Image, d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], radius: float,
-                  fill) -> None:
+def _rounded_band(
+    im: Image.Image, d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], radius: float, fill
+) -> None:
     """A rounded rectangle, recorded as a flat middle and two converted ends."""
     d.rounded_rectangle(box, radius=radius, fill=fill)
     x0, y0, x1, y1 = box
-    end = int(math.ceil(radius)) + 2
-    ix0, iy0, ix1, iy1 = int(math.floor(x0)), int(math.floor(y0)), int(math.ceil(x1)) + 1, int(math.ceil(y1)) + 1
+    end = math.ceil(radius) + 2
+    ix0, iy0, ix1, iy1 = math.floor(x0), math.floor(y0), math.ceil(x1) + 1, math.ceil(y1) + 1
     touch(im, (ix0 - 1, iy0 - 1, ix0 + end, iy1 + 1))
     touch(im, (ix1 - end, iy0 - 1, ix1 + 1, iy1 + 1))
     changes = changes_of(im)
@@ -807,8 +916,18 @@ def _rounded_band(im: Image.Image, d: ImageDraw.ImageDraw, box: tuple[float, flo
         touch(im, (ix0 + end, iy1 - 3, ix1 - end, iy1 + 1))
 
 
-def _aligned_text(im: Image.Image, text: str, size: int, ink, left: float, width: float,
-                  cy: float, align: str, pad: float, bold: bool = False) -> tuple[float, float] | None:
+def _aligned_text(
+    im: Image.Image,
+    text: str,
+    size: int,
+    ink,
+    left: float,
+    width: float,
+    cy: float,
+    align: str,
+    pad: float,
+    bold: bool = False,
+) -> tuple[float, float] | None:
     if not text:
         return None
     text = fit_text(text, size, width - 2 * pad, bold)

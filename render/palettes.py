@@ -22,11 +22,15 @@ import json
 import logging
 import random
 import sys
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, cast
 
 from PIL import Image
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 log = logging.getLogger(__name__)
 
@@ -43,9 +47,12 @@ def module_colours(renderer: Callable[..., Image.Image]) -> list[tuple[int, int,
     found: list[tuple[int, int, int]] = []
 
     def take(value) -> None:
-        if isinstance(value, tuple) and len(value) in (3, 4) and all(isinstance(v, int) and 0 <= v <= 255
-                                                                     for v in value):
-            found.append(tuple(value[:3]))  # type: ignore[arg-type]
+        if (
+            isinstance(value, tuple)
+            and len(value) in (3, 4)
+            and all(isinstance(v, int) and 0 <= v <= 255 for v in value)
+        ):
+            found.append(tuple(value[:3]))
         elif isinstance(value, tuple) and value and all(isinstance(v, tuple) for v in value):
             for v in value:
                 take(v)
@@ -54,7 +61,7 @@ def module_colours(renderer: Callable[..., Image.Image]) -> list[tuple[int, int,
 
     from .hexdraw import LAST_MOVE_HALO, LAST_MOVE_RING, Theme
 
-    themes = [Theme()]
+    themes: list[DataclassInstance] = [Theme()]
     for name, value in vars(module).items() if module is not None else ():
         if name.isupper():
             if is_dataclass(value) and not isinstance(value, type):
@@ -98,15 +105,16 @@ def shipped(game_id: str, fit: Callable[[], Image.Image | None]) -> Callable[[],
         colours = _shipped_data().get(game_id)
         if colours is None:
             return fit()
-        return palette_image([tuple(c) for c in colours])  # type: ignore[misc]
+        return palette_image([(c[0], c[1], c[2]) for c in colours])  # the file holds RGB triples
 
+    # A function attribute, so the result stays a plain cached function; mypy does not model those.
     load.fit = fit  # type: ignore[attr-defined]
     return load
 
 
 def colours_of(palette: Image.Image) -> list[list[int]]:
     values = palette.getpalette("RGB") or []
-    return [values[i:i + 3] for i in range(0, len(values), 3)]
+    return [values[i : i + 3] for i in range(0, len(values), 3)]
 
 
 def regenerate(makers: dict[str, Callable[[], Image.Image | None]]) -> dict:
@@ -120,19 +128,22 @@ def regenerate(makers: dict[str, Callable[[], Image.Image | None]]) -> dict:
         palette = fit() if fit is not None else None
         if palette is not None:
             fitted_[game_id] = colours_of(palette)
-    return {"about": "Fitted palettes (render/palettes.py); rewrite with: python -m render.palettes",
-            "pillow": Image.__version__, "freetype": features.version("freetype2"), "palettes": fitted_}
+    return {
+        "about": "Fitted palettes (render/palettes.py); rewrite with: python -m render.palettes",
+        "pillow": Image.__version__,
+        "freetype": features.version("freetype2"),
+        "palettes": fitted_,
+    }
 
 
 def dump(document: dict) -> str:
     """The file's text: one palette entry per line-chunk, small and diffable."""
     lines = ["{"]
-    for key in ("about", "pillow", "freetype"):
-        lines.append(f" {json.dumps(key)}: {json.dumps(document[key])},")
+    lines.extend(f" {json.dumps(key)}: {json.dumps(document[key])}," for key in ("about", "pillow", "freetype"))
     lines.append(' "palettes": {')
     games = list(document["palettes"].items())
     for n, (game_id, colours) in enumerate(games):
-        rows = [", ".join(json.dumps(c) for c in colours[i:i + 8]) for i in range(0, len(colours), 8)]
+        rows = [", ".join(json.dumps(c) for c in colours[i : i + 8]) for i in range(0, len(colours), 8)]
         body = ",\n   ".join(rows)
         lines.append(f"  {json.dumps(game_id)}: [\n   {body}\n  ]" + ("," if n < len(games) - 1 else ""))
     lines.append(" }")
@@ -148,9 +159,12 @@ def sampled(game_id: str, renderer: Callable[..., Image.Image]) -> Callable[[], 
     @lru_cache(maxsize=1)
     def build() -> Image.Image | None:
         try:
-            samples = [renderer(game, player_names=None, last_events=tuple(events), title=None,
-                                width=SAMPLE_WIDTH).convert("RGB")
-                       for game, events in _positions(game_id)]
+            samples = [
+                renderer(game, player_names=None, last_events=tuple(events), title=None, width=SAMPLE_WIDTH).convert(
+                    "RGB"
+                )
+                for game, events in _positions(game_id)
+            ]
         except Exception:  # an unknown or test game: fall back to adaptive palettes
             log.debug("no sample pictures for %r", game_id, exc_info=True)
             return None
@@ -212,19 +226,21 @@ def fitted(samples: Sequence[Image.Image], exact: Sequence[Colour], size: int = 
     counts: dict[Colour, int] = {}
     for sample in samples:
         rgb = sample.convert("RGB")
-        for n, c in rgb.getcolors(1 << 18) or rgb.getcolors(1 << 24):  # a small table is much faster
+        # A small table is much faster; 2**24 entries hold every RGB colour, so the second never fails.
+        # An RGB image's colours are 3-tuples (Pillow's stubs allow any mode's).
+        table = cast("list[tuple[int, Colour]]", rgb.getcolors(1 << 18) or rgb.getcolors(1 << 24))
+        for n, c in table:
             counts[c] = counts.get(c, 0) + n
     total = sum(counts.values())
     kept: list[Colour] = []
-    for c in exact:  # in order: one that would take an earlier one's pixels is left out
-        c = tuple(c[:3])
+    for colour in exact:  # in order: one that would take an earlier one's pixels is left out
+        c = (colour[0], colour[1], colour[2])
         if all(not _steals(c, k) and not _steals(k, c) and c != k for k in kept):
-            kept.append(c)  # type: ignore[arg-type]
+            kept.append(c)
     for c, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
         if n < total * FREQUENT or len(kept) >= size // 3:
             break
-        if all(max(abs(c[i] - k[i]) for i in range(3)) > 3 and not _steals(c, k) and not _steals(k, c)
-               for k in kept):
+        if all(max(abs(c[i] - k[i]) for i in range(3)) > 3 and not _steals(c, k) and not _steals(k, c) for k in kept):
             kept.append(c)
     fixed = len(kept)
     seen = sorted(counts)
@@ -233,13 +249,13 @@ def fitted(samples: Sequence[Image.Image], exact: Sequence[Colour], size: int = 
     row.frombytes(bytes(v for c in seen for v in c))
     start = row.quantize(size - fixed, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
     values = (start.getpalette("RGB") or [])[: 3 * (size - fixed)]
-    colours = kept + [tuple(values[i:i + 3]) for i in range(0, len(values), 3)]
+    colours = kept + [(values[i], values[i + 1], values[i + 2]) for i in range(0, len(values), 3)]
     colours += [kept[0]] * (size - len(colours))
     guarded = [(_corner(k), _d2(_corner(k), k), k) for k in kept]
     weights = [counts[c] ** 0.5 for c in seen]
     for _ in range(ITERATIONS):
         sums: dict[int, list[float]] = {}
-        for c, w, i in zip(seen, weights, lookup(seen, palette_image(colours))):
+        for c, w, i in zip(seen, weights, lookup(seen, palette_image(colours)), strict=True):
             if i >= fixed:
                 s = sums.setdefault(i, [0.0, 0.0, 0.0, 0.0])
                 s[0] += w * c[0]

@@ -21,8 +21,9 @@ sprites and an overlay (drawn supersampled) on a copy of it.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Sequence
+from itertools import pairwise
 
 from PIL import Image, ImageDraw
 
@@ -63,8 +64,8 @@ class Geometry:
         self.label_w = width * 0.045
         fld = field(side)
         self.layout, bottom = hd.HexLayout.fit(
-            fld.board.cells, width, left=self.label_w, right=width * 0.02,
-            top=self.title_h + width * 0.01, halo=1.0)
+            fld.board.cells, width, left=self.label_w, right=width * 0.02, top=self.title_h + width * 0.01, halo=1.0
+        )
         self.field_bottom = int(bottom + width * 0.01)
         self.row_h = max(22, int(width * 0.062))
         self.panel_h = self.row_h * 4 + int(width * 0.02)
@@ -85,7 +86,7 @@ def geometry(side: int, width: int = DEFAULT_WIDTH) -> Geometry:
 def cell_centre(game: PlayBai, name: str, width: int = DEFAULT_WIDTH) -> tuple[int, int]:
     """Pixel centre of cell ``name`` in a picture of ``game`` at ``width``."""
     x, y = geometry(game.options["side"], width).centre(game, name)
-    return int(round(x)), int(round(y))
+    return round(x), round(y)
 
 
 @lru_cache(maxsize=8)
@@ -98,8 +99,8 @@ def background(side: int, width: int = DEFAULT_WIDTH) -> Image.Image:
     lay = g.layout
     for i, cell in enumerate(board.cells):
         owner = fld.zone_owner[i]
-        row = cell[1]
-        fill = TEAM_TINT[owner] if owner else (PITCH if row % 2 == 0 else PITCH_ALT)
+        r = cell[1]
+        fill = TEAM_TINT[owner] if owner else (PITCH if r % 2 == 0 else PITCH_ALT)
         canvas.polygon(lay.corners(cell, 0.985), fill=fill, outline=GRID, width=max(1.0, g.size * 0.04))
     for i in fld.dots:
         cell = board.cells[i]
@@ -125,7 +126,7 @@ def background(side: int, width: int = DEFAULT_WIDTH) -> Image.Image:
 def piece_sprite(seat: int, radius: float) -> Image.Image:
     """A playballer: round for Orange, square for Blue, with outline and shadow."""
     k = hd.SPRITE_SUPERSAMPLE
-    side = int(math.ceil(radius * 2 + 8))
+    side = math.ceil(radius * 2 + 8)
     im = Image.new("RGBA", (side * k, side * k), (0, 0, 0, 0))
     d = ImageDraw.Draw(im)
     c = side * k / 2
@@ -142,8 +143,9 @@ def piece_sprite(seat: int, radius: float) -> Image.Image:
         s = r * 0.9
         d.rounded_rectangle((c - s + off, c - s + off, c + s + off, c + s + off), radius=s * 0.25, fill=(0, 0, 0, 70))
         d.rounded_rectangle((c - s, c - s, c + s, c + s), radius=s * 0.25, fill=outline)
-        d.rounded_rectangle((c - s + ring, c - s + ring, c + s - ring, c + s - ring),
-                            radius=max(1.0, s * 0.25 - ring), fill=fill)
+        d.rounded_rectangle(
+            (c - s + ring, c - s + ring, c + s - ring, c + s - ring), radius=max(1.0, s * 0.25 - ring), fill=fill
+        )
     return im.resize((side, side), Image.Resampling.LANCZOS)
 
 
@@ -152,7 +154,7 @@ def ball_sprite(radius: float) -> Image.Image:
     """The ball: white, black outline and seams, in a thick yellow halo."""
     k = hd.SPRITE_SUPERSAMPLE
     halo = radius * 0.55
-    side = int(math.ceil((radius + halo) * 2 + 4))
+    side = math.ceil((radius + halo) * 2 + 4)
     im = Image.new("RGBA", (side * k, side * k), (0, 0, 0, 0))
     d = ImageDraw.Draw(im)
     c = side * k / 2
@@ -164,8 +166,9 @@ def ball_sprite(radius: float) -> Image.Image:
     d.ellipse((c - ri, c - ri, c + ri, c + ri), fill=BALL + (255,))
     # a pentagon patch and seams, so it reads as a ball
     p = ri * 0.42
-    pts = [(c + p * math.cos(math.radians(-90 + 72 * j)), c + p * math.sin(math.radians(-90 + 72 * j)))
-           for j in range(5)]
+    pts = [
+        (c + p * math.cos(math.radians(-90 + 72 * j)), c + p * math.sin(math.radians(-90 + 72 * j))) for j in range(5)
+    ]
     d.polygon(pts, fill=BALL_INK + (255,))
     for x, y in pts:
         d.line([(x, y), (c + (x - c) * 2.2, c + (y - c) * 2.2)], fill=BALL_INK + (255,), width=max(1, int(ri * 0.09)))
@@ -190,8 +193,9 @@ def _bezier(a, control, b, steps: int = 24) -> list[tuple[float, float]]:
     for j in range(steps + 1):
         t = j / steps
         u = 1 - t
-        out.append((u * u * a[0] + 2 * u * t * control[0] + t * t * b[0],
-                    u * u * a[1] + 2 * u * t * control[1] + t * t * b[1]))
+        out.append(
+            (u * u * a[0] + 2 * u * t * control[0] + t * t * b[0], u * u * a[1] + 2 * u * t * control[1] + t * t * b[1])
+        )
     return out
 
 
@@ -219,7 +223,7 @@ def _dashes(pts, on: float, off: float):
     """Split a polyline into dash segments."""
     out = []
     drawing, left = True, on
-    for a, b in zip(pts, pts[1:]):
+    for a, b in pairwise(pts):
         seg = math.dist(a, b)
         pos = 0.0
         while seg - pos > 1e-6:
@@ -257,7 +261,8 @@ def draw_last_turn(im: Image.Image, game: PlayBai, g: Geometry, events: Sequence
     head = size * 0.42
     badges = []
 
-    def at(name: str) -> tuple[float, float]:
+    def at(name: str | None) -> tuple[float, float]:
+        assert name is not None  # moves, jumps and passes name both their cells
         x, y = g.centre(game, name)
         return x * k, y * k
 
@@ -282,10 +287,16 @@ def draw_last_turn(im: Image.Image, game: PlayBai, g: Geometry, events: Sequence
                 nx, ny = -dy / length, dx / length
                 tip = (far[0] + dx / length * size * 0.9, far[1] + dy / length * size * 0.9)
                 lift = size * 0.9
-                out = _bezier((a[0] + nx * size * 0.35, a[1] + ny * size * 0.35),
-                              ((a[0] + tip[0]) / 2 + nx * lift, (a[1] + tip[1]) / 2 + ny * lift), tip)
-                back = _bezier(tip, ((a[0] + tip[0]) / 2 - nx * lift, (a[1] + tip[1]) / 2 - ny * lift),
-                               (a[0] - nx * size * 0.45, a[1] - ny * size * 0.45))
+                out = _bezier(
+                    (a[0] + nx * size * 0.35, a[1] + ny * size * 0.35),
+                    ((a[0] + tip[0]) / 2 + nx * lift, (a[1] + tip[1]) / 2 + ny * lift),
+                    tip,
+                )
+                back = _bezier(
+                    tip,
+                    ((a[0] + tip[0]) / 2 - nx * lift, (a[1] + tip[1]) / 2 - ny * lift),
+                    (a[0] - nx * size * 0.45, a[1] - ny * size * 0.45),
+                )
                 strokes.append((out + back[1:], width, False, head))
                 mid = tip
             else:
@@ -324,8 +335,9 @@ def draw_last_turn(im: Image.Image, game: PlayBai, g: Geometry, events: Sequence
 
 
 @lru_cache(maxsize=2048)
-def _stroke_sprite(pts: tuple, width: float, dashed: bool, head: float, w: int,
-                   h: int) -> tuple[Image.Image, tuple[int, int]]:
+def _stroke_sprite(
+    pts: tuple, width: float, dashed: bool, head: float, w: int, h: int
+) -> tuple[Image.Image, tuple[int, int]]:
     """One stroke of the last turn (points in drawing pixels, ``SUPER``× the picture's, in a
     ``w``×``h`` box), downscaled: the sprite and its offset in the box, in picture pixels."""
     overlay = Image.new("RGBA", (w, h), (0, 0, 0, 0))
@@ -344,7 +356,7 @@ def _stroke_sprite(pts: tuple, width: float, dashed: bool, head: float, w: int,
 @lru_cache(maxsize=16)
 def _star_sprite(radius: float) -> Image.Image:
     k = hd.SPRITE_SUPERSAMPLE
-    side = int(math.ceil(radius * 2 + 6))
+    side = math.ceil(radius * 2 + 6)
     im = Image.new("RGBA", (side * k, side * k), (0, 0, 0, 0))
     d = ImageDraw.Draw(im)
     c = side * k / 2
@@ -415,14 +427,14 @@ def render(
         hd.paste_centred(im, ball_sprite(round(g.size * 0.42, 2)), (cx, cy))
     heading = hd.displayable(title or f"Play Bai: {names[0]} vs {names[1]}", "Play Bai")
     turn_seat = game.winners[0] if game.is_over and game.winners else (game.to_move or 1)
-    hd.draw_title_bar(im, g.title_h, heading, status_line(game, names, goal), THEME,
-                      accent_colour=TEAM[turn_seat])
+    hd.draw_title_bar(im, g.title_h, heading, status_line(game, names, goal), THEME, accent_colour=TEAM[turn_seat])
     _draw_panel(im, game, g, names, goal, last_events)
     return im
 
 
-def _draw_panel(im: Image.Image, game: PlayBai, g: Geometry, names: Sequence[str], goal: Event | None,
-                last_events: Sequence[Event]) -> None:
+def _draw_panel(
+    im: Image.Image, game: PlayBai, g: Geometry, names: Sequence[str], goal: Event | None, last_events: Sequence[Event]
+) -> None:
     d = ImageDraw.Draw(im)
     pad = int(g.width * 0.03)
     top = g.field_bottom
@@ -437,11 +449,15 @@ def _draw_panel(im: Image.Image, game: PlayBai, g: Geometry, names: Sequence[str
         if game.options["expert"] and game.last_goal == seat and not game.is_over:
             flags.append("one more in a row wins")
         background = THEME.winner if game.is_over and seat in game.winners else None
-        rows.append(hd.PanelRow(
-            swatch=swatch(seat, row_h), cells=[names[seat - 1], SEAT_COLOURS[seat - 1], str(game.goals[seat - 1]),
-                                               ", ".join(flags)],
-            background=background, marker=not game.is_over and game.to_move == seat,
-            bold=(True, False, True, False)))
+        rows.append(
+            hd.PanelRow(
+                swatch=swatch(seat, row_h),
+                cells=[names[seat - 1], SEAT_COLOURS[seat - 1], str(game.goals[seat - 1]), ", ".join(flags)],
+                background=background,
+                marker=not game.is_over and game.to_move == seat,
+                bold=(True, False, True, False),
+            )
+        )
     columns = (("Team", 3.0, "l"), ("", 1.2, "l"), ("Goals", 1.0, "c"), ("", 2.8, "l"))
     hd.draw_panel(im, (pad, top, g.width - pad, top + row_h * 3), columns, rows, row_h, THEME)
     # A goal is celebrated on the line under the table.
@@ -457,14 +473,30 @@ def _draw_panel(im: Image.Image, game: PlayBai, g: Geometry, names: Sequence[str
         else:
             text += f" ({game.describe_turn(last_events).split(' — ')[0]})"
         box = (pad, int(y - row_h * 0.92), g.width - pad, int(y - row_h * 0.08))
-        d.rounded_rectangle(box, radius=row_h * 0.25, fill=THEME.highlight, outline=TEAM[seat], width=max(2, row_h // 12))
+        d.rounded_rectangle(
+            box, radius=row_h * 0.25, fill=THEME.highlight, outline=TEAM[seat], width=max(2, row_h // 12)
+        )
         hd.touch(im, (box[0] - 2, box[1] - 2, box[2] + 3, box[3] + 3))
-        hd.draw_text(im, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), hd.fit_text(text, size, box[2] - box[0] - pad),
-                     size, THEME.ink, anchor="mm", stroke_width=1 if size >= 20 else 0, stroke_fill=THEME.ink,
-                     by_words=False)
+        hd.draw_text(
+            im,
+            ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2),
+            hd.fit_text(text, size, box[2] - box[0] - pad),
+            size,
+            THEME.ink,
+            anchor="mm",
+            stroke_width=1 if size >= 20 else 0,
+            stroke_fill=THEME.ink,
+            by_words=False,
+        )
     else:
         rule = "First to 3 goals" if not game.options["expert"] else "Expert: two goals in a row"
         text = f"Set {game.set_number} · {rule} · last turn: steps arrows, jumps arcs, passes dashed"
-        hd.draw_text(im, (g.width / 2, y - row_h * 0.5), hd.fit_text(hd.displayable(text, text), int(size * 0.8),
-                                                                     g.width - 2 * pad),
-                     int(size * 0.8), THEME.muted, anchor="mm", by_words=False)
+        hd.draw_text(
+            im,
+            (g.width / 2, y - row_h * 0.5),
+            hd.fit_text(hd.displayable(text, text), int(size * 0.8), g.width - 2 * pad),
+            int(size * 0.8),
+            THEME.muted,
+            anchor="mm",
+            by_words=False,
+        )

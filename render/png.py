@@ -31,7 +31,8 @@ from . import hexdraw as hd
 try:  # optional: a faster deflate, same format
     from isal import isal_zlib as _isal
 except ImportError:  # pragma: no cover - exercised by forcing DEFLATE = "pillow" in the tests
-    _isal = None
+    # Typed as the module: every use sits behind DEFLATE == "isal", which is set only when it imported.
+    _isal = None  # type: ignore[assignment]
 
 #: "isal" when the ISA-L binding is importable, else "pillow"; tests switch it to check both.
 DEFLATE = "isal" if _isal is not None else "pillow"
@@ -99,8 +100,7 @@ def _padded_palette_bytes(im: Image.Image, palette: Image.Image) -> tuple[Image.
             target.paste(_index_of(op.colour, palette), (x0 + 1, y0, x1 + 1, y1))
     for x0, y0, x1, y1 in _covering(changes.boxes, im.size):
         # Image.crop/quantize/paste at the core: the same calls without their per-call checks.
-        target.paste(source.crop((x0, y0, x1, y1)).convert("P", Image.Dither.NONE, colours),
-                     (x0 + 1, y0, x1 + 1, y1))
+        target.paste(source.crop((x0, y0, x1, y1)).convert("P", Image.Dither.NONE, colours), (x0 + 1, y0, x1 + 1, y1))
     return out, pixels
 
 
@@ -113,7 +113,8 @@ def _index_of(colour: tuple[int, int, int], palette: Image.Image) -> int:
     hit = _INDEXES.get(key)
     if hit is None or hit[0] is not palette:
         index = Image.new("RGB", (1, 1), colour).quantize(palette=palette, dither=Image.Dither.NONE).getpixel((0, 0))
-        hit = (palette, int(index))
+        assert isinstance(index, int)  # a "P" image's pixel is its palette index
+        hit = (palette, index)
         if len(_INDEXES) > 4096:
             _INDEXES.clear()
         _INDEXES[key] = hit
@@ -199,13 +200,15 @@ def _png_bytes(padded: Image.Image, raw: bytes | bytearray | None, deflate) -> b
         data = _banded_zlib(raw, padded.width * BAND_ROWS)
     else:
         data = deflate(raw, ISAL_LEVEL)
-    return b"".join((
-        _SIGNATURE,
-        _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),
-        _chunk(b"PLTE", colours or b"\x00\x00\x00"),
-        _chunk(b"IDAT", data),
-        _chunk(b"IEND", b""),
-    ))
+    return b"".join(
+        (
+            _SIGNATURE,
+            _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),
+            _chunk(b"PLTE", colours or b"\x00\x00\x00"),
+            _chunk(b"IDAT", data),
+            _chunk(b"IEND", b""),
+        )
+    )
 
 
 # -- deflate by bands of rows, each band's stream cached ------------------------------------
@@ -236,13 +239,13 @@ def _adler32_combine(first: int, second: int, second_length: int) -> int:
     return sum1 | (sum2 << 16)
 
 
-def _banded_zlib(raw: bytes, band: int) -> bytes:
+def _banded_zlib(raw: bytes | bytearray, band: int) -> bytes:
     """A zlib stream of ``raw`` made of cached raw-deflate pieces, one per ``band`` bytes."""
     view = memoryview(raw)
     parts = [b"\x78\x01"]  # zlib header: deflate, 32 KB window, fastest
     adler = 1
     for start in range(0, len(raw), band):
-        chunk = view[start:start + band]
+        chunk = view[start : start + band]
         chunk_adler = _isal.adler32(chunk)
         key = (_isal.crc32(chunk), chunk_adler, len(chunk))
         with _PIECES_LOCK:

@@ -34,8 +34,12 @@ def _port(text: str) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m sandbox", description=__doc__)
     parser.add_argument("--sandbox", action="store_true", help="run the sandbox even if DISCORD_TOKEN is set")
-    parser.add_argument("--port", type=_port, default=_port(os.environ.get("HEXPLAY_SANDBOX_PORT") or str(DEFAULT_PORT)),
-                        help=f"web page port on 127.0.0.1 (default {DEFAULT_PORT}; a free one if taken)")
+    parser.add_argument(
+        "--port",
+        type=_port,
+        default=_port(os.environ.get("HEXPLAY_SANDBOX_PORT") or str(DEFAULT_PORT)),
+        help=f"web page port on 127.0.0.1 (default {DEFAULT_PORT}; a free one if taken)",
+    )
     parser.add_argument("--data", default=os.environ.get("HEXPLAY_SANDBOX_DATA", "./data"),
                         help="folder for sandbox.sqlite3 and the sandbox's Discord world (default ./data)")
     args = parser.parse_args()

@@ -67,7 +67,9 @@ class BotProcess:
         for task in (ready, exited):
             task.cancel()
         if exited in done:
-            raise RuntimeError(f"the bot exited during start-up (status {self.process.returncode}); see its messages above")
+            raise RuntimeError(
+                f"the bot exited during start-up (status {self.process.returncode}); see its messages above"
+            )
         if not ready.result():
             raise RuntimeError(f"the bot did not connect within {timeout:g}s")
 
@@ -80,7 +82,7 @@ class BotProcess:
             process.send_signal(signal.SIGINT)
         try:
             return await asyncio.wait_for(process.wait(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             with contextlib.suppress(ProcessLookupError):
                 process.kill()
             return await process.wait()

@@ -60,8 +60,9 @@ def parse(text: str, commands: list[dict[str, Any]]) -> Parsed:
         word = re.compile(r"\s+(\S+)").match(text, position)
         sub = next((o for o in schema if word and o["name"] == word.group(1)), None)
         if sub is None:
-            names = ", ".join(o["name"] for o in schema)
-            raise ComposerError(f"/{command['name']} needs one of: {names}")
+            known = ", ".join(o["name"] for o in schema)
+            raise ComposerError(f"/{command['name']} needs one of: {known}")
+        assert word is not None  # the subcommand was found in it
         path.append(sub["name"])
         schema = sub.get("options") or []
         position = word.end()

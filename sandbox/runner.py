@@ -10,6 +10,7 @@ import secrets
 import signal
 import socket
 from pathlib import Path
+from typing import TextIO
 
 from aiohttp import web
 
@@ -59,9 +60,10 @@ class SandboxRunner:
         except OSError:
             log.exception("could not save the sandbox world")
 
-    def _lock(self) -> object:
+    def _lock(self) -> TextIO:
         """One sandbox per data folder: two would each overwrite the other's world."""
-        lock = open(self.data / "sandbox.lock", "w")
+        # Not a with-block: the file stays open while the sandbox runs, since closing it drops the lock.
+        lock = open(self.data / "sandbox.lock", "w")  # noqa: SIM115
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:

@@ -51,7 +51,9 @@ class WorldFile:
         except ValueError:
             raise SystemExit(f"{self.path} is damaged; move it away (with sandbox.sqlite3) to start afresh.") from None
         if data.get("format") != FORMAT:
-            raise SystemExit(f"{self.path} was written by another version of the sandbox; move it away to start afresh.")
+            raise SystemExit(
+                f"{self.path} was written by another version of the sandbox; move it away to start afresh."
+            )
         return data
 
     # ------------------------------------------------------------------ saving
@@ -92,12 +94,14 @@ class WorldFile:
         for raw in data["guilds"]:
             guild = Guild(id=int(raw["id"]), name=raw["name"], owner_id=int(raw["owner_id"]),
                           bot_role_id=int(raw["bot_role_id"]), member_ids=[int(i) for i in raw["member_ids"]],
-                          joined_at={int(k): _parse_time(v) for k, v in raw["joined_at"].items()},
+                          joined_at={int(k): dt.datetime.fromisoformat(v) for k, v in raw["joined_at"].items()},
                           channel_ids=[int(i) for i in raw["channel_ids"]])
             store.guilds[guild.id] = guild
             store.guild_commands.setdefault(guild.id, [])
         for raw in data["channels"]:
-            channel = Channel(**{**raw, "created_at": _parse_time(raw["created_at"]), "member_ids": set(raw["member_ids"])})
+            channel = Channel(
+                **{**raw, "created_at": _parse_time(raw["created_at"]), "member_ids": set(raw["member_ids"])}
+            )
             store.channels[channel.id] = channel
             store.channel_messages[channel.id] = []
             if channel.is_dm and channel.recipient_id is not None:
@@ -120,8 +124,15 @@ class WorldFile:
 
     def _attachment(self, base_url: str, raw: dict[str, Any]) -> Attachment:
         data = (self.files / raw["id"]).read_bytes()
-        attachment = Attachment(id=int(raw["id"]), filename=raw["filename"], data=data, content_type=raw["content_type"],
-                                description=raw["description"], width=raw["width"], height=raw["height"])
+        attachment = Attachment(
+            id=int(raw["id"]),
+            filename=raw["filename"],
+            data=data,
+            content_type=raw["content_type"],
+            description=raw["description"],
+            width=raw["width"],
+            height=raw["height"],
+        )
         attachment.url = f"{base_url}/attachments/{attachment.id}/{attachment.filename}"
         return attachment
 
@@ -139,10 +150,15 @@ def _user(user: User) -> dict[str, Any]:
 
 
 def _guild(guild: Guild) -> dict[str, Any]:
-    return {"id": str(guild.id), "name": guild.name, "owner_id": str(guild.owner_id), "bot_role_id": str(guild.bot_role_id),
-            "member_ids": [str(i) for i in guild.member_ids],
-            "joined_at": {str(k): _time(v) for k, v in guild.joined_at.items()},
-            "channel_ids": [str(i) for i in guild.channel_ids]}
+    return {
+        "id": str(guild.id),
+        "name": guild.name,
+        "owner_id": str(guild.owner_id),
+        "bot_role_id": str(guild.bot_role_id),
+        "member_ids": [str(i) for i in guild.member_ids],
+        "joined_at": {str(k): _time(v) for k, v in guild.joined_at.items()},
+        "channel_ids": [str(i) for i in guild.channel_ids],
+    }
 
 
 def _channel(channel: Channel) -> dict[str, Any]:

@@ -1,12 +1,15 @@
-"""The `python -m games ai` and `python -m games arena` contract."""
+"""The `python -m ai turn` and `python -m ai arena` contract."""
 
+import ast
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from games.cli import main
+from ai.cli import main
+from games.cli import main as games_main
 from tests.test_ai import BIDE_FINISH
 
 
@@ -16,17 +19,22 @@ def run(capsys, *argv):
     return status, out, err
 
 
+def replay(capsys, *argv):
+    status = games_main(["replay", *argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
 def test_ai_prints_a_legal_turn_after_the_moves(capsys):
-    status, out, _ = run(capsys, "ai", "begird", "--option", "board=small", "--moves", "e5; swap", "--level", "easy")
+    status, out, _ = run(capsys, "turn", "begird", "--option", "board=small", "--moves", "e5; swap", "--level", "easy")
     assert status == 0
     turn = out.strip()
-    status, out, _ = run(capsys, "replay", "begird", "--option", "board=small", "--moves", f"e5; swap; {turn}",
-                         "--json")
+    status, out, _ = replay(capsys, "begird", "--option", "board=small", "--moves", f"e5; swap; {turn}", "--json")
     assert status == 0 and json.loads(out)["ply"] == 3
 
 
 def test_ai_json_has_turn_level_seconds_and_is_deterministic(capsys):
-    argv = ["ai", "bide", "--option", "side=4", "--moves", "bide; bide", "--level", "easy", "--seed", "7", "--json"]
+    argv = ["turn", "bide", "--option", "side=4", "--moves", "bide; bide", "--level", "easy", "--seed", "7", "--json"]
     _, out, _ = run(capsys, *argv)
     doc = json.loads(out)
     assert set(doc) == {"turn", "level", "seconds"}
@@ -38,17 +46,19 @@ def test_ai_json_has_turn_level_seconds_and_is_deterministic(capsys):
 def test_ai_from_a_position_file_finds_the_winning_release(tmp_path, capsys):
     path = tmp_path / "finish.json"
     path.write_text(json.dumps(BIDE_FINISH))
-    status, out, _ = run(capsys, "ai", "bide", "--option", "side=4", "--position", str(path), "--json")
+    status, out, _ = run(capsys, "turn", "bide", "--option", "side=4", "--position", str(path), "--json")
     assert status == 0
-    status, out, _ = run(capsys, "replay", "bide", "--option", "side=4", "--position", str(path),
-                         "--moves", json.loads(out)["turn"], "--json")
+    status, out, _ = replay(capsys, "bide", "--option", "side=4", "--position", str(path),
+                            "--moves", json.loads(out)["turn"], "--json")
     assert json.loads(out)["winners"] == [1]
 
 
 @pytest.mark.parametrize("argv,fragment", [
-    (["ai", "bide", "--level", "godlike"], "unknown level"),
-    (["ai", "bide", "--moves", "e5; e5"], "turn 2 (e5)"),
-    (["ai", "begird", "--option", "board=y", "--position", "/nonexistent.json"], "cannot read"),
+    (["turn", "bide", "--level", "godlike"], "unknown level"),
+    (["turn", "bide", "--moves", "e5; e5"], "turn 2 (e5)"),
+    (["turn", "begird", "--option", "board=y", "--position", "/nonexistent.json"], "cannot read"),
+    (["turn", "chess"], "unknown game"),
+    (["replay", "bide"], "invalid choice"),
     (["arena", "bide", "--a", "easy", "--b", "nobody"], "unknown level"),
     (["arena", "bide", "--a", "easy", "--b", "easy", "--games", "0"], "at least 1"),
     (["arena", "begird", "--players", "3", "--a", "easy", "--b", "easy"], "2 players"),
@@ -62,7 +72,7 @@ def test_bad_ai_input_is_a_clear_error(capsys, argv, fragment):
 def test_ai_on_a_finished_game_says_there_is_no_turn(tmp_path, capsys):
     path = tmp_path / "finish.json"
     path.write_text(json.dumps(BIDE_FINISH))
-    status, out, _ = run(capsys, "ai", "bide", "--option", "side=4", "--position", str(path),
+    status, out, _ = run(capsys, "turn", "bide", "--option", "side=4", "--position", str(path),
                          "--moves", "e3,b2,c3", "--json")
     assert status == 2 and "the game is over" in json.loads(out)["error"]
 
@@ -79,7 +89,31 @@ def test_arena_prints_the_win_rate_of_a_with_a_confidence_interval(capsys):
     assert status == 0 and "easy vs random: easy scores" in out and "95% CI" in out
 
 
-def test_games_does_not_import_ai_until_asked():
-    code = "import sys, games, games.cli; print('ai' in sys.modules)"
+def test_module_entry_point_never_prints_a_traceback():
+    result = subprocess.run([sys.executable, "-m", "ai", "turn", "bide", "--position", "-", "--json"],
+                            input="{not json", capture_output=True, text=True)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr + result.stdout
+    assert "not valid JSON" in json.loads(result.stdout)["error"]
+
+
+@pytest.mark.parametrize("command,new", [("ai", "python -m ai turn"), ("arena", "python -m ai arena")])
+def test_games_says_where_its_old_ai_commands_went(capsys, command, new):
+    status = games_main([command, "bide", "--json"])
+    assert status == 2
+    assert f"run {new} bide --json" in json.loads(capsys.readouterr().out)["error"]
+
+
+def test_games_imports_nothing_outside_games():
+    for path in sorted(Path(__file__).resolve().parents[1].joinpath("games").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                tops = {node.module.split(".")[0]}
+            elif isinstance(node, ast.Import):
+                tops = {alias.name.split(".")[0] for alias in node.names}
+            else:
+                continue
+            assert not tops & {"ai", "render", "bot", "emulator", "sandbox"}, f"{path.name} imports {tops}"
+    code = "import sys, games, games.cli; games.cli.main(['list']); print('ai' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "False"
+    assert out.strip().endswith("False")

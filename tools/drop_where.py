@@ -23,8 +23,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = "bot/storage.py"
 CONDITION = re.compile(r"\b(?:match_id|id) = \?")
-DEFAULT_TESTS = ["tests/test_storage_isolation.py", "tests/test_lobby_rules.py", "tests/test_service.py",
-                 "tests/test_quarantine.py"]
+DEFAULT_TESTS = [
+    "tests/test_storage_isolation.py",
+    "tests/test_lobby_rules.py",
+    "tests/test_service.py",
+    "tests/test_quarantine.py",
+]
 
 
 def sites(source: str) -> list[re.Match]:
@@ -43,13 +47,21 @@ def main(argv: list[str]) -> int:
     found = [m for m in sites(original) if lines is None or original.count("\n", 0, m.start()) + 1 in lines]
     killed = 0
     with tempfile.TemporaryDirectory(prefix="drop_where_") as scratch:
-        shutil.copytree(ROOT, scratch, dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns(".git", ".venv", "mutants", "__pycache__", ".hypothesis"))
+        shutil.copytree(
+            ROOT,
+            scratch,
+            dirs_exist_ok=True,
+            ignore=shutil.ignore_patterns(".git", ".venv", "mutants", "__pycache__", ".hypothesis"),
+        )
         for site in found:
-            mutant = original[:site.start()] + f"({site.group(0)} OR 1)" + original[site.end():]
+            mutant = original[: site.start()] + f"({site.group(0)} OR 1)" + original[site.end() :]
             (Path(scratch) / TARGET).write_text(mutant)
-            run = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests],
-                                 cwd=scratch, capture_output=True, text=True)
+            run = subprocess.run(
+                [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests],
+                cwd=scratch,
+                capture_output=True,
+                text=True,
+            )
             line_no = original.count("\n", 0, site.start()) + 1
             line = original.splitlines()[line_no - 1].strip()
             verdict = "KILLED" if run.returncode != 0 else "SURVIVED"

@@ -27,10 +27,17 @@ def _name(line: str) -> str:
 
 
 def freeze(python: str) -> list[str]:
-    output = subprocess.run([python, "-m", "pip", "freeze", "--all", "--exclude-editable"],
-                            check=True, capture_output=True, text=True).stdout
-    return sorted((line for line in output.splitlines() if line and not line.startswith(("-e", "#"))
-                   and _name(line) not in ("hexplay",)), key=_name)
+    output = subprocess.run(
+        [python, "-m", "pip", "freeze", "--all", "--exclude-editable"], check=True, capture_output=True, text=True
+    ).stdout
+    return sorted(
+        (
+            line
+            for line in output.splitlines()
+            if line and not line.startswith(("-e", "#")) and _name(line) not in ("hexplay",)
+        ),
+        key=_name,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,7 +47,9 @@ def main(argv: list[str] | None = None) -> int:
         LOCK.write_text(HEADER + "\n".join(pins) + "\n", encoding="utf-8")
         print(f"wrote {LOCK.name}: {len(pins)} pinned packages")
         return 0
-    pinned = {_name(line) for line in LOCK.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")}
+    pinned = {
+        _name(line) for line in LOCK.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")
+    }
     missing = [line for line in freeze(python) if _name(line) not in pinned]
     if missing:
         print("note: constraints.txt does not pin " + ", ".join(missing) + "; run `make lock` to pin them.")

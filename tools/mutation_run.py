@@ -61,10 +61,20 @@ BIDE = ("tests/test_bide_rules.py", "tests/test_bide_properties.py")
 BEGIRD = ("tests/test_begird.py", "tests/test_begird_properties.py")
 PLAYBAI = ("tests/test_playbai.py", "tests/test_playbai_properties.py")
 BUMP = ("tests/test_bump.py", "tests/test_bump_properties.py")
-SERVICE = ("tests/test_service.py", "tests/test_service_texts.py", "tests/test_service_outcomes.py",
-           "tests/test_lobby_rules.py")
-STORAGE = ("tests/test_storage_isolation.py", "tests/test_store_contract.py", "tests/test_storage_trips.py",
-           "tests/test_lobby_rules.py", "tests/test_service.py", "tests/test_service_outcomes.py")
+SERVICE = (
+    "tests/test_service.py",
+    "tests/test_service_texts.py",
+    "tests/test_service_outcomes.py",
+    "tests/test_lobby_rules.py",
+)
+STORAGE = (
+    "tests/test_storage_isolation.py",
+    "tests/test_store_contract.py",
+    "tests/test_storage_trips.py",
+    "tests/test_lobby_rules.py",
+    "tests/test_service.py",
+    "tests/test_service_outcomes.py",
+)
 
 # Sample sizes: chosen so the whole run fits in about an hour on this shared 2-core machine
 # (docs/testing.md has the measured figures). The tests are the fast ones for that module only.
@@ -81,8 +91,7 @@ MODULES = (
     Module("bot/service.py", 120, SERVICE),
     Module("bot/storage.py", 100, STORAGE),
 )
-DROP_WHERE_TESTS = ("tests/test_storage_isolation.py", "tests/test_store_contract.py",
-                    "tests/test_service_outcomes.py")
+DROP_WHERE_TESTS = ("tests/test_storage_isolation.py", "tests/test_store_contract.py", "tests/test_service_outcomes.py")
 
 KILLED = {1, 3}
 TIMEOUT = {36, -24, 24, 152, 255}
@@ -100,7 +109,7 @@ def mutant_names(module: Module) -> list[str]:
 def sample(module: Module) -> list[str]:
     """The module's fixed sample: the first N names in a seeded hash order."""
     order = sorted(mutant_names(module), key=lambda name: hashlib.sha256((SEED + name).encode()).hexdigest())
-    return sorted(order[:module.sample])
+    return sorted(order[: module.sample])
 
 
 def listed_equivalent(text: str) -> set[str]:
@@ -112,7 +121,7 @@ def listed_equivalent(text: str) -> set[str]:
     if start < 0:
         return set()
     end = text.find("\n#", start + len(EQUIVALENT_HEADING))
-    section = text[start:end if end > 0 else len(text)]
+    section = text[start : end if end > 0 else len(text)]
     names: set[str] = set()
     for row in section.splitlines():
         if not row.startswith("|"):
@@ -131,8 +140,8 @@ def listed_equivalent(text: str) -> set[str]:
 def prepare() -> None:
     """Generate the mutants and record which tests reach which function (mutmut's own steps)."""
     os.chdir(ROOT)
-    from mutmut import __main__ as mm  # noqa: PLC0415 - only in this child process
-    from mutmut.utils.file_utils import copy_also_copy_files, copy_src_dir, setup_source_paths  # noqa: PLC0415
+    from mutmut import __main__ as mm
+    from mutmut.utils.file_utils import copy_also_copy_files, copy_src_dir, setup_source_paths
 
     mm.set_mutant_under_test("mutant_generation")
     MUTANTS.mkdir(exist_ok=True)
@@ -169,8 +178,13 @@ def fresh_recheck(module: Module, names: list[str]) -> dict[str, int]:
     verdicts = {}
     for name in names:
         env = {**os.environ, "MUTANT_UNDER_TEST": name, "PY_IGNORE_IMPORTMISMATCH": "1"}
-        run = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *module.fresh],
-                             cwd=MUTANTS, env=env, capture_output=True, text=True)
+        run = subprocess.run(
+            [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *module.fresh],
+            cwd=MUTANTS,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
         # 2 and 4: collection or conftest import failed, i.e. the mutated import-time code crashed: killed.
         verdicts[name] = 1 if run.returncode in (1, 2, 4) else run.returncode
     return verdicts
@@ -199,8 +213,9 @@ class Row:
 def run_samples(modules: list[Module], log) -> dict[str, int]:
     """One ``mutmut run`` over every module's sample (one clean-test pass, not one per module)."""
     names = [name for m in modules for name in sample(m)]
-    run = subprocess.run([MUTMUT, "run", "--max-children", CHILDREN, *names], cwd=ROOT,
-                         stdout=log, stderr=subprocess.STDOUT)
+    run = subprocess.run(
+        [MUTMUT, "run", "--max-children", CHILDREN, *names], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT
+    )
     if run.returncode != 0:
         sys.exit(f"mutmut run failed (exit {run.returncode}); see {log.name}")
     for module in modules:
@@ -220,27 +235,49 @@ def only_sql_letter_case(name: str) -> bool:
     diff = subprocess.run([MUTMUT, "show", name], cwd=ROOT, capture_output=True, text=True).stdout.splitlines()
     removed = [line[1:] for line in diff if line.startswith("-") and not line.startswith("---")]
     added = [line[1:] for line in diff if line.startswith("+") and not line.startswith("+++")]
-    return (bool(removed) and len(removed) == len(added) and removed != added
-            and all(a.lower() == b.lower() and re.findall(r"'[^']*'", a) == re.findall(r"'[^']*'", b)
-                    for a, b in zip(removed, added)))
+    return (
+        bool(removed)
+        and len(removed) == len(added)
+        and removed != added
+        and all(
+            a.lower() == b.lower() and re.findall(r"'[^']*'", a) == re.findall(r"'[^']*'", b)
+            for a, b in zip(removed, added, strict=True)
+        )
+    )
 
 
 def module_row(module: Module, codes: dict[str, int], equivalent: set[str]) -> Row:
     names = sample(module)
     survivors = [n for n in names if codes[n] not in KILLED | TIMEOUT]
     judged = [n for n in survivors if n in equivalent or (module.path == "bot/storage.py" and only_sql_letter_case(n))]
-    return Row(module.path, len(names), sum(codes[n] in KILLED for n in names),
-               sum(codes[n] in TIMEOUT for n in names), survivors, judged)
+    return Row(
+        module.path,
+        len(names),
+        sum(codes[n] in KILLED for n in names),
+        sum(codes[n] in TIMEOUT for n in names),
+        survivors,
+        judged,
+    )
 
 
 def drop_where(log) -> Row:
-    run = subprocess.run([sys.executable, str(ROOT / "tools" / "drop_where.py"), *DROP_WHERE_TESTS], cwd=ROOT,
-                         capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "drop_where.py"), *DROP_WHERE_TESTS],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     log.write(run.stdout + run.stderr)
     lines = run.stdout.splitlines()
     survivors = [line.split(None, 1)[1] for line in lines if line.startswith("SURVIVED")]
-    return Row("drop_where (storage WHERE)", sum(line.startswith(("KILLED", "SURVIVED")) for line in lines),
-               sum(line.startswith("KILLED") for line in lines), 0, survivors, [])
+    return Row(
+        "drop_where (storage WHERE)",
+        sum(line.startswith(("KILLED", "SURVIVED")) for line in lines),
+        sum(line.startswith("KILLED") for line in lines),
+        0,
+        survivors,
+        [],
+    )
 
 
 def report(rows: list[Row]) -> None:
@@ -249,8 +286,10 @@ def report(rows: list[Row]) -> None:
     print(f"|{'-' * 30}|---------|--------|----------|-------------------|---------------------------------|")
     for r in rows:
         killed = f"{r.killed + r.timeouts}" + (f" ({r.timeouts} t/o)" if r.timeouts else "")
-        print(f"| {r.module:28} | {r.sampled:7} | {killed:6} | {len(r.survivors):8} | {len(r.equivalent):17} "
-              f"| {r.score:31} |")
+        print(
+            f"| {r.module:28} | {r.sampled:7} | {killed:6} | {len(r.survivors):8} | {len(r.equivalent):17} "
+            f"| {r.score:31} |"
+        )
     new = [(r.module, s) for r in rows for s in r.survivors if s not in r.equivalent]
     print()
     if new:
@@ -272,8 +311,9 @@ def main(argv: list[str]) -> int:
     if listing:
         print("\n".join(name for m in modules for name in sample(m)))
         return 0
-    selection = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]
-                    ["pytest_add_cli_args_test_selection"])
+    selection = set(
+        tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]["pytest_add_cli_args_test_selection"]
+    )
     missing = {t for m in MODULES for t in m.tests} - selection
     if missing:
         sys.exit(f"add {sorted(missing)} to pytest_add_cli_args_test_selection in pyproject.toml")
@@ -281,8 +321,7 @@ def main(argv: list[str]) -> int:
     log_path = ROOT / "mutants" / "mutation-run.log"
     if not (MUTANTS / "mutmut-stats.json").exists():
         print("Generating mutants and recording which tests reach each function…", flush=True)
-        subprocess.run([sys.executable, __file__, "--prepare"], cwd=ROOT, check=True,
-                       stdout=subprocess.DEVNULL)
+        subprocess.run([sys.executable, __file__, "--prepare"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
         narrow_stats()
         print(f"  done in {(time.monotonic() - started) / 60:.1f} min", flush=True)
     equivalent = listed_equivalent(DOCS.read_text())
@@ -298,8 +337,10 @@ def main(argv: list[str]) -> int:
     report(rows)
     wall = time.monotonic() - started
     total = sum(r.sampled for r in rows if "drop_where" not in r.module)
-    print(f"\nWall {wall / 60:.1f} min, CPU of mutmut and tests {(children_cpu() - cpu) / 60:.1f} min, "
-          f"{total / (wall / 60):.1f} mutants a minute (mutmut's log: {log_path.relative_to(ROOT)})")
+    print(
+        f"\nWall {wall / 60:.1f} min, CPU of mutmut and tests {(children_cpu() - cpu) / 60:.1f} min, "
+        f"{total / (wall / 60):.1f} mutants a minute (mutmut's log: {log_path.relative_to(ROOT)})"
+    )
     return 0
 
 

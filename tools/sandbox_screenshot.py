@@ -1,6 +1,6 @@
 """Re-make docs/sandbox.png (the README's picture): a fresh sandbox, two players, a few Bide turns.
 
-    .venv/bin/python tools/sandbox_screenshot.py    # needs Debian's chromium
+.venv/bin/python tools/sandbox_screenshot.py    # needs Debian's chromium
 """
 
 from __future__ import annotations
