@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 from bot.clock import ManualClock  # noqa: E402
 from bot.ratings import Ratings  # noqa: E402
 from bot.service import MatchService  # noqa: E402
-from bot.storage import Store  # noqa: E402
+from bot.store.sqlite import SqliteStore  # noqa: E402
 from bot.suggestions import suggest_moves  # noqa: E402
 from bot.timelimits import TimeLimits  # noqa: E402
 from games import new_game  # noqa: E402
@@ -51,7 +51,7 @@ def owed_release_position(side: int, hand: int):
 
 async def bench_service(matches: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        store = await Store.open(Path(folder) / "bench.sqlite3")
+        store = await SqliteStore.open(Path(folder) / "bench.sqlite3")
         clock = ManualClock()
         service = MatchService(store, clock)
         # The bench makes many matches at once: stub the per-player challenge limit out.

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from bot.clock import ManualClock  # noqa: E402
 from bot.service import MatchService  # noqa: E402
-from bot.storage import Store  # noqa: E402
+from bot.store.sqlite import SqliteStore  # noqa: E402
 from tests.botworld import BotWorld  # noqa: E402
 from tests.racing import GAPS_MS, NoChallengeLimits, gap_for, gaps, log_matches_state, race  # noqa: E402
 
@@ -96,7 +96,7 @@ async def run(trials: int) -> int:
     logging.basicConfig(level=logging.ERROR)
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:
-        store = await Store.open(Path(tmp) / "service.sqlite3")
+        store = await SqliteStore.open(Path(tmp) / "service.sqlite3")
         service = MatchService(store, ManualClock(), limits=NoChallengeLimits())  # the limits are not soaked here
         spread = f"0-35 event-loop turns and {', '.join(f'{g:g}' for g in GAPS_MS)} ms"
         for kind in RACES:

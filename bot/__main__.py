@@ -6,7 +6,7 @@ import sys
 
 from . import redact
 from .config import TOKEN_HELP, Settings, load_dotenv
-from .storage import StoreUnavailable
+from .domain.errors import StoreUnavailable
 
 
 USAGE = """usage: python -m bot            run the bot (DISCORD_TOKEN, HEXPLAY_* settings: see .env.example)
@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _backup(target: str) -> int:
-    from .storage import backup
+    from .store.sqlite import backup
 
     database = Settings.from_env().db_path
     try:

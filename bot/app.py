@@ -26,7 +26,11 @@ from .ratings import Ratings
 from .text import escape
 from .timelimits import TimeLimits
 from .service import BuilderExpired, MatchService, Outcome, ServiceError, mention
-from .storage import DamagedMatch, MatchRow, ProcessLock, StorageFull, Store
+from .domain.errors import DamagedMatch, StorageFull
+from .domain.model import MatchRow
+from .store.base import Store
+from .store.sqlite import SqliteStore
+from .store.sqlite import ProcessLock
 from .ui import (
     DISK_FULL_AFTER,
     DYNAMIC_ITEMS,
@@ -721,7 +725,7 @@ async def run(settings: Settings) -> None:
 
 
 async def _run_bot(settings: Settings) -> None:
-    store = await Store.open(settings.db_path)
+    store = await SqliteStore.open(settings.db_path)
     clock = OffsetFileClock(settings.clock_offset_file) if settings.clock_offset_file else None
     bot = HexplayBot(settings, store, clock)
     try:  # a service manager's SIGTERM stops the bot as Ctrl-C does: handlers finish, picture workers stop

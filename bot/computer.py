@@ -24,7 +24,8 @@ from games import Game
 
 from .offers import OfferAnswer, Offers
 from .service import MatchService, Outcome, ServiceError
-from .storage import DamagedMatch, MatchRow
+from .domain.errors import DamagedMatch
+from .domain.model import MatchRow
 
 log = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ import discord
 
 from .homes import MatchHomes, describe_failure
 from .service import Outcome
-from .storage import MatchRow
+from .domain.model import MatchRow
 from .ui import board_view, mention_only, png_file
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from .service import MAX_DAYS_PER_MOVE, MIN_DAYS_PER_MOVE, MatchService, ServiceError, seat_name
-from .storage import GuildSettings, MatchRow, SeatRow
+from .domain.model import GuildSettings, MatchRow, SeatRow
 from .text import escape
 
 KEEP = object()  # an argument left out: the setting stays as it is

@@ -18,7 +18,7 @@ import aiohttp
 import discord
 
 from .pacing import RequestBudget, Unpaced
-from .storage import MatchRow
+from .domain.model import MatchRow
 
 if TYPE_CHECKING:
     from .app import HexplayBot

@@ -13,7 +13,8 @@ import math
 from dataclasses import dataclass
 from typing import Protocol
 
-from .storage import ChallengeCaps, ChallengeRefusal, Store
+from .domain.model import ChallengeCaps, ChallengeRefusal
+from .store.base import Store
 from .text import escape
 
 # A challenger's own pace, per server.

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from games import Event
 
 from .service import MatchService, Outcome, ServiceError, mention
-from .storage import MatchRow, MoveRow, OfferRow
+from .domain.model import MatchRow, MoveRow, OfferRow
 
 KINDS = {"draw": "a draw", "undo": "to take back their last turn"}
 

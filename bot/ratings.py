@@ -18,7 +18,7 @@ from games import GameError
 from games import get as get_game
 
 from .service import MatchService, ServiceError, effective_moves
-from .storage import MatchRow, RatingRow
+from .domain.model import MatchRow, RatingRow
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .clock import Clock
 from .service import ServiceError
-from .storage import Store
+from .store.base import Store
 from .text import escape, quoted
 
 CHALLENGE_CHOICES = ("everyone", "nobody")

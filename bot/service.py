@@ -25,17 +25,9 @@ from .clock import Clock, SystemClock
 from .limits import CHALLENGES_PER_MINUTE, MAX_OPEN_LOBBIES  # noqa: F401  (abuse limits: bot/limits.py)
 from .limits import Challenge, ChallengeLimits, StoredChallengeLimits
 from .pictures import Pictures
-from .storage import (
-    MatchRow,
-    MoveRow,
-    Preferences,
-    ReminderRow,
-    SeatRow,
-    DamagedMatch,
-    StorageFull,
-    Store,
-    VersionConflict,
-)
+from .domain.errors import DamagedMatch, StorageFull, VersionConflict
+from .domain.model import MatchRow, MoveRow, Preferences, ReminderRow, SeatRow
+from .store.base import Store
 from .suggestions import MAX_CHOICES, clip, suggest_moves
 from .turn_builder import BuilderError, BuilderState
 from .turn_builder import build as build_turn

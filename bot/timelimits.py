@@ -14,7 +14,7 @@ import logging
 from dataclasses import dataclass
 
 from .service import DAY, MatchService, Outcome, ServiceError
-from .storage import MatchRow, MoveRow
+from .domain.model import MatchRow, MoveRow
 from .text import escape
 
 log = logging.getLogger(__name__)

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 import discord
 
 from .service import MatchService, Outcome, ServiceError
-from .storage import DamagedMatch, MatchRow, StorageFull
+from .domain.errors import DamagedMatch, StorageFull
+from .domain.model import MatchRow
 from .text import fit
 from .turn_builder import BuilderState, Choice, decode, encode
 

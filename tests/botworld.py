@@ -8,7 +8,7 @@ from pathlib import Path
 from bot.app import HexplayBot, point_client_at
 from bot.clock import Clock, ManualClock
 from bot.config import Settings
-from bot.storage import Store
+from bot.store.sqlite import SqliteStore
 from emulator import DiscordEmulator
 
 TOKEN = "test-token"
@@ -39,7 +39,7 @@ class BotWorld:
     async def start_bot(self) -> HexplayBot:
         settings = Settings(token=TOKEN, db_path=str(self.db_path), dev_guild_ids=[self.guild.id],
                             reminder_check_seconds=3600)
-        self.store = await Store.open(self.db_path)
+        self.store = await SqliteStore.open(self.db_path)
         self.bot = HexplayBot(settings, self.store, self.clock, guild_ready_timeout=0.05)
         self._task = asyncio.create_task(self.bot.start(TOKEN))
         await self.emu.wait_until_ready(timeout=15)

@@ -13,7 +13,7 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.service import MatchService
-from bot.storage import Store
+from bot.store.sqlite import SqliteStore
 from tests.botworld import BotWorld
 
 
@@ -88,7 +88,7 @@ def pytest_runtest_call(item):
 @pytest.fixture
 async def service(tmp_path):
     """The match service over a fresh database file, on a manual clock; the store is closed whatever happens."""
-    store = await Store.open(tmp_path / "hexplay.sqlite3")
+    store = await SqliteStore.open(tmp_path / "hexplay.sqlite3")
     try:
         yield MatchService(store, ManualClock(), default_reminder_hours=24)
     finally:

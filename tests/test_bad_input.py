@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.service import MatchService
-from bot.storage import MatchRow, SeatRow
+from bot.domain.model import MatchRow, SeatRow
 from games import GameError, new_game
 
 GAMES = [("bide", 2, {}), ("bide", 5, {"side": 4}), ("begird", 2, {}), ("begird", 2, {"board": "y"}),

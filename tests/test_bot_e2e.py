@@ -309,9 +309,9 @@ async def test_a_move_stored_just_before_a_crash_is_announced_after_the_restart(
     await world.stop_bot()
     # the move reached the database, but the bot stopped before posting its board
     from bot.service import MatchService
-    from bot.storage import Store
+    from bot.store.sqlite import SqliteStore
 
-    store = await Store.open(world.db_path)
+    store = await SqliteStore.open(world.db_path)
     try:  # a failure here must fail the test, not leave the database thread running
         await MatchService(store, world.clock).play(match_id, alice.id, "e5")
     finally:

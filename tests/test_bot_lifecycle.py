@@ -284,7 +284,9 @@ async def test_takeback_by_consent_across_a_restart_keeps_both_rows_in_the_log(w
 async def test_migration_rebuilds_moves_of_an_old_database(tmp_path):
     import sqlite3
 
-    from bot.storage import MIGRATIONS, Store
+    from bot.store.sqlite import SqliteStore
+
+    from bot.store.sqlite.migrations import MIGRATIONS
 
     path = tmp_path / "old.sqlite3"
     db = sqlite3.connect(path)
@@ -295,7 +297,7 @@ async def test_migration_rebuilds_moves_of_an_old_database(tmp_path):
     db.execute("PRAGMA user_version = 1")
     db.commit()
     db.close()
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     try:
         assert await store.schema_version() == len(MIGRATIONS)
         [kept] = await store.moves(1)
@@ -309,7 +311,9 @@ async def test_migration_rebuilds_moves_of_an_old_database(tmp_path):
 async def test_migration_drops_the_unread_challenges_table_and_keeps_the_lobby(tmp_path):
     import sqlite3
 
-    from bot.storage import MIGRATIONS, Store
+    from bot.store.sqlite import SqliteStore
+
+    from bot.store.sqlite.migrations import MIGRATIONS
 
     path = tmp_path / "old.sqlite3"
     db = sqlite3.connect(path)
@@ -322,7 +326,7 @@ async def test_migration_drops_the_unread_challenges_table_and_keeps_the_lobby(t
     db.execute("PRAGMA user_version = 7")
     db.commit()
     db.close()
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     try:
         assert await store.schema_version() == len(MIGRATIONS)
         async with store.reading() as conn:
@@ -561,9 +565,9 @@ async def test_a_match_finished_while_the_bot_was_stopping_is_rated_at_start_up(
     await move(world, bob, thread, "a1")
     await world.stop_bot()
     from bot.service import MatchService
-    from bot.storage import Store
+    from bot.store.sqlite import SqliteStore
 
-    store = await Store.open(world.db_path)  # a service without the rating hook: as if it stopped just after
+    store = await SqliteStore.open(world.db_path)  # a service without the rating hook: as if it stopped just after
     try:  # a failure here must fail the test, not leave the database thread running
         await MatchService(store, world.clock).resign(match_id, alice.id)
     finally:
@@ -577,7 +581,7 @@ async def test_a_match_finished_while_the_bot_was_stopping_is_rated_at_start_up(
 
 
 async def test_leaderboard_shows_the_top_ten_and_the_callers_own_rank(world):
-    from bot.storage import RatingRow
+    from bot.domain.model import RatingRow
 
     alice = world.users[0]
     rows = [RatingRow(world.guild.id, "bide", 1000 + i, f"p{i}", 40.0 - i, 2.0, 3, 3, 0, 0) for i in range(12)]

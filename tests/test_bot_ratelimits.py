@@ -9,7 +9,7 @@ import time
 import aiohttp
 
 from bot.service import MatchService
-from bot.storage import Store
+from bot.store.sqlite import SqliteStore
 from emulator import RateLimits, RouteLimit
 from emulator.ratelimits import default_route_limits
 from tests.botworld import TOKEN, BotWorld
@@ -34,7 +34,7 @@ async def test_a_burst_of_boards_and_reminders_is_rate_limited_and_fully_deliver
         matches = [await world.start_two_player(a=a, b=b) for a, b in PAIRS]
         await world.stop_bot()
         # A move in each match reached the database, then the process died before posting the boards...
-        store = await Store.open(world.db_path)
+        store = await SqliteStore.open(world.db_path)
         try:  # a failure here must fail the test, not leave the database thread running
             for (match_id, _), (a, _) in zip(matches, PAIRS):
                 await MatchService(store, world.clock).play(match_id, world.users[a].id, "e5")

@@ -15,7 +15,7 @@ from bot.guilds import Guilds
 from bot.limits import CHALLENGES_PER_MINUTE, MAX_INVITATIONS_WAITING, SAME_PLAYER_PER_DAY, Challenge
 from bot.refusals import ChallengeRefusals
 from bot.service import MatchService, ServiceError
-from bot.storage import Store
+from bot.store.sqlite import SqliteStore
 from tests.botworld import BotWorld
 
 GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
@@ -29,11 +29,11 @@ async def env(tmp_path):
     as a restart of the bot does."""
     path = tmp_path / "limits.sqlite3"
     clock = ManualClock()
-    stores = [await Store.open(path)]
+    stores = [await SqliteStore.open(path)]
 
     async def reopen() -> MatchService:
         await stores[-1].close()
-        stores.append(await Store.open(path))
+        stores.append(await SqliteStore.open(path))
         return MatchService(stores[-1], clock, default_reminder_hours=24)
 
     try:
@@ -130,7 +130,7 @@ async def test_the_bot_still_counts_challenges_after_a_restart(tmp_path):
 async def test_a_database_of_version_9_keeps_its_preferences_and_gains_the_limit_tables(tmp_path):
     import sqlite3
 
-    from bot.storage import MIGRATIONS
+    from bot.store.sqlite.migrations import MIGRATIONS
 
     path = tmp_path / "old.sqlite3"
     db = sqlite3.connect(path)
@@ -141,7 +141,7 @@ async def test_a_database_of_version_9_keeps_its_preferences_and_gains_the_limit
     db.execute("PRAGMA user_version = 9")
     db.commit()
     db.close()
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     try:
         assert await store.schema_version() == len(MIGRATIONS)
         prefs = await store.get_preferences(BOB[0], GUILD)

@@ -15,7 +15,7 @@ from bot.clock import ManualClock
 from bot.computer import ComputerPlayer
 from bot.offers import Offers
 from bot.service import MatchService, ServiceError
-from bot.storage import Store
+from bot.store.sqlite import SqliteStore
 from games import load_state
 from tests.racing import NoChallengeLimits, gaps, log_matches_state, race
 
@@ -45,7 +45,7 @@ class GatedThinker:
 
 @pytest.fixture
 async def world(tmp_path):
-    store = await Store.open(tmp_path / "hexplay.sqlite3")
+    store = await SqliteStore.open(tmp_path / "hexplay.sqlite3")
     service = MatchService(store, ManualClock(), default_reminder_hours=24)
     thinker = GatedThinker()
     computer = ComputerPlayer(service, Offers(service), thinker)

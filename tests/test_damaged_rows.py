@@ -17,7 +17,8 @@ from bot.guilds import Guilds
 from bot.offers import Offers
 from bot.ratings import Ratings
 from bot.service import MatchService, ServiceError
-from bot.storage import DamagedMatch, Store
+from bot.domain.errors import DamagedMatch
+from bot.store.sqlite import SqliteStore
 from bot.timelimits import TimeLimits
 
 ALICE, BOB, CAROL, DAN = (101, "alice"), (102, "bob"), (103, "carol"), (104, "dan")
@@ -49,7 +50,7 @@ DAMAGE = [
 @pytest.fixture
 async def world(tmp_path):
     clock = ManualClock()
-    store = await Store.open(tmp_path / "hexplay.sqlite3")
+    store = await SqliteStore.open(tmp_path / "hexplay.sqlite3")
     service = MatchService(store, clock, default_reminder_hours=24)
     yield service, clock
     await store.close()

@@ -13,7 +13,7 @@ import pytest
 from bot.clock import ManualClock
 from bot.offers import Offers
 from bot.service import MatchService, ServiceError
-from bot.storage import Store
+from bot.store.sqlite import SqliteStore
 from bot.timelimits import TimeLimits
 from games import registry
 from games.bide import Bide
@@ -29,7 +29,7 @@ async def service(tmp_path, monkeypatch):
     info = dataclasses.replace(Bide.info, allows_draws=True)  # Bide standing in for a drawable game
     monkeypatch.setattr(Bide, "info", info)
     monkeypatch.setitem(registry.GAMES, "bide", info)
-    store = await Store.open(tmp_path / "hexplay.sqlite3")
+    store = await SqliteStore.open(tmp_path / "hexplay.sqlite3")
     yield MatchService(store, ManualClock(), default_reminder_hours=24)
     await store.close()
 

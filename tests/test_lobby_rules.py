@@ -6,7 +6,8 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.service import MatchService, ServiceError, mention
-from bot.storage import Preferences, Store
+from bot.domain.model import Preferences
+from bot.store.sqlite import SqliteStore
 
 GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
 ALICE, BOB, CAROL, DAN = (101, "alice"), (102, "bob"), (103, "carol"), (104, "dan")
@@ -15,7 +16,7 @@ HOUR = 3600.0
 
 @pytest.fixture
 async def env(tmp_path):
-    store = await Store.open(tmp_path / "lobby.sqlite3")
+    store = await SqliteStore.open(tmp_path / "lobby.sqlite3")
     clock = ManualClock()
     try:
         yield MatchService(store, clock, default_reminder_hours=24), clock

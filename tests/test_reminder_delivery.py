@@ -7,7 +7,7 @@ import asyncio
 import logging
 import time
 
-from bot.storage import Preferences
+from bot.domain.model import Preferences
 from emulator import RouteLimit
 from tests.botworld import BotWorld
 from tests.faults import SlowRequests, delete_thread, dm_posts

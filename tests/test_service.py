@@ -7,7 +7,8 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.service import MatchService, ServiceError, parse_options
-from bot.storage import MIGRATIONS, Store
+from bot.store.sqlite import SqliteStore
+from bot.store.sqlite.migrations import MIGRATIONS
 
 ALICE, BOB, CAROL, DAN = (101, "alice"), (102, "bob"), (103, "carol"), (104, "dan")
 GUILD, CHANNEL = 9000, 9001
@@ -16,7 +17,7 @@ GUILD, CHANNEL = 9000, 9001
 @pytest.fixture
 async def env(tmp_path):
     clock = ManualClock()
-    store = await Store.open(tmp_path / "db" / "hexplay.sqlite3")
+    store = await SqliteStore.open(tmp_path / "db" / "hexplay.sqlite3")
     service = MatchService(store, clock, default_reminder_hours=24)
     yield service, clock, tmp_path / "db" / "hexplay.sqlite3"
     await store.close()
@@ -108,7 +109,7 @@ async def test_restart_keeps_matches_lobbies_and_reminders(env, tmp_path):
     await service.play(match.id, ALICE[0], "e5")
     lobby = await service.create(game_id="bide", creator=CAROL, invited=[DAN], guild_id=GUILD, channel_id=CHANNEL)
     await service.store.close()
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     service.store = store  # the fixture closes the live store even if an assertion below fails
     again = MatchService(store, clock)
     assert await again.verify_all() == []

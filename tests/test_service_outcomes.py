@@ -11,7 +11,9 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.service import MatchService, ServiceError, parse_options, waited
-from bot.storage import MoveRow, Preferences, SeatRow, Store, VersionConflict
+from bot.domain.errors import VersionConflict
+from bot.domain.model import MoveRow, Preferences, SeatRow
+from bot.store.sqlite import SqliteStore
 from games import Event
 from bot.suggestions import MAX_CHOICES
 
@@ -344,7 +346,7 @@ def test_options_are_separated_by_spaces_or_commas_and_a_bad_one_is_quoted_short
 
 
 async def test_without_a_configured_delay_a_reminder_comes_after_24_hours(tmp_path):
-    store = await Store.open(tmp_path / "defaults.sqlite3")
+    store = await SqliteStore.open(tmp_path / "defaults.sqlite3")
     try:
         service = MatchService(store, ManualClock())
         assert await service.reminder_delay(ALICE[0], GUILD) == 24 * HOUR

@@ -24,7 +24,7 @@ import pytest
 from bot.clock import ManualClock
 from bot.offers import Offers
 from bot.service import MatchService, ServiceError, waited
-from bot.storage import Store
+from bot.store.sqlite import SqliteStore
 from bot.timelimits import TimeLimits
 
 GOLDEN = Path(__file__).parent / "golden" / "service_texts.txt"
@@ -57,7 +57,7 @@ class Transcript:
 
 @pytest.fixture
 async def env(tmp_path):
-    store = await Store.open(tmp_path / "texts.sqlite3")
+    store = await SqliteStore.open(tmp_path / "texts.sqlite3")
     clock = ManualClock()
     try:
         yield MatchService(store, clock, default_reminder_hours=24), clock

@@ -16,7 +16,8 @@ import pytest
 
 from bot.config import Settings
 from bot.redact import RedactTokens, redact
-from bot.storage import Store, StoreUnavailable
+from bot.domain.errors import StoreUnavailable
+from bot.store.sqlite import SqliteStore
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -57,13 +58,13 @@ def _undo_read_only(path: Path) -> None:
 
 async def test_a_read_only_database_is_refused_at_start(tmp_path):
     db = tmp_path / "data" / "hexplay.sqlite3"
-    store = await Store.open(db)
+    store = await SqliteStore.open(db)
     await store.close()
     if not _make_read_only(db):
         pytest.skip("cannot make a file read-only here")
     try:
         with pytest.raises(StoreUnavailable, match="read-only"):
-            await Store.open(db)
+            await SqliteStore.open(db)
         done, seconds = run_bot(tmp_path, db)
         assert done.returncode == 1 and seconds < 15 and "is read-only" in done.stderr
         assert len(done.stderr.strip().splitlines()) == 1, done.stderr
@@ -73,7 +74,7 @@ async def test_a_read_only_database_is_refused_at_start(tmp_path):
 
 async def test_database_files_are_private(tmp_path):
     db = tmp_path / "data" / "hexplay.sqlite3"
-    store = await Store.open(db)
+    store = await SqliteStore.open(db)
     try:
         await store.set_preferences(1, 2, await store.get_preferences(1, 2))  # a write: the -wal file exists
         assert stat.S_IMODE(db.parent.stat().st_mode) == 0o700

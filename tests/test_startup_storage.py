@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import ProcessLock, StoreUnavailable
+from bot.domain.errors import StoreUnavailable
+from bot.store.sqlite import ProcessLock
 from tests.test_startup import ROOT, run_bot
 
 HOLD = """
 import sys, time
-from bot.storage import ProcessLock
+from bot.store.sqlite import ProcessLock
 lock = ProcessLock(sys.argv[1])
 lock.acquire()
 print("held", flush=True)
@@ -91,11 +92,11 @@ def test_a_data_folder_the_bot_cannot_enter_is_refused_with_one_line(tmp_path):
 
 
 async def test_a_backup_taken_while_the_bot_writes_holds_every_change_a_bare_copy_does_not(tmp_path):
-    from bot.storage import Store
+    from bot.store.sqlite import SqliteStore
     import shutil
 
     db = tmp_path / "hexplay.sqlite3"
-    store = await Store.open(db)
+    store = await SqliteStore.open(db)
     try:
         async with store.reading() as conn:
             await conn.execute("PRAGMA wal_autocheckpoint = 0")  # as between two of SQLite's checkpoints

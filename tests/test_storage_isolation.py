@@ -13,7 +13,7 @@ import pytest
 
 from bot.offers import Offers
 from bot.service import MatchService
-from bot.storage import Store
+from bot.store.sqlite import SqliteStore
 
 GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
 ALICE, BOB, CAROL, DAN, ERIN = (101, "alice"), (102, "bob"), (103, "carol"), (104, "dan"), (105, "erin")

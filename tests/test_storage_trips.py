@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from bot.service import MatchService
-from bot.storage import MoveRow, OfferRow, Preferences, GuildSettings, Store, VersionConflict
+from bot.domain.errors import VersionConflict
+from bot.domain.model import GuildSettings, MoveRow, OfferRow, Preferences
+from bot.store.sqlite import SqliteStore
 
 ALICE, BOB = (101, "alice"), (102, "bob")
 GUILD, CHANNEL = 9000, 9001

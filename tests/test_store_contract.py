@@ -13,7 +13,10 @@ import pytest
 from bot.offers import Offers
 from bot.ratings import Ratings
 from bot.service import MatchService
-from bot.storage import GuildSettings, RatingRow, Store, StoreUnavailable, _explain
+from bot.domain.errors import StoreUnavailable
+from bot.domain.model import GuildSettings, RatingRow
+from bot.store.sqlite import SqliteStore
+from bot.store.sqlite.files import _explain
 
 GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
 ALICE, BOB, CAROL = (101, "alice"), (102, "bob"), (103, "carol")
@@ -169,7 +172,7 @@ async def test_a_file_that_is_not_a_database_is_refused_with_a_clear_reason(tmp_
     path = tmp_path / "junk.sqlite3"
     path.write_bytes(b"this is not a database, just text" * 200)
     with pytest.raises(StoreUnavailable) as refused:
-        await Store.open(path)
+        await SqliteStore.open(path)
     assert str(refused.value) == (f"{path} is not a SQLite database or is damaged: restore a backup or move it "
                                   "away, then start again")
 
@@ -177,13 +180,13 @@ async def test_a_file_that_is_not_a_database_is_refused_with_a_clear_reason(tmp_
 async def test_opening_again_keeps_the_schema_version_and_the_data(tmp_path, caplog):
     caplog.set_level(logging.WARNING)
     path = tmp_path / "again.sqlite3"
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     try:
         version = await store.schema_version()
         await store.beat(5.0)
     finally:
         await store.close()
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     try:
         assert await store.schema_version() == version and await store.last_seen() == 5.0
     finally:
@@ -192,7 +195,7 @@ async def test_opening_again_keeps_the_schema_version_and_the_data(tmp_path, cap
 
 async def test_a_database_left_readable_by_others_is_made_private_again(tmp_path):
     db = tmp_path / "shared" / "hexplay.sqlite3"
-    store = await Store.open(db)
+    store = await SqliteStore.open(db)
     try:
         await store.beat(1.0)  # a write: the -wal and -shm files exist
     finally:
@@ -201,7 +204,7 @@ async def test_a_database_left_readable_by_others_is_made_private_again(tmp_path
     for path in files:
         if path.exists():
             path.chmod(0o644)
-    store = await Store.open(db)
+    store = await SqliteStore.open(db)
     try:
         assert stat.S_IMODE(db.parent.stat().st_mode) == 0o700
         for path in files:
@@ -253,14 +256,14 @@ async def test_a_database_that_fails_its_integrity_check_is_refused(tmp_path):
     if not _damaged_database(path):
         pytest.skip("this SQLite did not notice the damage")
     with pytest.raises(StoreUnavailable) as refused:
-        await Store.open(path)
+        await SqliteStore.open(path)
     assert str(refused.value) == (f"{path} is not a SQLite database or is damaged: restore a backup or move it "
                                   "away, then start again")
 
 
 async def test_an_in_memory_store_leaves_no_file_behind(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    store = await Store.open(":memory:")
+    store = await SqliteStore.open(":memory:")
     try:
         await store.beat(1.0)
         assert await store.last_seen() == 1.0

@@ -1,4 +1,4 @@
-"""SQLite storage behind a small API (aiosqlite, WAL, versioned migrations).
+"""SQLite storage behind the Store protocol (aiosqlite, WAL, versioned migrations).
 
 Every change of a match happens in one transaction, and a turn is applied
 only if the match still has the version its player saw (optimistic
@@ -14,714 +14,46 @@ aiosqlite sends every statement, fetch and cursor close to the connection's thre
 separately, and each trip is a thread switch plus an event-loop wake-up (on a busy
 machine, a wait for a core). The calls made on every turn (reading a match, recording a
 move, marking its board shown) therefore run as one function on that thread, in one
-trip (:meth:`Store._run`); simple reads fetch in one trip (``execute_fetchall``).
+trip (:meth:`SqliteStore._run`); simple reads fetch in one trip (``execute_fetchall``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import math
-import os
 import sqlite3
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable, Iterable, TypeVar
+from typing import Any, TypeVar
 
 import aiosqlite
 
-MIGRATIONS: list[str] = [
-    # 1: the first schema
-    """
-    CREATE TABLE matches (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        game TEXT NOT NULL,
-        options TEXT NOT NULL,
-        players INTEGER NOT NULL,
-        guild_id INTEGER NOT NULL,
-        channel_id INTEGER NOT NULL,
-        thread_id INTEGER,
-        lobby_message_id INTEGER,
-        board_channel_id INTEGER,
-        board_message_id INTEGER,
-        creator_id INTEGER NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('lobby', 'active', 'finished', 'cancelled')),
-        state TEXT,
-        version INTEGER NOT NULL DEFAULT 0,
-        created_at REAL NOT NULL,
-        updated_at REAL NOT NULL,
-        turn_started_at REAL,
-        result TEXT,
-        announced_version INTEGER NOT NULL DEFAULT 0
-    );
-    CREATE INDEX matches_guild_status ON matches (guild_id, status);
-    CREATE INDEX matches_thread ON matches (thread_id);
-    CREATE TABLE seats (
-        match_id INTEGER NOT NULL REFERENCES matches (id),
-        seat INTEGER NOT NULL,
-        user_id INTEGER NOT NULL,
-        name TEXT NOT NULL,
-        accepted INTEGER NOT NULL DEFAULT 1,
-        resigned INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (match_id, seat),
-        UNIQUE (match_id, user_id)
-    );
-    CREATE INDEX seats_user ON seats (user_id);
-    CREATE TABLE moves (
-        match_id INTEGER NOT NULL REFERENCES matches (id),
-        seq INTEGER NOT NULL,
-        ply INTEGER NOT NULL,
-        seat INTEGER NOT NULL,
-        user_id INTEGER NOT NULL,
-        kind TEXT NOT NULL CHECK (kind IN ('turn', 'resign')),
-        notation TEXT NOT NULL,
-        entered TEXT NOT NULL,
-        events TEXT NOT NULL,
-        created_at REAL NOT NULL,
-        PRIMARY KEY (match_id, seq)
-    );
-    CREATE TABLE challenges (
-        match_id INTEGER PRIMARY KEY REFERENCES matches (id),
-        invited TEXT NOT NULL,
-        open_seats INTEGER NOT NULL,
-        created_at REAL NOT NULL
-    );
-    CREATE TABLE preferences (
-        user_id INTEGER NOT NULL,
-        guild_id INTEGER NOT NULL,
-        reminders INTEGER NOT NULL DEFAULT 1,
-        delay_hours REAL,
-        via TEXT NOT NULL DEFAULT 'dm' CHECK (via IN ('dm', 'ping')),
-        PRIMARY KEY (user_id, guild_id)
-    );
-    CREATE TABLE reminders (
-        match_id INTEGER PRIMARY KEY REFERENCES matches (id),
-        user_id INTEGER NOT NULL,
-        ply INTEGER NOT NULL,
-        remind_at REAL NOT NULL,
-        last_sent_at REAL,
-        snoozed INTEGER NOT NULL DEFAULT 0
-    );
-    CREATE INDEX reminders_due ON reminders (remind_at);
-    """,
-    # 2: matches set aside at start-up because their move log does not replay to their state
-    """
-    CREATE TABLE quarantine (
-        match_id INTEGER PRIMARY KEY REFERENCES matches (id),
-        reason TEXT NOT NULL,
-        since REAL NOT NULL,
-        players_told INTEGER NOT NULL DEFAULT 0
-    );
-    """,
-    # 3 (lifecycle): agreed draws, takebacks and time-outs are moves (the log stays the truth); pending offers.
-    # SQLite cannot alter a CHECK, so the moves table is rebuilt.
-    """
-    CREATE TABLE moves_rebuilt (
-        match_id INTEGER NOT NULL REFERENCES matches (id),
-        seq INTEGER NOT NULL,
-        ply INTEGER NOT NULL,
-        seat INTEGER NOT NULL,
-        user_id INTEGER NOT NULL,
-        kind TEXT NOT NULL CHECK (kind IN ('turn', 'resign', 'draw', 'takeback', 'timeout')),
-        notation TEXT NOT NULL,
-        entered TEXT NOT NULL,
-        events TEXT NOT NULL,
-        created_at REAL NOT NULL,
-        PRIMARY KEY (match_id, seq)
-    );
-    INSERT INTO moves_rebuilt (match_id, seq, ply, seat, user_id, kind, notation, entered, events, created_at)
-        SELECT match_id, seq, ply, seat, user_id, kind, notation, entered, events, created_at FROM moves;
-    DROP TABLE moves;
-    ALTER TABLE moves_rebuilt RENAME TO moves;
-    CREATE TABLE offers (
-        match_id INTEGER NOT NULL REFERENCES matches (id),
-        kind TEXT NOT NULL CHECK (kind IN ('draw', 'undo')),
-        user_id INTEGER NOT NULL,
-        at_seq INTEGER NOT NULL,
-        accepted TEXT NOT NULL DEFAULT '[]',
-        created_at REAL NOT NULL,
-        PRIMARY KEY (match_id, kind)
-    );
-    """,
-    # 4 (lifecycle): time limits (deadline of the current turn, warnings sent), rated flag, vacations,
-    # and the bot's heartbeat and outages (deadlines are extended by the time the bot was down)
-    """
-    ALTER TABLE matches ADD COLUMN days_per_move REAL CHECK (days_per_move IS NULL OR days_per_move > 0);
-    ALTER TABLE matches ADD COLUMN deadline_at REAL;
-    ALTER TABLE matches ADD COLUMN deadline_notice INTEGER NOT NULL DEFAULT 0 CHECK (deadline_notice BETWEEN 0 AND 3);
-    ALTER TABLE matches ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
-    CREATE INDEX matches_deadline ON matches (deadline_at) WHERE status = 'active';
-    CREATE TABLE vacations (
-        user_id INTEGER NOT NULL,
-        starts_at REAL NOT NULL,
-        ends_at REAL NOT NULL,
-        CHECK (ends_at > starts_at)
-    );
-    CREATE INDEX vacations_user ON vacations (user_id, ends_at);
-    CREATE TABLE heartbeat (
-        id INTEGER PRIMARY KEY CHECK (id = 1),
-        last_seen REAL NOT NULL
-    );
-    CREATE TABLE outages (
-        started_at REAL NOT NULL,
-        ended_at REAL NOT NULL,
-        CHECK (ended_at >= started_at)
-    );
-    """,
-    # 5 (lifecycle): OpenSkill ratings per server and game; which finished matches were rated (once each)
-    """
-    CREATE TABLE ratings (
-        guild_id INTEGER NOT NULL,
-        game TEXT NOT NULL,
-        user_id INTEGER NOT NULL,
-        name TEXT NOT NULL,
-        mu REAL NOT NULL,
-        sigma REAL NOT NULL CHECK (sigma > 0),
-        games INTEGER NOT NULL DEFAULT 0,
-        wins INTEGER NOT NULL DEFAULT 0,
-        losses INTEGER NOT NULL DEFAULT 0,
-        draws INTEGER NOT NULL DEFAULT 0,
-        updated_at REAL NOT NULL,
-        PRIMARY KEY (guild_id, game, user_id)
-    );
-    CREATE INDEX ratings_board ON ratings (guild_id, game, mu);
-    CREATE TABLE rated_matches (
-        match_id INTEGER PRIMARY KEY REFERENCES matches (id),
-        counted INTEGER NOT NULL,
-        rated_at REAL NOT NULL
-    );
-    """,
-    # 6 (lifecycle): server settings set by admins; NULL = inherit (match option > server > environment)
-    """
-    CREATE TABLE guild_settings (
-        guild_id INTEGER PRIMARY KEY,
-        match_channel_id INTEGER,
-        days_per_move REAL CHECK (days_per_move IS NULL OR days_per_move >= 0),
-        reminder_hours REAL CHECK (reminder_hours IS NULL OR reminder_hours > 0),
-        updated_at REAL NOT NULL
-    );
-    """,
-    # 7 (lifecycle): where each offer was posted, so a move that lapses it can take its buttons away
-    """
-    ALTER TABLE offers ADD COLUMN channel_id INTEGER;
-    ALTER TABLE offers ADD COLUMN message_id INTEGER;
-    """,
-    # 8: the challenges table was written but never read (the seats and matches.players say it all)
-    """
-    DROP TABLE challenges;
-    """,
-    # 9 (computer seats): a seat played by the computer stores its level (NULL = a person; its user id is a
-    # pseudo id below zero, distinct per seat); hints (/hint) agreed by every player at creation
-    """
-    ALTER TABLE seats ADD COLUMN computer TEXT CHECK (computer IS NULL OR computer IN ('random', 'easy', 'medium', 'hard'));
-    ALTER TABLE matches ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
-    """,
-    # 10 (limits, docs/rules.md "Limits"): challenges made, kept about a day, so a restart forgets no count: one
-    # row per challenge (invited_id 0) and one per person it invited. Who a player refuses challenges from: a
-    # block holds in every server, "nobody" is a per-server preference.
-    """
-    CREATE TABLE challenge_events (
-        guild_id INTEGER NOT NULL,
-        challenger_id INTEGER NOT NULL,
-        invited_id INTEGER NOT NULL,
-        at REAL NOT NULL
-    );
-    CREATE INDEX challenge_events_challenger ON challenge_events (challenger_id, invited_id, at);
-    CREATE INDEX challenge_events_at ON challenge_events (at);
-    CREATE TABLE challenge_blocks (
-        user_id INTEGER NOT NULL,
-        blocked_id INTEGER NOT NULL,
-        since REAL NOT NULL,
-        PRIMARY KEY (user_id, blocked_id)
-    );
-    ALTER TABLE preferences ADD COLUMN challenges TEXT NOT NULL DEFAULT 'everyone'
-        CHECK (challenges IN ('everyone', 'nobody'));
-    """,
-    # 11 (reminders): notices (a reminder, a time-limit warning or time-out)
-    # that Discord refused everywhere they may go, counted per match as of its version, so that giving up
-    # after a few tries survives restarts; a later version of the match counts afresh
-    """
-    CREATE TABLE refused_notices (
-        match_id INTEGER NOT NULL REFERENCES matches (id),
-        notice TEXT NOT NULL,
-        version INTEGER NOT NULL,
-        tries INTEGER NOT NULL,
-        PRIMARY KEY (match_id, notice)
-    );
-    """,
-]
-
-
-@dataclass
-class RecordedMove:
-    """A move as committed: the match after it, and the posted offers it lapsed (channel, message)."""
-
-    match: "MatchRow"
-    lapsed_offers: list[tuple[int, int]]
-
-
-class StoreUnavailable(Exception):
-    """The database cannot be used; the message is one line for the operator."""
-
-
-class VersionConflict(Exception):
-    """The match changed since it was read: the caller's action was not applied."""
-
-
-class StorageFull(Exception):
-    """The disk (or the database's size limit) is full: the change was rolled back, nothing of it is stored."""
+from ...domain.errors import StorageFull, StoreUnavailable, VersionConflict
+from ...domain.model import (
+    ChallengeCaps,
+    ChallengeRefusal,
+    GuildSettings,
+    MatchRow,
+    MoveRow,
+    OfferRow,
+    Preferences,
+    RatingRow,
+    RecordedMove,
+    ReminderRow,
+    SeatRow,
+)
+from .files import _explain, _private_files
+from .migrations import MIGRATIONS
+from .rows import _MATCH_COLUMNS, _RATING_COLUMNS, _accepted, _move_from, _read_match
 
 
 def _full(error: sqlite3.Error) -> bool:
     return getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
 
-
-class DamagedMatch(Exception):
-    """Part of a match's stored data cannot be read; the match is set aside, nothing else is affected."""
-
-    def __init__(self, match_id: int, reason: str) -> None:
-        super().__init__(f"match {match_id}: {reason}")
-        self.match_id = match_id
-        self.reason = reason
-
-
-@dataclass
-class SeatRow:
-    seat: int
-    user_id: int
-    name: str
-    accepted: bool = True
-    resigned: bool = False
-    computer: str | None = None  # the level of a computer seat (its user_id is a pseudo id < 0), None for a person
-
-    @property
-    def is_computer(self) -> bool:
-        return self.computer is not None
-
-
-@dataclass
-class MatchRow:
-    id: int
-    game: str
-    options: dict[str, Any]
-    players: int
-    guild_id: int
-    channel_id: int
-    thread_id: int | None
-    lobby_message_id: int | None
-    board_channel_id: int | None
-    board_message_id: int | None
-    creator_id: int
-    status: str
-    state: dict[str, Any] | None
-    version: int
-    created_at: float
-    updated_at: float
-    turn_started_at: float | None
-    result: dict[str, Any] | None
-    announced_version: int = 0  # the version whose board the players have seen
-    seats: list[SeatRow] = field(default_factory=list)
-    # why the match is set aside (its log does not replay, or its row cannot be read), or None
-    quarantine: str | None = None
-    damage: str | None = None  # what in the stored row cannot be read (the match is then set aside), or None
-    days_per_move: float | None = None  # the time limit, or None for none
-    deadline_at: float | None = None  # when the player to move runs out of time
-    deadline_notice: int = 0  # what was sent about this deadline: 1 the 24 h warning, 2 the 1 h one, 3 time-out
-    rated: bool = True
-    hints: bool = False  # /hint allowed against people too (agreed at creation)
-
-    @property
-    def home_channel_id(self) -> int:
-        """Where the match is played: its thread, or the channel when it has none."""
-        return self.thread_id or self.channel_id
-
-    def seat_of(self, user_id: int) -> SeatRow | None:
-        return next((s for s in self.seats if s.user_id == user_id), None)
-
-    def user_of(self, seat: int) -> SeatRow | None:
-        return next((s for s in self.seats if s.seat == seat), None)
-
-    def is_computer(self, user_id: int | None) -> bool:
-        seat = None if user_id is None else self.seat_of(user_id)
-        return seat is not None and seat.is_computer
-
-    @property
-    def has_computer(self) -> bool:
-        return any(s.is_computer for s in self.seats)
-
-    def human_ids(self, *, playing: bool = False) -> list[int]:
-        """The people seated, in seat order (``playing``: those who have not left)."""
-        return [s.user_id for s in sorted(self.seats, key=lambda s: s.seat)
-                if not s.is_computer and not (playing and s.resigned)]
-
-
-@dataclass
-class MoveRow:
-    seq: int
-    ply: int
-    seat: int
-    user_id: int
-    kind: str
-    notation: str  # canonical: what the log replays
-    events: list[dict[str, Any]]
-    created_at: float
-    entered: str = ""  # exactly as the player typed it
-
-
-@dataclass
-class ReminderRow:
-    match_id: int
-    user_id: int
-    ply: int
-    remind_at: float
-    last_sent_at: float | None
-    snoozed: bool
-
-
-@dataclass
-class OfferRow:
-    """A pending draw offer or takeback request, valid for the log as it was (``at_seq`` rows)."""
-
-    match_id: int
-    kind: str
-    user_id: int
-    at_seq: int
-    accepted: list[int]
-    created_at: float
-
-
-@dataclass
-class RatingRow:
-    guild_id: int
-    game: str
-    user_id: int
-    name: str
-    mu: float
-    sigma: float
-    games: int = 0
-    wins: int = 0
-    losses: int = 0
-    draws: int = 0
-
-    @property
-    def skill(self) -> float:
-        """The conservative rating shown to players (OpenSkill's ordinal: mu - 3 sigma)."""
-        return self.mu - 3 * self.sigma
-
-
-_RATING_COLUMNS = "guild_id, game, user_id, name, mu, sigma, games, wins, losses, draws"
-
-
-@dataclass
-class GuildSettings:
-    """A server's settings; None inherits (days_per_move 0 means: no time limit by default)."""
-
-    match_channel_id: int | None = None
-    days_per_move: float | None = None
-    reminder_hours: float | None = None
-
-
-@dataclass
-class Preferences:
-    reminders: bool = True
-    delay_hours: float | None = None
-    via: str = "dm"
-    challenges: str = "everyone"  # or "nobody": who may challenge the player (blocks are apart, in every server)
-
-
-@dataclass(frozen=True)
-class ChallengeCaps:
-    """The numbers a challenge is checked against (bot/limits.py sets them)."""
-
-    open_lobbies: int  # lobbies a challenger has waiting in a server
-    per_window: int  # challenges a challenger makes in a server within ``window`` seconds
-    window: float
-    same_player: int  # challenges of one person by one challenger, in any server, within ``same_player_window``
-    same_player_window: float
-    invitations_waiting: int  # unanswered invitations one person has in a server
-
-
-@dataclass(frozen=True)
-class ChallengeRefusal:
-    """Why a challenge was refused: the rule ("blocked", "nobody", "open_lobbies", "rate", "same_player",
-    "waiting"), the invited person it is about, and for the counted rules how long until a count frees."""
-
-    rule: str
-    user_id: int | None = None
-    wait: float = 0.0
-
-
-_MATCH_COLUMNS = (
-    "id, game, options, players, guild_id, channel_id, thread_id, lobby_message_id, board_channel_id,"
-    " board_message_id, creator_id, status, state, version, created_at, updated_at, turn_started_at, result,"
-    " announced_version, days_per_move, deadline_at, deadline_notice, rated, hints"
-)
-
-
-def _private_files(path: Path) -> None:
-    """Create the folder 0700 if missing; make the database and its -wal/-shm files 0600.
-
-    A folder that cannot be made, entered or read is StoreUnavailable with one line for the operator.
-    """
-    try:
-        if not path.parent.exists():
-            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        missing = not path.exists()
-    except OSError as error:
-        raise StoreUnavailable(
-            f"cannot use the data folder {path.parent} ({error.strerror or error}): fix its permissions "
-            "or set HEXPLAY_DB_PATH to a place Hexplay may read and write") from None
-    if missing:
-        try:
-            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))  # SQLite gives -wal/-shm the same mode
-        except OSError:
-            return  # sqlite reports the problem itself
-    for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
-        try:
-            if name.exists() and name.stat().st_mode & 0o077:
-                name.chmod(0o600)
-        except OSError:
-            pass  # not ours to change (read-only file system): opening will say what is wrong
-
-
-class ProcessLock:
-    """The one bot process per SQLite file: an exclusive lock on ``<database>.lock``, held for the process's life.
-
-    Two processes on one file would run two gateways and two sets of timers (every reminder twice).
-    ``flock`` is released by the kernel however the process ends (SIGKILL included), so a crash never
-    leaves a stale lock behind; the pid written in the file only names the holder in the refusal.
-    """
-
-    def __init__(self, database: str | Path) -> None:
-        self.path = Path(f"{database}.lock")
-        self._file: Any = None
-
-    def acquire(self) -> None:
-        """Take the lock, or raise StoreUnavailable naming the process that holds it."""
-        try:
-            import fcntl
-        except ImportError:  # not a POSIX system: nothing to lock with, as before
-            return
-        _private_files(self.path)
-        try:
-            handle = open(self.path, "r+", encoding="utf-8")
-        except OSError as error:
-            raise StoreUnavailable(f"cannot use the lock file {self.path}: {error.strerror or error}") from None
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            holder = handle.read().strip()
-            handle.close()
-            who = f"process {holder}" if holder.isdigit() else "another process"
-            raise StoreUnavailable(
-                f"another Hexplay bot ({who}) is already using {str(self.path)[:-5]}: one bot process per SQLite "
-                "database; stop the other one first, or give this one its own HEXPLAY_DB_PATH") from None
-        handle.truncate(0)
-        handle.write(f"{os.getpid()}\n")
-        handle.flush()
-        self._file = handle
-
-    def release(self) -> None:
-        if self._file is not None:
-            self._file.close()  # closing the file releases the lock
-            self._file = None
-
-
-def backup(database: str | Path, target: str | Path) -> int:
-    """Copy the database, with everything its ``-wal`` file holds, to a new file; returns its size in bytes.
-
-    SQLite's online backup: safe while the bot runs (it reads a consistent snapshot), unlike copying the
-    files, where a copy of the main file without its ``-wal`` file loses every change since the last
-    checkpoint. The copy is a single self-contained file (no ``-wal``), private like the original.
-    """
-    database, target = Path(database), Path(target)
-    if not database.is_file():
-        raise StoreUnavailable(f"there is no database at {database}")
-    if target.exists():
-        raise StoreUnavailable(f"{target} already exists: give a new file name for the backup")
-    try:
-        os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-        source = sqlite3.connect(database)
-        try:
-            copy = sqlite3.connect(target)
-            try:
-                source.backup(copy)
-                copy.execute("PRAGMA journal_mode=DELETE")  # one file, readable with nothing beside it
-            finally:
-                copy.close()
-        finally:
-            source.close()
-    except (OSError, sqlite3.Error) as error:
-        target.unlink(missing_ok=True)
-        raise StoreUnavailable(f"cannot back up {database} to {target}: {error}") from None
-    return target.stat().st_size
-
-
-async def _user_version(db: aiosqlite.Connection) -> int:
-    async with db.execute("PRAGMA user_version") as cursor:
-        row = await cursor.fetchone()
-    return int(row[0]) if row else 0
-
-
-def _explain(path: Path, error: sqlite3.Error) -> str:
-    text = str(error)
-    if "not a database" in text or "malformed" in text or "corrupt" in text:
-        return f"{path} is not a SQLite database or is damaged: restore a backup or move it away, then start again"
-    if "readonly" in text or "read-only" in text:
-        return (f"{path} is read-only (the file or its folder): Hexplay must write to it; fix its permissions "
-                "or set HEXPLAY_DB_PATH to a writable place")
-    return f"cannot use the database {path}: {text}"
-
-
-# How each column of a match row must read (SQLite keeps whatever was written, whatever the declared type):
-# a value that does not is damage confined to that match, never an exception for the caller.
-_INT, _OPT_INT, _REAL, _OPT_REAL, _JSON, _OPT_JSON, _TEXT = "int", "int?", "real", "real?", "json", "json?", "text"
-_MATCH_COLUMN_KINDS = (
-    ("id", _INT), ("game", _TEXT), ("options", _JSON), ("players", _INT), ("guild_id", _INT),
-    ("channel_id", _INT), ("thread_id", _OPT_INT), ("lobby_message_id", _OPT_INT), ("board_channel_id", _OPT_INT),
-    ("board_message_id", _OPT_INT), ("creator_id", _INT), ("status", _TEXT), ("state", _OPT_JSON),
-    ("version", _INT), ("created_at", _REAL), ("updated_at", _REAL), ("turn_started_at", _OPT_REAL),
-    ("result", _OPT_JSON), ("announced_version", _INT), ("days_per_move", _OPT_REAL), ("deadline_at", _OPT_REAL),
-    ("deadline_notice", _INT), ("rated", _INT), ("hints", _INT),
-)
-# What a damaged column reads as, so the row can still be shown and its players found; the match is paused.
-_DAMAGED_DEFAULTS = {_INT: 0, _OPT_INT: None, _REAL: 0.0, _OPT_REAL: None, _JSON: {}, _OPT_JSON: None, _TEXT: ""}
-_STATUSES = ("lobby", "active", "finished", "cancelled")
-
-
-def _decode(kind: str, value: Any) -> Any:
-    """One column's value as its kind; ValueError if it cannot be."""
-    if value is None and kind.endswith("?"):
-        return None
-    if kind in (_INT, _OPT_INT):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"holds {_shown(value)}, not a whole number")
-        return value
-    if kind in (_REAL, _OPT_REAL):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise ValueError(f"holds {_shown(value)}, not a number")
-        return float(value)
-    if kind == _TEXT:
-        if not isinstance(value, str):
-            raise ValueError(f"holds {_shown(value)}, not text")
-        return value
-    if not isinstance(value, str):
-        raise ValueError(f"holds {_shown(value)}, not JSON text")
-    try:
-        decoded = json.loads(value)
-    except ValueError:
-        raise ValueError(f"holds {_shown(value)}, which is not valid JSON") from None
-    if not isinstance(decoded, dict):
-        raise ValueError(f"holds {_shown(value)}, not a JSON object")
-    return decoded
-
-
-def _shown(value: Any) -> str:
-    """A stored value quoted briefly for the operator's log."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _match_from(row: aiosqlite.Row | tuple) -> MatchRow:
-    """A match row decoded; columns that cannot be read are named in ``damage`` (never an exception)."""
-    values: dict[str, Any] = {}
-    problems = []
-    for (name, kind), raw in zip(_MATCH_COLUMN_KINDS, row):
-        try:
-            values[name] = _decode(kind, raw)
-        except ValueError as error:
-            values[name] = _DAMAGED_DEFAULTS[kind]
-            problems.append(f"{name} {error}")
-    if values["status"] not in _STATUSES:
-        problems.append(f"status holds {_shown(values['status'])}, not a match status")
-        values["status"] = "active"  # treated as in play, so it is set aside and its players are told
-    rated, hints = values.pop("rated"), values.pop("hints")
-    match = MatchRow(**values, rated=bool(rated), hints=bool(hints))
-    if problems:
-        match.damage = "its stored row cannot be read (" + "; ".join(problems) + ")"
-    return match
-
-
-def _move_from(match_id: int, row: aiosqlite.Row | tuple) -> MoveRow:
-    """A logged move decoded; DamagedMatch if any of it cannot be read (the log is then not trusted)."""
-    seq, ply, seat, user_id, kind, notation, events, created_at, entered = row
-    checks = (("seq", _INT, seq), ("ply", _INT, ply), ("seat", _INT, seat), ("user_id", _INT, user_id),
-              ("kind", _TEXT, kind), ("notation", _TEXT, notation), ("entered", _TEXT, entered),
-              ("created_at", _REAL, created_at))
-    column = "events"
-    try:
-        for column, column_kind, value in checks:
-            _decode(column_kind, value)
-        column = "events"
-        decoded_events = _decode_list(events)
-        if not all(isinstance(event, dict) for event in decoded_events):
-            raise ValueError("holds a list whose items are not all JSON objects")
-    except ValueError as error:
-        raise DamagedMatch(match_id, f"its logged move {_shown(seq)} cannot be read ({column} {error})") from None
-    return MoveRow(seq, ply, seat, user_id, kind, notation, decoded_events, float(created_at), entered)
-
-
-def _decode_list(value: Any) -> list[Any]:
-    """A JSON list column (a move's events, an offer's acceptances); ValueError if it is not one."""
-    if not isinstance(value, str):
-        raise ValueError(f"holds {_shown(value)}, not JSON text")
-    try:
-        decoded = json.loads(value)
-    except ValueError:
-        raise ValueError(f"holds {_shown(value)}, which is not valid JSON") from None
-    if not isinstance(decoded, list):
-        raise ValueError(f"holds {_shown(value)}, not a JSON list")
-    return decoded
-
-
-def _accepted(match_id: int, value: Any) -> list[int]:
-    """An offer's acceptances (user ids); DamagedMatch if they cannot be read."""
-    try:
-        accepted = _decode_list(value)
-        if not all(isinstance(u, int) and not isinstance(u, bool) for u in accepted):
-            raise ValueError(f"holds {_shown(value)}, not a list of user ids")
-    except ValueError as error:
-        raise DamagedMatch(match_id, f"its pending offer cannot be read (accepted {error})") from None
-    return accepted
-
-
-def _seat_from(row: aiosqlite.Row | tuple) -> tuple[SeatRow, str | None]:
-    """A seat decoded, and what in it cannot be read (None when all of it can)."""
-    seat, user_id, name, accepted, resigned, computer = row
-    problems = []
-    for column, value in (("seat", seat), ("user_id", user_id), ("accepted", accepted), ("resigned", resigned)):
-        if isinstance(value, bool) or not isinstance(value, int):
-            problems.append(f"{column} holds {_shown(value)}")
-    if not isinstance(name, str):
-        problems.append(f"name holds {_shown(name)}")
-    decoded = SeatRow(seat if isinstance(seat, int) else 0, user_id if isinstance(user_id, int) else 0,
-                      name if isinstance(name, str) else "?", bool(accepted), bool(resigned), computer)
-    return decoded, ("; ".join(problems) or None)
-
-
 T = TypeVar("T")
 
 _BUMP_VERSION = "UPDATE matches SET version = version + 1, updated_at = ? WHERE id = ? AND version = ? AND status = ?"
-
-
-def _read_match(conn: sqlite3.Connection, match_id: int) -> MatchRow | None:
-    """The match, its seats and its quarantine as of one moment (on the database thread)."""
-    row = conn.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)).fetchone()
-    if row is None:
-        return None
-    match = _match_from(row)
-    for seat_row in conn.execute(
-            "SELECT seat, user_id, name, accepted, resigned, computer FROM seats WHERE match_id = ? ORDER BY seat",
-            (match_id,)):
-        seat, problem = _seat_from(seat_row)
-        match.seats.append(seat)
-        if problem is not None:
-            match.damage = (match.damage + "; " if match.damage else "") + f"a seat cannot be read ({problem})"
-    quarantined = conn.execute("SELECT reason FROM quarantine WHERE match_id = ?", (match_id,)).fetchone()
-    match.quarantine = quarantined[0] if quarantined else match.damage
-    return match
-
 
 def _in_transaction(conn: sqlite3.Connection, work: Callable[..., T], *args: Any) -> T:
     """``work(conn, *args)`` in one transaction: committed if it returns, rolled back if it raises."""
@@ -737,7 +69,6 @@ def _in_transaction(conn: sqlite3.Connection, work: Callable[..., T], *args: Any
         raise
     return result
 
-
 def _set_reminder_now(conn: sqlite3.Connection, match_id: int, reminder: tuple[int, int, float] | None) -> None:
     """Replace the match's reminder with one for (user, ply) due at a time (see Store._set_reminder)."""
     conn.execute("DELETE FROM reminders WHERE match_id = ?", (match_id,))
@@ -745,12 +76,10 @@ def _set_reminder_now(conn: sqlite3.Connection, match_id: int, reminder: tuple[i
         conn.execute("INSERT INTO reminders (match_id, user_id, ply, remind_at) VALUES (?, ?, ?, ?)",
                      (match_id, *reminder))
 
-
 def _bump_version_now(conn: sqlite3.Connection, match_id: int, expected: int, now: float, status: str) -> int:
     if conn.execute(_BUMP_VERSION, (now, match_id, expected, status)).rowcount != 1:
         raise VersionConflict(match_id)
     return expected + 1
-
 
 def _challenge_refusal(conn: sqlite3.Connection, guild_id: int, challenger_id: int, invited_ids: list[int],
                        now: float, caps: ChallengeCaps) -> ChallengeRefusal | None:
@@ -788,8 +117,12 @@ def _challenge_refusal(conn: sqlite3.Connection, guild_id: int, challenger_id: i
             return ChallengeRefusal("waiting", invited)
     return None
 
+async def _user_version(db: aiosqlite.Connection) -> int:
+    async with db.execute("PRAGMA user_version") as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row else 0
 
-class Store:
+class SqliteStore:
     """The database. One connection; reads and write transactions are serialised by one lock."""
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
@@ -798,7 +131,7 @@ class Store:
         self._owner: asyncio.Task | None = None
 
     @classmethod
-    async def open(cls, path: str | Path) -> "Store":
+    async def open(cls, path: str | Path) -> "SqliteStore":
         """Open (creating if needed) and check the database; StoreUnavailable says why it cannot be used.
 
         The files are private (0600, a new folder 0700): they hold user ids and server data.

@@ -1,0 +1,171 @@
+"""What the bot stores: a match with its seats and moves, offers, reminders, ratings, settings, limits.
+
+Plain dataclasses, shared by the store (which reads and writes them) and the service (which decides with
+them); no layer below this one, no database and no Discord here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class RecordedMove:
+    """A move as committed: the match after it, and the posted offers it lapsed (channel, message)."""
+
+    match: "MatchRow"
+    lapsed_offers: list[tuple[int, int]]
+
+@dataclass
+class SeatRow:
+    seat: int
+    user_id: int
+    name: str
+    accepted: bool = True
+    resigned: bool = False
+    computer: str | None = None  # the level of a computer seat (its user_id is a pseudo id < 0), None for a person
+
+    @property
+    def is_computer(self) -> bool:
+        return self.computer is not None
+
+@dataclass
+class MatchRow:
+    id: int
+    game: str
+    options: dict[str, Any]
+    players: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    lobby_message_id: int | None
+    board_channel_id: int | None
+    board_message_id: int | None
+    creator_id: int
+    status: str
+    state: dict[str, Any] | None
+    version: int
+    created_at: float
+    updated_at: float
+    turn_started_at: float | None
+    result: dict[str, Any] | None
+    announced_version: int = 0  # the version whose board the players have seen
+    seats: list[SeatRow] = field(default_factory=list)
+    # why the match is set aside (its log does not replay, or its row cannot be read), or None
+    quarantine: str | None = None
+    damage: str | None = None  # what in the stored row cannot be read (the match is then set aside), or None
+    days_per_move: float | None = None  # the time limit, or None for none
+    deadline_at: float | None = None  # when the player to move runs out of time
+    deadline_notice: int = 0  # what was sent about this deadline: 1 the 24 h warning, 2 the 1 h one, 3 time-out
+    rated: bool = True
+    hints: bool = False  # /hint allowed against people too (agreed at creation)
+
+    @property
+    def home_channel_id(self) -> int:
+        """Where the match is played: its thread, or the channel when it has none."""
+        return self.thread_id or self.channel_id
+
+    def seat_of(self, user_id: int) -> SeatRow | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def user_of(self, seat: int) -> SeatRow | None:
+        return next((s for s in self.seats if s.seat == seat), None)
+
+    def is_computer(self, user_id: int | None) -> bool:
+        seat = None if user_id is None else self.seat_of(user_id)
+        return seat is not None and seat.is_computer
+
+    @property
+    def has_computer(self) -> bool:
+        return any(s.is_computer for s in self.seats)
+
+    def human_ids(self, *, playing: bool = False) -> list[int]:
+        """The people seated, in seat order (``playing``: those who have not left)."""
+        return [s.user_id for s in sorted(self.seats, key=lambda s: s.seat)
+                if not s.is_computer and not (playing and s.resigned)]
+
+@dataclass
+class MoveRow:
+    seq: int
+    ply: int
+    seat: int
+    user_id: int
+    kind: str
+    notation: str  # canonical: what the log replays
+    events: list[dict[str, Any]]
+    created_at: float
+    entered: str = ""  # exactly as the player typed it
+
+@dataclass
+class ReminderRow:
+    match_id: int
+    user_id: int
+    ply: int
+    remind_at: float
+    last_sent_at: float | None
+    snoozed: bool
+
+@dataclass
+class OfferRow:
+    """A pending draw offer or takeback request, valid for the log as it was (``at_seq`` rows)."""
+
+    match_id: int
+    kind: str
+    user_id: int
+    at_seq: int
+    accepted: list[int]
+    created_at: float
+
+@dataclass
+class RatingRow:
+    guild_id: int
+    game: str
+    user_id: int
+    name: str
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    @property
+    def skill(self) -> float:
+        """The conservative rating shown to players (OpenSkill's ordinal: mu - 3 sigma)."""
+        return self.mu - 3 * self.sigma
+
+@dataclass
+class GuildSettings:
+    """A server's settings; None inherits (days_per_move 0 means: no time limit by default)."""
+
+    match_channel_id: int | None = None
+    days_per_move: float | None = None
+    reminder_hours: float | None = None
+
+@dataclass
+class Preferences:
+    reminders: bool = True
+    delay_hours: float | None = None
+    via: str = "dm"
+    challenges: str = "everyone"  # or "nobody": who may challenge the player (blocks are apart, in every server)
+
+@dataclass(frozen=True)
+class ChallengeCaps:
+    """The numbers a challenge is checked against (bot/limits.py sets them)."""
+
+    open_lobbies: int  # lobbies a challenger has waiting in a server
+    per_window: int  # challenges a challenger makes in a server within ``window`` seconds
+    window: float
+    same_player: int  # challenges of one person by one challenger, in any server, within ``same_player_window``
+    same_player_window: float
+    invitations_waiting: int  # unanswered invitations one person has in a server
+
+@dataclass(frozen=True)
+class ChallengeRefusal:
+    """Why a challenge was refused: the rule ("blocked", "nobody", "open_lobbies", "rate", "same_player",
+    "waiting"), the invited person it is about, and for the counted rules how long until a count frees."""
+
+    rule: str
+    user_id: int | None = None
+    wait: float = 0.0

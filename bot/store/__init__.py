@@ -1,0 +1,1 @@
+"""Where the bot keeps its data: the Store protocol (base.py) and its SQLite implementation (sqlite/)."""

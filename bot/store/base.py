@@ -1,0 +1,312 @@
+"""The store's API: what the service may ask of the database, whatever the database is.
+
+Each method is one unit of work: a read of committed data, or one transaction. Changes to a match
+are compare-and-set on its ``version`` (and status), so two processes acting at the same instant
+never both apply (the loser gets VersionConflict). ``tests/test_store_contract.py`` is the definition
+every implementation must pass.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Protocol
+
+from ..domain.model import (
+    ChallengeCaps,
+    ChallengeRefusal,
+    GuildSettings,
+    MatchRow,
+    MoveRow,
+    OfferRow,
+    Preferences,
+    RatingRow,
+    RecordedMove,
+    ReminderRow,
+    SeatRow,
+)
+
+
+class Store(Protocol):
+    async def close(self) -> None:
+        """Release the connection(s); nothing may be asked afterwards."""
+        ...
+
+    async def schema_version(self) -> int:
+        ...
+
+    # -- matches -----------------------------------------------------------------
+
+    async def create_match(
+        self,
+        *,
+        game: str,
+        options: dict[str, Any],
+        players: int,
+        guild_id: int,
+        channel_id: int,
+        creator_id: int,
+        seats: Iterable[SeatRow],
+        now: float,
+        days_per_move: float | None = None,
+        rated: bool = True,
+        hints: bool = False,
+    ) -> int:
+        ...
+
+    async def get_match(self, match_id: int) -> MatchRow | None:
+        ...
+
+    async def match_by_thread(self, thread_id: int) -> MatchRow | None:
+        ...
+
+    async def matches_of_user(self, user_id: int, guild_id: int | None, statuses: tuple[str, ...]) -> list[MatchRow]:
+        ...
+
+    async def open_lobbies(self, creator_id: int, guild_id: int) -> int:
+        """How many lobbies this user created in this server that are still waiting for players."""
+        ...
+
+    async def active_match_ids(self) -> list[int]:
+        ...
+
+    async def mark_announced(self, match_id: int, version: int, channel_id: int, message_id: int) -> None:
+        """The board of ``version`` was posted as this message (reminders link to it)."""
+        ...
+
+    async def unannounced_match_ids(self) -> list[int]:
+        """Matches changed by a move whose board was never posted (the bot stopped in between)."""
+        ...
+
+    async def update_match_fields(self, match_id: int, **fields: Any) -> None:
+        ...
+
+    # -- the lobby ---------------------------------------------------------------
+
+    async def lobby_change(
+        self,
+        match_id: int,
+        expected_version: int,
+        *,
+        now: float,
+        accept_user: int | None = None,
+        remove_user: int | None = None,
+        add_seat: SeatRow | None = None,
+    ) -> None:
+        """One change to a lobby, refused if another change happened first."""
+        ...
+
+    async def start_match(
+        self,
+        match_id: int,
+        expected_version: int,
+        *,
+        seats: list[SeatRow],
+        state: dict[str, Any],
+        now: float,
+        reminder: tuple[int, int, float] | None,
+        deadline_at: float | None = None,
+    ) -> None:
+        """Turn a lobby into an active match with its final seats, in one transaction."""
+        ...
+
+    async def cancel_match(self, match_id: int, expected_version: int, now: float) -> None:
+        ...
+
+    # -- moves ---------------------------------------------------------------------
+
+    async def apply_move(self, match_id: int, expected_version: int, **change: Any) -> int:
+        """Record one move and the new state atomically (see :meth:`record_move`). Returns the new version."""
+        ...
+
+    async def record_move(
+        self,
+        match_id: int,
+        expected_version: int,
+        *,
+        move: MoveRow,
+        state: dict[str, Any],
+        finished: bool,
+        result: dict[str, Any] | None,
+        turn_changed: bool,
+        resigned_seat: int | None,
+        reminder: tuple[int, int, float] | None,
+        now: float,
+        deadline_at: float | None = None,
+    ) -> "RecordedMove":
+        """Record one move and the new state atomically, in one trip to the database thread.
+
+        When the turn changes, the new mover's deadline (``deadline_at``, None without a time limit)
+        replaces the old one; a finished match has none. Any move lapses the pending offers: the
+        posted ones are returned so their buttons can be retired, with the match as committed.
+        """
+        ...
+
+    # -- quarantine: a match whose log does not replay is set aside, never rewritten --------------
+
+    async def quarantine(self, match_id: int, reason: str, now: float) -> bool:
+        """Set a match aside; False if it already was."""
+        ...
+
+    async def release_quarantine(self, match_id: int) -> None:
+        ...
+
+    async def quarantined_ids(self) -> list[int]:
+        ...
+
+    async def quarantined_untold(self) -> list[int]:
+        """Set-aside matches whose players have not been told yet."""
+        ...
+
+    async def quarantine_told(self, match_id: int) -> None:
+        ...
+
+    async def moves(self, match_id: int) -> list[MoveRow]:
+        ...
+
+    async def due_reminders(self, now: float) -> list[ReminderRow]:
+        ...
+
+    async def get_reminder(self, match_id: int) -> ReminderRow | None:
+        ...
+
+    async def reminder_sent(self, match_id: int, ply: int, now: float, next_at: float) -> bool:
+        """Mark a reminder as sent; False if the turn moved on meanwhile."""
+        ...
+
+    async def snooze(self, match_id: int, user_id: int, ply: int) -> bool:
+        ...
+
+    async def count_refused_try(self, match_id: int, notice: str, version: int) -> int:
+        """One more refused try of ``notice`` about the match at ``version``; the tries so far at that version."""
+        ...
+
+    async def get_preferences(self, user_id: int, guild_id: int) -> Preferences:
+        """The user's preferences in this server, falling back to their global ones (guild 0)."""
+        ...
+
+    async def reminder_hours(self, user_id: int, guild_id: int) -> tuple[float | None, float | None]:
+        """(the user's reminder delay as :meth:`get_preferences` gives it, the server's default) in one query."""
+        ...
+
+    async def set_preferences(self, user_id: int, guild_id: int, prefs: Preferences) -> None:
+        ...
+
+    # -- challenge limits and refusals ------------------------------------------------
+
+    async def admit_challenge(self, guild_id: int, challenger_id: int, invited_ids: list[int], now: float,
+                              caps: ChallengeCaps) -> ChallengeRefusal | None:
+        """Check a challenge against every limit and, when none refuses it, count it: one transaction, so two
+        challenges at the same instant (even from two processes) cannot both take the last place in a count.
+
+        ``invited_ids`` are people: computer seats are never limited. The transaction is committed even when
+        the challenge is refused, for what it tidies: records older than the longest window are pruned, and
+        records stamped after ``now`` (the clock stepped back) are brought to ``now``, so they age out within one
+        window instead of holding a count until the clock catches up with them.
+        """
+        ...
+
+    async def block(self, user_id: int, blocked_id: int, now: float) -> None:
+        """``user_id`` refuses challenges from ``blocked_id``, in every server (again: no change)."""
+        ...
+
+    async def unblock(self, user_id: int, blocked_id: int) -> bool:
+        """False when there was no such block."""
+        ...
+
+    async def blocked_by(self, user_id: int) -> list[int]:
+        """Whom the user refuses challenges from, oldest block first."""
+        ...
+
+    # -- offers: draws and takebacks -------------------------------------------------
+
+    async def make_offer(self, match_id: int, expected_version: int, offer: OfferRow) -> None:
+        """Record an offer for the match as the maker saw it; refused if the match changed since."""
+        ...
+
+    async def get_offer(self, match_id: int, kind: str) -> OfferRow | None:
+        ...
+
+    async def accept_offer(self, match_id: int, kind: str, at_seq: int, user_id: int) -> list[int] | None:
+        """Add one acceptance; returns who has accepted, or None if the offer is gone."""
+        ...
+
+    async def set_offer_message(self, match_id: int, kind: str, at_seq: int, channel_id: int, message_id: int) -> None:
+        ...
+
+    async def offer_messages(self, match_id: int) -> list[tuple[int, int]]:
+        """(channel, message) of the match's pending offers that were posted."""
+        ...
+
+    async def withdraw_offer(self, match_id: int, kind: str, at_seq: int) -> bool:
+        ...
+
+    # -- time limits, vacations and outages ------------------------------------------------
+
+    async def deadline_candidates(self, now: float, warnings: tuple[tuple[int, float], ...]) -> list[int]:
+        """Active matches with a notice due: a warning level not yet sent whose time has come, or the time-out.
+
+        ``warnings`` are (level, seconds before the deadline); a warning is only due when the
+        limit is longer than that (one day per move gets no 24 h warning).
+        """
+        ...
+
+    async def set_deadline_notice(self, match_id: int, expected_version: int, level: int) -> bool:
+        """Remember what was sent about the current deadline; False if the match changed meanwhile."""
+        ...
+
+    async def extend_deadline(self, match_id: int, expected_version: int, seconds: float) -> bool:
+        """Push the current turn's deadline back (a vacation), if the turn is still the one that was read."""
+        ...
+
+    async def add_vacation(self, user_id: int, starts_at: float, ends_at: float) -> None:
+        ...
+
+    async def vacation_until(self, user_id: int, now: float) -> float | None:
+        ...
+
+    async def vacation_seconds_since(self, user_id: int, since: float) -> float:
+        ...
+
+    async def last_seen(self) -> float | None:
+        ...
+
+    async def beat(self, now: float) -> None:
+        """The bot is alive at ``now`` (written by every timer pass and at shutdown)."""
+        ...
+
+    async def record_outage(self, started_at: float, ended_at: float) -> int:
+        """Record that the bot was down, and give every running clock that time back. Returns matches extended."""
+        ...
+
+    async def outages(self) -> list[tuple[float, float]]:
+        ...
+
+    # -- ratings -----------------------------------------------------------------------------
+
+    async def unrated_finished_ids(self) -> list[int]:
+        """Finished matches whose rating was never settled (the bot stopped in between)."""
+        ...
+
+    async def ratings_of(self, guild_id: int, game: str, user_ids: list[int]) -> dict[int, RatingRow]:
+        ...
+
+    async def settle_rating(self, match_id: int, counted: bool, rows: list[RatingRow], now: float) -> bool:
+        """Store a match's rating changes once; False if it was already settled."""
+        ...
+
+    async def leaderboard(self, guild_id: int, game: str) -> list[RatingRow]:
+        """Everyone rated in this server's game, best first (conservative skill mu - 3 sigma)."""
+        ...
+
+    async def ratings_of_user(self, guild_id: int, user_id: int) -> list[RatingRow]:
+        ...
+
+    # -- server settings and server-wide lists ----------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        ...
+
+    async def set_guild_settings(self, guild_id: int, settings: GuildSettings, now: float) -> None:
+        ...
+
+    async def active_matches_of_guild(self, guild_id: int, limit: int = 50) -> list[MatchRow]:
+        ...

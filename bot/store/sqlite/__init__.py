@@ -1,0 +1,6 @@
+"""The SQLite store: one file in WAL mode, one connection, migrations as numbered .sql files."""
+
+from .files import ProcessLock, backup
+from .store import SqliteStore
+
+__all__ = ["ProcessLock", "SqliteStore", "backup"]

@@ -1,0 +1,166 @@
+"""Reading rows back into the domain's types, defensively.
+
+SQLite keeps whatever was written, whatever a column's declared type: a value that is not what the
+schema says (a damaged disk, a hand-edited file) is damage confined to its match, never an exception
+for whoever read it. A match row names its damage (``MatchRow.damage``); a logged move or an offer
+that cannot be read raises DamagedMatch.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+from typing import Any
+
+import aiosqlite
+
+from ...domain.errors import DamagedMatch
+from ...domain.model import MatchRow, MoveRow, SeatRow
+
+
+_RATING_COLUMNS = "guild_id, game, user_id, name, mu, sigma, games, wins, losses, draws"
+
+_MATCH_COLUMNS = (
+    "id, game, options, players, guild_id, channel_id, thread_id, lobby_message_id, board_channel_id,"
+    " board_message_id, creator_id, status, state, version, created_at, updated_at, turn_started_at, result,"
+    " announced_version, days_per_move, deadline_at, deadline_notice, rated, hints"
+)
+
+# How each column of a match row must read (SQLite keeps whatever was written, whatever the declared type):
+# a value that does not is damage confined to that match, never an exception for the caller.
+_INT, _OPT_INT, _REAL, _OPT_REAL, _JSON, _OPT_JSON, _TEXT = "int", "int?", "real", "real?", "json", "json?", "text"
+
+_MATCH_COLUMN_KINDS = (
+    ("id", _INT), ("game", _TEXT), ("options", _JSON), ("players", _INT), ("guild_id", _INT),
+    ("channel_id", _INT), ("thread_id", _OPT_INT), ("lobby_message_id", _OPT_INT), ("board_channel_id", _OPT_INT),
+    ("board_message_id", _OPT_INT), ("creator_id", _INT), ("status", _TEXT), ("state", _OPT_JSON),
+    ("version", _INT), ("created_at", _REAL), ("updated_at", _REAL), ("turn_started_at", _OPT_REAL),
+    ("result", _OPT_JSON), ("announced_version", _INT), ("days_per_move", _OPT_REAL), ("deadline_at", _OPT_REAL),
+    ("deadline_notice", _INT), ("rated", _INT), ("hints", _INT),
+)
+
+# What a damaged column reads as, so the row can still be shown and its players found; the match is paused.
+_DAMAGED_DEFAULTS = {_INT: 0, _OPT_INT: None, _REAL: 0.0, _OPT_REAL: None, _JSON: {}, _OPT_JSON: None, _TEXT: ""}
+
+_STATUSES = ("lobby", "active", "finished", "cancelled")
+
+def _decode(kind: str, value: Any) -> Any:
+    """One column's value as its kind; ValueError if it cannot be."""
+    if value is None and kind.endswith("?"):
+        return None
+    if kind in (_INT, _OPT_INT):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"holds {_shown(value)}, not a whole number")
+        return value
+    if kind in (_REAL, _OPT_REAL):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise ValueError(f"holds {_shown(value)}, not a number")
+        return float(value)
+    if kind == _TEXT:
+        if not isinstance(value, str):
+            raise ValueError(f"holds {_shown(value)}, not text")
+        return value
+    if not isinstance(value, str):
+        raise ValueError(f"holds {_shown(value)}, not JSON text")
+    try:
+        decoded = json.loads(value)
+    except ValueError:
+        raise ValueError(f"holds {_shown(value)}, which is not valid JSON") from None
+    if not isinstance(decoded, dict):
+        raise ValueError(f"holds {_shown(value)}, not a JSON object")
+    return decoded
+
+def _shown(value: Any) -> str:
+    """A stored value quoted briefly for the operator's log."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+def _match_from(row: aiosqlite.Row | tuple) -> MatchRow:
+    """A match row decoded; columns that cannot be read are named in ``damage`` (never an exception)."""
+    values: dict[str, Any] = {}
+    problems = []
+    for (name, kind), raw in zip(_MATCH_COLUMN_KINDS, row):
+        try:
+            values[name] = _decode(kind, raw)
+        except ValueError as error:
+            values[name] = _DAMAGED_DEFAULTS[kind]
+            problems.append(f"{name} {error}")
+    if values["status"] not in _STATUSES:
+        problems.append(f"status holds {_shown(values['status'])}, not a match status")
+        values["status"] = "active"  # treated as in play, so it is set aside and its players are told
+    rated, hints = values.pop("rated"), values.pop("hints")
+    match = MatchRow(**values, rated=bool(rated), hints=bool(hints))
+    if problems:
+        match.damage = "its stored row cannot be read (" + "; ".join(problems) + ")"
+    return match
+
+def _move_from(match_id: int, row: aiosqlite.Row | tuple) -> MoveRow:
+    """A logged move decoded; DamagedMatch if any of it cannot be read (the log is then not trusted)."""
+    seq, ply, seat, user_id, kind, notation, events, created_at, entered = row
+    checks = (("seq", _INT, seq), ("ply", _INT, ply), ("seat", _INT, seat), ("user_id", _INT, user_id),
+              ("kind", _TEXT, kind), ("notation", _TEXT, notation), ("entered", _TEXT, entered),
+              ("created_at", _REAL, created_at))
+    column = "events"
+    try:
+        for column, column_kind, value in checks:
+            _decode(column_kind, value)
+        column = "events"
+        decoded_events = _decode_list(events)
+        if not all(isinstance(event, dict) for event in decoded_events):
+            raise ValueError("holds a list whose items are not all JSON objects")
+    except ValueError as error:
+        raise DamagedMatch(match_id, f"its logged move {_shown(seq)} cannot be read ({column} {error})") from None
+    return MoveRow(seq, ply, seat, user_id, kind, notation, decoded_events, float(created_at), entered)
+
+def _decode_list(value: Any) -> list[Any]:
+    """A JSON list column (a move's events, an offer's acceptances); ValueError if it is not one."""
+    if not isinstance(value, str):
+        raise ValueError(f"holds {_shown(value)}, not JSON text")
+    try:
+        decoded = json.loads(value)
+    except ValueError:
+        raise ValueError(f"holds {_shown(value)}, which is not valid JSON") from None
+    if not isinstance(decoded, list):
+        raise ValueError(f"holds {_shown(value)}, not a JSON list")
+    return decoded
+
+def _accepted(match_id: int, value: Any) -> list[int]:
+    """An offer's acceptances (user ids); DamagedMatch if they cannot be read."""
+    try:
+        accepted = _decode_list(value)
+        if not all(isinstance(u, int) and not isinstance(u, bool) for u in accepted):
+            raise ValueError(f"holds {_shown(value)}, not a list of user ids")
+    except ValueError as error:
+        raise DamagedMatch(match_id, f"its pending offer cannot be read (accepted {error})") from None
+    return accepted
+
+def _seat_from(row: aiosqlite.Row | tuple) -> tuple[SeatRow, str | None]:
+    """A seat decoded, and what in it cannot be read (None when all of it can)."""
+    seat, user_id, name, accepted, resigned, computer = row
+    problems = []
+    for column, value in (("seat", seat), ("user_id", user_id), ("accepted", accepted), ("resigned", resigned)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            problems.append(f"{column} holds {_shown(value)}")
+    if not isinstance(name, str):
+        problems.append(f"name holds {_shown(name)}")
+    decoded = SeatRow(seat if isinstance(seat, int) else 0, user_id if isinstance(user_id, int) else 0,
+                      name if isinstance(name, str) else "?", bool(accepted), bool(resigned), computer)
+    return decoded, ("; ".join(problems) or None)
+
+def _read_match(conn: sqlite3.Connection, match_id: int) -> MatchRow | None:
+    """The match, its seats and its quarantine as of one moment (on the database thread)."""
+    row = conn.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)).fetchone()
+    if row is None:
+        return None
+    match = _match_from(row)
+    for seat_row in conn.execute(
+            "SELECT seat, user_id, name, accepted, resigned, computer FROM seats WHERE match_id = ? ORDER BY seat",
+            (match_id,)):
+        seat, problem = _seat_from(seat_row)
+        match.seats.append(seat)
+        if problem is not None:
+            match.damage = (match.damage + "; " if match.damage else "") + f"a seat cannot be read ({problem})"
+    quarantined = conn.execute("SELECT reason FROM quarantine WHERE match_id = ?", (match_id,)).fetchone()
+    match.quarantine = quarantined[0] if quarantined else match.damage
+    return match
