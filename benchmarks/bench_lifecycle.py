@@ -20,12 +20,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.clock import ManualClock  # noqa: E402
-from bot.ratings import Ratings  # noqa: E402
-from bot.service import MatchService  # noqa: E402
+from bot.domain.clock import ManualClock  # noqa: E402
+from bot.service.ratings import Ratings  # noqa: E402
+from bot.service.matches import MatchService  # noqa: E402
 from bot.store.sqlite import SqliteStore  # noqa: E402
-from bot.suggestions import suggest_moves  # noqa: E402
-from bot.timelimits import TimeLimits  # noqa: E402
+from bot.service.suggestions import suggest_moves  # noqa: E402
+from bot.service.timelimits import TimeLimits  # noqa: E402
 from games import new_game  # noqa: E402
 
 

@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 import discord  # noqa: E402
 
-from bot.ui import SnoozeButton  # noqa: E402
+from bot.chat.features.reminders import SnoozeButton  # noqa: E402
 from tests.botworld import BotWorld  # noqa: E402
 from tests.faults import SlowRequests  # noqa: E402
 

@@ -28,8 +28,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.clock import ManualClock  # noqa: E402
-from bot.service import MatchService  # noqa: E402
+from bot.domain.clock import ManualClock  # noqa: E402
+from bot.service.matches import MatchService  # noqa: E402
 from bot.store.sqlite import SqliteStore  # noqa: E402
 from tests.botworld import BotWorld  # noqa: E402
 from tests.racing import GAPS_MS, NoChallengeLimits, gap_for, gaps, log_matches_state, race  # noqa: E402

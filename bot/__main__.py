@@ -28,11 +28,11 @@ def main(argv: list[str] | None = None) -> int:
     if not settings.token:
         print(TOKEN_HELP, file=sys.stderr)
         return 2
-    from .app import run
+    from .runtime import run  # discord.py and the engines load only when the bot really starts
 
     try:
         asyncio.run(run(settings))
-    except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl-C, or SIGTERM (bot.app.run): a clean stop
+    except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl-C, or SIGTERM (bot.runtime.run): a clean stop
         pass
     except StoreUnavailable as error:  # one clear line, and exit so a supervisor can act
         print(f"Hexplay cannot start: {error}.", file=sys.stderr)

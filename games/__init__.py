@@ -4,11 +4,12 @@ Start with :mod:`games.interface` (the shape every game has) and
 :mod:`games.registry` (games by id).
 """
 
-from .interface import Event, Game, GameError, GameInfo, IllegalMove, OptionError, StateError
+from .interface import AnyGame, Event, Game, GameError, GameInfo, IllegalMove, OptionError, StateError
 from .registry import GAMES, get, load_state, new_game
 
 __all__ = [
     "GAMES",
+    "AnyGame",
     "Event",
     "Game",
     "GameError",

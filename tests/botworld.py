@@ -5,10 +5,12 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from bot.app import HexplayBot, point_client_at
-from bot.clock import Clock, ManualClock
+from bot.chat.client import HexplayBot, point_client_at
+from bot.runtime import build_bot
+from bot.domain.clock import Clock, ManualClock
 from bot.config import Settings
 from bot.store.sqlite import SqliteStore
+from bot.domain.seats import game_of, user_to_move
 from emulator import DiscordEmulator
 
 TOKEN = "test-token"
@@ -23,7 +25,7 @@ class BotWorld:
         self.emu = DiscordEmulator(bot_token=TOKEN)
         self.user_count = users
         self.bot: HexplayBot | None = None
-        self.store: Store | None = None
+        self.store: SqliteStore | None = None
         self._task: asyncio.Task | None = None
 
     async def start(self) -> "BotWorld":
@@ -40,7 +42,7 @@ class BotWorld:
         settings = Settings(token=TOKEN, db_path=str(self.db_path), dev_guild_ids=[self.guild.id],
                             reminder_check_seconds=3600)
         self.store = await SqliteStore.open(self.db_path)
-        self.bot = HexplayBot(settings, self.store, self.clock, guild_ready_timeout=0.05)
+        self.bot = build_bot(settings, self.store, self.clock, guild_ready_timeout=0.05)
         self._task = asyncio.create_task(self.bot.start(TOKEN))
         await self.emu.wait_until_ready(timeout=15)
         await asyncio.wait_for(self.bot.wait_until_ready(), 15)
@@ -69,7 +71,7 @@ class BotWorld:
     @property
     def service(self):
         assert self.bot is not None
-        return self.bot.service
+        return self.bot.chat.service
 
     # -- acting as users ------------------------------------------------------------
 
@@ -108,10 +110,10 @@ class BotWorld:
         return await asyncio.wait_for(first_board(), timeout)
 
     async def game(self, match_id: int):
-        return self.service.game_of(await self.service.get(match_id))
+        return game_of(await self.service.get(match_id))
 
     async def user_to_move(self, match_id: int):
         match = await self.service.get(match_id)
-        game = self.service.game_of(match)
-        user_id = self.service.user_to_move(match, game)
+        game = game_of(match)
+        user_id = user_to_move(match, game)
         return next((u for u in self.users if u.id == user_id), None)

@@ -11,8 +11,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from bot.clock import ManualClock
-from bot.service import MatchService
+from bot.domain.clock import ManualClock
+from bot.service.matches import MatchService
 from bot.store.sqlite import SqliteStore
 from tests.botworld import BotWorld
 
@@ -30,7 +30,7 @@ def pytest_runtest_setup(item):
     if "MUTANT_UNDER_TEST" not in os.environ:
         return
     # A forked child inherits the GIF thread pool without its thread: a replay would wait for ever.
-    pictures = sys.modules.get("bot.pictures")
+    pictures = sys.modules.get("bot.service.pictures")
     if pictures is not None and hasattr(pictures, "_REPLAY_THREAD"):
         pictures._REPLAY_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hexplay-gif")
     for name, module in list(sys.modules.items()):

@@ -11,7 +11,9 @@ import asyncio
 import json
 from typing import Any, Awaitable, Callable
 
-from bot.service import MatchService
+from bot.service.matches import MatchService
+from bot.domain.replay import replay
+from bot.service.limits import CAPS
 
 Operation = Callable[[], Awaitable[Any]]
 
@@ -20,7 +22,9 @@ class NoChallengeLimits:
     """Admits every challenge: race trials make dozens of challenges a minute between the same two players, and
     the limits have their own tests (tests/test_challenge_limits.py)."""
 
-    async def admit(self, challenge: Any, now: float) -> str | None:
+    caps = CAPS
+
+    async def admit(self, challenge: Any, now: float) -> None:
         return None
 
 
@@ -48,7 +52,7 @@ async def log_matches_state(service: MatchService, match_id: int) -> tuple[bool,
     assert match is not None and match.state is not None
     moves = await service.store.moves(match_id)
     try:
-        rebuilt = service.replay(match, moves)
+        rebuilt = replay(match, moves)
     except Exception:  # a log that does not even replay
         return False, len(moves)
     same = json.dumps(rebuilt.to_json(), sort_keys=True) == json.dumps(match.state, sort_keys=True)

@@ -9,10 +9,12 @@ import time
 
 import pytest
 
-import bot.pictures as pictures_module
-from bot.service import MAX_OPEN_LOBBIES, ServiceError
+import bot.service.pictures as pictures_module
+from bot.domain.errors import Refusal
+from bot.service.limits import MAX_OPEN_LOBBIES
 from tests.botworld import BotWorld
 from tests.faults import delete_thread
+from tests.said import refused
 
 ALICE, BOB = (101, "alice"), (102, "bob")
 GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
@@ -39,8 +41,8 @@ async def test_long_input_gets_an_answer_that_fits(world):
     alice = world.users[0]
     match_id, thread = await world.start_two_player()
     long_move = "e5" + "x" * 1990 + "`*@everyone"
-    refused = await world.emu.invoke(alice, thread, "move", {"move": long_move})
-    assert refused.ephemeral and "is not a legal move" in refused.text and len(refused.text) <= 2000
+    answer = await world.emu.invoke(alice, thread, "move", {"move": long_move})
+    assert answer.ephemeral and "is not a legal move" in answer.text and len(answer.text) <= 2000
     preview = await world.emu.invoke(alice, thread, "preview", {"move": long_move})
     assert preview.ephemeral and len(preview.text) <= 2000
     options = await world.emu.invoke(alice, world.channel, "play", {"game": "bide", "options": "k" * 1000 + "=1"})
@@ -62,7 +64,7 @@ async def test_open_challenges_and_challenge_rate_are_limited(service):
     for number in range(MAX_OPEN_LOBBIES):
         await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL)
         service.clock.advance(30)  # slow enough for the rate limit
-    with pytest.raises(ServiceError, match="already have 5 open challenges"):
+    with refused(match="already have 5 open challenges"):
         await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL)
     # another server has its own count
     await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=OTHER_GUILD, channel_id=CHANNEL)
@@ -72,7 +74,7 @@ async def test_open_challenges_and_challenge_rate_are_limited(service):
         match = await service.create(game_id="bide", creator=carol, invited=[dan], guild_id=GUILD,
                                      channel_id=CHANNEL)
         await service.cancel(match.id, carol[0])
-    with pytest.raises(ServiceError, match="3 challenges a minute"):
+    with refused(match="3 challenges a minute"):
         await service.create(game_id="bide", creator=carol, invited=[dan], guild_id=GUILD, channel_id=CHANNEL)
     service.clock.advance(61)
     await service.create(game_id="bide", creator=carol, invited=[dan], guild_id=GUILD, channel_id=CHANNEL)
@@ -96,7 +98,7 @@ async def test_gif_replays_never_delay_a_turn(service, monkeypatch):
     outcome = await service.play(matches[0], 200, "e5")
     await service.render(outcome.match, outcome.game, outcome.events)  # the board picture of the turn
     assert time.perf_counter() - began < 0.6  # six 0.8 s GIFs are queued, but on their own thread
-    with pytest.raises(ServiceError, match="being drawn right now"):
+    with refused(match="being drawn right now"):
         await service.history_gif(matches[-1])
     for task in gifs:
         task.cancel()
@@ -106,9 +108,9 @@ async def test_gif_replays_never_delay_a_turn(service, monkeypatch):
 async def test_gif_cooldown_and_server_check(service):
     match_id = await started(service)
     await service.history_gif(match_id, ALICE[0], GUILD)
-    with pytest.raises(ServiceError, match="One replay every"):
+    with refused(match="One replay every"):
         await service.history_gif(match_id, ALICE[0], GUILD)
-    with pytest.raises(ServiceError, match="no match #"):
+    with refused(match="no match #"):
         await service.history_gif(match_id, BOB[0], OTHER_GUILD)
     service.clock.advance(31)
     assert (await service.history_gif(match_id, ALICE[0], GUILD))[:3] == b"GIF"

@@ -5,9 +5,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.service import MatchService
+from bot.service.matches import MatchService
 from bot.domain.model import MatchRow, SeatRow
 from games import GameError, new_game
+from tests.said import words
 
 GAMES = [("bide", 2, {}), ("bide", 5, {"side": 4}), ("begird", 2, {}), ("begird", 2, {"board": "y"}),
          ("playbai", 2, {}), ("playbai", 2, {"side": 6, "expert": True}),
@@ -58,7 +59,7 @@ def test_autocomplete_never_raises_and_respects_discord_limits(spec, seed, typed
                      seats=[SeatRow(s, 100 + s, f"player{s}") for s in range(1, game.players + 1)])
     service = MatchService.__new__(MatchService)
     for user in (101, 102, 999):
-        choices = service.suggestions(match, game, user, typed)
+        choices = words(service).suggestions(match, game, user, typed)
         assert 1 <= len(choices) <= 25
         for name, value in choices:
             assert 1 <= len(name) <= 100 and 1 <= len(value) <= 100

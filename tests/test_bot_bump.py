@@ -3,6 +3,7 @@ variants, a preview of the whole resolution, the chain in words, captures and a 
 
 from games.bump import Bump
 from tests.test_bot_e2e import board_png, move
+from bot.domain.replay import replay
 
 # Found by a greedy search against a passing opponent (see docs/rules.md, Bump): alice walks
 # pieces through gate 0, captures five of bob's and, with a choice, is bumped onto C2.
@@ -75,5 +76,5 @@ async def test_bump_draw_by_agreement_through_the_bot(world):  # noqa: F811
     game = await world.game(match_id)
     assert game.is_over and game.winners == () and game.returns() == (0.5, 0.5)
     match = await world.service.get(match_id)
-    rebuilt = world.service.replay(match, await world.store.moves(match_id))
+    rebuilt = replay(match, await world.store.moves(match_id))
     assert rebuilt.to_json() == match.state

@@ -11,8 +11,10 @@ import random
 
 import pytest
 
-from bot.computer import ComputerPlayer, turn_seed
-from bot.service import DAY
+from bot.service.computer import ComputerPlayer, turn_seed
+from bot.service.schedule import DAY
+from bot.domain.replay import replay
+from bot.domain.seats import game_of, player_names, user_to_move
 
 THINK_TIMEOUT = 30.0  # seconds a computer turn may take on a busy 2-core machine (easy takes ~0.05 s)
 
@@ -38,8 +40,8 @@ class BlockingThinker:
 
 def hold_the_computer(world, thinker) -> None:
     """Swap the bot's process pool for a test thinker (the real one is shut down)."""
-    world.bot.computer.thinker.close()
-    world.bot.computer.thinker = thinker
+    world.bot.chat.computer.thinker.close()
+    world.bot.chat.computer.thinker = thinker
 
 
 async def play_computer(world, game="bide", **options):
@@ -68,8 +70,8 @@ async def humans_turn_or_over(world, match_id, human_id):
     """Until the person is to move (or the game is over) and the latest board is posted, as a player waits."""
     async def ready():
         match = await world.store.get_match(match_id)
-        game = world.service.game_of(match)
-        to_move = game.is_over or world.service.user_to_move(match, game) == human_id
+        game = game_of(match)
+        to_move = game.is_over or user_to_move(match, game) == human_id
         return to_move and match.announced_version >= match.version
 
     await until(ready)
@@ -92,7 +94,7 @@ async def test_a_whole_bide_game_against_the_easy_computer(world):
     match = await world.service.get(match_id)
     computer = next(s for s in match.seats if s.is_computer)
     assert computer.computer == "easy" and computer.user_id < 0 and computer.name == "Hexplay (easy)"
-    assert world.service.player_names(match) == ["alice", "⚙ AI easy"]  # short, to fit every picture's table
+    assert player_names(match) == ["alice", "⚙ AI easy"]  # short, to fit every picture's table
     assert "🤖 Hexplay (easy)" in plain(world.emu.message(started.response.id).content)  # the lobby says who plays
     first = [m for m in world.emu.messages(thread) if m.attachments][0]
     assert "begins" in first.content and f"<@{alice.id}>" in first.content and "🤖" in first.content
@@ -113,7 +115,7 @@ async def test_a_whole_bide_game_against_the_easy_computer(world):
     assert match.status == "finished"
     moves = await world.store.moves(match_id)
     assert {m.user_id for m in moves} == {alice.id, computer.user_id}
-    assert world.service.replay(match, moves).to_json() == match.state  # the log replays to the state
+    assert replay(match, moves).to_json() == match.state  # the log replays to the state
     # one board per turn, in the order of the log: each computer board comes after the board before it
     await until(lambda: _settled(world, match_id))
     boards = [m for m in world.emu.messages(thread) if m.attachments][1:]
@@ -122,7 +124,7 @@ async def test_a_whole_bide_game_against_the_easy_computer(world):
     final = boards[-1].content
     assert "Game over" in final and f"<@{alice.id}>" in final
     no_computer_pings(world)
-    assert not await world.bot.ratings.settle(match)  # never rated: the computer played
+    assert not await world.bot.chat.ratings.settle(match)  # never rated: the computer played
     assert await world.store.leaderboard(world.guild.id, "bide") == []
     # Rematch: the computer is ready at once, so the new match starts (seats rotated: the computer opens)
     rematch = next(b for b in boards[-1].buttons() if b["label"] == "Rematch")
@@ -161,7 +163,7 @@ async def test_two_computer_seats_in_bide_play_one_after_the_other(world):
     seats = sorted(match.seats, key=lambda s: s.seat)
     assert [(s.user_id, s.name) for s in seats] == [
         (alice.id, "alice"), (-1, "Hexplay 1 (easy)"), (-2, "Hexplay 2 (easy)")]
-    assert world.service.player_names(match) == ["alice", "⚙ AI 1 easy", "⚙ AI 2 easy"]
+    assert player_names(match) == ["alice", "⚙ AI 1 easy", "⚙ AI 2 easy"]
     await world.emu.invoke(alice, thread, "move", {"move": "d4"})
     await humans_turn_or_over(world, match_id, alice.id)
     assert (await world.game(match_id)).ply == 3
@@ -177,7 +179,7 @@ async def test_a_restart_while_the_computer_thinks_resumes_its_turn(world):
     hold_the_computer(world, blocking)
     await world.emu.invoke(alice, thread, "move", {"move": "d4"})
     await until(lambda: _async(bool(blocking.asked)))
-    assert world.bot.computer.thinking(match_id)
+    assert world.bot.chat.computer.thinking(match_id)
     assert blocking.asked == [("easy", turn_seed(match_id, 1))]  # seeded by match and ply
     await world.restart_bot()  # a stop in the middle of its thinking
     await humans_turn_or_over(world, match_id, alice.id)
@@ -205,7 +207,7 @@ async def test_the_computer_gets_no_reminders_deadlines_or_claims(world):
     before = len(world.emu.all_messages())
     assert await world.bot.reminders.run_once() == 0
     assert len(world.emu.all_messages()) == before  # no DM, no ping, no time-out notice
-    claim = await world.bot.timelimits.due()
+    claim = await world.bot.chat.timelimits.due()
     assert claim == []
 
 
@@ -293,7 +295,7 @@ async def test_a_changed_position_makes_the_computer_look_again(world):
     """A version conflict (a takeback while it thought) is not an error: it looks at the new position."""
     alice = world.users[0]
     match_id, thread, _ = await play_computer(world, computer="easy", options="side=4")
-    computer: ComputerPlayer = world.bot.computer
+    computer: ComputerPlayer = world.bot.chat.computer
     gated = GatedThinker("a1")
     hold_the_computer(world, gated)
     await world.emu.invoke(alice, thread, "move", {"move": "d4"})

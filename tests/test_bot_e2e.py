@@ -308,7 +308,7 @@ async def test_a_move_stored_just_before_a_crash_is_announced_after_the_restart(
     match_id, thread = await world.start_two_player()
     await world.stop_bot()
     # the move reached the database, but the bot stopped before posting its board
-    from bot.service import MatchService
+    from bot.service.matches import MatchService
     from bot.store.sqlite import SqliteStore
 
     store = await SqliteStore.open(world.db_path)

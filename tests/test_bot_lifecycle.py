@@ -8,6 +8,9 @@ import random
 import pytest
 
 from tests.botworld import BotWorld
+from bot.domain.replay import replay
+from bot.domain.seats import game_of, player_row, user_to_move
+from tests.said import refused
 
 
 async def move(world, user, channel, text, **extra):
@@ -129,7 +132,7 @@ async def test_a_finished_game_names_scores_pings_both_and_updates_ratings(world
     await dm_arrives(world, bob, "has ended")
     game = await world.game(match_id)
     match = await world.service.get(match_id)
-    winner = world.service.player_row(match, game, game.winners[0]).user_id
+    winner = player_row(match, game, game.winners[0]).user_id
     loser = alice.id if winner == bob.id else bob.id
     board = await world.emu.invoke(alice, world.channel, "leaderboard", {"game": "bide"})
     lines = board.text.splitlines()
@@ -193,7 +196,7 @@ def drawable_bide(monkeypatch):
 
 async def log_replays_to_state(world, match_id):
     match = await world.service.get(match_id)
-    rebuilt = world.service.replay(match, await world.store.moves(match_id))
+    rebuilt = replay(match, await world.store.moves(match_id))
     assert rebuilt.to_json() == match.state
 
 
@@ -248,8 +251,8 @@ async def test_a_draw_offer_lapses_when_a_turn_is_played_and_can_be_declined(wor
 async def test_games_without_draws_refuse_a_draw_offer(world):
     alice = world.users[0]
     match_id, thread = await world.start_two_player()
-    refused = await world.emu.invoke(alice, thread, "draw", {})
-    assert refused.ephemeral and "cannot be drawn" in refused.text
+    answer = await world.emu.invoke(alice, thread, "draw", {})
+    assert answer.ephemeral and "cannot be drawn" in answer.text
 
 
 async def test_takeback_by_consent_across_a_restart_keeps_both_rows_in_the_log(world):
@@ -408,13 +411,13 @@ async def test_a_move_in_time_restarts_the_clock_and_an_early_claim_is_refused(w
     await move(world, alice, thread, "d4")
     match = await world.service.get(match_id)
     assert match.deadline_at == world.clock.now() + 24 * HOUR
-    from bot.service import ServiceError
+    from bot.domain.errors import Refusal
 
-    with pytest.raises(ServiceError, match="has not run out of time"):
-        await world.bot.timelimits.claim(match_id, alice.id, 1)
+    with refused(match="has not run out of time"):
+        await world.bot.chat.timelimits.claim(match_id, alice.id, 1)
     world.clock.advance(25 * HOUR)
-    with pytest.raises(ServiceError, match="out of date"):  # a claim names the turn that ran out
-        await world.bot.timelimits.claim(match_id, alice.id, 0)
+    with refused(match="out of date"):  # a claim names the turn that ran out
+        await world.bot.chat.timelimits.claim(match_id, alice.id, 0)
 
 
 async def test_a_deadline_passing_while_the_bot_is_down_is_extended_by_the_outage(world):
@@ -476,12 +479,12 @@ async def test_multi_seat_bide_time_out_drops_the_seat_and_play_goes_on(world):
     assert {alice.id, carol.id} <= set(notice.mentions) and "drop them" in notice.content
     await world.emu.press(carol, notice, button(notice, "Claim: drop the seat")["custom_id"])
     match = await world.service.get(match_id)
-    game = world.service.game_of(match)
+    game = game_of(match)
     assert match.status == "active" and match.seat_of(bob.id).resigned
-    assert world.service.user_to_move(match, game) == carol.id
+    assert user_to_move(match, game) == carol.id
     assert match.deadline_at == world.clock.now() + 24 * HOUR
-    refused = await move(world, bob, thread, "a1")
-    assert refused.ephemeral
+    answer = await move(world, bob, thread, "a1")
+    assert answer.ephemeral
     left = await world.emu.autocomplete(bob, thread, "move", {"move": ""})
     assert len(left) == 1 and "You have left" in left[0]["name"]
     await log_replays_to_state(world, match_id)
@@ -564,7 +567,7 @@ async def test_a_match_finished_while_the_bot_was_stopping_is_rated_at_start_up(
     await move(world, alice, thread, "d4")
     await move(world, bob, thread, "a1")
     await world.stop_bot()
-    from bot.service import MatchService
+    from bot.service.matches import MatchService
     from bot.store.sqlite import SqliteStore
 
     store = await SqliteStore.open(world.db_path)  # a service without the rating hook: as if it stopped just after
@@ -648,8 +651,8 @@ async def test_config_is_for_admins_and_sets_server_defaults(world):
     alice, bob = world.users[:2]
     command = next(c for c in world.emu.commands(world.guild) if c["name"] == "config")
     assert int(command["default_member_permissions"]) == 1 << 5  # hidden from non-admins by Discord
-    refused = await world.emu.invoke(bob, world.channel, "config", {"days": 3})
-    assert refused.ephemeral and "Manage Server" in refused.text
+    answer = await world.emu.invoke(bob, world.channel, "config", {"days": 3})
+    assert answer.ephemeral and "Manage Server" in answer.text
     shown = await world.emu.invoke(bob, world.channel, "config", {})
     assert "none (default)" in shown.text
     grant_manage_guild(world, alice)
@@ -695,7 +698,7 @@ async def test_an_accepted_draw_whose_board_fails_is_delivered_later_and_the_pre
     world = BotWorld(tmp_path / "hexplay.sqlite3")
     faults = PostFaults(world.emu)  # before the emulator starts
     await world.start()
-    announcer = world.bot.announcer
+    announcer = world.bot.chat.announcer
     announcer.attempt_timeout, announcer.answer_within, announcer.retry_delays = 1.5, 2.0, (0.3, 0.5, 1, 1, 2)
     try:
         alice, bob = world.users[:2]

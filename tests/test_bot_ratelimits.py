@@ -8,7 +8,7 @@ import time
 
 import aiohttp
 
-from bot.service import MatchService
+from bot.service.matches import MatchService
 from bot.store.sqlite import SqliteStore
 from emulator import RateLimits, RouteLimit
 from emulator.ratelimits import default_route_limits

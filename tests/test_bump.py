@@ -702,7 +702,7 @@ def test_x_also_names_an_option_that_stasis_would_capture():
 
 
 def test_autocomplete_lists_a_pieces_moves_first_and_reads_loose_spacing():
-    from bot.suggestions import suggest_moves
+    from bot.service.suggestions import suggest_moves
 
     g = game({"03": [1, 0], "031": [1, 0], "39": [2, 0]})
     values = [v for _, v in suggest_moves(g, "03")]

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from bot.ui import RESTARTING
+from bot.chat.texts import RESTARTING
 from tests.botworld import BotWorld
 
 

@@ -11,13 +11,17 @@ import asyncio
 
 import pytest
 
-from bot.clock import ManualClock
-from bot.computer import ComputerPlayer
-from bot.offers import Offers
-from bot.service import MatchService, ServiceError
+from bot.domain.clock import ManualClock
+from bot.service.computer import ComputerPlayer
+from bot.service.offers import Offers
+from bot.domain.errors import Refusal
+from bot.service.matches import MatchService
 from bot.store.sqlite import SqliteStore
 from games import load_state
 from tests.racing import NoChallengeLimits, gaps, log_matches_state, race
+from bot.domain.seats import computer_to_move, game_of, user_to_move
+from bot.chat import texts
+from tests.said import words
 
 ALICE = (101, "alice")
 GUILD, CHANNEL = 9000, 9001
@@ -49,6 +53,7 @@ async def world(tmp_path):
     service = MatchService(store, ManualClock(), default_reminder_hours=24)
     thinker = GatedThinker()
     computer = ComputerPlayer(service, Offers(service), thinker)
+    service.events.on_change(computer.changed)  # as bot/runtime.py wires it
     computer.announce_wait = 0.0  # nothing posts boards here
     yield service, computer, thinker
     await computer.close()
@@ -86,7 +91,7 @@ async def test_the_computer_plays_its_turn_through_the_service(world):
     moves = await service.store.moves(match_id)
     assert [m.user_id for m in moves] == [ALICE[0], -1]
     match = await service.get(match_id)
-    assert service.user_to_move(match, service.game_of(match)) == ALICE[0]
+    assert user_to_move(match, game_of(match)) == ALICE[0]
     assert (await service.store.get_reminder(match_id)).user_id == ALICE[0]
 
 
@@ -105,7 +110,7 @@ async def test_the_computers_turn_races_a_resignation(world):
             return await service.resign(match_id, ALICE[0])
 
         results = await race(answer, resign, gap)
-        assert not any(isinstance(r, Exception) and not isinstance(r, ServiceError) for r in results), results
+        assert not any(isinstance(r, Exception) and not isinstance(r, Refusal) for r in results), results
         assert not computer.thinking(match_id)
         same, _ = await log_matches_state(service, match_id)
         assert same, trial
@@ -120,7 +125,7 @@ async def test_the_computers_turn_races_a_resignation(world):
 
 async def test_clocks_run_only_between_people(world):
     """With two people and the computer, each person has a clock, the computer none, and only people claim."""
-    from bot.timelimits import TimeLimits
+    from bot.service.timelimits import TimeLimits
 
     service, computer, thinker = world
     bob = (102, "bob")
@@ -134,16 +139,16 @@ async def test_clocks_run_only_between_people(world):
     await service.play(match.id, ALICE[0], "d4")
     await service.play(match.id, bob[0], "a1")
     match = await service.get(match.id)
-    assert service.computer_to_move(match, service.game_of(match)).user_id == -1
+    assert computer_to_move(match, game_of(match)).user_id == -1
     assert match.deadline_at is None and await service.store.get_reminder(match.id) is None
     thinker.gate.set()
     await until(lambda: not computer.thinking(match.id))
     match = await service.get(match.id)
-    assert service.user_to_move(match, service.game_of(match)) == ALICE[0] and match.deadline_at is not None
+    assert user_to_move(match, game_of(match)) == ALICE[0] and match.deadline_at is not None
     service.clock.advance(2 * 86400)
     jobs = await TimeLimits(service).due()
     assert [(j.user_id, j.claimant_ids) for j in jobs] == [(ALICE[0], [bob[0]])]  # never the computer
-    assert "<@-" not in jobs[0].text
+    assert "<@-" not in words(service).text(jobs[0])
 
 
 async def test_a_draw_offer_lapsed_by_the_computers_turn_gets_no_answer(world):
@@ -154,11 +159,11 @@ async def test_a_draw_offer_lapsed_by_the_computers_turn_gets_no_answer(world):
     match = await service.create(game_id="bump", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL,
                                  computer="easy")
     await service.start_if_ready(match.id)
-    game = service.game_of(await service.get(match.id))
+    game = game_of(await service.get(match.id))
     await service.play(match.id, ALICE[0], game.legal_notations()[0])
     await until(lambda: thinker.asked == 1)
     notice = await computer.offers.offer(match.id, ALICE[0], "draw")
-    assert notice.answerer_ids == [] and notice.computer_ids == (-1,) and "<@-" not in notice.text
+    assert notice.answerer_ids == [] and notice.computer_ids == (-1,) and "<@-" not in texts.offer(notice)
     weighing = asyncio.Event()
 
     async def slow_draw(state, player, seed):

@@ -15,7 +15,7 @@ async def world(tmp_path):
     world = BotWorld(tmp_path / "hexplay.sqlite3")
     world.faults = PostFaults(world.emu)  # before the emulator starts
     await world.start()
-    announcer = world.bot.announcer
+    announcer = world.bot.chat.announcer
     # fast retries for the test; Discord's 3 s deadline for the first answer is not changed
     announcer.attempt_timeout, announcer.answer_within, announcer.retry_delays = 1.0, 1.5, (0.3, 0.5, 1, 1, 2)
     yield world
@@ -135,9 +135,9 @@ async def test_a_board_already_posted_is_not_posted_again_after_a_restart(world)
 
 
 async def test_a_move_answered_late_is_deferred_first_and_still_shows_its_board(world, monkeypatch):
-    import bot.app
+    import bot.chat.announce
 
-    monkeypatch.setattr(bot.app, "LATE_SECONDS", -1.0)  # as if the bot had been slow to get to it
+    monkeypatch.setattr(bot.chat.announce, "LATE_SECONDS", -1.0)  # as if the bot had been slow to get to it
     alice = world.users[0]
     match_id, thread = await world.start_two_player()
     played = await world.emu.invoke(alice, thread, "move", {"move": "e5"})

@@ -10,11 +10,12 @@ import dataclasses
 
 import pytest
 
-from bot.clock import ManualClock
-from bot.offers import Offers
-from bot.service import MatchService, ServiceError
+from bot.domain.clock import ManualClock
+from bot.service.offers import Offers
+from bot.domain.errors import Refusal
+from bot.service.matches import MatchService
 from bot.store.sqlite import SqliteStore
-from bot.timelimits import TimeLimits
+from bot.service.timelimits import TimeLimits
 from games import registry
 from games.bide import Bide
 from tests.racing import NoChallengeLimits, gaps, log_matches_state, race
@@ -46,7 +47,7 @@ def outcome_of(results):
     applied = [r for r in results if not isinstance(r, BaseException)]
     for error in results:
         if isinstance(error, BaseException):
-            assert isinstance(error, ServiceError), repr(error)
+            assert isinstance(error, Refusal), repr(error)
     return applied
 
 

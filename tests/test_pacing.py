@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from bot.pacing import GLOBAL_LIMIT_PER_SECOND, LocalRequestBudget
+from bot.chat.pacing import GLOBAL_LIMIT_PER_SECOND, LocalRequestBudget
 
 
 async def spend_all(budget: LocalRequestBudget, count: int) -> list[float]:

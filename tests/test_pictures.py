@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.pictures import Pictures
+from bot.service.pictures import Pictures
 from games import GAMES, new_game
 from render import render_png
 from tests.render_cases import generic_cases
@@ -95,7 +95,7 @@ async def test_a_killed_worker_costs_one_picture_a_thread_and_the_pool_is_replac
 def test_a_worker_leaves_when_the_bot_process_is_killed(tmp_path):
     """kill -9 of the bot cannot stop its pool: the worker notices within seconds and exits."""
     script = ("import asyncio, os, sys\n"
-              "from bot.pictures import Pictures\n"
+              "from bot.service.pictures import Pictures\n"
               "from games import new_game\n"
               "p = Pictures(1)\n"
               "asyncio.run(p.png(new_game('bide', 2), player_names=['a', 'b']))\n"
@@ -119,7 +119,7 @@ def _alive(pid: int) -> bool:
 
 
 async def test_the_bot_posts_boards_drawn_by_a_worker(world, monkeypatch):
-    world.bot.service.pictures = pool_ = Pictures(processes=1)
+    world.bot.chat.service.pictures = pool_ = Pictures(processes=1)
     try:
         await pool_.ready()
         jobs = count_worker_jobs(pool_, monkeypatch)

@@ -231,7 +231,7 @@ def test_pinned_counts_of_distinct_complete_turns(case):
 @settings(max_examples=25, deadline=None)
 @given(seed=seeds, turns=st.integers(0, 30), cut=st.sampled_from([0, 1, 1, 2]))
 def test_every_autocomplete_value_is_a_turn_the_engine_accepts(seed, turns, cut):
-    from bot.suggestions import suggest_moves
+    from bot.service.suggestions import suggest_moves
 
     game = random_game(seed, turns)
     if game.is_over:

@@ -11,8 +11,10 @@ import asyncio
 
 import pytest
 
-from bot.service import MatchService, ServiceError
+from bot.domain.errors import Refusal
+from bot.service.matches import MatchService
 from tests.racing import NoChallengeLimits, gap_for, gaps, log_matches_state, race
+from tests.said import refusal_text
 
 ALICE, BOB = (101, "alice"), (102, "bob")
 GUILD, CHANNEL = 9000, 9001
@@ -30,7 +32,7 @@ def split(results):
     applied = [r for r in results if not isinstance(r, BaseException)]
     refused = [r for r in results if isinstance(r, BaseException)]
     for error in refused:
-        assert isinstance(error, ServiceError), repr(error)
+        assert isinstance(error, Refusal), repr(error)
     return applied, refused
 
 
@@ -44,7 +46,7 @@ async def test_double_submitted_turn_applies_once(service, second):
         results = await race(lambda: service.play(match_id, ALICE[0], "e5"), other, gap)
         applied, refused = split(results)
         assert len(applied) == 1 and len(refused) == 1, (trial, results)
-        assert any(reason in str(refused[0]) for reason in LOSER_REASONS), str(refused[0])
+        assert any(reason in refusal_text(refused[0]) for reason in LOSER_REASONS), refusal_text(refused[0])
         consistent, logged = await log_matches_state(service, match_id)
         assert consistent and logged == 1, (trial, logged)
 
@@ -76,7 +78,7 @@ async def test_the_store_alone_refuses_a_stale_turn(service):
                              lambda: other.play(match_id, ALICE[0], "a1"), gap)
         applied, refused = split(results)
         assert len(applied) == 1 and len(refused) == 1, (trial, results)
-        assert any(reason in str(refused[0]) for reason in LOSER_REASONS), str(refused[0])
+        assert any(reason in refusal_text(refused[0]) for reason in LOSER_REASONS), refusal_text(refused[0])
         consistent, logged = await log_matches_state(service, match_id)
         assert consistent and logged == 1
 
@@ -89,7 +91,7 @@ async def test_resign_racing_the_opponents_move_keeps_log_and_state_together(ser
         applied, _ = split(results)
         consistent, logged = await log_matches_state(service, match_id)
         assert consistent and logged == len(applied), (trial, results, logged)
-        assert isinstance(results[1], ServiceError) is False  # bob may resign on any turn: it always lands
+        assert isinstance(results[1], Refusal) is False  # bob may resign on any turn: it always lands
         assert (await service.get(match_id)).status == "finished"
 
 

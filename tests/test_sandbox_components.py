@@ -13,7 +13,7 @@ import discord
 import pytest
 from aiohttp import web
 
-from bot.app import point_client_at
+from bot.chat.client import point_client_at
 from emulator import DiscordEmulator
 from sandbox import world
 from sandbox.clockfile import ClockFile

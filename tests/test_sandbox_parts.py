@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from bot.app import INVITE_PERMISSIONS
-from bot.clock import OffsetFileClock
+from bot.chat.client import INVITE_PERMISSIONS
+from bot.domain.clock import OffsetFileClock
 from emulator import DiscordEmulator
 from sandbox import world
 from sandbox.clockfile import ClockFile

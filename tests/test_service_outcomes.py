@@ -9,13 +9,19 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.clock import ManualClock
-from bot.service import MatchService, ServiceError, parse_options, waited
+from bot.domain.clock import ManualClock
+from bot.chat.texts import waited
+from bot.domain.errors import Refusal
+from bot.service.lobby import parse_options
+from bot.service.matches import MatchService
 from bot.domain.errors import VersionConflict
 from bot.domain.model import MoveRow, Preferences, SeatRow
 from bot.store.sqlite import SqliteStore
 from games import Event
-from bot.suggestions import MAX_CHOICES
+from bot.service.suggestions import MAX_CHOICES
+from bot.domain.seats import game_of
+from bot.chat import texts
+from tests.said import refusal_text, refused, said, words
 
 GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
 ALICE, BOB, CAROL = (101, "alice"), (102, "bob"), (103, "carol")
@@ -65,7 +71,7 @@ def test_the_result_names_every_winner_and_every_score(winners, scores, text):
     match = SimpleNamespace(game="bide", id=1, seats=[SeatRow(i + 1, u[0], u[1]) for i, u in
                                                       enumerate((ALICE, BOB, CAROL))])
     match.user_of = lambda seat: next(s for s in match.seats if s.seat == seat)
-    assert MatchService.result_line(MatchService.__new__(MatchService), match, FakeEnd(winners, scores)) == text
+    assert texts.result_line(match, FakeEnd(winners, scores)) == text
 
 
 async def test_a_finished_game_calls_each_hook_with_the_stored_match_and_a_failing_hook_loses_nothing(
@@ -78,13 +84,14 @@ async def test_a_finished_game_calls_each_hook_with_the_stored_match_and_a_faili
     async def recording(match):
         seen.append((match.id, match.status))
 
-    service.finish_hooks[:] = [failing, recording]
+    service.events.on_finish(failing)
+    service.events.on_finish(recording)
     match = await active(service)
     caplog.set_level(logging.ERROR, logger="bot")
     outcome = await service.resign(match.id, BOB[0])
     assert outcome.finished and seen == [(match.id, "finished")]
     assert [r.getMessage() for r in caplog.records] == [
-        f"match {match.id}: a finish hook failed (it is retried at start-up)"]
+        f"match {match.id}: a finish listener failed (it is retried at start-up)"]
     assert (await service.get(match.id)).status == "finished"
 
 
@@ -98,7 +105,7 @@ async def test_moves_never_shown_are_announced_after_a_restart_once(service):
     await service.store.mark_announced(done.id, done.version, 1, 2)
     await service.store.quarantine(set_aside.id, "broken", 1.0)
     outcomes = await service.unannounced()
-    assert [(o.match.id, o.line) for o in outcomes] == [
+    assert [(o.match.id, said(o)) for o in outcomes] == [
         (missed.id, f"**alice** (Red) played `e5`. <@{BOB[0]}>, your move.")]
     assert outcomes[0].mention_user_ids == [BOB[0]]
 
@@ -121,7 +128,7 @@ async def test_a_new_match_missed_before_its_first_move_is_announced_as_started(
     match = await active(service)
     outcome = await service.missed(match.id)
     assert outcome.started and outcome.mention_user_id == ALICE[0]
-    assert outcome.line == f"Bide #{match.id}, turn 1: **alice** (Red) to move."
+    assert said(outcome) == f"Bide #{match.id}, turn 1: **alice** (Red) to move."
     assert outcome.game is not None and outcome.game.to_move == 1  # the board is drawn from it
 
 
@@ -144,27 +151,27 @@ async def test_a_reminder_tells_the_time_left_when_the_match_has_a_limit(service
     match = (await service.accept(lobby.id, BOB[0])).match
     service.clock.advance(2 * HOUR + 1)
     (job,) = await service.due_reminders()
-    assert f"(waiting 2 h; time runs out <t:{int(match.deadline_at)}:R>)." in job.text
+    assert f"(waiting 2 h; time runs out <t:{int(match.deadline_at)}:R>)." in words(service).text(job)
 
 
 async def test_a_move_in_a_lobby_or_a_paused_match_is_refused_with_the_reason(service):
     lobby = await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL,
                                  players=3)
-    with pytest.raises(ServiceError) as refused:
+    with refused() as raised:
         await service.play(lobby.id, ALICE[0], "e5")
-    assert str(refused.value) == f"Bide #{lobby.id} has not started yet."
+    assert refusal_text(raised.value) == f"Bide #{lobby.id} has not started yet."
     paused = await active(service)
     await service.store.quarantine(paused.id, "broken", 1.0)
-    with pytest.raises(ServiceError) as refused:
+    with refused() as raised:
         await service.play(paused.id, ALICE[0], "e5")
-    assert str(refused.value).endswith("(they have been told; see the log). Your other matches are not affected.")
+    assert refusal_text(raised.value).endswith("(they have been told; see the log). Your other matches are not affected.")
 
 
 async def test_autocomplete_for_someone_waiting_keeps_the_full_number_of_choices(service):
     match = await active(service)
-    game = service.game_of(match)
-    theirs = service.suggestions(match, game, BOB[0], "")
-    mine = service.suggestions(match, game, ALICE[0], "")
+    game = game_of(match)
+    theirs = words(service).suggestions(match, game, BOB[0], "")
+    mine = words(service).suggestions(match, game, ALICE[0], "")
     assert len(mine) == len(theirs) == MAX_CHOICES
     assert theirs[0] == ("Not your turn: alice is to move", "-") and theirs[1:] == mine[:MAX_CHOICES - 1]
 
@@ -175,7 +182,7 @@ async def test_my_matches_and_my_only_match_stay_in_this_server(service):
     assert [m.id for m, _, _ in await service.my_matches(ALICE[0], GUILD)] == [here.id]
     assert [m.id for m, _, _ in await service.my_matches(ALICE[0], OTHER_GUILD)] == [elsewhere.id]
     assert (await service.resolve(ALICE[0], GUILD, CHANNEL, None)).id == here.id
-    with pytest.raises(ServiceError, match="no match in progress"):
+    with refused(match="no match in progress"):
         await service.resolve(CAROL[0], GUILD, CHANNEL, None)
 
 
@@ -185,9 +192,9 @@ async def test_with_several_matches_the_one_waiting_for_you_is_meant(service):
     await service.play(other.id, ALICE[0], "e5")
     assert (await service.resolve(ALICE[0], GUILD, CHANNEL, None)).id == waiting.id
     await service.play(waiting.id, ALICE[0], "e5")
-    with pytest.raises(ServiceError) as several:
+    with refused() as several:
         await service.resolve(ALICE[0], GUILD, CHANNEL, None)
-    assert str(several.value) == (f"You are in several matches (#{waiting.id} Bide, #{other.id} Bide): use the "
+    assert refusal_text(several.value) == (f"You are in several matches (#{waiting.id} Bide, #{other.id} Bide): use the "
                                   "match option, or type the command in the match's thread.")
     await service.store.update_match_fields(other.id, thread_id=777)
     assert (await service.resolve(ALICE[0], GUILD, 777, None)).id == other.id
@@ -200,33 +207,33 @@ async def test_pictures_get_the_title_the_names_the_last_turn_and_the_zoom(servi
         drawn.append((game.ply, kwargs))
         return b"png"
 
-    monkeypatch.setattr("bot.pictures.render_png", fake_png)  # drawn on a thread in tests (no worker processes)
+    monkeypatch.setattr("bot.service.pictures.render_png", fake_png)  # drawn on a thread in tests (no worker processes)
     match = await active(service, (ALICE, BOB, CAROL))
     await service.play(match.id, ALICE[0], "e5")
     await service.play(match.id, BOB[0], "d4")
-    _, _, png, _ = await service.board(match.id)
+    _, _, png, _ = await words(service).board(match.id)
     assert png == b"png"
     ply, kwargs = drawn.pop()
     last = [e.kind for e in kwargs["last_events"]]
     assert ply == 2 and kwargs["title"] == f"Bide #{match.id}" and kwargs["zoom"] is None
     assert kwargs["player_names"] == ["alice", "bob", "carol"] and last[:2] == ["place", "push"]
-    png, _ = await service.preview(match.id, CAROL[0], "c3")
+    png, _ = await words(service).preview(match.id, CAROL[0], "c3")
     ply, kwargs = drawn.pop()
     assert ply == 3 and kwargs["title"] == f"Bide #{match.id}" and [e.kind for e in kwargs["last_events"]][0] == "place"
     lobby = await service.create(game_id="bide", creator=CAROL, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL)
-    with pytest.raises(ServiceError, match=f"Bide #{lobby.id} has not started yet"):
-        await service.board(lobby.id)
+    with refused(match=f"Bide #{lobby.id} has not started yet"):
+        await words(service).board(lobby.id)
 
     service.clock.advance(61)
     begird = await service.create(game_id="begird", creator=ALICE, invited=[BOB], guild_id=GUILD,
                                   channel_id=CHANNEL, options_text="board=small")
     await service.accept(begird.id, BOB[0])
-    await service.board(begird.id, " Last ")
+    await words(service).board(begird.id, " Last ")
     assert drawn.pop()[1]["zoom"] == "Last"
-    await service.board(begird.id, "a2")
+    await words(service).board(begird.id, "a2")
     assert drawn.pop()[1]["zoom"] == "a2"
-    with pytest.raises(ServiceError, match="`z99` is not a cell of this board: give a cell name such as `a1`, or"):
-        await service.board(begird.id, "z99")
+    with refused(match="`z99` is not a cell of this board: give a cell name such as `a1`, or"):
+        await words(service).board(begird.id, "z99")
 
 
 async def test_no_reminder_during_a_vacation_and_the_next_comes_a_delay_after_it(service):
@@ -258,7 +265,7 @@ async def test_the_reminder_delay_is_one_hour_to_fourteen_days(service, hours, a
         assert (await service.set_preferences(ALICE[0], GUILD, reminders=None, delay_hours=hours,
                                               via=None)).delay_hours == hours
     else:
-        with pytest.raises(ServiceError, match="between 1 hour and 14 days"):
+        with refused(match="between 1 hour and 14 days"):
             await service.set_preferences(ALICE[0], GUILD, reminders=None, delay_hours=hours, via=None)
 
 
@@ -274,7 +281,7 @@ async def test_changing_one_preference_keeps_the_others_of_that_server(service):
 
 
 async def test_a_quarantined_match_whose_row_is_gone_is_reported_as_such(service):
-    assert await service._replay_problem(12345) == "the match row is missing"
+    assert await service.replay_problem(12345) == "the match row is missing"
 
 
 async def test_a_reminder_that_does_not_match_the_turn_or_a_paused_match_is_never_sent(service):
@@ -297,21 +304,21 @@ async def test_a_missed_announcement_names_who_moved_even_after_a_swap(service):
     await service.play(lobby.id, ALICE[0], "a1")
     await service.play(lobby.id, BOB[0], "swap")  # bob now owns the first seat's stones
     played = await service.play(lobby.id, ALICE[0], "a2")
-    assert played.line.startswith("**alice** (White) played `a2`")
-    assert (await service.missed(lobby.id)).line == played.line
+    assert said(played).startswith("**alice** (White) played `a2`")
+    assert said(await service.missed(lobby.id)) == said(played)
 
 
 async def test_the_board_line_adds_nothing_when_nobody_is_on_vacation(service):
     match = await active(service)
-    _, _, _, line = await service.board(match.id)
+    _, _, _, line = await words(service).board(match.id)
     assert line == f"Bide #{match.id}, turn 1: **alice** (Red) to move."
 
 
 async def test_a_lobby_has_no_replay_yet(service):
     lobby = await service.create(game_id="bide", creator=CAROL, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL)
-    with pytest.raises(ServiceError) as refused:
+    with refused() as raised:
         await service.history_gif(lobby.id)
-    assert str(refused.value) == f"Bide #{lobby.id} has not started yet."
+    assert refusal_text(raised.value) == f"Bide #{lobby.id} has not started yet."
 
 
 async def test_a_finished_match_stores_its_result_and_the_final_outcome_keeps_its_events(service):
@@ -321,14 +328,14 @@ async def test_a_finished_match_stores_its_result_and_the_final_outcome_keeps_it
     outcome = await service.resign(match.id, ALICE[0])
     assert outcome.finished and [e.kind for e in outcome.events] == ["resign", "end"]
     ended = await service.get(match.id)
-    game = service.game_of(ended)
+    game = game_of(ended)
     assert ended.result == {"winners": [2], "scores": list(game.scores())} and list(game.winners) == [2]
     assert (await service.get(match.id)).version == outcome.match.version
 
 
 async def test_apply_move_returns_the_version_it_stored(service):
     match = await active(service)
-    game = service.game_of(match)
+    game = game_of(match)
     events = game.play_turn("e5")
     move = MoveRow(0, 0, 1, ALICE[0], "turn", "e5", [e.to_json() for e in events], 0.0)
     version = await service.store.apply_move(match.id, match.version, move=move, state=game.to_json(),
@@ -340,16 +347,16 @@ async def test_apply_move_returns_the_version_it_stored(service):
 def test_options_are_separated_by_spaces_or_commas_and_a_bad_one_is_quoted_short():
     assert parse_options("Side=4,board=small  expert=true") == {"side": "4", "board": "small", "expert": "true"}
     assert parse_options(None) == {}
-    with pytest.raises(ServiceError) as refused:
+    with refused() as raised:
         parse_options("x" * 60)
-    assert str(refused.value) == f"Options are written key=value, like side=4; `{'x' * 39}…` is not."
+    assert refusal_text(raised.value) == f"Options are written key=value, like side=4; `{'x' * 39}…` is not."
 
 
 async def test_without_a_configured_delay_a_reminder_comes_after_24_hours(tmp_path):
     store = await SqliteStore.open(tmp_path / "defaults.sqlite3")
     try:
         service = MatchService(store, ManualClock())
-        assert await service.reminder_delay(ALICE[0], GUILD) == 24 * HOUR
+        assert await service.schedule.reminder_delay(ALICE[0], GUILD) == 24 * HOUR
     finally:
         await store.close()
 
@@ -360,18 +367,18 @@ async def test_the_deadline_itself_is_already_out_of_time(service):
                                  days_per_move=1)
     match = (await service.accept(lobby.id, BOB[0])).match
     service.clock.current = match.deadline_at - 1
-    assert service.time_note(match) == f"time runs out <t:{int(match.deadline_at)}:R>"
+    assert words(service).time_note(match) == f"time runs out <t:{int(match.deadline_at)}:R>"
     service.clock.current = match.deadline_at
-    assert service.time_note(match, "; ") == "; out of time"
+    assert words(service).time_note(match, "; ") == "; out of time"
 
 
 async def test_a_change_that_lost_a_race_is_refused_with_the_truth():
     async def lost():
         raise VersionConflict(1)
 
-    with pytest.raises(ServiceError) as refused:
-        await MatchService._guarded(lost())
-    assert str(refused.value) == ("The position changed at the same moment (another turn or button came first), "
+    with refused() as raised:
+        await MatchService.guarded(lost())
+    assert refusal_text(raised.value) == ("The position changed at the same moment (another turn or button came first), "
                                   "so nothing was done: look at the latest board and try again.")
 
 
@@ -379,11 +386,11 @@ def test_effects_of_a_turn_are_counted_in_words():
     def events(*kinds):
         return [Event(kind) for kind in kinds]
 
-    assert MatchService._effects(events("place")) == ""
-    assert MatchService._effects(events("place", "push")) == " — 1 disc pushed"
-    assert MatchService._effects(events("push", "push", "capture", "release")) == (
+    assert texts._effects(events("place")) == ""
+    assert texts._effects(events("place", "push")) == " — 1 disc pushed"
+    assert texts._effects(events("push", "push", "capture", "release")) == (
         " — 2 discs pushed, 1 captured, a release: every opponent must release next turn")
-    assert MatchService._effects(events("capture", "capture", "swap")) == " — 2 captured, the players swapped sides"
+    assert texts._effects(events("capture", "capture", "swap")) == " — 2 captured, the players swapped sides"
 
 
 async def test_replays_one_at_a_time_per_match_and_thirty_seconds_apart_per_player(service, monkeypatch):
@@ -393,25 +400,25 @@ async def test_replays_one_at_a_time_per_match_and_thirty_seconds_apart_per_play
         drawn.append((len(frames), kwargs["title"], kwargs["player_names"]))
         return b"GIF89a"
 
-    monkeypatch.setattr("bot.pictures.render_gif", fake_gif)  # drawn on a thread in tests (no worker processes)
+    monkeypatch.setattr("bot.service.pictures.render_gif", fake_gif)  # drawn on a thread in tests (no worker processes)
     match = await active(service)
     await service.play(match.id, ALICE[0], "e5")
     first, second = await asyncio.gather(service.history_gif(match.id), service.history_gif(match.id),
                                          return_exceptions=True)
-    assert first == b"GIF89a" and isinstance(second, ServiceError)
-    assert str(second) == (f"A replay of Bide #{match.id} is being drawn right now; ask again in a moment.")
+    assert first == b"GIF89a" and isinstance(second, Refusal)
+    assert refusal_text(second) == (f"A replay of Bide #{match.id} is being drawn right now; ask again in a moment.")
     assert drawn == [(2, f"Bide #{match.id}", ["alice", "bob"])]
     assert await service.history_gif(match.id, ALICE[0], GUILD) == b"GIF89a"  # the first is done
     service.clock.advance(29.5)
-    with pytest.raises(ServiceError, match=r"One replay every 30 s: try again in 1 s\."):
+    with refused(match=r"One replay every 30 s: try again in 1 s\."):
         await service.history_gif(match.id, ALICE[0], GUILD)
     assert await service.history_gif(match.id, BOB[0], GUILD) == b"GIF89a"  # each player has their own wait
     service.clock.advance(0.5)
     assert await service.history_gif(match.id, ALICE[0], GUILD) == b"GIF89a"
-    with pytest.raises(ServiceError, match="no match"):
+    with refused(match="no match"):
         await service.history_gif(match.id, CAROL[0], OTHER_GUILD)
     service.clock.advance(-3600)  # the system clock steps back an hour: the wait is never past the cooldown
-    with pytest.raises(ServiceError, match=r"try again in (30|[12]?[0-9]) s\."):
+    with refused(match=r"try again in (30|[12]?[0-9]) s\."):
         await service.history_gif(match.id, ALICE[0], GUILD)
 
 
@@ -424,7 +431,7 @@ async def test_replays_one_at_a_time_per_match_and_thirty_seconds_apart_per_play
 ])
 def test_a_turn_is_announced_in_the_engines_words_ending_as_a_sentence(described, line):
     game = SimpleNamespace(describe_turn=lambda events, notation: described)
-    assert MatchService.turn_line("**alice**", game, "e5", []) == line
+    assert texts.turn_line("**alice**", game, "e5", []) == line
 
 
 async def test_a_missed_announcement_tells_the_turn_in_the_engines_words_as_it_was_told(service):
@@ -432,19 +439,19 @@ async def test_a_missed_announcement_tells_the_turn_in_the_engines_words_as_it_w
     bump = await service.create(game_id="bump", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL)
     await service.accept(bump.id, BOB[0])
     live = await service.play(bump.id, ALICE[0], "01-1")
-    assert "bumps 011 to 012" in live.line and live.game.ply == 1
-    assert (await service.missed(bump.id)).line == live.line
-    assert service.status_line(match, service.game_of(match)) == f"Bide #{match.id}, turn 1: **alice** (Red) to move."
+    assert "bumps 011 to 012" in said(live) and live.game.ply == 1
+    assert said(await service.missed(bump.id)) == said(live)
+    assert words(service).status_line(match, game_of(match)) == f"Bide #{match.id}, turn 1: **alice** (Red) to move."
     over = (await service.resign(match.id, BOB[0])).match
-    assert service.status_line(over, service.game_of(over)) == (
-        f"Bide #{over.id}: {service.result_line(over, service.game_of(over))}")
+    assert words(service).status_line(over, game_of(over)) == (
+        f"Bide #{over.id}: {words(service).result_line(over, game_of(over))}")
 
 
 async def test_too_many_seats_with_computers_counts_who_was_asked_for(service):
-    with pytest.raises(ServiceError) as refused:
+    with refused() as raised:
         await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL,
                              computers=5)
-    assert str(refused.value) == ("Bide is played by 2 to 6 players, not 7 (you, 1 invited player and 5 computer "
+    assert refusal_text(raised.value) == ("Bide is played by 2 to 6 players, not 7 (you, 1 invited player and 5 computer "
                                   "seats).")
 
 
@@ -453,5 +460,5 @@ async def test_every_player_on_vacation_is_named_in_the_board_line(service):
     now = service.clock.now()
     await service.store.add_vacation(ALICE[0], now, now + 2 * HOUR)
     await service.store.add_vacation(CAROL[0], now, now + 3 * HOUR)
-    assert await service.vacation_note(match) == (f"alice is on vacation until <t:{int(now + 2 * HOUR)}:f>; "
+    assert await words(service).vacation_note(match) == (f"alice is on vacation until <t:{int(now + 2 * HOUR)}:f>; "
                                                    f"carol is on vacation until <t:{int(now + 3 * HOUR)}:f>")

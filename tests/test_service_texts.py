@@ -21,11 +21,17 @@ from pathlib import Path
 
 import pytest
 
-from bot.clock import ManualClock
-from bot.offers import Offers
-from bot.service import MatchService, ServiceError, waited
+from bot.domain.clock import ManualClock
+from bot.service.offers import Offers
+from bot.chat.texts import waited
+from bot.domain.errors import Refusal
+from bot.service.matches import MatchService
 from bot.store.sqlite import SqliteStore
-from bot.timelimits import TimeLimits
+from bot.service.timelimits import TimeLimits
+from bot.domain.seats import game_of
+from bot.chat import texts
+from bot.domain.outcome import Outcome
+from tests.said import lobby_text, refused, said, words, refusal_text
 
 GOLDEN = Path(__file__).parent / "golden" / "service_texts.txt"
 GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
@@ -34,23 +40,25 @@ HOUR, DAY = 3600.0, 86400.0
 
 
 class Transcript:
-    def __init__(self) -> None:
+    """What each step shows, worded by the chat layer as players read it (at the step's moment)."""
+
+    def __init__(self, clock: ManualClock) -> None:
         self.lines: list[str] = []
+        self.clock = clock
 
     def say(self, label: str, text: object) -> None:
         self.lines.append(f"{label}: {text}")
 
     async def do(self, label: str, awaitable):
         result = await awaitable
-        line = getattr(result, "line", None)
-        self.say(label, line if line is not None else result)
+        self.say(label, said(result, self.clock.now()) if isinstance(result, Outcome) else result)
         return result
 
     async def refused(self, label: str, awaitable) -> None:
         try:
             result = await awaitable
-        except ServiceError as error:
-            self.say(label, f"refused: {error}")
+        except Refusal as error:
+            self.say(label, f"refused: {refusal_text(error)}")
         else:
             self.say(label, f"NOT REFUSED ({result!r})")
 
@@ -83,8 +91,8 @@ async def lobby_session(service: MatchService, clock: ManualClock, t: Transcript
     clock.advance(61)
     lobby = await service.create(creator=ALICE, invited=[BOB, BOB], players=4, options_text="side=4",
                                  days_per_move=2, rated=False, **new)
-    t.say("lobby of 4", service.lobby_text(lobby))
-    t.say("can start early", service.can_start_early(lobby))
+    t.say("lobby of 4", lobby_text(lobby))
+    t.say("can start early", words(service).can_start_early(lobby))
     await t.refused("carol accepts uninvited", service.accept(lobby.id, CAROL[0]))
     await t.refused("alice declines her own", service.decline(lobby.id, ALICE[0]))
     await t.refused("bob starts", service.start(lobby.id, BOB[0]))
@@ -93,24 +101,24 @@ async def lobby_session(service: MatchService, clock: ManualClock, t: Transcript
     await t.refused("alice joins her own", service.join(lobby.id, ALICE))
     await t.do("bob accepts", service.accept(lobby.id, BOB[0]))
     await t.refused("bob accepts again", service.accept(lobby.id, BOB[0]))
-    t.say("lobby with two ready", service.lobby_text(await service.get(lobby.id)))
+    t.say("lobby with two ready", lobby_text(await service.get(lobby.id)))
     await t.do("carol joins", service.join(lobby.id, CAROL))
-    t.say("lobby of 3 ready in 4", service.lobby_text(await service.get(lobby.id)))
+    t.say("lobby of 3 ready in 4", lobby_text(await service.get(lobby.id)))
     started = await t.do("alice starts", service.start(lobby.id, ALICE[0]))
-    t.say("started lobby text", service.lobby_text(started.match))
+    t.say("started lobby text", lobby_text(started.match))
     await t.refused("join a started match", service.join(lobby.id, DAN))
 
     clock.advance(61)
     one_day = await service.create(creator=ALICE, invited=[BOB], days_per_move=1, **new)
-    t.say("one day per move", service.lobby_text(one_day))
+    t.say("one day per move", lobby_text(one_day))
     await t.do("bob declines the challenge", service.decline(one_day.id, BOB[0]))
     await t.refused("accept a cancelled challenge", service.accept(one_day.id, BOB[0]))
 
     clock.advance(61)
     three = await service.create(creator=BOB, invited=[CAROL], players=3, **new)
-    t.say("one open seat", service.lobby_text(three))
+    t.say("one open seat", lobby_text(three))
     await t.do("carol declines a seat of three", service.decline(three.id, CAROL[0]))
-    t.say("two open seats", service.lobby_text(await service.get(three.id)))
+    t.say("two open seats", lobby_text(await service.get(three.id)))
     await t.do("dan joins", service.join(three.id, DAN))
     await t.do("alice joins the last seat", service.join(three.id, ALICE))
     await t.refused("carol joins a started one", service.join(three.id, CAROL))
@@ -146,40 +154,40 @@ async def play_session(service: MatchService, clock: ManualClock, t: Transcript)
         clock.advance(2 * HOUR)
         await t.do(f"{who[1]} plays {move}", service.play(match.id, who[0], move))
     current = await service.get(match.id)
-    game = service.game_of(current)
-    t.say("status", service.status_line(current, game))
-    t.say("time note", service.time_note(current, " — "))
+    game = game_of(current)
+    t.say("status", words(service).status_line(current, game))
+    t.say("time note", words(service).time_note(current, " — "))
     t.say("waited", waited(current, clock.now()))
-    t.say("suggestions for bob, not his turn", service.suggestions(current, game, BOB[0], "a")[:2])
-    t.say("suggestions for dan", service.suggestions(current, game, DAN[0], ""))
-    t.say("history", (await service.history(match.id))[1])
+    t.say("suggestions for bob, not his turn", words(service).suggestions(current, game, BOB[0], "a")[:2])
+    t.say("suggestions for dan", words(service).suggestions(current, game, DAN[0], ""))
+    t.say("history", (await words(service).history(match.id))[1])
 
     offers = Offers(service)
     notice = await offers.offer(match.id, BOB[0], "undo")
-    t.say("takeback asked", notice.text)
+    t.say("takeback asked", texts.offer(notice))
     answer = await offers.answer(match.id, CAROL[0], "undo", notice.at_seq, True)
-    t.say("carol accepts", answer.text)
+    t.say("carol accepts", texts.offer_answer(answer, clock.now()))
     answer = await offers.answer(match.id, ALICE[0], "undo", notice.at_seq, True)
-    t.say("alice accepts", answer.text)
-    t.say("history after the takeback", (await service.history(match.id))[1])
-    t.say("announced after a restart", (await service.missed(match.id)).line)
+    t.say("alice accepts", texts.offer_answer(answer, clock.now()))
+    t.say("history after the takeback", (await words(service).history(match.id))[1])
+    t.say("announced after a restart", said(await service.missed(match.id)))
 
     await t.do("carol resigns", service.resign(match.id, CAROL[0]))
     await t.refused("carol resigns again", service.resign(match.id, CAROL[0]))
     current = await service.get(match.id)
-    t.say("suggestions for carol, who left", service.suggestions(current, service.game_of(current), CAROL[0], ""))
+    t.say("suggestions for carol, who left", words(service).suggestions(current, game_of(current), CAROL[0], ""))
     clock.advance(4 * DAY)
-    t.say("time note, out of time", service.time_note(current, "; "))
+    t.say("time note, out of time", words(service).time_note(current, "; "))
     limits = TimeLimits(service)
     (job,) = [j for j in await limits.due() if j.match.id == match.id]
-    t.say("time-out notice", job.text)
+    t.say("time-out notice", words(service).text(job))
     await t.do("alice claims", limits.claim(match.id, ALICE[0], job.ply))
     ended = await service.get(match.id)
-    game = service.game_of(ended)
-    t.say("result", service.result_line(ended, game))
-    t.say("suggestions after the end", service.suggestions(ended, game, ALICE[0], ""))
-    t.say("announced after a restart", (await service.missed(match.id)).line)
-    t.say("history", (await service.history(match.id))[1])
+    game = game_of(ended)
+    t.say("result", words(service).result_line(ended, game))
+    t.say("suggestions after the end", words(service).suggestions(ended, game, ALICE[0], ""))
+    t.say("announced after a restart", said(await service.missed(match.id)))
+    t.say("history", (await words(service).history(match.id))[1])
     await t.refused("a move after the end", service.play(match.id, ALICE[0], "a1"))
 
 
@@ -188,44 +196,49 @@ async def playbai_session(service: MatchService, clock: ManualClock, t: Transcri
     clock.advance(61)
     lobby = await service.create(game_id="playbai", creator=ALICE, invited=[BOB], guild_id=GUILD,
                                  channel_id=CHANNEL, days_per_move=2, options_text="expert=true")
-    t.say("play bai lobby", service.lobby_text(lobby))
+    t.say("play bai lobby", lobby_text(lobby))
     match = (await t.do("bob accepts play bai", service.accept(lobby.id, BOB[0]))).match
-    _, line = await service.preview(match.id, ALICE[0], "e2-e1")
+    _, line = await words(service).preview(match.id, ALICE[0], "e2-e1")
     t.say("preview of half a turn", line)
-    _, line = await service.preview(match.id, ALICE[0], "b2-b3")
+    _, line = await words(service).preview(match.id, ALICE[0], "b2-b3")
     t.say("preview of a whole turn", line)
-    await t.refused("preview of a wrong step", service.preview(match.id, ALICE[0], "b2-b9"))
-    await t.refused("preview by bob", service.preview(match.id, BOB[0], "b2-b3"))
-    await t.refused("preview by carol", service.preview(match.id, CAROL[0], "b2-b3"))
+    await t.refused("preview of a wrong step", words(service).preview(match.id, ALICE[0], "b2-b9"))
+    await t.refused("preview by bob", words(service).preview(match.id, BOB[0], "b2-b3"))
+    await t.refused("preview by carol", words(service).preview(match.id, CAROL[0], "b2-b3"))
     _, state = await service.builder(match.id, ALICE[0], match.version, [0])
     t.say("builder after one pick", (state.notation, state.can_end, state.why_not_end))
     await t.refused("builder of an old position", service.builder(match.id, ALICE[0], match.version - 1, []))
     await t.refused("builder for bob", service.builder(match.id, BOB[0], None, []))
     await t.refused("builder with a wrong pick", service.builder(match.id, ALICE[0], None, [99]))
-    await t.refused("board zoomed on a play bai cell", service.board(match.id, "e2"))
+    await t.refused("board zoomed on a play bai cell", words(service).board(match.id, "e2"))
     limits = TimeLimits(service)
-    t.say("bob's vacation", await limits.vacation(BOB[0], 3))
+    t.say("bob's vacation", texts.vacation(*_vacation(await limits.vacation(BOB[0], 3), 3)))
     await t.refused("a second vacation", limits.vacation(BOB[0], 3))
     await t.refused("a 61-day vacation", limits.vacation(ALICE[0], 61))
     played = await t.do("alice plays", service.play(match.id, ALICE[0], "b2-b3"))
-    _, _, _, line = await service.board(match.id)
+    _, _, _, line = await words(service).board(match.id)
     t.say("board", line)
-    t.say("vacation note", await service.vacation_note(played.match))
+    t.say("vacation note", await words(service).vacation_note(played.match))
     offers = Offers(service)
     notice = await offers.offer(match.id, ALICE[0], "draw")
-    t.say("draw offered", notice.text)
+    t.say("draw offered", texts.offer(notice))
     await t.refused("the offer again", offers.offer(match.id, ALICE[0], "draw"))
     answer = await offers.answer(match.id, BOB[0], "draw", notice.at_seq, True)
-    t.say("bob agrees", answer.text)
-    t.say("announced after a restart", (await service.missed(match.id)).line)
-    t.say("history", (await service.history(match.id))[1])
+    t.say("bob agrees", texts.offer_answer(answer, clock.now()))
+    t.say("announced after a restart", said(await service.missed(match.id)))
+    t.say("history", (await words(service).history(match.id))[1])
     ended = await service.get(match.id)
-    t.say("ending message", service.ending_dm(await service.missed(match.id)))
-    t.say("result", service.result_line(ended, service.game_of(ended)))
+    t.say("ending message", words(service).ending_dm(await service.missed(match.id)))
+    t.say("result", words(service).result_line(ended, game_of(ended)))
+
+
+def _vacation(started: tuple[float, float, int], days: int) -> tuple[float, int, float, int]:
+    until, left, paused = started
+    return until, days, left, paused
 
 
 async def reminder_session(service: MatchService, clock: ManualClock, t: Transcript) -> None:
-    t.say("preferences by default", service.describe_preferences(await service.preferences(CAROL[0], GUILD)))
+    t.say("preferences by default", words(service).describe_preferences(await service.preferences(CAROL[0], GUILD)))
     await t.refused("a reminder after 30 minutes", service.set_preferences(
         CAROL[0], GUILD, reminders=None, delay_hours=0.5, via=None))
     await t.refused("a reminder after 15 days", service.set_preferences(
@@ -233,16 +246,16 @@ async def reminder_session(service: MatchService, clock: ManualClock, t: Transcr
     await t.refused("by carrier pigeon", service.set_preferences(
         CAROL[0], GUILD, reminders=None, delay_hours=None, via="pigeon"))
     prefs = await service.set_preferences(CAROL[0], GUILD, reminders=None, delay_hours=3, via="ping")
-    t.say("every 3 h by ping", service.describe_preferences(prefs))
+    t.say("every 3 h by ping", words(service).describe_preferences(prefs))
     prefs = await service.set_preferences(DAN[0], GUILD, reminders=False, delay_hours=None, via=None)
-    t.say("dan turns them off", service.describe_preferences(prefs))
-    t.say("server default 6 h", service.describe_preferences(await service.preferences(BOB[0], GUILD), 6))
+    t.say("dan turns them off", words(service).describe_preferences(prefs))
+    t.say("server default 6 h", words(service).describe_preferences(await service.preferences(BOB[0], GUILD), 6))
     clock.advance(61)
     lobby = await service.create(game_id="bide", creator=CAROL, invited=[DAN], guild_id=GUILD, channel_id=CHANNEL)
     await service.accept(lobby.id, DAN[0])
     clock.advance(3 * HOUR + 1)
     (job,) = [j for j in await service.due_reminders() if j.match.id == lobby.id]
-    t.say("first reminder", (job.user_id, job.via, job.text))
+    t.say("first reminder", (job.user_id, job.via, words(service).text(job)))
     await service.reminder_done(job)
     await t.do("carol plays", service.play(lobby.id, CAROL[0], "e5"))
     clock.advance(25 * HOUR)
@@ -250,15 +263,15 @@ async def reminder_session(service: MatchService, clock: ManualClock, t: Transcr
     await t.do("dan plays", service.play(lobby.id, DAN[0], "d4"))
     clock.advance(50 * HOUR)
     (job,) = [j for j in await service.due_reminders() if j.match.id == lobby.id]
-    t.say("reminder after 50 h", job.text)
-    await t.do("carol snoozes", service.snooze(lobby.id, CAROL[0], job.ply))
+    t.say("reminder after 50 h", words(service).text(job))
+    t.say("carol snoozes", texts.snoozed(await service.snooze(lobby.id, CAROL[0], job.ply)))
     await t.refused("carol snoozes an old turn", service.snooze(lobby.id, CAROL[0], job.ply - 1))
 
 
 async def test_what_players_read_matches_the_reviewed_transcript(env, caplog):
     service, clock = env
     caplog.set_level(logging.WARNING, logger="bot")
-    t = Transcript()
+    t = Transcript(clock)
     await lobby_session(service, clock, t)
     await play_session(service, clock, t)
     await playbai_session(service, clock, t)

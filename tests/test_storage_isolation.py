@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.offers import Offers
-from bot.service import MatchService
+from bot.service.offers import Offers
+from bot.service.matches import MatchService
 from bot.store.sqlite import SqliteStore
+from bot.domain.seats import game_of
 
 GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
 ALICE, BOB, CAROL, DAN, ERIN = (101, "alice"), (102, "bob"), (103, "carol"), (104, "dan"), (105, "erin")
@@ -98,7 +99,7 @@ async def test_an_accepted_takeback_changes_only_its_own_match(service):
     bystanders = await crowd(service)
     await assert_untouched(service, bystanders,
                            lambda: Offers(service).answer(target.id, DAN[0], "undo", notice.at_seq, True))
-    assert service.game_of(await service.get(target.id)).ply == 0
+    assert game_of(await service.get(target.id)).ply == 0
 
 
 async def test_a_declined_offer_is_withdrawn_only_from_its_own_match(service):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service import MatchService
+from bot.service.matches import MatchService
 from bot.domain.errors import VersionConflict
 from bot.domain.model import GuildSettings, MoveRow, OfferRow, Preferences
 from bot.store.sqlite import SqliteStore

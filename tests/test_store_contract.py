@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.offers import Offers
-from bot.ratings import Ratings
-from bot.service import MatchService
+from bot.service.offers import Offers
+from bot.service.ratings import Ratings
+from bot.service.matches import MatchService
 from bot.domain.errors import StoreUnavailable
 from bot.domain.model import GuildSettings, RatingRow
 from bot.store.sqlite import SqliteStore

@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.suggestions import suggest_moves
+from bot.service.suggestions import suggest_moves
 from games import new_game
 
 NOTES = ("✗", "No legal move")  # explanations, not turns: their value is what was typed

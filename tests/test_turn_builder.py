@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.turn_builder import (
+from bot.service.turn_builder import (
     CUSTOM_ID_LIMIT,
     MAX_SELECTS,
     OPTIONS_PER_SELECT,

@@ -19,3 +19,33 @@ class DamagedMatch(Exception):
         super().__init__(f"match {match_id}: {reason}")
         self.match_id = match_id
         self.reason = reason
+
+
+class Refusal(Exception):
+    """A request refused for a reason the player can act on; the refusal itself changed nothing.
+
+    ``reason`` names the refusal and ``facts`` hold what its wording needs (a match, a seat, a number):
+    the service decides, the chat layer says it (``bot/chat/texts.py``, one sentence per reason), so no
+    layer below chat writes a sentence for Discord. Kinds that callers act on are subclasses.
+    """
+
+    def __init__(self, reason: str, **facts: object) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.facts = facts
+
+    def __str__(self) -> str:  # for logs; players read chat/texts.py's wording
+        shown = ", ".join(f"{k}={v!r}"[:60] for k, v in self.facts.items() if k not in ("match", "game"))
+        return f"{self.reason}({shown})"
+
+
+class StalePosition(Refusal):
+    """A button, offer or claim made for a position the match has left: it is out of date, not wrong."""
+
+
+class BuilderExpired(StalePosition):
+    """A turn builder opened on a position that has changed since."""
+
+
+class MatchPaused(Refusal):
+    """The match is set aside (its data cannot be read or does not replay): nothing is served in it."""

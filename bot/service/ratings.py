@@ -17,18 +17,21 @@ from openskill.models import PlackettLuce
 from games import GameError
 from games import get as get_game
 
-from .service import MatchService, ServiceError, effective_moves
-from .domain.model import MatchRow, RatingRow
+from ..domain.errors import Refusal
+from ..domain.model import MatchRow, RatingRow
+from ..domain.replay import apply_logged, effective_moves, replay
+from ..domain.seats import game_of, player_row
+from .matches import MatchService
 
 log = logging.getLogger(__name__)
 
-TOP = 10
-
-
 @dataclass
-class Standing:
-    rank: int
-    row: RatingRow
+class Profile:
+    """A player's standing in a server: (rating, rank or None, of how many) per game, and matches in play."""
+
+    user_id: int
+    ratings: list[tuple[RatingRow, int | None, int]]
+    playing: list[MatchRow]
 
 
 class Ratings:
@@ -71,9 +74,8 @@ class Ratings:
         return await self.store.ratings_of(match.guild_id, match.game, [s.user_id for s in match.seats])
 
     async def _rated_rows(self, match: MatchRow) -> list[RatingRow]:
-        service = self.service
-        game = service.game_of(match)
-        winners = {service.player_row(match, game, seat).user_id for seat in game.winners}
+        game = game_of(match)
+        winners = {player_row(match, game, seat).user_id for seat in game.winners}
         seats = sorted(match.seats, key=lambda s: s.seat)
         current = await self._current(match)
         rows = [current.get(s.user_id) or RatingRow(match.guild_id, match.game, s.user_id, s.name,
@@ -105,57 +107,30 @@ class Ratings:
 
     async def _leaving_order(self, match: MatchRow) -> list[int]:
         """Players who resigned or ran out of time, first to leave first (replayed: a swap moves seats)."""
-        service = self.service
-        game = service.replay(match, [])
+        game = replay(match, [])
         order = []
         for move in effective_moves(await self.store.moves(match.id)):
             if move.kind in ("resign", "timeout"):
-                order.append(service.player_row(match, game, move.seat).user_id)
-            service._apply_logged(game, move)
+                order.append(player_row(match, game, move.seat).user_id)
+            apply_logged(game, move)
         return order
 
     # -- reading ---------------------------------------------------------------------------
 
-    async def leaderboard(self, guild_id: int, game_id: str, user_id: int) -> str:
+    async def leaderboard(self, guild_id: int, game_id: str) -> tuple[str, list[RatingRow]]:
+        """(the game's name, everyone rated in this server's game, best first)."""
         try:
             info = get_game(game_id)
         except GameError as error:
-            raise ServiceError(str(error)) from None
-        board = await self.store.leaderboard(guild_id, info.id)
-        if not board:
-            return f"No rated {info.name} matches in this server yet."
-        lines = [f"**{info.name} leaderboard**"]
-        for rank, row in enumerate(board[:TOP], start=1):
-            lines.append(self._line(rank, row))
-        mine = next((i for i, r in enumerate(board, start=1) if r.user_id == user_id), None)
-        if mine is None:
-            lines.append("You have no rated match of this game here yet.")
-        elif mine > TOP:
-            lines.append("…")
-            lines.append(self._line(mine, board[mine - 1]) + " ← you")
-        return "\n".join(lines)
+            raise Refusal("game_says", why=str(error)) from None
+        return info.name, await self.store.leaderboard(guild_id, info.id)
 
-    @staticmethod
-    def _line(rank: int, row: RatingRow) -> str:
-        return (f"{rank}. <@{row.user_id}> — {row.skill:.1f} "
-                f"({row.games} game{'s' * (row.games != 1)}: {row.wins} W / {row.losses} L / {row.draws} D)")
-
-    async def profile(self, guild_id: int, user_id: int) -> str:
+    async def profile(self, guild_id: int, user_id: int) -> Profile:
         rows = await self.store.ratings_of_user(guild_id, user_id)
-        lines = [f"**Profile of <@{user_id}>**"]
+        ranked = []
         for row in rows:
             board = await self.store.leaderboard(guild_id, row.game)
             rank = next((i for i, r in enumerate(board, start=1) if r.user_id == user_id), None)
-            place = f", #{rank} of {len(board)}" if rank else ""
-            lines.append(f"• {get_game(row.game).name}: rating {row.skill:.1f}{place} — "
-                         f"{row.games} rated game{'s' * (row.games != 1)}: "
-                         f"{row.wins} W / {row.losses} L / {row.draws} D")
-        if not rows:
-            lines.append("No rated matches yet.")
+            ranked.append((row, rank, len(board)))
         current = await self.service.usable_only(await self.store.matches_of_user(user_id, guild_id, ("active",)))
-        if current:
-            listed = ", ".join(f"{self.service.title(m)} (<#{m.home_channel_id}>)" for m in current[:10])
-            lines.append(f"Playing now: {listed}" + (" …" if len(current) > 10 else ""))
-        else:
-            lines.append("Playing now: nothing.")
-        return "\n".join(lines)
+        return Profile(user_id, ranked, current)

@@ -12,16 +12,15 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import aiohttp
 import discord
 
+from ..domain.model import MatchRow
+from . import texts
 from .pacing import RequestBudget, Unpaced
-from .domain.model import MatchRow
-
-if TYPE_CHECKING:
-    from .app import HexplayBot
 
 LOCKED_CODES = (160005, 50083)  # the thread is locked; the thread is archived (and, for the bot, locked)
 # Failures that say nothing about the place: Discord or the network was down, the next try may land.
@@ -58,31 +57,30 @@ class LockedThreads:
 
 
 class MatchHomes:
-    def __init__(self, bot: "HexplayBot") -> None:
-        self.bot = bot
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
         self.locked = LockedThreads()
-        bot.add_listener(self._thread_updated, "on_raw_thread_update")
-        bot.add_listener(self._thread_deleted, "on_raw_thread_delete")
 
-    async def _thread_updated(self, payload: discord.RawThreadUpdateEvent) -> None:
+    async def thread_updated(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """Discord reports a thread changed: one unlocked takes posts again (the client's event)."""
         metadata = payload.data.get("thread_metadata") or {}
         if not metadata.get("locked", False):
             self.locked.forget(payload.thread_id)
 
-    async def _thread_deleted(self, payload: discord.RawThreadDeleteEvent) -> None:
+    async def thread_deleted(self, payload: discord.RawThreadDeleteEvent) -> None:
         self.locked.forget(payload.thread_id)
 
     async def first_place(self, match: MatchRow, pace: RequestBudget = UNPACED) -> tuple[Any | None, str]:
         """The match's home to post in, or None and why it cannot take a post."""
         in_thread = match.thread_id is not None
         if match.thread_id is not None and self.locked.known(match.thread_id):
-            return None, "the match's thread is locked"
+            return None, texts.THREAD_LOCKED
         home = await self.channel(match.home_channel_id, pace)
         if home is None:
-            return None, "the match's thread was deleted" if in_thread else "the match's channel is gone"
+            return None, texts.THREAD_DELETED if in_thread else texts.CHANNEL_GONE
         if in_thread and getattr(home, "locked", False):
             self.locked.remember(home.id)
-            return None, "the match's thread is locked"
+            return None, texts.THREAD_LOCKED
         return home, ""
 
     def thread_refused(self, match: MatchRow, error: discord.HTTPException) -> str:
@@ -90,13 +88,13 @@ class MatchHomes:
         if match.thread_id is not None and error.code in LOCKED_CODES:
             self.locked.remember(match.thread_id)
         if isinstance(error, discord.NotFound):
-            return "the match's thread was deleted"
-        return f"the match's thread refuses posts ({describe_failure(error)})"
+            return texts.THREAD_DELETED
+        return texts.thread_refuses(describe_failure(error))
 
     async def channel(self, channel_id: int, pace: RequestBudget = UNPACED) -> Any | None:
-        if self.bot.get_channel(channel_id) is None:
+        if self.client.get_channel(channel_id) is None:
             await pace.spend()  # not cached: discord.py fetches it
-        return await self.bot.channel_by_id(channel_id)
+        return await channel_by_id(self.client, channel_id)
 
     async def post(self, match: MatchRow, text: str, *, pace: RequestBudget = UNPACED,
                    channel_fallback: bool = True, **send: Any) -> discord.Message:
@@ -113,31 +111,43 @@ class MatchHomes:
                 raise
             except discord.HTTPException as error:
                 if match.thread_id is None:
-                    raise Refused(f"the match's channel refused it ({describe_failure(error)})") from None
+                    raise Refused(texts.channel_refused(describe_failure(error))) from None
                 problem = self.thread_refused(match, error)
         if match.thread_id is None or not channel_fallback:
             raise Refused(problem)
         parent = await self.channel(match.channel_id, pace)
         if parent is None:
-            raise Refused(f"{problem} and its channel is gone too")
+            raise Refused(texts.and_channel_gone(problem))
         try:
             await pace.spend()
             return await parent.send(text, **send)
         except TRANSIENT:
             raise
         except discord.HTTPException as error:
-            raise Refused(f"{problem}, and the channel refused it too ({describe_failure(error)})") from None
+            raise Refused(texts.and_channel_refused(problem, describe_failure(error))) from None
 
 
 def describe_failure(error: BaseException) -> str:
+    """Why Discord did not take a post, for players and the log."""
     if isinstance(error, asyncio.TimeoutError):
-        return "Discord did not answer in time"
+        return texts.discord_failure("timeout")
     if isinstance(error, discord.HTTPException):
         if error.code == 160005:
-            return "it is locked"
+            return texts.discord_failure("locked")
         if error.code == 50083:
-            return "it is archived and locked"
+            return texts.discord_failure("archived")
         if isinstance(error, discord.DiscordServerError):
-            return f"Discord answered {error.status}"
-        return error.text or f"Discord answered {error.status}"
-    return "Discord could not be reached"
+            return texts.discord_failure("server", error.status)
+        return texts.discord_failure("other", error.status, error.text)
+    return texts.discord_failure("unreachable")
+
+
+async def channel_by_id(client: discord.Client, channel_id: int) -> Any | None:
+    """A channel or thread from the cache, else fetched; None if Discord does not have it (or refuses)."""
+    channel = client.get_channel(channel_id)
+    if channel is None:
+        try:
+            channel = await client.fetch_channel(channel_id)
+        except discord.HTTPException:
+            return None
+    return channel

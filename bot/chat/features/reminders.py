@@ -1,7 +1,7 @@
 """The reminder loop: asks the service what is due and delivers it.
 
 A pass sends concurrently: up to ``in_flight`` notices at once, each request paid for from the
-bot's request budget (bot/pacing.py), so that hundreds of due reminders go out in seconds
+bot's request budget (chat/pacing.py), so that hundreds of due reminders go out in seconds
 instead of one after another for minutes, without a storm of 429s. Time-limit notices start
 first, so a time-out never waits behind reminders. One pass runs at a time, and a reminder is
 marked sent only once Discord has taken it, and only for the turn it was about: none is sent twice.
@@ -18,19 +18,42 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
-from typing import TYPE_CHECKING, Awaitable, Callable, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import discord
 
-from .homes import TRANSIENT, Refused, describe_failure
-from .service import ReminderJob
-from .timelimits import TIMED_OUT, DeadlineJob
-from .ui import ClaimButton, SnoozeButton, mention_only
-
-if TYPE_CHECKING:
-    from .app import HexplayBot
+from ...domain.outcome import DeadlineJob, ReminderJob
+from ...service.timelimits import TIMED_OUT
+from .. import texts
+from ..common import guarded, mention_only
+from ..context import Chat, chat_of
+from ..homes import TRANSIENT, Refused, describe_failure
+from .timelimits import ClaimButton
 
 log = logging.getLogger(__name__)
+
+
+class SnoozeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx:snooze:(?P<match>\d+):(?P<ply>\d+)"):
+    def __init__(self, match_id: int, ply: int) -> None:
+        super().__init__(discord.ui.Button(label="Snooze for this turn", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"hx:snooze:{match_id}:{ply}"))
+        self.match_id, self.ply = match_id, ply
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: Any) -> SnoozeButton:
+        return cls(int(match["match"]), int(match["ply"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            match = await chat_of(interaction).service.snooze(self.match_id, interaction.user.id, self.ply)
+            await interaction.response.send_message(texts.snoozed(match), ephemeral=True)
+
+        await guarded(interaction, run)
+
+
+ITEMS = (SnoozeButton,)
 
 Job = TypeVar("Job", ReminderJob, DeadlineJob)
 
@@ -39,10 +62,12 @@ class ReminderLoop:
     give_up_after = 3  # passes on which a notice was refused everywhere before it stops for this turn
     in_flight = 16  # notices sent at once: enough to keep the request budget busy while each waits for Discord
 
-    def __init__(self, bot: "HexplayBot") -> None:
-        self.bot = bot
-        self.homes = bot.announcer.homes
-        self.budget = bot.request_budget
+    def __init__(self, client: discord.Client, chat: Chat, tell_paused: Callable[[], Awaitable[None]]) -> None:
+        self.client = client
+        self.chat = chat
+        self.homes = chat.announcer.homes
+        self.budget = chat.budget
+        self.tell_paused = tell_paused  # the players of matches set aside since the last pass are told
         self._pass = asyncio.Lock()  # one pass at a time, so a reminder is never sent twice
 
     async def stop(self, grace: float) -> None:
@@ -56,9 +81,9 @@ class ReminderLoop:
         # holding the pass lock for good: no new pass starts before the loop is cancelled
 
     async def run_forever(self) -> None:
-        await self.bot.wait_until_ready()
-        while not self.bot.is_closed():
-            await asyncio.sleep(self.bot.settings.reminder_check_seconds)
+        await self.client.wait_until_ready()
+        while not self.client.is_closed():
+            await asyncio.sleep(self.chat.settings.reminder_check_seconds)
             try:
                 await self.run_once()
             except Exception:
@@ -67,17 +92,17 @@ class ReminderLoop:
     async def run_once(self) -> int:
         """Deliver every due time-limit warning, time-out and reminder; returns how many were sent."""
         async with self._pass:
-            await self.bot.timelimits.heartbeat()
+            await self.chat.timelimits.heartbeat()
             turns = _Turns(self.in_flight)
-            sending = [turns.start(self._deadline, job) for job in await self.bot.timelimits.due()]
+            sending = [turns.start(self._deadline, job) for job in await self.chat.timelimits.due()]
             try:
-                reminders = await self.bot.service.due_reminders()
+                reminders = await self.chat.service.due_reminders()
             except Exception:
                 await asyncio.gather(*sending)  # the time-limit notices under way are finished and recorded
                 raise
             sending += [turns.start(self._reminder, job) for job in reminders]
             sent = sum(await asyncio.gather(*sending))
-            await self.bot.tell_paused()  # matches set aside since the last pass (damage found while serving)
+            await self.tell_paused()  # matches set aside since the last pass (damage found while serving)
             return sent
 
     # -- reminders -----------------------------------------------------------------------
@@ -92,7 +117,7 @@ class ReminderLoop:
             log.warning("match %s: reminder for %s not delivered (%s); the next pass tries again",
                         job.match.id, job.user_id, describe_failure(error))
             return False
-        await self.bot.service.reminder_done(job)
+        await self.chat.service.reminder_done(job)
         return True
 
     async def deliver(self, job: ReminderJob) -> None:
@@ -103,7 +128,7 @@ class ReminderLoop:
         view = discord.ui.View(timeout=None)
         view.add_item(SnoozeButton(job.match.id, job.ply))
         view.add_item(discord.ui.Button(label="Open the board", url=self._link(job)))
-        text = f"{job.text}\nBoard: {self._link(job)}"
+        text = texts.board_link(texts.reminder(job, self.chat.now()), self._link(job))
         no_dm = ""
         if job.via == "dm":
             no_dm = await self._dm(job.user_id, text, view)
@@ -114,15 +139,15 @@ class ReminderLoop:
             await self.homes.post(job.match, f"<@{job.user_id}> {text}", pace=self.budget, channel_fallback=False,
                                   view=view, allowed_mentions=mention_only(job.user_id))
         except Refused as refusal:
-            raise Refused(f"{no_dm}, and {refusal}" if no_dm else str(refusal)) from None
+            raise Refused(texts.both(no_dm, str(refusal)) if no_dm else str(refusal)) from None
 
     async def _reminder_refused(self, job: ReminderJob, why: str) -> None:
-        tries = await self.bot.store.count_refused_try(job.match.id, "reminder", job.match.version)
+        tries = await self.chat.service.refused_try(job.match.id, "reminder", job.match.version)
         if tries < self.give_up_after:
             log.info("match %s: reminder for %s refused (%s; try %d of %d)", job.match.id, job.user_id, why, tries,
                      self.give_up_after)
             return
-        if not await self.bot.store.snooze(job.match.id, job.user_id, job.ply):  # the next turn gets a new one
+        if not await self.chat.service.give_up_reminder(job.match.id, job.user_id, job.ply):  # the next turn gets a new one
             return  # the turn moved on meanwhile: nothing to stop
         told = await self._say_reminders_stopped(job, why)
         log.warning("match %s: giving up the reminder for %s on this turn after %d refused tries (%s); %s",
@@ -130,13 +155,12 @@ class ReminderLoop:
 
     async def _say_reminders_stopped(self, job: ReminderJob, why: str) -> str:
         """Where the match lives (its thread, else its channel); returns where it was said, or why not."""
-        text = (f"<@{job.user_id}> Your reminders for **{self.bot.service.title(job.match)}** have stopped for this "
-                f"turn: none could reach you ({why}). It is still your turn: play with /move.")
+        text = texts.reminders_stopped(job, why)
         try:
             message = await self.homes.post(job.match, text[:2000], pace=self.budget,
                                             allowed_mentions=mention_only(job.user_id))
         except Refused as refusal:
-            return f"no place in the match takes a word about it either ({refusal})"
+            return f"no place in the match takes a word about it either ({refusal})"  # the log's words
         except TRANSIENT as error:
             return f"the word about it was not posted ({describe_failure(error)})"
         return f"said so in channel {message.channel.id}"
@@ -153,7 +177,7 @@ class ReminderLoop:
             log.warning("match %s: time-limit notice (level %d) not delivered (%s); the next pass tries again",
                         job.match.id, job.level, describe_failure(error))
             return False
-        await self.bot.timelimits.done(job)
+        await self.chat.timelimits.done(job)
         return True
 
     async def deliver_deadline(self, job: DeadlineJob) -> None:
@@ -164,27 +188,26 @@ class ReminderLoop:
         """
         view = discord.ui.View(timeout=None)
         if job.level == TIMED_OUT:
-            label = "Claim win" if len(job.claimant_ids) == 1 else "Claim: drop the seat"
-            view.add_item(ClaimButton(job.match.id, job.ply, label))
-            await self.homes.post(job.match, job.text, pace=self.budget, view=view,
+            view.add_item(ClaimButton(job.match.id, job.ply, texts.claim_label(len(job.claimant_ids))))
+            await self.homes.post(job.match, texts.deadline(job), pace=self.budget, view=view,
                                   allowed_mentions=mention_only(job.claimant_ids + [job.user_id]))
             return
         view.add_item(discord.ui.Button(label="Open the board", url=self._link(job)))
         if job.via == "dm":
-            no_dm = await self._dm(job.user_id, job.text, view)
+            no_dm = await self._dm(job.user_id, texts.deadline(job), view)
             if not no_dm:
                 return
             log.info("no DM for %s (%s); warning in the match instead", job.user_id, no_dm)
-        await self.homes.post(job.match, f"<@{job.user_id}> {job.text}", pace=self.budget, view=view,
+        await self.homes.post(job.match, f"<@{job.user_id}> {texts.deadline(job)}", pace=self.budget, view=view,
                               allowed_mentions=mention_only(job.user_id))
 
     async def _deadline_refused(self, job: DeadlineJob, why: str) -> None:
         what = "time-out notice" if job.level == TIMED_OUT else "time-limit warning"
-        tries = await self.bot.store.count_refused_try(job.match.id, f"deadline-{job.level}", job.match.version)
+        tries = await self.chat.service.refused_try(job.match.id, f"deadline-{job.level}", job.match.version)
         if tries < self.give_up_after:
             log.info("match %s: %s refused (%s; try %d of %d)", job.match.id, what, why, tries, self.give_up_after)
             return
-        await self.bot.timelimits.done(job)  # as if sent: no place in the match takes it
+        await self.chat.timelimits.done(job)  # as if sent: no place in the match takes it
         log.warning("match %s: %s for %s given up after %d refused tries; no place in the match takes it (%s)",
                     job.match.id, what, job.user_id, tries, why)
 
@@ -192,14 +215,14 @@ class ReminderLoop:
 
     async def _dm(self, user_id: int, text: str, view: discord.ui.View) -> str:
         """Send a direct message: "" once sent, else why not."""
-        user = self.bot.get_user(user_id)
+        user = self.client.get_user(user_id)
         opened = user is not None and user.dm_channel is not None
         await self.budget.spend(1 if opened else 2)  # opening the DM channel is a request of its own
         try:
-            channel = await self.bot.create_dm(user or discord.Object(user_id))
+            channel = await self.client.create_dm(user or discord.Object(user_id))
             await channel.send(text, view=view)
         except discord.Forbidden:
-            return "direct messages from the bot are closed"
+            return texts.DMS_CLOSED
         except (discord.HTTPException, *TRANSIENT) as error:
             return describe_failure(error)
         return ""

@@ -1,7 +1,7 @@
 """The computer's seats: it plays its turns through the service, like a person, thinking in a process pool.
 
 No Discord here (the bot gives it a callback that announces an outcome). After
-every stored change that moves a game on (``MatchService.change_hooks``), and
+every stored change that moves a game on (the service's events, wired by bot/runtime.py), and
 once at start-up for every match it is to move in, the computer player looks
 at the match. If a computer seat is to move it thinks in ``ai.worker.Thinker``
 (other processes: a search never holds the event loop, so commands for other
@@ -20,12 +20,14 @@ import logging
 from typing import Any, Awaitable, Callable
 
 from ai.worker import Thinker
-from games import Game
+from games import AnyGame
 
-from .offers import OfferAnswer, Offers
-from .service import MatchService, Outcome, ServiceError
-from .domain.errors import DamagedMatch
-from .domain.model import MatchRow
+from ..domain.errors import DamagedMatch, Refusal
+from ..domain.model import MatchRow
+from ..domain.outcome import OfferAnswer, Outcome
+from ..domain.seats import computer_to_move, game_of, user_to_move
+from .matches import MatchService
+from .offers import Offers
 
 log = logging.getLogger(__name__)
 
@@ -42,19 +44,19 @@ class ComputerPlayer:
     announce_wait = 20.0  # seconds to wait for the human's board before playing anyway (a failed post is retried)
     poll_seconds = 0.02
 
-    def __init__(self, service: MatchService, offers: Offers, thinker: Thinker | None = None) -> None:
+    def __init__(self, service: MatchService, offers: Offers, thinker: Thinker | None = None,
+                 announce: Callable[[Outcome], Awaitable[Any]] | None = None) -> None:
         self.service = service
         self.store = service.store
         self.offers = offers
         self.thinker = thinker or Thinker()
-        # set by the bot: posts a computer's stored turn like a person's (thread, retries, end-of-game DMs)
-        self.announce: Callable[[Outcome], Awaitable[Any]] | None = None
+        # posts a computer's stored turn like a person's (thread, retries, end-of-game DMs): given by the bot
+        self.announce = announce
         self._tasks: dict[int, asyncio.Task] = {}
         self._again: set[int] = set()  # matches poked while their task was already running
         self._playing: set[asyncio.Future] = set()  # stores and announcements in flight: a stop waits for them
         self._errands: set[asyncio.Task] = set()  # answers to offers
         self._closed = False
-        service.change_hooks.append(self.changed)
 
     # -- when to look -----------------------------------------------------------------------
 
@@ -83,7 +85,7 @@ class ComputerPlayer:
         match = await self.store.get_match(match_id)
         if match is None or not match.has_computer or not await self.service.usable(match):
             return False
-        if self.service.computer_to_move(match, self.service.game_of(match)) is None:
+        if computer_to_move(match, game_of(match)) is None:
             return False
         self.poke(match_id)
         return True
@@ -125,8 +127,8 @@ class ComputerPlayer:
         match = await self.store.get_match(match_id)
         if match is None or match.status != "active" or not await self.service.usable(match):
             return False
-        game = self.service.game_of(match)
-        seat = self.service.computer_to_move(match, game)
+        game = game_of(match)
+        seat = computer_to_move(match, game)
         if seat is None or match.state is None:
             return False
         assert seat.computer is not None
@@ -152,7 +154,7 @@ class ComputerPlayer:
     async def _play(self, match: MatchRow, user_id: int, notation: str) -> bool:
         try:
             outcome = await self.service.play(match.id, user_id, notation, expected_version=match.version)
-        except ServiceError as error:
+        except Refusal as error:
             current = await self.store.get_match(match.id)
             if current is not None and current.version != match.version:
                 return True  # the position changed while it thought: look again
@@ -183,7 +185,7 @@ class ComputerPlayer:
             accept = await self.thinker.draw(match.state, seat.seat, turn_seed(match_id, at_seq, salt=1))
         try:
             return await self.offers.answer(match_id, user_id, kind, at_seq, accept)
-        except ServiceError as error:  # answered, lapsed or over meanwhile
+        except Refusal as error:  # answered, lapsed or over meanwhile
             log.info("match %s: the computer's answer to the %s offer was not needed (%s)", match_id, kind, error)
             return None
 
@@ -194,24 +196,20 @@ class ComputerPlayer:
         answer = await self.thinker.turn(match.state, HINT_LEVEL, turn_seed(match_id, game.ply, salt=2))
         return str(answer["turn"])
 
-    def check_hint(self, match: MatchRow, user_id: int) -> tuple[MatchRow, Game]:
+    def check_hint(self, match: MatchRow, user_id: int) -> tuple[MatchRow, AnyGame]:
         """Refuse a hint clearly: not a player, no hints in this match, not in play, not their turn."""
-        service = self.service
         if match.status != "active":
-            raise ServiceError(f"{service.title(match)} is not in play: hints are for a turn of a game going on.")
-        game = service.game_of(match)
+            raise Refusal("hint_not_in_play", match=match)
+        game = game_of(match)
         seat = match.seat_of(user_id)
         if seat is None or seat.is_computer:
-            raise ServiceError(f"You are not a player in {service.title(match)}.")
+            raise Refusal("not_a_player", match=match)
         if not (match.has_computer or match.hints):
-            raise ServiceError(f"No hints in {service.title(match)}: hints are for matches against the computer, "
-                               "or matches created with `hints: True` (every player agreed by joining).")
+            raise Refusal("no_hints", match=match)
         if seat.resigned:
-            raise ServiceError(f"You have left {service.title(match)}.")
-        if service.user_to_move(match, game) != user_id:
-            assert game.to_move is not None
-            raise ServiceError(f"A hint is for your own turn: in {service.title(match)} "
-                               f"{service.seat_label(match, game, game.to_move)} is to move.")
+            raise Refusal("you_left", match=match)
+        if user_to_move(match, game) != user_id:
+            raise Refusal("hint_not_your_turn", match=match, game=game)
         return match, game
 
     # -- stopping --------------------------------------------------------------------------------

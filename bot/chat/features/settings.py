@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ..refusals import ChallengeRefusals
-from ..service import ServiceError
-from ..text import escape
-from ..ui import mention_only
-from .common import bot_of, guild_only
+from ...domain.errors import Refusal
+from .. import texts
+from ..commands import guild_only
+from ..common import mention_only
+from ..context import Chat
 
 
 class SettingsCog(commands.Cog, name="Settings"):
-    def __init__(self, bot) -> None:
-        self.bot = bot
+    def __init__(self, chat: Chat) -> None:
+        self.chat = chat
 
     @app_commands.command(
         name="settings", description="Your reminders in this server (on/off, delay, DM or ping) and who may challenge you")
@@ -31,17 +29,16 @@ class SettingsCog(commands.Cog, name="Settings"):
                                app_commands.Choice(name="Ping in the match thread", value="ping")],
                           challenges=[app_commands.Choice(name="Everyone", value="everyone"),
                                       app_commands.Choice(name="Nobody", value="nobody")])
-    async def settings(self, interaction: discord.Interaction, reminders: Optional[bool] = None,
-                       delay_hours: Optional[float] = None, via: Optional[app_commands.Choice[str]] = None,
-                       challenges: Optional[app_commands.Choice[str]] = None, block: Optional[discord.User] = None,
-                       unblock: Optional[discord.User] = None) -> None:
+    async def settings(self, interaction: discord.Interaction, reminders: bool | None = None,
+                       delay_hours: float | None = None, via: app_commands.Choice[str] | None = None,
+                       challenges: app_commands.Choice[str] | None = None, block: discord.User | None = None,
+                       unblock: discord.User | None = None) -> None:
         guild_id = guild_only(interaction)
-        service = bot_of(interaction).service
-        refusals = ChallengeRefusals(service.store, service.clock)
+        service = self.chat.service
+        refusals = self.chat.challenges
         user_id = interaction.user.id
         if block is not None and block.bot:
-            raise ServiceError(f"{escape(block.display_name)} is a bot: bots never challenge anyone, so there is "
-                               "nothing to block.")
+            raise Refusal("block_a_bot", name=block.display_name)
         changed = any(option is not None for option in (reminders, delay_hours, via, challenges, block, unblock))
         refusal_change = dict(challenges=challenges.value if challenges else None,
                               block=(block.id, block.display_name) if block else None,
@@ -54,13 +51,8 @@ class SettingsCog(commands.Cog, name="Settings"):
             prefs = await service.preferences(user_id, guild_id)
         if challenges is not None or block is not None or unblock is not None:
             await refusals.update(user_id, guild_id, **refusal_change)
-        default_hours = await service.server_reminder_hours(guild_id)
-        text = ("Saved. " if changed else "") + service.describe_preferences(prefs, default_hours)
-        text += "\n" + await refusals.describe(user_id, guild_id)
+        default_hours = await service.default_reminder_hours_in(guild_id)
+        shown = await refusals.settings(user_id, guild_id)
+        text = (texts.SAVED if changed else "") + texts.preferences(prefs, default_hours)
+        text += "\n" + texts.challenge_settings(shown.challenges, shown.blocked)
         await interaction.response.send_message(text, ephemeral=True, allowed_mentions=mention_only(None))
-
-    @app_commands.command(name="vacation", description="Pause your clocks in every match for some days")
-    @app_commands.describe(days="How many days (your yearly allowance is shown if it is not enough)")
-    async def vacation(self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 60]) -> None:
-        text = await bot_of(interaction).timelimits.vacation(interaction.user.id, days)
-        await interaction.response.send_message(text, ephemeral=True)

@@ -2,19 +2,27 @@
 
 "nobody" is a preference of the server, beside the reminders: a player may welcome challenges among friends
 and refuse them in a large public server. A block is about a person, so it holds in every server. Both are
-enforced where challenges are admitted (bot/limits.py), for /play and rematches alike.
+enforced where challenges are admitted (bot/service/limits.py), for /play and rematches alike.
 """
 
 from __future__ import annotations
 
-from .clock import Clock
-from .service import ServiceError
-from .store.base import Store
-from .text import escape, quoted
+from dataclasses import dataclass
+
+from ..domain.clock import Clock
+from ..domain.errors import Refusal
+from ..store.base import Store
 
 CHALLENGE_CHOICES = ("everyone", "nobody")
 MAX_BLOCKS = 500  # the table stays small; nobody needs more
-SHOWN_BLOCKS = 20  # a reply lists this many, then counts the rest (Discord's 2,000 characters)
+
+
+@dataclass
+class ChallengeSettings:
+    """Who a player takes challenges from: ``challenges`` in this server, and whom they block everywhere."""
+
+    challenges: str
+    blocked: list[int]
 
 
 class ChallengeRefusals:
@@ -37,30 +45,18 @@ class ChallengeRefusals:
 
     async def check(self, user_id: int, *, challenges: str | None = None, block: tuple[int, str] | None = None,
                     unblock: tuple[int, str] | None = None) -> None:
-        """Refuse (ServiceError) a change that cannot be made, storing nothing."""
+        """Refuse a change that cannot be made, storing nothing."""
         if challenges is not None and challenges not in CHALLENGE_CHOICES:
-            raise ServiceError(f"Challenges come from everyone or nobody, not `{quoted(challenges, 20)}`.")
+            raise Refusal("challenges_choice", text=challenges)
         blocked = await self.store.blocked_by(user_id)
         if block is not None:
             if block[0] == user_id:
-                raise ServiceError("You cannot block yourself.")
+                raise Refusal("block_yourself")
             if block[0] not in blocked and len(blocked) >= MAX_BLOCKS:
-                raise ServiceError(f"You have blocked {MAX_BLOCKS} players, the most Hexplay keeps: unblock one "
-                                   "first, or refuse challenges from everyone with challenges:nobody.")
+                raise Refusal("too_many_blocks", most=MAX_BLOCKS)
         if unblock is not None and unblock[0] not in blocked:
-            raise ServiceError(f"{escape(unblock[1])} is not blocked.")
+            raise Refusal("not_blocked", name=unblock[1])
 
-    async def describe(self, user_id: int, guild_id: int) -> str:
-        """For the player only (an ephemeral reply): blocked people appear as mentions, which ping nobody there."""
+    async def settings(self, user_id: int, guild_id: int) -> ChallengeSettings:
         prefs = await self.store.get_preferences(user_id, guild_id)
-        blocked = await self.store.blocked_by(user_id)
-        listed = ", ".join(f"<@{b}>" for b in blocked[:SHOWN_BLOCKS])
-        if len(blocked) > SHOWN_BLOCKS:
-            listed += f" and {len(blocked) - SHOWN_BLOCKS} more"
-        if prefs.challenges == "nobody":
-            text = ("Challenges: you are **not taking challenges in this server** (you can still challenge others "
-                    "and join matches with open seats).")
-            return text + (f" Blocked in every server: {listed}." if blocked else "")
-        if blocked:
-            return f"Challenges: **from everyone except** {listed} (a block holds in every server)."
-        return "Challenges: you take them **from everyone**."
+        return ChallengeSettings(prefs.challenges, await self.store.blocked_by(user_id))

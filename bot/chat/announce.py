@@ -1,0 +1,295 @@
+"""Getting a stored turn's board to the players, whatever Discord does meanwhile.
+
+Once a turn is committed it is announced in the match's thread. When the thread is
+gone, the board goes to the match's channel and a new thread is opened on it; when
+the thread refuses posts (locked), the board goes to the channel, and so do the next
+ones until the thread is usable again (homes.py). When Discord fails
+(5xx, timeouts), the announcement is retried in the background with backoff until
+it lands, and a board is recorded as delivered only after Discord accepted it, so a
+restart neither loses one nor posts one twice (before re-posting, the channel's
+latest board is checked: a stop between a post and its record must not duplicate it).
+
+The mover is always told the truth: a change that was stored is never reported as
+"nothing happened" (:meth:`Announcer.after_commit`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import aiohttp
+import discord
+
+from ..domain.model import MatchRow
+from ..domain.outcome import Outcome
+from ..service.matches import MatchService
+from . import texts
+from .common import landed_anyway, mention_only, png_file, reply_error
+from .homes import MatchHomes, describe_failure
+
+log = logging.getLogger(__name__)
+
+TASK_PREFIX = "hexplay-announce"
+# Seconds after which an interaction is deferred before its answer is drawn (Discord drops answers after 3 s).
+LATE_SECONDS = 1.0
+
+ViewFor = Callable[[Outcome], "discord.ui.View | None"]
+
+
+class Undelivered(Exception):
+    """The board could not be posted anywhere right now; the message says why, for the player."""
+
+
+@dataclass
+class Delivered:
+    message: discord.Message
+    note: str = ""  # for the mover when the board is not where they would look first
+
+
+class Announcer:
+    attempt_timeout = 8.0  # seconds one post may take before it counts as failed (and is retried)
+    answer_within = 2.0  # seconds the mover waits for the post before being told the truth anyway
+    retry_delays: tuple[float, ...] = (2, 5, 15, 30, 60, 120, 300, 600, 600, 600, 600, 600)  # about an hour
+
+    def __init__(self, client: discord.Client, service: MatchService, homes: MatchHomes, view_for: ViewFor) -> None:
+        self.client = client
+        self.service = service
+        self.homes = homes
+        self.view_for = view_for  # the board's buttons (chat/views.py), given by the composition root
+        self._retrying: dict[int, asyncio.Task[None]] = {}
+
+    def line(self, outcome: Outcome) -> str:
+        return texts.line(outcome, self.service.clock.now())
+
+    # -- one attempt ----------------------------------------------------------------
+
+    async def announce(self, outcome: Outcome, prefix: str = "", unless_superseded: bool = False) -> Delivered | None:
+        """Post the outcome's board (thread, else channel) and record it; on failure retry in the background.
+
+        With ``unless_superseded`` (catch-up boards), nothing is posted once a later turn was stored:
+        that turn's own board shows the position, and an older board after it would mislead.
+        """
+        match = outcome.match
+        if unless_superseded and await self._superseded(match):
+            return None
+        try:
+            delivered = await self._post(match, prefix + self.line(outcome), outcome)
+        except Undelivered as error:
+            log.warning("match %s: board of version %s not delivered (%s); retrying in the background",
+                        match.id, match.version, error)
+            self.retry_later(match.id)
+            raise
+        await self.service.mark_announced(match.id, match.version, delivered.message.channel.id, delivered.message.id)
+        return delivered
+
+    async def _superseded(self, match: MatchRow) -> bool:
+        current = await self.service.read(match.id)
+        return current is None or current.version > match.version
+
+    def board_message(self, outcome: Outcome, png: bytes) -> dict[str, Any]:
+        """The board's picture, pings and buttons, as send() takes them."""
+        kwargs: dict[str, Any] = dict(file=png_file(png), allowed_mentions=mention_only(outcome.mention_user_ids))
+        view = self.view_for(outcome)
+        if view is not None:
+            kwargs["view"] = view
+        return kwargs
+
+    async def _post(self, match: MatchRow, content: str, outcome: Outcome) -> Delivered:
+        assert outcome.game is not None
+        png = await self.service.render(match, outcome.game, outcome.events)
+
+        async def send(channel: discord.abc.Messageable, text: str) -> discord.Message:
+            return await asyncio.wait_for(channel.send(text[:2000], **self.board_message(outcome, png)),
+                                          self.attempt_timeout)
+
+        in_thread = match.thread_id is not None
+        home, problem = await self.homes.first_place(match)
+        if home is not None:
+            try:
+                return Delivered(await send(home, content))
+            except discord.HTTPException as error:
+                if not in_thread and isinstance(error, discord.NotFound):
+                    raise Undelivered(texts.CHANNEL_GONE) from None
+                if isinstance(error, discord.DiscordServerError) or not in_thread:
+                    raise Undelivered(describe_failure(error)) from None
+                problem = self.homes.thread_refused(match, error)
+            except (TimeoutError, aiohttp.ClientError, OSError) as error:
+                raise Undelivered(describe_failure(error)) from None
+        if not in_thread:
+            raise Undelivered(problem)
+        parent = await self.homes.channel(match.channel_id)
+        if parent is None:
+            raise Undelivered(texts.and_channel_gone(problem))
+        try:
+            message = await send(parent, content)
+        except (discord.HTTPException, TimeoutError, aiohttp.ClientError, OSError) as error:
+            raise Undelivered(texts.and_channel_refused(problem, describe_failure(error))) from None
+        new_thread = await self._new_thread(match, message) if problem == texts.THREAD_DELETED else None
+        note = texts.posted_in_channel(problem, match.channel_id, new_thread, problem == texts.THREAD_DELETED)
+        return Delivered(message, note)
+
+    async def _new_thread(self, match: MatchRow, message: discord.Message) -> int | None:
+        """Open a new thread for a match whose thread was deleted; the match plays on there (its id, or None)."""
+        try:
+            thread = await message.create_thread(name=texts.thread_name(match), auto_archive_duration=10080)
+        except discord.HTTPException as error:
+            log.info("match %s: no new thread (%s); playing in the channel", match.id, error)
+            await self.service.set_thread(match.id, None)
+            return None
+        await self.service.set_thread(match.id, thread.id)
+        return thread.id
+
+    # -- in the background ---------------------------------------------------------------
+
+    def retry_later(self, match_id: int) -> None:
+        """Keep trying to post the match's latest board until it lands (one task per match)."""
+        running = self._retrying.get(match_id)
+        if running is not None and not running.done():
+            return
+        self._retrying[match_id] = asyncio.create_task(self._retry(match_id), name=f"{TASK_PREFIX}-{match_id}")
+
+    async def _retry(self, match_id: int) -> None:
+        for attempt, delay in enumerate(self.retry_delays, start=1):
+            await asyncio.sleep(delay)
+            match = await self.service.read(match_id)
+            if match is None or match.quarantine is not None or match.announced_version >= match.version:
+                return  # delivered meanwhile (a later turn's board, or a restart's catch-up)
+            try:
+                outcome = await self.service.missed(match_id)
+                if await self.already_shown(outcome) or await self._superseded(outcome.match):
+                    return
+                delivered = await self._post(outcome.match, texts.DELAYED + self.line(outcome), outcome)
+            except Undelivered as error:
+                log.warning("match %s: board still not delivered after %d tries (%s)", match_id, attempt, error)
+                continue
+            except Exception:
+                log.exception("match %s: retrying its board failed", match_id)
+                continue
+            await self.service.mark_announced(match_id, outcome.match.version, delivered.message.channel.id,
+                                              delivered.message.id)
+            log.info("match %s: board delivered on try %d", match_id, attempt)
+            return
+        log.error("match %s: board still not delivered after %d tries; the next start-up will post it",
+                  match_id, len(self.retry_delays))
+
+    async def already_shown(self, outcome: Outcome) -> bool:
+        """Whether the home channel's latest board already shows this outcome (a stop came between post and
+        record); if so it is recorded as delivered."""
+        match = outcome.match
+        home = await self.homes.channel(match.home_channel_id)
+        me = self.client.user
+        if home is None or me is None or not hasattr(home, "history"):
+            return False
+        line = self.line(outcome)
+        try:
+            async for message in home.history(limit=20):
+                if message.author.id != me.id or not message.attachments:
+                    continue
+                if line in message.content:  # the latest board is this one
+                    await self.service.mark_announced(match.id, match.version, message.channel.id, message.id)
+                    return True
+                return False
+        except discord.HTTPException:
+            return False
+        return False
+
+    async def close(self) -> None:
+        for task in self._retrying.values():
+            task.cancel()
+        self._retrying.clear()
+
+    # -- after a change is stored --------------------------------------------------------
+
+    async def post_board(self, interaction: discord.Interaction, outcome: Outcome) -> None:
+        """Show the new position: in reply when typed in the match's home, else there and privately here.
+
+        The turn is already stored, so the mover is told so within Discord's 3 seconds whatever
+        happens to the post (deferring first, as a post in the thread may be slow or fail).
+        """
+        match, game = outcome.match, outcome.game
+        assert game is not None
+        if interaction.channel_id == match.home_channel_id:
+            late = (discord.utils.utcnow() - interaction.created_at).total_seconds() > LATE_SECONDS
+            if late:  # a slow moment: acknowledge now, or Discord drops the answer after 3 s
+                await interaction.response.defer(thinking=True)
+            png = await self.service.render(match, game, outcome.events)
+            kwargs = dict(content=self.line(outcome), **self.board_message(outcome, png))
+            if late:
+                message_id: int | None = (await interaction.followup.send(wait=True, **kwargs)).id
+            else:
+                message_id = (await interaction.response.send_message(**kwargs)).message_id
+            if message_id is not None:
+                await self.service.mark_announced(match.id, match.version, match.home_channel_id, message_id)
+            await self.notify_ending(outcome)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        attempt = asyncio.create_task(self.announce(outcome), name=f"{TASK_PREFIX}-{match.id}-now")
+        done, _ = await asyncio.wait({attempt}, timeout=self.answer_within)
+        now = self.service.clock.now()
+        if attempt in done and attempt.exception() is None:
+            delivered = attempt.result()
+            assert delivered is not None
+            text = texts.done_elsewhere(outcome, now, delivered.message.channel.id, delivered.note)
+        else:
+            if attempt in done:
+                reason = str(attempt.exception())  # Undelivered: logged and retried by the announcer
+            else:
+                reason = texts.DISCORD_SLOW
+                attempt.add_done_callback(lambda task: task.cancelled() or task.exception())  # retried inside
+            text = texts.after_commit(outcome, now, reason)
+        await interaction.followup.send(text[:2000], ephemeral=True, allowed_mentions=mention_only(None))
+        await self.notify_ending(outcome)
+
+    async def after_commit(self, interaction: discord.Interaction, outcome: Outcome,
+                           announce: Callable[[], Awaitable[Any]]) -> None:
+        """Announce a stored change; if that fails, the mover still learns that it was stored."""
+        try:
+            await announce()
+        except Exception as error:
+            self.retry_later(outcome.match.id)  # records the board if it landed, posts it if not
+            if landed_anyway(error):
+                log.info("match %s: its reply landed although Discord answered it with an error", outcome.match.id)
+                return
+            log.warning("match %s: change stored (version %s) but its announcement failed: %r",
+                        outcome.match.id, outcome.match.version, error)
+            await reply_error(interaction, texts.after_commit(outcome, self.service.clock.now(),
+                                                              texts.DISCORD_REFUSED))
+
+    async def announce_in_home(self, outcome: Outcome) -> None:
+        """Post a change made away from the match's home (an offer's or a claim's button, the computer)."""
+        if outcome.game is not None:
+            try:
+                await self.announce(outcome)
+            except Undelivered:
+                pass  # logged and retried in the background
+        await self.notify_ending(outcome)
+
+    async def notify_ending(self, outcome: Outcome) -> None:
+        """After a board: retire lapsed offers; for a finished game, DM the players whose reminders come by DM."""
+        await self.retire_lapsed_offers(outcome)
+        if not outcome.finished or outcome.game is None:
+            return
+        text = texts.ending_dm(outcome, self.service.clock.now())
+        for user_id in outcome.ending_dm_user_ids:
+            try:
+                user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+                await user.send(text, allowed_mentions=mention_only(None))
+            except discord.HTTPException as error:  # closed DMs: the ping in the match is enough
+                log.info("no end-of-game DM for %s (%s)", user_id, error)
+
+    async def retire_lapsed_offers(self, outcome: Outcome) -> None:
+        """Offers that a move lapsed lose their buttons, and say why."""
+        for channel_id, message_id in outcome.lapsed_offers:
+            channel = await self.homes.channel(channel_id)
+            if channel is None:
+                continue
+            try:
+                message = await channel.fetch_message(message_id)
+                await message.edit(content=texts.lapsed(message.content)[:2000], view=None,
+                                   allowed_mentions=mention_only(None))
+            except discord.HTTPException as error:  # its buttons still answer "no longer open"
+                log.info("match %s: could not retire the lapsed offer %s (%s)", outcome.match.id, message_id, error)

@@ -1,0 +1,178 @@
+"""The Discord client: its connection, start-up and clean stop. Features live in ``features/``."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+import yarl
+from discord.ext import commands
+
+import render
+
+from ..config import Settings
+from . import texts
+from .announce import TASK_PREFIX
+from .common import HexplayTree
+from .context import Chat
+from .features.reminders import ReminderLoop
+
+log = logging.getLogger(__name__)
+
+# A clean stop waits this long at most for the work in flight (handlers, a reminder pass, boards being posted).
+STOP_GRACE_SECONDS = 10.0
+# The bot permissions the invite link asks for (README "Invite the bot"): View Channels, Send Messages,
+# Embed Links, Attach Files, Read Message History, Create Public Threads, Send Messages in Threads.
+INVITE_PERMISSIONS = 309237763072
+# Tasks discord.py runs a command or a button in, and the announcer's: a clean stop lets them finish.
+HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch", "discord-ui-dynamic-item-", "discord.py: ",
+                 TASK_PREFIX)
+
+# Hexplay never joins voice: silence discord.py's start-up warnings about voice libraries.
+discord.VoiceClient.warn_nacl = False
+if hasattr(discord.VoiceClient, "warn_dave"):
+    discord.VoiceClient.warn_dave = False
+
+
+def point_client_at(api_base_url: str, gateway_url: str) -> None:
+    """Send discord.py's REST and gateway traffic to another endpoint (proxy or emulator)."""
+    if api_base_url:
+        discord.http.Route.BASE = api_base_url.rstrip("/")
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+def invite_url(application_id: int) -> str:
+    return (f"https://discord.com/oauth2/authorize?client_id={application_id}"
+            f"&scope=bot+applications.commands&permissions={INVITE_PERMISSIONS}")
+
+
+class HexplayBot(commands.Bot):
+    chat: Chat
+
+    def __init__(self, settings: Settings, **options: Any) -> None:
+        # Slash commands and buttons arrive as interactions whatever the intents; the bot reads no messages,
+        # reactions or typing, so it asks only for servers and channels (threads). Each of its own posts
+        # would otherwise come back as a gateway event to parse and cache.
+        intents = discord.Intents.none()
+        intents.guilds = True
+        options.setdefault("max_messages", None)
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
+                         allowed_mentions=discord.AllowedMentions.none(), tree_cls=HexplayTree, **options)
+        self.settings = settings
+        self._cogs: Sequence[commands.Cog] = ()
+        self._items: Sequence[type[discord.ui.DynamicItem[Any]]] = ()
+        self.reminders: ReminderLoop | None = None
+        self.reminder_task: asyncio.Task[None] | None = None
+        self._caught_up = False  # missed boards are posted once, at the first on_ready
+        self._offline_since: float | None = None  # when the gateway connection dropped, if it is down
+        self.stopping = False  # set by close(): new interactions are refused while the work in flight finishes
+
+    def serve(self, chat: Chat, cogs: Sequence[commands.Cog], items: Sequence[type[discord.ui.DynamicItem[Any]]],
+              reminders: ReminderLoop) -> None:
+        """What the bot serves, built by the composition root (bot/runtime.py) before it starts."""
+        self.chat, self._cogs, self._items, self.reminders = chat, cogs, items, reminders
+        self._started_at = chat.now()  # changes after this are announced by their own command
+
+    async def setup_hook(self) -> None:
+        for cog in self._cogs:
+            await self.add_cog(cog)
+        self.add_dynamic_items(*self._items)
+        self.add_listener(self.chat.announcer.homes.thread_updated, "on_raw_thread_update")
+        self.add_listener(self.chat.announcer.homes.thread_deleted, "on_raw_thread_delete")
+        chat = self.chat
+        outage = await chat.timelimits.recover_outage()  # before anything can judge a deadline
+        if outage:
+            log.warning("clocks extended by %.0f s for the time the bot was down", outage)
+        rated = await chat.ratings.catch_up()  # matches that finished just before a stop
+        if rated:
+            log.info("rated %d matches that finished before the last stop", rated)
+        chat.service.pictures.start()  # picture workers, if any, start meanwhile (boards use a thread until then)
+        await asyncio.to_thread(render.warm_up)  # palettes: the first picture would take ~0.4 s otherwise
+        set_aside = await chat.service.verify_all()  # a match whose data is damaged is paused, not fatal
+        if set_aside:
+            log.error("matches paused (their stored data cannot be read, or their move log does not replay): %s",
+                      set_aside)
+        await self._sync_commands()
+        assert self.reminders is not None
+        self.reminder_task = asyncio.create_task(self.reminders.run_forever())
+
+    async def _sync_commands(self) -> None:
+        if not self.settings.dev_guild_ids:
+            await self.tree.sync()
+            return
+        for guild_id in self.settings.dev_guild_ids:
+            guild = discord.Object(guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+
+    # -- the connection ------------------------------------------------------------------
+
+    async def on_disconnect(self) -> None:
+        if self._offline_since is None:
+            self._offline_since = self.chat.now()
+
+    async def on_resumed(self) -> None:
+        await self._back_online()
+
+    async def _back_online(self) -> None:
+        """Players could not move while the gateway was down: a long gap is an outage, like a stop."""
+        since, self._offline_since = self._offline_since, None
+        if since is not None and await self.chat.timelimits.connection_gap(since):
+            log.warning("the Discord connection was down for %.0f s; running clocks extended", self.chat.now() - since)
+
+    async def on_ready(self) -> None:
+        await self._back_online()
+        if self.user is not None:
+            self.chat.ratings.computer_ids.add(self.user.id)  # the bot itself never counts as a rated player
+        if self._caught_up:
+            return
+        self._caught_up = True
+        log.info(self.connected_line())
+        await self.chat.opening.announce_missed(self._started_at)
+        await self.chat.opening.tell_paused()
+        resumed = await self.chat.computer.resume()  # its turns that a stop interrupted
+        if resumed:
+            log.info("the computer resumes its turn in %d matches", resumed)
+
+    def connected_line(self) -> str:
+        """One line for the operator: who, where, how commands were synced, and the invite link."""
+        return texts.connected(str(self.user), self.user.id if self.user else "?", len(self.guilds),
+                               self.settings.dev_guild_ids, invite_url(self.application_id or 0))
+
+    # -- a clean stop --------------------------------------------------------------------
+
+    async def close(self) -> None:
+        """A clean stop: refuse new interactions, let those in flight finish (bounded), then disconnect.
+
+        Discord's HTTP session closes last: closed earlier, a handler still running (an Accept that
+        is opening its match's thread) fails half-way with "Session is closed".
+        """
+        if self.stopping or not hasattr(self, "chat"):
+            return await super().close()
+        self.stopping = True
+        loop = asyncio.get_running_loop()
+        until = loop.time() + STOP_GRACE_SECONDS
+        if self.reminder_task is not None and self.reminders is not None:
+            await self.reminders.stop(STOP_GRACE_SECONDS)  # a pass cut in half could send a reminder twice
+            self.reminder_task.cancel()
+        await self._finish_handlers(max(0.0, until - loop.time()))
+        await self.chat.computer.close(max(0.1, until - loop.time()))  # stops thinking; a turn being stored finishes
+        await self._finish_handlers(max(0.0, until - loop.time()))  # boards of the computer's last turns
+        try:  # the last moment the bot was seen alive: a long stop from here on is an outage
+            await self.chat.timelimits.heartbeat()
+        except Exception:
+            log.exception("could not record the heartbeat at shutdown")
+        await self.chat.announcer.close()
+        await super().close()
+        self.chat.service.pictures.close()
+
+    async def _finish_handlers(self, timeout: float) -> None:
+        """Wait (bounded) for the commands and buttons already running, and the boards they are posting."""
+        running = [t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()
+                   and t.get_name().startswith(HANDLER_TASKS)]
+        if running and timeout > 0:
+            await asyncio.wait(running, timeout=timeout)

@@ -1,0 +1,41 @@
+"""Pieces the slash commands share: the game choices, and which match a command means."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from games import GAMES
+
+from ..domain.errors import Refusal
+from . import texts
+from .context import chat_of
+
+GAME_CHOICES = [app_commands.Choice(name=info.name, value=info.id) for info in GAMES.values()]
+
+
+def guild_only(interaction: discord.Interaction) -> int:
+    if interaction.guild_id is None:
+        raise Refusal("servers_only")
+    return interaction.guild_id
+
+
+async def resolve_match_id(interaction: discord.Interaction, match: int | None) -> int:
+    """The match a command means: named, the thread it is typed in, or the user's only one."""
+    guild_id = guild_only(interaction)
+    row = await chat_of(interaction).service.resolve(interaction.user.id, guild_id, interaction.channel_id or 0,
+                                                     match)
+    return row.id
+
+
+async def match_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+    if interaction.guild_id is None:
+        return []
+    listed = await chat_of(interaction).service.my_matches(interaction.user.id, interaction.guild_id)
+    choices = []
+    for match, game, waiting in listed:
+        label = texts.match_choice(match, interaction.user.id, game, waiting)
+        if current and current.lstrip("#") not in str(match.id) and current.lower() not in label.lower():
+            continue
+        choices.append(app_commands.Choice(name=label, value=match.id))
+    return choices[:25]

@@ -1,0 +1,52 @@
+"""What the chat layer works with: the services, and the announcer that posts what they decide.
+
+Built once by the composition root (``bot/runtime.py``) and held by the client; a command or a button
+reaches it through its interaction (:func:`chat_of`), never through the client's methods.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, cast
+
+import discord
+
+from ..config import Settings
+from ..service.challenges import ChallengeRefusals
+from ..service.computer import ComputerPlayer
+from ..service.guilds import Guilds
+from ..service.matches import MatchService
+from ..service.offers import Offers
+from ..service.ratings import Ratings
+from ..service.timelimits import TimeLimits
+from .announce import Announcer
+from .opening import MatchOpening
+from .pacing import RequestBudget
+
+
+@dataclass
+class Chat:
+    settings: Settings
+    service: MatchService
+    offers: Offers
+    timelimits: TimeLimits
+    ratings: Ratings
+    guilds: Guilds
+    challenges: ChallengeRefusals
+    computer: ComputerPlayer
+    announcer: Announcer
+    opening: MatchOpening
+    budget: RequestBudget
+    """Discord's global request limit, shared by whatever sends in bulk (reminders, catch-up posts)."""
+
+    def now(self) -> float:
+        return self.service.clock.now()
+
+
+class HasChat(Protocol):
+    chat: Chat
+
+
+def chat_of(interaction: discord.Interaction) -> Chat:
+    """The chat context of the client this interaction came to."""
+    return cast(HasChat, interaction.client).chat

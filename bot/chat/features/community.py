@@ -1,0 +1,67 @@
+"""The server's community: /leaderboard, /profile, /config (Manage Server) and /help."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from .. import texts
+from ..commands import GAME_CHOICES, guild_only
+from ..common import mention_only
+from ..context import Chat
+
+
+class CommunityCog(commands.Cog, name="Community"):
+    def __init__(self, chat: Chat, tree: app_commands.CommandTree[Any]) -> None:
+        self.chat = chat
+        self.tree = tree  # /help lists the commands as synced, so it never goes stale
+
+    @app_commands.command(name="leaderboard", description="The best rated players of a game in this server")
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        guild_id = guild_only(interaction)
+        name, board = await self.chat.ratings.leaderboard(guild_id, game.value)
+        await interaction.response.send_message(texts.leaderboard(name, board, interaction.user.id), ephemeral=True,
+                                                allowed_mentions=mention_only(None))
+
+    @app_commands.command(name="profile", description="A player's ratings, results and current matches here")
+    @app_commands.describe(user="Whose profile (yours by default)")
+    async def profile(self, interaction: discord.Interaction, user: discord.Member | None = None) -> None:
+        guild_id = guild_only(interaction)
+        target = user or interaction.user
+        shown = await self.chat.ratings.profile(guild_id, target.id)
+        await interaction.response.send_message(texts.profile(shown.user_id, shown.ratings, shown.playing),
+                                                ephemeral=True, allowed_mentions=mention_only(None))
+
+    @app_commands.command(name="config", description="Server settings for Hexplay (Manage Server to change them)")
+    @app_commands.describe(channel="Channel where match threads open", days="Default time limit in days per "
+                           "move (0 = none)", reminder_hours="Default reminder delay in hours (1–336)")
+    @app_commands.default_permissions(manage_guild=True)
+    async def config(self, interaction: discord.Interaction, channel: discord.TextChannel | None = None,
+                     days: app_commands.Range[float, 0, 30] | None = None,
+                     reminder_hours: app_commands.Range[float, 1, 336] | None = None) -> None:
+        guild_id = guild_only(interaction)
+        guilds = self.chat.guilds
+        changes: dict[str, Any] = {}
+        if channel is not None:
+            changes["match_channel_id"] = channel.id
+        if days is not None:
+            changes["days_per_move"] = days
+        if reminder_hours is not None:
+            changes["reminder_hours"] = reminder_hours
+        prefix = ""
+        if changes:  # Discord hides the command from non-admins; the service checks again
+            await guilds.configure(guild_id, is_admin=interaction.permissions.manage_guild, **changes)
+            prefix = texts.SAVED.strip() + "\n"
+        shown = texts.server_settings(await guilds.settings(guild_id), self.chat.service.default_reminder_hours)
+        await interaction.response.send_message(prefix + shown, ephemeral=True)
+
+    @app_commands.command(name="help", description="Hexplay's commands on one page")
+    async def help(self, interaction: discord.Interaction) -> None:
+        commands_ = [(command.name, command.description) for command in self.tree.get_commands()
+                     if isinstance(command, app_commands.Command)]
+        await interaction.response.send_message(texts.help_page(commands_), ephemeral=True)

@@ -1,0 +1,111 @@
+"""Looking at matches: /board, /history (with the Replay button), /games and /rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from games import get as get_game
+
+from .. import texts
+from ..commands import GAME_CHOICES, guild_only, match_autocomplete, resolve_match_id
+from ..common import guarded, mention_only, png_file
+from ..context import Chat, chat_of
+
+
+class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx:gif:(?P<match>\d+)"):
+    def __init__(self, match_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Replay (GIF)", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"hx:gif:{match_id}"))
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: Any) -> ReplayButton:
+        return cls(int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            service = chat_of(interaction).service
+            service.check_guild(await service.get(self.match_id), interaction.guild_id)  # before any work
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            gif = await service.history_gif(self.match_id, interaction.user.id, interaction.guild_id)
+            await interaction.followup.send(file=png_file(gif, f"match-{self.match_id}.gif"), ephemeral=True)
+
+        await guarded(interaction, run)
+
+
+ITEMS = (ReplayButton,)
+
+
+class InfoCog(commands.Cog, name="Info"):
+    def __init__(self, chat: Chat) -> None:
+        self.chat = chat
+
+    @app_commands.command(name="board", description="Show a match's current board")
+    @app_commands.describe(match="Which match (only needed outside the match's thread)",
+                           zoom="Begird: enlarge the board around the last move (last) or a cell (e.g. i9)")
+    @app_commands.autocomplete(match=match_autocomplete)
+    async def board(self, interaction: discord.Interaction, match: int | None = None,
+                    zoom: str | None = None) -> None:
+        match_id = await resolve_match_id(interaction, match)
+        service = self.chat.service
+        if zoom:
+            # A zoomed board is drawn at twice the scale: the first one of a board size
+            # builds its background (a second or so), past Discord's 3 s on a busy machine.
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        shown = await service.board(match_id, zoom=zoom or None)
+        line = texts.board_line(shown.match, shown.game, shown.vacations, self.chat.now())
+        if zoom:
+            await interaction.followup.send(line, file=png_file(shown.png), ephemeral=True)
+        else:
+            await interaction.response.send_message(line, file=png_file(shown.png), ephemeral=True)
+
+    @app_commands.command(name="history", description="A match's move list, with a GIF replay on request")
+    @app_commands.describe(match="Which match (only needed outside the match's thread)",
+                           gif="Also send an animated replay of the whole match")
+    @app_commands.autocomplete(match=match_autocomplete)
+    async def history(self, interaction: discord.Interaction, match: int | None = None, gif: bool = False) -> None:
+        match_id = await resolve_match_id(interaction, match)
+        service = self.chat.service
+        row, logged = await service.history(match_id)
+        text = texts.history(row, [texts.history_line(row, e.number, e.move, e.holder_id) for e in logged])
+        if gif:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            data = await service.history_gif(match_id, interaction.user.id, interaction.guild_id)
+            await interaction.followup.send(text, file=png_file(data, f"match-{match_id}.gif"), ephemeral=True)
+        else:
+            view = discord.ui.View(timeout=None)
+            view.add_item(ReplayButton(match_id))
+            await interaction.response.send_message(text, view=view, ephemeral=True)
+
+    @app_commands.command(name="games", description="Your matches in this server (all:true lists everyone's)")
+    @app_commands.describe(all="List every match in play in this server, to watch them")
+    async def games(self, interaction: discord.Interaction, all: bool = False) -> None:
+        guild_id = guild_only(interaction)
+        if all:
+            matches = await self.chat.guilds.server_matches(guild_id)
+            await interaction.response.send_message(texts.server_matches(matches, self.chat.now()), ephemeral=True,
+                                                    allowed_mentions=mention_only(None))
+            return
+        listed = await self.chat.service.my_matches(interaction.user.id, guild_id)
+        await interaction.response.send_message(texts.my_matches(listed, interaction.user.id, self.chat.now()),
+                                                ephemeral=True)
+
+    @app_commands.command(name="rules", description="How to play a game")
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        info = get_game(game.value)
+        embed = discord.Embed(title=f"{info.name} — rules", description=info.summary[:4096], colour=0x3B82F6)
+        seats = f"{info.min_players}" if info.min_players == info.max_players else \
+            f"{info.min_players}–{info.max_players}"
+        embed.add_field(name="Players", value=seats)
+        for spec in info.options:
+            allowed = ", ".join(str(v) for v in spec.allowed)
+            embed.add_field(name=f"Option {spec.key}",
+                            value=f"{spec.description} (default {spec.default}; {allowed})"[:1024])
+        await interaction.response.send_message(embed=embed, ephemeral=True)

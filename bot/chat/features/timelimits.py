@@ -1,0 +1,61 @@
+"""Time limits: the Claim button of a time-out, and /vacation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from ...domain.errors import Refusal, StalePosition
+from .. import texts
+from ..common import guarded
+from ..context import Chat, chat_of
+
+
+class ClaimButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx:claim:(?P<match>\d+):(?P<ply>\d+)"):
+    """Claim a time-out: the custom id names the turn (ply) that ran out, so a later turn's claim is refused."""
+
+    def __init__(self, match_id: int, ply: int, label: str = "Claim win") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.danger,
+                                           custom_id=f"hx:claim:{match_id}:{ply}"))
+        self.match_id, self.ply = match_id, ply
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: Any) -> ClaimButton:
+        return cls(int(match["match"]), int(match["ply"]), item.label or "Claim win")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: claim_pressed(interaction, self.match_id, self.ply))
+
+
+ITEMS = (ClaimButton,)
+
+
+async def claim_pressed(interaction: discord.Interaction, match_id: int, ply: int) -> None:
+    chat = chat_of(interaction)
+    try:
+        outcome = await chat.timelimits.claim(match_id, interaction.user.id, ply)
+    except Refusal as error:
+        if isinstance(error, StalePosition) or error.reason == "over":  # a dead claim loses its button
+            await interaction.response.edit_message(view=None)
+        raise
+
+    async def show() -> None:
+        await interaction.response.edit_message(view=None)
+        await chat.announcer.announce_in_home(outcome)
+
+    await chat.announcer.after_commit(interaction, outcome, show)
+
+
+class TimeLimitsCog(commands.Cog, name="Time limits"):
+    def __init__(self, chat: Chat) -> None:
+        self.chat = chat
+
+    @app_commands.command(name="vacation", description="Pause your clocks in every match for some days")
+    @app_commands.describe(days="How many days (your yearly allowance is shown if it is not enough)")
+    async def vacation(self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 60]) -> None:
+        until, left, paused = await self.chat.timelimits.vacation(interaction.user.id, days)
+        await interaction.response.send_message(texts.vacation(until, days, left, paused), ephemeral=True)

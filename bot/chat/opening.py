@@ -1,0 +1,175 @@
+"""A started match gets its thread and its first board; at start-up, what a stop left unsaid is said.
+
+The thread opens on the lobby message (or on a short starter post in the server's chosen channel).
+Without a thread the match is played in its channel; if the bot may not post there either, the
+interaction that started the match is answered instead (interactions need no channel permission),
+so a match is always announced. At start-up, boards stored but never posted are posted (or found
+already posted and recorded), a match stopped between its start and its thread gets its thread, and
+the players of newly paused matches are told once.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from ..domain.model import MatchRow
+from ..domain.outcome import Outcome
+from ..service.guilds import Guilds
+from ..service.matches import MatchService
+from . import texts
+from .announce import Announcer, Undelivered
+from .common import mention_only, png_file
+from .homes import channel_by_id
+
+log = logging.getLogger(__name__)
+
+THREAD_ALREADY_CREATED = 160004
+
+
+class MatchOpening:
+    def __init__(self, client: discord.Client, service: MatchService, guilds: Guilds, announcer: Announcer) -> None:
+        self.client = client
+        self.service = service
+        self.guilds = guilds
+        self.announcer = announcer
+
+    async def open_match(self, interaction: discord.Interaction, match: MatchRow, outcome: Outcome,
+                         lobby_message: discord.Message | None = None) -> None:
+        """Give a started match its thread (when the channel allows it) and post the first board."""
+        target = await self._match_thread(match, lobby_message or interaction.message)
+        text, kwargs, png = await self._first_board(match, outcome)
+        message: discord.Message | None = None
+        if target is not None:
+            try:
+                message = await target.send(text, **kwargs)
+            except discord.HTTPException as error:
+                log.info("cannot post in the channel of match %s (%s); answering the interaction", match.id, error)
+        if message is None:
+            kwargs["file"] = png_file(png)  # a File is consumed by a failed send
+            message = await interaction.followup.send(text, wait=True, **kwargs)
+        await self.service.mark_announced(match.id, match.version, message.channel.id, message.id)
+
+    async def open_missed_match(self, outcome: Outcome) -> None:
+        """At start-up: a match that started just before a stop, its thread never opened, gets it now.
+
+        Without this it would play in the channel for good. Its first board is posted there (retried in the
+        background if Discord refuses it now).
+        """
+        match = outcome.match
+        channel = await channel_by_id(self.client, match.channel_id)
+        lobby = None
+        if match.lobby_message_id and channel is not None:
+            try:
+                lobby = await channel.fetch_message(match.lobby_message_id)
+            except discord.HTTPException:
+                lobby = None  # deleted: a thread is opened on a new starter message in the channel
+        if lobby is None and channel is not None:
+            lobby = await self._starter_post(channel, match)
+        target = await self._match_thread(match, lobby)
+        text, kwargs, _ = await self._first_board(match, outcome)
+        message: discord.Message | None = None
+        if target is not None:
+            try:
+                message = await target.send(texts.POSTED_AFTER_RESTART + text, **kwargs)
+            except discord.HTTPException as error:
+                log.warning("match %s: its first board was refused after a restart (%s)", match.id, error)
+        if message is None:
+            self.announcer.retry_later(match.id)  # until it lands, as any board Discord refused
+            return
+        await self.service.mark_announced(match.id, match.version, message.channel.id, message.id)
+
+    async def _match_thread(self, match: MatchRow, lobby_message: discord.Message | None) -> Any | None:
+        """Open the match's thread on its lobby message (or in the server's chosen channel) and store it.
+
+        Returns where the match is played: its thread, else its channel (None if that is gone too).
+        """
+        chosen = (await self.guilds.settings(match.guild_id)).match_channel_id
+        if chosen and chosen != match.channel_id:  # /config: match threads open in the server's chosen channel
+            place = await channel_by_id(self.client, chosen)
+            starter = await self._starter_post(place, match) if place is not None else None
+            if starter is not None:
+                lobby_message = starter
+        if lobby_message is not None:
+            thread: Any | None
+            try:
+                thread = await lobby_message.create_thread(name=texts.thread_name(match), auto_archive_duration=10080)
+            except discord.HTTPException as error:
+                # opened before a stop that came before it was stored: a message's thread has the message's id
+                thread = (await channel_by_id(self.client, lobby_message.id)
+                          if error.code == THREAD_ALREADY_CREATED else None)
+                if thread is None:
+                    log.info("no thread for match %s (%s); playing in the channel", match.id, error)
+            if thread is not None:
+                await self.service.set_thread(match.id, thread.id)
+                match.thread_id = thread.id
+                return thread
+        return await channel_by_id(self.client, match.channel_id)
+
+    async def _first_board(self, match: MatchRow, outcome: Outcome) -> tuple[str, dict[str, Any], bytes]:
+        """The first board of a match: its text, its send() arguments, and the picture."""
+        assert outcome.game is not None
+        png = await self.service.render(match, outcome.game)
+        kwargs = self.announcer.board_message(outcome, png)
+        kwargs["allowed_mentions"] = mention_only(match.human_ids())
+        return texts.begins(match, outcome.game, self.service.clock.now()), kwargs, png
+
+    async def _starter_post(self, channel: Any, match: MatchRow) -> discord.Message | None:
+        """A short post naming the match, for its thread to open on (None if the bot may not post there)."""
+        try:
+            message: discord.Message = await channel.send(texts.starter(match), allowed_mentions=mention_only(None))
+            return message
+        except discord.HTTPException as error:
+            log.info("cannot post a match's starter message in %s (%s)", getattr(channel, "id", "?"), error)
+            return None
+
+    # -- at start-up --------------------------------------------------------------------------------
+
+    async def announce_missed(self, started_at: float) -> None:
+        """Post the boards of moves that were stored but never shown (a stop between the two).
+
+        A board that was posted just before a stop, but not yet recorded, is found in the
+        channel and recorded instead of being posted twice.
+        """
+        for outcome in await self.service.unannounced():
+            if outcome.match.updated_at > started_at:
+                continue  # changed since this start: its own command is announcing it
+            await self.service.for_one_match(outcome.match.id, self._announce_missed(outcome))
+
+    async def _announce_missed(self, outcome: Outcome) -> None:
+        if outcome.game is None or await self.announcer.already_shown(outcome):
+            return
+        if outcome.started and outcome.match.thread_id is None and outcome.match.announced_version == 0:
+            await self.open_missed_match(outcome)  # stopped between its start and its thread
+            return
+        try:
+            await self.announcer.announce(outcome, prefix=texts.POSTED_AFTER_RESTART, unless_superseded=True)
+        except Undelivered:
+            return  # logged, and retried in the background
+        await self.announcer.notify_ending(outcome)
+
+    async def tell_paused(self) -> None:
+        """Tell the players of each newly paused (quarantined) match, once, in its thread."""
+        for match_id in await self.service.paused_untold():
+            await self.service.for_one_match(match_id, self._tell_paused(match_id))
+
+    async def _tell_paused(self, match_id: int) -> None:
+        match = await self.service.read(match_id)
+        if match is None or not match.home_channel_id:
+            log.error("match %s is paused but its row does not say where it is played: its players "
+                      "cannot be told", match_id)
+            await self.service.paused_told(match_id)  # said once in the log, not at every pass
+            return
+        home = await channel_by_id(self.client, match.home_channel_id)
+        if home is None:
+            return
+        mentions = " ".join(f"<@{u}>" for u in match.human_ids())
+        try:
+            await home.send(f"{mentions} {texts.quarantine_notice(match)}",
+                            allowed_mentions=discord.AllowedMentions(users=True))
+        except discord.HTTPException as error:
+            log.warning("match %s: could not tell its players it is paused (%s)", match_id, error)
+            return
+        await self.service.paused_told(match_id)

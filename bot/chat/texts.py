@@ -1,0 +1,886 @@
+"""Every sentence the bot says, in one place.
+
+The service decides and returns data (refusals with their facts, outcomes with their changes, jobs);
+this module words them for Discord: markdown, mentions (``<@id>``), channel links and Discord's
+relative times (``<t:…:R>``). Names people chose are escaped here (:func:`escape`), and every message
+is bounded by the caller (2,000 characters). The wording is the players' interface:
+``tests/golden/service_texts.txt`` holds a reviewed transcript of it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from games import AnyGame, Event
+from games import get as get_game
+
+from ..domain.errors import Refusal
+from ..domain.model import ChallengeCaps, ChallengeRefusal, GuildSettings, MatchRow, MoveRow, Preferences, RatingRow
+from ..domain.outcome import Change, DeadlineJob, OfferAnswer, OfferNotice, Outcome, ReminderJob
+from ..domain.seats import info, player_row, title, user_to_move
+from .markup import escape, fit, quoted
+
+HOUR, DAY = 3600.0, 86400.0
+COMPUTER_MARK = "🤖"  # in messages
+
+# -- names, people and times ------------------------------------------------------------------
+
+
+def seat_name(seat: Any) -> str:
+    """A seat's name for messages: computer seats carry a robot, so nobody mistakes them for a person."""
+    return f"{COMPUTER_MARK} {seat.name}" if seat.is_computer else seat.name
+
+
+def mention(match: MatchRow, user_id: int) -> str:
+    """A ping for a person; a computer seat is named, never pinged (its id is not a Discord user)."""
+    seat = match.seat_of(user_id)
+    if seat is not None and seat.is_computer:
+        return f"**{escape(seat_name(seat))}**"
+    return f"<@{user_id}>"
+
+
+def seat_label(match: MatchRow, game: AnyGame, seat: int) -> str:
+    """``**alice** (Red)``: whoever holds engine seat ``seat`` now, with its colour."""
+    return _label(match, player_row(match, game, seat), seat)
+
+
+def held_label(match: MatchRow, holder_id: int | None, seat: int) -> str:
+    """A seat's label naming who held it at the time (a swap changes holders afterwards)."""
+    return _label(match, match.seat_of(holder_id) if holder_id is not None else None, seat)
+
+
+def _label(match: MatchRow, row: Any, seat: int) -> str:
+    colours = info(match).seat_names
+    colour = colours[seat - 1] if seat - 1 < len(colours) else f"seat {seat}"
+    return f"**{escape(seat_name(row) if row is not None else '?')}** ({colour})"
+
+
+def duration(seconds: float) -> str:
+    hours = seconds / 3600
+    if hours >= 48:
+        return f"{hours / 24:.0f} days"
+    if hours >= 1:
+        return f"{hours:.0f} h"
+    return f"{max(1, int(seconds // 60))} min"
+
+
+def waited(match: MatchRow, now: float) -> str:
+    """How long the current turn has waited, for digests."""
+    return duration(now - (match.turn_started_at or match.created_at))
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def _plural(count: float, word: str) -> str:
+    return f"{word}{'s' * (count != 1)}"
+
+
+def time_note(match: MatchRow, now: float, prefix: str = "") -> str:
+    """The time left on the current turn, for boards and lists (Discord shows it relative)."""
+    if match.status != "active" or match.deadline_at is None:
+        return ""
+    if match.deadline_at <= now:
+        return f"{prefix}out of time"
+    return f"{prefix}time runs out <t:{int(match.deadline_at)}:R>"
+
+
+def vacation_note(vacations: list[tuple[str, float]]) -> str:
+    """Players of the match on vacation, shown to their opponents."""
+    return "; ".join(f"{escape(name)} is on vacation until <t:{int(until)}:f>" for name, until in vacations)
+
+
+# -- refusals -----------------------------------------------------------------------------------
+
+
+def _not_your_turn(f: dict[str, Any]) -> str:
+    match, game = f["match"], f["game"]
+    return f"It is not your turn in {title(match)}: {seat_label(match, game, game.to_move)} is to move."
+
+
+def _several(f: dict[str, Any]) -> str:
+    names = ", ".join(f"#{m.id} {info(m).name}" for m in f["matches"])
+    return (f"You are in several matches ({names}): use the match option, "
+            "or type the command in the match's thread.")
+
+
+def _player_count(f: dict[str, Any]) -> str:
+    counted = ""
+    if f["counted"]:
+        invited, computers = f["invited"], f["computers"]
+        counted = (f" (you, {invited} invited {_plural(invited, 'player')} and {computers} computer "
+                   f"{_plural(computers, 'seat')})")
+    return f"{f['why']}{counted}."
+
+
+def _too_many(f: dict[str, Any]) -> str:
+    count = f["computers"]
+    computers_too = f" and {count} computer {_plural(count, 'seat')}" if count else ""
+    return f"{f['players']} players{computers_too} do not fit in {f['seats']} seats."
+
+
+def _lobby_closed(f: dict[str, Any]) -> str:
+    match = f["match"]
+    return f"{title(match)} {'is over' if match.status == 'finished' else 'has already started'}."
+
+
+def _offer_pending(f: dict[str, Any]) -> str:
+    who = "You have" if f["yours"] else f"<@{f['maker_id']}> has"
+    return f"{who} already asked for {OFFER_KINDS[f['kind']]} in {title(f['match'])}; it is waiting for an answer."
+
+
+def _not_out_of_time(f: dict[str, Any]) -> str:
+    left = "" if f["deadline"] is None else f": their time runs out <t:{int(f['deadline'])}:R>"
+    return f"{escape(f['name'])} has not run out of time{left}."
+
+
+def _vacation_allowance(f: dict[str, Any]) -> str:
+    left = f["left"]
+    return (f"You have {left:g} vacation {_plural(left, 'day')} left in the last "
+            f"365 days (the allowance is {f['allowance']:g} a year).")
+
+
+def _paused(f: dict[str, Any]) -> str:
+    return quarantine_notice(f["match"] if "match" in f else f["match_id"])
+
+
+REFUSALS: dict[str, Callable[[dict[str, Any]], str]] = {
+    # finding a match
+    "no_match": lambda f: f"There is no match #{f['match_id']}.",
+    "no_match_here": lambda f: f"There is no match #{f['match_id']} in this server.",
+    "paused": _paused,
+    "not_started": lambda f: f"{title(f['match'])} has not started yet.",
+    "over": lambda f: f"{title(f['match'])} is over.",
+    "no_match_in_progress": lambda f: "You have no match in progress here. Start one with /play.",
+    "several_matches": _several,
+    "not_a_player": lambda f: f"You are not a player in {title(f['match'])}.",
+    "changed_meanwhile": lambda f: ("The position changed at the same moment (another turn or button came "
+                                    "first), so nothing was done: look at the latest board and try again."),
+    "disk_full": lambda f: ("Nothing was saved: the bot's disk is full. Its operator has been told (see the log); "
+                            "try again later."),
+    "servers_only": lambda f: "Hexplay matches live in servers: use this command in a server channel.",
+    # the lobby
+    "option_not_key_value": lambda f: f"Options are written key=value, like side=4; `{quoted(f['text'], 40)}` is not.",
+    "time_limit_range": lambda f: f"A time limit is between {f['low']:g} and {f['high']:g} days per move.",
+    "game_says": lambda f: fit(f["why"], 300),
+    "invite_yourself": lambda f: "You cannot invite yourself; you are already seated.",
+    "player_count": _player_count,
+    "too_many_players": _too_many,
+    "computer_level": lambda f: (f"The computer plays at {', '.join(f['levels'][:-1])} or {f['levels'][-1]}, "
+                                 f"not `{quoted(f['level'], 20)}`."),
+    "computer_seats": lambda f: "The computer can take 1 to 5 seats (a match keeps at least one for you).",
+    "challenge_limit": lambda f: challenge_refusal(f["rule"], f["names"], f["caps"]),
+    "lobby_closed": _lobby_closed,
+    "not_invited": lambda f: f"You were not invited to {title(f['match'])}.",
+    "already_accepted": lambda f: "You have already accepted.",
+    "only_invited_decline": lambda f: "Only an invited player can decline.",
+    "already_seated": lambda f: f"You are already seated in {title(f['match'])}.",
+    "no_open_seat": lambda f: f"{title(f['match'])} has no open seat.",
+    "only_creator_cancels": lambda f: "Only the player who created the match can cancel it.",
+    "only_creator_starts": lambda f: "Only the player who created the match can start it.",
+    "not_enough_ready": lambda f: f"{f['game']} needs at least {f['needed']} ready players; {f['ready']} so far.",
+    "a_bot_cannot_play": lambda f: (f"{f['name']} is a bot and cannot play; to play the computer, "
+                                    f"invite {f['me']} or use the computer option."),
+    # playing
+    "not_your_turn": _not_your_turn,
+    "preview_not_your_turn": lambda f: (_not_your_turn(f)[:-1] + ", and a preview shows your own move when it is "
+                                        "your turn."),
+    "old_button": lambda f: "That button belongs to an older position; use the latest board.",
+    "illegal_move": lambda f: f"`{quoted(f['text'])}` is not a legal move: {fit(f['why'], 300)}.",
+    "already_resigned": lambda f: "You have already resigned from this match.",
+    "builder_expired": lambda f: ("This turn builder has expired: the match has moved on since it was opened. "
+                                  "Open a new one from the latest board (or /turn)."),
+    "builder_says": lambda f: f"Turn builder: {f['why']}.",
+    "turn_not_finished": lambda f: f"The turn cannot end yet: {f['why']}.",
+    "pick_an_action": lambda f: "Pick an action from the menu.",
+    "not_your_confirmation": lambda f: "This confirmation belongs to another player.",
+    # looking
+    "no_zoom": lambda f: f"{f['game']} boards have no zoom: they are readable whole.",
+    "not_a_cell": lambda f: (f"`{f['text']}` is not a cell of this board: give a cell name such as "
+                             f"`{f['example']}`, or `last`."),
+    "replay_drawing": lambda f: f"A replay of {title(f['match'])} is being drawn right now; ask again in a moment.",
+    "replay_wait": lambda f: f"One replay every {f['every']:g} s: try again in {math.ceil(f['wait'])} s.",
+    # offers
+    "you_resigned": lambda f: f"You have resigned from {title(f['match'])}.",
+    "no_draws": lambda f: f"{f['game']} cannot be drawn: every game has a winner.",
+    "takeback_not_yours": lambda f: ("Only the player who made the last turn can ask to take it back, "
+                                     "and only before the next turn is played."),
+    "offer_pending": _offer_pending,
+    "offer_closed": lambda f: "This offer is no longer open: it was answered, or a turn was played since.",
+    "own_offer": lambda f: "You made this offer; the other players answer it.",
+    "not_asked": lambda f: "Only the other players of this match can answer this offer.",
+    "offer_thread_gone": lambda f: "The match's thread is gone; the offer cannot be shown to the other players.",
+    # time limits and vacations
+    "only_players_claim": lambda f: f"Only a player still in {title(f['match'])} can claim.",
+    "claim_out_of_date": lambda f: "That claim is out of date: the turn has moved on since.",
+    "claim_own_time": lambda f: "It is your own time that ran out: play your move instead.",
+    "not_out_of_time": _not_out_of_time,
+    "vacation_length": lambda f: "A vacation lasts from 1 to 60 days.",
+    "on_vacation": lambda f: f"You are already on vacation until <t:{int(f['until'])}:f>.",
+    "vacation_allowance": _vacation_allowance,
+    # reminders, preferences and challenges
+    "reminder_out_of_date": lambda f: "That reminder is out of date: the turn has already moved on.",
+    "reminder_delay_range": lambda f: "The reminder delay must be between 1 hour and 14 days (336 hours).",
+    "reminder_via": lambda f: "Reminders come by direct message (dm) or by a ping in the match (ping).",
+    "challenges_choice": lambda f: f"Challenges come from everyone or nobody, not `{quoted(f['text'], 20)}`.",
+    "block_yourself": lambda f: "You cannot block yourself.",
+    "too_many_blocks": lambda f: (f"You have blocked {f['most']} players, the most Hexplay keeps: unblock one "
+                                  "first, or refuse challenges from everyone with challenges:nobody."),
+    "not_blocked": lambda f: f"{escape(f['name'])} is not blocked.",
+    "block_a_bot": lambda f: (f"{escape(f['name'])} is a bot: bots never challenge anyone, so there is "
+                              "nothing to block."),
+    # servers, rematches, the computer
+    "config_needs_manage_server": lambda f: ("Only members with the Manage Server permission can change Hexplay's "
+                                             "server settings; /config without options shows them."),
+    "default_time_limit_range": lambda f: (f"The default time limit is 0 (none) or {f['low']:g} to {f['high']:g} "
+                                           "days per move."),
+    "not_over_yet": lambda f: f"{title(f['match'])} is not over yet.",
+    "only_players_rematch": lambda f: f"Only the players of {title(f['match'])} can ask for a rematch.",
+    "channel_gone": lambda f: "The match's channel is gone; start a new match with /play.",
+    "hint_not_in_play": lambda f: f"{title(f['match'])} is not in play: hints are for a turn of a game going on.",
+    "no_hints": lambda f: (f"No hints in {title(f['match'])}: hints are for matches against the computer, "
+                           "or matches created with `hints: True` (every player agreed by joining)."),
+    "you_left": lambda f: f"You have left {title(f['match'])}.",
+    "hint_not_your_turn": lambda f: (f"A hint is for your own turn: in {title(f['match'])} "
+                                     f"{seat_label(f['match'], f['game'], f['game'].to_move)} is to move."),
+}
+
+
+def refusal(error: Refusal) -> str:
+    """The sentence for a refusal, written for the player who caused it."""
+    return REFUSALS[error.reason](error.facts)
+
+
+def challenge_refusal(rule: ChallengeRefusal, names: dict[int, str], caps: ChallengeCaps) -> str:
+    """A refused challenge in words: a display name (never a mention, which would ping the person who said no)."""
+    name = escape(names.get(rule.user_id or 0, "That player"))
+    if rule.rule == "blocked":
+        return f"{name} is not taking challenges from you, so nothing was sent."
+    if rule.rule == "nobody":
+        return (f"{name} is not taking challenges in this server, so nothing was sent. They can still join "
+                "matches with open seats.")
+    if rule.rule == "open_lobbies":
+        return (f"You already have {caps.open_lobbies} open challenges in this server: wait for answers, or "
+                "cancel one with its Cancel button, before making another.")
+    if rule.rule == "rate":
+        # never more than the window: a count stamped ahead of the clock was brought back to now
+        wait = min(int(rule.wait) + 1, int(caps.window))
+        return f"You can make {caps.per_window} challenges a minute; try again in {wait} s."
+    if rule.rule == "same_player":
+        return (f"You have challenged {name} {caps.same_player} times in the last 24 hours (cancelled challenges "
+                f"count), so nothing was sent. Try again in {_later(min(rule.wait, caps.same_player_window))}.")
+    assert rule.rule == "waiting", rule
+    return (f"{name} already has {caps.invitations_waiting} challenges waiting for an answer in this server, so "
+            "nothing was sent. Try again once they have answered some.")
+
+
+def _later(seconds: float) -> str:
+    if seconds >= 3600:
+        return f"{math.ceil(seconds / 3600)} h"
+    if seconds >= 60:
+        return f"{math.ceil(seconds / 60)} min"
+    return f"{max(1, math.ceil(seconds))} s"
+
+
+# Not the player's doing: what they are told instead of a refusal.
+SOMETHING_WENT_WRONG = ("Something went wrong on our side. Look at the match (/board) before trying again: "
+                        "your action may or may not have been recorded.")
+# A write failed for want of disk space somewhere after the start of a request (the change itself, if refused,
+# says "Nothing was saved"): what came before it may be stored, so the player is sent to look.
+DISK_FULL_AFTER = ("The bot's disk is full, so part of what you asked may not have been saved (its operator has been "
+                   "told). Look at the match (/board) before trying again.")
+RESTARTING = "Hexplay is restarting, so nothing was done: try again in a minute."
+CANNOT_USE_HERE = "You cannot use this command here."
+
+
+def quarantine_notice(match: MatchRow | int) -> str:
+    match_id = match if isinstance(match, int) else match.id
+    reason = "" if isinstance(match, int) else match.quarantine or ""
+    why = ("its saved move list does not lead to its saved position" if "move log" in reason
+           or "differs" in reason else "part of its saved record cannot be read")
+    return (f"Match #{match_id} is paused: {why}, so nothing can be played or shown in it until the bot's "
+            "operator repairs it (they have been told; see the log). Your other matches are not affected.")
+
+
+# -- what happened: announcements -----------------------------------------------------------------
+
+
+def _effects(events: Sequence[Event]) -> str:
+    pushes = sum(1 for e in events if e.kind == "push")
+    captures = sum(1 for e in events if e.kind == "capture")
+    parts = []
+    if pushes:
+        parts.append(f"{pushes} {_plural(pushes, 'disc')} pushed")
+    if captures:
+        parts.append(f"{captures} captured")
+    if any(e.kind == "release" for e in events):
+        parts.append("a release: every opponent must release next turn")
+    if any(e.kind == "swap" for e in events):
+        parts.append("the players swapped sides")
+    return f" — {', '.join(parts)}" if parts else ""
+
+
+def turn_line(label: str, game: AnyGame | None, notation: str, events: Sequence[Event]) -> str:
+    """A played turn, in the engine's words when it has them (Game.describe_turn: Bump's chains,
+    "alice: 03,05-4 — bumps 06 to 07, which bumps 17 (captured against the wall)."), else counted."""
+    described = game.describe_turn(list(events), notation) if game is not None else ""
+    if described and described != notation:
+        return f"{label}: {described}" + ("" if described.endswith(("!", ".")) else ".")
+    return f"{label} played `{notation}`{_effects(events)}."
+
+
+def result_line(match: MatchRow, game: AnyGame) -> str:
+    winners = [seat_label(match, game, s) for s in game.winners]
+    scores = game.scores()
+    score_text = ""
+    if scores is not None:  # each score named by its player, so nobody guesses whose is whose
+        named = [f"{escape(player_row(match, game, seat).name)} {_number(value)}"
+                 for seat, value in enumerate(scores, start=1)]
+        score_text = " (" + ", ".join(named) + ")"
+    if len(winners) > 1:
+        return f"Game over: {' and '.join(winners)} share the win{score_text}."
+    if winners:
+        return f"Game over: {winners[0]} wins{score_text}."
+    return f"Game over: a draw{score_text}."
+
+
+def status_line(match: MatchRow, game: AnyGame) -> str:
+    if game.is_over:
+        return f"{title(match)}: {result_line(match, game)}"
+    assert game.to_move is not None
+    return f"{title(match)}, turn {game.ply + 1}: {seat_label(match, game, game.to_move)} to move."
+
+
+def change_line(match: MatchRow, game: AnyGame | None, change: Change) -> str:
+    """One change, as the announcement says it."""
+    kind = change.kind
+    if kind == "accepted":
+        return f"<@{change.user_id}> accepted."
+    if kind == "declined":
+        if change.seat_open:
+            return f"<@{change.user_id}> declined; the seat is open."
+        return f"<@{change.user_id}> declined: {title(match)} is cancelled."
+    if kind == "joined":
+        return f"<@{change.user_id}> joined."
+    if kind == "cancelled":
+        return f"{title(match)} was cancelled."
+    if kind == "status":
+        assert game is not None
+        return status_line(match, game)
+    if kind == "started":
+        assert game is not None and game.to_move is not None
+        return f"{title(match)} begins. {seat_label(match, game, game.to_move)} to move."
+    if kind == "draw":
+        return "The players agreed a draw."
+    assert change.seat is not None
+    label = held_label(match, change.holder_id, change.seat)
+    if kind == "resign":
+        return f"{label} resigned."
+    if kind == "timeout":
+        claimed = f" (claimed by <@{change.user_id}>)" if change.user_id is not None else ""
+        return f"{label} ran out of time and is out of the game{claimed}."
+    if kind == "takeback":
+        if change.notation:
+            return f"By agreement, {label}'s turn `{change.notation}` was taken back."
+        return f"By agreement, {label}'s last turn was taken back."
+    return turn_line(label, game, change.notation, change.events)
+
+
+def line(outcome: Outcome, now: float) -> str:
+    """The announcement of an outcome: what happened, then who is to move (pinged) or the result."""
+    match, game = outcome.match, outcome.game
+    text = " ".join(change_line(match, game, change) for change in outcome.changes)
+    if not outcome.moved or game is None:
+        return text
+    if game.is_over:
+        everyone = outcome.ending_user_ids or tuple(match.human_ids())
+        return f"{text} {result_line(match, game)} " + " ".join(f"<@{u}>" for u in everyone)
+    mover = user_to_move(match, game)
+    if mover is not None and match.is_computer(mover):
+        return f"{text} {mention(match, mover)} is thinking…"
+    return f"{text} <@{mover}>, your move{time_note(match, now, ' — ')}."
+
+
+def ending_dm(outcome: Outcome, now: float) -> str:
+    """The direct message a player gets when a game ends."""
+    return f"**{title(outcome.match)}** has ended. {line(outcome, now)}"
+
+
+def begins(match: MatchRow, game: AnyGame, now: float) -> str:
+    """The first board's text: who plays, who is to move, how to play."""
+    mentions = " ".join(mention(match, s.user_id) for s in sorted(match.seats, key=lambda s: s.seat))
+    status = status_line(match, game) + time_note(match, now, " — ")
+    return f"**{title(match)}** begins: {mentions}\n{status}\nPlay with `/move` here; `/rules` explains the game."
+
+
+def thread_name(match: MatchRow) -> str:
+    return f"{title(match)}: {' vs '.join(s.name for s in match.seats)}"[:100]
+
+
+def starter(match: MatchRow) -> str:
+    """The short post a match's thread opens on, when there is no lobby message to open it on."""
+    return f"**{title(match)}**: {' vs '.join(escape(s.name) for s in match.seats)}"
+
+
+POSTED_AFTER_RESTART = "(Posted after a restart.) "
+DELAYED = "(Delayed by a Discord problem.) "
+
+
+def after_commit(outcome: Outcome, now: float, reason: str) -> str:
+    """The truth for a mover whose change was stored but whose board could not be shown yet."""
+    return (f"Played and saved: {line(outcome, now)}\nThe board could not be posted in the match yet ({reason}); "
+            "it will be posted there as soon as Discord allows. Do not play the turn again.")
+
+
+DISCORD_REFUSED = "Discord refused the message"
+DISCORD_SLOW = "Discord is slow to accept it"
+
+
+def done_elsewhere(outcome: Outcome, now: float, channel_id: int, note: str) -> str:
+    text = f"Done: {line(outcome, now)} (see <#{channel_id}>)"
+    return text + (f"\n{note}" if note else "")
+
+
+def lapsed(content: str) -> str:
+    return f"{content}\n(Lapsed: a turn was played first.)"
+
+
+# Why a board went elsewhere than the match's thread (said to the players, and in the log).
+THREAD_LOCKED = "the match's thread is locked"
+THREAD_DELETED = "the match's thread was deleted"
+CHANNEL_GONE = "the match's channel is gone"
+
+
+def thread_refuses(why: str) -> str:
+    return f"the match's thread refuses posts ({why})"
+
+
+def channel_refused(why: str) -> str:
+    return f"the match's channel refused it ({why})"
+
+
+def and_channel_gone(problem: str) -> str:
+    return f"{problem} and its channel is gone too"
+
+
+def and_channel_refused(problem: str, why: str) -> str:
+    return f"{problem}, and the channel refused it too ({why})"
+
+
+def posted_in_channel(problem: str, channel_id: int, new_thread_id: int | None, thread_tried: bool) -> str:
+    note = f"({problem[0].upper()}{problem[1:]}, so the board was posted in <#{channel_id}>"
+    if new_thread_id is not None:
+        note += f" with a new thread for the match: <#{new_thread_id}>"
+    elif thread_tried:
+        note += "; play on there"
+    return note + ".)"
+
+
+def discord_failure(kind: str, status: int = 0, text: str = "") -> str:
+    """Why Discord did not take a post, for players and the log."""
+    return {"timeout": "Discord did not answer in time", "locked": "it is locked",
+            "archived": "it is archived and locked", "server": f"Discord answered {status}",
+            "unreachable": "Discord could not be reached"}.get(kind) or text or f"Discord answered {status}"
+
+
+# -- lobbies ----------------------------------------------------------------------------------------
+
+
+def lobby_text(match: MatchRow, can_start_early: bool) -> str:
+    options = ", ".join(f"{k}={v}" for k, v in match.options.items())
+    terms = [options] if options else []
+    if match.days_per_move:
+        terms.append(f"{match.days_per_move:g} {_plural(match.days_per_move, 'day')} per move")
+    if match.has_computer:
+        terms.append("not rated: the computer plays")
+    elif not match.rated:
+        terms.append("unrated")
+    if match.hints:
+        terms.append("hints allowed: joining agrees to /hint for everyone")
+    lines = [f"**{title(match)}** — {match.players} seats" + (f" ({'; '.join(terms)})" if terms else "")]
+    for seat in match.seats:
+        if seat.is_computer:
+            lines.append(f"{seat.seat}. {mention(match, seat.user_id)} — the computer, always ready")
+            continue
+        state = "ready" if seat.accepted else "invited, waiting for an answer"
+        lines.append(f"{seat.seat}. <@{seat.user_id}> — {state}")
+    if match.status != "lobby":
+        return "\n".join(lines)
+    open_seats = match.players - len(match.seats)
+    if open_seats:
+        lines.append(f"{open_seats} open {_plural(open_seats, 'seat')}: press **Join** to take one.")
+    if can_start_early:
+        lines.append(f"<@{match.creator_id}> can press **Start** to begin with the players who are ready.")
+    return "\n".join(lines)
+
+
+def invitation(match: MatchRow, creator_id: int, invited: Sequence[int], lobby: str) -> str:
+    invitees = " ".join(f"<@{uid}>" for uid in invited)
+    if not invitees:
+        return lobby
+    return f"{invitees}: <@{creator_id}> invites you to play {get_game(match.game).name}.\n{lobby}"
+
+
+def rematch_asked(presser_id: int, invited: Sequence[int], lobby: str) -> str:
+    return (" ".join(f"<@{u}>" for u in invited) + (": " if invited else "")
+            + f"<@{presser_id}> asks for a rematch.\n" + lobby)
+
+
+def rematch_where(channel_id: int, started: bool) -> str:
+    return f"Rematch {'started' if started else 'offered'} in <#{channel_id}>."
+
+
+# -- looking ----------------------------------------------------------------------------------------
+
+
+def board_line(match: MatchRow, game: AnyGame, vacations: list[tuple[str, float]], now: float) -> str:
+    text = status_line(match, game) + time_note(match, now, " — ")
+    away = vacation_note(vacations)
+    return text + (f"\n{away}." if away else "")
+
+
+def preview_line(match: MatchRow, before: AnyGame, seat: int, game: AnyGame, notation: str,
+                 events: Sequence[Event], unfinished: str | None) -> str:
+    if unfinished is not None:
+        return (f"Preview of a turn in progress (not played): `{notation}` — not a whole turn yet: "
+                f"{fit(unfinished, 300)}.")
+    return "Preview (not played): " + turn_line(seat_label(match, before, seat), game, notation, events)
+
+
+def hint(notation: str, preview: str) -> str:
+    return (f"Hint: the medium computer would play `{notation}` (only you see this).\n"
+            f"{preview}\nPlay it with `/move {notation}`.")
+
+
+def log_text(move: MoveRow) -> str:
+    return {"draw": "draw agreed", "timeout": "ran out of time", "resign": "resign"}.get(move.kind, move.notation)
+
+
+def history_line(match: MatchRow, number: int, move: MoveRow, holder_id: int | None) -> str:
+    if move.kind == "takeback":
+        return f"{number}. takeback: turn {number - 1} was taken back by agreement"
+    return f"{number}. {held_label(match, holder_id, move.seat)}: {log_text(move)}"
+
+
+def history(match: MatchRow, lines: list[str], limit: int = 2000) -> str:
+    """The move list, the latest moves kept when it is long (the GIF shows the whole game)."""
+    header = f"**{title(match)}** — {len(lines)} {_plural(len(lines), 'move')}\n"
+    body = "\n".join(lines) or "No moves yet."
+    if len(header) + len(body) > limit - 20:
+        kept: list[str] = []
+        budget = limit - len(header) - 40
+        for entry in reversed(lines):
+            if budget - len(entry) - 1 < 0:
+                break
+            kept.insert(0, entry)
+            budget -= len(entry) + 1
+        body = f"… {len(lines) - len(kept)} earlier moves\n" + "\n".join(kept)
+    return header + body
+
+
+def resign_question(match: MatchRow) -> str:
+    return f"Resign from **{title(match)}**? This cannot be undone."
+
+
+def my_matches(listed: list[tuple[MatchRow, AnyGame | None, bool]], user_id: int, now: float) -> str:
+    if not listed:
+        return "You have no matches here. Start one with /play."
+    lines = []
+    for match, game, waiting in listed:
+        where = f"<#{match.home_channel_id}>"
+        if game is None:
+            state = "waiting for players"
+        elif waiting:
+            state = f"**your move** (waiting {waited(match, now)})"
+        else:
+            assert game.to_move is not None
+            state = f"{escape(player_row(match, game, game.to_move).name)} to move"
+        state += time_note(match, now, ", ")
+        others = ", ".join(escape(s.name) for s in match.seats if s.user_id != user_id) or "open seats"
+        lines.append(f"• {title(match)} with {others} — {state} — {where}")
+    return _bounded("\n".join(lines))
+
+
+def server_matches(matches: list[MatchRow], now: float) -> str:
+    if not matches:
+        return "No match is in play in this server. Start one with /play."
+    from ..domain.seats import game_of
+
+    lines = []
+    for match in matches:
+        game = game_of(match)
+        names = " vs ".join(escape(seat_name(s)) for s in sorted(match.seats, key=lambda s: s.seat))
+        mover = escape(player_row(match, game, game.to_move).name) if game.to_move else "?"
+        link = f"https://discord.com/channels/{match.guild_id}/{match.home_channel_id}"
+        lines.append(f"• {title(match)}: {names} — {mover} to move"
+                     f"{time_note(match, now, ', ')} — <#{match.home_channel_id}> ({link})")
+    return _bounded("**Matches in play in this server**\n" + "\n".join(lines))
+
+
+def _bounded(text: str, limit: int = 2000) -> str:
+    if len(text) > limit:
+        return text[: limit - 30].rsplit("\n", 1)[0] + "\n… and more"
+    return text
+
+
+def match_choice(match: MatchRow, user_id: int, game: AnyGame | None, waiting: bool) -> str:
+    """A match in the /move … match: autocomplete list."""
+    label = f"#{match.id} {info(match).name}"
+    others = ", ".join(s.name for s in match.seats if s.user_id != user_id)
+    label += f" with {others}" if others else ""
+    label += " — your move" if waiting else (" — waiting to start" if game is None else "")
+    return label[:100]
+
+
+def suggestion_choices(match: MatchRow, choices: list[tuple[str, str]], note: str | None, mover: str,
+                       typed: str) -> list[tuple[str, str]]:
+    """/move's autocomplete: the legal continuations, after a first line saying why you cannot play now."""
+    if note is None:
+        return choices
+    shown = clip_choice(suggestion_note(match, note, mover))
+    return [(shown, clip_choice(typed) if note == "not_your_turn" else "-"), *choices]
+
+
+def clip_choice(text: str) -> str:
+    """A choice's name or value: 1 to 100 characters."""
+    text = text.strip() or "-"
+    return text if len(text) <= 100 else text[:99] + "…"
+
+
+def suggestion_note(match: MatchRow, note: str, mover: str) -> str:
+    """Why the player cannot play now, as the first autocomplete choice."""
+    if note == "over":
+        return f"{title(match)} is over"
+    if note in ("left", "not_playing"):
+        why = "have left" if note == "left" else "are not playing in"
+        return f"You {why} {title(match)}; /board shows its position"
+    return f"Not your turn: {mover} is to move"
+
+
+def not_in_play(match: MatchRow) -> str:
+    return f"{title(match)} is not in play"
+
+
+def turn_builder(match: MatchRow, summary: str, more: int, full: bool) -> str:
+    content = f"**Your turn in {title(match)}** (only you see this). {summary}"
+    if more:
+        content += f" {more} more actions are not in the menus: type them with /move."
+    if full:
+        content += " That is as many actions as the builder holds: end the turn, or undo."
+    return content
+
+
+def played(notation: str) -> str:
+    return f"Played `{notation}`."
+
+
+YOU_RESIGNED = "You resigned."
+
+
+# -- reminders and time limits ----------------------------------------------------------------------
+
+
+def reminder(job: ReminderJob, now: float) -> str:
+    match = job.match
+    text = f"It is your turn in **{title(match)}** (waiting {duration(job.waited)}{time_note(match, now, '; ')})."
+    if job.last_turn is not None:
+        seat, notation = job.last_turn
+        text += f" Last move: {seat_label(match, job.game, seat)} played `{notation}`."
+    return text
+
+
+def board_link(text: str, link: str) -> str:
+    return f"{text}\nBoard: {link}"
+
+
+DMS_CLOSED = "direct messages from the bot are closed"
+
+
+def both(first: str, second: str) -> str:
+    """Two reasons a notice could not be delivered."""
+    return f"{first}, and {second}"
+
+
+def reminders_stopped(job: ReminderJob, why: str) -> str:
+    return (f"<@{job.user_id}> Your reminders for **{title(job.match)}** have stopped for this "
+            f"turn: none could reach you ({why}). It is still your turn: play with /move.")
+
+
+def snoozed(match: MatchRow) -> str:
+    return f"No more reminders for this turn of {title(match)}."
+
+
+def deadline(job: DeadlineJob) -> str:
+    match = job.match
+    if job.level == 3:
+        what = "claim the win" if len(job.claimant_ids) == 1 else "drop them from the game (as if they resigned)"
+        return (f"<@{job.user_id}> has run out of time in **{title(match)}**. "
+                f"{' '.join(f'<@{u}>' for u in job.claimant_ids)}: press **Claim** to {what} "
+                "(until then they may still move).")
+    assert match.deadline_at is not None
+    return (f"Your time in **{title(match)}** runs out <t:{int(match.deadline_at)}:R> "
+            f"({_hours(job.left)} left). Play with /move, or take a /vacation.")
+
+
+def _hours(seconds: float) -> str:
+    if seconds >= 48 * HOUR:
+        return f"{seconds / DAY:.0f} days"
+    if seconds >= HOUR:
+        return f"{seconds / HOUR:.0f} h"
+    return f"{max(1, int(seconds // 60))} min"
+
+
+def claim_label(claimants: int) -> str:
+    return "Claim win" if claimants == 1 else "Claim: drop the seat"
+
+
+def vacation(until: float, days: int, left: float, paused: int) -> str:
+    return (f"You are on vacation until <t:{int(until)}:f> ({days} {_plural(days, 'day')}; "
+            f"{left:g} left this year). Your clocks are paused ({paused} running now), your opponents "
+            "see it on the board, and no reminders come meanwhile.")
+
+
+# -- offers -----------------------------------------------------------------------------------------
+
+OFFER_KINDS = {"draw": "a draw", "undo": "to take back their last turn"}
+
+
+def offer(notice: OfferNotice) -> str:
+    match = notice.match
+    asked = " ".join(mention(match, u) for u in notice.asked_ids)
+    what = "offers a draw" if notice.kind == "draw" else "asks to take back their last turn"
+    how = "accept or decline" if notice.answerer_ids else "the computer is considering it"
+    return (f"**{title(match)}**: <@{notice.maker_id}> {what}. {asked}: {how} "
+            "(the offer lapses if a turn is played first).")
+
+
+def offer_answer(answer: OfferAnswer, now: float) -> str:
+    match = answer.match
+    if answer.kind == "withdrawn":
+        return f"<@{answer.user_id}> withdrew the offer."
+    if answer.kind == "declined":
+        return (f"{mention(match, answer.user_id)} declined {OFFER_KINDS[answer.offer_kind]} "
+                f"(asked by <@{answer.maker_id}>).")
+    if answer.kind == "accepted":
+        waiting = " ".join(mention(match, u) for u in answer.waiting_ids)
+        return f"{mention(match, answer.user_id)} accepted; waiting for {waiting}."
+    assert answer.outcome is not None
+    return f"Accepted: {line(answer.outcome, now)}"
+
+
+def sent_in(channel_id: int) -> str:
+    return f"Sent in <#{channel_id}>."
+
+
+# -- settings ---------------------------------------------------------------------------------------
+
+
+def preferences(prefs: Preferences, default_hours: float) -> str:
+    hours = prefs.delay_hours or default_hours
+    if not prefs.reminders:
+        return "Reminders are **off** in this server."
+    how = "a direct message" if prefs.via == "dm" else "a ping in the match thread"
+    return f"Reminders are **on**: after {hours:g} h without your move, by {how}."
+
+
+SHOWN_BLOCKS = 20  # a reply lists this many, then counts the rest (Discord's 2,000 characters)
+
+
+def challenge_settings(challenges: str, blocked: list[int]) -> str:
+    """For the player only (an ephemeral reply): blocked people appear as mentions, which ping nobody there."""
+    listed = ", ".join(f"<@{b}>" for b in blocked[:SHOWN_BLOCKS])
+    if len(blocked) > SHOWN_BLOCKS:
+        listed += f" and {len(blocked) - SHOWN_BLOCKS} more"
+    if challenges == "nobody":
+        text = ("Challenges: you are **not taking challenges in this server** (you can still challenge others "
+                "and join matches with open seats).")
+        return text + (f" Blocked in every server: {listed}." if blocked else "")
+    if blocked:
+        return f"Challenges: **from everyone except** {listed} (a block holds in every server)."
+    return "Challenges: you take them **from everyone**."
+
+
+SAVED = "Saved. "
+
+
+def server_settings(settings: GuildSettings, default_reminder_hours: float) -> str:
+    channel = f"<#{settings.match_channel_id}>" if settings.match_channel_id else \
+        "the channel where /play is used (default)"
+    if settings.days_per_move is None or settings.days_per_move == 0:
+        days = "none (default)" if settings.days_per_move is None else "none"
+    else:
+        days = f"{settings.days_per_move:g} days per move"
+    hours = settings.reminder_hours or default_reminder_hours
+    origin = "" if settings.reminder_hours else " (default)"
+    return (f"**Hexplay settings of this server**\n• Match threads open in: {channel}\n"
+            f"• Default time limit: {days} (a player may choose another at /play)\n"
+            f"• Default reminder delay: {hours:g} h{origin} (each player may set their own with /settings)")
+
+
+# -- ratings ----------------------------------------------------------------------------------------
+
+TOP = 10
+
+
+def _rating_line(rank: int, row: RatingRow) -> str:
+    return (f"{rank}. <@{row.user_id}> — {row.skill:.1f} "
+            f"({row.games} {_plural(row.games, 'game')}: {row.wins} W / {row.losses} L / {row.draws} D)")
+
+
+def leaderboard(game_name: str, board: list[RatingRow], user_id: int) -> str:
+    if not board:
+        return f"No rated {game_name} matches in this server yet."
+    lines = [f"**{game_name} leaderboard**"]
+    for rank, row in enumerate(board[:TOP], start=1):
+        lines.append(_rating_line(rank, row))
+    mine = next((i for i, r in enumerate(board, start=1) if r.user_id == user_id), None)
+    if mine is None:
+        lines.append("You have no rated match of this game here yet.")
+    elif mine > TOP:
+        lines.append("…")
+        lines.append(_rating_line(mine, board[mine - 1]) + " ← you")
+    return "\n".join(lines)
+
+
+def profile(user_id: int, ratings: list[tuple[RatingRow, int | None, int]], playing: list[MatchRow]) -> str:
+    lines = [f"**Profile of <@{user_id}>**"]
+    for row, rank, of in ratings:
+        place = f", #{rank} of {of}" if rank else ""
+        lines.append(f"• {get_game(row.game).name}: rating {row.skill:.1f}{place} — "
+                     f"{row.games} rated {_plural(row.games, 'game')}: "
+                     f"{row.wins} W / {row.losses} L / {row.draws} D")
+    if not ratings:
+        lines.append("No rated matches yet.")
+    if playing:
+        listed = ", ".join(f"{title(m)} (<#{m.home_channel_id}>)" for m in playing[:10])
+        lines.append(f"Playing now: {listed}" + (" …" if len(playing) > 10 else ""))
+    else:
+        lines.append("Playing now: nothing.")
+    return "\n".join(lines)
+
+
+# -- the bot itself ---------------------------------------------------------------------------------
+
+
+def connected(user: str, user_id: int | str, servers: int, dev_guild_ids: Sequence[int], invite: str) -> str:
+    """One line for the operator: who, where, how commands were synced, and the invite link."""
+    counted = f"{servers} server" + ("" if servers == 1 else "s")
+    if dev_guild_ids:
+        ids = ", ".join(str(g) for g in dev_guild_ids)
+        synced = f"commands synced to the dev servers {ids} (they appear at once)"
+    else:
+        synced = "commands synced globally (the first time they may take up to an hour to appear)"
+    return f"Connected as {user} (id {user_id}) in {counted}; {synced}. Invite it to a server: {invite}"
+
+
+def help_page(commands: Sequence[tuple[str, str]]) -> str:
+    """Every slash command with its description, read from the command tree so it never goes stale."""
+    lines = ["**Hexplay** — correspondence play of hexagonal board games. Commands:"]
+    for name, description in sorted(commands):
+        lines.append(f"`/{name}` — {description}")
+    lines.append("Rules of each game: `/rules game`. Play in the match's thread; the buttons on the boards "
+                 "do the rest.")
+    return "\n".join(lines)[:2000]

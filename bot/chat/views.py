@@ -1,0 +1,31 @@
+"""A board's buttons, gathered from the features that own them; given to the announcer by the runtime."""
+
+from __future__ import annotations
+
+import discord
+
+from ..domain.outcome import Outcome
+from .features.lobby import RematchButton
+from .features.moves import QuickActionButton, TurnBuilderButton
+
+
+def board_view(outcome: Outcome) -> discord.ui.View | None:
+    """Quick-action buttons that are legal in the new position; Rematch on a final board."""
+    game, match = outcome.game, outcome.match
+    if game is not None and game.is_over:  # the final board offers the same players another match
+        view = discord.ui.View(timeout=None)
+        view.add_item(RematchButton(match.id))
+        return view
+    if game is None or game.turn_in_progress() or game.to_move is None:
+        return None
+    mover = match.user_of(game.player_of_seat(game.to_move))
+    if mover is not None and mover.is_computer:  # the computer's turn: nothing for anyone to press
+        return None
+    legal = set(game.legal_notations())
+    view = discord.ui.View(timeout=None)
+    for quick in game.info.quick_actions:
+        if quick.notation in legal:
+            view.add_item(QuickActionButton(match.id, match.version, quick.notation, quick.label))
+    if game.info.multi_action_turns and legal:  # a turn of several actions, picked from menus
+        view.add_item(TurnBuilderButton("open", match.id, match.version))
+    return view if view.children else None

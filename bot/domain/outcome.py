@@ -1,0 +1,130 @@
+"""What a change to a match produced, as data: the chat layer says it (``bot/chat/texts.py``).
+
+The service decides and stores; it returns what happened (an :class:`Outcome` holding its
+:class:`Change`\\ s) and never a sentence. Jobs and notices the timers produce are data too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from games import Event, Game
+
+from .model import MatchRow
+
+# Changes of a lobby, then the changes a move of the log makes (moves.kind, plus "turn").
+LOBBY_CHANGES = ("accepted", "declined", "joined", "cancelled", "started", "status")
+MOVE_CHANGES = ("turn", "resign", "timeout", "draw", "takeback")
+
+
+@dataclass(frozen=True)
+class Change:
+    """One thing that happened to a match, in the order it happened."""
+
+    kind: str
+    """One of LOBBY_CHANGES or MOVE_CHANGES; "status" is a reminder of where a match stands (no change)."""
+    user_id: int | None = None
+    """Who acted: the player who accepted, declined or joined, who claimed a time-out, who made a move."""
+    seat: int | None = None
+    """The engine seat a move concerns (its colour)."""
+    holder_id: int | None = None
+    """The user who held ``seat`` when the move was made (a swap changes who holds a seat afterwards)."""
+    notation: str = ""
+    """A turn's canonical notation; for a takeback, the turn taken back (empty when rebuilt from the log)."""
+    events: tuple[Event, ...] = ()
+    seat_open: bool = False
+    """For "declined": the seat is open again (with two seats, a declined challenge is cancelled instead)."""
+
+
+@dataclass
+class Outcome:
+    """What a change to a match produced, for the bot to announce."""
+
+    match: MatchRow
+    game: Game | None
+    changes: tuple[Change, ...]
+    mention_user_id: int | None = None
+    """The person whose move it now is (never a computer seat), pinged by the announcement."""
+    events: tuple[Event, ...] = ()
+    started: bool = False
+    finished: bool = False
+    ending_user_ids: tuple[int, ...] = ()
+    """A finished game pings every person in it…"""
+    ending_dm_user_ids: tuple[int, ...] = ()
+    """…and sends a direct message to those whose reminders come by DM."""
+    lapsed_offers: tuple[tuple[int, int], ...] = ()
+    """Posted offers this move lapsed (channel, message): their buttons are taken away."""
+
+    @property
+    def mention_user_ids(self) -> list[int]:
+        if self.ending_user_ids:
+            return list(self.ending_user_ids)
+        return [self.mention_user_id] if self.mention_user_id is not None else []
+
+    @property
+    def moved(self) -> bool:
+        """Whether a move of the log was stored (its announcement then says who is to move, or the result)."""
+        return any(change.kind in MOVE_CHANGES for change in self.changes)
+
+
+@dataclass
+class ReminderJob:
+    """A turn reminder due for the player to move."""
+
+    match: MatchRow
+    game: Game
+    user_id: int
+    ply: int
+    via: str
+    waited: float
+    """Seconds the turn has waited."""
+    last_turn: tuple[int, str] | None
+    """(seat, notation) of the last turn played, if any."""
+    next_at: float
+
+
+@dataclass
+class DeadlineJob:
+    """A warning to the player to move (level 1 or 2) or a time-out to announce to the others (level 3)."""
+
+    match: MatchRow
+    level: int
+    user_id: int
+    """The player to move."""
+    ply: int
+    via: str
+    left: float
+    """Seconds left before the deadline (zero or less for a time-out)."""
+    claimant_ids: list[int]
+
+
+@dataclass
+class OfferNotice:
+    """A new offer, for the bot to post with Accept / Decline buttons."""
+
+    match: MatchRow
+    kind: str
+    at_seq: int
+    maker_id: int
+    answerer_ids: list[int]
+    """The people asked (pinged)."""
+    computer_ids: tuple[int, ...] = ()
+    """Computer seats asked: the computer player answers for them."""
+    asked_ids: tuple[int, ...] = field(default=())
+    """Everyone asked, people and computer seats, in seat order (as the offer names them)."""
+
+
+@dataclass
+class OfferAnswer:
+    """What an answer did; ``outcome`` when it changed the match."""
+
+    kind: str
+    """"withdrawn", "declined", "accepted" (waiting for others) or "agreed" (the offer took effect)."""
+    user_id: int
+    """Who answered."""
+    closed: bool
+    match: MatchRow
+    offer_kind: str
+    maker_id: int
+    waiting_ids: tuple[int, ...] = ()
+    outcome: Outcome | None = None

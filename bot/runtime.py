@@ -1,0 +1,93 @@
+"""The composition root: builds the store, the services and the chat client, wires them, and runs the bot.
+
+The one place that knows every part: each part takes what it needs in its constructor, and who listens to
+whom (the computer player and the ratings to stored changes) is decided here, so no part reaches into another.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from typing import Any
+
+from ai.worker import Thinker
+
+from .chat.announce import Announcer
+from .chat.client import HexplayBot, point_client_at
+from .chat.context import Chat
+from .chat.features import community, info, lobby, moves, offers, reminders, timelimits
+from .chat.features import settings as settings_feature
+from .chat.homes import MatchHomes
+from .chat.opening import MatchOpening
+from .chat.pacing import LocalRequestBudget
+from .chat.views import board_view
+from .config import Settings
+from .domain.clock import Clock, OffsetFileClock
+from .service.challenges import ChallengeRefusals
+from .service.computer import ComputerPlayer
+from .service.events import MatchEvents
+from .service.guilds import Guilds
+from .service.matches import MatchService
+from .service.offers import Offers
+from .service.pictures import Pictures
+from .service.ratings import Ratings
+from .service.timelimits import TimeLimits
+from .store.base import Store
+from .store.sqlite import ProcessLock, SqliteStore
+
+
+def build_bot(settings: Settings, store: Store, clock: Clock | None = None, thinker: Thinker | None = None,
+              **options: Any) -> HexplayBot:
+    """The bot and everything it serves, over an open store (tests and benchmarks build it the same way)."""
+    events = MatchEvents()
+    service = MatchService(store, clock, default_reminder_hours=settings.reminder_hours,
+                           pictures=Pictures(settings.render_processes), events=events)
+    offer_service = Offers(service)
+    ratings = Ratings(service)
+    guilds = Guilds(service)
+    bot = HexplayBot(settings, **options)
+    announcer = Announcer(bot, service, MatchHomes(bot), view_for=board_view)
+    computer = ComputerPlayer(service, offer_service,
+                              thinker or Thinker(settings.computer_processes, start_method="spawn"),
+                              announce=announcer.announce_in_home)  # its turns are posted as a person's are
+    events.on_change(computer.changed)  # is the computer to move now?
+    events.on_finish(ratings.settle)  # a game ended: rate it (again at start-up, for any missed)
+    chat = Chat(settings=settings, service=service, offers=offer_service,
+                timelimits=TimeLimits(service, settings.vacation_days), ratings=ratings, guilds=guilds,
+                challenges=ChallengeRefusals(store, service.clock), computer=computer, announcer=announcer,
+                opening=MatchOpening(bot, service, guilds, announcer), budget=LocalRequestBudget())
+    cogs = [lobby.LobbyCog(chat), moves.MovesCog(chat), offers.OffersCog(chat), info.InfoCog(chat),
+            settings_feature.SettingsCog(chat), timelimits.TimeLimitsCog(chat), community.CommunityCog(chat, bot.tree)]
+    items = [*lobby.ITEMS, *moves.ITEMS, *offers.ITEMS, *timelimits.ITEMS, *reminders.ITEMS, *info.ITEMS]
+    bot.serve(chat, cogs, items, reminders.ReminderLoop(bot, chat, tell_paused=chat.opening.tell_paused))
+    return bot
+
+
+async def run(config: Settings) -> None:
+    """Run the bot until it is stopped (Ctrl-C, SIGTERM): one process per SQLite database."""
+    point_client_at(config.api_base_url, config.gateway_url)
+    lock = ProcessLock(config.db_path)
+    lock.acquire()  # before opening: a second process must not even migrate the file
+    try:
+        store = await SqliteStore.open(config.db_path)
+        try:
+            clock = OffsetFileClock(config.clock_offset_file) if config.clock_offset_file else None
+            bot = build_bot(config, store, clock)
+            _stop_on_sigterm()
+            async with bot:
+                await bot.start(config.token)
+        finally:
+            await store.close()
+    finally:
+        lock.release()
+
+
+def _stop_on_sigterm() -> None:
+    """A service manager's SIGTERM stops the bot as Ctrl-C does: the work in flight finishes first."""
+    task = asyncio.current_task()
+    if task is None:
+        return
+    try:
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+    except (NotImplementedError, RuntimeError):  # not on this platform or thread: the default (exit) stays
+        pass

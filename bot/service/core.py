@@ -1,0 +1,251 @@
+"""The core every match feature stands on: finding a match that can be served, and storing a move.
+
+``commit_move`` is the one way a move reaches the log: the new position, the next reminder and
+deadline, and the version check all go into one transaction of the store, and whoever listens
+(the computer player, the ratings) hears of it afterwards. A match whose stored data cannot be read
+is set aside here, once, and every pass over many matches runs each one through ``for_one_match``
+so that one failure stays with its match.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable
+from typing import TypeVar
+
+from games import AnyGame, Event, GameError, load_state
+from games import get as get_game
+
+from ..domain.clock import Clock, SystemClock
+from ..domain.errors import DamagedMatch, MatchPaused, Refusal, StorageFull, VersionConflict
+from ..domain.model import MatchRow, MoveRow
+from ..domain.outcome import Change, Outcome
+from ..domain.seats import game_of, person_to_move, player_names, title, user_to_move
+from ..store.base import Store
+from .events import MatchEvents
+from .limits import ChallengeLimits, ReplayGate, StoredChallengeLimits
+from .locks import InProcessMatchLocks, MatchLocks
+from .pictures import Pictures
+from .schedule import Schedule
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+class MatchCore:
+    def __init__(self, store: Store, clock: Clock | None = None, default_reminder_hours: float = 24.0,
+                 pictures: Pictures | None = None, limits: ChallengeLimits | None = None,
+                 locks: MatchLocks | None = None, events: MatchEvents | None = None,
+                 replays: ReplayGate | None = None) -> None:
+        self.store = store
+        self.clock = clock or SystemClock()
+        self.pictures = pictures or Pictures()  # on a thread unless the bot gives it worker processes
+        self.schedule = Schedule(store, default_reminder_hours)
+        self.default_reminder_hours = default_reminder_hours
+        self.locks: MatchLocks = locks or InProcessMatchLocks()
+        self.limits: ChallengeLimits = limits or StoredChallengeLimits(store)
+        self.events = events or MatchEvents()
+        self.replays = replays or ReplayGate()
+
+    # -- finding a match that can be served ----------------------------------------------------
+
+    async def get(self, match_id: int) -> MatchRow:
+        match = await self.store.get_match(match_id)
+        if match is None or match.status == "cancelled":
+            raise Refusal("no_match", match_id=match_id)
+        if not await self.usable(match):
+            raise MatchPaused("paused", match=match)
+        return match
+
+    async def active(self, match_id: int) -> tuple[MatchRow, AnyGame]:
+        match = await self.get(match_id)
+        if match.status == "lobby":
+            raise Refusal("not_started", match=match)
+        if match.status == "finished":
+            raise Refusal("over", match=match)
+        return match, game_of(match)
+
+    def check_guild(self, match: MatchRow, guild_id: int | None) -> None:
+        """Buttons answer only in the match's own server, as commands do."""
+        if match.guild_id != guild_id:
+            raise Refusal("no_match_here", match_id=match.id)
+
+    @staticmethod
+    def unreadable(match: MatchRow) -> str | None:
+        """Why the stored match cannot be served (a column, its game, its options or its position), or None."""
+        if match.damage is not None:
+            return match.damage
+        try:
+            info = get_game(match.game)
+        except GameError:
+            return f"its game {match.game!r} is not one this bot plays"
+        try:
+            info.resolve_options(match.options)
+        except (GameError, TypeError, ValueError) as error:
+            return f"its options cannot be used ({error})"
+        if match.state is not None:
+            try:
+                game = load_state(match.state)
+            except Exception as error:  # any engine or data error: the position cannot be trusted
+                return f"its stored position cannot be loaded ({type(error).__name__}: {error})"
+            if game.info.id != info.id:
+                return f"its stored position is a game of {game.info.id}, not of {info.id}"
+            seated = {s.seat for s in match.seats}
+            if any(game.player_of_seat(seat) not in seated for seat in range(1, game.players + 1)):
+                return "its seats do not match its stored position"
+        return None
+
+    async def usable(self, match: MatchRow) -> bool:
+        """Whether the match can be served; one whose data cannot be read is set aside (once) and is not."""
+        if match.quarantine is not None and match.damage is None:
+            return False  # already set aside
+        problem = self.unreadable(match)
+        if problem is None:
+            return True
+        match.quarantine = match.quarantine or problem
+        await self.set_aside(match.id, problem)
+        return False
+
+    async def usable_only(self, matches: list[MatchRow]) -> list[MatchRow]:
+        """The matches of a list that can be served (the others are set aside, not shown)."""
+        return [match for match in matches if await self.usable(match)]
+
+    async def set_aside(self, match_id: int, reason: str) -> bool:
+        """Quarantine one match (its players are told once, by the bot); True if it was not set aside before."""
+        if not await self.store.quarantine(match_id, reason, self.clock.now()):
+            return False
+        log.error("match %s set aside: %s; it is paused until repaired, other matches are served", match_id, reason)
+        return True
+
+    async def paused_by(self, damaged: DamagedMatch) -> MatchPaused:
+        """A request ran into a match's damaged data: set the match aside; the refusal to show instead."""
+        await self.set_aside(damaged.match_id, damaged.reason)
+        return MatchPaused("paused", match_id=damaged.match_id)
+
+    async def for_one_match(self, match_id: int, work: Awaitable[T]) -> T | None:
+        """One match's part of a pass over many: whatever goes wrong stays with that match.
+
+        Damaged data sets the match aside; any other failure is logged. Either way the pass goes on.
+        """
+        try:
+            return await work
+        except DamagedMatch as damaged:
+            await self.set_aside(damaged.match_id, damaged.reason)
+        except Exception:
+            log.exception("match %s: skipped in this pass", match_id)
+        return None
+
+    async def resolve(self, user_id: int, guild_id: int, channel_id: int, match_id: int | None) -> MatchRow:
+        """The match a command means: named, the thread it is typed in, or the user's only one."""
+        if match_id is not None:
+            match = await self.get(match_id)
+            if match.guild_id != guild_id:
+                raise Refusal("no_match_here", match_id=match_id)
+            return match
+        in_thread = await self.store.match_by_thread(channel_id)
+        if in_thread is not None and in_thread.status != "cancelled":
+            if not await self.usable(in_thread):  # typed in a paused match's thread: say so
+                raise MatchPaused("paused", match=in_thread)
+            return in_thread
+        mine = await self.usable_only(await self.store.matches_of_user(user_id, guild_id, ("active",)))
+        if not mine:
+            raise Refusal("no_match_in_progress")
+        if len(mine) == 1:
+            return mine[0]
+        waiting = [m for m in mine if user_to_move(m, game_of(m)) == user_id]
+        if len(waiting) == 1:
+            return waiting[0]
+        raise Refusal("several_matches", matches=mine[:10])
+
+    async def my_matches(self, user_id: int, guild_id: int) -> list[tuple[MatchRow, AnyGame | None, bool]]:
+        """Lobbies and games of the user: those awaiting their move first, oldest first."""
+        rows = await self.usable_only(await self.store.matches_of_user(user_id, guild_id, ("lobby", "active")))
+        listed = []
+        for match in rows:
+            game = game_of(match) if match.state else None
+            waiting = game is not None and user_to_move(match, game) == user_id
+            listed.append((match, game, waiting))
+        listed.sort(key=lambda item: (not item[2], item[0].turn_started_at or item[0].created_at))
+        return listed
+
+    # -- storing a move --------------------------------------------------------------------------
+
+    async def commit_move(self, match: MatchRow, game: AnyGame, before: tuple[int | None, int], move: MoveRow,
+                          change: Change, resigned_seat: int | None = None) -> Outcome:
+        """Store a move of the log, made on ``match`` as read; ``game`` is the position after it.
+
+        ``before`` is (seat to move, ply) as they were before it. One transaction, compare-and-set on the
+        version the caller read: Refusal "changed_meanwhile" if the match moved on since.
+        """
+        now = self.clock.now()
+        turn_changed = (game.to_move, game.ply) != before
+        finished = game.is_over
+        result = {"winners": list(game.winners), "scores": game.scores()} if finished else None
+        reminder = await self.schedule.reminder_for(match, game, now) if turn_changed and not finished else None
+        deadline = await self.schedule.deadline_for(match, game, now) if turn_changed and not finished else None
+        recorded = await self.guarded(self.store.record_move(
+            match.id, match.version, move=move, state=game.to_json(), finished=finished, result=result,
+            turn_changed=turn_changed, resigned_seat=resigned_seat, reminder=reminder, now=now,
+            deadline_at=deadline))
+        updated = recorded.match  # as committed, read in the move's transaction
+        if finished:
+            await self.events.finished(updated)
+        else:
+            self.events.changed(updated)
+        outcome = await self.announcement(updated, game, (change,), change.events)
+        outcome.lapsed_offers = tuple(recorded.lapsed_offers)  # the move deleted them in its transaction
+        return outcome
+
+    @staticmethod
+    async def guarded(operation: Awaitable[T]) -> T:
+        """A change's one transaction: a conflict or a full disk rolled all of it back, and the player hears so."""
+        try:
+            return await operation
+        except VersionConflict:
+            raise Refusal("changed_meanwhile") from None
+        except StorageFull as error:
+            log.error("the database cannot grow (%s): the bot's disk is full", error)
+            raise Refusal("disk_full") from None
+
+    async def announcement(self, match: MatchRow, game: AnyGame, changes: tuple[Change, ...],
+                           events: tuple[Event, ...] | list[Event] = ()) -> Outcome:
+        """The outcome of a move: who is to move now (a person is pinged), or the result (everyone is)."""
+        if not game.is_over:
+            return Outcome(match, game, changes, mention_user_id=person_to_move(match, game), events=tuple(events))
+        everyone = tuple(match.human_ids())  # the result pings the people, never a computer seat
+        by_dm = []
+        for user_id in everyone:
+            prefs = await self.store.get_preferences(user_id, match.guild_id)
+            if prefs.reminders and prefs.via == "dm":
+                by_dm.append(user_id)
+        return Outcome(match, game, changes, events=tuple(events), finished=True,
+                       ending_user_ids=everyone, ending_dm_user_ids=tuple(by_dm))
+
+    async def render(self, match: MatchRow, game: AnyGame, events: tuple[Event, ...] | list[Event] = (),
+                     zoom: str | None = None) -> bytes:
+        """The board picture (``bot.service.pictures``: another core when the bot has picture workers)."""
+        return await self.pictures.png(game, player_names=player_names(match), last_events=events,
+                                       title=title(match), zoom=zoom)
+
+    # -- what the chat layer records (it never calls the store) ----------------------------------
+
+    async def mark_announced(self, match_id: int, version: int, channel_id: int, message_id: int) -> None:
+        """The board of ``version`` was posted as this message (reminders link to it)."""
+        await self.store.mark_announced(match_id, version, channel_id, message_id)
+
+    async def set_thread(self, match_id: int, thread_id: int | None) -> None:
+        await self.store.update_match_fields(match_id, thread_id=thread_id)
+
+    async def set_lobby_message(self, match_id: int, message_id: int) -> None:
+        await self.store.update_match_fields(match_id, lobby_message_id=message_id)
+
+    async def paused_untold(self) -> list[int]:
+        """Set-aside matches whose players have not been told yet."""
+        return await self.store.quarantined_untold()
+
+    async def paused_told(self, match_id: int) -> None:
+        await self.store.quarantine_told(match_id)
+
+    async def read(self, match_id: int) -> MatchRow | None:
+        """The match as stored, paused or not (for the bot's own bookkeeping, never to serve a request)."""
+        return await self.store.get_match(match_id)

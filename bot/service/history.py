@@ -1,0 +1,128 @@
+"""Looking at a match: its board, its move list, its replay, and announcements a stop left unposted."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games import AnyGame, Event
+from render import can_zoom
+
+from ..domain.errors import Refusal
+from ..domain.model import MatchRow, MoveRow
+from ..domain.outcome import Change, Outcome
+from ..domain.replay import apply_logged, effective_moves, replay
+from ..domain.seats import game_of, person_to_move, player_names, player_row, title
+from .core import MatchCore
+
+
+@dataclass
+class Board:
+    """A match's board as a player asks for it, with what is said beside it."""
+
+    match: MatchRow
+    game: AnyGame
+    png: bytes
+    vacations: list[tuple[str, float]]
+    """(name, until) of its players on vacation."""
+
+
+@dataclass
+class Logged:
+    """One row of a match's move list."""
+
+    number: int
+    move: MoveRow
+    holder_id: int | None
+    """Who held the move's seat when it was made (None for a takeback row)."""
+
+
+class HistoryFlow(MatchCore):
+    async def last_events(self, match: MatchRow) -> list[Event]:
+        moves = effective_moves(await self.store.moves(match.id))
+        for move in reversed(moves):
+            if move.kind == "turn":
+                return [Event.from_json(e) for e in move.events]
+        return []
+
+    async def board(self, match_id: int, zoom: str | None = None) -> Board:
+        """The board picture; ``zoom`` ("last" or a cell) enlarges part of it, for games that can."""
+        match = await self.get(match_id)
+        if match.status == "lobby":
+            raise Refusal("not_started", match=match)
+        game = game_of(match)
+        zoom = (zoom or "").strip()[:20] or None
+        if zoom is not None:
+            if not can_zoom(game.info.id):
+                raise Refusal("no_zoom", game=game.info.name)
+            try:
+                if zoom.lower() != "last":
+                    game.parse_cell(zoom)
+            except ValueError:
+                raise Refusal("not_a_cell", text=zoom, example=game.cell_names()[0]) from None
+        png = await self.render(match, game, await self.last_events(match), zoom=zoom)
+        return Board(match, game, png, await self.schedule.vacations(match, self.clock.now()))
+
+    async def history(self, match_id: int) -> tuple[MatchRow, list[Logged]]:
+        match = await self.get(match_id)
+        moves = await self.store.moves(match.id)
+        game = replay(match, [])
+        rows = []
+        for number, move in enumerate(moves, start=1):
+            if move.kind == "takeback":  # the log keeps both the turn and its takeback
+                game = replay(match, moves[:number])
+                rows.append(Logged(number, move, None))
+                continue
+            rows.append(Logged(number, move, player_row(match, game, move.seat).user_id))
+            apply_logged(game, move)
+        return match, rows
+
+    async def history_gif(self, match_id: int, user_id: int | None = None, guild_id: int | None = None) -> bytes:
+        """The whole match as an animated GIF, drawn apart from boards (Pictures.gif) so turns never wait behind it."""
+        match = await self.get(match_id)
+        if guild_id is not None:
+            self.check_guild(match, guild_id)
+        if match.status == "lobby":
+            raise Refusal("not_started", match=match)
+        if self.replays.drawing(match_id):
+            raise Refusal("replay_drawing", match=match)
+        now = self.clock.now()
+        if user_id is not None:
+            wait = self.replays.wait_for(user_id, now)
+            if wait > 0:
+                raise Refusal("replay_wait", every=self.replays.cooldown, wait=wait)
+            self.replays.asked(user_id, now)
+        self.replays.start(match_id)
+        try:
+            game = replay(match, [])
+            frames: list[tuple[AnyGame, list[Event]]] = [(game.copy(), [])]
+            for move in effective_moves(await self.store.moves(match.id)):
+                events = apply_logged(game, move)
+                frames.append((game.copy(), events))
+            return await self.pictures.gif(frames, player_names=player_names(match), title=title(match))
+        finally:
+            self.replays.done(match_id)
+
+    async def unannounced(self) -> list[Outcome]:
+        """Moves stored but never shown (the bot stopped between the two), to post at start-up."""
+        outcomes = []
+        for match_id in await self.store.unannounced_match_ids():
+            outcome = await self.for_one_match(match_id, self.missed(match_id))  # one bad match stops no other
+            if outcome is not None:
+                outcomes.append(outcome)
+        return outcomes
+
+    async def missed(self, match_id: int) -> Outcome:
+        """The announcement of the match's latest stored change, rebuilt from its log."""
+        match = await self.get(match_id)
+        game = game_of(match)
+        moves = await self.store.moves(match_id)
+        if not moves:
+            return Outcome(match, game, (Change("status"),), started=True,
+                           mention_user_id=person_to_move(match, game))
+        last = moves[-1]
+        before = replay(match, moves[:-1])  # whose seat it was then (a swap changes it)
+        events = tuple(Event.from_json(e) for e in last.events)
+        holder = player_row(match, before, last.seat).user_id
+        change = Change(last.kind, user_id=None, seat=last.seat, holder_id=holder,
+                        notation=last.notation if last.kind == "turn" else "", events=events)
+        return await self.announcement(match, game, (change,), events)

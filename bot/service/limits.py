@@ -1,0 +1,94 @@
+"""Challenge limits (docs/rules.md, "Limits"): what keeps /play and rematches from flooding a server, or
+one person, with pings.
+
+The service asks one seam, :class:`ChallengeLimits`, before it stores any challenge (a /play lobby or a
+rematch). :class:`StoredChallengeLimits` keeps its counts in the database, so a restart forgets none, and
+checks and counts a challenge in one transaction. Another implementation (a limiter shared by several bot
+processes that do not share a database, say) can replace it: the service needs only ``admit``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..domain.model import ChallengeCaps, ChallengeRefusal
+from ..store.base import Store
+
+# A challenger's own pace, per server.
+MAX_OPEN_LOBBIES = 5
+CHALLENGES_PER_MINUTE = 3
+# Challenges aimed at one person. Five unanswered invitations are plenty to answer at once, and from one
+# challenger ten a day (cancelled ones count: each pinged) is far more than a correspondence game needs, but
+# it stops the challenge-and-cancel loop that pinged someone 180 times an hour.
+MAX_INVITATIONS_WAITING = 5
+SAME_PLAYER_PER_DAY = 10
+
+CAPS = ChallengeCaps(open_lobbies=MAX_OPEN_LOBBIES, per_window=CHALLENGES_PER_MINUTE, window=60.0,
+                     same_player=SAME_PLAYER_PER_DAY, same_player_window=86400.0,
+                     invitations_waiting=MAX_INVITATIONS_WAITING)
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """A challenge about to be stored: who makes it, in which server, and the people it invites (names for
+    messages). Computer seats are never listed: nothing limits inviting the computer."""
+
+    guild_id: int
+    challenger_id: int
+    invited: tuple[tuple[int, str], ...]
+
+
+class ChallengeLimits(Protocol):
+    caps: ChallengeCaps  # the numbers, for the refusals' wording
+
+    async def admit(self, challenge: Challenge, now: float) -> ChallengeRefusal | None:
+        """None when the challenge may be made (it is then counted), else the rule it breaks."""
+        ...
+
+
+class StoredChallengeLimits:
+    """The limits kept in the database (tables challenge_events, challenge_blocks; preferences.challenges)."""
+
+    def __init__(self, store: Store, caps: ChallengeCaps = CAPS) -> None:
+        self.store = store
+        self.caps = caps
+
+    async def admit(self, challenge: Challenge, now: float) -> ChallengeRefusal | None:
+        return await self.store.admit_challenge(challenge.guild_id, challenge.challenger_id,
+                                                [user_id for user_id, _ in challenge.invited], now, self.caps)
+
+
+# GIF replays are slow to draw: drawn apart from boards (Pictures.gif), one at a time per match, and a user
+# waits between two.
+GIF_COOLDOWN_SECONDS = 30.0
+
+
+class ReplayGate:
+    """Soft limits on GIF replays, kept in this process: one drawing per match at a time, a wait per user.
+
+    A seam like ChallengeLimits: per process is enough here (a replay is read-only, and a second process
+    drawing one more costs a little CPU, nothing else).
+    """
+
+    def __init__(self, cooldown: float = GIF_COOLDOWN_SECONDS) -> None:
+        self.cooldown = cooldown
+        self._drawing: set[int] = set()
+        self._asked: dict[int, float] = {}
+
+    def wait_for(self, user_id: int, now: float) -> float:
+        """Seconds the user must still wait (0: they may ask now); a clock stepped back waits no longer."""
+        asked = min(self._asked.get(user_id, -self.cooldown), now)
+        return max(0.0, self.cooldown - (now - asked))
+
+    def asked(self, user_id: int, now: float) -> None:
+        self._asked[user_id] = now
+
+    def drawing(self, match_id: int) -> bool:
+        return match_id in self._drawing
+
+    def start(self, match_id: int) -> None:
+        self._drawing.add(match_id)
+
+    def done(self, match_id: int) -> None:
+        self._drawing.discard(match_id)

@@ -1,0 +1,18 @@
+"""MatchService: every feature of a match over one core, as the chat layer and the other services see it."""
+
+from __future__ import annotations
+
+from .history import HistoryFlow
+from .lobby import LobbyFlow
+from .play import PlayFlow
+from .preferences import PreferenceFlow
+from .reminders import ReminderFlow
+from .verify import VerifyFlow
+
+
+class MatchService(LobbyFlow, PlayFlow, HistoryFlow, ReminderFlow, PreferenceFlow, VerifyFlow):
+    """A match's rules: the lobby, play, looking at it, its reminders, its players' preferences, its integrity.
+
+    Each feature is a module of its own (``lobby.py``, ``play.py`` …) over ``core.MatchCore``; offers, time
+    limits, ratings and servers are separate services that call its public ``commit_move``.
+    """

@@ -1,0 +1,63 @@
+"""Turn reminders: which are due, and what a delivery (or a refusal everywhere) changes."""
+
+from __future__ import annotations
+
+from ..domain.errors import StalePosition
+from ..domain.model import MatchRow, ReminderRow
+from ..domain.outcome import ReminderJob
+from ..domain.seats import game_of, user_to_move
+from .core import MatchCore
+
+HOUR = 3600.0
+MAX_ROW_ID = 2**63 - 1  # a ply from a custom id past SQLite's 64 bits names no reminder
+
+
+class ReminderFlow(MatchCore):
+    async def due_reminders(self) -> list[ReminderJob]:
+        now = self.clock.now()
+        jobs = []
+        for row in await self.store.due_reminders(now):
+            job = await self.for_one_match(row.match_id, self._reminder_job(row, now))
+            if job is not None:
+                jobs.append(job)
+        return jobs
+
+    async def _reminder_job(self, row: ReminderRow, now: float) -> ReminderJob | None:
+        match = await self.store.get_match(row.match_id)
+        if match is None or match.status != "active" or not await self.usable(match):
+            return None
+        game = game_of(match)
+        if user_to_move(match, game) != row.user_id or game.ply != row.ply:
+            return None  # the turn moved on: never remind someone whose turn it is not
+        prefs = await self.store.get_preferences(row.user_id, match.guild_id)
+        delay = (prefs.delay_hours or await self.schedule.server_reminder_hours(match.guild_id)) * HOUR
+        away_until = await self.store.vacation_until(row.user_id, now)
+        if away_until is not None:  # no reminders during a vacation: the next one comes a delay after it
+            await self.store.reminder_sent(match.id, row.ply, now, away_until + delay)
+            return None
+        if not prefs.reminders:
+            await self.store.reminder_sent(match.id, row.ply, now, now + delay)
+            return None
+        moves = await self.store.moves(match.id)
+        last = next((m for m in reversed(moves) if m.kind == "turn"), None)
+        return ReminderJob(match, game, row.user_id, row.ply, prefs.via, now - (match.turn_started_at or now),
+                           (last.seat, last.notation) if last is not None else None, now + delay)
+
+    async def reminder_done(self, job: ReminderJob) -> bool:
+        return await self.store.reminder_sent(job.match.id, job.ply, self.clock.now(), job.next_at)
+
+    async def snooze(self, match_id: int, user_id: int, ply: int) -> MatchRow:
+        """No more reminders for this turn of the match; the match, for the answer."""
+        match = await self.get(match_id)
+        if 0 <= ply <= MAX_ROW_ID and await self.store.snooze(match_id, user_id, ply):
+            return match
+        raise StalePosition("reminder_out_of_date")
+
+    async def give_up_reminder(self, match_id: int, user_id: int, ply: int) -> bool:
+        """Stop the reminders of this turn (none could be delivered); False if the turn moved on meanwhile."""
+        return await self.store.snooze(match_id, user_id, ply)
+
+    async def refused_try(self, match_id: int, notice: str, version: int) -> int:
+        """Count one more try of a notice that no place would take, for this version of the match; the count."""
+        return await self.store.count_refused_try(match_id, notice, version)
+

@@ -1,0 +1,60 @@
+"""When things fall due for a position: the mover's reminder and deadline, as the move's transaction stores them."""
+
+from __future__ import annotations
+
+from games import AnyGame
+
+from ..domain.model import MatchRow
+from ..domain.seats import user_to_move
+from ..store.base import Store
+
+DAY = 86400.0
+HOUR = 3600.0
+
+
+class Schedule:
+    def __init__(self, store: Store, default_reminder_hours: float = 24.0) -> None:
+        self.store = store
+        self.default_reminder_hours = default_reminder_hours
+
+    async def deadline_for(self, match: MatchRow, game: AnyGame, now: float) -> float | None:
+        """When the player now to move runs out of time: a vacation starts their clock at its end.
+
+        The computer has no clock, and neither has a person whose only opponents still playing are
+        computers (nobody could claim their time).
+        """
+        if match.days_per_move is None or game.is_over:
+            return None
+        mover = user_to_move(match, game)
+        if match.is_computer(mover) or not [u for u in match.human_ids(playing=True) if u != mover]:
+            return None
+        start = now
+        if mover is not None:
+            start = max(now, await self.store.vacation_until(mover, now) or now)
+        return start + match.days_per_move * DAY
+
+    async def reminder_delay(self, user_id: int, guild_id: int) -> float:
+        """Seconds: the user's delay in this server (or their global one), else the server's, else the default."""
+        user_hours, server_hours = await self.store.reminder_hours(user_id, guild_id)
+        return (user_hours or server_hours or self.default_reminder_hours) * HOUR
+
+    async def server_reminder_hours(self, guild_id: int) -> float:
+        """The server's default reminder delay (set with /config), else the environment's."""
+        return (await self.store.guild_settings(guild_id)).reminder_hours or self.default_reminder_hours
+
+    async def reminder_for(self, match: MatchRow, game: AnyGame, now: float) -> tuple[int, int, float] | None:
+        """(user, ply, when) of the reminder the position calls for; the computer is never reminded."""
+        user_id = user_to_move(match, game)
+        if user_id is None or match.is_computer(user_id):
+            return None
+        return user_id, game.ply, now + await self.reminder_delay(user_id, match.guild_id)
+
+    async def vacations(self, match: MatchRow, now: float) -> list[tuple[str, float]]:
+        """(name, until) of the match's players on vacation now, shown to their opponents."""
+        away = []
+        for seat in match.seats:
+            if not seat.is_computer:
+                until = await self.store.vacation_until(seat.user_id, now)
+                if until is not None:
+                    away.append((seat.name, until))
+        return away
