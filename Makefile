@@ -7,13 +7,13 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 LOCK := constraints.txt
 
-.PHONY: run sandbox test bench lock mutation clean
+.PHONY: run sandbox test lint bench lock mutation clean
 
 $(STAMP): pyproject.toml $(LOCK)
 	@if test -x $(PY); then echo "Updating .venv (pyproject.toml or $(LOCK) changed)…"; \
 	else echo "Creating .venv and installing dependencies (about 30-60 s, once)…"; $(PYTHON) -m venv $(VENV); fi
 	@$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip -c $(LOCK)
-	@$(PY) -m pip install --quiet --disable-pip-version-check -c $(LOCK) -e '.[test]'
+	@$(PY) -m pip install --quiet --disable-pip-version-check -c $(LOCK) -e '.[test,lint]'
 	@$(PY) tools/lockfile.py check $(PY)
 	@touch $(STAMP)
 	@echo "Dependencies ready."
@@ -27,8 +27,15 @@ run: $(STAMP)
 sandbox: $(STAMP)
 	@$(PY) -m sandbox --sandbox
 
-test: $(STAMP)
+# Lint first: a finding fails in seconds, before four minutes of tests.
+test: lint
 	$(PY) -m pytest
+
+# The habits the code keeps (docs/architecture.md, "Conventions"): ruff's rules and format, mypy's types.
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py
@@ -46,7 +53,7 @@ lock:
 	@echo "Resolving dependencies in a scratch environment (about a minute)…"
 	@rm -rf .venv-lock && $(PYTHON) -m venv .venv-lock
 	@.venv-lock/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	@.venv-lock/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	@.venv-lock/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,lint]'
 	@.venv-lock/bin/python tools/lockfile.py write .venv-lock/bin/python
 	@rm -rf .venv-lock
 

@@ -46,8 +46,12 @@ from games.registry import GAMES, new_game
 AI_VERSION = ""  # set by ai_version() when a run starts
 PAIRS = (("medium", "easy"), ("hard", "easy"), ("hard", "random"), ("hard", "medium"))
 DEFAULT_PAIRS = (("medium", "easy"), ("hard", "random"))  # make bench: a few minutes
-AIMS = {("hard", "random"): 0.95, ("hard", "easy"): 0.75, ("medium", "easy"): 0.60,
-        ("hard", "medium"): 0.50}  # "each level clearly stronger than the one below"
+AIMS = {
+    ("hard", "random"): 0.95,
+    ("hard", "easy"): 0.75,
+    ("medium", "easy"): 0.60,
+    ("hard", "medium"): 0.50,
+}  # "each level clearly stronger than the one below"
 STRICT = {("medium", "easy"), ("hard", "medium")}  # aims to beat, not to reach
 
 
@@ -73,8 +77,10 @@ def percentile95(xs: list[float]) -> float:
 
 
 def timing_line(label: str, xs: list[float]) -> str:
-    return (f"  {label}: mean {statistics.fmean(xs):.3f} s, p95 {percentile95(xs):.3f} s, "
-            f"max {max(xs):.3f} s (CPU, {len(xs)} turns)")
+    return (
+        f"  {label}: mean {statistics.fmean(xs):.3f} s, p95 {percentile95(xs):.3f} s, "
+        f"max {max(xs):.3f} s (CPU, {len(xs)} turns)"
+    )
 
 
 def time_levels(game_id: str, players: int, positions: int) -> None:
@@ -96,6 +102,7 @@ def time_levels(game_id: str, players: int, positions: int) -> None:
 
 
 # -- saved results -------------------------------------------------------------------
+
 
 def ai_version() -> str:
     """A short hash of the ai/ sources, saved with each game (which code played it)."""
@@ -124,8 +131,18 @@ def load_records(path: Path) -> list[dict]:
 class Pair:
     """One (game, players, a, b) series: the games done so far and those still to play."""
 
-    def __init__(self, game_id: str, players: int, a: str, b: str, target: int, seed: int,
-                 max_turns: int, out: Path | None, numbers: list[int] | None = None) -> None:
+    def __init__(
+        self,
+        game_id: str,
+        players: int,
+        a: str,
+        b: str,
+        target: int,
+        seed: int,
+        max_turns: int,
+        out: Path | None,
+        numbers: list[int] | None = None,
+    ) -> None:
         self.game_id, self.players, self.a, self.b = game_id, players, a, b
         self.target, self.seed, self.cap = target, seed, turn_cap(game_id, max_turns)
         self.numbers = numbers  # the game numbers to play (default: 0, 1, 2, …)
@@ -141,12 +158,24 @@ class Pair:
         numbers = self.numbers if self.numbers is not None else range(self.target + len(self.done) + 1)
         k = next(k for k in numbers if k not in self.done)
         start = time.process_time()
-        score, ply, seconds, finished = play_one(self.game_id, self.a, self.b, k, self.players, None,
-                                                 self.seed, self.cap)
-        record = {"game": self.game_id, "players": self.players, "a": self.a, "b": self.b, "seed": self.seed,
-                  "k": k, "max_turns": self.cap, "score_a": score, "ply": ply, "finished": finished,
-                  "cpu": round(time.process_time() - start, 3), "ai": AI_VERSION,
-                  "seconds": {lv: [round(x, 4) for x in xs] for lv, xs in seconds.items()}}
+        score, ply, seconds, finished = play_one(
+            self.game_id, self.a, self.b, k, self.players, None, self.seed, self.cap
+        )
+        record = {
+            "game": self.game_id,
+            "players": self.players,
+            "a": self.a,
+            "b": self.b,
+            "seed": self.seed,
+            "k": k,
+            "max_turns": self.cap,
+            "score_a": score,
+            "ply": ply,
+            "finished": finished,
+            "cpu": round(time.process_time() - start, 3),
+            "ai": AI_VERSION,
+            "seconds": {lv: [round(x, 4) for x in xs] for lv, xs in seconds.items()},
+        }
         self.records.append(record)
         self.done.add(k)
         if self.path is not None:
@@ -159,17 +188,24 @@ def summary(records: list[dict]) -> dict:
     n = len(records)
     score = sum(r["score_a"] for r in records)
     low, high = wilson(score, n)
-    return {"games": n, "score_a": score, "rate": score / n if n else 0.0, "ci95": (low, high),
-            "unfinished": sum(not r["finished"] for r in records),
-            "turns": statistics.fmean(r["ply"] for r in records) if n else 0.0}
+    return {
+        "games": n,
+        "score_a": score,
+        "rate": score / n if n else 0.0,
+        "ci95": (low, high),
+        "unfinished": sum(not r["finished"] for r in records),
+        "turns": statistics.fmean(r["ply"] for r in records) if n else 0.0,
+    }
 
 
 def pair_line(pair: Pair) -> str:
     s = summary(pair.records)
     low, high = s["ci95"]
     cut = f", {s['unfinished']} cut off as draws" if s["unfinished"] else ""
-    return (f"{pair.game_id} ({pair.players} players) {pair.a} vs {pair.b}: {pair.a} scores {s['rate']:.1%} "
-            f"[95% CI {low:.1%}–{high:.1%}] over {s['games']} games{cut}; {s['turns']:.0f} turns per game")
+    return (
+        f"{pair.game_id} ({pair.players} players) {pair.a} vs {pair.b}: {pair.a} scores {s['rate']:.1%} "
+        f"[95% CI {low:.1%}–{high:.1%}] over {s['games']} games{cut}; {s['turns']:.0f} turns per game"
+    )
 
 
 def table(out: Path) -> str:
@@ -186,8 +222,10 @@ def table(out: Path) -> str:
     order = {g: i for i, g in enumerate(("begird", "bide", "playbai", "bump"))}
     pair_order = {p: i for i, p in enumerate(PAIRS)}
     keys = sorted(series, key=lambda k: (order.get(k[0], 9), k[1], pair_order.get((k[2], k[3]), 9)))
-    lines = ["| game | pair (a vs b) | games | cut off (draw) | a scores | 95% CI | aim | aim met? |",
-             "|---|---|---:|---:|---:|---|---|---|"]
+    lines = [
+        "| game | pair (a vs b) | games | cut off (draw) | a scores | 95% CI | aim | aim met? |",
+        "|---|---|---:|---:|---:|---|---|---|",
+    ]
     seconds: dict[tuple[str, int], dict[str, list[float]]] = {}
     for key in keys:
         game_id, players, a, b = key
@@ -204,10 +242,11 @@ def table(out: Path) -> str:
                 return x > aim if strict else x >= aim  # noqa: B023
 
             # Shown: the whole interval meets the aim; missed: none of it does.
-            met = ("shown" if meets(low) else "likely" if meets(s["rate"]) else "unclear" if meets(high)
-                   else "missed")
-        lines.append(f"| {game_id} {players}p | {a} vs {b} | {s['games']} | {s['unfinished']} | {s['rate']:.1%} "
-                     f"| {low:.1%}–{high:.1%} | {aim_text} | {met} |")
+            met = "shown" if meets(low) else "likely" if meets(s["rate"]) else "unclear" if meets(high) else "missed"
+        lines.append(
+            f"| {game_id} {players}p | {a} vs {b} | {s['games']} | {s['unfinished']} | {s['rate']:.1%} "
+            f"| {low:.1%}–{high:.1%} | {aim_text} | {met} |"
+        )
         per_level = seconds.setdefault((game_id, players), {})
         for r in series[key]:
             for lv, xs in r["seconds"].items():
@@ -217,8 +256,10 @@ def table(out: Path) -> str:
         for lv in LEVELS:
             xs = per_level.get(lv)
             if xs:
-                lines.append(f"| {game_id} {players}p | {lv} | {len(xs)} | {statistics.fmean(xs):.3f} "
-                             f"| {percentile95(xs):.3f} | {max(xs):.3f} |")
+                lines.append(
+                    f"| {game_id} {players}p | {lv} | {len(xs)} | {statistics.fmean(xs):.3f} "
+                    f"| {percentile95(xs):.3f} | {max(xs):.3f} |"
+                )
     return "\n".join(lines)
 
 
@@ -229,14 +270,23 @@ def main() -> int:
     parser.add_argument("--only", default=None, help="game ids, or game:players, comma-separated (bide:4,begird)")
     parser.add_argument("--pairs", default=None, help='e.g. "medium:easy,hard:random"')
     parser.add_argument("--seed", type=int, default=0, help="another seed plays other games")
-    parser.add_argument("--max-turns", type=int, default=300,
-                        help="Bump and Play Bai games still going after this many turns are draws")
+    parser.add_argument(
+        "--max-turns", type=int, default=300, help="Bump and Play Bai games still going after this many turns are draws"
+    )
     parser.add_argument("--out", type=Path, default=None, help="append each game to DIR/ai-*.jsonl; resume")
     parser.add_argument("--table", type=Path, default=None, help="only print the table of the results in DIR")
-    parser.add_argument("--like", type=Path, default=None,
-                        help="replay exactly the games saved in DIR (pairs, seeds, game numbers) into --out")
-    parser.add_argument("--timing-positions", type=int, default=0,
-                        help="only time each level on this many positions per game (from random play)")
+    parser.add_argument(
+        "--like",
+        type=Path,
+        default=None,
+        help="replay exactly the games saved in DIR (pairs, seeds, game numbers) into --out",
+    )
+    parser.add_argument(
+        "--timing-positions",
+        type=int,
+        default=0,
+        help="only time each level on this many positions per game (from random play)",
+    )
     args = parser.parse_args()
     global AI_VERSION
     AI_VERSION = ai_version()
@@ -252,8 +302,14 @@ def main() -> int:
         for game_id, players in chosen:
             time_levels(game_id, players, args.timing_positions)
         return 0
-    print("levels: " + ", ".join(f"{lv.name} {lv.simulations} simulations (cap {lv.seconds} s CPU)"
-                                  for lv in LEVELS.values() if lv.simulations))
+    print(
+        "levels: "
+        + ", ".join(
+            f"{lv.name} {lv.simulations} simulations (cap {lv.seconds} s CPU)"
+            for lv in LEVELS.values()
+            if lv.simulations
+        )
+    )
     print(f"a Bump or Play Bai game still going after {args.max_turns} turns is a draw", flush=True)
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
@@ -264,19 +320,36 @@ def main() -> int:
             if saved:
                 r = saved[0]
                 cap = r["max_turns"] if r["max_turns"] is not None else args.max_turns
-                series.append(Pair(r["game"], r["players"], r["a"], r["b"], len(saved), r["seed"], cap, args.out,
-                                   sorted(x["k"] for x in saved)))
+                series.append(
+                    Pair(
+                        r["game"],
+                        r["players"],
+                        r["a"],
+                        r["b"],
+                        len(saved),
+                        r["seed"],
+                        cap,
+                        args.out,
+                        sorted(x["k"] for x in saved),
+                    )
+                )
     else:
-        series = [Pair(g, p, a, b, args.slow_games if "hard" in (a, b) else args.games, args.seed,
-                       args.max_turns, args.out) for a, b in pairs for g, p in chosen]
+        series = [
+            Pair(g, p, a, b, args.slow_games if "hard" in (a, b) else args.games, args.seed, args.max_turns, args.out)
+            for a, b in pairs
+            for g, p in chosen
+        ]
     while True:
         todo = [s for s in series if len(s.done) < s.target]
         if not todo:
             break
         pair = min(todo, key=lambda s: s.progress)
         record = pair.play_next()
-        print(f"{pair.game_id} {pair.players}p {pair.a}-{pair.b} game {record['k']}: a scored {record['score_a']:g} "
-              f"in {record['ply']} turns, {record['cpu']:.0f} s CPU", flush=True)
+        print(
+            f"{pair.game_id} {pair.players}p {pair.a}-{pair.b} game {record['k']}: a scored {record['score_a']:g} "
+            f"in {record['ply']} turns, {record['cpu']:.0f} s CPU",
+            flush=True,
+        )
     print()
     for pair in series:
         print(pair_line(pair))

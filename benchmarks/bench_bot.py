@@ -52,7 +52,6 @@ from botprocess import BotProcess, percentile  # noqa: E402
 CLOCK_TICK = os.sysconf("SC_CLK_TCK")
 
 
-
 def load_average() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -129,22 +128,26 @@ class Bench(BotProcess):
         latencies: list[float] = []
 
         started, cpu_before, bench_before = time.perf_counter(), self.bot_cpu_seconds(), time.process_time()
-        await asyncio.gather(*(self.play_people(*pair, random.Random(i), turns, think, latencies)
-                               for i, pair in enumerate(pairs)))
+        await asyncio.gather(
+            *(self.play_people(*pair, random.Random(i), turns, think, latencies) for i, pair in enumerate(pairs))
+        )
         wall = time.perf_counter() - started
         bench_cpu = time.process_time() - bench_before
         cpu_after = self.bot_cpu_seconds()
-        return PhaseResult(len(latencies), wall, latencies, cpu_after[0] - cpu_before[0],
-                           cpu_after[1] - cpu_before[1], bench_cpu)
+        return PhaseResult(
+            len(latencies), wall, latencies, cpu_after[0] - cpu_before[0], cpu_after[1] - cpu_before[1], bench_cpu
+        )
 
 
 def describe(name: str, r: PhaseResult) -> str:
     ms = r.latencies_ms
     workers = f" (workers {r.per_turn_ms(r.worker_cpu):.1f})" if r.worker_cpu else ""
-    return (f"{name}: {r.turns} turns in {r.wall:.1f} s = {r.throughput:.1f} turns/s; "
-            f"latency p50 {percentile(ms, 50):.0f} / p95 {percentile(ms, 95):.0f} / p99 {percentile(ms, 99):.0f} ms; "
-            f"CPU per turn: bot {r.per_turn_ms(r.bot_cpu):.1f} ms{workers}, "
-            f"emulator + players {r.per_turn_ms(r.bench_cpu):.1f} ms; load {load_average()}")
+    return (
+        f"{name}: {r.turns} turns in {r.wall:.1f} s = {r.throughput:.1f} turns/s; "
+        f"latency p50 {percentile(ms, 50):.0f} / p95 {percentile(ms, 95):.0f} / p99 {percentile(ms, 99):.0f} ms; "
+        f"CPU per turn: bot {r.per_turn_ms(r.bot_cpu):.1f} ms{workers}, "
+        f"emulator + players {r.per_turn_ms(r.bench_cpu):.1f} ms; load {load_average()}"
+    )
 
 
 def spread(values: list[float], digits: int = 1) -> str:
@@ -152,18 +155,24 @@ def spread(values: list[float], digits: int = 1) -> str:
 
 
 def summary(name: str, results: list[PhaseResult]) -> list[str]:
-    lines = [f"{name} ({len(results)} runs; min / median / max over the runs):",
-             f"  throughput              {spread([r.throughput for r in results])} turns/s"]
+    lines = [
+        f"{name} ({len(results)} runs; min / median / max over the runs):",
+        f"  throughput              {spread([r.throughput for r in results])} turns/s",
+    ]
     lines.extend(
         f"  latency p{p:<2}             {spread([percentile(r.latencies_ms, p) for r in results], 0)} ms"
         for p in (50, 95, 99)
     )
-    lines.append(f"  bot CPU per turn        {spread([r.per_turn_ms(r.bot_cpu) for r in results])} ms"
-                 " (bot process + render workers)")
+    lines.append(
+        f"  bot CPU per turn        {spread([r.per_turn_ms(r.bot_cpu) for r in results])} ms"
+        " (bot process + render workers)"
+    )
     if any(r.worker_cpu for r in results):
         lines.append(f"    of which workers      {spread([r.per_turn_ms(r.worker_cpu) for r in results])} ms")
-    lines.append(f"  emulator + players CPU  {spread([r.per_turn_ms(r.bench_cpu) for r in results])} ms per turn"
-                 " (this process: not the bot's cost)")
+    lines.append(
+        f"  emulator + players CPU  {spread([r.per_turn_ms(r.bench_cpu) for r in results])} ms per turn"
+        " (this process: not the bot's cost)"
+    )
     return lines
 
 
@@ -174,8 +183,11 @@ async def run(args: argparse.Namespace) -> int:
     if unknown:
         print(f"unknown mode(s) {unknown}: choose from {list(modes)}", file=sys.stderr)
         return 2
-    print(f"bench_bot: {args.matches} matches x {args.turns} turns per run, {args.runs} runs of {', '.join(chosen)}; "
-          f"{os.cpu_count()} cores, load average {load_average()}", flush=True)
+    print(
+        f"bench_bot: {args.matches} matches x {args.turns} turns per run, {args.runs} runs of {', '.join(chosen)}; "
+        f"{os.cpu_count()} cores, load average {load_average()}",
+        flush=True,
+    )
     results: dict[str, list[PhaseResult]] = {m: [] for m in chosen}
     with tempfile.TemporaryDirectory() as tmp:
         bench = Bench(args.matches, Path(tmp), args.profile)

@@ -83,13 +83,17 @@ def main() -> int:
         ok = ms < ENUM_TARGET_MS
         result |= not ok
         pieces = game.on_board(1) + game.on_board(2)
-        print(f"bump enumerate {label:8} {ms:7.2f} ms  ({count} turns, {bumping} of them bump, {pieces} pieces)"
-              f"  {'ok' if ok else f'ABOVE TARGET {ENUM_TARGET_MS:.0f} ms'}")
+        print(
+            f"bump enumerate {label:8} {ms:7.2f} ms  ({count} turns, {bumping} of them bump, {pieces} pieces)"
+            f"  {'ok' if ok else f'ABOVE TARGET {ENUM_TARGET_MS:.0f} ms'}"
+        )
     rate, plies, games, bumps = plies_per_second(args.seconds, args.seed)
     ok = rate >= PLY_TARGET
     result |= not ok
-    print(f"bump random plies {rate:9.0f} plies/s  ({plies} plies, {games} games finished, {bumps} bumps)"
-          f"  {'ok' if ok else f'BELOW TARGET {PLY_TARGET:.0f}'}")
+    print(
+        f"bump random plies {rate:9.0f} plies/s  ({plies} plies, {games} games finished, {bumps} bumps)"
+        f"  {'ok' if ok else f'BELOW TARGET {PLY_TARGET:.0f}'}"
+    )
     return int(result)
 
 

@@ -41,8 +41,10 @@ from games import load_state  # noqa: E402
 
 
 def figures(ms: list[float]) -> str:
-    return (f"p50 {percentile(ms, 50):.0f} ms, p95 {percentile(ms, 95):.0f} ms, p99 {percentile(ms, 99):.0f} ms "
-            f"(mean {statistics.mean(ms):.0f} ms, {len(ms)} moves)")
+    return (
+        f"p50 {percentile(ms, 50):.0f} ms, p95 {percentile(ms, 95):.0f} ms, p99 {percentile(ms, 99):.0f} ms "
+        f"(mean {statistics.mean(ms):.0f} ms, {len(ms)} moves)"
+    )
 
 
 class Bench(BotProcess):
@@ -69,8 +71,12 @@ class Bench(BotProcess):
     async def play_matches(
         self, matches: list[tuple[Channel, User, User]], turns: int, think: float, latencies: list[float]
     ) -> None:
-        await asyncio.gather(*(self.play_people(*m, random.Random(i), turns, think, latencies, timeout=30)
-                               for i, m in enumerate(matches)))
+        await asyncio.gather(
+            *(
+                self.play_people(*m, random.Random(i), turns, think, latencies, timeout=30)
+                for i, m in enumerate(matches)
+            )
+        )
 
     async def play_computer(self, thread, person, rng, stop: asyncio.Event, seconds: list[float]) -> None:
         """The person answers at once, so the computer is (nearly) always thinking."""
@@ -79,8 +85,11 @@ class Bench(BotProcess):
             if status != "active":
                 return
             legal = [n for n in game.legal_notations() if n != "bide"] or game.legal_notations()
-            posted = asyncio.ensure_future(self.emu.wait_for_message(
-                thread, check=lambda m: bool(m.attachments) and m.content.startswith("**🤖"), timeout=60))
+            posted = asyncio.ensure_future(
+                self.emu.wait_for_message(
+                    thread, check=lambda m: bool(m.attachments) and m.content.startswith("**🤖"), timeout=60
+                )
+            )
             start = time.perf_counter()
             result = await self.emu.invoke(person, thread, "move", {"move": rng.choice(legal)}, timeout=30)
             if result.ephemeral:
@@ -99,8 +108,10 @@ async def run(matches: int, turns: int, think: float, computer_matches: int, lev
         await bench.start()
         try:
             users = bench.users
-            for phase in ("alone", f"computer thinking ({computer_matches} match{'es' * (computer_matches != 1)} "
-                                   f"at {level})"):
+            for phase in (
+                "alone",
+                f"computer thinking ({computer_matches} match{'es' * (computer_matches != 1)} at {level})",
+            ):
                 offset = 0 if phase == "alone" else 2 * matches
                 pairs = []
                 for i in range(matches):
@@ -113,8 +124,11 @@ async def run(matches: int, turns: int, think: float, computer_matches: int, lev
                     for j in range(computer_matches):
                         person = users[4 * matches + j]
                         thread = await bench.computer_match(person, level)
-                        tasks.append(asyncio.ensure_future(
-                            bench.play_computer(thread, person, random.Random(100 + j), stop, computer_seconds)))
+                        tasks.append(
+                            asyncio.ensure_future(
+                                bench.play_computer(thread, person, random.Random(100 + j), stop, computer_seconds)
+                            )
+                        )
                     await asyncio.sleep(1.0)  # the first search is under way
                 latencies: list[float] = []
                 started = time.perf_counter()
@@ -126,12 +140,16 @@ async def run(matches: int, turns: int, think: float, computer_matches: int, lev
                 if tasks:
                     await asyncio.wait(tasks, timeout=30)
                     if computer_seconds:
-                        print(f"  computer at {level}: {len(computer_seconds)} turns, person's move -> computer's "
-                              f"board mean {statistics.mean(computer_seconds):.2f} s, "
-                              f"p95 {percentile(computer_seconds, 95):.2f} s (its search ran through the phase)")
+                        print(
+                            f"  computer at {level}: {len(computer_seconds)} turns, person's move -> computer's "
+                            f"board mean {statistics.mean(computer_seconds):.2f} s, "
+                            f"p95 {percentile(computer_seconds, 95):.2f} s (its search ran through the phase)"
+                        )
         finally:
-            print(f"Discord rule violations: {len(bench.emu.violations)}; "
-                  f"429 rate-limit answers: {len(bench.emu.rate_limit_hits)}")
+            print(
+                f"Discord rule violations: {len(bench.emu.violations)}; "
+                f"429 rate-limit answers: {len(bench.emu.rate_limit_hits)}"
+            )
             await bench.stop()
 
 

@@ -21,12 +21,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot.domain.clock import ManualClock  # noqa: E402
-from bot.service.ratings import Ratings  # noqa: E402
 from bot.service.matches import MatchService  # noqa: E402
-from bot.store.sqlite import SqliteStore  # noqa: E402
+from bot.service.ratings import Ratings  # noqa: E402
 from bot.service.suggestions import suggest_moves  # noqa: E402
 from bot.service.timelimits import TimeLimits  # noqa: E402
+from bot.store.sqlite import SqliteStore  # noqa: E402
 from games import new_game  # noqa: E402
+from tests.racing import NoChallengeLimits  # noqa: E402
 
 
 def cpu(label: str, runs: int, work) -> float:
@@ -55,19 +56,27 @@ async def bench_service(matches: int) -> None:
         clock = ManualClock()
         service = MatchService(store, clock)
         # The bench makes many matches at once: stub the per-player challenge limit out.
-        service._check_challenge_limits = lambda *a: asyncio.sleep(0)  # type: ignore[method-assign]
+        service.limits = NoChallengeLimits()
         limits, ratings = TimeLimits(service), Ratings(service)
         ids = []
         for i in range(matches):
-            match = await service.create(game_id="bide", creator=(10 + 2 * i, "a"), invited=[(11 + 2 * i, "b")],
-                                         guild_id=1, channel_id=2, days_per_move=3)
+            match = await service.create(
+                game_id="bide",
+                creator=(10 + 2 * i, "a"),
+                invited=[(11 + 2 * i, "b")],
+                guild_id=1,
+                channel_id=2,
+                days_per_move=3,
+            )
             await service.accept(match.id, 11 + 2 * i)
             ids.append(match.id)
         clock.advance(2.5 * 86400)  # every clock within 24 h of its deadline: each pass has work
         start = time.process_time()
         jobs = await limits.due()
-        print(f"time-limit pass over {matches} running matches: {(time.process_time() - start) * 1000:.1f} ms CPU "
-              f"({len(jobs)} warnings due)")
+        print(
+            f"time-limit pass over {matches} running matches: {(time.process_time() - start) * 1000:.1f} ms CPU "
+            f"({len(jobs)} warnings due)"
+        )
         start = time.process_time()
         for job in jobs:
             await limits.done(job)
@@ -106,8 +115,11 @@ def main() -> int:
     for side, hand in ((5, 2), (5, 4), (6, 6)):
         game = owed_release_position(side, hand)
         assert game.owed[game.to_move - 1], "the position must owe a release"
-        cpu(f"autocomplete, owed release of {game.hands[game.to_move - 1]} (side {side})", 20,
-            lambda g=game: suggest_moves(g, ""))
+        cpu(
+            f"autocomplete, owed release of {game.hands[game.to_move - 1]} (side {side})",
+            20,
+            lambda g=game: suggest_moves(g, ""),
+        )
     asyncio.run(bench_service(args.matches))
     return 0
 

@@ -36,8 +36,14 @@ from games.playbai import GOAL, PlayBai
 CAP = 500
 ENUMERATION_AIM_MS = 5.0
 GAMES_AIM = 50.0
-MIDGAME = {"pieces": {"b3": 1, "c3": 1, "d5": 1, "b4": 2, "f6": 2, "g7": 2}, "ball": "b3",
-           "goals": [0, 0], "to_move": 1, "kickoff": False, "last_goal": None}
+MIDGAME = {
+    "pieces": {"b3": 1, "c3": 1, "d5": 1, "b4": 2, "f6": 2, "g7": 2},
+    "ball": "b3",
+    "goals": [0, 0],
+    "to_move": 1,
+    "kickoff": False,
+    "last_goal": None,
+}
 
 
 def play_turn(game: PlayBai, actions) -> None:
@@ -69,10 +75,12 @@ def measure_games(games: int, seed: int, take_goals: bool) -> str:
     rate = games / cpu
     how = "taking any goal on offer" if take_goals else "uniform over distinct complete turns"
     note = "" if rate >= GAMES_AIM else f"  (aim {GAMES_AIM:.0f}/s)"
-    return (f"random games, {how}: {rate:7.2f} games/s, {turns / games:6.1f} turns each, "
-            f"{capped}/{games} hit the {CAP}-turn cap, {cpu / max(turns, 1) * 1000:.2f} ms/turn{note}\n"
-            f"  (extra) the same run as throughput: {turns / cpu:.0f} turns/s, each turn = enumerate "
-            f"every distinct complete turn, pick one, apply it action by action, end the turn")
+    return (
+        f"random games, {how}: {rate:7.2f} games/s, {turns / games:6.1f} turns each, "
+        f"{capped}/{games} hit the {CAP}-turn cap, {cpu / max(turns, 1) * 1000:.2f} ms/turn{note}\n"
+        f"  (extra) the same run as throughput: {turns / cpu:.0f} turns/s, each turn = enumerate "
+        f"every distinct complete turn, pick one, apply it action by action, end the turn"
+    )
 
 
 def enumeration_ms(game: PlayBai, repeat: int = 20) -> tuple[float, int]:
@@ -106,18 +114,29 @@ def sampled_enumeration(count: int, seed: int, options: dict | None = None, labe
         counts.append(turns)
     times.sort()
     over = sum(1 for t in times if t > ENUMERATION_AIM_MS)
-    return (f"enumerate {len(times)} sampled {label}positions: mean {sum(times) / len(times):.2f} ms, "
-            f"95% {times[int(len(times) * 0.95)]:.2f} ms, worst {times[-1]:.2f} ms, "
-            f"{over} over {ENUMERATION_AIM_MS:.0f} ms; turns per position mean {sum(counts) / len(counts):.0f}, "
-            f"max {max(counts)}")
+    return (
+        f"enumerate {len(times)} sampled {label}positions: mean {sum(times) / len(times):.2f} ms, "
+        f"95% {times[int(len(times) * 0.95)]:.2f} ms, worst {times[-1]:.2f} ms, "
+        f"{over} over {ENUMERATION_AIM_MS:.0f} ms; turns per position mean {sum(counts) / len(counts):.0f}, "
+        f"max {max(counts)}"
+    )
 
 
 def picture_figures(renders: int = 10) -> list[str]:
     import render
 
-    game = PlayBai.from_position(2, {}, {"pieces": {"b2": 1, "e6": 1, "c4": 1, "b4": 2, "a4": 2, "e8": 2},
-                                         "ball": "e6", "goals": [1, 1], "to_move": 1, "kickoff": False,
-                                         "last_goal": 2})
+    game = PlayBai.from_position(
+        2,
+        {},
+        {
+            "pieces": {"b2": 1, "e6": 1, "c4": 1, "b4": 2, "a4": 2, "e8": 2},
+            "ball": "e6",
+            "goals": [1, 1],
+            "to_move": 1,
+            "kickoff": False,
+            "last_goal": 2,
+        },
+    )
     events = game.play_turn("b2-c2, e6>c4, c4^ne")
     lines = []
     for width in (1080, 400):

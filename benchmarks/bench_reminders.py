@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 import discord  # noqa: E402
 
 from bot.chat.features.reminders import SnoozeButton  # noqa: E402
+from bot.domain.clock import ManualClock  # noqa: E402
 from tests.botworld import BotWorld  # noqa: E402
 from tests.faults import SlowRequests  # noqa: E402
 
@@ -68,9 +69,13 @@ async def seed(world: BotWorld) -> None:
     users = world.users
     for i, user in enumerate(users):
         other = users[(i + 1) % len(users)]
-        match = await world.service.create(game_id="bide", creator=(user.id, user.name),
-                                           invited=[(other.id, other.name)], guild_id=world.guild.id,
-                                           channel_id=world.channel.id)
+        match = await world.service.create(
+            game_id="bide",
+            creator=(user.id, user.name),
+            invited=[(other.id, other.name)],
+            guild_id=world.guild.id,
+            channel_id=world.channel.id,
+        )
         await world.service.accept(match.id, other.id)
 
 
@@ -81,6 +86,7 @@ async def measure(label: str, one_pass, reminders: int, latency: float) -> None:
         await world.start()
         try:
             await seed(world)
+            assert isinstance(world.clock, ManualClock)
             world.clock.advance(DAY + 3600)
             requests, hits = len(world.emu.requests), len(world.emu.rate_limit_hits)
             started = time.perf_counter()
@@ -89,16 +95,22 @@ async def measure(label: str, one_pass, reminders: int, latency: float) -> None:
             scopes = collections.Counter(hit.scope for hit in world.emu.rate_limit_hits[hits:])
             dms = [len(world.emu.dms(user)) for user in world.users]
             assert sent == reminders and dms == [1] * reminders, (sent, collections.Counter(dms))
-            print(f"{label}: {elapsed:6.1f} s for {sent} reminders ({sent / elapsed:5.1f}/s), "
-                  f"{len(world.emu.requests) - requests} requests, 429s: {sum(scopes.values())} "
-                  f"{dict(scopes) or ''}", flush=True)
+            print(
+                f"{label}: {elapsed:6.1f} s for {sent} reminders ({sent / elapsed:5.1f}/s), "
+                f"{len(world.emu.requests) - requests} requests, 429s: {sum(scopes.values())} "
+                f"{dict(scopes) or ''}",
+                flush=True,
+            )
         finally:
             await world.stop()
 
 
 async def main_async(reminders: int, latency: float) -> None:
-    print(f"{reminders} due reminders, {reminders} players with DMs open, "
-          f"{latency * 1000:.0f} ms per request to the emulator", flush=True)
+    print(
+        f"{reminders} due reminders, {reminders} players with DMs open, "
+        f"{latency * 1000:.0f} ms per request to the emulator",
+        flush=True,
+    )
     await measure("before (one at a time, unpaced)", pass_before, reminders, latency)
     await measure("after  (concurrent, paced)     ", pass_after, reminders, latency)
 

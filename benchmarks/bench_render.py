@@ -156,20 +156,27 @@ def main() -> int:
     parser.add_argument("--width", type=int, default=render.DEFAULT_WIDTH)
     parser.add_argument("--slack", type=float, default=0.30)
     parser.add_argument("--update-baseline", action="store_true")
-    parser.add_argument("--slowdown", type=float, default=1.0,
-                        help="multiply every picture's measured CPU by this (checks that the guard fails)")
+    parser.add_argument(
+        "--slowdown",
+        type=float,
+        default=1.0,
+        help="multiply every picture's measured CPU by this (checks that the guard fails)",
+    )
     args = parser.parse_args()
 
     render.warm_up()
     calib = calibration_ms()
-    print(f"width {args.width}px, {args.renders} renders each; CPU ms (process_time); "
-          f"calibration workload {calib:.1f} ms")
+    print(
+        f"width {args.width}px, {args.renders} renders each; CPU ms (process_time); calibration workload {calib:.1f} ms"
+    )
     print(f"{'position':<29} {'mean':>6} {'p95':>6} {'cold':>7} {'KB':>6} {'ratio':>6} {'base':>6}")
     baseline = json.loads(BASELINE.read_text()) if BASELINE.exists() else {"ratios": {}}
     ratios: dict[str, float] = {}
     failures: list[str] = []
-    def report(label: str, times: list[float], cold: float | None, size: int, typical: bool,
-               local_calib: float) -> None:
+
+    def report(
+        label: str, times: list[float], cold: float | None, size: int, typical: bool, local_calib: float
+    ) -> None:
         times = [t * args.slowdown for t in times]
         mean = statistics.fmean(times)
         ratio = quartile(times) / local_calib
@@ -184,8 +191,10 @@ def main() -> int:
         if base is not None and ratio > base * (1 + args.slack):
             notes.append(f"SLOWER than baseline by {100 * (ratio / base - 1):.0f}%")
             failures.append(f"{label}: {ratio:.3f} x calibration, baseline {base:.3f}")
-        print(f"{label:<29} {mean:6.2f} {p95(times):6.2f} {'-' if cold is None else f'{cold:.1f}':>7} "
-              f"{size / 1000:6.1f} {ratio:6.3f} {base if base is not None else '-':>6}  {'; '.join(notes) or 'ok'}")
+        print(
+            f"{label:<29} {mean:6.2f} {p95(times):6.2f} {'-' if cold is None else f'{cold:.1f}':>7} "
+            f"{size / 1000:6.1f} {ratio:6.3f} {base if base is not None else '-':>6}  {'; '.join(notes) or 'ok'}"
+        )
 
     for label, game, events, names in all_cases():
 
@@ -221,13 +230,23 @@ def main() -> int:
         frames = replay(start, turns)
         t0 = time.process_time()
         gif = render.render_gif(frames)
-        print(f"GIF of a whole {game_id} game: {len(frames)} frames, {len(gif) / 1000:.0f} KB, "
-              f"{time.process_time() - t0:.2f} s CPU")
+        print(
+            f"GIF of a whole {game_id} game: {len(frames)} frames, {len(gif) / 1000:.0f} KB, "
+            f"{time.process_time() - t0:.2f} s CPU"
+        )
 
     if args.update_baseline:
-        BASELINE.write_text(json.dumps({"note": "lower-quartile CPU per picture / that of the calibration workload, "
-                                                "from benchmarks/bench_render.py --update-baseline",
-                                        "ratios": ratios}, indent=1) + "\n")
+        BASELINE.write_text(
+            json.dumps(
+                {
+                    "note": "lower-quartile CPU per picture / that of the calibration workload, "
+                    "from benchmarks/bench_render.py --update-baseline",
+                    "ratios": ratios,
+                },
+                indent=1,
+            )
+            + "\n"
+        )
         print(f"baseline written to {BASELINE.relative_to(ROOT)}")
     if failures:
         print("FAILED:\n  " + "\n  ".join(failures))

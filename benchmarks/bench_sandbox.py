@@ -45,12 +45,16 @@ def main() -> None:
         try:
             bot = sandbox.bot_pid()
             pids = {"sandbox": sandbox.process.pid, "bot": bot}
-            print(f"start-up to the printed URL: {ready:.2f} s wall; CPU so far: "
-                  + ", ".join(f"{name} {cpu(pid):.2f} s" for name, pid in pids.items()))
+            print(
+                f"start-up to the printed URL: {ready:.2f} s wall; CPU so far: "
+                + ", ".join(f"{name} {cpu(pid):.2f} s" for name, pid in pids.items())
+            )
             before = {name: cpu(pid) for name, pid in pids.items()}
             time.sleep(10)
-            print("idle for 10 s (reminders checked every 2 s): "
-                  + ", ".join(f"{name} {cpu(pid) - before[name]:.3f} s CPU" for name, pid in pids.items()))
+            print(
+                "idle for 10 s (reminders checked every 2 s): "
+                + ", ".join(f"{name} {cpu(pid) - before[name]:.3f} s CPU" for name, pid in pids.items())
+            )
 
             games = next(c["id"] for c in call("/api/state?user=alice")["channels"] if not c["thread"])
             call("/api/send", {"user": "alice", "channel": games, "text": "/play game:bide opponent:bob"})
@@ -79,10 +83,14 @@ def main() -> None:
             used = {name: (cpu(pid) - before[name]) / turns for name, pid in pids.items()}
             print(f"{turns} Bide turns through the page's API (autocomplete, then /move with its first suggestion):")
             print(f"  autocomplete answer: median {sorted(suggests)[len(suggests) // 2] * 1000:.0f} ms wall")
-            print(f"  /move to board visible: median {sorted(walls)[len(walls) // 2] * 1000:.0f} ms wall, "
-                  f"max {max(walls) * 1000:.0f} ms")
-            print("  CPU per turn (incl. the autocomplete and the polling here): "
-                  + ", ".join(f"{name} {seconds * 1000:.0f} ms" for name, seconds in used.items()))
+            print(
+                f"  /move to board visible: median {sorted(walls)[len(walls) // 2] * 1000:.0f} ms wall, "
+                f"max {max(walls) * 1000:.0f} ms"
+            )
+            print(
+                "  CPU per turn (incl. the autocomplete and the polling here): "
+                + ", ".join(f"{name} {seconds * 1000:.0f} ms" for name, seconds in used.items())
+            )
         finally:
             sandbox.interrupt()
             sandbox.kill()

@@ -40,9 +40,16 @@ class BotProcess:
         await self.emu.start()
         self.guild = self.emu.create_guild("Bench")
         self.channel = self.emu.create_text_channel(self.guild, "games")
-        env = {**os.environ, "DISCORD_TOKEN": TOKEN, "DISCORD_API_BASE_URL": self.emu.api_base_url,
-               "DISCORD_GATEWAY_URL": self.emu.gateway_url, "HEXPLAY_DEV_GUILD_IDS": str(self.guild.id),
-               "HEXPLAY_DB_PATH": str(self.db_path), "HEXPLAY_LOG_LEVEL": "WARNING", "PYTHONPATH": str(ROOT)}
+        env = {
+            **os.environ,
+            "DISCORD_TOKEN": TOKEN,
+            "DISCORD_API_BASE_URL": self.emu.api_base_url,
+            "DISCORD_GATEWAY_URL": self.emu.gateway_url,
+            "HEXPLAY_DEV_GUILD_IDS": str(self.guild.id),
+            "HEXPLAY_DB_PATH": str(self.db_path),
+            "HEXPLAY_LOG_LEVEL": "WARNING",
+            "PYTHONPATH": str(ROOT),
+        }
         command = [sys.executable, "-m", "bot"]
         if self.profile is not None:
             command = [sys.executable, str(ROOT / "benchmarks" / "profile_bot.py"), str(self.profile)]
@@ -70,8 +77,9 @@ class BotProcess:
         await self.emu.press(b, challenge, accept["custom_id"], timeout=timeout)
         return await self.new_thread(known, polls)
 
-    async def play_people(self, thread, a, b, rng: random.Random, turns: int, think: float,
-                          latencies_ms: list[float], timeout: float = 60) -> None:
+    async def play_people(
+        self, thread, a, b, rng: random.Random, turns: int, think: float, latencies_ms: list[float], timeout: float = 60
+    ) -> None:
         """People ``a`` and ``b`` play random Bide turns (no bide) in ``thread``, each after an
         exponential think time of mean ``think`` s (0: at once); each /move's time to the board
         shown goes to ``latencies_ms``."""

@@ -7,9 +7,20 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SCRIPTS = ["bench_bide.py", "bench_begird.py", "bench_playbai.py", "bench_bump.py", "bench_render.py", "bench_bot.py",
-           "bench_lifecycle.py", "bench_reminders.py", "soak_races.py", "bench_sandbox.py", "bench_ai.py",
-           "bench_computer.py"]
+SCRIPTS = [
+    "bench_bide.py",
+    "bench_begird.py",
+    "bench_playbai.py",
+    "bench_bump.py",
+    "bench_render.py",
+    "bench_bot.py",
+    "bench_lifecycle.py",
+    "bench_reminders.py",
+    "soak_races.py",
+    "bench_sandbox.py",
+    "bench_ai.py",
+    "bench_computer.py",
+]
 
 
 def main() -> int:

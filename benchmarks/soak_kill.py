@@ -75,8 +75,9 @@ class Soak:
             "PYTHONPATH": str(ROOT),
         }
         with open(self.tmp / "bot.log", "a") as log:  # the bot keeps its own copy; ours closes (no leak per restart)
-            self.process = subprocess.Popen([sys.executable, "-m", "bot"], cwd=self.tmp, env=env,
-                                            stdout=subprocess.DEVNULL, stderr=log)
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "bot"], cwd=self.tmp, env=env, stdout=subprocess.DEVNULL, stderr=log
+            )
         await self.emu.wait_until_ready(timeout=60)
         probe = self.emu.create_user(f"probe{time.monotonic_ns()}")
         for _ in range(60):  # serving: it answers a command
@@ -127,8 +128,9 @@ class Soak:
 
     def unannounced(self) -> int:
         with sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=5) as db:
-            return db.execute("SELECT COUNT(*) FROM matches WHERE announced_version < version"
-                              " AND status IN ('active', 'finished')").fetchone()[0]
+            return db.execute(
+                "SELECT COUNT(*) FROM matches WHERE announced_version < version AND status IN ('active', 'finished')"
+            ).fetchone()[0]
 
     def stored_game(self, match_id: int):
         with sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=5) as db:
@@ -204,8 +206,9 @@ class Soak:
         lost = sum(1 for move in self.acknowledged if move not in logged)
         duplicates = missing = broken = unseen = strays = 0
         for match_id, thread in self.threads.items():
-            moves = db.execute("SELECT notation, kind, user_id FROM moves WHERE match_id = ? ORDER BY seq",
-                               (match_id,)).fetchall()
+            moves = db.execute(
+                "SELECT notation, kind, user_id FROM moves WHERE match_id = ? ORDER BY seq", (match_id,)
+            ).fetchall()
             # a board is (player, notation): two players may play the same cell one after the other
             expected = [(self.emu.store.users[user].name, notation) for notation, _, user in moves]
             posted = []
@@ -235,8 +238,7 @@ class Soak:
             missing += max(0, len(expected) - i)
             if expected and (not posted or posted[-1] != expected[-1]):
                 unseen += 1  # the match's latest position was never shown
-            state = db.execute("SELECT state, game, players, options FROM matches WHERE id = ?",
-                               (match_id,)).fetchone()
+            state = db.execute("SELECT state, game, players, options FROM matches WHERE id = ?", (match_id,)).fetchone()
             replay = new_game(state[1], state[2], json.loads(state[3]))
             for notation, kind, _ in moves:
                 replay.play_turn(notation) if kind == "turn" else None
@@ -264,15 +266,19 @@ async def main_async(kills: int, matches: int, seed: int) -> int:
         soak = Soak(Path(tmp), matches, seed)
         figures = await soak.run(kills)
         figures["kills"] = kills
-        print(f"kill -9 soak: {figures['kills']} kills of `python -m bot` in {figures['seconds']} s, "
-              f"{figures['matches']} matches, {figures['acknowledged']} acknowledged moves "
-              f"({figures['logged']} logged)")
+        print(
+            f"kill -9 soak: {figures['kills']} kills of `python -m bot` in {figures['seconds']} s, "
+            f"{figures['matches']} matches, {figures['acknowledged']} acknowledged moves "
+            f"({figures['logged']} logged)"
+        )
         print(f"  lost acknowledged moves: {figures['lost']}")
         print(f"  duplicate boards: {figures['duplicates']}; boards of turns not in the log: {figures['strays']}")
         print(f"  matches whose latest position was never posted: {figures['unseen']}")
-        print(f"  boards skipped because a later turn's board superseded them (the bot was down, and the "
-              f"players' simulated clients moved on the stored position before the restart's catch-up): "
-              f"{figures['missing']}")
+        print(
+            f"  boards skipped because a later turn's board superseded them (the bot was down, and the "
+            f"players' simulated clients moved on the stored position before the restart's catch-up): "
+            f"{figures['missing']}"
+        )
         print(f"  logs not replaying to the stored state: {figures['broken']}")
         print(f"  Discord rule violations: {len(soak.emu.violations)}")
         for violation in soak.emu.violations[:10]:

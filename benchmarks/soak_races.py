@@ -54,16 +54,18 @@ async def trial(world: BotWorld, kind: str, gap: float) -> tuple[int, bool, int]
         assert asked is not None  # /resign asks for a confirmation
         confirm = asked.buttons()[0]["custom_id"]
         results = await race(move("e5"), lambda: world.emu.press(bob, asked, confirm), gap)
-    applied = sum(1 for r in results if not isinstance(r, BaseException) and
-                  ("played" in r.text or "resigned" in r.text) and not _refusal(r.text))
+    applied = sum(
+        1
+        for r in results
+        if not isinstance(r, BaseException) and ("played" in r.text or "resigned" in r.text) and not _refusal(r.text)
+    )
     consistent, logged = await log_matches_state(world.service, match_id)
     return applied, consistent, logged
 
 
 async def service_trial(service: MatchService, kind: str, gap: float | int) -> tuple[int, bool, int]:
     """The same races on the service alone, where an int gap lands on each await point in turn."""
-    match = await service.create(game_id="bide", creator=(1, "alice"), invited=[(2, "bob")], guild_id=1,
-                                 channel_id=1)
+    match = await service.create(game_id="bide", creator=(1, "alice"), invited=[(2, "bob")], guild_id=1, channel_id=1)
     await service.accept(match.id, 2)
     version = (await service.get(match.id)).version
     move = lambda text: lambda: service.play(match.id, 1, text)  # noqa: E731
@@ -86,9 +88,11 @@ def report(where: str, kind: str, outcomes: list[tuple[int, bool, int]], spread:
     double = sum(1 for applied, _, _ in outcomes if kind != "resign vs /move" and applied > 1)
     broken = sum(1 for _, consistent, _ in outcomes if not consistent)
     mismatched = sum(1 for applied, _, logged in outcomes if applied != logged)
-    print(f"{where}, {kind}: {len(outcomes)} trials at gaps {spread}: {double} double-applied, "
-          f"{broken} logs not replaying to the stored state, {mismatched} answers disagreeing with the log "
-          f"({seconds:.0f} s)")
+    print(
+        f"{where}, {kind}: {len(outcomes)} trials at gaps {spread}: {double} double-applied, "
+        f"{broken} logs not replaying to the stored state, {mismatched} answers disagreeing with the log "
+        f"({seconds:.0f} s)"
+    )
     return double + broken + mismatched
 
 

@@ -6,8 +6,7 @@ import sys
 
 from . import redact
 from .config import TOKEN_HELP, Settings, load_dotenv
-from .domain.errors import StoreUnavailable
-
+from .domain.errors import StoreUnavailable, TokenRefused
 
 USAGE = """usage: python -m bot            run the bot (DISCORD_TOKEN, HEXPLAY_* settings: see .env.example)
        python -m bot backup FILE  copy the database to FILE, safely, even while the bot runs"""
@@ -22,8 +21,10 @@ def main(argv: list[str] | None = None) -> int:
         print(USAGE, file=sys.stderr if argv[0] not in ("-h", "--help") else sys.stdout)
         return 0 if argv[0] in ("-h", "--help") else 2
     settings = Settings.from_env()
-    logging.basicConfig(level=getattr(logging, settings.log_level, logging.INFO),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=getattr(logging, settings.log_level, logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
     redact.install()  # discord.py logs interaction tokens at DEBUG
     if not settings.token:
         print(TOKEN_HELP, file=sys.stderr)
@@ -37,14 +38,12 @@ def main(argv: list[str] | None = None) -> int:
     except StoreUnavailable as error:  # one clear line, and exit so a supervisor can act
         print(f"Hexplay cannot start: {error}.", file=sys.stderr)
         return 1
-    except Exception as error:  # a clear line, not a traceback, for the common start-up failures
-        import discord
-
-        if isinstance(error, discord.LoginFailure):
-            print("Discord refused the token in DISCORD_TOKEN: reset it in the developer portal "
-                  "and put the new one in .env.", file=sys.stderr)
-            return 2
-        raise
+    except TokenRefused:  # a clear line, not a traceback
+        print(
+            "Discord refused the token in DISCORD_TOKEN: reset it in the developer portal and put the new one in .env.",
+            file=sys.stderr,
+        )
+        return 2
     return 0
 
 

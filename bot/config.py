@@ -61,7 +61,8 @@ def _float(name: str, default: float, low: float, high: float, unit: str) -> flo
 
 
 def _count(name: str, default: int, low: int, high: int, unit: str) -> int:
-    """A whole number from the environment, ``low`` to ``high``: fractions, out-of-range values and words are refused clearly."""
+    """A whole number from the environment, ``low`` to ``high``; fractions, out-of-range values and words
+    are refused clearly."""
     raw = os.environ.get(name, "").strip()
     if not raw:
         return default
@@ -100,7 +101,7 @@ class Settings:
     computer_processes: int = 1  # processes the computer thinks in (each one search at a time)
 
     @classmethod
-    def from_env(cls) -> "Settings":
+    def from_env(cls) -> Settings:
         return cls(
             token=os.environ.get("DISCORD_TOKEN", "").strip(),
             db_path=os.environ.get("HEXPLAY_DB_PATH", "").strip() or "./data/hexplay.sqlite3",

@@ -7,6 +7,7 @@ whom (the computer player and the ratings to stored changes) is decided here, so
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 from typing import Any
 
@@ -17,10 +18,10 @@ from .chat.client import HexplayBot, point_client_at
 from .chat.context import Chat
 from .chat.features import community, info, lobby, moves, offers, reminders, timelimits
 from .chat.features import settings as settings_feature
+from .chat.features.board import board_view
 from .chat.homes import MatchHomes
 from .chat.opening import MatchOpening
 from .chat.pacing import LocalRequestBudget
-from .chat.views import board_view
 from .config import Settings
 from .domain.clock import Clock, OffsetFileClock
 from .service.challenges import ChallengeRefusals
@@ -36,28 +37,53 @@ from .store.base import Store
 from .store.sqlite import ProcessLock, SqliteStore
 
 
-def build_bot(settings: Settings, store: Store, clock: Clock | None = None, thinker: Thinker | None = None,
-              **options: Any) -> HexplayBot:
+def build_bot(
+    settings: Settings, store: Store, clock: Clock | None = None, thinker: Thinker | None = None, **options: Any
+) -> HexplayBot:
     """The bot and everything it serves, over an open store (tests and benchmarks build it the same way)."""
     events = MatchEvents()
-    service = MatchService(store, clock, default_reminder_hours=settings.reminder_hours,
-                           pictures=Pictures(settings.render_processes), events=events)
+    service = MatchService(
+        store,
+        clock,
+        default_reminder_hours=settings.reminder_hours,
+        pictures=Pictures(settings.render_processes),
+        events=events,
+    )
     offer_service = Offers(service)
     ratings = Ratings(service)
     guilds = Guilds(service)
     bot = HexplayBot(settings, **options)
     announcer = Announcer(bot, service, MatchHomes(bot), view_for=board_view)
-    computer = ComputerPlayer(service, offer_service,
-                              thinker or Thinker(settings.computer_processes, start_method="spawn"),
-                              announce=announcer.announce_in_home)  # its turns are posted as a person's are
+    computer = ComputerPlayer(
+        service,
+        offer_service,
+        thinker or Thinker(settings.computer_processes, start_method="spawn"),
+        announce=announcer.announce_in_home,
+    )  # its turns are posted as a person's are
     events.on_change(computer.changed)  # is the computer to move now?
     events.on_finish(ratings.settle)  # a game ended: rate it (again at start-up, for any missed)
-    chat = Chat(settings=settings, service=service, offers=offer_service,
-                timelimits=TimeLimits(service, settings.vacation_days), ratings=ratings, guilds=guilds,
-                challenges=ChallengeRefusals(store, service.clock), computer=computer, announcer=announcer,
-                opening=MatchOpening(bot, service, guilds, announcer), budget=LocalRequestBudget())
-    cogs = [lobby.LobbyCog(chat), moves.MovesCog(chat), offers.OffersCog(chat), info.InfoCog(chat),
-            settings_feature.SettingsCog(chat), timelimits.TimeLimitsCog(chat), community.CommunityCog(chat, bot.tree)]
+    chat = Chat(
+        settings=settings,
+        service=service,
+        offers=offer_service,
+        timelimits=TimeLimits(service, settings.vacation_days),
+        ratings=ratings,
+        guilds=guilds,
+        challenges=ChallengeRefusals(store, service.clock),
+        computer=computer,
+        announcer=announcer,
+        opening=MatchOpening(bot, service, guilds, announcer),
+        budget=LocalRequestBudget(),
+    )
+    cogs = [
+        lobby.LobbyCog(chat),
+        moves.MovesCog(chat),
+        offers.OffersCog(chat),
+        info.InfoCog(chat),
+        settings_feature.SettingsCog(chat),
+        timelimits.TimeLimitsCog(chat),
+        community.CommunityCog(chat, bot.tree),
+    ]
     items = [*lobby.ITEMS, *moves.ITEMS, *offers.ITEMS, *timelimits.ITEMS, *reminders.ITEMS, *info.ITEMS]
     bot.serve(chat, cogs, items, reminders.ReminderLoop(bot, chat, tell_paused=chat.opening.tell_paused))
     return bot
@@ -87,7 +113,5 @@ def _stop_on_sigterm() -> None:
     task = asyncio.current_task()
     if task is None:
         return
-    try:
+    with contextlib.suppress(NotImplementedError, RuntimeError):  # not on this platform or thread: exit stays
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
-    except (NotImplementedError, RuntimeError):  # not on this platform or thread: the default (exit) stays
-        pass

@@ -389,7 +389,12 @@ class UserActions:
             raise EmulatorError(f"the modal has no inputs {sorted(remaining)}")
         data = {"custom_id": result.modal["custom_id"], "components": components}
         return await self._dispatch(
-            MODAL_SUBMIT, acting, origin.channel, data, message=origin.component_message, timeout=timeout,
+            MODAL_SUBMIT,
+            acting,
+            origin.channel,
+            data,
+            message=origin.component_message,
+            timeout=timeout,
             label=f"modal {result.modal['custom_id']}",
         )
 

@@ -191,7 +191,7 @@ def check_embeds(embeds: list[dict[str, Any]], errors: FormErrors, path: Path) -
         _check_embed_urls(embed, here, errors)
         timestamp = embed.get("timestamp")
         if timestamp is not None and not _is_iso_timestamp(timestamp):
-            errors.add(here + ["timestamp"], "DATE_TIME_TYPE_PARSE", f'Could not parse {timestamp}. Should be ISO8601.')
+            errors.add(here + ["timestamp"], "DATE_TIME_TYPE_PARSE", f"Could not parse {timestamp}. Should be ISO8601.")
     if total > MAX_EMBED_TOTAL:
         errors.add(path, "MAX_EMBED_SIZE_EXCEEDED", f"Embed size exceeds maximum size of {MAX_EMBED_TOTAL}")
 

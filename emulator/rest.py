@@ -197,9 +197,16 @@ class RestApi:
     async def get_application(self, request: web.Request) -> web.Response:
         store = self.store
         owner = self.emu.app_owner
-        owner_payload = store.user_payload(owner) if owner else {
-            "id": str(store.application_id + 1), "username": "emulator-owner", "discriminator": "0", "avatar": None,
-        }
+        owner_payload = (
+            store.user_payload(owner)
+            if owner
+            else {
+                "id": str(store.application_id + 1),
+                "username": "emulator-owner",
+                "discriminator": "0",
+                "avatar": None,
+            }
+        )
         return json_response(
             {
                 "id": str(store.application_id),

@@ -341,12 +341,7 @@ class Store:
     def guild_payload(self, guild: Guild, *, newly_joined: bool = False) -> dict[str, Any]:
         """GUILD_CREATE data; a newly joined guild has no ``unavailable`` key (dpy: guild_join, not guild_available)."""
         channels = [self.channels[cid] for cid in guild.channel_ids if not self.channels[cid].deleted]
-        threads = [
-            thread
-            for channel in channels
-            for thread in self.threads_of(channel)
-            if not thread.archived
-        ]
+        threads = [thread for channel in channels for thread in self.threads_of(channel) if not thread.archived]
         members = [self.users[uid] for uid in guild.member_ids]
         payload: dict[str, Any] = {
             "id": str(guild.id),

@@ -27,7 +27,9 @@ def _port(text: str) -> int:
     """A TCP port (HEXPLAY_SANDBOX_PORT, --port): ASCII digits, 0 (any free one) to 65535, else one clear line."""
     raw = text.strip()
     if not (raw.isascii() and raw.isdigit() and int(raw) <= 65535):
-        raise SystemExit(f"HEXPLAY_SANDBOX_PORT (or --port) must be a port number from 0 (any free port) to 65535, not {text!r}")
+        raise SystemExit(
+            f"HEXPLAY_SANDBOX_PORT (or --port) must be a port number from 0 (any free port) to 65535, not {text!r}"
+        )
     return int(raw)
 
 
@@ -40,8 +42,11 @@ def main() -> int:
         default=_port(os.environ.get("HEXPLAY_SANDBOX_PORT") or str(DEFAULT_PORT)),
         help=f"web page port on 127.0.0.1 (default {DEFAULT_PORT}; a free one if taken)",
     )
-    parser.add_argument("--data", default=os.environ.get("HEXPLAY_SANDBOX_DATA", "./data"),
-                        help="folder for sandbox.sqlite3 and the sandbox's Discord world (default ./data)")
+    parser.add_argument(
+        "--data",
+        default=os.environ.get("HEXPLAY_SANDBOX_DATA", "./data"),
+        help="folder for sandbox.sqlite3 and the sandbox's Discord world (default ./data)",
+    )
     args = parser.parse_args()
     if _has_token() and not args.sandbox:
         # With a token this is `make run` as it always was: the bot alone, on Discord.

@@ -19,8 +19,16 @@ from emulator import DiscordEmulator
 
 # Environment variables the bot reads from .env as well; the sandbox sets every one, so a real
 # token or database in .env never reaches the sandbox's bot (load_dotenv does not override).
-BOT_ENV = ("DISCORD_TOKEN", "DISCORD_API_BASE_URL", "DISCORD_GATEWAY_URL", "HEXPLAY_DB_PATH",
-           "HEXPLAY_DEV_GUILD_IDS", "HEXPLAY_REMINDER_CHECK_SECONDS", "HEXPLAY_CLOCK_OFFSET_FILE", "HEXPLAY_LOG_LEVEL")
+BOT_ENV = (
+    "DISCORD_TOKEN",
+    "DISCORD_API_BASE_URL",
+    "DISCORD_GATEWAY_URL",
+    "HEXPLAY_DB_PATH",
+    "HEXPLAY_DEV_GUILD_IDS",
+    "HEXPLAY_REMINDER_CHECK_SECONDS",
+    "HEXPLAY_CLOCK_OFFSET_FILE",
+    "HEXPLAY_LOG_LEVEL",
+)
 
 
 def _die_with_parent() -> None:
@@ -32,8 +40,15 @@ def _die_with_parent() -> None:
 
 
 class BotProcess:
-    def __init__(self, emu: DiscordEmulator, db_path: Path, clock_file: Path, *, log_level: str = "WARNING",
-                 reminder_check_seconds: float = 2.0) -> None:
+    def __init__(
+        self,
+        emu: DiscordEmulator,
+        db_path: Path,
+        clock_file: Path,
+        *,
+        log_level: str = "WARNING",
+        reminder_check_seconds: float = 2.0,
+    ) -> None:
         self.emu = emu
         self.env = {
             **os.environ,
@@ -55,7 +70,12 @@ class BotProcess:
 
     async def start(self) -> None:
         self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", env=self.env, start_new_session=True, preexec_fn=_die_with_parent,
+            sys.executable,
+            "-m",
+            "bot",
+            env=self.env,
+            start_new_session=True,
+            preexec_fn=_die_with_parent,
         )
 
     async def wait_connected(self, timeout: float = 60.0) -> None:

@@ -14,8 +14,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 SUBCOMMAND_TYPES = (1, 2)
-TYPE_NAMES = {3: "text", 4: "whole number", 5: "true/false", 6: "user", 7: "channel", 8: "role", 9: "user or role",
-              10: "number", 11: "file"}
+TYPE_NAMES = {
+    3: "text",
+    4: "whole number",
+    5: "true/false",
+    6: "user",
+    7: "channel",
+    8: "role",
+    9: "user or role",
+    10: "number",
+    11: "file",
+}
 TRUE_WORDS, FALSE_WORDS = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}
 
 
@@ -26,12 +35,12 @@ class ComposerError(Exception):
 @dataclass
 class Parsed:
     command: dict[str, Any]
-    path: list[str]                      # subcommand names
-    schema: list[dict[str, Any]]         # the options of the (sub)command
+    path: list[str]  # subcommand names
+    schema: list[dict[str, Any]]  # the options of the (sub)command
     values: dict[str, str] = field(default_factory=dict)
-    last: str | None = None              # the option written last
-    last_start: int = 0                  # where its value starts in the text
-    tail: str = ""                       # trailing text that is not an option yet
+    last: str | None = None  # the option written last
+    last_start: int = 0  # where its value starts in the text
+    tail: str = ""  # trailing text that is not an option yet
 
     @property
     def name(self) -> str:
@@ -140,7 +149,7 @@ class Pending:
     title: str
     suggestions: list[Suggestion] = field(default_factory=list)
     ask_bot: str | None = None  # the option whose value the bot autocompletes
-    prefix: str = ""            # text before the value being typed
+    prefix: str = ""  # text before the value being typed
 
 
 def suggest(text: str, commands: list[dict[str, Any]], users: list[str], limit: int = 25) -> Pending | None:
@@ -149,10 +158,14 @@ def suggest(text: str, commands: list[dict[str, Any]], users: list[str], limit: 
     head = re.match(r"/(\S*)$", text)
     if head:  # still typing the command's name
         typed = head.group(1).lower()
-        found = [c for c in sorted(commands, key=lambda c: c["name"])
-                 if c.get("type", 1) == 1 and c["name"].startswith(typed)]
-        return Pending("Commands", [Suggestion("/" + c["name"], c.get("description", ""), f"/{c['name']} ")
-                                    for c in found[:limit]])
+        found = [
+            c
+            for c in sorted(commands, key=lambda c: c["name"])
+            if c.get("type", 1) == 1 and c["name"].startswith(typed)
+        ]
+        return Pending(
+            "Commands", [Suggestion("/" + c["name"], c.get("description", ""), f"/{c['name']} ") for c in found[:limit]]
+        )
     try:
         parsed = parse(text, commands)
     except ComposerError as error:
@@ -200,8 +213,13 @@ def _value_suggestions(text: str, parsed: Parsed, users: list[str], limit: int) 
         choices = [{"name": u, "value": u} for u in users]
     if choices:
         found = [c for c in choices if typed.lower() in c["name"].lower() or typed.lower() in str(c["value"]).lower()]
-        return Pending(title, [Suggestion(c["name"], str(c["value"]) if c["name"] != str(c["value"]) else "",
-                                          f"{prefix}{c['value']} ") for c in found[:limit]])
+        return Pending(
+            title,
+            [
+                Suggestion(c["name"], str(c["value"]) if c["name"] != str(c["value"]) else "", f"{prefix}{c['value']} ")
+                for c in found[:limit]
+            ],
+        )
     return Pending(title + f" ({TYPE_NAMES.get(spec['type'], 'value')})")
 
 

@@ -68,8 +68,10 @@ class SandboxRunner:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             lock.close()
-            raise SystemExit(f"Another sandbox is already running with {self.data}/; use its page, "
-                             "or stop it (Ctrl-C in its terminal) first.") from None
+            raise SystemExit(
+                f"Another sandbox is already running with {self.data}/; use its page, "
+                "or stop it (Ctrl-C in its terminal) first."
+            ) from None
         return lock
 
     async def run(self) -> int:
@@ -82,8 +84,11 @@ class SandboxRunner:
             lock.close()
 
     async def _run(self) -> int:
-        self.emu = DiscordEmulator(bot_token="sandbox-" + secrets.token_hex(8),
-                                   application_id=self.world_file.saved_application_id(), default_timeout=10.0)
+        self.emu = DiscordEmulator(
+            bot_token="sandbox-" + secrets.token_hex(8),
+            application_id=self.world_file.saved_application_id(),
+            default_timeout=10.0,
+        )
         await self.emu.start()
         resumed = self.world_file.load_into(self.emu)
         if not resumed:
@@ -109,10 +114,15 @@ class SandboxRunner:
             await bot.start()
             await bot.wait_connected()
             again = " — continuing where you left off" if resumed else ""
-            print(f"Sandbox ready{again}: open {url}  (one tab per player: {url}/alice, /bob, /carol). "
-                  "Ctrl-C stops it.", flush=True)
-            print("To run the bot on your real Discord server instead, put DISCORD_TOKEN=… in .env "
-                  "(README: \"Running the bot on your server\") and `make run` again.", flush=True)
+            print(
+                f"Sandbox ready{again}: open {url}  (one tab per player: {url}/alice, /bob, /carol). Ctrl-C stops it.",
+                flush=True,
+            )
+            print(
+                "To run the bot on your real Discord server instead, put DISCORD_TOKEN=… in .env "
+                '(README: "Running the bot on your server") and `make run` again.',
+                flush=True,
+            )
             assert bot.process is not None
             exited = asyncio.create_task(bot.process.wait())
             stopping = asyncio.create_task(stop.wait())

@@ -59,9 +59,14 @@ class Views:
         return pending.user.id if pending else None
 
     def channel_json(self, channel: Channel) -> dict[str, Any]:
-        return {"id": str(channel.id), "name": channel.name, "thread": channel.is_thread,
-                "parent_id": str(channel.parent_id) if channel.parent_id else None, "archived": channel.archived,
-                "last_message_id": str(channel.last_message_id or 0)}
+        return {
+            "id": str(channel.id),
+            "name": channel.name,
+            "thread": channel.is_thread,
+            "parent_id": str(channel.parent_id) if channel.parent_id else None,
+            "archived": channel.archived,
+            "last_message_id": str(channel.last_message_id or 0),
+        }
 
     def message_json(self, message: Message) -> dict[str, Any]:
         store = self.emu.store
@@ -74,9 +79,17 @@ class Views:
             "content": message.content,
             "embeds": message.embeds,
             "components": message.components,
-            "attachments": [{"url": f"/files/{a.id}/{a.filename}", "filename": a.filename, "type": a.content_type,
-                             "width": a.width, "height": a.height, "description": a.description}
-                            for a in message.attachments],
+            "attachments": [
+                {
+                    "url": f"/files/{a.id}/{a.filename}",
+                    "filename": a.filename,
+                    "type": a.content_type,
+                    "width": a.width,
+                    "height": a.height,
+                    "description": a.description,
+                }
+                for a in message.attachments
+            ],
             "pinged": [str(user_id) for user_id in message.pinged],  # highlighted for them, as on Discord
             "ephemeral": message.ephemeral,
             "loading": message.loading,

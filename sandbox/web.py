@@ -124,24 +124,29 @@ class WebFace:
         user = self.user_named(request.query.get("user", ""))
         guild = next(iter(self.emu.store.guilds.values()))
         dm = self.emu.dm_channel(user)
-        return web.json_response({
-            "me": {"id": str(user.id), "name": user.name},
-            "users": [{"id": str(u.id), "name": u.name, "bot": u.bot} for u in self.emu.store.users.values()],
-            "guild": {"id": str(guild.id), "name": guild.name},
-            "channels": [self.views.channel_json(c) for c in self.views.guild_channels()],
-            "dm": {"id": str(dm.id), "last_message_id": str(dm.last_message_id or 0)},
-            "clock_offset": self.clock.offset,
-            "bot_connected": self.emu.bot_connected,
-            "violations": len(self.emu.violations),
-        })
+        return web.json_response(
+            {
+                "me": {"id": str(user.id), "name": user.name},
+                "users": [{"id": str(u.id), "name": u.name, "bot": u.bot} for u in self.emu.store.users.values()],
+                "guild": {"id": str(guild.id), "name": guild.name},
+                "channels": [self.views.channel_json(c) for c in self.views.guild_channels()],
+                "dm": {"id": str(dm.id), "last_message_id": str(dm.last_message_id or 0)},
+                "clock_offset": self.clock.offset,
+                "bot_connected": self.emu.bot_connected,
+                "violations": len(self.emu.violations),
+            }
+        )
 
     async def debug(self, request: web.Request) -> web.Response:
         """For contributors: what the emulator refused, and Discord's rate limits in use."""
-        return web.json_response({
-            "violations": self.emu.violations,
-            "rejections": [vars(r) for r in self.emu.rejections[-50:]],
-            "rate_limits": self.emu.rate_limiter.snapshot(),
-        }, dumps=lambda data: json.dumps(data, indent=2, default=str))
+        return web.json_response(
+            {
+                "violations": self.emu.violations,
+                "rejections": [vars(r) for r in self.emu.rejections[-50:]],
+                "rate_limits": self.emu.rate_limiter.snapshot(),
+            },
+            dumps=lambda data: json.dumps(data, indent=2, default=str),
+        )
 
     async def messages(self, request: web.Request) -> web.Response:
         user = self.user_named(request.query.get("user", ""))
@@ -178,8 +183,11 @@ class WebFace:
         attachment = self.emu.store.attachments.get(int(raw)) if raw.isdigit() else None
         if attachment is None or attachment.filename != request.match_info["filename"]:
             raise web.HTTPNotFound()
-        return web.Response(body=attachment.data, content_type=attachment.content_type,
-                            headers={"Cache-Control": "max-age=31536000, immutable"})
+        return web.Response(
+            body=attachment.data,
+            content_type=attachment.content_type,
+            headers={"Cache-Control": "max-age=31536000, immutable"},
+        )
 
     # ------------------------------------------------------------------ actions
 
@@ -244,16 +252,18 @@ class WebFace:
         items = [{"label": s.label, "detail": s.detail, "text": s.text} for s in pending.suggestions]
         return web.json_response({"title": pending.title, "items": items})
 
-    async def _ask_bot(self, user: User, channel: Channel, text: str, commands: list[dict[str, Any]],
-                       pending: Pending) -> Pending:
+    async def _ask_bot(
+        self, user: User, channel: Channel, text: str, commands: list[dict[str, Any]], pending: Pending
+    ) -> Pending:
         """The bot's own autocomplete, through an AUTOCOMPLETE interaction as Discord sends it."""
         focused = pending.ask_bot
         assert focused is not None
         parsed = parse(text, commands)
         values = lenient_values(parsed, self.user_ids(), focused)
         try:
-            choices = await self.emu.autocomplete(user, channel, parsed.name, values, focused=focused,
-                                                  timeout=AUTOCOMPLETE_TIMEOUT)
+            choices = await self.emu.autocomplete(
+                user, channel, parsed.name, values, focused=focused, timeout=AUTOCOMPLETE_TIMEOUT
+            )
         except EmulatorError as error:
             return Pending(f"{pending.title} — no answer from the bot ({_plain(str(error))})")
         suggestions = [Suggestion(str(c["name"]), "", f"{pending.prefix}{c['value']} ") for c in choices]
@@ -278,8 +288,9 @@ class WebFace:
         values = body.get("values")
         if not isinstance(values, list):
             raise web.HTTPBadRequest(text="values must be a list")
-        return await self._act(lambda: self.emu.select(user, message_id, custom_id, [str(v) for v in values],
-                                                       timeout=ACTION_TIMEOUT))
+        return await self._act(
+            lambda: self.emu.select(user, message_id, custom_id, [str(v) for v in values], timeout=ACTION_TIMEOUT)
+        )
 
     async def advance_clock(self, request: web.Request) -> web.Response:
         body, _ = await self._body(request)

@@ -92,10 +92,15 @@ class WorldFile:
             user = User(id=int(raw["id"]), name=raw["name"], bot=raw["bot"], dms_open=raw["dms_open"])
             store.users[user.id] = user
         for raw in data["guilds"]:
-            guild = Guild(id=int(raw["id"]), name=raw["name"], owner_id=int(raw["owner_id"]),
-                          bot_role_id=int(raw["bot_role_id"]), member_ids=[int(i) for i in raw["member_ids"]],
-                          joined_at={int(k): dt.datetime.fromisoformat(v) for k, v in raw["joined_at"].items()},
-                          channel_ids=[int(i) for i in raw["channel_ids"]])
+            guild = Guild(
+                id=int(raw["id"]),
+                name=raw["name"],
+                owner_id=int(raw["owner_id"]),
+                bot_role_id=int(raw["bot_role_id"]),
+                member_ids=[int(i) for i in raw["member_ids"]],
+                joined_at={int(k): dt.datetime.fromisoformat(v) for k, v in raw["joined_at"].items()},
+                channel_ids=[int(i) for i in raw["channel_ids"]],
+            )
             store.guilds[guild.id] = guild
             store.guild_commands.setdefault(guild.id, [])
         for raw in data["channels"]:
@@ -112,9 +117,15 @@ class WorldFile:
             if raw["channel_id"] not in store.channels:
                 continue
             attachments = [self._attachment(store.attachment_base_url, a) for a in raw.pop("attachments")]
-            message = Message(**{**raw, "attachments": attachments, "created_at": _parse_time(raw["created_at"]),
-                                 "edited_at": _parse_time(raw["edited_at"]),
-                                 "default_mention_parse": tuple(raw["default_mention_parse"])})
+            message = Message(
+                **{
+                    **raw,
+                    "attachments": attachments,
+                    "created_at": _parse_time(raw["created_at"]),
+                    "edited_at": _parse_time(raw["edited_at"]),
+                    "default_mention_parse": tuple(raw["default_mention_parse"]),
+                }
+            )
             for attachment in attachments:
                 store.attachments[attachment.id] = attachment
             store.messages[message.id] = message
@@ -162,22 +173,56 @@ def _guild(guild: Guild) -> dict[str, Any]:
 
 
 def _channel(channel: Channel) -> dict[str, Any]:
-    return {"id": channel.id, "type": channel.type, "name": channel.name, "guild_id": channel.guild_id,
-            "position": channel.position, "parent_id": channel.parent_id, "owner_id": channel.owner_id,
-            "recipient_id": channel.recipient_id, "allow_threads": channel.allow_threads,
-            "bot_can_send": channel.bot_can_send, "archived": channel.archived, "locked": channel.locked,
-            "invitable": channel.invitable, "auto_archive_duration": channel.auto_archive_duration,
-            "created_at": _time(channel.created_at), "last_message_id": channel.last_message_id,
-            "message_count": channel.message_count, "member_ids": sorted(channel.member_ids)}
+    return {
+        "id": channel.id,
+        "type": channel.type,
+        "name": channel.name,
+        "guild_id": channel.guild_id,
+        "position": channel.position,
+        "parent_id": channel.parent_id,
+        "owner_id": channel.owner_id,
+        "recipient_id": channel.recipient_id,
+        "allow_threads": channel.allow_threads,
+        "bot_can_send": channel.bot_can_send,
+        "archived": channel.archived,
+        "locked": channel.locked,
+        "invitable": channel.invitable,
+        "auto_archive_duration": channel.auto_archive_duration,
+        "created_at": _time(channel.created_at),
+        "last_message_id": channel.last_message_id,
+        "message_count": channel.message_count,
+        "member_ids": sorted(channel.member_ids),
+    }
 
 
 def _message(message: Message) -> dict[str, Any]:
-    return {"id": message.id, "channel_id": message.channel_id, "author_id": message.author_id,
-            "content": message.content, "embeds": message.embeds, "components": message.components,
-            "attachments": [{"id": str(a.id), "filename": a.filename, "content_type": a.content_type,
-                             "description": a.description, "width": a.width, "height": a.height}
-                            for a in message.attachments],
-            "flags": message.flags, "created_at": _time(message.created_at), "edited_at": _time(message.edited_at),
-            "guild_id": message.guild_id, "type": message.type, "webhook_id": message.webhook_id,
-            "interaction_id": message.interaction_id, "reference_id": message.reference_id, "tts": message.tts,
-            "allowed_mentions": message.allowed_mentions, "default_mention_parse": list(message.default_mention_parse)}
+    return {
+        "id": message.id,
+        "channel_id": message.channel_id,
+        "author_id": message.author_id,
+        "content": message.content,
+        "embeds": message.embeds,
+        "components": message.components,
+        "attachments": [
+            {
+                "id": str(a.id),
+                "filename": a.filename,
+                "content_type": a.content_type,
+                "description": a.description,
+                "width": a.width,
+                "height": a.height,
+            }
+            for a in message.attachments
+        ],
+        "flags": message.flags,
+        "created_at": _time(message.created_at),
+        "edited_at": _time(message.edited_at),
+        "guild_id": message.guild_id,
+        "type": message.type,
+        "webhook_id": message.webhook_id,
+        "interaction_id": message.interaction_id,
+        "reference_id": message.reference_id,
+        "tts": message.tts,
+        "allowed_mentions": message.allowed_mentions,
+        "default_mention_parse": list(message.default_mention_parse),
+    }

@@ -30,7 +30,7 @@ def three_coloured_fill(game_side: int, seats: tuple[int, int, int], skip: set[s
     """Fill every point not in ``skip`` so that no two neighbours share a seat: single-disc groups."""
     board = board_for_side(game_side)
     fill = {}
-    for cell, name in zip(board.cells, board.names):
+    for cell, name in zip(board.cells, board.names, strict=False):
         if name not in skip:
             fill[name] = seats[(cell[0] - cell[1]) % 3]
     return fill

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from pathlib import Path
 
 from bot.chat.client import HexplayBot, point_client_at
-from bot.runtime import build_bot
-from bot.domain.clock import Clock, ManualClock
 from bot.config import Settings
-from bot.store.sqlite import SqliteStore
+from bot.domain.clock import Clock, ManualClock
 from bot.domain.seats import game_of, user_to_move
+from bot.runtime import build_bot
+from bot.store.sqlite import SqliteStore
 from emulator import DiscordEmulator
 
 TOKEN = "test-token"
@@ -28,7 +29,7 @@ class BotWorld:
         self.store: SqliteStore | None = None
         self._task: asyncio.Task | None = None
 
-    async def start(self) -> "BotWorld":
+    async def start(self) -> BotWorld:
         await self.emu.start()
         point_client_at(self.emu.api_base_url, self.emu.gateway_url)
         self.guild = self.emu.create_guild("Test Server")
@@ -39,8 +40,9 @@ class BotWorld:
         return self
 
     async def start_bot(self) -> HexplayBot:
-        settings = Settings(token=TOKEN, db_path=str(self.db_path), dev_guild_ids=[self.guild.id],
-                            reminder_check_seconds=3600)
+        settings = Settings(
+            token=TOKEN, db_path=str(self.db_path), dev_guild_ids=[self.guild.id], reminder_check_seconds=3600
+        )
         self.store = await SqliteStore.open(self.db_path)
         self.bot = build_bot(settings, self.store, self.clock, guild_ready_timeout=0.05)
         self._task = asyncio.create_task(self.bot.start(TOKEN))
@@ -52,10 +54,8 @@ class BotWorld:
         if self.bot is not None:
             await self.bot.close()
         if self._task is not None:
-            try:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(self._task, 10)
-            except (asyncio.CancelledError, Exception):
-                pass
         if self.store is not None:
             await self.store.close()
         self.bot = self.store = self._task = None

@@ -68,8 +68,11 @@ def pytest_runtest_call(item):
     """Under mutmut, a test that runs past :data:`MUTANT_TEST_SECONDS` fails, so a mutant that
     loops for ever is killed within minutes: mutmut's own time-out once let one run 31 minutes
     (docs/testing.md). Never in ``make test``."""
-    if ("MUTANT_UNDER_TEST" not in os.environ or not hasattr(signal, "SIGALRM")
-            or threading.current_thread() is not threading.main_thread()):
+    if (
+        "MUTANT_UNDER_TEST" not in os.environ
+        or not hasattr(signal, "SIGALRM")
+        or threading.current_thread() is not threading.main_thread()
+    ):
         yield
         return
 

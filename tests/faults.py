@@ -8,7 +8,7 @@ installed before the emulator starts (its routes and middleware bind the handler
 from __future__ import annotations
 
 import asyncio
-from typing import Callable
+from collections.abc import Callable
 
 from aiohttp import web
 
@@ -38,8 +38,9 @@ class SlowRequests:
     """Discord's round trip: each REST request of the bot for which ``which(request)`` holds (all of them
     by default) waits ``seconds`` before the emulator takes it, as a request crossing the internet does."""
 
-    def __init__(self, emu: DiscordEmulator, seconds: float,
-                 which: Callable[[web.Request], bool] | None = None) -> None:
+    def __init__(
+        self, emu: DiscordEmulator, seconds: float, which: Callable[[web.Request], bool] | None = None
+    ) -> None:
         self.seconds = seconds
         original = emu.rest.middleware
 

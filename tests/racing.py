@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
-from bot.service.matches import MatchService
 from bot.domain.replay import replay
 from bot.service.limits import CAPS
+from bot.service.matches import MatchService
 
 Operation = Callable[[], Awaitable[Any]]
 

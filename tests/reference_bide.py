@@ -57,8 +57,7 @@ class RefBide:
                 self.point_of[name] = (q, r)
 
         # --- value of a point: its distance from the nearest edge point ---------
-        edge = [p for p in self.points
-                if any((p[0] + dq, p[1] + dr) not in point_set for dq, dr in DIRECTIONS)]
+        edge = [p for p in self.points if any((p[0] + dq, p[1] + dr) not in point_set for dq, dr in DIRECTIONS)]
         self.value = {p: min(hex_distance(p, e) for e in edge) for p in self.points}
 
         # --- state ----------------------------------------------------------------
@@ -155,9 +154,7 @@ class RefBide:
             return False
         if seat in self.owed:
             return False
-        if self.pools[seat - 1] == 0 and self.hands[seat - 1] > 0:
-            return False
-        return True
+        return not (self.pools[seat - 1] == 0 and self.hands[seat - 1] > 0)
 
     def legal_turn_starts(self):
         if self.over:
@@ -258,10 +255,7 @@ class RefBide:
         n = len(tokens)
         if n > hand:
             raise ValueError("more cells than discs in hand")
-        if n == 1:
-            kind = "forced" if owing else "play"
-        else:
-            kind = "forced" if owing else "release"
+        kind = ("forced" if owing else "play") if n == 1 else "forced" if owing else "release"
         # With several discs: a release (forced or not) places every disc in the hand.
         # A seat owing a release places every disc too, even a single one.
         must_place = hand if (owing or n >= 2) else 1
@@ -310,12 +304,7 @@ class RefBide:
         owing = seat in self.owed
         if self.can_bide() and rng.random() < p_bide:
             return rng.choice(["bide", "bide", "bide", "pass"])
-        if owing:
-            count = hand
-        elif hand >= 2 and rng.random() < p_release:
-            count = hand
-        else:
-            count = 1
+        count = hand if owing or (hand >= 2 and rng.random() < p_release) else 1
         sim = copy.deepcopy(self)
         cells = []
         while len(cells) < count and not sim.board_full():

@@ -8,7 +8,8 @@ gets cases without writing any.
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from games import new_game
 from games.interface import Event, Game
@@ -17,8 +18,9 @@ from render.palettes import random_turn  # the palettes are fitted on the same r
 NAMES = ["Alice", "Bob", "Chloé", "Dmitri", "Eun-ji", "Farid"]
 
 
-def played(game_id: str, players: int, options: Mapping[str, Any] | None, turns: int,
-           seed: int) -> tuple[Game, list[Event]]:
+def played(
+    game_id: str, players: int, options: Mapping[str, Any] | None, turns: int, seed: int
+) -> tuple[Game, list[Event]]:
     """The game after ``turns`` random turns (fewer if it ends), and the last turn's events."""
     rng = random.Random(seed)
     game = new_game(game_id, players, dict(options or {}))

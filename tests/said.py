@@ -14,7 +14,17 @@ from bot.domain.errors import Refusal
 from bot.domain.outcome import Outcome, ReminderJob
 from bot.domain.seats import game_of
 
-__all__ = ["history_lines", "lobby_text", "preferences_text", "previewed", "refused", "refusal_text", "reminder_text", "said", "suggested"]
+__all__ = [
+    "history_lines",
+    "lobby_text",
+    "preferences_text",
+    "previewed",
+    "refusal_text",
+    "refused",
+    "reminder_text",
+    "said",
+    "suggested",
+]
 
 
 def said(outcome: Outcome, now: float | None = None) -> str:
@@ -45,8 +55,9 @@ def suggested(service, match, game, user_id: int, typed: str) -> list[tuple[str,
 async def previewed(service, match_id: int, user_id: int, text: str) -> tuple[bytes, str]:
     """/preview: the picture and its line."""
     tried = await service.preview(match_id, user_id, text)
-    line = texts.preview_line(tried.match, game_of(tried.match), tried.seat, tried.game, tried.notation, tried.events,
-                              tried.unfinished)
+    line = texts.preview_line(
+        tried.match, game_of(tried.match), tried.seat, tried.game, tried.notation, tried.events, tried.unfinished
+    )
     return tried.png, line
 
 
@@ -96,8 +107,12 @@ class Words:
 
     async def board(self, match_id: int, zoom: str | None = None):
         shown = await self.service.board(match_id, zoom)
-        return shown.match, shown.game, shown.png, texts.board_line(shown.match, shown.game, shown.vacations,
-                                                                     self.now())
+        return (
+            shown.match,
+            shown.game,
+            shown.png,
+            texts.board_line(shown.match, shown.game, shown.vacations, self.now()),
+        )
 
     async def vacation_note(self, match) -> str:
         return texts.vacation_note(await self.service.schedule.vacations(match, self.now()))

@@ -22,7 +22,12 @@ class SandboxProcess:
         env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "sandbox", "--sandbox", "--data", str(data), "--port", "0"],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1,
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            bufsize=1,
         )
         self.url = self._wait_for_url()
 
@@ -55,9 +60,12 @@ class SandboxProcess:
         raise AssertionError("no bot process under the sandbox")
 
     def call(self, path: str, body: dict | None = None) -> object:
-        request = urllib.request.Request(self.url + path, method="POST" if body is not None else "GET",
-                                         data=None if body is None else json.dumps(body).encode(),
-                                         headers={"Content-Type": "application/json"})
+        request = urllib.request.Request(
+            self.url + path,
+            method="POST" if body is not None else "GET",
+            data=None if body is None else json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+        )
         with urllib.request.urlopen(request, timeout=20) as response:
             return json.loads(response.read())
 

@@ -10,7 +10,6 @@ import time
 import pytest
 
 import bot.service.pictures as pictures_module
-from bot.domain.errors import Refusal
 from bot.service.limits import MAX_OPEN_LOBBIES
 from tests.botworld import BotWorld
 from tests.faults import delete_thread
@@ -31,15 +30,14 @@ async def world(tmp_path):
 
 
 async def started(service, creator=ALICE, invited=BOB):
-    match = await service.create(game_id="bide", creator=creator, invited=[invited], guild_id=GUILD,
-                                 channel_id=CHANNEL)
+    match = await service.create(game_id="bide", creator=creator, invited=[invited], guild_id=GUILD, channel_id=CHANNEL)
     await service.accept(match.id, invited[0])
     return match.id
 
 
 async def test_long_input_gets_an_answer_that_fits(world):
     alice = world.users[0]
-    match_id, thread = await world.start_two_player()
+    _match_id, thread = await world.start_two_player()
     long_move = "e5" + "x" * 1990 + "`*@everyone"
     answer = await world.emu.invoke(alice, thread, "move", {"move": long_move})
     assert answer.ephemeral and "is not a legal move" in answer.text and len(answer.text) <= 2000
@@ -52,7 +50,7 @@ async def test_long_input_gets_an_answer_that_fits(world):
 async def test_player_names_are_shown_as_plain_text(world):
     alice = world.users[0]
     alice.name = "[click](https://evil.example) **@everyone**"
-    match_id, thread = await world.start_two_player()
+    _match_id, thread = await world.start_two_player()
     played = await world.emu.invoke(alice, thread, "move", {"move": "e5"})
     assert "[click](" not in played.text and r"\[click\]\(https" in played.text
     assert "@everyone" not in played.text.replace("@\u200beveryone", "")
@@ -61,7 +59,7 @@ async def test_player_names_are_shown_as_plain_text(world):
 
 
 async def test_open_challenges_and_challenge_rate_are_limited(service):
-    for number in range(MAX_OPEN_LOBBIES):
+    for _number in range(MAX_OPEN_LOBBIES):
         await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL)
         service.clock.advance(30)  # slow enough for the rate limit
     with refused(match="already have 5 open challenges"):
@@ -71,8 +69,7 @@ async def test_open_challenges_and_challenge_rate_are_limited(service):
     # a burst: three a minute (bob has alice's five challenges to answer, so carol invites dan)
     carol, dan = (103, "carol"), (104, "dan")
     for _ in range(3):
-        match = await service.create(game_id="bide", creator=carol, invited=[dan], guild_id=GUILD,
-                                     channel_id=CHANNEL)
+        match = await service.create(game_id="bide", creator=carol, invited=[dan], guild_id=GUILD, channel_id=CHANNEL)
         await service.cancel(match.id, carol[0])
     with refused(match="3 challenges a minute"):
         await service.create(game_id="bide", creator=carol, invited=[dan], guild_id=GUILD, channel_id=CHANNEL)
@@ -130,5 +127,7 @@ async def test_a_reminder_that_cannot_be_delivered_gives_up(world, caplog):
         assert await world.bot.reminders.run_once() == 0
         requests.append(len(world.emu.requests) - before)
     assert requests[0] > 0 and requests[3:] == [0, 0]
-    assert any(f"match {match_id}: giving up the reminder" in r.getMessage() and r.levelname == "WARNING"
-               for r in caplog.records)
+    assert any(
+        f"match {match_id}: giving up the reminder" in r.getMessage() and r.levelname == "WARNING"
+        for r in caplog.records
+    )

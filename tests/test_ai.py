@@ -5,8 +5,8 @@ Budgets are simulation counts (never time), so every result is a function of the
 
 from __future__ import annotations
 
-import math
 import functools
+import math
 import random
 
 import pytest
@@ -27,8 +27,8 @@ from games.bide import Bide
 # island 9, with one gap at f5. Black to move wins there; White to move must fill it.
 BEGIRD_GAP = {
     "board": {
-        **{c: 1 for c in ("f1", "f2", "f3", "f4", "f6", "f7", "f8", "f9", "f10", "e8", "d7", "c6", "b5", "a5")},
-        **{c: 2 for c in ("i2", "i3", "i4", "i5", "h3", "h5", "j4", "g3", "c2", "c3", "b2", "b3", "d2")},
+        **dict.fromkeys(("f1", "f2", "f3", "f4", "f6", "f7", "f8", "f9", "f10", "e8", "d7", "c6", "b5", "a5"), 1),
+        **dict.fromkeys(("i2", "i3", "i4", "i5", "h3", "h5", "j4", "g3", "c2", "c3", "b2", "b3", "d2"), 2),
     },
 }
 
@@ -37,12 +37,45 @@ BEGIRD_GAP = {
 # e.g. c3), and of its three distinct outcomes only e3,b2,c3 wins.
 BIDE_FINISH = {
     "board": {
-        "a1": 1, "a2": 2, "a3": 1, "a4": 2, "b1": 1, "b3": 2, "b5": 1, "c1": 1, "c2": 1, "c3": 1,
-        "c4": 1, "c5": 1, "c6": 2, "d1": 1, "d2": 2, "d3": 2, "d4": 2, "d5": 2, "d6": 1, "d7": 1,
-        "e1": 1, "e2": 2, "e4": 2, "e5": 2, "e6": 2, "f1": 2, "f2": 2, "f3": 1, "f4": 2, "f5": 1,
-        "g1": 2, "g2": 2, "g3": 1, "g4": 1,
+        "a1": 1,
+        "a2": 2,
+        "a3": 1,
+        "a4": 2,
+        "b1": 1,
+        "b3": 2,
+        "b5": 1,
+        "c1": 1,
+        "c2": 1,
+        "c3": 1,
+        "c4": 1,
+        "c5": 1,
+        "c6": 2,
+        "d1": 1,
+        "d2": 2,
+        "d3": 2,
+        "d4": 2,
+        "d5": 2,
+        "d6": 1,
+        "d7": 1,
+        "e1": 1,
+        "e2": 2,
+        "e4": 2,
+        "e5": 2,
+        "e6": 2,
+        "f1": 2,
+        "f2": 2,
+        "f3": 1,
+        "f4": 2,
+        "f5": 1,
+        "g1": 2,
+        "g2": 2,
+        "g3": 1,
+        "g4": 1,
     },
-    "hands": [3, 3], "pools": [0, 0], "to_move": 1, "owed": [],
+    "hands": [3, 3],
+    "pools": [0, 0],
+    "to_move": 1,
+    "owed": [],
 }
 
 # Side-4 Bide board with two empty points (b4, d4): Red holds one disc. Playing either
@@ -50,12 +83,46 @@ BIDE_FINISH = {
 # turn that does not lose at once.
 BIDE_DANGER = {
     "board": {
-        "a1": 1, "a2": 1, "a3": 1, "a4": 1, "b1": 2, "b2": 1, "b3": 1, "b5": 2, "c1": 2, "c2": 1,
-        "c3": 2, "c4": 2, "c5": 1, "c6": 2, "d1": 1, "d2": 1, "d3": 2, "d5": 2, "d6": 1, "d7": 2,
-        "e1": 2, "e2": 1, "e3": 2, "e4": 1, "e5": 1, "e6": 2, "f1": 2, "f2": 2, "f3": 1, "f4": 2,
-        "f5": 1, "g1": 1, "g2": 1, "g3": 2, "g4": 2,
+        "a1": 1,
+        "a2": 1,
+        "a3": 1,
+        "a4": 1,
+        "b1": 2,
+        "b2": 1,
+        "b3": 1,
+        "b5": 2,
+        "c1": 2,
+        "c2": 1,
+        "c3": 2,
+        "c4": 2,
+        "c5": 1,
+        "c6": 2,
+        "d1": 1,
+        "d2": 1,
+        "d3": 2,
+        "d5": 2,
+        "d6": 1,
+        "d7": 2,
+        "e1": 2,
+        "e2": 1,
+        "e3": 2,
+        "e4": 1,
+        "e5": 1,
+        "e6": 2,
+        "f1": 2,
+        "f2": 2,
+        "f3": 1,
+        "f4": 2,
+        "f5": 1,
+        "g1": 1,
+        "g2": 1,
+        "g3": 2,
+        "g4": 2,
     },
-    "hands": [1, 0], "pools": [5, 5], "to_move": 1, "owed": [],
+    "hands": [1, 0],
+    "pools": [5, 5],
+    "to_move": 1,
+    "owed": [],
 }
 
 
@@ -166,7 +233,6 @@ def test_four_seat_bide_search_returns_a_legal_turn_for_any_seat():
     assert game.ply == 6 and not game.is_over
 
 
-
 def test_multi_seat_bide_playouts_are_scored_by_margin_two_seats_by_winner():
     # Four seats: a playout's result is graded by its final scores (a softmax), so a
     # close second is worth more than a distant last; a resigned seat (which cannot
@@ -195,8 +261,15 @@ def test_multi_seat_bide_playouts_are_scored_by_margin_two_seats_by_winner():
 # -- determinism and budgets --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("game_id,moves", [("begird", ["j9", "swap", "k9"]), ("bide", ["bide", "bide", "e5,e4"]),
-                                           ("bump", ["01,03", "09,07"]), ("playbai", ["e2-d2,h2-h1"])])
+@pytest.mark.parametrize(
+    "game_id,moves",
+    [
+        ("begird", ["j9", "swap", "k9"]),
+        ("bide", ["bide", "bide", "e5,e4"]),
+        ("bump", ["01,03", "09,07"]),
+        ("playbai", ["e2-d2,h2-h1"]),
+    ],
+)
 def test_same_seed_same_turn(game_id, moves):
     game = new_game(game_id)
     for move in moves:
@@ -237,12 +310,18 @@ def test_random_level_plays_legal_turns_to_the_end():
 
 # Blue's piece on 09 stands next to Orange's centre; Orange's two pieces are far away in
 # Blue's area, so a Blue piece that steps onto C2 (facing anything but 3) cannot be removed.
-BUMP_STEP_IN = {"pieces": {"09": [1, 0], "31": [2, 1], "44": [2, 4], "22": [1, 4], "13": [1, 4]},
-                "to_move": 1, "reserves": [0, 0]}
+BUMP_STEP_IN = {
+    "pieces": {"09": [1, 0], "31": [2, 1], "44": [2, 4], "22": [1, 4], "13": [1, 4]},
+    "to_move": 1,
+    "reserves": [0, 0],
+}
 # An Orange piece stands on Blue's centre: unless Blue bumps it off this turn, Orange wins
 # when the turn passes. 8 of Blue's 222 turns do (e.g. 01-3 turns 01's bumper onto it).
-BUMP_CENTRE_TAKEN = {"pieces": {"C1": [2, 1], "01": [1, 0], "31": [1, 3], "33": [1, 2], "09": [2, 3],
-                                "19": [2, 4]}, "to_move": 1, "reserves": [0, 0]}
+BUMP_CENTRE_TAKEN = {
+    "pieces": {"C1": [2, 1], "01": [1, 0], "31": [1, 3], "33": [1, 2], "09": [2, 3], "19": [2, 4]},
+    "to_move": 1,
+    "reserves": [0, 0],
+}
 
 
 def bump(position):
@@ -289,8 +368,14 @@ def test_bump_playouts_are_cut_short_and_estimated():
 # Orange carries the ball on e6, three steps from Blue's end zone e9 with the way clear;
 # of Orange's 1927 distinct turns exactly one scores (e6-e7,e7-e8,e8-e9). With Blue to
 # move instead, only 23 of Blue's 772 turns stop that goal (most take the ball).
-PLAYBAI_RUN = {"pieces": {"e6": 1, "c3": 1, "g3": 1, "b5": 2, "d5": 2, "h5": 2}, "ball": "e6",
-               "goals": [0, 0], "to_move": 1, "kickoff": False, "last_goal": None}
+PLAYBAI_RUN = {
+    "pieces": {"e6": 1, "c3": 1, "g3": 1, "b5": 2, "d5": 2, "h5": 2},
+    "ball": "e6",
+    "goals": [0, 0],
+    "to_move": 1,
+    "kickoff": False,
+    "last_goal": None,
+}
 
 
 def playbai(**changes):
@@ -302,8 +387,7 @@ def playbai(**changes):
 def can_score(game):
     from games.playbai import GOAL
 
-    return any(t.label == GOAL or (isinstance(t.label, tuple) and t.label[0] == "win")
-               for t in enumerate_turns(game))
+    return any(t.label == GOAL or (isinstance(t.label, tuple) and t.label[0] == "win") for t in enumerate_turns(game))
 
 
 @pytest.mark.parametrize("level", ["easy", "medium"])
@@ -373,8 +457,14 @@ async def test_thinker_answers_from_a_stored_state_in_another_process():
 # Play Bai, Orange to move, Blue on two goals holding the ball at e3 (seen in the arena,
 # medium vs easy game 8): every one of Orange's 577 turns leaves Blue a winning goal, so
 # checking them all ("does it lose at once?") took easy 2.9 s of CPU past its 1 s cap.
-PLAYBAI_LOST = {"pieces": {"b2": 1, "e7": 1, "h2": 1, "b5": 2, "e3": 2, "e5": 2}, "ball": "e3",
-                "goals": [0, 2], "to_move": 1, "kickoff": False, "last_goal": 2}
+PLAYBAI_LOST = {
+    "pieces": {"b2": 1, "e7": 1, "h2": 1, "b5": 2, "e3": 2, "e5": 2},
+    "ball": "e3",
+    "goals": [0, 2],
+    "to_move": 1,
+    "kickoff": False,
+    "last_goal": 2,
+}
 
 
 class CountingMCTS(MCTS):
@@ -388,8 +478,15 @@ class CountingMCTS(MCTS):
 def test_final_checks_of_a_lost_position_stop_at_the_cap():
     from games.registry import load_state
 
-    game = load_state({"format": 1, "game": "playbai", "players": 2,
-                       "options": {"side": 5, "expert": False, "first": 1}, "position": PLAYBAI_LOST})
+    game = load_state(
+        {
+            "format": 1,
+            "game": "playbai",
+            "players": 2,
+            "options": {"side": 5, "expert": False, "first": 1},
+            "position": PLAYBAI_LOST,
+        }
+    )
     search = CountingMCTS(knowledge_for(game), random.Random(1), simulations=24, seconds=0.05)
     search.final_check_grace = 0.0
     result = search.search(game)
@@ -450,8 +547,10 @@ def _positions():
 @functools.cache
 def _searched() -> dict[str, tuple]:
     """Each position searched with the full budget and with the early stop (once per session)."""
-    return {name: (_search(game, seed=5, check_every=10**9), _search(game, seed=5, check_every=16))
-            for name, game in _positions()}
+    return {
+        name: (_search(game, seed=5, check_every=10**9), _search(game, seed=5, check_every=16))
+        for name, game in _positions()
+    }
 
 
 @pytest.mark.parametrize("name", [name for name, _ in _positions()])

@@ -15,7 +15,7 @@ def test_wilson_interval_known_values():
 def test_sides_alternate_seats_and_a_four_seat_game_gives_each_side_two():
     # random vs random on the small board: game k gives side a the seats s with s + k even.
     for k in range(2):
-        score, ply, seconds, finished = play_one("bide", "random", "random", k, 4, {"side": 4}, seed=3)
+        score, _ply, seconds, finished = play_one("bide", "random", "random", k, 4, {"side": 4}, seed=3)
         assert finished and 0.0 <= score <= 1.0 and set(seconds) == {"random"}
     first = arena("begird", "easy", "random", 2, options={"board": "y"}, seed=1)
     assert first.games == 2 and first.score_a == 2.0  # easy wins as Black and as White

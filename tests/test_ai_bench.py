@@ -38,6 +38,7 @@ def test_saved_games_resume_count_once_and_fill_the_table(tmp_path):
 def test_replayed_game_is_identical():
     bench = load_bench()
     from ai.arena import play_one
+
     one = play_one("begird", "easy", "random", 1, None, {"board": "y"}, 7)
     two = play_one("begird", "easy", "random", 1, None, {"board": "y"}, 7)
     assert one[:2] == two[:2] and one[3] == two[3]
@@ -67,9 +68,23 @@ def test_the_table_judges_each_pair_against_its_aim(tmp_path):
         path = bench.result_path(tmp_path, "bide", players, a, b, 0)
         with path.open("w") as f:
             for k in range(games):
-                f.write(json.dumps({"game": "bide", "players": players, "a": a, "b": b, "seed": 0, "k": k,
-                                    "score_a": 1.0 if k < wins else 0.0, "ply": 60, "finished": True,
-                                    "seconds": {a: [0.1], b: [0.1]}}) + "\n")
+                f.write(
+                    json.dumps(
+                        {
+                            "game": "bide",
+                            "players": players,
+                            "a": a,
+                            "b": b,
+                            "seed": 0,
+                            "k": k,
+                            "score_a": 1.0 if k < wins else 0.0,
+                            "ply": 60,
+                            "finished": True,
+                            "seconds": {a: [0.1], b: [0.1]},
+                        }
+                    )
+                    + "\n"
+                )
 
     save("hard", "medium", 80, 100, players=4)  # interval 71–87%: above 50% throughout
     save("medium", "easy", 60, 100)  # exactly 60% is not "above 60%"

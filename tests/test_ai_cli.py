@@ -48,21 +48,25 @@ def test_ai_from_a_position_file_finds_the_winning_release(tmp_path, capsys):
     path.write_text(json.dumps(BIDE_FINISH))
     status, out, _ = run(capsys, "turn", "bide", "--option", "side=4", "--position", str(path), "--json")
     assert status == 0
-    status, out, _ = replay(capsys, "bide", "--option", "side=4", "--position", str(path),
-                            "--moves", json.loads(out)["turn"], "--json")
+    status, out, _ = replay(
+        capsys, "bide", "--option", "side=4", "--position", str(path), "--moves", json.loads(out)["turn"], "--json"
+    )
     assert json.loads(out)["winners"] == [1]
 
 
-@pytest.mark.parametrize("argv,fragment", [
-    (["turn", "bide", "--level", "godlike"], "unknown level"),
-    (["turn", "bide", "--moves", "e5; e5"], "turn 2 (e5)"),
-    (["turn", "begird", "--option", "board=y", "--position", "/nonexistent.json"], "cannot read"),
-    (["turn", "chess"], "unknown game"),
-    (["replay", "bide"], "invalid choice"),
-    (["arena", "bide", "--a", "easy", "--b", "nobody"], "unknown level"),
-    (["arena", "bide", "--a", "easy", "--b", "easy", "--games", "0"], "at least 1"),
-    (["arena", "begird", "--players", "3", "--a", "easy", "--b", "easy"], "2 players"),
-])
+@pytest.mark.parametrize(
+    "argv,fragment",
+    [
+        (["turn", "bide", "--level", "godlike"], "unknown level"),
+        (["turn", "bide", "--moves", "e5; e5"], "turn 2 (e5)"),
+        (["turn", "begird", "--option", "board=y", "--position", "/nonexistent.json"], "cannot read"),
+        (["turn", "chess"], "unknown game"),
+        (["replay", "bide"], "invalid choice"),
+        (["arena", "bide", "--a", "easy", "--b", "nobody"], "unknown level"),
+        (["arena", "bide", "--a", "easy", "--b", "easy", "--games", "0"], "at least 1"),
+        (["arena", "begird", "--players", "3", "--a", "easy", "--b", "easy"], "2 players"),
+    ],
+)
 def test_bad_ai_input_is_a_clear_error(capsys, argv, fragment):
     status, out, _ = run(capsys, *argv, "--json")
     assert status == 2
@@ -72,26 +76,33 @@ def test_bad_ai_input_is_a_clear_error(capsys, argv, fragment):
 def test_ai_on_a_finished_game_says_there_is_no_turn(tmp_path, capsys):
     path = tmp_path / "finish.json"
     path.write_text(json.dumps(BIDE_FINISH))
-    status, out, _ = run(capsys, "turn", "bide", "--option", "side=4", "--position", str(path),
-                         "--moves", "e3,b2,c3", "--json")
+    status, out, _ = run(
+        capsys, "turn", "bide", "--option", "side=4", "--position", str(path), "--moves", "e3,b2,c3", "--json"
+    )
     assert status == 2 and "the game is over" in json.loads(out)["error"]
 
 
 def test_arena_prints_the_win_rate_of_a_with_a_confidence_interval(capsys):
-    status, out, _ = run(capsys, "arena", "begird", "--option", "board=y", "--a", "easy", "--b", "random",
-                         "--games", "4", "--json")
+    status, out, _ = run(
+        capsys, "arena", "begird", "--option", "board=y", "--a", "easy", "--b", "random", "--games", "4", "--json"
+    )
     assert status == 0
     doc = json.loads(out)
     assert doc["games"] == 4 and 0 <= doc["ci95"][0] <= doc["rate"] <= doc["ci95"][1] <= 1
     assert set(doc["seconds_per_turn"]) == {"easy", "random"}
-    status, out, _ = run(capsys, "arena", "begird", "--option", "board=y", "--a", "easy", "--b", "random",
-                         "--games", "2", "--quiet")
+    status, out, _ = run(
+        capsys, "arena", "begird", "--option", "board=y", "--a", "easy", "--b", "random", "--games", "2", "--quiet"
+    )
     assert status == 0 and "easy vs random: easy scores" in out and "95% CI" in out
 
 
 def test_module_entry_point_never_prints_a_traceback():
-    result = subprocess.run([sys.executable, "-m", "ai", "turn", "bide", "--position", "-", "--json"],
-                            input="{not json", capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "ai", "turn", "bide", "--position", "-", "--json"],
+        input="{not json",
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 2
     assert "Traceback" not in result.stderr + result.stdout
     assert "not valid JSON" in json.loads(result.stdout)["error"]

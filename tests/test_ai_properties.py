@@ -12,8 +12,13 @@ from ai.registry import knowledge_for
 from ai.turns import apply_turn, random_actions
 from games import new_game
 
-SETUPS = [("begird", 2, {"board": "small"}), ("bide", 2, {"side": 4}), ("bide", 5, {"side": 4}),
-          ("bump", 2, {}), ("playbai", 2, {})]
+SETUPS = [
+    ("begird", 2, {"board": "small"}),
+    ("bide", 2, {"side": 4}),
+    ("bide", 5, {"side": 4}),
+    ("bump", 2, {}),
+    ("playbai", 2, {}),
+]
 
 
 def random_position(setup, seed, turns):

@@ -5,14 +5,21 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.service.matches import MatchService
 from bot.domain.model import MatchRow, SeatRow
+from bot.service.matches import MatchService
 from games import GameError, new_game
 from tests.said import words
 
-GAMES = [("bide", 2, {}), ("bide", 5, {"side": 4}), ("begird", 2, {}), ("begird", 2, {"board": "y"}),
-         ("playbai", 2, {}), ("playbai", 2, {"side": 6, "expert": True}),
-         ("bump", 2, {}), ("bump", 2, {"reserve1": 2})]
+GAMES = [
+    ("bide", 2, {}),
+    ("bide", 5, {"side": 4}),
+    ("begird", 2, {}),
+    ("begird", 2, {"board": "y"}),
+    ("playbai", 2, {}),
+    ("playbai", 2, {"side": 6, "expert": True}),
+    ("bump", 2, {}),
+    ("bump", 2, {"reserve1": 2}),
+]
 notation_like = st.text(alphabet="abcdefghijklmnopqrsz0123456789 ,;-_.^>#ÉéSWAPbideRCx()\t\n", max_size=40)
 anything = st.one_of(notation_like, st.text(max_size=40))
 
@@ -54,9 +61,27 @@ def test_any_text_is_a_legal_turn_or_an_illegal_move(spec, seed, text):
 @given(st.sampled_from(GAMES), st.integers(0, 50), anything)
 def test_autocomplete_never_raises_and_respects_discord_limits(spec, seed, typed):
     game = midgame(*spec, seed)
-    match = MatchRow(1, spec[0], game.options, game.players, 1, 1, None, None, None, None, 1, "active",
-                     game.to_json(), 0, 0.0, 0.0, 0.0, None,
-                     seats=[SeatRow(s, 100 + s, f"player{s}") for s in range(1, game.players + 1)])
+    match = MatchRow(
+        1,
+        spec[0],
+        game.options,
+        game.players,
+        1,
+        1,
+        None,
+        None,
+        None,
+        None,
+        1,
+        "active",
+        game.to_json(),
+        0,
+        0.0,
+        0.0,
+        0.0,
+        None,
+        seats=[SeatRow(s, 100 + s, f"player{s}") for s in range(1, game.players + 1)],
+    )
     service = MatchService.__new__(MatchService)
     for user in (101, 102, 999):
         choices = words(service).suggestions(match, game, user, typed)

@@ -8,6 +8,7 @@ construction or union-find.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections import deque
@@ -183,7 +184,7 @@ def group_touching(lay, islands: list[int]) -> list[int]:
     """A connected set of cells touching exactly ``islands``, joined through inner cells."""
     ends = [lone_shore_cell(lay, k) for k in islands]
     cells: list[int] = [ends[0]]
-    for a, b in zip(ends, ends[1:]):
+    for a, b in itertools.pairwise(ends):
         cells += path_between(lay, a, b, lambda i: lay.cell_masks[i] == 0)[1:]
     group = list(dict.fromkeys(cells))
     assert set(lay.islands_of(_mask(lay, group))) == set(islands)
@@ -248,11 +249,14 @@ def test_y_board_is_a_triangle_of_side_13():
         assert len(board.neighbour_indices[board.parse(name)]) == 2
 
 
-@pytest.mark.parametrize("variant,ring,sizes", [
-    ("standard", 57, [3, 4, 4, 4, 4] * 3),
-    ("small", 33, [3, 4, 4] * 3),
-    ("y", 42, [14, 14, 14]),
-])
+@pytest.mark.parametrize(
+    "variant,ring,sizes",
+    [
+        ("standard", 57, [3, 4, 4, 4, 4] * 3),
+        ("small", 33, [3, 4, 4] * 3),
+        ("y", 42, [14, 14, 14]),
+    ],
+)
 def test_islands_partition_the_outside_ring_clockwise(variant, ring, sizes):
     lay = layout(variant)
     outside = set(lay.board.outside_ring())
@@ -260,7 +264,7 @@ def test_islands_partition_the_outside_ring_clockwise(variant, ring, sizes):
     assert [len(i) for i in lay.islands] == sizes
     walk = [c for island in lay.islands for c in island]
     assert len(walk) == len(set(walk)) == ring and set(walk) == outside
-    for a, b in zip(walk, walk[1:] + walk[:1]):
+    for a, b in zip(walk, walk[1:] + walk[:1], strict=False):
         assert distance(a, b) == 1  # consecutive all the way round, no gaps
 
 
@@ -317,7 +321,7 @@ def test_three_cell_islands_sit_on_the_middle_of_the_long_sides(variant, long_si
         h = long_side // 2
         # The middle ring cell touches the two middle cells of the side.
         assert touching_middle == {side[h - 1], side[h]}
-        assert len(shore) == 4 and shore == set(side[h - 2:h + 2])
+        assert len(shore) == 4 and shore == set(side[h - 2 : h + 2])
 
 
 def test_island_one_is_on_the_upper_right_side():
@@ -381,7 +385,7 @@ def test_standard_arc_of_exactly_nine_wins_and_eight_does_not(start):
     # Three islands spanning exactly 9 (first, fifth, ninth of the run): wins at the last stone.
     g = play_group_last_stone("standard", group_touching(lay, [isl(0), isl(4), isl(8)]))
     assert g.is_over and g.winners == (1,) and g.to_move is None
-    cells, islands = winning_group(g)
+    _cells, islands = winning_group(g)
     assert sorted(islands) == sorted([isl(0), isl(4), isl(8)])
     # Spanning 8: no win.
     g = play_group_last_stone("standard", group_touching(lay, [isl(0), isl(4), isl(7)]))
@@ -395,7 +399,9 @@ def test_a_run_along_the_edge_through_nine_islands_wins_and_eight_does_not():
         allowed_mask = sum(1 << (k - 1) for k in range(1, last_island + 1))
         target = lone_shore_cell(lay, last_island)
         path = path_between(
-            lay, first, target,
+            lay,
+            first,
+            target,
             lambda i: lay.board.edge_distance[i] == 0 and lay.cell_masks[i] & ~allowed_mask == 0,
         )
         assert set(lay.islands_of(_mask(lay, path))) == set(range(1, last_island + 1))
@@ -404,11 +410,14 @@ def test_a_run_along_the_edge_through_nine_islands_wins_and_eight_does_not():
         assert g.winners == ((2,) if won else ())
 
 
-@pytest.mark.parametrize("variant,pairs", [
-    ("standard", [(1, 8), (1, 9), (3, 11), (5, 12)]),
-    ("small", [(1, 5), (1, 6), (2, 7)]),
-    ("y", [(1, 2), (2, 3), (1, 3)]),
-])
+@pytest.mark.parametrize(
+    "variant,pairs",
+    [
+        ("standard", [(1, 8), (1, 9), (3, 11), (5, 12)]),
+        ("small", [(1, 5), (1, 6), (2, 7)]),
+        ("y", [(1, 2), (2, 3), (1, 3)]),
+    ],
+)
 def test_two_islands_never_win_however_far_apart(variant, pairs):
     lay = layout(variant)
     for a, b in pairs:
@@ -416,10 +425,13 @@ def test_two_islands_never_win_however_far_apart(variant, pairs):
         assert not g.is_over
 
 
-@pytest.mark.parametrize("variant,clusters", [
-    ("standard", [(1, 2, 3), (1, 4, 8), (13, 2, 5), (4, 5, 6, 7, 8, 9, 10, 11)]),
-    ("small", [(1, 2, 3), (1, 3, 5), (8, 1, 3)]),
-])
+@pytest.mark.parametrize(
+    "variant,clusters",
+    [
+        ("standard", [(1, 2, 3), (1, 4, 8), (13, 2, 5), (4, 5, 6, 7, 8, 9, 10, 11)]),
+        ("small", [(1, 2, 3), (1, 3, 5), (8, 1, 3)]),
+    ],
+)
 def test_three_or_more_islands_in_a_short_arc_do_not_win(variant, clusters):
     lay = layout(variant)
     for islands in clusters:
@@ -427,9 +439,14 @@ def test_three_or_more_islands_in_a_short_arc_do_not_win(variant, clusters):
         assert not g.is_over, islands
 
 
-@pytest.mark.parametrize("variant,islands", [
-    ("small", (1, 3, 6)), ("small", (2, 5, 7)), ("y", (1, 2, 3)),
-])
+@pytest.mark.parametrize(
+    "variant,islands",
+    [
+        ("small", (1, 3, 6)),
+        ("small", (2, 5, 7)),
+        ("y", (1, 2, 3)),
+    ],
+)
 def test_variant_wins(variant, islands):
     g = play_group_last_stone(variant, group_touching(layout(variant), list(islands)))
     assert g.is_over and g.winners == (1,)
@@ -457,8 +474,13 @@ def test_the_game_ends_at_the_winning_placement():
     assert g.is_over and g.winners == (1,) and g.to_move is None
     assert g.legal_actions() == [] and g.legal_notations() == []
     empty = next(i for i, v in enumerate(g.cells) if v == 0)
-    for attempt in (lambda: g.play_turn(lay.board.names[empty]), lambda: g.apply_action(empty),
-                    lambda: g.parse_action("swap"), lambda: g.end_turn(), lambda: g.resign(2)):
+    for attempt in (
+        lambda: g.play_turn(lay.board.names[empty]),
+        lambda: g.apply_action(empty),
+        lambda: g.parse_action("swap"),
+        lambda: g.end_turn(),
+        lambda: g.resign(2),
+    ):
         with pytest.raises(IllegalMove, match="over"):
             attempt()
     assert g.position()["to_move"] is None
@@ -568,14 +590,19 @@ def test_swap_refused_after_a_placement_on_the_second_turn():
 
 def test_each_refused_swap_says_why():
     g = game()
-    with pytest.raises(IllegalMove, match="^swap is only possible on the second turn, as White's answer to Black's first stone$"):
+    with pytest.raises(
+        IllegalMove, match="^swap is only possible on the second turn, as White's answer to Black's first stone$"
+    ):
         g.apply_action(SWAP)
     g.play_turn("e5")
     g.apply_action(g.parse_action("f6"))
     with pytest.raises(IllegalMove, match="^one stone per turn: swap must be the whole turn$"):
         g.parse_action("swap")
     g.end_turn()
-    with pytest.raises(IllegalMove, match=r"^swap \(the pie rule\) is only possible on the second turn of the game; it is too late now$"):
+    with pytest.raises(
+        IllegalMove,
+        match=r"^swap \(the pie rule\) is only possible on the second turn of the game; it is too late now$",
+    ):
         g.apply_action(SWAP)
     g = game()
     g.play_turn("e5")
@@ -749,12 +776,15 @@ def test_the_winning_stone_is_logged_with_the_end_of_the_game():
     board = {lay.board.names[i]: 2 for i in group if i != last}
     g = Begird.from_position(2, {"board": "standard"}, {"board": board, "to_move": 2})
     events = [e.to_json() for e in g.play_turn(lay.board.names[last])]
-    assert events == [{"kind": "place", "seat": 2, "cell": lay.board.names[last]},
-                      {"kind": "end", "seat": 2, "data": {"reason": "connection"}}]
+    assert events == [
+        {"kind": "place", "seat": 2, "cell": lay.board.names[last]},
+        {"kind": "end", "seat": 2, "data": {"reason": "connection"}},
+    ]
     assert g.end_reason == "connection"
 
 
 # -- words and suggestions ---------------------------------------------------------------------
+
 
 def y_race(to_move: int) -> Begird:
     """The game of Y with Black's stones along row 1: m1 and m2 win for Black."""
@@ -788,30 +818,32 @@ def test_suggestions_swap_then_wins_then_blocks_then_cells_next_to_own_stones_de
         rest = ranked[2:]
         touching = [a for a in rest if any(y.cells[n] == to_move for n in nbrs[a])]
         assert bool(touching) == (to_move == 1)  # White has no stone yet
-        assert rest[:len(touching)] == touching
-        for part in (touching, rest[len(touching):]):
+        assert rest[: len(touching)] == touching
+        for part in (touching, rest[len(touching) :]):
             assert [depth[a] for a in part] == sorted((depth[a] for a in part), reverse=True)
 
 
 def test_text_board_of_a_won_game_and_the_island_labels():
     g = play_group_last_stone("small", group_touching(layout("small"), [1, 4, 7]))
-    assert g.render_text() == "\n".join([
-        "         8 8 8 9 9 9",
-        "a       8 . . . . . 9",
-        "b      7 . . . . . . 1",
-        "c     7 . . . . . . . 1",
-        "d    7 X . . . . . . X 1",
-        "e   6 . X . . . . . X . 2",
-        "f  6 . . X . . . . X . . 2",
-        "g   6 . . X . . . X . . 2",
-        "h    6 . . X . . X . . 2",
-        "i     5 . . X X X . . 3",
-        "j      5 . . . X . . 3",
-        "        5 5 4 4 4 3 3",
-        "",
-        "Game over: Black wins by connection.",
-        "Winning group touches islands 1, 4, 7.",
-    ])
+    assert g.render_text() == "\n".join(
+        [
+            "         8 8 8 9 9 9",
+            "a       8 . . . . . 9",
+            "b      7 . . . . . . 1",
+            "c     7 . . . . . . . 1",
+            "d    7 X . . . . . . X 1",
+            "e   6 . X . . . . . X . 2",
+            "f  6 . . X . . . . X . . 2",
+            "g   6 . . X . . . X . . 2",
+            "h    6 . . X . . X . . 2",
+            "i     5 . . X X X . . 3",
+            "j      5 . . . X . . 3",
+            "        5 5 4 4 4 3 3",
+            "",
+            "Game over: Black wins by connection.",
+            "Winning group touches islands 1, 4, 7.",
+        ]
+    )
     board = "\n".join(game().render_text().splitlines()[:-2])  # the standard board: islands 10-15 are A-F
     assert [board.count(label) for label in "123456789ABCDEF"] == [len(i) for i in layout("standard").islands]
     g = game()
@@ -834,12 +866,15 @@ def test_pie_is_another_word_for_swap():
     assert g.parse_action("pie") == g.parse_action("swap") == SWAP
 
 
-@pytest.mark.parametrize("doc, reason", [
-    ({"board": {"a1": True}}, "^a1: colour True is not 1 \\(Black\\) or 2 \\(White\\)$"),
-    ({"board": {}, "swapped": "yes"}, "^swapped must be true or false$"),
-    ({"board": {}, "resigned": [3]}, "^resigned must list one seat, 1 or 2$"),
-    ({"board": {}, "swapped": True}, "^a swap needs Black's first stone on the board$"),
-])
+@pytest.mark.parametrize(
+    "doc, reason",
+    [
+        ({"board": {"a1": True}}, "^a1: colour True is not 1 \\(Black\\) or 2 \\(White\\)$"),
+        ({"board": {}, "swapped": "yes"}, "^swapped must be true or false$"),
+        ({"board": {}, "resigned": [3]}, "^resigned must list one seat, 1 or 2$"),
+        ({"board": {}, "swapped": True}, "^a swap needs Black's first stone on the board$"),
+    ],
+)
 def test_bad_positions_are_refused_with_the_reason_word_for_word(doc, reason):
     with pytest.raises(StateError, match=reason):
         Begird.from_position(2, {"board": "small"}, doc)

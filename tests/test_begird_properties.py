@@ -12,9 +12,9 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_begird import Reference
 
 from games.begird import SWAP, VARIANTS, Begird, layout, winning_group
-from test_begird import Reference
 
 REFERENCES = {v: Reference(layout(v).board, v) for v in VARIANTS}
 
@@ -37,7 +37,7 @@ def test_a_full_board_has_exactly_one_winner(variant, seed, share):
     assert black != white, "a filled board must have exactly one winner"
     # The engine agrees when it reads the filled board as a position.
     board = layout(variant).board
-    g = Begird.from_position(2, {"board": variant}, {"board": dict(zip(board.names, cells))})
+    g = Begird.from_position(2, {"board": variant}, {"board": dict(zip(board.names, cells, strict=False))})
     assert g.is_over and g.winners == ((1,) if black else (2,))
     group, _ = winning_group(g)
     winner_groups = ref.winning_groups(cells, g.winners[0])

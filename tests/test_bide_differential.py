@@ -20,8 +20,8 @@ whatever it held"), and a release cut short by the full board obliges nobody.
 from __future__ import annotations
 
 import copy
-import os
 import math
+import os
 import random
 import sys
 from pathlib import Path
@@ -30,9 +30,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from reference_bide import RefBide  # noqa: E402
+from reference_bide import RefBide
 
-from games import IllegalMove, new_game  # noqa: E402
+from games import IllegalMove, new_game
 
 DEFAULT_GAMES = 300
 GAMES = int(os.environ.get("BIDE_DIFF_GAMES", DEFAULT_GAMES))
@@ -44,8 +44,7 @@ BATCH = 20
 
 
 def replay_command(players, side, moves):
-    return (f'python -m games replay bide --players {players} --option side={side} '
-            f'--moves "{"; ".join(moves)}"')
+    return f'python -m games replay bide --players {players} --option side={side} --moves "{"; ".join(moves)}"'
 
 
 class Mismatch(AssertionError):
@@ -79,8 +78,10 @@ def compare(ref, engine, players, side, note=""):
     if LENIENT_END and want["over"] and got["over"]:
         want["position"]["owed"] = got["position"]["owed"] = None
     if want != got:
-        lines = [f"MISMATCH after {len(ref.moves)} turns {note}".rstrip(),
-                 "replay: " + replay_command(players, side, ref.moves)]
+        lines = [
+            f"MISMATCH after {len(ref.moves)} turns {note}".rstrip(),
+            "replay: " + replay_command(players, side, ref.moves),
+        ]
         for key in want:
             if want[key] != got[key]:
                 if key == "position":
@@ -88,8 +89,10 @@ def compare(ref, engine, players, side, note=""):
                         if want[key][sub] != got[key].get(sub):
                             lines.append(f"  position.{sub}: reference={want[key][sub]!r} engine={got[key].get(sub)!r}")
                 elif key == "legal":
-                    lines.append(f"  legal: only reference={sorted(want[key] - got[key])} "
-                                 f"only engine={sorted(got[key] - want[key])}")
+                    lines.append(
+                        f"  legal: only reference={sorted(want[key] - got[key])} "
+                        f"only engine={sorted(got[key] - want[key])}"
+                    )
                 else:
                     lines.append(f"  {key}: reference={want[key]!r} engine={got[key]!r}")
         message = "\n".join(lines)
@@ -145,16 +148,20 @@ def try_turn(ref, engine, text, players, side):
     except IllegalMove as error:
         engine_ok, engine_error = False, error
     if ref_ok != engine_ok:
-        message = (f"MISMATCH on legality of {text!r} after {len(ref.moves)} turns: "
-                   f"reference {'accepts' if ref_ok else f'rejects ({ref_error})'}, "
-                   f"engine {'accepts' if engine_ok else f'rejects ({engine_error})'}\n"
-                   f"replay: {replay_command(players, side, ref.moves)}")
+        message = (
+            f"MISMATCH on legality of {text!r} after {len(ref.moves)} turns: "
+            f"reference {'accepts' if ref_ok else f'rejects ({ref_error})'}, "
+            f"engine {'accepts' if engine_ok else f'rejects ({engine_error})'}\n"
+            f"replay: {replay_command(players, side, ref.moves)}"
+        )
         print(message)
         raise Mismatch(message)
     if not engine_ok:
         if snapshot(engine) != before:
-            message = (f"engine changed its state on rejected turn {text!r}\n"
-                       f"replay: {replay_command(players, side, ref.moves)}")
+            message = (
+                f"engine changed its state on rejected turn {text!r}\n"
+                f"replay: {replay_command(players, side, ref.moves)}"
+            )
             print(message)
             raise Mismatch(message)
         return True
@@ -186,8 +193,10 @@ def play_game(seed):
         try:
             engine.play_turn(turn)
         except IllegalMove as error:
-            message = (f"MISMATCH: engine rejects {turn!r} ({error}) after {len(ref.moves) - 1} turns\n"
-                       f"replay: {replay_command(players, side, ref.moves[:-1])}")
+            message = (
+                f"MISMATCH: engine rejects {turn!r} ({error}) after {len(ref.moves) - 1} turns\n"
+                f"replay: {replay_command(players, side, ref.moves[:-1])}"
+            )
             print(message)
             raise Mismatch(message) from None
         compare(ref, engine, players, side)

@@ -29,7 +29,7 @@ def random_steps(game: Bide, rng: random.Random, limit: int = 10_000):
 
 def total_discs(game: Bide) -> list[int]:
     on_board = [game.cells.count(s) for s in range(1, game.players + 1)]
-    return [b + h + p for b, h, p in zip(on_board, game.hands, game.pools)]
+    return [b + h + p for b, h, p in zip(on_board, game.hands, game.pools, strict=False)]
 
 
 @settings(max_examples=40, deadline=None)
@@ -38,7 +38,7 @@ def test_discs_are_conserved_and_the_placed_disc_never_moves(params):
     players, side, rng = params
     game = new_game("bide", players, {"side": side})
     start = total_discs(game)
-    assert start == [p + h for p, h in zip(game.pools, game.hands)]  # nothing on the board yet
+    assert start == [p + h for p, h in zip(game.pools, game.hands, strict=False)]  # nothing on the board yet
     for action in random_steps(game, rng):
         seat = game.to_move
         game.apply_action(action)
@@ -76,7 +76,6 @@ def test_waves_move_discs_only_outwards_along_the_six_lines(params):
 def test_random_games_end_and_state_json_round_trips(params):
     players, side, rng = params
     game = new_game("bide", players, {"side": side})
-    turns = 0
     for action in random_steps(game, rng):
         game.apply_action(action)
         if not game.turn_in_progress() or game.is_over:
@@ -85,7 +84,6 @@ def test_random_games_end_and_state_json_round_trips(params):
             again = load_state(json.loads(text))
             assert json.dumps(again.to_json(), sort_keys=True) == text
             assert again.legal_notations() == game.legal_notations() or game.turn_in_progress()
-        turns += 1
     assert game.is_over and game.winners
     doc = game.to_json()
     assert load_state(doc).winners == game.winners

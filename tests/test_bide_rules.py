@@ -103,8 +103,11 @@ def test_release_must_place_every_disc():
 
 def test_release_cannot_place_more_discs_than_in_hand():
     game = position(hands=[2, 0], pools=[10, 10])
-    with pytest.raises(IllegalMove, match=r"hand is empty after e5,e4, so \w+ cannot be placed "
-                       r"\(a release places only the discs in your hand\)$"):
+    with pytest.raises(
+        IllegalMove,
+        match=r"hand is empty after e5,e4, so \w+ cannot be placed "
+        r"\(a release places only the discs in your hand\)$",
+    ):
         game.play_turn("e5,e4,e3")
 
 
@@ -296,8 +299,8 @@ SEED_TIEBREAK_BLUE = {"h2", "g2", "g3", "f3", "h5", "g5", "g6", "f6", "i2", "i3"
 
 def seed_tiebreak_game():
     board = three_coloured_fill(5, (3, 4, 5), skip=SEED_TIEBREAK_RED | SEED_TIEBREAK_BLUE)
-    board.update({c: 1 for c in SEED_TIEBREAK_RED})
-    board.update({c: 2 for c in SEED_TIEBREAK_BLUE})
+    board.update(dict.fromkeys(SEED_TIEBREAK_RED, 1))
+    board.update(dict.fromkeys(SEED_TIEBREAK_BLUE, 2))
     return position(players=5, board=board, hands=[0] * 5, pools=[0] * 5)
 
 
@@ -319,8 +322,8 @@ def test_tiebreak_only_among_the_tied_leaders():
 def test_tied_to_the_last_ring_shares_the_win():
     red, blue = {"e4", "d4"}, {"e6", "f5"}
     board = three_coloured_fill(5, (3, 4, 5), skip=red | blue)
-    board.update({c: 1 for c in red})
-    board.update({c: 2 for c in blue})
+    board.update(dict.fromkeys(red, 1))
+    board.update(dict.fromkeys(blue, 2))
     game = position(players=5, board=board, hands=[0] * 5, pools=[0] * 5)
     assert game.group_scores()[:2] == [6, 6]
     assert game.winners == (1, 2)
@@ -330,8 +333,8 @@ def test_tied_to_the_last_ring_shares_the_win():
 def test_values_are_not_renumbered_when_a_ring_is_removed():
     red, blue = {"e5"}, {"e4", "d4"}  # 4 vs 3+3=6: blue wins outright
     board = three_coloured_fill(5, (3, 4, 5), skip=red | blue)
-    board.update({c: 1 for c in red})
-    board.update({c: 2 for c in blue})
+    board.update(dict.fromkeys(red, 1))
+    board.update(dict.fromkeys(blue, 2))
     game = position(players=5, board=board, hands=[0] * 5, pools=[0] * 5)
     assert game.winners == (2,)
 
@@ -371,8 +374,8 @@ def test_resigned_seat_does_not_owe_a_release_and_cannot_win_on_score():
     assert game.position()["owed"] == [2]
     red, blue = {"e5", "e4", "d4"}, {"e6"}
     board = three_coloured_fill(5, (4, 5, 6), skip=red | blue)
-    board.update({c: 3 for c in red})
-    board.update({c: 2 for c in blue})
+    board.update(dict.fromkeys(red, 3))
+    board.update(dict.fromkeys(blue, 2))
     full = position(players=6, board=board, hands=[0] * 6, pools=[0] * 6)
     assert full.winners == (3,)
     doc = full.position()
@@ -404,7 +407,10 @@ def test_resignation_events_reason_and_refusals():
         with pytest.raises(IllegalMove, match=f"^seat {seat} is not in play$"):
             game.resign(seat)
     events = game.resign(2)
-    assert [(e.kind, e.seat, e.data) for e in events] == [("resign", 2, ()), ("end", None, (("reason", "resignation"),))]
+    assert [(e.kind, e.seat, e.data) for e in events] == [
+        ("resign", 2, ()),
+        ("end", None, (("reason", "resignation"),)),
+    ]
     assert game.end_reason == "resignation" and game.winners == (1,)
     with pytest.raises(IllegalMove, match="^the game is over$"):
         game.resign(1)
@@ -476,8 +482,7 @@ def test_position_whose_mover_has_not_drawn_gets_the_draw():
 def test_position_with_bad_values_is_refused():
     from games import StateError
 
-    for bad in ({"board": {"e5": 7}}, {"board": {"z9": 1}}, {"hands": [1]}, {"to_move": 3},
-                {"hands": [-1, 0]}):
+    for bad in ({"board": {"e5": 7}}, {"board": {"z9": 1}}, {"hands": [1]}, {"to_move": 3}, {"hands": [-1, 0]}):
         doc = {"board": {}, "hands": [1, 0], "pools": [5, 5], "to_move": 1, "owed": [], **bad}
         with pytest.raises(StateError):
             Bide.from_position(2, {"side": 5}, doc)
@@ -487,30 +492,33 @@ def test_the_text_board_shows_rows_seats_flags_and_the_result():
     game = new_game("bide", 3, {"side": 4})
     game.play_turn("d4")
     game.resign(3)
-    assert game.render_text() == "\n".join([
-        "a    . . . .",
-        "b   . . . . .",
-        "c  . . . . . .",
-        "d . . . 1 . . .",
-        "e  . . . . . .",
-        "f   . . . . .",
-        "g    . . . .",
-        "",
-        "1 Red    hand  0  pool 19  score   3",
-        "2 Blue   hand  1  pool 19  score   0 (to move)",
-        "3 Yellow hand  0  pool 14  score   0 (resigned)",
-    ])
+    assert game.render_text() == "\n".join(
+        [
+            "a    . . . .",
+            "b   . . . . .",
+            "c  . . . . . .",
+            "d . . . 1 . . .",
+            "e  . . . . . .",
+            "f   . . . . .",
+            "g    . . . .",
+            "",
+            "1 Red    hand  0  pool 19  score   3",
+            "2 Blue   hand  1  pool 19  score   0 (to move)",
+            "3 Yellow hand  0  pool 14  score   0 (resigned)",
+        ]
+    )
     game.resign(2)
     assert game.render_text().splitlines()[-1] == "Game over (resignation): 1 Red wins."
     red, blue = {"e4", "d4"}, {"e6", "f5"}
     board = three_coloured_fill(5, (3, 4, 5), skip=red | blue)
-    board.update({c: 1 for c in red})
-    board.update({c: 2 for c in blue})
+    board.update(dict.fromkeys(red, 1))
+    board.update(dict.fromkeys(blue, 2))
     tied = position(players=5, board=board, hands=[0] * 5, pools=[0] * 5)
     assert tied.render_text().splitlines()[-3:] == [
         "4 Green  hand  0  pool  0  score   3",
         "5 Purple hand  0  pool  0  score   3",
-        "Game over (board full): 1 Red and 2 Blue share the win."]
+        "Game over (board full): 1 Red and 2 Blue share the win.",
+    ]
 
 
 def test_resigning_in_the_middle_of_a_turn_is_refused_with_the_reason():

@@ -5,7 +5,7 @@ import random
 from tests.test_bot_e2e import move
 
 
-async def test_begird_game_with_a_swap_played_to_a_win(world):  # noqa: F811
+async def test_begird_game_with_a_swap_played_to_a_win(world):
     alice, bob = world.users[:2]
     match_id, thread = await world.start_two_player(game="begird", options="board=small")
     opening = await move(world, alice, thread, "e5")
@@ -41,8 +41,8 @@ async def test_begird_game_with_a_swap_played_to_a_win(world):  # noqa: F811
     assert gif.attachments[0].data[:3] == b"GIF"
 
 
-async def test_begird_preview_and_autocomplete_filtering(world):  # noqa: F811
-    alice, bob = world.users[:2]
+async def test_begird_preview_and_autocomplete_filtering(world):
+    alice, _bob = world.users[:2]
     match_id, thread = await world.start_two_player(game="begird")
     only_j = await world.emu.autocomplete(alice, thread, "move", {"move": "j1"})
     assert only_j and all(c["value"].startswith("j1") for c in only_j)
@@ -53,13 +53,13 @@ async def test_begird_preview_and_autocomplete_filtering(world):  # noqa: F811
     assert swap_too_early.ephemeral and "swap" in swap_too_early.text.lower()
 
 
-async def test_board_zoom(world):  # noqa: F811
+async def test_board_zoom(world):
     from io import BytesIO
 
     from PIL import Image
 
-    alice, bob = world.users[:2]
-    match_id, thread = await world.start_two_player(game="begird")
+    alice, _bob = world.users[:2]
+    _match_id, thread = await world.start_two_player(game="begird")
     await move(world, alice, thread, "i9")
     whole = (await world.emu.invoke(alice, thread, "board", {})).response
     # A zoomed board is deferred first (the first one of a size builds its background).

@@ -1,18 +1,36 @@
 """Bump through the bot and the emulator: options, autocomplete with consequences and choice
 variants, a preview of the whole resolution, the chain in words, captures and a win on the centre."""
 
+from bot.domain.replay import replay
 from games.bump import Bump
 from tests.test_bot_e2e import board_png, move
-from bot.domain.replay import replay
 
 # Found by a greedy search against a passing opponent (see docs/rules.md, Bump): alice walks
 # pieces through gate 0, captures five of bob's and, with a choice, is bumped onto C2.
-SCRIPT = ["01,04", "pass", "04,07", "pass", "011,04", "pass", "04,06-0", "pass", "511,04", "pass",
-          "06,081", "pass", "04,071", "pass", "091,19", "pass", "071,091-1", "pass"]
+SCRIPT = [
+    "01,04",
+    "pass",
+    "04,07",
+    "pass",
+    "011,04",
+    "pass",
+    "04,06-0",
+    "pass",
+    "511,04",
+    "pass",
+    "06,081",
+    "pass",
+    "04,071",
+    "pass",
+    "091,19",
+    "pass",
+    "071,091-1",
+    "pass",
+]
 CHOICE = "19,09-1 (C2)"
 
 
-async def test_bump_game_with_choice_preview_capture_and_centre_win(world):  # noqa: F811
+async def test_bump_game_with_choice_preview_capture_and_centre_win(world):
     alice, bob = world.users[:2]
     match_id, thread = await world.start_two_player(game="bump", options="reserve2=1")
     game = await world.game(match_id)
@@ -62,7 +80,7 @@ async def test_bump_game_with_choice_preview_capture_and_centre_win(world):  # n
     assert after.ephemeral
 
 
-async def test_bump_draw_by_agreement_through_the_bot(world):  # noqa: F811
+async def test_bump_draw_by_agreement_through_the_bot(world):
     from tests.test_bot_lifecycle import arrives, button
 
     alice, bob = world.users[:2]

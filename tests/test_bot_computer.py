@@ -11,10 +11,10 @@ import random
 
 import pytest
 
-from bot.service.computer import ComputerPlayer, turn_seed
-from bot.service.schedule import DAY
 from bot.domain.replay import replay
 from bot.domain.seats import game_of, player_names, user_to_move
+from bot.service.computer import ComputerPlayer, turn_seed
+from bot.service.schedule import DAY
 
 THINK_TIMEOUT = 30.0  # seconds a computer turn may take on a busy 2-core machine (easy takes ~0.05 s)
 
@@ -68,6 +68,7 @@ async def until(predicate, timeout: float = THINK_TIMEOUT, step: float = 0.02):
 
 async def humans_turn_or_over(world, match_id, human_id):
     """Until the person is to move (or the game is over) and the latest board is posted, as a player waits."""
+
     async def ready():
         match = await world.store.get_match(match_id)
         game = game_of(match)
@@ -96,7 +97,7 @@ async def test_a_whole_bide_game_against_the_easy_computer(world):
     assert computer.computer == "easy" and computer.user_id < 0 and computer.name == "Hexplay (easy)"
     assert player_names(match) == ["alice", "⚙ AI easy"]  # short, to fit every picture's table
     assert "🤖 Hexplay (easy)" in plain(world.emu.message(started.response.id).content)  # the lobby says who plays
-    first = [m for m in world.emu.messages(thread) if m.attachments][0]
+    first = next(m for m in world.emu.messages(thread) if m.attachments)
     assert "begins" in first.content and f"<@{alice.id}>" in first.content and "🤖" in first.content
     rng = random.Random(11)
     for _ in range(200):
@@ -150,8 +151,9 @@ async def test_inviting_the_bot_seats_the_medium_computer_and_it_answers(world):
     game = await world.game(match_id)
     played = await world.emu.invoke(alice, thread, "move", {"move": game.legal_notations()[0]})
     assert not played.ephemeral, played.text
-    answer = await world.emu.wait_for_message(thread, check=lambda m: m.content.startswith("**🤖 Hexplay"),
-                                              timeout=THINK_TIMEOUT)
+    answer = await world.emu.wait_for_message(
+        thread, check=lambda m: m.content.startswith("**🤖 Hexplay"), timeout=THINK_TIMEOUT
+    )
     assert f"<@{alice.id}>, your move" in answer.content and answer.attachments
     assert (await world.game(match_id)).ply == 2
 
@@ -162,7 +164,10 @@ async def test_two_computer_seats_in_bide_play_one_after_the_other(world):
     match = await world.service.get(match_id)
     seats = sorted(match.seats, key=lambda s: s.seat)
     assert [(s.user_id, s.name) for s in seats] == [
-        (alice.id, "alice"), (-1, "Hexplay 1 (easy)"), (-2, "Hexplay 2 (easy)")]
+        (alice.id, "alice"),
+        (-1, "Hexplay 1 (easy)"),
+        (-2, "Hexplay 2 (easy)"),
+    ]
     assert player_names(match) == ["alice", "⚙ AI 1 easy", "⚙ AI 2 easy"]
     await world.emu.invoke(alice, thread, "move", {"move": "d4"})
     await humans_turn_or_over(world, match_id, alice.id)
@@ -253,8 +258,9 @@ async def test_the_computer_answers_a_draw_offer(world, accepts):
     match = await world.service.get(match_id)
     if accepts:
         assert match.status == "finished" and match.result["winners"] == []
-        final = await until(lambda: _async([m for m in world.emu.messages(thread)
-                                            if "agreed a draw" in m.content and m.attachments]))
+        final = await until(
+            lambda: _async([m for m in world.emu.messages(thread) if "agreed a draw" in m.content and m.attachments])
+        )
         assert f"<@{alice.id}>" in final[0].content
     else:
         assert match.status == "active"
@@ -263,22 +269,25 @@ async def test_the_computer_answers_a_draw_offer(world, accepts):
 
 async def test_the_real_search_decides_a_draw_offer_off_the_loop(world):
     alice = world.users[0]
-    match_id, thread, _ = await play_computer(world, game="bump", computer="easy")
+    _match_id, thread, _ = await play_computer(world, game="bump", computer="easy")
     offer = await world.emu.invoke(alice, thread, "draw", {})
-    answered = await until(lambda: _async(any(w in world.emu.message(offer.response.id).content
-                                              for w in ("Accepted", "declined"))))
+    answered = await until(
+        lambda: _async(any(w in world.emu.message(offer.response.id).content for w in ("Accepted", "declined")))
+    )
     assert answered
 
 
 async def test_bad_computer_requests_get_a_clear_private_reason(world):
     alice, bob = world.users[:2]
-    too_many = await world.emu.invoke(alice, world.channel, "play",
-                                      {"game": "bide", "computer": "easy", "computers": 4, "seats": 4})
+    too_many = await world.emu.invoke(
+        alice, world.channel, "play", {"game": "bide", "computer": "easy", "computers": 4, "seats": 4}
+    )
     assert too_many.ephemeral and "do not fit in 4 seats" in too_many.text
     two_seat = await world.emu.invoke(alice, world.channel, "play", {"game": "begird", "computers": 2})
     assert two_seat.ephemeral and "Begird" in two_seat.text
-    crowded = await world.emu.invoke(alice, world.channel, "play",
-                                     {"game": "begird", "opponent": bob, "computer": "hard"})
+    crowded = await world.emu.invoke(
+        alice, world.channel, "play", {"game": "begird", "opponent": bob, "computer": "hard"}
+    )
     assert crowded.ephemeral and "exactly 2 players, not 3 (you, 1 invited player and 1 computer seat)" in crowded.text
     match_id, thread, _ = await play_computer(world, computer="easy", options="side=4")
     hold_the_computer(world, BlockingThinker())
@@ -344,10 +353,16 @@ def test_thinking_processes_leave_when_the_bot_is_killed(tmp_path):
         "    print(*thinker._pool._processes, flush=True)\n"
         "    os._exit(0)\n"
         "if __name__ == '__main__':\n"
-        "    asyncio.run(main())\n")
+        "    asyncio.run(main())\n"
+    )
     root = Path(__file__).resolve().parents[1]
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "PYTHONPATH": str(root)})
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
     workers = [int(pid) for pid in done.stdout.split()]
     assert workers, done.stderr
 
@@ -385,9 +400,10 @@ async def test_the_computer_plays_every_game(world, game, options):
 
 
 async def test_an_open_seat_beside_the_computer_can_be_joined_or_started_without(world):
-    alice, bob = world.users[:2]
-    lobby = await world.emu.invoke(alice, world.channel, "play",
-                                   {"game": "bide", "computer": "easy", "seats": 3, "options": "side=4"})
+    alice, _bob = world.users[:2]
+    lobby = await world.emu.invoke(
+        alice, world.channel, "play", {"game": "bide", "computer": "easy", "seats": 3, "options": "side=4"}
+    )
     message = lobby.response
     assert "1 open seat" in message.content and "the computer, always ready" in message.content
     labels = {b["label"] for b in message.buttons()}

@@ -8,9 +8,7 @@ import random
 import subprocess
 import sys
 
-import pytest
 from PIL import Image
-
 
 
 def board_png(message):
@@ -55,7 +53,7 @@ async def test_two_player_bide_game_from_challenge_to_score(world):
     assert refused.ephemeral and "not invited" in refused.text
     await world.emu.press(bob, lobby.response, accept["custom_id"])
     thread = await world.wait_thread()
-    first = [m for m in world.emu.messages(thread) if m.attachments][0]
+    first = next(m for m in world.emu.messages(thread) if m.attachments)
     assert f"<@{alice.id}>" in first.content and board_png(first).width >= 1000
     match_id = int(accept["custom_id"].rsplit(":", 1)[1])
 
@@ -67,7 +65,7 @@ async def test_two_player_bide_game_from_challenge_to_score(world):
     pressed = await world.emu.press(bob, opening.response, bide["custom_id"])
     assert "played `bide`" in pressed.text
     last = await play_to_the_end(world, match_id, thread, random.Random(1))
-    assert "Game over" in last.text and "wins" in last.text or "share the win" in last.text
+    assert ("Game over" in last.text and "wins" in last.text) or "share the win" in last.text
     match = await world.service.get(match_id)
     assert match.status == "finished" and match.result["winners"]
 
@@ -104,7 +102,7 @@ async def test_four_player_game_with_join_start_and_resignation(world):
 
 async def test_autocomplete_filters_explains_and_continues_a_release(world):
     alice, bob = world.users[:2]
-    match_id, thread = await world.start_two_player()
+    _match_id, thread = await world.start_two_player()
     choices = await world.emu.autocomplete(alice, thread, "move", {"move": ""})
     assert len(choices) == 25 and choices[0]["value"] == "bide" and choices[1]["value"] == "e5"
     assert "value 4" in choices[1]["name"]
@@ -221,9 +219,9 @@ async def test_reminders_fire_by_dm_not_after_the_move_and_survive_a_restart(wor
 
 
 async def test_closed_dms_fall_back_to_a_ping_in_the_thread(world):
-    alice, bob = world.users[:2]
+    alice, _bob = world.users[:2]
     alice.dms_open = False
-    match_id, thread = await world.start_two_player()
+    _match_id, thread = await world.start_two_player()
     world.clock.advance(25 * 3600)
     assert await world.bot.reminders.run_once() == 1
     ping = world.emu.messages(thread)[-1]
@@ -236,7 +234,7 @@ async def test_settings_change_the_reminder_delay(world):
     assert shown.ephemeral and "24 h" in shown.text
     saved = await world.emu.invoke(alice, world.channel, "settings", {"delay_hours": 2, "via": "ping"})
     assert "Saved" in saved.text and "2 h" in saved.text and "ping" in saved.text
-    match_id, thread = await world.start_two_player()
+    _match_id, thread = await world.start_two_player()
     world.clock.advance(3 * 3600)
     assert await world.bot.reminders.run_once() == 1
     assert f"<@{alice.id}>" in world.emu.messages(thread)[-1].content
@@ -244,7 +242,7 @@ async def test_settings_change_the_reminder_delay(world):
 
 async def test_board_history_games_and_rules(world):
     alice, bob = world.users[:2]
-    match_id, thread = await world.start_two_player()
+    _match_id, thread = await world.start_two_player()
     await move(world, alice, thread, "e5")
     board = await world.emu.invoke(bob, thread, "board", {})
     assert board.ephemeral and board_png(board.response).width >= 1000 and "to move" in board.text
@@ -262,8 +260,14 @@ async def test_board_history_games_and_rules(world):
 
 def test_bot_without_a_token_says_how_to_get_one(tmp_path):
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
-    result = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env={**env, "PYTHONPATH": str(
-        __import__("pathlib").Path(__file__).resolve().parents[1])}, capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(__import__("pathlib").Path(__file__).resolve().parents[1])},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode != 0
     assert "DISCORD_TOKEN" in result.stderr and "developers/applications" in result.stderr
     assert "Traceback" not in result.stderr
@@ -283,7 +287,7 @@ async def test_channel_without_threads_plays_in_the_channel(world):
 
 async def test_moving_from_elsewhere_posts_in_the_thread_and_answers_privately(world):
     alice = world.users[0]
-    match_id, thread = await world.start_two_player()
+    _match_id, thread = await world.start_two_player()
     played = await move(world, alice, world.channel, "e5")
     await played.wait_followups(1)  # deferred first: a post in the thread may be slow
     assert played.ephemeral and f"<#{thread.id}>" in played.text

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from tests.botworld import BotWorld
 from bot.domain.replay import replay
 from bot.domain.seats import game_of, player_row, user_to_move
+from tests.botworld import BotWorld
 from tests.said import refused
 
 
@@ -67,7 +67,7 @@ async def test_cancel_takes_the_lobby_buttons_away(world):
 
 
 async def test_a_button_on_a_lobby_cancelled_elsewhere_is_retired_with_a_reason(world):
-    alice, bob, carol = world.users[:3]
+    alice, _bob, carol = world.users[:3]
     lobby = await world.challenge(alice, seats=3)
     await world.service.cancel(1, alice.id)  # e.g. from another message, or just before a restart
     pressed = await world.emu.press(carol, lobby.response, button(lobby.response, "Join")["custom_id"])
@@ -87,7 +87,7 @@ async def test_two_seat_lobby_has_no_start_button(world):
 
 
 async def test_start_line_and_button_only_while_start_can_help(world):
-    alice, bob, carol = world.users[:3]
+    alice, bob, _carol = world.users[:3]
     lobby = await world.challenge(alice, seats=3, options="side=4")
     assert "Start" not in {b["label"] for b in lobby.response.buttons()}  # one ready player cannot start
     await world.emu.press(bob, lobby.response, button(lobby.response, "Join")["custom_id"])
@@ -138,7 +138,9 @@ async def test_a_finished_game_names_scores_pings_both_and_updates_ratings(world
     lines = board.text.splitlines()
     assert lines[1].startswith(f"1. <@{winner}>") and "1 W / 0 L" in lines[1]
     assert lines[2].startswith(f"2. <@{loser}>") and "0 W / 1 L" in lines[2]
-    profile = await world.emu.invoke(alice, world.channel, "profile", {"user": world.users[1 if winner == bob.id else 0]})
+    profile = await world.emu.invoke(
+        alice, world.channel, "profile", {"user": world.users[1 if winner == bob.id else 0]}
+    )
     assert "Bide: rating" in profile.text and "#1 of 2" in profile.text and "Playing now: nothing" in profile.text
 
 
@@ -165,14 +167,14 @@ async def test_autocomplete_during_an_owed_release_offers_only_whole_turns(world
 
 async def test_a_non_player_is_told_they_are_not_playing(world):
     carol = world.users[2]
-    match_id, thread = await world.start_two_player()
+    _match_id, thread = await world.start_two_player()
     choices = await world.emu.autocomplete(carol, thread, "move", {"move": ""})
     assert len(choices) == 1 and "not playing" in choices[0]["name"]
 
 
 async def test_preview_by_the_player_not_to_move_is_refused_clearly(world):
     bob = world.users[1]
-    match_id, thread = await world.start_two_player()
+    _match_id, thread = await world.start_two_player()
     shown = await world.emu.invoke(bob, thread, "preview", {"move": "e5"})
     assert shown.ephemeral and "not your turn" in shown.text and not shown.response.attachments
 
@@ -250,7 +252,7 @@ async def test_a_draw_offer_lapses_when_a_turn_is_played_and_can_be_declined(wor
 
 async def test_games_without_draws_refuse_a_draw_offer(world):
     alice = world.users[0]
-    match_id, thread = await world.start_two_player()
+    _match_id, thread = await world.start_two_player()
     answer = await world.emu.invoke(alice, thread, "draw", {})
     assert answer.ephemeral and "cannot be drawn" in answer.text
 
@@ -288,14 +290,15 @@ async def test_migration_rebuilds_moves_of_an_old_database(tmp_path):
     import sqlite3
 
     from bot.store.sqlite import SqliteStore
-
     from bot.store.sqlite.migrations import MIGRATIONS
 
     path = tmp_path / "old.sqlite3"
     db = sqlite3.connect(path)
     db.executescript(MIGRATIONS[0])
-    db.execute("INSERT INTO matches (id, game, options, players, guild_id, channel_id, creator_id, status,"
-               " created_at, updated_at) VALUES (1, 'bide', '{}', 2, 1, 1, 1, 'active', 0, 0)")
+    db.execute(
+        "INSERT INTO matches (id, game, options, players, guild_id, channel_id, creator_id, status,"
+        " created_at, updated_at) VALUES (1, 'bide', '{}', 2, 1, 1, 1, 'active', 0, 0)"
+    )
     db.execute("INSERT INTO moves VALUES (1, 1, 0, 1, 1, 'turn', 'e5', 'E5', '[]', 0)")
     db.execute("PRAGMA user_version = 1")
     db.commit()
@@ -315,15 +318,16 @@ async def test_migration_drops_the_unread_challenges_table_and_keeps_the_lobby(t
     import sqlite3
 
     from bot.store.sqlite import SqliteStore
-
     from bot.store.sqlite.migrations import MIGRATIONS
 
     path = tmp_path / "old.sqlite3"
     db = sqlite3.connect(path)
     for script in MIGRATIONS[:7]:  # a database as the bot left it before migration 8
         db.executescript(script)
-    db.execute("INSERT INTO matches (id, game, options, players, guild_id, channel_id, creator_id, status,"
-               " created_at, updated_at) VALUES (1, 'bide', '{}', 3, 1, 1, 10, 'lobby', 0, 0)")
+    db.execute(
+        "INSERT INTO matches (id, game, options, players, guild_id, channel_id, creator_id, status,"
+        " created_at, updated_at) VALUES (1, 'bide', '{}', 3, 1, 1, 10, 'lobby', 0, 0)"
+    )
     db.execute("INSERT INTO seats (match_id, seat, user_id, name, accepted) VALUES (1, 1, 10, 'alice', 1)")
     db.execute("INSERT INTO challenges (match_id, invited, open_seats, created_at) VALUES (1, '[]', 2, 0)")
     db.execute("PRAGMA user_version = 7")
@@ -332,9 +336,11 @@ async def test_migration_drops_the_unread_challenges_table_and_keeps_the_lobby(t
     store = await SqliteStore.open(path)
     try:
         assert await store.schema_version() == len(MIGRATIONS)
-        async with store.reading() as conn:
-            async with conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cursor:
-                tables = {row[0] for row in await cursor.fetchall()}
+        async with (
+            store.reading() as conn,
+            conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cursor,
+        ):
+            tables = {row[0] for row in await cursor.fetchall()}
         assert "challenges" not in tables and {"matches", "seats"} <= tables
         lobby = await store.get_match(1)
         assert lobby is not None and lobby.status == "lobby" and [s.user_id for s in lobby.seats] == [10]
@@ -365,7 +371,7 @@ def timeouts(world, thread):
 async def test_time_limit_warns_then_lets_the_opponent_claim_the_win(world):
     alice, bob = world.users[:2]
     match_id, thread = await start_timed(world, 3)
-    first = [m for m in world.emu.messages(thread) if m.attachments][0]
+    first = next(m for m in world.emu.messages(thread) if m.attachments)
     assert "time runs out <t:" in first.content
     board = await world.emu.invoke(bob, thread, "board", {})
     assert "time runs out <t:" in board.text
@@ -405,13 +411,12 @@ async def test_time_limit_warns_then_lets_the_opponent_claim_the_win(world):
 
 
 async def test_a_move_in_time_restarts_the_clock_and_an_early_claim_is_refused(world):
-    alice, bob = world.users[:2]
+    alice, _bob = world.users[:2]
     match_id, thread = await start_timed(world, 1)
     world.clock.advance(20 * HOUR)
     await move(world, alice, thread, "d4")
     match = await world.service.get(match_id)
     assert match.deadline_at == world.clock.now() + 24 * HOUR
-    from bot.domain.errors import Refusal
 
     with refused(match="has not run out of time"):
         await world.bot.chat.timelimits.claim(match_id, alice.id, 1)
@@ -421,7 +426,7 @@ async def test_a_move_in_time_restarts_the_clock_and_an_early_claim_is_refused(w
 
 
 async def test_a_deadline_passing_while_the_bot_is_down_is_extended_by_the_outage(world):
-    alice, bob = world.users[:2]
+    alice, _bob = world.users[:2]
     match_id, thread = await start_timed(world, 1)
     before = (await world.service.get(match_id)).deadline_at
     world.clock.advance(2 * HOUR)
@@ -532,8 +537,13 @@ async def test_unrated_aborted_and_computer_matches_do_not_count(world):
     await move(world, alice, thread2, "d4")
     await resign_by_command(world, carol, thread2)  # before the second turn: aborted
     robot = world.bot.user.id
-    computer = await world.service.create(game_id="bide", creator=(alice.id, "alice"), invited=[(robot, "Hexplay")],
-                                          guild_id=world.guild.id, channel_id=world.channel.id)
+    computer = await world.service.create(
+        game_id="bide",
+        creator=(alice.id, "alice"),
+        invited=[(robot, "Hexplay")],
+        guild_id=world.guild.id,
+        channel_id=world.channel.id,
+    )
     await world.service.accept(computer.id, robot)
     await world.service.play(computer.id, alice.id, "d4")
     await world.service.play(computer.id, robot, "a1")
@@ -591,8 +601,10 @@ async def test_leaderboard_shows_the_top_ten_and_the_callers_own_rank(world):
     rows.append(RatingRow(world.guild.id, "bide", alice.id, "alice", 20.0, 3.0, 2, 0, 2, 0))
     async with world.store.transaction() as db:
         for r in rows:
-            await db.execute("INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
-                             (r.guild_id, r.game, r.user_id, r.name, r.mu, r.sigma, r.games, r.wins, r.losses, r.draws))
+            await db.execute(
+                "INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
+                (r.guild_id, r.game, r.user_id, r.name, r.mu, r.sigma, r.games, r.wins, r.losses, r.draws),
+            )
     board = await world.emu.invoke(alice, world.channel, "leaderboard", {"game": "bide"})
     lines = board.text.splitlines()
     assert board.ephemeral and len(lines) == 1 + 10 + 2
@@ -626,9 +638,9 @@ async def test_rematch_from_the_final_board_rotates_seats_and_keeps_the_options(
 
 
 async def test_games_all_lists_the_servers_matches_for_spectators(world):
-    alice, bob, carol, dave = world.users
-    first, thread1 = await world.start_two_player(a=0, b=1)
-    second, thread2 = await world.start_two_player(a=2, b=3)
+    _alice, _bob, _carol, dave = world.users
+    _first, thread1 = await world.start_two_player(a=0, b=1)
+    _second, thread2 = await world.start_two_player(a=2, b=3)
     shown = await world.emu.invoke(dave, world.channel, "games", {"all": True})
     assert shown.ephemeral and f"<#{thread1.id}>" in shown.text and f"<#{thread2.id}>" in shown.text
     assert "alice vs bob" in shown.text and "carol vs dave" in shown.text
@@ -657,8 +669,7 @@ async def test_config_is_for_admins_and_sets_server_defaults(world):
     assert "none (default)" in shown.text
     grant_manage_guild(world, alice)
     arena = world.emu.create_text_channel(world.guild, "arena")
-    saved = await world.emu.invoke(alice, world.channel, "config",
-                                   {"channel": arena, "days": 7, "reminder_hours": 2})
+    saved = await world.emu.invoke(alice, world.channel, "config", {"channel": arena, "days": 7, "reminder_hours": 2})
     assert "Saved" in saved.text and f"<#{arena.id}>" in saved.text and "7 days" in saved.text
     await world.restart_bot()
     stored = await world.service.store.guild_settings(world.guild.id)
@@ -712,7 +723,9 @@ async def test_an_accepted_draw_whose_board_fails_is_delivered_later_and_the_pre
             if match_id in announcer._retrying:
                 break
             await asyncio.sleep(0.02)
-        assert faults.refused and not [m for m in world.emu.messages(thread) if "Game over" in m.content and m.attachments]
+        assert faults.refused and not [
+            m for m in world.emu.messages(thread) if "Game over" in m.content and m.attachments
+        ]
         faults.heal(thread.id)
         board = await arrives(world, thread, lambda m: "Game over: a draw" in m.content and m.attachments, timeout=8)
         assert "Delayed" in board.content

@@ -37,14 +37,14 @@ async def build_turn(world, user, thread, picks: list[str]):
         before = message.content
         await world.emu.select(user, message, menu["custom_id"], [option["value"]])
         await until(lambda: live(world, builder).content != before)
-        assert f"`{','.join(picks[:picks.index(notation) + 1])}`" in live(world, builder).content
+        assert f"`{','.join(picks[: picks.index(notation) + 1])}`" in live(world, builder).content
     message = live(world, builder)
     end = next(b for b in message.buttons() if b["label"] == "End turn")
     assert not end["disabled"]
     return await world.emu.press(user, message, end["custom_id"]), builder
 
 
-async def test_playbai_through_move_autocomplete_and_the_turn_builder(world):  # noqa: F811
+async def test_playbai_through_move_autocomplete_and_the_turn_builder(world):
     alice, bob = world.users[:2]
     match_id, thread = await world.start_two_player(game="playbai", options="expert=false")
     game = await world.game(match_id)
@@ -76,7 +76,7 @@ async def test_playbai_through_move_autocomplete_and_the_turn_builder(world):  #
     assert (await world.game(match_id)).ply == 1
 
     # bob builds his turn from the menus: step, step, then a step onto the ball
-    result, builder = await build_turn(world, bob, thread, ["e8-e7", "e7-e6", "e6-e5"])
+    _result, builder = await build_turn(world, bob, thread, ["e8-e7", "e7-e6", "e6-e5"])
     await until(lambda: "Played" in live(world, builder).content)
     assert not live(world, builder).components  # the builder is closed
     game = await world.game(match_id)

@@ -36,7 +36,7 @@ async def test_a_burst_of_boards_and_reminders_is_rate_limited_and_fully_deliver
         # A move in each match reached the database, then the process died before posting the boards...
         store = await SqliteStore.open(world.db_path)
         try:  # a failure here must fail the test, not leave the database thread running
-            for (match_id, _), (a, _) in zip(matches, PAIRS):
+            for (match_id, _), (a, _) in zip(matches, PAIRS, strict=False):
                 await MatchService(store, world.clock).play(match_id, world.users[a].id, "e5")
         finally:
             await store.close()
@@ -57,7 +57,7 @@ async def test_a_burst_of_boards_and_reminders_is_rate_limited_and_fully_deliver
         world.clock.advance(25 * 3600)
         assert await world.bot.reminders.run_once() == len(PAIRS)  # four DMs in a row
 
-        for (match_id, thread), (_, b) in zip(matches, PAIRS):
+        for (match_id, thread), (_, b) in zip(matches, PAIRS, strict=False):
             assert sum("after a restart" in m.content for m in emu.messages(thread)) == 1
             [dm] = emu.dms(world.users[b])
             assert f"#{match_id}" in dm.content and "played `e5`" in dm.content

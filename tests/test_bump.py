@@ -7,7 +7,6 @@ import json
 import pytest
 
 from games import IllegalMove, StateError, get
-from games.interface import Event
 from games.bump import (
     C1,
     C2,
@@ -23,6 +22,7 @@ from games.bump import (
     parse_space,
     space_at,
 )
+from games.interface import Event
 
 
 def at(q: int, r: int) -> str:
@@ -33,8 +33,7 @@ def at(q: int, r: int) -> str:
 
 
 def game(pieces: dict[str, list[int]], to_move: int = 1, **extra) -> Bump:
-    position = {"pieces": pieces, "to_move": to_move, "reserves": [0, 0], "captured": [0, 0],
-                "held_centre": []}
+    position = {"pieces": pieces, "to_move": to_move, "reserves": [0, 0], "captured": [0, 0], "held_centre": []}
     options = extra.pop("options", None)
     position.update(extra)
     return Bump.from_position(2, options, position)
@@ -49,6 +48,7 @@ def bumps(events):
 
 
 # -- board -----------------------------------------------------------------------------
+
 
 def test_board_has_128_spaces_two_centres_and_six_gates():
     assert len(NAMES) == 128 and len(set(NAMES)) == 128
@@ -84,19 +84,22 @@ def test_every_space_name_round_trips_and_the_areas_have_60_spaces_each():
     assert len(area1) == 61  # 60 + C1
 
 
-@pytest.mark.parametrize("text,reason", [
-    ("153", "15 is gate 1 and takes no offset"),
-    ("064", "at step 6 only the axis space 06 exists"),
-    ("014", "at step 1 the offset is at most 3"),
-    ("094", "at step 9 the offset is at most 3"),
-    ("73", "the axis 7 does not exist"),
-    ("00", "steps along an axis are 1–9"),
-    ("030", "without an offset, 03"),
-    ("C3", "the centres are C1 and C2"),
-    ("3", "a name has an axis and a step"),
-    ("0123", "names have 2 or 3 digits"),
-    ("a1", "write C1, C2 or digits"),
-])
+@pytest.mark.parametrize(
+    "text,reason",
+    [
+        ("153", "15 is gate 1 and takes no offset"),
+        ("064", "at step 6 only the axis space 06 exists"),
+        ("014", "at step 1 the offset is at most 3"),
+        ("094", "at step 9 the offset is at most 3"),
+        ("73", "the axis 7 does not exist"),
+        ("00", "steps along an axis are 1–9"),
+        ("030", "without an offset, 03"),
+        ("C3", "the centres are C1 and C2"),
+        ("3", "a name has an axis and a step"),
+        ("0123", "names have 2 or 3 digits"),
+        ("a1", "write C1, C2 or digits"),
+    ],
+)
 def test_space_name_errors_say_why(text, reason):
     with pytest.raises(SpaceNameError, match=reason):
         parse_space(text)
@@ -139,6 +142,7 @@ def test_gate_pieces_are_drawn_on_the_side_their_bumper_faces():
 
 # -- set-up ----------------------------------------------------------------------------
 
+
 def test_set_up_twelve_pieces_each_facing_as_the_rules_say():
     g = Bump.new()
     pieces = g.pieces()
@@ -162,24 +166,33 @@ def test_position_form_exactly():
     pos = g.position()
     assert set(pos) == {"pieces", "to_move", "reserves", "captured", "held_centre"}
     assert pos["pieces"]["01"] == [1, 0] and pos["to_move"] == 1 and pos["held_centre"] == []
-    doc = {"pieces": {"01": [1, 0], "011": [1, 1], "09": [2, 3]},
-           "to_move": 1, "reserves": [0, 0], "captured": [0, 0], "held_centre": []}
+    doc = {
+        "pieces": {"01": [1, 0], "011": [1, 1], "09": [2, 3]},
+        "to_move": 1,
+        "reserves": [0, 0],
+        "captured": [0, 0],
+        "held_centre": [],
+    }
     assert Bump.from_position(2, None, doc).position() == doc
 
 
-@pytest.mark.parametrize("pieces,reason", [
-    ({"153": [1, 0]}, "takes no offset"),
-    ({"01": [3, 0]}, "seat 3"),
-    ({"01": [1, 6]}, "facing 6"),
-    ({"C1": [1, 0]}, "own centre"),
-    ({"01": [1]}, "seat, facing"),
-])
+@pytest.mark.parametrize(
+    "pieces,reason",
+    [
+        ({"153": [1, 0]}, "takes no offset"),
+        ({"01": [3, 0]}, "seat 3"),
+        ({"01": [1, 6]}, "facing 6"),
+        ({"C1": [1, 0]}, "own centre"),
+        ({"01": [1]}, "seat, facing"),
+    ],
+)
 def test_bad_positions_are_refused_with_a_reason(pieces, reason):
     with pytest.raises(StateError, match=reason):
         game(pieces)
 
 
 # -- movement --------------------------------------------------------------------------
+
 
 def test_shift_then_rotate_within_three_points():
     g = game({"02": [1, 0], "39": [2, 0]})
@@ -261,6 +274,7 @@ def test_decision_1_a_move_that_changes_nothing_is_pass(text):
 
 
 # -- bumps -----------------------------------------------------------------------------
+
 
 def test_a_bumper_pushes_a_blind_side_one_space_in_its_facing_whoever_owns_it():
     for owner in (1, 2):
@@ -347,6 +361,7 @@ def test_guard_your_center_and_win_at_the_start_of_the_next_turn():
 
 
 # -- the seed's named examples ------------------------------------------------------------
+
 
 def test_bump_chain_through_a_gate():
     # 02 turns to face 0: it bumps 03 to 04, whose bumper then bumps the gate piece on to 06
@@ -575,11 +590,13 @@ def test_legal_actions_list_every_choice_variant():
     move = f"{at(0, -1)},{at(*S1)}"
     variants = sorted(n for n in cycle.legal_notations() if n.startswith(move + " "))
     # at s2: escape at once, or go round and then escape, or go round twice into stasis
-    assert variants == sorted([f"{move} ({at(2, -1)})", f"{move} ({at(*S3)}) ({at(2, -1)})",
-                               f"{move} ({at(*S3)}) ({at(*S3)})"])
+    assert variants == sorted(
+        [f"{move} ({at(2, -1)})", f"{move} ({at(*S3)}) ({at(2, -1)})", f"{move} ({at(*S3)}) ({at(*S3)})"]
+    )
 
 
 # -- reinforcements (decision 7) -------------------------------------------------------------
+
 
 def test_reinforcement_variant():
     g = Bump.new(options={"reserve1": 2})
@@ -621,6 +638,7 @@ def test_reserve_options_are_0_to_3():
 
 # -- end of the game ----------------------------------------------------------------------
 
+
 def test_resignation_on_any_turn_and_draws_by_agreement():
     g = Bump.new()
     g.resign(2)
@@ -649,15 +667,22 @@ def test_a_position_where_the_mover_already_stands_on_the_centre_is_over():
 
 # -- words -----------------------------------------------------------------------------------
 
+
 def test_describe_turn_tells_the_chain_and_the_captures():
     g = game({"02": [1, 1], "03": [2, 0], "05": [2, 1], "06": [2, 0], "031": [2, 5], "39": [2, 0]})
     events = g.play_turn("02-0")
-    assert g.describe_turn(events) == ("bumps 03 to 04, which bumps 05 (captured against a piece), "
-                                       "then 031 bumps 04 (captured against the wall)")
+    assert g.describe_turn(events) == (
+        "bumps 03 to 04, which bumps 05 (captured against a piece), then 031 bumps 04 (captured against the wall)"
+    )
     # the stored log ties each capture to the bump that made it (same number)
     numbered = [(e.kind, e.src or e.cell, dict(e.data)["number"]) for e in events if e.kind in ("bump", "capture")]
-    assert numbered == [("bump", "03", 1), ("bump", "05", 2), ("capture", "05", 2),
-                        ("bump", "04", 3), ("capture", "04", 3)]
+    assert numbered == [
+        ("bump", "03", 1),
+        ("bump", "05", 2),
+        ("capture", "05", 2),
+        ("bump", "04", 3),
+        ("capture", "04", 3),
+    ]
 
 
 def test_describe_turn_names_choices_and_the_guard_call():
@@ -680,8 +705,7 @@ def test_describe_action_for_suggestions():
 
 
 def test_start_spaces_are_the_set_up():
-    assert sorted(NAMES[s] for s in START[1]) == sorted(
-        [f"{f}1" for f in range(6)] + [f"{f}11" for f in range(6)])
+    assert sorted(NAMES[s] for s in START[1]) == sorted([f"{f}1" for f in range(6)] + [f"{f}11" for f in range(6)])
 
 
 def test_x_also_names_an_option_that_stasis_would_capture():
@@ -714,6 +738,7 @@ def test_autocomplete_lists_a_pieces_moves_first_and_reads_loose_spacing():
 
 # -- previews and suggestions ------------------------------------------------------------------
 
+
 def test_a_preview_shows_the_events_the_move_will_cause():
     g = choice_game()
     for action in g.legal_actions():
@@ -724,8 +749,11 @@ def test_a_preview_shows_the_events_the_move_will_cause():
 
 
 def test_suggestions_pass_then_bumping_moves_by_centre_and_gain_then_quiet_moves_then_reinforcements():
-    g = game({"02": [1, 1], "03": [2, 0], "05": [2, 1], "06": [2, 0], "031": [2, 5], "39": [2, 0]},
-             options={"reserve1": 1}, reserves=[1, 0])
+    g = game(
+        {"02": [1, 1], "03": [2, 0], "05": [2, 1], "06": [2, 0], "031": [2, 5], "39": [2, 0]},
+        options={"reserve1": 1},
+        reserves=[1, 0],
+    )
     bumping, quiet, reinforcements = [], [], []
     for action in g.legal_actions():
         if action == PASS:
@@ -741,8 +769,7 @@ def test_suggestions_pass_then_bumping_moves_by_centre_and_gain_then_quiet_moves
             quiet.append(action)
     assert {key[1] for key, _ in bumping} == {-2, -1, 0, 1}  # bumps that win, lose or trade material
     assert reinforcements
-    expected = ([PASS] + [a for _, a in sorted(bumping)]
-                + sorted(quiet, key=lambda a: a[1:4]) + sorted(reinforcements))
+    expected = [PASS] + [a for _, a in sorted(bumping)] + sorted(quiet, key=lambda a: a[1:4]) + sorted(reinforcements)
     assert g.rank_actions(g.legal_actions()) == expected
 
 
@@ -765,16 +792,36 @@ def test_the_turn_told_names_every_option_not_chosen():
     g = game({"02": [2, 0], "021": [2, 5], "031": [2, 4], "04": [1, 4], "39": [2, 0]})
     events = g.play_turn("04,03 (513)")
     assert g.describe_turn(events, g.last_turn_notation) == (
-        "04,03 (513) — 021 bumps 03 to 513 (chosen: 513, rather than 04 or 512)")
+        "04,03 (513) — 021 bumps 03 to 513 (chosen: 513, rather than 04 or 512)"
+    )
 
 
 def test_two_pushes_into_walls_are_one_turn_written_x():
     # 08 comes to 093 facing 3, where two bumpers would both push it into a wall:
     # one notation, "(x)", so one turn (the first wall), and "(x)" replays it.
-    pieces = {"01": [1, 0], "03": [1, 0], "11": [1, 1], "111": [1, 3], "113": [1, 1], "13": [1, 3],
-              "221": [1, 4], "411": [1, 5], "413": [1, 3], "52": [1, 0], "55": [1, 2], "08": [2, 3],
-              "09": [2, 4], "092": [2, 4], "17": [2, 3], "191": [2, 2], "39": [2, 0], "47": [2, 2],
-              "49": [2, 1], "59": [2, 2], "592": [2, 2]}
+    pieces = {
+        "01": [1, 0],
+        "03": [1, 0],
+        "11": [1, 1],
+        "111": [1, 3],
+        "113": [1, 1],
+        "13": [1, 3],
+        "221": [1, 4],
+        "411": [1, 5],
+        "413": [1, 3],
+        "52": [1, 0],
+        "55": [1, 2],
+        "08": [2, 3],
+        "09": [2, 4],
+        "092": [2, 4],
+        "17": [2, 3],
+        "191": [2, 2],
+        "39": [2, 0],
+        "47": [2, 2],
+        "49": [2, 1],
+        "59": [2, 2],
+        "592": [2, 2],
+    }
     g = game(pieces, to_move=2, reserves=[1, 1], captured=[1, 2])
     notations = g.legal_notations()
     assert len(set(notations)) == len(notations)
@@ -792,8 +839,10 @@ def test_text_board_of_the_opening():
     lines = get("bump").new(2).render_text().splitlines()
     assert lines[5] == " :   .   .   .  b3   C  b0   .   .   .   :   .   .   .  o3   C  o0   .   .   .   :"
     assert lines[0] == "           :                   :                   :                   :"
-    assert lines[-2:] == ["1 Blue   pieces 12  captured  0  reserves 0 (to move)",
-                          "2 Orange pieces 12  captured  0  reserves 0"]
+    assert lines[-2:] == [
+        "1 Blue   pieces 12  captured  0  reserves 0 (to move)",
+        "2 Orange pieces 12  captured  0  reserves 0",
+    ]
 
 
 def test_piece_at_takes_a_space_by_name_or_by_number():
@@ -831,10 +880,13 @@ def test_bad_positions_and_reinforcements_are_refused_with_the_reason():
         game.apply_action(("reinforce", 3, 6))  # no facing 6
 
 
-@pytest.mark.parametrize("pieces", [
-    {"08": [1, 0], "09": [2, 1]},  # 08 faces 09, which does not face back
-    {"09": [2, 1], "08": [1, 0]},  # the same, listed the other way round
-])
+@pytest.mark.parametrize(
+    "pieces",
+    [
+        {"08": [1, 0], "09": [2, 1]},  # 08 faces 09, which does not face back
+        {"09": [2, 1], "08": [1, 0]},  # the same, listed the other way round
+    ],
+)
 def test_an_unstable_position_is_refused_whichever_piece_comes_first(pieces):
     with pytest.raises(StateError, match="bumps 09: a position must be stable"):
         game(pieces)

@@ -1,4 +1,4 @@
-"""Bump invariants (hypothesis) and pinned counts of legal turns (STYLE.md §6a).
+"""Bump invariants (hypothesis) and pinned counts of legal turns.
 
 * pieces on the board + captured = 12 + reserves brought on, for each side;
 * no two pieces on one space (the board's index and the pieces agree);
@@ -67,8 +67,9 @@ def test_random_games_keep_the_invariants_and_round_trip(seed, plies, r1, r2):
     assert again.to_json() == doc
     assert again.position() == game.position()
     if not game.is_over:
-        assert Bump.from_position(2, game.options, json.loads(json.dumps(game.position()))).position() \
-            == game.position()
+        assert (
+            Bump.from_position(2, game.options, json.loads(json.dumps(game.position()))).position() == game.position()
+        )
         assert again.legal_notations() == game.legal_notations()
 
 
@@ -133,8 +134,7 @@ def test_pinned_turn_counts():
     """Distinct legal turns (pass, every move with each choice variant, reinforcements)."""
     for case in COUNTS:
         options = case.get("options")
-        game = Bump.from_position(2, options, case["position"]) if "position" in case else Bump.new(
-            options=options)
+        game = Bump.from_position(2, options, case["position"]) if "position" in case else Bump.new(options=options)
         actions = game.legal_actions()
         if len(actions) != case["turns"]:
             by_piece = Counter("pass" if a == PASS else NAMES[a[1]] for a in actions)
@@ -152,8 +152,8 @@ def test_opening_reinforcement_spaces_are_the_set_up():
 
 
 def test_golden_game_replays_to_the_stored_state():
-    """A seeded 120-turn game (reserves, captures, a choice, 81 stasis records), pinned whole
-    (STYLE.md §6c): any change to the rules' outcome shows up here first."""
+    """A seeded 120-turn game (reserves, captures, a choice, 81 stasis records), pinned whole:
+    any change to the rules' outcome shows up here first."""
     doc = json.loads((Path(__file__).parent / "data" / "bump_golden.json").read_text())
     game = Bump.new(options=doc["options"])
     for number, turn in enumerate(doc["turns"], start=1):

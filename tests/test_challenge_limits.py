@@ -10,13 +10,12 @@ import re
 
 import pytest
 
-from bot.domain.clock import ManualClock
-from bot.service.guilds import Guilds
 from bot.chat import texts
+from bot.domain.clock import ManualClock
 from bot.domain.model import ChallengeRefusal
-from bot.service.limits import CAPS, CHALLENGES_PER_MINUTE, MAX_INVITATIONS_WAITING, SAME_PLAYER_PER_DAY, Challenge
 from bot.service.challenges import ChallengeRefusals
-from bot.domain.errors import Refusal
+from bot.service.guilds import Guilds
+from bot.service.limits import CAPS, CHALLENGES_PER_MINUTE, MAX_INVITATIONS_WAITING, SAME_PLAYER_PER_DAY, Challenge
 from bot.service.matches import MatchService
 from bot.store.sqlite import SqliteStore
 from tests.botworld import BotWorld
@@ -47,8 +46,9 @@ async def env(tmp_path):
 
 
 async def challenge(service, creator=ALICE, invited=(BOB,), guild=GUILD, **options):
-    return await service.create(game_id="bide", creator=creator, invited=list(invited), guild_id=guild,
-                                channel_id=CHANNEL, **options)
+    return await service.create(
+        game_id="bide", creator=creator, invited=list(invited), guild_id=guild, channel_id=CHANNEL, **options
+    )
 
 
 def waits(error: pytest.ExceptionInfo) -> int:
@@ -56,6 +56,7 @@ def waits(error: pytest.ExceptionInfo) -> int:
 
 
 # -- item 1: counts that survive a restart and clock steps --------------------------------------
+
 
 async def test_a_clock_stepped_back_never_makes_a_player_wait_longer_than_the_window(env):
     service, clock, _ = env
@@ -92,7 +93,7 @@ async def test_old_challenge_records_are_pruned_as_they_age(env):
 
 
 async def test_every_path_that_invites_asks_the_one_seam(env):
-    service, clock, _ = env
+    service, _clock, _ = env
 
     class Closed:
         """Another implementation (a shared limiter for several processes, say) plugs in the same way."""
@@ -114,7 +115,9 @@ async def test_every_path_that_invites_asks_the_one_seam(env):
     with refused(match="^bob is not taking challenges in this server"):
         await Guilds(service).rematch(match.id, ALICE[0])
     assert [(c.challenger_id, [u for u, _ in c.invited]) for c in closed.asked] == [
-        (CAROL[0], [BOB[0]]), (ALICE[0], [BOB[0]])]
+        (CAROL[0], [BOB[0]]),
+        (ALICE[0], [BOB[0]]),
+    ]
 
 
 async def test_the_bot_still_counts_challenges_after_a_restart(tmp_path):
@@ -142,8 +145,9 @@ async def test_a_database_of_version_9_keeps_its_preferences_and_gains_the_limit
     db = sqlite3.connect(path)
     for script in MIGRATIONS[:9]:
         db.executescript(script)
-    db.execute("INSERT INTO preferences (user_id, guild_id, reminders, delay_hours, via)"
-               " VALUES (102, 9000, 0, 5, 'ping')")
+    db.execute(
+        "INSERT INTO preferences (user_id, guild_id, reminders, delay_hours, via) VALUES (102, 9000, 0, 5, 'ping')"
+    )
     db.execute("PRAGMA user_version = 9")
     db.commit()
     db.close()
@@ -161,14 +165,17 @@ async def test_a_database_of_version_9_keeps_its_preferences_and_gains_the_limit
 
 # -- item 2: challenges aimed at one person -----------------------------------------------------
 
+
 async def test_open_invitations_waiting_on_one_player_are_capped_per_server(env):
     service, clock, _ = env
     challengers = [(200 + i, f"p{i}") for i in range(MAX_INVITATIONS_WAITING)]
     lobbies = [await challenge(service, creator=c) for c in challengers]
     with refused() as raised:
         await challenge(service, creator=CAROL)
-    assert refusal_text(raised.value) == (f"bob already has {MAX_INVITATIONS_WAITING} challenges waiting for an answer "
-                                  "in this server, so nothing was sent. Try again once they have answered some.")
+    assert refusal_text(raised.value) == (
+        f"bob already has {MAX_INVITATIONS_WAITING} challenges waiting for an answer "
+        "in this server, so nothing was sent. Try again once they have answered some."
+    )
     await challenge(service, creator=CAROL, invited=(ALICE,))  # others are not affected
     await challenge(service, creator=CAROL, guild=OTHER_GUILD)  # nor bob in another server
     await challenge(service, creator=(300, "dan"), invited=(), players=3)  # nor open seats anyone may join
@@ -185,8 +192,10 @@ async def test_the_same_player_is_challenged_at_most_so_often_a_day_counting_can
         clock.advance(61)
     with refused() as raised:
         await challenge(service)
-    assert refusal_text(raised.value) == (f"You have challenged bob {SAME_PLAYER_PER_DAY} times in the last 24 hours "
-                                  "(cancelled challenges count), so nothing was sent. Try again in 24 h.")
+    assert refusal_text(raised.value) == (
+        f"You have challenged bob {SAME_PLAYER_PER_DAY} times in the last 24 hours "
+        "(cancelled challenges count), so nothing was sent. Try again in 24 h."
+    )
     with refused(match="challenged bob"):  # in a lobby of three too
         await challenge(service, invited=(BOB, CAROL))
     with refused(match="challenged bob"):  # and in another server: the same person is pinged
@@ -278,7 +287,7 @@ async def test_a_refused_challenge_is_told_privately_and_pings_nobody(world):
 
 async def test_a_rematch_to_a_player_who_blocked_the_presser_is_refused_privately(world):
     alice, bob = world.users[:2]
-    match_id, thread = await world.start_two_player()
+    _match_id, thread = await world.start_two_player()
     asked = await world.emu.invoke(bob, thread, "resign", {})
     await world.emu.press(bob, asked.response, asked.response.buttons()[0]["custom_id"])
     final = None
@@ -292,7 +301,9 @@ async def test_a_rematch_to_a_player_who_blocked_the_presser_is_refused_privatel
     before = len(world.emu.messages(world.channel))
     answer = await world.emu.press(alice, final, rematch)
     assert answer.ephemeral and answer.text == "bob is not taking challenges from you, so nothing was sent."
-    assert len(world.emu.messages(world.channel)) == before and (await world.service.store.open_lobbies(
-        alice.id, world.guild.id)) == 0
+    assert (
+        len(world.emu.messages(world.channel)) == before
+        and (await world.service.store.open_lobbies(alice.id, world.guild.id)) == 0
+    )
     offered = await world.emu.press(bob, final, rematch)  # bob may still ask alice
     assert offered.ephemeral and "Rematch offered" in offered.text

@@ -19,12 +19,27 @@ def test_replay_json_has_every_field(capsys):
     status, out, _ = run(capsys, "replay", "bide", "--moves", "e5; d4; bide", "--json")
     assert status == 0
     doc = json.loads(out)
-    assert set(doc) == {"game", "players", "options", "ply", "to_move", "over", "winners", "scores",
-                        "legal", "position"}
+    assert set(doc) == {
+        "game",
+        "players",
+        "options",
+        "ply",
+        "to_move",
+        "over",
+        "winners",
+        "scores",
+        "legal",
+        "position",
+    }
     assert doc["game"] == "bide" and doc["players"] == 2 and doc["options"] == {"side": 5}
     assert doc["ply"] == 3 and doc["to_move"] == 2 and doc["over"] is False and doc["winners"] == []
-    assert doc["position"] == {"board": {"d4": 2, "f5": 1}, "hands": [1, 1], "pools": [30, 30],
-                               "to_move": 2, "owed": []}
+    assert doc["position"] == {
+        "board": {"d4": 2, "f5": 1},
+        "hands": [1, 1],
+        "pools": [30, 30],
+        "to_move": 2,
+        "owed": [],
+    }
     assert "bide" in doc["legal"] and "e5" in doc["legal"] and "d4" not in doc["legal"]
     assert len(doc["scores"]) == 2
 
@@ -56,14 +71,17 @@ def test_players_and_options(capsys):
     assert doc["position"]["pools"] == [19, 20, 14, 11]
 
 
-@pytest.mark.parametrize("argv,fragment", [
-    (["replay", "chess"], "unknown game"),
-    (["replay", "bide", "--option", "side=9"], "side cannot be"),
-    (["replay", "bide", "--option", "side"], "KEY=VALUE"),
-    (["replay", "bide", "--players", "9"], "2 to 6 players"),
-    (["replay", "bide", "--position", "/nonexistent.json"], "cannot read"),
-    (["fly"], "invalid choice"),
-])
+@pytest.mark.parametrize(
+    "argv,fragment",
+    [
+        (["replay", "chess"], "unknown game"),
+        (["replay", "bide", "--option", "side=9"], "side cannot be"),
+        (["replay", "bide", "--option", "side"], "KEY=VALUE"),
+        (["replay", "bide", "--players", "9"], "2 to 6 players"),
+        (["replay", "bide", "--position", "/nonexistent.json"], "cannot read"),
+        (["fly"], "invalid choice"),
+    ],
+)
 def test_bad_setup_is_a_clear_error(capsys, argv, fragment):
     status, out, _ = run(capsys, *argv, "--json")
     assert status == 2
@@ -101,8 +119,12 @@ def test_random_game_replays_to_the_same_result(capsys):
 
 
 def test_module_entry_point_never_prints_a_traceback():
-    result = subprocess.run([sys.executable, "-m", "games", "replay", "bide", "--position", "-", "--json"],
-                            input="{not json", capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "games", "replay", "bide", "--position", "-", "--json"],
+        input="{not json",
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 2
     assert "Traceback" not in result.stderr + result.stdout
     assert "not valid JSON" in json.loads(result.stdout)["error"]
@@ -128,12 +150,18 @@ def test_bump_illegal_turn_and_choice_notation(capsys):
 
 
 def test_bump_position_with_options(tmp_path, capsys):
-    position = {"pieces": {"02": [2, 0], "021": [2, 5], "04": [1, 4], "39": [2, 0]},
-                "to_move": 1, "reserves": [1, 0], "captured": [0, 0], "held_centre": []}
+    position = {
+        "pieces": {"02": [2, 0], "021": [2, 5], "04": [1, 4], "39": [2, 0]},
+        "to_move": 1,
+        "reserves": [1, 0],
+        "captured": [0, 0],
+        "held_centre": [],
+    }
     path = tmp_path / "bump.json"
     path.write_text(json.dumps(position))
-    _, out, _ = run(capsys, "replay", "bump", "--option", "reserve1=1", "--position", str(path),
-                    "--moves", "04,03 (513)", "--json")
+    _, out, _ = run(
+        capsys, "replay", "bump", "--option", "reserve1=1", "--position", str(path), "--moves", "04,03 (513)", "--json"
+    )
     doc = json.loads(out)
     assert doc["position"]["pieces"]["513"] == [1, 4] and doc["position"]["reserves"] == [1, 0]
 

@@ -11,16 +11,16 @@ import asyncio
 
 import pytest
 
+from bot.chat import texts
 from bot.domain.clock import ManualClock
-from bot.service.computer import ComputerPlayer
-from bot.service.offers import Offers
 from bot.domain.errors import Refusal
+from bot.domain.seats import computer_to_move, game_of, user_to_move
+from bot.service.computer import ComputerPlayer
 from bot.service.matches import MatchService
+from bot.service.offers import Offers
 from bot.store.sqlite import SqliteStore
 from games import load_state
 from tests.racing import NoChallengeLimits, gaps, log_matches_state, race
-from bot.domain.seats import computer_to_move, game_of, user_to_move
-from bot.chat import texts
 from tests.said import words
 
 ALICE = (101, "alice")
@@ -73,8 +73,15 @@ async def computer_to_answer(service: MatchService, computer: ComputerPlayer, th
     service.limits = NoChallengeLimits()  # many trials in a minute: the challenge limits are not tested here
     thinker.gate = asyncio.Event()
     thinker.asked = 0
-    match = await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL,
-                                 options_text="side=4", computer="easy")
+    match = await service.create(
+        game_id="bide",
+        creator=ALICE,
+        invited=[],
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        options_text="side=4",
+        computer="easy",
+    )
     started = await service.start_if_ready(match.id)
     assert started is not None and started.mention_user_id == ALICE[0]
     await service.play(match.id, ALICE[0], "d4")
@@ -116,8 +123,10 @@ async def test_the_computers_turn_races_a_resignation(world):
         assert same, trial
         moves = await service.store.moves(match_id)
         kinds = [(m.user_id, m.kind) for m in moves]
-        assert kinds in ([(ALICE[0], "turn"), (-1, "turn"), (ALICE[0], "resign")],
-                         [(ALICE[0], "turn"), (ALICE[0], "resign")]), (trial, kinds)
+        assert kinds in (
+            [(ALICE[0], "turn"), (-1, "turn"), (ALICE[0], "resign")],
+            [(ALICE[0], "turn"), (ALICE[0], "resign")],
+        ), (trial, kinds)
         assert (await service.store.get_match(match_id)).status == "finished"
         orders.add(len(kinds))
     assert orders == {2, 3}  # both orders happened: the race was real
@@ -129,10 +138,21 @@ async def test_clocks_run_only_between_people(world):
 
     service, computer, thinker = world
     bob = (102, "bob")
-    match = await service.create(game_id="bide", creator=ALICE, invited=[bob], guild_id=GUILD, channel_id=CHANNEL,
-                                 options_text="side=4", computer="hard", days_per_move=1)
+    match = await service.create(
+        game_id="bide",
+        creator=ALICE,
+        invited=[bob],
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        options_text="side=4",
+        computer="hard",
+        days_per_move=1,
+    )
     assert [(s.user_id, s.accepted, s.computer) for s in match.seats] == [
-        (ALICE[0], True, None), (bob[0], False, None), (-1, True, "hard")]
+        (ALICE[0], True, None),
+        (bob[0], False, None),
+        (-1, True, "hard"),
+    ]
     assert await service.start_if_ready(match.id) is None  # bob has not answered
     started = await service.accept(match.id, bob[0])
     assert started.started and started.match.deadline_at is not None  # alice's clock runs
@@ -156,8 +176,9 @@ async def test_a_draw_offer_lapsed_by_the_computers_turn_gets_no_answer(world):
     answer finds it gone and changes nothing."""
     service, computer, thinker = world
     service.limits = NoChallengeLimits()
-    match = await service.create(game_id="bump", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL,
-                                 computer="easy")
+    match = await service.create(
+        game_id="bump", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL, computer="easy"
+    )
     await service.start_if_ready(match.id)
     game = game_of(await service.get(match.id))
     await service.play(match.id, ALICE[0], game.legal_notations()[0])

@@ -13,14 +13,13 @@ import logging
 import pytest
 
 from bot.domain.clock import ManualClock
+from bot.domain.errors import DamagedMatch
 from bot.service.guilds import Guilds
+from bot.service.matches import MatchService
 from bot.service.offers import Offers
 from bot.service.ratings import Ratings
-from bot.domain.errors import Refusal
-from bot.service.matches import MatchService
-from bot.domain.errors import DamagedMatch
-from bot.store.sqlite import SqliteStore
 from bot.service.timelimits import TimeLimits
+from bot.store.sqlite import SqliteStore
 from tests.said import refusal_text, refused
 
 ALICE, BOB, CAROL, DAN = (101, "alice"), (102, "bob"), (103, "carol"), (104, "dan")
@@ -30,22 +29,48 @@ DAY = 86400.0
 NOT_JSON = "{not json"
 # (table, column, stored value): every column of the match's rows that a value can damage.
 DAMAGE = [
-    ("matches", "game", "chess"), ("matches", "game", 5),
-    ("matches", "options", NOT_JSON), ("matches", "options", "[5]"), ("matches", "options", '{"side": 99}'),
+    ("matches", "game", "chess"),
+    ("matches", "game", 5),
+    ("matches", "options", NOT_JSON),
+    ("matches", "options", "[5]"),
+    ("matches", "options", '{"side": 99}'),
     ("matches", "options", '{"colour": "red"}'),
-    ("matches", "players", "x"), ("matches", "guild_id", "x"), ("matches", "channel_id", "x"),
-    ("matches", "thread_id", "x"), ("matches", "lobby_message_id", "x"), ("matches", "board_channel_id", "x"),
-    ("matches", "board_message_id", "x"), ("matches", "creator_id", "x"), ("matches", "status", "playing"),
-    ("matches", "state", NOT_JSON), ("matches", "state", "{}"), ("matches", "state", '"text"'),
+    ("matches", "players", "x"),
+    ("matches", "guild_id", "x"),
+    ("matches", "channel_id", "x"),
+    ("matches", "thread_id", "x"),
+    ("matches", "lobby_message_id", "x"),
+    ("matches", "board_channel_id", "x"),
+    ("matches", "board_message_id", "x"),
+    ("matches", "creator_id", "x"),
+    ("matches", "status", "playing"),
+    ("matches", "state", NOT_JSON),
+    ("matches", "state", "{}"),
+    ("matches", "state", '"text"'),
     ("matches", "state", '{"game": "bump"}'),
-    ("matches", "version", "x"), ("matches", "created_at", "x"), ("matches", "updated_at", "x"),
-    ("matches", "turn_started_at", "x"), ("matches", "result", NOT_JSON), ("matches", "announced_version", "x"),
-    ("matches", "days_per_move", "x"), ("matches", "deadline_at", "x"), ("matches", "deadline_notice", "x"),
-    ("matches", "rated", "x"), ("matches", "hints", "x"),
-    ("seats", "seat", "x"), ("seats", "user_id", "x"), ("seats", "name", b"\xff"), ("seats", "accepted", "x"),
+    ("matches", "version", "x"),
+    ("matches", "created_at", "x"),
+    ("matches", "updated_at", "x"),
+    ("matches", "turn_started_at", "x"),
+    ("matches", "result", NOT_JSON),
+    ("matches", "announced_version", "x"),
+    ("matches", "days_per_move", "x"),
+    ("matches", "deadline_at", "x"),
+    ("matches", "deadline_notice", "x"),
+    ("matches", "rated", "x"),
+    ("matches", "hints", "x"),
+    ("seats", "seat", "x"),
+    ("seats", "user_id", "x"),
+    ("seats", "name", b"\xff"),
+    ("seats", "accepted", "x"),
     ("seats", "resigned", "x"),
-    ("moves", "events", NOT_JSON), ("moves", "events", '{"a": 1}'), ("moves", "events", "[5]"),
-    ("moves", "ply", "x"), ("moves", "seat", "x"), ("moves", "notation", b"\xff"), ("moves", "created_at", "x"),
+    ("moves", "events", NOT_JSON),
+    ("moves", "events", '{"a": 1}'),
+    ("moves", "events", "[5]"),
+    ("moves", "ply", "x"),
+    ("moves", "seat", "x"),
+    ("moves", "notation", b"\xff"),
+    ("moves", "created_at", "x"),
 ]
 
 
@@ -59,8 +84,9 @@ async def world(tmp_path):
 
 
 async def started(service, a, b):
-    lobby = await service.create(game_id="bide", creator=a, invited=[b], guild_id=GUILD, channel_id=CHANNEL,
-                                 days_per_move=1)
+    lobby = await service.create(
+        game_id="bide", creator=a, invited=[b], guild_id=GUILD, channel_id=CHANNEL, days_per_move=1
+    )
     outcome = await service.accept(lobby.id, b[0])
     await service.play(lobby.id, a[0], "e5")
     return outcome.match.id
@@ -71,8 +97,11 @@ async def damage(store, match_id, table, column, value):
     key = "id" if table == "matches" else "match_id"
     async with store.transaction() as db:
         await db.execute("PRAGMA ignore_check_constraints = ON")
-        await db.execute(f"UPDATE {table} SET {column} = ? WHERE rowid = (SELECT rowid FROM {table}"
-                         f" WHERE {key} = ? ORDER BY rowid DESC LIMIT 1)", (value, match_id))
+        await db.execute(
+            f"UPDATE {table} SET {column} = ? WHERE rowid = (SELECT rowid FROM {table}"
+            f" WHERE {key} = ? ORDER BY rowid DESC LIMIT 1)",
+            (value, match_id),
+        )
         await db.execute("PRAGMA ignore_check_constraints = OFF")
 
 

@@ -6,15 +6,15 @@ import asyncio
 import io
 import struct
 import zlib
+from collections.abc import Callable
 from types import SimpleNamespace
-from typing import Any, Callable
+from typing import Any
 
 import discord
 import pytest
 from discord import app_commands
 
-from emulator import DiscordEmulator, EmulatorError, patch_discord
-from emulator import limits
+from emulator import DiscordEmulator, EmulatorError, limits, patch_discord
 from emulator.errors import FormErrors
 
 TOKEN = "test-token"
@@ -101,7 +101,9 @@ class SampleBot:
         @tree.command(description="Render the board slowly")
         async def render(interaction: discord.Interaction) -> None:
             await interaction.response.defer(thinking=True)
-            sent = await interaction.followup.send("the board", file=discord.File(io.BytesIO(PNG), "board.png"), wait=True)
+            sent = await interaction.followup.send(
+                "the board", file=discord.File(io.BytesIO(PNG), "board.png"), wait=True
+            )
             events["readback"] = await sent.attachments[0].read()
 
         @tree.command(description="Play a move")
@@ -121,7 +123,9 @@ class SampleBot:
         async def game(interaction: discord.Interaction) -> None:
             assert isinstance(interaction.channel, discord.TextChannel)
             try:
-                thread = await interaction.channel.create_thread(name="alice vs bob", type=discord.ChannelType.public_thread)
+                thread = await interaction.channel.create_thread(
+                    name="alice vs bob", type=discord.ChannelType.public_thread
+                )
             except discord.Forbidden as error:
                 events["thread_error"] = error
                 await interaction.response.send_message("no threads here", ephemeral=True)
@@ -323,10 +327,16 @@ async def test_resume_after_disconnect_and_wait_for_message(emu: DiscordEmulator
 def test_limits_reject_what_discord_rejects() -> None:
     errors = FormErrors()
     limits.check_commands(
-        [{"name": "Bad", "description": "x", "options": [
-            {"type": 3, "name": "a", "description": "a"},
-            {"type": 3, "name": "b", "description": "b", "required": True},
-        ]}],
+        [
+            {
+                "name": "Bad",
+                "description": "x",
+                "options": [
+                    {"type": 3, "name": "a", "description": "a"},
+                    {"type": 3, "name": "b", "description": "b", "required": True},
+                ],
+            }
+        ],
         errors,
     )
     assert set(errors.tree["0"]) == {"name", "options"}

@@ -16,8 +16,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from emulator import DiscordEmulator, RateLimits, RouteLimit, patch_discord
-from emulator import limits
+from emulator import DiscordEmulator, RateLimits, RouteLimit, limits, patch_discord
 from emulator.errors import FormErrors
 
 TOKEN = "test-token"
@@ -48,10 +47,12 @@ class StrictBot:
 
     async def raw(self, method: str, path: str, **kwargs: Any) -> tuple[int, Any]:
         """A request the library would not build (interaction endpoints need no token)."""
-        async with aiohttp.ClientSession() as session:
-            async with session.request(method, self.emu.api_base_url + path, **kwargs) as response:
-                body = await response.json() if response.status != 204 else None
-                return response.status, body
+        async with (
+            aiohttp.ClientSession() as session,
+            session.request(method, self.emu.api_base_url + path, **kwargs) as response,
+        ):
+            body = await response.json() if response.status != 204 else None
+            return response.status, body
 
     def _register(self) -> None:
         tree, events, client = self.tree, self.events, self.client
@@ -445,8 +446,10 @@ def test_command_fields_the_openapi_description_constrains() -> None:
         ({"description_localizations": {"fr": ""}}, ("description_localizations", "fr")),
         ({"options": [{"type": 4, "name": "n", "description": "n", "min_value": 1.5}]}, ("options", 0, "min_value")),
         ({"options": [{**number, "max_value": "10"}]}, ("options", 0, "max_value")),
-        ({"options": [{"type": 7, "name": "c", "description": "c", "channel_types": [0, 99]}]},
-         ("options", 0, "channel_types", 1)),
+        (
+            {"options": [{"type": 7, "name": "c", "description": "c", "channel_types": [0, 99]}]},
+            ("options", 0, "channel_types", 1),
+        ),
         ({"options": [{**number, "name_localizations": {"de": "N" * 33}}]}, ("options", 0, "name_localizations", "de")),
         ({"options": [{**number, "required": "yes"}]}, ("options", 0, "required")),
         ({"options": [{**number, "autocomplete": 1}]}, ("options", 0, "autocomplete")),
@@ -496,12 +499,22 @@ async def test_urls_must_be_well_formed_with_an_accepted_scheme(emu, world) -> N
         (link("javascript:alert(1)"), ("components", 0, "components", 0, "url"), "URL_TYPE_INVALID_SCHEME"),
         (link("https://"), ("components", 0, "components", 0, "url"), "URL_TYPE_INVALID_URL"),
         (link("https://discord.com/" + "x" * 500), ("components", 0, "components", 0, "url"), "BASE_TYPE_MAX_LENGTH"),
-        ({"embeds": [{"title": "t", "url": "discord://-/channels/1"}]}, ("embeds", 0, "url"), "URL_TYPE_INVALID_SCHEME"),
-        ({"embeds": [{"title": "t", "image": {"url": "board.png"}}]}, ("embeds", 0, "image", "url"),
-         "URL_TYPE_INVALID_SCHEME"),
+        (
+            {"embeds": [{"title": "t", "url": "discord://-/channels/1"}]},
+            ("embeds", 0, "url"),
+            "URL_TYPE_INVALID_SCHEME",
+        ),
+        (
+            {"embeds": [{"title": "t", "image": {"url": "board.png"}}]},
+            ("embeds", 0, "image", "url"),
+            "URL_TYPE_INVALID_SCHEME",
+        ),
         ({"embeds": [{"title": "t", "timestamp": "yesterday"}]}, ("embeds", 0, "timestamp"), "DATE_TIME_TYPE_PARSE"),
-        ({"embeds": [{"fields": [{"name": "n", "value": "v", "inline": "yes"}]}]},
-         ("embeds", 0, "fields", 0, "inline"), "BOOLEAN_TYPE_CONVERT"),
+        (
+            {"embeds": [{"fields": [{"name": "n", "value": "v", "inline": "yes"}]}]},
+            ("embeds", 0, "fields", 0, "inline"),
+            "BOOLEAN_TYPE_CONVERT",
+        ),
     ]
     for extra, where, code in wrong:
         status, body, _ = await raw(emu, "POST", path, json={"content": "hi", **extra})
@@ -533,18 +546,17 @@ async def test_enforce_nonce_returns_the_first_message_instead_of_a_second(emu, 
 
 async def test_more_than_120_gateway_events_a_minute_close_the_connection(emu) -> None:
     assert (emu.rate_limits.gateway.limit, emu.rate_limits.gateway.per) == (120, 60.0)
-    async with aiohttp.ClientSession() as session:
-        async with session.ws_connect(emu.gateway_url) as socket:
-            hello = await socket.receive_json()
-            assert hello["op"] == 10
-            for n in range(121):
-                await socket.send_json({"op": 1, "d": n})
-            codes = []
-            async for message in socket:
-                if message.type == aiohttp.WSMsgType.TEXT:
-                    codes.append(message.json()["op"])
-            assert set(codes) <= {11} and len(codes) <= 120  # (some ACKs may not be flushed before the close)
-            assert socket.close_code == 4008
+    async with aiohttp.ClientSession() as session, session.ws_connect(emu.gateway_url) as socket:
+        hello = await socket.receive_json()
+        assert hello["op"] == 10
+        for n in range(121):
+            await socket.send_json({"op": 1, "d": n})
+        codes = []
+        async for message in socket:
+            if message.type == aiohttp.WSMsgType.TEXT:
+                codes.append(message.json()["op"])
+        assert set(codes) <= {11} and len(codes) <= 120  # (some ACKs may not be flushed before the close)
+        assert socket.close_code == 4008
     assert emu.violations == ["gateway: more than 120 events in 60 s (closed 4008)"]
 
 
@@ -598,8 +610,13 @@ async def test_message_history_query_is_checked(emu, world) -> None:
     await raw(emu, "POST", path, json={"content": "one"})
     status, body, _ = await raw(emu, "GET", path + "?limit=100&before=9999999999999999999")
     assert status == 200 and [m["content"] for m in body] == ["one"]
-    for query, where in (("limit=0", "limit"), ("limit=101", "limit"), ("limit=ten", "limit"),
-                         ("before=yesterday", "before"), ("before=1&after=2", "after")):
+    for query, where in (
+        ("limit=0", "limit"),
+        ("limit=101", "limit"),
+        ("limit=ten", "limit"),
+        ("before=yesterday", "before"),
+        ("before=1&after=2", "after"),
+    ):
         status, body, _ = await raw(emu, "GET", f"{path}?{query}")
         assert (status, body["code"]) == (400, 50035) and field_errors(body, where), query
 
@@ -627,15 +644,32 @@ async def test_wrongly_typed_fields_get_discords_form_error_not_a_crash(emu, wor
     commands = f"/applications/{emu.application_id}/guilds/{world.guild.id}/commands"
     option = {"type": 3, "name": "o", "description": "o"}
     wrong: list[tuple[str, str, Any, tuple[str | int, ...]]] = [
-        ("POST", message, {"content": "x", "components": [{"type": 1, "components": [["not", "a", "button"]]}]},
-         ("components", 0, "components", 0)),
-        ("POST", message, {"content": "x", "components": [{"type": 1, "components": [{**button, "label": 5}]}]},
-         ("components", 0, "components", 0, "label")),
-        ("POST", message, {"content": "x", "attachments": [{"id": 0, "filename": 12345}]}, ("attachments", 0, "filename")),
+        (
+            "POST",
+            message,
+            {"content": "x", "components": [{"type": 1, "components": [["not", "a", "button"]]}]},
+            ("components", 0, "components", 0),
+        ),
+        (
+            "POST",
+            message,
+            {"content": "x", "components": [{"type": 1, "components": [{**button, "label": 5}]}]},
+            ("components", 0, "components", 0, "label"),
+        ),
+        (
+            "POST",
+            message,
+            {"content": "x", "attachments": [{"id": 0, "filename": 12345}]},
+            ("attachments", 0, "filename"),
+        ),
         ("PUT", commands, [{"name": 12345, "description": "d"}], (0, "name")),
         ("PUT", commands, [{"name": "c", "description": "d", "options": "none"}], (0, "options")),
-        ("PUT", commands, [{"name": "c", "description": "d", "options": [{**option, "choices": [[1]]}]}],
-         (0, "options", 0, "choices", 0)),
+        (
+            "PUT",
+            commands,
+            [{"name": "c", "description": "d", "options": [{**option, "choices": [[1]]}]}],
+            (0, "options", 0, "choices", 0),
+        ),
         ("POST", "/users/@me/channels", ["not", "an", "object"], ()),
         ("POST", "/users/@me/channels", {}, ("recipient_id",)),
         ("POST", f"/channels/{world.games.id}/messages/{{message}}/threads", {"name": 404}, ("name",)),

@@ -72,8 +72,13 @@ def test_rays_run_to_the_edge():
 
 @pytest.mark.parametrize(
     "text,fragment",
-    [("z1", "no row z"), ("a6", "row a has cells a1–a5"), ("e", "not a cell name"), ("", "empty"),
-     ("55", "not a cell name")],
+    [
+        ("z1", "no row z"),
+        ("a6", "row a has cells a1–a5"),
+        ("e", "not a cell name"),
+        ("", "empty"),
+        ("55", "not a cell name"),
+    ],
 )
 def test_parse_errors_are_precise(text, fragment):
     with pytest.raises(CellNameError, match=fragment):

@@ -8,7 +8,6 @@ import logging
 import pytest
 from aiohttp import web
 
-from emulator.interactions import MESSAGE_COMPONENT
 from tests.botworld import BotWorld
 
 
@@ -54,8 +53,10 @@ async def test_a_500_after_a_reply_that_landed_is_not_answered_twice(faulty, cap
 
     assert len(acknowledged_twice(world)) == 1  # discord.py's own retry, once; the bot adds none
     assert result.followups == []  # no second answer: no error on top of the board
-    assert not any("Something went wrong" in m.content or "could not be posted" in m.content
-                   for m in world.emu.messages(thread, include_ephemeral=True))
+    assert not any(
+        "Something went wrong" in m.content or "could not be posted" in m.content
+        for m in world.emu.messages(thread, include_ephemeral=True)
+    )
 
     async def recorded():
         while (await world.service.get(match_id)).announced_version < (await world.service.get(match_id)).version:
@@ -65,11 +66,20 @@ async def test_a_500_after_a_reply_that_landed_is_not_answered_twice(faulty, cap
     assert len([m for m in world.emu.messages(thread) if m.attachments]) == 2  # the first board and this one
 
 
-@pytest.mark.parametrize("custom_id", [
-    "hx:lobby:accept:{huge}", "hx:snooze:{match}:{huge}", "hx:claim:{huge}:0", "hx:offer:draw:yes:{match}:{huge}",
-    "hx:q:{huge}:{huge}:bide", "hx:gif:{huge}", "hx:rematch:{huge}", "hx:tb:open:{match}:{huge}:",
-    "hx:resign:{huge}:{huge}",
-])
+@pytest.mark.parametrize(
+    "custom_id",
+    [
+        "hx:lobby:accept:{huge}",
+        "hx:snooze:{match}:{huge}",
+        "hx:claim:{huge}:0",
+        "hx:offer:draw:yes:{match}:{huge}",
+        "hx:q:{huge}:{huge}:bide",
+        "hx:gif:{huge}",
+        "hx:rematch:{huge}",
+        "hx:tb:open:{match}:{huge}:",
+        "hx:resign:{huge}:{huge}",
+    ],
+)
 async def test_custom_ids_with_numbers_past_64_bits_are_refused_plainly(world, custom_id, caplog):
     """A modified client (or a sandbox page) may send any custom id on a bot message."""
     alice = world.users[0]

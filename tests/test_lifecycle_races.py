@@ -11,11 +11,11 @@ import dataclasses
 import pytest
 
 from bot.domain.clock import ManualClock
-from bot.service.offers import Offers
 from bot.domain.errors import Refusal
 from bot.service.matches import MatchService
-from bot.store.sqlite import SqliteStore
+from bot.service.offers import Offers
 from bot.service.timelimits import TimeLimits
+from bot.store.sqlite import SqliteStore
 from games import registry
 from games.bide import Bide
 from tests.racing import NoChallengeLimits, gaps, log_matches_state, race
@@ -37,8 +37,9 @@ async def service(tmp_path, monkeypatch):
 
 async def new_match(service: MatchService, days: float | None = None) -> int:
     service.limits = NoChallengeLimits()  # many trials in one minute: the challenge limits are not tested here
-    match = await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL,
-                                 days_per_move=days)
+    match = await service.create(
+        game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL, days_per_move=days
+    )
     await service.accept(match.id, BOB[0])
     return match.id
 
@@ -56,8 +57,11 @@ async def test_accepting_a_draw_races_the_makers_move(service):
     for trial, gap in enumerate(gaps(TRIALS)):
         match_id = await new_match(service)
         notice = await offers.offer(match_id, ALICE[0], "draw")
-        results = await race(lambda: offers.answer(match_id, BOB[0], "draw", notice.at_seq, True),
-                             lambda: service.play(match_id, ALICE[0], "e5"), gap)
+        results = await race(
+            lambda: offers.answer(match_id, BOB[0], "draw", notice.at_seq, True),
+            lambda: service.play(match_id, ALICE[0], "e5"),
+            gap,
+        )
         applied = outcome_of(results)
         assert len(applied) == 1, (trial, results)
         consistent, logged = await log_matches_state(service, match_id)
@@ -74,8 +78,11 @@ async def test_accepting_a_takeback_races_the_accepters_own_move(service):
         match_id = await new_match(service)
         await service.play(match_id, ALICE[0], "e5")
         notice = await offers.offer(match_id, ALICE[0], "undo")
-        results = await race(lambda: offers.answer(match_id, BOB[0], "undo", notice.at_seq, True),
-                             lambda: service.play(match_id, BOB[0], "a1"), gap)
+        results = await race(
+            lambda: offers.answer(match_id, BOB[0], "undo", notice.at_seq, True),
+            lambda: service.play(match_id, BOB[0], "a1"),
+            gap,
+        )
         assert len(outcome_of(results)) == 1, (trial, results)
         consistent, logged = await log_matches_state(service, match_id)
         assert consistent and logged == 2, (trial, logged)
@@ -86,8 +93,9 @@ async def test_a_claim_races_the_late_move(service):
     for trial, gap in enumerate(gaps(TRIALS)):
         match_id = await new_match(service, days=1)
         service.clock.advance(25 * 3600)
-        results = await race(lambda: limits.claim(match_id, BOB[0], 0),
-                             lambda: service.play(match_id, ALICE[0], "e5"), gap)
+        results = await race(
+            lambda: limits.claim(match_id, BOB[0], 0), lambda: service.play(match_id, ALICE[0], "e5"), gap
+        )
         assert len(outcome_of(results)) == 1, (trial, results)
         consistent, logged = await log_matches_state(service, match_id)
         assert consistent and logged == 1, (trial, logged)

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from bot.domain.clock import ManualClock
 from bot.chat.texts import mention
-from bot.domain.errors import Refusal
-from bot.service.matches import MatchService
+from bot.domain.clock import ManualClock
 from bot.domain.model import Preferences
-from bot.store.sqlite import SqliteStore
 from bot.domain.seats import computer_to_move, game_of
+from bot.service.matches import MatchService
+from bot.store.sqlite import SqliteStore
 from tests.said import refusal_text, refused, said, words
 
 GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
@@ -35,25 +34,29 @@ async def two_player(service, guild=GUILD):
 
 # -- the lobby -------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("game_id, players", [("bide", 7), ("bide", 1), ("begird", 3)])
 async def test_a_bad_seat_count_is_refused(env, game_id, players):
     service, _ = env
     with refused(match="played by"):
-        await service.create(game_id=game_id, creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL,
-                             players=players)
+        await service.create(
+            game_id=game_id, creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL, players=players
+        )
 
 
 async def test_more_invitees_than_seats_is_refused(env):
     service, _ = env
     with refused(match="do not fit"):
-        await service.create(game_id="bide", creator=ALICE, invited=[BOB, CAROL, DAN], guild_id=GUILD,
-                             channel_id=CHANNEL, players=3)
+        await service.create(
+            game_id="bide", creator=ALICE, invited=[BOB, CAROL, DAN], guild_id=GUILD, channel_id=CHANNEL, players=3
+        )
 
 
 async def test_join_on_a_full_lobby_is_refused(env):
     service, _ = env
-    lobby = await service.create(game_id="bide", creator=ALICE, invited=[BOB, CAROL], guild_id=GUILD,
-                                 channel_id=CHANNEL, players=3)
+    lobby = await service.create(
+        game_id="bide", creator=ALICE, invited=[BOB, CAROL], guild_id=GUILD, channel_id=CHANNEL, players=3
+    )
     with refused(match="no open seat"):
         await service.join(lobby.id, DAN)
     assert len((await service.get(lobby.id)).seats) == 3
@@ -61,8 +64,9 @@ async def test_join_on_a_full_lobby_is_refused(env):
 
 async def test_only_the_creator_can_cancel_or_start(env):
     service, _ = env
-    lobby = await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL,
-                                 players=3)
+    lobby = await service.create(
+        game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL, players=3
+    )
     await service.join(lobby.id, BOB)
     with refused(match="Only the player who created"):
         await service.cancel(lobby.id, BOB[0])
@@ -73,8 +77,9 @@ async def test_only_the_creator_can_cancel_or_start(env):
 
 async def test_start_with_exactly_the_minimum_of_ready_players_works(env):
     service, _ = env
-    lobby = await service.create(game_id="bide", creator=ALICE, invited=[CAROL], guild_id=GUILD,
-                                 channel_id=CHANNEL, players=4)
+    lobby = await service.create(
+        game_id="bide", creator=ALICE, invited=[CAROL], guild_id=GUILD, channel_id=CHANNEL, players=4
+    )
     with refused(match="at least 2"):
         await service.start(lobby.id, ALICE[0])  # carol has not answered: one ready player
     await service.join(lobby.id, BOB)
@@ -86,8 +91,9 @@ async def test_start_with_exactly_the_minimum_of_ready_players_works(env):
 
 async def test_a_decline_in_a_lobby_of_three_reopens_the_seat(env):
     service, _ = env
-    lobby = await service.create(game_id="bide", creator=ALICE, invited=[BOB, CAROL], guild_id=GUILD,
-                                 channel_id=CHANNEL, players=3)
+    lobby = await service.create(
+        game_id="bide", creator=ALICE, invited=[BOB, CAROL], guild_id=GUILD, channel_id=CHANNEL, players=3
+    )
     outcome = await service.decline(lobby.id, BOB[0])
     assert outcome.match.status == "lobby"
     assert [s.user_id for s in outcome.match.seats] == [ALICE[0], CAROL[0]]
@@ -104,24 +110,27 @@ async def test_a_declined_two_player_challenge_returns_the_cancelled_row(env):
 
 # -- computer seats --------------------------------------------------------------------------
 
+
 async def test_a_bad_computer_level_or_count_is_refused_with_the_rule(env):
     service, _ = env
     with refused() as raised:
-        await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL,
-                             computer="expert")
+        await service.create(
+            game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL, computer="expert"
+        )
     assert refusal_text(raised.value) == "The computer plays at easy, medium or hard, not `expert`."
     with refused(match="1 to 5 seats"):
-        await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL,
-                             computers=6)
-    lobby = await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL,
-                                 computer="easy", computers=5)
+        await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL, computers=6)
+    lobby = await service.create(
+        game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL, computer="easy", computers=5
+    )
     assert [(s.seat, s.is_computer) for s in lobby.seats] == [(1, False)] + [(n, True) for n in range(2, 7)]
 
 
 async def test_against_the_computer_it_moves_and_is_never_reminded(env):
     service, clock = env
-    lobby = await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL,
-                                 computer="easy")
+    lobby = await service.create(
+        game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL, computer="easy"
+    )
     match = (await service.start_if_ready(lobby.id)).match
     game = game_of(match)
     assert computer_to_move(match, game) is None  # alice moves first
@@ -136,6 +145,7 @@ async def test_against_the_computer_it_moves_and_is_never_reminded(env):
 
 # -- finding a match ---------------------------------------------------------------------
 
+
 async def test_another_servers_match_is_refused_by_id(env):
     service, _ = env
     match = await two_player(service, guild=OTHER_GUILD)
@@ -148,16 +158,21 @@ async def test_my_matches_lists_lobbies_and_games_those_waiting_for_me_first(env
     service, clock = env
     game = await two_player(service)
     clock.advance(HOUR)
-    lobby = await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL,
-                                 players=3)
+    lobby = await service.create(
+        game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL, players=3
+    )
     waiting_for_bob = await two_player(service)
     await service.play(waiting_for_bob.id, ALICE[0], "e5")
     listed = await service.my_matches(ALICE[0], GUILD)
-    assert [(m.id, waiting) for m, _, waiting in listed] == [(game.id, True), (lobby.id, False),
-                                                             (waiting_for_bob.id, False)]
+    assert [(m.id, waiting) for m, _, waiting in listed] == [
+        (game.id, True),
+        (lobby.id, False),
+        (waiting_for_bob.id, False),
+    ]
 
 
 # -- reminders and preferences ---------------------------------------------------------------
+
 
 async def test_server_preferences_win_over_global_ones(env):
     service, _ = env
@@ -220,8 +235,9 @@ async def test_three_challenges_a_minute_each_counted_for_exactly_sixty_seconds(
     for _ in range(3):
         await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL, players=3)
     await service.create(game_id="bide", creator=BOB, invited=[], guild_id=GUILD, channel_id=CHANNEL, players=3)
-    await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=OTHER_GUILD, channel_id=CHANNEL,
-                         players=3)  # each server has its own count
+    await service.create(
+        game_id="bide", creator=ALICE, invited=[], guild_id=OTHER_GUILD, channel_id=CHANNEL, players=3
+    )  # each server has its own count
     clock.advance(59)
     with refused(match="try again in 2 s"):
         await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL, players=3)

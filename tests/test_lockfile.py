@@ -34,7 +34,10 @@ def test_the_committed_lock_pins_every_dependency_in_pyproject():
 
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     wanted = project["dependencies"] + [d for deps in project["optional-dependencies"].values() for d in deps]
-    pinned = {lockfile._name(line) for line in (ROOT / "constraints.txt").read_text().splitlines()
-              if line and not line.startswith("#")}
+    pinned = {
+        lockfile._name(line)
+        for line in (ROOT / "constraints.txt").read_text().splitlines()
+        if line and not line.startswith("#")
+    }
     missing = [d for d in wanted if lockfile._name(d) not in pinned]
     assert not missing, f"run `make lock`: constraints.txt does not pin {missing}"

@@ -24,9 +24,24 @@ def run_looping_test(tmp_path, under_mutmut: bool, seconds: float) -> subprocess
     if under_mutmut:
         env["MUTANT_UNDER_TEST"] = "games.bide.x_apply_action__mutmut_1"
     try:
-        return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "tests.conftest", "-p", "no:cacheprovider",
-                               str(tmp_path / "test_loop.py")],
-                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=seconds)
+        return subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-q",
+                "-p",
+                "tests.conftest",
+                "-p",
+                "no:cacheprovider",
+                str(tmp_path / "test_loop.py"),
+            ],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=seconds,
+        )
     except subprocess.TimeoutExpired:
         return None
 

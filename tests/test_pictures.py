@@ -94,13 +94,15 @@ async def test_a_killed_worker_costs_one_picture_a_thread_and_the_pool_is_replac
 
 def test_a_worker_leaves_when_the_bot_process_is_killed(tmp_path):
     """kill -9 of the bot cannot stop its pool: the worker notices within seconds and exits."""
-    script = ("import asyncio, os, sys\n"
-              "from bot.service.pictures import Pictures\n"
-              "from games import new_game\n"
-              "p = Pictures(1)\n"
-              "asyncio.run(p.png(new_game('bide', 2), player_names=['a', 'b']))\n"
-              "print(*p._pool._processes, flush=True)\n"
-              "os.kill(os.getpid(), 9)\n")
+    script = (
+        "import asyncio, os, sys\n"
+        "from bot.service.pictures import Pictures\n"
+        "from games import new_game\n"
+        "p = Pictures(1)\n"
+        "asyncio.run(p.png(new_game('bide', 2), player_names=['a', 'b']))\n"
+        "print(*p._pool._processes, flush=True)\n"
+        "os.kill(os.getpid(), 9)\n"
+    )
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
     pids = [int(x) for x in done.stdout.split()]
     assert pids, done.stderr

@@ -17,8 +17,14 @@ from games.playbai import GOAL, JUMP, PASS, STEP, PlayBai, field
 
 
 def pos(pieces, ball, to_move=1, kickoff=False, goals=(0, 0), last_goal=None, **options):
-    doc = {"pieces": pieces, "ball": ball, "goals": list(goals), "to_move": to_move,
-           "kickoff": kickoff, "last_goal": last_goal}
+    doc = {
+        "pieces": pieces,
+        "ball": ball,
+        "goals": list(goals),
+        "to_move": to_move,
+        "kickoff": kickoff,
+        "last_goal": last_goal,
+    }
     return PlayBai.from_position(2, options, doc)
 
 
@@ -35,6 +41,7 @@ FAR = {"i3": 2, "h4": 2}  # two Blue playballers out of the way
 
 
 # -- field, end zones, set-up -------------------------------------------------------------
+
 
 def test_field_is_a_side_5_hexhex_with_dots_only_on_the_six_corners():
     fld = field(5)
@@ -58,8 +65,14 @@ def test_side_6_variant():
 
 def test_opening_position_form_is_exact():
     g = new_game("playbai")
-    assert g.position() == {"pieces": {"b2": 1, "e2": 1, "h2": 1, "b5": 2, "e8": 2, "h5": 2},
-                            "ball": "e5", "goals": [0, 0], "to_move": 1, "kickoff": True, "last_goal": None}
+    assert g.position() == {
+        "pieces": {"b2": 1, "e2": 1, "h2": 1, "b5": 2, "e8": 2, "h5": 2},
+        "ball": "e5",
+        "goals": [0, 0],
+        "to_move": 1,
+        "kickoff": True,
+        "last_goal": None,
+    }
     assert list(g.position()["pieces"]) == ["b2", "e2", "h2", "b5", "e8", "h5"]
     assert g.carrier() is None  # the ball lies loose on the centre
 
@@ -82,6 +95,7 @@ def test_option_first_chooses_who_begins_the_first_set():
 
 
 # -- moves: steps and jumps ---------------------------------------------------------------
+
 
 def test_step_to_an_adjacent_empty_cell():
     g = new_game("playbai")
@@ -190,6 +204,7 @@ def test_one_to_three_moves_and_at_least_one():
 
 # -- passes -------------------------------------------------------------------------------
 
+
 def test_pass_along_a_line_team_mates_and_empty_cells_do_not_block():
     g = pos({"e2": 1, "e4": 1, "e7": 1, "i3": 2, "h4": 2}, "e2")
     events = g.play_turn("e2>e7 e4-d4")
@@ -239,6 +254,7 @@ def test_a_turn_of_passes_only_is_refused_even_if_the_ball_changes_hands():
 
 # -- dots and end zones -------------------------------------------------------------------
 
+
 def test_a_playballer_may_cross_its_own_dot_but_not_end_the_turn_on_it():
     g = pos({"e2": 1, **FAR}, "i3")
     refused(g, "e2-e1", "a turn may not end on a dot")
@@ -284,13 +300,20 @@ def test_a_jump_that_takes_the_ball_into_an_opponents_end_zone_scores():
 
 # -- goals and sets -----------------------------------------------------------------------
 
+
 def test_a_goal_starts_a_new_set_with_the_conceding_team_kicking_off():
     g = pos({"d8": 1, "c3": 1, **FAR}, "d8", goals=(1, 1), last_goal=2)
     events = g.play_turn("d8-e9")
     kinds = [e.kind for e in events]
     assert kinds == ["move", "goal", "set"]
-    assert g.position() == {"pieces": {"b2": 1, "e2": 1, "h2": 1, "b5": 2, "e8": 2, "h5": 2},
-                            "ball": "e5", "goals": [2, 1], "to_move": 2, "kickoff": True, "last_goal": 1}
+    assert g.position() == {
+        "pieces": {"b2": 1, "e2": 1, "h2": 1, "b5": 2, "e8": 2, "h5": 2},
+        "ball": "e5",
+        "goals": [2, 1],
+        "to_move": 2,
+        "kickoff": True,
+        "last_goal": 1,
+    }
     assert g.set_number == 4
 
 
@@ -310,8 +333,14 @@ def test_first_to_three_goals_wins_and_the_final_position_shows_the_scorer():
     events = g.play_turn("d8-e9")
     assert g.is_over and g.winners == (1,) and g.end_reason == "goals"
     assert events[-1].kind == "end" and not any(e.kind == "set" for e in events)
-    assert g.position() == {"pieces": {"c3": 1, "e9": 1, "i3": 2, "h4": 2}, "ball": "e9", "goals": [3, 1],
-                            "to_move": None, "kickoff": False, "last_goal": 1}
+    assert g.position() == {
+        "pieces": {"c3": 1, "e9": 1, "i3": 2, "h4": 2},
+        "ball": "e9",
+        "goals": [3, 1],
+        "to_move": None,
+        "kickoff": False,
+        "last_goal": 1,
+    }
     refused(g, "c3-c4", "the game is over")
     again = PlayBai.from_position(2, {}, g.position())
     assert again.is_over and again.winners == (1,)
@@ -350,6 +379,7 @@ def test_seat_2_scores_in_seat_1_end_zones():
 
 
 # -- the end of a turn --------------------------------------------------------------------
+
 
 def test_the_position_must_change():
     g = pos({"e3": 1, **FAR}, "i3")
@@ -393,15 +423,19 @@ def test_neither_team_able_to_move_ends_the_game_without_a_winner(monkeypatch):
 
 # -- notation and errors ------------------------------------------------------------------
 
-@pytest.mark.parametrize("turn,fragment", [
-    ("b5-b4", "b5 is not yours"),
-    ("c3-c4", "there is no playballer on c3"),
-    ("z9-a1", "no row z"),
-    ("b2", "is not an action"),
-    ("b2^up", "unknown direction"),
-    ("e5>b5", "your team does not have the ball"),
-    ("b2-b2", "goes nowhere"),
-])
+
+@pytest.mark.parametrize(
+    "turn,fragment",
+    [
+        ("b5-b4", "b5 is not yours"),
+        ("c3-c4", "there is no playballer on c3"),
+        ("z9-a1", "no row z"),
+        ("b2", "is not an action"),
+        ("b2^up", "unknown direction"),
+        ("e5>b5", "your team does not have the ball"),
+        ("b2-b2", "goes nowhere"),
+    ],
+)
 def test_parse_errors_say_why(turn, fragment):
     refused(new_game("playbai"), turn, fragment)
 
@@ -442,6 +476,7 @@ def test_describe_turn_in_words():
 
 
 # -- legal actions, complete turns --------------------------------------------------------
+
 
 def test_legal_actions_never_lead_to_a_dead_end():
     # After two moves onto the own dot with one move left, only ways off it remain.
@@ -486,6 +521,7 @@ def test_complete_turns_continue_a_half_entered_turn():
 
 # -- serialization and CLI ------------------------------------------------------------------
 
+
 def test_state_round_trip_mid_game():
     g = new_game("playbai", options={"expert": True})
     g.play_turn("e2-e3 e3-e4")
@@ -495,22 +531,30 @@ def test_state_round_trip_mid_game():
     assert again.complete_turns() == g.complete_turns()
 
 
-@pytest.mark.parametrize("doc,fragment", [
-    ({"pieces": {"e2": 1}, "ball": "e5"}, "seat 2 has 0 playballers"),
-    ({"pieces": {"e2": 1, "e1": 2}, "ball": "e5"}, "stands on a dot"),
-    ({"pieces": {"e2": 1, "e3": 3}, "ball": "e5"}, "is not 1 or 2"),
-    ({"pieces": {"e2": 1, "e3": 2}, "ball": "z5"}, "no row z"),
-    ({"pieces": {"e2": 1, "e3": 2}}, "needs 'ball'"),
-    ({"pieces": {"e2": 1, "e3": 2}, "ball": "e5", "goals": [1, 0]}, "last_goal must name"),
-    ({"pieces": {"e2": 1, "e3": 2}, "ball": "e5", "goals": [3, 0], "last_goal": 1}, "to_move must be null"),
-    ({"pieces": {"e2": 1, "e3": 2}, "ball": "e5", "to_move": None}, "nobody has won"),
-    ({"pieces": {"e2": 1, "e3": 2}, "ball": "e5", "to_move": None, "goals": [1, 0], "last_goal": 1},
-     "^to_move is null but nobody has won$"),
-    ({"pieces": {"e2": 1, "e3": 2}, "ball": "e5", "goals": [1]}, "^goals must list two counts of zero or more$"),
-    ({"pieces": {"e2": 1, "e3": 2}, "ball": "e5", "resigned": [3]}, "^resigned must list one seat, 1 or 2$"),
-    ({"pieces": {"e2": 1, "c3": 1, "g3": 1, "b3": 1, "e3": 2}, "ball": "e5"}, "seat 1 has 4 playballers: a team has 1 to 3"),
-    (["e2"], "malformed Play Bai position"),
-])
+@pytest.mark.parametrize(
+    "doc,fragment",
+    [
+        ({"pieces": {"e2": 1}, "ball": "e5"}, "seat 2 has 0 playballers"),
+        ({"pieces": {"e2": 1, "e1": 2}, "ball": "e5"}, "stands on a dot"),
+        ({"pieces": {"e2": 1, "e3": 3}, "ball": "e5"}, "is not 1 or 2"),
+        ({"pieces": {"e2": 1, "e3": 2}, "ball": "z5"}, "no row z"),
+        ({"pieces": {"e2": 1, "e3": 2}}, "needs 'ball'"),
+        ({"pieces": {"e2": 1, "e3": 2}, "ball": "e5", "goals": [1, 0]}, "last_goal must name"),
+        ({"pieces": {"e2": 1, "e3": 2}, "ball": "e5", "goals": [3, 0], "last_goal": 1}, "to_move must be null"),
+        ({"pieces": {"e2": 1, "e3": 2}, "ball": "e5", "to_move": None}, "nobody has won"),
+        (
+            {"pieces": {"e2": 1, "e3": 2}, "ball": "e5", "to_move": None, "goals": [1, 0], "last_goal": 1},
+            "^to_move is null but nobody has won$",
+        ),
+        ({"pieces": {"e2": 1, "e3": 2}, "ball": "e5", "goals": [1]}, "^goals must list two counts of zero or more$"),
+        ({"pieces": {"e2": 1, "e3": 2}, "ball": "e5", "resigned": [3]}, "^resigned must list one seat, 1 or 2$"),
+        (
+            {"pieces": {"e2": 1, "c3": 1, "g3": 1, "b3": 1, "e3": 2}, "ball": "e5"},
+            "seat 1 has 4 playballers: a team has 1 to 3",
+        ),
+        (["e2"], "malformed Play Bai position"),
+    ],
+)
 def test_bad_positions_are_refused_with_a_reason(doc, fragment):
     with pytest.raises(StateError, match=fragment):
         PlayBai.from_position(2, {}, doc)
@@ -552,8 +596,9 @@ def test_cli_replay_contract(capsys):
 
 
 def test_cli_options_as_strings_and_illegal_turn_exit_2(capsys):
-    status, out, _ = run_cli(capsys, "replay", "playbai", "--option", "side=6", "--option", "expert=true",
-                             "--option", "first=2", "--json")
+    status, out, _ = run_cli(
+        capsys, "replay", "playbai", "--option", "side=6", "--option", "expert=true", "--option", "first=2", "--json"
+    )
     doc = json.loads(out)
     assert status == 0 and doc["options"] == {"side": 6, "expert": True, "first": 2} and doc["to_move"] == 2
     status, out, _ = run_cli(capsys, "replay", "playbai", "--moves", "e2-e3; b2-b3", "--json")
@@ -564,8 +609,18 @@ def test_cli_options_as_strings_and_illegal_turn_exit_2(capsys):
 
 def test_cli_position_and_scores_are_goals(tmp_path, capsys):
     path = tmp_path / "p.json"
-    path.write_text(json.dumps({"pieces": {"d8": 1, "c3": 1, "i3": 2, "h4": 2}, "ball": "d8",
-                                "goals": [1, 2], "to_move": 1, "kickoff": False, "last_goal": 2}))
+    path.write_text(
+        json.dumps(
+            {
+                "pieces": {"d8": 1, "c3": 1, "i3": 2, "h4": 2},
+                "ball": "d8",
+                "goals": [1, 2],
+                "to_move": 1,
+                "kickoff": False,
+                "last_goal": 2,
+            }
+        )
+    )
     status, out, _ = run_cli(capsys, "replay", "playbai", "--position", str(path), "--moves", "d8-e9", "--json")
     doc = json.loads(out)
     assert status == 0 and doc["scores"] == [2, 2] and doc["position"]["kickoff"] is True
@@ -582,7 +637,7 @@ def test_cli_random_game_replays(capsys):
 
 
 def test_golden_game_replays_to_its_stored_end():
-    """A stored seeded game (STYLE §6c): any change of the rules' behaviour shows here."""
+    """A stored seeded game: any change of the rules' behaviour shows here."""
     from pathlib import Path
 
     doc = json.loads((Path(__file__).parent / "data" / "playbai_golden.json").read_text())
@@ -595,15 +650,33 @@ def test_golden_game_replays_to_its_stored_end():
 
 # -- words: refusals, hints, the turn told, the text board ------------------------------------
 
-@pytest.mark.parametrize("pieces,ball,turn,message", [
-    # a jump written by its landing cell that cannot land there
-    ({"b2": 1, "b6": 1, "e2": 1, "b3": 2, "b4": 2, "b5": 2}, "e5", "b2-b5",
-     "b2 cannot reach b5: its jump e bounces back (write b2^e)"),
-    ({"e2": 1, "c3": 1, **FAR}, "e5", "e2-e3,e3-e2", "that turn leaves the position unchanged"),
-    ({"e2": 1, "c3": 1, **FAR}, "e5", "e2>c3", "your team does not have the ball (it lies loose on e5)"),
-    ({"e2": 1, "c3": 1, **FAR}, "i3", "e2-e3 e2>c3", "your team does not have the ball (it is held by the opponent on i3)"),
-    ({"e2": 1, "c3": 1, **FAR}, "e5", "e2-e3-e4", "'e3-e4' is not a cell name: write a row letter a–i then a number, like e5"),
-])
+
+@pytest.mark.parametrize(
+    "pieces,ball,turn,message",
+    [
+        # a jump written by its landing cell that cannot land there
+        (
+            {"b2": 1, "b6": 1, "e2": 1, "b3": 2, "b4": 2, "b5": 2},
+            "e5",
+            "b2-b5",
+            "b2 cannot reach b5: its jump e bounces back (write b2^e)",
+        ),
+        ({"e2": 1, "c3": 1, **FAR}, "e5", "e2-e3,e3-e2", "that turn leaves the position unchanged"),
+        ({"e2": 1, "c3": 1, **FAR}, "e5", "e2>c3", "your team does not have the ball (it lies loose on e5)"),
+        (
+            {"e2": 1, "c3": 1, **FAR},
+            "i3",
+            "e2-e3 e2>c3",
+            "your team does not have the ball (it is held by the opponent on i3)",
+        ),
+        (
+            {"e2": 1, "c3": 1, **FAR},
+            "e5",
+            "e2-e3-e4",
+            "'e3-e4' is not a cell name: write a row letter a–i then a number, like e5",
+        ),
+    ],
+)
 def test_refusals_say_exactly_why(pieces, ball, turn, message):
     assert refused(pos(pieces, ball), turn, message) == message
 
@@ -642,20 +715,22 @@ def test_a_game_finished_on_goals_loads_as_finished_on_goals():
 
 
 def test_text_board_of_the_opening():
-    assert new_game("playbai").render_text() == "\n".join([
-        "a     : . . . :",
-        "b    . x . . o .",
-        "c   . . . . . . .",
-        "d  . . . . . . . .",
-        "e : x . . * . . o :",
-        "f  . . . . . . . .",
-        "g   . . . . . . .",
-        "h    . x . . o .",
-        "i     : . . . :",
-        "",
-        "Goals: Orange 0 – 0 Blue   (set 1)",
-        "Orange to move (kick-off: at most 2 moves).",
-    ])
+    assert new_game("playbai").render_text() == "\n".join(
+        [
+            "a     : . . . :",
+            "b    . x . . o .",
+            "c   . . . . . . .",
+            "d  . . . . . . . .",
+            "e : x . . * . . o :",
+            "f  . . . . . . . .",
+            "g   . . . . . . .",
+            "h    . x . . o .",
+            "i     : . . . :",
+            "",
+            "Goals: Orange 0 – 0 Blue   (set 1)",
+            "Orange to move (kick-off: at most 2 moves).",
+        ]
+    )
 
 
 def test_suggestions_goals_first_then_taking_the_ball_then_moves_by_progress_then_passes():
@@ -685,8 +760,17 @@ def test_a_team_of_two_may_stand_on_its_own_dot_in_the_middle_of_a_turn():
     g = pos({"b2": 1, "c3": 1, **FAR}, "e5")
     g.apply_action(g.parse_action("b2-a1"))  # a1: Orange's own end zone (a dot), and the field's first cell
     assert not g.can_end_turn()
-    assert sorted(g.legal_notations()) == ["a1-a2", "a1-b1", "a1-b2", "c3-b2", "c3-b3", "c3-c2",
-                                           "c3-c4", "c3-d3", "c3-d4"]
+    assert sorted(g.legal_notations()) == [
+        "a1-a2",
+        "a1-b1",
+        "a1-b2",
+        "c3-b2",
+        "c3-b3",
+        "c3-c2",
+        "c3-c4",
+        "c3-d3",
+        "c3-d4",
+    ]
     g.apply_action(g.parse_action("a1-a2"))
     g.end_turn()
     assert g.position()["pieces"] == {"a2": 1, "c3": 1, "i3": 2, "h4": 2}
@@ -701,7 +785,8 @@ def test_taking_a_loose_ball_is_suggested_before_moves_that_make_progress():
 def test_the_kick_off_note_only_at_a_kick_off():
     assert pos({"e4": 1, "c3": 1, **FAR}, "e3").render_text().splitlines()[-1] == "Orange to move."
     assert pos({"e4": 1, "c3": 1, **FAR}, "e3", kickoff=True).render_text().splitlines()[-1] == (
-        "Orange to move (kick-off: at most 2 moves).")
+        "Orange to move (kick-off: at most 2 moves)."
+    )
 
 
 def test_a_result_key_names_the_team_and_the_ball_even_on_the_first_cell():

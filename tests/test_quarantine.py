@@ -9,7 +9,6 @@ import logging
 import pytest
 
 
-
 async def test_a_match_whose_log_does_not_replay_is_paused_and_the_bot_keeps_serving(world, caplog):
     alice, bob = world.users[:2]
     broken_id, broken_thread = await world.start_two_player()
@@ -19,20 +18,23 @@ async def test_a_match_whose_log_does_not_replay_is_paused_and_the_bot_keeps_ser
     # the double turn of issue 13: a second move by the same seat in the log
     await world.store._db.execute(
         "INSERT INTO moves (match_id, seq, ply, seat, user_id, kind, notation, entered, events, created_at)"
-        " VALUES (?, 2, 0, 1, ?, 'turn', 'a1', 'a1', '[]', 0)", (broken_id, alice.id))
+        " VALUES (?, 2, 0, 1, ?, 'turn', 'a1', 'a1', '[]', 0)",
+        (broken_id, alice.id),
+    )
     caplog.set_level(logging.ERROR, logger="bot")
     await world.restart_bot()  # must not exit
 
-    assert any(f"match {broken_id} set aside" in r.getMessage() and r.levelno == logging.ERROR
-               for r in caplog.records)
+    assert any(f"match {broken_id} set aside" in r.getMessage() and r.levelno == logging.ERROR for r in caplog.records)
     told = await world.emu.wait_for_message(broken_thread, check=lambda m: "is paused" in m.content)
     assert f"<@{alice.id}>" in told.content and f"<@{bob.id}>" in told.content
     refused = await world.emu.invoke(bob, broken_thread, "move", {"move": "a1"})
     assert refused.ephemeral and "paused" in refused.text
     board = await world.emu.invoke(bob, broken_thread, "board", {})
     assert board.ephemeral and "paused" in board.text
-    async with world.store.reading() as db, db.execute("SELECT state FROM matches WHERE id = ?",
-                                                        (broken_id,)) as cursor:
+    async with (
+        world.store.reading() as db,
+        db.execute("SELECT state FROM matches WHERE id = ?", (broken_id,)) as cursor,
+    ):
         assert json.loads((await cursor.fetchone())[0]) == stored  # never rewritten
 
     carol = world.users[2]
@@ -47,9 +49,9 @@ async def test_a_match_whose_log_does_not_replay_is_paused_and_the_bot_keeps_ser
 @pytest.mark.parametrize("column", ["state", "options"])
 async def test_a_match_row_that_cannot_be_read_pauses_that_match_and_the_bot_starts(world, column):
     """An unreadable JSON column once made start-up exit with a raw JSONDecodeError."""
-    alice, bob, carol, dave = world.users
+    alice, _bob, carol, _dave = world.users
     broken_id, broken_thread = await world.start_two_player()
-    healthy_id, healthy_thread = await world.start_two_player(a=2, b=3)
+    _healthy_id, healthy_thread = await world.start_two_player(a=2, b=3)
     await world.store._db.execute(f"UPDATE matches SET {column} = '{{not json' WHERE id = ?", (broken_id,))
     await world.restart_bot()  # must start
 
@@ -66,7 +68,7 @@ async def test_a_match_row_that_cannot_be_read_pauses_that_match_and_the_bot_sta
 
 async def test_a_match_damaged_while_running_is_paused_and_the_reminders_of_the_others_go_out(world):
     """Damaged while running, every reminder pass once raised: no reminder or time limit fired for anyone."""
-    alice, bob, carol, dave = world.users
+    alice, bob, carol, _dave = world.users
     broken_id, broken_thread = await world.start_two_player()
     healthy_id, _ = await world.start_two_player(a=2, b=3)
     await world.store._db.execute("UPDATE matches SET state = '{not json' WHERE id = ?", (broken_id,))

@@ -41,8 +41,11 @@ async def test_double_submitted_turn_applies_once(service, second):
     for trial, gap in enumerate(gaps(45, loop_turns=36)):
         match_id = await new_match(service)
         version = (await service.get(match_id)).version
-        other = (lambda: service.play(match_id, ALICE[0], "a1")) if second == "move" else \
-            (lambda: service.play(match_id, ALICE[0], "bide", expected_version=version))
+        other = (
+            (lambda: service.play(match_id, ALICE[0], "a1"))
+            if second == "move"
+            else (lambda: service.play(match_id, ALICE[0], "bide", expected_version=version))
+        )
         results = await race(lambda: service.play(match_id, ALICE[0], "e5"), other, gap)
         applied, refused = split(results)
         assert len(applied) == 1 and len(refused) == 1, (trial, results)
@@ -74,8 +77,9 @@ async def test_the_store_alone_refuses_a_stale_turn(service):
     other = MatchService(service.store, service.clock, default_reminder_hours=24)
     for trial, gap in enumerate(gaps(45, loop_turns=36)):
         match_id = await new_match(service)
-        results = await race(lambda: service.play(match_id, ALICE[0], "e5"),
-                             lambda: other.play(match_id, ALICE[0], "a1"), gap)
+        results = await race(
+            lambda: service.play(match_id, ALICE[0], "e5"), lambda: other.play(match_id, ALICE[0], "a1"), gap
+        )
         applied, refused = split(results)
         assert len(applied) == 1 and len(refused) == 1, (trial, results)
         assert any(reason in refusal_text(refused[0]) for reason in LOSER_REASONS), refusal_text(refused[0])
@@ -86,8 +90,9 @@ async def test_the_store_alone_refuses_a_stale_turn(service):
 async def test_resign_racing_the_opponents_move_keeps_log_and_state_together(service):
     for trial, gap in enumerate(gaps(45, loop_turns=36)):
         match_id = await new_match(service)
-        results = await race(lambda: service.play(match_id, ALICE[0], "e5"),
-                             lambda: service.resign(match_id, BOB[0]), gap)
+        results = await race(
+            lambda: service.play(match_id, ALICE[0], "e5"), lambda: service.resign(match_id, BOB[0]), gap
+        )
         applied, _ = split(results)
         consistent, logged = await log_matches_state(service, match_id)
         assert consistent and logged == len(applied), (trial, results, logged)
@@ -103,8 +108,11 @@ async def test_double_submitted_move_through_discord_applies_once(world):
     for trial in range(9):
         world.clock.advance(60)  # challenges are limited to 3 a minute per player
         match_id, thread = await world.start_two_player()
-        results = await race(lambda: world.emu.invoke(alice, thread, "move", {"move": "e5"}),
-                             lambda: world.emu.invoke(alice, thread, "move", {"move": "a1"}), gap_for(trial))
+        results = await race(
+            lambda: world.emu.invoke(alice, thread, "move", {"move": "e5"}),
+            lambda: world.emu.invoke(alice, thread, "move", {"move": "a1"}),
+            gap_for(trial),
+        )
         public = [r for r in results if not r.ephemeral]
         private = [r for r in results if r.ephemeral]
         assert len(public) == 1 and len(private) == 1, [r.text for r in results]
@@ -120,8 +128,11 @@ async def test_resign_confirmation_racing_a_move_through_discord(world):
         match_id, thread = await world.start_two_player()
         asked = await world.emu.invoke(bob, thread, "resign", {})
         confirm = asked.response.buttons()[0]["custom_id"]
-        results = await race(lambda: world.emu.press(bob, asked.response, confirm),
-                             lambda: world.emu.invoke(alice, thread, "move", {"move": "e5"}), gap_for(trial))
+        results = await race(
+            lambda: world.emu.press(bob, asked.response, confirm),
+            lambda: world.emu.invoke(alice, thread, "move", {"move": "e5"}),
+            gap_for(trial),
+        )
         assert "resigned" in results[0].text, results[0].text
         consistent, logged = await log_matches_state(world.service, match_id)
         moved = not results[1].ephemeral

@@ -72,6 +72,8 @@ def test_the_global_limit_counts_the_bots_requests_but_not_interaction_answers(b
     for n in range(burst):  # interaction answers, each for its own interaction, never count
         token = {"app": "1", "token": f"t{n}"}
         assert rate.check("POST", webhook, webhook, token, bot=False).refusal is None
-    outcomes = [rate.check("GET", "/channels/{channel_id}", "/x", {"channel_id": str(n)}, bot=True) for n in range(burst)]
+    outcomes = [
+        rate.check("GET", "/channels/{channel_id}", "/x", {"channel_id": str(n)}, bot=True) for n in range(burst)
+    ]
     assert sum(o.refusal is None for o in outcomes) == min(burst, global_limit)
     assert all(o.refusal["global"] and o.headers["X-RateLimit-Global"] == "true" for o in outcomes if o.refusal)

@@ -19,8 +19,14 @@ DM_DELAY = 0.25  # seconds Discord takes over each direct message in the first t
 async def started_match(world, a, b, **options):
     """``a`` challenges ``b`` through the service (no thread: the match lives in #games); ``a`` moves first."""
     service = world.service
-    match = await service.create(game_id="bide", creator=(a.id, a.name), invited=[(b.id, b.name)],
-                                 guild_id=world.guild.id, channel_id=world.channel.id, **options)
+    match = await service.create(
+        game_id="bide",
+        creator=(a.id, a.name),
+        invited=[(b.id, b.name)],
+        guild_id=world.guild.id,
+        channel_id=world.channel.id,
+        **options,
+    )
     await service.accept(match.id, b.id)
     return match.id
 
@@ -69,9 +75,9 @@ async def test_pings_due_in_one_channel_do_not_hold_up_the_other_notices(tmp_pat
         pinged, dmed = world.users[:10], world.users[10:]
         for user in pinged:  # their matches live in #games (no thread), and they want pings there
             await world.store.set_preferences(user.id, world.guild.id, Preferences(via="ping"))
-        for a, b in zip(pinged, dmed):
+        for a, b in zip(pinged, dmed, strict=False):
             await started_match(world, a, b)
-        for a, b in zip(dmed, pinged):
+        for a, b in zip(dmed, pinged, strict=False):
             await started_match(world, a, b)
         world.clock.advance(DAY + 3600)
 
@@ -101,7 +107,7 @@ def channel_notices(world, user):
 async def test_a_reminder_no_place_takes_stops_after_three_passes_even_across_restarts_and_says_so(tmp_path):
     world = await BotWorld(tmp_path / "hexplay.sqlite3").start()
     try:
-        alice, bob = world.users[:2]
+        alice, _bob = world.users[:2]
         alice.dms_open = False
         match_id, thread = await world.start_two_player()
         delete_thread(world.emu, thread)
@@ -128,8 +134,8 @@ async def test_a_reminder_no_place_takes_stops_after_three_passes_even_across_re
 async def test_a_time_out_whose_thread_is_gone_is_announced_in_the_channel(tmp_path):
     world = await BotWorld(tmp_path / "hexplay.sqlite3").start()
     try:
-        alice, bob = world.users[:2]
-        match_id, thread = await one_day_match(world)
+        _alice, bob = world.users[:2]
+        _match_id, thread = await one_day_match(world)
         delete_thread(world.emu, thread)
         world.clock.advance(DAY + 60)
         assert await world.bot.reminders.run_once() == 2  # alice's reminder (DM) and the time-out

@@ -45,8 +45,9 @@ def stone_of_pixel(pixel) -> int | None:
 
 def around(centre, radius: float, angles=range(0, 360, 30)) -> list[tuple[int, int]]:
     x, y = centre
-    return [(int(round(x + radius * math.cos(math.radians(a)))), int(round(y + radius * math.sin(math.radians(a)))))
-            for a in angles]
+    return [
+        (round(x + radius * math.cos(math.radians(a))), round(y + radius * math.sin(math.radians(a)))) for a in angles
+    ]
 
 
 def random_game(variant: str, seed: int, fill: float = 0.45) -> Begird:
@@ -104,7 +105,7 @@ def won_game(variant: str, seed: int = 1) -> tuple[Begird, list[Event]]:
     others = [n for n in board.names if n not in black]
     random.Random(seed).shuffle(others)
     position = {n: 1 for n in black if n != centre}
-    position.update({n: 2 for n in others[: len(black) - 1]})
+    position.update(dict.fromkeys(others[: len(black) - 1], 2))
     game = Begird.from_position(2, {"board": variant}, {"board": position, "to_move": 1})
     assert not game.is_over
     events = game.play_turn(centre)
@@ -211,10 +212,10 @@ def test_island_land_drawn(variant):
     im = render_decoded(game)
     islands = island_cells(variant)
     count = len(islands)
-    for k, (island, centres) in enumerate(zip(islands, rb.land_centres(game))):
+    for k, (island, centres) in enumerate(zip(islands, rb.land_centres(game), strict=False)):
         tone = rb.land_tone(k, count)
         assert tone != rb.land_tone((k + 1) % count, count), "neighbouring islands share a tone"
-        for cell, xy in zip(island, centres):
+        for cell, xy in zip(island, centres, strict=False):
             if _is_label_cell(island, cell):
                 continue  # the island's number is written there
             assert near(im.getpixel(xy), tone, 25), f"island {k + 1}: no land at {cell}, {im.getpixel(xy)}"
@@ -228,7 +229,7 @@ def test_island_numbers_written(variant):
     g = rb.geometry(variant, rb.picture_width(variant, rb.DEFAULT_WIDTH))
     half = int(g.spacing * 0.3)
     for k, island in enumerate(island_cells(variant)):
-        x, y = (int(round(v)) for v in g.layout.centre(rb.label_cell(island)))
+        x, y = (round(v) for v in g.layout.centre(rb.label_cell(island)))
         box = im.crop((x - half, y - half, x + half, y + half))
         assert sum(1 for p in pixels(box) if near(p, rb.NUMBER_INK, 20)) >= 10, f"island {k + 1} has no number"
 
@@ -279,12 +280,12 @@ def test_won_game_highlights_group_and_islands(variant):
         if game.cells[i] and name not in group_set:
             assert gold(name) == 0, f"{name} is not in the winning group but looks ringed"
     islands = island_cells(variant)
-    for k, (island, centres) in enumerate(zip(islands, rb.land_centres(game))):
+    for k, (island, centres) in enumerate(zip(islands, rb.land_centres(game), strict=False)):
         expected = rb.WIN_LAND if k + 1 in touched else rb.land_tone(k, len(islands))
-        for cell, xy in zip(island, centres):
+        for cell, xy in zip(island, centres, strict=False):
             if not _is_label_cell(island, cell):
                 assert near(im.getpixel(xy), expected, 25), f"island {k + 1} at {cell}: {im.getpixel(xy)}"
-    rows, lines = rb.panel_text(game, NAMES, events)
+    rows, _lines = rb.panel_text(game, NAMES, events)
     assert "winner" in rows[0][2]
     assert "wins" in rb.status_line(game, NAMES)
     won = rb.win_line(game)

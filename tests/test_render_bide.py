@@ -39,8 +39,7 @@ def samples(game, name: str, width: int = WIDTH) -> list[tuple[int, int]]:
     """
     x, y = rb.point_centre(game, name, width)
     r = rb.point_spacing(game, width) * 0.28
-    return [(int(round(x + r * math.cos(math.radians(a)))), int(round(y + r * math.sin(math.radians(a)))))
-            for a in (30, 150)]
+    return [(round(x + r * math.cos(math.radians(a))), round(y + r * math.sin(math.radians(a)))) for a in (30, 150)]
 
 
 def seat_of_pixel(pixel) -> int | None:
@@ -161,7 +160,7 @@ def test_push_arrow_and_placement_ring():
     # The placed disc on e5 wears a white ring just outside its edge.
     x, y = rb.point_centre(game, "e5")
     r = rb.point_spacing(game) * (rb.DISC_R + 0.03)  # the ring's middle
-    ring = (int(round(x + r * math.cos(math.radians(90)))), int(round(y + r * math.sin(math.radians(90)))))
+    ring = (round(x + r * math.cos(math.radians(90))), round(y + r * math.sin(math.radians(90))))
     assert hd.luminance(marked.getpixel(ring)) > 0.9
     assert hd.luminance(plain.getpixel(ring)) < 0.9
     check_discs(game, marked)
@@ -326,7 +325,7 @@ def test_gif_of_a_whole_game_stays_small():
 
 
 def ink_count(im, box, ink, tolerance=60) -> int:
-    crop = im.crop(tuple(int(round(v)) for v in box))
+    crop = im.crop(tuple(round(v) for v in box))
     flat = getattr(crop, "get_flattened_data", None)
     return sum(1 for p in (flat() if flat else crop.getdata()) if distance(p, ink) < tolerance)
 
@@ -341,7 +340,7 @@ def test_point_values_printed_on_discs():
         x, y = rb.point_centre(game, name)
         boxes[name] = (x - sp * 0.12, y + sp * 0.06, x + sp * 0.12, y + sp * 0.32)
         assert ink_count(im, boxes[name], (255, 255, 255)) > 30, f"no value under the marker on {name}"
-    a, e = (im.crop(tuple(int(round(v)) for v in boxes[n])).tobytes() for n in ("a1", "e5"))
+    a, e = (im.crop(tuple(round(v) for v in boxes[n])).tobytes() for n in ("a1", "e5"))
     assert a != e, "the two discs print different values"
 
 
@@ -358,8 +357,10 @@ def test_finished_game_outlines_each_seats_best_group():
 
     def outlined(i, seat):
         x, y = rb.point_centre(game, board.names[i])
-        points = [(int(round(x + ring * math.cos(math.radians(a)))), int(round(y + ring * math.sin(math.radians(a)))))
-                  for a in range(0, 360, 30)]
+        points = [
+            (round(x + ring * math.cos(math.radians(a))), round(y + ring * math.sin(math.radians(a))))
+            for a in range(0, 360, 30)
+        ]
         return sum(1 for xy in points if distance(im.getpixel(xy), rb.seat_colour(seat)) < 40)
 
     for seat, group in best.items():

@@ -38,7 +38,7 @@ def centre_of(space: str, facing: int | None = None, width: int = rb.DEFAULT_WID
 
 
 def at(im, point, dx=0.0, dy=0.0):
-    return im.getpixel((int(round(point[0] + dx)), int(round(point[1] + dy))))
+    return im.getpixel((round(point[0] + dx), round(point[1] + dy)))
 
 
 def blind_side(im, centre, facing, sp):
@@ -86,7 +86,7 @@ def test_a_gate_piece_is_drawn_in_the_part_its_bumper_faces(facing):
     im = decode(render.render_png(game({"15": [1, facing], "39": [2, 0]}), player_names=NAMES))
     sp = rb.geometry(rb.DEFAULT_WIDTH).spacing
     drawn = COORDS[INDEX["15"]][gate_part(INDEX["15"], facing)]
-    other = [c for c in COORDS[INDEX["15"]] if c != drawn][0]
+    other = next(c for c in COORDS[INDEX["15"]] if c != drawn)
     lay = rb.geometry(rb.DEFAULT_WIDTH).layout
     blind = blind_side(im, lay.centre(drawn), facing, sp)
     assert near(blind, rb.PIECE[0])
@@ -183,8 +183,11 @@ def test_space_names_are_large_enough_for_a_phone(space):
     on_piece = space in ("02", "122")
     colour = (255, 255, 255) if on_piece else rb.NAME_INK
     w, h = sp * (0.3 if on_piece else 0.4), sp * (0.3 if on_piece else 0.36)  # inside the disc / the cell
-    rows = [yy for yy in range(int(y - h), int(y + h))
-            if any(near(im.getpixel((xx, yy)), colour, 30) for xx in range(int(x - w), int(x + w)))]
+    rows = [
+        yy
+        for yy in range(int(y - h), int(y + h))
+        if any(near(im.getpixel((xx, yy)), colour, 30) for xx in range(int(x - w), int(x + w)))
+    ]
     assert rows, space
     height = rows[-1] - rows[0] + 1
     assert height * 400 / rb.DEFAULT_WIDTH >= 7.0, (space, height)

@@ -19,11 +19,11 @@ from pathlib import Path
 import PIL
 import pytest
 from PIL import Image, ImageDraw, features
+from render_cases import cases, generic_cases
 
 import render
 from render import hexdraw as hd
 from render import png
-from render_cases import cases, generic_cases
 
 GOLDEN = Path(__file__).parent / "golden" / "render_pixels.json"
 
@@ -80,7 +80,7 @@ def test_changed_rectangles_convert_like_the_whole_picture(case):
 def test_both_encoders_give_the_same_pixels(monkeypatch, deflate):
     pytest.importorskip("isal") if deflate == "isal" else None
     monkeypatch.setattr(png, "DEFLATE", deflate)
-    label, game, events, names = CASES[0]
+    _label, game, events, names = CASES[0]
     im = render.render_image(game, player_names=names, last_events=events)
     data = render.render_png(game, player_names=names, last_events=events)
     assert data.startswith(b"\x89PNG\r\n\x1a\n")
@@ -98,7 +98,7 @@ def test_banded_deflate_is_one_valid_zlib_stream_of_the_same_pixels(monkeypatch)
     import zlib
 
     pytest.importorskip("isal")
-    label, game, events, names = CASES[0]
+    _label, game, events, names = CASES[0]
     im = render.render_image(game, player_names=names, last_events=events)
     palette = render._palette_of(game.info.id)
     padded = png._to_padded_palette(im, palette)
@@ -117,8 +117,9 @@ def test_banded_deflate_is_one_valid_zlib_stream_of_the_same_pixels(monkeypatch)
     assert len(banded) < len(whole) * 1.05
 
 
-@pytest.mark.parametrize("first,second", [(b"", b"abc"), (b"x" * 70_000, b"y" * 90_000),
-                                          (bytes(range(256)) * 300, b"z")])
+@pytest.mark.parametrize(
+    "first,second", [(b"", b"abc"), (b"x" * 70_000, b"y" * 90_000), (bytes(range(256)) * 300, b"z")]
+)
 def test_adler32_combine_matches_zlib(first, second):
     import zlib
 
@@ -135,8 +136,11 @@ def test_cached_text_matches_imagedraw():
     """draw_text (mask cache) against ImageDraw.text, at fractional positions, with a stroke:
     the same pixels for a word, a short label and text in other scripts."""
     for text in ("Zoë", "e5 Ab", "Иван Петров · ход 12"):
-        for xy, kwargs in (((10.25, 20.75), {}), ((3.5, 9.0), {"stroke_width": 1, "stroke_fill": (200, 10, 10)}),
-                           ((7.9, 30.3), {"stroke_width": 1})):
+        for xy, kwargs in (
+            ((10.25, 20.75), {}),
+            ((3.5, 9.0), {"stroke_width": 1, "stroke_fill": (200, 10, 10)}),
+            ((7.9, 30.3), {"stroke_width": 1}),
+        ):
             for anchor in ("la", "lm", "mm"):
                 plain = Image.new("RGB", (320, 60), (240, 240, 230))
                 ImageDraw.Draw(plain).text(xy, text, font=hd.font(22), fill=(20, 30, 40), anchor=anchor, **kwargs)
@@ -158,7 +162,7 @@ def test_latin_lines_are_laid_out_word_by_word_like_imagedraw(anchor):
     hd.draw_text(words, (450, 30), text, 24, (255, 255, 255), anchor=anchor)
     words = words.convert("L")
     a, b = plain.getbbox(), words.getbbox()
-    assert all(abs(p - q) <= 1 for p, q in zip(a, b)), (a, b)
+    assert all(abs(p - q) <= 1 for p, q in zip(a, b, strict=False)), (a, b)
     assert abs(sum(plain.tobytes()) - sum(words.tobytes())) < 0.02 * sum(plain.tobytes())
     assert abs(hd.text_width(text, 24) - hd.font(24).getlength(text)) <= 1.0
     assert not hd._by_words("مرحبا بالعالم يا صديقي", anchor), "right-to-left text is laid out whole"
@@ -182,8 +186,9 @@ def test_new_picture_records_what_is_drawn():
     assert background.getpixel((50, 40)) == (255, 255, 255), "the background stays untouched"
     assert hd.changes_of(im.copy()) is None
     palette = im.quantize(64, dither=Image.Dither.NONE)
-    assert png.to_palette(im, palette).tobytes() == im.copy().quantize(palette=palette,
-                                                                       dither=Image.Dither.NONE).tobytes()
+    assert (
+        png.to_palette(im, palette).tobytes() == im.copy().quantize(palette=palette, dither=Image.Dither.NONE).tobytes()
+    )
 
 
 def test_without_isal_pillow_encodes(tmp_path):
@@ -217,8 +222,11 @@ def test_random_overlapping_drawing_converts_like_the_whole_picture(seed):
     background = Image.new("RGB", (240, 180), (247, 243, 234))
     hd.ImageDraw.Draw(background).polygon([(0, 0), (240, 60), (120, 180)], fill=(205, 178, 134))
     im = hd.new_picture(background)
-    sprites = [hd.disc_sprite(12.0, (220, 60, 40), marker="dot"), hd.disc_sprite(9.5, (30, 90, 190)),
-               hd.ring_sprite(13.0, (255, 255, 255), 3.0, (20, 20, 20), 1.0)]
+    sprites = [
+        hd.disc_sprite(12.0, (220, 60, 40), marker="dot"),
+        hd.disc_sprite(9.5, (30, 90, 190)),
+        hd.ring_sprite(13.0, (255, 255, 255), 3.0, (20, 20, 20), 1.0),
+    ]
     for _ in range(40):
         kind = rng.random()
         x, y = rng.uniform(-10, 250), rng.uniform(-10, 190)
@@ -229,8 +237,7 @@ def test_random_overlapping_drawing_converts_like_the_whole_picture(seed):
         elif kind < 0.9:
             hd.draw_text(im, (x, y), "e5 Zoë", rng.randint(9, 20), (40, 36, 30), anchor="mm")
         else:
-            hd.fill_rect(im, (int(x), int(y), int(x) + rng.randint(1, 60), int(y) + rng.randint(1, 30)),
-                         (44, 48, 58))
+            hd.fill_rect(im, (int(x), int(y), int(x) + rng.randint(1, 60), int(y) + rng.randint(1, 30)), (44, 48, 58))
     changes = hd.changes_of(im)
     assert changes.tiles and changes.boxes, "both kinds of change are exercised"
     palette = im.quantize(200, dither=Image.Dither.NONE)
@@ -241,16 +248,18 @@ def test_random_overlapping_drawing_converts_like_the_whole_picture(seed):
 def record_golden() -> None:
     """Rewrite the golden hashes after a deliberate change of look (from the repository root)::
 
-        python -c "import sys; sys.path[:0] = ['tests']; import test_render_pixels as t; t.record_golden()"
+    python -c "import sys; sys.path[:0] = ['tests']; import test_render_pixels as t; t.record_golden()"
     """
     hashes = {}
     for label, game, events, names in cases():
         for width in (1080, 600):
             hashes[f"{label} @{width}"] = pixel_hash(
-                render.render_png(game, player_names=names, last_events=events, width=width))
-    GOLDEN.write_text(json.dumps({"pillow": PIL.__version__, "freetype": features.version("freetype2"),
-                                  "hashes": hashes}, indent=1) + "\n")
-
+                render.render_png(game, player_names=names, last_events=events, width=width)
+            )
+    GOLDEN.write_text(
+        json.dumps({"pillow": PIL.__version__, "freetype": features.version("freetype2"), "hashes": hashes}, indent=1)
+        + "\n"
+    )
 
 
 def test_sampled_palettes_keep_the_module_colours():
@@ -261,7 +270,7 @@ def test_sampled_palettes_keep_the_module_colours():
     palette = make()
     assert palette is not None and palette.mode == "P" and make() is palette, "built once"
     colours = palette.getpalette("RGB")
-    entries = {tuple(colours[i:i + 3]) for i in range(0, len(colours), 3)}
+    entries = {tuple(colours[i : i + 3]) for i in range(0, len(colours), 3)}
     assert set(palettes.module_colours(rb.render)) <= entries, "the renderer's constants are exact"
     assert rb.DISC_COLOURS[0] in palettes.module_colours(rb.render)
     assert palettes.sampled("nosuchgame", lambda game, **kw: Image.new("RGB", (9, 9)))() is None
@@ -283,7 +292,7 @@ def test_every_game_has_a_fixed_palette_that_converts_its_colours_to_themselves(
     module = {"bide": render._bide, "begird": render._begird, "playbai": render._playbai, "bump": render._bump}
     exact = palettes.module_colours(module[game_id].render)
     values = palette.getpalette("RGB")
-    got = [tuple(values[3 * i:3 * i + 3]) for i in palettes.lookup(exact, palette)]
+    got = [tuple(values[3 * i : 3 * i + 3]) for i in palettes.lookup(exact, palette)]
     assert got == exact
 
 
@@ -296,7 +305,7 @@ def test_fitted_palette_keeps_exact_colours_against_close_neighbours():
     near = Image.new("RGB", (64, 4), (243, 239, 230))  # frequent, and nearer page's lookup cell than page
     palette = palettes.fitted([sample, near], [page, ink], size=40)
     values = palette.getpalette("RGB")
-    assert [tuple(values[3 * i:3 * i + 3]) for i in palettes.lookup([page, ink], palette)] == [page, ink]
+    assert [tuple(values[3 * i : 3 * i + 3]) for i in palettes.lookup([page, ink], palette)] == [page, ink]
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
@@ -339,8 +348,7 @@ def test_pictures_drawn_in_parallel_threads_are_the_same():
     serial = [render.render_png(g, player_names=n, last_events=e) for g, e, n in jobs]
     png._BACKGROUNDS.clear()
     with ThreadPoolExecutor(4) as pool:
-        parallel = list(pool.map(lambda job: render.render_png(job[0], player_names=job[2], last_events=job[1]),
-                                 jobs))
+        parallel = list(pool.map(lambda job: render.render_png(job[0], player_names=job[2], last_events=job[1]), jobs))
     assert [decoded(p).tobytes() for p in parallel] == [decoded(s).tobytes() for s in serial]
 
 
@@ -356,8 +364,9 @@ def test_tiles_are_pasted_whole_only_where_nothing_was_drawn_in_their_box():
     ops = [op for op in hd.changes_of(im).ops if isinstance(op, ch.TileOp)]
     assert [op.masked for op in ops] == [False, True, False]
     palette = im.quantize(64, dither=Image.Dither.NONE)
-    assert png.to_palette(im, palette).tobytes() == im.copy().quantize(palette=palette,
-                                                                       dither=Image.Dither.NONE).tobytes()
+    assert (
+        png.to_palette(im, palette).tobytes() == im.copy().quantize(palette=palette, dither=Image.Dither.NONE).tobytes()
+    )
 
 
 def test_shipped_palettes_are_what_fitting_gives_and_are_used():
@@ -372,7 +381,8 @@ def test_shipped_palettes_are_what_fitting_gives_and_are_used():
     assert sorted(document["palettes"]) == ["begird", "bide", "bump", "playbai"]
     assert document["palettes"] == committed["palettes"], (
         f"fitting gives other palettes (file made with Pillow {committed['pillow']}, FreeType "
-        f"{committed['freetype']}; now {document['pillow']}, {document['freetype']}): python -m render.palettes")
+        f"{committed['freetype']}; now {document['pillow']}, {document['freetype']}): python -m render.palettes"
+    )
     assert palettes.dump(document) == palettes.SHIPPED_FILE.read_text(), "the file is as dump() writes it"
     for game_id, colours in committed["palettes"].items():
         assert palettes.colours_of(render._palette_of(game_id)) == colours, game_id

@@ -85,8 +85,10 @@ def test_ball_on_its_carrier_is_the_brightest_yellow_on_the_field():
     im = render.render_image(game)
     x, y = rp.cell_centre(game, "e4")
     size = rp.geometry(5, 1080).size
-    ring = [im.getpixel((int(x + size * 0.36 + dx), int(y - size * 0.36 + dy)))
-            for dx, dy in ((size * 0.38, 0), (-size * 0.38, 0), (0, size * 0.38))]
+    ring = [
+        im.getpixel((int(x + size * 0.36 + dx), int(y - size * 0.36 + dy)))
+        for dx, dy in ((size * 0.38, 0), (-size * 0.38, 0), (0, size * 0.38))
+    ]
     assert any(near(p, rp.BALL_HALO, 50) for p in ring)
 
 
@@ -99,7 +101,7 @@ def test_last_turn_is_numbered_and_drawn():
     x, y = rp.cell_centre(game, "b2")
     assert plain.getpixel((x, y)) != traced.getpixel((x, y))
     assert len(rp.trace_actions(events)) == 3
-    differing = sum(1 for a, b in zip(pixels(plain), pixels(traced)) if a != b)
+    differing = sum(1 for a, b in zip(pixels(plain), pixels(traced), strict=False) if a != b)
     assert differing > 2000
 
 
@@ -112,7 +114,8 @@ def test_a_goal_is_celebrated_and_the_reset_field_has_no_stale_arrows():
     assert any(near(p, render.playbai.THEME.highlight, 12) for p in pixels(band))
     x, y = rp.cell_centre(game, "e9")
     assert near(im.getpixel((x + int(g.size * 0.75), y)), rp.GOAL_STAR, 60) or near(
-        im.getpixel((x, y - int(g.size * 0.7))), rp.GOAL_STAR, 60)
+        im.getpixel((x, y - int(g.size * 0.7))), rp.GOAL_STAR, 60
+    )
     # c3-c4 is not drawn on the new set-up
     plain = render.render_image(game, player_names=NAMES)
     cx, cy = rp.cell_centre(game, "c3")
@@ -145,5 +148,8 @@ def test_games_ended_off_the_field_render(ending):
     events = game.agree_draw() if ending == "draw" else game.resign(2)
     im = render.render_image(game, player_names=NAMES, last_events=events)
     assert im.width == 1080
-    assert (rp.status_line(game, NAMES, None).startswith("Game over") if ending == "draw"
-            else "wins by resignation" in rp.status_line(game, NAMES, None))
+    assert (
+        rp.status_line(game, NAMES, None).startswith("Game over")
+        if ending == "draw"
+        else "wins by resignation" in rp.status_line(game, NAMES, None)
+    )

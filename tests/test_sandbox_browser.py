@@ -14,17 +14,25 @@ import pytest
 
 from tests.sandbox_process import SandboxProcess
 
-CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"), "/usr/bin/chromium")
-                 if p and os.path.exists(p)), None)
+CHROMIUM = next(
+    (
+        p
+        for p in (shutil.which("chromium"), shutil.which("chromium-browser"), "/usr/bin/chromium")
+        if p and os.path.exists(p)
+    ),
+    None,
+)
 if os.environ.get("HEXPLAY_REQUIRE_BROWSER"):  # .ci/run: these tests must run there
     assert CHROMIUM, "HEXPLAY_REQUIRE_BROWSER is set but Debian's chromium is not installed"
     import playwright.sync_api as sync_api
 else:
-    sync_api = pytest.importorskip("playwright.sync_api",
-                                   reason="Playwright is not installed (pip install -e '.[test]')")
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="Playwright is not installed (pip install -e '.[test]')"
+    )
     if CHROMIUM is None:
-        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium; .ci/run does it)",
-                    allow_module_level=True)
+        pytest.skip(
+            "Debian's chromium is not installed (apt-get install -y chromium; .ci/run does it)", allow_module_level=True
+        )
 TIMEOUT = 30_000  # ms for anything the bot has to do (generous: CI machines are shared)
 
 

@@ -62,10 +62,24 @@ class Background:
         await self.client.wait_until_ready()
         channel = self.client.get_channel(self.games.id)
         view = discord.ui.View()
-        view.add_item(discord.ui.Select(custom_id="disc", placeholder="Pick a disc", options=[
-            discord.SelectOption(label="Disc e5", value="e5"), discord.SelectOption(label="Disc d4", value="d4")]))
-        view.add_item(discord.ui.Select(custom_id="two", min_values=2, max_values=2, options=[
-            discord.SelectOption(label=x, value=x) for x in ("a1", "b2", "c3")]))
+        view.add_item(
+            discord.ui.Select(
+                custom_id="disc",
+                placeholder="Pick a disc",
+                options=[
+                    discord.SelectOption(label="Disc e5", value="e5"),
+                    discord.SelectOption(label="Disc d4", value="d4"),
+                ],
+            )
+        )
+        view.add_item(
+            discord.ui.Select(
+                custom_id="two",
+                min_values=2,
+                max_values=2,
+                options=[discord.SelectOption(label=x, value=x) for x in ("a1", "b2", "c3")],
+            )
+        )
         view.add_item(discord.ui.UserSelect(custom_id="who", placeholder="Pick a player"))
         await channel.send("Build your turn:", view=view)
 
@@ -102,7 +116,9 @@ def test_select_menus_send_the_picked_values(background, tmp_path):
         single.select_option("d4")
         page.locator(".message.ephemeral", has_text="picked disc=d4").wait_for()
         page.locator("select[data-custom-id=two]").select_option(["a1", "c3"])
-        page.locator(".row", has=page.locator("select[data-custom-id=two]")).get_by_role("button", name="Choose").click()
+        page.locator(".row", has=page.locator("select[data-custom-id=two]")).get_by_role(
+            "button", name="Choose"
+        ).click()
         page.locator(".message.ephemeral", has_text="picked two=a1,c3").wait_for()
         bob = next(u for u in background.emu.store.users.values() if u.name == "bob")
         page.locator("select[data-custom-id=who]").select_option(label="bob")

@@ -4,6 +4,7 @@ the clock file shared with the bot, and the web face's visibility rules."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -17,15 +18,30 @@ from sandbox.web import WebFace
 from tests.botworld import BotWorld
 
 COMMANDS = [
-    {"name": "move", "description": "Play your turn", "options": [
-        {"name": "move", "type": 3, "required": True, "autocomplete": True, "description": "the turn"},
-        {"name": "match", "type": 4, "autocomplete": True, "description": "which match"}]},
-    {"name": "play", "description": "Start a match", "options": [
-        {"name": "game", "type": 3, "required": True, "description": "which game",
-         "choices": [{"name": "Bide", "value": "bide"}, {"name": "Begird", "value": "begird"}]},
-        {"name": "opponent", "type": 6, "description": "invite"},
-        {"name": "seats", "type": 4, "description": "seats"},
-        {"name": "options", "type": 3, "description": "key=value"}]},
+    {
+        "name": "move",
+        "description": "Play your turn",
+        "options": [
+            {"name": "move", "type": 3, "required": True, "autocomplete": True, "description": "the turn"},
+            {"name": "match", "type": 4, "autocomplete": True, "description": "which match"},
+        ],
+    },
+    {
+        "name": "play",
+        "description": "Start a match",
+        "options": [
+            {
+                "name": "game",
+                "type": 3,
+                "required": True,
+                "description": "which game",
+                "choices": [{"name": "Bide", "value": "bide"}, {"name": "Begird", "value": "begird"}],
+            },
+            {"name": "opponent", "type": 6, "description": "invite"},
+            {"name": "seats", "type": 4, "description": "seats"},
+            {"name": "options", "type": 3, "description": "key=value"},
+        ],
+    },
     {"name": "history", "description": "Moves", "options": [{"name": "gif", "type": 5, "description": "replay"}]},
 ]
 USERS = {"alice": 1, "bob": 2}
@@ -63,9 +79,16 @@ def test_options_are_read_as_discord_would_send_them():
     assert option_values(parsed, USERS) == {"game": "bide", "opponent": 2, "seats": 3, "options": "side=4 rule=x"}
     assert option_values(parse("/history gif:yes", COMMANDS), USERS) == {"gif": True}
     assert option_values(parse("/history gif:false", COMMANDS), USERS) == {"gif": False}
-    for text, reason in [("/move", "Missing: move:"), ("/nope", "no command /nope"), ("/play game:bide seats:two", "whole number"),
-                         ("/play game:bide opponent:zed", "no user 'zed'"), ("/history gif:maybe", "true or false"),
-                         ("/move e5", "name:value"), ("/move move:a move:b", "twice"), ("hello", "start with /")]:
+    for text, reason in [
+        ("/move", "Missing: move:"),
+        ("/nope", "no command /nope"),
+        ("/play game:bide seats:two", "whole number"),
+        ("/play game:bide opponent:zed", "no user 'zed'"),
+        ("/history gif:maybe", "true or false"),
+        ("/move e5", "name:value"),
+        ("/move move:a move:b", "twice"),
+        ("hello", "start with /"),
+    ]:
         with pytest.raises(ComposerError, match=reason):
             option_values(parse(text, COMMANDS), USERS)
 
@@ -92,7 +115,7 @@ async def test_the_world_is_saved_and_restored_with_the_same_ids(tmp_path):
         world.build(emu)
         games = next(c for c in emu.store.channels.values() if c.name == world.CHANNEL_NAME)
         alice = next(u for u in emu.store.users.values() if u.name == "alice")
-        message = await emu.user_message(alice, games, "hello <@%d>" % alice.id)
+        message = await emu.user_message(alice, games, f"hello <@{alice.id}>")
         thread = emu.store.add_thread(games, name="Bide #1", kind=11, owner_id=emu.bot.id, auto_archive_duration=60)
         picture = emu.store.add_attachment("board.png", b"\x89PNG\r\n\x1a\n" + bytes(8) + (30).to_bytes(4, "big") * 2)
         board = emu.store.add_message(thread, emu.bot, content="board", attachments=[picture])
@@ -128,7 +151,7 @@ async def test_private_replies_and_dms_are_shown_to_their_user_only(tmp_path):
         lobby = await bot_world.challenge(alice, [bob])
         assert f"<@{alice.id}>" in lobby.response.content  # named, but only the invited player is pinged:
         assert face.views.message_json(lobby.response)["pinged"] == [str(bob.id)]
-        match_id, thread = await bot_world.start_two_player()
+        _match_id, thread = await bot_world.start_two_player()
         replay = await bot_world.emu.invoke(alice, thread, "history", {"gif": True})
         assert replay.deferred
         gif = await replay.wait_message(timeout=15)
@@ -149,8 +172,10 @@ async def test_connected_line_names_the_bot_servers_sync_and_invite_link(tmp_pat
         line = bot.connected_line()
         assert "Connected as Hexplay" in line and "in 1 server;" in line
         assert f"dev servers {bot_world.guild.id}" in line
-        assert (f"https://discord.com/oauth2/authorize?client_id={bot_world.emu.application_id}"
-                f"&scope=bot+applications.commands&permissions={INVITE_PERMISSIONS}") in line
+        assert (
+            f"https://discord.com/oauth2/authorize?client_id={bot_world.emu.application_id}"
+            f"&scope=bot+applications.commands&permissions={INVITE_PERMISSIONS}"
+        ) in line
         bot.settings.dev_guild_ids = []
         assert "synced globally" in bot.connected_line()
     finally:
@@ -160,8 +185,9 @@ async def test_connected_line_names_the_bot_servers_sync_and_invite_link(tmp_pat
 def test_invite_permissions_are_the_ones_the_readme_lists():
     view, send, embed, attach, history = 1 << 10, 1 << 11, 1 << 14, 1 << 15, 1 << 16
     public_threads, send_in_threads = 1 << 35, 1 << 38
-    assert INVITE_PERMISSIONS == view | send | embed | attach | history | public_threads | send_in_threads
-    assert str(INVITE_PERMISSIONS) in open(os.path.join(os.path.dirname(__file__), "..", "README.md")).read()
+    assert view | send | embed | attach | history | public_threads | send_in_threads == INVITE_PERMISSIONS
+    readme = Path(__file__).resolve().parents[1] / "README.md"
+    assert str(INVITE_PERMISSIONS) in readme.read_text(encoding="utf-8")
 
 
 async def test_emulator_observers_see_every_visible_change_and_cannot_break_it(tmp_path):
@@ -170,7 +196,7 @@ async def test_emulator_observers_see_every_visible_change_and_cannot_break_it(t
         seen: list[tuple[str, object]] = []
         bot_world.emu.observers.append(lambda event, obj: seen.append((event, obj)))
         bot_world.emu.observers.append(lambda event, obj: 1 / 0)  # a broken observer is logged, not fatal
-        match_id, thread = await bot_world.start_two_player()
+        _match_id, thread = await bot_world.start_two_player()
         events = [event for event, _ in seen]
         assert "message_created" in events and "message_updated" in events  # lobby posted, then edited
         assert ("channel_created", thread) in seen

@@ -36,7 +36,9 @@ def test_ctrl_c_stops_bot_and_closes_database_then_restart_continues(tmp_path: P
         answer = first.call("/api/send", {"user": "alice", "channel": games, "text": "/play game:bide opponent:bob"})
         assert answer == {"ok": True, "errors": []}
         lobby = _wait(lambda: [m for m in first.call(f"/api/messages?user=bob&channel={games}") if m["components"]])[0]
-        accept = next(c["custom_id"] for row in lobby["components"] for c in row["components"] if c["label"] == "Accept")
+        accept = next(
+            c["custom_id"] for row in lobby["components"] for c in row["components"] if c["label"] == "Accept"
+        )
         assert first.call("/api/press", {"user": "bob", "message": lobby["id"], "custom_id": accept})["ok"]
         thread = _wait(lambda: [c for c in first.call("/api/state?user=alice")["channels"] if c["thread"]])[0]
         _wait(lambda: first.call(f"/api/messages?user=alice&channel={thread['id']}"))
@@ -52,20 +54,28 @@ def test_ctrl_c_stops_bot_and_closes_database_then_restart_continues(tmp_path: P
     second = SandboxProcess(data)
     try:
         assert any("continuing where you left off" in line for line in second.lines), second.lines
-        twin = subprocess.run([sys.executable, "-m", "sandbox", "--sandbox", "--data", str(data), "--port", "0"],
-                              cwd=ROOT, capture_output=True, text=True, timeout=60)
+        twin = subprocess.run(
+            [sys.executable, "-m", "sandbox", "--sandbox", "--data", str(data), "--port", "0"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert twin.returncode != 0 and "Another sandbox is already running" in twin.stderr, twin
         channels = second.call("/api/state?user=alice")["channels"]
         assert thread["id"] in [c["id"] for c in channels]
-        lobby_again = next(m for m in second.call(f"/api/messages?user=alice&channel={games}") if m["id"] == lobby["id"])
+        lobby_again = next(
+            m for m in second.call(f"/api/messages?user=alice&channel={games}") if m["id"] == lobby["id"]
+        )
         assert lobby_again["used"] == {"user": "alice", "command": "/play"}  # "alice used /play" is kept
         before = second.call(f"/api/messages?user=alice&channel={thread['id']}")
         assert before and before[0]["attachments"], "the match's first board was not kept"
         # The restarted bot still knows the match of this thread: the move lands in it.
         answer = second.call("/api/send", {"user": "alice", "channel": thread["id"], "text": "/move move:e5"})
         assert answer == {"ok": True, "errors": []}, answer
-        after = _wait(lambda: [m for m in second.call(f"/api/messages?user=bob&channel={thread['id']}")
-                               if "e5" in m["content"]])
+        after = _wait(
+            lambda: [m for m in second.call(f"/api/messages?user=bob&channel={thread['id']}") if "e5" in m["content"]]
+        )
         assert after[0]["attachments"][0]["type"] == "image/png"
     finally:
         second.interrupt()
@@ -74,10 +84,15 @@ def test_ctrl_c_stops_bot_and_closes_database_then_restart_continues(tmp_path: P
 
 def test_with_a_token_make_run_is_the_bot_on_discord(tmp_path: Path) -> None:
     """`python -m sandbox` hands over to `python -m bot` when DISCORD_TOKEN is set (here: refused at once)."""
-    env = {**os.environ, "DISCORD_TOKEN": "x", "DISCORD_API_BASE_URL": "http://127.0.0.1:9/api/v10",
-           "HEXPLAY_DB_PATH": str(tmp_path / "db.sqlite3")}
-    done = subprocess.run([sys.executable, "-m", "sandbox"], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=60)
+    env = {
+        **os.environ,
+        "DISCORD_TOKEN": "x",
+        "DISCORD_API_BASE_URL": "http://127.0.0.1:9/api/v10",
+        "HEXPLAY_DB_PATH": str(tmp_path / "db.sqlite3"),
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "sandbox"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
     assert "Sandbox" not in done.stdout
     assert done.returncode != 0  # the bot could not reach "Discord" at a closed port
 

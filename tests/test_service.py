@@ -7,12 +7,12 @@ import pytest
 
 from bot.domain.clock import ManualClock
 from bot.domain.errors import Refusal
+from bot.domain.replay import replay
+from bot.domain.seats import game_of
 from bot.service.lobby import parse_options
 from bot.service.matches import MatchService
 from bot.store.sqlite import SqliteStore
 from bot.store.sqlite.migrations import MIGRATIONS
-from bot.domain.replay import replay
-from bot.domain.seats import game_of
 from tests.said import lobby_text, refused, said, words
 
 ALICE, BOB, CAROL, DAN = (101, "alice"), (102, "bob"), (103, "carol"), (104, "dan")
@@ -29,8 +29,14 @@ async def env(tmp_path):
 
 
 async def started_match(service, players=(ALICE, BOB), options=None):
-    match = await service.create(game_id="bide", creator=players[0], invited=list(players[1:]), guild_id=GUILD,
-                                 channel_id=CHANNEL, options_text=options)
+    match = await service.create(
+        game_id="bide",
+        creator=players[0],
+        invited=list(players[1:]),
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        options_text=options,
+    )
     outcome = None
     for user in players[1:]:
         outcome = await service.accept(match.id, user[0])
@@ -91,7 +97,8 @@ async def test_simultaneous_moves_apply_exactly_once(env):
     service, _, _ = env
     match = await started_match(service)
     results = await asyncio.gather(
-        service.play(match.id, ALICE[0], "e5"), service.play(match.id, ALICE[0], "a1"), return_exceptions=True)
+        service.play(match.id, ALICE[0], "e5"), service.play(match.id, ALICE[0], "a1"), return_exceptions=True
+    )
     applied = [r for r in results if not isinstance(r, Exception)]
     answer = [r for r in results if isinstance(r, Refusal)]
     assert len(applied) == 1 and len(answer) == 1
@@ -142,16 +149,16 @@ async def test_a_state_that_disagrees_with_its_log_is_set_aside_not_rewritten(en
     with refused(match="paused"):
         await service.play(match.id, ALICE[0], "d5")
     # once an operator repairs it, the next start-up puts it back in play
-    await service.store._db.execute("UPDATE matches SET state = ? WHERE id = ?", (json.dumps(game.to_json()),
-                                                                                   match.id))
+    await service.store._db.execute("UPDATE matches SET state = ? WHERE id = ?", (json.dumps(game.to_json()), match.id))
     assert await service.verify_all() == []
     await service.play(match.id, ALICE[0], "d5")
 
 
 async def test_multiplayer_lobby_join_and_start(env):
     service, _, _ = env
-    match = await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL,
-                                 players=4)
+    match = await service.create(
+        game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL, players=4
+    )
     assert "3 open seats" in lobby_text(match)
     with refused(match="at least 2"):
         await service.start(match.id, ALICE[0])
@@ -187,8 +194,9 @@ async def test_bad_lobby_requests(env):
     with refused(match="unknown game"):
         await service.create(game_id="chess", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL)
     with refused(match="side cannot be"):
-        await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL,
-                             options_text="side=9")
+        await service.create(
+            game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL, options_text="side=9"
+        )
     with refused(match="yourself"):
         await service.create(game_id="bide", creator=ALICE, invited=[ALICE], guild_id=GUILD, channel_id=CHANNEL)
     with refused(match="key=value"):
@@ -310,8 +318,9 @@ async def test_move_log_keeps_what_was_typed_who_and_when(env):
 
 async def test_invited_player_pressing_join_accepts(env):
     service, _, _ = env
-    match = await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL,
-                                 players=3)
+    match = await service.create(
+        game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL, players=3
+    )
     outcome = await service.join(match.id, BOB)
     assert "accepted" in said(outcome) and not outcome.started
     assert all(s.accepted for s in outcome.match.seats)

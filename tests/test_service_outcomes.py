@@ -9,18 +9,17 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.domain.clock import ManualClock
+from bot.chat import texts
 from bot.chat.texts import waited
-from bot.domain.errors import Refusal
+from bot.domain.clock import ManualClock
+from bot.domain.errors import Refusal, VersionConflict
+from bot.domain.model import MoveRow, Preferences, SeatRow
+from bot.domain.seats import game_of
 from bot.service.lobby import parse_options
 from bot.service.matches import MatchService
-from bot.domain.errors import VersionConflict
-from bot.domain.model import MoveRow, Preferences, SeatRow
+from bot.service.suggestions import MAX_CHOICES
 from bot.store.sqlite import SqliteStore
 from games import Event
-from bot.service.suggestions import MAX_CHOICES
-from bot.domain.seats import game_of
-from bot.chat import texts
 from tests.said import refusal_text, refused, said, words
 
 GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
@@ -30,17 +29,28 @@ HOUR = 3600.0
 
 async def active(service: MatchService, players=(ALICE, BOB), guild=GUILD):
     service.clock.advance(61)  # past the challenge rate limit
-    match = await service.create(game_id="bide", creator=players[0], invited=list(players[1:]), guild_id=guild,
-                                 channel_id=CHANNEL)
+    match = await service.create(
+        game_id="bide", creator=players[0], invited=list(players[1:]), guild_id=guild, channel_id=CHANNEL
+    )
     for user in players[1:]:
         await service.accept(match.id, user[0])
     return await service.get(match.id)
 
 
-@pytest.mark.parametrize("seconds, text", [
-    (0, "1 min"), (59, "1 min"), (150, "2 min"), (3599, "59 min"), (3600, "1 h"), (7000, "2 h"),
-    (47 * HOUR + 1800, "48 h"), (48 * HOUR, "2 days"), (84 * HOUR, "4 days"),
-])
+@pytest.mark.parametrize(
+    "seconds, text",
+    [
+        (0, "1 min"),
+        (59, "1 min"),
+        (150, "2 min"),
+        (3599, "59 min"),
+        (3600, "1 h"),
+        (7000, "2 h"),
+        (47 * HOUR + 1800, "48 h"),
+        (48 * HOUR, "2 days"),
+        (84 * HOUR, "4 days"),
+    ],
+)
 def test_how_long_a_turn_has_waited(seconds, text):
     match = SimpleNamespace(turn_started_at=1000.0, created_at=0.0)
     assert waited(match, 1000.0 + seconds) == text
@@ -61,21 +71,24 @@ class FakeEnd:
         return seat
 
 
-@pytest.mark.parametrize("winners, scores, text", [
-    ([1, 2], [3, 3, 1], "Game over: **alice** (Red) and **bob** (Blue) share the win (alice 3, bob 3, carol 1)."),
-    ([2], [1.5, 2.25, 0], "Game over: **bob** (Blue) wins (alice 1.5, bob 2.25, carol 0)."),
-    ([3], None, "Game over: **carol** (Yellow) wins."),
-    ([], None, "Game over: a draw."),
-])
+@pytest.mark.parametrize(
+    "winners, scores, text",
+    [
+        ([1, 2], [3, 3, 1], "Game over: **alice** (Red) and **bob** (Blue) share the win (alice 3, bob 3, carol 1)."),
+        ([2], [1.5, 2.25, 0], "Game over: **bob** (Blue) wins (alice 1.5, bob 2.25, carol 0)."),
+        ([3], None, "Game over: **carol** (Yellow) wins."),
+        ([], None, "Game over: a draw."),
+    ],
+)
 def test_the_result_names_every_winner_and_every_score(winners, scores, text):
-    match = SimpleNamespace(game="bide", id=1, seats=[SeatRow(i + 1, u[0], u[1]) for i, u in
-                                                      enumerate((ALICE, BOB, CAROL))])
+    match = SimpleNamespace(
+        game="bide", id=1, seats=[SeatRow(i + 1, u[0], u[1]) for i, u in enumerate((ALICE, BOB, CAROL))]
+    )
     match.user_of = lambda seat: next(s for s in match.seats if s.seat == seat)
     assert texts.result_line(match, FakeEnd(winners, scores)) == text
 
 
-async def test_a_finished_game_calls_each_hook_with_the_stored_match_and_a_failing_hook_loses_nothing(
-        service, caplog):
+async def test_a_finished_game_calls_each_hook_with_the_stored_match_and_a_failing_hook_loses_nothing(service, caplog):
     seen = []
 
     async def failing(match):
@@ -91,7 +104,8 @@ async def test_a_finished_game_calls_each_hook_with_the_stored_match_and_a_faili
     outcome = await service.resign(match.id, BOB[0])
     assert outcome.finished and seen == [(match.id, "finished")]
     assert [r.getMessage() for r in caplog.records] == [
-        f"match {match.id}: a finish listener failed (it is retried at start-up)"]
+        f"match {match.id}: a finish listener failed (it is retried at start-up)"
+    ]
     assert (await service.get(match.id)).status == "finished"
 
 
@@ -106,7 +120,8 @@ async def test_moves_never_shown_are_announced_after_a_restart_once(service):
     await service.store.quarantine(set_aside.id, "broken", 1.0)
     outcomes = await service.unannounced()
     assert [(o.match.id, said(o)) for o in outcomes] == [
-        (missed.id, f"**alice** (Red) played `e5`. <@{BOB[0]}>, your move.")]
+        (missed.id, f"**alice** (Red) played `e5`. <@{BOB[0]}>, your move.")
+    ]
     assert outcomes[0].mention_user_ids == [BOB[0]]
 
 
@@ -119,8 +134,9 @@ async def test_a_match_that_cannot_be_rebuilt_does_not_stop_the_other_announceme
         await db.execute("UPDATE moves SET events = '[{' WHERE match_id = ?", (broken.id,))
     caplog.set_level(logging.ERROR, logger="bot")
     assert [o.match.id for o in await service.unannounced()] == [fine.id]
-    assert any(f"match {broken.id} set aside: its logged move 1 cannot be read" in r.getMessage()
-               for r in caplog.records)
+    assert any(
+        f"match {broken.id} set aside: its logged move 1 cannot be read" in r.getMessage() for r in caplog.records
+    )
     assert await service.store.quarantined_ids() == [broken.id]
 
 
@@ -146,8 +162,9 @@ async def test_the_end_is_sent_by_dm_only_to_those_with_reminders_on_by_dm(servi
 async def test_a_reminder_tells_the_time_left_when_the_match_has_a_limit(service):
     service.clock.advance(61)
     await service.store.set_preferences(ALICE[0], GUILD, Preferences(delay_hours=2))
-    lobby = await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL,
-                                 days_per_move=1)
+    lobby = await service.create(
+        game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL, days_per_move=1
+    )
     match = (await service.accept(lobby.id, BOB[0])).match
     service.clock.advance(2 * HOUR + 1)
     (job,) = await service.due_reminders()
@@ -155,8 +172,9 @@ async def test_a_reminder_tells_the_time_left_when_the_match_has_a_limit(service
 
 
 async def test_a_move_in_a_lobby_or_a_paused_match_is_refused_with_the_reason(service):
-    lobby = await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL,
-                                 players=3)
+    lobby = await service.create(
+        game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL, players=3
+    )
     with refused() as raised:
         await service.play(lobby.id, ALICE[0], "e5")
     assert refusal_text(raised.value) == f"Bide #{lobby.id} has not started yet."
@@ -164,7 +182,9 @@ async def test_a_move_in_a_lobby_or_a_paused_match_is_refused_with_the_reason(se
     await service.store.quarantine(paused.id, "broken", 1.0)
     with refused() as raised:
         await service.play(paused.id, ALICE[0], "e5")
-    assert refusal_text(raised.value).endswith("(they have been told; see the log). Your other matches are not affected.")
+    assert refusal_text(raised.value).endswith(
+        "(they have been told; see the log). Your other matches are not affected."
+    )
 
 
 async def test_autocomplete_for_someone_waiting_keeps_the_full_number_of_choices(service):
@@ -173,7 +193,7 @@ async def test_autocomplete_for_someone_waiting_keeps_the_full_number_of_choices
     theirs = words(service).suggestions(match, game, BOB[0], "")
     mine = words(service).suggestions(match, game, ALICE[0], "")
     assert len(mine) == len(theirs) == MAX_CHOICES
-    assert theirs[0] == ("Not your turn: alice is to move", "-") and theirs[1:] == mine[:MAX_CHOICES - 1]
+    assert theirs[0] == ("Not your turn: alice is to move", "-") and theirs[1:] == mine[: MAX_CHOICES - 1]
 
 
 async def test_my_matches_and_my_only_match_stay_in_this_server(service):
@@ -194,8 +214,10 @@ async def test_with_several_matches_the_one_waiting_for_you_is_meant(service):
     await service.play(waiting.id, ALICE[0], "e5")
     with refused() as several:
         await service.resolve(ALICE[0], GUILD, CHANNEL, None)
-    assert refusal_text(several.value) == (f"You are in several matches (#{waiting.id} Bide, #{other.id} Bide): use the "
-                                  "match option, or type the command in the match's thread.")
+    assert refusal_text(several.value) == (
+        f"You are in several matches (#{waiting.id} Bide, #{other.id} Bide): use the "
+        "match option, or type the command in the match's thread."
+    )
     await service.store.update_match_fields(other.id, thread_id=777)
     assert (await service.resolve(ALICE[0], GUILD, 777, None)).id == other.id
 
@@ -219,14 +241,17 @@ async def test_pictures_get_the_title_the_names_the_last_turn_and_the_zoom(servi
     assert kwargs["player_names"] == ["alice", "bob", "carol"] and last[:2] == ["place", "push"]
     png, _ = await words(service).preview(match.id, CAROL[0], "c3")
     ply, kwargs = drawn.pop()
-    assert ply == 3 and kwargs["title"] == f"Bide #{match.id}" and [e.kind for e in kwargs["last_events"]][0] == "place"
+    assert (
+        ply == 3 and kwargs["title"] == f"Bide #{match.id}" and next(e.kind for e in kwargs["last_events"]) == "place"
+    )
     lobby = await service.create(game_id="bide", creator=CAROL, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL)
     with refused(match=f"Bide #{lobby.id} has not started yet"):
         await words(service).board(lobby.id)
 
     service.clock.advance(61)
-    begird = await service.create(game_id="begird", creator=ALICE, invited=[BOB], guild_id=GUILD,
-                                  channel_id=CHANNEL, options_text="board=small")
+    begird = await service.create(
+        game_id="begird", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL, options_text="board=small"
+    )
     await service.accept(begird.id, BOB[0])
     await words(service).board(begird.id, " Last ")
     assert drawn.pop()[1]["zoom"] == "Last"
@@ -262,8 +287,9 @@ async def test_with_reminders_off_none_is_sent_and_the_next_check_is_a_delay_lat
 @pytest.mark.parametrize("hours, allowed", [(0.99, False), (1, True), (336, True), (336.5, False)])
 async def test_the_reminder_delay_is_one_hour_to_fourteen_days(service, hours, allowed):
     if allowed:
-        assert (await service.set_preferences(ALICE[0], GUILD, reminders=None, delay_hours=hours,
-                                              via=None)).delay_hours == hours
+        assert (
+            await service.set_preferences(ALICE[0], GUILD, reminders=None, delay_hours=hours, via=None)
+        ).delay_hours == hours
     else:
         with refused(match="between 1 hour and 14 days"):
             await service.set_preferences(ALICE[0], GUILD, reminders=None, delay_hours=hours, via=None)
@@ -298,8 +324,9 @@ async def test_a_reminder_that_does_not_match_the_turn_or_a_paused_match_is_neve
 
 async def test_a_missed_announcement_names_who_moved_even_after_a_swap(service):
     service.clock.advance(61)
-    lobby = await service.create(game_id="begird", creator=ALICE, invited=[BOB], guild_id=GUILD,
-                                 channel_id=CHANNEL, options_text="board=small")
+    lobby = await service.create(
+        game_id="begird", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL, options_text="board=small"
+    )
     await service.accept(lobby.id, BOB[0])
     await service.play(lobby.id, ALICE[0], "a1")
     await service.play(lobby.id, BOB[0], "swap")  # bob now owns the first seat's stones
@@ -338,9 +365,18 @@ async def test_apply_move_returns_the_version_it_stored(service):
     game = game_of(match)
     events = game.play_turn("e5")
     move = MoveRow(0, 0, 1, ALICE[0], "turn", "e5", [e.to_json() for e in events], 0.0)
-    version = await service.store.apply_move(match.id, match.version, move=move, state=game.to_json(),
-                                             finished=False, result=None, turn_changed=True, resigned_seat=None,
-                                             reminder=None, now=5.0)
+    version = await service.store.apply_move(
+        match.id,
+        match.version,
+        move=move,
+        state=game.to_json(),
+        finished=False,
+        result=None,
+        turn_changed=True,
+        resigned_seat=None,
+        reminder=None,
+        now=5.0,
+    )
     assert version == match.version + 1 == (await service.get(match.id)).version
 
 
@@ -363,8 +399,9 @@ async def test_without_a_configured_delay_a_reminder_comes_after_24_hours(tmp_pa
 
 async def test_the_deadline_itself_is_already_out_of_time(service):
     service.clock.advance(61)
-    lobby = await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL,
-                                 days_per_move=1)
+    lobby = await service.create(
+        game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL, days_per_move=1
+    )
     match = (await service.accept(lobby.id, BOB[0])).match
     service.clock.current = match.deadline_at - 1
     assert words(service).time_note(match) == f"time runs out <t:{int(match.deadline_at)}:R>"
@@ -378,8 +415,10 @@ async def test_a_change_that_lost_a_race_is_refused_with_the_truth():
 
     with refused() as raised:
         await MatchService.guarded(lost())
-    assert refusal_text(raised.value) == ("The position changed at the same moment (another turn or button came first), "
-                                  "so nothing was done: look at the latest board and try again.")
+    assert refusal_text(raised.value) == (
+        "The position changed at the same moment (another turn or button came first), "
+        "so nothing was done: look at the latest board and try again."
+    )
 
 
 def test_effects_of_a_turn_are_counted_in_words():
@@ -389,7 +428,8 @@ def test_effects_of_a_turn_are_counted_in_words():
     assert texts._effects(events("place")) == ""
     assert texts._effects(events("place", "push")) == " — 1 disc pushed"
     assert texts._effects(events("push", "push", "capture", "release")) == (
-        " — 2 discs pushed, 1 captured, a release: every opponent must release next turn")
+        " — 2 discs pushed, 1 captured, a release: every opponent must release next turn"
+    )
     assert texts._effects(events("capture", "capture", "swap")) == " — 2 captured, the players swapped sides"
 
 
@@ -403,8 +443,9 @@ async def test_replays_one_at_a_time_per_match_and_thirty_seconds_apart_per_play
     monkeypatch.setattr("bot.service.pictures.render_gif", fake_gif)  # drawn on a thread in tests (no worker processes)
     match = await active(service)
     await service.play(match.id, ALICE[0], "e5")
-    first, second = await asyncio.gather(service.history_gif(match.id), service.history_gif(match.id),
-                                         return_exceptions=True)
+    first, second = await asyncio.gather(
+        service.history_gif(match.id), service.history_gif(match.id), return_exceptions=True
+    )
     assert first == b"GIF89a" and isinstance(second, Refusal)
     assert refusal_text(second) == (f"A replay of Bide #{match.id} is being drawn right now; ask again in a moment.")
     assert drawn == [(2, f"Bide #{match.id}", ["alice", "bob"])]
@@ -422,13 +463,16 @@ async def test_replays_one_at_a_time_per_match_and_thirty_seconds_apart_per_play
         await service.history_gif(match.id, ALICE[0], GUILD)
 
 
-@pytest.mark.parametrize("described, line", [
-    ("b2-c2 (took the ball)", "**alice**: b2-c2 (took the ball)."),
-    ("b5^ne — GOAL! 2–1 and the game!", "**alice**: b5^ne — GOAL! 2–1 and the game!"),
-    ("03-4 — bumps 06 to 07.", "**alice**: 03-4 — bumps 06 to 07."),
-    ("e5", "**alice** played `e5`."),
-    ("", "**alice** played `e5`."),
-])
+@pytest.mark.parametrize(
+    "described, line",
+    [
+        ("b2-c2 (took the ball)", "**alice**: b2-c2 (took the ball)."),
+        ("b5^ne — GOAL! 2–1 and the game!", "**alice**: b5^ne — GOAL! 2–1 and the game!"),
+        ("03-4 — bumps 06 to 07.", "**alice**: 03-4 — bumps 06 to 07."),
+        ("e5", "**alice** played `e5`."),
+        ("", "**alice** played `e5`."),
+    ],
+)
 def test_a_turn_is_announced_in_the_engines_words_ending_as_a_sentence(described, line):
     game = SimpleNamespace(describe_turn=lambda events, notation: described)
     assert texts.turn_line("**alice**", game, "e5", []) == line
@@ -444,15 +488,18 @@ async def test_a_missed_announcement_tells_the_turn_in_the_engines_words_as_it_w
     assert words(service).status_line(match, game_of(match)) == f"Bide #{match.id}, turn 1: **alice** (Red) to move."
     over = (await service.resign(match.id, BOB[0])).match
     assert words(service).status_line(over, game_of(over)) == (
-        f"Bide #{over.id}: {words(service).result_line(over, game_of(over))}")
+        f"Bide #{over.id}: {words(service).result_line(over, game_of(over))}"
+    )
 
 
 async def test_too_many_seats_with_computers_counts_who_was_asked_for(service):
     with refused() as raised:
-        await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL,
-                             computers=5)
-    assert refusal_text(raised.value) == ("Bide is played by 2 to 6 players, not 7 (you, 1 invited player and 5 computer "
-                                  "seats).")
+        await service.create(
+            game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL, computers=5
+        )
+    assert refusal_text(raised.value) == (
+        "Bide is played by 2 to 6 players, not 7 (you, 1 invited player and 5 computer seats)."
+    )
 
 
 async def test_every_player_on_vacation_is_named_in_the_board_line(service):
@@ -460,5 +507,7 @@ async def test_every_player_on_vacation_is_named_in_the_board_line(service):
     now = service.clock.now()
     await service.store.add_vacation(ALICE[0], now, now + 2 * HOUR)
     await service.store.add_vacation(CAROL[0], now, now + 3 * HOUR)
-    assert await words(service).vacation_note(match) == (f"alice is on vacation until <t:{int(now + 2 * HOUR)}:f>; "
-                                                   f"carol is on vacation until <t:{int(now + 3 * HOUR)}:f>")
+    assert await words(service).vacation_note(match) == (
+        f"alice is on vacation until <t:{int(now + 2 * HOUR)}:f>; "
+        f"carol is on vacation until <t:{int(now + 3 * HOUR)}:f>"
+    )

@@ -21,17 +21,17 @@ from pathlib import Path
 
 import pytest
 
-from bot.domain.clock import ManualClock
-from bot.service.offers import Offers
-from bot.chat.texts import waited
-from bot.domain.errors import Refusal
-from bot.service.matches import MatchService
-from bot.store.sqlite import SqliteStore
-from bot.service.timelimits import TimeLimits
-from bot.domain.seats import game_of
 from bot.chat import texts
+from bot.chat.texts import waited
+from bot.domain.clock import ManualClock
+from bot.domain.errors import Refusal
 from bot.domain.outcome import Outcome
-from tests.said import lobby_text, refused, said, words, refusal_text
+from bot.domain.seats import game_of
+from bot.service.matches import MatchService
+from bot.service.offers import Offers
+from bot.service.timelimits import TimeLimits
+from bot.store.sqlite import SqliteStore
+from tests.said import lobby_text, refusal_text, said, words
 
 GOLDEN = Path(__file__).parent / "golden" / "service_texts.txt"
 GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
@@ -74,14 +74,15 @@ async def env(tmp_path):
 
 
 async def lobby_session(service: MatchService, clock: ManualClock, t: Transcript) -> None:
-    new = dict(game_id="bide", guild_id=GUILD, channel_id=CHANNEL)
+    new = {"game_id": "bide", "guild_id": GUILD, "channel_id": CHANNEL}
     await t.refused("invite yourself", service.create(creator=ALICE, invited=[ALICE], **new))
     await t.refused("bide for 7", service.create(creator=ALICE, invited=[], players=7, **new))
     clock.advance(61)  # each request that passes the checks before the limits counts towards 3 a minute
-    await t.refused("begird for 3", service.create(creator=ALICE, invited=[], players=3, game_id="begird",
-                                                   guild_id=GUILD, channel_id=CHANNEL))
-    await t.refused("3 invited to 3 seats", service.create(creator=ALICE, invited=[BOB, CAROL, DAN], players=3,
-                                                           **new))
+    await t.refused(
+        "begird for 3",
+        service.create(creator=ALICE, invited=[], players=3, game_id="begird", guild_id=GUILD, channel_id=CHANNEL),
+    )
+    await t.refused("3 invited to 3 seats", service.create(creator=ALICE, invited=[BOB, CAROL, DAN], players=3, **new))
     clock.advance(61)
     await t.refused("bad option", service.create(creator=ALICE, invited=[BOB], options_text="side=9", **new))
     await t.refused("option without =", service.create(creator=ALICE, invited=[BOB], options_text="side", **new))
@@ -89,8 +90,9 @@ async def lobby_session(service: MatchService, clock: ManualClock, t: Transcript
     await t.refused("31 days per move", service.create(creator=ALICE, invited=[BOB], days_per_move=31, **new))
 
     clock.advance(61)
-    lobby = await service.create(creator=ALICE, invited=[BOB, BOB], players=4, options_text="side=4",
-                                 days_per_move=2, rated=False, **new)
+    lobby = await service.create(
+        creator=ALICE, invited=[BOB, BOB], players=4, options_text="side=4", days_per_move=2, rated=False, **new
+    )
     t.say("lobby of 4", lobby_text(lobby))
     t.say("can start early", words(service).can_start_early(lobby))
     await t.refused("carol accepts uninvited", service.accept(lobby.id, CAROL[0]))
@@ -128,11 +130,11 @@ async def lobby_session(service: MatchService, clock: ManualClock, t: Transcript
     await t.do("carol cancels", service.cancel(cancelled.id, CAROL[0]))
     await t.refused("look at a cancelled match", service.get(cancelled.id))
 
-    for n in range(3):
+    for _n in range(3):
         await service.create(creator=DAN, invited=[], players=3, **new)
     await t.refused("a fourth challenge in a minute", service.create(creator=DAN, invited=[], players=3, **new))
     clock.advance(61)
-    for n in range(2):
+    for _n in range(2):
         await service.create(creator=DAN, invited=[], players=3, **new)
     clock.advance(61)
     await t.refused("a sixth open challenge", service.create(creator=DAN, invited=[], players=3, **new))
@@ -140,8 +142,16 @@ async def lobby_session(service: MatchService, clock: ManualClock, t: Transcript
 
 async def play_session(service: MatchService, clock: ManualClock, t: Transcript) -> None:
     clock.advance(61)
-    match = await service.create(game_id="bide", creator=ALICE, invited=[BOB, CAROL], players=3, guild_id=GUILD,
-                                 channel_id=CHANNEL, options_text="side=4", days_per_move=3)
+    match = await service.create(
+        game_id="bide",
+        creator=ALICE,
+        invited=[BOB, CAROL],
+        players=3,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        options_text="side=4",
+        days_per_move=3,
+    )
     await t.do("bob accepts a seat of three", service.accept(match.id, BOB[0]))
     await t.do("carol accepts, the lobby starts", service.accept(match.id, CAROL[0]))
     await t.refused("bob before his turn", service.play(match.id, BOB[0], "a1"))
@@ -191,11 +201,17 @@ async def play_session(service: MatchService, clock: ManualClock, t: Transcript)
     await t.refused("a move after the end", service.play(match.id, ALICE[0], "a1"))
 
 
-
 async def playbai_session(service: MatchService, clock: ManualClock, t: Transcript) -> None:
     clock.advance(61)
-    lobby = await service.create(game_id="playbai", creator=ALICE, invited=[BOB], guild_id=GUILD,
-                                 channel_id=CHANNEL, days_per_move=2, options_text="expert=true")
+    lobby = await service.create(
+        game_id="playbai",
+        creator=ALICE,
+        invited=[BOB],
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        days_per_move=2,
+        options_text="expert=true",
+    )
     t.say("play bai lobby", lobby_text(lobby))
     match = (await t.do("bob accepts play bai", service.accept(lobby.id, BOB[0]))).match
     _, line = await words(service).preview(match.id, ALICE[0], "e2-e1")
@@ -239,12 +255,17 @@ def _vacation(started: tuple[float, float, int], days: int) -> tuple[float, int,
 
 async def reminder_session(service: MatchService, clock: ManualClock, t: Transcript) -> None:
     t.say("preferences by default", words(service).describe_preferences(await service.preferences(CAROL[0], GUILD)))
-    await t.refused("a reminder after 30 minutes", service.set_preferences(
-        CAROL[0], GUILD, reminders=None, delay_hours=0.5, via=None))
-    await t.refused("a reminder after 15 days", service.set_preferences(
-        CAROL[0], GUILD, reminders=None, delay_hours=15 * 24, via=None))
-    await t.refused("by carrier pigeon", service.set_preferences(
-        CAROL[0], GUILD, reminders=None, delay_hours=None, via="pigeon"))
+    await t.refused(
+        "a reminder after 30 minutes",
+        service.set_preferences(CAROL[0], GUILD, reminders=None, delay_hours=0.5, via=None),
+    )
+    await t.refused(
+        "a reminder after 15 days",
+        service.set_preferences(CAROL[0], GUILD, reminders=None, delay_hours=15 * 24, via=None),
+    )
+    await t.refused(
+        "by carrier pigeon", service.set_preferences(CAROL[0], GUILD, reminders=None, delay_hours=None, via="pigeon")
+    )
     prefs = await service.set_preferences(CAROL[0], GUILD, reminders=None, delay_hours=3, via="ping")
     t.say("every 3 h by ping", words(service).describe_preferences(prefs))
     prefs = await service.set_preferences(DAN[0], GUILD, reminders=False, delay_hours=None, via=None)

@@ -15,19 +15,26 @@ from pathlib import Path
 import pytest
 
 from bot.config import Settings
-from bot.redact import RedactTokens, redact
 from bot.domain.errors import StoreUnavailable
+from bot.redact import RedactTokens, redact
 from bot.store.sqlite import SqliteStore
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def run_bot(tmp_path: Path, db: Path, **env: str) -> tuple[subprocess.CompletedProcess, float]:
-    environment = {**os.environ, "DISCORD_TOKEN": "x", "HEXPLAY_DB_PATH": str(db), "PYTHONPATH": str(ROOT),
-                   "DISCORD_API_BASE_URL": "http://127.0.0.1:9/api/v10", **env}
+    environment = {
+        **os.environ,
+        "DISCORD_TOKEN": "x",
+        "HEXPLAY_DB_PATH": str(db),
+        "PYTHONPATH": str(ROOT),
+        "DISCORD_API_BASE_URL": "http://127.0.0.1:9/api/v10",
+        **env,
+    }
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=environment, capture_output=True,
-                          text=True, timeout=30)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=30
+    )
     return done, time.monotonic() - started
 
 
@@ -84,14 +91,23 @@ async def test_database_files_are_private(tmp_path):
         await store.close()
 
 
-@pytest.mark.parametrize("name,value", [
-    ("HEXPLAY_REMINDER_HOURS", "nan"), ("HEXPLAY_REMINDER_HOURS", "0"), ("HEXPLAY_REMINDER_HOURS", "-3"),
-    ("HEXPLAY_REMINDER_HOURS", "inf"), ("HEXPLAY_REMINDER_HOURS", "soon"),
-    ("HEXPLAY_REMINDER_CHECK_SECONDS", "0"), ("HEXPLAY_REMINDER_CHECK_SECONDS", "-1"),
-    ("HEXPLAY_REMINDER_CHECK_SECONDS", "nan"),
-    ("HEXPLAY_COMPUTER_PROCESSES", "0"), ("HEXPLAY_COMPUTER_PROCESSES", "0.5"), ("HEXPLAY_COMPUTER_PROCESSES", "17"),
-    ("HEXPLAY_COMPUTER_PROCESSES", "two"),
-])
+@pytest.mark.parametrize(
+    "name,value",
+    [
+        ("HEXPLAY_REMINDER_HOURS", "nan"),
+        ("HEXPLAY_REMINDER_HOURS", "0"),
+        ("HEXPLAY_REMINDER_HOURS", "-3"),
+        ("HEXPLAY_REMINDER_HOURS", "inf"),
+        ("HEXPLAY_REMINDER_HOURS", "soon"),
+        ("HEXPLAY_REMINDER_CHECK_SECONDS", "0"),
+        ("HEXPLAY_REMINDER_CHECK_SECONDS", "-1"),
+        ("HEXPLAY_REMINDER_CHECK_SECONDS", "nan"),
+        ("HEXPLAY_COMPUTER_PROCESSES", "0"),
+        ("HEXPLAY_COMPUTER_PROCESSES", "0.5"),
+        ("HEXPLAY_COMPUTER_PROCESSES", "17"),
+        ("HEXPLAY_COMPUTER_PROCESSES", "two"),
+    ],
+)
 def test_bad_settings_are_refused_with_the_variable_named(monkeypatch, name, value):
     monkeypatch.setenv(name, value)
     with pytest.raises(SystemExit) as refused:
@@ -113,8 +129,15 @@ BAD_VALUES = {
 }
 
 
-@pytest.mark.parametrize("name,value", [(name, value) for name, values in BAD_VALUES.items() for value in values
-                                        if not (value.strip() == "" and name != "HEXPLAY_DEV_GUILD_IDS")])
+@pytest.mark.parametrize(
+    "name,value",
+    [
+        (name, value)
+        for name, values in BAD_VALUES.items()
+        for value in values
+        if not (value.strip() == "" and name != "HEXPLAY_DEV_GUILD_IDS")
+    ],
+)
 def test_every_numeric_setting_refuses_bad_values_in_one_line(monkeypatch, name, value):
     monkeypatch.setenv(name, value)
     with pytest.raises(SystemExit) as refused:
@@ -123,16 +146,22 @@ def test_every_numeric_setting_refuses_bad_values_in_one_line(monkeypatch, name,
     assert message.startswith(name) and "\n" not in message and len(message) < 200, message
 
 
-@pytest.mark.parametrize("name,value,attribute,expected", [
-    ("HEXPLAY_REMINDER_HOURS", "1", "reminder_hours", 1.0), ("HEXPLAY_REMINDER_HOURS", "336", "reminder_hours", 336.0),
-    ("HEXPLAY_REMINDER_HOURS", " 2.5e1 ", "reminder_hours", 25.0),
-    ("HEXPLAY_REMINDER_CHECK_SECONDS", "1", "reminder_check_seconds", 1.0),
-    ("HEXPLAY_REMINDER_CHECK_SECONDS", "", "reminder_check_seconds", 60.0),
-    ("HEXPLAY_VACATION_DAYS", "1", "vacation_days", 1.0), ("HEXPLAY_VACATION_DAYS", "365", "vacation_days", 365.0),
-    ("HEXPLAY_RENDER_PROCESSES", "0", "render_processes", 0), ("HEXPLAY_RENDER_PROCESSES", "8", "render_processes", 8),
-    ("HEXPLAY_COMPUTER_PROCESSES", "16", "computer_processes", 16),
-    ("HEXPLAY_DEV_GUILD_IDS", " 12, 34 ,", "dev_guild_ids", [12, 34]),
-])
+@pytest.mark.parametrize(
+    "name,value,attribute,expected",
+    [
+        ("HEXPLAY_REMINDER_HOURS", "1", "reminder_hours", 1.0),
+        ("HEXPLAY_REMINDER_HOURS", "336", "reminder_hours", 336.0),
+        ("HEXPLAY_REMINDER_HOURS", " 2.5e1 ", "reminder_hours", 25.0),
+        ("HEXPLAY_REMINDER_CHECK_SECONDS", "1", "reminder_check_seconds", 1.0),
+        ("HEXPLAY_REMINDER_CHECK_SECONDS", "", "reminder_check_seconds", 60.0),
+        ("HEXPLAY_VACATION_DAYS", "1", "vacation_days", 1.0),
+        ("HEXPLAY_VACATION_DAYS", "365", "vacation_days", 365.0),
+        ("HEXPLAY_RENDER_PROCESSES", "0", "render_processes", 0),
+        ("HEXPLAY_RENDER_PROCESSES", "8", "render_processes", 8),
+        ("HEXPLAY_COMPUTER_PROCESSES", "16", "computer_processes", 16),
+        ("HEXPLAY_DEV_GUILD_IDS", " 12, 34 ,", "dev_guild_ids", [12, 34]),
+    ],
+)
 def test_numeric_settings_at_their_bounds_are_kept(monkeypatch, name, value, attribute, expected):
     monkeypatch.setenv(name, value)
     assert getattr(Settings.from_env(), attribute) == expected
@@ -150,8 +179,9 @@ def test_good_settings_are_kept(monkeypatch):
 def test_interaction_tokens_are_redacted_from_logs():
     token = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5OmFiY2RlZg.x-Y_z"
     url = f"https://discord.com/api/v10/interactions/123456789/{token}/callback"
-    record = logging.LogRecord("discord.http", logging.DEBUG, __file__, 1, "%s %s with %s has returned %s",
-                               ("POST", url, None, 204), None)
+    record = logging.LogRecord(
+        "discord.http", logging.DEBUG, __file__, 1, "%s %s with %s has returned %s", ("POST", url, None, 204), None
+    )
     RedactTokens().filter(record)
     assert token not in record.getMessage() and "/interactions/123456789/<token>/callback" in record.getMessage()
     event = {"t": "INTERACTION_CREATE", "d": {"id": "1", "token": token, "data": {"name": "move"}}}
@@ -179,14 +209,19 @@ def _debug_run(tmp_path: Path) -> str:
         guild = emu.create_guild("G")
         channel = emu.create_text_channel(guild, "games")
         user = emu.create_user("alice")
-        env = {**os.environ, "DISCORD_TOKEN": "t0ken", "DISCORD_API_BASE_URL": emu.api_base_url,
-               "DISCORD_GATEWAY_URL": emu.gateway_url, "HEXPLAY_DEV_GUILD_IDS": str(guild.id),
-               "HEXPLAY_DB_PATH": str(tmp_path / "db.sqlite3"), "HEXPLAY_LOG_LEVEL": "DEBUG",
-               "PYTHONPATH": str(ROOT)}
+        env = {
+            **os.environ,
+            "DISCORD_TOKEN": "t0ken",
+            "DISCORD_API_BASE_URL": emu.api_base_url,
+            "DISCORD_GATEWAY_URL": emu.gateway_url,
+            "HEXPLAY_DEV_GUILD_IDS": str(guild.id),
+            "HEXPLAY_DB_PATH": str(tmp_path / "db.sqlite3"),
+            "HEXPLAY_LOG_LEVEL": "DEBUG",
+            "PYTHONPATH": str(ROOT),
+        }
         log_path = tmp_path / "bot.log"
         with open(log_path, "w") as sink:
-            process = subprocess.Popen([sys.executable, "-m", "bot"], cwd=tmp_path, env=env, stderr=sink,
-                                       stdout=sink)
+            process = subprocess.Popen([sys.executable, "-m", "bot"], cwd=tmp_path, env=env, stderr=sink, stdout=sink)
             try:
                 await emu.wait_until_ready(timeout=20)
                 for _ in range(100):

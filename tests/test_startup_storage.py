@@ -27,8 +27,12 @@ time.sleep(60)
 
 def _holder(db: Path) -> subprocess.Popen:
     """Another process holding the database's lock, as a running bot does."""
-    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(db)], stdout=subprocess.PIPE, text=True,
-                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(db)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
     return holder
 
@@ -78,11 +82,22 @@ def test_a_data_folder_the_bot_cannot_enter_is_refused_with_one_line(tmp_path):
     folder.mkdir()
     folder.chmod(0o000)
     try:
-        environment = {**os.environ, "DISCORD_TOKEN": "x", "HEXPLAY_DB_PATH": str(folder / "hexplay.sqlite3"),
-                       "PYTHONPATH": str(ROOT), "DISCORD_API_BASE_URL": "http://127.0.0.1:9/api/v10"}
+        environment = {
+            **os.environ,
+            "DISCORD_TOKEN": "x",
+            "HEXPLAY_DB_PATH": str(folder / "hexplay.sqlite3"),
+            "PYTHONPATH": str(ROOT),
+            "DISCORD_API_BASE_URL": "http://127.0.0.1:9/api/v10",
+        }
         started = time.monotonic()
-        done = subprocess.run([*_without_root_privileges(), sys.executable, "-m", "bot"], cwd=tmp_path,
-                              env=environment, capture_output=True, text=True, timeout=30)
+        done = subprocess.run(
+            [*_without_root_privileges(), sys.executable, "-m", "bot"],
+            cwd=tmp_path,
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
         assert done.returncode == 1 and time.monotonic() - started < 15
         lines = done.stderr.strip().splitlines()
         assert len(lines) == 1, done.stderr
@@ -92,8 +107,9 @@ def test_a_data_folder_the_bot_cannot_enter_is_refused_with_one_line(tmp_path):
 
 
 async def test_a_backup_taken_while_the_bot_writes_holds_every_change_a_bare_copy_does_not(tmp_path):
-    from bot.store.sqlite import SqliteStore
     import shutil
+
+    from bot.store.sqlite import SqliteStore
 
     db = tmp_path / "hexplay.sqlite3"
     store = await SqliteStore.open(db)
@@ -104,11 +120,23 @@ async def test_a_backup_taken_while_the_bot_writes_holds_every_change_a_bare_cop
             await store.set_preferences(user, 1, await store.get_preferences(user, 1))
         environment = {**os.environ, "HEXPLAY_DB_PATH": str(db), "PYTHONPATH": str(ROOT)}
         copy = tmp_path / "backup.sqlite3"
-        done = subprocess.run([sys.executable, "-m", "bot", "backup", str(copy)], cwd=tmp_path, env=environment,
-                              capture_output=True, text=True, timeout=30)
+        done = subprocess.run(
+            [sys.executable, "-m", "bot", "backup", str(copy)],
+            cwd=tmp_path,
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
         assert done.returncode == 0 and f"Backed up {db} to {copy}" in done.stdout, done.stderr
-        again = subprocess.run([sys.executable, "-m", "bot", "backup", str(copy)], cwd=tmp_path, env=environment,
-                               capture_output=True, text=True, timeout=30)
+        again = subprocess.run(
+            [sys.executable, "-m", "bot", "backup", str(copy)],
+            cwd=tmp_path,
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
         assert again.returncode == 1 and "already exists" in again.stderr
         bare = tmp_path / "bare.sqlite3"
         shutil.copyfile(db, bare)  # the main file alone, without its -wal file

@@ -9,12 +9,10 @@ match_id`` condition fails here.
 
 from __future__ import annotations
 
-import pytest
-
-from bot.service.offers import Offers
-from bot.service.matches import MatchService
-from bot.store.sqlite import SqliteStore
 from bot.domain.seats import game_of
+from bot.service.matches import MatchService
+from bot.service.offers import Offers
+from bot.store.sqlite import SqliteStore
 
 GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
 ALICE, BOB, CAROL, DAN, ERIN = (101, "alice"), (102, "bob"), (103, "carol"), (104, "dan"), (105, "erin")
@@ -29,7 +27,7 @@ TABLES = {
 }
 
 
-async def rows_of(store: Store, match_id: int) -> dict[str, list[tuple]]:
+async def rows_of(store: SqliteStore, match_id: int) -> dict[str, list[tuple]]:
     snapshot = {}
     for table, key in TABLES.items():
         async with store._db.execute(f"SELECT * FROM {table} WHERE {key} = ? ORDER BY 1, 2", (match_id,)) as c:
@@ -44,8 +42,14 @@ async def lobby(service: MatchService, **kwargs):
 
 async def active(service: MatchService, players, guild=GUILD, first_move: str | None = "e5", days=None):
     service.clock.advance(61)  # past the challenge rate limit (3 a minute per user)
-    match = await service.create(game_id="bide", creator=players[0], invited=list(players[1:]), guild_id=guild,
-                                 channel_id=CHANNEL, days_per_move=days)
+    match = await service.create(
+        game_id="bide",
+        creator=players[0],
+        invited=list(players[1:]),
+        guild_id=guild,
+        channel_id=CHANNEL,
+        days_per_move=days,
+    )
     for user in players[1:]:
         await service.accept(match.id, user[0])
     if first_move:
@@ -62,10 +66,22 @@ async def crowd(service: MatchService) -> list[int]:
         ids.append(timed.id)
         ids.append((await active(service, (ALICE, BOB), guild)).id)
         ids.append((await active(service, (ALICE, BOB, CAROL), guild)).id)
-        ids.append((await lobby(service, game_id="bide", creator=ALICE, invited=[BOB, CAROL], guild_id=guild,
-                                channel_id=CHANNEL, players=3)).id)
-        ids.append((await lobby(service, game_id="bide", creator=ALICE, invited=[BOB], guild_id=guild,
-                                channel_id=CHANNEL)).id)
+        ids.append(
+            (
+                await lobby(
+                    service,
+                    game_id="bide",
+                    creator=ALICE,
+                    invited=[BOB, CAROL],
+                    guild_id=guild,
+                    channel_id=CHANNEL,
+                    players=3,
+                )
+            ).id
+        )
+        ids.append(
+            (await lobby(service, game_id="bide", creator=ALICE, invited=[BOB], guild_id=guild, channel_id=CHANNEL)).id
+        )
     return ids
 
 
@@ -97,8 +113,9 @@ async def test_an_accepted_takeback_changes_only_its_own_match(service):
     target = await active(service, (CAROL, DAN), days=3)
     notice = await Offers(service).offer(target.id, CAROL[0], "undo")
     bystanders = await crowd(service)
-    await assert_untouched(service, bystanders,
-                           lambda: Offers(service).answer(target.id, DAN[0], "undo", notice.at_seq, True))
+    await assert_untouched(
+        service, bystanders, lambda: Offers(service).answer(target.id, DAN[0], "undo", notice.at_seq, True)
+    )
     assert game_of(await service.get(target.id)).ply == 0
 
 
@@ -106,8 +123,9 @@ async def test_a_declined_offer_is_withdrawn_only_from_its_own_match(service):
     target = await active(service, (CAROL, DAN))
     notice = await Offers(service).offer(target.id, CAROL[0], "undo")
     bystanders = await crowd(service)
-    await assert_untouched(service, bystanders,
-                           lambda: Offers(service).answer(target.id, DAN[0], "undo", notice.at_seq, False))
+    await assert_untouched(
+        service, bystanders, lambda: Offers(service).answer(target.id, DAN[0], "undo", notice.at_seq, False)
+    )
 
 
 async def test_a_two_seat_resignation_deletes_only_its_own_reminder(service):
@@ -132,8 +150,7 @@ async def test_a_multi_seat_resignation_marks_only_its_own_seat(service):
 async def test_marking_a_board_announced_touches_only_that_match(service):
     target = await active(service, (CAROL, DAN))
     bystanders = await crowd(service)
-    await assert_untouched(service, bystanders,
-                           lambda: service.store.mark_announced(target.id, target.version, 77, 88))
+    await assert_untouched(service, bystanders, lambda: service.store.mark_announced(target.id, target.version, 77, 88))
     marked = await service.get(target.id)
     assert (marked.board_channel_id, marked.board_message_id, marked.announced_version) == (77, 88, target.version)
 
@@ -146,8 +163,9 @@ async def test_announced_version_never_goes_backwards(service):
 
 
 async def test_declining_a_seat_removes_only_that_seat(service):
-    target = await service.create(game_id="bide", creator=CAROL, invited=[BOB, ERIN], guild_id=GUILD,
-                                  channel_id=CHANNEL, players=3)
+    target = await service.create(
+        game_id="bide", creator=CAROL, invited=[BOB, ERIN], guild_id=GUILD, channel_id=CHANNEL, players=3
+    )
     bystanders = await crowd(service)  # bob is seated (and invited) in the bystanders too
     await assert_untouched(service, bystanders, lambda: service.decline(target.id, BOB[0]))
     assert [s.user_id for s in (await service.get(target.id)).seats] == [CAROL[0], ERIN[0]]
@@ -161,8 +179,9 @@ async def test_cancelling_a_lobby_cancels_only_that_lobby(service):
 
 
 async def test_joining_and_starting_a_lobby_touch_only_that_lobby(service):
-    target = await service.create(game_id="bide", creator=CAROL, invited=[], guild_id=GUILD, channel_id=CHANNEL,
-                                  players=3)
+    target = await service.create(
+        game_id="bide", creator=CAROL, invited=[], guild_id=GUILD, channel_id=CHANNEL, players=3
+    )
     bystanders = await crowd(service)
     await assert_untouched(service, bystanders, lambda: service.join(target.id, ALICE))
     await assert_untouched(service, bystanders, lambda: service.start(target.id, CAROL[0]))
@@ -180,18 +199,17 @@ async def test_a_reminder_marked_sent_or_snoozed_is_only_that_matchs(service):
     target = await active(service, (CAROL, BOB))
     bystanders = await crowd(service)
     reminder = await service.store.get_reminder(target.id)
-    await assert_untouched(service, bystanders,
-                           lambda: service.store.reminder_sent(target.id, reminder.ply, 5.0, 10.0))
-    await assert_untouched(service, bystanders,
-                           lambda: service.store.snooze(target.id, BOB[0], reminder.ply))
+    await assert_untouched(service, bystanders, lambda: service.store.reminder_sent(target.id, reminder.ply, 5.0, 10.0))
+    await assert_untouched(service, bystanders, lambda: service.store.snooze(target.id, BOB[0], reminder.ply))
     assert (await service.store.get_reminder(target.id)).snoozed
 
 
 async def test_thread_and_lobby_message_ids_are_set_on_one_match(service):
     target = await service.create(game_id="bide", creator=CAROL, invited=[DAN], guild_id=GUILD, channel_id=CHANNEL)
     bystanders = await crowd(service)
-    await assert_untouched(service, bystanders,
-                           lambda: service.store.update_match_fields(target.id, thread_id=5, lobby_message_id=6))
+    await assert_untouched(
+        service, bystanders, lambda: service.store.update_match_fields(target.id, thread_id=5, lobby_message_id=6)
+    )
     match = await service.get(target.id)
     assert (match.thread_id, match.lobby_message_id) == (5, 6)
 
@@ -240,8 +258,9 @@ async def test_posting_an_offer_and_a_move_that_lapses_it_take_only_that_matchs_
     store = service.store
     posted = bystanders[0]  # a bystander's takeback request (same kind, same log length) is posted too
     await store.set_offer_message(posted, "undo", 1, 500, 501)
-    await assert_untouched(service, bystanders, lambda: store.set_offer_message(target.id, "undo", notice.at_seq,
-                                                                                 700, 701))
+    await assert_untouched(
+        service, bystanders, lambda: store.set_offer_message(target.id, "undo", notice.at_seq, 700, 701)
+    )
     assert await store.offer_messages(target.id) == [(700, 701)]
     outcome = await service.play(target.id, DAN[0], "d4")
     assert outcome.lapsed_offers == ((700, 701),)  # the bystander's buttons stay
@@ -252,8 +271,9 @@ async def test_an_acceptance_counts_only_in_its_own_match(service):
     target = await active(service, (CAROL, DAN, ERIN))
     notice = await Offers(service).offer(target.id, CAROL[0], "undo")
     bystanders = await crowd(service)
-    await assert_untouched(service, bystanders,
-                           lambda: Offers(service).answer(target.id, DAN[0], "undo", notice.at_seq, True))
+    await assert_untouched(
+        service, bystanders, lambda: Offers(service).answer(target.id, DAN[0], "undo", notice.at_seq, True)
+    )
     assert (await service.store.get_offer(target.id, "undo")).accepted == [DAN[0]]
     await service.store.withdraw_offer(target.id, "undo", notice.at_seq)
     # the bystanders' requests (same kind, same log length) are still open; this one is gone

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service.matches import MatchService
 from bot.domain.errors import VersionConflict
 from bot.domain.model import GuildSettings, MoveRow, OfferRow, Preferences
+from bot.service.matches import MatchService
 from bot.store.sqlite import SqliteStore
 
 ALICE, BOB = (101, "alice"), (102, "bob")
@@ -21,7 +21,7 @@ async def started(service: MatchService) -> int:
     return match.id
 
 
-async def snapshot(store: Store) -> dict[str, list[tuple]]:
+async def snapshot(store: SqliteStore) -> dict[str, list[tuple]]:
     rows = {}
     for table in TABLES:
         async with store.reading() as db, db.execute(f"SELECT * FROM {table} ORDER BY 1, 2") as cursor:
@@ -29,7 +29,7 @@ async def snapshot(store: Store) -> dict[str, list[tuple]]:
     return rows
 
 
-def count_trips(store: Store, monkeypatch) -> list[str]:
+def count_trips(store: SqliteStore, monkeypatch) -> list[str]:
     """Every trip to aiosqlite's thread (each statement, fetch, close or whole function is one)."""
     trips: list[str] = []
     real = store._db._execute
@@ -73,11 +73,31 @@ async def test_a_stale_move_writes_nothing(service):
     before = await snapshot(store)
     move = MoveRow(0, 0, 1, ALICE[0], "turn", "e5", [], 0.0, entered="e5")
     with pytest.raises(VersionConflict):
-        await store.record_move(match_id, match.version - 1, move=move, state=match.state, finished=False,
-                                result=None, turn_changed=True, resigned_seat=None, reminder=(BOB[0], 1, 5.0), now=9.0)
+        await store.record_move(
+            match_id,
+            match.version - 1,
+            move=move,
+            state=match.state,
+            finished=False,
+            result=None,
+            turn_changed=True,
+            resigned_seat=None,
+            reminder=(BOB[0], 1, 5.0),
+            now=9.0,
+        )
     assert await snapshot(store) == before  # rolled back whole, the lock released
-    await store.record_move(match_id, match.version, move=move, state=match.state, finished=False, result=None,
-                            turn_changed=True, resigned_seat=None, reminder=(BOB[0], 1, 5.0), now=9.0)
+    await store.record_move(
+        match_id,
+        match.version,
+        move=move,
+        state=match.state,
+        finished=False,
+        result=None,
+        turn_changed=True,
+        resigned_seat=None,
+        reminder=(BOB[0], 1, 5.0),
+        now=9.0,
+    )
     assert len((await snapshot(store))["moves"]) == 1
 
 
@@ -92,26 +112,48 @@ async def test_a_failing_step_rolls_the_whole_move_back(service):
     before = await snapshot(store)
     move = MoveRow(0, 0, 1, ALICE[0], "bogus", "e5", [], 0.0)
     with pytest.raises(sqlite3.IntegrityError):
-        await store.record_move(match_id, match.version, move=move, state=match.state, finished=False,
-                                result=None, turn_changed=True, resigned_seat=None, reminder=None, now=9.0)
+        await store.record_move(
+            match_id,
+            match.version,
+            move=move,
+            state=match.state,
+            finished=False,
+            result=None,
+            turn_changed=True,
+            resigned_seat=None,
+            reminder=None,
+            now=9.0,
+        )
     assert await snapshot(store) == before
     assert (await service.play(match_id, ALICE[0], "e5")).match.version == match.version + 1  # nothing stuck
 
 
-@pytest.mark.parametrize("global_hours, server_row_hours, server_default", [
-    (None, None, None), (3.0, None, None), (3.0, "row", None), (None, 7.0, 2.0), (3.0, 7.0, 2.0), (None, None, 2.0),
-])
+@pytest.mark.parametrize(
+    "global_hours, server_row_hours, server_default",
+    [
+        (None, None, None),
+        (3.0, None, None),
+        (3.0, "row", None),
+        (None, 7.0, 2.0),
+        (3.0, 7.0, 2.0),
+        (None, None, 2.0),
+    ],
+)
 async def test_reminder_hours_read_in_one_query_as_preferences_and_settings_give_them(
-        service, global_hours, server_row_hours, server_default):
+    service, global_hours, server_row_hours, server_default
+):
     store = service.store
     user = ALICE[0]
     if global_hours is not None:
         await store.set_preferences(user, 0, Preferences(delay_hours=global_hours))
     if server_row_hours is not None:  # a server row wins whole, even with no delay of its own
-        await store.set_preferences(user, GUILD, Preferences(delay_hours=None if server_row_hours == "row"
-                                                             else server_row_hours))
+        await store.set_preferences(
+            user, GUILD, Preferences(delay_hours=None if server_row_hours == "row" else server_row_hours)
+        )
     if server_default is not None:
         await store.set_guild_settings(GUILD, GuildSettings(reminder_hours=server_default), 1.0)
-    expected = ((await store.get_preferences(user, GUILD)).delay_hours,
-                (await store.guild_settings(GUILD)).reminder_hours)
+    expected = (
+        (await store.get_preferences(user, GUILD)).delay_hours,
+        (await store.guild_settings(GUILD)).reminder_hours,
+    )
     assert await store.reminder_hours(user, GUILD) == expected

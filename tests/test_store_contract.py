@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.service.offers import Offers
-from bot.service.ratings import Ratings
-from bot.service.matches import MatchService
 from bot.domain.errors import StoreUnavailable
 from bot.domain.model import GuildSettings, RatingRow
+from bot.service.matches import MatchService
+from bot.service.offers import Offers
+from bot.service.ratings import Ratings
 from bot.store.sqlite import SqliteStore
 from bot.store.sqlite.files import _explain
 
@@ -25,14 +25,21 @@ HOUR, DAY = 3600.0, 86400.0
 
 async def active(service: MatchService, players=(ALICE, BOB), guild=GUILD, days=None):
     service.clock.advance(61)  # past the challenge rate limit
-    match = await service.create(game_id="bide", creator=players[0], invited=list(players[1:]), guild_id=guild,
-                                 channel_id=CHANNEL, days_per_move=days)
+    match = await service.create(
+        game_id="bide",
+        creator=players[0],
+        invited=list(players[1:]),
+        guild_id=guild,
+        channel_id=CHANNEL,
+        days_per_move=days,
+    )
     for user in players[1:]:
         await service.accept(match.id, user[0])
     return await service.get(match.id)
 
 
 # -- reminders ------------------------------------------------------------------------------
+
 
 async def test_a_due_reminder_is_the_stored_row_and_a_snoozed_or_later_one_is_not_due(service):
     store = service.store
@@ -62,6 +69,7 @@ async def test_withdrawing_an_offer_twice_says_it_was_gone(service):
 
 
 # -- heartbeat, outages, vacations, deadlines --------------------------------------------------
+
 
 async def test_the_heartbeat_only_moves_forward_and_an_outage_gives_running_clocks_their_time(service):
     store = service.store
@@ -118,6 +126,7 @@ async def test_deadline_warnings_come_at_their_level_once_and_a_set_aside_match_
 
 # -- ratings and server settings ------------------------------------------------------------------
 
+
 def rating(user, mu, sigma=2.0, games=1, guild=GUILD, game="bide"):
     return RatingRow(guild, game, user[0], user[1], mu, sigma, games, 1, 0, 0)
 
@@ -128,14 +137,14 @@ async def test_a_match_is_rated_once_and_the_leaderboard_ranks_by_conservative_s
     rows = [rating(ALICE, 30.0, 5.0), rating(BOB, 25.0, 1.0), rating(CAROL, 20.0, 1.0, games=0)]
     assert await store.settle_rating(first.id, True, rows, 10.0)
     assert not await store.settle_rating(first.id, True, [rating(ALICE, 99.0)], 11.0)
-    await store.settle_rating(second.id, True, [rating(ALICE, 50.0, guild=OTHER_GUILD),
-                                        rating(BOB, 40.0, game="begird")], 12.0)
+    await store.settle_rating(
+        second.id, True, [rating(ALICE, 50.0, guild=OTHER_GUILD), rating(BOB, 40.0, game="begird")], 12.0
+    )
     board = await store.leaderboard(GUILD, "bide")
     assert [(r.user_id, r.skill) for r in board] == [(BOB[0], 22.0), (ALICE[0], 15.0)]  # carol has no games
     mine = await store.ratings_of(GUILD, "bide", [ALICE[0], CAROL[0]])
     assert sorted(mine) == [ALICE[0], CAROL[0]] and mine[ALICE[0]].mu == 30.0
-    assert [(r.game, r.mu) for r in await store.ratings_of_user(GUILD, BOB[0])] == [("begird", 40.0),
-                                                                                     ("bide", 25.0)]
+    assert [(r.game, r.mu) for r in await store.ratings_of_user(GUILD, BOB[0])] == [("begird", 40.0), ("bide", 25.0)]
 
 
 async def test_finished_matches_not_yet_rated_are_found_at_start_up(service):
@@ -168,13 +177,15 @@ async def test_server_settings_round_trip_and_lists_stay_in_their_server(service
 
 # -- opening -------------------------------------------------------------------------------------
 
+
 async def test_a_file_that_is_not_a_database_is_refused_with_a_clear_reason(tmp_path):
     path = tmp_path / "junk.sqlite3"
     path.write_bytes(b"this is not a database, just text" * 200)
     with pytest.raises(StoreUnavailable) as refused:
         await SqliteStore.open(path)
-    assert str(refused.value) == (f"{path} is not a SQLite database or is damaged: restore a backup or move it "
-                                  "away, then start again")
+    assert str(refused.value) == (
+        f"{path} is not a SQLite database or is damaged: restore a backup or move it away, then start again"
+    )
 
 
 async def test_opening_again_keeps_the_schema_version_and_the_data(tmp_path, caplog):
@@ -215,18 +226,23 @@ async def test_a_database_left_readable_by_others_is_made_private_again(tmp_path
 
 
 DAMAGED = "/data/h.db is not a SQLite database or is damaged: restore a backup or move it away, then start again"
-READ_ONLY = ("/data/h.db is read-only (the file or its folder): Hexplay must write to it; fix its permissions "
-             "or set HEXPLAY_DB_PATH to a writable place")
+READ_ONLY = (
+    "/data/h.db is read-only (the file or its folder): Hexplay must write to it; fix its permissions "
+    "or set HEXPLAY_DB_PATH to a writable place"
+)
 
 
-@pytest.mark.parametrize("error, text", [
-    ("file is not a database", DAMAGED),
-    ("database disk image is malformed", DAMAGED),
-    ("database is corrupt", DAMAGED),
-    ("attempt to write a readonly database", READ_ONLY),
-    ("read-only file system", READ_ONLY),
-    ("disk I/O error", "cannot use the database /data/h.db: disk I/O error"),
-])
+@pytest.mark.parametrize(
+    "error, text",
+    [
+        ("file is not a database", DAMAGED),
+        ("database disk image is malformed", DAMAGED),
+        ("database is corrupt", DAMAGED),
+        ("attempt to write a readonly database", READ_ONLY),
+        ("read-only file system", READ_ONLY),
+        ("disk I/O error", "cannot use the database /data/h.db: disk I/O error"),
+    ],
+)
 def test_each_database_problem_is_explained_in_one_line_for_the_operator(error, text):
     assert _explain(Path("/data/h.db"), sqlite3.OperationalError(error)) == text
 
@@ -242,7 +258,7 @@ def _damaged_database(path: Path) -> bool:
     db.close()
     data = bytearray(path.read_bytes())
     start = len(data) - 3 * 1024 + 100
-    data[start:start + 100] = b"z" * 100
+    data[start : start + 100] = b"z" * 100
     path.write_bytes(data)
     db = sqlite3.connect(path)
     try:
@@ -257,8 +273,9 @@ async def test_a_database_that_fails_its_integrity_check_is_refused(tmp_path):
         pytest.skip("this SQLite did not notice the damage")
     with pytest.raises(StoreUnavailable) as refused:
         await SqliteStore.open(path)
-    assert str(refused.value) == (f"{path} is not a SQLite database or is damaged: restore a backup or move it "
-                                  "away, then start again")
+    assert str(refused.value) == (
+        f"{path} is not a SQLite database or is damaged: restore a backup or move it away, then start again"
+    )
 
 
 async def test_an_in_memory_store_leaves_no_file_behind(tmp_path, monkeypatch):
@@ -275,8 +292,9 @@ async def test_an_in_memory_store_leaves_no_file_behind(tmp_path, monkeypatch):
 async def test_rated_and_hints_read_back_as_they_were_stored(service):
     rated = await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL)
     service.clock.advance(61)
-    casual = await service.create(game_id="bide", creator=BOB, invited=[ALICE], guild_id=GUILD, channel_id=CHANNEL,
-                                  rated=False, hints=True)
+    casual = await service.create(
+        game_id="bide", creator=BOB, invited=[ALICE], guild_id=GUILD, channel_id=CHANNEL, rated=False, hints=True
+    )
     for match, flags in ((rated, (True, False)), (casual, (False, True))):
         row = await service.store.get_match(match.id)
         assert (row.rated, row.hints) == flags
@@ -286,7 +304,6 @@ async def test_open_lobbies_are_counted_per_creator_and_server(service):
     for _ in range(2):
         await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL, players=3)
     await service.create(game_id="bide", creator=BOB, invited=[], guild_id=GUILD, channel_id=CHANNEL, players=3)
-    await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=OTHER_GUILD, channel_id=CHANNEL,
-                         players=3)
+    await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=OTHER_GUILD, channel_id=CHANNEL, players=3)
     assert await service.store.open_lobbies(ALICE[0], GUILD) == 2
     assert await service.store.open_lobbies(BOB[0], GUILD) == 1

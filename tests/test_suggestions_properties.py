@@ -38,8 +38,12 @@ def check_position(game, rng: random.Random, cut: int) -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(game_id=st.sampled_from(["bide", "begird"]), seed=st.integers(0, 10**6), plies=st.integers(1, 40),
-       players=st.integers(2, 3))
+@given(
+    game_id=st.sampled_from(["bide", "begird"]),
+    seed=st.integers(0, 10**6),
+    plies=st.integers(1, 40),
+    players=st.integers(2, 3),
+)
 def test_every_offered_value_is_a_turn_the_engine_accepts(game_id, seed, plies, players):
     """At every position of a random game (bides and multi-disc releases are frequent, so owed releases
     come up), with nothing typed or the start of a turn typed."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.chat import texts
 from bot.service.turn_builder import (
     CUSTOM_ID_LIMIT,
     MAX_SELECTS,
@@ -33,13 +34,13 @@ def test_picks_round_trip_through_text():
 def test_a_play_bai_turn_built_pick_by_pick():
     game = new_game("playbai")
     state = build(game, [])
-    assert not state.can_end and "No action yet" in state.summary()
+    assert not state.can_end and "No action yet" in texts.builder_summary(state)
     assert all(len(c.label) <= 100 and len(c.description) <= 100 for c in state.choices)
     step = next(c for c in state.choices if c.label == "e2-e3")
     assert step.description == "step to e3"
     picks = pick(game, [], "e2-e3")
     state = build(game, picks)
-    assert state.can_end and state.notation == "e2-e3" and "End turn" in state.summary()
+    assert state.can_end and state.notation == "e2-e3" and "End turn" in texts.builder_summary(state)
     picks = pick(game, picks, "e3-e4")
     state = build(game, picks)
     assert state.notation == "e2-e3,e3-e4" and state.choices == []  # the kick-off allows 2 moves
@@ -51,7 +52,7 @@ def test_a_play_bai_turn_built_pick_by_pick():
 def test_a_pick_that_cannot_end_says_why():
     game = new_game("playbai")
     state = build(game, pick(game, [], "e2-e1"))
-    assert not state.can_end and "dot" in state.why_not_end and "dot" in state.summary()
+    assert not state.can_end and "dot" in state.why_not_end and "dot" in texts.builder_summary(state)
 
 
 def test_many_actions_are_cut_into_menus_of_25():

@@ -16,6 +16,7 @@ The mover is always told the truth: a change that was stored is never reported a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -79,8 +80,12 @@ class Announcer:
         try:
             delivered = await self._post(match, prefix + self.line(outcome), outcome)
         except Undelivered as error:
-            log.warning("match %s: board of version %s not delivered (%s); retrying in the background",
-                        match.id, match.version, error)
+            log.warning(
+                "match %s: board of version %s not delivered (%s); retrying in the background",
+                match.id,
+                match.version,
+                error,
+            )
             self.retry_later(match.id)
             raise
         await self.service.mark_announced(match.id, match.version, delivered.message.channel.id, delivered.message.id)
@@ -92,7 +97,7 @@ class Announcer:
 
     def board_message(self, outcome: Outcome, png: bytes) -> dict[str, Any]:
         """The board's picture, pings and buttons, as send() takes them."""
-        kwargs: dict[str, Any] = dict(file=png_file(png), allowed_mentions=mention_only(outcome.mention_user_ids))
+        kwargs: dict[str, Any] = {"file": png_file(png), "allowed_mentions": mention_only(outcome.mention_user_ids)}
         view = self.view_for(outcome)
         if view is not None:
             kwargs["view"] = view
@@ -103,8 +108,9 @@ class Announcer:
         png = await self.service.render(match, outcome.game, outcome.events)
 
         async def send(channel: discord.abc.Messageable, text: str) -> discord.Message:
-            return await asyncio.wait_for(channel.send(text[:2000], **self.board_message(outcome, png)),
-                                          self.attempt_timeout)
+            return await asyncio.wait_for(
+                channel.send(text[:2000], **self.board_message(outcome, png)), self.attempt_timeout
+            )
 
         in_thread = match.thread_id is not None
         home, problem = await self.homes.first_place(match)
@@ -169,12 +175,16 @@ class Announcer:
             except Exception:
                 log.exception("match %s: retrying its board failed", match_id)
                 continue
-            await self.service.mark_announced(match_id, outcome.match.version, delivered.message.channel.id,
-                                              delivered.message.id)
+            await self.service.mark_announced(
+                match_id, outcome.match.version, delivered.message.channel.id, delivered.message.id
+            )
             log.info("match %s: board delivered on try %d", match_id, attempt)
             return
-        log.error("match %s: board still not delivered after %d tries; the next start-up will post it",
-                  match_id, len(self.retry_delays))
+        log.error(
+            "match %s: board still not delivered after %d tries; the next start-up will post it",
+            match_id,
+            len(self.retry_delays),
+        )
 
     async def already_shown(self, outcome: Outcome) -> bool:
         """Whether the home channel's latest board already shows this outcome (a stop came between post and
@@ -244,8 +254,9 @@ class Announcer:
         await interaction.followup.send(text[:2000], ephemeral=True, allowed_mentions=mention_only(None))
         await self.notify_ending(outcome)
 
-    async def after_commit(self, interaction: discord.Interaction, outcome: Outcome,
-                           announce: Callable[[], Awaitable[Any]]) -> None:
+    async def after_commit(
+        self, interaction: discord.Interaction, outcome: Outcome, announce: Callable[[], Awaitable[Any]]
+    ) -> None:
         """Announce a stored change; if that fails, the mover still learns that it was stored."""
         try:
             await announce()
@@ -254,18 +265,19 @@ class Announcer:
             if landed_anyway(error):
                 log.info("match %s: its reply landed although Discord answered it with an error", outcome.match.id)
                 return
-            log.warning("match %s: change stored (version %s) but its announcement failed: %r",
-                        outcome.match.id, outcome.match.version, error)
-            await reply_error(interaction, texts.after_commit(outcome, self.service.clock.now(),
-                                                              texts.DISCORD_REFUSED))
+            log.warning(
+                "match %s: change stored (version %s) but its announcement failed: %r",
+                outcome.match.id,
+                outcome.match.version,
+                error,
+            )
+            await reply_error(interaction, texts.after_commit(outcome, self.service.clock.now(), texts.DISCORD_REFUSED))
 
     async def announce_in_home(self, outcome: Outcome) -> None:
         """Post a change made away from the match's home (an offer's or a claim's button, the computer)."""
         if outcome.game is not None:
-            try:
+            with contextlib.suppress(Undelivered):  # logged and retried in the background
                 await self.announce(outcome)
-            except Undelivered:
-                pass  # logged and retried in the background
         await self.notify_ending(outcome)
 
     async def notify_ending(self, outcome: Outcome) -> None:
@@ -289,7 +301,8 @@ class Announcer:
                 continue
             try:
                 message = await channel.fetch_message(message_id)
-                await message.edit(content=texts.lapsed(message.content)[:2000], view=None,
-                                   allowed_mentions=mention_only(None))
+                await message.edit(
+                    content=texts.lapsed(message.content)[:2000], view=None, allowed_mentions=mention_only(None)
+                )
             except discord.HTTPException as error:  # its buttons still answer "no longer open"
                 log.info("match %s: could not retire the lapsed offer %s (%s)", outcome.match.id, message_id, error)

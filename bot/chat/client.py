@@ -5,20 +5,18 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 import yarl
 from discord.ext import commands
 
-import render
-
 from ..config import Settings
+from ..domain.errors import TokenRefused
 from . import texts
 from .announce import TASK_PREFIX
 from .common import HexplayTree
 from .context import Chat
-from .features.reminders import ReminderLoop
 
 log = logging.getLogger(__name__)
 
@@ -28,8 +26,13 @@ STOP_GRACE_SECONDS = 10.0
 # Embed Links, Attach Files, Read Message History, Create Public Threads, Send Messages in Threads.
 INVITE_PERMISSIONS = 309237763072
 # Tasks discord.py runs a command or a button in, and the announcer's: a clean stop lets them finish.
-HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch", "discord-ui-dynamic-item-", "discord.py: ",
-                 TASK_PREFIX)
+HANDLER_TASKS = (
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch",
+    "discord-ui-dynamic-item-",
+    "discord.py: ",
+    TASK_PREFIX,
+)
 
 # Hexplay never joins voice: silence discord.py's start-up warnings about voice libraries.
 discord.VoiceClient.warn_nacl = False
@@ -46,8 +49,18 @@ def point_client_at(api_base_url: str, gateway_url: str) -> None:
 
 
 def invite_url(application_id: int) -> str:
-    return (f"https://discord.com/oauth2/authorize?client_id={application_id}"
-            f"&scope=bot+applications.commands&permissions={INVITE_PERMISSIONS}")
+    return (
+        f"https://discord.com/oauth2/authorize?client_id={application_id}"
+        f"&scope=bot+applications.commands&permissions={INVITE_PERMISSIONS}"
+    )
+
+
+class Background(Protocol):
+    """Work the bot runs beside its connection (the reminder loop): started once ready, stopped cleanly."""
+
+    async def run_forever(self) -> None: ...
+
+    async def stop(self, grace: float) -> None: ...
 
 
 class HexplayBot(commands.Bot):
@@ -60,19 +73,30 @@ class HexplayBot(commands.Bot):
         intents = discord.Intents.none()
         intents.guilds = True
         options.setdefault("max_messages", None)
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         allowed_mentions=discord.AllowedMentions.none(), tree_cls=HexplayTree, **options)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+            tree_cls=HexplayTree,
+            **options,
+        )
         self.settings = settings
         self._cogs: Sequence[commands.Cog] = ()
         self._items: Sequence[type[discord.ui.DynamicItem[Any]]] = ()
-        self.reminders: ReminderLoop | None = None
+        self.reminders: Background | None = None
         self.reminder_task: asyncio.Task[None] | None = None
         self._caught_up = False  # missed boards are posted once, at the first on_ready
         self._offline_since: float | None = None  # when the gateway connection dropped, if it is down
         self.stopping = False  # set by close(): new interactions are refused while the work in flight finishes
 
-    def serve(self, chat: Chat, cogs: Sequence[commands.Cog], items: Sequence[type[discord.ui.DynamicItem[Any]]],
-              reminders: ReminderLoop) -> None:
+    def serve(
+        self,
+        chat: Chat,
+        cogs: Sequence[commands.Cog],
+        items: Sequence[type[discord.ui.DynamicItem[Any]]],
+        reminders: Background,
+    ) -> None:
         """What the bot serves, built by the composition root (bot/runtime.py) before it starts."""
         self.chat, self._cogs, self._items, self.reminders = chat, cogs, items, reminders
         self._started_at = chat.now()  # changes after this are announced by their own command
@@ -91,11 +115,12 @@ class HexplayBot(commands.Bot):
         if rated:
             log.info("rated %d matches that finished before the last stop", rated)
         chat.service.pictures.start()  # picture workers, if any, start meanwhile (boards use a thread until then)
-        await asyncio.to_thread(render.warm_up)  # palettes: the first picture would take ~0.4 s otherwise
+        await chat.service.pictures.warm_up_here()
         set_aside = await chat.service.verify_all()  # a match whose data is damaged is paused, not fatal
         if set_aside:
-            log.error("matches paused (their stored data cannot be read, or their move log does not replay): %s",
-                      set_aside)
+            log.error(
+                "matches paused (their stored data cannot be read, or their move log does not replay): %s", set_aside
+            )
         await self._sync_commands()
         assert self.reminders is not None
         self.reminder_task = asyncio.create_task(self.reminders.run_forever())
@@ -138,10 +163,21 @@ class HexplayBot(commands.Bot):
         if resumed:
             log.info("the computer resumes its turn in %d matches", resumed)
 
+    async def login(self, token: str) -> None:
+        try:
+            await super().login(token)
+        except discord.LoginFailure:  # said to the operator in one line by python -m bot
+            raise TokenRefused from None
+
     def connected_line(self) -> str:
         """One line for the operator: who, where, how commands were synced, and the invite link."""
-        return texts.connected(str(self.user), self.user.id if self.user else "?", len(self.guilds),
-                               self.settings.dev_guild_ids, invite_url(self.application_id or 0))
+        return texts.connected(
+            str(self.user),
+            self.user.id if self.user else "?",
+            len(self.guilds),
+            self.settings.dev_guild_ids,
+            invite_url(self.application_id or 0),
+        )
 
     # -- a clean stop --------------------------------------------------------------------
 
@@ -172,7 +208,10 @@ class HexplayBot(commands.Bot):
 
     async def _finish_handlers(self, timeout: float) -> None:
         """Wait (bounded) for the commands and buttons already running, and the boards they are posting."""
-        running = [t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()
-                   and t.get_name().startswith(HANDLER_TASKS)]
+        running = [
+            t
+            for t in asyncio.all_tasks()
+            if t is not asyncio.current_task() and not t.done() and t.get_name().startswith(HANDLER_TASKS)
+        ]
         if running and timeout > 0:
             await asyncio.wait(running, timeout=timeout)

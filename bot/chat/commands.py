@@ -23,8 +23,7 @@ def guild_only(interaction: discord.Interaction) -> int:
 async def resolve_match_id(interaction: discord.Interaction, match: int | None) -> int:
     """The match a command means: named, the thread it is typed in, or the user's only one."""
     guild_id = guild_only(interaction)
-    row = await chat_of(interaction).service.resolve(interaction.user.id, guild_id, interaction.channel_id or 0,
-                                                     match)
+    row = await chat_of(interaction).service.resolve(interaction.user.id, guild_id, interaction.channel_id or 0, match)
     return row.id
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 import discord
 
@@ -66,7 +66,7 @@ async def explain(interaction: discord.Interaction, error: BaseException) -> Non
     if isinstance(error, Refusal):
         await reply_error(interaction, texts.refusal(error))
     elif isinstance(error, DamagedMatch):
-        service: Any = interaction.client.chat.service  # type: ignore[attr-defined]  (HexplayBot's context)
+        service: Any = cast(Any, interaction.client).chat.service  # the bot's context (chat/context.py)
         await reply_error(interaction, texts.refusal(await service.paused_by(error)))
     elif isinstance(error, StorageFull):
         log.error("a write failed: the bot's disk is full")

@@ -96,8 +96,9 @@ class MatchHomes:
             await pace.spend()  # not cached: discord.py fetches it
         return await channel_by_id(self.client, channel_id)
 
-    async def post(self, match: MatchRow, text: str, *, pace: RequestBudget = UNPACED,
-                   channel_fallback: bool = True, **send: Any) -> discord.Message:
+    async def post(
+        self, match: MatchRow, text: str, *, pace: RequestBudget = UNPACED, channel_fallback: bool = True, **send: Any
+    ) -> discord.Message:
         """Post in the match's home, else (its thread gone or refusing) in its channel if ``channel_fallback``.
 
         Raises Refused when no place takes it; Discord's transient failures (TRANSIENT) as they come.

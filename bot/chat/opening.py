@@ -36,8 +36,13 @@ class MatchOpening:
         self.guilds = guilds
         self.announcer = announcer
 
-    async def open_match(self, interaction: discord.Interaction, match: MatchRow, outcome: Outcome,
-                         lobby_message: discord.Message | None = None) -> None:
+    async def open_match(
+        self,
+        interaction: discord.Interaction,
+        match: MatchRow,
+        outcome: Outcome,
+        lobby_message: discord.Message | None = None,
+    ) -> None:
         """Give a started match its thread (when the channel allows it) and post the first board."""
         target = await self._match_thread(match, lobby_message or interaction.message)
         text, kwargs, png = await self._first_board(match, outcome)
@@ -98,8 +103,9 @@ class MatchOpening:
                 thread = await lobby_message.create_thread(name=texts.thread_name(match), auto_archive_duration=10080)
             except discord.HTTPException as error:
                 # opened before a stop that came before it was stored: a message's thread has the message's id
-                thread = (await channel_by_id(self.client, lobby_message.id)
-                          if error.code == THREAD_ALREADY_CREATED else None)
+                thread = (
+                    await channel_by_id(self.client, lobby_message.id) if error.code == THREAD_ALREADY_CREATED else None
+                )
                 if thread is None:
                     log.info("no thread for match %s (%s); playing in the channel", match.id, error)
             if thread is not None:
@@ -158,8 +164,9 @@ class MatchOpening:
     async def _tell_paused(self, match_id: int) -> None:
         match = await self.service.read(match_id)
         if match is None or not match.home_channel_id:
-            log.error("match %s is paused but its row does not say where it is played: its players "
-                      "cannot be told", match_id)
+            log.error(
+                "match %s is paused but its row does not say where it is played: its players cannot be told", match_id
+            )
             await self.service.paused_told(match_id)  # said once in the log, not at every pass
             return
         home = await channel_by_id(self.client, match.home_channel_id)
@@ -167,8 +174,9 @@ class MatchOpening:
             return
         mentions = " ".join(f"<@{u}>" for u in match.human_ids())
         try:
-            await home.send(f"{mentions} {texts.quarantine_notice(match)}",
-                            allowed_mentions=discord.AllowedMentions(users=True))
+            await home.send(
+                f"{mentions} {texts.quarantine_notice(match)}", allowed_mentions=discord.AllowedMentions(users=True)
+            )
         except discord.HTTPException as error:
             log.warning("match %s: could not tell its players it is paused (%s)", match_id, error)
             return

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Callable, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
 GLOBAL_LIMIT_PER_SECOND = 50  # Discord's documented limit per bot
 
@@ -41,8 +42,7 @@ class LocalRequestBudget:
     keep under Discord's 50 with room to spare for the unpaced ones.
     """
 
-    def __init__(self, per_second: float = 45.0, burst: int = 3,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, per_second: float = 45.0, burst: int = 3, clock: Callable[[], float] = time.monotonic) -> None:
         if per_second <= 0 or burst < 1:
             raise ValueError("a budget needs a positive rate and a burst of at least one request")
         self.per_second = per_second

@@ -103,16 +103,17 @@ def _not_your_turn(f: dict[str, Any]) -> str:
 
 def _several(f: dict[str, Any]) -> str:
     names = ", ".join(f"#{m.id} {info(m).name}" for m in f["matches"])
-    return (f"You are in several matches ({names}): use the match option, "
-            "or type the command in the match's thread.")
+    return f"You are in several matches ({names}): use the match option, or type the command in the match's thread."
 
 
 def _player_count(f: dict[str, Any]) -> str:
     counted = ""
     if f["counted"]:
         invited, computers = f["invited"], f["computers"]
-        counted = (f" (you, {invited} invited {_plural(invited, 'player')} and {computers} computer "
-                   f"{_plural(computers, 'seat')})")
+        counted = (
+            f" (you, {invited} invited {_plural(invited, 'player')} and {computers} computer "
+            f"{_plural(computers, 'seat')})"
+        )
     return f"{f['why']}{counted}."
 
 
@@ -139,8 +140,10 @@ def _not_out_of_time(f: dict[str, Any]) -> str:
 
 def _vacation_allowance(f: dict[str, Any]) -> str:
     left = f["left"]
-    return (f"You have {left:g} vacation {_plural(left, 'day')} left in the last "
-            f"365 days (the allowance is {f['allowance']:g} a year).")
+    return (
+        f"You have {left:g} vacation {_plural(left, 'day')} left in the last "
+        f"365 days (the allowance is {f['allowance']:g} a year)."
+    )
 
 
 def _paused(f: dict[str, Any]) -> str:
@@ -157,10 +160,13 @@ REFUSALS: dict[str, Callable[[dict[str, Any]], str]] = {
     "no_match_in_progress": lambda f: "You have no match in progress here. Start one with /play.",
     "several_matches": _several,
     "not_a_player": lambda f: f"You are not a player in {title(f['match'])}.",
-    "changed_meanwhile": lambda f: ("The position changed at the same moment (another turn or button came "
-                                    "first), so nothing was done: look at the latest board and try again."),
-    "disk_full": lambda f: ("Nothing was saved: the bot's disk is full. Its operator has been told (see the log); "
-                            "try again later."),
+    "changed_meanwhile": lambda f: (
+        "The position changed at the same moment (another turn or button came "
+        "first), so nothing was done: look at the latest board and try again."
+    ),
+    "disk_full": lambda f: (
+        "Nothing was saved: the bot's disk is full. Its operator has been told (see the log); try again later."
+    ),
     "servers_only": lambda f: "Hexplay matches live in servers: use this command in a server channel.",
     # the lobby
     "option_not_key_value": lambda f: f"Options are written key=value, like side=4; `{quoted(f['text'], 40)}` is not.",
@@ -169,8 +175,9 @@ REFUSALS: dict[str, Callable[[dict[str, Any]], str]] = {
     "invite_yourself": lambda f: "You cannot invite yourself; you are already seated.",
     "player_count": _player_count,
     "too_many_players": _too_many,
-    "computer_level": lambda f: (f"The computer plays at {', '.join(f['levels'][:-1])} or {f['levels'][-1]}, "
-                                 f"not `{quoted(f['level'], 20)}`."),
+    "computer_level": lambda f: (
+        f"The computer plays at {', '.join(f['levels'][:-1])} or {f['levels'][-1]}, not `{quoted(f['level'], 20)}`."
+    ),
     "computer_seats": lambda f: "The computer can take 1 to 5 seats (a match keeps at least one for you).",
     "challenge_limit": lambda f: challenge_refusal(f["rule"], f["names"], f["caps"]),
     "lobby_closed": _lobby_closed,
@@ -182,32 +189,38 @@ REFUSALS: dict[str, Callable[[dict[str, Any]], str]] = {
     "only_creator_cancels": lambda f: "Only the player who created the match can cancel it.",
     "only_creator_starts": lambda f: "Only the player who created the match can start it.",
     "not_enough_ready": lambda f: f"{f['game']} needs at least {f['needed']} ready players; {f['ready']} so far.",
-    "a_bot_cannot_play": lambda f: (f"{f['name']} is a bot and cannot play; to play the computer, "
-                                    f"invite {f['me']} or use the computer option."),
+    "a_bot_cannot_play": lambda f: (
+        f"{f['name']} is a bot and cannot play; to play the computer, invite {f['me']} or use the computer option."
+    ),
     # playing
     "not_your_turn": _not_your_turn,
-    "preview_not_your_turn": lambda f: (_not_your_turn(f)[:-1] + ", and a preview shows your own move when it is "
-                                        "your turn."),
+    "preview_not_your_turn": lambda f: (
+        _not_your_turn(f)[:-1] + ", and a preview shows your own move when it is your turn."
+    ),
     "old_button": lambda f: "That button belongs to an older position; use the latest board.",
     "illegal_move": lambda f: f"`{quoted(f['text'])}` is not a legal move: {fit(f['why'], 300)}.",
     "already_resigned": lambda f: "You have already resigned from this match.",
-    "builder_expired": lambda f: ("This turn builder has expired: the match has moved on since it was opened. "
-                                  "Open a new one from the latest board (or /turn)."),
+    "builder_expired": lambda f: (
+        "This turn builder has expired: the match has moved on since it was opened. "
+        "Open a new one from the latest board (or /turn)."
+    ),
     "builder_says": lambda f: f"Turn builder: {f['why']}.",
     "turn_not_finished": lambda f: f"The turn cannot end yet: {f['why']}.",
     "pick_an_action": lambda f: "Pick an action from the menu.",
     "not_your_confirmation": lambda f: "This confirmation belongs to another player.",
     # looking
     "no_zoom": lambda f: f"{f['game']} boards have no zoom: they are readable whole.",
-    "not_a_cell": lambda f: (f"`{f['text']}` is not a cell of this board: give a cell name such as "
-                             f"`{f['example']}`, or `last`."),
+    "not_a_cell": lambda f: (
+        f"`{f['text']}` is not a cell of this board: give a cell name such as `{f['example']}`, or `last`."
+    ),
     "replay_drawing": lambda f: f"A replay of {title(f['match'])} is being drawn right now; ask again in a moment.",
     "replay_wait": lambda f: f"One replay every {f['every']:g} s: try again in {math.ceil(f['wait'])} s.",
     # offers
     "you_resigned": lambda f: f"You have resigned from {title(f['match'])}.",
     "no_draws": lambda f: f"{f['game']} cannot be drawn: every game has a winner.",
-    "takeback_not_yours": lambda f: ("Only the player who made the last turn can ask to take it back, "
-                                     "and only before the next turn is played."),
+    "takeback_not_yours": lambda f: (
+        "Only the player who made the last turn can ask to take it back, and only before the next turn is played."
+    ),
     "offer_pending": _offer_pending,
     "offer_closed": lambda f: "This offer is no longer open: it was answered, or a turn was played since.",
     "own_offer": lambda f: "You made this offer; the other players answer it.",
@@ -227,25 +240,35 @@ REFUSALS: dict[str, Callable[[dict[str, Any]], str]] = {
     "reminder_via": lambda f: "Reminders come by direct message (dm) or by a ping in the match (ping).",
     "challenges_choice": lambda f: f"Challenges come from everyone or nobody, not `{quoted(f['text'], 20)}`.",
     "block_yourself": lambda f: "You cannot block yourself.",
-    "too_many_blocks": lambda f: (f"You have blocked {f['most']} players, the most Hexplay keeps: unblock one "
-                                  "first, or refuse challenges from everyone with challenges:nobody."),
+    "too_many_blocks": lambda f: (
+        f"You have blocked {f['most']} players, the most Hexplay keeps: unblock one "
+        "first, or refuse challenges from everyone with challenges:nobody."
+    ),
     "not_blocked": lambda f: f"{escape(f['name'])} is not blocked.",
-    "block_a_bot": lambda f: (f"{escape(f['name'])} is a bot: bots never challenge anyone, so there is "
-                              "nothing to block."),
+    "block_a_bot": lambda f: (
+        f"{escape(f['name'])} is a bot: bots never challenge anyone, so there is nothing to block."
+    ),
     # servers, rematches, the computer
-    "config_needs_manage_server": lambda f: ("Only members with the Manage Server permission can change Hexplay's "
-                                             "server settings; /config without options shows them."),
-    "default_time_limit_range": lambda f: (f"The default time limit is 0 (none) or {f['low']:g} to {f['high']:g} "
-                                           "days per move."),
+    "config_needs_manage_server": lambda f: (
+        "Only members with the Manage Server permission can change Hexplay's "
+        "server settings; /config without options shows them."
+    ),
+    "default_time_limit_range": lambda f: (
+        f"The default time limit is 0 (none) or {f['low']:g} to {f['high']:g} days per move."
+    ),
     "not_over_yet": lambda f: f"{title(f['match'])} is not over yet.",
     "only_players_rematch": lambda f: f"Only the players of {title(f['match'])} can ask for a rematch.",
     "channel_gone": lambda f: "The match's channel is gone; start a new match with /play.",
     "hint_not_in_play": lambda f: f"{title(f['match'])} is not in play: hints are for a turn of a game going on.",
-    "no_hints": lambda f: (f"No hints in {title(f['match'])}: hints are for matches against the computer, "
-                           "or matches created with `hints: True` (every player agreed by joining)."),
+    "no_hints": lambda f: (
+        f"No hints in {title(f['match'])}: hints are for matches against the computer, "
+        "or matches created with `hints: True` (every player agreed by joining)."
+    ),
     "you_left": lambda f: f"You have left {title(f['match'])}.",
-    "hint_not_your_turn": lambda f: (f"A hint is for your own turn: in {title(f['match'])} "
-                                     f"{seat_label(f['match'], f['game'], f['game'].to_move)} is to move."),
+    "hint_not_your_turn": lambda f: (
+        f"A hint is for your own turn: in {title(f['match'])} "
+        f"{seat_label(f['match'], f['game'], f['game'].to_move)} is to move."
+    ),
 }
 
 
@@ -260,21 +283,29 @@ def challenge_refusal(rule: ChallengeRefusal, names: dict[int, str], caps: Chall
     if rule.rule == "blocked":
         return f"{name} is not taking challenges from you, so nothing was sent."
     if rule.rule == "nobody":
-        return (f"{name} is not taking challenges in this server, so nothing was sent. They can still join "
-                "matches with open seats.")
+        return (
+            f"{name} is not taking challenges in this server, so nothing was sent. They can still join "
+            "matches with open seats."
+        )
     if rule.rule == "open_lobbies":
-        return (f"You already have {caps.open_lobbies} open challenges in this server: wait for answers, or "
-                "cancel one with its Cancel button, before making another.")
+        return (
+            f"You already have {caps.open_lobbies} open challenges in this server: wait for answers, or "
+            "cancel one with its Cancel button, before making another."
+        )
     if rule.rule == "rate":
         # never more than the window: a count stamped ahead of the clock was brought back to now
         wait = min(int(rule.wait) + 1, int(caps.window))
         return f"You can make {caps.per_window} challenges a minute; try again in {wait} s."
     if rule.rule == "same_player":
-        return (f"You have challenged {name} {caps.same_player} times in the last 24 hours (cancelled challenges "
-                f"count), so nothing was sent. Try again in {_later(min(rule.wait, caps.same_player_window))}.")
+        return (
+            f"You have challenged {name} {caps.same_player} times in the last 24 hours (cancelled challenges "
+            f"count), so nothing was sent. Try again in {_later(min(rule.wait, caps.same_player_window))}."
+        )
     assert rule.rule == "waiting", rule
-    return (f"{name} already has {caps.invitations_waiting} challenges waiting for an answer in this server, so "
-            "nothing was sent. Try again once they have answered some.")
+    return (
+        f"{name} already has {caps.invitations_waiting} challenges waiting for an answer in this server, so "
+        "nothing was sent. Try again once they have answered some."
+    )
 
 
 def _later(seconds: float) -> str:
@@ -286,12 +317,16 @@ def _later(seconds: float) -> str:
 
 
 # Not the player's doing: what they are told instead of a refusal.
-SOMETHING_WENT_WRONG = ("Something went wrong on our side. Look at the match (/board) before trying again: "
-                        "your action may or may not have been recorded.")
+SOMETHING_WENT_WRONG = (
+    "Something went wrong on our side. Look at the match (/board) before trying again: "
+    "your action may or may not have been recorded."
+)
 # A write failed for want of disk space somewhere after the start of a request (the change itself, if refused,
 # says "Nothing was saved"): what came before it may be stored, so the player is sent to look.
-DISK_FULL_AFTER = ("The bot's disk is full, so part of what you asked may not have been saved (its operator has been "
-                   "told). Look at the match (/board) before trying again.")
+DISK_FULL_AFTER = (
+    "The bot's disk is full, so part of what you asked may not have been saved (its operator has been "
+    "told). Look at the match (/board) before trying again."
+)
 RESTARTING = "Hexplay is restarting, so nothing was done: try again in a minute."
 CANNOT_USE_HERE = "You cannot use this command here."
 
@@ -299,10 +334,15 @@ CANNOT_USE_HERE = "You cannot use this command here."
 def quarantine_notice(match: MatchRow | int) -> str:
     match_id = match if isinstance(match, int) else match.id
     reason = "" if isinstance(match, int) else match.quarantine or ""
-    why = ("its saved move list does not lead to its saved position" if "move log" in reason
-           or "differs" in reason else "part of its saved record cannot be read")
-    return (f"Match #{match_id} is paused: {why}, so nothing can be played or shown in it until the bot's "
-            "operator repairs it (they have been told; see the log). Your other matches are not affected.")
+    why = (
+        "its saved move list does not lead to its saved position"
+        if "move log" in reason or "differs" in reason
+        else "part of its saved record cannot be read"
+    )
+    return (
+        f"Match #{match_id} is paused: {why}, so nothing can be played or shown in it until the bot's "
+        "operator repairs it (they have been told; see the log). Your other matches are not affected."
+    )
 
 
 # -- what happened: announcements -----------------------------------------------------------------
@@ -337,8 +377,10 @@ def result_line(match: MatchRow, game: AnyGame) -> str:
     scores = game.scores()
     score_text = ""
     if scores is not None:  # each score named by its player, so nobody guesses whose is whose
-        named = [f"{escape(player_row(match, game, seat).name)} {_number(value)}"
-                 for seat, value in enumerate(scores, start=1)]
+        named = [
+            f"{escape(player_row(match, game, seat).name)} {_number(value)}"
+            for seat, value in enumerate(scores, start=1)
+        ]
         score_text = " (" + ", ".join(named) + ")"
     if len(winners) > 1:
         return f"Game over: {' and '.join(winners)} share the win{score_text}."
@@ -431,8 +473,10 @@ DELAYED = "(Delayed by a Discord problem.) "
 
 def after_commit(outcome: Outcome, now: float, reason: str) -> str:
     """The truth for a mover whose change was stored but whose board could not be shown yet."""
-    return (f"Played and saved: {line(outcome, now)}\nThe board could not be posted in the match yet ({reason}); "
-            "it will be posted there as soon as Discord allows. Do not play the turn again.")
+    return (
+        f"Played and saved: {line(outcome, now)}\nThe board could not be posted in the match yet ({reason}); "
+        "it will be posted there as soon as Discord allows. Do not play the turn again."
+    )
 
 
 DISCORD_REFUSED = "Discord refused the message"
@@ -481,9 +525,17 @@ def posted_in_channel(problem: str, channel_id: int, new_thread_id: int | None, 
 
 def discord_failure(kind: str, status: int = 0, text: str = "") -> str:
     """Why Discord did not take a post, for players and the log."""
-    return {"timeout": "Discord did not answer in time", "locked": "it is locked",
-            "archived": "it is archived and locked", "server": f"Discord answered {status}",
-            "unreachable": "Discord could not be reached"}.get(kind) or text or f"Discord answered {status}"
+    return (
+        {
+            "timeout": "Discord did not answer in time",
+            "locked": "it is locked",
+            "archived": "it is archived and locked",
+            "server": f"Discord answered {status}",
+            "unreachable": "Discord could not be reached",
+        }.get(kind)
+        or text
+        or f"Discord answered {status}"
+    )
 
 
 # -- lobbies ----------------------------------------------------------------------------------------
@@ -525,8 +577,12 @@ def invitation(match: MatchRow, creator_id: int, invited: Sequence[int], lobby: 
 
 
 def rematch_asked(presser_id: int, invited: Sequence[int], lobby: str) -> str:
-    return (" ".join(f"<@{u}>" for u in invited) + (": " if invited else "")
-            + f"<@{presser_id}> asks for a rematch.\n" + lobby)
+    return (
+        " ".join(f"<@{u}>" for u in invited)
+        + (": " if invited else "")
+        + f"<@{presser_id}> asks for a rematch.\n"
+        + lobby
+    )
 
 
 def rematch_where(channel_id: int, started: bool) -> str:
@@ -542,17 +598,27 @@ def board_line(match: MatchRow, game: AnyGame, vacations: list[tuple[str, float]
     return text + (f"\n{away}." if away else "")
 
 
-def preview_line(match: MatchRow, before: AnyGame, seat: int, game: AnyGame, notation: str,
-                 events: Sequence[Event], unfinished: str | None) -> str:
+def preview_line(
+    match: MatchRow,
+    before: AnyGame,
+    seat: int,
+    game: AnyGame,
+    notation: str,
+    events: Sequence[Event],
+    unfinished: str | None,
+) -> str:
     if unfinished is not None:
-        return (f"Preview of a turn in progress (not played): `{notation}` — not a whole turn yet: "
-                f"{fit(unfinished, 300)}.")
+        return (
+            f"Preview of a turn in progress (not played): `{notation}` — not a whole turn yet: {fit(unfinished, 300)}."
+        )
     return "Preview (not played): " + turn_line(seat_label(match, before, seat), game, notation, events)
 
 
 def hint(notation: str, preview: str) -> str:
-    return (f"Hint: the medium computer would play `{notation}` (only you see this).\n"
-            f"{preview}\nPlay it with `/move {notation}`.")
+    return (
+        f"Hint: the medium computer would play `{notation}` (only you see this).\n"
+        f"{preview}\nPlay it with `/move {notation}`."
+    )
 
 
 def log_text(move: MoveRow) -> str:
@@ -615,8 +681,10 @@ def server_matches(matches: list[MatchRow], now: float) -> str:
         names = " vs ".join(escape(seat_name(s)) for s in sorted(match.seats, key=lambda s: s.seat))
         mover = escape(player_row(match, game, game.to_move).name) if game.to_move else "?"
         link = f"https://discord.com/channels/{match.guild_id}/{match.home_channel_id}"
-        lines.append(f"• {title(match)}: {names} — {mover} to move"
-                     f"{time_note(match, now, ', ')} — <#{match.home_channel_id}> ({link})")
+        lines.append(
+            f"• {title(match)}: {names} — {mover} to move"
+            f"{time_note(match, now, ', ')} — <#{match.home_channel_id}> ({link})"
+        )
     return _bounded("**Matches in play in this server**\n" + "\n".join(lines))
 
 
@@ -635,8 +703,9 @@ def match_choice(match: MatchRow, user_id: int, game: AnyGame | None, waiting: b
     return label[:100]
 
 
-def suggestion_choices(match: MatchRow, choices: list[tuple[str, str]], note: str | None, mover: str,
-                       typed: str) -> list[tuple[str, str]]:
+def suggestion_choices(
+    match: MatchRow, choices: list[tuple[str, str]], note: str | None, mover: str, typed: str
+) -> list[tuple[str, str]]:
     """/move's autocomplete: the legal continuations, after a first line saying why you cannot play now."""
     if note is None:
         return choices
@@ -662,6 +731,17 @@ def suggestion_note(match: MatchRow, note: str, mover: str) -> str:
 
 def not_in_play(match: MatchRow) -> str:
     return f"{title(match)} is not in play"
+
+
+def builder_summary(state: Any) -> str:
+    """The turn builder's line: the actions picked so far, and what to do next."""
+    head = f"So far: `{state.notation}`." if state.notations else "No action yet: pick the first one."
+    if state.game.is_over or (state.can_end and not state.choices):
+        return f"{head} Press **End turn** to play it."
+    if state.can_end:
+        return f"{head} Pick another action, or press **End turn** to play it."
+    tail = f" ({state.why_not_end})" if state.why_not_end and state.notations else ""
+    return f"{head} Pick the next action{tail}."
 
 
 def turn_builder(match: MatchRow, summary: str, more: int, full: bool) -> str:
@@ -705,8 +785,10 @@ def both(first: str, second: str) -> str:
 
 
 def reminders_stopped(job: ReminderJob, why: str) -> str:
-    return (f"<@{job.user_id}> Your reminders for **{title(job.match)}** have stopped for this "
-            f"turn: none could reach you ({why}). It is still your turn: play with /move.")
+    return (
+        f"<@{job.user_id}> Your reminders for **{title(job.match)}** have stopped for this "
+        f"turn: none could reach you ({why}). It is still your turn: play with /move."
+    )
 
 
 def snoozed(match: MatchRow) -> str:
@@ -717,12 +799,16 @@ def deadline(job: DeadlineJob) -> str:
     match = job.match
     if job.level == 3:
         what = "claim the win" if len(job.claimant_ids) == 1 else "drop them from the game (as if they resigned)"
-        return (f"<@{job.user_id}> has run out of time in **{title(match)}**. "
-                f"{' '.join(f'<@{u}>' for u in job.claimant_ids)}: press **Claim** to {what} "
-                "(until then they may still move).")
+        return (
+            f"<@{job.user_id}> has run out of time in **{title(match)}**. "
+            f"{' '.join(f'<@{u}>' for u in job.claimant_ids)}: press **Claim** to {what} "
+            "(until then they may still move)."
+        )
     assert match.deadline_at is not None
-    return (f"Your time in **{title(match)}** runs out <t:{int(match.deadline_at)}:R> "
-            f"({_hours(job.left)} left). Play with /move, or take a /vacation.")
+    return (
+        f"Your time in **{title(match)}** runs out <t:{int(match.deadline_at)}:R> "
+        f"({_hours(job.left)} left). Play with /move, or take a /vacation."
+    )
 
 
 def _hours(seconds: float) -> str:
@@ -738,9 +824,11 @@ def claim_label(claimants: int) -> str:
 
 
 def vacation(until: float, days: int, left: float, paused: int) -> str:
-    return (f"You are on vacation until <t:{int(until)}:f> ({days} {_plural(days, 'day')}; "
-            f"{left:g} left this year). Your clocks are paused ({paused} running now), your opponents "
-            "see it on the board, and no reminders come meanwhile.")
+    return (
+        f"You are on vacation until <t:{int(until)}:f> ({days} {_plural(days, 'day')}; "
+        f"{left:g} left this year). Your clocks are paused ({paused} running now), your opponents "
+        "see it on the board, and no reminders come meanwhile."
+    )
 
 
 # -- offers -----------------------------------------------------------------------------------------
@@ -753,8 +841,9 @@ def offer(notice: OfferNotice) -> str:
     asked = " ".join(mention(match, u) for u in notice.asked_ids)
     what = "offers a draw" if notice.kind == "draw" else "asks to take back their last turn"
     how = "accept or decline" if notice.answerer_ids else "the computer is considering it"
-    return (f"**{title(match)}**: <@{notice.maker_id}> {what}. {asked}: {how} "
-            "(the offer lapses if a turn is played first).")
+    return (
+        f"**{title(match)}**: <@{notice.maker_id}> {what}. {asked}: {how} (the offer lapses if a turn is played first)."
+    )
 
 
 def offer_answer(answer: OfferAnswer, now: float) -> str:
@@ -762,8 +851,10 @@ def offer_answer(answer: OfferAnswer, now: float) -> str:
     if answer.kind == "withdrawn":
         return f"<@{answer.user_id}> withdrew the offer."
     if answer.kind == "declined":
-        return (f"{mention(match, answer.user_id)} declined {OFFER_KINDS[answer.offer_kind]} "
-                f"(asked by <@{answer.maker_id}>).")
+        return (
+            f"{mention(match, answer.user_id)} declined {OFFER_KINDS[answer.offer_kind]} "
+            f"(asked by <@{answer.maker_id}>)."
+        )
     if answer.kind == "accepted":
         waiting = " ".join(mention(match, u) for u in answer.waiting_ids)
         return f"{mention(match, answer.user_id)} accepted; waiting for {waiting}."
@@ -795,8 +886,10 @@ def challenge_settings(challenges: str, blocked: list[int]) -> str:
     if len(blocked) > SHOWN_BLOCKS:
         listed += f" and {len(blocked) - SHOWN_BLOCKS} more"
     if challenges == "nobody":
-        text = ("Challenges: you are **not taking challenges in this server** (you can still challenge others "
-                "and join matches with open seats).")
+        text = (
+            "Challenges: you are **not taking challenges in this server** (you can still challenge others "
+            "and join matches with open seats)."
+        )
         return text + (f" Blocked in every server: {listed}." if blocked else "")
     if blocked:
         return f"Challenges: **from everyone except** {listed} (a block holds in every server)."
@@ -807,17 +900,20 @@ SAVED = "Saved. "
 
 
 def server_settings(settings: GuildSettings, default_reminder_hours: float) -> str:
-    channel = f"<#{settings.match_channel_id}>" if settings.match_channel_id else \
-        "the channel where /play is used (default)"
+    channel = (
+        f"<#{settings.match_channel_id}>" if settings.match_channel_id else "the channel where /play is used (default)"
+    )
     if settings.days_per_move is None or settings.days_per_move == 0:
         days = "none (default)" if settings.days_per_move is None else "none"
     else:
         days = f"{settings.days_per_move:g} days per move"
     hours = settings.reminder_hours or default_reminder_hours
     origin = "" if settings.reminder_hours else " (default)"
-    return (f"**Hexplay settings of this server**\n• Match threads open in: {channel}\n"
-            f"• Default time limit: {days} (a player may choose another at /play)\n"
-            f"• Default reminder delay: {hours:g} h{origin} (each player may set their own with /settings)")
+    return (
+        f"**Hexplay settings of this server**\n• Match threads open in: {channel}\n"
+        f"• Default time limit: {days} (a player may choose another at /play)\n"
+        f"• Default reminder delay: {hours:g} h{origin} (each player may set their own with /settings)"
+    )
 
 
 # -- ratings ----------------------------------------------------------------------------------------
@@ -826,8 +922,10 @@ TOP = 10
 
 
 def _rating_line(rank: int, row: RatingRow) -> str:
-    return (f"{rank}. <@{row.user_id}> — {row.skill:.1f} "
-            f"({row.games} {_plural(row.games, 'game')}: {row.wins} W / {row.losses} L / {row.draws} D)")
+    return (
+        f"{rank}. <@{row.user_id}> — {row.skill:.1f} "
+        f"({row.games} {_plural(row.games, 'game')}: {row.wins} W / {row.losses} L / {row.draws} D)"
+    )
 
 
 def leaderboard(game_name: str, board: list[RatingRow], user_id: int) -> str:
@@ -849,9 +947,11 @@ def profile(user_id: int, ratings: list[tuple[RatingRow, int | None, int]], play
     lines = [f"**Profile of <@{user_id}>**"]
     for row, rank, of in ratings:
         place = f", #{rank} of {of}" if rank else ""
-        lines.append(f"• {get_game(row.game).name}: rating {row.skill:.1f}{place} — "
-                     f"{row.games} rated {_plural(row.games, 'game')}: "
-                     f"{row.wins} W / {row.losses} L / {row.draws} D")
+        lines.append(
+            f"• {get_game(row.game).name}: rating {row.skill:.1f}{place} — "
+            f"{row.games} rated {_plural(row.games, 'game')}: "
+            f"{row.wins} W / {row.losses} L / {row.draws} D"
+        )
     if not ratings:
         lines.append("No rated matches yet.")
     if playing:
@@ -881,6 +981,7 @@ def help_page(commands: Sequence[tuple[str, str]]) -> str:
     lines = ["**Hexplay** — correspondence play of hexagonal board games. Commands:"]
     for name, description in sorted(commands):
         lines.append(f"`/{name}` — {description}")
-    lines.append("Rules of each game: `/rules game`. Play in the match's thread; the buttons on the boards "
-                 "do the rest.")
+    lines.append(
+        "Rules of each game: `/rules game`. Play in the match's thread; the buttons on the boards do the rest."
+    )
     return "\n".join(lines)[:2000]

@@ -6,11 +6,18 @@ from __future__ import annotations
 class StoreUnavailable(Exception):
     """The database cannot be used; the message is one line for the operator."""
 
+
+class TokenRefused(Exception):
+    """Discord refused the bot's token at login: the operator must set a valid one."""
+
+
 class VersionConflict(Exception):
     """The match changed since it was read: the caller's action was not applied."""
 
+
 class StorageFull(Exception):
     """The disk (or the database's size limit) is full: the change was rolled back, nothing of it is stored."""
+
 
 class DamagedMatch(Exception):
     """Part of a match's stored data cannot be read; the match is set aside, nothing else is affected."""

@@ -14,8 +14,9 @@ from typing import Any
 class RecordedMove:
     """A move as committed: the match after it, and the posted offers it lapsed (channel, message)."""
 
-    match: "MatchRow"
+    match: MatchRow
     lapsed_offers: list[tuple[int, int]]
+
 
 @dataclass
 class SeatRow:
@@ -29,6 +30,7 @@ class SeatRow:
     @property
     def is_computer(self) -> bool:
         return self.computer is not None
+
 
 @dataclass
 class MatchRow:
@@ -82,8 +84,12 @@ class MatchRow:
 
     def human_ids(self, *, playing: bool = False) -> list[int]:
         """The people seated, in seat order (``playing``: those who have not left)."""
-        return [s.user_id for s in sorted(self.seats, key=lambda s: s.seat)
-                if not s.is_computer and not (playing and s.resigned)]
+        return [
+            s.user_id
+            for s in sorted(self.seats, key=lambda s: s.seat)
+            if not s.is_computer and not (playing and s.resigned)
+        ]
+
 
 @dataclass
 class MoveRow:
@@ -97,6 +103,7 @@ class MoveRow:
     created_at: float
     entered: str = ""  # exactly as the player typed it
 
+
 @dataclass
 class ReminderRow:
     match_id: int
@@ -105,6 +112,7 @@ class ReminderRow:
     remind_at: float
     last_sent_at: float | None
     snoozed: bool
+
 
 @dataclass
 class OfferRow:
@@ -116,6 +124,7 @@ class OfferRow:
     at_seq: int
     accepted: list[int]
     created_at: float
+
 
 @dataclass
 class RatingRow:
@@ -135,6 +144,7 @@ class RatingRow:
         """The conservative rating shown to players (OpenSkill's ordinal: mu - 3 sigma)."""
         return self.mu - 3 * self.sigma
 
+
 @dataclass
 class GuildSettings:
     """A server's settings; None inherits (days_per_move 0 means: no time limit by default)."""
@@ -143,12 +153,14 @@ class GuildSettings:
     days_per_move: float | None = None
     reminder_hours: float | None = None
 
+
 @dataclass
 class Preferences:
     reminders: bool = True
     delay_hours: float | None = None
     via: str = "dm"
     challenges: str = "everyone"  # or "nobody": who may challenge the player (blocks are apart, in every server)
+
 
 @dataclass(frozen=True)
 class ChallengeCaps:
@@ -160,6 +172,7 @@ class ChallengeCaps:
     same_player: int  # challenges of one person by one challenger, in any server, within ``same_player_window``
     same_player_window: float
     invitations_waiting: int  # unanswered invitations one person has in a server
+
 
 @dataclass(frozen=True)
 class ChallengeRefusal:

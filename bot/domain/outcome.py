@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games import Event, Game
+from games import AnyGame, Event
 
 from .model import MatchRow
 
@@ -41,7 +41,7 @@ class Outcome:
     """What a change to a match produced, for the bot to announce."""
 
     match: MatchRow
-    game: Game | None
+    game: AnyGame | None
     changes: tuple[Change, ...]
     mention_user_id: int | None = None
     """The person whose move it now is (never a computer seat), pinged by the announcement."""
@@ -72,7 +72,7 @@ class ReminderJob:
     """A turn reminder due for the player to move."""
 
     match: MatchRow
-    game: Game
+    game: AnyGame
     user_id: int
     ply: int
     via: str

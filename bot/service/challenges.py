@@ -30,8 +30,15 @@ class ChallengeRefusals:
         self.store = store
         self.clock = clock
 
-    async def update(self, user_id: int, guild_id: int, *, challenges: str | None = None,
-                     block: tuple[int, str] | None = None, unblock: tuple[int, str] | None = None) -> None:
+    async def update(
+        self,
+        user_id: int,
+        guild_id: int,
+        *,
+        challenges: str | None = None,
+        block: tuple[int, str] | None = None,
+        unblock: tuple[int, str] | None = None,
+    ) -> None:
         """Each change is checked before any is stored, so a refused one leaves everything as it was."""
         await self.check(user_id, challenges=challenges, block=block, unblock=unblock)
         if challenges is not None:
@@ -43,8 +50,14 @@ class ChallengeRefusals:
         if unblock is not None:
             await self.store.unblock(user_id, unblock[0])
 
-    async def check(self, user_id: int, *, challenges: str | None = None, block: tuple[int, str] | None = None,
-                    unblock: tuple[int, str] | None = None) -> None:
+    async def check(
+        self,
+        user_id: int,
+        *,
+        challenges: str | None = None,
+        block: tuple[int, str] | None = None,
+        unblock: tuple[int, str] | None = None,
+    ) -> None:
         """Refuse a change that cannot be made, storing nothing."""
         if challenges is not None and challenges not in CHALLENGE_CHOICES:
             raise Refusal("challenges_choice", text=challenges)

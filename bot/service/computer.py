@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from ai.worker import Thinker
 from games import AnyGame
@@ -44,18 +45,23 @@ class ComputerPlayer:
     announce_wait = 20.0  # seconds to wait for the human's board before playing anyway (a failed post is retried)
     poll_seconds = 0.02
 
-    def __init__(self, service: MatchService, offers: Offers, thinker: Thinker | None = None,
-                 announce: Callable[[Outcome], Awaitable[Any]] | None = None) -> None:
+    def __init__(
+        self,
+        service: MatchService,
+        offers: Offers,
+        thinker: Thinker | None = None,
+        announce: Callable[[Outcome], Awaitable[Any]] | None = None,
+    ) -> None:
         self.service = service
         self.store = service.store
         self.offers = offers
         self.thinker = thinker or Thinker()
         # posts a computer's stored turn like a person's (thread, retries, end-of-game DMs): given by the bot
         self.announce = announce
-        self._tasks: dict[int, asyncio.Task] = {}
+        self._tasks: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()  # matches poked while their task was already running
-        self._playing: set[asyncio.Future] = set()  # stores and announcements in flight: a stop waits for them
-        self._errands: set[asyncio.Task] = set()  # answers to offers
+        self._playing: set[asyncio.Future[bool]] = set()  # stores and announcements in flight: a stop waits for them
+        self._errands: set[asyncio.Future[Any]] = set()  # answers to offers
         self._closed = False
 
     # -- when to look -----------------------------------------------------------------------
@@ -148,8 +154,9 @@ class ComputerPlayer:
             if match is None or match.announced_version >= version or match.version != version:
                 return
             await asyncio.sleep(self.poll_seconds)
-        log.warning("match %s: the board of version %s is still not posted; the computer plays anyway",
-                    match_id, version)
+        log.warning(
+            "match %s: the board of version %s is still not posted; the computer plays anyway", match_id, version
+        )
 
     async def _play(self, match: MatchRow, user_id: int, notation: str) -> bool:
         try:

@@ -33,10 +33,17 @@ T = TypeVar("T")
 
 
 class MatchCore:
-    def __init__(self, store: Store, clock: Clock | None = None, default_reminder_hours: float = 24.0,
-                 pictures: Pictures | None = None, limits: ChallengeLimits | None = None,
-                 locks: MatchLocks | None = None, events: MatchEvents | None = None,
-                 replays: ReplayGate | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock | None = None,
+        default_reminder_hours: float = 24.0,
+        pictures: Pictures | None = None,
+        limits: ChallengeLimits | None = None,
+        locks: MatchLocks | None = None,
+        events: MatchEvents | None = None,
+        replays: ReplayGate | None = None,
+    ) -> None:
         self.store = store
         self.clock = clock or SystemClock()
         self.pictures = pictures or Pictures()  # on a thread unless the bot gives it worker processes
@@ -170,8 +177,15 @@ class MatchCore:
 
     # -- storing a move --------------------------------------------------------------------------
 
-    async def commit_move(self, match: MatchRow, game: AnyGame, before: tuple[int | None, int], move: MoveRow,
-                          change: Change, resigned_seat: int | None = None) -> Outcome:
+    async def commit_move(
+        self,
+        match: MatchRow,
+        game: AnyGame,
+        before: tuple[int | None, int],
+        move: MoveRow,
+        change: Change,
+        resigned_seat: int | None = None,
+    ) -> Outcome:
         """Store a move of the log, made on ``match`` as read; ``game`` is the position after it.
 
         ``before`` is (seat to move, ply) as they were before it. One transaction, compare-and-set on the
@@ -183,10 +197,21 @@ class MatchCore:
         result = {"winners": list(game.winners), "scores": game.scores()} if finished else None
         reminder = await self.schedule.reminder_for(match, game, now) if turn_changed and not finished else None
         deadline = await self.schedule.deadline_for(match, game, now) if turn_changed and not finished else None
-        recorded = await self.guarded(self.store.record_move(
-            match.id, match.version, move=move, state=game.to_json(), finished=finished, result=result,
-            turn_changed=turn_changed, resigned_seat=resigned_seat, reminder=reminder, now=now,
-            deadline_at=deadline))
+        recorded = await self.guarded(
+            self.store.record_move(
+                match.id,
+                match.version,
+                move=move,
+                state=game.to_json(),
+                finished=finished,
+                result=result,
+                turn_changed=turn_changed,
+                resigned_seat=resigned_seat,
+                reminder=reminder,
+                now=now,
+                deadline_at=deadline,
+            )
+        )
         updated = recorded.match  # as committed, read in the move's transaction
         if finished:
             await self.events.finished(updated)
@@ -207,8 +232,9 @@ class MatchCore:
             log.error("the database cannot grow (%s): the bot's disk is full", error)
             raise Refusal("disk_full") from None
 
-    async def announcement(self, match: MatchRow, game: AnyGame, changes: tuple[Change, ...],
-                           events: tuple[Event, ...] | list[Event] = ()) -> Outcome:
+    async def announcement(
+        self, match: MatchRow, game: AnyGame, changes: tuple[Change, ...], events: tuple[Event, ...] | list[Event] = ()
+    ) -> Outcome:
         """The outcome of a move: who is to move now (a person is pinged), or the result (everyone is)."""
         if not game.is_over:
             return Outcome(match, game, changes, mention_user_id=person_to_move(match, game), events=tuple(events))
@@ -218,14 +244,23 @@ class MatchCore:
             prefs = await self.store.get_preferences(user_id, match.guild_id)
             if prefs.reminders and prefs.via == "dm":
                 by_dm.append(user_id)
-        return Outcome(match, game, changes, events=tuple(events), finished=True,
-                       ending_user_ids=everyone, ending_dm_user_ids=tuple(by_dm))
+        return Outcome(
+            match,
+            game,
+            changes,
+            events=tuple(events),
+            finished=True,
+            ending_user_ids=everyone,
+            ending_dm_user_ids=tuple(by_dm),
+        )
 
-    async def render(self, match: MatchRow, game: AnyGame, events: tuple[Event, ...] | list[Event] = (),
-                     zoom: str | None = None) -> bytes:
+    async def render(
+        self, match: MatchRow, game: AnyGame, events: tuple[Event, ...] | list[Event] = (), zoom: str | None = None
+    ) -> bytes:
         """The board picture (``bot.service.pictures``: another core when the bot has picture workers)."""
-        return await self.pictures.png(game, player_names=player_names(match), last_events=events,
-                                       title=title(match), zoom=zoom)
+        return await self.pictures.png(
+            game, player_names=player_names(match), last_events=events, title=title(match), zoom=zoom
+        )
 
     # -- what the chat layer records (it never calls the store) ----------------------------------
 

@@ -26,16 +26,26 @@ class Guilds:
 
     # -- /config ---------------------------------------------------------------------------
 
-    async def configure(self, guild_id: int, *, is_admin: bool, match_channel_id: Any = KEEP,
-                        days_per_move: Any = KEEP, reminder_hours: Any = KEEP) -> GuildSettings:
+    async def configure(
+        self,
+        guild_id: int,
+        *,
+        is_admin: bool,
+        match_channel_id: Any = KEEP,
+        days_per_move: Any = KEEP,
+        reminder_hours: Any = KEEP,
+    ) -> GuildSettings:
         if not is_admin:
             raise Refusal("config_needs_manage_server")
         settings = await self.store.guild_settings(guild_id)
         if match_channel_id is not KEEP:
             settings.match_channel_id = match_channel_id
         if days_per_move is not KEEP:
-            if days_per_move is not None and days_per_move != 0 and not (
-                    math.isfinite(days_per_move) and MIN_DAYS_PER_MOVE <= days_per_move <= MAX_DAYS_PER_MOVE):
+            if (
+                days_per_move is not None
+                and days_per_move != 0
+                and not (math.isfinite(days_per_move) and MIN_DAYS_PER_MOVE <= days_per_move <= MAX_DAYS_PER_MOVE)
+            ):
                 raise Refusal("default_time_limit_range", low=MIN_DAYS_PER_MOVE, high=MAX_DAYS_PER_MOVE)
             settings.days_per_move = days_per_move
         if reminder_hours is not KEEP:
@@ -68,13 +78,23 @@ class Guilds:
         await service.check_challenge(user_id, old.guild_id, invited)
         ordered = sorted(old.seats, key=lambda s: s.seat)
         rotated = ordered[1:] + ordered[:1]
-        seats = [SeatRow(i + 1, s.user_id, s.name, accepted=s.user_id == user_id or s.is_computer, computer=s.computer)
-                 for i, s in enumerate(rotated)]
-        new_id = await service.guarded(self.store.create_match(
-            game=old.game, options=old.options, players=len(seats), guild_id=old.guild_id,
-            channel_id=old.channel_id, creator_id=user_id, seats=seats,
-            now=service.clock.now(),
-            days_per_move=old.days_per_move, rated=old.rated, hints=old.hints,
-        ))
+        seats = [
+            SeatRow(i + 1, s.user_id, s.name, accepted=s.user_id == user_id or s.is_computer, computer=s.computer)
+            for i, s in enumerate(rotated)
+        ]
+        new_id = await service.guarded(
+            self.store.create_match(
+                game=old.game,
+                options=old.options,
+                players=len(seats),
+                guild_id=old.guild_id,
+                channel_id=old.channel_id,
+                creator_id=user_id,
+                seats=seats,
+                now=service.clock.now(),
+                days_per_move=old.days_per_move,
+                rated=old.rated,
+                hints=old.hints,
+            )
+        )
         return await service.get(new_id)
-

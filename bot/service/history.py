@@ -117,12 +117,17 @@ class HistoryFlow(MatchCore):
         game = game_of(match)
         moves = await self.store.moves(match_id)
         if not moves:
-            return Outcome(match, game, (Change("status"),), started=True,
-                           mention_user_id=person_to_move(match, game))
+            return Outcome(match, game, (Change("status"),), started=True, mention_user_id=person_to_move(match, game))
         last = moves[-1]
         before = replay(match, moves[:-1])  # whose seat it was then (a swap changes it)
         events = tuple(Event.from_json(e) for e in last.events)
         holder = player_row(match, before, last.seat).user_id
-        change = Change(last.kind, user_id=None, seat=last.seat, holder_id=holder,
-                        notation=last.notation if last.kind == "turn" else "", events=events)
+        change = Change(
+            last.kind,
+            user_id=None,
+            seat=last.seat,
+            holder_id=holder,
+            notation=last.notation if last.kind == "turn" else "",
+            events=events,
+        )
         return await self.announcement(match, game, (change,), events)

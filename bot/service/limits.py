@@ -24,9 +24,14 @@ CHALLENGES_PER_MINUTE = 3
 MAX_INVITATIONS_WAITING = 5
 SAME_PLAYER_PER_DAY = 10
 
-CAPS = ChallengeCaps(open_lobbies=MAX_OPEN_LOBBIES, per_window=CHALLENGES_PER_MINUTE, window=60.0,
-                     same_player=SAME_PLAYER_PER_DAY, same_player_window=86400.0,
-                     invitations_waiting=MAX_INVITATIONS_WAITING)
+CAPS = ChallengeCaps(
+    open_lobbies=MAX_OPEN_LOBBIES,
+    per_window=CHALLENGES_PER_MINUTE,
+    window=60.0,
+    same_player=SAME_PLAYER_PER_DAY,
+    same_player_window=86400.0,
+    invitations_waiting=MAX_INVITATIONS_WAITING,
+)
 
 
 @dataclass(frozen=True)
@@ -55,8 +60,9 @@ class StoredChallengeLimits:
         self.caps = caps
 
     async def admit(self, challenge: Challenge, now: float) -> ChallengeRefusal | None:
-        return await self.store.admit_challenge(challenge.guild_id, challenge.challenger_id,
-                                                [user_id for user_id, _ in challenge.invited], now, self.caps)
+        return await self.store.admit_challenge(
+            challenge.guild_id, challenge.challenger_id, [user_id for user_id, _ in challenge.invited], now, self.caps
+        )
 
 
 # GIF replays are slow to draw: drawn apart from boards (Pictures.gif), one at a time per match, and a user

@@ -37,8 +37,12 @@ def can_start_early(match: MatchRow) -> bool:
     """
     game = info(match)
     ready = sum(1 for s in match.seats if s.accepted)
-    return (match.status == "lobby" and match.players > game.min_players and ready >= game.min_players
-            and ready < match.players)
+    return (
+        match.status == "lobby"
+        and match.players > game.min_players
+        and ready >= game.min_players
+        and ready < match.players
+    )
 
 
 class LobbyFlow(MatchCore):
@@ -82,20 +86,37 @@ class LobbyFlow(MatchCore):
         try:
             game.check_players(seats_wanted)
         except GameError as error:
-            raise Refusal("player_count", why=str(error), invited=len(unique), computers=count,
-                          counted=bool(count and not players)) from None
+            raise Refusal(
+                "player_count",
+                why=str(error),
+                invited=len(unique),
+                computers=count,
+                counted=bool(count and not players),
+            ) from None
         if len(unique) + 1 + count > seats_wanted:
             raise Refusal("too_many_players", players=len(unique) + 1, computers=count, seats=seats_wanted)
         await self.check_challenge(creator[0], guild_id, unique)  # only a valid challenge counts
         seats = [SeatRow(1, creator[0], creator[1])]
         seats += [SeatRow(i + 2, uid, name, accepted=False) for i, (uid, name) in enumerate(unique)]
-        seats += [SeatRow(len(unique) + 2 + i, -(i + 1), computer_seat_name(level, i + 1, count), computer=level)
-                  for i in range(count)]
-        match_id = await self.guarded(self.store.create_match(
-            game=game.id, options=options, players=seats_wanted, guild_id=guild_id, channel_id=channel_id,
-            creator_id=creator[0], seats=seats, now=self.clock.now(), days_per_move=days_per_move, rated=rated,
-            hints=hints,
-        ))
+        seats += [
+            SeatRow(len(unique) + 2 + i, -(i + 1), computer_seat_name(level, i + 1, count), computer=level)
+            for i in range(count)
+        ]
+        match_id = await self.guarded(
+            self.store.create_match(
+                game=game.id,
+                options=options,
+                players=seats_wanted,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                creator_id=creator[0],
+                seats=seats,
+                now=self.clock.now(),
+                days_per_move=days_per_move,
+                rated=rated,
+                hints=hints,
+            )
+        )
         return await self.get(match_id)
 
     @staticmethod
@@ -205,20 +226,29 @@ class LobbyFlow(MatchCore):
         return Outcome(match, None, (change,))
 
     async def _start(self, match: MatchRow, ready: list[SeatRow]) -> Outcome:
-        seats = [SeatRow(i + 1, s.user_id, s.name, computer=s.computer)
-                 for i, s in enumerate(sorted(ready, key=lambda s: s.seat))]
+        seats = [
+            SeatRow(i + 1, s.user_id, s.name, computer=s.computer)
+            for i, s in enumerate(sorted(ready, key=lambda s: s.seat))
+        ]
         game = info(match).new(len(seats), match.options)
         now = self.clock.now()
         match.seats = seats
         reminder = await self.schedule.reminder_for(match, game, now)
         deadline = await self.schedule.deadline_for(match, game, now)
-        await self.guarded(self.store.start_match(
-            match.id, match.version, seats=seats, state=game.to_json(), now=now, reminder=reminder,
-            deadline_at=deadline))
+        await self.guarded(
+            self.store.start_match(
+                match.id,
+                match.version,
+                seats=seats,
+                state=game.to_json(),
+                now=now,
+                reminder=reminder,
+                deadline_at=deadline,
+            )
+        )
         started = await self.get(match.id)
         self.events.changed(started)
-        return Outcome(started, game, (Change("started"),), mention_user_id=person_to_move(started, game),
-                       started=True)
+        return Outcome(started, game, (Change("started"),), mention_user_id=person_to_move(started, game), started=True)
 
     async def _lobby_change(self, match: MatchRow, **change: Any) -> None:
         await self.guarded(self.store.lobby_change(match.id, match.version, now=self.clock.now(), **change))

@@ -53,7 +53,9 @@ class Offers:
                 raise Refusal("takeback_not_yours")
         pending = await self.store.get_offer(match_id, kind)
         if pending is not None and pending.at_seq == len(moves):
-            raise Refusal("offer_pending", match=match, kind=kind, maker_id=pending.user_id, yours=pending.user_id == user_id)
+            raise Refusal(
+                "offer_pending", match=match, kind=kind, maker_id=pending.user_id, yours=pending.user_id == user_id
+            )
         offer = OfferRow(match_id, kind, user_id, len(moves), [], service.clock.now())
         await service.guarded(self.store.make_offer(match_id, match.version, offer))
         answerers = self._answerers(match, user_id)
@@ -101,8 +103,9 @@ class Offers:
         before = (game.to_move, game.ply)
         events = game.agree_draw()
         move = MoveRow(0, game.ply, seat, offer.user_id, "draw", "draw", [e.to_json() for e in events], 0.0)
-        return await self.service.commit_move(match, game, before, move, Change("draw", user_id=offer.user_id,
-                                                                                events=tuple(events)))
+        return await self.service.commit_move(
+            match, game, before, move, Change("draw", user_id=offer.user_id, events=tuple(events))
+        )
 
     async def _take_back(self, match: MatchRow, moves: list[MoveRow], offer: OfferRow) -> Outcome:
         game = game_of(match)

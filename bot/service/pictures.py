@@ -6,7 +6,7 @@ trip of the loop then waits for it) and the process uses one core. A worker proc
 another core while the loop serves the next interaction.
 
 Only plain data crosses the process boundary (as for the computer's thinking, ai/worker.py):
-the stored state document (``Game.to_json()``), the names, the last turn's events as JSON,
+the stored state document (``AnyGame.to_json()``), the names, the last turn's events as JSON,
 the title and the zoom go in; PNG bytes come out. A game in the middle of a turn (previews,
 the turn builder) has no state document and is drawn on a thread, as is every picture when
 the pool is off (``processes=0``), not ready yet (just after a start) or broken (a worker
@@ -17,35 +17,51 @@ have their own single worker.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import multiprocessing
 import os
 import threading
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, TypeVar
 
-from games import Event, Game, load_state
+from games import AnyGame, Event, load_state
 from render import render_gif, render_png, warm_up
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-def draw_state(state: dict[str, Any], player_names: list[str], last_events: list[dict[str, Any]], title: str | None,
-               zoom: str | None) -> bytes:
+def draw_state(
+    state: dict[str, Any],
+    player_names: list[str],
+    last_events: list[dict[str, Any]],
+    title: str | None,
+    zoom: str | None,
+) -> bytes:
     """In a worker process: the picture of a stored state document."""
-    return render_png(load_state(state), player_names=player_names,
-                      last_events=[Event.from_json(e) for e in last_events], title=title, zoom=zoom)
+    return render_png(
+        load_state(state),
+        player_names=player_names,
+        last_events=[Event.from_json(e) for e in last_events],
+        title=title,
+        zoom=zoom,
+    )
 
 
-def draw_replay(frames: list[tuple[dict[str, Any], list[dict[str, Any]]]], player_names: list[str],
-                title: str | None) -> bytes:
+def draw_replay(
+    frames: list[tuple[dict[str, Any], list[dict[str, Any]]]], player_names: list[str], title: str | None
+) -> bytes:
     """In a worker process: the GIF replay of (state document, events) frames."""
-    return render_gif([(load_state(state), [Event.from_json(e) for e in events]) for state, events in frames],
-                      player_names=player_names, title=title)
+    return render_gif(
+        [(load_state(state), [Event.from_json(e) for e in events]) for state, events in frames],
+        player_names=player_names,
+        title=title,
+    )
 
 
 # GIF replays drawn in the bot's process (no workers, or a worker died): one at a time, on their own thread.
@@ -64,10 +80,8 @@ def start_worker(owner_alive: Connection) -> None:
 
 
 def _exit_when_gone(owner_alive: Connection) -> None:
-    try:
+    with contextlib.suppress(EOFError, OSError):  # the bot's end of the pipe closed: it is gone
         owner_alive.recv()
-    except (EOFError, OSError):
-        pass
     os._exit(0)
 
 
@@ -78,16 +92,16 @@ class _Workers:
         self.processes = processes
         self._pool: ProcessPoolExecutor | None = None
         self._alive: tuple[Connection, Connection] | None = None  # (worker end, our end) of the liveness pipe
-        self._warming: Future | None = None  # a warm-up task in the current pool
+        self._warming: Future[Any] | None = None  # a warm-up task in the current pool
         self.ready = False  # a worker of the current pool has started and built the palettes
 
-    def warm(self) -> Future:
+    def warm(self) -> Future[Any]:
         """Start the workers in the background (idempotent); ``ready`` once one has built the palettes."""
         if self._warming is None or self._pool is None:
             pool = self.executor()
             self._warming = warming = pool.submit(warm_up)
 
-            def done(future: Future) -> None:  # on the pool's own thread: only a flag is set
+            def done(future: Future[Any]) -> None:  # on the pool's own thread: only a flag is set
                 if self._warming is warming and not future.cancelled() and future.exception() is None:
                     self.ready = True
 
@@ -102,8 +116,9 @@ class _Workers:
             context.set_forkserver_preload(["bot.pictures"])
             self._close_alive()
             self._alive = context.Pipe(duplex=False)
-            self._pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=context,
-                                             initializer=start_worker, initargs=(self._alive[0],))
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.processes, mp_context=context, initializer=start_worker, initargs=(self._alive[0],)
+            )
         return self._pool
 
     async def run(self, function: Callable[..., T], *args: Any) -> T | None:
@@ -155,25 +170,43 @@ class Pictures:
         if self.processes > 0:
             self._boards.warm()
 
+    async def warm_up_here(self) -> None:
+        """Build the palettes in this process too (on a thread): its first picture would take ~0.4 s otherwise."""
+        await asyncio.to_thread(warm_up)
+
     async def ready(self) -> None:
         """Start the board workers and wait until one is ready (tests)."""
         if self.processes > 0:
             await asyncio.wrap_future(self._boards.warm())
 
-    async def png(self, game: Game, *, player_names: Sequence[str], last_events: Sequence[Event] = (),
-                  title: str | None = None, zoom: str | None = None) -> bytes:
+    async def png(
+        self,
+        game: AnyGame,
+        *,
+        player_names: Sequence[str],
+        last_events: Sequence[Event] = (),
+        title: str | None = None,
+        zoom: str | None = None,
+    ) -> bytes:
         if self.processes > 0 and not self._boards.ready:
             self._boards.warm()
         elif self.processes > 0 and not game.turn_in_progress():
-            drawn = await self._boards.run(draw_state, game.to_json(), list(player_names),
-                                           [e.to_json() for e in last_events], title, zoom)
+            drawn = await self._boards.run(
+                draw_state, game.to_json(), list(player_names), [e.to_json() for e in last_events], title, zoom
+            )
             if drawn is not None:
                 return drawn
-        return await asyncio.to_thread(render_png, game, player_names=list(player_names),
-                                       last_events=list(last_events), title=title, zoom=zoom)
+        return await asyncio.to_thread(
+            render_png, game, player_names=list(player_names), last_events=list(last_events), title=title, zoom=zoom
+        )
 
-    async def gif(self, frames: Sequence[tuple[Game, Sequence[Event]]], *, player_names: Sequence[str],
-                  title: str | None = None) -> bytes:
+    async def gif(
+        self,
+        frames: Sequence[tuple[AnyGame, Sequence[Event]]],
+        *,
+        player_names: Sequence[str],
+        title: str | None = None,
+    ) -> bytes:
         """An animated replay, one frame per (position after a logged move, that move's events)."""
         if self.processes > 0:
             documents = [(game.to_json(), [e.to_json() for e in events]) for game, events in frames]

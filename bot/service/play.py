@@ -62,8 +62,7 @@ class PlayFlow(MatchCore):
         except GameError as error:
             raise Refusal("illegal_move", text=text, why=str(error)) from None
         notation = game.last_turn_notation
-        move = MoveRow(0, before_ply, seat, user_id, "turn", notation, [e.to_json() for e in events], 0.0,
-                       entered=text)
+        move = MoveRow(0, before_ply, seat, user_id, "turn", notation, [e.to_json() for e in events], 0.0, entered=text)
         change = Change("turn", user_id=user_id, seat=seat, holder_id=holder, notation=notation, events=tuple(events))
         return await self.commit_move(match, game, (before_mover, before_ply), move, change)
 
@@ -126,8 +125,9 @@ class PlayFlow(MatchCore):
             return None
         return (trial, events) if trial.turn_in_progress() else None
 
-    async def builder(self, match_id: int, user_id: int, version: int | None, picks: list[int]
-                      ) -> tuple[MatchRow, BuilderState]:
+    async def builder(
+        self, match_id: int, user_id: int, version: int | None, picks: list[int]
+    ) -> tuple[MatchRow, BuilderState]:
         """The turn builder's state for the mover (see :mod:`bot.service.turn_builder`)."""
         match, game = await self.active(match_id)
         seat = engine_seat_of(match, game, user_id)

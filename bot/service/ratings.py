@@ -25,6 +25,7 @@ from .matches import MatchService
 
 log = logging.getLogger(__name__)
 
+
 @dataclass
 class Profile:
     """A player's standing in a server: (rating, rank or None, of how many) per game, and matches in play."""
@@ -78,12 +79,15 @@ class Ratings:
         winners = {player_row(match, game, seat).user_id for seat in game.winners}
         seats = sorted(match.seats, key=lambda s: s.seat)
         current = await self._current(match)
-        rows = [current.get(s.user_id) or RatingRow(match.guild_id, match.game, s.user_id, s.name,
-                                                    self.model.mu, self.model.sigma) for s in seats]
+        rows = [
+            current.get(s.user_id)
+            or RatingRow(match.guild_id, match.game, s.user_id, s.name, self.model.mu, self.model.sigma)
+            for s in seats
+        ]
         # winners first; then those still playing at the end; then those who resigned or ran out of
         # time, the later to leave the better
         leavers = await self._leaving_order(match)
-        ranks = []
+        ranks: list[float] = []
         for s in seats:
             if s.user_id in winners or not winners:
                 ranks.append(1)
@@ -93,7 +97,7 @@ class Ratings:
                 ranks.append(2)
         teams = [[self.model.create_rating([r.mu, r.sigma], name=str(r.user_id))] for r in rows]
         updated = self.model.rate(teams, ranks=ranks)
-        for row, seat, (new,) in zip(rows, seats, updated):
+        for row, seat, (new,) in zip(rows, seats, updated, strict=True):
             row.name = seat.name
             row.mu, row.sigma = float(new.mu), float(new.sigma)
             row.games += 1

@@ -40,8 +40,16 @@ class ReminderFlow(MatchCore):
             return None
         moves = await self.store.moves(match.id)
         last = next((m for m in reversed(moves) if m.kind == "turn"), None)
-        return ReminderJob(match, game, row.user_id, row.ply, prefs.via, now - (match.turn_started_at or now),
-                           (last.seat, last.notation) if last is not None else None, now + delay)
+        return ReminderJob(
+            match,
+            game,
+            row.user_id,
+            row.ply,
+            prefs.via,
+            now - (match.turn_started_at or now),
+            (last.seat, last.notation) if last is not None else None,
+            now + delay,
+        )
 
     async def reminder_done(self, job: ReminderJob) -> bool:
         return await self.store.reminder_sent(job.match.id, job.ply, self.clock.now(), job.next_at)
@@ -60,4 +68,3 @@ class ReminderFlow(MatchCore):
     async def refused_try(self, match_id: int, notice: str, version: int) -> int:
         """Count one more try of a notice that no place would take, for this version of the match; the count."""
         return await self.store.count_refused_try(match_id, notice, version)
-

@@ -7,9 +7,10 @@ Pure: works on a game and a string, with Discord's limits on choices
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
-from games import Game, GameError
+from games import AnyGame, GameError
 from games.interface import split_turn
 
 MAX_CHOICES = 25
@@ -22,11 +23,14 @@ def clip(text: str) -> str:
     return text if len(text) <= CHOICE_TEXT_LIMIT else text[: CHOICE_TEXT_LIMIT - 1] + "…"
 
 
-def _one_action_turns_whole(suggest):
+Suggest = Callable[[AnyGame, str], list[tuple[str, str]]]
+
+
+def _one_action_turns_whole(suggest: Suggest) -> Suggest:
     """Games whose turn is one action (Begird, Bump) are completed as whole notations by
     :func:`_suggest_single`; the wrapped function continues multi-action turns token by token."""
 
-    def wrapper(game: Game, typed: str) -> list[tuple[str, str]]:
+    def wrapper(game: AnyGame, typed: str) -> list[tuple[str, str]]:
         if not game.info.multi_action_turns:
             return _suggest_single(game, typed)
         return suggest(game, typed)
@@ -36,7 +40,7 @@ def _one_action_turns_whole(suggest):
     return wrapper
 
 
-def _suggest_single(game: Game, typed: str) -> list[tuple[str, str]]:
+def _suggest_single(game: AnyGame, typed: str) -> list[tuple[str, str]]:
     """A game whose turn is one action (its notation may hold commas and spaces, as Bump's
     ``03,05-4 (06)`` does): whole notations starting with ``typed``, those where ``typed`` ends at
     a boundary first (typing a piece's space lists that piece's moves before longer names)."""
@@ -44,17 +48,17 @@ def _suggest_single(game: Game, typed: str) -> list[tuple[str, str]]:
     if game.is_over:
         return [(clip("The game is over"), clip(typed))]
     ranked = game.rank_actions(game.legal_actions())
-    at_boundary, longer = [], []
+    at_boundary: list[Any] = []
+    longer: list[Any] = []
     for action in ranked:
         notation = game.format_action(action)
         if not notation.lower().startswith(partial) or len(notation) > CHOICE_TEXT_LIMIT:
             continue
-        rest = notation[len(partial):]
+        rest = notation[len(partial) :]
         (at_boundary if not partial or not rest or not rest[0].isalnum() else longer).append(action)
         if len(at_boundary) >= MAX_CHOICES:
             break
-    choices = [(clip(game.describe_action(a)), game.format_action(a))
-               for a in (at_boundary + longer)[:MAX_CHOICES]]
+    choices = [(clip(game.describe_action(a)), game.format_action(a)) for a in (at_boundary + longer)[:MAX_CHOICES]]
     if not choices and partial:
         try:
             game.copy().parse_action(typed)
@@ -66,7 +70,7 @@ def _suggest_single(game: Game, typed: str) -> list[tuple[str, str]]:
 
 
 @_one_action_turns_whole
-def suggest_moves(game: Game, typed: str) -> list[tuple[str, str]]:
+def suggest_moves(game: AnyGame, typed: str) -> list[tuple[str, str]]:
     """(label, value) pairs: whole turns that continue ``typed``, most useful first.
 
     The actions already typed are applied to a copy, so a multi-action turn
@@ -124,7 +128,7 @@ def suggest_moves(game: Game, typed: str) -> list[tuple[str, str]]:
     return choices
 
 
-def _completion(game: Game, depth: int = 0) -> list[str] | None:
+def _completion(game: AnyGame, depth: int = 0) -> list[str] | None:
     """The best-ranked actions that let the turn in progress end, or None if none can."""
     if depth > 12:
         return None
@@ -139,7 +143,7 @@ def _completion(game: Game, depth: int = 0) -> list[str] | None:
     return None
 
 
-def _why_not_alone(game: Game, action: Any) -> str:
+def _why_not_alone(game: AnyGame, action: Any) -> str:
     """The engine's reason why ``action`` alone is not a whole turn (e.g. a release is owed)."""
     trial = game.copy()
     trial.apply_action(action)

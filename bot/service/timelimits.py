@@ -59,8 +59,9 @@ class TimeLimits:
             level = TIMED_OUT
         else:
             # a warning no earlier than the turn began: one day per move gets no 24 h warning
-            level = next((lvl for lvl, before in WARNINGS
-                          if left <= before and before < (match.days_per_move or 0) * DAY), 0)
+            level = next(
+                (lvl for lvl, before in WARNINGS if left <= before and before < (match.days_per_move or 0) * DAY), 0
+            )
         if level <= match.deadline_notice:
             return None
         claimants = [u for u in match.human_ids(playing=True) if u != mover]  # the computer never claims
@@ -99,8 +100,9 @@ class TimeLimits:
         events = game.resign(mover_seat)
         move = MoveRow(0, game.ply, mover_seat, user_id, "timeout", "timeout", [e.to_json() for e in events], 0.0)
         change = Change("timeout", user_id=user_id, seat=mover_seat, holder_id=mover.user_id, events=tuple(events))
-        return await service.commit_move(match, game, before, move, change,
-                                         resigned_seat=game.player_of_seat(mover_seat))
+        return await service.commit_move(
+            match, game, before, move, change, resigned_seat=game.player_of_seat(mover_seat)
+        )
 
     # -- vacations -------------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from games import Event, Game, GameError
+from games import AnyGame, Event, GameError
 
 OPTIONS_PER_SELECT = 25
 MAX_SELECTS = 4
@@ -61,7 +61,7 @@ class Choice:
 class BuilderState:
     """The turn so far: the game after the picked actions, their events and what may come next."""
 
-    game: Game  # a copy, mid-turn
+    game: AnyGame  # a copy, mid-turn
     picks: list[int]
     notations: list[str]
     events: list[Event] = field(default_factory=list)
@@ -75,31 +75,18 @@ class BuilderState:
     def notation(self) -> str:
         return ",".join(self.notations)
 
-    def summary(self) -> str:
-        """One line for the builder's message."""
-        if not self.notations:
-            head = "No action yet: pick the first one."
-        else:
-            head = f"So far: `{self.notation}`."
-        if self.game.is_over or (self.can_end and not self.choices):
-            return f"{head} Press **End turn** to play it."
-        if self.can_end:
-            return f"{head} Pick another action, or press **End turn** to play it."
-        tail = f" ({self.why_not_end})" if self.why_not_end and self.notations else ""
-        return f"{head} Pick the next action{tail}."
-
     def menus(self) -> list[list[Choice]]:
         """The choices cut into select menus of at most 25 options."""
-        return [self.choices[k:k + OPTIONS_PER_SELECT] for k in range(0, len(self.choices), OPTIONS_PER_SELECT)]
+        return [self.choices[k : k + OPTIONS_PER_SELECT] for k in range(0, len(self.choices), OPTIONS_PER_SELECT)]
 
 
-def ranked_actions(game: Game) -> list[Any]:
+def ranked_actions(game: AnyGame) -> list[Any]:
     if game.is_over:
         return []
     return game.rank_actions(game.legal_actions())
 
 
-def build(game: Game, picks: list[int]) -> BuilderState:
+def build(game: AnyGame, picks: list[int]) -> BuilderState:
     """Replay ``picks`` on a copy of ``game`` (at the start of the mover's turn) and list what may follow."""
     if game.is_over:
         raise BuilderError("the game is over")
@@ -126,7 +113,7 @@ def build(game: Game, picks: list[int]) -> BuilderState:
             probe.end_turn()
         except GameError as error:
             state.why_not_end = str(error)
-    state.full = len(encode(picks + [0xfff])) > ID_BUDGET
+    state.full = len(encode(picks + [0xFFF])) > ID_BUDGET
     if trial.is_over or state.full:
         return state
     actions = ranked_actions(trial)

@@ -25,8 +25,9 @@ class CommunityCog(commands.Cog, name="Community"):
     async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         guild_id = guild_only(interaction)
         name, board = await self.chat.ratings.leaderboard(guild_id, game.value)
-        await interaction.response.send_message(texts.leaderboard(name, board, interaction.user.id), ephemeral=True,
-                                                allowed_mentions=mention_only(None))
+        await interaction.response.send_message(
+            texts.leaderboard(name, board, interaction.user.id), ephemeral=True, allowed_mentions=mention_only(None)
+        )
 
     @app_commands.command(name="profile", description="A player's ratings, results and current matches here")
     @app_commands.describe(user="Whose profile (yours by default)")
@@ -34,16 +35,26 @@ class CommunityCog(commands.Cog, name="Community"):
         guild_id = guild_only(interaction)
         target = user or interaction.user
         shown = await self.chat.ratings.profile(guild_id, target.id)
-        await interaction.response.send_message(texts.profile(shown.user_id, shown.ratings, shown.playing),
-                                                ephemeral=True, allowed_mentions=mention_only(None))
+        await interaction.response.send_message(
+            texts.profile(shown.user_id, shown.ratings, shown.playing),
+            ephemeral=True,
+            allowed_mentions=mention_only(None),
+        )
 
     @app_commands.command(name="config", description="Server settings for Hexplay (Manage Server to change them)")
-    @app_commands.describe(channel="Channel where match threads open", days="Default time limit in days per "
-                           "move (0 = none)", reminder_hours="Default reminder delay in hours (1–336)")
+    @app_commands.describe(
+        channel="Channel where match threads open",
+        days="Default time limit in days per move (0 = none)",
+        reminder_hours="Default reminder delay in hours (1–336)",
+    )
     @app_commands.default_permissions(manage_guild=True)
-    async def config(self, interaction: discord.Interaction, channel: discord.TextChannel | None = None,
-                     days: app_commands.Range[float, 0, 30] | None = None,
-                     reminder_hours: app_commands.Range[float, 1, 336] | None = None) -> None:
+    async def config(
+        self,
+        interaction: discord.Interaction,
+        channel: discord.TextChannel | None = None,
+        days: app_commands.Range[float, 0, 30] | None = None,
+        reminder_hours: app_commands.Range[float, 1, 336] | None = None,
+    ) -> None:
         guild_id = guild_only(interaction)
         guilds = self.chat.guilds
         changes: dict[str, Any] = {}
@@ -62,6 +73,9 @@ class CommunityCog(commands.Cog, name="Community"):
 
     @app_commands.command(name="help", description="Hexplay's commands on one page")
     async def help(self, interaction: discord.Interaction) -> None:
-        commands_ = [(command.name, command.description) for command in self.tree.get_commands()
-                     if isinstance(command, app_commands.Command)]
+        commands_ = [
+            (command.name, command.description)
+            for command in self.tree.get_commands()
+            if isinstance(command, app_commands.Command)
+        ]
         await interaction.response.send_message(texts.help_page(commands_), ephemeral=True)

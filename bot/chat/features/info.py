@@ -18,13 +18,15 @@ from ..context import Chat, chat_of
 
 class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx:gif:(?P<match>\d+)"):
     def __init__(self, match_id: int) -> None:
-        super().__init__(discord.ui.Button(label="Replay (GIF)", style=discord.ButtonStyle.secondary,
-                                           custom_id=f"hx:gif:{match_id}"))
+        super().__init__(
+            discord.ui.Button(label="Replay (GIF)", style=discord.ButtonStyle.secondary, custom_id=f"hx:gif:{match_id}")
+        )
         self.match_id = match_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: Any) -> ReplayButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
+    ) -> ReplayButton:
         return cls(int(match["match"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -46,11 +48,12 @@ class InfoCog(commands.Cog, name="Info"):
         self.chat = chat
 
     @app_commands.command(name="board", description="Show a match's current board")
-    @app_commands.describe(match="Which match (only needed outside the match's thread)",
-                           zoom="Begird: enlarge the board around the last move (last) or a cell (e.g. i9)")
+    @app_commands.describe(
+        match="Which match (only needed outside the match's thread)",
+        zoom="Begird: enlarge the board around the last move (last) or a cell (e.g. i9)",
+    )
     @app_commands.autocomplete(match=match_autocomplete)
-    async def board(self, interaction: discord.Interaction, match: int | None = None,
-                    zoom: str | None = None) -> None:
+    async def board(self, interaction: discord.Interaction, match: int | None = None, zoom: str | None = None) -> None:
         match_id = await resolve_match_id(interaction, match)
         service = self.chat.service
         if zoom:
@@ -65,8 +68,10 @@ class InfoCog(commands.Cog, name="Info"):
             await interaction.response.send_message(line, file=png_file(shown.png), ephemeral=True)
 
     @app_commands.command(name="history", description="A match's move list, with a GIF replay on request")
-    @app_commands.describe(match="Which match (only needed outside the match's thread)",
-                           gif="Also send an animated replay of the whole match")
+    @app_commands.describe(
+        match="Which match (only needed outside the match's thread)",
+        gif="Also send an animated replay of the whole match",
+    )
     @app_commands.autocomplete(match=match_autocomplete)
     async def history(self, interaction: discord.Interaction, match: int | None = None, gif: bool = False) -> None:
         match_id = await resolve_match_id(interaction, match)
@@ -88,12 +93,14 @@ class InfoCog(commands.Cog, name="Info"):
         guild_id = guild_only(interaction)
         if all:
             matches = await self.chat.guilds.server_matches(guild_id)
-            await interaction.response.send_message(texts.server_matches(matches, self.chat.now()), ephemeral=True,
-                                                    allowed_mentions=mention_only(None))
+            await interaction.response.send_message(
+                texts.server_matches(matches, self.chat.now()), ephemeral=True, allowed_mentions=mention_only(None)
+            )
             return
         listed = await self.chat.service.my_matches(interaction.user.id, guild_id)
-        await interaction.response.send_message(texts.my_matches(listed, interaction.user.id, self.chat.now()),
-                                                ephemeral=True)
+        await interaction.response.send_message(
+            texts.my_matches(listed, interaction.user.id, self.chat.now()), ephemeral=True
+        )
 
     @app_commands.command(name="rules", description="How to play a game")
     @app_commands.describe(game="Which game")
@@ -101,11 +108,13 @@ class InfoCog(commands.Cog, name="Info"):
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         info = get_game(game.value)
         embed = discord.Embed(title=f"{info.name} — rules", description=info.summary[:4096], colour=0x3B82F6)
-        seats = f"{info.min_players}" if info.min_players == info.max_players else \
-            f"{info.min_players}–{info.max_players}"
+        seats = (
+            f"{info.min_players}" if info.min_players == info.max_players else f"{info.min_players}–{info.max_players}"
+        )
         embed.add_field(name="Players", value=seats)
         for spec in info.options:
             allowed = ", ".join(str(v) for v in spec.allowed)
-            embed.add_field(name=f"Option {spec.key}",
-                            value=f"{spec.description} (default {spec.default}; {allowed})"[:1024])
+            embed.add_field(
+                name=f"Option {spec.key}", value=f"{spec.description} (default {spec.default}; {allowed})"[:1024]
+            )
         await interaction.response.send_message(embed=embed, ephemeral=True)

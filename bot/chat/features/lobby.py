@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -21,14 +21,20 @@ from ..common import guarded, mention_only
 from ..context import Chat, chat_of
 from ..homes import channel_by_id
 
+DAY_CHOICES: list[app_commands.Choice[int]] = [app_commands.Choice(name="No time limit", value=0)] + [
+    app_commands.Choice(name=f"{d} day{'s' * (d != 1)} per move", value=d) for d in (1, 3, 7, 14)
+]
+
 
 def lobby_text(match: MatchRow) -> str:
     return texts.lobby_text(match, can_start_early(match))
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"hx:lobby:(?P<action>accept|decline|join|start|cancel):(?P<match>\d+)"):
-    STYLES = {
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"hx:lobby:(?P<action>accept|decline|join|start|cancel):(?P<match>\d+)",
+):
+    STYLES: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
         "accept": ("Accept", discord.ButtonStyle.success),
         "decline": ("Decline", discord.ButtonStyle.danger),
         "join": ("Join", discord.ButtonStyle.primary),
@@ -43,8 +49,9 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.match_id = match_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: Any) -> LobbyButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
+    ) -> LobbyButton:
         return cls(match["action"], int(match["match"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -53,13 +60,15 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx:rematch:(?P<match>\d+)"):
     def __init__(self, match_id: int) -> None:
-        super().__init__(discord.ui.Button(label="Rematch", style=discord.ButtonStyle.primary,
-                                           custom_id=f"hx:rematch:{match_id}"))
+        super().__init__(
+            discord.ui.Button(label="Rematch", style=discord.ButtonStyle.primary, custom_id=f"hx:rematch:{match_id}")
+        )
         self.match_id = match_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: Any) -> RematchButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
+    ) -> RematchButton:
         return cls(int(match["match"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -107,12 +116,14 @@ async def lobby_pressed(interaction: discord.Interaction, action: str, match_id:
     match = outcome.match
     said = chat.announcer.line(outcome)
     if outcome.started:
-        await interaction.response.edit_message(content=lobby_text(match) + "\n" + said, view=None,
-                                                allowed_mentions=mention_only(None))
+        await interaction.response.edit_message(
+            content=lobby_text(match) + "\n" + said, view=None, allowed_mentions=mention_only(None)
+        )
         await chat.opening.open_match(interaction, match, outcome)
     elif match.status == "lobby":
-        await interaction.response.edit_message(content=lobby_text(match) + "\n" + said, view=lobby_view(match),
-                                                allowed_mentions=mention_only(None))
+        await interaction.response.edit_message(
+            content=lobby_text(match) + "\n" + said, view=lobby_view(match), allowed_mentions=mention_only(None)
+        )
     else:
         await interaction.response.edit_message(content=said, view=None, allowed_mentions=mention_only(None))
 
@@ -143,12 +154,14 @@ async def rematch_pressed(interaction: discord.Interaction, match_id: int) -> No
     message = await channel.send(text[:2000], view=lobby_view(match), allowed_mentions=mention_only(invited))
     await service.set_lobby_message(match.id, message.id)
     started = await service.start_if_ready(match.id)  # against the computer: nobody else to wait for
-    await interaction.response.send_message(texts.rematch_where(match.channel_id, started is not None),
-                                            ephemeral=True)
+    await interaction.response.send_message(texts.rematch_where(match.channel_id, started is not None), ephemeral=True)
     if started is None:
         return
-    await message.edit(content=lobby_text(started.match) + "\n" + chat.announcer.line(started), view=None,
-                       allowed_mentions=mention_only(None))
+    await message.edit(
+        content=lobby_text(started.match) + "\n" + chat.announcer.line(started),
+        view=None,
+        allowed_mentions=mention_only(None),
+    )
     await chat.opening.open_match(interaction, started.match, started, lobby_message=message)
 
 
@@ -173,8 +186,8 @@ class LobbyCog(commands.Cog, name="Play"):
         hints="Allow /hint (the medium computer's move, privately) for every player; joining agrees to it",
     )
     @app_commands.choices(computer=[app_commands.Choice(name=level, value=level) for level in COMPUTER_LEVELS])
-    @app_commands.choices(game=GAME_CHOICES, days=[app_commands.Choice(name="No time limit", value=0)] + [
-        app_commands.Choice(name=f"{d} day{'s' * (d != 1)} per move", value=d) for d in (1, 3, 7, 14)])
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.choices(days=DAY_CHOICES)
     async def play(
         self,
         interaction: discord.Interaction,
@@ -203,33 +216,48 @@ class LobbyCog(commands.Cog, name="Play"):
                 with_bot = True
                 continue
             if member.bot:
-                raise Refusal("a_bot_cannot_play", name=member.display_name,
-                              me=me.display_name if me else "Hexplay")
+                raise Refusal("a_bot_cannot_play", name=member.display_name, me=me.display_name if me else "Hexplay")
             invited.append((member.id, member.display_name))
         service = self.chat.service
         match = await service.create(
-            game_id=game.value, creator=(interaction.user.id, interaction.user.display_name), invited=invited,
-            guild_id=guild_id, channel_id=interaction.channel_id or 0, players=seats, options_text=options,
-            days_per_move=float(days.value) if days else None, rated=True if rated is None else rated,
-            computer=computer.value if computer else None, computers=computers, with_bot=with_bot,
+            game_id=game.value,
+            creator=(interaction.user.id, interaction.user.display_name),
+            invited=invited,
+            guild_id=guild_id,
+            channel_id=interaction.channel_id or 0,
+            players=seats,
+            options_text=options,
+            days_per_move=float(days.value) if days else None,
+            rated=True if rated is None else rated,
+            computer=computer.value if computer else None,
+            computers=computers,
+            with_bot=with_bot,
             hints=bool(hints),
         )
         text = texts.invitation(match, interaction.user.id, [uid for uid, _ in invited], lobby_text(match))
+        view = lobby_view(match)
+        assert view is not None  # a new match is a lobby
         response = await interaction.response.send_message(
-            text, view=lobby_view(match),
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u, _ in invited]))
+            text,
+            view=view,
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u, _ in invited]),
+        )
         if response.message_id is not None:
             await service.set_lobby_message(match.id, response.message_id)
         started = await service.start_if_ready(match.id)  # you against the computer: nobody to wait for
         if started is not None:
             lobby = await interaction.original_response()
-            await lobby.edit(content=lobby_text(started.match) + "\n" + self.chat.announcer.line(started), view=None,
-                             allowed_mentions=mention_only(None))
+            await lobby.edit(
+                content=lobby_text(started.match) + "\n" + self.chat.announcer.line(started),
+                view=None,
+                allowed_mentions=mention_only(None),
+            )
             await self.chat.opening.open_match(interaction, started.match, started, lobby_message=lobby)
 
     @play.autocomplete("options")
-    async def options_autocomplete(self, interaction: discord.Interaction,
-                                   current: str) -> list[app_commands.Choice[str]]:
+    async def options_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         game_id = getattr(interaction.namespace, "game", None)
         infos = [GAMES[game_id]] if game_id in GAMES else list(GAMES.values())
         choices = []

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+import contextlib
+from typing import Any, ClassVar, cast
 
 import discord
 from discord import app_commands
@@ -18,35 +19,50 @@ from ..common import guarded, png_file
 from ..context import Chat, chat_of
 
 
-class QuickActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                        template=r"hx:q:(?P<match>\d+):(?P<version>\d+):(?P<notation>[a-z0-9]+)"):
+class QuickActionButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"hx:q:(?P<match>\d+):(?P<version>\d+):(?P<notation>[a-z0-9]+)",
+):
     """A whole turn in one tap (Bide's "Bide", Begird's "Swap")."""
 
     def __init__(self, match_id: int, version: int, notation: str, label: str | None = None) -> None:
-        super().__init__(discord.ui.Button(label=label or notation.capitalize(), style=discord.ButtonStyle.primary,
-                                           custom_id=f"hx:q:{match_id}:{version}:{notation}"))
+        super().__init__(
+            discord.ui.Button(
+                label=label or notation.capitalize(),
+                style=discord.ButtonStyle.primary,
+                custom_id=f"hx:q:{match_id}:{version}:{notation}",
+            )
+        )
         self.match_id, self.version, self.notation = match_id, version, notation
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: Any) -> QuickActionButton:
-        return cls(int(match["match"]), int(match["version"]), match["notation"], item.label)
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
+    ) -> QuickActionButton:
+        return cls(int(match["match"]), int(match["version"]), match["notation"], getattr(item, "label", None))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: play_and_announce(
-            interaction, self.match_id, self.notation, expected_version=self.version))
+        await guarded(
+            interaction,
+            lambda: play_and_announce(interaction, self.match_id, self.notation, expected_version=self.version),
+        )
 
 
-class ResignConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                          template=r"hx:resign:(?P<match>\d+):(?P<user>\d+)"):
+class ResignConfirmButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx:resign:(?P<match>\d+):(?P<user>\d+)"
+):
     def __init__(self, match_id: int, user_id: int) -> None:
-        super().__init__(discord.ui.Button(label="Yes, resign", style=discord.ButtonStyle.danger,
-                                           custom_id=f"hx:resign:{match_id}:{user_id}"))
+        super().__init__(
+            discord.ui.Button(
+                label="Yes, resign", style=discord.ButtonStyle.danger, custom_id=f"hx:resign:{match_id}:{user_id}"
+            )
+        )
         self.match_id, self.user_id = match_id, user_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: Any) -> ResignConfirmButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
+    ) -> ResignConfirmButton:
         return cls(int(match["match"]), int(match["user"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -58,23 +74,31 @@ class ResignConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await guarded(interaction, run)
 
 
-class TurnBuilderButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                        template=r"hx:tb:(?P<op>open|undo|end):(?P<match>\d+):(?P<version>\d+):(?P<picks>[0-9a-f.]*)"):
+class TurnBuilderButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"hx:tb:(?P<op>open|undo|end):(?P<match>\d+):(?P<version>\d+):(?P<picks>[0-9a-f.]*)",
+):
     """Open the turn builder, Undo its last action, or End the turn (see :mod:`bot.service.turn_builder`)."""
 
-    LABELS = {"open": ("Build your turn", discord.ButtonStyle.primary),
-              "undo": ("Undo last action", discord.ButtonStyle.secondary),
-              "end": ("End turn", discord.ButtonStyle.success)}
+    LABELS: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
+        "open": ("Build your turn", discord.ButtonStyle.primary),
+        "undo": ("Undo last action", discord.ButtonStyle.secondary),
+        "end": ("End turn", discord.ButtonStyle.success),
+    }
 
     def __init__(self, op: str, match_id: int, version: int, picks: str = "", disabled: bool = False) -> None:
         label, style = self.LABELS[op]
-        super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled,
-                                           custom_id=f"hx:tb:{op}:{match_id}:{version}:{picks}"))
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, disabled=disabled, custom_id=f"hx:tb:{op}:{match_id}:{version}:{picks}"
+            )
+        )
         self.op, self.match_id, self.version, self.picks = op, match_id, version, picks
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: Any) -> TurnBuilderButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
+    ) -> TurnBuilderButton:
         return cls(match["op"], int(match["match"]), int(match["version"]), match["picks"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -82,28 +106,49 @@ class TurnBuilderButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await guarded(interaction, lambda: turn_builder(interaction, self.op, self.match_id, self.version, picks))
 
 
-class TurnBuilderSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                        template=r"hx:tb:pick(?P<menu>\d):(?P<match>\d+):(?P<version>\d+):(?P<picks>[0-9a-f.]*)"):
+class TurnBuilderSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"hx:tb:pick(?P<menu>\d):(?P<match>\d+):(?P<version>\d+):(?P<picks>[0-9a-f.]*)",
+):
     """One menu of next actions; the chosen option's value is its index among the legal actions."""
 
-    def __init__(self, menu: int, match_id: int, version: int, picks: str,
-                 choices: list[Choice] | None = None, placeholder: str = "Next action") -> None:
-        options = [discord.SelectOption(label=c.label, value=str(c.index), description=c.description or None)
-                   for c in (choices or [])] or [discord.SelectOption(label="-", value="-")]
-        super().__init__(discord.ui.Select(custom_id=f"hx:tb:pick{menu}:{match_id}:{version}:{picks}",
-                                           placeholder=placeholder, options=options, min_values=1, max_values=1))
+    def __init__(
+        self,
+        menu: int,
+        match_id: int,
+        version: int,
+        picks: str,
+        choices: list[Choice] | None = None,
+        placeholder: str = "Next action",
+    ) -> None:
+        options = [
+            discord.SelectOption(label=c.label, value=str(c.index), description=c.description or None)
+            for c in (choices or [])
+        ] or [discord.SelectOption(label="-", value="-")]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"hx:tb:pick{menu}:{match_id}:{version}:{picks}",
+                placeholder=placeholder,
+                options=options,
+                min_values=1,
+                max_values=1,
+            )
+        )
         self.match_id, self.version, self.picks = match_id, version, picks
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
-                             match: Any) -> TurnBuilderSelect:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
+    ) -> TurnBuilderSelect:
         made = cls(int(match["menu"]), int(match["match"]), int(match["version"]), match["picks"])
-        made.item.options = item.options
+        if isinstance(item, discord.ui.Select):  # the options as the message had them: their labels are the menu
+            made.item.options = item.options
         return made
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
-            values = (interaction.data or {}).get("values") or []
+            data = cast(dict[str, Any], interaction.data or {})
+            values = data.get("values") or []
             if not values or not str(values[0]).isdigit():
                 raise Refusal("pick_an_action")
             picks = decode(self.picks) + [int(values[0])]
@@ -137,15 +182,17 @@ def builder_view(match_id: int, version: int, state: BuilderState) -> discord.ui
 # -- flows -------------------------------------------------------------------------------------------
 
 
-async def play_and_announce(interaction: discord.Interaction, match_id: int, text: str,
-                            expected_version: int | None = None) -> None:
+async def play_and_announce(
+    interaction: discord.Interaction, match_id: int, text: str, expected_version: int | None = None
+) -> None:
     chat = chat_of(interaction)
     outcome = await chat.service.play(match_id, interaction.user.id, text, expected_version=expected_version)
     await chat.announcer.after_commit(interaction, outcome, lambda: chat.announcer.post_board(interaction, outcome))
 
 
-async def turn_builder(interaction: discord.Interaction, op: str, match_id: int, version: int | None,
-                       picks: list[int]) -> None:
+async def turn_builder(
+    interaction: discord.Interaction, op: str, match_id: int, version: int | None, picks: list[int]
+) -> None:
     """The private turn builder: open it, pick or undo an action, or end (play) the turn."""
     chat = chat_of(interaction)
     if op == "undo":
@@ -164,7 +211,7 @@ async def turn_builder(interaction: discord.Interaction, op: str, match_id: int,
     else:
         await interaction.response.defer()
     png = await chat.service.render(match, state.game, state.events)
-    content = texts.turn_builder(match, state.summary(), state.more, state.full)
+    content = texts.turn_builder(match, texts.builder_summary(state), state.more, state.full)
     view = builder_view(match.id, match.version, state)
     if op == "open":
         await interaction.followup.send(content, file=png_file(png, "turn.png"), view=view, ephemeral=True)
@@ -172,8 +219,9 @@ async def turn_builder(interaction: discord.Interaction, op: str, match_id: int,
         await interaction.edit_original_response(content=content, attachments=[png_file(png, "turn.png")], view=view)
 
 
-async def submit_built_turn(interaction: discord.Interaction, chat: Chat, match_id: int, version: int | None,
-                            picks: list[int]) -> None:
+async def submit_built_turn(
+    interaction: discord.Interaction, chat: Chat, match_id: int, version: int | None, picks: list[int]
+) -> None:
     """End turn: the picked actions go through the same service call as /move."""
     try:
         _, state = await chat.service.builder(match_id, interaction.user.id, version, picks)
@@ -187,10 +235,8 @@ async def submit_built_turn(interaction: discord.Interaction, chat: Chat, match_
     async def announce() -> None:
         await interaction.response.edit_message(content=texts.played(state.notation), attachments=[], view=None)
         if outcome.game is not None:
-            try:
+            with contextlib.suppress(Undelivered):  # logged and retried in the background; the mover was answered
                 await chat.announcer.announce(outcome)
-            except Undelivered:
-                pass  # logged and retried in the background; the mover was answered
         await chat.announcer.notify_ending(outcome)
 
     await chat.announcer.after_commit(interaction, outcome, announce)
@@ -203,10 +249,8 @@ async def resign_and_announce(interaction: discord.Interaction, match_id: int) -
     async def announce() -> None:
         await interaction.response.edit_message(content=texts.YOU_RESIGNED, view=None)
         if outcome.game is not None:
-            try:
+            with contextlib.suppress(Undelivered):  # logged and retried; the resignation itself is answered
                 await chat.announcer.announce(outcome)
-            except Undelivered:
-                pass  # logged and retried in the background; the resignation itself is answered
         await chat.announcer.notify_ending(outcome)
 
     await chat.announcer.after_commit(interaction, outcome, announce)
@@ -220,15 +264,19 @@ class MovesCog(commands.Cog, name="Moves"):
         self.chat = chat
 
     @app_commands.command(name="move", description="Play your turn, e.g. e5 (autocomplete lists legal moves)")
-    @app_commands.describe(move="Your turn in the game's notation; keep typing after a space or comma to add actions",
-                           match="Which match (only needed outside the match's thread)")
+    @app_commands.describe(
+        move="Your turn in the game's notation; keep typing after a space or comma to add actions",
+        match="Which match (only needed outside the match's thread)",
+    )
     async def move(self, interaction: discord.Interaction, move: str, match: int | None = None) -> None:
         match_id = await resolve_match_id(interaction, match)
         await play_and_announce(interaction, match_id, move)
 
     @app_commands.command(name="preview", description="Privately see the board after a move, without playing it")
-    @app_commands.describe(move="The move to try (a whole turn, or its first actions)",
-                           match="Which match (only needed outside the match's thread)")
+    @app_commands.describe(
+        move="The move to try (a whole turn, or its first actions)",
+        match="Which match (only needed outside the match's thread)",
+    )
     async def preview(self, interaction: discord.Interaction, move: str, match: int | None = None) -> None:
         match_id = await resolve_match_id(interaction, match)
         png, line = await self._preview(match_id, interaction.user.id, move)
@@ -237,8 +285,9 @@ class MovesCog(commands.Cog, name="Moves"):
     async def _preview(self, match_id: int, user_id: int, move: str) -> tuple[bytes, str]:
         tried = await self.chat.service.preview(match_id, user_id, move)
         before = game_of(tried.match)
-        line = texts.preview_line(tried.match, before, tried.seat, tried.game, tried.notation, tried.events,
-                                  tried.unfinished)
+        line = texts.preview_line(
+            tried.match, before, tried.seat, tried.game, tried.notation, tried.events, tried.unfinished
+        )
         return tried.png, line
 
     @app_commands.command(name="hint", description="Privately: the move the medium computer would play for you")
@@ -251,8 +300,9 @@ class MovesCog(commands.Cog, name="Moves"):
         await interaction.response.defer(ephemeral=True, thinking=True)  # thinking takes a second or two
         notation = await chat.computer.hint(match_id, interaction.user.id)
         png, line = await self._preview(match_id, interaction.user.id, notation)
-        await interaction.followup.send(texts.hint(notation, line)[:2000], file=png_file(png, "hint.png"),
-                                        ephemeral=True)
+        await interaction.followup.send(
+            texts.hint(notation, line)[:2000], file=png_file(png, "hint.png"), ephemeral=True
+        )
 
     @app_commands.command(name="turn", description="Build your turn action by action from menus (privately)")
     @app_commands.describe(match="Which match (only needed outside the match's thread)")
@@ -263,13 +313,13 @@ class MovesCog(commands.Cog, name="Moves"):
 
     @move.autocomplete("move")
     @preview.autocomplete("move")
-    async def move_autocomplete(self, interaction: discord.Interaction,
-                                current: str) -> list[app_commands.Choice[str]]:
+    async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         service = self.chat.service
         try:
             match_ref = getattr(interaction.namespace, "match", None)
-            row = await service.resolve(interaction.user.id, interaction.guild_id or 0, interaction.channel_id or 0,
-                                        match_ref)
+            row = await service.resolve(
+                interaction.user.id, interaction.guild_id or 0, interaction.channel_id or 0, match_ref
+            )
             if row.status != "active":
                 return [app_commands.Choice(name=texts.not_in_play(row), value="-")]
             suggested = service.suggestions(row, game_of(row), interaction.user.id, current)

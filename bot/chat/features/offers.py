@@ -20,24 +20,31 @@ from ..homes import channel_by_id
 log = logging.getLogger(__name__)
 
 
-class OfferButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"hx:offer:(?P<kind>draw|undo):(?P<answer>yes|no):(?P<match>\d+):(?P<seq>\d+)"):
+class OfferButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"hx:offer:(?P<kind>draw|undo):(?P<answer>yes|no):(?P<match>\d+):(?P<seq>\d+)",
+):
     """Accept or Decline a draw offer or takeback request; the custom id names the log length it was made at."""
 
     def __init__(self, kind: str, accept: bool, match_id: int, at_seq: int) -> None:
         label, style = ("Accept", discord.ButtonStyle.success) if accept else ("Decline", discord.ButtonStyle.danger)
-        super().__init__(discord.ui.Button(
-            label=label, style=style, custom_id=f"hx:offer:{kind}:{'yes' if accept else 'no'}:{match_id}:{at_seq}"))
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, custom_id=f"hx:offer:{kind}:{'yes' if accept else 'no'}:{match_id}:{at_seq}"
+            )
+        )
         self.kind, self.accept, self.match_id, self.at_seq = kind, accept, match_id, at_seq
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: Any) -> OfferButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
+    ) -> OfferButton:
         return cls(match["kind"], match["answer"] == "yes", int(match["match"]), int(match["seq"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: offer_pressed(interaction, self.kind, self.match_id, self.at_seq,
-                                                         self.accept))
+        await guarded(
+            interaction, lambda: offer_pressed(interaction, self.kind, self.match_id, self.at_seq, self.accept)
+        )
 
 
 ITEMS = (OfferButton,)
@@ -70,12 +77,14 @@ async def offer_and_announce(interaction: discord.Interaction, match_id: int, ki
     if message_id is not None:
         await chat.offers.posted(notice, channel_id, message_id)
     if notice.computer_ids and message_id is not None:  # the computer answers for its seats, in the background
-        chat.computer.run_soon(computer_answers(chat, interaction.client, notice, channel_id, message_id),
-                               f"offer-{notice.match.id}")
+        chat.computer.run_soon(
+            computer_answers(chat, interaction.client, notice, channel_id, message_id), f"offer-{notice.match.id}"
+        )
 
 
-async def computer_answers(chat: Chat, client: discord.Client, notice: OfferNotice, channel_id: int,
-                           message_id: int) -> None:
+async def computer_answers(
+    chat: Chat, client: discord.Client, notice: OfferNotice, channel_id: int, message_id: int
+) -> None:
     """The computer's seats answer an offer (thought off the event loop); the offer message shows it."""
     for user_id in notice.computer_ids:
         answer = await chat.computer.answer_offer(notice.match.id, notice.kind, notice.at_seq, user_id)
@@ -89,8 +98,9 @@ async def computer_answers(chat: Chat, client: discord.Client, notice: OfferNoti
                 message = await channel.fetch_message(message_id)
                 view = None if answer.closed else offer_view(notice.match.id, notice.kind, notice.at_seq)
                 said = texts.offer_answer(answer, chat.now())
-                await message.edit(content=f"{message.content}\n{said}"[:2000], view=view,
-                                   allowed_mentions=mention_only(None))
+                await message.edit(
+                    content=f"{message.content}\n{said}"[:2000], view=view, allowed_mentions=mention_only(None)
+                )
         except discord.HTTPException as error:  # the answer is stored; the board below still says it
             log.info("match %s: could not show the computer's answer on the offer (%s)", notice.match.id, error)
         if answer.outcome is not None:
@@ -99,8 +109,7 @@ async def computer_answers(chat: Chat, client: discord.Client, notice: OfferNoti
             return
 
 
-async def offer_pressed(interaction: discord.Interaction, kind: str, match_id: int, at_seq: int,
-                        accept: bool) -> None:
+async def offer_pressed(interaction: discord.Interaction, kind: str, match_id: int, at_seq: int, accept: bool) -> None:
     chat = chat_of(interaction)
     try:
         answer = await chat.offers.answer(match_id, interaction.user.id, kind, at_seq, accept)
@@ -111,13 +120,13 @@ async def offer_pressed(interaction: discord.Interaction, kind: str, match_id: i
     original = interaction.message.content if interaction.message else ""
     view = None if answer.closed else offer_view(match_id, kind, at_seq)
     if answer.outcome is not None and interaction.message is not None:  # this message says what happened
-        answer.outcome.lapsed_offers = tuple(o for o in answer.outcome.lapsed_offers
-                                             if o[1] != interaction.message.id)
+        answer.outcome.lapsed_offers = tuple(o for o in answer.outcome.lapsed_offers if o[1] != interaction.message.id)
 
     async def show() -> None:
         said = texts.offer_answer(answer, chat.now())
-        await interaction.response.edit_message(content=f"{original}\n{said}"[:2000], view=view,
-                                                allowed_mentions=mention_only(None))
+        await interaction.response.edit_message(
+            content=f"{original}\n{said}"[:2000], view=view, allowed_mentions=mention_only(None)
+        )
         if answer.outcome is not None:
             await chat.announcer.announce_in_home(answer.outcome)
 
@@ -131,7 +140,9 @@ class OffersCog(commands.Cog, name="Offers"):
     def __init__(self, chat: Chat) -> None:
         self.chat = chat
 
-    @app_commands.command(name="draw", description="Offer a draw (games that can be drawn); the others accept or decline")
+    @app_commands.command(
+        name="draw", description="Offer a draw (games that can be drawn); the others accept or decline"
+    )
     @app_commands.describe(match="Which match (only needed outside the match's thread)")
     @app_commands.autocomplete(match=match_autocomplete)
     async def draw(self, interaction: discord.Interaction, match: int | None = None) -> None:

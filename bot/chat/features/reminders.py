@@ -36,13 +36,19 @@ log = logging.getLogger(__name__)
 
 class SnoozeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx:snooze:(?P<match>\d+):(?P<ply>\d+)"):
     def __init__(self, match_id: int, ply: int) -> None:
-        super().__init__(discord.ui.Button(label="Snooze for this turn", style=discord.ButtonStyle.secondary,
-                                           custom_id=f"hx:snooze:{match_id}:{ply}"))
+        super().__init__(
+            discord.ui.Button(
+                label="Snooze for this turn",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"hx:snooze:{match_id}:{ply}",
+            )
+        )
         self.match_id, self.ply = match_id, ply
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: Any) -> SnoozeButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
+    ) -> SnoozeButton:
         return cls(int(match["match"]), int(match["ply"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -75,7 +81,7 @@ class ReminderLoop:
         would be sent again after the restart."""
         try:
             await asyncio.wait_for(self._pass.acquire(), grace)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             log.warning("a reminder pass was still running after %.0f s at shutdown", grace)
             return
         # holding the pass lock for good: no new pass starts before the loop is cancelled
@@ -114,8 +120,12 @@ class ReminderLoop:
             await self._reminder_refused(job, str(refusal))
             return False
         except TRANSIENT as error:
-            log.warning("match %s: reminder for %s not delivered (%s); the next pass tries again",
-                        job.match.id, job.user_id, describe_failure(error))
+            log.warning(
+                "match %s: reminder for %s not delivered (%s); the next pass tries again",
+                job.match.id,
+                job.user_id,
+                describe_failure(error),
+            )
             return False
         await self.chat.service.reminder_done(job)
         return True
@@ -136,29 +146,50 @@ class ReminderLoop:
                 return
             log.info("no DM for %s (%s); pinging in the match instead", job.user_id, no_dm)
         try:
-            await self.homes.post(job.match, f"<@{job.user_id}> {text}", pace=self.budget, channel_fallback=False,
-                                  view=view, allowed_mentions=mention_only(job.user_id))
+            await self.homes.post(
+                job.match,
+                f"<@{job.user_id}> {text}",
+                pace=self.budget,
+                channel_fallback=False,
+                view=view,
+                allowed_mentions=mention_only(job.user_id),
+            )
         except Refused as refusal:
             raise Refused(texts.both(no_dm, str(refusal)) if no_dm else str(refusal)) from None
 
     async def _reminder_refused(self, job: ReminderJob, why: str) -> None:
         tries = await self.chat.service.refused_try(job.match.id, "reminder", job.match.version)
         if tries < self.give_up_after:
-            log.info("match %s: reminder for %s refused (%s; try %d of %d)", job.match.id, job.user_id, why, tries,
-                     self.give_up_after)
+            log.info(
+                "match %s: reminder for %s refused (%s; try %d of %d)",
+                job.match.id,
+                job.user_id,
+                why,
+                tries,
+                self.give_up_after,
+            )
             return
-        if not await self.chat.service.give_up_reminder(job.match.id, job.user_id, job.ply):  # the next turn gets a new one
+        if not await self.chat.service.give_up_reminder(
+            job.match.id, job.user_id, job.ply
+        ):  # the next turn gets a new one
             return  # the turn moved on meanwhile: nothing to stop
         told = await self._say_reminders_stopped(job, why)
-        log.warning("match %s: giving up the reminder for %s on this turn after %d refused tries (%s); %s",
-                    job.match.id, job.user_id, tries, why, told)
+        log.warning(
+            "match %s: giving up the reminder for %s on this turn after %d refused tries (%s); %s",
+            job.match.id,
+            job.user_id,
+            tries,
+            why,
+            told,
+        )
 
     async def _say_reminders_stopped(self, job: ReminderJob, why: str) -> str:
         """Where the match lives (its thread, else its channel); returns where it was said, or why not."""
         text = texts.reminders_stopped(job, why)
         try:
-            message = await self.homes.post(job.match, text[:2000], pace=self.budget,
-                                            allowed_mentions=mention_only(job.user_id))
+            message = await self.homes.post(
+                job.match, text[:2000], pace=self.budget, allowed_mentions=mention_only(job.user_id)
+            )
         except Refused as refusal:
             return f"no place in the match takes a word about it either ({refusal})"  # the log's words
         except TRANSIENT as error:
@@ -174,8 +205,12 @@ class ReminderLoop:
             await self._deadline_refused(job, str(refusal))
             return False
         except TRANSIENT as error:
-            log.warning("match %s: time-limit notice (level %d) not delivered (%s); the next pass tries again",
-                        job.match.id, job.level, describe_failure(error))
+            log.warning(
+                "match %s: time-limit notice (level %d) not delivered (%s); the next pass tries again",
+                job.match.id,
+                job.level,
+                describe_failure(error),
+            )
             return False
         await self.chat.timelimits.done(job)
         return True
@@ -189,8 +224,13 @@ class ReminderLoop:
         view = discord.ui.View(timeout=None)
         if job.level == TIMED_OUT:
             view.add_item(ClaimButton(job.match.id, job.ply, texts.claim_label(len(job.claimant_ids))))
-            await self.homes.post(job.match, texts.deadline(job), pace=self.budget, view=view,
-                                  allowed_mentions=mention_only(job.claimant_ids + [job.user_id]))
+            await self.homes.post(
+                job.match,
+                texts.deadline(job),
+                pace=self.budget,
+                view=view,
+                allowed_mentions=mention_only(job.claimant_ids + [job.user_id]),
+            )
             return
         view.add_item(discord.ui.Button(label="Open the board", url=self._link(job)))
         if job.via == "dm":
@@ -198,8 +238,13 @@ class ReminderLoop:
             if not no_dm:
                 return
             log.info("no DM for %s (%s); warning in the match instead", job.user_id, no_dm)
-        await self.homes.post(job.match, f"<@{job.user_id}> {texts.deadline(job)}", pace=self.budget, view=view,
-                              allowed_mentions=mention_only(job.user_id))
+        await self.homes.post(
+            job.match,
+            f"<@{job.user_id}> {texts.deadline(job)}",
+            pace=self.budget,
+            view=view,
+            allowed_mentions=mention_only(job.user_id),
+        )
 
     async def _deadline_refused(self, job: DeadlineJob, why: str) -> None:
         what = "time-out notice" if job.level == TIMED_OUT else "time-limit warning"
@@ -208,8 +253,14 @@ class ReminderLoop:
             log.info("match %s: %s refused (%s; try %d of %d)", job.match.id, what, why, tries, self.give_up_after)
             return
         await self.chat.timelimits.done(job)  # as if sent: no place in the match takes it
-        log.warning("match %s: %s for %s given up after %d refused tries; no place in the match takes it (%s)",
-                    job.match.id, what, job.user_id, tries, why)
+        log.warning(
+            "match %s: %s for %s given up after %d refused tries; no place in the match takes it (%s)",
+            job.match.id,
+            what,
+            job.user_id,
+            tries,
+            why,
+        )
 
     # -- shared ------------------------------------------------------------------------------
 

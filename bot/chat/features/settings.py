@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -18,21 +20,37 @@ class SettingsCog(commands.Cog, name="Settings"):
         self.chat = chat
 
     @app_commands.command(
-        name="settings", description="Your reminders in this server (on/off, delay, DM or ping) and who may challenge you")
-    @app_commands.describe(reminders="Remind me when a match waits for my move",
-                           delay_hours="Hours without my move before a reminder (1–336)",
-                           via="Remind me by direct message or by a ping in the match thread",
-                           challenges="Who may challenge me in this server (everyone, or nobody)",
-                           block="Refuse challenges from this member, in every server",
-                           unblock="Take challenges from this member again")
-    @app_commands.choices(via=[app_commands.Choice(name="Direct message", value="dm"),
-                               app_commands.Choice(name="Ping in the match thread", value="ping")],
-                          challenges=[app_commands.Choice(name="Everyone", value="everyone"),
-                                      app_commands.Choice(name="Nobody", value="nobody")])
-    async def settings(self, interaction: discord.Interaction, reminders: bool | None = None,
-                       delay_hours: float | None = None, via: app_commands.Choice[str] | None = None,
-                       challenges: app_commands.Choice[str] | None = None, block: discord.User | None = None,
-                       unblock: discord.User | None = None) -> None:
+        name="settings",
+        description="Your reminders in this server (on/off, delay, DM or ping) and who may challenge you",
+    )
+    @app_commands.describe(
+        reminders="Remind me when a match waits for my move",
+        delay_hours="Hours without my move before a reminder (1–336)",
+        via="Remind me by direct message or by a ping in the match thread",
+        challenges="Who may challenge me in this server (everyone, or nobody)",
+        block="Refuse challenges from this member, in every server",
+        unblock="Take challenges from this member again",
+    )
+    @app_commands.choices(
+        via=[
+            app_commands.Choice(name="Direct message", value="dm"),
+            app_commands.Choice(name="Ping in the match thread", value="ping"),
+        ],
+        challenges=[
+            app_commands.Choice(name="Everyone", value="everyone"),
+            app_commands.Choice(name="Nobody", value="nobody"),
+        ],
+    )
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        reminders: bool | None = None,
+        delay_hours: float | None = None,
+        via: app_commands.Choice[str] | None = None,
+        challenges: app_commands.Choice[str] | None = None,
+        block: discord.User | None = None,
+        unblock: discord.User | None = None,
+    ) -> None:
         guild_id = guild_only(interaction)
         service = self.chat.service
         refusals = self.chat.challenges
@@ -40,13 +58,16 @@ class SettingsCog(commands.Cog, name="Settings"):
         if block is not None and block.bot:
             raise Refusal("block_a_bot", name=block.display_name)
         changed = any(option is not None for option in (reminders, delay_hours, via, challenges, block, unblock))
-        refusal_change = dict(challenges=challenges.value if challenges else None,
-                              block=(block.id, block.display_name) if block else None,
-                              unblock=(unblock.id, unblock.display_name) if unblock else None)
+        refusal_change: dict[str, Any] = {
+            "challenges": challenges.value if challenges else None,
+            "block": (block.id, block.display_name) if block else None,
+            "unblock": (unblock.id, unblock.display_name) if unblock else None,
+        }
         await refusals.check(user_id, **refusal_change)  # before the reminders are saved: a refusal saves nothing
         if reminders is not None or delay_hours is not None or via is not None:
-            prefs = await service.set_preferences(user_id, guild_id, reminders=reminders,
-                                                  delay_hours=delay_hours, via=via.value if via else None)
+            prefs = await service.set_preferences(
+                user_id, guild_id, reminders=reminders, delay_hours=delay_hours, via=via.value if via else None
+            )
         else:
             prefs = await service.preferences(user_id, guild_id)
         if challenges is not None or block is not None or unblock is not None:

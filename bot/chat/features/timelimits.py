@@ -18,14 +18,16 @@ class ClaimButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx:
     """Claim a time-out: the custom id names the turn (ply) that ran out, so a later turn's claim is refused."""
 
     def __init__(self, match_id: int, ply: int, label: str = "Claim win") -> None:
-        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.danger,
-                                           custom_id=f"hx:claim:{match_id}:{ply}"))
+        super().__init__(
+            discord.ui.Button(label=label, style=discord.ButtonStyle.danger, custom_id=f"hx:claim:{match_id}:{ply}")
+        )
         self.match_id, self.ply = match_id, ply
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: Any) -> ClaimButton:
-        return cls(int(match["match"]), int(match["ply"]), item.label or "Claim win")
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
+    ) -> ClaimButton:
+        return cls(int(match["match"]), int(match["ply"]), getattr(item, "label", None) or "Claim win")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, lambda: claim_pressed(interaction, self.match_id, self.ply))

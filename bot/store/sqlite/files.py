@@ -22,7 +22,8 @@ def _private_files(path: Path) -> None:
     except OSError as error:
         raise StoreUnavailable(
             f"cannot use the data folder {path.parent} ({error.strerror or error}): fix its permissions "
-            "or set HEXPLAY_DB_PATH to a place Hexplay may read and write") from None
+            "or set HEXPLAY_DB_PATH to a place Hexplay may read and write"
+        ) from None
     if missing:
         try:
             os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))  # SQLite gives -wal/-shm the same mode
@@ -34,6 +35,7 @@ def _private_files(path: Path) -> None:
                 name.chmod(0o600)
         except OSError:
             pass  # not ours to change (read-only file system): opening will say what is wrong
+
 
 class ProcessLock:
     """The one bot process per SQLite file: an exclusive lock on ``<database>.lock``, held for the process's life.
@@ -55,7 +57,7 @@ class ProcessLock:
             return
         _private_files(self.path)
         try:
-            handle = open(self.path, "r+", encoding="utf-8")
+            handle = open(self.path, "r+", encoding="utf-8")  # noqa: SIM115  (held open: closing it drops the lock)
         except OSError as error:
             raise StoreUnavailable(f"cannot use the lock file {self.path}: {error.strerror or error}") from None
         try:
@@ -66,7 +68,8 @@ class ProcessLock:
             who = f"process {holder}" if holder.isdigit() else "another process"
             raise StoreUnavailable(
                 f"another Hexplay bot ({who}) is already using {str(self.path)[:-5]}: one bot process per SQLite "
-                "database; stop the other one first, or give this one its own HEXPLAY_DB_PATH") from None
+                "database; stop the other one first, or give this one its own HEXPLAY_DB_PATH"
+            ) from None
         handle.truncate(0)
         handle.write(f"{os.getpid()}\n")
         handle.flush()
@@ -76,6 +79,7 @@ class ProcessLock:
         if self._file is not None:
             self._file.close()  # closing the file releases the lock
             self._file = None
+
 
 def backup(database: str | Path, target: str | Path) -> int:
     """Copy the database, with everything its ``-wal`` file holds, to a new file; returns its size in bytes.
@@ -106,11 +110,14 @@ def backup(database: str | Path, target: str | Path) -> int:
         raise StoreUnavailable(f"cannot back up {database} to {target}: {error}") from None
     return target.stat().st_size
 
+
 def _explain(path: Path, error: sqlite3.Error) -> str:
     text = str(error)
     if "not a database" in text or "malformed" in text or "corrupt" in text:
         return f"{path} is not a SQLite database or is damaged: restore a backup or move it away, then start again"
     if "readonly" in text or "read-only" in text:
-        return (f"{path} is read-only (the file or its folder): Hexplay must write to it; fix its permissions "
-                "or set HEXPLAY_DB_PATH to a writable place")
+        return (
+            f"{path} is read-only (the file or its folder): Hexplay must write to it; fix its permissions "
+            "or set HEXPLAY_DB_PATH to a writable place"
+        )
     return f"cannot use the database {path}: {text}"

@@ -18,7 +18,6 @@ import aiosqlite
 from ...domain.errors import DamagedMatch
 from ...domain.model import MatchRow, MoveRow, SeatRow
 
-
 _RATING_COLUMNS = "guild_id, game, user_id, name, mu, sigma, games, wins, losses, draws"
 
 _MATCH_COLUMNS = (
@@ -32,18 +31,45 @@ _MATCH_COLUMNS = (
 _INT, _OPT_INT, _REAL, _OPT_REAL, _JSON, _OPT_JSON, _TEXT = "int", "int?", "real", "real?", "json", "json?", "text"
 
 _MATCH_COLUMN_KINDS = (
-    ("id", _INT), ("game", _TEXT), ("options", _JSON), ("players", _INT), ("guild_id", _INT),
-    ("channel_id", _INT), ("thread_id", _OPT_INT), ("lobby_message_id", _OPT_INT), ("board_channel_id", _OPT_INT),
-    ("board_message_id", _OPT_INT), ("creator_id", _INT), ("status", _TEXT), ("state", _OPT_JSON),
-    ("version", _INT), ("created_at", _REAL), ("updated_at", _REAL), ("turn_started_at", _OPT_REAL),
-    ("result", _OPT_JSON), ("announced_version", _INT), ("days_per_move", _OPT_REAL), ("deadline_at", _OPT_REAL),
-    ("deadline_notice", _INT), ("rated", _INT), ("hints", _INT),
+    ("id", _INT),
+    ("game", _TEXT),
+    ("options", _JSON),
+    ("players", _INT),
+    ("guild_id", _INT),
+    ("channel_id", _INT),
+    ("thread_id", _OPT_INT),
+    ("lobby_message_id", _OPT_INT),
+    ("board_channel_id", _OPT_INT),
+    ("board_message_id", _OPT_INT),
+    ("creator_id", _INT),
+    ("status", _TEXT),
+    ("state", _OPT_JSON),
+    ("version", _INT),
+    ("created_at", _REAL),
+    ("updated_at", _REAL),
+    ("turn_started_at", _OPT_REAL),
+    ("result", _OPT_JSON),
+    ("announced_version", _INT),
+    ("days_per_move", _OPT_REAL),
+    ("deadline_at", _OPT_REAL),
+    ("deadline_notice", _INT),
+    ("rated", _INT),
+    ("hints", _INT),
 )
 
 # What a damaged column reads as, so the row can still be shown and its players found; the match is paused.
-_DAMAGED_DEFAULTS = {_INT: 0, _OPT_INT: None, _REAL: 0.0, _OPT_REAL: None, _JSON: {}, _OPT_JSON: None, _TEXT: ""}
+_DAMAGED_DEFAULTS: dict[str, Any] = {
+    _INT: 0,
+    _OPT_INT: None,
+    _REAL: 0.0,
+    _OPT_REAL: None,
+    _JSON: {},
+    _OPT_JSON: None,
+    _TEXT: "",
+}
 
 _STATUSES = ("lobby", "active", "finished", "cancelled")
+
 
 def _decode(kind: str, value: Any) -> Any:
     """One column's value as its kind; ValueError if it cannot be."""
@@ -71,16 +97,18 @@ def _decode(kind: str, value: Any) -> Any:
         raise ValueError(f"holds {_shown(value)}, not a JSON object")
     return decoded
 
+
 def _shown(value: Any) -> str:
     """A stored value quoted briefly for the operator's log."""
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
+
 def _match_from(row: aiosqlite.Row | tuple) -> MatchRow:
     """A match row decoded; columns that cannot be read are named in ``damage`` (never an exception)."""
     values: dict[str, Any] = {}
     problems = []
-    for (name, kind), raw in zip(_MATCH_COLUMN_KINDS, row):
+    for (name, kind), raw in zip(_MATCH_COLUMN_KINDS, row, strict=True):
         try:
             values[name] = _decode(kind, raw)
         except ValueError as error:
@@ -95,23 +123,33 @@ def _match_from(row: aiosqlite.Row | tuple) -> MatchRow:
         match.damage = "its stored row cannot be read (" + "; ".join(problems) + ")"
     return match
 
+
 def _move_from(match_id: int, row: aiosqlite.Row | tuple) -> MoveRow:
     """A logged move decoded; DamagedMatch if any of it cannot be read (the log is then not trusted)."""
     seq, ply, seat, user_id, kind, notation, events, created_at, entered = row
-    checks = (("seq", _INT, seq), ("ply", _INT, ply), ("seat", _INT, seat), ("user_id", _INT, user_id),
-              ("kind", _TEXT, kind), ("notation", _TEXT, notation), ("entered", _TEXT, entered),
-              ("created_at", _REAL, created_at))
-    column = "events"
-    try:
-        for column, column_kind, value in checks:
+    checks = (
+        ("seq", _INT, seq),
+        ("ply", _INT, ply),
+        ("seat", _INT, seat),
+        ("user_id", _INT, user_id),
+        ("kind", _TEXT, kind),
+        ("notation", _TEXT, notation),
+        ("entered", _TEXT, entered),
+        ("created_at", _REAL, created_at),
+    )
+    for column, column_kind, value in checks:
+        try:
             _decode(column_kind, value)
-        column = "events"
+        except ValueError as error:
+            raise DamagedMatch(match_id, f"its logged move {_shown(seq)} cannot be read ({column} {error})") from None
+    try:
         decoded_events = _decode_list(events)
         if not all(isinstance(event, dict) for event in decoded_events):
             raise ValueError("holds a list whose items are not all JSON objects")
     except ValueError as error:
-        raise DamagedMatch(match_id, f"its logged move {_shown(seq)} cannot be read ({column} {error})") from None
+        raise DamagedMatch(match_id, f"its logged move {_shown(seq)} cannot be read (events {error})") from None
     return MoveRow(seq, ply, seat, user_id, kind, notation, decoded_events, float(created_at), entered)
+
 
 def _decode_list(value: Any) -> list[Any]:
     """A JSON list column (a move's events, an offer's acceptances); ValueError if it is not one."""
@@ -125,6 +163,7 @@ def _decode_list(value: Any) -> list[Any]:
         raise ValueError(f"holds {_shown(value)}, not a JSON list")
     return decoded
 
+
 def _accepted(match_id: int, value: Any) -> list[int]:
     """An offer's acceptances (user ids); DamagedMatch if they cannot be read."""
     try:
@@ -135,6 +174,7 @@ def _accepted(match_id: int, value: Any) -> list[int]:
         raise DamagedMatch(match_id, f"its pending offer cannot be read (accepted {error})") from None
     return accepted
 
+
 def _seat_from(row: aiosqlite.Row | tuple) -> tuple[SeatRow, str | None]:
     """A seat decoded, and what in it cannot be read (None when all of it can)."""
     seat, user_id, name, accepted, resigned, computer = row
@@ -144,9 +184,16 @@ def _seat_from(row: aiosqlite.Row | tuple) -> tuple[SeatRow, str | None]:
             problems.append(f"{column} holds {_shown(value)}")
     if not isinstance(name, str):
         problems.append(f"name holds {_shown(name)}")
-    decoded = SeatRow(seat if isinstance(seat, int) else 0, user_id if isinstance(user_id, int) else 0,
-                      name if isinstance(name, str) else "?", bool(accepted), bool(resigned), computer)
+    decoded = SeatRow(
+        seat if isinstance(seat, int) else 0,
+        user_id if isinstance(user_id, int) else 0,
+        name if isinstance(name, str) else "?",
+        bool(accepted),
+        bool(resigned),
+        computer,
+    )
     return decoded, ("; ".join(problems) or None)
+
 
 def _read_match(conn: sqlite3.Connection, match_id: int) -> MatchRow | None:
     """The match, its seats and its quarantine as of one moment (on the database thread)."""
@@ -155,8 +202,9 @@ def _read_match(conn: sqlite3.Connection, match_id: int) -> MatchRow | None:
         return None
     match = _match_from(row)
     for seat_row in conn.execute(
-            "SELECT seat, user_id, name, accepted, resigned, computer FROM seats WHERE match_id = ? ORDER BY seat",
-            (match_id,)):
+        "SELECT seat, user_id, name, accepted, resigned, computer FROM seats WHERE match_id = ? ORDER BY seat",
+        (match_id,),
+    ):
         seat, problem = _seat_from(seat_row)
         match.seats.append(seat)
         if problem is not None:

@@ -45,15 +45,17 @@ from ...domain.model import (
 )
 from .files import _explain, _private_files
 from .migrations import MIGRATIONS
-from .rows import _MATCH_COLUMNS, _RATING_COLUMNS, _accepted, _move_from, _read_match
+from .rows import _RATING_COLUMNS, _accepted, _move_from, _read_match
 
 
 def _full(error: sqlite3.Error) -> bool:
     return getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
 
+
 T = TypeVar("T")
 
 _BUMP_VERSION = "UPDATE matches SET version = version + 1, updated_at = ? WHERE id = ? AND version = ? AND status = ?"
+
 
 def _in_transaction(conn: sqlite3.Connection, work: Callable[..., T], *args: Any) -> T:
     """``work(conn, *args)`` in one transaction: committed if it returns, rolled back if it raises."""
@@ -69,20 +71,25 @@ def _in_transaction(conn: sqlite3.Connection, work: Callable[..., T], *args: Any
         raise
     return result
 
+
 def _set_reminder_now(conn: sqlite3.Connection, match_id: int, reminder: tuple[int, int, float] | None) -> None:
     """Replace the match's reminder with one for (user, ply) due at a time (see Store._set_reminder)."""
     conn.execute("DELETE FROM reminders WHERE match_id = ?", (match_id,))
     if reminder is not None:
-        conn.execute("INSERT INTO reminders (match_id, user_id, ply, remind_at) VALUES (?, ?, ?, ?)",
-                     (match_id, *reminder))
+        conn.execute(
+            "INSERT INTO reminders (match_id, user_id, ply, remind_at) VALUES (?, ?, ?, ?)", (match_id, *reminder)
+        )
+
 
 def _bump_version_now(conn: sqlite3.Connection, match_id: int, expected: int, now: float, status: str) -> int:
     if conn.execute(_BUMP_VERSION, (now, match_id, expected, status)).rowcount != 1:
         raise VersionConflict(match_id)
     return expected + 1
 
-def _challenge_refusal(conn: sqlite3.Connection, guild_id: int, challenger_id: int, invited_ids: list[int],
-                       now: float, caps: ChallengeCaps) -> ChallengeRefusal | None:
+
+def _challenge_refusal(
+    conn: sqlite3.Connection, guild_id: int, challenger_id: int, invited_ids: list[int], now: float, caps: ChallengeCaps
+) -> ChallengeRefusal | None:
     """The first rule a challenge breaks (see Store.admit_challenge), on the database thread."""
 
     def one(query: str, *params: Any) -> Any:
@@ -92,35 +99,53 @@ def _challenge_refusal(conn: sqlite3.Connection, guild_id: int, challenger_id: i
         if one("SELECT COUNT(*) FROM challenge_blocks WHERE user_id = ? AND blocked_id = ?", invited, challenger_id):
             return ChallengeRefusal("blocked", invited)
     for invited in invited_ids:  # the server's row, else the global one (as get_preferences reads them)
-        row = conn.execute("SELECT challenges FROM preferences WHERE user_id = ? AND guild_id IN (?, 0)"
-                           " ORDER BY guild_id DESC LIMIT 1", (invited, guild_id)).fetchone()
+        row = conn.execute(
+            "SELECT challenges FROM preferences WHERE user_id = ? AND guild_id IN (?, 0)"
+            " ORDER BY guild_id DESC LIMIT 1",
+            (invited, guild_id),
+        ).fetchone()
         if row is not None and row[0] == "nobody":
             return ChallengeRefusal("nobody", invited)
-    if one("SELECT COUNT(*) FROM matches WHERE creator_id = ? AND guild_id = ? AND status = 'lobby'",
-           challenger_id, guild_id) >= caps.open_lobbies:
+    if (
+        one(
+            "SELECT COUNT(*) FROM matches WHERE creator_id = ? AND guild_id = ? AND status = 'lobby'",
+            challenger_id,
+            guild_id,
+        )
+        >= caps.open_lobbies
+    ):
         return ChallengeRefusal("open_lobbies")
     count, oldest = conn.execute(
         "SELECT COUNT(*), MIN(at) FROM challenge_events WHERE challenger_id = ? AND invited_id = 0 AND guild_id = ?"
-        " AND at > ?", (challenger_id, guild_id, now - caps.window)).fetchone()
+        " AND at > ?",
+        (challenger_id, guild_id, now - caps.window),
+    ).fetchone()
     if count >= caps.per_window:
         return ChallengeRefusal("rate", None, oldest + caps.window - now)
     for invited in invited_ids:
         count, oldest = conn.execute(
             "SELECT COUNT(*), MIN(at) FROM challenge_events WHERE challenger_id = ? AND invited_id = ? AND at > ?",
-            (challenger_id, invited, now - caps.same_player_window)).fetchone()
+            (challenger_id, invited, now - caps.same_player_window),
+        ).fetchone()
         if count >= caps.same_player:
             return ChallengeRefusal("same_player", invited, oldest + caps.same_player_window - now)
     for invited in invited_ids:
-        waiting = one("SELECT COUNT(*) FROM seats s JOIN matches m ON m.id = s.match_id WHERE s.user_id = ?"
-                      " AND s.accepted = 0 AND m.status = 'lobby' AND m.guild_id = ?", invited, guild_id)
+        waiting = one(
+            "SELECT COUNT(*) FROM seats s JOIN matches m ON m.id = s.match_id WHERE s.user_id = ?"
+            " AND s.accepted = 0 AND m.status = 'lobby' AND m.guild_id = ?",
+            invited,
+            guild_id,
+        )
         if waiting >= caps.invitations_waiting:
             return ChallengeRefusal("waiting", invited)
     return None
+
 
 async def _user_version(db: aiosqlite.Connection) -> int:
     async with db.execute("PRAGMA user_version") as cursor:
         row = await cursor.fetchone()
     return int(row[0]) if row else 0
+
 
 class SqliteStore:
     """The database. One connection; reads and write transactions are serialised by one lock."""
@@ -131,7 +156,7 @@ class SqliteStore:
         self._owner: asyncio.Task | None = None
 
     @classmethod
-    async def open(cls, path: str | Path) -> "SqliteStore":
+    async def open(cls, path: str | Path) -> SqliteStore:
         """Open (creating if needed) and check the database; StoreUnavailable says why it cannot be used.
 
         The files are private (0600, a new folder 0700): they hold user ids and server data.
@@ -265,8 +290,19 @@ class SqliteStore:
                 "INSERT INTO matches (game, options, players, guild_id, channel_id, creator_id, status,"
                 " created_at, updated_at, days_per_move, rated, hints)"
                 " VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
-                (game, json.dumps(options), players, guild_id, channel_id, creator_id, now, now, days_per_move,
-                 int(rated), int(hints)),
+                (
+                    game,
+                    json.dumps(options),
+                    players,
+                    guild_id,
+                    channel_id,
+                    creator_id,
+                    now,
+                    now,
+                    days_per_move,
+                    int(rated),
+                    int(hints),
+                ),
             )
             match_id = cursor.lastrowid
             assert match_id is not None
@@ -307,8 +343,10 @@ class SqliteStore:
 
     async def open_lobbies(self, creator_id: int, guild_id: int) -> int:
         """How many lobbies this user created in this server that are still waiting for players."""
-        row = await self._one("SELECT COUNT(*) FROM matches WHERE creator_id = ? AND guild_id = ? AND status = 'lobby'",
-                              (creator_id, guild_id))
+        row = await self._one(
+            "SELECT COUNT(*) FROM matches WHERE creator_id = ? AND guild_id = ? AND status = 'lobby'",
+            (creator_id, guild_id),
+        )
         return int(row[0]) if row else 0
 
     async def active_match_ids(self) -> list[int]:
@@ -316,11 +354,13 @@ class SqliteStore:
 
     async def mark_announced(self, match_id: int, version: int, channel_id: int, message_id: int) -> None:
         """The board of ``version`` was posted as this message (reminders link to it)."""
-        await self._transact(lambda conn: conn.execute(
-            "UPDATE matches SET board_channel_id = ?, board_message_id = ?,"
-            " announced_version = MAX(announced_version, ?) WHERE id = ?",
-            (channel_id, message_id, version, match_id),
-        ))
+        await self._transact(
+            lambda conn: conn.execute(
+                "UPDATE matches SET board_channel_id = ?, board_message_id = ?,"
+                " announced_version = MAX(announced_version, ?) WHERE id = ?",
+                (channel_id, message_id, version, match_id),
+            )
+        )
 
     async def unannounced_match_ids(self) -> list[int]:
         """Matches changed by a move whose board was never posted (the bot stopped in between)."""
@@ -389,8 +429,9 @@ class SqliteStore:
                 (len(seats), json.dumps(state), now, match_id),
             )
             await self._set_reminder(db, match_id, reminder)
-            await db.execute("UPDATE matches SET deadline_at = ?, deadline_notice = 0 WHERE id = ?",
-                             (deadline_at, match_id))
+            await db.execute(
+                "UPDATE matches SET deadline_at = ?, deadline_notice = 0 WHERE id = ?", (deadline_at, match_id)
+            )
 
     async def cancel_match(self, match_id: int, expected_version: int, now: float) -> None:
         async with self.transaction() as db:
@@ -417,7 +458,7 @@ class SqliteStore:
         reminder: tuple[int, int, float] | None,
         now: float,
         deadline_at: float | None = None,
-    ) -> "RecordedMove":
+    ) -> RecordedMove:
         """Record one move and the new state atomically, in one trip to the database thread.
 
         When the turn changes, the new mover's deadline (``deadline_at``, None without a time limit)
@@ -433,8 +474,18 @@ class SqliteStore:
             conn.execute(
                 "INSERT INTO moves (match_id, seq, ply, seat, user_id, kind, notation, entered, events, created_at)"
                 " VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE match_id = ?), ?, ?, ?, ?, ?, ?, ?, ?)",
-                (match_id, match_id, move.ply, move.seat, move.user_id, move.kind, move.notation,
-                 move.entered or move.notation, events, now),
+                (
+                    match_id,
+                    match_id,
+                    move.ply,
+                    move.seat,
+                    move.user_id,
+                    move.kind,
+                    move.notation,
+                    move.entered or move.notation,
+                    events,
+                    now,
+                ),
             )
             conn.execute(
                 "UPDATE matches SET state = ?, status = ?, result = ? WHERE id = ?",
@@ -443,12 +494,19 @@ class SqliteStore:
             if turn_changed:
                 conn.execute("UPDATE matches SET turn_started_at = ? WHERE id = ?", (now, match_id))
             if turn_changed or finished:
-                conn.execute("UPDATE matches SET deadline_at = ?, deadline_notice = 0 WHERE id = ?",
-                             (None if finished else deadline_at, match_id))
+                conn.execute(
+                    "UPDATE matches SET deadline_at = ?, deadline_notice = 0 WHERE id = ?",
+                    (None if finished else deadline_at, match_id),
+                )
             if resigned_seat is not None:
                 conn.execute("UPDATE seats SET resigned = 1 WHERE match_id = ? AND seat = ?", (match_id, resigned_seat))
-            lapsed = [(r[0], r[1]) for r in conn.execute(
-                "SELECT channel_id, message_id FROM offers WHERE match_id = ? AND message_id IS NOT NULL", (match_id,))]
+            lapsed = [
+                (r[0], r[1])
+                for r in conn.execute(
+                    "SELECT channel_id, message_id FROM offers WHERE match_id = ? AND message_id IS NOT NULL",
+                    (match_id,),
+                )
+            ]
             conn.execute("DELETE FROM offers WHERE match_id = ?", (match_id,))  # any move lapses offers
             if finished:
                 conn.execute("DELETE FROM reminders WHERE match_id = ?", (match_id,))
@@ -466,7 +524,8 @@ class SqliteStore:
         """Set a match aside; False if it already was."""
         async with self.transaction() as db:
             cursor = await db.execute(
-                "INSERT OR IGNORE INTO quarantine (match_id, reason, since) VALUES (?, ?, ?)", (match_id, reason, now))
+                "INSERT OR IGNORE INTO quarantine (match_id, reason, since) VALUES (?, ?, ?)", (match_id, reason, now)
+            )
             return cursor.rowcount == 1
 
     async def release_quarantine(self, match_id: int) -> None:
@@ -549,6 +608,7 @@ class SqliteStore:
 
     async def count_refused_try(self, match_id: int, notice: str, version: int) -> int:
         """One more refused try of ``notice`` about the match at ``version``; the tries so far at that version."""
+
         def count(conn: sqlite3.Connection) -> int:
             conn.execute(
                 "INSERT INTO refused_notices (match_id, notice, version, tries) VALUES (?, ?, ?, 1)"
@@ -556,8 +616,9 @@ class SqliteStore:
                 " tries = CASE WHEN version = excluded.version THEN tries + 1 ELSE 1 END",
                 (match_id, notice, version),
             )
-            row = conn.execute("SELECT tries FROM refused_notices WHERE match_id = ? AND notice = ?",
-                               (match_id, notice)).fetchone()
+            row = conn.execute(
+                "SELECT tries FROM refused_notices WHERE match_id = ? AND notice = ?", (match_id, notice)
+            ).fetchone()
             return int(row[0])
 
         return await self._transact(count)
@@ -594,8 +655,9 @@ class SqliteStore:
 
     # -- challenge limits and refusals ------------------------------------------------
 
-    async def admit_challenge(self, guild_id: int, challenger_id: int, invited_ids: list[int], now: float,
-                              caps: ChallengeCaps) -> ChallengeRefusal | None:
+    async def admit_challenge(
+        self, guild_id: int, challenger_id: int, invited_ids: list[int], now: float, caps: ChallengeCaps
+    ) -> ChallengeRefusal | None:
         """Check a challenge against every limit and, when none refuses it, count it: one transaction, so two
         challenges at the same instant (even from two processes) cannot both take the last place in a count.
 
@@ -607,33 +669,42 @@ class SqliteStore:
 
         def work(conn: sqlite3.Connection) -> ChallengeRefusal | None:
             conn.execute("UPDATE challenge_events SET at = ? WHERE at > ?", (now, now))
-            conn.execute("DELETE FROM challenge_events WHERE at <= ?",
-                         (now - max(caps.window, caps.same_player_window),))
+            conn.execute(
+                "DELETE FROM challenge_events WHERE at <= ?", (now - max(caps.window, caps.same_player_window),)
+            )
             refusal = _challenge_refusal(conn, guild_id, challenger_id, invited_ids, now, caps)
             if refusal is None:
                 conn.executemany(
                     "INSERT INTO challenge_events (guild_id, challenger_id, invited_id, at) VALUES (?, ?, ?, ?)",
-                    [(guild_id, challenger_id, invited, now) for invited in [0, *invited_ids]])
+                    [(guild_id, challenger_id, invited, now) for invited in [0, *invited_ids]],
+                )
             return refusal
 
         return await self._transact(work)
 
     async def block(self, user_id: int, blocked_id: int, now: float) -> None:
         """``user_id`` refuses challenges from ``blocked_id``, in every server (again: no change)."""
-        await self._transact(lambda conn: conn.execute(
-            "INSERT OR IGNORE INTO challenge_blocks (user_id, blocked_id, since) VALUES (?, ?, ?)",
-            (user_id, blocked_id, now)))
+        await self._transact(
+            lambda conn: conn.execute(
+                "INSERT OR IGNORE INTO challenge_blocks (user_id, blocked_id, since) VALUES (?, ?, ?)",
+                (user_id, blocked_id, now),
+            )
+        )
 
     async def unblock(self, user_id: int, blocked_id: int) -> bool:
         """False when there was no such block."""
-        cursor = await self._transact(lambda conn: conn.execute(
-            "DELETE FROM challenge_blocks WHERE user_id = ? AND blocked_id = ?", (user_id, blocked_id)))
+        cursor = await self._transact(
+            lambda conn: conn.execute(
+                "DELETE FROM challenge_blocks WHERE user_id = ? AND blocked_id = ?", (user_id, blocked_id)
+            )
+        )
         return cursor.rowcount == 1
 
     async def blocked_by(self, user_id: int) -> list[int]:
         """Whom the user refuses challenges from, oldest block first."""
-        rows = await self._all("SELECT blocked_id FROM challenge_blocks WHERE user_id = ? ORDER BY since, blocked_id",
-                               (user_id,))
+        rows = await self._all(
+            "SELECT blocked_id FROM challenge_blocks WHERE user_id = ? ORDER BY since, blocked_id", (user_id,)
+        )
         return [r[0] for r in rows]
 
     # -- offers: draws and takebacks -------------------------------------------------
@@ -675,13 +746,16 @@ class SqliteStore:
 
     async def set_offer_message(self, match_id: int, kind: str, at_seq: int, channel_id: int, message_id: int) -> None:
         async with self.transaction() as db:
-            await db.execute("UPDATE offers SET channel_id = ?, message_id = ? WHERE match_id = ? AND kind = ?"
-                             " AND at_seq = ?", (channel_id, message_id, match_id, kind, at_seq))
+            await db.execute(
+                "UPDATE offers SET channel_id = ?, message_id = ? WHERE match_id = ? AND kind = ? AND at_seq = ?",
+                (channel_id, message_id, match_id, kind, at_seq),
+            )
 
     async def offer_messages(self, match_id: int) -> list[tuple[int, int]]:
         """(channel, message) of the match's pending offers that were posted."""
-        rows = await self._all("SELECT channel_id, message_id FROM offers WHERE match_id = ?"
-                               " AND message_id IS NOT NULL", (match_id,))
+        rows = await self._all(
+            "SELECT channel_id, message_id FROM offers WHERE match_id = ? AND message_id IS NOT NULL", (match_id,)
+        )
         return [(r[0], r[1]) for r in rows]
 
     async def withdraw_offer(self, match_id: int, kind: str, at_seq: int) -> bool:
@@ -732,8 +806,9 @@ class SqliteStore:
 
     async def add_vacation(self, user_id: int, starts_at: float, ends_at: float) -> None:
         async with self.transaction() as db:
-            await db.execute("INSERT INTO vacations (user_id, starts_at, ends_at) VALUES (?, ?, ?)",
-                             (user_id, starts_at, ends_at))
+            await db.execute(
+                "INSERT INTO vacations (user_id, starts_at, ends_at) VALUES (?, ?, ?)", (user_id, starts_at, ends_at)
+            )
 
     async def vacation_until(self, user_id: int, now: float) -> float | None:
         row = await self._one(

@@ -10,12 +10,14 @@ from importlib.resources import files
 
 
 def _load() -> list[str]:
-    scripts = sorted(p for p in files(__name__).iterdir() if p.name.endswith(".sql"))
+    scripts = sorted((p for p in files(__name__).iterdir() if p.name.endswith(".sql")), key=lambda p: p.name)
     numbers = [int(p.name.split("_", 1)[0]) for p in scripts]
     if numbers != list(range(1, len(scripts) + 1)):  # a gap or a duplicate would skip or repeat a change
         raise RuntimeError(f"SQLite migrations are not numbered 1..{len(scripts)}: {numbers}")
-    return ["\n".join(line for line in p.read_text(encoding="utf-8").splitlines() if not line.lstrip().startswith("--"))
-            for p in scripts]
+    return [
+        "\n".join(line for line in p.read_text(encoding="utf-8").splitlines() if not line.lstrip().startswith("--"))
+        for p in scripts
+    ]
 
 
 MIGRATIONS: list[str] = _load()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import discord
 
-from ..domain.outcome import Outcome
-from .features.lobby import RematchButton
-from .features.moves import QuickActionButton, TurnBuilderButton
+from ...domain.outcome import Outcome
+from .lobby import RematchButton
+from .moves import QuickActionButton, TurnBuilderButton
 
 
 def board_view(outcome: Outcome) -> discord.ui.View | None:
