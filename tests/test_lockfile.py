@@ -18,7 +18,7 @@ def test_write_pins_every_installed_package_exactly(tmp_path, monkeypatch):
     pins = [line for line in lockfile.LOCK.read_text().splitlines() if line and not line.startswith("#")]
     assert pins and all("==" in pin for pin in pins)
     names = {lockfile._name(pin) for pin in pins}
-    assert {"discord-py", "pillow", "aiosqlite", "pytest"} <= names and "hexplay" not in names
+    assert {"discord-py", "pillow", "asyncpg", "pytest"} <= names and "hexplay" not in names
 
 
 def test_check_names_dependencies_the_lock_does_not_pin(tmp_path, monkeypatch, capsys):

@@ -30,15 +30,15 @@ async def snapshot(store: SqliteStore) -> dict[str, list[tuple]]:
 
 
 def count_trips(store: SqliteStore, monkeypatch) -> list[str]:
-    """Every trip to aiosqlite's thread (each statement, fetch, close or whole function is one)."""
+    """Every trip to the database thread (each statement or whole function is one)."""
     trips: list[str] = []
-    real = store._db._execute
+    real = store._db.call
 
     async def counted(fn, *args, **kwargs):
         trips.append(getattr(fn, "__name__", repr(fn)))
         return await real(fn, *args, **kwargs)
 
-    monkeypatch.setattr(store._db, "_execute", counted)
+    monkeypatch.setattr(store._db, "call", counted)
     return trips
 
 

@@ -11,9 +11,8 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
+from collections.abc import Sequence
 from typing import Any
-
-import aiosqlite
 
 from ...domain.errors import DamagedMatch
 from ...domain.model import MatchRow, MoveRow, SeatRow
@@ -104,7 +103,7 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _match_from(row: aiosqlite.Row | tuple) -> MatchRow:
+def _match_from(row: Sequence[Any]) -> MatchRow:
     """A match row decoded; columns that cannot be read are named in ``damage`` (never an exception)."""
     values: dict[str, Any] = {}
     problems = []
@@ -124,7 +123,7 @@ def _match_from(row: aiosqlite.Row | tuple) -> MatchRow:
     return match
 
 
-def _move_from(match_id: int, row: aiosqlite.Row | tuple) -> MoveRow:
+def _move_from(match_id: int, row: Sequence[Any]) -> MoveRow:
     """A logged move decoded; DamagedMatch if any of it cannot be read (the log is then not trusted)."""
     seq, ply, seat, user_id, kind, notation, events, created_at, entered = row
     checks = (
@@ -175,7 +174,7 @@ def _accepted(match_id: int, value: Any) -> list[int]:
     return accepted
 
 
-def _seat_from(row: aiosqlite.Row | tuple) -> tuple[SeatRow, str | None]:
+def _seat_from(row: Sequence[Any]) -> tuple[SeatRow, str | None]:
     """A seat decoded, and what in it cannot be read (None when all of it can)."""
     seat, user_id, name, accepted, resigned, computer = row
     problems = []

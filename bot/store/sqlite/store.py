@@ -1,4 +1,4 @@
-"""SQLite storage behind the Store protocol (aiosqlite, WAL, versioned migrations).
+"""SQLite storage behind the Store protocol (stdlib sqlite3 on its own thread, WAL, versioned migrations).
 
 Every change of a match happens in one transaction, and a turn is applied
 only if the match still has the version its player saw (optimistic
@@ -10,11 +10,10 @@ would see that transaction's half-written rows (a bumped version beside the
 old state). Reads and transactions therefore take the same lock: a read sees
 only committed data.
 
-aiosqlite sends every statement, fetch and cursor close to the connection's thread
-separately, and each trip is a thread switch plus an event-loop wake-up (on a busy
-machine, a wait for a core). The calls made on every turn (reading a match, recording a
-move, marking its board shown) therefore run as one function on that thread, in one
-trip (:meth:`SqliteStore._run`); simple reads fetch in one trip (``execute_fetchall``).
+Each trip to the connection's thread is a thread switch plus an event-loop wake-up (on a
+busy machine, a wait for a core). The calls made on every turn (reading a match, recording
+a move, marking its board shown) therefore run as one function on that thread, in one trip
+(:meth:`SqliteStore._run`); a statement fetches its rows in the same trip (thread.py).
 """
 
 from __future__ import annotations
@@ -26,8 +25,6 @@ from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
-
-import aiosqlite
 
 from ...domain.errors import StorageFull, StoreUnavailable, VersionConflict
 from ...domain.model import (
@@ -46,6 +43,7 @@ from ...domain.model import (
 from .files import _explain, _private_files
 from .migrations import MIGRATIONS
 from .rows import _RATING_COLUMNS, _accepted, _move_from, _read_match
+from .thread import SqliteThread
 
 
 def _full(error: sqlite3.Error) -> bool:
@@ -141,7 +139,7 @@ def _challenge_refusal(
     return None
 
 
-async def _user_version(db: aiosqlite.Connection) -> int:
+async def _user_version(db: SqliteThread) -> int:
     async with db.execute("PRAGMA user_version") as cursor:
         row = await cursor.fetchone()
     return int(row[0]) if row else 0
@@ -150,7 +148,7 @@ async def _user_version(db: aiosqlite.Connection) -> int:
 class SqliteStore:
     """The database. One connection; reads and write transactions are serialised by one lock."""
 
-    def __init__(self, connection: aiosqlite.Connection) -> None:
+    def __init__(self, connection: SqliteThread) -> None:
         self._db = connection
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task | None = None
@@ -165,7 +163,7 @@ class SqliteStore:
         if str(path) != ":memory:":
             _private_files(path)
         try:
-            connection = await aiosqlite.connect(str(path), isolation_level=None)
+            connection = await SqliteThread.connect(str(path))
         except sqlite3.Error as error:
             raise StoreUnavailable(f"cannot open the database {path}: {error}") from None
         store = cls(connection)
@@ -181,7 +179,7 @@ class SqliteStore:
             async with store.transaction() as db:  # a read-only file fails here, not at the first move
                 await db.execute(f"PRAGMA user_version = {await _user_version(db)}")
         except sqlite3.Error as error:
-            await connection.close()  # else aiosqlite's thread keeps the process alive
+            await connection.close()  # else its thread keeps the process alive
             raise StoreUnavailable(_explain(path, error)) from None
         if str(path) != ":memory:":
             _private_files(path)  # the -wal and -shm files now exist
@@ -218,38 +216,33 @@ class SqliteStore:
                 self._owner = None
 
     @asynccontextmanager
-    async def reading(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def reading(self) -> AsyncIterator[SqliteThread]:
         """The connection for reads, never while a transaction is open on it."""
         async with self._holding():
             yield self._db
 
-    async def _all(self, query: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
+    async def _all(self, query: str, params: Iterable[Any] = ()) -> list[Any]:
         async with self.reading() as db:
             try:
                 return list(await db.execute_fetchall(query, tuple(params)))  # one trip to the database thread
             except OverflowError:  # a number past SQLite's 64 bits (a forged id) is in no row
                 return []
 
-    async def _one(self, query: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
+    async def _one(self, query: str, params: Iterable[Any] = ()) -> Any | None:
         rows = await self._all(query, params)
         return rows[0] if rows else None
 
     async def _run(self, work: Callable[..., T], *args: Any) -> T:
-        """``work(connection, *args)`` on the database thread in one trip, holding the lock.
-
-        Uses aiosqlite's own way of running a function on its thread (``Connection._execute``, not
-        public: the version is pinned in constraints.txt, and every test that reads a match goes
-        through here, so a change in aiosqlite fails the suite at once).
-        """
+        """``work(connection, *args)`` on the database thread in one trip, holding the lock."""
         async with self._holding():
-            return await self._db._execute(work, self._db._conn, *args)
+            return await self._db.call(work, self._db.raw, *args)
 
     async def _transact(self, work: Callable[..., T], *args: Any) -> T:
         """``work(connection, *args)`` as one transaction, in one trip to the database thread."""
         return await self._run(_in_transaction, work, *args)
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[SqliteThread]:
         async with self._holding():
             await self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -552,9 +545,7 @@ class SqliteStore:
         )
         return [_move_from(match_id, r) for r in rows]
 
-    async def _bump_version(
-        self, db: aiosqlite.Connection, match_id: int, expected: int, now: float, status: str
-    ) -> int:
+    async def _bump_version(self, db: SqliteThread, match_id: int, expected: int, now: float, status: str) -> int:
         cursor = await db.execute(_BUMP_VERSION, (now, match_id, expected, status))
         if cursor.rowcount != 1:
             raise VersionConflict(match_id)
@@ -562,9 +553,7 @@ class SqliteStore:
 
     # -- reminders and preferences ---------------------------------------------------
 
-    async def _set_reminder(
-        self, db: aiosqlite.Connection, match_id: int, reminder: tuple[int, int, float] | None
-    ) -> None:
+    async def _set_reminder(self, db: SqliteThread, match_id: int, reminder: tuple[int, int, float] | None) -> None:
         """Replace the match's reminder with one for (user, ply) due at a time."""
         await db.execute("DELETE FROM reminders WHERE match_id = ?", (match_id,))
         if reminder is not None:
