@@ -134,7 +134,7 @@ async def test_a_damaged_column_sets_its_match_aside_and_every_pass_goes_on(worl
     with refused(match="is paused"):
         await service.get(damaged)
     assert damaged in await store.quarantined_ids() and healthy not in await store.quarantined_ids()
-    assert damaged in await store.quarantined_untold()  # the bot tells its players once
+    assert damaged in await store.claim_paused_untold(clock.now(), 60.0)  # the bot tells its players once
     assert (await service.play(healthy, DAN[0], "bide")).match.version > 0
     assert any(f"match {damaged} set aside" in r.getMessage() for r in caplog.records)
     assert not any(r.exc_info for r in caplog.records), "a damaged match must be set aside, not crash a pass"

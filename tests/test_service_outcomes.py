@@ -315,7 +315,7 @@ async def test_a_reminder_that_does_not_match_the_turn_or_a_paused_match_is_neve
     paused = await active(service)
     store = service.store
     async with store.transaction() as db:  # the right player, an old turn (a row out of step with the match)
-        await store._set_reminder(db, stale.id, (ALICE[0], 7, 5.0))
+        await db.execute("UPDATE reminders SET ply = 7, remind_at = 5.0 WHERE match_id = ?", (stale.id,))
     row = await store.get_reminder(paused.id)
     await store.quarantine(paused.id, "broken", 1.0)
     service.clock.current = row.remind_at + 1

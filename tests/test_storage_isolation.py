@@ -231,9 +231,9 @@ async def test_setting_a_match_aside_telling_its_players_and_releasing_it_touch_
     await service.store.quarantine_told(told)
     store = service.store
     await assert_untouched(service, bystanders, lambda: store.quarantine(target.id, "broken", 2.0))
-    assert await store.quarantined_untold() == sorted([untold, target.id])
+    assert await store.claim_paused_untold(1.0, 1.0) == sorted([untold, target.id])
     await assert_untouched(service, bystanders, lambda: store.quarantine_told(target.id))
-    assert await store.quarantined_untold() == [untold]
+    assert await store.claim_paused_untold(5.0, 1.0) == [untold]
     await assert_untouched(service, bystanders, lambda: store.release_quarantine(target.id))
     assert await store.quarantined_ids() == sorted([told, untold])
     assert (await store.get_match(target.id)).quarantine is None

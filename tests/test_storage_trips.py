@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.domain.errors import VersionConflict
-from bot.domain.model import GuildSettings, MoveRow, OfferRow, Preferences
+from bot.domain.model import GuildSettings, MoveRow, OfferRow, Preferences, ReminderPlan
 from bot.service.matches import MatchService
 from bot.store.sqlite import SqliteStore
 
@@ -82,7 +82,7 @@ async def test_a_stale_move_writes_nothing(service):
             result=None,
             turn_changed=True,
             resigned_seat=None,
-            reminder=(BOB[0], 1, 5.0),
+            reminder=ReminderPlan(BOB[0], 1, GUILD, 24.0),
             now=9.0,
         )
     assert await snapshot(store) == before  # rolled back whole, the lock released
@@ -95,7 +95,7 @@ async def test_a_stale_move_writes_nothing(service):
         result=None,
         turn_changed=True,
         resigned_seat=None,
-        reminder=(BOB[0], 1, 5.0),
+        reminder=ReminderPlan(BOB[0], 1, GUILD, 24.0),
         now=9.0,
     )
     assert len((await snapshot(store))["moves"]) == 1

@@ -3,6 +3,7 @@ leaderboard relies on. (Isolation between matches is in test_storage_isolation.p
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sqlite3
 import stat
@@ -52,7 +53,7 @@ async def test_a_due_reminder_is_the_stored_row_and_a_snoozed_or_later_one_is_no
     await store.reminder_sent(due.id, first.ply, 5.0, first.remind_at - 1)  # sent once, due again a bit earlier
     now = (await store.get_reminder(later.id)).remind_at - 0.5
     await store.reminder_sent(later.id, first.ply, 6.0, now + 10)
-    assert await store.due_reminders(now) == [await store.get_reminder(due.id)]
+    assert await store.claim_due_reminders(now, 60.0) == [await store.get_reminder(due.id)]
     sent = await store.get_reminder(due.id)
     assert (sent.remind_at, sent.last_sent_at, sent.snoozed) == (first.remind_at - 1, 5.0, False)
     assert (await store.get_reminder(snoozed.id)).snoozed
@@ -66,6 +67,40 @@ async def test_withdrawing_an_offer_twice_says_it_was_gone(service):
     assert (stored.match_id, stored.kind, stored.user_id, stored.at_seq) == (match.id, "undo", ALICE[0], notice.at_seq)
     assert await service.store.withdraw_offer(match.id, "undo", notice.at_seq) is True
     assert await service.store.withdraw_offer(match.id, "undo", notice.at_seq) is False
+
+
+async def test_a_due_reminder_is_claimed_by_one_pass_until_sent_released_or_its_lease_ends(service):
+    store = service.store
+    match = await active(service)
+    row = await store.get_reminder(match.id)
+    now = row.remind_at + 1
+    assert [r.match_id for r in await store.claim_due_reminders(now, 60.0)] == [match.id]
+    assert await store.claim_due_reminders(now, 60.0) == []  # another process's pass finds it held
+    assert await store.claim_due_reminders(now + 59, 60.0) == []
+    assert [r.match_id for r in await store.claim_due_reminders(now + 60, 60.0)] == [match.id]  # a dead holder
+    await store.release_reminder(match.id)  # not delivered: back at once
+    assert [r.match_id for r in await store.claim_due_reminders(now + 61, 60.0)] == [match.id]
+    assert await store.reminder_sent(match.id, row.ply, now + 61, now + 61 + DAY)  # sent: the claim ends with it
+    assert await store.claim_due_reminders(now + 61 + DAY, 60.0) != []
+
+
+async def test_boards_and_notices_of_pauses_are_claimed_by_one_process_at_a_time(service):
+    store = service.store
+    match = await active(service)  # started: its first board is not posted yet
+    assert await store.claim_unannounced(10.0, 60.0) == [match.id]
+    assert await store.claim_unannounced(10.0, 60.0) == []
+    assert not await store.claim_announcement(match.id, 20.0, 60.0)
+    await store.release_announcement(match.id)
+    assert await store.claim_announcement(match.id, 20.0, 60.0)
+    await store.mark_announced(match.id, match.version, 1, 2)
+    assert not await store.claim_announcement(match.id, 200.0, 60.0)  # posted: nothing to claim
+    await store.quarantine(match.id, "broken", 1.0)
+    assert await store.claim_paused_untold(10.0, 60.0) == [match.id]
+    assert await store.claim_paused_untold(10.0, 60.0) == []
+    await store.release_paused_notice(match.id)
+    assert await store.claim_paused_untold(11.0, 60.0) == [match.id]
+    await store.quarantine_told(match.id)
+    assert await store.claim_paused_untold(1000.0, 60.0) == []
 
 
 # -- heartbeat, outages, vacations, deadlines --------------------------------------------------
@@ -104,21 +139,28 @@ async def test_vacation_days_are_counted_from_a_date_and_only_for_that_player(se
 async def test_deadline_warnings_come_at_their_level_once_and_a_set_aside_match_gets_none(service):
     store = service.store
     warnings = ((2, HOUR), (1, 24 * HOUR))
+
+    async def deadline_candidates(now, warnings):  # claimed, and given back for the next question
+        claimed = await store.claim_deadlines(now, warnings, 60.0)
+        for match_id in claimed:
+            await store.release_deadline(match_id)
+        return claimed
+
     one_day = await active(service, days=1)
     three_days = await active(service, days=3)
     d1, d3 = one_day.deadline_at, three_days.deadline_at
-    assert await store.deadline_candidates(d1 - 23 * HOUR, warnings) == []  # a one-day limit gets no 24 h warning
-    assert await store.deadline_candidates(d1 - 0.5 * HOUR, warnings) == [one_day.id]
+    assert await deadline_candidates(d1 - 23 * HOUR, warnings) == []  # a one-day limit gets no 24 h warning
+    assert await deadline_candidates(d1 - 0.5 * HOUR, warnings) == [one_day.id]
     # a day before the three-day deadline: its warning, and the one-day match's time-out, earliest first
-    assert await store.deadline_candidates(d3 - 23 * HOUR, warnings) == [one_day.id, three_days.id]
+    assert await deadline_candidates(d3 - 23 * HOUR, warnings) == [one_day.id, three_days.id]
     assert await store.set_deadline_notice(three_days.id, three_days.version, 1)
     assert not await store.set_deadline_notice(three_days.id, three_days.version, 1)  # never twice
-    assert await store.deadline_candidates(d3 - 23 * HOUR, warnings) == [one_day.id]
+    assert await deadline_candidates(d3 - 23 * HOUR, warnings) == [one_day.id]
     assert await store.set_deadline_notice(one_day.id, one_day.version, 3)
-    assert await store.deadline_candidates(d3 - 23 * HOUR, warnings) == []
-    assert await store.deadline_candidates(d3 - 0.5 * HOUR, warnings) == [three_days.id]
+    assert await deadline_candidates(d3 - 23 * HOUR, warnings) == []
+    assert await deadline_candidates(d3 - 0.5 * HOUR, warnings) == [three_days.id]
     await store.quarantine(three_days.id, "broken", 1.0)
-    assert await store.deadline_candidates(d3 + 1, warnings) == []
+    assert await deadline_candidates(d3 + 1, warnings) == []
     # an extension is refused for a turn that is no longer the one read
     assert not await store.extend_deadline(three_days.id, three_days.version - 1, HOUR)
     assert (await store.get_match(three_days.id)).deadline_at == d3
@@ -135,10 +177,14 @@ async def test_a_match_is_rated_once_and_the_leaderboard_ranks_by_conservative_s
     store = service.store
     first, second = await active(service), await active(service)
     rows = [rating(ALICE, 30.0, 5.0), rating(BOB, 25.0, 1.0), rating(CAROL, 20.0, 1.0, games=0)]
-    assert await store.settle_rating(first.id, True, rows, 10.0)
-    assert not await store.settle_rating(first.id, True, [rating(ALICE, 99.0)], 11.0)
+    fresh = {ALICE[0]: None, BOB[0]: None}
+    assert await store.settle_rating(first.id, True, rows, 10.0, fresh) == "settled"
+    assert await store.settle_rating(first.id, True, [rating(ALICE, 99.0)], 11.0, {ALICE[0]: 1}) == "already"
+    # computed from ratings that another settlement has changed since: refused, nothing written
+    assert await store.settle_rating(second.id, True, [rating(ALICE, 77.0, games=1)], 11.5, fresh) == "stale"
+    assert (await store.ratings_of(GUILD, "bide", [ALICE[0]]))[ALICE[0]].mu == 30.0
     await store.settle_rating(
-        second.id, True, [rating(ALICE, 50.0, guild=OTHER_GUILD), rating(BOB, 40.0, game="begird")], 12.0
+        second.id, True, [rating(ALICE, 50.0, guild=OTHER_GUILD), rating(BOB, 40.0, game="begird")], 12.0, {}
     )
     board = await store.leaderboard(GUILD, "bide")
     assert [(r.user_id, r.skill) for r in board] == [(BOB[0], 22.0), (ALICE[0], 15.0)]  # carol has no games
@@ -307,3 +353,42 @@ async def test_open_lobbies_are_counted_per_creator_and_server(service):
     await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=OTHER_GUILD, channel_id=CHANNEL, players=3)
     assert await service.store.open_lobbies(ALICE[0], GUILD) == 2
     assert await service.store.open_lobbies(BOB[0], GUILD) == 1
+
+
+@pytest.mark.parametrize(
+    "global_hours, server_hours, guild_setting",
+    [(None, None, None), (5.0, None, None), (5.0, 2.0, None), (None, None, 7.0), (5.0, None, 7.0), (None, 3.0, 7.0)],
+)
+async def test_a_reminder_is_timed_in_the_moves_transaction_as_the_schedule_says(
+    service, global_hours, server_hours, guild_setting
+):
+    """The store times the next reminder itself (no extra trip): the same rule as Schedule.reminder_delay."""
+    from bot.domain.model import Preferences
+
+    store = service.store
+    if global_hours is not None:
+        await store.set_preferences(BOB[0], 0, Preferences(delay_hours=global_hours))
+    if server_hours is not None:
+        await store.set_preferences(BOB[0], GUILD, Preferences(delay_hours=server_hours))
+    if guild_setting is not None:
+        await store.set_guild_settings(GUILD, GuildSettings(reminder_hours=guild_setting), 1.0)
+    match = await active(service)
+    await service.play(match.id, ALICE[0], "e5")
+    stored = await store.get_reminder(match.id)
+    assert stored.user_id == BOB[0]
+    assert stored.remind_at - service.clock.now() == await service.schedule.reminder_delay(BOB[0], GUILD)
+
+
+async def test_two_matches_of_the_same_players_ending_at_once_both_count(service):
+    """Each settlement reads the players' ratings and writes only if they are unchanged: never one lost."""
+    first, second = await active(service), await active(service)
+    for match in (first, second):
+        for user, move in ((ALICE, "e5"), (BOB, "d4"), (ALICE, "bide"), (BOB, "bide")):
+            match = (await service.play(match.id, user[0], move)).match
+    ratings = Ratings(service)
+    for match in (first, second):
+        await service.resign(match.id, BOB[0])
+    ended = [await service.store.get_match(m.id) for m in (first, second)]
+    assert all(await asyncio.gather(*(ratings.settle(m) for m in ended)))
+    rows = await service.store.ratings_of(GUILD, "bide", [ALICE[0], BOB[0]])
+    assert (rows[ALICE[0]].games, rows[ALICE[0]].wins, rows[BOB[0]].losses) == (2, 2, 2)

@@ -80,6 +80,7 @@ class Announcer:
         try:
             delivered = await self._post(match, prefix + self.line(outcome), outcome)
         except Undelivered as error:
+            await self.service.release_announcement(match.id)  # whoever retries may claim it
             log.warning(
                 "match %s: board of version %s not delivered (%s); retrying in the background",
                 match.id,
@@ -164,6 +165,8 @@ class Announcer:
             match = await self.service.read(match_id)
             if match is None or match.quarantine is not None or match.announced_version >= match.version:
                 return  # delivered meanwhile (a later turn's board, or a restart's catch-up)
+            if not await self.service.claim_announcement(match_id):
+                continue  # another process is posting it: look again later
             try:
                 outcome = await self.service.missed(match_id)
                 if await self.already_shown(outcome) or await self._superseded(outcome.match):
@@ -171,9 +174,11 @@ class Announcer:
                 delivered = await self._post(outcome.match, texts.DELAYED + self.line(outcome), outcome)
             except Undelivered as error:
                 log.warning("match %s: board still not delivered after %d tries (%s)", match_id, attempt, error)
+                await self.service.release_announcement(match_id)
                 continue
             except Exception:
                 log.exception("match %s: retrying its board failed", match_id)
+                await self.service.release_announcement(match_id)
                 continue
             await self.service.mark_announced(
                 match_id, outcome.match.version, delivered.message.channel.id, delivered.message.id

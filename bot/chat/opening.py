@@ -171,6 +171,7 @@ class MatchOpening:
             return
         home = await channel_by_id(self.client, match.home_channel_id)
         if home is None:
+            await self.service.paused_not_told(match_id)  # a later pass tries again
             return
         mentions = " ".join(f"<@{u}>" for u in match.human_ids())
         try:
@@ -179,5 +180,6 @@ class MatchOpening:
             )
         except discord.HTTPException as error:
             log.warning("match %s: could not tell its players it is paused (%s)", match_id, error)
+            await self.service.paused_not_told(match_id)
             return
         await self.service.paused_told(match_id)

@@ -104,6 +104,17 @@ class MoveRow:
     entered: str = ""  # exactly as the player typed it
 
 
+@dataclass(frozen=True)
+class ReminderPlan:
+    """The reminder a position calls for: the store times it in the transaction that starts the turn, from the
+    player's delay in the match's server (or their global one), else the server's, else ``default_hours``."""
+
+    user_id: int
+    ply: int
+    guild_id: int
+    default_hours: float
+
+
 @dataclass
 class ReminderRow:
     match_id: int

@@ -195,7 +195,7 @@ class MatchCore:
         turn_changed = (game.to_move, game.ply) != before
         finished = game.is_over
         result = {"winners": list(game.winners), "scores": game.scores()} if finished else None
-        reminder = await self.schedule.reminder_for(match, game, now) if turn_changed and not finished else None
+        reminder = self.schedule.reminder_for(match, game) if turn_changed and not finished else None
         deadline = await self.schedule.deadline_for(match, game, now) if turn_changed and not finished else None
         recorded = await self.guarded(
             self.store.record_move(
@@ -274,9 +274,13 @@ class MatchCore:
     async def set_lobby_message(self, match_id: int, message_id: int) -> None:
         await self.store.update_match_fields(match_id, lobby_message_id=message_id)
 
-    async def paused_untold(self) -> list[int]:
-        """Set-aside matches whose players have not been told yet."""
-        return await self.store.quarantined_untold()
+    async def paused_untold(self, lease: float = 300.0) -> list[int]:
+        """Set-aside matches whose players have not been told yet, claimed (one process tells them)."""
+        return await self.store.claim_paused_untold(self.clock.now(), lease)
+
+    async def paused_not_told(self, match_id: int) -> None:
+        """Telling failed this time: the notice goes back for a later try."""
+        await self.store.release_paused_notice(match_id)
 
     async def paused_told(self, match_id: int) -> None:
         await self.store.quarantine_told(match_id)

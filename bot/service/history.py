@@ -13,6 +13,7 @@ from ..domain.outcome import Change, Outcome
 from ..domain.replay import apply_logged, effective_moves, replay
 from ..domain.seats import game_of, person_to_move, player_names, player_row, title
 from .core import MatchCore
+from .reminders import CLAIM_LEASE
 
 
 @dataclass
@@ -105,11 +106,18 @@ class HistoryFlow(MatchCore):
     async def unannounced(self) -> list[Outcome]:
         """Moves stored but never shown (the bot stopped between the two), to post at start-up."""
         outcomes = []
-        for match_id in await self.store.unannounced_match_ids():
+        for match_id in await self.store.claim_unannounced(self.clock.now(), CLAIM_LEASE):
             outcome = await self.for_one_match(match_id, self.missed(match_id))  # one bad match stops no other
             if outcome is not None:
                 outcomes.append(outcome)
         return outcomes
+
+    async def claim_announcement(self, match_id: int) -> bool:
+        """Hold the posting of the match's latest board (a retry): False if it is posted, or another holds it."""
+        return await self.store.claim_announcement(match_id, self.clock.now(), CLAIM_LEASE)
+
+    async def release_announcement(self, match_id: int) -> None:
+        await self.store.release_announcement(match_id)
 
     async def missed(self, match_id: int) -> Outcome:
         """The announcement of the match's latest stored change, rebuilt from its log."""

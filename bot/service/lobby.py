@@ -233,7 +233,7 @@ class LobbyFlow(MatchCore):
         game = info(match).new(len(seats), match.options)
         now = self.clock.now()
         match.seats = seats
-        reminder = await self.schedule.reminder_for(match, game, now)
+        reminder = self.schedule.reminder_for(match, game)
         deadline = await self.schedule.deadline_for(match, game, now)
         await self.guarded(
             self.store.start_match(

@@ -25,6 +25,9 @@ from .matches import MatchService
 
 log = logging.getLogger(__name__)
 
+# Settling retries this often when the players' ratings change between its read and its write.
+SETTLE_TRIES = 5
+
 
 @dataclass
 class Profile:
@@ -45,13 +48,28 @@ class Ratings:
     # -- settling a finished match -------------------------------------------------------
 
     async def settle(self, match: MatchRow) -> bool:
-        """Rate a finished match (once); returns whether it counted."""
+        """Rate a finished match (once); returns whether it counted.
+
+        The new ratings are computed from the players' ratings as read, and stored only if those are still
+        the same (a compare-and-set on each player's games count): two matches of the same players ending
+        at once, in one process or two, each settle on the other's result instead of overwriting it.
+        """
         if match.status != "finished":
             return False
         counted = await self._counts(match)
-        rows = await self._rated_rows(match) if counted else []
-        settled = await self.store.settle_rating(match.id, counted, rows, self.service.clock.now())
-        return settled and counted
+        for _ in range(SETTLE_TRIES):
+            current = await self._current(match) if counted else {}
+            read_games = (
+                {s.user_id: (current[s.user_id].games if s.user_id in current else None) for s in match.seats}
+                if counted
+                else {}
+            )  # before the rows are updated in place
+            rows = self._rated_rows(match, current, await self._leaving_order(match)) if counted else []
+            settled = await self.store.settle_rating(match.id, counted, rows, self.service.clock.now(), read_games)
+            if settled != "stale":
+                return settled == "settled" and counted
+        log.warning("match %s: its rating kept changing under it; it is settled at the next start-up", match.id)
+        return False
 
     async def catch_up(self) -> int:
         """Settle finished matches the bot stopped before rating."""
@@ -74,11 +92,10 @@ class Ratings:
     async def _current(self, match: MatchRow) -> dict[int, RatingRow]:
         return await self.store.ratings_of(match.guild_id, match.game, [s.user_id for s in match.seats])
 
-    async def _rated_rows(self, match: MatchRow) -> list[RatingRow]:
+    def _rated_rows(self, match: MatchRow, current: dict[int, RatingRow], leavers: list[int]) -> list[RatingRow]:
         game = game_of(match)
         winners = {player_row(match, game, seat).user_id for seat in game.winners}
         seats = sorted(match.seats, key=lambda s: s.seat)
-        current = await self._current(match)
         rows = [
             current.get(s.user_id)
             or RatingRow(match.guild_id, match.game, s.user_id, s.name, self.model.mu, self.model.sigma)
@@ -86,7 +103,6 @@ class Ratings:
         ]
         # winners first; then those still playing at the end; then those who resigned or ran out of
         # time, the later to leave the better
-        leavers = await self._leaving_order(match)
         ranks: list[float] = []
         for s in seats:
             if s.user_id in winners or not winners:

@@ -9,6 +9,9 @@ from ..domain.seats import game_of, user_to_move
 from .core import MatchCore
 
 HOUR = 3600.0
+# How long a process holds what it claimed (a reminder, a time-limit notice, a board, a notice of a pause) before
+# another may take it: far longer than a delivery takes, short enough that a dead process's work is soon resumed.
+CLAIM_LEASE = 300.0
 MAX_ROW_ID = 2**63 - 1  # a ply from a custom id past SQLite's 64 bits names no reminder
 
 
@@ -16,7 +19,7 @@ class ReminderFlow(MatchCore):
     async def due_reminders(self) -> list[ReminderJob]:
         now = self.clock.now()
         jobs = []
-        for row in await self.store.due_reminders(now):
+        for row in await self.store.claim_due_reminders(now, CLAIM_LEASE):
             job = await self.for_one_match(row.match_id, self._reminder_job(row, now))
             if job is not None:
                 jobs.append(job)
@@ -60,6 +63,10 @@ class ReminderFlow(MatchCore):
         if 0 <= ply <= MAX_ROW_ID and await self.store.snooze(match_id, user_id, ply):
             return match
         raise StalePosition("reminder_out_of_date")
+
+    async def release_reminder(self, job: ReminderJob) -> None:
+        """Not delivered this time: the reminder goes back, for the next pass of any process."""
+        await self.store.release_reminder(job.match.id)
 
     async def give_up_reminder(self, match_id: int, user_id: int, ply: int) -> bool:
         """Stop the reminders of this turn (none could be delivered); False if the turn moved on meanwhile."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games import AnyGame
 
-from ..domain.model import MatchRow
+from ..domain.model import MatchRow, ReminderPlan
 from ..domain.seats import user_to_move
 from ..store.base import Store
 
@@ -42,12 +42,13 @@ class Schedule:
         """The server's default reminder delay (set with /config), else the environment's."""
         return (await self.store.guild_settings(guild_id)).reminder_hours or self.default_reminder_hours
 
-    async def reminder_for(self, match: MatchRow, game: AnyGame, now: float) -> tuple[int, int, float] | None:
-        """(user, ply, when) of the reminder the position calls for; the computer is never reminded."""
+    def reminder_for(self, match: MatchRow, game: AnyGame) -> ReminderPlan | None:
+        """The reminder the position calls for (the store times it in the move's transaction, from the player's
+        and the server's delays: no extra trip to the database); the computer is never reminded."""
         user_id = user_to_move(match, game)
         if user_id is None or match.is_computer(user_id):
             return None
-        return user_id, game.ply, now + await self.reminder_delay(user_id, match.guild_id)
+        return ReminderPlan(user_id, game.ply, match.guild_id, self.default_reminder_hours)
 
     async def vacations(self, match: MatchRow, now: float) -> list[tuple[str, float]]:
         """(name, until) of the match's players on vacation now, shown to their opponents."""

@@ -17,6 +17,7 @@ from ..domain.model import MoveRow
 from ..domain.outcome import Change, DeadlineJob, Outcome
 from ..domain.seats import game_of, player_row, user_to_move
 from .matches import MatchService
+from .reminders import CLAIM_LEASE
 from .schedule import DAY, HOUR
 
 log = logging.getLogger(__name__)
@@ -37,10 +38,12 @@ class TimeLimits:
     async def due(self) -> list[DeadlineJob]:
         now = self.service.clock.now()
         jobs = []
-        for match_id in await self.store.deadline_candidates(now, WARNINGS):
+        for match_id in await self.store.claim_deadlines(now, WARNINGS, CLAIM_LEASE):
             job = await self.service.for_one_match(match_id, self._job(match_id, now))
             if job is not None:
                 jobs.append(job)
+            else:  # nothing to send after all: the claim goes back
+                await self.store.release_deadline(match_id)
         return jobs
 
     async def _job(self, match_id: int, now: float) -> DeadlineJob | None:
@@ -71,6 +74,10 @@ class TimeLimits:
             return DeadlineJob(match, level, mover, game.ply, "ping", left, claimants)
         prefs = await self.store.get_preferences(mover, match.guild_id)
         return DeadlineJob(match, level, mover, game.ply, prefs.via, left, claimants)
+
+    async def release(self, job: DeadlineJob) -> None:
+        """Not delivered this time: the notice goes back, for the next pass of any process."""
+        await self.store.release_deadline(job.match.id)
 
     async def done(self, job: DeadlineJob) -> bool:
         return await self.store.set_deadline_notice(job.match.id, job.match.version, job.level)

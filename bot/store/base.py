@@ -21,6 +21,7 @@ from ..domain.model import (
     Preferences,
     RatingRow,
     RecordedMove,
+    ReminderPlan,
     ReminderRow,
     SeatRow,
 )
@@ -66,11 +67,20 @@ class Store(Protocol):
     async def active_match_ids(self) -> list[int]: ...
 
     async def mark_announced(self, match_id: int, version: int, channel_id: int, message_id: int) -> None:
-        """The board of ``version`` was posted as this message (reminders link to it)."""
+        """The board of ``version`` was posted as this message (reminders link to it); its claim ends."""
         ...
 
-    async def unannounced_match_ids(self) -> list[int]:
-        """Matches changed by a move whose board was never posted (the bot stopped in between)."""
+    async def claim_unannounced(self, now: float, lease: float) -> list[int]:
+        """Matches changed by a move whose board was never posted (the bot stopped in between), claimed for
+        ``lease`` seconds: one process posts each."""
+        ...
+
+    async def release_announcement(self, match_id: int) -> None:
+        """Give a claimed board back (not posted this time): a later try, in any process, takes it."""
+        ...
+
+    async def claim_announcement(self, match_id: int, now: float, lease: float) -> bool:
+        """Claim the posting of one match's latest board (a retry); False if it is posted, or another holds it."""
         ...
 
     async def update_match_fields(self, match_id: int, **fields: Any) -> None: ...
@@ -98,19 +108,13 @@ class Store(Protocol):
         seats: list[SeatRow],
         state: dict[str, Any],
         now: float,
-        reminder: tuple[int, int, float] | None,
+        reminder: ReminderPlan | None,
         deadline_at: float | None = None,
     ) -> None:
         """Turn a lobby into an active match with its final seats, in one transaction."""
         ...
 
     async def cancel_match(self, match_id: int, expected_version: int, now: float) -> None: ...
-
-    # -- moves ---------------------------------------------------------------------
-
-    async def apply_move(self, match_id: int, expected_version: int, **change: Any) -> int:
-        """Record one move and the new state atomically (see :meth:`record_move`). Returns the new version."""
-        ...
 
     async def record_move(
         self,
@@ -123,7 +127,7 @@ class Store(Protocol):
         result: dict[str, Any] | None,
         turn_changed: bool,
         resigned_seat: int | None,
-        reminder: tuple[int, int, float] | None,
+        reminder: ReminderPlan | None,
         now: float,
         deadline_at: float | None = None,
     ) -> RecordedMove:
@@ -145,20 +149,30 @@ class Store(Protocol):
 
     async def quarantined_ids(self) -> list[int]: ...
 
-    async def quarantined_untold(self) -> list[int]:
-        """Set-aside matches whose players have not been told yet."""
+    async def claim_paused_untold(self, now: float, lease: float) -> list[int]:
+        """Set-aside matches whose players have not been told yet, claimed for ``lease`` seconds."""
         ...
+
+    async def release_paused_notice(self, match_id: int) -> None: ...
 
     async def quarantine_told(self, match_id: int) -> None: ...
 
     async def moves(self, match_id: int) -> list[MoveRow]: ...
 
-    async def due_reminders(self, now: float) -> list[ReminderRow]: ...
+    # -- reminders and preferences ---------------------------------------------------
+
+    async def claim_due_reminders(self, now: float, lease: float) -> list[ReminderRow]:
+        """Due reminders nobody holds, claimed for ``lease`` seconds (each goes to one process only)."""
+        ...
+
+    async def release_reminder(self, match_id: int) -> None:
+        """Give a claimed reminder back (not delivered this time): the next pass, in any process, tries again."""
+        ...
 
     async def get_reminder(self, match_id: int) -> ReminderRow | None: ...
 
     async def reminder_sent(self, match_id: int, ply: int, now: float, next_at: float) -> bool:
-        """Mark a reminder as sent; False if the turn moved on meanwhile."""
+        """Mark a reminder as sent (its claim ends); False if the turn moved on meanwhile."""
         ...
 
     async def snooze(self, match_id: int, user_id: int, ply: int) -> bool: ...
@@ -228,16 +242,21 @@ class Store(Protocol):
 
     # -- time limits, vacations and outages ------------------------------------------------
 
-    async def deadline_candidates(self, now: float, warnings: tuple[tuple[int, float], ...]) -> list[int]:
-        """Active matches with a notice due: a warning level not yet sent whose time has come, or the time-out.
+    async def claim_deadlines(self, now: float, warnings: tuple[tuple[int, float], ...], lease: float) -> list[int]:
+        """Active matches with a notice due, claimed for ``lease`` seconds: a warning level not yet sent whose
+        time has come, or the time-out (each match goes to one process only).
 
         ``warnings`` are (level, seconds before the deadline); a warning is only due when the
         limit is longer than that (one day per move gets no 24 h warning).
         """
         ...
 
+    async def release_deadline(self, match_id: int) -> None:
+        """Give a claimed deadline notice back (not delivered this time)."""
+        ...
+
     async def set_deadline_notice(self, match_id: int, expected_version: int, level: int) -> bool:
-        """Remember what was sent about the current deadline; False if the match changed meanwhile."""
+        """Remember what was sent about the current deadline (its claim ends); False if the match changed."""
         ...
 
     async def extend_deadline(self, match_id: int, expected_version: int, seconds: float) -> bool:
@@ -270,8 +289,12 @@ class Store(Protocol):
 
     async def ratings_of(self, guild_id: int, game: str, user_ids: list[int]) -> dict[int, RatingRow]: ...
 
-    async def settle_rating(self, match_id: int, counted: bool, rows: list[RatingRow], now: float) -> bool:
-        """Store a match's rating changes once; False if it was already settled."""
+    async def settle_rating(
+        self, match_id: int, counted: bool, rows: list[RatingRow], now: float, read_games: dict[int, int | None]
+    ) -> str:
+        """Store a match's rating changes once: "settled", "already" (settled before), or "stale" when a player's
+        rating changed since it was read (``read_games``: each player's games count then, None for no rating):
+        two settlements computed from the same ratings never both land (the caller reads again and retries)."""
         ...
 
     async def leaderboard(self, guild_id: int, game: str) -> list[RatingRow]:

@@ -126,6 +126,7 @@ class ReminderLoop:
                 job.user_id,
                 describe_failure(error),
             )
+            await self.chat.service.release_reminder(job)
             return False
         await self.chat.service.reminder_done(job)
         return True
@@ -168,6 +169,7 @@ class ReminderLoop:
                 tries,
                 self.give_up_after,
             )
+            await self.chat.service.release_reminder(job)  # the next pass tries again
             return
         if not await self.chat.service.give_up_reminder(
             job.match.id, job.user_id, job.ply
@@ -211,6 +213,7 @@ class ReminderLoop:
                 job.level,
                 describe_failure(error),
             )
+            await self.chat.timelimits.release(job)
             return False
         await self.chat.timelimits.done(job)
         return True
@@ -251,6 +254,7 @@ class ReminderLoop:
         tries = await self.chat.service.refused_try(job.match.id, f"deadline-{job.level}", job.match.version)
         if tries < self.give_up_after:
             log.info("match %s: %s refused (%s; try %d of %d)", job.match.id, what, why, tries, self.give_up_after)
+            await self.chat.timelimits.release(job)  # the next pass tries again
             return
         await self.chat.timelimits.done(job)  # as if sent: no place in the match takes it
         log.warning(

@@ -37,6 +37,7 @@ from ...domain.model import (
     Preferences,
     RatingRow,
     RecordedMove,
+    ReminderPlan,
     ReminderRow,
     SeatRow,
 )
@@ -70,12 +71,20 @@ def _in_transaction(conn: sqlite3.Connection, work: Callable[..., T], *args: Any
     return result
 
 
-def _set_reminder_now(conn: sqlite3.Connection, match_id: int, reminder: tuple[int, int, float] | None) -> None:
-    """Replace the match's reminder with one for (user, ply) due at a time (see Store._set_reminder)."""
+# The player's delay in this server (their server row, else their global one), else the server's, else the default.
+_REMINDER_AT = (
+    "? + 3600.0 * COALESCE((SELECT delay_hours FROM preferences WHERE user_id = ? AND guild_id IN (?, 0)"
+    " ORDER BY guild_id DESC LIMIT 1), (SELECT reminder_hours FROM guild_settings WHERE guild_id = ?), ?)"
+)
+
+
+def _set_reminder_now(conn: sqlite3.Connection, match_id: int, plan: ReminderPlan | None, now: float) -> None:
+    """Replace the match's reminder with the one the new position calls for, timed in this transaction."""
     conn.execute("DELETE FROM reminders WHERE match_id = ?", (match_id,))
-    if reminder is not None:
+    if plan is not None:
         conn.execute(
-            "INSERT INTO reminders (match_id, user_id, ply, remind_at) VALUES (?, ?, ?, ?)", (match_id, *reminder)
+            f"INSERT INTO reminders (match_id, user_id, ply, remind_at) VALUES (?, ?, ?, {_REMINDER_AT})",
+            (match_id, plan.user_id, plan.ply, now, plan.user_id, plan.guild_id, plan.guild_id, plan.default_hours),
         )
 
 
@@ -346,22 +355,41 @@ class SqliteStore:
         return [r[0] for r in await self._all("SELECT id FROM matches WHERE status = 'active' ORDER BY id")]
 
     async def mark_announced(self, match_id: int, version: int, channel_id: int, message_id: int) -> None:
-        """The board of ``version`` was posted as this message (reminders link to it)."""
+        """The board of ``version`` was posted as this message (reminders link to it); its claim ends."""
         await self._transact(
             lambda conn: conn.execute(
                 "UPDATE matches SET board_channel_id = ?, board_message_id = ?,"
-                " announced_version = MAX(announced_version, ?) WHERE id = ?",
+                " announced_version = MAX(announced_version, ?), announce_claimed_until = NULL WHERE id = ?",
                 (channel_id, message_id, version, match_id),
             )
         )
 
-    async def unannounced_match_ids(self) -> list[int]:
-        """Matches changed by a move whose board was never posted (the bot stopped in between)."""
-        rows = await self._all(
-            "SELECT id FROM matches WHERE status IN ('active', 'finished') AND announced_version < version"
-            " AND id NOT IN (SELECT match_id FROM quarantine) ORDER BY id"
-        )
-        return [r[0] for r in rows]
+    async def claim_unannounced(self, now: float, lease: float) -> list[int]:
+        """Matches changed by a move whose board was never posted (the bot stopped in between), claimed for
+        ``lease`` seconds: one process posts each."""
+        async with self.transaction() as db:
+            rows = await db.execute_fetchall(
+                "UPDATE matches SET announce_claimed_until = ? WHERE status IN ('active', 'finished')"
+                " AND announced_version < version AND id NOT IN (SELECT match_id FROM quarantine)"
+                " AND (announce_claimed_until IS NULL OR announce_claimed_until <= ?) RETURNING id",
+                (now + lease, now),
+            )
+        return sorted(r[0] for r in rows)
+
+    async def release_announcement(self, match_id: int) -> None:
+        """Give a claimed board back (not posted this time): a later try, in any process, takes it."""
+        async with self.transaction() as db:
+            await db.execute("UPDATE matches SET announce_claimed_until = NULL WHERE id = ?", (match_id,))
+
+    async def claim_announcement(self, match_id: int, now: float, lease: float) -> bool:
+        """Claim the posting of one match's latest board (a retry); False if it is posted, or another holds it."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE matches SET announce_claimed_until = ? WHERE id = ? AND announced_version < version"
+                " AND (announce_claimed_until IS NULL OR announce_claimed_until <= ?)",
+                (now + lease, match_id, now),
+            )
+            return cursor.rowcount == 1
 
     async def update_match_fields(self, match_id: int, **fields: Any) -> None:
         allowed = {"thread_id", "lobby_message_id"}
@@ -405,26 +433,26 @@ class SqliteStore:
         seats: list[SeatRow],
         state: dict[str, Any],
         now: float,
-        reminder: tuple[int, int, float] | None,
+        reminder: ReminderPlan | None,
         deadline_at: float | None = None,
     ) -> None:
         """Turn a lobby into an active match with its final seats, in one transaction."""
-        async with self.transaction() as db:
-            await self._bump_version(db, match_id, expected_version, now, status="lobby")
-            await db.execute("DELETE FROM seats WHERE match_id = ?", (match_id,))
-            for seat in seats:
-                await db.execute(
-                    "INSERT INTO seats (match_id, seat, user_id, name, accepted, computer) VALUES (?, ?, ?, ?, 1, ?)",
-                    (match_id, seat.seat, seat.user_id, seat.name, seat.computer),
-                )
-            await db.execute(
-                "UPDATE matches SET status = 'active', players = ?, state = ?, turn_started_at = ? WHERE id = ?",
-                (len(seats), json.dumps(state), now, match_id),
+
+        def write(conn: sqlite3.Connection) -> None:
+            _bump_version_now(conn, match_id, expected_version, now, "lobby")
+            conn.execute("DELETE FROM seats WHERE match_id = ?", (match_id,))
+            conn.executemany(
+                "INSERT INTO seats (match_id, seat, user_id, name, accepted, computer) VALUES (?, ?, ?, ?, 1, ?)",
+                [(match_id, seat.seat, seat.user_id, seat.name, seat.computer) for seat in seats],
             )
-            await self._set_reminder(db, match_id, reminder)
-            await db.execute(
-                "UPDATE matches SET deadline_at = ?, deadline_notice = 0 WHERE id = ?", (deadline_at, match_id)
+            conn.execute(
+                "UPDATE matches SET status = 'active', players = ?, state = ?, turn_started_at = ?, deadline_at = ?,"
+                " deadline_notice = 0 WHERE id = ?",
+                (len(seats), json.dumps(state), now, deadline_at, match_id),
             )
+            _set_reminder_now(conn, match_id, reminder, now)
+
+        await self._transact(write)
 
     async def cancel_match(self, match_id: int, expected_version: int, now: float) -> None:
         async with self.transaction() as db:
@@ -448,7 +476,7 @@ class SqliteStore:
         result: dict[str, Any] | None,
         turn_changed: bool,
         resigned_seat: int | None,
-        reminder: tuple[int, int, float] | None,
+        reminder: ReminderPlan | None,
         now: float,
         deadline_at: float | None = None,
     ) -> RecordedMove:
@@ -504,7 +532,7 @@ class SqliteStore:
             if finished:
                 conn.execute("DELETE FROM reminders WHERE match_id = ?", (match_id,))
             elif turn_changed:
-                _set_reminder_now(conn, match_id, reminder)
+                _set_reminder_now(conn, match_id, reminder, now)
             match = _read_match(conn, match_id)
             assert match is not None
             return RecordedMove(match, lapsed)
@@ -528,10 +556,19 @@ class SqliteStore:
     async def quarantined_ids(self) -> list[int]:
         return [r[0] for r in await self._all("SELECT match_id FROM quarantine ORDER BY match_id")]
 
-    async def quarantined_untold(self) -> list[int]:
-        """Set-aside matches whose players have not been told yet."""
-        rows = await self._all("SELECT match_id FROM quarantine WHERE players_told = 0 ORDER BY match_id")
-        return [r[0] for r in rows]
+    async def claim_paused_untold(self, now: float, lease: float) -> list[int]:
+        """Set-aside matches whose players have not been told yet, claimed for ``lease`` seconds."""
+        async with self.transaction() as db:
+            rows = await db.execute_fetchall(
+                "UPDATE quarantine SET told_claimed_until = ? WHERE players_told = 0"
+                " AND (told_claimed_until IS NULL OR told_claimed_until <= ?) RETURNING match_id",
+                (now + lease, now),
+            )
+        return sorted(r[0] for r in rows)
+
+    async def release_paused_notice(self, match_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute("UPDATE quarantine SET told_claimed_until = NULL WHERE match_id = ?", (match_id,))
 
     async def quarantine_told(self, match_id: int) -> None:
         async with self.transaction() as db:
@@ -553,23 +590,21 @@ class SqliteStore:
 
     # -- reminders and preferences ---------------------------------------------------
 
-    async def _set_reminder(self, db: SqliteThread, match_id: int, reminder: tuple[int, int, float] | None) -> None:
-        """Replace the match's reminder with one for (user, ply) due at a time."""
-        await db.execute("DELETE FROM reminders WHERE match_id = ?", (match_id,))
-        if reminder is not None:
-            user_id, ply, remind_at = reminder
-            await db.execute(
-                "INSERT INTO reminders (match_id, user_id, ply, remind_at) VALUES (?, ?, ?, ?)",
-                (match_id, user_id, ply, remind_at),
+    async def claim_due_reminders(self, now: float, lease: float) -> list[ReminderRow]:
+        """Due reminders nobody holds, claimed for ``lease`` seconds (each goes to one process only)."""
+        async with self.transaction() as db:
+            rows = await db.execute_fetchall(
+                "UPDATE reminders SET claimed_until = ? WHERE remind_at <= ? AND snoozed = 0"
+                " AND (claimed_until IS NULL OR claimed_until <= ?)"
+                " RETURNING match_id, user_id, ply, remind_at, last_sent_at, snoozed",
+                (now + lease, now, now),
             )
+        return sorted((ReminderRow(r[0], r[1], r[2], r[3], r[4], bool(r[5])) for r in rows), key=lambda r: r.remind_at)
 
-    async def due_reminders(self, now: float) -> list[ReminderRow]:
-        rows = await self._all(
-            "SELECT match_id, user_id, ply, remind_at, last_sent_at, snoozed FROM reminders"
-            " WHERE remind_at <= ? AND snoozed = 0 ORDER BY remind_at",
-            (now,),
-        )
-        return [ReminderRow(r[0], r[1], r[2], r[3], r[4], bool(r[5])) for r in rows]
+    async def release_reminder(self, match_id: int) -> None:
+        """Give a claimed reminder back (not delivered this time): the next pass, in any process, tries again."""
+        async with self.transaction() as db:
+            await db.execute("UPDATE reminders SET claimed_until = NULL WHERE match_id = ?", (match_id,))
 
     async def get_reminder(self, match_id: int) -> ReminderRow | None:
         r = await self._one(
@@ -579,10 +614,11 @@ class SqliteStore:
         return ReminderRow(r[0], r[1], r[2], r[3], r[4], bool(r[5])) if r else None
 
     async def reminder_sent(self, match_id: int, ply: int, now: float, next_at: float) -> bool:
-        """Mark a reminder as sent; False if the turn moved on meanwhile."""
+        """Mark a reminder as sent (its claim ends); False if the turn moved on meanwhile."""
         async with self.transaction() as db:
             cursor = await db.execute(
-                "UPDATE reminders SET last_sent_at = ?, remind_at = ? WHERE match_id = ? AND ply = ?",
+                "UPDATE reminders SET last_sent_at = ?, remind_at = ?, claimed_until = NULL"
+                " WHERE match_id = ? AND ply = ?",
                 (now, next_at, match_id, ply),
             )
             return cursor.rowcount == 1
@@ -590,7 +626,7 @@ class SqliteStore:
     async def snooze(self, match_id: int, user_id: int, ply: int) -> bool:
         async with self.transaction() as db:
             cursor = await db.execute(
-                "UPDATE reminders SET snoozed = 1 WHERE match_id = ? AND user_id = ? AND ply = ?",
+                "UPDATE reminders SET snoozed = 1, claimed_until = NULL WHERE match_id = ? AND user_id = ? AND ply = ?",
                 (match_id, user_id, ply),
             )
             return cursor.rowcount == 1
@@ -756,8 +792,9 @@ class SqliteStore:
 
     # -- time limits, vacations and outages ------------------------------------------------
 
-    async def deadline_candidates(self, now: float, warnings: tuple[tuple[int, float], ...]) -> list[int]:
-        """Active matches with a notice due: a warning level not yet sent whose time has come, or the time-out.
+    async def claim_deadlines(self, now: float, warnings: tuple[tuple[int, float], ...], lease: float) -> list[int]:
+        """Active matches with a notice due, claimed for ``lease`` seconds: a warning level not yet sent whose
+        time has come, or the time-out (each match goes to one process only).
 
         ``warnings`` are (level, seconds before the deadline); a warning is only due when the
         limit is longer than that (one day per move gets no 24 h warning).
@@ -767,18 +804,26 @@ class SqliteStore:
         for level, before in warnings:
             due.append("(deadline_notice < ? AND deadline_at - ? <= ? AND days_per_move * 86400 > ?)")
             params += [level, before, now, before]
-        rows = await self._all(
-            "SELECT id FROM matches WHERE status = 'active' AND deadline_at IS NOT NULL AND deadline_notice < 3"
-            f" AND ({' OR '.join(due)}) AND id NOT IN (SELECT match_id FROM quarantine) ORDER BY deadline_at",
-            params,
-        )
-        return [r[0] for r in rows]
+        async with self.transaction() as db:
+            rows = await db.execute_fetchall(
+                "UPDATE matches SET deadline_claimed_until = ? WHERE status = 'active' AND deadline_at IS NOT NULL"
+                f" AND deadline_notice < 3 AND ({' OR '.join(due)}) AND id NOT IN (SELECT match_id FROM quarantine)"
+                " AND (deadline_claimed_until IS NULL OR deadline_claimed_until <= ?) RETURNING id, deadline_at",
+                [now + lease, *params, now],
+            )
+        return [r[0] for r in sorted(rows, key=lambda r: (r[1], r[0]))]
+
+    async def release_deadline(self, match_id: int) -> None:
+        """Give a claimed deadline notice back (not delivered this time)."""
+        async with self.transaction() as db:
+            await db.execute("UPDATE matches SET deadline_claimed_until = NULL WHERE id = ?", (match_id,))
 
     async def set_deadline_notice(self, match_id: int, expected_version: int, level: int) -> bool:
-        """Remember what was sent about the current deadline; False if the match changed meanwhile."""
+        """Remember what was sent about the current deadline (its claim ends); False if the match changed."""
         async with self.transaction() as db:
             cursor = await db.execute(
-                "UPDATE matches SET deadline_notice = ? WHERE id = ? AND version = ? AND deadline_notice < ?",
+                "UPDATE matches SET deadline_notice = ?, deadline_claimed_until = NULL"
+                " WHERE id = ? AND version = ? AND deadline_notice < ?",
                 (level, match_id, expected_version, level),
             )
             return cursor.rowcount == 1
@@ -860,22 +905,36 @@ class SqliteStore:
         )
         return {r[2]: RatingRow(*r) for r in rows}
 
-    async def settle_rating(self, match_id: int, counted: bool, rows: list[RatingRow], now: float) -> bool:
-        """Store a match's rating changes once; False if it was already settled."""
+    async def settle_rating(
+        self, match_id: int, counted: bool, rows: list[RatingRow], now: float, read_games: dict[int, int | None]
+    ) -> str:
+        """Store a match's rating changes once: "settled", "already" (settled before), or "stale" when a player's
+        rating changed since it was read (``read_games``: each player's games count then, None for no rating):
+        two settlements computed from the same ratings never both land (the caller reads again and retries)."""
         async with self.transaction() as db:
+            for user_id, games in read_games.items():
+                row = await (
+                    await db.execute(
+                        "SELECT r.games FROM matches m JOIN ratings r ON r.guild_id = m.guild_id AND r.game = m.game"
+                        " WHERE m.id = ? AND r.user_id = ?",
+                        (match_id, user_id),
+                    )
+                ).fetchone()
+                if (row[0] if row else None) != games:
+                    return "stale"
             cursor = await db.execute(
                 "INSERT OR IGNORE INTO rated_matches (match_id, counted, rated_at) VALUES (?, ?, ?)",
                 (match_id, int(counted), now),
             )
             if cursor.rowcount != 1:
-                return False
+                return "already"
             for r in rows:
                 await db.execute(
                     f"INSERT OR REPLACE INTO ratings ({_RATING_COLUMNS}, updated_at)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (r.guild_id, r.game, r.user_id, r.name, r.mu, r.sigma, r.games, r.wins, r.losses, r.draws, now),
                 )
-            return True
+            return "settled"
 
     async def leaderboard(self, guild_id: int, game: str) -> list[RatingRow]:
         """Everyone rated in this server's game, best first (conservative skill mu - 3 sigma)."""
