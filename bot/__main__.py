@@ -8,8 +8,19 @@ from . import redact
 from .config import TOKEN_HELP, Settings, load_dotenv
 from .domain.errors import StoreUnavailable, TokenRefused
 
-USAGE = """usage: python -m bot            run the bot (DISCORD_TOKEN, HEXPLAY_* settings: see .env.example)
-       python -m bot backup FILE  copy the database to FILE, safely, even while the bot runs"""
+USAGE = """usage: python -m bot                                run the bot
+       python -m bot backup FILE                      copy the SQLite database to FILE, even while the bot runs
+       python -m bot migrate-db --from PATH --to URL  move a SQLite database onto an empty PostgreSQL one
+
+Settings come from the environment or a .env file (see .env.example):
+  DISCORD_TOKEN                 the bot's token (without one, `make run` opens the sandbox)
+  HEXPLAY_DATABASE_URL          postgresql://user:password@host:port/dbname to keep the data on PostgreSQL
+                                (several bot processes may share it); unset, SQLite at HEXPLAY_DB_PATH
+  HEXPLAY_DB_PATH               the SQLite file (default ./data/hexplay.sqlite3); sqlite:///path in
+                                HEXPLAY_DATABASE_URL says the same
+  HEXPLAY_DATABASE_POOL_SIZE    PostgreSQL connections per bot process (default 10)
+  HEXPLAY_DATABASE_STATEMENT_CACHE  off behind pgbouncer in transaction mode (default on)
+  HEXPLAY_DEV_GUILD_IDS, HEXPLAY_REMINDER_HOURS, HEXPLAY_VACATION_DAYS, HEXPLAY_LOG_LEVEL, …: .env.example"""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -17,6 +28,8 @@ def main(argv: list[str] | None = None) -> int:
     load_dotenv()
     if argv[:1] == ["backup"] and len(argv) == 2:
         return _backup(argv[1])
+    if argv[:1] == ["migrate-db"]:
+        return _migrate_db(argv[1:])
     if argv:
         print(USAGE, file=sys.stderr if argv[0] not in ("-h", "--help") else sys.stdout)
         return 0 if argv[0] in ("-h", "--help") else 2
@@ -48,9 +61,17 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _backup(target: str) -> int:
+    from .store import is_postgres, sqlite_path
     from .store.sqlite import backup
 
-    database = Settings.from_env().db_path
+    settings = Settings.from_env()
+    if is_postgres(settings.database):
+        print(
+            "Hexplay keeps its data on PostgreSQL (HEXPLAY_DATABASE_URL): back it up with pg_dump (docs/storage.md).",
+            file=sys.stderr,
+        )
+        return 2
+    database = sqlite_path(settings.database)
     try:
         size = backup(database, target)
     except StoreUnavailable as error:
@@ -58,6 +79,54 @@ def _backup(target: str) -> int:
         return 1
     print(f"Backed up {database} to {target} ({size / 1e6:.1f} MB).")
     return 0
+
+
+MIGRATE_USAGE = "usage: python -m bot migrate-db --from PATH --to postgresql://user:password@host:port/dbname"
+
+
+def _options(args: list[str], names: tuple[str, ...]) -> dict[str, str] | None:
+    """``--name VALUE`` or ``--name=VALUE`` for each name, once each; None for anything else (never echoed:
+    a value may hold a password)."""
+    found: dict[str, str] = {}
+    rest = list(args)
+    while rest:
+        word = rest.pop(0)
+        name, equals, value = word.partition("=")
+        if name not in names or name in found:
+            return None
+        if not equals:
+            if not rest:
+                return None
+            value = rest.pop(0)
+        found[name] = value
+    return found if len(found) == len(names) else None
+
+
+def _migrate_db(args: list[str]) -> int:
+    options = _options(args, ("--from", "--to"))
+    if options is None:
+        print(MIGRATE_USAGE, file=sys.stderr)
+        return 2
+    from .migrate_db import MoveStopped, migrate
+
+    try:
+        report = asyncio.run(migrate(options["--from"], options["--to"]))
+    except MoveStopped as stopped:
+        print(f"migrate-db: {stopped}.", file=sys.stderr)
+        return stopped.code
+    except KeyboardInterrupt:
+        print("migrate-db: interrupted (a copy that had not finished leaves nothing in the target).", file=sys.stderr)
+        return 1
+    for match_id, why in report.differ[:20]:
+        print(f"  differs: match {match_id}: {why}" if match_id else f"  differs: {why}", file=sys.stderr)
+    if report.already_set_aside:
+        print(
+            f"  {report.already_set_aside} match(es) the source had set aside were copied as they were",
+            file=sys.stderr,
+        )
+    print(f"  copied in {report.copy_seconds:.1f} s, checked in {report.verify_seconds:.1f} s", file=sys.stderr)
+    print(report.last_line())
+    return 0 if not report.differ else 1
 
 
 if __name__ == "__main__":

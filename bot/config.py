@@ -83,10 +83,37 @@ def _ids(name: str) -> list[int]:
     return ids
 
 
+_DATABASE_SCHEMES = ("postgresql://", "postgres://", "sqlite:///")
+_SWITCHES = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
+
+
+def _database_url(name: str) -> str:
+    """A PostgreSQL or SQLite URL; anything else is refused without echoing it (it may hold a password)."""
+    raw = os.environ.get(name, "").strip()
+    if raw and not raw.startswith(_DATABASE_SCHEMES):
+        raise SystemExit(
+            f"{name} must start with postgresql:// (postgresql://user:password@host:port/dbname) or sqlite:///"
+        )
+    return raw
+
+
+def _switch(name: str, default: bool) -> bool:
+    raw = os.environ.get(name, "").strip().lower()
+    if not raw:
+        return default
+    if raw not in _SWITCHES:
+        raise SystemExit(f"{name} must be on or off, not {_shown(raw)}")
+    return _SWITCHES[raw]
+
+
 @dataclass
 class Settings:
     token: str = ""
     db_path: str = "./data/hexplay.sqlite3"
+    # postgresql://user:password@host:port/dbname selects PostgreSQL (sqlite:///path a SQLite file); empty: db_path
+    database_url: str = ""
+    pool_size: int = 10  # PostgreSQL connections per bot process
+    statement_cache: bool = True  # off behind pgbouncer in transaction mode (docs/storage.md)
     dev_guild_ids: list[int] = field(default_factory=list)
     reminder_hours: float = 24.0
     reminder_check_seconds: float = 60.0
@@ -100,11 +127,19 @@ class Settings:
     render_processes: int = 0
     computer_processes: int = 1  # processes the computer thinks in (each one search at a time)
 
+    @property
+    def database(self) -> str:
+        """Where the data is: HEXPLAY_DATABASE_URL if set, else the SQLite file at HEXPLAY_DB_PATH."""
+        return self.database_url or self.db_path
+
     @classmethod
     def from_env(cls) -> Settings:
         return cls(
             token=os.environ.get("DISCORD_TOKEN", "").strip(),
             db_path=os.environ.get("HEXPLAY_DB_PATH", "").strip() or "./data/hexplay.sqlite3",
+            database_url=_database_url("HEXPLAY_DATABASE_URL"),
+            pool_size=_count("HEXPLAY_DATABASE_POOL_SIZE", 10, 1, 100, "connections"),
+            statement_cache=_switch("HEXPLAY_DATABASE_STATEMENT_CACHE", True),
             dev_guild_ids=_ids("HEXPLAY_DEV_GUILD_IDS"),
             # the floors: the shortest delay /config and /settings accept, a timer pass at most once a second
             # (1e-300 s would spin the loop), the shortest /vacation

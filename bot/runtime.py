@@ -33,8 +33,9 @@ from .service.offers import Offers
 from .service.pictures import Pictures
 from .service.ratings import Ratings
 from .service.timelimits import TimeLimits
+from .store import is_postgres, open_store, sqlite_path
 from .store.base import Store
-from .store.sqlite import ProcessLock, SqliteStore
+from .store.sqlite import ProcessLock
 
 
 def build_bot(
@@ -90,12 +91,14 @@ def build_bot(
 
 
 async def run(config: Settings) -> None:
-    """Run the bot until it is stopped (Ctrl-C, SIGTERM): one process per SQLite database."""
+    """Run the bot until it is stopped (Ctrl-C, SIGTERM). A SQLite file serves one process, held by a lock
+    file; a PostgreSQL database serves many, and nothing in one process guards it."""
     point_client_at(config.api_base_url, config.gateway_url)
-    lock = ProcessLock(config.db_path)
-    lock.acquire()  # before opening: a second process must not even migrate the file
+    lock = None if is_postgres(config.database) else ProcessLock(sqlite_path(config.database))
+    if lock is not None:
+        lock.acquire()  # before opening: a second process must not even migrate the file
     try:
-        store = await SqliteStore.open(config.db_path)
+        store = await open_store(config.database, pool_size=config.pool_size, statement_cache=config.statement_cache)
         try:
             clock = OffsetFileClock(config.clock_offset_file) if config.clock_offset_file else None
             bot = build_bot(config, store, clock)
@@ -105,7 +108,8 @@ async def run(config: Settings) -> None:
         finally:
             await store.close()
     finally:
-        lock.release()
+        if lock is not None:
+            lock.release()
 
 
 def _stop_on_sigterm() -> None:

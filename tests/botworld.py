@@ -11,7 +11,7 @@ from bot.config import Settings
 from bot.domain.clock import Clock, ManualClock
 from bot.domain.seats import game_of, user_to_move
 from bot.runtime import build_bot
-from bot.store.sqlite import SqliteStore
+from bot.store import Store, open_store
 from emulator import DiscordEmulator
 
 TOKEN = "test-token"
@@ -20,13 +20,13 @@ TOKEN = "test-token"
 class BotWorld:
     """An emulator with one server, a #games channel and four users, and the bot connected to it."""
 
-    def __init__(self, db_path: Path, clock: Clock | None = None, users: int = 4) -> None:
+    def __init__(self, db_path: Path | str, clock: Clock | None = None, users: int = 4) -> None:
         self.db_path = db_path
         self.clock = clock or ManualClock()
         self.emu = DiscordEmulator(bot_token=TOKEN)
         self.user_count = users
         self.bot: HexplayBot | None = None
-        self.store: SqliteStore | None = None
+        self.store: Store | None = None
         self._task: asyncio.Task | None = None
 
     async def start(self) -> BotWorld:
@@ -43,7 +43,7 @@ class BotWorld:
         settings = Settings(
             token=TOKEN, db_path=str(self.db_path), dev_guild_ids=[self.guild.id], reminder_check_seconds=3600
         )
-        self.store = await SqliteStore.open(self.db_path)
+        self.store = await open_store(str(self.db_path))
         self.bot = build_bot(settings, self.store, self.clock, guild_ready_timeout=0.05)
         self._task = asyncio.create_task(self.bot.start(TOKEN))
         await self.emu.wait_until_ready(timeout=15)

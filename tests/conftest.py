@@ -13,7 +13,8 @@ import pytest
 
 from bot.domain.clock import ManualClock
 from bot.service.matches import MatchService
-from bot.store.sqlite import SqliteStore
+from bot.store import open_store
+from tests import backends, postgres
 from tests.botworld import BotWorld
 
 
@@ -88,10 +89,71 @@ def pytest_runtest_call(item):
         signal.signal(signal.SIGALRM, previous)
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "sqlite_only: in a both_backends module, a test of SQLite's own behaviour")
+    config.addinivalue_line(
+        "markers", "both_backends: the module's tests that use a database run on SQLite and on PostgreSQL"
+    )
+
+
+def pytest_generate_tests(metafunc):
+    """A test that uses the database runs on both backends where its module says so, else on SQLite only
+    (its name unchanged: the ``backend`` fixture below answers "sqlite")."""
+    definition = metafunc.definition
+    if (
+        "backend" in metafunc.fixturenames
+        and definition.get_closest_marker("both_backends")
+        and not definition.get_closest_marker("sqlite_only")
+    ):
+        metafunc.parametrize("backend", ["sqlite", "postgres"], scope="function")
+
+
 @pytest.fixture
-async def service(tmp_path):
-    """The match service over a fresh database file, on a manual clock; the store is closed whatever happens."""
-    store = await SqliteStore.open(tmp_path / "hexplay.sqlite3")
+def backend():
+    return "sqlite"
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """One real PostgreSQL server for the whole run (started only if a test needs it), removed at the end."""
+    try:
+        cluster = postgres.start_cluster()
+    except FileNotFoundError:
+        if postgres.required():
+            pytest.fail("HEXPLAY_REQUIRE_POSTGRES=1 but " + postgres.SKIP_REASON)
+        pytest.skip(postgres.SKIP_REASON)
+    try:
+        yield cluster
+    finally:
+        cluster.remove()
+
+
+@pytest.fixture
+async def database(backend, tmp_path, request) -> str:
+    """Where the test's store lives: a fresh SQLite file, or the test server's database emptied."""
+    if backend == "sqlite":
+        return str(tmp_path / "hexplay.sqlite3")
+    server = request.getfixturevalue("postgres_server")
+    await open_store_once(server.url)
+    await backends.empty_postgres(server.url)
+    return server.url
+
+
+_MIGRATED: set[str] = set()
+
+
+async def open_store_once(url: str) -> None:
+    """The schema is created by the store itself, once per server, before the first test empties it."""
+    if url not in _MIGRATED:
+        store = await open_store(url)
+        await store.close()
+        _MIGRATED.add(url)
+
+
+@pytest.fixture
+async def service(database):
+    """The match service over a fresh database, on a manual clock; the store is closed whatever happens."""
+    store = await open_store(database)
     try:
         yield MatchService(store, ManualClock(), default_reminder_hours=24)
     finally:
@@ -99,9 +161,9 @@ async def service(tmp_path):
 
 
 @pytest.fixture
-async def world(tmp_path):
+async def world(database):
     """The real bot against the emulator; a test fails if the bot broke any Discord rule."""
-    world = await BotWorld(tmp_path / "hexplay.sqlite3").start()
+    world = await BotWorld(database).start()
     yield world
     violations = list(world.emu.violations)
     await world.stop()

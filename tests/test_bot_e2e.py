@@ -8,7 +8,10 @@ import random
 import subprocess
 import sys
 
+import pytest
 from PIL import Image
+
+pytestmark = pytest.mark.both_backends
 
 
 def board_png(message):
@@ -313,9 +316,9 @@ async def test_a_move_stored_just_before_a_crash_is_announced_after_the_restart(
     await world.stop_bot()
     # the move reached the database, but the bot stopped before posting its board
     from bot.service.matches import MatchService
-    from bot.store.sqlite import SqliteStore
+    from bot.store import open_store
 
-    store = await SqliteStore.open(world.db_path)
+    store = await open_store(str(world.db_path))
     try:  # a failure here must fail the test, not leave the database thread running
         await MatchService(store, world.clock).play(match_id, alice.id, "e5")
     finally:

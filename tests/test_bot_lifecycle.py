@@ -578,9 +578,9 @@ async def test_a_match_finished_while_the_bot_was_stopping_is_rated_at_start_up(
     await move(world, bob, thread, "a1")
     await world.stop_bot()
     from bot.service.matches import MatchService
-    from bot.store.sqlite import SqliteStore
+    from bot.store import open_store
 
-    store = await SqliteStore.open(world.db_path)  # a service without the rating hook: as if it stopped just after
+    store = await open_store(str(world.db_path))  # a service without the rating hook: as if it stopped just after
     try:  # a failure here must fail the test, not leave the database thread running
         await MatchService(store, world.clock).resign(match_id, alice.id)
     finally:

@@ -17,9 +17,13 @@ from bot.service.challenges import ChallengeRefusals
 from bot.service.guilds import Guilds
 from bot.service.limits import CAPS, CHALLENGES_PER_MINUTE, MAX_INVITATIONS_WAITING, SAME_PLAYER_PER_DAY, Challenge
 from bot.service.matches import MatchService
+from bot.store import open_store
 from bot.store.sqlite import SqliteStore
+from tests import backends
 from tests.botworld import BotWorld
 from tests.said import refusal_text, refused
+
+pytestmark = pytest.mark.both_backends
 
 GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
 ALICE, BOB, CAROL = (101, "alice"), (102, "bob"), (103, "carol")
@@ -27,16 +31,15 @@ HOUR, DAY = 3600.0, 86400.0
 
 
 @pytest.fixture
-async def env(tmp_path):
-    """(service, clock, reopen): ``reopen()`` closes the store and gives a new service on the same file,
+async def env(database):
+    """(service, clock, reopen): ``reopen()`` closes the store and gives a new service on the same database,
     as a restart of the bot does."""
-    path = tmp_path / "limits.sqlite3"
     clock = ManualClock()
-    stores = [await SqliteStore.open(path)]
+    stores = [await open_store(database)]
 
     async def reopen() -> MatchService:
         await stores[-1].close()
-        stores.append(await SqliteStore.open(path))
+        stores.append(await open_store(database))
         return MatchService(stores[-1], clock, default_reminder_hours=24)
 
     try:
@@ -87,8 +90,7 @@ async def test_old_challenge_records_are_pruned_as_they_age(env):
     await challenge(service)
     clock.advance(DAY + 1)  # past the longest window (the same-player day)
     await challenge(service, creator=CAROL)
-    async with service.store.reading() as db:
-        rows = await db.execute_fetchall("SELECT challenger_id FROM challenge_events ORDER BY at")
+    rows = await backends.fetch(service.store, "SELECT challenger_id FROM challenge_events ORDER BY at")
     assert {r[0] for r in rows} == {CAROL[0]}
 
 
@@ -120,8 +122,8 @@ async def test_every_path_that_invites_asks_the_one_seam(env):
     ]
 
 
-async def test_the_bot_still_counts_challenges_after_a_restart(tmp_path):
-    world = await BotWorld(tmp_path / "hexplay.sqlite3").start()
+async def test_the_bot_still_counts_challenges_after_a_restart(database):
+    world = await BotWorld(database).start()
     try:
         alice = world.users[0]
         for _ in range(CHALLENGES_PER_MINUTE):

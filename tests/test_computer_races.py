@@ -18,10 +18,12 @@ from bot.domain.seats import computer_to_move, game_of, user_to_move
 from bot.service.computer import ComputerPlayer
 from bot.service.matches import MatchService
 from bot.service.offers import Offers
-from bot.store.sqlite import SqliteStore
+from bot.store import open_store
 from games import load_state
 from tests.racing import NoChallengeLimits, gaps, log_matches_state, race
 from tests.said import words
+
+pytestmark = pytest.mark.both_backends
 
 ALICE = (101, "alice")
 GUILD, CHANNEL = 9000, 9001
@@ -48,8 +50,8 @@ class GatedThinker:
 
 
 @pytest.fixture
-async def world(tmp_path):
-    store = await SqliteStore.open(tmp_path / "hexplay.sqlite3")
+async def world(database):
+    store = await open_store(database)
     service = MatchService(store, ManualClock(), default_reminder_hours=24)
     thinker = GatedThinker()
     computer = ComputerPlayer(service, Offers(service), thinker)

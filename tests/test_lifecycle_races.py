@@ -15,10 +15,12 @@ from bot.domain.errors import Refusal
 from bot.service.matches import MatchService
 from bot.service.offers import Offers
 from bot.service.timelimits import TimeLimits
-from bot.store.sqlite import SqliteStore
+from bot.store import open_store
 from games import registry
 from games.bide import Bide
 from tests.racing import NoChallengeLimits, gaps, log_matches_state, race
+
+pytestmark = pytest.mark.both_backends
 
 ALICE, BOB = (101, "alice"), (102, "bob")
 GUILD, CHANNEL = 9000, 9001
@@ -26,11 +28,11 @@ TRIALS = 30
 
 
 @pytest.fixture
-async def service(tmp_path, monkeypatch):
+async def service(database, monkeypatch):
     info = dataclasses.replace(Bide.info, allows_draws=True)  # Bide standing in for a drawable game
     monkeypatch.setattr(Bide, "info", info)
     monkeypatch.setitem(registry.GAMES, "bide", info)
-    store = await SqliteStore.open(tmp_path / "hexplay.sqlite3")
+    store = await open_store(database)
     yield MatchService(store, ManualClock(), default_reminder_hours=24)
     await store.close()
 

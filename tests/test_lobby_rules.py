@@ -9,8 +9,10 @@ from bot.domain.clock import ManualClock
 from bot.domain.model import Preferences
 from bot.domain.seats import computer_to_move, game_of
 from bot.service.matches import MatchService
-from bot.store.sqlite import SqliteStore
+from bot.store import open_store
 from tests.said import refusal_text, refused, said, words
+
+pytestmark = pytest.mark.both_backends
 
 GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
 ALICE, BOB, CAROL, DAN = (101, "alice"), (102, "bob"), (103, "carol"), (104, "dan")
@@ -18,8 +20,8 @@ HOUR = 3600.0
 
 
 @pytest.fixture
-async def env(tmp_path):
-    store = await SqliteStore.open(tmp_path / "lobby.sqlite3")
+async def env(database):
+    store = await open_store(database)
     clock = ManualClock()
     try:
         yield MatchService(store, clock, default_reminder_hours=24), clock

@@ -8,6 +8,10 @@ import logging
 
 import pytest
 
+from tests import backends
+
+pytestmark = pytest.mark.both_backends
+
 
 async def test_a_match_whose_log_does_not_replay_is_paused_and_the_bot_keeps_serving(world, caplog):
     alice, bob = world.users[:2]
@@ -16,10 +20,12 @@ async def test_a_match_whose_log_does_not_replay_is_paused_and_the_bot_keeps_ser
     assert not (await world.emu.invoke(alice, broken_thread, "move", {"move": "e5"})).ephemeral
     stored = (await world.service.get(broken_id)).state
     # the double turn of issue 13: a second move by the same seat in the log
-    await world.store._db.execute(
+    await backends.execute(
+        world.store,
         "INSERT INTO moves (match_id, seq, ply, seat, user_id, kind, notation, entered, events, created_at)"
         " VALUES (?, 2, 0, 1, ?, 'turn', 'a1', 'a1', '[]', 0)",
-        (broken_id, alice.id),
+        broken_id,
+        alice.id,
     )
     caplog.set_level(logging.ERROR, logger="bot")
     await world.restart_bot()  # must not exit
@@ -31,11 +37,8 @@ async def test_a_match_whose_log_does_not_replay_is_paused_and_the_bot_keeps_ser
     assert refused.ephemeral and "paused" in refused.text
     board = await world.emu.invoke(bob, broken_thread, "board", {})
     assert board.ephemeral and "paused" in board.text
-    async with (
-        world.store.reading() as db,
-        db.execute("SELECT state FROM matches WHERE id = ?", (broken_id,)) as cursor,
-    ):
-        assert json.loads((await cursor.fetchone())[0]) == stored  # never rewritten
+    [(state,)] = await backends.fetch(world.store, "SELECT state FROM matches WHERE id = ?", broken_id)
+    assert json.loads(state) == stored  # never rewritten
 
     carol = world.users[2]
     assert not (await world.emu.invoke(carol, healthy_thread, "move", {"move": "e5"})).ephemeral
@@ -52,7 +55,7 @@ async def test_a_match_row_that_cannot_be_read_pauses_that_match_and_the_bot_sta
     alice, _bob, carol, _dave = world.users
     broken_id, broken_thread = await world.start_two_player()
     _healthy_id, healthy_thread = await world.start_two_player(a=2, b=3)
-    await world.store._db.execute(f"UPDATE matches SET {column} = '{{not json' WHERE id = ?", (broken_id,))
+    await backends.execute(world.store, f"UPDATE matches SET {column} = '{{not json' WHERE id = ?", broken_id)
     await world.restart_bot()  # must start
 
     told = await posted(world, broken_thread, "is paused")
@@ -71,7 +74,7 @@ async def test_a_match_damaged_while_running_is_paused_and_the_reminders_of_the_
     alice, bob, carol, _dave = world.users
     broken_id, broken_thread = await world.start_two_player()
     healthy_id, _ = await world.start_two_player(a=2, b=3)
-    await world.store._db.execute("UPDATE matches SET state = '{not json' WHERE id = ?", (broken_id,))
+    await backends.execute(world.store, "UPDATE matches SET state = '{not json' WHERE id = ?", broken_id)
     world.clock.advance(25 * 3600)
     assert await world.bot.reminders.run_once() == 1  # carol's reminder for the healthy match
     assert any(f"#{healthy_id}" in m.content for m in world.emu.dms(carol))

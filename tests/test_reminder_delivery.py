@@ -7,10 +7,14 @@ import asyncio
 import logging
 import time
 
+import pytest
+
 from bot.domain.model import Preferences
 from emulator import RouteLimit
 from tests.botworld import BotWorld
 from tests.faults import SlowRequests, delete_thread, dm_posts
+
+pytestmark = pytest.mark.both_backends
 
 DAY = 24 * 3600
 DM_DELAY = 0.25  # seconds Discord takes over each direct message in the first test
@@ -31,8 +35,8 @@ async def started_match(world, a, b, **options):
     return match.id
 
 
-async def test_a_pass_sends_its_notices_at_once_within_the_rate_limits_each_once_time_outs_first(tmp_path):
-    world = BotWorld(tmp_path / "hexplay.sqlite3", users=44)
+async def test_a_pass_sends_its_notices_at_once_within_the_rate_limits_each_once_time_outs_first(database):
+    world = BotWorld(database, users=44)
     SlowRequests(world.emu, DM_DELAY, which=dm_posts(world.emu))
     await world.start()
     try:
@@ -67,8 +71,8 @@ async def test_a_pass_sends_its_notices_at_once_within_the_rate_limits_each_once
         await world.stop()
 
 
-async def test_pings_due_in_one_channel_do_not_hold_up_the_other_notices(tmp_path):
-    world = await BotWorld(tmp_path / "hexplay.sqlite3", users=20).start()
+async def test_pings_due_in_one_channel_do_not_hold_up_the_other_notices(database):
+    world = await BotWorld(database, users=20).start()
     try:
         world.emu.rate_limits.routes["message-create"] = RouteLimit(5, 2.0)  # #games takes 5 posts per 2 s
         world.bot.reminders.in_flight = 4
@@ -104,8 +108,8 @@ def channel_notices(world, user):
     return [m for m in world.emu.messages(world.channel) if f"<@{user.id}>" in m.content and "stopped" in m.content]
 
 
-async def test_a_reminder_no_place_takes_stops_after_three_passes_even_across_restarts_and_says_so(tmp_path):
-    world = await BotWorld(tmp_path / "hexplay.sqlite3").start()
+async def test_a_reminder_no_place_takes_stops_after_three_passes_even_across_restarts_and_says_so(database):
+    world = await BotWorld(database).start()
     try:
         alice, _bob = world.users[:2]
         alice.dms_open = False
@@ -131,8 +135,8 @@ async def test_a_reminder_no_place_takes_stops_after_three_passes_even_across_re
         await world.stop()
 
 
-async def test_a_time_out_whose_thread_is_gone_is_announced_in_the_channel(tmp_path):
-    world = await BotWorld(tmp_path / "hexplay.sqlite3").start()
+async def test_a_time_out_whose_thread_is_gone_is_announced_in_the_channel(database):
+    world = await BotWorld(database).start()
     try:
         _alice, bob = world.users[:2]
         _match_id, thread = await one_day_match(world)
@@ -146,8 +150,8 @@ async def test_a_time_out_whose_thread_is_gone_is_announced_in_the_channel(tmp_p
         await world.stop()
 
 
-async def test_a_time_out_no_place_takes_is_given_up_after_three_passes_and_logged_once(tmp_path, caplog):
-    world = await BotWorld(tmp_path / "hexplay.sqlite3").start()
+async def test_a_time_out_no_place_takes_is_given_up_after_three_passes_and_logged_once(database, caplog):
+    world = await BotWorld(database).start()
     try:
         match_id, thread = await one_day_match(world)
         delete_thread(world.emu, thread)

@@ -2,6 +2,7 @@
 
 import asyncio
 import json
+from pathlib import Path
 
 import pytest
 
@@ -11,21 +12,25 @@ from bot.domain.replay import replay
 from bot.domain.seats import game_of
 from bot.service.lobby import parse_options
 from bot.service.matches import MatchService
+from bot.store import open_store
 from bot.store.sqlite import SqliteStore
 from bot.store.sqlite.migrations import MIGRATIONS
+from tests.backends import execute, fetch
 from tests.said import lobby_text, refused, said, words
+
+pytestmark = pytest.mark.both_backends
 
 ALICE, BOB, CAROL, DAN = (101, "alice"), (102, "bob"), (103, "carol"), (104, "dan")
 GUILD, CHANNEL = 9000, 9001
 
 
 @pytest.fixture
-async def env(tmp_path):
+async def env(database):
     clock = ManualClock()
-    store = await SqliteStore.open(tmp_path / "db" / "hexplay.sqlite3")
+    store = await open_store(database)
     service = MatchService(store, clock, default_reminder_hours=24)
-    yield service, clock, tmp_path / "db" / "hexplay.sqlite3"
-    await store.close()
+    yield service, clock, database
+    await service.store.close()
 
 
 async def started_match(service, players=(ALICE, BOB), options=None):
@@ -44,12 +49,12 @@ async def started_match(service, players=(ALICE, BOB), options=None):
     return outcome.match
 
 
-async def test_store_creates_schema_in_wal_mode(env):
+async def test_store_creates_its_schema_in_wal_mode_on_sqlite(env):
     service, _, path = env
-    assert path.exists()
     assert await service.store.schema_version() == len(MIGRATIONS)
-    async with service.store._db.execute("PRAGMA journal_mode") as cursor:
-        assert (await cursor.fetchone())[0] == "wal"
+    if isinstance(service.store, SqliteStore):
+        assert Path(path).exists()
+        assert await fetch(service.store, "PRAGMA journal_mode") == [("wal",)]
 
 
 async def test_two_player_challenge_accept_and_play(env):
@@ -121,7 +126,7 @@ async def test_restart_keeps_matches_lobbies_and_reminders(env, tmp_path):
     await service.play(match.id, ALICE[0], "e5")
     lobby = await service.create(game_id="bide", creator=CAROL, invited=[DAN], guild_id=GUILD, channel_id=CHANNEL)
     await service.store.close()
-    store = await SqliteStore.open(path)
+    store = await open_store(path)
     service.store = store  # the fixture closes the live store even if an assertion below fails
     again = MatchService(store, clock)
     assert await again.verify_all() == []
@@ -143,13 +148,13 @@ async def test_a_state_that_disagrees_with_its_log_is_set_aside_not_rewritten(en
     # corrupt the stored state: start-up verification sets the match aside and leaves the data as it is
     broken = game.to_json()
     broken["position"]["board"] = {}
-    await service.store._db.execute("UPDATE matches SET state = ? WHERE id = ?", (json.dumps(broken), match.id))
+    await execute(service.store, "UPDATE matches SET state = ? WHERE id = ?", json.dumps(broken), match.id)
     assert await service.verify_all() == [match.id]
     assert (await service.store.get_match(match.id)).state == broken
     with refused(match="paused"):
         await service.play(match.id, ALICE[0], "d5")
     # once an operator repairs it, the next start-up puts it back in play
-    await service.store._db.execute("UPDATE matches SET state = ? WHERE id = ?", (json.dumps(game.to_json()), match.id))
+    await execute(service.store, "UPDATE matches SET state = ? WHERE id = ?", json.dumps(game.to_json()), match.id)
     assert await service.verify_all() == []
     await service.play(match.id, ALICE[0], "d5")
 

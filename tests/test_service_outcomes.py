@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from types import SimpleNamespace
 
 import pytest
@@ -18,9 +19,12 @@ from bot.domain.seats import game_of
 from bot.service.lobby import parse_options
 from bot.service.matches import MatchService
 from bot.service.suggestions import MAX_CHOICES
-from bot.store.sqlite import SqliteStore
+from bot.store import open_store
 from games import Event
+from tests import backends
 from tests.said import refusal_text, refused, said, words
+
+pytestmark = pytest.mark.both_backends
 
 GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
 ALICE, BOB, CAROL = (101, "alice"), (102, "bob"), (103, "carol")
@@ -130,8 +134,7 @@ async def test_a_match_that_cannot_be_rebuilt_does_not_stop_the_other_announceme
     fine = await active(service)
     for match in (broken, fine):
         await service.play(match.id, ALICE[0], "e5")
-    async with service.store.transaction() as db:  # a damaged log row
-        await db.execute("UPDATE moves SET events = '[{' WHERE match_id = ?", (broken.id,))
+    await backends.execute(service.store, "UPDATE moves SET events = '[{' WHERE match_id = ?", broken.id)  # damaged
     caplog.set_level(logging.ERROR, logger="bot")
     assert [o.match.id for o in await service.unannounced()] == [fine.id]
     assert any(
@@ -314,8 +317,8 @@ async def test_a_reminder_that_does_not_match_the_turn_or_a_paused_match_is_neve
     stale = await active(service)
     paused = await active(service)
     store = service.store
-    async with store.transaction() as db:  # the right player, an old turn (a row out of step with the match)
-        await db.execute("UPDATE reminders SET ply = 7, remind_at = 5.0 WHERE match_id = ?", (stale.id,))
+    # the right player, an old turn (a row out of step with the match)
+    await backends.execute(store, "UPDATE reminders SET ply = 7, remind_at = 5.0 WHERE match_id = ?", stale.id)
     row = await store.get_reminder(paused.id)
     await store.quarantine(paused.id, "broken", 1.0)
     service.clock.current = row.remind_at + 1
@@ -388,8 +391,8 @@ def test_options_are_separated_by_spaces_or_commas_and_a_bad_one_is_quoted_short
     assert refusal_text(raised.value) == f"Options are written key=value, like side=4; `{'x' * 39}…` is not."
 
 
-async def test_without_a_configured_delay_a_reminder_comes_after_24_hours(tmp_path):
-    store = await SqliteStore.open(tmp_path / "defaults.sqlite3")
+async def test_without_a_configured_delay_a_reminder_comes_after_24_hours(database):
+    store = await open_store(database)
     try:
         service = MatchService(store, ManualClock())
         assert await service.schedule.reminder_delay(ALICE[0], GUILD) == 24 * HOUR
@@ -435,17 +438,22 @@ def test_effects_of_a_turn_are_counted_in_words():
 
 async def test_replays_one_at_a_time_per_match_and_thirty_seconds_apart_per_player(service, monkeypatch):
     drawn = []
+    finish = threading.Event()
 
     def fake_gif(frames, **kwargs):
         drawn.append((len(frames), kwargs["title"], kwargs["player_names"]))
+        finish.wait(10)  # the first drawing lasts until the second request has been answered
         return b"GIF89a"
 
     monkeypatch.setattr("bot.service.pictures.render_gif", fake_gif)  # drawn on a thread in tests (no worker processes)
     match = await active(service)
     await service.play(match.id, ALICE[0], "e5")
-    first, second = await asyncio.gather(
-        service.history_gif(match.id), service.history_gif(match.id), return_exceptions=True
-    )
+    first = asyncio.create_task(service.history_gif(match.id))
+    while not drawn:
+        await asyncio.sleep(0.005)
+    second = await asyncio.gather(service.history_gif(match.id), return_exceptions=True)
+    finish.set()
+    first, second = await first, second[0]
     assert first == b"GIF89a" and isinstance(second, Refusal)
     assert refusal_text(second) == (f"A replay of Bide #{match.id} is being drawn right now; ask again in a moment.")
     assert drawn == [(2, f"Bide #{match.id}", ["alice", "bob"])]

@@ -30,8 +30,10 @@ from bot.domain.seats import game_of
 from bot.service.matches import MatchService
 from bot.service.offers import Offers
 from bot.service.timelimits import TimeLimits
-from bot.store.sqlite import SqliteStore
+from bot.store import open_store
 from tests.said import lobby_text, refusal_text, said, words
+
+pytestmark = pytest.mark.both_backends
 
 GOLDEN = Path(__file__).parent / "golden" / "service_texts.txt"
 GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
@@ -64,8 +66,8 @@ class Transcript:
 
 
 @pytest.fixture
-async def env(tmp_path):
-    store = await SqliteStore.open(tmp_path / "texts.sqlite3")
+async def env(database):
+    store = await open_store(database)
     clock = ManualClock()
     try:
         yield MatchService(store, clock, default_reminder_hours=24), clock

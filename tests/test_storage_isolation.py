@@ -9,10 +9,15 @@ match_id`` condition fails here.
 
 from __future__ import annotations
 
+import pytest
+
 from bot.domain.seats import game_of
 from bot.service.matches import MatchService
 from bot.service.offers import Offers
-from bot.store.sqlite import SqliteStore
+from bot.store import Store
+from tests import backends
+
+pytestmark = pytest.mark.both_backends
 
 GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
 ALICE, BOB, CAROL, DAN, ERIN = (101, "alice"), (102, "bob"), (103, "carol"), (104, "dan"), (105, "erin")
@@ -27,11 +32,10 @@ TABLES = {
 }
 
 
-async def rows_of(store: SqliteStore, match_id: int) -> dict[str, list[tuple]]:
+async def rows_of(store: Store, match_id: int) -> dict[str, list[tuple]]:
     snapshot = {}
     for table, key in TABLES.items():
-        async with store._db.execute(f"SELECT * FROM {table} WHERE {key} = ? ORDER BY 1, 2", (match_id,)) as c:
-            snapshot[table] = [tuple(r) for r in await c.fetchall()]
+        snapshot[table] = await backends.fetch(store, f"SELECT * FROM {table} WHERE {key} = ? ORDER BY 1, 2", match_id)
     return snapshot
 
 

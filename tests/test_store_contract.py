@@ -19,6 +19,8 @@ from bot.service.ratings import Ratings
 from bot.store.sqlite import SqliteStore
 from bot.store.sqlite.files import _explain
 
+pytestmark = pytest.mark.both_backends
+
 GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
 ALICE, BOB, CAROL = (101, "alice"), (102, "bob"), (103, "carol")
 HOUR, DAY = 3600.0, 86400.0

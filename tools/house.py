@@ -29,6 +29,7 @@ ROOMS = (
     "bot.config",
     "bot.redact",
     "bot.runtime",
+    "bot.migrate_db",
     "bot.__main__",
 )
 

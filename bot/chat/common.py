@@ -9,7 +9,7 @@ from typing import Any, cast
 
 import discord
 
-from ..domain.errors import DamagedMatch, Refusal, StorageFull
+from ..domain.errors import DamagedMatch, Refusal, StorageDown, StorageFull
 from . import texts
 from .markup import fit
 
@@ -71,6 +71,9 @@ async def explain(interaction: discord.Interaction, error: BaseException) -> Non
     elif isinstance(error, StorageFull):
         log.error("a write failed: the bot's disk is full")
         await reply_error(interaction, texts.DISK_FULL_AFTER)
+    elif isinstance(error, StorageDown):
+        log.error("the database did not answer: %s", error)
+        await reply_error(interaction, texts.STORAGE_DOWN_AFTER)
     elif landed_anyway(error):
         log.info("a reply landed although Discord answered it with an error; not answering again")
     else:

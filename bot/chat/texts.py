@@ -328,6 +328,10 @@ DISK_FULL_AFTER = (
     "told). Look at the match (/board) before trying again."
 )
 RESTARTING = "Hexplay is restarting, so nothing was done: try again in a minute."
+STORAGE_DOWN_AFTER = (
+    "The bot's database is not answering right now, so part of what you asked may not have been "
+    "done. Look at the match (/board) before trying again."
+)
 CANNOT_USE_HERE = "You cannot use this command here."
 
 

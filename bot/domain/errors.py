@@ -15,6 +15,11 @@ class VersionConflict(Exception):
     """The match changed since it was read: the caller's action was not applied."""
 
 
+class StorageDown(Exception):
+    """The database did not answer (the connection dropped, the server restarts): the operation did not
+    complete, or, for a write whose answer was lost, its outcome is not known yet."""
+
+
 class StorageFull(Exception):
     """The disk (or the database's size limit) is full: the change was rolled back, nothing of it is stored."""
 

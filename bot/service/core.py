@@ -9,16 +9,17 @@ so that one failure stays with its match.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from games import AnyGame, Event, GameError, load_state
 from games import get as get_game
 
 from ..domain.clock import Clock, SystemClock
-from ..domain.errors import DamagedMatch, MatchPaused, Refusal, StorageFull, VersionConflict
-from ..domain.model import MatchRow, MoveRow
+from ..domain.errors import DamagedMatch, MatchPaused, Refusal, StorageDown, StorageFull, VersionConflict
+from ..domain.model import MatchRow, MoveRow, RecordedMove
 from ..domain.outcome import Change, Outcome
 from ..domain.seats import game_of, person_to_move, player_names, title, user_to_move
 from ..store.base import Store
@@ -30,6 +31,8 @@ from .schedule import Schedule
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+# Seconds to wait before each look at the log, after a write whose answer was lost (a restarting server).
+LOST_ANSWER_CHECKS = (0.2, 0.5, 1.0, 2.0, 4.0)
 
 
 class MatchCore:
@@ -197,8 +200,10 @@ class MatchCore:
         result = {"winners": list(game.winners), "scores": game.scores()} if finished else None
         reminder = self.schedule.reminder_for(match, game) if turn_changed and not finished else None
         deadline = await self.schedule.deadline_for(match, game, now) if turn_changed and not finished else None
-        recorded = await self.guarded(
-            self.store.record_move(
+        recorded = await self._stored_once(
+            match,
+            move,
+            lambda: self.store.record_move(
                 match.id,
                 match.version,
                 move=move,
@@ -210,7 +215,7 @@ class MatchCore:
                 reminder=reminder,
                 now=now,
                 deadline_at=deadline,
-            )
+            ),
         )
         updated = recorded.match  # as committed, read in the move's transaction
         if finished:
@@ -220,6 +225,39 @@ class MatchCore:
         outcome = await self.announcement(updated, game, (change,), change.events)
         outcome.lapsed_offers = tuple(recorded.lapsed_offers)  # the move deleted them in its transaction
         return outcome
+
+    async def _stored_once(
+        self, match: MatchRow, move: MoveRow, record: Callable[[], Awaitable[RecordedMove]]
+    ) -> RecordedMove:
+        """Record a move; when the database's answer is lost, find out from the log whether it was stored.
+
+        A write whose connection dropped may or may not have committed: the player is never told "nothing
+        was saved" for a move that was. The log says: our move at the next version, or not.
+        """
+        try:
+            return await self.guarded(record())
+        except StorageDown:
+            pass
+        for pause in LOST_ANSWER_CHECKS:
+            await asyncio.sleep(pause)
+            try:
+                current = await self.store.get_match(match.id)
+                last = (await self.store.moves(match.id))[-1:] if current is not None else []
+            except StorageDown:
+                continue
+            if current is None or current.version == match.version:
+                raise Refusal("storage_down")  # not stored: the player may play it again
+            mine = last and (last[0].user_id, last[0].kind, last[0].notation, last[0].ply) == (
+                move.user_id,
+                move.kind,
+                move.notation,
+                move.ply,
+            )
+            if current.version == match.version + 1 and mine:
+                log.warning("match %s: the database's answer to a move was lost; the move is stored", match.id)
+                return RecordedMove(current, [])
+            raise Refusal("changed_meanwhile")
+        raise Refusal("storage_unknown")
 
     @staticmethod
     async def guarded(operation: Awaitable[T]) -> T:

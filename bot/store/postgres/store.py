@@ -1,0 +1,1065 @@
+"""PostgreSQL storage behind the Store protocol (asyncpg, a connection pool, versioned migrations).
+
+Several bot processes may share the database, so nothing here rests on a lock held in one process:
+
+- every change of a match is a compare-and-set on its version, checked in the statement that makes it
+  (the row lock the UPDATE takes makes a second writer wait, then find the version moved on);
+- what a pass would act on (a due reminder, a deadline notice, an unposted board, a notice of a pause) is
+  claimed with ``UPDATE … RETURNING`` and a lease, so two processes never both act on it;
+- read-modify-write of shared rows (an offer's acceptances) locks the row (``FOR UPDATE``); counts that
+  decide an insert (challenge limits, a rating settlement) hold a transaction-level advisory lock, which
+  also works behind pgbouncer in transaction mode (a session lock would not).
+
+A turn's common path is three round trips: reading the match (one statement, its seats and quarantine
+folded in), recording the move (one statement: the version check, the log, the new position, the next
+reminder and deadline, the lapsed offers, all in data-modifying CTEs), and recording the posted board.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from typing import Any
+from urllib.parse import urlsplit
+
+import asyncpg
+
+from ...domain.errors import StorageDown, StorageFull, StoreUnavailable, VersionConflict
+from ...domain.model import (
+    ChallengeCaps,
+    ChallengeRefusal,
+    GuildSettings,
+    MatchRow,
+    MoveRow,
+    OfferRow,
+    Preferences,
+    RatingRow,
+    RecordedMove,
+    ReminderPlan,
+    ReminderRow,
+    SeatRow,
+)
+from ..sqlite.rows import _MATCH_COLUMNS, _RATING_COLUMNS, _accepted, _match_from, _move_from, _seat_from
+from .migrations import MIGRATIONS, applies
+
+log = logging.getLogger(__name__)
+
+# Advisory lock keys (transaction-level): migrations, challenge counts, rating settlements.
+_MIGRATION_LOCK, _CHALLENGE_LOCK, _RATING_LOCK = 7_357_001, 7_357_002, 7_357_003
+_BIGINT = (-(2**63), 2**63)
+
+# The match, its seats (a JSON array of rows) and its quarantine, in one statement.
+_SEATS_JSON = (
+    "(SELECT json_agg(json_build_array(s.seat, s.user_id::text, s.name, s.accepted, s.resigned, s.computer)"
+    " ORDER BY s.seat) FROM seats s WHERE s.match_id = m.id)"
+)
+_READ_MATCH = (
+    f"SELECT {', '.join('m.' + c.strip() for c in _MATCH_COLUMNS.split(','))}, {_SEATS_JSON},"
+    " (SELECT q.reason FROM quarantine q WHERE q.match_id = m.id) FROM matches m"
+)
+_COLUMN_COUNT = len(_MATCH_COLUMNS.split(","))
+
+# The player's delay in this server (their server row, else their global one), else the server's, else the default.
+_REMINDER_AT = (
+    "{now} + 3600.0 * COALESCE((SELECT p.delay_hours FROM preferences p WHERE p.user_id = {user}"
+    " AND p.guild_id IN ({guild}, 0) ORDER BY p.guild_id DESC LIMIT 1),"
+    " (SELECT g.reminder_hours FROM guild_settings g WHERE g.guild_id = {guild}), {default})"
+)
+
+# Failures of the connection or the server (not of a statement): the operation did not complete.
+_DOWN = (
+    OSError,
+    asyncpg.exceptions.PostgresConnectionError,
+    asyncpg.exceptions.InterfaceError,
+    asyncpg.exceptions.CannotConnectNowError,
+    asyncpg.exceptions.AdminShutdownError,
+    asyncpg.exceptions.ConnectionDoesNotExistError,
+    TimeoutError,
+)
+
+
+def _match_row(record: Any) -> MatchRow:
+    """A match read by _READ_MATCH: its columns, then its seats as JSON, then its quarantine reason."""
+    values = list(record)
+    match = _match_from(values[:_COLUMN_COUNT])
+    for seat_values in json.loads(values[_COLUMN_COUNT] or "[]"):
+        seat_values[1] = int(seat_values[1])  # a 64-bit id travels as text: JSON numbers are doubles elsewhere
+        seat, problem = _seat_from(seat_values)
+        match.seats.append(seat)
+        if problem is not None:
+            match.damage = (match.damage + "; " if match.damage else "") + f"a seat cannot be read ({problem})"
+    reason = values[_COLUMN_COUNT + 1]
+    match.quarantine = reason if reason is not None else match.damage
+    return match
+
+
+def _count(status: str) -> int:
+    """Rows an INSERT/UPDATE/DELETE touched, from its status ("UPDATE 1")."""
+    return int(status.rsplit(" ", 1)[-1]) if status and status[-1].isdigit() else 0
+
+
+def _in_range(*numbers: int) -> bool:
+    return all(_BIGINT[0] <= n < _BIGINT[1] for n in numbers)
+
+
+def redacted(url: str) -> str:
+    """The database URL as it may be shown: no password, ever."""
+    parts = urlsplit(url)
+    host = parts.hostname or "?"
+    port = f":{parts.port}" if parts.port else ""
+    user = f"{parts.username}@" if parts.username else ""
+    return f"{parts.scheme}://{user}{host}{port}{parts.path}"
+
+
+def explain(url: str, error: BaseException) -> str:
+    """One line for the operator about a database that cannot be used (never the password)."""
+    where = redacted(url)
+    if isinstance(error, asyncpg.exceptions.InvalidPasswordError):
+        return f"PostgreSQL at {where} refused the password (HEXPLAY_DATABASE_URL)"
+    if isinstance(error, asyncpg.exceptions.InvalidAuthorizationSpecificationError):
+        return f"PostgreSQL at {where} does not know this user: {error}"
+    if isinstance(error, asyncpg.exceptions.InvalidCatalogNameError):
+        return f"PostgreSQL at {where}: the database does not exist (create it, or fix HEXPLAY_DATABASE_URL)"
+    if isinstance(error, (OSError, TimeoutError)):
+        return f"cannot reach PostgreSQL at {where} ({getattr(error, 'strerror', None) or type(error).__name__})"
+    return f"cannot use PostgreSQL at {where}: {str(error).replace(url, where)}"
+
+
+class PostgresStore:
+    """The database on a PostgreSQL server, through a pool of connections."""
+
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+        self.pool = pool
+        self.url = url
+
+    @classmethod
+    async def open(
+        cls, url: str, pool_size: int = 10, statement_cache: bool = True, connect_timeout: float = 8.0
+    ) -> PostgresStore:
+        """Connect, check and migrate; StoreUnavailable says in one line why it cannot be used.
+
+        ``statement_cache`` off (asyncpg's prepared-statement cache) is for pgbouncer in transaction mode,
+        where a prepared statement may not be on the server connection the next query lands on.
+        """
+        try:
+            pool = await asyncpg.create_pool(
+                url,
+                min_size=1,
+                max_size=pool_size,
+                timeout=connect_timeout,
+                command_timeout=30,
+                statement_cache_size=100 if statement_cache else 0,
+            )
+        except (asyncpg.PostgresError, *_DOWN) as error:
+            raise StoreUnavailable(explain(url, error)) from None
+        except ValueError as error:  # an unreadable URL
+            raise StoreUnavailable(f"HEXPLAY_DATABASE_URL is not a PostgreSQL URL ({error})") from None
+        store = cls(pool, url)
+        try:
+            await store._migrate()
+        except (asyncpg.PostgresError, *_DOWN) as error:
+            await pool.close()
+            raise StoreUnavailable(explain(url, error)) from None
+        except BaseException:
+            await pool.close()
+            raise
+        return store
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+    async def schema_version(self) -> int:
+        async with self.pool.acquire() as conn:
+            exists = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
+            return int(await conn.fetchval("SELECT version FROM schema_version")) if exists else 0
+
+    async def _migrate(self) -> None:
+        """Apply the migrations not yet applied, each in its own transaction, one process at a time."""
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+            await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            current = await conn.fetchval("SELECT version FROM schema_version")
+            if current is None:
+                await conn.execute("INSERT INTO schema_version (version) VALUES (0)")
+                current = 0
+            for number, script in applies(current):
+                await conn.execute(script)
+                await conn.execute("UPDATE schema_version SET version = $1", number)
+                log.info("PostgreSQL schema migrated to version %d", number)
+
+    # -- plumbing --------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[asyncpg.Connection]:
+        """A connection in a transaction: committed if the block returns, rolled back if it raises."""
+        try:
+            async with self.pool.acquire() as conn, conn.transaction():
+                yield conn
+        except asyncpg.exceptions.DiskFullError as error:
+            raise StorageFull(str(error)) from None
+        except _DOWN as error:
+            raise StorageDown(str(error)) from None
+
+    async def _fetch(self, query: str, *params: Any) -> list[Any]:
+        try:
+            return list(await self.pool.fetch(query, *params))
+        except _DOWN as error:
+            raise StorageDown(str(error)) from None
+
+    async def _fetchrow(self, query: str, *params: Any) -> Any | None:
+        rows = await self._fetch(query, *params)
+        return rows[0] if rows else None
+
+    async def _execute(self, query: str, *params: Any) -> str:
+        try:
+            return str(await self.pool.execute(query, *params))
+        except asyncpg.exceptions.DiskFullError as error:
+            raise StorageFull(str(error)) from None
+        except _DOWN as error:
+            raise StorageDown(str(error)) from None
+
+    async def _matches(self, ids: Iterable[int]) -> list[MatchRow]:
+        ids = list(ids)
+        if not ids:
+            return []
+        rows = await self._fetch(_READ_MATCH + " WHERE m.id = ANY($1::bigint[])", ids)
+        by_id = {row[0]: _match_row(row) for row in rows}
+        return [by_id[i] for i in ids if i in by_id]
+
+    # -- matches -----------------------------------------------------------------
+
+    async def create_match(
+        self,
+        *,
+        game: str,
+        options: dict[str, Any],
+        players: int,
+        guild_id: int,
+        channel_id: int,
+        creator_id: int,
+        seats: Iterable[SeatRow],
+        now: float,
+        days_per_move: float | None = None,
+        rated: bool = True,
+        hints: bool = False,
+    ) -> int:
+        async with self.transaction() as db:
+            match_id = await db.fetchval(
+                "INSERT INTO matches (game, options, players, guild_id, channel_id, creator_id, status,"
+                " created_at, updated_at, days_per_move, rated, hints)"
+                " VALUES ($1, $2, $3, $4, $5, $6, 'lobby', $7, $7, $8, $9, $10) RETURNING id",
+                game,
+                json.dumps(options),
+                players,
+                guild_id,
+                channel_id,
+                creator_id,
+                now,
+                days_per_move,
+                int(rated),
+                int(hints),
+            )
+            await db.executemany(
+                "INSERT INTO seats (match_id, seat, user_id, name, accepted, computer) VALUES ($1, $2, $3, $4, $5, $6)",
+                [(match_id, s.seat, s.user_id, s.name, int(s.accepted), s.computer) for s in seats],
+            )
+        return int(match_id)
+
+    async def get_match(self, match_id: int) -> MatchRow | None:
+        if not _in_range(match_id):  # a forged id past 64 bits names no match
+            return None
+        row = await self._fetchrow(_READ_MATCH + " WHERE m.id = $1", match_id)
+        return _match_row(row) if row is not None else None
+
+    async def match_by_thread(self, thread_id: int) -> MatchRow | None:
+        if not _in_range(thread_id):
+            return None
+        row = await self._fetchrow(_READ_MATCH + " WHERE m.thread_id = $1 ORDER BY m.id LIMIT 1", thread_id)
+        return _match_row(row) if row is not None else None
+
+    async def matches_of_user(self, user_id: int, guild_id: int | None, statuses: tuple[str, ...]) -> list[MatchRow]:
+        if not _in_range(user_id, guild_id or 0):
+            return []
+        rows = await self._fetch(
+            _READ_MATCH + " WHERE m.id IN (SELECT s.match_id FROM seats s WHERE s.user_id = $1)"
+            " AND m.status = ANY($2::text[]) AND ($3::bigint IS NULL OR m.guild_id = $3)"
+            " AND NOT EXISTS (SELECT 1 FROM quarantine q WHERE q.match_id = m.id) ORDER BY m.id",
+            user_id,
+            list(statuses),
+            guild_id,
+        )
+        return [m for m in map(_match_row, rows) if m.quarantine is None]
+
+    async def open_lobbies(self, creator_id: int, guild_id: int) -> int:
+        """How many lobbies this user created in this server that are still waiting for players."""
+        row = await self._fetchrow(
+            "SELECT COUNT(*) FROM matches WHERE creator_id = $1 AND guild_id = $2 AND status = 'lobby'",
+            creator_id,
+            guild_id,
+        )
+        return int(row[0]) if row else 0
+
+    async def active_match_ids(self) -> list[int]:
+        return [r[0] for r in await self._fetch("SELECT id FROM matches WHERE status = 'active' ORDER BY id")]
+
+    async def mark_announced(self, match_id: int, version: int, channel_id: int, message_id: int) -> None:
+        """The board of ``version`` was posted as this message (reminders link to it); its claim ends."""
+        await self._execute(
+            "UPDATE matches SET board_channel_id = $1, board_message_id = $2,"
+            " announced_version = GREATEST(announced_version, $3), announce_claimed_until = NULL WHERE id = $4",
+            channel_id,
+            message_id,
+            version,
+            match_id,
+        )
+
+    async def claim_unannounced(self, now: float, lease: float) -> list[int]:
+        """Matches changed by a move whose board was never posted, claimed for ``lease`` seconds."""
+        rows = await self._fetch(
+            "UPDATE matches SET announce_claimed_until = $1 WHERE status IN ('active', 'finished')"
+            " AND announced_version < version AND NOT EXISTS (SELECT 1 FROM quarantine q WHERE q.match_id = id)"
+            " AND (announce_claimed_until IS NULL OR announce_claimed_until <= $2) RETURNING id",
+            now + lease,
+            now,
+        )
+        return sorted(r[0] for r in rows)
+
+    async def release_announcement(self, match_id: int) -> None:
+        """Give a claimed board back (not posted this time): a later try, in any process, takes it."""
+        await self._execute("UPDATE matches SET announce_claimed_until = NULL WHERE id = $1", match_id)
+
+    async def claim_announcement(self, match_id: int, now: float, lease: float) -> bool:
+        """Claim the posting of one match's latest board (a retry); False if it is posted, or another holds it."""
+        status = await self._execute(
+            "UPDATE matches SET announce_claimed_until = $1 WHERE id = $2 AND announced_version < version"
+            " AND (announce_claimed_until IS NULL OR announce_claimed_until <= $3)",
+            now + lease,
+            match_id,
+            now,
+        )
+        return _count(status) == 1
+
+    async def update_match_fields(self, match_id: int, **fields: Any) -> None:
+        allowed = {"thread_id", "lobby_message_id"}
+        assert set(fields) <= allowed, fields
+        assignments = ", ".join(f"{k} = ${i}" for i, k in enumerate(fields, start=2))
+        await self._execute(f"UPDATE matches SET {assignments} WHERE id = $1", match_id, *fields.values())
+
+    # -- the lobby ---------------------------------------------------------------
+
+    async def lobby_change(
+        self,
+        match_id: int,
+        expected_version: int,
+        *,
+        now: float,
+        accept_user: int | None = None,
+        remove_user: int | None = None,
+        add_seat: SeatRow | None = None,
+    ) -> None:
+        """One change to a lobby, refused if another change happened first."""
+        async with self.transaction() as db:
+            await _bump_version(db, match_id, expected_version, now, "lobby")
+            if accept_user is not None:
+                await db.execute(
+                    "UPDATE seats SET accepted = 1 WHERE match_id = $1 AND user_id = $2", match_id, accept_user
+                )
+            if remove_user is not None:
+                await db.execute("DELETE FROM seats WHERE match_id = $1 AND user_id = $2", match_id, remove_user)
+            if add_seat is not None:
+                await db.execute(
+                    "INSERT INTO seats (match_id, seat, user_id, name, accepted) VALUES ($1, $2, $3, $4, 1)",
+                    match_id,
+                    add_seat.seat,
+                    add_seat.user_id,
+                    add_seat.name,
+                )
+
+    async def start_match(
+        self,
+        match_id: int,
+        expected_version: int,
+        *,
+        seats: list[SeatRow],
+        state: dict[str, Any],
+        now: float,
+        reminder: ReminderPlan | None,
+        deadline_at: float | None = None,
+    ) -> None:
+        """Turn a lobby into an active match with its final seats, in one transaction."""
+        async with self.transaction() as db:
+            await _bump_version(db, match_id, expected_version, now, "lobby")
+            await db.execute("DELETE FROM seats WHERE match_id = $1", match_id)
+            await db.executemany(
+                "INSERT INTO seats (match_id, seat, user_id, name, accepted, computer) VALUES ($1, $2, $3, $4, 1, $5)",
+                [(match_id, s.seat, s.user_id, s.name, s.computer) for s in seats],
+            )
+            await db.execute(
+                "UPDATE matches SET status = 'active', players = $2, state = $3, turn_started_at = $4,"
+                " deadline_at = $5, deadline_notice = 0 WHERE id = $1",
+                match_id,
+                len(seats),
+                json.dumps(state),
+                now,
+                deadline_at,
+            )
+            await db.execute("DELETE FROM reminders WHERE match_id = $1", match_id)
+            if reminder is not None:
+                at = _REMINDER_AT.format(now="$5", user="$2", guild="$4", default="$6")
+                await db.execute(
+                    f"INSERT INTO reminders (match_id, user_id, ply, remind_at) VALUES ($1, $2, $3, {at})",
+                    match_id,
+                    reminder.user_id,
+                    reminder.ply,
+                    reminder.guild_id,
+                    now,
+                    reminder.default_hours,
+                )
+
+    async def cancel_match(self, match_id: int, expected_version: int, now: float) -> None:
+        status = await self._execute(
+            "UPDATE matches SET version = version + 1, updated_at = $1, status = 'cancelled'"
+            " WHERE id = $2 AND version = $3 AND status = 'lobby'",
+            now,
+            match_id,
+            expected_version,
+        )
+        if _count(status) != 1:
+            raise VersionConflict(match_id)
+
+    # -- moves ---------------------------------------------------------------------
+
+    async def apply_move(self, match_id: int, expected_version: int, **change: Any) -> int:
+        """Record one move and the new state atomically (see :meth:`record_move`). Returns the new version."""
+        return (await self.record_move(match_id, expected_version, **change)).match.version
+
+    async def record_move(
+        self,
+        match_id: int,
+        expected_version: int,
+        *,
+        move: MoveRow,
+        state: dict[str, Any],
+        finished: bool,
+        result: dict[str, Any] | None,
+        turn_changed: bool,
+        resigned_seat: int | None,
+        reminder: ReminderPlan | None,
+        now: float,
+        deadline_at: float | None = None,
+    ) -> RecordedMove:
+        """Record one move and the new state atomically: one statement, one round trip.
+
+        The version check, the log row, the new position, the turn's start and deadline, a resignation, the
+        offers it lapses and the next reminder are data-modifying CTEs of one statement (atomic on its own);
+        the match comes back as committed, with the posted offers the move lapsed.
+        """
+        remind = reminder is not None and turn_changed and not finished
+        params = [
+            match_id,
+            expected_version,
+            now,
+            json.dumps(state),
+            "finished" if finished else "active",
+            json.dumps(result) if result is not None else None,
+            turn_changed,
+            finished,
+            deadline_at,
+            move.ply,
+            move.seat,
+            move.user_id,
+            move.kind,
+            move.notation,
+            move.entered or move.notation,
+            json.dumps(move.events),
+            resigned_seat,
+            remind,
+            reminder.user_id if reminder else None,
+            reminder.guild_id if reminder else None,
+            reminder.default_hours if reminder else None,
+            reminder.ply if reminder else None,
+        ]
+        at = _REMINDER_AT.format(now="$3", user="$19", guild="$20", default="$21")
+        query = f"""
+            WITH bumped AS (
+                UPDATE matches SET version = version + 1, updated_at = $3, state = $4, status = $5, result = $6,
+                    turn_started_at = CASE WHEN $7 THEN $3 ELSE turn_started_at END,
+                    deadline_at = CASE WHEN $8 THEN NULL WHEN $7 THEN $9::double precision ELSE deadline_at END,
+                    deadline_notice = CASE WHEN $7 OR $8 THEN 0 ELSE deadline_notice END,
+                    deadline_claimed_until = CASE WHEN $7 OR $8 THEN NULL ELSE deadline_claimed_until END
+                WHERE id = $1 AND version = $2 AND status = 'active'
+                RETURNING {_MATCH_COLUMNS}
+            ), logged AS (
+                INSERT INTO moves (match_id, seq, ply, seat, user_id, kind, notation, entered, events, created_at)
+                SELECT id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE match_id = $1),
+                    $10, $11, $12, $13, $14, $15, $16, $3 FROM bumped
+            ), resigned AS (
+                UPDATE seats SET resigned = 1 WHERE match_id = $1 AND seat = $17 AND EXISTS (SELECT 1 FROM bumped)
+            ), lapsed AS (
+                DELETE FROM offers WHERE match_id = $1 AND EXISTS (SELECT 1 FROM bumped)
+                RETURNING channel_id, message_id
+            ), unreminded AS (
+                DELETE FROM reminders WHERE match_id = $1 AND EXISTS (SELECT 1 FROM bumped)
+                    AND ($8 OR ($7 AND NOT $18))
+            ), reminded AS (
+                INSERT INTO reminders (match_id, user_id, ply, remind_at)
+                SELECT $1, $19, $22, {at} FROM bumped WHERE $18
+                ON CONFLICT (match_id) DO UPDATE SET user_id = excluded.user_id, ply = excluded.ply,
+                    remind_at = excluded.remind_at, last_sent_at = NULL, snoozed = 0, claimed_until = NULL
+            )
+            SELECT b.*,
+                (SELECT json_agg(json_build_array(s.seat, s.user_id::text, s.name, s.accepted,
+                    CASE WHEN s.seat = $17 THEN 1 ELSE s.resigned END, s.computer) ORDER BY s.seat)
+                    FROM seats s WHERE s.match_id = $1),
+                (SELECT q.reason FROM quarantine q WHERE q.match_id = $1),
+                (SELECT json_agg(json_build_array(l.channel_id::text, l.message_id::text)) FROM lapsed l
+                    WHERE l.message_id IS NOT NULL)
+            FROM bumped b
+        """
+        try:
+            row = await self.pool.fetchrow(query, *params)
+        except asyncpg.exceptions.DiskFullError as error:
+            raise StorageFull(str(error)) from None
+        except _DOWN as error:
+            raise StorageDown(str(error)) from None
+        if row is None:
+            raise VersionConflict(match_id)
+        values = list(row)
+        lapsed = [(int(c), int(m)) for c, m in json.loads(values[-1] or "[]")]
+        return RecordedMove(_match_row(values[:-1]), lapsed)
+
+    # -- quarantine: a match whose data cannot be served is set aside, never rewritten --------------
+
+    async def quarantine(self, match_id: int, reason: str, now: float) -> bool:
+        """Set a match aside; False if it already was."""
+        status = await self._execute(
+            "INSERT INTO quarantine (match_id, reason, since) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+            match_id,
+            reason,
+            now,
+        )
+        return _count(status) == 1
+
+    async def release_quarantine(self, match_id: int) -> None:
+        await self._execute("DELETE FROM quarantine WHERE match_id = $1", match_id)
+
+    async def quarantined_ids(self) -> list[int]:
+        return [r[0] for r in await self._fetch("SELECT match_id FROM quarantine ORDER BY match_id")]
+
+    async def claim_paused_untold(self, now: float, lease: float) -> list[int]:
+        """Set-aside matches whose players have not been told yet, claimed for ``lease`` seconds."""
+        rows = await self._fetch(
+            "UPDATE quarantine SET told_claimed_until = $1 WHERE players_told = 0"
+            " AND (told_claimed_until IS NULL OR told_claimed_until <= $2) RETURNING match_id",
+            now + lease,
+            now,
+        )
+        return sorted(r[0] for r in rows)
+
+    async def release_paused_notice(self, match_id: int) -> None:
+        await self._execute("UPDATE quarantine SET told_claimed_until = NULL WHERE match_id = $1", match_id)
+
+    async def quarantine_told(self, match_id: int) -> None:
+        await self._execute("UPDATE quarantine SET players_told = 1 WHERE match_id = $1", match_id)
+
+    async def moves(self, match_id: int) -> list[MoveRow]:
+        rows = await self._fetch(
+            "SELECT seq, ply, seat, user_id, kind, notation, events, created_at, entered FROM moves"
+            " WHERE match_id = $1 ORDER BY seq",
+            match_id,
+        )
+        return [_move_from(match_id, r) for r in rows]
+
+    # -- reminders and preferences ---------------------------------------------------
+
+    async def claim_due_reminders(self, now: float, lease: float) -> list[ReminderRow]:
+        """Due reminders nobody holds, claimed for ``lease`` seconds (each goes to one process only)."""
+        rows = await self._fetch(
+            "UPDATE reminders SET claimed_until = $1 WHERE remind_at <= $2 AND snoozed = 0"
+            " AND (claimed_until IS NULL OR claimed_until <= $2)"
+            " RETURNING match_id, user_id, ply, remind_at, last_sent_at, snoozed",
+            now + lease,
+            now,
+        )
+        return sorted((ReminderRow(r[0], r[1], r[2], r[3], r[4], bool(r[5])) for r in rows), key=lambda r: r.remind_at)
+
+    async def release_reminder(self, match_id: int) -> None:
+        """Give a claimed reminder back (not delivered this time): the next pass, in any process, tries again."""
+        await self._execute("UPDATE reminders SET claimed_until = NULL WHERE match_id = $1", match_id)
+
+    async def get_reminder(self, match_id: int) -> ReminderRow | None:
+        r = await self._fetchrow(
+            "SELECT match_id, user_id, ply, remind_at, last_sent_at, snoozed FROM reminders WHERE match_id = $1",
+            match_id,
+        )
+        return ReminderRow(r[0], r[1], r[2], r[3], r[4], bool(r[5])) if r else None
+
+    async def reminder_sent(self, match_id: int, ply: int, now: float, next_at: float) -> bool:
+        """Mark a reminder as sent (its claim ends); False if the turn moved on meanwhile."""
+        status = await self._execute(
+            "UPDATE reminders SET last_sent_at = $1, remind_at = $2, claimed_until = NULL"
+            " WHERE match_id = $3 AND ply = $4",
+            now,
+            next_at,
+            match_id,
+            ply,
+        )
+        return _count(status) == 1
+
+    async def snooze(self, match_id: int, user_id: int, ply: int) -> bool:
+        if not _in_range(match_id, user_id, ply):
+            return False
+        status = await self._execute(
+            "UPDATE reminders SET snoozed = 1, claimed_until = NULL WHERE match_id = $1 AND user_id = $2 AND ply = $3",
+            match_id,
+            user_id,
+            ply,
+        )
+        return _count(status) == 1
+
+    async def count_refused_try(self, match_id: int, notice: str, version: int) -> int:
+        """One more refused try of ``notice`` about the match at ``version``; the tries so far at that version."""
+        row = await self._fetchrow(
+            "INSERT INTO refused_notices AS r (match_id, notice, version, tries) VALUES ($1, $2, $3, 1)"
+            " ON CONFLICT (match_id, notice) DO UPDATE SET version = excluded.version,"
+            " tries = CASE WHEN r.version = excluded.version THEN r.tries + 1 ELSE 1 END RETURNING tries",
+            match_id,
+            notice,
+            version,
+        )
+        assert row is not None  # an upsert returns its row
+        return int(row[0])
+
+    async def get_preferences(self, user_id: int, guild_id: int) -> Preferences:
+        """The user's preferences in this server, falling back to their global ones (guild 0)."""
+        row = await self._fetchrow(
+            "SELECT reminders, delay_hours, via, challenges FROM preferences"
+            " WHERE user_id = $1 AND guild_id IN ($2, 0) ORDER BY guild_id DESC LIMIT 1",
+            user_id,
+            guild_id,
+        )
+        if row is None:
+            return Preferences()
+        return Preferences(bool(row[0]), row[1], row[2], row[3])
+
+    async def reminder_hours(self, user_id: int, guild_id: int) -> tuple[float | None, float | None]:
+        """(the user's reminder delay as :meth:`get_preferences` gives it, the server's default) in one query."""
+        row = await self._fetchrow(
+            "SELECT (SELECT delay_hours FROM preferences WHERE user_id = $1 AND guild_id IN ($2, 0)"
+            " ORDER BY guild_id DESC LIMIT 1), (SELECT reminder_hours FROM guild_settings WHERE guild_id = $2)",
+            user_id,
+            guild_id,
+        )
+        return (row[0], row[1]) if row else (None, None)
+
+    async def set_preferences(self, user_id: int, guild_id: int, prefs: Preferences) -> None:
+        await self._execute(
+            "INSERT INTO preferences (user_id, guild_id, reminders, delay_hours, via, challenges)"
+            " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (user_id, guild_id) DO UPDATE SET"
+            " reminders = excluded.reminders, delay_hours = excluded.delay_hours, via = excluded.via,"
+            " challenges = excluded.challenges",
+            user_id,
+            guild_id,
+            int(prefs.reminders),
+            prefs.delay_hours,
+            prefs.via,
+            prefs.challenges,
+        )
+
+    # -- challenge limits and refusals ------------------------------------------------
+
+    async def admit_challenge(
+        self, guild_id: int, challenger_id: int, invited_ids: list[int], now: float, caps: ChallengeCaps
+    ) -> ChallengeRefusal | None:
+        """Check a challenge against every limit and, when none refuses it, count it: one transaction under an
+        advisory lock, so two challenges at the same instant (from any processes) cannot both take the last
+        place in a count. See the SQLite store for what the transaction tidies."""
+        async with self.transaction() as db:
+            await db.execute("SELECT pg_advisory_xact_lock($1)", _CHALLENGE_LOCK)
+            await db.execute("UPDATE challenge_events SET at = $1 WHERE at > $1", now)
+            await db.execute(
+                "DELETE FROM challenge_events WHERE at <= $1", now - max(caps.window, caps.same_player_window)
+            )
+            refusal = await _challenge_refusal(db, guild_id, challenger_id, invited_ids, now, caps)
+            if refusal is None:
+                await db.executemany(
+                    "INSERT INTO challenge_events (guild_id, challenger_id, invited_id, at) VALUES ($1, $2, $3, $4)",
+                    [(guild_id, challenger_id, invited, now) for invited in [0, *invited_ids]],
+                )
+            return refusal
+
+    async def block(self, user_id: int, blocked_id: int, now: float) -> None:
+        """``user_id`` refuses challenges from ``blocked_id``, in every server (again: no change)."""
+        await self._execute(
+            "INSERT INTO challenge_blocks (user_id, blocked_id, since) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+            user_id,
+            blocked_id,
+            now,
+        )
+
+    async def unblock(self, user_id: int, blocked_id: int) -> bool:
+        """False when there was no such block."""
+        status = await self._execute(
+            "DELETE FROM challenge_blocks WHERE user_id = $1 AND blocked_id = $2", user_id, blocked_id
+        )
+        return _count(status) == 1
+
+    async def blocked_by(self, user_id: int) -> list[int]:
+        """Whom the user refuses challenges from, oldest block first."""
+        rows = await self._fetch(
+            "SELECT blocked_id FROM challenge_blocks WHERE user_id = $1 ORDER BY since, blocked_id", user_id
+        )
+        return [r[0] for r in rows]
+
+    # -- offers: draws and takebacks -------------------------------------------------
+
+    async def make_offer(self, match_id: int, expected_version: int, offer: OfferRow) -> None:
+        """Record an offer for the match as the maker saw it; refused if the match changed since."""
+        async with self.transaction() as db:
+            row = await db.fetchrow("SELECT version, status FROM matches WHERE id = $1 FOR SHARE", match_id)
+            if row is None or row[0] != expected_version or row[1] != "active":
+                raise VersionConflict(match_id)
+            await db.execute(
+                "INSERT INTO offers (match_id, kind, user_id, at_seq, accepted, created_at)"
+                " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (match_id, kind) DO UPDATE SET"
+                " user_id = excluded.user_id, at_seq = excluded.at_seq, accepted = excluded.accepted,"
+                " created_at = excluded.created_at, channel_id = NULL, message_id = NULL",
+                match_id,
+                offer.kind,
+                offer.user_id,
+                offer.at_seq,
+                json.dumps(offer.accepted),
+                offer.created_at,
+            )
+
+    async def get_offer(self, match_id: int, kind: str) -> OfferRow | None:
+        r = await self._fetchrow(
+            "SELECT match_id, kind, user_id, at_seq, accepted, created_at FROM offers"
+            " WHERE match_id = $1 AND kind = $2",
+            match_id,
+            kind,
+        )
+        return OfferRow(r[0], r[1], r[2], r[3], _accepted(match_id, r[4]), r[5]) if r else None
+
+    async def accept_offer(self, match_id: int, kind: str, at_seq: int, user_id: int) -> list[int] | None:
+        """Add one acceptance; returns who has accepted, or None if the offer is gone."""
+        if not _in_range(at_seq):
+            return None
+        async with self.transaction() as db:
+            row = await db.fetchrow(
+                "SELECT accepted FROM offers WHERE match_id = $1 AND kind = $2 AND at_seq = $3 FOR UPDATE",
+                match_id,
+                kind,
+                at_seq,
+            )
+            if row is None:
+                return None
+            accepted = sorted(set(_accepted(match_id, row[0])) | {user_id})
+            await db.execute(
+                "UPDATE offers SET accepted = $1 WHERE match_id = $2 AND kind = $3",
+                json.dumps(accepted),
+                match_id,
+                kind,
+            )
+            return accepted
+
+    async def set_offer_message(self, match_id: int, kind: str, at_seq: int, channel_id: int, message_id: int) -> None:
+        await self._execute(
+            "UPDATE offers SET channel_id = $1, message_id = $2 WHERE match_id = $3 AND kind = $4 AND at_seq = $5",
+            channel_id,
+            message_id,
+            match_id,
+            kind,
+            at_seq,
+        )
+
+    async def offer_messages(self, match_id: int) -> list[tuple[int, int]]:
+        """(channel, message) of the match's pending offers that were posted."""
+        rows = await self._fetch(
+            "SELECT channel_id, message_id FROM offers WHERE match_id = $1 AND message_id IS NOT NULL", match_id
+        )
+        return [(r[0], r[1]) for r in rows]
+
+    async def withdraw_offer(self, match_id: int, kind: str, at_seq: int) -> bool:
+        if not _in_range(at_seq):
+            return False
+        status = await self._execute(
+            "DELETE FROM offers WHERE match_id = $1 AND kind = $2 AND at_seq = $3", match_id, kind, at_seq
+        )
+        return _count(status) == 1
+
+    # -- time limits, vacations and outages ------------------------------------------------
+
+    async def claim_deadlines(self, now: float, warnings: tuple[tuple[int, float], ...], lease: float) -> list[int]:
+        """Active matches with a notice due, claimed for ``lease`` seconds (see the SQLite store)."""
+        due = ["(deadline_notice < 3 AND deadline_at <= $2)"]
+        params: list[Any] = [now + lease, now]
+        for level, before in warnings:
+            n = len(params)
+            due.append(
+                f"(deadline_notice < ${n + 1} AND deadline_at - ${n + 2} <= $2 AND days_per_move * 86400 > ${n + 2})"
+            )
+            params += [level, before]
+        rows = await self._fetch(
+            "UPDATE matches SET deadline_claimed_until = $1 WHERE status = 'active' AND deadline_at IS NOT NULL"
+            f" AND deadline_notice < 3 AND ({' OR '.join(due)})"
+            " AND NOT EXISTS (SELECT 1 FROM quarantine q WHERE q.match_id = id)"
+            " AND (deadline_claimed_until IS NULL OR deadline_claimed_until <= $2) RETURNING id, deadline_at",
+            *params,
+        )
+        return [r[0] for r in sorted(rows, key=lambda r: (r[1], r[0]))]
+
+    async def release_deadline(self, match_id: int) -> None:
+        """Give a claimed deadline notice back (not delivered this time)."""
+        await self._execute("UPDATE matches SET deadline_claimed_until = NULL WHERE id = $1", match_id)
+
+    async def set_deadline_notice(self, match_id: int, expected_version: int, level: int) -> bool:
+        """Remember what was sent about the current deadline (its claim ends); False if the match changed."""
+        status = await self._execute(
+            "UPDATE matches SET deadline_notice = $1, deadline_claimed_until = NULL"
+            " WHERE id = $2 AND version = $3 AND deadline_notice < $1",
+            level,
+            match_id,
+            expected_version,
+        )
+        return _count(status) == 1
+
+    async def extend_deadline(self, match_id: int, expected_version: int, seconds: float) -> bool:
+        """Push the current turn's deadline back (a vacation), if the turn is still the one that was read."""
+        status = await self._execute(
+            "UPDATE matches SET deadline_at = deadline_at + $1, deadline_notice = 0"
+            " WHERE id = $2 AND version = $3 AND status = 'active' AND deadline_at IS NOT NULL",
+            seconds,
+            match_id,
+            expected_version,
+        )
+        return _count(status) == 1
+
+    async def add_vacation(self, user_id: int, starts_at: float, ends_at: float) -> None:
+        await self._execute(
+            "INSERT INTO vacations (user_id, starts_at, ends_at) VALUES ($1, $2, $3)", user_id, starts_at, ends_at
+        )
+
+    async def vacation_until(self, user_id: int, now: float) -> float | None:
+        row = await self._fetchrow(
+            "SELECT MAX(ends_at) FROM vacations WHERE user_id = $1 AND starts_at <= $2 AND ends_at > $2", user_id, now
+        )
+        return row[0] if row and row[0] is not None else None
+
+    async def vacation_seconds_since(self, user_id: int, since: float) -> float:
+        row = await self._fetchrow(
+            "SELECT COALESCE(SUM(ends_at - starts_at), 0) FROM vacations WHERE user_id = $1 AND starts_at >= $2",
+            user_id,
+            since,
+        )
+        return float(row[0]) if row else 0.0
+
+    async def last_seen(self) -> float | None:
+        row = await self._fetchrow("SELECT last_seen FROM heartbeat WHERE id = 1")
+        return row[0] if row else None
+
+    async def beat(self, now: float) -> None:
+        """The bot is alive at ``now`` (written by every timer pass and at shutdown)."""
+        await self._execute(
+            "INSERT INTO heartbeat AS h (id, last_seen) VALUES (1, $1)"
+            " ON CONFLICT (id) DO UPDATE SET last_seen = GREATEST(h.last_seen, excluded.last_seen)",
+            now,
+        )
+
+    async def record_outage(self, started_at: float, ended_at: float) -> int:
+        """Record that the bot was down, and give every running clock that time back. Returns matches extended."""
+        async with self.transaction() as db:
+            await db.execute("INSERT INTO outages (started_at, ended_at) VALUES ($1, $2)", started_at, ended_at)
+            status = await db.execute(
+                "UPDATE matches SET deadline_at = deadline_at + $1, deadline_notice = 0"
+                " WHERE status = 'active' AND deadline_at IS NOT NULL AND deadline_at > $2",
+                ended_at - started_at,
+                started_at,
+            )
+            await db.execute(
+                "INSERT INTO heartbeat (id, last_seen) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET last_seen = $1",
+                ended_at,
+            )
+            return _count(status)
+
+    async def outages(self) -> list[tuple[float, float]]:
+        return [(r[0], r[1]) for r in await self._fetch("SELECT started_at, ended_at FROM outages ORDER BY started_at")]
+
+    # -- ratings -----------------------------------------------------------------------------
+
+    async def unrated_finished_ids(self) -> list[int]:
+        """Finished matches whose rating was never settled (the bot stopped in between)."""
+        rows = await self._fetch(
+            "SELECT id FROM matches m WHERE status = 'finished'"
+            " AND NOT EXISTS (SELECT 1 FROM rated_matches r WHERE r.match_id = m.id) ORDER BY updated_at, id"
+        )
+        return [r[0] for r in rows]
+
+    async def ratings_of(self, guild_id: int, game: str, user_ids: list[int]) -> dict[int, RatingRow]:
+        rows = await self._fetch(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = $1 AND game = $2 AND user_id = ANY($3::bigint[])",
+            guild_id,
+            game,
+            user_ids,
+        )
+        return {r[2]: RatingRow(*r) for r in rows}
+
+    async def settle_rating(
+        self, match_id: int, counted: bool, rows: list[RatingRow], now: float, read_games: dict[int, int | None]
+    ) -> str:
+        """Store a match's rating changes once: "settled", "already", or "stale" (see the SQLite store); under
+        an advisory lock, so two settlements of the same players in two processes are judged one after the other."""
+        async with self.transaction() as db:
+            await db.execute("SELECT pg_advisory_xact_lock($1)", _RATING_LOCK)
+            for user_id, games in read_games.items():
+                found = await db.fetchval(
+                    "SELECT r.games FROM matches m JOIN ratings r ON r.guild_id = m.guild_id AND r.game = m.game"
+                    " WHERE m.id = $1 AND r.user_id = $2",
+                    match_id,
+                    user_id,
+                )
+                if found != games:
+                    return "stale"
+            status = await db.execute(
+                "INSERT INTO rated_matches (match_id, counted, rated_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                match_id,
+                int(counted),
+                now,
+            )
+            if _count(status) != 1:
+                return "already"
+            await db.executemany(
+                f"INSERT INTO ratings ({_RATING_COLUMNS}, updated_at)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+                " ON CONFLICT (guild_id, game, user_id) DO UPDATE SET name = excluded.name, mu = excluded.mu,"
+                " sigma = excluded.sigma, games = excluded.games, wins = excluded.wins, losses = excluded.losses,"
+                " draws = excluded.draws, updated_at = excluded.updated_at",
+                [
+                    (r.guild_id, r.game, r.user_id, r.name, r.mu, r.sigma, r.games, r.wins, r.losses, r.draws, now)
+                    for r in rows
+                ],
+            )
+            return "settled"
+
+    async def leaderboard(self, guild_id: int, game: str) -> list[RatingRow]:
+        """Everyone rated in this server's game, best first (conservative skill mu - 3 sigma)."""
+        rows = await self._fetch(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = $1 AND game = $2 AND games > 0"
+            " ORDER BY mu - 3 * sigma DESC, games DESC, user_id",
+            guild_id,
+            game,
+        )
+        return [RatingRow(*r) for r in rows]
+
+    async def ratings_of_user(self, guild_id: int, user_id: int) -> list[RatingRow]:
+        rows = await self._fetch(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = $1 AND user_id = $2 ORDER BY game",
+            guild_id,
+            user_id,
+        )
+        return [RatingRow(*r) for r in rows]
+
+    # -- server settings and server-wide lists ----------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        row = await self._fetchrow(
+            "SELECT match_channel_id, days_per_move, reminder_hours FROM guild_settings WHERE guild_id = $1", guild_id
+        )
+        return GuildSettings(*row) if row else GuildSettings()
+
+    async def set_guild_settings(self, guild_id: int, settings: GuildSettings, now: float) -> None:
+        await self._execute(
+            "INSERT INTO guild_settings (guild_id, match_channel_id, days_per_move, reminder_hours, updated_at)"
+            " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (guild_id) DO UPDATE SET"
+            " match_channel_id = excluded.match_channel_id, days_per_move = excluded.days_per_move,"
+            " reminder_hours = excluded.reminder_hours, updated_at = excluded.updated_at",
+            guild_id,
+            settings.match_channel_id,
+            settings.days_per_move,
+            settings.reminder_hours,
+            now,
+        )
+
+    async def active_matches_of_guild(self, guild_id: int, limit: int = 50) -> list[MatchRow]:
+        rows = await self._fetch(
+            _READ_MATCH + " WHERE m.guild_id = $1 AND m.status = 'active'"
+            " AND NOT EXISTS (SELECT 1 FROM quarantine q WHERE q.match_id = m.id) ORDER BY m.updated_at DESC LIMIT $2",
+            guild_id,
+            limit,
+        )
+        return [m for m in map(_match_row, rows) if m.quarantine is None]
+
+
+async def _bump_version(db: asyncpg.Connection, match_id: int, expected: int, now: float, status: str) -> int:
+    done = await db.execute(
+        "UPDATE matches SET version = version + 1, updated_at = $1 WHERE id = $2 AND version = $3 AND status = $4",
+        now,
+        match_id,
+        expected,
+        status,
+    )
+    if _count(done) != 1:
+        raise VersionConflict(match_id)
+    return expected + 1
+
+
+async def _challenge_refusal(
+    db: asyncpg.Connection, guild_id: int, challenger_id: int, invited_ids: list[int], now: float, caps: ChallengeCaps
+) -> ChallengeRefusal | None:
+    """The first rule a challenge breaks (see SqliteStore.admit_challenge)."""
+    for invited in invited_ids:
+        if await db.fetchval(
+            "SELECT COUNT(*) FROM challenge_blocks WHERE user_id = $1 AND blocked_id = $2", invited, challenger_id
+        ):
+            return ChallengeRefusal("blocked", invited)
+    for invited in invited_ids:  # the server's row, else the global one (as get_preferences reads them)
+        choice = await db.fetchval(
+            "SELECT challenges FROM preferences WHERE user_id = $1 AND guild_id IN ($2, 0)"
+            " ORDER BY guild_id DESC LIMIT 1",
+            invited,
+            guild_id,
+        )
+        if choice == "nobody":
+            return ChallengeRefusal("nobody", invited)
+    if (
+        await db.fetchval(
+            "SELECT COUNT(*) FROM matches WHERE creator_id = $1 AND guild_id = $2 AND status = 'lobby'",
+            challenger_id,
+            guild_id,
+        )
+        >= caps.open_lobbies
+    ):
+        return ChallengeRefusal("open_lobbies")
+    count, oldest = await db.fetchrow(
+        "SELECT COUNT(*), MIN(at) FROM challenge_events WHERE challenger_id = $1 AND invited_id = 0 AND guild_id = $2"
+        " AND at > $3",
+        challenger_id,
+        guild_id,
+        now - caps.window,
+    )
+    if count >= caps.per_window:
+        return ChallengeRefusal("rate", None, oldest + caps.window - now)
+    for invited in invited_ids:
+        count, oldest = await db.fetchrow(
+            "SELECT COUNT(*), MIN(at) FROM challenge_events WHERE challenger_id = $1 AND invited_id = $2 AND at > $3",
+            challenger_id,
+            invited,
+            now - caps.same_player_window,
+        )
+        if count >= caps.same_player:
+            return ChallengeRefusal("same_player", invited, oldest + caps.same_player_window - now)
+    for invited in invited_ids:
+        waiting = await db.fetchval(
+            "SELECT COUNT(*) FROM seats s JOIN matches m ON m.id = s.match_id WHERE s.user_id = $1"
+            " AND s.accepted = 0 AND m.status = 'lobby' AND m.guild_id = $2",
+            invited,
+            guild_id,
+        )
+        if waiting >= caps.invitations_waiting:
+            return ChallengeRefusal("waiting", invited)
+    return None
+
+
+__all__ = ["MIGRATIONS", "PostgresStore", "explain", "redacted"]
