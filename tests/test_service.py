@@ -110,6 +110,28 @@ async def test_simultaneous_moves_apply_exactly_once(env):
     assert len(await service.store.moves(match.id)) == 1
 
 
+async def test_a_turn_decided_on_an_out_of_date_read_is_decided_again_and_stored_once(env):
+    """/move plays on the read that found the match (one trip fewer); a read the match has left since is
+    never what the turn is stored on: it is decided again on the match as it is."""
+    service, _, _ = env
+    match = await started_match(service)
+    alice_saw = await service.get(match.id)  # alice to move
+    await service.play(match.id, ALICE[0], "e5")
+    bob_saw = await service.get(match.id)
+    # bob's read is from before alice moved: it says "not your turn", the match says otherwise
+    await service.play(match.id, BOB[0], "e4", seen=alice_saw)
+    # alice's read is two turns old: decided on it, the store's compare-and-set refuses it, so it is decided anew
+    outcome = await service.play(match.id, ALICE[0], "d5", seen=alice_saw)
+    assert [m.notation for m in await service.store.moves(match.id)] == ["e5", "e4", "d5"]
+    assert outcome.match.version == bob_saw.version + 2
+    assert replay(outcome.match, await service.store.moves(match.id)).to_json() == outcome.match.state
+    with refused(match="not your turn"):  # a read that is current decides alone
+        await service.play(match.id, ALICE[0], "c5", seen=await service.get(match.id))
+    with refused(match="not your turn"):  # and an old one that says yes is asked again
+        await service.play(match.id, ALICE[0], "c5", seen=alice_saw)
+    assert len(await service.store.moves(match.id)) == 3
+
+
 async def test_stale_button_version_is_refused(env):
     service, _, _ = env
     match = await started_match(service)

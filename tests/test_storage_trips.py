@@ -3,12 +3,21 @@ one-trip calls keep the store's guarantees: one transaction, the version check, 
 
 from __future__ import annotations
 
+import sqlite3
+
+import asyncpg
 import pytest
 
+from bot.domain.clock import ManualClock
 from bot.domain.errors import VersionConflict
 from bot.domain.model import GuildSettings, MoveRow, OfferRow, Preferences, ReminderPlan
 from bot.service.matches import MatchService
+from bot.store import Store, open_store
 from bot.store.sqlite import SqliteStore
+from tests import backends
+from tests.pgwire import CountingProxy
+
+pytestmark = pytest.mark.both_backends
 
 ALICE, BOB = (101, "alice"), (102, "bob")
 GUILD, CHANNEL = 9000, 9001
@@ -21,12 +30,8 @@ async def started(service: MatchService) -> int:
     return match.id
 
 
-async def snapshot(store: SqliteStore) -> dict[str, list[tuple]]:
-    rows = {}
-    for table in TABLES:
-        async with store.reading() as db, db.execute(f"SELECT * FROM {table} ORDER BY 1, 2") as cursor:
-            rows[table] = [tuple(r) for r in await cursor.fetchall()]
-    return rows
+async def snapshot(store: Store) -> dict[str, list[tuple]]:
+    return {table: await backends.fetch(store, f"SELECT * FROM {table} ORDER BY 1, 2") for table in TABLES}
 
 
 def count_trips(store: SqliteStore, monkeypatch) -> list[str]:
@@ -42,6 +47,7 @@ def count_trips(store: SqliteStore, monkeypatch) -> list[str]:
     return trips
 
 
+@pytest.mark.sqlite_only
 async def test_a_turn_makes_few_trips_to_the_database_thread(service, monkeypatch):
     """Finding the match by its thread, playing (read, reminder delay, the move's transaction) and
     recording the posted board: five trips. Each statement on its own was about sixty."""
@@ -52,6 +58,29 @@ async def test_a_turn_makes_few_trips_to_the_database_thread(service, monkeypatc
     outcome = await service.play(found.id, ALICE[0], "e5")
     await service.store.mark_announced(match_id, outcome.match.version, 555, 1)
     assert len(trips) <= 5, trips
+
+
+async def test_a_turn_on_postgresql_makes_at_most_three_round_trips_to_the_server(postgres_server):
+    """Counted on the wire: finding the match by its thread (the match, its seats and its quarantine in one
+    statement), playing (the version check, the log, the position, the reminder, the lapsed offers in one
+    statement) and recording the posted board."""
+    await backends.empty_postgres(postgres_server.url)
+    proxy = await CountingProxy("127.0.0.1", postgres_server.port).start()
+    store = await open_store(proxy.url(postgres_server.url))
+    try:
+        service = MatchService(store, ManualClock(), default_reminder_hours=24)
+        for _ in range(2):  # the second turn is the common path: the pool is warm, its statements prepared
+            match_id = await started(service)
+            await store.update_match_fields(match_id, thread_id=555 + match_id)
+            proxy.reset()
+            found = await service.resolve(ALICE[0], GUILD, 555 + match_id, None)
+            outcome = await service.play(found.id, ALICE[0], "e5", seen=found)  # as /move does
+            await store.mark_announced(match_id, outcome.match.version, 555 + match_id, 1)
+            service.clock.advance(61)
+        assert proxy.trips <= 3, dict(proxy.kinds)
+    finally:
+        await store.close()
+        await proxy.stop()
 
 
 async def test_record_move_returns_the_match_as_committed_and_the_offers_it_lapsed(service):
@@ -104,14 +133,12 @@ async def test_a_stale_move_writes_nothing(service):
 async def test_a_failing_step_rolls_the_whole_move_back(service):
     """The version is bumped first; a later statement failing (a move kind the table's CHECK refuses)
     must take the bump back with it, or the match would be stuck on a version nobody saw."""
-    import sqlite3
-
     match_id = await started(service)
     store = service.store
     match = await store.get_match(match_id)
     before = await snapshot(store)
     move = MoveRow(0, 0, 1, ALICE[0], "bogus", "e5", [], 0.0)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises((sqlite3.IntegrityError, asyncpg.exceptions.CheckViolationError)):
         await store.record_move(
             match_id,
             match.version,

@@ -8,6 +8,7 @@ from discord import app_commands
 from games import GAMES
 
 from ..domain.errors import Refusal
+from ..domain.model import MatchRow
 from . import texts
 from .context import chat_of
 
@@ -20,11 +21,14 @@ def guild_only(interaction: discord.Interaction) -> int:
     return interaction.guild_id
 
 
-async def resolve_match_id(interaction: discord.Interaction, match: int | None) -> int:
-    """The match a command means: named, the thread it is typed in, or the user's only one."""
+async def resolve_match(interaction: discord.Interaction, match: int | None) -> MatchRow:
+    """The match a command means: named, the thread it is typed in, or the user's only one (as read now)."""
     guild_id = guild_only(interaction)
-    row = await chat_of(interaction).service.resolve(interaction.user.id, guild_id, interaction.channel_id or 0, match)
-    return row.id
+    return await chat_of(interaction).service.resolve(interaction.user.id, guild_id, interaction.channel_id or 0, match)
+
+
+async def resolve_match_id(interaction: discord.Interaction, match: int | None) -> int:
+    return (await resolve_match(interaction, match)).id
 
 
 async def match_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:

@@ -10,7 +10,7 @@ from games.interface import split_turn
 from ..domain.errors import BuilderExpired, Refusal, StalePosition
 from ..domain.model import MatchRow, MoveRow
 from ..domain.outcome import Change, Outcome
-from ..domain.seats import engine_seat_of, player_row, user_to_move
+from ..domain.seats import engine_seat_of, game_of, player_row, user_to_move
 from .core import MatchCore
 from .locks import one_at_a_time
 from .suggestions import MAX_CHOICES, suggest_moves
@@ -48,8 +48,36 @@ class Suggestion:
 
 class PlayFlow(MatchCore):
     @one_at_a_time
-    async def play(self, match_id: int, user_id: int, text: str, expected_version: int | None = None) -> Outcome:
+    async def play(
+        self,
+        match_id: int,
+        user_id: int,
+        text: str,
+        expected_version: int | None = None,
+        seen: MatchRow | None = None,
+    ) -> Outcome:
+        """Play a turn. ``seen`` is the match as the caller has just read it (finding it by its thread), which
+        saves reading it again: the turn is stored only if the match is still at that version (the store's
+        compare-and-set), and if it has moved on, or ``seen`` says no, the turn is decided again on a fresh read.
+        """
+        if seen is not None and seen.id == match_id and seen.status == "active":
+            try:
+                turn = self._turn(seen, game_of(seen), user_id, text, expected_version)
+            except Refusal:
+                turn = None  # perhaps only because ``seen`` is out of date: asked again below
+            if turn is not None:
+                try:
+                    return await self.commit_move(*turn)
+                except Refusal as refusal:
+                    if refusal.reason != "changed_meanwhile":  # stored, or not known: never played twice
+                        raise
         match, game = await self.active(match_id)
+        return await self.commit_move(*self._turn(match, game, user_id, text, expected_version))
+
+    def _turn(
+        self, match: MatchRow, game: AnyGame, user_id: int, text: str, expected_version: int | None
+    ) -> tuple[MatchRow, AnyGame, tuple[int | None, int], MoveRow, Change]:
+        """The turn decided on ``match`` as read (``game`` becomes the position after it): commit_move's arguments."""
         seat = engine_seat_of(match, game, user_id)
         if game.to_move != seat:
             raise Refusal("not_your_turn", match=match, game=game)
@@ -64,7 +92,7 @@ class PlayFlow(MatchCore):
         notation = game.last_turn_notation
         move = MoveRow(0, before_ply, seat, user_id, "turn", notation, [e.to_json() for e in events], 0.0, entered=text)
         change = Change("turn", user_id=user_id, seat=seat, holder_id=holder, notation=notation, events=tuple(events))
-        return await self.commit_move(match, game, (before_mover, before_ply), move, change)
+        return match, game, (before_mover, before_ply), move, change
 
     @one_at_a_time
     async def resign(self, match_id: int, user_id: int) -> Outcome:

@@ -10,11 +10,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from ...domain.errors import BuilderExpired, Refusal
+from ...domain.model import MatchRow
 from ...domain.seats import game_of
 from ...service.turn_builder import BuilderState, Choice, decode, encode
 from .. import texts
 from ..announce import Undelivered
-from ..commands import match_autocomplete, resolve_match_id
+from ..commands import match_autocomplete, resolve_match, resolve_match_id
 from ..common import guarded, png_file
 from ..context import Chat, chat_of
 
@@ -183,10 +184,14 @@ def builder_view(match_id: int, version: int, state: BuilderState) -> discord.ui
 
 
 async def play_and_announce(
-    interaction: discord.Interaction, match_id: int, text: str, expected_version: int | None = None
+    interaction: discord.Interaction,
+    match_id: int,
+    text: str,
+    expected_version: int | None = None,
+    seen: MatchRow | None = None,
 ) -> None:
     chat = chat_of(interaction)
-    outcome = await chat.service.play(match_id, interaction.user.id, text, expected_version=expected_version)
+    outcome = await chat.service.play(match_id, interaction.user.id, text, expected_version=expected_version, seen=seen)
     await chat.announcer.after_commit(interaction, outcome, lambda: chat.announcer.post_board(interaction, outcome))
 
 
@@ -269,8 +274,8 @@ class MovesCog(commands.Cog, name="Moves"):
         match="Which match (only needed outside the match's thread)",
     )
     async def move(self, interaction: discord.Interaction, move: str, match: int | None = None) -> None:
-        match_id = await resolve_match_id(interaction, match)
-        await play_and_announce(interaction, match_id, move)
+        row = await resolve_match(interaction, match)
+        await play_and_announce(interaction, row.id, move, seen=row)  # the read that found it is the turn's read
 
     @app_commands.command(name="preview", description="Privately see the board after a move, without playing it")
     @app_commands.describe(

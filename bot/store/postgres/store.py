@@ -80,6 +80,12 @@ _DOWN = (
 )
 
 
+async def _nothing_to_reset(connection: asyncpg.Connection) -> None:
+    """The pool's reset of a returned connection, which by default costs a round trip per use (RESET ALL,
+    UNLISTEN, advisory unlocks). This store changes no session state: its advisory locks are transaction
+    locks, it never LISTENs or SETs, and the pool still rolls back a transaction left open."""
+
+
 def _match_row(record: Any) -> MatchRow:
     """A match read by _READ_MATCH: its columns, then its seats as JSON, then its quarantine reason."""
     values = list(record)
@@ -151,6 +157,7 @@ class PostgresStore:
                 timeout=connect_timeout,
                 command_timeout=30,
                 statement_cache_size=100 if statement_cache else 0,
+                reset=_nothing_to_reset,
             )
         except (asyncpg.PostgresError, *_DOWN) as error:
             raise StoreUnavailable(explain(url, error)) from None
