@@ -59,15 +59,18 @@ class Cluster:
         return f"postgresql://{USER}:{PASSWORD}@127.0.0.1:{self.port}/{DATABASE}"
 
     def _run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
+        done = subprocess.run(
             [str(self.bin / args[0]), *args[1:]],
-            check=check,
             capture_output=True,
             text=True,
             user="postgres" if self._as_postgres else None,
             cwd=self.root,
             timeout=60,
         )
+        if check and done.returncode != 0:
+            log = (self.root / "log").read_text(errors="replace")[-1500:] if (self.root / "log").exists() else ""
+            raise RuntimeError(f"{args[0]} failed ({done.returncode}): {done.stdout}{done.stderr}\n{log}")
+        return done
 
     def init(self) -> None:
         password_file = self.root / "pw"

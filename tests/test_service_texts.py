@@ -306,3 +306,18 @@ async def test_what_players_read_matches_the_reviewed_transcript(env, caplog):
     if text != expected:
         diff = "".join(difflib.unified_diff(expected.splitlines(True), text.splitlines(True), "golden", "now"))
         pytest.fail(f"what players read changed (HEXPLAY_UPDATE_GOLDEN=1 rewrites {GOLDEN.name}):\n{diff}")
+
+
+def test_every_refusal_the_code_raises_has_its_sentence():
+    """A reason without wording would answer the player with a KeyError instead of a sentence."""
+    import re
+    from pathlib import Path
+
+    from bot.chat import texts
+
+    raised = set()
+    for path in Path(__file__).resolve().parent.parent.joinpath("bot").rglob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        raised |= set(re.findall(r"\b(?:Refusal|StalePosition|MatchPaused|BuilderExpired)\(\s*\"(\w+)\"", source))
+    assert len(raised) > 40
+    assert sorted(raised - set(texts.REFUSALS)) == []

@@ -167,6 +167,14 @@ REFUSALS: dict[str, Callable[[dict[str, Any]], str]] = {
     "disk_full": lambda f: (
         "Nothing was saved: the bot's disk is full. Its operator has been told (see the log); try again later."
     ),
+    "storage_down": lambda f: (
+        "Your move was **not** stored: the bot's database is not answering right now. Nothing changed; "
+        "play it again in a moment."
+    ),
+    "storage_unknown": lambda f: (
+        "The bot's database stopped answering while your move was being stored, so it cannot tell yet whether "
+        "it was. Look at the board (/board) in a moment before playing it again."
+    ),
     "servers_only": lambda f: "Hexplay matches live in servers: use this command in a server channel.",
     # the lobby
     "option_not_key_value": lambda f: f"Options are written key=value, like side=4; `{quoted(f['text'], 40)}` is not.",

@@ -17,6 +17,7 @@ reminder and deadline, the lapsed offers, all in data-modifying CTEs), and recor
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator, Iterable
@@ -49,6 +50,8 @@ log = logging.getLogger(__name__)
 # Advisory lock keys (transaction-level): migrations, challenge counts, rating settlements.
 _MIGRATION_LOCK, _CHALLENGE_LOCK, _RATING_LOCK = 7_357_001, 7_357_002, 7_357_003
 _BIGINT = (-(2**63), 2**63)
+# A read that met a dead connection is tried again after these pauses (well inside Discord's 3 s to answer).
+_READ_RETRY_PAUSES = (0.05, 0.3)
 
 # The match, its seats (a JSON array of rows) and its quarantine, in one statement.
 _SEATS_JSON = (
@@ -76,6 +79,8 @@ _DOWN = (
     asyncpg.exceptions.CannotConnectNowError,
     asyncpg.exceptions.AdminShutdownError,
     asyncpg.exceptions.ConnectionDoesNotExistError,
+    # a connection the server closed while it was still reading the error: nothing was sent on it
+    asyncpg.exceptions.InternalClientError,
     TimeoutError,
 )
 
@@ -207,13 +212,28 @@ class PostgresStore:
         except asyncpg.exceptions.DiskFullError as error:
             raise StorageFull(str(error)) from None
         except _DOWN as error:
-            raise StorageDown(str(error)) from None
+            raise await self._down(error) from None
+
+    async def _down(self, error: BaseException) -> StorageDown:
+        """The server went away (or restarted): every pooled connection is replaced at its next use, so one
+        failure, not one per connection, is what a restart costs."""
+        await self.pool.expire_connections()
+        return StorageDown(str(error) or type(error).__name__)
 
     async def _fetch(self, query: str, *params: Any) -> list[Any]:
-        try:
-            return list(await self.pool.fetch(query, *params))
-        except _DOWN as error:
-            raise StorageDown(str(error)) from None
+        """Rows of one statement. One that only reads is tried again on a fresh connection after a failure of
+        the connection (a server restart takes the pooled ones with it); one that writes is not: its answer may
+        have been lost after it committed, and the caller finds out which (MatchCore._stored_once)."""
+        pauses = _READ_RETRY_PAUSES if query.startswith("SELECT") else ()
+        for pause in (*pauses, None):
+            try:
+                return list(await self.pool.fetch(query, *params))
+            except _DOWN as error:
+                down = await self._down(error)
+                if pause is None:
+                    raise down from None
+            await asyncio.sleep(pause)
+        raise AssertionError("unreachable")
 
     async def _fetchrow(self, query: str, *params: Any) -> Any | None:
         rows = await self._fetch(query, *params)
@@ -225,7 +245,7 @@ class PostgresStore:
         except asyncpg.exceptions.DiskFullError as error:
             raise StorageFull(str(error)) from None
         except _DOWN as error:
-            raise StorageDown(str(error)) from None
+            raise await self._down(error) from None
 
     async def _matches(self, ids: Iterable[int]) -> list[MatchRow]:
         ids = list(ids)
@@ -530,7 +550,7 @@ class PostgresStore:
         except asyncpg.exceptions.DiskFullError as error:
             raise StorageFull(str(error)) from None
         except _DOWN as error:
-            raise StorageDown(str(error)) from None
+            raise await self._down(error) from None
         if row is None:
             raise VersionConflict(match_id)
         values = list(row)
