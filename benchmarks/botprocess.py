@@ -29,10 +29,11 @@ def percentile(values: list[float], p: float) -> float:
 class BotProcess:
     """The emulator, a "Bench" server with a "games" channel, and the bot started against them."""
 
-    def __init__(self, tmp: Path, profile: Path | None = None) -> None:
+    def __init__(self, tmp: Path, profile: Path | None = None, database_url: str = "") -> None:
         self.emu = DiscordEmulator(bot_token=TOKEN)
         self.tmp = tmp
         self.db_path = tmp / "bench.sqlite3"
+        self.database_url = database_url  # a PostgreSQL database instead of the SQLite file
         self.profile = profile  # run the bot under cProfile (benchmarks/profile_bot.py), stats to this file
         self.process: subprocess.Popen | None = None
 
@@ -47,6 +48,7 @@ class BotProcess:
             "DISCORD_GATEWAY_URL": self.emu.gateway_url,
             "HEXPLAY_DEV_GUILD_IDS": str(self.guild.id),
             "HEXPLAY_DB_PATH": str(self.db_path),
+            "HEXPLAY_DATABASE_URL": self.database_url,
             "HEXPLAY_LOG_LEVEL": "WARNING",
             "PYTHONPATH": str(ROOT),
         }
