@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.domain.errors import StoreUnavailable
-from bot.domain.model import GuildSettings, RatingRow
+from bot.domain.model import GuildSettings, Preferences, RatingRow
 from bot.service.matches import MatchService
 from bot.service.offers import Offers
 from bot.service.ratings import Ratings
@@ -394,3 +394,37 @@ async def test_two_matches_of_the_same_players_ending_at_once_both_count(service
     assert all(await asyncio.gather(*(ratings.settle(m) for m in ended)))
     rows = await service.store.ratings_of(GUILD, "bide", [ALICE[0], BOB[0]])
     assert (rows[ALICE[0]].games, rows[ALICE[0]].wins, rows[BOB[0]].losses) == (2, 2, 2)
+
+
+# -- 64-bit ids ------------------------------------------------------------------------------
+
+HUGE = 2**63 - 1  # the largest a BIGINT holds; Discord's snowflakes are 64-bit and fit below it
+
+
+async def test_ids_near_two_to_the_sixty_third_are_stored_and_read_back_exactly(service):
+    store = service.store
+    big_guild, big_channel, big_thread, big_message = HUGE, HUGE - 1, HUGE - 2, HUGE - 3
+    alice, bob = (HUGE - 4, "alice"), (HUGE - 5, "bob")
+    service.clock.advance(61)
+    match = await service.create(
+        game_id="bide", creator=alice, invited=[bob], guild_id=big_guild, channel_id=big_channel
+    )
+    await service.accept(match.id, bob[0])
+    await store.update_match_fields(match.id, thread_id=big_thread, lobby_message_id=big_message)
+    await service.play(match.id, alice[0], "e5")
+    await store.set_preferences(bob[0], big_guild, Preferences(delay_hours=5.0))
+    read = await store.get_match(match.id)
+    assert (read.guild_id, read.channel_id, read.thread_id, read.lobby_message_id, read.creator_id) == (
+        big_guild,
+        big_channel,
+        big_thread,
+        big_message,
+        alice[0],
+    )
+    assert [s.user_id for s in read.seats] == [alice[0], bob[0]]
+    assert (await store.match_by_thread(big_thread)).id == match.id
+    assert [m.id for m in await store.matches_of_user(bob[0], big_guild, ("active",))] == [match.id]
+    assert (await store.moves(match.id))[0].user_id == alice[0]
+    assert (await store.get_reminder(match.id)).user_id == bob[0]
+    assert (await store.get_preferences(bob[0], big_guild)).delay_hours == 5.0
+    assert await store.match_by_thread(2**63) is None and await store.get_match(2**64 + 5) is None  # past 64 bits
