@@ -24,6 +24,7 @@ BOT_ENV = (
     "DISCORD_API_BASE_URL",
     "DISCORD_GATEWAY_URL",
     "HEXPLAY_DB_PATH",
+    "HEXPLAY_DATABASE_URL",
     "HEXPLAY_DEV_GUILD_IDS",
     "HEXPLAY_REMINDER_CHECK_SECONDS",
     "HEXPLAY_CLOCK_OFFSET_FILE",
@@ -56,6 +57,7 @@ class BotProcess:
             "DISCORD_API_BASE_URL": emu.api_base_url,
             "DISCORD_GATEWAY_URL": emu.gateway_url,
             "HEXPLAY_DB_PATH": str(db_path),
+            "HEXPLAY_DATABASE_URL": "",  # the sandbox plays on its own SQLite file, never the real bot's server
             "HEXPLAY_DEV_GUILD_IDS": "",
             "HEXPLAY_REMINDER_CHECK_SECONDS": str(reminder_check_seconds),
             "HEXPLAY_CLOCK_OFFSET_FILE": str(clock_file),
