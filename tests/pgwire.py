@@ -1,8 +1,10 @@
 """A loopback proxy in front of the test PostgreSQL server that counts round trips, from the wire.
 
-Every round trip of PostgreSQL's protocol ends with the client's Sync message (extended protocol: a
-prepared statement, or asyncpg's execute) or is one Query message (simple protocol: BEGIN, COMMIT, a
-script). Counting those two in what the client sends counts the trips, whatever the driver does above.
+Every round trip of PostgreSQL's protocol ends with a message after which the client waits for the
+server: Sync (extended protocol: a statement bound and executed), Flush (asyncpg's way of asking for a
+statement's description before it binds one, when it has not prepared it before), or Query (simple
+protocol: BEGIN, COMMIT, a script). Counting those three in what the client sends counts the trips,
+whatever the driver does above.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ class CountingProxy:
 
     @property
     def trips(self) -> int:
-        return self.kinds["S"] + self.kinds["Q"]
+        return self.kinds["S"] + self.kinds["H"] + self.kinds["Q"]
 
     def reset(self) -> None:
         self.kinds.clear()
