@@ -41,7 +41,8 @@ MATCH_TABLES = ("seats", "moves", "reminders", "offers", "quarantine", "rated_ma
 
 async def play_distinct(path: Path, distinct: int, rng: random.Random) -> None:
     store = await open_store(str(path))
-    service = MatchService(store, ManualClock(), default_reminder_hours=24)
+    clock = ManualClock()
+    service = MatchService(store, clock, default_reminder_hours=24)
     service.limits = NoChallengeLimits()
     try:
         for n in range(distinct):
@@ -54,7 +55,7 @@ async def play_distinct(path: Path, distinct: int, rng: random.Random) -> None:
                 game = game_of(current)
                 if game.is_over:
                     break
-                service.clock.advance(rng.uniform(60, 86400))
+                clock.advance(rng.uniform(60, 86400))
                 turn = game.format_turn(random_actions(game.copy(), rng))  # a whole random turn, any game
                 await service.play(match.id, user_to_move(current, game), turn)
             current = await service.get(match.id)
