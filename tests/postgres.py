@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 USER, PASSWORD, DATABASE = "hexplay", "s3cret-pw", "hexplay"
-SKIP_REASON = "PostgreSQL server binaries not found (Debian's postgresql package): the PostgreSQL tests skip"
+SKIP_REASON = "the server binaries were not found (install Debian's postgresql package; .ci/run does)"
 
 
 def binaries() -> Path | None:
