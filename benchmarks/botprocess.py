@@ -41,6 +41,12 @@ class BotProcess:
         await self.emu.start()
         self.guild = self.emu.create_guild("Bench")
         self.channel = self.emu.create_text_channel(self.guild, "games")
+        await self.start_process()
+        await self.emu.wait_until_ready(timeout=30)
+        await asyncio.sleep(2.5)  # discord.py waits for guilds before on_ready
+
+    async def start_process(self) -> None:
+        """The bot process, against the emulator already started (its guild and channel made)."""
         env = {
             **os.environ,
             "DISCORD_TOKEN": TOKEN,
@@ -56,8 +62,6 @@ class BotProcess:
         if self.profile is not None:
             command = [sys.executable, str(ROOT / "benchmarks" / "profile_bot.py"), str(self.profile)]
         self.process = subprocess.Popen(command, cwd=self.tmp, env=env)
-        await self.emu.wait_until_ready(timeout=30)
-        await asyncio.sleep(2.5)  # discord.py waits for guilds before on_ready
 
     async def new_thread(self, known: set[int], polls: int = 1000):
         """The first match thread not in ``known`` once its board is posted (polled every 10 ms)."""

@@ -249,8 +249,11 @@ async def _verify(source: sqlite3.Connection, target: PostgresStore, report: Mov
             report.differ.append((0, f"the target's {table} holds {held} rows, the source {count}"))
 
 
-async def migrate(source_path: str, target_url: str, stream: IO[str] = sys.stderr) -> MoveReport:
-    """Copy, then prove; MoveStopped says why not (its code is the exit status)."""
+async def migrate(
+    source_path: str, target_url: str, stream: IO[str] = sys.stderr, *, verify: bool = True
+) -> MoveReport:
+    """Copy, then prove (``verify``: benchmarks that build huge databases skip the replay); MoveStopped says
+    why not (its code is the exit status)."""
     source_path = sqlite_path(source_path)
     if not is_postgres(target_url):
         raise MoveStopped("--to must be a PostgreSQL URL (postgresql://user:password@host:port/dbname)", REFUSED)
@@ -262,12 +265,12 @@ async def migrate(source_path: str, target_url: str, stream: IO[str] = sys.stder
     except StoreUnavailable as error:
         raise MoveStopped(f"{error} (stop it first)", REFUSED) from None
     try:
-        return await _migrate_locked(source_path, target_url, Progress(stream))
+        return await _migrate_locked(source_path, target_url, Progress(stream), verify)
     finally:
         lock.release()
 
 
-async def _migrate_locked(source_path: str, target_url: str, progress: Progress) -> MoveReport:
+async def _migrate_locked(source_path: str, target_url: str, progress: Progress, verify: bool) -> MoveReport:
     try:
         connection = await asyncpg.connect(target_url, timeout=8)
     except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
@@ -290,7 +293,8 @@ async def _migrate_locked(source_path: str, target_url: str, progress: Progress)
         report.rows = await _copy(source, target, progress)
         report.copy_seconds = time.perf_counter() - started
         started = time.perf_counter()
-        await _verify(source, target, report, progress)
+        if verify:
+            await _verify(source, target, report, progress)
         report.verify_seconds = time.perf_counter() - started
     except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
         raise MoveStopped(explain(target_url, error)) from None

@@ -16,6 +16,7 @@ from bot.store import open_store
 from bot.store.sqlite import SqliteStore
 from bot.store.sqlite.migrations import MIGRATIONS
 from tests.backends import execute, fetch
+from tests.racing import NoChallengeLimits, gaps, race
 from tests.said import lobby_text, refused, said, words
 
 pytestmark = pytest.mark.both_backends
@@ -351,3 +352,44 @@ async def test_invited_player_pressing_join_accepts(env):
     outcome = await service.join(match.id, BOB)
     assert "accepted" in said(outcome) and not outcome.started
     assert all(s.accepted for s in outcome.match.seats)
+
+
+async def test_a_match_is_checked_on_its_first_use_after_a_restart_not_at_start_up(env):
+    """Start-up does not replay every match: a fresh service (a restart) checks each on first use, and a
+    match whose log does not lead to its position is set aside then, never served; the slow background
+    pass finds the ones nobody touched."""
+    service, clock, _ = env
+    service.limits = NoChallengeLimits()
+    broken, untouched, healthy = [await started_match(service) for _ in range(3)]
+    for match in (broken, untouched, healthy):
+        await service.play(match.id, ALICE[0], "e5")
+    for match in (broken, untouched):
+        state = (await service.get(match.id)).state
+        state["position"]["board"] = {}
+        await execute(service.store, "UPDATE matches SET state = ? WHERE id = ?", json.dumps(state), match.id)
+    restarted = MatchService(service.store, clock, default_reminder_hours=24)
+    assert await service.store.quarantined_ids() == []  # nothing is read at start
+    with refused(match="paused"):
+        await restarted.play(broken.id, BOB[0], "e4")
+    assert await service.store.quarantined_ids() == [broken.id]
+    await restarted.play(healthy.id, BOB[0], "e4")
+    told = []
+
+    async def tell() -> None:
+        told.append(await service.store.quarantined_ids())
+
+    assert await restarted.verify_in_background(per_second=1000, on_set_aside=tell) == 1
+    assert told == [[broken.id, untouched.id]]
+    assert await restarted.verify_in_background(per_second=1000) == 0  # checked once per process
+
+
+async def test_a_first_check_racing_another_process_s_move_never_sets_a_healthy_match_aside(env):
+    """The match and its log are two reads: a move stored between them must not look like damage."""
+    service, clock, _ = env
+    service.limits = NoChallengeLimits()
+    for trial, gap in enumerate(gaps(30, loop_turns=20)):
+        match = await started_match(service)
+        fresh = MatchService(service.store, clock, default_reminder_hours=24)  # another process, nothing checked
+        results = await race(lambda: service.play(match.id, ALICE[0], "e5"), lambda: fresh.get(match.id), gap)
+        assert not any(isinstance(r, BaseException) for r in results), (trial, results)
+        assert await service.store.quarantined_ids() == [], trial

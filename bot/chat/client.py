@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Sequence
 from typing import Any, Protocol
@@ -86,6 +87,7 @@ class HexplayBot(commands.Bot):
         self._items: Sequence[type[discord.ui.DynamicItem[Any]]] = ()
         self.reminders: Background | None = None
         self.reminder_task: asyncio.Task[None] | None = None
+        self.verify_task: asyncio.Task[int] | None = None  # the slow check of untouched matches (once connected)
         self._caught_up = False  # missed boards are posted once, at the first on_ready
         self._offline_since: float | None = None  # when the gateway connection dropped, if it is down
         self.stopping = False  # set by close(): new interactions are refused while the work in flight finishes
@@ -116,7 +118,9 @@ class HexplayBot(commands.Bot):
             log.info("rated %d matches that finished before the last stop", rated)
         chat.service.pictures.start()  # picture workers, if any, start meanwhile (boards use a thread until then)
         await chat.service.pictures.warm_up_here()
-        set_aside = await chat.service.verify_all()  # a match whose data is damaged is paused, not fatal
+        # Matches in play are checked on first use and by a slow pass once connected (start-up does not grow
+        # with the database); the paused ones now, so a repaired match is back in play at once.
+        set_aside = await chat.service.recheck_paused()
         if set_aside:
             log.error(
                 "matches paused (their stored data cannot be read, or their move log does not replay): %s", set_aside
@@ -162,6 +166,9 @@ class HexplayBot(commands.Bot):
         resumed = await self.chat.computer.resume()  # its turns that a stop interrupted
         if resumed:
             log.info("the computer resumes its turn in %d matches", resumed)
+        self.verify_task = asyncio.create_task(
+            self.chat.service.verify_in_background(on_set_aside=self.chat.opening.tell_paused)
+        )
 
     async def login(self, token: str) -> None:
         try:
@@ -192,6 +199,10 @@ class HexplayBot(commands.Bot):
         self.stopping = True
         loop = asyncio.get_running_loop()
         until = loop.time() + STOP_GRACE_SECONDS
+        if self.verify_task is not None:
+            self.verify_task.cancel()  # read-only until it sets a match aside, which is one statement
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.verify_task
         if self.reminder_task is not None and self.reminders is not None:
             await self.reminders.stop(STOP_GRACE_SECONDS)  # a pass cut in half could send a reminder twice
             self.reminder_task.cancel()

@@ -83,7 +83,7 @@ class ComputerPlayer:
     async def resume(self) -> int:
         """At start-up: every active match whose mover is a computer (it may have been thinking at the stop)."""
         count = 0
-        for match_id in await self.store.active_match_ids():
+        for match_id in await self.store.active_computer_match_ids():
             count += bool(await self.service.for_one_match(match_id, self._resume(match_id)))
         return count
 

@@ -10,6 +10,7 @@ so that one failure stays with its match.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
@@ -21,6 +22,7 @@ from ..domain.clock import Clock, SystemClock
 from ..domain.errors import DamagedMatch, MatchPaused, Refusal, StorageDown, StorageFull, VersionConflict
 from ..domain.model import MatchRow, MoveRow, RecordedMove
 from ..domain.outcome import Change, Outcome
+from ..domain.replay import replay
 from ..domain.seats import game_of, person_to_move, player_names, title, user_to_move
 from ..store.base import Store
 from .events import MatchEvents
@@ -31,6 +33,9 @@ from .schedule import Schedule
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+#: A match checked while other processes keep moving it is checked again as it is now, this often at most.
+LOG_CHECK_TRIES = 3
 # Seconds to wait before each look at the log, after a write whose answer was lost (a restarting server).
 LOST_ANSWER_CHECKS = (0.2, 0.5, 1.0, 2.0, 4.0)
 
@@ -56,6 +61,11 @@ class MatchCore:
         self.limits: ChallengeLimits = limits or StoredChallengeLimits(store)
         self.events = events or MatchEvents()
         self.replays = replays or ReplayGate()
+        # Active matches whose move log this process has seen rebuild their stored position (or has written
+        # itself, move by move): a fact no later write by any process undoes, since every write is a move
+        # applied to a position so checked. Checked on a match's first use, so start-up does not grow with
+        # the database (VerifyFlow.verify_in_background checks the untouched ones, slowly).
+        self.replayed: set[int] = set()
 
     # -- finding a match that can be served ----------------------------------------------------
 
@@ -106,15 +116,47 @@ class MatchCore:
         return None
 
     async def usable(self, match: MatchRow) -> bool:
-        """Whether the match can be served; one whose data cannot be read is set aside (once) and is not."""
+        """Whether the match can be served; one whose data cannot be read, or (in play, on its first use here)
+        whose log does not rebuild its position, is set aside (once) and is not."""
         if match.quarantine is not None and match.damage is None:
             return False  # already set aside
         problem = self.unreadable(match)
+        if problem is None and match.status == "active" and match.id not in self.replayed:
+            problem = await self.log_problem(match)
         if problem is None:
             return True
         match.quarantine = match.quarantine or problem
         await self.set_aside(match.id, problem)
         return False
+
+    async def log_problem(self, match: MatchRow) -> str | None:
+        """Why the match's log does not rebuild its stored position, or None (and it is remembered) when it does.
+
+        The match and its log are two reads: another process may store a move between them, and the new log
+        then disagrees with the old position without anything being wrong. Every write of the log moves the
+        version on, so a disagreement counts only if the version did not move meanwhile.
+        """
+        for _ in range(LOG_CHECK_TRIES):
+            problem = await self._replays_to_state(match)
+            if problem is None:
+                self.replayed.add(match.id)
+                return None
+            again = await self.store.get_match(match.id)
+            if again is None or again.version == match.version:
+                return problem
+            match = again  # it moved on while it was being checked: check it as it is now
+        return problem
+
+    async def _replays_to_state(self, match: MatchRow) -> str | None:
+        try:
+            rebuilt = replay(match, await self.store.moves(match.id))
+        except DamagedMatch as damaged:  # a logged move that cannot be read
+            return damaged.reason
+        except Exception as error:  # any engine or data error: the log cannot be trusted
+            return f"its move log does not replay ({type(error).__name__}: {error})"
+        if json.dumps(rebuilt.to_json(), sort_keys=True) != json.dumps(match.state, sort_keys=True):
+            return "its stored state differs from what its move log replays to"
+        return None
 
     async def usable_only(self, matches: list[MatchRow]) -> list[MatchRow]:
         """The matches of a list that can be served (the others are set aside, not shown)."""
@@ -218,6 +260,7 @@ class MatchCore:
             ),
         )
         updated = recorded.match  # as committed, read in the move's transaction
+        self.replayed.add(match.id)  # its log and position moved on together, from a position that was checked
         if finished:
             await self.events.finished(updated)
         else:

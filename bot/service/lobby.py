@@ -246,6 +246,7 @@ class LobbyFlow(MatchCore):
                 deadline_at=deadline,
             )
         )
+        self.replayed.add(match.id)  # its position is the new game its empty log replays to
         started = await self.get(match.id)
         self.events.changed(started)
         return Outcome(started, game, (Change("started"),), mention_user_id=person_to_move(started, game), started=True)

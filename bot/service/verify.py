@@ -1,33 +1,67 @@
-"""Start-up check: every match in play must rebuild from its log to exactly its stored state."""
+"""Every match in play must rebuild from its log to exactly its stored position, or it is not served.
+
+A match is checked on its first use in this process (MatchCore.usable), so start-up does not grow with the
+database; the matches nobody touches are checked by a slow pass in the background, and a paused match is
+checked again at start-up (it is put back in play once repaired).
+"""
 
 from __future__ import annotations
 
-import json
+import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 
-from ..domain.replay import replay
 from .core import MatchCore
 
 log = logging.getLogger(__name__)
 
+#: Matches the background pass checks per second at most: a check is a read and a replay (a few ms of CPU),
+#: so 100,000 matches take about an hour and a half at a few percent of a core.
+BACKGROUND_CHECKS_PER_SECOND = 20.0
+
 
 class VerifyFlow(MatchCore):
-    async def verify_all(self) -> list[int]:
-        """Set aside (quarantine) every active match that does not rebuild; put back those repaired.
-
-        One that does not is logged and left as stored, so an operator can see what happened; every other
-        match keeps being served. A set-aside match whose log replays again is put back in play. Returns
-        the set-aside ids.
-        """
+    async def recheck_paused(self) -> list[int]:
+        """At start-up: put back in play each set-aside match whose data reads and replays again. Returns the
+        ones still set aside."""
         for match_id in await self.store.quarantined_ids():
             if await self.replay_problem(match_id) is None:
                 await self.store.release_quarantine(match_id)
                 log.warning("match %s: its move log replays to its state again; back in play", match_id)
-        for match_id in await self.store.active_match_ids():
-            problem = await self.replay_problem(match_id)
-            if problem is not None:
-                await self.set_aside(match_id, problem)
         return await self.store.quarantined_ids()
+
+    async def verify_all(self) -> list[int]:
+        """Check every match in play now, even those checked before (tools and tests; the bot checks lazily).
+        Returns the set-aside ids."""
+        await self.recheck_paused()
+        for match_id in await self.store.active_match_ids():
+            self.replayed.discard(match_id)
+            await self.for_one_match(match_id, self._check(match_id))
+        return await self.store.quarantined_ids()
+
+    async def verify_in_background(
+        self,
+        per_second: float | None = None,
+        on_set_aside: Callable[[], Awaitable[None]] | None = None,
+    ) -> int:
+        """Check, slowly, every match in play not checked yet; ``on_set_aside`` runs after one is set aside
+        (to tell its players). Returns how many were set aside."""
+        found = 0
+        paused = set(await self.store.quarantined_ids())
+        for match_id in await self.store.active_match_ids():
+            if match_id in self.replayed or match_id in paused:
+                continue
+            if await self.for_one_match(match_id, self._check(match_id)) is False:
+                found += 1
+                if on_set_aside is not None:
+                    await on_set_aside()
+            await asyncio.sleep(1 / (per_second or BACKGROUND_CHECKS_PER_SECOND))
+        return found
+
+    async def _check(self, match_id: int) -> bool:
+        """True if the match can be served (checked now if it was not yet); False if it is set aside."""
+        match = await self.store.get_match(match_id)
+        return match is None or match.status != "active" or await self.usable(match)
 
     async def replay_problem(self, match_id: int) -> str | None:
         """Why the match's data does not rebuild its stored state, or None when it does."""
@@ -37,10 +71,4 @@ class VerifyFlow(MatchCore):
         problem = self.unreadable(match)
         if problem is not None:
             return problem
-        try:
-            rebuilt = replay(match, await self.store.moves(match_id))
-        except Exception as error:  # any engine or data error: the log cannot be trusted
-            return f"its move log does not replay ({type(error).__name__}: {error})"
-        if json.dumps(rebuilt.to_json(), sort_keys=True) != json.dumps(match.state, sort_keys=True):
-            return "its stored state differs from what its move log replays to"
-        return None
+        return await self.log_problem(match)

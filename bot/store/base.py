@@ -66,6 +66,10 @@ class Store(Protocol):
 
     async def active_match_ids(self) -> list[int]: ...
 
+    async def active_computer_match_ids(self) -> list[int]:
+        """Matches in play with a computer seat (the computer's turns a stop may have interrupted)."""
+        ...
+
     async def mark_announced(self, match_id: int, version: int, channel_id: int, message_id: int) -> None:
         """The board of ``version`` was posted as this message (reminders link to it); its claim ends."""
         ...

@@ -331,6 +331,14 @@ class PostgresStore:
     async def active_match_ids(self) -> list[int]:
         return [r[0] for r in await self._fetch("SELECT id FROM matches WHERE status = 'active' ORDER BY id")]
 
+    async def active_computer_match_ids(self) -> list[int]:
+        """Matches in play with a computer seat (the computer's turns a stop may have interrupted)."""
+        query = (
+            "SELECT id FROM matches m WHERE status = 'active'"
+            " AND EXISTS (SELECT 1 FROM seats s WHERE s.match_id = m.id AND s.computer IS NOT NULL) ORDER BY id"
+        )
+        return [r[0] for r in await self._fetch(query)]
+
     async def mark_announced(self, match_id: int, version: int, channel_id: int, message_id: int) -> None:
         """The board of ``version`` was posted as this message (reminders link to it); its claim ends."""
         await self._execute(
