@@ -2,8 +2,9 @@
 
 :class:`DiscordEmulator` is an aiohttp server on 127.0.0.1 that speaks the slice of
 Discord's REST API and gateway a bot uses (login, command sync, interactions and their
-webhooks, messages with files, threads, DMs). It enforces Discord's limits and deadlines,
-rate limits included (429s, ``emu.rate_limits``), and lists every broken rule in
+webhooks, messages with files, threads, DMs, sharded sessions). It enforces Discord's limits
+and deadlines, rate limits included (429s, ``emu.rate_limits``) and the gateway's session rules
+(shards, session starts, identify pacing: ``emu.sharding``), and lists every broken rule in
 ``emu.violations``; docs/emulator.md says what it enforces. Point discord.py at it with two class
 attributes (:func:`patch_discord`), then act as users::
 
@@ -24,10 +25,12 @@ A bot process finds the emulator through ``DISCORD_API_BASE_URL`` / ``DISCORD_GA
 """
 
 from .errors import ApiError, EmulatorError
+from .gateway import SessionInfo
 from .interactions import InteractionResult
 from .models import Attachment, Channel, Guild, Message, User
 from .ratelimits import RateLimitHit, RateLimits, RouteLimit
 from .server import DiscordEmulator, Rejection, patch_discord
+from .sharding import ShardingRules
 
 __all__ = [
     "ApiError",
@@ -42,6 +45,8 @@ __all__ = [
     "RateLimits",
     "Rejection",
     "RouteLimit",
+    "SessionInfo",
+    "ShardingRules",
     "User",
     "patch_discord",
 ]

@@ -508,11 +508,13 @@ class UserActions:
         label: str,
     ) -> InteractionResult:
         timeout = self.default_timeout if timeout is None else timeout
-        if not await self.gateway.wait_ready(timeout):
-            raise EmulatorError(f"{label}: no bot is connected to the gateway")
+        gateway, guild_id = self.gateway, channel.guild_id
+        # With shards, only the session holding the channel's guild (shard 0 for a DM) gets it.
+        if not await gateway.wait_ready(timeout, lambda: bool(gateway.ready_holding(guild_id))):
+            raise EmulatorError(f"{label}: no bot is connected to the gateway (for guild {guild_id})")
         payload, pending = self._interaction_payload(kind, user, channel, data, message)
         self.interactions.register(pending)
-        if not self.gateway.dispatch_interaction(payload):
+        if not gateway.dispatch_interaction(payload):
             raise EmulatorError(f"{label}: the bot disconnected")
         result = pending.result
         if not await result._signal.wait_for(lambda: result.answered, timeout):

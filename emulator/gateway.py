@@ -3,6 +3,9 @@
 Frames are plain JSON text (``compress`` in the URL is ignored: discord.py only
 decompresses binary frames). Every session keeps a history of its dispatches so a
 client that lost its socket can RESUME and get what it missed.
+
+Sessions may be sharded (:mod:`emulator.sharding`): each one receives only the events of
+the guilds its ``[shard_id, shard_count]`` holds, and several are connected at once.
 """
 
 from __future__ import annotations
@@ -13,12 +16,14 @@ import json
 import logging
 import secrets
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
 
 from .host import Host
 from .ratelimits import RateLimits, WindowCounter
+from .sharding import UNSHARDED, SessionStarts, Shard, ShardingRules, parse_shard, shard_of
 from .waiting import Signal
 
 log = logging.getLogger(__name__)
@@ -46,6 +51,7 @@ NOT_AUTHENTICATED = 4003
 AUTHENTICATION_FAILED = 4004
 ALREADY_AUTHENTICATED = 4005
 INVALID_SHARD = 4010
+SHARDING_REQUIRED = 4011
 INVALID_INTENTS = 4013
 DISALLOWED_INTENTS = 4014
 RATE_LIMITED = 4008
@@ -53,6 +59,16 @@ RESUMABLE_CLOSE = 4000
 
 EventData = dict[str, Any] | Callable[["GatewaySession"], dict[str, Any]]
 Outgoing = str | Callable[[], None]
+
+# Events whose data is the guild itself: its ``id`` is the guild id.
+GUILD_OBJECT_EVENTS = ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE")
+
+
+def routing_guild_id(event: str, data: dict[str, Any]) -> int | None:
+    """The guild whose shard receives the event. Discord routes by the payload: "Gateway events
+    that do not contain a guild_id will only be sent to the first shard" (gateway.mdx, Sharding)."""
+    raw = data.get("id") if event in GUILD_OBJECT_EVENTS else data.get("guild_id")
+    return None if raw is None else int(raw)
 
 
 class Connection:
@@ -106,9 +122,10 @@ class Connection:
 
 
 class GatewaySession:
-    def __init__(self, session_id: str, intents: int) -> None:
+    def __init__(self, session_id: str, intents: int, shard: Shard = UNSHARDED) -> None:
         self.session_id = session_id
         self.intents = intents
+        self.shard = shard
         self.seq = 0
         self.history: collections.deque[tuple[int, str]] = collections.deque(maxlen=HISTORY_LIMIT)
         self.connection: Connection | None = None
@@ -119,6 +136,12 @@ class GatewaySession:
     def live(self) -> bool:
         return self.connection is not None and self.connection.live and not self.invalid
 
+    def holds(self, guild_id: int | None) -> bool:
+        """Whether Discord routes this guild's events here; ``None`` (DMs) goes to shard 0."""
+        if guild_id is None:
+            return self.shard.id == 0
+        return shard_of(guild_id, self.shard.num_shards) == self.shard.id
+
     def dispatch(self, event: str, data: dict[str, Any]) -> None:
         self.seq += 1
         frame = json.dumps({"op": 0, "t": event, "s": self.seq, "d": data})
@@ -126,11 +149,30 @@ class GatewaySession:
         if self.connection is not None and self.connection.live:
             self.connection.send(frame)
 
+    def dispatched(self, event: str) -> list[dict[str, Any]]:
+        """The data of every ``event`` sent to this session (within its resume history)."""
+        frames = [json.loads(frame) for _, frame in self.history]
+        return [frame["d"] for frame in frames if frame["t"] == event]
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """A connected gateway session as tests see it (``DiscordEmulator.gateway_sessions``)."""
+
+    session_id: str
+    shard_id: int
+    shard_count: int
+    ready: bool  # READY and its GUILD_CREATEs processed (or RESUMED and the replay processed)
+
 
 class GatewayHost(Host, Protocol):
     """What the gateway needs from the emulator beyond :class:`~emulator.host.Host`."""
 
     privileged_intents: bool
+    session_starts: SessionStarts
+
+    @property
+    def sharding(self) -> ShardingRules: ...
 
     @property
     def rate_limits(self) -> RateLimits: ...
@@ -152,13 +194,23 @@ class Gateway:
     def is_ready(self) -> bool:
         return bool(self.ready_sessions())
 
-    async def wait_ready(self, timeout: float) -> bool:
-        return await self.signal.wait_for(self.is_ready, timeout, poll=0.05)
+    def ready_holding(self, guild_id: int | None) -> list[GatewaySession]:
+        """Ready sessions that receive this guild's events (``None``: a DM's), oldest first."""
+        return [session for session in self.ready_sessions() if session.holds(guild_id)]
+
+    def session_infos(self) -> list[SessionInfo]:
+        """Every connected session, in the order they last (re)connected."""
+        return [SessionInfo(s.session_id, s.shard.id, s.shard.num_shards, s.synced) for s in self._order if s.live]
+
+    async def wait_ready(self, timeout: float, until: Callable[[], bool] | None = None) -> bool:
+        """Wait until some session is ready, or until ``until()`` holds."""
+        return await self.signal.wait_for(until or self.is_ready, timeout, poll=0.05)
 
     # -------------------------------------------------------------- dispatch
 
     def dispatch(self, event: str, data: EventData, *, intents: int = 0) -> int:
-        """Send an event to every valid session (buffered for disconnected ones); returns how many got it.
+        """Send an event to every valid session that holds its guild (buffered for disconnected ones);
+        returns how many got it.
 
         ``intents``: the event is only for sessions that asked for any of these bits.
         """
@@ -166,13 +218,16 @@ class Gateway:
         for session in list(self.sessions.values()):
             if session.invalid or (intents and not session.intents & intents):
                 continue
-            session.dispatch(event, data(session) if callable(data) else data)
-            count += 1
+            payload = data(session) if callable(data) else data
+            if session.holds(routing_guild_id(event, payload)):
+                session.dispatch(event, payload)
+                count += 1
         return count
 
     def dispatch_interaction(self, data: dict[str, Any]) -> bool:
-        """Interactions go to one session only: the most recently (re)connected ready one."""
-        ready = self.ready_sessions()
+        """Interactions go to one session only: the most recently (re)connected ready one that
+        holds the interaction's guild (shard 0 for DMs)."""
+        ready = self.ready_holding(routing_guild_id("INTERACTION_CREATE", data))
         if not ready:
             return False
         ready[-1].dispatch("INTERACTION_CREATE", data)
@@ -273,25 +328,75 @@ class Gateway:
         if intents & PRIVILEGED_INTENTS and not self.emu.privileged_intents:
             await connection.close(DISALLOWED_INTENTS, "Disallowed intent(s).")
             return
-        shard = data.get("shard")
-        if shard is not None and list(shard) != [0, 1]:
-            await connection.close(INVALID_SHARD, "Invalid shard.")
+        shard = await self._valid_shard(connection, data.get("shard"))
+        if shard is None or not await self._may_start_session(connection, shard):
             return
-        session = GatewaySession(secrets.token_hex(16), intents)
+        self.emu.session_starts.start(shard)
+        session = GatewaySession(secrets.token_hex(16), intents, shard)
         self.sessions[session.session_id] = session
         self._attach(connection, session)
         store = self.emu.store
-        session.dispatch("READY", self._ready_payload(session, shard))
+        session.dispatch("READY", self._ready_payload(session, echo_shard="shard" in data))
         for guild in store.guilds.values():
-            session.dispatch("GUILD_CREATE", store.guild_payload(guild))
+            if session.holds(guild.id):
+                session.dispatch("GUILD_CREATE", store.guild_payload(guild))
         self._request_sync(connection)
 
-    def _ready_payload(self, session: GatewaySession, shard: Any) -> dict[str, Any]:
+    async def _valid_shard(self, connection: Connection, value: Any) -> Shard | None:
+        """The IDENTIFY's shard, or None once the connection is closed for it (4010, 4011)."""
+        shard = parse_shard(value)
+        if shard is None:
+            await connection.close(INVALID_SHARD, "Invalid shard.")
+            return None
+        # The per-shard maximum applies to the guilds this session would hold, not to an average:
+        # an unlucky spread of ids can overfill one shard of an otherwise sufficient count.
+        held = sum(1 for guild_id in self.emu.store.guilds if shard_of(guild_id, shard.num_shards) == shard.id)
+        if held > self.emu.sharding.max_guilds_per_shard:
+            await connection.close(SHARDING_REQUIRED, "Sharding required.")
+            return None
+        return shard
+
+    async def _may_start_session(self, connection: Connection, shard: Shard) -> bool:
+        """Discord's identify limits: pacing per bucket (op 9), then the daily session starts."""
+        starts, rules = self.emu.session_starts, self.emu.sharding
+        elapsed = starts.too_soon(shard)
+        if elapsed is not None:
+            self.emu.violations.append(
+                f"gateway: IDENTIFY of shard {list(shard)} {elapsed:.3f} s after the last session start of"
+                f" its bucket ({shard.id} % max_concurrency {rules.max_concurrency} = {rules.bucket(shard)});"
+                f" Discord allows one per {rules.identify_interval:g} s per bucket (answered op 9 Invalid Session)"
+            )
+            connection.send({"op": 9, "d": False})
+            return False
+        if starts.remaining == 0:
+            self.emu.violations.append(
+                f"gateway: IDENTIFY with no session starts left ({rules.session_start_total} per"
+                f" {rules.session_start_period:g} s): Discord resets the bot token and ends every session"
+                " (closed 4004; the new token is emu.bot_token)"
+            )
+            await self._reset_token()
+            return False
+        return True
+
+    async def _reset_token(self) -> None:
+        """What Discord does to a bot over its session start limit (the owner is mailed the new token)."""
+        self.emu.bot_token = secrets.token_urlsafe(32)
+        self.emu.session_starts.refill()
+        for session in self.sessions.values():
+            session.invalid = True
+        self.sessions.clear()
+        self._order.clear()
+        for connection in list(self.connections):
+            await connection.close(AUTHENTICATION_FAILED, "Authentication failed.")
+        self.signal.notify()
+
+    def _ready_payload(self, session: GatewaySession, *, echo_shard: bool) -> dict[str, Any]:
         store = self.emu.store
+        guild_ids = [guild_id for guild_id in store.guilds if session.holds(guild_id)]
         ready: dict[str, Any] = {
             "v": 10,
             "user": {**store.user_payload(store.bot), "verified": True, "mfa_enabled": False, "email": None},
-            "guilds": [{"id": str(guild_id), "unavailable": True} for guild_id in store.guilds],
+            "guilds": [{"id": str(guild_id), "unavailable": True} for guild_id in guild_ids],
             "session_id": session.session_id,
             "session_type": "normal",
             "resume_gateway_url": self.emu.gateway_url,
@@ -304,8 +409,8 @@ class Gateway:
             "user_settings": {},
             "auth": {},
         }
-        if shard is not None:
-            ready["shard"] = list(shard)
+        if echo_shard:
+            ready["shard"] = list(session.shard)
         return ready
 
     async def _resume(self, connection: Connection, data: dict[str, Any]) -> None:

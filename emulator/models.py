@@ -70,10 +70,21 @@ _snowflake_counter = itertools.count()
 _last_snowflake = 0
 
 
-def new_snowflake() -> int:
-    """A Discord-style id: milliseconds since the Discord epoch, shifted, unique per process."""
+def new_snowflake(*, millisecond_mod: tuple[int, int] | None = None) -> int:
+    """A Discord-style id: milliseconds since the Discord epoch, shifted, unique per process.
+
+    ``millisecond_mod=(r, n)``: the id's millisecond is later than every earlier id's and leaves
+    remainder ``r`` modulo ``n``. Discord's sharding formula reads only the millisecond
+    (``(id >> 22) % shards``), so guilds made in one burst would otherwise all land on one shard;
+    ``(0, 1)`` just spreads them, ``(s, n)`` puts a guild on shard ``s`` of ``n``.
+    """
     global _last_snowflake
-    candidate = ((int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22) | (next(_snowflake_counter) & 0xFFF)
+    millisecond = int(time.time() * 1000) - DISCORD_EPOCH_MS
+    if millisecond_mod is not None:
+        remainder, modulus = millisecond_mod
+        millisecond = max(millisecond, (_last_snowflake >> 22) + 1)
+        millisecond += (remainder - millisecond) % modulus
+    candidate = (millisecond << 22) | (next(_snowflake_counter) & 0xFFF)
     if candidate <= _last_snowflake:
         candidate = _last_snowflake + 1
     _last_snowflake = candidate

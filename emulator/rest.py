@@ -32,6 +32,7 @@ from .models import (
     User,
 )
 from .ratelimits import RATE_LIMITED_MESSAGE, Decision, RateLimiter, RateLimitHit
+from .sharding import SessionStarts, ShardingRules
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +61,10 @@ class RestHost(Host, Protocol):
     rate_limit_hits: list[RateLimitHit]
     gateway: Gateway
     interactions: InteractionService
+    session_starts: SessionStarts
+
+    @property
+    def sharding(self) -> ShardingRules: ...
 
     def _record_rejection(self, method: str, path: str, error: ApiError) -> None: ...
 
@@ -229,8 +234,9 @@ class RestApi:
         return json_response({"url": self.emu.gateway_url})
 
     async def get_gateway_bot(self, request: web.Request) -> web.Response:
-        limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-        return json_response({"url": self.emu.gateway_url, "shards": 1, "session_start_limit": limit})
+        shards = self.emu.sharding.recommended(len(self.store.guilds))
+        limit = self.emu.session_starts.limit_payload()
+        return json_response({"url": self.emu.gateway_url, "shards": shards, "session_start_limit": limit})
 
     async def create_dm(self, request: web.Request) -> web.Response:
         body, _ = await read_body(request)

@@ -14,11 +14,12 @@ from aiohttp import web
 
 from .client import ChannelLike, UserActions, UserLike
 from .errors import ApiError, EmulatorError
-from .gateway import DIRECT_MESSAGES, GUILD_MEMBERS, GUILD_MESSAGES, GUILDS, RESUMABLE_CLOSE, Gateway
+from .gateway import DIRECT_MESSAGES, GUILD_MEMBERS, GUILD_MESSAGES, GUILDS, RESUMABLE_CLOSE, Gateway, SessionInfo
 from .interactions import InteractionService
 from .models import Channel, Guild, Message, User, new_snowflake
 from .ratelimits import RateLimiter, RateLimitHit, RateLimits, WindowCounter
 from .rest import RestApi
+from .sharding import SessionStarts, Shard, ShardingRules, shard_of
 from .store import Store
 from .waiting import Signal
 
@@ -67,6 +68,7 @@ class DiscordEmulator(UserActions):
         default_timeout: float = 5.0,
         application_id: int | None = None,
         rate_limits: RateLimits | None = None,
+        sharding: ShardingRules | None = None,
     ) -> None:
         self.bot_token = bot_token
         self.host = host
@@ -87,6 +89,8 @@ class DiscordEmulator(UserActions):
         self.rate_limiter = RateLimiter(rate_limits if rate_limits is not None else RateLimits())
         self.rate_limit_hits: list[RateLimitHit] = []
         self._invalid_requests = WindowCounter()
+        # Discord's gateway session rules: shards, session starts, identify pacing (``emu.sharding``).
+        self.session_starts = SessionStarts(sharding if sharding is not None else ShardingRules())
         self.interactions = InteractionService(self)
         self.gateway = Gateway(self)
         self.rest = RestApi(self)
@@ -163,11 +167,22 @@ class DiscordEmulator(UserActions):
     def rate_limits(self, config: RateLimits) -> None:
         self.rate_limiter.config = config
 
+    @property
+    def sharding(self) -> ShardingRules:
+        return self.session_starts.rules
+
+    @sharding.setter
+    def sharding(self, rules: ShardingRules) -> None:
+        self.session_starts.rules = rules
+
     # --------------------------------------------------------- world building
 
-    def create_guild(self, name: str, *, owner: User | None = None) -> Guild:
-        """A guild with every existing user as a member; a connected bot gets GUILD_CREATE."""
-        guild = self.store.add_guild(name, owner)
+    def create_guild(self, name: str, *, owner: User | None = None, shard: tuple[int, int] = (0, 1)) -> Guild:
+        """A guild with every existing user as a member; a connected bot gets GUILD_CREATE.
+
+        ``shard=(s, n)`` gives it an id that Discord's sharding formula puts on shard ``s`` of ``n``.
+        """
+        guild = self.store.add_guild(name, owner, shard=shard)
         self.gateway.dispatch("GUILD_CREATE", self.store.guild_payload(guild, newly_joined=True))
         return guild
 
@@ -263,10 +278,29 @@ class DiscordEmulator(UserActions):
     def bot_connected(self) -> bool:
         return self.gateway.is_ready()
 
-    async def wait_until_ready(self, timeout: float = 10.0) -> None:
-        """Wait until a bot has IDENTIFIED (or RESUMED) and processed READY and every GUILD_CREATE."""
-        if not await self.gateway.wait_ready(timeout):
-            raise EmulatorError(f"no bot became ready within {timeout}s (requests so far: {self.requests[-5:]})")
+    async def wait_until_ready(self, timeout: float = 10.0, *, shard: tuple[int, int] | None = None) -> None:
+        """Wait until a bot has IDENTIFIED (or RESUMED) and processed READY and every GUILD_CREATE.
+
+        ``shard=(s, n)``: until a session identified as shard ``s`` of ``n`` is (``(0, 1)``: unsharded).
+        """
+        if shard is None:
+            ready = await self.gateway.wait_ready(timeout)
+        else:
+            wanted = Shard(*shard)
+            ready = await self.gateway.wait_ready(
+                timeout, lambda: any(s.shard == wanted for s in self.gateway.ready_sessions())
+            )
+        if not ready:
+            which = "" if shard is None else f" as shard {list(shard)}"
+            raise EmulatorError(f"no bot became ready{which} within {timeout}s (requests so far: {self.requests[-5:]})")
+
+    def gateway_sessions(self) -> list[SessionInfo]:
+        """The connected gateway sessions (shard id and count, ready or not), last (re)connected last."""
+        return self.gateway.session_infos()
+
+    def shard_of(self, guild: Guild | int, shard_count: int) -> int:
+        """The shard of ``shard_count`` that receives ``guild``'s events: ``(guild_id >> 22) % shard_count``."""
+        return shard_of(guild.id if isinstance(guild, Guild) else guild, shard_count)
 
     async def disconnect_bot(self, code: int = RESUMABLE_CLOSE) -> None:
         """Close the bot's gateway socket; with the default code discord.py reconnects and RESUMEs."""

@@ -114,8 +114,11 @@ class Store:
             guild.member_ids.append(user.id)
             guild.joined_at[user.id] = utcnow()
 
-    def add_guild(self, name: str, owner: User | None = None) -> Guild:
-        guild = Guild(id=new_snowflake(), name=name, owner_id=0, bot_role_id=new_snowflake())
+    def add_guild(self, name: str, owner: User | None = None, *, shard: tuple[int, int] = (0, 1)) -> Guild:
+        """``shard=(s, n)``: an id that Discord's formula puts on shard ``s`` of ``n``; by default
+        consecutive guilds are a millisecond apart, so they spread over any number of shards."""
+        guild_id = new_snowflake(millisecond_mod=shard)
+        guild = Guild(id=guild_id, name=name, owner_id=0, bot_role_id=new_snowflake())
         humans = [user for user in self.users.values() if user is not self.bot]
         guild.owner_id = (owner or (humans[0] if humans else self.bot)).id
         self.guilds[guild.id] = guild
