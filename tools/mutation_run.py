@@ -58,9 +58,9 @@ class Module:
 
 ENGINE = ("tests/test_contract.py",)
 BIDE = ("tests/test_bide_rules.py", "tests/test_bide_properties.py")
-BEGIRD = ("tests/test_begird.py", "tests/test_begird_properties.py")
-PLAYBAI = ("tests/test_playbai.py", "tests/test_playbai_properties.py")
-BUMP = ("tests/test_bump.py", "tests/test_bump_properties.py")
+BEGIRD = ("tests/test_begird.py", "tests/test_begird_properties.py", "tests/test_mutants_begird.py")
+PLAYBAI = ("tests/test_playbai.py", "tests/test_playbai_properties.py", "tests/test_mutants_playbai.py")
+BUMP = ("tests/test_bump.py", "tests/test_bump_properties.py", "tests/test_mutants_bump.py")
 # The bot's fast tests (no Discord but test_challenge_limits' three end-to-end tests, a few seconds each):
 # every bot module runs those of them that reach the mutated function (mutmut's record).
 BOT = (
