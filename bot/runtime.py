@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import signal
 from typing import Any
 
@@ -24,6 +25,7 @@ from .chat.opening import MatchOpening
 from .chat.pacing import LocalRequestBudget, SharedRequestBudget
 from .config import Settings
 from .domain.clock import Clock, OffsetFileClock
+from .domain.errors import StoreUnavailable
 from .service.challenges import ChallengeRefusals
 from .service.computer import ComputerPlayer
 from .service.events import MatchEvents
@@ -105,13 +107,32 @@ async def run(config: Settings) -> None:
             clock = OffsetFileClock(config.clock_offset_file) if config.clock_offset_file else None
             bot = build_bot(config, store, clock)
             _stop_on_sigterm()
-            async with bot:
-                await bot.start(config.token)
+            found: list[str] = []
+            damage = asyncio.ensure_future(_stop_if_damaged(store, bot, found))
+            try:
+                async with bot:
+                    await bot.start(config.token)
+            finally:
+                damage.cancel()
+            if found:
+                raise StoreUnavailable(found[0])
         finally:
             await store.close()
     finally:
         if lock is not None:
             lock.release()
+
+
+async def _stop_if_damaged(store: Store, bot: HexplayBot, found: list[str]) -> None:
+    """A large SQLite file's integrity check finishes after the start: on damage, stop as a refusal would."""
+    problem = await store.damage()
+    if problem is None:
+        return
+    found.append(problem)
+    logging.getLogger(__name__).critical("stopping: %s", problem)
+    while not bot.is_ready():  # a client closed while it logs in goes on with a closed session
+        await asyncio.sleep(0.1)
+    await bot.close()
 
 
 def _stop_on_sigterm() -> None:

@@ -428,3 +428,43 @@ async def test_ids_near_two_to_the_sixty_third_are_stored_and_read_back_exactly(
     assert (await store.get_reminder(match.id)).user_id == bob[0]
     assert (await store.get_preferences(bob[0], big_guild)).delay_hours == 5.0
     assert await store.match_by_thread(2**63) is None and await store.get_match(2**64 + 5) is None  # past 64 bits
+
+
+async def test_a_large_files_integrity_check_runs_beside_the_store_and_reports_the_same_line(tmp_path, monkeypatch):
+    """Start-up must not grow with the file: above a size the check runs after opening, on its own connection."""
+    monkeypatch.setattr(SqliteStore, "check_at_open_bytes", 0)
+    sound = await SqliteStore.open(tmp_path / "sound.sqlite3")
+    try:
+        assert await sound.damage() is None
+    finally:
+        await sound.close()
+    path = tmp_path / "damaged.sqlite3"
+    if not _damaged_database(path):
+        pytest.skip("this SQLite did not notice the damage")
+    store = await SqliteStore.open(path)  # opens at once: the check is not in the way
+    try:
+        assert await store.damage() == (
+            f"{path} is not a SQLite database or is damaged: restore a backup or move it away, then start again"
+        )
+    finally:
+        await store.close()
+
+
+async def test_the_bot_on_a_large_damaged_file_stops_with_the_refusals_line(tmp_path, monkeypatch):
+    from bot.config import Settings
+    from bot.runtime import run
+    from emulator import DiscordEmulator
+
+    path = tmp_path / "damaged.sqlite3"
+    if not _damaged_database(path):
+        pytest.skip("this SQLite did not notice the damage")
+    monkeypatch.setattr(SqliteStore, "check_at_open_bytes", 0)
+    emu = DiscordEmulator(bot_token="t")
+    await emu.start()
+    try:
+        settings = Settings(token="t", db_path=str(path), api_base_url=emu.api_base_url, gateway_url=emu.gateway_url)
+        with pytest.raises(StoreUnavailable) as refused:
+            await asyncio.wait_for(run(settings), 30)
+        assert "is not a SQLite database or is damaged" in str(refused.value)
+    finally:
+        await emu.stop()

@@ -35,6 +35,11 @@ class Store(Protocol):
         """Release the connection(s); nothing may be asked afterwards."""
         ...
 
+    async def damage(self) -> str | None:
+        """What a check of the storage itself left for after opening found (SQLite's integrity check of a
+        large file); None when sound. The runtime stops the bot on an answer: it must not serve damage."""
+        ...
+
     async def schema_version(self) -> int: ...
 
     # -- matches -----------------------------------------------------------------

@@ -189,6 +189,9 @@ class PostgresStore:
         await asyncio.gather(*self._holding, return_exceptions=True)
         await self.pool.close()
 
+    async def damage(self) -> str | None:
+        return None  # the server checks its own pages (data checksums, if the operator enabled them)
+
     async def grant_requests(self, second: int, wanted: int, limit: int) -> int:
         """The second's row is locked while its count is read and raised: processes granting at once queue on
         it and never grant more than ``limit`` between them. Rare (a process asks for several at a time)."""
