@@ -2,6 +2,7 @@
 
 import asyncio
 import logging
+import os
 import sys
 
 from . import redact
@@ -10,6 +11,7 @@ from .domain.errors import StoreUnavailable, TokenRefused
 
 USAGE = """usage: python -m bot                                run the bot
        python -m bot backup FILE                      copy the SQLite database to FILE, even while the bot runs
+       python -m bot --shard-count N --shard-ids 0-3  run shards 0 to 3 of N (several processes: PostgreSQL)
        python -m bot migrate-db --from PATH --to URL  move a SQLite database onto an empty PostgreSQL one
        python -m bot worker [--concurrency K]         play computer turns and hints from the job queue
                                                       (PostgreSQL only; K searches at once, one core each)
@@ -24,6 +26,8 @@ Settings come from the environment or a .env file (see .env.example):
   HEXPLAY_DATABASE_STATEMENT_CACHE  off behind pgbouncer in transaction mode (default on)
   HEXPLAY_WORKER_CONCURRENCY    a worker's searches at once when --concurrency is not given (default 1)
   HEXPLAY_WORKER_STALE_SECONDS  a job whose worker is silent this long is taken by another (default 15)
+  HEXPLAY_SHARD_COUNT, HEXPLAY_SHARD_IDS  the gateway shards in all, and those this process runs
+                                (unset: Discord's recommended count, all in this process)
   HEXPLAY_DEV_GUILD_IDS, HEXPLAY_REMINDER_HOURS, HEXPLAY_VACATION_DAYS, HEXPLAY_LOG_LEVEL, …: .env.example"""
 
 
@@ -36,10 +40,18 @@ def main(argv: list[str] | None = None) -> int:
         return _migrate_db(argv[1:])
     if argv[:1] == ["worker"]:
         return _worker(argv[1:])
+    if argv and argv[0].startswith("--shard"):
+        layout = _shard_options(argv)
+        if layout is None:
+            print(SHARD_USAGE, file=sys.stderr)
+            return 2
+        os.environ.update(layout)  # as if set in the environment: one place reads and checks them
+        argv = []
     if argv:
         print(USAGE, file=sys.stderr if argv[0] not in ("-h", "--help") else sys.stdout)
         return 0 if argv[0] in ("-h", "--help") else 2
     settings = Settings.from_env()
+    settings.check_shards()
     logging.basicConfig(
         level=getattr(logging, settings.log_level, logging.INFO),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -85,6 +97,21 @@ def _backup(target: str) -> int:
         return 1
     print(f"Backed up {database} to {target} ({size / 1e6:.1f} MB).")
     return 0
+
+
+SHARD_USAGE = "usage: python -m bot [--shard-count N [--shard-ids 0-3]]"
+
+
+def _shard_options(args: list[str]) -> dict[str, str] | None:
+    """``--shard-count N`` and optionally ``--shard-ids RANGE`` as the environment variables they stand for."""
+    for names in (("--shard-count", "--shard-ids"), ("--shard-count",)):
+        found = _options(args, names)
+        if found is not None:
+            env = {"HEXPLAY_SHARD_COUNT": found["--shard-count"]}
+            if "--shard-ids" in found:
+                env["HEXPLAY_SHARD_IDS"] = found["--shard-ids"]
+            return env
+    return None
 
 
 MIGRATE_USAGE = "usage: python -m bot migrate-db --from PATH --to postgresql://user:password@host:port/dbname"

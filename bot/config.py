@@ -106,6 +106,23 @@ def _switch(name: str, default: bool) -> bool:
     return _SWITCHES[raw]
 
 
+def _shard_ids(name: str) -> list[int] | None:
+    """``0-3``, ``0,2,5`` or ``0-3,8``: the shards this process runs (None: all of them)."""
+    raw = os.environ.get(name, "").replace(" ", "")
+    if not raw:
+        return None
+    ids: list[int] = []
+    for part in raw.split(","):
+        low, dash, high = part.partition("-")
+        if not _WHOLE.fullmatch(low) or (dash and not _WHOLE.fullmatch(high)):
+            raise SystemExit(f"{name} must list shard numbers such as 0-3 or 0,2,5, not {_shown(raw)}")
+        first, last = int(low), int(high) if dash else int(low)
+        if last < first:
+            raise SystemExit(f"{name}: the range {part} runs backwards")
+        ids.extend(range(first, last + 1))
+    return sorted(set(ids))
+
+
 @dataclass
 class Settings:
     token: str = ""
@@ -114,6 +131,10 @@ class Settings:
     database_url: str = ""
     pool_size: int = 10  # PostgreSQL connections per bot process
     statement_cache: bool = True  # off behind pgbouncer in transaction mode (docs/storage.md)
+    # Gateway shards: how many in all, and which this process runs (None: Discord's recommended count, all here)
+    shard_count: int | None = None
+    shard_ids: list[int] | None = None
+    identify_seconds: float = 5.0  # Discord's pause between two IDENTIFYs of one bucket (tests shorten it)
     dev_guild_ids: list[int] = field(default_factory=list)
     reminder_hours: float = 24.0
     reminder_check_seconds: float = 60.0
@@ -131,6 +152,26 @@ class Settings:
     worker_concurrency: int = 1
     worker_stale_seconds: float = 15.0
 
+    def check_shards(self) -> None:
+        """One clear line for a shard layout that cannot work (``python -m bot`` exits with it)."""
+        if self.shard_ids is None:
+            return
+        if self.shard_count is None:
+            raise SystemExit("HEXPLAY_SHARD_IDS needs HEXPLAY_SHARD_COUNT: the shards of how many in all?")
+        beyond = [i for i in self.shard_ids if i >= self.shard_count]
+        if beyond:
+            raise SystemExit(
+                f"HEXPLAY_SHARD_IDS names shard {beyond[0]}, but there are {self.shard_count} "
+                f"(0 to {self.shard_count - 1})"
+            )
+        partial = len(self.shard_ids) < self.shard_count
+        if partial and not self.database.startswith(("postgresql://", "postgres://")):
+            raise SystemExit(
+                f"this process would run {len(self.shard_ids)} of {self.shard_count} shards, and the others "
+                "run in other processes, which must share one PostgreSQL database (HEXPLAY_DATABASE_URL); "
+                "with SQLite, run every shard in one process (leave HEXPLAY_SHARD_IDS unset)"
+            )
+
     @property
     def database(self) -> str:
         """Where the data is: HEXPLAY_DATABASE_URL if set, else the SQLite file at HEXPLAY_DB_PATH."""
@@ -144,6 +185,8 @@ class Settings:
             database_url=_database_url("HEXPLAY_DATABASE_URL"),
             pool_size=_count("HEXPLAY_DATABASE_POOL_SIZE", 10, 1, 100, "connections"),
             statement_cache=_switch("HEXPLAY_DATABASE_STATEMENT_CACHE", True),
+            shard_count=_count("HEXPLAY_SHARD_COUNT", 0, 1, 100_000, "shards") or None,
+            shard_ids=_shard_ids("HEXPLAY_SHARD_IDS"),
             dev_guild_ids=_ids("HEXPLAY_DEV_GUILD_IDS"),
             # the floors: the shortest delay /config and /settings accept, a timer pass at most once a second
             # (1e-300 s would spin the loop), the shortest /vacation

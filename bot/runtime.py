@@ -21,7 +21,7 @@ from .chat.features import settings as settings_feature
 from .chat.features.board import board_view
 from .chat.homes import MatchHomes
 from .chat.opening import MatchOpening
-from .chat.pacing import LocalRequestBudget
+from .chat.pacing import LocalRequestBudget, SharedRequestBudget
 from .chat.relay import BoardRelay
 from .config import Settings
 from .domain.clock import Clock, OffsetFileClock
@@ -66,6 +66,7 @@ def build_bot(
     offer_service = Offers(service)
     ratings = Ratings(service)
     guilds = Guilds(service)
+    options.setdefault("identify_pacing", store.pace_identify)
     bot = HexplayBot(settings, **options)
     announcer = Announcer(bot, service, MatchHomes(bot), view_for=board_view)
     computer = ComputerPlayer(
@@ -88,7 +89,8 @@ def build_bot(
         computer=computer,
         announcer=announcer,
         opening=MatchOpening(bot, service, guilds, announcer),
-        budget=LocalRequestBudget(),
+        # several processes share one PostgreSQL database and one token: Discord's global limit counts them together
+        budget=SharedRequestBudget(store) if store.shared else LocalRequestBudget(),
     )
     cogs = [
         lobby.LobbyCog(chat),

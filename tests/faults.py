@@ -72,7 +72,7 @@ class PostFaults:
         self.refused = 0
         original = emu.rest.post_message
 
-        async def post_message(request: web.Request) -> web.StreamResponse:
+        async def post_message(request: web.Request) -> web.Response:
             status = self.failing.get(int(request.match_info["channel_id"]))
             if status is not None:
                 self.refused += 1

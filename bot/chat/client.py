@@ -26,6 +26,9 @@ STOP_GRACE_SECONDS = 10.0
 # The bot permissions the invite link asks for (README "Invite the bot"): View Channels, Send Messages,
 # Embed Links, Attach Files, Read Message History, Create Public Threads, Send Messages in Threads.
 INVITE_PERMISSIONS = 309237763072
+# Held beyond Discord's interval between two IDENTIFYs of a bucket: Discord times them as they arrive, and one
+# IDENTIFY may take longer to arrive than the next (network, a busy machine).
+IDENTIFY_MARGIN_SECONDS = 0.5
 # Tasks discord.py runs a command or a button in, and the announcer's: a clean stop lets them finish.
 HANDLER_TASKS = (
     "CommandTree-invoker",
@@ -64,16 +67,26 @@ class Background(Protocol):
     async def stop(self, grace: float) -> None: ...
 
 
-class HexplayBot(commands.Bot):
+class IdentifyPacing(Protocol):
+    """Spaces the gateway IDENTIFYs of one rate-limit bucket across every process of the bot."""
+
+    async def __call__(self, bucket: int, interval: float) -> None: ...
+
+
+class HexplayBot(commands.AutoShardedBot):
+    """One process's share of the bot's gateway shards (all of them unless ``shard_ids`` says otherwise)."""
+
     chat: Chat
 
-    def __init__(self, settings: Settings, **options: Any) -> None:
+    def __init__(self, settings: Settings, identify_pacing: IdentifyPacing | None = None, **options: Any) -> None:
         # Slash commands and buttons arrive as interactions whatever the intents; the bot reads no messages,
         # reactions or typing, so it asks only for servers and channels (threads). Each of its own posts
         # would otherwise come back as a gateway event to parse and cache.
         intents = discord.Intents.none()
         intents.guilds = True
         options.setdefault("max_messages", None)
+        options.setdefault("shard_count", settings.shard_count)
+        options.setdefault("shard_ids", settings.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -83,6 +96,8 @@ class HexplayBot(commands.Bot):
             **options,
         )
         self.settings = settings
+        self.identify_pacing = identify_pacing
+        self._max_concurrency: int | None = None
         self._cogs: Sequence[commands.Cog] = ()
         self._items: Sequence[type[discord.ui.DynamicItem[Any]]] = ()
         self.reminders: Background | None = None
@@ -110,6 +125,7 @@ class HexplayBot(commands.Bot):
         self.add_listener(self.chat.announcer.homes.thread_updated, "on_raw_thread_update")
         self.add_listener(self.chat.announcer.homes.thread_deleted, "on_raw_thread_delete")
         chat = self.chat
+        chat.timelimits.shards = await self._shard_layout()
         outage = await chat.timelimits.recover_outage()  # before anything can judge a deadline
         if outage:
             log.warning("clocks extended by %.0f s for the time the bot was down", outage)
@@ -169,6 +185,37 @@ class HexplayBot(commands.Bot):
         self.verify_task = asyncio.create_task(
             self.chat.service.verify_in_background(on_set_aside=self.chat.opening.tell_paused)
         )
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Discord allows one IDENTIFY per ``identify_seconds`` in each bucket (shard id modulo max_concurrency),
+        counting every process of the bot: discord.py paces only its own shards, so the bucket is taken in
+        the shared database. Without pacing configured (tests), discord.py's own wait."""
+        if self.identify_pacing is None:
+            return await super().before_identify_hook(shard_id, initial=initial)
+        bucket = (shard_id or 0) % await self._concurrency()
+        await self.identify_pacing(bucket, self.settings.identify_seconds + IDENTIFY_MARGIN_SECONDS)
+
+    async def _shard_layout(self) -> tuple[int, tuple[int, ...]]:
+        """The shards in all and those this process runs, known before connecting (Discord's recommended count
+        is asked for here when none is set, which discord.py then uses as it is)."""
+        if self.shard_count is None:
+            try:
+                answer = await self.http.request(discord.http.Route("GET", "/gateway/bot"))
+                self.shard_count = max(1, int(answer["shards"]))
+            except (discord.HTTPException, KeyError, TypeError, ValueError):
+                self.shard_count = 1
+        ids = self.shard_ids if self.shard_ids is not None else list(range(self.shard_count))
+        return self.shard_count, tuple(ids)
+
+    async def _concurrency(self) -> int:
+        """How many buckets IDENTIFY in parallel (``max_concurrency`` of GET /gateway/bot), asked once."""
+        if self._max_concurrency is None:
+            try:
+                answer = await self.http.request(discord.http.Route("GET", "/gateway/bot"))
+                self._max_concurrency = max(1, int(answer["session_start_limit"]["max_concurrency"]))
+            except (discord.HTTPException, KeyError, TypeError, ValueError):
+                self._max_concurrency = 1  # the safe assumption: one bucket
+        return self._max_concurrency
 
     async def login(self, token: str) -> None:
         try:

@@ -8,9 +8,10 @@ little under the limit, leaving room for the replies to players, which are not p
 Per-route limits (five posts per five seconds in one channel) are discord.py's own business:
 it reads them from each answer and queues requests to an exhausted bucket.
 
-``RequestBudget`` is the seam: ``LocalRequestBudget`` holds for one process. Several processes
-sending with one bot token would each need to spend from one shared budget (kept in the
-database or a cache they share) through the same ``spend`` call.
+``RequestBudget`` is the seam: ``LocalRequestBudget`` holds for one process (SQLite);
+``SharedRequestBudget`` for several processes on one PostgreSQL database, which between them
+may send no more than the limit in any second of wall clock: each takes a few requests at a
+time from a count per second kept in the database.
 """
 
 from __future__ import annotations
@@ -64,3 +65,48 @@ class LocalRequestBudget:
         self._tokens = min(float(self.burst), self._tokens + (now - self._filled_at) * self.per_second)
         self._filled_at = now
         return self._tokens
+
+
+class GrantsRequests(Protocol):
+    async def grant_requests(self, second: int, wanted: int, limit: int) -> int: ...
+
+
+class SharedRequestBudget:
+    """Every process's bulk requests counted together, per second of wall clock, in the shared database.
+
+    A process takes ``chunk`` requests at a time (one database round trip per chunk) and spends them within
+    that second; what it does not spend is lost, which only ever errs on the side of sending less.
+    """
+
+    def __init__(
+        self,
+        store: GrantsRequests,
+        per_second: int = 45,
+        chunk: int = 5,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.per_second = per_second
+        self.chunk = chunk
+        self._clock = clock
+        self._second = -1
+        self._left = 0
+        self._queue = asyncio.Lock()
+
+    async def spend(self, requests: int = 1) -> None:
+        async with self._queue:
+            for _ in range(requests):
+                await self._one()
+
+    async def _one(self) -> None:
+        while True:
+            now = self._clock()
+            second = int(now)
+            if second != self._second:
+                self._second, self._left = second, 0
+            if self._left == 0:
+                self._left = await self.store.grant_requests(second, self.chunk, self.per_second)
+            if self._left > 0:
+                self._left -= 1
+                return
+            await asyncio.sleep(max(0.001, second + 1 - self._clock()))  # this second is spent: the next one

@@ -32,13 +32,31 @@ class TimeLimits:
         self.service = service
         self.store = service.store
         self.vacation_days_per_year = vacation_days_per_year
+        # The gateway shards in all, and those this process runs (set once the bot knows them): a process that
+        # is down pauses the clocks of its shards' servers only. One process running them all: (1, (0,)).
+        self.shards: tuple[int, tuple[int, ...]] = (1, (0,))
+
+    @property
+    def whole_bot(self) -> bool:
+        """This process runs every shard: its outages are the bot's."""
+        count, ids = self.shards
+        return len(ids) == count
+
+    async def paused_shards(self, now: float) -> tuple[int, tuple[int, ...]]:
+        """(count, the other processes' shards not seen alive within the grace): their servers' clocks stand."""
+        count, mine = self.shards
+        if self.whole_bot:
+            return count, ()
+        seen = await self.store.shard_heartbeats(count)
+        return count, tuple(s for s, last in sorted(seen.items()) if s not in mine and now - last > OUTAGE_GRACE)
 
     # -- the pass ------------------------------------------------------------------------
 
     async def due(self) -> list[DeadlineJob]:
         now = self.service.clock.now()
         jobs = []
-        for match_id in await self.store.claim_deadlines(now, WARNINGS, CLAIM_LEASE):
+        paused = await self.paused_shards(now)
+        for match_id in await self.store.claim_deadlines(now, WARNINGS, CLAIM_LEASE, paused):
             job = await self.service.for_one_match(match_id, self._job(match_id, now))
             if job is not None:
                 jobs.append(job)
@@ -142,23 +160,43 @@ class TimeLimits:
     # -- outages ---------------------------------------------------------------------------
 
     async def recover_outage(self) -> float:
-        """At start-up: if the bot was down for longer than the grace, give every running clock that time."""
+        """At start-up: if the bot (each of this process's shards, when it runs only some) was down for longer
+        than the grace, give every running clock it paused that time. Returns the longest gap made good."""
         now = self.service.clock.now()
-        last = await self.store.last_seen()
-        if last is None or now - last <= OUTAGE_GRACE:
-            await self.store.beat(now)
-            return 0.0
-        extended = await self.store.record_outage(last, now)
-        log.warning("the bot was down for %.0f s; %d running clocks extended", now - last, extended)
-        return now - last
+        bot_last = await self.store.last_seen()
+        if self.whole_bot:
+            if bot_last is None or now - bot_last <= OUTAGE_GRACE:
+                await self.heartbeat()
+                return 0.0
+            extended = await self.store.record_outage(bot_last, now)
+            await self.heartbeat()
+            log.warning("the bot was down for %.0f s; %d running clocks extended", now - bot_last, extended)
+            return now - bot_last
+        count, mine = self.shards
+        seen = await self.store.shard_heartbeats(count)
+        longest = 0.0
+        for shard_id in mine:
+            last = seen.get(shard_id, bot_last)  # a shard new to this layout: the bot as a whole
+            if last is None or now - last <= OUTAGE_GRACE:
+                continue
+            extended = await self.store.record_outage(last, now, (shard_id, count))
+            log.warning("shard %d was down for %.0f s; %d running clocks extended", shard_id, now - last, extended)
+            longest = max(longest, now - last)
+        await self.heartbeat()
+        return longest
 
     async def connection_gap(self, since: float) -> bool:
         """The gateway was down from ``since`` until now; a gap beyond the grace is an outage. True if recorded."""
         now = self.service.clock.now()
         if now - since <= OUTAGE_GRACE:
             return False
-        await self.store.record_outage(since, now)
+        if self.whole_bot:
+            await self.store.record_outage(since, now)
+        else:
+            count, mine = self.shards
+            for shard_id in mine:
+                await self.store.record_outage(since, now, (shard_id, count))
         return True
 
     async def heartbeat(self) -> None:
-        await self.store.beat(self.service.clock.now())
+        await self.store.beat(self.service.clock.now(), self.shards)

@@ -28,6 +28,9 @@ from ..domain.model import (
 
 
 class Store(Protocol):
+    shared: bool
+    """Whether several bot processes may use this database at once (PostgreSQL), or one only (SQLite)."""
+
     async def close(self) -> None:
         """Release the connection(s); nothing may be asked afterwards."""
         ...
@@ -246,7 +249,13 @@ class Store(Protocol):
 
     # -- time limits, vacations and outages ------------------------------------------------
 
-    async def claim_deadlines(self, now: float, warnings: tuple[tuple[int, float], ...], lease: float) -> list[int]:
+    async def claim_deadlines(
+        self,
+        now: float,
+        warnings: tuple[tuple[int, float], ...],
+        lease: float,
+        paused_shards: tuple[int, tuple[int, ...]] = (1, ()),
+    ) -> list[int]:
         """Active matches with a notice due, claimed for ``lease`` seconds: a warning level not yet sent whose
         time has come, or the time-out (each match goes to one process only).
 
@@ -275,12 +284,18 @@ class Store(Protocol):
 
     async def last_seen(self) -> float | None: ...
 
-    async def beat(self, now: float) -> None:
-        """The bot is alive at ``now`` (written by every timer pass and at shutdown)."""
+    async def shard_heartbeats(self, shard_count: int) -> dict[int, float]:
+        """When each shard of a ``shard_count`` layout was last seen alive (shards never run are missing)."""
         ...
 
-    async def record_outage(self, started_at: float, ended_at: float) -> int:
-        """Record that the bot was down, and give every running clock that time back. Returns matches extended."""
+    async def beat(self, now: float, shards: tuple[int, tuple[int, ...]] | None = None) -> None:
+        """The bot is alive at ``now`` (written by every timer pass and at shutdown); ``shards`` (count, ids):
+        the shards this process runs are too."""
+        ...
+
+    async def record_outage(self, started_at: float, ended_at: float, shard: tuple[int, int] | None = None) -> int:
+        """Record that the bot was down, and give every running clock that time back (``shard`` (id, count):
+        only the clocks of that shard's servers, whose process was the one down). Returns matches extended."""
         ...
 
     async def outages(self) -> list[tuple[float, float]]: ...
@@ -314,3 +329,15 @@ class Store(Protocol):
     async def set_guild_settings(self, guild_id: int, settings: GuildSettings, now: float) -> None: ...
 
     async def active_matches_of_guild(self, guild_id: int, limit: int = 50) -> list[MatchRow]: ...
+
+    # -- the gateway ----------------------------------------------------------------------
+
+    async def grant_requests(self, second: int, wanted: int, limit: int) -> int:
+        """Take up to ``wanted`` of the ``limit`` requests every process of the bot may send in bulk in the
+        wall-clock ``second``; how many were granted (0: none left in that second)."""
+        ...
+
+    async def pace_identify(self, bucket: int, interval: float) -> None:
+        """Return when this process may IDENTIFY a shard of ``bucket``: no other IDENTIFY of the bucket, by
+        any process on this database, within ``interval`` seconds before or after it."""
+        ...

@@ -49,6 +49,7 @@ log = logging.getLogger(__name__)
 
 # Advisory lock keys (transaction-level): migrations, challenge counts, rating settlements.
 _MIGRATION_LOCK, _CHALLENGE_LOCK, _RATING_LOCK = 7_357_001, 7_357_002, 7_357_003
+_IDENTIFY_LOCK = 7_358_000  # + the bucket: one lock per IDENTIFY rate-limit bucket
 _BIGINT = (-(2**63), 2**63)
 # A read that met a dead connection is tried again after these pauses (well inside Discord's 3 s to answer).
 _READ_RETRY_PAUSES = (0.05, 0.3)
@@ -141,9 +142,12 @@ def explain(url: str, error: BaseException) -> str:
 class PostgresStore:
     """The database on a PostgreSQL server, through a pool of connections."""
 
+    shared = True  # any number of bot processes and workers
+
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self.pool = pool
         self.url = url
+        self._holding: set[asyncio.Task[None]] = set()  # identify buckets held for their interval
 
     @classmethod
     async def open(
@@ -180,7 +184,49 @@ class PostgresStore:
         return store
 
     async def close(self) -> None:
+        for task in list(self._holding):
+            task.cancel()
+        await asyncio.gather(*self._holding, return_exceptions=True)
         await self.pool.close()
+
+    async def grant_requests(self, second: int, wanted: int, limit: int) -> int:
+        """The second's row is locked while its count is read and raised: processes granting at once queue on
+        it and never grant more than ``limit`` between them. Rare (a process asks for several at a time)."""
+        async with self.transaction() as db:
+            await db.execute("INSERT INTO request_budget (second, used) VALUES ($1, 0) ON CONFLICT DO NOTHING", second)
+            used = await db.fetchval("SELECT used FROM request_budget WHERE second = $1 FOR UPDATE", second)
+            granted = max(0, min(wanted, limit - int(used)))
+            if granted:
+                await db.execute("UPDATE request_budget SET used = used + $2 WHERE second = $1", second, granted)
+            if second % 30 == 0:
+                await db.execute("DELETE FROM request_budget WHERE second < $1", second - 60)
+        return granted
+
+    async def pace_identify(self, bucket: int, interval: float) -> None:
+        """Take the bucket's transaction-level advisory lock (waiting for another process's IDENTIFY to age),
+        and hold it ``interval`` seconds after returning: the IDENTIFY goes now, the next one of the bucket,
+        from any process, no sooner. A process that dies releases it at once (its connection ends), which is
+        safe: its IDENTIFY, if any, was sent before."""
+        taken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        async def hold() -> None:
+            try:
+                async with self.pool.acquire() as conn, conn.transaction():
+                    await conn.execute("SELECT pg_advisory_xact_lock($1)", _IDENTIFY_LOCK + bucket)
+                    taken.set_result(None)
+                    await asyncio.sleep(interval)
+            except BaseException as error:
+                if not taken.done():
+                    taken.set_exception(error if isinstance(error, Exception) else StorageDown("stopped"))
+                raise
+
+        task = asyncio.create_task(hold())
+        self._holding.add(task)
+        task.add_done_callback(self._holding.discard)
+        try:
+            await taken
+        except _DOWN as error:
+            raise await self._down(error) from None
 
     async def schema_version(self) -> int:
         async with self.pool.acquire() as conn:
@@ -827,8 +873,15 @@ class PostgresStore:
 
     # -- time limits, vacations and outages ------------------------------------------------
 
-    async def claim_deadlines(self, now: float, warnings: tuple[tuple[int, float], ...], lease: float) -> list[int]:
-        """Active matches with a notice due, claimed for ``lease`` seconds (see the SQLite store)."""
+    async def claim_deadlines(
+        self,
+        now: float,
+        warnings: tuple[tuple[int, float], ...],
+        lease: float,
+        paused_shards: tuple[int, tuple[int, ...]] = (1, ()),
+    ) -> list[int]:
+        """Active matches with a notice due, claimed for ``lease`` seconds, none of a paused shard's servers
+        (see the SQLite store)."""
         due = ["(deadline_notice < 3 AND deadline_at <= $2)"]
         params: list[Any] = [now + lease, now]
         for level, before in warnings:
@@ -837,11 +890,16 @@ class PostgresStore:
                 f"(deadline_notice < ${n + 1} AND deadline_at - ${n + 2} <= $2 AND days_per_move * 86400 > ${n + 2})"
             )
             params += [level, before]
+        count, paused = paused_shards
+        skip = ""
+        if paused:
+            skip = f" AND ((guild_id >> 22) % ${len(params) + 1}) <> ALL(${len(params) + 2}::bigint[])"
+            params += [count, list(paused)]
         rows = await self._fetch(
             "UPDATE matches SET deadline_claimed_until = $1 WHERE status = 'active' AND deadline_at IS NOT NULL"
             f" AND deadline_notice < 3 AND ({' OR '.join(due)})"
             " AND NOT EXISTS (SELECT 1 FROM quarantine q WHERE q.match_id = id)"
-            " AND (deadline_claimed_until IS NULL OR deadline_claimed_until <= $2) RETURNING id, deadline_at",
+            f" AND (deadline_claimed_until IS NULL OR deadline_claimed_until <= $2){skip} RETURNING id, deadline_at",
             *params,
         )
         return [r[0] for r in sorted(rows, key=lambda r: (r[1], r[0]))]
@@ -895,26 +953,50 @@ class PostgresStore:
         row = await self._fetchrow("SELECT last_seen FROM heartbeat WHERE id = 1")
         return row[0] if row else None
 
-    async def beat(self, now: float) -> None:
-        """The bot is alive at ``now`` (written by every timer pass and at shutdown)."""
+    async def shard_heartbeats(self, shard_count: int) -> dict[int, float]:
+        rows = await self._fetch("SELECT shard_id, last_seen FROM shard_heartbeats WHERE shard_count = $1", shard_count)
+        return {r[0]: r[1] for r in rows}
+
+    async def beat(self, now: float, shards: tuple[int, tuple[int, ...]] | None = None) -> None:
+        """The bot is alive at ``now`` (written by every timer pass and at shutdown); so are its shards."""
+        count, ids = shards or (1, (0,))
         await self._execute(
-            "INSERT INTO heartbeat AS h (id, last_seen) VALUES (1, $1)"
-            " ON CONFLICT (id) DO UPDATE SET last_seen = GREATEST(h.last_seen, excluded.last_seen)",
+            "WITH bot AS (INSERT INTO heartbeat AS h (id, last_seen) VALUES (1, $1)"
+            " ON CONFLICT (id) DO UPDATE SET last_seen = GREATEST(h.last_seen, excluded.last_seen))"
+            " INSERT INTO shard_heartbeats AS s (shard_count, shard_id, last_seen)"
+            " SELECT $2, unnest($3::int[]), $1"
+            " ON CONFLICT (shard_count, shard_id) DO UPDATE SET last_seen = GREATEST(s.last_seen, excluded.last_seen)",
             now,
+            count,
+            list(ids),
         )
 
-    async def record_outage(self, started_at: float, ended_at: float) -> int:
-        """Record that the bot was down, and give every running clock that time back. Returns matches extended."""
+    async def record_outage(self, started_at: float, ended_at: float, shard: tuple[int, int] | None = None) -> int:
+        """Record that the bot (or one shard's process) was down, and give the running clocks it paused that time
+        back. Returns matches extended."""
+        shard_id, count = shard or (0, 1)
         async with self.transaction() as db:
             await db.execute("INSERT INTO outages (started_at, ended_at) VALUES ($1, $2)", started_at, ended_at)
             status = await db.execute(
                 "UPDATE matches SET deadline_at = deadline_at + $1, deadline_notice = 0"
-                " WHERE status = 'active' AND deadline_at IS NOT NULL AND deadline_at > $2",
+                " WHERE status = 'active' AND deadline_at IS NOT NULL AND deadline_at > $2"
+                " AND ((guild_id >> 22) % $3) = $4",
                 ended_at - started_at,
                 started_at,
+                count,
+                shard_id,
             )
+            if shard is None:
+                await db.execute(
+                    "INSERT INTO heartbeat (id, last_seen) VALUES (1, $1)"
+                    " ON CONFLICT (id) DO UPDATE SET last_seen = $1",
+                    ended_at,
+                )
             await db.execute(
-                "INSERT INTO heartbeat (id, last_seen) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET last_seen = $1",
+                "INSERT INTO shard_heartbeats (shard_count, shard_id, last_seen) VALUES ($1, $2, $3)"
+                " ON CONFLICT (shard_count, shard_id) DO UPDATE SET last_seen = $3",
+                count,
+                shard_id,
                 ended_at,
             )
             return _count(status)

@@ -157,10 +157,14 @@ async def _user_version(db: SqliteThread) -> int:
 class SqliteStore:
     """The database. One connection; reads and write transactions are serialised by one lock."""
 
+    shared = False  # one process per file (ProcessLock)
+
     def __init__(self, connection: SqliteThread) -> None:
         self._db = connection
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task | None = None
+        self._identify_locks: dict[int, asyncio.Lock] = {}
+        self._identify_at: dict[int, float] = {}  # bucket -> loop time of its last IDENTIFY
 
     @classmethod
     async def open(cls, path: str | Path) -> SqliteStore:
@@ -196,6 +200,32 @@ class SqliteStore:
 
     async def close(self) -> None:
         await self._db.close()
+
+    async def grant_requests(self, second: int, wanted: int, limit: int) -> int:
+        def grant(conn: sqlite3.Connection) -> int:
+            row = conn.execute("SELECT used FROM request_budget WHERE second = ?", (second,)).fetchone()
+            granted = max(0, min(wanted, limit - (row[0] if row else 0)))
+            if granted:
+                conn.execute(
+                    "INSERT INTO request_budget (second, used) VALUES (?, ?)"
+                    " ON CONFLICT (second) DO UPDATE SET used = used + excluded.used",
+                    (second, granted),
+                )
+                if second % 30 == 0:
+                    conn.execute("DELETE FROM request_budget WHERE second < ?", (second - 60,))
+            return granted
+
+        return await self._transact(grant)
+
+    async def pace_identify(self, bucket: int, interval: float) -> None:
+        """One process per SQLite file: the IDENTIFYs of a bucket are spaced in this process."""
+        loop = asyncio.get_running_loop()
+        lock = self._identify_locks.setdefault(bucket, asyncio.Lock())
+        async with lock:
+            wait = self._identify_at.get(bucket, -interval) + interval - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self._identify_at[bucket] = loop.time()
 
     async def schema_version(self) -> int:
         row = await self._one("PRAGMA user_version")
@@ -800,9 +830,16 @@ class SqliteStore:
 
     # -- time limits, vacations and outages ------------------------------------------------
 
-    async def claim_deadlines(self, now: float, warnings: tuple[tuple[int, float], ...], lease: float) -> list[int]:
+    async def claim_deadlines(
+        self,
+        now: float,
+        warnings: tuple[tuple[int, float], ...],
+        lease: float,
+        paused_shards: tuple[int, tuple[int, ...]] = (1, ()),
+    ) -> list[int]:
         """Active matches with a notice due, claimed for ``lease`` seconds: a warning level not yet sent whose
-        time has come, or the time-out (each match goes to one process only).
+        time has come, or the time-out (each match goes to one process only). ``paused_shards`` (count, ids):
+        servers of those shards are left alone (their process is down: their players cannot answer).
 
         ``warnings`` are (level, seconds before the deadline); a warning is only due when the
         limit is longer than that (one day per move gets no 24 h warning).
@@ -812,12 +849,15 @@ class SqliteStore:
         for level, before in warnings:
             due.append("(deadline_notice < ? AND deadline_at - ? <= ? AND days_per_move * 86400 > ?)")
             params += [level, before, now, before]
+        count, paused = paused_shards
+        marks = ", ".join("?" for _ in paused)
+        skip = f" AND ((guild_id >> 22) % {int(count)}) NOT IN ({marks})" if paused else ""
         async with self.transaction() as db:
             rows = await db.execute_fetchall(
                 "UPDATE matches SET deadline_claimed_until = ? WHERE status = 'active' AND deadline_at IS NOT NULL"
                 f" AND deadline_notice < 3 AND ({' OR '.join(due)}) AND id NOT IN (SELECT match_id FROM quarantine)"
-                " AND (deadline_claimed_until IS NULL OR deadline_claimed_until <= ?) RETURNING id, deadline_at",
-                [now + lease, *params, now],
+                f" AND (deadline_claimed_until IS NULL OR deadline_claimed_until <= ?){skip} RETURNING id, deadline_at",
+                [now + lease, *params, now, *paused],
             )
         return [r[0] for r in sorted(rows, key=lambda r: (r[1], r[0]))]
 
@@ -870,26 +910,45 @@ class SqliteStore:
         row = await self._one("SELECT last_seen FROM heartbeat WHERE id = 1")
         return row[0] if row else None
 
-    async def beat(self, now: float) -> None:
-        """The bot is alive at ``now`` (written by every timer pass and at shutdown)."""
+    async def shard_heartbeats(self, shard_count: int) -> dict[int, float]:
+        rows = await self._all("SELECT shard_id, last_seen FROM shard_heartbeats WHERE shard_count = ?", (shard_count,))
+        return {r[0]: r[1] for r in rows}
+
+    async def beat(self, now: float, shards: tuple[int, tuple[int, ...]] | None = None) -> None:
+        """The bot is alive at ``now`` (written by every timer pass and at shutdown); so are its shards."""
         async with self.transaction() as db:
             await db.execute(
                 "INSERT INTO heartbeat (id, last_seen) VALUES (1, ?)"
                 " ON CONFLICT (id) DO UPDATE SET last_seen = MAX(last_seen, excluded.last_seen)",
                 (now,),
             )
+            count, ids = shards or (1, (0,))
+            for shard_id in ids:
+                await db.execute(
+                    "INSERT INTO shard_heartbeats (shard_count, shard_id, last_seen) VALUES (?, ?, ?)"
+                    " ON CONFLICT (shard_count, shard_id) DO UPDATE SET last_seen = MAX(last_seen, excluded.last_seen)",
+                    (count, shard_id, now),
+                )
 
-    async def record_outage(self, started_at: float, ended_at: float) -> int:
-        """Record that the bot was down, and give every running clock that time back. Returns matches extended."""
+    async def record_outage(self, started_at: float, ended_at: float, shard: tuple[int, int] | None = None) -> int:
+        """Record that the bot (or one shard's process) was down, and give the running clocks it paused that time
+        back. Returns matches extended."""
         gap = ended_at - started_at
+        shard_id, count = shard or (0, 1)
         async with self.transaction() as db:
             await db.execute("INSERT INTO outages (started_at, ended_at) VALUES (?, ?)", (started_at, ended_at))
             cursor = await db.execute(
                 "UPDATE matches SET deadline_at = deadline_at + ?, deadline_notice = 0"
-                " WHERE status = 'active' AND deadline_at IS NOT NULL AND deadline_at > ?",
-                (gap, started_at),
+                " WHERE status = 'active' AND deadline_at IS NOT NULL AND deadline_at > ?"
+                " AND ((guild_id >> 22) % ?) = ?",
+                (gap, started_at, count, shard_id),
             )
-            await db.execute("INSERT OR REPLACE INTO heartbeat (id, last_seen) VALUES (1, ?)", (ended_at,))
+            if shard is None:
+                await db.execute("INSERT OR REPLACE INTO heartbeat (id, last_seen) VALUES (1, ?)", (ended_at,))
+            await db.execute(
+                "INSERT OR REPLACE INTO shard_heartbeats (shard_count, shard_id, last_seen) VALUES (?, ?, ?)",
+                (count, shard_id, ended_at),
+            )
             return cursor.rowcount
 
     async def outages(self) -> list[tuple[float, float]]:
