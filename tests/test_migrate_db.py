@@ -76,6 +76,7 @@ async def fill(path: Path) -> dict[str, int]:
         await store.beat(1000.0)
         await store.record_outage(1000.0, 1500.0)
         await store.count_refused_try(ids["played"], "reminder", 3)
+        await store.grant_requests(1_700_000_000, 5, 20)
     finally:
         await store.close()
     return ids

@@ -441,10 +441,10 @@ async def test_blocks_stop_at_the_most_but_blocking_someone_again_is_never_refus
     """challenges ``check`` 20."""
     refusals = ChallengeRefusals(service.store, service.clock)
     async with service.store.transaction() as db:
-        await db.executemany(
-            "INSERT INTO challenge_blocks (user_id, blocked_id, since) VALUES (?, ?, ?)",
-            [(ALICE[0], 1000 + i, 1.0) for i in range(MAX_BLOCKS)],
-        )
+        for i in range(MAX_BLOCKS):
+            await db.execute(
+                "INSERT INTO challenge_blocks (user_id, blocked_id, since) VALUES (?, ?, ?)", (ALICE[0], 1000 + i, 1.0)
+            )
     await refusals.update(ALICE[0], GUILD, block=(1000, "someone"))  # already blocked: no change
     with refused(match=str(MAX_BLOCKS)):
         await refusals.update(ALICE[0], GUILD, block=(BOB[0], "bob"))
