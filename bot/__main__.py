@@ -13,6 +13,8 @@ USAGE = """usage: python -m bot                                run the bot
        python -m bot backup FILE                      copy the SQLite database to FILE, even while the bot runs
        python -m bot --shard-count N --shard-ids 0-3  run shards 0 to 3 of N (several processes: PostgreSQL)
        python -m bot migrate-db --from PATH --to URL  move a SQLite database onto an empty PostgreSQL one
+       python -m bot worker [--concurrency K]         play computer turns and hints from the job queue
+                                                      (PostgreSQL only; K searches at once, one core each)
 
 Settings come from the environment or a .env file (see .env.example):
   DISCORD_TOKEN                 the bot's token (without one, `make run` opens the sandbox)
@@ -22,6 +24,8 @@ Settings come from the environment or a .env file (see .env.example):
                                 HEXPLAY_DATABASE_URL says the same
   HEXPLAY_DATABASE_POOL_SIZE    PostgreSQL connections per bot process (default 10)
   HEXPLAY_DATABASE_STATEMENT_CACHE  off behind pgbouncer in transaction mode (default on)
+  HEXPLAY_WORKER_CONCURRENCY    a worker's searches at once when --concurrency is not given (default 1)
+  HEXPLAY_WORKER_STALE_SECONDS  a job whose worker is silent this long is taken by another (default 15)
   HEXPLAY_SHARD_COUNT, HEXPLAY_SHARD_IDS  the gateway shards in all, and those this process runs
                                 (unset: Discord's recommended count, all in this process)
   HEXPLAY_DEV_GUILD_IDS, HEXPLAY_REMINDER_HOURS, HEXPLAY_VACATION_DAYS, HEXPLAY_LOG_LEVEL, …: .env.example"""
@@ -34,6 +38,8 @@ def main(argv: list[str] | None = None) -> int:
         return _backup(argv[1])
     if argv[:1] == ["migrate-db"]:
         return _migrate_db(argv[1:])
+    if argv[:1] == ["worker"]:
+        return _worker(argv[1:])
     if argv and argv[0].startswith("--shard"):
         layout = _shard_options(argv)
         if layout is None:
@@ -154,6 +160,46 @@ def _migrate_db(args: list[str]) -> int:
     print(f"  copied in {report.copy_seconds:.1f} s, checked in {report.verify_seconds:.1f} s", file=sys.stderr)
     print(report.last_line())
     return 0 if not report.differ else 1
+
+
+WORKER_USAGE = "usage: python -m bot worker [--concurrency K]   (K: 1 to 64 searches at once)"
+
+
+def _worker(args: list[str]) -> int:
+    """A computer-player worker: PostgreSQL's job queue in, turns stored through the service (docs/workers.md)."""
+    from .store import is_postgres
+
+    options = _options(args, ("--concurrency",)) if args else {}
+    concurrency_text = (options or {}).get("--concurrency", "")
+    if options is None or (args and not (concurrency_text.isascii() and concurrency_text.isdigit())):
+        print(WORKER_USAGE, file=sys.stderr)
+        return 2
+    settings = Settings.from_env()
+    concurrency = int(concurrency_text) if args else settings.worker_concurrency
+    if not 1 <= concurrency <= 64:
+        print(WORKER_USAGE, file=sys.stderr)
+        return 2
+    if not is_postgres(settings.database):
+        print(
+            "python -m bot worker needs PostgreSQL (HEXPLAY_DATABASE_URL): with SQLite the bot thinks in its own "
+            "processes and needs no worker.",
+            file=sys.stderr,
+        )
+        return 2
+    logging.basicConfig(
+        level=getattr(logging, settings.log_level, logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    from .jobs.worker import run_worker  # the engines and the queue load only when a worker really starts
+
+    try:
+        asyncio.run(run_worker(settings, concurrency, settings.worker_stale_seconds))
+    except KeyboardInterrupt:  # a second Ctrl-C: the jobs it held go back to the queue when their heartbeat stops
+        pass
+    except StoreUnavailable as error:
+        print(f"Hexplay's worker cannot start: {error}.", file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":

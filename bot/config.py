@@ -147,6 +147,10 @@ class Settings:
     # the picture is drawn on the second core while the event loop serves the next interaction.
     render_processes: int = 0
     computer_processes: int = 1  # processes the computer thinks in (each one search at a time)
+    # `python -m bot worker` (PostgreSQL): searches at once, and how long a job's worker may be silent before
+    # another worker takes the job (docs/workers.md)
+    worker_concurrency: int = 1
+    worker_stale_seconds: float = 15.0
 
     def check_shards(self) -> None:
         """One clear line for a shard layout that cannot work (``python -m bot`` exits with it)."""
@@ -195,4 +199,7 @@ class Settings:
             clock_offset_file=os.environ.get("HEXPLAY_CLOCK_OFFSET_FILE", "").strip(),
             render_processes=_count("HEXPLAY_RENDER_PROCESSES", 1, 0, 8, "processes"),
             computer_processes=_count("HEXPLAY_COMPUTER_PROCESSES", 1, 1, 16, "processes"),
+            worker_concurrency=_count("HEXPLAY_WORKER_CONCURRENCY", 1, 1, 64, "searches"),
+            # the floor: heartbeats go every half of it, and a search's process never holds them up
+            worker_stale_seconds=_float("HEXPLAY_WORKER_STALE_SECONDS", 15.0, 1, 600, "seconds"),
         )

@@ -15,7 +15,7 @@ from typing import Any
 from ai.worker import Thinker
 
 from .chat.announce import Announcer
-from .chat.client import HexplayBot, point_client_at
+from .chat.client import Background, HexplayBot, point_client_at
 from .chat.context import Chat
 from .chat.features import community, info, lobby, moves, offers, reminders, timelimits
 from .chat.features import settings as settings_feature
@@ -23,9 +23,12 @@ from .chat.features.board import board_view
 from .chat.homes import MatchHomes
 from .chat.opening import MatchOpening
 from .chat.pacing import LocalRequestBudget, SharedRequestBudget
+from .chat.relay import BoardRelay
 from .config import Settings
 from .domain.clock import Clock, OffsetFileClock
 from .domain.errors import StoreUnavailable
+from .jobs import queue
+from .jobs.notices import HINTS, STORED, Notices
 from .service.challenges import ChallengeRefusals
 from .service.computer import ComputerPlayer
 from .service.events import MatchEvents
@@ -37,13 +40,23 @@ from .service.ratings import Ratings
 from .service.timelimits import TimeLimits
 from .store import is_postgres, open_store, sqlite_path
 from .store.base import Store
+from .store.postgres import PostgresStore
 from .store.sqlite import ProcessLock
 
 
 def build_bot(
-    settings: Settings, store: Store, clock: Clock | None = None, thinker: Thinker | None = None, **options: Any
+    settings: Settings,
+    store: Store,
+    clock: Clock | None = None,
+    thinker: Thinker | None = None,
+    jobs: queue.JobQueue | None = None,
+    **options: Any,
 ) -> HexplayBot:
-    """The bot and everything it serves, over an open store (tests and benchmarks build it the same way)."""
+    """The bot and everything it serves, over an open store (tests and benchmarks build it the same way).
+
+    With ``jobs`` (PostgreSQL, as ``run`` does) computer turns and hints go to the workers' queue, and the
+    boards of the turns they store come back through a relay; without, the bot thinks in ``thinker``.
+    """
     events = MatchEvents()
     service = MatchService(
         store,
@@ -63,7 +76,8 @@ def build_bot(
         offer_service,
         thinker or Thinker(settings.computer_processes, start_method="spawn"),
         announce=announcer.announce_in_home,
-    )  # its turns are posted as a person's are
+        jobs=jobs,
+    )  # its turns are posted as a person's are (a worker's by the relay below)
     events.on_change(computer.changed)  # is the computer to move now?
     events.on_finish(ratings.settle)  # a game ended: rate it (again at start-up, for any missed)
     chat = Chat(
@@ -90,8 +104,26 @@ def build_bot(
         community.CommunityCog(chat, bot.tree),
     ]
     items = [*lobby.ITEMS, *moves.ITEMS, *offers.ITEMS, *timelimits.ITEMS, *reminders.ITEMS, *info.ITEMS]
-    bot.serve(chat, cogs, items, reminders.ReminderLoop(bot, chat, tell_paused=chat.opening.tell_paused))
+    duties: list[Background] = [reminders.ReminderLoop(bot, chat, tell_paused=chat.opening.tell_paused)]
+    if jobs is not None:  # the workers' turns are stored without Discord: a bot posts their boards
+        relay = BoardRelay(bot, service, announcer)
+        listen = {STORED: relay.stored, HINTS: jobs.hint_answered}
+        duties += [relay, Notices(settings.database, listen, on_reconnect=relay.look_soon)]
+    bot.serve(chat, cogs, items, Alongside(duties))
     return bot
+
+
+class Alongside:
+    """Several background duties as the one the client starts once ready and stops cleanly."""
+
+    def __init__(self, duties: list[Background]) -> None:
+        self.duties = duties
+
+    async def run_forever(self) -> None:
+        await asyncio.gather(*(duty.run_forever() for duty in self.duties))
+
+    async def stop(self, grace: float) -> None:
+        await asyncio.gather(*(duty.stop(grace) for duty in self.duties))
 
 
 async def run(config: Settings) -> None:
@@ -105,7 +137,11 @@ async def run(config: Settings) -> None:
         store = await open_store(config.database, pool_size=config.pool_size, statement_cache=config.statement_cache)
         try:
             clock = OffsetFileClock(config.clock_offset_file) if config.clock_offset_file else None
-            bot = build_bot(config, store, clock)
+            jobs = None
+            if isinstance(store, PostgresStore):  # several processes: computer turns go to the workers
+                await queue.install(store.pool)
+                jobs = queue.JobQueue(store.pool)
+            bot = build_bot(config, store, clock, jobs=jobs)
             _stop_on_sigterm()
             found: list[str] = []
             damage = asyncio.ensure_future(_stop_if_damaged(store, bot, found))

@@ -10,8 +10,10 @@ from bot.chat.client import HexplayBot, point_client_at
 from bot.config import Settings
 from bot.domain.clock import Clock, ManualClock
 from bot.domain.seats import game_of, user_to_move
+from bot.jobs import queue
 from bot.runtime import build_bot
 from bot.store import Store, open_store
+from bot.store.postgres import PostgresStore
 from emulator import DiscordEmulator
 
 TOKEN = "test-token"
@@ -20,8 +22,9 @@ TOKEN = "test-token"
 class BotWorld:
     """An emulator with one server, a #games channel and four users, and the bot connected to it."""
 
-    def __init__(self, db_path: Path | str, clock: Clock | None = None, users: int = 4) -> None:
+    def __init__(self, db_path: Path | str, clock: Clock | None = None, users: int = 4, jobs: bool = False) -> None:
         self.db_path = db_path
+        self.jobs = jobs  # PostgreSQL: computer turns and hints go to the workers' queue, as `python -m bot` does
         self.clock = clock or ManualClock()
         self.emu = DiscordEmulator(bot_token=TOKEN)
         self.user_count = users
@@ -44,7 +47,12 @@ class BotWorld:
             token=TOKEN, db_path=str(self.db_path), dev_guild_ids=[self.guild.id], reminder_check_seconds=3600
         )
         self.store = await open_store(str(self.db_path))
-        self.bot = build_bot(settings, self.store, self.clock, guild_ready_timeout=0.05)
+        job_queue = None
+        if self.jobs:
+            assert isinstance(self.store, PostgresStore), "the job queue is PostgreSQL's"
+            await queue.install(self.store.pool)
+            job_queue = queue.JobQueue(self.store.pool)
+        self.bot = build_bot(settings, self.store, self.clock, jobs=job_queue, guild_ready_timeout=0.05)
         self._task = asyncio.create_task(self.bot.start(TOKEN))
         await self.emu.wait_until_ready(timeout=15)
         await asyncio.wait_for(self.bot.wait_until_ready(), 15)

@@ -19,8 +19,11 @@ ALLOWED = {
     "bot.service": {"bot.domain", "bot.store", "games", "render", "ai"},
     "bot.chat": {"bot.domain", "bot.service", "bot.config", "games", "discord"},
     "bot.chat.features": {"bot.chat", "bot.domain", "bot.service", "games", "discord"},
+    "bot.jobs": {"bot.service", "bot.store", "bot.domain", "bot.config", "ai"},
     "bot.migrate_db": {"bot.service", "bot.store", "bot.domain"},
-    "bot.runtime": {"bot.chat", "bot.chat.features", "bot.service", "bot.store", "bot.domain", "bot.config", "ai"},
+    "bot.runtime": {
+        *("bot.chat", "bot.chat.features", "bot.jobs", "bot.service", "bot.store", "bot.domain", "bot.config", "ai"),
+    },
 }
 GRAPH = graph()
 

@@ -26,6 +26,7 @@ ROOMS = (
     "bot.service",
     "bot.chat",
     "bot.chat.features",
+    "bot.jobs",
     "bot.config",
     "bot.redact",
     "bot.runtime",

@@ -273,6 +273,10 @@ REFUSALS: dict[str, Callable[[dict[str, Any]], str]] = {
         "or matches created with `hints: True` (every player agreed by joining)."
     ),
     "you_left": lambda f: f"You have left {title(f['match'])}.",
+    "hint_unavailable": lambda f: (
+        "No hint this time: the computer players did not answer in time (busy, or none is running). "
+        "Try /hint again in a moment."
+    ),
     "hint_not_your_turn": lambda f: (
         f"A hint is for your own turn: in {title(f['match'])} "
         f"{seat_label(f['match'], f['game'], f['game'].to_move)} is to move."

@@ -11,6 +11,13 @@ through ``MatchService.play`` with the version it thought about: if the match
 changed meanwhile (a takeback, a resignation) that is refused and it looks
 again. A restart while it thinks loses nothing: the turn is simply thought
 again at the next start (the seed depends only on the match and the ply).
+
+With PostgreSQL the bot does not think at all: given ``ComputerJobs`` (bot/jobs, a job queue), a
+computer turn that falls due is sent as a job (the match and the version it is for) and a hint is
+asked of the queue; a worker process (``python -m bot worker``) runs the same player, whose
+``play_queued_turn`` and ``think_hint`` are this module's thinking and playing for one job. A job
+may run twice (the queue delivers at least once): the turn is played with the version it is for,
+so the store's compare-and-set lets only the first one through.
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Literal, Protocol
 
 from ai.worker import Thinker
 from games import AnyGame
@@ -32,8 +39,23 @@ from .offers import Offers
 
 log = logging.getLogger(__name__)
 
+#: What became of a computer turn: stored; not stored because the match moved on meanwhile (look again);
+#: refused (logged: a bug); or none was due (the match is over, paused, or not at the job's version).
+TurnResult = Literal["stored", "moved_on", "refused", "not_due"]
+
 HINT_LEVEL = "medium"  # issue 11: a hint is the move the medium computer would play
 TASK_PREFIX = "hexplay-computer"
+
+
+class ComputerJobs(Protocol):
+    """Computer turns and hints thought by worker processes instead of this one (bot/jobs: a job queue)."""
+
+    async def turn_due(self, match_id: int, version: int) -> None:
+        """A computer is to move in the match at ``version``: have a worker play that turn (once)."""
+
+    async def hint(self, match_id: int, user_id: int) -> str:
+        """The hint a worker thought for the user's turn; Refusal "hint_unavailable" if none came in time."""
+        ...
 
 
 def turn_seed(match_id: int, ply: int, salt: int = 0) -> int:
@@ -51,24 +73,38 @@ class ComputerPlayer:
         offers: Offers,
         thinker: Thinker | None = None,
         announce: Callable[[Outcome], Awaitable[Any]] | None = None,
+        jobs: ComputerJobs | None = None,
     ) -> None:
         self.service = service
         self.store = service.store
         self.offers = offers
-        self.thinker = thinker or Thinker()
-        # posts a computer's stored turn like a person's (thread, retries, end-of-game DMs): given by the bot
+        self.thinker = thinker or Thinker()  # with jobs, still the draw offers' (a pool started on first use)
+        # posts a computer's stored turn like a person's (thread, retries, end-of-game DMs): given by the bot;
+        # in a worker, tells the bots that a turn was stored (they post it)
         self.announce = announce
+        self.jobs = jobs  # None: turns and hints are thought here, in the thinker
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()  # matches poked while their task was already running
-        self._playing: set[asyncio.Future[bool]] = set()  # stores and announcements in flight: a stop waits for them
-        self._errands: set[asyncio.Future[Any]] = set()  # answers to offers
+        self._playing: set[asyncio.Future[TurnResult]] = set()  # stores and announcements in flight: a stop waits
+        self._errands: set[asyncio.Future[Any]] = set()  # answers to offers; jobs being sent to the workers
         self._closed = False
 
     # -- when to look -----------------------------------------------------------------------
 
     def changed(self, match: MatchRow) -> None:
-        if match.has_computer and match.status == "active":
+        if not (match.has_computer and match.status == "active"):
+            return
+        if self.jobs is None:
             self.poke(match.id)
+        elif match.state is not None and computer_to_move(match, game_of(match)) is not None:
+            self.run_soon(self._send_turn(match.id, match.version), f"job-{match.id}")
+
+    async def _send_turn(self, match_id: int, version: int) -> None:
+        assert self.jobs is not None
+        try:
+            await self.jobs.turn_due(match_id, version)
+        except Exception:  # the workers' sweep and the next start-up send it again
+            log.exception("match %s: the computer's turn could not be sent to the workers", match_id)
 
     def poke(self, match_id: int) -> None:
         """Look at the match soon; one task per match, which looks again if poked while it runs."""
@@ -93,7 +129,10 @@ class ComputerPlayer:
             return False
         if computer_to_move(match, game_of(match)) is None:
             return False
-        self.poke(match_id)
+        if self.jobs is not None:
+            await self.jobs.turn_due(match_id, match.version)  # a job already waiting for it is not doubled
+        else:
+            self.poke(match_id)
         return True
 
     def run_soon(self, errand: Awaitable[Any], name: str) -> None:
@@ -128,15 +167,33 @@ class ComputerPlayer:
             if self._tasks.get(match_id) is asyncio.current_task():
                 del self._tasks[match_id]
 
+    async def play_queued_turn(self, match_id: int, version: int) -> TurnResult:
+        """A worker's job: think and play the computer's turn of the match at ``version``, if it is still due.
+
+        Nothing is played when the match has moved on (the job came late, or a second time), and a turn
+        thought meanwhile is stored only on ``version`` (the store's compare-and-set): at most once.
+        """
+        try:
+            return await self._turn(match_id, version)
+        except DamagedMatch as damaged:  # its data cannot be read: the match is set aside
+            await self.service.set_aside(damaged.match_id, damaged.reason)
+            return "not_due"
+
     async def _step(self, match_id: int) -> bool:
         """Think and play one computer turn if one is due; True if the match should be looked at again."""
+        return await self._turn(match_id) in ("stored", "moved_on")
+
+    async def _turn(self, match_id: int, version: int | None = None) -> TurnResult:
+        """Think and play the computer's turn if one is due (at ``version``, when given)."""
         match = await self.store.get_match(match_id)
         if match is None or match.status != "active" or not await self.service.usable(match):
-            return False
+            return "not_due"
+        if version is not None and match.version != version:
+            return "not_due"
         game = game_of(match)
         seat = computer_to_move(match, game)
         if seat is None or match.state is None:
-            return False
+            return "not_due"
         assert seat.computer is not None
         answer = await self.thinker.turn(match.state, seat.computer, turn_seed(match.id, game.ply))
         await self._until_announced(match_id, match.version)
@@ -158,21 +215,21 @@ class ComputerPlayer:
             "match %s: the board of version %s is still not posted; the computer plays anyway", match_id, version
         )
 
-    async def _play(self, match: MatchRow, user_id: int, notation: str) -> bool:
+    async def _play(self, match: MatchRow, user_id: int, notation: str) -> TurnResult:
         try:
             outcome = await self.service.play(match.id, user_id, notation, expected_version=match.version)
         except Refusal as error:
             current = await self.store.get_match(match.id)
             if current is not None and current.version != match.version:
-                return True  # the position changed while it thought: look again
+                return "moved_on"  # the position changed while it thought: look again
             log.error("match %s: the computer's turn %r was refused: %s", match.id, notation, error)
-            return False
+            return "refused"
         if self.announce is not None:
             try:
                 await self.announce(outcome)
             except Exception:  # stored: the announcer's retries and the start-up catch-up post it
                 log.exception("match %s: the computer's turn is stored but its announcement failed", match.id)
-        return True
+        return "stored"
 
     # -- offers and hints -----------------------------------------------------------------------
 
@@ -198,6 +255,13 @@ class ComputerPlayer:
 
     async def hint(self, match_id: int, user_id: int) -> str:
         """The turn the medium computer would play for the player to move (only when hints are allowed)."""
+        if self.jobs is not None:
+            self.check_hint(await self.service.get(match_id), user_id)
+            return await self.jobs.hint(match_id, user_id)
+        return await self.think_hint(match_id, user_id)
+
+    async def think_hint(self, match_id: int, user_id: int) -> str:
+        """The hint, thought here (in a worker, for a hint job): Refusal as :meth:`check_hint` says."""
         match, game = self.check_hint(await self.service.get(match_id), user_id)
         assert match.state is not None
         answer = await self.thinker.turn(match.state, HINT_LEVEL, turn_seed(match_id, game.ply, salt=2))

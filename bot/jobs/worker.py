@@ -1,0 +1,160 @@
+"""``python -m bot worker``: a process that takes computer turns and hints from the queue and plays them.
+
+It is the computer player of bot/service/computer.py without Discord: it thinks in its own process pool
+(``ai.worker.Thinker``: the search never holds this event loop, whose heartbeats tell PgQueuer the job
+is alive), stores the turn through the service on the version the job is for, and tells the bot
+processes by NOTIFY so that one of them posts the board. Its own turns are changes like any other: if
+a computer is to move again (computer against computer), that turn is a new job.
+
+A job whose worker dies (SIGKILL, a lost machine) stops heartbeating; after ``stale_seconds`` another
+worker's dequeue takes it again (PgQueuer re-picks a picked job whose heartbeat is stale) and thinks
+the same turn (same seed). The store's compare-and-set on the version makes sure it is stored once,
+whoever finishes. On SIGTERM the worker takes no new job, hands back the ones still thinking (queued
+again at once, for another worker) and lets a turn being stored finish.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import signal
+import time
+from collections.abc import Awaitable
+from datetime import timedelta
+from typing import Any, TypeVar
+
+from pgqueuer.adapters.drivers.asyncpg import AsyncpgPoolDriver
+from pgqueuer.core.applications import PgQueuer
+from pgqueuer.domain.errors import RetryRequested
+from pgqueuer.domain.models import Job, Schedule
+
+from ai.worker import Thinker
+
+from ..config import Settings
+from ..domain.clock import Clock, OffsetFileClock
+from ..domain.errors import Refusal
+from ..domain.outcome import Outcome
+from ..service.computer import ComputerPlayer
+from ..service.events import MatchEvents
+from ..service.matches import MatchService
+from ..service.offers import Offers
+from ..store import open_store
+from ..store.postgres.store import PostgresStore, redacted
+from . import queue
+from .notices import HINTS, STORED, notify
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+SWEEP_EVERY = "* * * * *"  # cron: once a minute, one worker (PgQueuer's scheduler) sends any turn left unsent
+
+
+class Worker:
+    def __init__(self, store: PostgresStore, settings: Settings, concurrency: int, stale_seconds: float) -> None:
+        self.store = store
+        self.concurrency = concurrency
+        self.stale_seconds = stale_seconds
+        events = MatchEvents()
+        clock: Clock | None = OffsetFileClock(settings.clock_offset_file) if settings.clock_offset_file else None
+        # the reminder of the next player's turn is timed in the move's transaction: the bot's default delay
+        self.service = MatchService(store, clock, default_reminder_hours=settings.reminder_hours, events=events)
+        self.jobs = queue.JobQueue(store.pool)
+        self.computer = ComputerPlayer(
+            self.service,
+            Offers(self.service),
+            Thinker(concurrency, start_method="spawn"),
+            announce=self._tell_the_bots,
+            jobs=self.jobs,
+        )
+        events.on_change(self.computer.changed)  # a computer to move again (computer against computer): a new job
+        self.pgq = PgQueuer(AsyncpgPoolDriver(store.pool), channel=queue.WAKE_UPS, queries=self.jobs.queries)
+        self.pgq.entrypoint(queue.TURN)(self.turn_job)
+        self.pgq.entrypoint(queue.HINT)(self.hint_job)
+        self.pgq.schedule(queue.SWEEP, SWEEP_EVERY)(self.sweep)
+        self._thinking: set[asyncio.Future[Any]] = set()
+        self.stopping = False
+
+    async def run(self) -> None:
+        # One search per process of the pool; PgQueuer takes at least twice its batch (1), so a worker of
+        # concurrency 1 holds a second job while the first is thought (still heartbeating: never stale).
+        await self.pgq.run(
+            batch_size=1,
+            max_concurrent_tasks=max(2, self.concurrency),
+            heartbeat_timeout=timedelta(seconds=self.stale_seconds),
+            # a stale job is noticed at a dequeue: look at least this often, even if no NOTIFY wakes it
+            dequeue_timeout=timedelta(seconds=min(5.0, self.stale_seconds / 2)),
+        )
+        await self.computer.close()  # a turn being stored finishes; the search processes stop
+
+    def stop(self) -> None:
+        """SIGTERM: no new job; jobs still thinking are handed back to the queue; stores under way finish."""
+        if self.stopping:
+            return
+        self.stopping = True
+        log.info("stopping: %d job(s) still thinking are handed back", len(self._thinking))
+        for thinking in list(self._thinking):
+            thinking.cancel()
+        self.pgq.shutdown.set()
+
+    # -- the jobs --------------------------------------------------------------------------------
+
+    async def turn_job(self, job: Job) -> None:
+        order = queue.decode_turn(job.payload)
+        result = await self._handed_back_on_stop(self.computer.play_queued_turn(order.match_id, order.version))
+        log.info("match %s at version %s: %s (job %s)", order.match_id, order.version, result, job.id)
+
+    async def hint_job(self, job: Job) -> None:
+        order = queue.decode_hint(job.payload)
+        if time.time() > order.answer_by:
+            return  # nobody waits for it any more
+        answer: dict[str, object] = {"request": order.request}
+        try:
+            answer["turn"] = await self._handed_back_on_stop(self.computer.think_hint(order.match_id, order.user_id))
+        except Refusal as refusal:  # not the player's turn any more, say
+            answer["refused"] = refusal.reason
+        await notify(self.store.pool, HINTS, json.dumps(answer))
+
+    async def sweep(self, schedule: Schedule) -> None:
+        """A computer turn whose job was never sent (its process died between storing the move and sending
+        it) is sent now; one already waiting or running is not sent twice (the job's dedupe key)."""
+        sent = await self.computer.resume()
+        log.debug("sweep: %d computer turns due", sent)
+
+    async def _handed_back_on_stop(self, work: Awaitable[T]) -> T:
+        """Run a job's thinking; if the worker stops meanwhile, the job goes back to the queue for another."""
+        thinking = asyncio.ensure_future(work)
+        self._thinking.add(thinking)
+        try:
+            return await thinking
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if thinking.cancelled() and self.stopping and (current is None or not current.cancelling()):
+                raise RetryRequested(reason="the worker is stopping") from None
+            raise
+        finally:
+            self._thinking.discard(thinking)
+
+    async def _tell_the_bots(self, outcome: Outcome) -> None:
+        """The turn is stored: a bot process posts its board (any of them; the posting is claimed)."""
+        await notify(self.store.pool, STORED, str(outcome.match.id))
+
+
+async def run_worker(settings: Settings, concurrency: int, stale_seconds: float) -> None:
+    """Run a worker until SIGTERM or Ctrl-C; StoreUnavailable (one line) if the database cannot be used."""
+    # its connections: the queue's listener, its heartbeats and dequeues, and each job's reads and store
+    store = await open_store(settings.database, pool_size=concurrency + 4, statement_cache=settings.statement_cache)
+    assert isinstance(store, PostgresStore), "the worker runs on PostgreSQL (python -m bot refuses SQLite)"
+    try:
+        await queue.install(store.pool)
+        worker = Worker(store, settings, concurrency, stale_seconds)
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(signum, worker.stop)
+        log.info("worker ready on %s: %d search(es) at once", redacted(store.url), concurrency)
+        await worker.run()
+        log.info("worker stopped")
+    finally:
+        await store.close()
