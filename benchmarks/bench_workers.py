@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 from bot.domain.seats import game_of, user_to_move  # noqa: E402
 from bot.jobs import queue  # noqa: E402
 from bot.store import open_store  # noqa: E402
+from bot.store.postgres import PostgresStore  # noqa: E402
 from tests.postgres import start_cluster  # noqa: E402
 from tests.racing import NoChallengeLimits  # noqa: E402
 from tests.worker_processes import WorkerProcess, empty_queue, jobs, system_service  # noqa: E402
@@ -50,6 +51,7 @@ async def computer_turns_due(service, count: int, level: str, first_user: int) -
 async def one_run(url: str, workers: int, count: int, level: str, first_user: int, logs: Path) -> float:
     """Seconds from starting ``workers`` worker processes until the computer has played in every match."""
     store = await open_store(url)
+    assert isinstance(store, PostgresStore)
     service = system_service(store)
     service.limits = NoChallengeLimits()
     await empty_queue(store)
@@ -57,7 +59,9 @@ async def one_run(url: str, workers: int, count: int, level: str, first_user: in
         ids = await computer_turns_due(service, count, level, first_user)
         sender = queue.JobQueue(store.pool)
         for match_id in ids:
-            await sender.turn_due(match_id, (await store.get_match(match_id)).version)
+            match = await store.get_match(match_id)
+            assert match is not None
+            await sender.turn_due(match_id, match.version)
         assert len(await jobs(store)) == count
         started = time.perf_counter()
         fleet = [WorkerProcess(url, logs, concurrency=1, stale_seconds=30) for _ in range(workers)]
