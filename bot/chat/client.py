@@ -186,6 +186,23 @@ class HexplayBot(commands.AutoShardedBot):
             self.chat.service.verify_in_background(on_set_aside=self.chat.opening.tell_paused)
         )
 
+    def gateway_problem(self) -> str | None:
+        """Why this process is not serving its shards of the gateway, or None when every one is connected
+        (``/healthz``)."""
+        if self.stopping:
+            return "the bot is stopping"
+        if not self.is_ready():
+            return "not connected to the gateway yet"
+        ids = self.shard_ids if self.shard_ids is not None else range(self.shard_count or 1)
+        down = [i for i in ids if (shard := self.get_shard(i)) is None or shard.is_closed()]
+        if down:
+            return f"shard{'s' if len(down) > 1 else ''} {', '.join(map(str, down))} not connected to the gateway"
+        return None
+
+    def shard_latencies(self) -> dict[int, float]:
+        """Each shard's last heartbeat round trip in seconds (infinite until the first is answered)."""
+        return dict(self.latencies)
+
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Discord allows one IDENTIFY per ``identify_seconds`` in each bucket (shard id modulo max_concurrency),
         counting every process of the bot: discord.py paces only its own shards, so the bucket is taken in
