@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import math
 import socket
+from itertools import count
 
 import aiohttp
 import pytest
@@ -23,7 +24,7 @@ from bot.observe.metrics import MOVE_BUCKETS, BotMetrics
 from bot.observe.server import MetricsServer
 from bot.store import open_store
 from tests.botworld import BotWorld
-from tests.worker_processes import empty_queue, until
+from tests.worker_processes import WorkerProcess, empty_queue, until
 
 pytestmark = pytest.mark.both_backends
 
@@ -54,6 +55,7 @@ def value(samples, name: str, **labels: str) -> float:
 
 
 PLAYER_TURNS = {"game": "bide", "source": "player"}
+_NAMES = count()
 
 
 @pytest.fixture
@@ -182,7 +184,7 @@ def test_the_metrics_port_is_off_unless_set(monkeypatch, raw, port):
 
 @pytest.fixture
 async def worker_store(postgres_server):
-    url = postgres_server.create_database("metrics_worker")
+    url = postgres_server.create_database(f"metrics_worker_{next(_NAMES)}")
     store = await open_store(url)
     await empty_queue(store)
     try:
@@ -234,3 +236,27 @@ async def test_a_worker_reports_the_queue_its_jobs_and_its_health(worker_store):
 async def _emptied(base: str) -> bool:
     samples = await scrape(base)
     return all(value(samples, "hexplay_queue_jobs", kind=queue.TURN, status=s) == 0 for s in ("queued", "picked"))
+
+
+async def test_a_worker_process_serves_its_health_until_sigterm(worker_store, tmp_path):
+    """``python -m bot worker`` with HEXPLAY_METRICS_PORT: healthy once it takes jobs, gone after a clean stop."""
+    with socket.socket() as probe:  # a free port (HEXPLAY_METRICS_PORT=0 means off)
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    worker = WorkerProcess(worker_store.url, tmp_path / "logs", env={"HEXPLAY_METRICS_PORT": str(port)})
+    base = f"http://127.0.0.1:{port}"
+    try:
+
+        async def healthy():
+            try:
+                return await healthz(base) == (200, {"status": "ok", "role": "worker"})
+            except aiohttp.ClientConnectionError:
+                return False
+
+        await until(healthy, 15, what="the worker's /healthz answering 200")
+        assert "hexplay_worker_computer_turns_total" in (await get(f"{base}/metrics"))[1]
+        assert await asyncio.to_thread(worker.terminate, 10) == 0, worker.output()
+        with pytest.raises(aiohttp.ClientConnectionError):
+            await healthz(base)
+    finally:
+        worker.stop()
