@@ -7,7 +7,7 @@ import sys
 
 from . import redact
 from .config import TOKEN_HELP, Settings, load_dotenv
-from .domain.errors import StoreUnavailable, TokenRefused
+from .domain.errors import CannotListen, StoreUnavailable, TokenRefused
 
 USAGE = """usage: python -m bot                                run the bot
        python -m bot backup FILE                      copy the SQLite database to FILE, even while the bot runs
@@ -28,6 +28,8 @@ Settings come from the environment or a .env file (see .env.example):
   HEXPLAY_WORKER_STALE_SECONDS  a job whose worker is silent this long is taken by another (default 15)
   HEXPLAY_SHARD_COUNT, HEXPLAY_SHARD_IDS  the gateway shards in all, and those this process runs
                                 (unset: Discord's recommended count, all in this process)
+  HEXPLAY_METRICS_PORT          serve /healthz and Prometheus /metrics on this port, in the bot and in each
+                                worker (unset or 0: off)
   HEXPLAY_DEV_GUILD_IDS, HEXPLAY_REMINDER_HOURS, HEXPLAY_VACATION_DAYS, HEXPLAY_LOG_LEVEL, …: .env.example"""
 
 
@@ -66,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(run(settings))
     except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl-C, or SIGTERM (bot.runtime.run): a clean stop
         pass
-    except StoreUnavailable as error:  # one clear line, and exit so a supervisor can act
+    except (StoreUnavailable, CannotListen) as error:  # one clear line, and exit so a supervisor can act
         print(f"Hexplay cannot start: {error}.", file=sys.stderr)
         return 1
     except TokenRefused:  # a clear line, not a traceback
@@ -196,7 +198,7 @@ def _worker(args: list[str]) -> int:
         asyncio.run(run_worker(settings, concurrency, settings.worker_stale_seconds))
     except KeyboardInterrupt:  # a second Ctrl-C: the jobs it held go back to the queue when their heartbeat stops
         pass
-    except StoreUnavailable as error:
+    except (StoreUnavailable, CannotListen) as error:
         print(f"Hexplay's worker cannot start: {error}.", file=sys.stderr)
         return 1
     return 0

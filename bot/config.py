@@ -71,6 +71,16 @@ def _count(name: str, default: int, low: int, high: int, unit: str) -> int:
     return int(raw)
 
 
+def _port(name: str) -> int | None:
+    """A TCP port to listen on, 1 to 65535; unset or 0: None (off)."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return None
+    if not _WHOLE.fullmatch(raw) or not 0 <= int(raw) <= 65535:
+        raise SystemExit(f"{name} must be a port number from 1 to 65535 (0 or unset: off), not {_shown(raw)}")
+    return int(raw) or None
+
+
 def _ids(name: str) -> list[int]:
     """Comma-separated Discord ids (snowflakes: positive and within 64 bits)."""
     ids = []
@@ -151,6 +161,9 @@ class Settings:
     # another worker takes the job (docs/workers.md)
     worker_concurrency: int = 1
     worker_stale_seconds: float = 15.0
+    # /healthz and /metrics of this process (bot or worker) on this port; None: not served (HEXPLAY_METRICS_PORT
+    # unset or 0). Given here as 0 (tests), any free port, which the server tells.
+    metrics_port: int | None = None
 
     def check_shards(self) -> None:
         """One clear line for a shard layout that cannot work (``python -m bot`` exits with it)."""
@@ -202,4 +215,5 @@ class Settings:
             worker_concurrency=_count("HEXPLAY_WORKER_CONCURRENCY", 1, 1, 64, "searches"),
             # the floor: heartbeats go every half of it, and a search's process never holds them up
             worker_stale_seconds=_float("HEXPLAY_WORKER_STALE_SECONDS", 15.0, 1, 600, "seconds"),
+            metrics_port=_port("HEXPLAY_METRICS_PORT"),
         )

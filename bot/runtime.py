@@ -29,6 +29,9 @@ from .domain.clock import Clock, OffsetFileClock
 from .domain.errors import StoreUnavailable
 from .jobs import queue
 from .jobs.notices import HINTS, STORED, Notices
+from .observe import health
+from .observe.metrics import BotMetrics
+from .observe.server import MetricsServer, Refresh
 from .service.challenges import ChallengeRefusals
 from .service.computer import ComputerPlayer
 from .service.events import MatchEvents
@@ -56,8 +59,11 @@ def build_bot(
 
     With ``jobs`` (PostgreSQL, as ``run`` does) computer turns and hints go to the workers' queue, and the
     boards of the turns they store come back through a relay; without, the bot thinks in ``thinker``.
+    With ``settings.metrics_port`` the bot serves /healthz and /metrics (:func:`metrics_server`).
     """
+    metrics = BotMetrics(job_kinds=(queue.TURN, queue.HINT) if jobs is not None else ())
     events = MatchEvents()
+    events.on_move(metrics.move_stored)  # turns stored, by game and by who played them
     service = MatchService(
         store,
         clock,
@@ -93,6 +99,7 @@ def build_bot(
         opening=MatchOpening(bot, service, guilds, announcer),
         # several processes share one PostgreSQL database and one token: Discord's global limit counts them together
         budget=SharedRequestBudget(store) if store.shared else LocalRequestBudget(),
+        tally=metrics,
     )
     cogs = [
         lobby.LobbyCog(chat),
@@ -104,26 +111,41 @@ def build_bot(
         community.CommunityCog(chat, bot.tree),
     ]
     items = [*lobby.ITEMS, *moves.ITEMS, *offers.ITEMS, *timelimits.ITEMS, *reminders.ITEMS, *info.ITEMS]
-    duties: list[Background] = [reminders.ReminderLoop(bot, chat, tell_paused=chat.opening.tell_paused)]
+    duties: list[Background] = []
     if jobs is not None:  # the workers' turns are stored without Discord: a bot posts their boards
         relay = BoardRelay(bot, service, announcer)
         listen = {STORED: relay.stored, HINTS: jobs.hint_answered}
         duties += [relay, Notices(settings.database, listen, on_reconnect=relay.look_soon)]
-    bot.serve(chat, cogs, items, Alongside(duties))
+    if settings.metrics_port is not None:
+        duties.append(observed(bot, store, metrics, jobs, settings.metrics_port))
+    bot.serve(chat, cogs, items, reminders.ReminderLoop(bot, chat, tell_paused=chat.opening.tell_paused), duties)
     return bot
 
 
-class Alongside:
-    """Several background duties as the one the client starts once ready and stops cleanly."""
+def observed(
+    bot: HexplayBot, store: Store, metrics: BotMetrics, jobs: queue.JobQueue | None, port: int
+) -> MetricsServer:
+    """The bot's /healthz (every shard connected, the database answering) and /metrics (its registry, with
+    the gateway's latency per shard and, on PostgreSQL, the queue's depth read at each scrape)."""
 
-    def __init__(self, duties: list[Background]) -> None:
-        self.duties = duties
+    async def latencies() -> None:
+        metrics.gateway_latencies(bot.shard_latencies())
 
-    async def run_forever(self) -> None:
-        await asyncio.gather(*(duty.run_forever() for duty in self.duties))
+    refreshers: list[Refresh] = [latencies]
+    if jobs is not None:
 
-    async def stop(self, grace: float) -> None:
-        await asyncio.gather(*(duty.stop(grace) for duty in self.duties))
+        async def depth() -> None:
+            metrics.queue_depth(await jobs.depth())
+
+        refreshers.append(depth)
+    checks = [health.known(bot.gateway_problem), health.database(store.ping)]
+    return MetricsServer(port, metrics.registry, checks, refreshers, role="bot")
+
+
+def metrics_server(bot: HexplayBot) -> MetricsServer | None:
+    """The bot's health and metrics server, if its settings ask for one (started early by ``run``; tests
+    read its port)."""
+    return next((duty for duty in bot.duties if isinstance(duty, MetricsServer)), None)
 
 
 async def run(config: Settings) -> None:
@@ -142,14 +164,19 @@ async def run(config: Settings) -> None:
                 await queue.install(store.pool)
                 jobs = queue.JobQueue(store.pool)
             bot = build_bot(config, store, clock, jobs=jobs)
+            server = metrics_server(bot)
+            if server is not None:  # before connecting: a port in use stops the start with one line
+                await server.start()
             _stop_on_sigterm()
             found: list[str] = []
             damage = asyncio.ensure_future(_stop_if_damaged(store, bot, found))
             try:
                 async with bot:
                     await bot.start(config.token)
-            finally:
+            finally:  # the bot's close stopped the server, unless the bot never got that far (a refused token)
                 damage.cancel()
+                if server is not None:
+                    await server.stop()
             if found:
                 raise StoreUnavailable(found[0])
         finally:

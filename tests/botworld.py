@@ -11,7 +11,7 @@ from bot.config import Settings
 from bot.domain.clock import Clock, ManualClock
 from bot.domain.seats import game_of, user_to_move
 from bot.jobs import queue
-from bot.runtime import build_bot
+from bot.runtime import build_bot, metrics_server
 from bot.store import Store, open_store
 from bot.store.postgres import PostgresStore
 from emulator import DiscordEmulator
@@ -22,9 +22,17 @@ TOKEN = "test-token"
 class BotWorld:
     """An emulator with one server, a #games channel and four users, and the bot connected to it."""
 
-    def __init__(self, db_path: Path | str, clock: Clock | None = None, users: int = 4, jobs: bool = False) -> None:
+    def __init__(
+        self,
+        db_path: Path | str,
+        clock: Clock | None = None,
+        users: int = 4,
+        jobs: bool = False,
+        metrics_port: int | None = None,
+    ) -> None:
         self.db_path = db_path
         self.jobs = jobs  # PostgreSQL: computer turns and hints go to the workers' queue, as `python -m bot` does
+        self.metrics_port = metrics_port  # /healthz and /metrics (0: any free port: see metrics_url)
         self.clock = clock or ManualClock()
         self.emu = DiscordEmulator(bot_token=TOKEN)
         self.user_count = users
@@ -44,7 +52,11 @@ class BotWorld:
 
     async def start_bot(self) -> HexplayBot:
         settings = Settings(
-            token=TOKEN, db_path=str(self.db_path), dev_guild_ids=[self.guild.id], reminder_check_seconds=3600
+            token=TOKEN,
+            db_path=str(self.db_path),
+            dev_guild_ids=[self.guild.id],
+            reminder_check_seconds=3600,
+            metrics_port=self.metrics_port,
         )
         self.store = await open_store(str(self.db_path))
         job_queue = None
@@ -75,6 +87,13 @@ class BotWorld:
     async def stop(self) -> None:
         await self.stop_bot()
         await self.emu.stop()
+
+    async def metrics_url(self) -> str:
+        """http://127.0.0.1:PORT of the bot's health and metrics server (BotWorld(..., metrics_port=0))."""
+        assert self.bot is not None
+        server = metrics_server(self.bot)
+        assert server is not None, "BotWorld(..., metrics_port=0) serves /healthz and /metrics"
+        return f"http://127.0.0.1:{await server.start()}"
 
     @property
     def service(self):

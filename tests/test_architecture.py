@@ -16,13 +16,15 @@ ALLOWED = {
     "ai": {"games"},
     "bot.domain": {"games"},
     "bot.store": {"bot.domain"},
+    "bot.observe": {"bot.domain"},
     "bot.service": {"bot.domain", "bot.store", "games", "render", "ai"},
     "bot.chat": {"bot.domain", "bot.service", "bot.config", "games", "discord"},
     "bot.chat.features": {"bot.chat", "bot.domain", "bot.service", "games", "discord"},
-    "bot.jobs": {"bot.service", "bot.store", "bot.domain", "bot.config", "ai"},
+    "bot.jobs": {"bot.service", "bot.store", "bot.domain", "bot.config", "bot.observe", "ai"},
     "bot.migrate_db": {"bot.service", "bot.store", "bot.domain"},
     "bot.runtime": {
-        *("bot.chat", "bot.chat.features", "bot.jobs", "bot.service", "bot.store", "bot.domain", "bot.config", "ai"),
+        *("bot.chat", "bot.chat.features", "bot.jobs", "bot.service", "bot.store", "bot.domain", "bot.config"),
+        *("bot.observe", "ai"),
     },
 }
 GRAPH = graph()

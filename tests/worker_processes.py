@@ -24,7 +24,14 @@ ALICE = (101, "alice")
 class WorkerProcess:
     """One worker, its output kept in a file (read when a test fails)."""
 
-    def __init__(self, url: str, log_dir: Path, concurrency: int = 1, stale_seconds: float = 2.0) -> None:
+    def __init__(
+        self,
+        url: str,
+        log_dir: Path,
+        concurrency: int = 1,
+        stale_seconds: float = 2.0,
+        env: dict[str, str] | None = None,
+    ) -> None:
         log_dir.mkdir(parents=True, exist_ok=True)
         self.log_path = log_dir / f"worker-{len(list(log_dir.iterdir()))}.log"
         env = {
@@ -32,6 +39,7 @@ class WorkerProcess:
             "HEXPLAY_DATABASE_URL": url,
             "HEXPLAY_WORKER_STALE_SECONDS": str(stale_seconds),
             "HEXPLAY_LOG_LEVEL": "INFO",
+            **(env or {}),
         }
         with open(self.log_path, "wb") as log:
             self.process = subprocess.Popen(

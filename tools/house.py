@@ -23,6 +23,7 @@ ROOMS = (
     "sandbox",
     "bot.domain",
     "bot.store",
+    "bot.observe",
     "bot.service",
     "bot.chat",
     "bot.chat.features",

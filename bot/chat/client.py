@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Sequence
 from typing import Any, Protocol
@@ -101,6 +100,7 @@ class HexplayBot(commands.AutoShardedBot):
         self._cogs: Sequence[commands.Cog] = ()
         self._items: Sequence[type[discord.ui.DynamicItem[Any]]] = ()
         self.reminders: Background | None = None
+        self.duties: list[Background] = []
         self.reminder_task: asyncio.Task[None] | None = None
         self.verify_task: asyncio.Task[int] | None = None  # the slow check of untouched matches (once connected)
         self._caught_up = False  # missed boards are posted once, at the first on_ready
@@ -113,9 +113,12 @@ class HexplayBot(commands.AutoShardedBot):
         cogs: Sequence[commands.Cog],
         items: Sequence[type[discord.ui.DynamicItem[Any]]],
         reminders: Background,
+        duties: Sequence[Background] = (),
     ) -> None:
-        """What the bot serves, built by the composition root (bot/runtime.py) before it starts."""
+        """What the bot serves, built by the composition root (bot/runtime.py) before it starts: ``reminders``
+        and the other ``duties`` (the relay of workers' boards, the metrics server) run once it is ready."""
         self.chat, self._cogs, self._items, self.reminders = chat, cogs, items, reminders
+        self.duties = list(duties)
         self._started_at = chat.now()  # changes after this are announced by their own command
 
     async def setup_hook(self) -> None:
@@ -143,7 +146,11 @@ class HexplayBot(commands.AutoShardedBot):
             )
         await self._sync_commands()
         assert self.reminders is not None
-        self.reminder_task = asyncio.create_task(self.reminders.run_forever())
+        self.reminder_task = asyncio.create_task(self._background(self.reminders, *self.duties))
+
+    @staticmethod
+    async def _background(*duties: Background) -> None:
+        await asyncio.gather(*(duty.run_forever() for duty in duties))
 
     async def _sync_commands(self) -> None:
         if not self.settings.dev_guild_ids:
@@ -185,6 +192,23 @@ class HexplayBot(commands.AutoShardedBot):
         self.verify_task = asyncio.create_task(
             self.chat.service.verify_in_background(on_set_aside=self.chat.opening.tell_paused)
         )
+
+    def gateway_problem(self) -> str | None:
+        """Why this process is not serving its shards of the gateway, or None when every one is connected
+        (``/healthz``)."""
+        if self.stopping:
+            return "the bot is stopping"
+        if not self.is_ready():
+            return "not connected to the gateway yet"
+        ids = self.shard_ids if self.shard_ids is not None else range(self.shard_count or 1)
+        down = [i for i in ids if (shard := self.get_shard(i)) is None or shard.is_closed()]
+        if down:
+            return f"shard{'s' if len(down) > 1 else ''} {', '.join(map(str, down))} not connected to the gateway"
+        return None
+
+    def shard_latencies(self) -> dict[int, float]:
+        """Each shard's last heartbeat round trip in seconds (infinite until the first is answered)."""
+        return dict(self.latencies)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Discord allows one IDENTIFY per ``identify_seconds`` in each bucket (shard id modulo max_concurrency),
@@ -248,10 +272,16 @@ class HexplayBot(commands.AutoShardedBot):
         until = loop.time() + STOP_GRACE_SECONDS
         if self.verify_task is not None:
             self.verify_task.cancel()  # read-only until it sets a match aside, which is one statement
-            with contextlib.suppress(asyncio.CancelledError):
+            try:
                 await self.verify_task
+            except asyncio.CancelledError:
+                pass
+            except Exception:  # logged here: a failed background check must not stop the stop
+                log.exception("the background check of matches failed")
         if self.reminder_task is not None and self.reminders is not None:
-            await self.reminders.stop(STOP_GRACE_SECONDS)  # a pass cut in half could send a reminder twice
+            # a pass cut in half could send a reminder twice; a relay's post in flight finishes too
+            background = [self.reminders, *self.duties]
+            await asyncio.gather(*(duty.stop(STOP_GRACE_SECONDS) for duty in background))
             self.reminder_task.cancel()
         await self._finish_handlers(max(0.0, until - loop.time()))
         await self.chat.computer.close(max(0.1, until - loop.time()))  # stops thinking; a turn being stored finishes

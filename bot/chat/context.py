@@ -6,7 +6,7 @@ reaches it through its interaction (:func:`chat_of`), never through the client's
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol, cast
 
 import discord
@@ -24,6 +24,26 @@ from .opening import MatchOpening
 from .pacing import RequestBudget
 
 
+class Tally(Protocol):
+    """What the chat layer counts for the process's metrics (bot/observe/metrics.py ``BotMetrics``)."""
+
+    def move_answered(self, seconds: float) -> None:
+        """A /move was answered, this long after its interaction arrived (a refusal too)."""
+
+    def reminder_sent(self) -> None:
+        """A turn reminder was delivered."""
+
+
+class Uncounted:
+    """Counts nothing (a chat built without metrics)."""
+
+    def move_answered(self, seconds: float) -> None:
+        pass
+
+    def reminder_sent(self) -> None:
+        pass
+
+
 @dataclass
 class Chat:
     settings: Settings
@@ -38,6 +58,8 @@ class Chat:
     opening: MatchOpening
     budget: RequestBudget
     """Discord's global request limit, shared by whatever sends in bulk (reminders, catch-up posts)."""
+    tally: Tally = field(default_factory=Uncounted)
+    """The process's metrics: /move answer times, reminders sent."""
 
     def now(self) -> float:
         return self.service.clock.now()

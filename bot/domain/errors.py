@@ -11,6 +11,10 @@ class TokenRefused(Exception):
     """Discord refused the bot's token at login: the operator must set a valid one."""
 
 
+class CannotListen(Exception):
+    """The health and metrics port (HEXPLAY_METRICS_PORT) cannot be listened on: said in one line at start."""
+
+
 class VersionConflict(Exception):
     """The match changed since it was read: the caller's action was not applied."""
 

@@ -126,6 +126,13 @@ class JobQueue:
             raise Refusal("hint_unavailable")
         return said["turn"]
 
+    async def depth(self) -> dict[tuple[str, str], int]:
+        """The jobs in the queue now: (kind, status) -> how many (a finished job leaves the table)."""
+        rows = await self.pool.fetch(
+            f"SELECT entrypoint, status::text, count(*) FROM {SCHEMA}.pgqueuer GROUP BY entrypoint, status"
+        )
+        return {(str(kind), str(status)): int(count) for kind, status, count in rows}
+
     def hint_answered(self, payload: str) -> None:
         """A worker's NOTIFY: the answer to a hint, perhaps one this process waits for."""
         said = json.loads(payload)

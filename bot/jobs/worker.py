@@ -11,6 +11,9 @@ worker's dequeue takes it again (PgQueuer re-picks a picked job whose heartbeat 
 the same turn (same seed). The store's compare-and-set on the version makes sure it is stored once,
 whoever finishes. On SIGTERM the worker takes no new job, hands back the ones still thinking (queued
 again at once, for another worker) and lets a turn being stored finish.
+
+With ``HEXPLAY_METRICS_PORT`` it serves /healthz (the database answers, the queue loop runs) and /metrics
+(the turns it stores and plays, its jobs' durations, the queue's depth) until it stops.
 """
 
 from __future__ import annotations
@@ -36,6 +39,9 @@ from ..config import Settings
 from ..domain.clock import Clock, OffsetFileClock
 from ..domain.errors import Refusal
 from ..domain.outcome import Outcome
+from ..observe import health
+from ..observe.metrics import WorkerMetrics
+from ..observe.server import MetricsServer
 from ..service.computer import ComputerPlayer
 from ..service.events import MatchEvents
 from ..service.matches import MatchService
@@ -56,7 +62,9 @@ class Worker:
         self.store = store
         self.concurrency = concurrency
         self.stale_seconds = stale_seconds
+        self.metrics = WorkerMetrics(job_kinds=(queue.TURN, queue.HINT))
         events = MatchEvents()
+        events.on_move(self.metrics.move_stored)
         clock: Clock | None = OffsetFileClock(settings.clock_offset_file) if settings.clock_offset_file else None
         # the reminder of the next player's turn is timed in the move's transaction: the bot's default delay
         self.service = MatchService(store, clock, default_reminder_hours=settings.reminder_hours, events=events)
@@ -75,18 +83,38 @@ class Worker:
         self.pgq.schedule(queue.SWEEP, SWEEP_EVERY)(self.sweep)
         self._thinking: set[asyncio.Future[Any]] = set()
         self.stopping = False
+        self.taking_jobs = False  # PgQueuer's loop is running (/healthz)
 
     async def run(self) -> None:
         # One search per process of the pool; PgQueuer takes at least twice its batch (1), so a worker of
         # concurrency 1 holds a second job while the first is thought (still heartbeating: never stale).
-        await self.pgq.run(
-            batch_size=1,
-            max_concurrent_tasks=max(2, self.concurrency),
-            heartbeat_timeout=timedelta(seconds=self.stale_seconds),
-            # a stale job is noticed at a dequeue: look at least this often, even if no NOTIFY wakes it
-            dequeue_timeout=timedelta(seconds=min(5.0, self.stale_seconds / 2)),
-        )
+        self.taking_jobs = True
+        try:
+            await self.pgq.run(
+                batch_size=1,
+                max_concurrent_tasks=max(2, self.concurrency),
+                heartbeat_timeout=timedelta(seconds=self.stale_seconds),
+                # a stale job is noticed at a dequeue: look at least this often, even if no NOTIFY wakes it
+                dequeue_timeout=timedelta(seconds=min(5.0, self.stale_seconds / 2)),
+            )
+        finally:
+            self.taking_jobs = False
         await self.computer.close()  # a turn being stored finishes; the search processes stop
+
+    def queue_problem(self) -> str | None:
+        """Why the worker takes no jobs, or None when its queue loop runs (``/healthz``)."""
+        if self.stopping:
+            return "the worker is stopping"
+        return None if self.taking_jobs else "the queue loop is not running"
+
+    def metrics_server(self, port: int) -> MetricsServer:
+        """/healthz (the database answers, the queue loop runs) and /metrics (with the queue's depth at each scrape)."""
+
+        async def depth() -> None:
+            self.metrics.queue_depth(await self.jobs.depth())
+
+        checks = [health.database(self.store.ping), health.known(self.queue_problem)]
+        return MetricsServer(port, self.metrics.registry, checks, [depth], role="worker")
 
     def stop(self) -> None:
         """SIGTERM: no new job; jobs still thinking are handed back to the queue; stores under way finish."""
@@ -101,11 +129,15 @@ class Worker:
     # -- the jobs --------------------------------------------------------------------------------
 
     async def turn_job(self, job: Job) -> None:
+        taken = time.perf_counter()
         order = queue.decode_turn(job.payload)
         result = await self._handed_back_on_stop(self.computer.play_queued_turn(order.match_id, order.version))
         log.info("match %s at version %s: %s (job %s)", order.match_id, order.version, result, job.id)
+        self.metrics.computer_turn(result)
+        self.metrics.job_done(queue.TURN, time.perf_counter() - taken)
 
     async def hint_job(self, job: Job) -> None:
+        taken = time.perf_counter()
         order = queue.decode_hint(job.payload)
         if time.time() > order.answer_by:
             return  # nobody waits for it any more
@@ -115,6 +147,7 @@ class Worker:
         except Refusal as refusal:  # not the player's turn any more, say
             answer["refused"] = refusal.reason
         await notify(self.store.pool, HINTS, json.dumps(answer))
+        self.metrics.job_done(queue.HINT, time.perf_counter() - taken)
 
     async def sweep(self, schedule: Schedule) -> None:
         """A computer turn whose job was never sent (its process died between storing the move and sending
@@ -149,12 +182,19 @@ async def run_worker(settings: Settings, concurrency: int, stale_seconds: float)
     try:
         await queue.install(store.pool)
         worker = Worker(store, settings, concurrency, stale_seconds)
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.add_signal_handler(signum, worker.stop)
-        log.info("worker ready on %s: %d search(es) at once", redacted(store.url), concurrency)
-        await worker.run()
-        log.info("worker stopped")
+        server = worker.metrics_server(settings.metrics_port) if settings.metrics_port is not None else None
+        if server is not None:
+            await server.start()  # a port in use stops the start with one line
+        try:
+            loop = asyncio.get_running_loop()
+            for signum in (signal.SIGTERM, signal.SIGINT):
+                with contextlib.suppress(NotImplementedError, RuntimeError):
+                    loop.add_signal_handler(signum, worker.stop)
+            log.info("worker ready on %s: %d search(es) at once", redacted(store.url), concurrency)
+            await worker.run()
+            log.info("worker stopped")
+        finally:
+            if server is not None:
+                await server.stop()
     finally:
         await store.close()

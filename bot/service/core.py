@@ -261,6 +261,7 @@ class MatchCore:
         )
         updated = recorded.match  # as committed, read in the move's transaction
         self.replayed.add(match.id)  # its log and position moved on together, from a position that was checked
+        self.events.moved(updated, move)
         if finished:
             await self.events.finished(updated)
         else:

@@ -42,6 +42,10 @@ class Store(Protocol):
 
     async def schema_version(self) -> int: ...
 
+    async def ping(self) -> None:
+        """``SELECT 1``: raises if the database does not answer (a health check bounds how long it waits)."""
+        ...
+
     # -- matches -----------------------------------------------------------------
 
     async def create_match(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import time
 from typing import Any, ClassVar, cast
 
 import discord
@@ -274,8 +275,12 @@ class MovesCog(commands.Cog, name="Moves"):
         match="Which match (only needed outside the match's thread)",
     )
     async def move(self, interaction: discord.Interaction, move: str, match: int | None = None) -> None:
-        row = await resolve_match(interaction, match)
-        await play_and_announce(interaction, row.id, move, seen=row)  # the read that found it is the turn's read
+        received = time.perf_counter()
+        try:
+            row = await resolve_match(interaction, match)
+            await play_and_announce(interaction, row.id, move, seen=row)  # the read that found it is the turn's read
+        finally:  # answered by now (a refusal's private answer goes out just after, from the tree's on_error)
+            self.chat.tally.move_answered(time.perf_counter() - received)
 
     @app_commands.command(name="preview", description="Privately see the board after a move, without playing it")
     @app_commands.describe(

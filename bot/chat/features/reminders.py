@@ -128,6 +128,7 @@ class ReminderLoop:
             )
             await self.chat.service.release_reminder(job)
             return False
+        self.chat.tally.reminder_sent()  # delivered, whatever recording it does next
         await self.chat.service.reminder_done(job)
         return True
 

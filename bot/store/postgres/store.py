@@ -231,6 +231,9 @@ class PostgresStore:
         except _DOWN as error:
             raise await self._down(error) from None
 
+    async def ping(self) -> None:
+        await self.pool.fetchval("SELECT 1")  # once, not retried: a health check wants the answer as it is
+
     async def schema_version(self) -> int:
         async with self.pool.acquire() as conn:
             exists = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")

@@ -240,6 +240,9 @@ class SqliteStore:
                 await asyncio.sleep(wait)
             self._identify_at[bucket] = loop.time()
 
+    async def ping(self) -> None:
+        await self._one("SELECT 1")
+
     async def schema_version(self) -> int:
         row = await self._one("PRAGMA user_version")
         return int(row[0]) if row else 0
