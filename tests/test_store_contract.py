@@ -7,6 +7,7 @@ import asyncio
 import logging
 import sqlite3
 import stat
+import time
 from pathlib import Path
 
 import pytest
@@ -84,6 +85,24 @@ async def test_a_due_reminder_is_claimed_by_one_pass_until_sent_released_or_its_
     assert [r.match_id for r in await store.claim_due_reminders(now + 61, 60.0)] == [match.id]
     assert await store.reminder_sent(match.id, row.ply, now + 61, now + 61 + DAY)  # sent: the claim ends with it
     assert await store.claim_due_reminders(now + 61 + DAY, 60.0) != []
+
+
+async def test_a_lease_runs_on_the_lease_clock_while_the_games_clock_jumps_days_ahead(service):
+    """The sandbox moves the games' clock a day at a press: a reminder or a deadline held by one process must
+    stay held, or a second process sends it again. A lease measures whether its holder is alive: wall time."""
+    store = service.store
+    match = await active(service, days=1)
+    row = await store.get_reminder(match.id)
+    game, wall = row.remind_at + 1, 1_000.0
+    assert [r.match_id for r in await store.claim_due_reminders(game, 60.0, held_at=wall)] == [match.id]
+    assert await store.claim_due_reminders(game + 3 * DAY, 60.0, held_at=wall + 1) == []  # still held
+    assert [r.match_id for r in await store.claim_due_reminders(game + 3 * DAY, 60.0, held_at=wall + 60)] == [
+        match.id
+    ]  # its holder gone a minute: taken over
+    deadline = match.deadline_at + 1
+    assert await store.claim_deadlines(deadline, ((1, HOUR),), 60.0, held_at=wall) == [match.id]
+    assert await store.claim_deadlines(deadline + 3 * DAY, ((1, HOUR),), 60.0, held_at=wall + 1) == []
+    assert await store.claim_deadlines(deadline + 3 * DAY, ((1, HOUR),), 60.0, held_at=wall + 60) == [match.id]
 
 
 async def test_boards_and_notices_of_pauses_are_claimed_by_one_process_at_a_time(service):
@@ -468,3 +487,40 @@ async def test_the_bot_on_a_large_damaged_file_stops_with_the_refusals_line(tmp_
         assert "is not a SQLite database or is damaged" in str(refused.value)
     finally:
         await emu.stop()
+
+
+class JumpingClock:
+    """The sandbox's clock: the games' time jumps ahead at a press, the wall clock (leases) does not."""
+
+    def __init__(self, start: float) -> None:
+        self.wall, self.jumped = start, 0.0
+
+    def now(self) -> float:
+        return self.wall + self.jumped
+
+    def lease_now(self) -> float:
+        return self.wall
+
+
+async def test_two_processes_passes_do_not_both_send_a_reminder_when_the_games_clock_jumps(service):
+    from bot.service.timelimits import TimeLimits
+
+    match = await active(service, days=1)
+    clock = JumpingClock(service.clock.now())
+    first, second = (MatchService(service.store, clock, default_reminder_hours=24) for _ in range(2))
+    clock.jumped = 2 * DAY  # the reminder and the time-out are due
+    assert [job.match.id for job in await first.due_reminders()] == [match.id]
+    assert [job.match.id for job in await TimeLimits(first).due()] == [match.id]
+    clock.jumped = 5 * DAY  # a press of "+3 days" while the first process still sends them
+    assert await second.due_reminders() == []
+    assert await TimeLimits(second).due() == []
+
+
+def test_the_sandbox_clock_moves_the_games_time_and_never_the_leases(tmp_path):
+    from bot.domain.clock import OffsetFileClock
+
+    offset = tmp_path / "offset"
+    offset.write_text(str(3 * DAY))
+    clock = OffsetFileClock(str(offset))
+    assert abs(clock.now() - time.time() - 3 * DAY) < 5
+    assert abs(clock.lease_now() - time.time()) < 5

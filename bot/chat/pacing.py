@@ -92,10 +92,14 @@ class SharedRequestBudget:
         self._second = -1
         self._left = 0
         self._queue = asyncio.Lock()
+        # Paced here too: a second's grant spent in its last tenth, then the next second's at once, would be
+        # 2 x per_second inside one of Discord's windows (they are not aligned to the wall clock's seconds).
+        self._smooth = LocalRequestBudget(per_second, burst=3, clock=time.monotonic)
 
     async def spend(self, requests: int = 1) -> None:
         async with self._queue:
             for _ in range(requests):
+                await self._smooth.spend()
                 await self._one()
 
     async def _one(self) -> None:

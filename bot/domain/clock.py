@@ -9,11 +9,22 @@ from typing import Protocol
 
 
 class Clock(Protocol):
-    def now(self) -> float: ...
+    def now(self) -> float:
+        """The time the games are played in: turns, deadlines, reminders."""
+        ...
+
+    def lease_now(self) -> float:
+        """The time a claim's lease runs in (how long a process may hold a duty before another takes it):
+        the wall clock, even when the sandbox moves the game's clock days ahead, since what a lease
+        measures is whether the holding process is still alive."""
+        ...
 
 
 class SystemClock:
     def now(self) -> float:
+        return time.time()
+
+    def lease_now(self) -> float:
         return time.time()
 
 
@@ -25,6 +36,9 @@ class ManualClock:
 
     def now(self) -> float:
         return self.current
+
+    def lease_now(self) -> float:
+        return self.current  # tests move leases by hand too
 
     def advance(self, seconds: float) -> None:
         self.current += seconds
@@ -64,3 +78,6 @@ class OffsetFileClock:
 
     def now(self) -> float:
         return time.time() + self.offset()
+
+    def lease_now(self) -> float:
+        return time.time()

@@ -358,7 +358,7 @@ class MatchCore:
 
     async def paused_untold(self, lease: float = 300.0) -> list[int]:
         """Set-aside matches whose players have not been told yet, claimed (one process tells them)."""
-        return await self.store.claim_paused_untold(self.clock.now(), lease)
+        return await self.store.claim_paused_untold(self.clock.lease_now(), lease)
 
     async def paused_not_told(self, match_id: int) -> None:
         """Telling failed this time: the notice goes back for a later try."""

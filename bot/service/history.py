@@ -106,7 +106,7 @@ class HistoryFlow(MatchCore):
     async def unannounced(self) -> list[Outcome]:
         """Moves stored but never shown (the bot stopped between the two), to post at start-up."""
         outcomes = []
-        for match_id in await self.store.claim_unannounced(self.clock.now(), CLAIM_LEASE):
+        for match_id in await self.store.claim_unannounced(self.clock.lease_now(), CLAIM_LEASE):
             outcome = await self.for_one_match(match_id, self.missed(match_id))  # one bad match stops no other
             if outcome is not None:
                 outcomes.append(outcome)
@@ -114,7 +114,7 @@ class HistoryFlow(MatchCore):
 
     async def claim_announcement(self, match_id: int) -> bool:
         """Hold the posting of the match's latest board (a retry): False if it is posted, or another holds it."""
-        return await self.store.claim_announcement(match_id, self.clock.now(), CLAIM_LEASE)
+        return await self.store.claim_announcement(match_id, self.clock.lease_now(), CLAIM_LEASE)
 
     async def release_announcement(self, match_id: int) -> None:
         await self.store.release_announcement(match_id)

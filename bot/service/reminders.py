@@ -19,7 +19,7 @@ class ReminderFlow(MatchCore):
     async def due_reminders(self) -> list[ReminderJob]:
         now = self.clock.now()
         jobs = []
-        for row in await self.store.claim_due_reminders(now, CLAIM_LEASE):
+        for row in await self.store.claim_due_reminders(now, CLAIM_LEASE, held_at=self.clock.lease_now()):
             job = await self.for_one_match(row.match_id, self._reminder_job(row, now))
             if job is not None:
                 jobs.append(job)

@@ -56,7 +56,9 @@ class TimeLimits:
         now = self.service.clock.now()
         jobs = []
         paused = await self.paused_shards(now)
-        for match_id in await self.store.claim_deadlines(now, WARNINGS, CLAIM_LEASE, paused):
+        for match_id in await self.store.claim_deadlines(
+            now, WARNINGS, CLAIM_LEASE, paused, held_at=self.service.clock.lease_now()
+        ):
             job = await self.service.for_one_match(match_id, self._job(match_id, now))
             if job is not None:
                 jobs.append(job)

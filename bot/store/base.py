@@ -177,8 +177,9 @@ class Store(Protocol):
 
     # -- reminders and preferences ---------------------------------------------------
 
-    async def claim_due_reminders(self, now: float, lease: float) -> list[ReminderRow]:
-        """Due reminders nobody holds, claimed for ``lease`` seconds (each goes to one process only)."""
+    async def claim_due_reminders(self, now: float, lease: float, held_at: float | None = None) -> list[ReminderRow]:
+        """Due reminders (at game time ``now``) nobody holds, claimed for ``lease`` seconds of the lease clock
+        from ``held_at`` (default ``now``; bot.domain.clock says why it may differ): each to one process only."""
         ...
 
     async def release_reminder(self, match_id: int) -> None:
@@ -264,6 +265,7 @@ class Store(Protocol):
         warnings: tuple[tuple[int, float], ...],
         lease: float,
         paused_shards: tuple[int, tuple[int, ...]] = (1, ()),
+        held_at: float | None = None,
     ) -> list[int]:
         """Active matches with a notice due, claimed for ``lease`` seconds: a warning level not yet sent whose
         time has come, or the time-out (each match goes to one process only).

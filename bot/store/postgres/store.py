@@ -661,14 +661,16 @@ class PostgresStore:
 
     # -- reminders and preferences ---------------------------------------------------
 
-    async def claim_due_reminders(self, now: float, lease: float) -> list[ReminderRow]:
+    async def claim_due_reminders(self, now: float, lease: float, held_at: float | None = None) -> list[ReminderRow]:
         """Due reminders nobody holds, claimed for ``lease`` seconds (each goes to one process only)."""
+        held = now if held_at is None else held_at
         rows = await self._fetch(
             "UPDATE reminders SET claimed_until = $1 WHERE remind_at <= $2 AND snoozed = 0"
-            " AND (claimed_until IS NULL OR claimed_until <= $2)"
+            " AND (claimed_until IS NULL OR claimed_until <= $3)"
             " RETURNING match_id, user_id, ply, remind_at, last_sent_at, snoozed",
-            now + lease,
+            held + lease,
             now,
+            held,
         )
         return sorted((ReminderRow(r[0], r[1], r[2], r[3], r[4], bool(r[5])) for r in rows), key=lambda r: r.remind_at)
 
@@ -885,11 +887,13 @@ class PostgresStore:
         warnings: tuple[tuple[int, float], ...],
         lease: float,
         paused_shards: tuple[int, tuple[int, ...]] = (1, ()),
+        held_at: float | None = None,
     ) -> list[int]:
         """Active matches with a notice due, claimed for ``lease`` seconds, none of a paused shard's servers
         (see the SQLite store)."""
+        held = now if held_at is None else held_at
         due = ["(deadline_notice < 3 AND deadline_at <= $2)"]
-        params: list[Any] = [now + lease, now]
+        params: list[Any] = [held + lease, now, held]
         for level, before in warnings:
             n = len(params)
             due.append(
@@ -905,7 +909,7 @@ class PostgresStore:
             "UPDATE matches SET deadline_claimed_until = $1 WHERE status = 'active' AND deadline_at IS NOT NULL"
             f" AND deadline_notice < 3 AND ({' OR '.join(due)})"
             " AND NOT EXISTS (SELECT 1 FROM quarantine q WHERE q.match_id = id)"
-            f" AND (deadline_claimed_until IS NULL OR deadline_claimed_until <= $2){skip} RETURNING id, deadline_at",
+            f" AND (deadline_claimed_until IS NULL OR deadline_claimed_until <= $3){skip} RETURNING id, deadline_at",
             *params,
         )
         return [r[0] for r in sorted(rows, key=lambda r: (r[1], r[0]))]

@@ -644,14 +644,14 @@ class SqliteStore:
 
     # -- reminders and preferences ---------------------------------------------------
 
-    async def claim_due_reminders(self, now: float, lease: float) -> list[ReminderRow]:
+    async def claim_due_reminders(self, now: float, lease: float, held_at: float | None = None) -> list[ReminderRow]:
         """Due reminders nobody holds, claimed for ``lease`` seconds (each goes to one process only)."""
         async with self.transaction() as db:
             rows = await db.execute_fetchall(
                 "UPDATE reminders SET claimed_until = ? WHERE remind_at <= ? AND snoozed = 0"
                 " AND (claimed_until IS NULL OR claimed_until <= ?)"
                 " RETURNING match_id, user_id, ply, remind_at, last_sent_at, snoozed",
-                (now + lease, now, now),
+                (_held(now, held_at) + lease, now, _held(now, held_at)),
             )
         return sorted((ReminderRow(r[0], r[1], r[2], r[3], r[4], bool(r[5])) for r in rows), key=lambda r: r.remind_at)
 
@@ -852,6 +852,7 @@ class SqliteStore:
         warnings: tuple[tuple[int, float], ...],
         lease: float,
         paused_shards: tuple[int, tuple[int, ...]] = (1, ()),
+        held_at: float | None = None,
     ) -> list[int]:
         """Active matches with a notice due, claimed for ``lease`` seconds: a warning level not yet sent whose
         time has come, or the time-out (each match goes to one process only). ``paused_shards`` (count, ids):
@@ -873,7 +874,7 @@ class SqliteStore:
                 "UPDATE matches SET deadline_claimed_until = ? WHERE status = 'active' AND deadline_at IS NOT NULL"
                 f" AND deadline_notice < 3 AND ({' OR '.join(due)}) AND id NOT IN (SELECT match_id FROM quarantine)"
                 f" AND (deadline_claimed_until IS NULL OR deadline_claimed_until <= ?){skip} RETURNING id, deadline_at",
-                [now + lease, *params, now, *paused],
+                [_held(now, held_at) + lease, *params, _held(now, held_at), *paused],
             )
         return [r[0] for r in sorted(rows, key=lambda r: (r[1], r[0]))]
 
@@ -1068,3 +1069,8 @@ def _bytes(path: Path) -> int:
         return path.stat().st_size if str(path) != ":memory:" else 0
     except OSError:
         return 0
+
+
+def _held(now: float, held_at: float | None) -> float:
+    """The lease clock's time: ``held_at`` when given, else the game's ``now`` (one clock, as in tests)."""
+    return now if held_at is None else held_at
