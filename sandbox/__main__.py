@@ -6,9 +6,10 @@ import argparse
 import asyncio
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
-from .runner import DEFAULT_PORT, SandboxRunner
+from .runner import DEFAULT_PORT, Layout, SandboxRunner
 
 
 def _has_token() -> bool:
@@ -33,6 +34,19 @@ def _port(text: str) -> int:
     return int(raw)
 
 
+def _positive(option: str, most: int, allow_zero: bool = False) -> Callable[[str], int]:
+    """A whole number for ``option`` (1, or 0 if allowed, to ``most``), else one clear line."""
+    least = 0 if allow_zero else 1
+
+    def read(text: str) -> int:
+        raw = text.strip()
+        if not (raw.isascii() and raw.isdigit() and least <= int(raw) <= most):
+            raise SystemExit(f"{option} must be a whole number from {least} to {most}, not {text!r}")
+        return int(raw)
+
+    return read
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m sandbox", description=__doc__)
     parser.add_argument("--sandbox", action="store_true", help="run the sandbox even if DISCORD_TOKEN is set")
@@ -47,11 +61,40 @@ def main() -> int:
         default=os.environ.get("HEXPLAY_SANDBOX_DATA", "./data"),
         help="folder for sandbox.sqlite3 and the sandbox's Discord world (default ./data)",
     )
+    parser.add_argument(
+        "--guilds", type=_positive("--guilds", 100), default=1, help="servers, each with #games (default 1)"
+    )
+    parser.add_argument(
+        "--bot-processes",
+        type=_positive("--bot-processes", 16),
+        default=1,
+        help="bot processes, each a range of the gateway shards (above 1: --database-url)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=_positive("--workers", 16, allow_zero=True),
+        default=0,
+        help="computer-player workers, python -m bot worker (--database-url)",
+    )
+    parser.add_argument(
+        "--shards",
+        type=_positive("--shards", 64),
+        default=None,
+        help="gateway shards in all (default: one per bot process)",
+    )
+    parser.add_argument(
+        "--database-url",
+        default="",
+        help="a PostgreSQL database for the bot processes and workers (postgresql://user:password@host:port/db); "
+        "without it, one bot process on data/sandbox.sqlite3",
+    )
     args = parser.parse_args()
     if _has_token() and not args.sandbox:
         # With a token this is `make run` as it always was: the bot alone, on Discord.
         os.execv(sys.executable, [sys.executable, "-m", "bot"])
-    runner = SandboxRunner(Path(args.data), args.port)
+    layout = Layout(args.guilds, args.bot_processes, args.workers, args.database_url.strip(), args.shards)
+    layout.check()
+    runner = SandboxRunner(Path(args.data), args.port, layout)
     try:
         return asyncio.run(runner.run())
     except KeyboardInterrupt:  # a second Ctrl-C during shutdown

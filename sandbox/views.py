@@ -34,10 +34,13 @@ class Views:
     def humans(self) -> list[User]:
         return [u for u in self.emu.store.users.values() if not u.bot]
 
-    def guild_channels(self) -> list[Channel]:
+    def guild_channels(self, guild_id: int | None = None) -> list[Channel]:
+        """The channels and threads of one server (``None``: of every server)."""
         store = self.emu.store
         found = []
         for guild in store.guilds.values():
+            if guild_id is not None and guild.id != guild_id:
+                continue
             for channel_id in guild.channel_ids:
                 channel = store.channels[channel_id]
                 if channel.deleted:
@@ -61,6 +64,7 @@ class Views:
     def channel_json(self, channel: Channel) -> dict[str, Any]:
         return {
             "id": str(channel.id),
+            "guild_id": str(channel.guild_id),
             "name": channel.name,
             "thread": channel.is_thread,
             "parent_id": str(channel.parent_id) if channel.parent_id else None,

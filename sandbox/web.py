@@ -19,7 +19,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from emulator import DiscordEmulator, EmulatorError
-from emulator.models import Channel, Message, User
+from emulator.models import Channel, Guild, Message, User
 
 from .clockfile import ClockFile
 from .composer import ComposerError, Pending, Suggestion, lenient_values, option_values, parse, suggest
@@ -30,6 +30,9 @@ STATIC = Path(__file__).with_name("static")
 HISTORY = 200  # messages a channel shows when opened (the newest)
 ACTION_TIMEOUT = 10.0
 AUTOCOMPLETE_TIMEOUT = 3.0
+PROCESS_WATCH_SECONDS = 0.5  # how often the processes' state is compared with what the pages were sent
+
+Processes = Callable[[], list[dict[str, Any]]]
 
 
 class Client:
@@ -48,9 +51,12 @@ class Client:
 
 
 class WebFace:
-    def __init__(self, emu: DiscordEmulator, clock: ClockFile) -> None:
+    def __init__(self, emu: DiscordEmulator, clock: ClockFile, processes: Processes | None = None) -> None:
         self.emu = emu
         self.clock = clock
+        # the bot and worker processes as /api/state lists them (sandbox.fleet.Fleet.snapshot, or the one bot)
+        self.processes: Processes = processes or list
+        self._processes_seen = ""
         self.views = Views(emu)
         self.clients: set[Client] = set()
         self._channels_seen = ""
@@ -76,6 +82,28 @@ class WebFace:
 
     def humans(self) -> list[User]:
         return self.views.humans()
+
+    def guild_named(self, value: object) -> Guild:
+        """The ``guild`` parameter: a guild id, or its position in /api/state's list (1, 2, …); the first if
+        not given."""
+        guilds = list(self.emu.store.guilds.values())
+        raw = "" if value is None else str(value).strip()
+        if not raw:
+            return guilds[0]
+        if raw.isdigit():
+            found = next((g for g in guilds if g.id == int(raw)), None)
+            if found is None and 1 <= int(raw) <= len(guilds):
+                found = guilds[int(raw) - 1]
+            if found is not None:
+                return found
+        raise web.HTTPNotFound(text=f"no sandbox server {raw!r}: give a guild id from /api/state or 1 to {len(guilds)}")
+
+    def games_channel(self, guild: Guild) -> Channel:
+        """A server's first text channel (#games)."""
+        channel = next((c for c in self.views.guild_channels(guild.id) if not c.is_thread), None)
+        if channel is None:
+            raise web.HTTPNotFound(text=f"{guild.name} has no text channel")
+        return channel
 
     def user_named(self, name: str) -> User:
         found = next((u for u in self.humans() if u.name == name.lower()), None)
@@ -120,16 +148,36 @@ class WebFace:
         self.user_named(name)
         return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
+    def _push_processes_if_changed(self) -> None:
+        processes = self.processes()
+        text = json.dumps(processes)
+        if text != self._processes_seen:
+            self._processes_seen = text
+            for client in self.clients:
+                self._push(client, {"type": "processes", "processes": processes})
+
+    async def watch_processes(self) -> None:
+        """Tell the pages when a process starts, dies, restarts or (dis)connects (run as a task)."""
+        while True:
+            self._push_processes_if_changed()
+            await asyncio.sleep(PROCESS_WATCH_SECONDS)
+
     async def state(self, request: web.Request) -> web.Response:
         user = self.user_named(request.query.get("user", ""))
-        guild = next(iter(self.emu.store.guilds.values()))
+        guild = self.guild_named(request.query.get("guild"))
         dm = self.emu.dm_channel(user)
+        guilds = [
+            {"id": str(g.id), "name": g.name, "position": index + 1}
+            for index, g in enumerate(self.emu.store.guilds.values())
+        ]
         return web.json_response(
             {
                 "me": {"id": str(user.id), "name": user.name},
                 "users": [{"id": str(u.id), "name": u.name, "bot": u.bot} for u in self.emu.store.users.values()],
                 "guild": {"id": str(guild.id), "name": guild.name},
-                "channels": [self.views.channel_json(c) for c in self.views.guild_channels()],
+                "guilds": guilds,
+                "processes": self.processes(),
+                "channels": [self.views.channel_json(c) for c in self.views.guild_channels(guild.id)],
                 "dm": {"id": str(dm.id), "last_message_id": str(dm.last_message_id or 0)},
                 "clock_offset": self.clock.offset,
                 "bot_connected": self.emu.bot_connected,
@@ -150,10 +198,7 @@ class WebFace:
 
     async def messages(self, request: web.Request) -> web.Response:
         user = self.user_named(request.query.get("user", ""))
-        try:
-            channel = self.emu.channel(int(request.query.get("channel", "0")))
-        except (ValueError, EmulatorError):
-            raise web.HTTPNotFound(text="no such channel") from None
+        channel = self._channel(dict(request.query))
         visible = [m for m in self.emu.store.channel_messages[channel.id] if self.views.can_see(user, m)]
         return web.json_response([self.views.message_json(m) for m in visible[-HISTORY:]])
 
@@ -201,10 +246,27 @@ class WebFace:
         return body, self.user_named(str(body.get("user", "")))
 
     def _channel(self, body: dict[str, Any]) -> Channel:
+        """``channel`` (an id) in ``guild`` if one is given; without a channel, the guild's #games."""
+        guild = self.guild_named(body.get("guild")) if body.get("guild") not in (None, "") else None
+        if body.get("channel") in (None, ""):
+            return self.games_channel(guild or self.guild_named(None))
         try:
-            return self.emu.channel(int(body.get("channel", 0)))
+            channel = self.emu.channel(int(body.get("channel", 0)))
         except (ValueError, TypeError, EmulatorError):
             raise web.HTTPNotFound(text="no such channel") from None
+        if guild is not None and not channel.is_dm and channel.guild_id != guild.id:
+            raise web.HTTPNotFound(text=f"that channel is not in {guild.name}")
+        return channel
+
+    def _in_guild(self, body: dict[str, Any], message_id: int) -> None:
+        """A press or select with a ``guild``: its message must be in that server (or a DM)."""
+        if body.get("guild") in (None, ""):
+            return
+        guild = self.guild_named(body.get("guild"))
+        message = self.emu.store.messages.get(message_id)
+        channel = None if message is None else self.emu.store.channels.get(message.channel_id)
+        if channel is not None and not channel.is_dm and channel.guild_id != guild.id:
+            raise web.HTTPNotFound(text=f"that message is not in {guild.name}")
 
     async def _act(self, action: Callable[[], Awaitable[Any]]) -> web.Response:
         """Run a user action; the page shows ``error`` like Discord's client shows a refusal."""
@@ -280,11 +342,13 @@ class WebFace:
     async def press(self, request: web.Request) -> web.Response:
         body, user = await self._body(request)
         message_id, custom_id = self._message_id(body), str(body.get("custom_id", ""))
+        self._in_guild(body, message_id)
         return await self._act(lambda: self.emu.press(user, message_id, custom_id, timeout=ACTION_TIMEOUT))
 
     async def select(self, request: web.Request) -> web.Response:
         body, user = await self._body(request)
         message_id, custom_id = self._message_id(body), str(body.get("custom_id", ""))
+        self._in_guild(body, message_id)
         values = body.get("values")
         if not isinstance(values, list):
             raise web.HTTPBadRequest(text="values must be a list")
@@ -293,7 +357,10 @@ class WebFace:
         )
 
     async def advance_clock(self, request: web.Request) -> web.Response:
+        """One clock for every server and process (they all read the one clock file)."""
         body, _ = await self._body(request)
+        if body.get("guild") not in (None, ""):
+            self.guild_named(body.get("guild"))
         try:
             hours = float(body.get("hours", 0))
         except (TypeError, ValueError):

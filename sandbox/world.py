@@ -148,12 +148,26 @@ class WorldFile:
         return attachment
 
 
-def build(emu: DiscordEmulator) -> None:
-    """The world of a first start: three players, then the server (all members) and #games."""
+def build(emu: DiscordEmulator, guilds: int = 1, shard_count: int = 1) -> None:
+    """The world of a first start: three players, then the servers (all members), each with #games."""
     for name in PLAYERS:
         emu.create_user(name)
-    guild = emu.create_guild(GUILD_NAME)
-    emu.create_text_channel(guild, CHANNEL_NAME)
+    add_guilds(emu, guilds, shard_count)
+
+
+def guild_name(index: int) -> str:
+    return GUILD_NAME if index == 0 else f"{GUILD_NAME} {index + 1}"
+
+
+def add_guilds(emu: DiscordEmulator, guilds: int, shard_count: int = 1) -> int:
+    """Servers added until there are ``guilds`` (each with #games), spread over the shards in turn: the
+    ``i``-th on shard ``i % shard_count``. Existing ones are kept as they are; how many were added."""
+    added = 0
+    for index in range(len(emu.store.guilds), guilds):
+        guild = emu.create_guild(guild_name(index), shard=(index % shard_count, shard_count))
+        emu.create_text_channel(guild, CHANNEL_NAME)
+        added += 1
+    return added
 
 
 def _user(user: User) -> dict[str, Any]:

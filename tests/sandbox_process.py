@@ -8,6 +8,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -16,12 +17,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 class SandboxProcess:
-    def __init__(self, data: Path) -> None:
+    def __init__(self, data: Path, *options: str) -> None:
         self.data = data
         self.lines: list[str] = []
+        self._reader: threading.Thread | None = None
         env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "sandbox", "--sandbox", "--data", str(data), "--port", "0"],
+            [sys.executable, "-m", "sandbox", "--sandbox", "--data", str(data), "--port", "0", *options],
             cwd=ROOT,
             env=env,
             stdout=subprocess.PIPE,
@@ -45,6 +47,17 @@ class SandboxProcess:
                 return found.group(1)
         self.process.kill()
         raise AssertionError("the sandbox printed no URL:\n" + "\n".join(self.lines))
+
+    def keep_reading(self) -> None:
+        """Read its output into ``lines`` from now on (a sandbox that prints a lot never blocks on the pipe)."""
+
+        def read() -> None:
+            assert self.process.stdout is not None
+            for line in self.process.stdout:
+                self.lines.append(line.rstrip())
+
+        self._reader = threading.Thread(target=read, daemon=True)
+        self._reader.start()
 
     def bot_pid(self) -> int:
         """The `python -m bot` child (its parent is the sandbox)."""
@@ -72,6 +85,10 @@ class SandboxProcess:
     def interrupt(self, timeout: float = 30.0) -> tuple[int, str]:
         """Ctrl-C: SIGINT to the sandbox; returns its exit status and the rest of its output."""
         self.process.send_signal(signal.SIGINT)
+        if self._reader is not None:
+            self.process.wait(timeout)
+            self._reader.join(5)
+            return self.process.returncode, "\n".join(self.lines)
         output, _ = self.process.communicate(timeout=timeout)
         self.lines.extend(output.splitlines())
         return self.process.returncode, output

@@ -3,7 +3,8 @@
 
 const USER = decodeURIComponent(location.pathname.replace(/^\/+/, "").split("/")[0] || "alice");
 const $ = (selector) => document.querySelector(selector);
-const state = { me: null, users: {}, channels: [], dm: null, current: null, messages: new Map(), seen: {}, unread: {} };
+const GUILD = new URLSearchParams(location.search).get("guild") || "";  // the server shown (?guild=id), else the first
+const state = { me: null, users: {}, guild: null, guilds: [], channels: [], dm: null, current: null, messages: new Map(), seen: {}, unread: {} };
 const COLORS = ["#5865f2", "#eb459e", "#57f287", "#fee75c", "#ed4245", "#3ba55c", "#faa61a"];
 
 // ------------------------------------------------------------------ helpers
@@ -76,7 +77,11 @@ function markdown(text) {
 function sandboxTarget(url) {
   const match = /^https:\/\/discord\.com\/channels\/[^/]+\/(\d+)(?:\/(\d+))?/.exec(url || "");
   if (!match) return null;
-  if (!state.channels.some((c) => c.id === match[1]) && state.dm?.id !== match[1]) return null;
+  const link = /^https:\/\/discord\.com\/channels\/([^/]+)\//.exec(url)[1];
+  if (!state.channels.some((c) => c.id === match[1]) && state.dm?.id !== match[1]) {
+    // a channel of another sandbox server: open that server's page there
+    return state.guilds.some((g) => g.id === link) ? { guild: link, channel: match[1], message: match[2] || null } : null;
+  }
   return { channel: match[1], message: match[2] || null };
 }
 
@@ -111,15 +116,46 @@ function renderSidebar() {
   }, avatar("Hexplay", true), el("span", { class: "name" }, "Hexplay"), dmUnread ? el("span", { class: "badge" }, dmUnread) : null));
 }
 
+function guildUrl(user, guildId) {
+  return `/${user}${guildId && guildId !== state.guilds[0]?.id ? `?guild=${guildId}` : ""}`;
+}
+
+function renderGuilds() {
+  const select = $("#guild-switch");
+  $("#guild-pick").hidden = state.guilds.length < 2;
+  select.replaceChildren(...state.guilds.map((g) => el("option", { value: g.id, selected: g.id === state.guild.id }, g.name)));
+  select.onchange = () => { location.href = guildUrl(USER, select.value); };  // its #games
+  const icon = $("#servers .server-icon");
+  icon.title = state.guild.name;
+  icon.textContent = state.guild.name.split(/\s+/).map((w) => w[0]).join("").slice(0, 3).toUpperCase();
+}
+
+// The processes behind the bot (several only with --bot-processes/--workers): connected, and restarted if one died.
+function renderProcesses(processes) {
+  const panel = $("#process-panel");
+  panel.hidden = processes.length < 2;
+  panel.replaceChildren(...processes.map((p) => {
+    const shards = p.shard_ids.length ? `shard${p.shard_ids.length > 1 ? "s" : ""} ${p.shard_ids[0]}${p.shard_ids.length > 1 ? `–${p.shard_ids[p.shard_ids.length - 1]}` : ""} of ${p.shard_count}` : "";
+    const last = p.exits[p.exits.length - 1];
+    const when = last ? new Date(last.at * 1000).toLocaleTimeString() : "";
+    const status = last ? (last.status === -9 ? "killed" : `exit ${last.status}`) : "";
+    return el("div", { class: "process", title: `pid ${p.pid ?? "–"}` },
+      el("span", { class: `dot${p.connected ? " on" : ""}` }),
+      el("span", {}, p.name),
+      el("span", { class: "detail" }, [shards, p.pid ? `pid ${p.pid}` : "", p.connected ? "" : p.alive ? "connecting…" : "down"].filter(Boolean).join(" · ")),
+      p.restarts ? el("span", { class: "restarted", title: `${status} at ${when}` }, `restarted ${p.restarts}× (${status} ${when})`) : null);
+  }));
+}
+
 function renderUserPanel() {
   const others = Object.values(state.users).filter((u) => !u.bot);
   const select = $("#user-switch");
   select.replaceChildren(...others.map((u) => el("option", { value: u.name, selected: u.name === USER }, u.name)));
-  select.onchange = () => { location.href = `/${select.value}${location.hash}`; };  // same channel, if theirs too
+  select.onchange = () => { location.href = `${guildUrl(select.value, state.guild.id)}${location.hash}`; };  // same channel, if theirs too
   $("#me-avatar").replaceWith(Object.assign(avatar(USER, false), { id: "me-avatar" }));
   const next = others.find((u) => u.name !== USER);
   const link = $("#new-tab");
-  link.href = next ? `/${next.name}` : "#";
+  link.href = next ? guildUrl(next.name, state.guild.id) : "#";
   link.textContent = next ? `open ${next.name} ↗` : "";
   link.title = `Play as ${next?.name} in a new tab (two players on one machine)`;
 }
@@ -349,7 +385,8 @@ function connect() {
     const frame = JSON.parse(event.data);
     if (frame.type === "message") onMessage(frame.message);
     else if (frame.type === "deleted") document.getElementById(`m${frame.id}`)?.remove();
-    else if (frame.type === "channels") { state.channels = frame.channels; renderSidebar(); }
+    else if (frame.type === "channels") { state.channels = frame.channels.filter((c) => c.guild_id === state.guild.id); renderSidebar(); }
+    else if (frame.type === "processes") renderProcesses(frame.processes);
     else if (frame.type === "clock") renderClock(frame.offset);
     else if (frame.type === "violations") renderViolations(frame.count);
   };
@@ -368,14 +405,18 @@ function onMessage(message) {
 }
 
 async function refreshState() {
-  const data = await api(`/api/state?user=${encodeURIComponent(USER)}`);
+  const data = await api(`/api/state?user=${encodeURIComponent(USER)}&guild=${encodeURIComponent(GUILD)}`);
   state.me = data.me;
+  state.guild = data.guild;
+  state.guilds = data.guilds;
   state.users = Object.fromEntries(data.users.map((u) => [u.id, u]));
   state.channels = data.channels;
   state.dm = data.dm;
   $("#guild-name").textContent = data.guild.name;
   renderClock(data.clock_offset);
   renderViolations(data.violations);
+  renderGuilds();
+  renderProcesses(data.processes);
 }
 
 // ------------------------------------------------------------------ composer
@@ -470,6 +511,7 @@ composer.addEventListener("keydown", (event) => {
 document.addEventListener("click", (event) => {
   const link = event.target.closest("a[data-link]");
   const target = link && sandboxTarget(link.dataset.link);
+  if (target?.guild) { event.preventDefault(); location.href = `${guildUrl(USER, target.guild)}#${target.channel}`; return; }
   if (target) { event.preventDefault(); openChannel(target.channel, target.message); return; }
   const mention = event.target.closest(".mention[data-channel]");
   if (mention) openChannel(mention.dataset.channel);
