@@ -77,7 +77,10 @@ async def one_run(url: str, workers: int, count: int, level: str, first_user: in
                 if time.perf_counter() - started > 900:
                     raise SystemExit(f"{left} turns still not played after 15 minutes:\n{fleet[0].output()[-2000:]}")
                 await asyncio.sleep(0.05)
-            return time.perf_counter() - started
+            took = time.perf_counter() - started
+            shares = [worker.output().count(": stored") for worker in fleet]
+            print(f"  {workers} worker(s): {count} turns in {took:.1f} s (turns stored by each: {shares})", flush=True)
+            return took
         finally:
             for worker in fleet:
                 worker.stop()
@@ -99,7 +102,6 @@ async def main(args: argparse.Namespace) -> None:
                     took = await one_run(url, workers, args.matches, args.level, first_user, Path(scratch) / "logs")
                     first_user += args.matches
                     seconds[workers].append(took)
-                    print(f"  {workers} worker(s): {args.matches} turns in {took:.1f} s", flush=True)
         finally:
             cluster.remove()
     per_minute = {w: args.matches * 60 / statistics.median(s) for w, s in seconds.items()}
