@@ -404,6 +404,7 @@ class Scale:
             if m.kind == "turn"
         ]
         posted = []
+        sources = []  # for an example: how each board came (an answer to a command, or a message of its own)
         openings = 0
         for message in messages:
             if not message.attachments:
@@ -414,20 +415,25 @@ class Scale:
             if found:
                 name = "computer" if found["name"].startswith("🤖") else found["name"]
                 posted.append((name, found["notation"] or "resign"))
+                how = "answer" if message.interaction_id or message.webhook_id else "message"
+                sources.append(f"{how} {message.created_at:%H:%M:%S.%f} {message.content.splitlines()[-1][:60]!r}")
         duplicates = max(0, openings - 1)
         if openings > 1:
             self.board_examples.append(f"match {match_id}: {openings} opening boards")
-        i = 0  # boards come in log order (one may be superseded): a board repeating the last matched one is twice
-        for board in posted:
-            if i < len(expected) and board == expected[i]:
-                i += 1
-            elif 0 < i <= len(expected) and board == expected[i - 1]:
-                duplicates += 1
-                self.board_examples.append(f"match {match_id}: the board of turn {i} {board} posted again")
-            else:
-                later = next((k for k in range(i, len(expected)) if expected[k] == board), None)
-                if later is not None:
-                    i = later + 1
+        # A turn's board may be missing (a later board superseded it) and a player may repeat a turn (Bump's
+        # pieces are bumped back), so boards are compared as counts: more boards of a (player, turn) than the
+        # log has of it is a board posted twice.
+        logged = collections.Counter(expected)
+        for board, shown in collections.Counter(posted).items():
+            extra = shown - logged[board]
+            if extra > 0:
+                duplicates += extra
+                match = await self.store.get_match(match_id)
+                shard = (match.guild_id >> 22) % self.args.bot_processes if match else "?"
+                seen = [source for b, source in zip(posted, sources, strict=True) if b == board]
+                self.board_examples.append(
+                    f"match {match_id} (shard {shard}): {board} logged {logged[board]}x, shown {shown}x: {seen}"
+                )
         return duplicates
 
     async def stop(self) -> None:
