@@ -129,6 +129,7 @@ class Scale:
         self.matches: list[int] = []
         self.examples: list[str] = []
         self.board_examples: list[str] = []
+        self.unsettled = ""  # what was still waiting when the run gave up waiting
 
     # ---------------------------------------------------------------- setting up
 
@@ -232,6 +233,16 @@ class Scale:
             if waiting == 0 and jobs == 0:
                 return True
             await asyncio.sleep(0.5)
+        rows = await self.store.pool.fetch(
+            "SELECT m.id, m.status, m.version, m.announced_version, m.thread_id IS NULL AS threadless,"
+            " (SELECT kind FROM moves v WHERE v.match_id = m.id ORDER BY seq DESC LIMIT 1) AS last_kind"
+            " FROM matches m WHERE status IN ('active', 'finished')"
+            " AND (announced_version < version OR thread_id IS NULL) ORDER BY id LIMIT 8"
+        )
+        held = await self.store.pool.fetch(
+            f"SELECT entrypoint, status, count(*) FROM {queue.SCHEMA}.pgqueuer GROUP BY 1, 2 ORDER BY 1, 2"
+        )
+        self.unsettled = f"  not settled: {[dict(r) for r in rows]}; jobs {[tuple(r) for r in held]}"
         return False
 
     # ---------------------------------------------------------------- the run
@@ -484,6 +495,8 @@ async def main_async(args: argparse.Namespace) -> int:
                 f"faults: SIGKILL {', '.join(scale.kills)}; restarts by the supervisor: {restarts}; "
                 f"settled afterwards: {'yes' if run['quiet'] else 'NO'}"
             )
+            if scale.unsettled:
+                print(scale.unsettled[:1500])
             print(
                 f"background: {counts['_reminders']} reminders, {counts['_notices']} time-limit notices, "
                 f"{counts['_computer_turns']} computer turns stored by workers, {counts['_matches']} matches checked; "
