@@ -71,6 +71,35 @@ async def test_a_pass_sends_its_notices_at_once_within_the_rate_limits_each_once
         await world.stop()
 
 
+async def test_a_pass_claims_reminders_a_batch_at_a_time_and_sends_them_all(database):
+    """A claim's lease must outlast its wait: a pass holds one batch at a time, sends it, then claims the next,
+    and still sends every due reminder once."""
+    world = BotWorld(database, users=10)
+    await world.start()
+    try:
+        ring = world.users
+        for i, user in enumerate(ring):
+            await started_match(world, user, ring[(i + 1) % len(ring)])
+        world.clock.advance(DAY + 3600)
+        store = world.store
+        claims = []
+        claim = store.claim_due_reminders
+
+        async def counted(*args, **kwargs):
+            rows = await claim(*args, **kwargs)
+            claims.append(len(rows))
+            return rows
+
+        store.claim_due_reminders = counted
+        world.bot.reminders.batch = 3
+        assert await world.bot.reminders.run_once() == len(ring)
+        assert claims == [3, 3, 3, 1]  # never more than a batch held at once
+        assert [len(world.emu.dms(u)) for u in ring] == [1] * len(ring)
+        assert await world.bot.reminders.run_once() == 0
+    finally:
+        await world.stop()
+
+
 async def test_pings_due_in_one_channel_do_not_hold_up_the_other_notices(database):
     world = await BotWorld(database, users=20).start()
     try:

@@ -87,6 +87,17 @@ async def test_a_due_reminder_is_claimed_by_one_pass_until_sent_released_or_its_
     assert await store.claim_due_reminders(now + 61 + DAY, 60.0) != []
 
 
+async def test_reminders_are_claimed_most_overdue_first_up_to_a_limit(service):
+    store = service.store
+    matches = [await active(service) for _ in range(3)]
+    rows = [await store.get_reminder(m.id) for m in matches]
+    now = max(r.remind_at for r in rows) + 1
+    first = await store.claim_due_reminders(now, 60.0, limit=2)
+    assert [r.match_id for r in first] == [m.id for m in matches[:2]]  # the most overdue
+    assert [r.match_id for r in await store.claim_due_reminders(now, 60.0, limit=2)] == [matches[2].id]
+    assert await store.claim_due_reminders(now, 60.0, limit=2) == []
+
+
 async def test_a_lease_runs_on_the_lease_clock_while_the_games_clock_jumps_days_ahead(service):
     """The sandbox moves the games' clock a day at a press: a reminder or a deadline held by one process must
     stay held, or a second process sends it again. A lease measures whether its holder is alive: wall time."""

@@ -17,13 +17,22 @@ MAX_ROW_ID = 2**63 - 1  # a ply from a custom id past SQLite's 64 bits names no 
 
 class ReminderFlow(MatchCore):
     async def due_reminders(self) -> list[ReminderJob]:
+        """Every due reminder, now held by this process."""
+        jobs, _ = await self.due_reminder_batch(None)
+        return jobs
+
+    async def due_reminder_batch(self, limit: int | None) -> tuple[list[ReminderJob], bool]:
+        """At most ``limit`` due reminders, the most overdue, now held by this process; and whether more may
+        be due. A pass sends a batch before claiming the next, so no claim outlives its lease while it waits
+        its turn behind thousands of others (another process would then send it again)."""
         now = self.clock.now()
         jobs = []
-        for row in await self.store.claim_due_reminders(now, CLAIM_LEASE, held_at=self.clock.lease_now()):
+        rows = await self.store.claim_due_reminders(now, CLAIM_LEASE, held_at=self.clock.lease_now(), limit=limit)
+        for row in rows:
             job = await self.for_one_match(row.match_id, self._reminder_job(row, now))
             if job is not None:
                 jobs.append(job)
-        return jobs
+        return jobs, limit is not None and len(rows) >= limit
 
     async def _reminder_job(self, row: ReminderRow, now: float) -> ReminderJob | None:
         match = await self.store.get_match(row.match_id)

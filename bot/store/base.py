@@ -177,9 +177,12 @@ class Store(Protocol):
 
     # -- reminders and preferences ---------------------------------------------------
 
-    async def claim_due_reminders(self, now: float, lease: float, held_at: float | None = None) -> list[ReminderRow]:
-        """Due reminders (at game time ``now``) nobody holds, claimed for ``lease`` seconds of the lease clock
-        from ``held_at`` (default ``now``; bot.domain.clock says why it may differ): each to one process only."""
+    async def claim_due_reminders(
+        self, now: float, lease: float, held_at: float | None = None, limit: int | None = None
+    ) -> list[ReminderRow]:
+        """Due reminders (at game time ``now``) nobody holds, at most ``limit`` of them (the most overdue),
+        claimed for ``lease`` seconds of the lease clock from ``held_at`` (default ``now``; bot.domain.clock
+        says why it may differ): each to one process only."""
         ...
 
     async def release_reminder(self, match_id: int) -> None:

@@ -67,6 +67,8 @@ Job = TypeVar("Job", ReminderJob, DeadlineJob)
 class ReminderLoop:
     give_up_after = 3  # passes on which a notice was refused everywhere before it stops for this turn
     in_flight = 16  # notices sent at once: enough to keep the request budget busy while each waits for Discord
+    # Reminders claimed at a time: ~11 s of sending at 45 requests a second, far inside a claim's 5-minute lease
+    batch = 500
 
     def __init__(self, client: discord.Client, chat: Chat, tell_paused: Callable[[], Awaitable[None]]) -> None:
         self.client = client
@@ -101,13 +103,19 @@ class ReminderLoop:
             await self.chat.timelimits.heartbeat()
             turns = _Turns(self.in_flight)
             sending = [turns.start(self._deadline, job) for job in await self.chat.timelimits.due()]
+            sent = 0
             try:
-                reminders = await self.chat.service.due_reminders()
+                while True:
+                    reminders, more = await self.chat.service.due_reminder_batch(self.batch)
+                    sending += [turns.start(self._reminder, job) for job in reminders]
+                    if not more:
+                        break
+                    sent += sum(await asyncio.gather(*sending))  # this batch within its lease, then the next
+                    sending = []
             except Exception:
-                await asyncio.gather(*sending)  # the time-limit notices under way are finished and recorded
+                await asyncio.gather(*sending)  # the notices under way are finished and recorded
                 raise
-            sending += [turns.start(self._reminder, job) for job in reminders]
-            sent = sum(await asyncio.gather(*sending))
+            sent += sum(await asyncio.gather(*sending))
             await self.tell_paused()  # matches set aside since the last pass (damage found while serving)
             return sent
 

@@ -661,16 +661,21 @@ class PostgresStore:
 
     # -- reminders and preferences ---------------------------------------------------
 
-    async def claim_due_reminders(self, now: float, lease: float, held_at: float | None = None) -> list[ReminderRow]:
-        """Due reminders nobody holds, claimed for ``lease`` seconds (each goes to one process only)."""
+    async def claim_due_reminders(
+        self, now: float, lease: float, held_at: float | None = None, limit: int | None = None
+    ) -> list[ReminderRow]:
+        """Due reminders nobody holds, the ``limit`` most overdue, claimed for ``lease`` seconds (each goes to
+        one process only: rows another pass is claiming are skipped, not waited for)."""
         held = now if held_at is None else held_at
         rows = await self._fetch(
-            "UPDATE reminders SET claimed_until = $1 WHERE remind_at <= $2 AND snoozed = 0"
-            " AND (claimed_until IS NULL OR claimed_until <= $3)"
+            "UPDATE reminders SET claimed_until = $1 WHERE match_id IN (SELECT match_id FROM reminders"
+            " WHERE remind_at <= $2 AND snoozed = 0 AND (claimed_until IS NULL OR claimed_until <= $3)"
+            " ORDER BY remind_at LIMIT $4 FOR UPDATE SKIP LOCKED)"
             " RETURNING match_id, user_id, ply, remind_at, last_sent_at, snoozed",
             held + lease,
             now,
             held,
+            limit,
         )
         return sorted((ReminderRow(r[0], r[1], r[2], r[3], r[4], bool(r[5])) for r in rows), key=lambda r: r.remind_at)
 

@@ -644,14 +644,18 @@ class SqliteStore:
 
     # -- reminders and preferences ---------------------------------------------------
 
-    async def claim_due_reminders(self, now: float, lease: float, held_at: float | None = None) -> list[ReminderRow]:
-        """Due reminders nobody holds, claimed for ``lease`` seconds (each goes to one process only)."""
+    async def claim_due_reminders(
+        self, now: float, lease: float, held_at: float | None = None, limit: int | None = None
+    ) -> list[ReminderRow]:
+        """Due reminders nobody holds, the ``limit`` most overdue, claimed for ``lease`` seconds (each goes to
+        one process only)."""
         async with self.transaction() as db:
             rows = await db.execute_fetchall(
-                "UPDATE reminders SET claimed_until = ? WHERE remind_at <= ? AND snoozed = 0"
-                " AND (claimed_until IS NULL OR claimed_until <= ?)"
+                "UPDATE reminders SET claimed_until = ? WHERE match_id IN (SELECT match_id FROM reminders"
+                " WHERE remind_at <= ? AND snoozed = 0 AND (claimed_until IS NULL OR claimed_until <= ?)"
+                " ORDER BY remind_at LIMIT ?)"
                 " RETURNING match_id, user_id, ply, remind_at, last_sent_at, snoozed",
-                (_held(now, held_at) + lease, now, _held(now, held_at)),
+                (_held(now, held_at) + lease, now, _held(now, held_at), -1 if limit is None else limit),
             )
         return sorted((ReminderRow(r[0], r[1], r[2], r[3], r[4], bool(r[5])) for r in rows), key=lambda r: r.remind_at)
 
