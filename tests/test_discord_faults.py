@@ -134,6 +134,25 @@ async def test_a_board_already_posted_is_not_posted_again_after_a_restart(world)
     assert len(boards(world, thread, "played `e5`")) == 1 and await announced(world, match_id)
 
 
+async def test_a_board_posted_before_a_long_stop_is_recognised_though_its_clock_note_changed(world):
+    """The board says "time runs out in 23 h"; the stop lasted past the deadline (or its outage moved the
+    deadline), so the sentence the bot would write now differs: the board is still the one already shown."""
+    alice = world.users[0]
+    match_id, thread = await world.start_two_player(options="side=4")
+    async with world.store.transaction() as db:
+        await db.execute(
+            "UPDATE matches SET days_per_move = 1, deadline_at = ? WHERE id = ?", (world.clock.now() + 86400, match_id)
+        )
+    assert not (await world.emu.invoke(alice, thread, "move", {"move": "c3"})).ephemeral
+    assert "time runs out" in boards(world, thread, "played `c3`")[0].content
+    async with world.store.transaction() as db:
+        await db.execute("UPDATE matches SET announced_version = announced_version - 1 WHERE id = ?", (match_id,))
+    world.clock.advance(3 * 86400)  # the stop outlasted the turn's deadline
+    await world.restart_bot()
+    await asyncio.sleep(0.3)
+    assert len(boards(world, thread, "played `c3`")) == 1 and await announced(world, match_id)
+
+
 async def test_a_move_answered_late_is_deferred_first_and_still_shows_its_board(world, monkeypatch):
     import bot.chat.announce
 

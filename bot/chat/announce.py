@@ -199,12 +199,14 @@ class Announcer:
         me = self.client.user
         if home is None or me is None or not hasattr(home, "history"):
             return False
-        line = self.line(outcome)
+        # What happened, not the whole line: its clock note ("time runs out in …") may have changed since
+        # the board was posted (a stop past the deadline, or an outage that moved it)
+        said = texts.what_happened(outcome) or self.line(outcome)
         try:
             async for message in home.history(limit=20):
                 if message.author.id != me.id or not message.attachments:
                     continue
-                if line in message.content:  # the latest board is this one
+                if said in message.content:  # the latest board is this one
                     await self.service.mark_announced(match.id, match.version, message.channel.id, message.id)
                     return True
                 return False

@@ -447,10 +447,16 @@ def change_line(match: MatchRow, game: AnyGame | None, change: Change) -> str:
     return turn_line(label, game, change.notation, change.events)
 
 
+def what_happened(outcome: Outcome) -> str:
+    """The start of an outcome's announcement, what happened: the same whenever it is written (what follows
+    may say how long the next turn has left, which depends on the moment and on outages)."""
+    return " ".join(change_line(outcome.match, outcome.game, change) for change in outcome.changes)
+
+
 def line(outcome: Outcome, now: float) -> str:
     """The announcement of an outcome: what happened, then who is to move (pinged) or the result."""
     match, game = outcome.match, outcome.game
-    text = " ".join(change_line(match, game, change) for change in outcome.changes)
+    text = what_happened(outcome)
     if not outcome.moved or game is None:
         return text
     if game.is_over:
