@@ -7,11 +7,8 @@ SIGKILLed while it holds claims loses them when their lease ends, and another pr
 
 from __future__ import annotations
 
-import asyncio
-import json
 import random
 import signal
-import sys
 import time
 
 import pytest
@@ -20,7 +17,7 @@ from bot.domain.clock import ManualClock
 from bot.service.matches import MatchService
 from bot.store import open_store
 from tests.racing import NoChallengeLimits
-from tests.test_races_processes import ROOT
+from tests.test_races_processes import Process
 
 ALICE, BOB = (101, "alice"), (102, "bob")
 KINDS = ("reminders", "deadlines", "unannounced", "paused")
@@ -28,42 +25,8 @@ TRIALS = 15  # per kind
 FAR = 10**11  # a store time when every reminder and deadline is due
 
 
-class Claimer:
-    def __init__(self, child: asyncio.subprocess.Process) -> None:
-        self.child = child
-
-    @classmethod
-    async def start(cls, url: str) -> Claimer:
-        child = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "tests.claim_process",
-            url,
-            cwd=ROOT,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-        )
-        claimer = cls(child)
-        assert await claimer.answer() == {"ready": True}
-        return claimer
-
-    def send(self, **order) -> None:
-        assert self.child.stdin is not None
-        self.child.stdin.write((json.dumps(order) + "\n").encode())
-
-    async def answer(self) -> dict:
-        assert self.child.stdout is not None
-        line = await asyncio.wait_for(self.child.stdout.readline(), 30)
-        assert line, "the claiming process died"
-        return json.loads(line)
-
-    async def stop(self) -> None:
-        if self.child.returncode is None and self.child.stdin is not None:
-            self.child.stdin.close()
-        try:
-            await asyncio.wait_for(self.child.wait(), 10)
-        except TimeoutError:
-            self.child.kill()
+async def start_claimer(url: str) -> Process:
+    return await Process.start(url, module="tests.claim_process")
 
 
 @pytest.fixture
@@ -104,7 +67,7 @@ async def release(store, kind: str, ids: list[int]) -> None:
 
 async def test_processes_claiming_at_once_each_duty_goes_to_exactly_one(duties):
     url, store, due = duties
-    claimers = [await Claimer.start(url) for _ in range(3)]
+    claimers = [await start_claimer(url) for _ in range(3)]
     rng = random.Random(21)
     try:
         for kind in KINDS:
@@ -127,7 +90,7 @@ async def test_processes_claiming_at_once_each_duty_goes_to_exactly_one(duties):
 
 async def test_a_killed_process_claims_pass_to_another_when_their_lease_ends(duties):
     url, _, due = duties
-    doomed, survivor = await Claimer.start(url), await Claimer.start(url)
+    doomed, survivor = await start_claimer(url), await start_claimer(url)
     held: dict[str, list[int]] = {}
     try:
         for kind in KINDS:

@@ -27,15 +27,17 @@ TRIALS = 120
 
 
 class Process:
+    """A child bot process on the shared database, ordered by JSON lines (``module`` says what it does)."""
+
     def __init__(self, child: asyncio.subprocess.Process) -> None:
         self.child = child
 
     @classmethod
-    async def start(cls, url: str) -> Process:
+    async def start(cls, url: str, module: str = "tests.race_process") -> Process:
         child = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "tests.race_process",
+            module,
             url,
             cwd=ROOT,
             stdin=asyncio.subprocess.PIPE,
@@ -52,11 +54,11 @@ class Process:
     async def answer(self) -> dict:
         assert self.child.stdout is not None
         line = await asyncio.wait_for(self.child.stdout.readline(), 30)
-        assert line, "the racing process died"
+        assert line, "the child process died"
         return json.loads(line)
 
     async def stop(self) -> None:
-        if self.child.stdin is not None:
+        if self.child.returncode is None and self.child.stdin is not None:
             self.child.stdin.close()
         try:
             await asyncio.wait_for(self.child.wait(), 10)
