@@ -18,6 +18,7 @@ import sqlite3
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,21 +50,27 @@ async def play_distinct(path: Path, distinct: int, rng: random.Random) -> None:
             a, b = (1000 + 2 * n, f"player{2 * n}"), (1001 + 2 * n, f"player{2 * n + 1}")
             match = await service.create(game_id=GAMES[n % 4], creator=a, invited=[b], guild_id=7, channel_id=8)
             await service.accept(match.id, b[0])
-            plies = rng.randint(10, 90)
-            for _ in range(plies):
-                current = await service.get(match.id)
-                game = game_of(current)
-                if game.is_over:
-                    break
-                clock.advance(rng.uniform(60, 86400))
-                turn = game.format_turn(random_actions(game.copy(), rng))  # a whole random turn, any game
-                await service.play(match.id, user_to_move(current, game), turn)
+            await play_random_turns(service, match.id, rng.randint(10, 90), rng, lambda: rng.uniform(60, 86400))
             current = await service.get(match.id)
             if current.status == "active" and n % 3 == 0:
                 await service.resign(match.id, a[0])
         await Ratings(service).catch_up()
     finally:
         await store.close()
+
+
+async def play_random_turns(
+    service: MatchService, match_id: int, plies: int, rng: random.Random, pause: Callable[[], float]
+) -> None:
+    """Up to ``plies`` whole random turns (any game), the clock moved ``pause()`` seconds before each."""
+    for _ in range(plies):
+        current = await service.get(match_id)
+        game = game_of(current)
+        if game.is_over:
+            break
+        service.clock.advance(pause())  # type: ignore[attr-defined]  # a ManualClock
+        turn = game.format_turn(random_actions(game.copy(), rng))
+        await service.play(match_id, user_to_move(current, game), turn)
 
 
 def clone(path: Path, total: int) -> tuple[int, int]:

@@ -24,12 +24,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_migrate import clone  # noqa: E402
+from bench_migrate import clone, play_random_turns  # noqa: E402
 from botprocess import BotProcess  # noqa: E402
 
-from ai.turns import random_actions  # noqa: E402
 from bot.domain.clock import ManualClock  # noqa: E402
-from bot.domain.seats import game_of, user_to_move  # noqa: E402
 from bot.migrate_db import migrate  # noqa: E402
 from bot.service.matches import MatchService  # noqa: E402
 from bot.store import open_store  # noqa: E402
@@ -54,14 +52,7 @@ async def played_in_progress(path: Path, distinct: int) -> None:
             a, b = (5000 + 2 * n, f"p{2 * n}"), (5001 + 2 * n, f"p{2 * n + 1}")
             match = await service.create(game_id=GAMES[n % 4], creator=a, invited=[b], guild_id=11, channel_id=12)
             await service.accept(match.id, b[0])
-            for _ in range(20):
-                current = await service.get(match.id)
-                game = game_of(current)
-                if game.is_over:
-                    break
-                clock.advance(600)
-                turn = game.format_turn(random_actions(game.copy(), rng))
-                await service.play(match.id, user_to_move(current, game), turn)
+            await play_random_turns(service, match.id, 20, rng, lambda: 600.0)
     finally:
         await store.close()
 
