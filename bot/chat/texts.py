@@ -281,6 +281,41 @@ REFUSALS: dict[str, Callable[[dict[str, Any]], str]] = {
         f"A hint is for your own turn: in {title(f['match'])} "
         f"{seat_label(f['match'], f['game'], f['game'].to_move)} is to move."
     ),
+    # conditional moves and the analysis board (nothing is stored on any of these)
+    "premove_empty": lambda f: "Type a line of turns separated by `;`, e.g. `e5; d4` (if they play e5, you answer d4).",
+    "premove_too_long": lambda f: f"A line holds at most {f['limit']} turns; nothing was saved.",
+    "premove_your_turn": lambda f: (
+        f"It is your turn in {title(f['match'])}: play it with `/move`. Conditional moves start on an opponent's turn."
+    ),
+    "premove_after_end": lambda f: (
+        f"Turn {f['number']} of your line (`{quoted(f['text'])}`) comes after the game would be over; nothing was saved."
+    ),
+    "premove_illegal": lambda f: (
+        f"Turn {f['number']} of your line, `{quoted(f['text'])}` ({escape(f['mover'])} to move), is not legal: "
+        f"{fit(f['why'], 300)}. Nothing was saved."
+    ),
+    "premove_no_answer": lambda f: (
+        "That line holds none of your turns, so there is nothing to answer with: add your answer after theirs, "
+        "e.g. `e5; d4`. Nothing was saved."
+    ),
+    "premove_too_many": lambda f: (
+        f"You already have {f['limit']} conditional lines in this match, the most it keeps: clear them with "
+        "`/premove clear: True` first. Nothing was saved."
+    ),
+    "no_analysis": lambda f: (
+        f"{title(f['match'])} forbids conditional moves and private analysis (its creator chose so at /play)."
+    ),
+    "explore_too_long": lambda f: (
+        f"Your analysis board already holds {f['limit']} turns, the most it keeps: step back, or start afresh "
+        "with `step: new`."
+    ),
+    "explore_over": lambda f: "The game is over on your analysis board: step back to try another turn.",
+    "explore_at_start": lambda f: "Your analysis board is at the match's position already: nothing to step back.",
+    "explore_at_end": lambda f: "Your analysis board shows its last turn already: nothing to step forward to.",
+    "explore_out_of_date": lambda f: (
+        f"{title(f['match'])} has moved on since you copied its position: open a fresh board with `step: new` "
+        "to save a line from the position as it is now."
+    ),
 }
 
 

@@ -62,6 +62,7 @@ class MatchRow:
     deadline_notice: int = 0  # what was sent about this deadline: 1 the 24 h warning, 2 the 1 h one, 3 time-out
     rated: bool = True
     hints: bool = False  # /hint allowed against people too (agreed at creation)
+    analysis: bool = True  # conditional moves (/premove) and private analysis (/explore) allowed (set at creation)
 
     @property
     def home_channel_id(self) -> int:
@@ -102,6 +103,34 @@ class MoveRow:
     events: list[dict[str, Any]]
     created_at: float
     entered: str = ""  # exactly as the player typed it
+    conditional: bool = False  # played by the bot from the player's conditional moves (/premove)
+
+
+@dataclass(frozen=True)
+class PremoveRow:
+    """A player's conditional moves in a match, valid while the match is at ``version``."""
+
+    match_id: int
+    user_id: int
+    version: int
+    lines: list[list[str]]
+    """Each line: canonical turn notations from the position of ``version``, whoever moves (a tree's branches)."""
+
+
+@dataclass(frozen=True)
+class ExplorationRow:
+    """A player's private analysis board on a copy of a match's position."""
+
+    match_id: int
+    user_id: int
+    version: int
+    """The match's version whose position was copied (a line saved as conditional moves must start there)."""
+    base: dict[str, Any]
+    """The copied position (the engine's state)."""
+    turns: list[str]
+    """Turns played on the copy since (canonical notation)."""
+    shown: int
+    """How many of ``turns`` the board shows: stepping back lowers it, a new turn there replaces the rest."""
 
 
 @dataclass(frozen=True)

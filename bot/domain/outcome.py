@@ -34,6 +34,8 @@ class Change:
     events: tuple[Event, ...] = ()
     seat_open: bool = False
     """For "declined": the seat is open again (with two seats, a declined challenge is cancelled instead)."""
+    conditional: bool = False
+    """For "turn": played by the bot from the player's conditional moves (/premove)."""
 
 
 @dataclass
@@ -54,6 +56,12 @@ class Outcome:
     """…and sends a direct message to those whose reminders come by DM."""
     lapsed_offers: tuple[tuple[int, int], ...] = ()
     """Posted offers this move lapsed (channel, message): their buttons are taken away."""
+    answered: Outcome | None = None
+    """The turn a player's conditional moves answered this move with, stored right after it (announced next)."""
+    premoves_cleared: tuple[tuple[int, str], ...] = ()
+    """(player, why) for each player whose conditional moves this move cleared, told privately: "unexpected"
+    (a turn none of their lines expected), "changed" (a takeback, a resignation, a draw, a time-out) or
+    "illegal" (their answer could not be played)."""
 
     @property
     def mention_user_ids(self) -> list[int]:

@@ -23,12 +23,13 @@ from ..domain.errors import DamagedMatch, MatchPaused, Refusal, StorageDown, Sto
 from ..domain.model import MatchRow, MoveRow, RecordedMove
 from ..domain.outcome import Change, Outcome
 from ..domain.replay import replay
-from ..domain.seats import game_of, person_to_move, player_names, title, user_to_move
+from ..domain.seats import game_of, person_to_move, player_names, player_row, title, user_to_move
 from ..store.base import Store
 from .events import MatchEvents
 from .limits import ChallengeLimits, ReplayGate, StoredChallengeLimits
 from .locks import InProcessMatchLocks, MatchLocks
 from .pictures import Pictures
+from .premove_lines import followed
 from .schedule import Schedule
 
 log = logging.getLogger(__name__)
@@ -235,7 +236,23 @@ class MatchCore:
 
         ``before`` is (seat to move, ply) as they were before it. One transaction, compare-and-set on the
         version the caller read: Refusal "changed_meanwhile" if the match moved on since.
+
+        Then the conditional moves made for the position it left are answered or cleared
+        (:meth:`_follow_conditional`): an answer is stored at once, as its player's turn.
         """
+        outcome = await self._commit(match, game, before, move, change, resigned_seat)
+        await self._follow_conditional(match.version, outcome, move)
+        return outcome
+
+    async def _commit(
+        self,
+        match: MatchRow,
+        game: AnyGame,
+        before: tuple[int | None, int],
+        move: MoveRow,
+        change: Change,
+        resigned_seat: int | None = None,
+    ) -> Outcome:
         now = self.clock.now()
         turn_changed = (game.to_move, game.ply) != before
         finished = game.is_over
@@ -269,6 +286,78 @@ class MatchCore:
         outcome = await self.announcement(updated, game, (change,), change.events)
         outcome.lapsed_offers = tuple(recorded.lapsed_offers)  # the move deleted them in its transaction
         return outcome
+
+    # -- conditional moves (/premove) ---------------------------------------------------------------
+
+    async def _follow_conditional(self, before: int, outcome: Outcome, move: MoveRow) -> None:
+        """After the move from version ``before``: the conditional moves made for that position are taken
+        (they never outlive it). A player to move whose lines expected this turn has their answer played now,
+        in a compare-and-set on the new version like any turn; the rest of a line that expected it is kept for
+        the next position; the others are cleared and their players told (``outcome.premoves_cleared``).
+
+        A premove edited at ``before`` was stored before this move (the edit holds the version in its
+        transaction) and is taken here; one edited later is refused: a stale premove is never played.
+        """
+        match, game = outcome.match, outcome.game
+        taken = [p for p in await self.store.take_premoves(match.id, before) if p.version == before]
+        if not taken or game is None:
+            return
+        cleared: list[tuple[int, str]] = []
+        for premoves in taken:
+            expected = move.kind == "turn" and not game.is_over
+            rest = followed(premoves.lines, move.notation) if expected else []
+            if not rest:
+                if premoves.user_id != move.user_id:  # their own resignation needs no notice
+                    cleared.append((premoves.user_id, "unexpected" if expected else "changed"))
+            elif user_to_move(match, game) == premoves.user_id and outcome.answered is None:
+                if not await self._answer(outcome, premoves.user_id, rest):
+                    cleared.append((premoves.user_id, "illegal"))
+            else:  # several seats: the line goes on with someone else's turn
+                await self.store.keep_premoves(match.id, premoves.user_id, match.version, rest, self.clock.now())
+        outcome.premoves_cleared = tuple(cleared)
+
+    async def _answer(self, outcome: Outcome, user_id: int, lines: list[list[str]]) -> bool:
+        """Play the player's conditional answer on the position of ``outcome``; keep the rest of its lines.
+        False if the answer is not legal (it was when entered: a changed engine); a position that moved on
+        meanwhile (a takeback landing first) plays nothing."""
+        match, game = outcome.match, outcome.game
+        assert game is not None and game.to_move is not None
+        answer = lines[0][0]
+        trial = game.copy()
+        seat = trial.to_move
+        assert seat is not None
+        holder = player_row(match, trial, seat).user_id
+        before = (trial.to_move, trial.ply)
+        try:
+            events = trial.play_turn(answer)
+        except GameError:
+            log.warning("match %s: a conditional answer %r is not legal; cleared", match.id, answer)
+            return False
+        notation = trial.last_turn_notation
+        move = MoveRow(
+            0, before[1], seat, user_id, "turn", notation, [e.to_json() for e in events], 0.0, answer, conditional=True
+        )
+        change = Change(
+            "turn",
+            user_id=user_id,
+            seat=seat,
+            holder_id=holder,
+            notation=notation,
+            events=tuple(events),
+            conditional=True,
+        )
+        try:
+            answered = await self._commit(match, trial, before, move, change)
+        except Refusal as refusal:
+            log.info("match %s: a conditional answer was not played (%s)", match.id, refusal.reason)
+            return True  # the position moved on: the answer no longer applies, and nothing is said
+        rest = [line[1:] for line in lines if line[0] == answer and len(line) > 1]
+        if rest and not trial.is_over:
+            await self.store.keep_premoves(match.id, user_id, answered.match.version, rest, self.clock.now())
+        outcome.answered = answered
+        outcome.mention_user_id = None  # they answered at once: no ping for a turn already played
+        await self._follow_conditional(match.version, answered, move)  # others' lines may expect this answer
+        return True
 
     async def _stored_once(
         self, match: MatchRow, move: MoveRow, record: Callable[[], Awaitable[RecordedMove]]

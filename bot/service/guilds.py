@@ -95,6 +95,7 @@ class Guilds:
                 days_per_move=old.days_per_move,
                 rated=old.rated,
                 hints=old.hints,
+                analysis=old.analysis,
             )
         )
         return await service.get(new_id)

@@ -62,6 +62,7 @@ class LobbyFlow(MatchCore):
         computers: int | None = None,
         with_bot: bool = False,
         hints: bool = False,
+        analysis: bool = True,
     ) -> MatchRow:
         """A new lobby. ``computer`` (a level) and ``computers`` (how many) seat the computer; inviting the
         bot itself (``with_bot``) seats one at the default level. Computer seats are always ready."""
@@ -115,6 +116,7 @@ class LobbyFlow(MatchCore):
                 days_per_move=days_per_move,
                 rated=rated,
                 hints=hints,
+                analysis=analysis,
             )
         )
         return await self.get(match_id)

@@ -6,12 +6,14 @@ from .history import HistoryFlow
 from .lobby import LobbyFlow
 from .play import PlayFlow
 from .preferences import PreferenceFlow
+from .premoves import PremoveFlow
 from .reminders import ReminderFlow
 from .verify import VerifyFlow
 
 
-class MatchService(LobbyFlow, PlayFlow, HistoryFlow, ReminderFlow, PreferenceFlow, VerifyFlow):
-    """A match's rules: the lobby, play, looking at it, its reminders, its players' preferences, its integrity.
+class MatchService(LobbyFlow, PlayFlow, HistoryFlow, ReminderFlow, PreferenceFlow, PremoveFlow, VerifyFlow):
+    """A match's rules: the lobby, play, looking at it, its reminders, its players' preferences, their conditional
+    moves and private analysis, its integrity.
 
     Each feature is a module of its own (``lobby.py``, ``play.py`` …) over ``core.MatchCore``; offers, time
     limits, ratings and servers are separate services that call its public ``commit_move``.

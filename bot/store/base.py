@@ -14,11 +14,13 @@ from typing import Any, Protocol
 from ..domain.model import (
     ChallengeCaps,
     ChallengeRefusal,
+    ExplorationRow,
     GuildSettings,
     MatchRow,
     MoveRow,
     OfferRow,
     Preferences,
+    PremoveRow,
     RatingRow,
     RecordedMove,
     ReminderPlan,
@@ -62,6 +64,7 @@ class Store(Protocol):
         days_per_move: float | None = None,
         rated: bool = True,
         hints: bool = False,
+        analysis: bool = True,
     ) -> int: ...
 
     async def get_match(self, match_id: int) -> MatchRow | None: ...
@@ -174,6 +177,40 @@ class Store(Protocol):
     async def quarantine_told(self, match_id: int) -> None: ...
 
     async def moves(self, match_id: int) -> list[MoveRow]: ...
+
+    # -- conditional moves and private analysis (issue 25) ----------------------------------------
+
+    async def set_premoves(
+        self, match_id: int, user_id: int, expected_version: int, lines: list[list[str]], now: float
+    ) -> None:
+        """Replace the player's conditional moves (``lines`` empty: remove them), in one transaction that holds
+        the match at ``expected_version`` (VersionConflict if it moved on): a move landing first makes the edit
+        fail, and a move landing after it sees the edit."""
+        ...
+
+    async def premoves_of(self, match_id: int, user_id: int) -> PremoveRow | None:
+        """The player's conditional moves, whatever version they were made at (None: none, or unreadable)."""
+        ...
+
+    async def take_premoves(self, match_id: int, version: int) -> list[PremoveRow]:
+        """Delete and return the match's conditional moves made at ``version`` or before (the move from
+        ``version`` was just stored: they are answered or cleared now; older ones were stale)."""
+        ...
+
+    async def keep_premoves(
+        self, match_id: int, user_id: int, version: int, lines: list[list[str]], now: float
+    ) -> bool:
+        """Store what is left of a player's conditional moves after a move, at the match's new ``version``:
+        only if the match is at that version and the player has not entered new ones meanwhile (True if kept)."""
+        ...
+
+    async def get_exploration(self, match_id: int, user_id: int) -> ExplorationRow | None: ...
+
+    async def put_exploration(self, exploration: ExplorationRow, now: float) -> None:
+        """Create or replace the player's analysis board of the match."""
+        ...
+
+    async def drop_exploration(self, match_id: int, user_id: int) -> None: ...
 
     # -- reminders and preferences ---------------------------------------------------
 

@@ -31,18 +31,29 @@ from ...domain.errors import StorageDown, StorageFull, StoreUnavailable, Version
 from ...domain.model import (
     ChallengeCaps,
     ChallengeRefusal,
+    ExplorationRow,
     GuildSettings,
     MatchRow,
     MoveRow,
     OfferRow,
     Preferences,
+    PremoveRow,
     RatingRow,
     RecordedMove,
     ReminderPlan,
     ReminderRow,
     SeatRow,
 )
-from ..sqlite.rows import _MATCH_COLUMNS, _RATING_COLUMNS, _accepted, _match_from, _move_from, _seat_from
+from ..sqlite.rows import (
+    _MATCH_COLUMNS,
+    _RATING_COLUMNS,
+    _accepted,
+    _exploration_from,
+    _match_from,
+    _move_from,
+    _premove_from,
+    _seat_from,
+)
 from .migrations import MIGRATIONS, applies
 
 log = logging.getLogger(__name__)
@@ -323,12 +334,13 @@ class PostgresStore:
         days_per_move: float | None = None,
         rated: bool = True,
         hints: bool = False,
+        analysis: bool = True,
     ) -> int:
         async with self.transaction() as db:
             match_id = await db.fetchval(
                 "INSERT INTO matches (game, options, players, guild_id, channel_id, creator_id, status,"
-                " created_at, updated_at, days_per_move, rated, hints)"
-                " VALUES ($1, $2, $3, $4, $5, $6, 'lobby', $7, $7, $8, $9, $10) RETURNING id",
+                " created_at, updated_at, days_per_move, rated, hints, analysis)"
+                " VALUES ($1, $2, $3, $4, $5, $6, 'lobby', $7, $7, $8, $9, $10, $11) RETURNING id",
                 game,
                 json.dumps(options),
                 players,
@@ -339,6 +351,7 @@ class PostgresStore:
                 days_per_move,
                 int(rated),
                 int(hints),
+                int(analysis),
             )
             await db.executemany(
                 "INSERT INTO seats (match_id, seat, user_id, name, accepted, computer) VALUES ($1, $2, $3, $4, $5, $6)",
@@ -567,6 +580,7 @@ class PostgresStore:
             reminder.guild_id if reminder else None,
             reminder.default_hours if reminder else None,
             reminder.ply if reminder else None,
+            int(move.conditional),
         ]
         at = _REMINDER_AT.format(now="$3", user="$19", guild="$20", default="$21")
         query = f"""
@@ -579,9 +593,10 @@ class PostgresStore:
                 WHERE id = $1 AND version = $2 AND status = 'active'
                 RETURNING {_MATCH_COLUMNS}
             ), logged AS (
-                INSERT INTO moves (match_id, seq, ply, seat, user_id, kind, notation, entered, events, created_at)
+                INSERT INTO moves (match_id, seq, ply, seat, user_id, kind, notation, entered, events, created_at,
+                    conditional)
                 SELECT id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE match_id = $1),
-                    $10, $11, $12, $13, $14, $15, $16, $3 FROM bumped
+                    $10, $11, $12, $13, $14, $15, $16, $3, $23 FROM bumped
             ), resigned AS (
                 UPDATE seats SET resigned = 1 WHERE match_id = $1 AND seat = $17 AND EXISTS (SELECT 1 FROM bumped)
             ), lapsed AS (
@@ -653,11 +668,95 @@ class PostgresStore:
 
     async def moves(self, match_id: int) -> list[MoveRow]:
         rows = await self._fetch(
-            "SELECT seq, ply, seat, user_id, kind, notation, events, created_at, entered FROM moves"
+            "SELECT seq, ply, seat, user_id, kind, notation, events, created_at, entered, conditional FROM moves"
             " WHERE match_id = $1 ORDER BY seq",
             match_id,
         )
         return [_move_from(match_id, r) for r in rows]
+
+    # -- conditional moves and private analysis (issue 25) ----------------------------------------
+
+    async def set_premoves(
+        self, match_id: int, user_id: int, expected_version: int, lines: list[list[str]], now: float
+    ) -> None:
+        async with self.transaction() as db:
+            # FOR SHARE: a move's UPDATE of the match waits for this edit, or this edit sees the new version
+            held = await db.fetchval(
+                "SELECT 1 FROM matches WHERE id = $1 AND version = $2 AND status = 'active' FOR SHARE",
+                match_id,
+                expected_version,
+            )
+            if held is None:
+                raise VersionConflict(match_id)
+            await db.execute("DELETE FROM premoves WHERE match_id = $1 AND user_id = $2", match_id, user_id)
+            if lines:
+                await db.execute(
+                    "INSERT INTO premoves (match_id, user_id, version, lines, updated_at) VALUES ($1, $2, $3, $4, $5)",
+                    match_id,
+                    user_id,
+                    expected_version,
+                    json.dumps(lines),
+                    now,
+                )
+
+    async def premoves_of(self, match_id: int, user_id: int) -> PremoveRow | None:
+        row = await self._fetchrow(
+            "SELECT match_id, user_id, version, lines FROM premoves WHERE match_id = $1 AND user_id = $2",
+            match_id,
+            user_id,
+        )
+        return None if row is None else _premove_from(tuple(row))
+
+    async def take_premoves(self, match_id: int, version: int) -> list[PremoveRow]:
+        rows = await self._fetch(
+            "DELETE FROM premoves WHERE match_id = $1 AND version <= $2 RETURNING match_id, user_id, version, lines",
+            match_id,
+            version,
+        )
+        return [p for p in (_premove_from(tuple(r)) for r in rows) if p is not None]
+
+    async def keep_premoves(
+        self, match_id: int, user_id: int, version: int, lines: list[list[str]], now: float
+    ) -> bool:
+        done = await self._execute(
+            "INSERT INTO premoves (match_id, user_id, version, lines, updated_at)"
+            " SELECT id, $2, version, $3, $4 FROM matches WHERE id = $1 AND version = $5 AND status = 'active'"
+            " ON CONFLICT (match_id, user_id) DO NOTHING",
+            match_id,
+            user_id,
+            json.dumps(lines),
+            now,
+            version,
+        )
+        return _count(done) == 1
+
+    async def get_exploration(self, match_id: int, user_id: int) -> ExplorationRow | None:
+        row = await self._fetchrow(
+            "SELECT match_id, user_id, version, base, turns, shown FROM explorations"
+            " WHERE match_id = $1 AND user_id = $2",
+            match_id,
+            user_id,
+        )
+        return None if row is None else _exploration_from(tuple(row))
+
+    async def put_exploration(self, exploration: ExplorationRow, now: float) -> None:
+        e = exploration
+        await self._execute(
+            "INSERT INTO explorations (match_id, user_id, version, base, turns, shown, updated_at)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (match_id, user_id) DO UPDATE SET"
+            " version = excluded.version, base = excluded.base, turns = excluded.turns, shown = excluded.shown,"
+            " updated_at = excluded.updated_at",
+            e.match_id,
+            e.user_id,
+            e.version,
+            json.dumps(e.base),
+            json.dumps(e.turns),
+            e.shown,
+            now,
+        )
+
+    async def drop_exploration(self, match_id: int, user_id: int) -> None:
+        await self._execute("DELETE FROM explorations WHERE match_id = $1 AND user_id = $2", match_id, user_id)
 
     # -- reminders and preferences ---------------------------------------------------
 

@@ -15,14 +15,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...domain.errors import DamagedMatch
-from ...domain.model import MatchRow, MoveRow, SeatRow
+from ...domain.model import ExplorationRow, MatchRow, MoveRow, PremoveRow, SeatRow
 
 _RATING_COLUMNS = "guild_id, game, user_id, name, mu, sigma, games, wins, losses, draws"
 
 _MATCH_COLUMNS = (
     "id, game, options, players, guild_id, channel_id, thread_id, lobby_message_id, board_channel_id,"
     " board_message_id, creator_id, status, state, version, created_at, updated_at, turn_started_at, result,"
-    " announced_version, days_per_move, deadline_at, deadline_notice, rated, hints"
+    " announced_version, days_per_move, deadline_at, deadline_notice, rated, hints, analysis"
 )
 
 # How each column of a match row must read (SQLite keeps whatever was written, whatever the declared type):
@@ -54,6 +54,7 @@ _MATCH_COLUMN_KINDS = (
     ("deadline_notice", _INT),
     ("rated", _INT),
     ("hints", _INT),
+    ("analysis", _INT),
 )
 
 # What a damaged column reads as, so the row can still be shown and its players found; the match is paused.
@@ -116,8 +117,8 @@ def _match_from(row: Sequence[Any]) -> MatchRow:
     if values["status"] not in _STATUSES:
         problems.append(f"status holds {_shown(values['status'])}, not a match status")
         values["status"] = "active"  # treated as in play, so it is set aside and its players are told
-    rated, hints = values.pop("rated"), values.pop("hints")
-    match = MatchRow(**values, rated=bool(rated), hints=bool(hints))
+    rated, hints, analysis = values.pop("rated"), values.pop("hints"), values.pop("analysis")
+    match = MatchRow(**values, rated=bool(rated), hints=bool(hints), analysis=bool(analysis))
     if problems:
         match.damage = "its stored row cannot be read (" + "; ".join(problems) + ")"
     return match
@@ -125,7 +126,7 @@ def _match_from(row: Sequence[Any]) -> MatchRow:
 
 def _move_from(match_id: int, row: Sequence[Any]) -> MoveRow:
     """A logged move decoded; DamagedMatch if any of it cannot be read (the log is then not trusted)."""
-    seq, ply, seat, user_id, kind, notation, events, created_at, entered = row
+    seq, ply, seat, user_id, kind, notation, events, created_at, entered, conditional = row
     checks = (
         ("seq", _INT, seq),
         ("ply", _INT, ply),
@@ -134,6 +135,7 @@ def _move_from(match_id: int, row: Sequence[Any]) -> MoveRow:
         ("kind", _TEXT, kind),
         ("notation", _TEXT, notation),
         ("entered", _TEXT, entered),
+        ("conditional", _INT, conditional),
         ("created_at", _REAL, created_at),
     )
     for column, column_kind, value in checks:
@@ -147,7 +149,9 @@ def _move_from(match_id: int, row: Sequence[Any]) -> MoveRow:
             raise ValueError("holds a list whose items are not all JSON objects")
     except ValueError as error:
         raise DamagedMatch(match_id, f"its logged move {_shown(seq)} cannot be read (events {error})") from None
-    return MoveRow(seq, ply, seat, user_id, kind, notation, decoded_events, float(created_at), entered)
+    return MoveRow(
+        seq, ply, seat, user_id, kind, notation, decoded_events, float(created_at), entered, bool(conditional)
+    )
 
 
 def _decode_list(value: Any) -> list[Any]:
@@ -211,3 +215,35 @@ def _read_match(conn: sqlite3.Connection, match_id: int) -> MatchRow | None:
     quarantined = conn.execute("SELECT reason FROM quarantine WHERE match_id = ?", (match_id,)).fetchone()
     match.quarantine = quarantined[0] if quarantined else match.damage
     return match
+
+
+def _turn_list(value: Any) -> list[str]:
+    """A JSON list of turn notations; ValueError if it is not one."""
+    decoded = json.loads(value) if isinstance(value, str) else None
+    if not isinstance(decoded, list) or not all(isinstance(turn, str) for turn in decoded):
+        raise ValueError(f"holds {_shown(value)}, not a list of turns")
+    return decoded
+
+
+def _premove_from(row: Sequence[Any]) -> PremoveRow | None:
+    """Conditional moves decoded (match_id, user_id, version, lines); None when they cannot be read: a
+    conditional move that cannot be trusted is never played (the player can enter it again)."""
+    match_id, user_id, version, lines = row
+    try:
+        decoded = json.loads(lines) if isinstance(lines, str) else None
+        if not isinstance(decoded, list):
+            raise ValueError("not a list")
+        return PremoveRow(int(match_id), int(user_id), int(version), [_turn_list(json.dumps(line)) for line in decoded])
+    except (TypeError, ValueError):
+        return None
+
+
+def _exploration_from(row: Sequence[Any]) -> ExplorationRow | None:
+    """An analysis board decoded (match_id, user_id, version, base, turns, shown); None when it cannot be read."""
+    match_id, user_id, version, base, turns, shown = row
+    try:
+        return ExplorationRow(
+            int(match_id), int(user_id), int(version), _decode(_JSON, base), _turn_list(turns), int(shown)
+        )
+    except (TypeError, ValueError):
+        return None

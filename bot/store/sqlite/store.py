@@ -30,11 +30,13 @@ from ...domain.errors import StorageFull, StoreUnavailable, VersionConflict
 from ...domain.model import (
     ChallengeCaps,
     ChallengeRefusal,
+    ExplorationRow,
     GuildSettings,
     MatchRow,
     MoveRow,
     OfferRow,
     Preferences,
+    PremoveRow,
     RatingRow,
     RecordedMove,
     ReminderPlan,
@@ -44,7 +46,7 @@ from ...domain.model import (
 from .files import _explain, _private_files
 from .integrity import IntegrityCheck
 from .migrations import MIGRATIONS
-from .rows import _RATING_COLUMNS, _accepted, _move_from, _read_match
+from .rows import _RATING_COLUMNS, _accepted, _exploration_from, _move_from, _premove_from, _read_match
 from .thread import SqliteThread
 
 
@@ -332,12 +334,13 @@ class SqliteStore:
         days_per_move: float | None = None,
         rated: bool = True,
         hints: bool = False,
+        analysis: bool = True,
     ) -> int:
         async with self.transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO matches (game, options, players, guild_id, channel_id, creator_id, status,"
-                " created_at, updated_at, days_per_move, rated, hints)"
-                " VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
+                " created_at, updated_at, days_per_move, rated, hints, analysis)"
+                " VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
                 (
                     game,
                     json.dumps(options),
@@ -350,6 +353,7 @@ class SqliteStore:
                     days_per_move,
                     int(rated),
                     int(hints),
+                    int(analysis),
                 ),
             )
             match_id = cursor.lastrowid
@@ -547,8 +551,9 @@ class SqliteStore:
         def write(conn: sqlite3.Connection) -> RecordedMove:
             _bump_version_now(conn, match_id, expected_version, now, "active")
             conn.execute(
-                "INSERT INTO moves (match_id, seq, ply, seat, user_id, kind, notation, entered, events, created_at)"
-                " VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE match_id = ?), ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO moves (match_id, seq, ply, seat, user_id, kind, notation, entered, events, created_at,"
+                " conditional) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE match_id = ?),"
+                " ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     match_id,
                     match_id,
@@ -560,6 +565,7 @@ class SqliteStore:
                     move.entered or move.notation,
                     events,
                     now,
+                    int(move.conditional),
                 ),
             )
             conn.execute(
@@ -630,11 +636,81 @@ class SqliteStore:
 
     async def moves(self, match_id: int) -> list[MoveRow]:
         rows = await self._all(
-            "SELECT seq, ply, seat, user_id, kind, notation, events, created_at, entered FROM moves"
+            "SELECT seq, ply, seat, user_id, kind, notation, events, created_at, entered, conditional FROM moves"
             " WHERE match_id = ? ORDER BY seq",
             (match_id,),
         )
         return [_move_from(match_id, r) for r in rows]
+
+    # -- conditional moves and private analysis (issue 25) ----------------------------------------
+
+    async def set_premoves(
+        self, match_id: int, user_id: int, expected_version: int, lines: list[list[str]], now: float
+    ) -> None:
+        def write(conn: sqlite3.Connection) -> None:
+            held = conn.execute(
+                "SELECT 1 FROM matches WHERE id = ? AND version = ? AND status = 'active'", (match_id, expected_version)
+            ).fetchone()
+            if held is None:
+                raise VersionConflict(match_id)
+            conn.execute("DELETE FROM premoves WHERE match_id = ? AND user_id = ?", (match_id, user_id))
+            if lines:
+                conn.execute(
+                    "INSERT INTO premoves (match_id, user_id, version, lines, updated_at) VALUES (?, ?, ?, ?, ?)",
+                    (match_id, user_id, expected_version, json.dumps(lines), now),
+                )
+
+        await self._transact(write)
+
+    async def premoves_of(self, match_id: int, user_id: int) -> PremoveRow | None:
+        row = await self._one(
+            "SELECT match_id, user_id, version, lines FROM premoves WHERE match_id = ? AND user_id = ?",
+            (match_id, user_id),
+        )
+        return None if row is None else _premove_from(row)
+
+    async def take_premoves(self, match_id: int, version: int) -> list[PremoveRow]:
+        async with self.transaction() as db:
+            rows = await db.execute_fetchall(
+                "DELETE FROM premoves WHERE match_id = ? AND version <= ? RETURNING match_id, user_id, version, lines",
+                (match_id, version),
+            )
+        return [p for p in map(_premove_from, rows) if p is not None]
+
+    async def keep_premoves(
+        self, match_id: int, user_id: int, version: int, lines: list[list[str]], now: float
+    ) -> bool:
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO premoves (match_id, user_id, version, lines, updated_at)"
+                " SELECT id, ?, version, ?, ? FROM matches WHERE id = ? AND version = ? AND status = 'active'"
+                " ON CONFLICT (match_id, user_id) DO NOTHING",
+                (user_id, json.dumps(lines), now, match_id, version),
+            )
+            return cursor.rowcount == 1
+
+    async def get_exploration(self, match_id: int, user_id: int) -> ExplorationRow | None:
+        row = await self._one(
+            "SELECT match_id, user_id, version, base, turns, shown FROM explorations"
+            " WHERE match_id = ? AND user_id = ?",
+            (match_id, user_id),
+        )
+        return None if row is None else _exploration_from(row)
+
+    async def put_exploration(self, exploration: ExplorationRow, now: float) -> None:
+        e = exploration
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO explorations (match_id, user_id, version, base, turns, shown, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (match_id, user_id) DO UPDATE SET"
+                " version = excluded.version, base = excluded.base, turns = excluded.turns, shown = excluded.shown,"
+                " updated_at = excluded.updated_at",
+                (e.match_id, e.user_id, e.version, json.dumps(e.base), json.dumps(e.turns), e.shown, now),
+            )
+
+    async def drop_exploration(self, match_id: int, user_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM explorations WHERE match_id = ? AND user_id = ?", (match_id, user_id))
 
     async def _bump_version(self, db: SqliteThread, match_id: int, expected: int, now: float, status: str) -> int:
         cursor = await db.execute(_BUMP_VERSION, (now, match_id, expected, status))

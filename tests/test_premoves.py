@@ -1,0 +1,199 @@
+"""Conditional moves (/premove) and the private analysis board (/explore): the service's rules.
+
+"If they play X, I answer Y": the answer is stored at once as the player's turn, marked conditional; a turn
+no line expected clears them (the player is told); a takeback clears them; bad lines are refused whole.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.domain.errors import Refusal
+from bot.service.premove_lines import MAX_BRANCHES, MAX_EXPLORED_TURNS
+from tests.racing import NoChallengeLimits, log_matches_state
+from tests.said import refusal_text
+
+ALICE, BOB, CAROL = (101, "alice"), (102, "bob"), (103, "carol")
+GUILD, CHANNEL = 9000, 9001
+
+
+async def two_player(service, **options):
+    service.limits = NoChallengeLimits()
+    match = await service.create(
+        game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL, **options
+    )
+    await service.accept(match.id, BOB[0])
+    return match.id
+
+
+def refused_with(error: pytest.ExceptionInfo[Refusal]) -> str:
+    return refusal_text(error.value)
+
+
+async def test_a_matching_turn_is_answered_at_once_and_marked_conditional(service):
+    match_id = await two_player(service)
+    shown = await service.add_premove(match_id, BOB[0], "e5; d4")
+    assert [[t for t, _ in line.turns] for line in shown.lines] == [["e5", "d4"]]
+    assert [[mine for _, mine in line.turns] for line in shown.lines] == [[False, True]]
+    assert shown.png and shown.png.startswith(b"\x89PNG")
+    outcome = await service.play(match_id, ALICE[0], "e5")
+    assert outcome.answered is not None and outcome.answered.changes[0].conditional
+    assert outcome.mention_user_id is None  # bob already answered: no ping for him
+    moves = await service.store.moves(match_id)
+    assert [(m.notation, m.conditional) for m in moves] == [("e5", False), ("d4", True)]
+    assert (await service.premoves(match_id, BOB[0])).lines == []  # the line is used up
+    assert (await log_matches_state(service, match_id))[0]
+
+
+async def test_a_line_several_turns_deep_answers_each_turn_it_expected(service):
+    match_id = await two_player(service)
+    await service.add_premove(match_id, BOB[0], "e5; d4; c3; b2")
+    await service.add_premove(match_id, BOB[0], "e5; d4; a1; b2")  # a second branch after d4
+    assert len((await service.premoves(match_id, BOB[0])).lines) == 2
+    await service.play(match_id, ALICE[0], "e5")
+    assert len((await service.premoves(match_id, BOB[0])).lines) == 2  # both go on after d4
+    outcome = await service.play(match_id, ALICE[0], "a1")
+    assert outcome.answered is not None and outcome.answered.changes[0].notation == "b2"
+    moves = await service.store.moves(match_id)
+    assert [(m.notation, m.conditional) for m in moves][-2:] == [("a1", False), ("b2", True)]
+    assert (await service.premoves(match_id, BOB[0])).lines == []
+
+
+async def test_an_unexpected_turn_clears_every_line_and_says_so(service):
+    match_id = await two_player(service)
+    await service.add_premove(match_id, BOB[0], "e5; d4")
+    await service.add_premove(match_id, BOB[0], "c3; d4")
+    outcome = await service.play(match_id, ALICE[0], "a1")
+    assert outcome.answered is None and outcome.premoves_cleared == ((BOB[0], "unexpected"),)
+    assert outcome.mention_user_id == BOB[0]  # his turn to play by hand: pinged as ever
+    assert (await service.premoves(match_id, BOB[0])).lines == []
+    assert len(await service.store.moves(match_id)) == 1
+
+
+async def test_a_takeback_clears_them(service):
+    from bot.service.offers import Offers
+
+    offers = Offers(service)
+    match_id = await two_player(service)
+    await service.play(match_id, ALICE[0], "e5")
+    await service.play(match_id, BOB[0], "a1")
+    await service.add_premove(match_id, BOB[0], "b2; d4")  # bob waits for alice
+    notice = await offers.offer(match_id, BOB[0], "undo")  # and asks to take back a1
+    answer = await offers.answer(match_id, ALICE[0], "undo", notice.at_seq, True)
+    assert answer.outcome is not None and answer.outcome.answered is None
+    assert await service.store.premoves_of(match_id, BOB[0]) is None
+    await service.play(match_id, BOB[0], "a1")
+    assert len(await service.store.moves(match_id)) == 4  # e5, a1, takeback, a1: nothing conditional played
+
+
+async def test_a_new_answer_to_the_same_position_replaces_the_old_one(service):
+    match_id = await two_player(service)
+    await service.add_premove(match_id, BOB[0], "e5; d4")
+    shown = await service.add_premove(match_id, BOB[0], "e5; c3")
+    assert shown.replaced == 1 and [[t for t, _ in line.turns] for line in shown.lines] == [["e5", "c3"]]
+
+
+async def test_bad_lines_are_refused_whole_with_the_reason(service):
+    match_id = await two_player(service)
+    with pytest.raises(Refusal) as illegal:
+        await service.add_premove(match_id, BOB[0], "e5; d4; q9; a1")
+    said = refused_with(illegal)
+    assert "Turn 3" in said and "q9" in said and "alice" in said, said
+    with pytest.raises(Refusal) as no_answer:
+        await service.add_premove(match_id, BOB[0], "e5")
+    assert "none of your turns" in refused_with(no_answer)
+    with pytest.raises(Refusal) as own_turn:
+        await service.add_premove(match_id, ALICE[0], "e5; d4")
+    assert "your turn" in refused_with(own_turn)
+    with pytest.raises(Refusal) as stranger:
+        await service.add_premove(match_id, CAROL[0], "e5; d4")
+    assert "not a player" in refused_with(stranger)
+    assert await service.store.premoves_of(match_id, BOB[0]) is None  # nothing stored by any of them
+    await service.resign(match_id, ALICE[0])
+    with pytest.raises(Refusal) as over:
+        await service.add_premove(match_id, BOB[0], "e5; d4")
+    assert "is over" in refused_with(over)
+
+
+async def test_more_than_64_branches_are_refused(service):
+    match_id = await two_player(service)
+    from bot.domain.seats import game_of
+
+    game = game_of(await service.get(match_id))
+    lines = []
+    for first in ("a1", "b1"):  # alice's first turn, bob's bide, then each of alice's second turns
+        after = game.copy()
+        after.play_turn(first)
+        after.play_turn("bide")
+        lines += [f"{first}; bide; {n}; bide" for n in after.legal_notations() if n != "bide"]
+    for line in lines[:MAX_BRANCHES]:
+        await service.add_premove(match_id, BOB[0], line)
+    assert len((await service.premoves(match_id, BOB[0])).lines) == MAX_BRANCHES
+    with pytest.raises(Refusal) as too_many:
+        await service.add_premove(match_id, BOB[0], lines[MAX_BRANCHES])
+    assert "64" in refused_with(too_many)
+    assert len((await service.premoves(match_id, BOB[0])).lines) == MAX_BRANCHES
+
+
+async def test_multi_seat_bide_keys_a_branch_on_every_turn_until_yours(service):
+    service.limits = NoChallengeLimits()
+    match = await service.create(
+        game_id="bide", creator=ALICE, invited=[BOB, CAROL], guild_id=GUILD, channel_id=CHANNEL, players=3
+    )
+    await service.accept(match.id, BOB[0])
+    await service.accept(match.id, CAROL[0])
+    match_id = match.id
+    await service.add_premove(match_id, CAROL[0], "e5; d4; c3")  # alice, then bob, then carol answers
+    await service.play(match_id, ALICE[0], "e5")
+    assert [[t for t, _ in line.turns] for line in (await service.premoves(match_id, CAROL[0])).lines] == [["d4", "c3"]]
+    outcome = await service.play(match_id, BOB[0], "d4")
+    assert outcome.answered is not None and outcome.answered.changes[0].user_id == CAROL[0]
+    assert [m.conditional for m in await service.store.moves(match_id)] == [False, False, True]
+    assert (await log_matches_state(service, match_id))[0]
+
+
+async def test_a_match_can_forbid_premoves_and_exploration(service):
+    match_id = await two_player(service, analysis=False)
+    for attempt in (
+        service.add_premove(match_id, BOB[0], "e5; d4"),
+        service.explore(match_id, BOB[0]),
+    ):
+        with pytest.raises(Refusal) as forbidden:
+            await attempt
+        assert "forbids" in refused_with(forbidden)
+
+
+async def test_exploration_plays_both_sides_steps_back_branches_and_saves_a_line(service):
+    match_id = await two_player(service)
+    opened = await service.explore(match_id, BOB[0])
+    assert opened.shown == 0 and opened.png.startswith(b"\x89PNG")
+    await service.explore(match_id, BOB[0], turn="e5")  # alice's turn, played by bob on his copy
+    after = await service.explore(match_id, BOB[0], turn="d4")
+    assert [n for n, _ in after.turns] == ["e5", "d4"] and after.game.ply == 2
+    back = await service.explore(match_id, BOB[0], "back")
+    assert back.shown == 1 and back.game.ply == 1
+    branch = await service.explore(match_id, BOB[0], turn="c3")  # a new branch replaces what followed
+    assert [n for n, _ in branch.turns] == ["e5", "c3"]
+    saved = await service.explore(match_id, BOB[0], "save")
+    assert saved.saved is not None and [[t for t, _ in line.turns] for line in saved.saved.lines] == [["e5", "c3"]]
+    assert len(await service.store.moves(match_id)) == 0  # nothing reached the match
+    with pytest.raises(Refusal) as illegal:
+        await service.explore(match_id, BOB[0], turn="q9")
+    assert "not a legal move" in refused_with(illegal)
+    outcome = await service.play(match_id, ALICE[0], "e5")
+    assert outcome.answered is not None and outcome.answered.changes[0].notation == "c3"
+
+
+async def test_an_exploration_past_500_turns_is_refused(service):
+    from bot.domain.model import ExplorationRow
+    from bot.domain.seats import game_of
+
+    match_id = await two_player(service)
+    match = await service.get(match_id)
+    turns = ["bide"] * MAX_EXPLORED_TURNS  # a board that long (the games end sooner: it is the stored limit)
+    kept = ExplorationRow(match_id, BOB[0], match.version, game_of(match).to_json(), turns, len(turns))
+    await service.store.put_exploration(kept, 0.0)
+    with pytest.raises(Refusal) as too_long:
+        await service.explore(match_id, BOB[0], turn="bide")
+    assert "500" in refused_with(too_long)
+    assert len((await service.store.get_exploration(match_id, BOB[0])).turns) == MAX_EXPLORED_TURNS
