@@ -17,7 +17,7 @@ from ai.worker import Thinker
 from .chat.announce import Announcer
 from .chat.client import Background, HexplayBot, point_client_at
 from .chat.context import Chat
-from .chat.features import community, info, lobby, moves, offers, reminders, timelimits
+from .chat.features import community, info, lobby, moves, offers, premoves, reminders, timelimits
 from .chat.features import settings as settings_feature
 from .chat.features.board import board_view
 from .chat.homes import MatchHomes
@@ -104,6 +104,7 @@ def build_bot(
     cogs = [
         lobby.LobbyCog(chat),
         moves.MovesCog(chat),
+        premoves.PremovesCog(chat),
         offers.OffersCog(chat),
         info.InfoCog(chat),
         settings_feature.SettingsCog(chat),

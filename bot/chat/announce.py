@@ -288,8 +288,10 @@ class Announcer:
         await self.notify_ending(outcome)
 
     async def notify_ending(self, outcome: Outcome) -> None:
-        """After a board: retire lapsed offers; for a finished game, DM the players whose reminders come by DM."""
+        """After a board: retire lapsed offers; tell players whose conditional moves it cleared and post the
+        conditional answer played after it; for a finished game, DM the players whose reminders come by DM."""
         await self.retire_lapsed_offers(outcome)
+        await self.follow_conditional(outcome)
         if not outcome.finished or outcome.game is None:
             return
         text = texts.ending_dm(outcome, self.service.clock.now())
@@ -299,6 +301,22 @@ class Announcer:
                 await user.send(text, allowed_mentions=mention_only(None))
             except discord.HTTPException as error:  # closed DMs: the ping in the match is enough
                 log.info("no end-of-game DM for %s (%s)", user_id, error)
+
+    async def follow_conditional(self, outcome: Outcome) -> None:
+        """A move's consequences for conditional moves: a private notice (a DM, as every notice not answering
+        an interaction of its own) to each player whose lines it cleared; the board of the answer played."""
+        last = outcome.changes[-1] if outcome.changes else None
+        for user_id, why in outcome.premoves_cleared:
+            text = texts.premoves_cleared(outcome.match, why, last.notation if last is not None else "")
+            try:
+                user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+                await user.send(text, allowed_mentions=mention_only(None))
+            except discord.HTTPException as error:  # closed DMs: their /premove shows none left
+                log.info(
+                    "match %s: no notice of cleared conditional moves for %s (%s)", outcome.match.id, user_id, error
+                )
+        if outcome.answered is not None:
+            await self.announce_in_home(outcome.answered)
 
     async def retire_lapsed_offers(self, outcome: Outcome) -> None:
         """Offers that a move lapsed lose their buttons, and say why."""

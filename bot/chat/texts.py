@@ -20,6 +20,7 @@ from ..domain.errors import Refusal
 from ..domain.model import ChallengeCaps, ChallengeRefusal, GuildSettings, MatchRow, MoveRow, Preferences, RatingRow
 from ..domain.outcome import Change, DeadlineJob, OfferAnswer, OfferNotice, Outcome, ReminderJob
 from ..domain.seats import info, player_row, title, user_to_move
+from ..service.premoves import Exploration, Premoves
 from .markup import escape, fit, quoted
 
 HOUR, DAY = 3600.0, 86400.0
@@ -288,7 +289,8 @@ REFUSALS: dict[str, Callable[[dict[str, Any]], str]] = {
         f"It is your turn in {title(f['match'])}: play it with `/move`. Conditional moves start on an opponent's turn."
     ),
     "premove_after_end": lambda f: (
-        f"Turn {f['number']} of your line (`{quoted(f['text'])}`) comes after the game would be over; nothing was saved."
+        f"Turn {f['number']} of your line (`{quoted(f['text'])}`) comes after the game would be over; "
+        "nothing was saved."
     ),
     "premove_illegal": lambda f: (
         f"Turn {f['number']} of your line, `{quoted(f['text'])}` ({escape(f['mover'])} to move), is not legal: "
@@ -479,7 +481,8 @@ def change_line(match: MatchRow, game: AnyGame | None, change: Change) -> str:
         if change.notation:
             return f"By agreement, {label}'s turn `{change.notation}` was taken back."
         return f"By agreement, {label}'s last turn was taken back."
-    return turn_line(label, game, change.notation, change.events)
+    played = turn_line(label, game, change.notation, change.events)
+    return f"{played} (a conditional move, played at once)" if change.conditional else played
 
 
 def what_happened(outcome: Outcome) -> str:
@@ -685,7 +688,8 @@ def log_text(move: MoveRow) -> str:
 def history_line(match: MatchRow, number: int, move: MoveRow, holder_id: int | None) -> str:
     if move.kind == "takeback":
         return f"{number}. takeback: turn {number - 1} was taken back by agreement"
-    return f"{number}. {held_label(match, holder_id, move.seat)}: {log_text(move)}"
+    conditional = " (conditional)" if move.conditional else ""
+    return f"{number}. {held_label(match, holder_id, move.seat)}: {log_text(move)}{conditional}"
 
 
 def history(match: MatchRow, lines: list[str], limit: int = 2000) -> str:
@@ -1042,3 +1046,87 @@ def help_page(commands: Sequence[tuple[str, str]]) -> str:
         "Rules of each game: `/rules game`. Play in the match's thread; the buttons on the boards do the rest."
     )
     return "\n".join(lines)[:2000]
+
+
+# -- conditional moves and the private analysis board --------------------------------------------------
+
+PREMOVE_HOW = (
+    "Add a line with `/premove line: e5; d4` (if they play `e5`, you answer `d4`); "
+    "longer lines go on turn by turn, and several lines make branches."
+)
+
+
+def _premove_line(turns: Sequence[tuple[str, bool]]) -> str:
+    return ", ".join(f"you `{n}`" if mine else f"if `{n}`" for n, mine in turns)
+
+
+def premoves(shown: Premoves) -> str:
+    """A player's conditional moves shown back to them (privately): the list, and what the picture shows."""
+    head = f"**Your conditional moves in {title(shown.match)}** (only you see them)"
+    if not shown.lines:
+        return f"You have no conditional moves in {title(shown.match)}. {PREMOVE_HOW}"
+    said = "Saved. " if shown.added else ""
+    if shown.replaced:
+        said += f"It replaced {shown.replaced} {_plural(shown.replaced, 'line')} with another answer. "
+    listed = [f"{i}. {_premove_line(line.turns)}" for i, line in enumerate(shown.lines, start=1)]
+    picture = "\nThe picture shows the board at the end of the line just added." if shown.png else ""
+    text = f"{said}{head}:\n" + "\n".join(listed)
+    footer = (
+        f"{picture}\nWhen their turn matches a line, your answer is played at once; when it matches none, "
+        "all of them are cleared and you are told. `/premove clear: True` removes them."
+    )
+    return _bounded(text, 2000 - len(footer)) + footer
+
+
+def premoves_cleared(match: MatchRow, why: str, notation: str) -> str:
+    """The private notice that a player's conditional moves were cleared."""
+    reason = {
+        "unexpected": f"the turn played, `{notation}`, matched none of your lines",
+        "changed": "the position changed (a takeback, a resignation, a draw or a time-out)",
+        "illegal": "your answer could not be played there",
+    }.get(why, "the position changed")
+    return (
+        f"Your conditional moves in **{title(match)}** were cleared: {reason}. "
+        "It is for you to play now; `/premove` sets new ones."
+    )
+
+
+PREMOVES_CLEARED = "Your conditional moves in this match were removed."
+
+EXPLORE_SAID = {
+    "open": "Your analysis board: a private copy of the position.",
+    "new": "A fresh analysis board from the match's position.",
+    "back": "One turn back.",
+    "forward": "One turn forward.",
+    "turn": "Played on your board.",
+    "save": "Saved as conditional moves.",
+    "close": "Your analysis board is closed; the match is as it was.",
+}
+
+
+def exploration(shown: Exploration) -> str:
+    """A step on the analysis board, said privately: what it did, the line, who is to move there."""
+    match, game = shown.match, shown.game
+    lines = [f"{EXPLORE_SAID.get(shown.step, '')} Nothing here reaches {title(match)}."]
+    if shown.turns:
+        played = []
+        for i, (notation, who) in enumerate(shown.turns, start=1):
+            seat = None if who is None else match.seat_of(who)
+            name = escape(seat.name) if seat is not None else "?"
+            mark = "**" if i == shown.shown else ""
+            played.append(f"{mark}{i}. {name} `{notation}`{mark}" if i <= shown.shown else f"({i}. `{notation}`)")
+        lines.append(_bounded(" · ".join(played), 1200))
+    if game.is_over:
+        lines.append(f"On this board: {result_line(match, game)}")
+    elif game.to_move is not None:
+        lines.append(f"On this board {seat_label(match, game, game.to_move)} is to move (turn {game.ply + 1}).")
+    if shown.out_of_date:
+        lines.append("The match has moved on since this copy: `step: new` copies the position as it is now.")
+    if shown.saved is not None:
+        lines.append(premoves(shown.saved))
+    else:
+        lines.append(
+            "`/explore turn:` plays for whoever is to move; `step:` back, forward, new, save (as conditional moves) "
+            "or close."
+        )
+    return _bounded("\n".join(lines))

@@ -184,6 +184,7 @@ class LobbyCog(commands.Cog, name="Play"):
         computer="Play against the computer at this level (inviting the bot itself plays it at medium)",
         computers="Bide: how many seats the computer takes (default 1)",
         hints="Allow /hint (the medium computer's move, privately) for every player; joining agrees to it",
+        premoves="Allow conditional moves (/premove) and private analysis boards (/explore) (default yes)",
     )
     @app_commands.choices(computer=[app_commands.Choice(name=level, value=level) for level in COMPUTER_LEVELS])
     @app_commands.choices(game=GAME_CHOICES)
@@ -204,6 +205,7 @@ class LobbyCog(commands.Cog, name="Play"):
         computer: app_commands.Choice[str] | None = None,
         computers: app_commands.Range[int, 1, 5] | None = None,
         hints: bool | None = None,
+        premoves: bool | None = None,
     ) -> None:
         guild_id = guild_only(interaction)
         invited = []
@@ -233,6 +235,7 @@ class LobbyCog(commands.Cog, name="Play"):
             computers=computers,
             with_bot=with_bot,
             hints=bool(hints),
+            analysis=True if premoves is None else premoves,
         )
         text = texts.invitation(match, interaction.user.id, [uid for uid, _ in invited], lobby_text(match))
         view = lobby_view(match)
