@@ -27,6 +27,15 @@ async def explore(world, user, channel, **params):
     return result
 
 
+async def premove(world, user, channel, line):
+    """/premove with a line answers after a moment (it draws the line's end): its private followup, or a
+    refusal (answered at once)."""
+    result = await world.emu.invoke(user, channel, "premove", {"line": line})
+    if result.deferred:
+        await result.wait_followups(1)
+    return result
+
+
 def picture(message) -> Image.Image:
     assert message.attachments, message
     image = Image.open(io.BytesIO(message.attachments[0].data))
@@ -39,7 +48,7 @@ async def test_a_premove_is_played_at_once_and_marked_conditional(world):
     match_id, thread = await world.start_two_player()
     suggested = await world.emu.autocomplete(bob, thread, "premove", {"line": "e5; d"})
     assert suggested and all(c["value"].startswith("e5; d") for c in suggested), suggested
-    saved = await world.emu.invoke(bob, thread, "premove", {"line": "e5; d4"})
+    saved = await premove(world, bob, thread, "e5; d4")
     assert saved.ephemeral and "Saved" in saved.text and "if `e5`, you `d4`" in saved.text, saved.text
     assert picture(saved.messages[0]).width > 300
     played = await world.emu.invoke(alice, thread, "move", {"move": "e5"})
@@ -56,8 +65,8 @@ async def test_a_premove_is_played_at_once_and_marked_conditional(world):
 async def test_an_unexpected_turn_clears_them_and_tells_the_player_privately(world):
     alice, bob = world.users[:2]
     match_id, thread = await world.start_two_player()
-    await world.emu.invoke(bob, thread, "premove", {"line": "e5; d4"})
-    illegal = await world.emu.invoke(bob, thread, "premove", {"line": "c3; q9"})
+    await premove(world, bob, thread, "e5; d4")
+    illegal = await premove(world, bob, thread, "c3; q9")
     assert illegal.ephemeral and "Turn 2" in illegal.text and "Nothing was saved" in illegal.text
     await world.emu.invoke(alice, thread, "move", {"move": "a1"})
     told = await dm_arrives(world, bob, "were cleared")
@@ -72,7 +81,7 @@ async def test_a_takeback_clears_them(world):
     match_id, thread = await world.start_two_player()
     await world.emu.invoke(alice, thread, "move", {"move": "e5"})
     await world.emu.invoke(bob, thread, "move", {"move": "a1"})
-    await world.emu.invoke(bob, thread, "premove", {"line": "b2; d4"})
+    await premove(world, bob, thread, "b2; d4")
     asked = await world.emu.invoke(bob, thread, "undo", {})
     done = await world.emu.press(alice, asked.response, button(asked.response, "Accept")["custom_id"])
     assert "taken back" in done.text

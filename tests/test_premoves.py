@@ -35,7 +35,7 @@ async def test_a_matching_turn_is_answered_at_once_and_marked_conditional(servic
     shown = await service.add_premove(match_id, BOB[0], "e5; d4")
     assert [[t for t, _ in line.turns] for line in shown.lines] == [["e5", "d4"]]
     assert [[mine for _, mine in line.turns] for line in shown.lines] == [[False, True]]
-    assert shown.png and shown.png.startswith(b"\x89PNG")
+    assert (await service.line_picture(shown)).startswith(b"\x89PNG")
     outcome = await service.play(match_id, ALICE[0], "e5")
     assert outcome.answered is not None and outcome.answered.changes[0].conditional
     assert outcome.mention_user_id is None  # bob already answered: no ping for him
@@ -126,8 +126,10 @@ async def test_more_than_64_branches_are_refused(service):
         after.play_turn(first)
         after.play_turn("bide")
         lines += [f"{first}; bide; {n}; bide" for n in after.legal_notations() if n != "bide"]
-    for line in lines[:MAX_BRANCHES]:
-        await service.add_premove(match_id, BOB[0], line)
+    match = await service.get(match_id)
+    held = [[turn.strip() for turn in line.split(";")] for line in lines[: MAX_BRANCHES - 1]]
+    await service.store.set_premoves(match_id, BOB[0], match.version, held, 0.0)  # 63 held…
+    await service.add_premove(match_id, BOB[0], lines[MAX_BRANCHES - 1])  # …and the 64th is taken
     assert len((await service.premoves(match_id, BOB[0])).lines) == MAX_BRANCHES
     with pytest.raises(Refusal) as too_many:
         await service.add_premove(match_id, BOB[0], lines[MAX_BRANCHES])

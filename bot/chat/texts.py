@@ -1069,7 +1069,7 @@ def premoves(shown: Premoves) -> str:
     if shown.replaced:
         said += f"It replaced {shown.replaced} {_plural(shown.replaced, 'line')} with another answer. "
     listed = [f"{i}. {_premove_line(line.turns)}" for i, line in enumerate(shown.lines, start=1)]
-    picture = "\nThe picture shows the board at the end of the line just added." if shown.png else ""
+    picture = "\nThe picture shows the board at the end of the line just added." if shown.line else ""
     text = f"{said}{head}:\n" + "\n".join(listed)
     footer = (
         f"{picture}\nWhen their turn matches a line, your answer is played at once; when it matches none, "

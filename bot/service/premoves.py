@@ -36,9 +36,8 @@ class Premoves:
 
     match: MatchRow
     lines: list[PremoveLine]
-    png: bytes | None = None
-    """The board after the line just added (None when nothing was added)."""
-    events: list[Event] = field(default_factory=list)
+    line: list[str] = field(default_factory=list)
+    """The line just added (empty when nothing was), as stored: :meth:`PremoveFlow.line_picture` draws it."""
     added: bool = False
     replaced: int = 0
     """Lines the one just added replaced (they gave another answer to the same position)."""
@@ -89,11 +88,17 @@ class PremoveFlow(MatchCore):
         lines = held.lines if held is not None and held.version == match.version else []
         lines, replaced = with_line(match, game, user_id, lines, line)
         await self.guarded(self.store.set_premoves(match.id, user_id, match.version, lines, self.clock.now()))
-        after, events = game.copy(), []
-        for notation in line:
+        return Premoves(match, self._shown(match, game, user_id, lines), line, added=True, replaced=replaced)
+
+    async def line_picture(self, shown: Premoves) -> bytes | None:
+        """The board at the end of the line just added (drawn after it is stored: nothing waits on it)."""
+        if not shown.line:
+            return None
+        after = game_of(shown.match)
+        events: list[Event] = []
+        for notation in shown.line:
             events = after.play_turn(notation)
-        png = await self.render(match, after, events)
-        return Premoves(match, self._shown(match, game, user_id, lines), png, events, added=True, replaced=replaced)
+        return await self.render(shown.match, after, events)
 
     async def premoves(self, match_id: int, user_id: int) -> Premoves:
         """The player's conditional moves as they stand (none once the match moved on without them)."""

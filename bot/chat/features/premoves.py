@@ -48,12 +48,13 @@ class PremovesCog(commands.Cog, name="Premoves"):
             shown = await service.premoves(match_id, user_id)
         else:
             shown = await service.add_premove(match_id, user_id, line)
-        if shown.png is None:
+        if not shown.line:
             await interaction.response.send_message(texts.premoves(shown), ephemeral=True)
-        else:
-            await interaction.response.send_message(
-                texts.premoves(shown), file=png_file(shown.png, "premove.png"), ephemeral=True
-            )
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)  # stored; the picture takes a moment
+        png = await service.line_picture(shown)
+        assert png is not None
+        await interaction.followup.send(texts.premoves(shown), file=png_file(png, "premove.png"), ephemeral=True)
 
     @premove.autocomplete("line")
     async def line_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
