@@ -1,0 +1,80 @@
+"""The store's side of conditional moves and analysis boards, on SQLite and on a real PostgreSQL server."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.domain.errors import VersionConflict
+from bot.domain.model import ExplorationRow
+from tests import backends
+from tests.racing import NoChallengeLimits
+
+pytestmark = pytest.mark.both_backends
+
+ALICE, BOB = (101, "alice"), (102, "bob")
+
+
+async def started(service, **options):
+    service.limits = NoChallengeLimits()
+    match = await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=1, channel_id=2, **options)
+    await service.accept(match.id, BOB[0])
+    return await service.get(match.id)
+
+
+async def test_premoves_are_stored_only_at_the_matchs_version_and_taken_once(service):
+    store = service.store
+    match = await started(service)
+    with pytest.raises(VersionConflict):
+        await store.set_premoves(match.id, BOB[0], match.version - 1, [["e5", "d4"]], 1.0)
+    assert await store.premoves_of(match.id, BOB[0]) is None  # a refused edit stores nothing
+    await store.set_premoves(match.id, BOB[0], match.version, [["e5", "d4"], ["c3", "b2"]], 1.0)
+    await store.set_premoves(match.id, ALICE[0], match.version, [["a1", "a2"]], 1.0)
+    held = await store.premoves_of(match.id, BOB[0])
+    assert held is not None and (held.version, held.lines) == (match.version, [["e5", "d4"], ["c3", "b2"]])
+    await store.set_premoves(match.id, ALICE[0], match.version, [], 1.0)  # none: removed
+    assert await store.premoves_of(match.id, ALICE[0]) is None
+    taken = await store.take_premoves(match.id, match.version)
+    assert [(p.user_id, p.lines) for p in taken] == [(BOB[0], [["e5", "d4"], ["c3", "b2"]])]
+    assert await store.take_premoves(match.id, match.version) == []  # taken once
+
+
+async def test_kept_lines_go_only_to_the_current_version_and_never_over_newer_ones(service):
+    store = service.store
+    match = await started(service)
+    assert not await store.keep_premoves(match.id, BOB[0], match.version + 1, [["d4"]], 1.0)  # not there yet
+    assert await store.keep_premoves(match.id, BOB[0], match.version, [["e5", "d4"]], 1.0)
+    await store.set_premoves(match.id, BOB[0], match.version, [["c3", "b2"]], 2.0)  # the player's newer word
+    assert not await store.keep_premoves(match.id, BOB[0], match.version, [["e5", "d4"]], 3.0)
+    held = await store.premoves_of(match.id, BOB[0])
+    assert held is not None and held.lines == [["c3", "b2"]]
+
+
+async def test_unreadable_premoves_are_never_played(service):
+    store = service.store
+    match = await started(service)
+    await store.set_premoves(match.id, BOB[0], match.version, [["e5", "d4"]], 1.0)
+    await backends.execute(store, "UPDATE premoves SET lines = ? WHERE match_id = ?", '[["e5", 7]]', match.id)
+    assert await store.premoves_of(match.id, BOB[0]) is None
+    assert await store.take_premoves(match.id, match.version) == []
+
+
+async def test_an_exploration_round_trips_and_is_dropped(service):
+    store = service.store
+    match = await started(service)
+    assert await store.get_exploration(match.id, BOB[0]) is None
+    board = ExplorationRow(match.id, BOB[0], match.version, match.state or {}, ["e5", "d4"], 1)
+    await store.put_exploration(board, 1.0)
+    assert await store.get_exploration(match.id, BOB[0]) == board
+    moved_on = ExplorationRow(match.id, BOB[0], match.version, match.state or {}, ["e5"], 0)
+    await store.put_exploration(moved_on, 2.0)
+    assert await store.get_exploration(match.id, BOB[0]) == moved_on
+    await store.drop_exploration(match.id, BOB[0])
+    assert await store.get_exploration(match.id, BOB[0]) is None
+
+
+async def test_the_conditional_mark_and_the_matchs_analysis_option_read_back(service):
+    match = await started(service, analysis=False)
+    assert not match.analysis and (await started(service)).analysis
+    await service.store.set_premoves(match.id, BOB[0], match.version, [["e5", "d4"]], 1.0)  # set by the store
+    await service.play(match.id, ALICE[0], "e5")
+    assert [(m.notation, m.conditional) for m in await service.store.moves(match.id)] == [("e5", False), ("d4", True)]
