@@ -15,7 +15,7 @@ from games.interface import split_turns
 
 from ..domain.errors import Refusal
 from ..domain.model import ExplorationRow, MatchRow
-from ..domain.seats import game_of
+from ..domain.seats import game_of, player_names, title
 from .core import MatchCore
 from .locks import one_at_a_time
 from .premove_lines import MAX_EXPLORED_TURNS, checked_line, explored, movers, with_line
@@ -98,7 +98,7 @@ class PremoveFlow(MatchCore):
         events: list[Event] = []
         for notation in shown.line:
             events = after.play_turn(notation)
-        return await self.render(shown.match, after, events)
+        return await self._picture(shown.match, after, events, "conditional line")
 
     async def premoves(self, match_id: int, user_id: int) -> Premoves:
         """The player's conditional moves as they stand (none once the match moved on without them)."""
@@ -193,7 +193,7 @@ class PremoveFlow(MatchCore):
         position, events = explored(kept.base, kept.turns[: kept.shown])
         start, _ = explored(kept.base, [])
         who = movers(match, start, kept.turns)
-        png = await self.render(match, position, events)
+        png = await self._picture(match, position, events, "analysis (private)")
         return Exploration(
             match,
             position,
@@ -204,6 +204,12 @@ class PremoveFlow(MatchCore):
             events,
             saved,
             out_of_date=kept.version != match.version,
+        )
+
+    async def _picture(self, match: MatchRow, game: AnyGame, events: list[Event], what: str) -> bytes:
+        """A board that is not the match's: its title says so, so nobody takes it for the real one."""
+        return await self.pictures.png(
+            game, player_names=player_names(match), last_events=events, title=f"{title(match)} · {what}"
         )
 
     def explore_suggestions(self, kept: ExplorationRow | None, match: MatchRow, typed: str) -> list[tuple[str, str]]:
