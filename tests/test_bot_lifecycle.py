@@ -309,7 +309,10 @@ async def test_migration_rebuilds_moves_of_an_old_database(tmp_path):
         [kept] = await store.moves(1)
         assert (kept.notation, kept.entered, kept.kind) == ("e5", "E5", "turn")
         async with store.transaction() as conn:
-            await conn.execute("INSERT INTO moves VALUES (1, 2, 1, 1, 1, 'takeback', 'takeback e5', '', '[]', 0)")
+            await conn.execute(
+                "INSERT INTO moves (match_id, seq, ply, seat, user_id, kind, notation, entered, events, created_at)"
+                " VALUES (1, 2, 1, 1, 1, 'takeback', 'takeback e5', '', '[]', 0)"
+            )
     finally:
         await store.close()
 

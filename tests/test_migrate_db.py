@@ -58,6 +58,8 @@ async def fill(path: Path) -> dict[str, int]:
         await Offers(service).offer(ids["played"], ALICE[0], "undo")
         ids["huge"] = await started(CAROL, DAN, guild=HUGE)
         await service.play(ids["huge"], CAROL[0], "e5")
+        await service.add_premove(ids["huge"], CAROL[0], "e4; d5")  # conditional moves, and an analysis board
+        await service.explore(ids["played"], ALICE[0], turn="a1")
         ids["finished"] = await started(BOB, CAROL)
         for user, cell in ((BOB, "e5"), (CAROL, "e4"), (BOB, "d5"), (CAROL, "d4")):
             await service.play(ids["finished"], user[0], cell)
