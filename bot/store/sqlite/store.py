@@ -670,6 +670,12 @@ class SqliteStore:
         return None if row is None else _premove_from(row)
 
     async def take_premoves(self, match_id: int, version: int) -> list[PremoveRow]:
+        # Asked after every move, and most matches have none: a read first spares a write transaction (no
+        # edit for ``version`` can land after the move that left it, so a read that finds none is final).
+        if not await self._all(
+            "SELECT 1 FROM premoves WHERE match_id = ? AND version <= ? LIMIT 1", (match_id, version)
+        ):
+            return []
         async with self.transaction() as db:
             rows = await db.execute_fetchall(
                 "DELETE FROM premoves WHERE match_id = ? AND version <= ? RETURNING match_id, user_id, version, lines",
