@@ -7,6 +7,8 @@ no line expected clears them (the player is told); a takeback clears them; bad l
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.domain.errors import Refusal
 from bot.service.premove_lines import MAX_BRANCHES, MAX_EXPLORED_TURNS
@@ -199,3 +201,50 @@ async def test_an_exploration_past_500_turns_is_refused(service):
         await service.explore(match_id, BOB[0], turn="bide")
     assert "500" in refused_with(too_long)
     assert len((await service.store.get_exploration(match_id, BOB[0])).turns) == MAX_EXPLORED_TURNS
+
+
+# -- invariants of a tree of lines (pure: bot/service/premove_lines.py) ---------------------------------------
+
+
+def _random_line(game, rng_choices, depth):
+    """A legal line of ``depth`` turns from ``game`` (choices picked by index)."""
+    trial = game.copy()
+    line = []
+    for pick in rng_choices[:depth]:
+        if trial.is_over:
+            break
+        legal = trial.legal_notations()
+        trial.play_turn(legal[pick % len(legal)])
+        line.append(trial.last_turn_notation)
+    return line
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 4), st.lists(st.integers(0, 3), min_size=8, max_size=8)), max_size=12))
+def test_a_tree_of_lines_keeps_one_answer_per_position_and_the_latest_line(picks):
+    from bot.domain.model import MatchRow, SeatRow
+    from bot.domain.seats import user_to_move
+    from bot.service.premove_lines import checked_line, movers, with_line
+    from games import get as get_game
+
+    game = get_game("bide").new(2, {"side": 4})
+    match = MatchRow(1, "bide", {}, 2, 1, 1, None, None, None, None, 1, "active", game.to_json(), 3, 0, 0, 0, None)
+    match.seats = [SeatRow(1, ALICE[0], "alice"), SeatRow(2, BOB[0], "bob")]
+    assert user_to_move(match, game) == ALICE[0]
+    lines: list[list[str]] = []
+    for depth, choices in picks:
+        line = _random_line(game, choices, depth * 2)
+        try:
+            line = checked_line(match, game, BOB[0], line)
+        except Refusal:
+            continue  # no turn of bob's in it: refused, nothing kept
+        lines, _ = with_line(match, game, BOB[0], lines, line)
+        assert any(held[: len(line)] == line for held in lines)  # the latest line is held
+        assert len(lines) <= MAX_BRANCHES
+        for a in lines:
+            for b in lines:
+                if a is b:
+                    continue
+                assert a[: len(b)] != b  # no line is the start of another
+                split = next(i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y)
+                assert movers(match, game, a)[split] != BOB[0]  # bob never has two answers to one position
