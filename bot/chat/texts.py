@@ -101,18 +101,28 @@ def bank_amount(seconds: float) -> str:
     return f"{max(0, int(seconds // 60))} min"
 
 
-def bank_note(match: MatchRow, game: AnyGame | None, now: float, prefix: str = "") -> str:
-    """Each person's bank (a bank clock): the mover's running down, the others' as their next turn finds it."""
+def bank_note(
+    match: MatchRow,
+    game: AnyGame | None,
+    now: float,
+    prefix: str = "",
+    vacations: Sequence[tuple[str, float]] = (),
+) -> str:
+    """Each person's bank (a bank clock): the mover's running down (standing while they are on one of the
+    ``vacations``, (name, until)), the others' as their next turn finds it."""
     if match.clock is None or game is None or match.status != "active":
         return ""
     mover = user_to_move(match, game)
+    away = dict(vacations)
     shown = []
     for seat in sorted(match.seats, key=lambda s: s.seat):
         if seat.is_computer or seat.resigned or seat.bank is None:
             continue
         if seat.user_id == mover and match.deadline_at is not None:
-            left = min(seat.bank, max(0.0, match.deadline_at - now))
-            shown.append(f"{escape(seat.name)} {bank_amount(left)} (running)")
+            until = away.get(seat.name)
+            left = min(seat.bank, max(0.0, match.deadline_at - max(now, until or now)))
+            state = "paused: vacation" if until is not None else "running"
+            shown.append(f"{escape(seat.name)} {bank_amount(left)} ({state})")
         else:
             shown.append(f"{escape(seat.name)} {bank_amount(seat.bank)}")
     return f"{prefix}banks ({clock_text(match.clock)}): {', '.join(shown)}" if shown else ""
@@ -671,7 +681,7 @@ def rematch_where(channel_id: int, started: bool) -> str:
 
 
 def board_line(match: MatchRow, game: AnyGame, vacations: list[tuple[str, float]], now: float) -> str:
-    text = status_line(match, game) + time_note(match, now, " — ") + bank_note(match, game, now, "; ")
+    text = status_line(match, game) + time_note(match, now, " — ") + bank_note(match, game, now, "; ", vacations)
     away = vacation_note(vacations)
     return text + (f"\n{away}." if away else "")
 
