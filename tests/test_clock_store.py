@@ -55,9 +55,11 @@ async def test_a_move_settles_the_movers_bank_and_starts_the_next_with_theirs_in
             turn_allowance=1.0,
         )
     assert [s.bank for s in (await store.get_match(match.id)).seats] == [11 * HOUR, 10 * HOUR]
-    await service.resign(match.id, BOB[0])
+    service.clock.advance(HOUR)
+    await service.resign(match.id, BOB[0])  # on his own turn: one write resigns his seat and settles his bank
     done = await store.get_match(match.id)
     assert done.status == "finished" and done.turn_allowance is None and done.deadline_at is None
+    assert [(s.resigned, s.bank) for s in done.seats] == [(False, 11 * HOUR), (True, 9 * HOUR)]
 
 
 async def test_a_held_warning_is_not_claimed_before_the_morning_but_the_time_out_is(service):

@@ -605,11 +605,12 @@ class PostgresStore:
                 INSERT INTO moves (match_id, seq, ply, seat, user_id, kind, notation, entered, events, created_at)
                 SELECT id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE match_id = $1),
                     $10, $11, $12, $13, $14, $15, $16, $3 FROM bumped
-            ), resigned AS (
-                UPDATE seats SET resigned = 1 WHERE match_id = $1 AND seat = $17 AND EXISTS (SELECT 1 FROM bumped)
-            ), banked AS (
-                UPDATE seats SET bank = $24::double precision
-                WHERE match_id = $1 AND seat = $23::integer AND EXISTS (SELECT 1 FROM bumped)
+            ), seated AS (
+                -- one UPDATE for both (a resignation on one's own turn settles that seat's bank too): two
+                -- CTEs updating one row in one statement would keep only one of the changes
+                UPDATE seats SET resigned = CASE WHEN seat = $17 THEN 1 ELSE resigned END,
+                    bank = CASE WHEN seat = $23::integer THEN $24::double precision ELSE bank END
+                WHERE match_id = $1 AND (seat = $17 OR seat = $23::integer) AND EXISTS (SELECT 1 FROM bumped)
             ), lapsed AS (
                 DELETE FROM offers WHERE match_id = $1 AND EXISTS (SELECT 1 FROM bumped)
                 RETURNING channel_id, message_id
