@@ -38,6 +38,7 @@ def start_bot(url: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
         "DISCORD_TOKEN": "not-a-real-token",
         "HEXPLAY_DATABASE_URL": url,
         "HEXPLAY_LOG_LEVEL": "DEBUG",  # nothing may print the password, not even at DEBUG
+        "PYTHONPATH": str(ROOT),  # this checkout's code, whatever the venv's editable install points at
     }
     return subprocess.run(
         [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=30

@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 from itertools import count
+from pathlib import Path
 
 import pytest
 
@@ -98,6 +99,7 @@ async def test_sigterm_hands_a_thinking_job_back_and_the_worker_exits_cleanly(qu
 def test_the_worker_refuses_sqlite_in_one_line(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "HEXPLAY_DATABASE_URL"}
     env["HEXPLAY_DB_PATH"] = str(tmp_path / "hexplay.sqlite3")
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parent.parent)  # this checkout's code
     done = subprocess.run(
         [sys.executable, "-m", "bot", "worker"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
     )

@@ -16,6 +16,7 @@ from typing import Any
 from games import AnyGame, Event
 from games import get as get_game
 
+from ..domain.bank import BankClock
 from ..domain.errors import Refusal
 from ..domain.model import ChallengeCaps, ChallengeRefusal, GuildSettings, MatchRow, MoveRow, Preferences, RatingRow
 from ..domain.outcome import Change, DeadlineJob, OfferAnswer, OfferNotice, Outcome, ReminderJob
@@ -87,6 +88,45 @@ def time_note(match: MatchRow, now: float, prefix: str = "") -> str:
     if match.deadline_at <= now:
         return f"{prefix}out of time"
     return f"{prefix}time runs out <t:{int(match.deadline_at)}:R>"
+
+
+def clock_text(clock: BankClock) -> str:
+    """A bank clock as players write it: ``72h+36h max 120h``."""
+    return f"{_number(clock.initial / HOUR)}h+{_number(clock.increment / HOUR)}h max {_number(clock.cap / HOUR)}h"
+
+
+def bank_amount(seconds: float) -> str:
+    """Time in a bank, in hours as the clock is written (minutes in the last hour)."""
+    if seconds >= HOUR:
+        return f"{_number(math.floor(seconds / HOUR * 10) / 10)} h"
+    return f"{max(0, int(seconds // 60))} min"
+
+
+def bank_note(
+    match: MatchRow,
+    game: AnyGame | None,
+    now: float,
+    prefix: str = "",
+    vacations: Sequence[tuple[str, float]] = (),
+) -> str:
+    """Each person's bank (a bank clock): the mover's running down (standing while they are on one of the
+    ``vacations``, (name, until)), the others' as their next turn finds it."""
+    if match.clock is None or game is None or match.status != "active":
+        return ""
+    mover = user_to_move(match, game)
+    away = dict(vacations)
+    shown = []
+    for seat in sorted(match.seats, key=lambda s: s.seat):
+        if seat.is_computer or seat.resigned or seat.bank is None:
+            continue
+        if seat.user_id == mover and match.deadline_at is not None:
+            until = away.get(seat.name)
+            left = min(seat.bank, max(0.0, match.deadline_at - max(now, until or now)))
+            state = "paused: vacation" if until is not None else "running"
+            shown.append(f"{escape(seat.name)} {bank_amount(left)} ({state})")
+        else:
+            shown.append(f"{escape(seat.name)} {bank_amount(seat.bank)}")
+    return f"{prefix}banks ({clock_text(match.clock)}): {', '.join(shown)}" if shown else ""
 
 
 def vacation_note(vacations: list[tuple[str, float]]) -> str:
@@ -241,6 +281,30 @@ REFUSALS: dict[str, Callable[[dict[str, Any]], str]] = {
     "claim_own_time": lambda f: "It is your own time that ran out: play your move instead.",
     "not_out_of_time": _not_out_of_time,
     "vacation_length": lambda f: "A vacation lasts from 1 to 60 days.",
+    # bank clocks and quiet hours
+    "clock_format": lambda f: (
+        f"I cannot read the clock `{quoted(f['text'])}`: write it as `72h+36h max 120h` (initial bank, + increment "
+        "per turn, max the cap; hours `h` or days `d`), or `off`."
+    ),
+    "clock_negative": lambda f: f"The clock `{quoted(f['text'])}` has a negative amount: no part of a clock can be.",
+    "clock_zero": lambda f: f"The clock `{quoted(f['text'])}` has an empty bank or cap: both must hold some time.",
+    "clock_absurd": lambda f: (
+        f"The clock `{quoted(f['text'])}` is too long: no part may exceed {f['most'] / DAY:g} days."
+    ),
+    "clock_too_short": lambda f: (
+        f"The clock `{quoted(f['text'])}` starts too short: the bank must hold at least {f['least'] / HOUR:g} hour."
+    ),
+    "clock_cap_below_bank": lambda f: (
+        f"The clock `{quoted(f['text'])}` caps the bank below what it starts with: the cap must be at least the bank."
+    ),
+    "two_time_controls": lambda f: "Choose days per move or a bank clock, not both.",
+    "quiet_zone": lambda f: (
+        f"`{quoted(f['zone'])}` is not a time zone I know: give an IANA name such as `Europe/Paris` or "
+        "`America/New_York` (or `off`)."
+    ),
+    "quiet_hours": lambda f: f"I cannot read the hours `{quoted(f['text'])}`: write them as `22:00-08:00`.",
+    "quiet_hours_empty": lambda f: f"The quiet hours `{quoted(f['text'])}` start and end at the same time.",
+    "quiet_needs_zone": lambda f: "Quiet hours need your time zone: give `quiet_zone` too (e.g. `Europe/Paris`).",
     "on_vacation": lambda f: f"You are already on vacation until <t:{int(f['until'])}:f>.",
     "vacation_allowance": _vacation_allowance,
     # reminders, preferences and challenges
@@ -503,7 +567,7 @@ def line(outcome: Outcome, now: float) -> str:
     mover = user_to_move(match, game)
     if mover is not None and match.is_computer(mover):
         return f"{text} {mention(match, mover)} is thinking…"
-    return f"{text} <@{mover}>, your move{time_note(match, now, ' — ')}."
+    return f"{text} <@{mover}>, your move{time_note(match, now, ' — ')}{bank_note(match, game, now, '; ')}."
 
 
 def ending_dm(outcome: Outcome, now: float) -> str:
@@ -514,7 +578,7 @@ def ending_dm(outcome: Outcome, now: float) -> str:
 def begins(match: MatchRow, game: AnyGame, now: float) -> str:
     """The first board's text: who plays, who is to move, how to play."""
     mentions = " ".join(mention(match, s.user_id) for s in sorted(match.seats, key=lambda s: s.seat))
-    status = status_line(match, game) + time_note(match, now, " — ")
+    status = status_line(match, game) + time_note(match, now, " — ") + bank_note(match, game, now, "; ")
     return f"**{title(match)}** begins: {mentions}\n{status}\nPlay with `/move` here; `/rules` explains the game."
 
 
@@ -606,6 +670,8 @@ def lobby_text(match: MatchRow, can_start_early: bool) -> str:
     terms = [options] if options else []
     if match.days_per_move:
         terms.append(f"{match.days_per_move:g} {_plural(match.days_per_move, 'day')} per move")
+    if match.clock is not None:
+        terms.append(f"bank clock {clock_text(match.clock)}")
     if match.has_computer:
         terms.append("not rated: the computer plays")
     elif not match.rated:
@@ -653,7 +719,7 @@ def rematch_where(channel_id: int, started: bool) -> str:
 
 
 def board_line(match: MatchRow, game: AnyGame, vacations: list[tuple[str, float]], now: float) -> str:
-    text = status_line(match, game) + time_note(match, now, " — ")
+    text = status_line(match, game) + time_note(match, now, " — ") + bank_note(match, game, now, "; ", vacations)
     away = vacation_note(vacations)
     return text + (f"\n{away}." if away else "")
 
@@ -725,7 +791,7 @@ def my_matches(listed: list[tuple[MatchRow, AnyGame | None, bool]], user_id: int
         else:
             assert game.to_move is not None
             state = f"{escape(player_row(match, game, game.to_move).name)} to move"
-        state += time_note(match, now, ", ")
+        state += time_note(match, now, ", ") + bank_note(match, game, now, "; ")
         others = ", ".join(escape(s.name) for s in match.seats if s.user_id != user_id) or "open seats"
         lines.append(f"• {title(match)} with {others} — {state} — {where}")
     return _bounded("\n".join(lines))
@@ -744,7 +810,7 @@ def server_matches(matches: list[MatchRow], now: float) -> str:
         link = f"https://discord.com/channels/{match.guild_id}/{match.home_channel_id}"
         lines.append(
             f"• {title(match)}: {names} — {mover} to move"
-            f"{time_note(match, now, ', ')} — <#{match.home_channel_id}> ({link})"
+            f"{time_note(match, now, ', ')}{bank_note(match, game, now, '; ')} — <#{match.home_channel_id}> ({link})"
         )
     return _bounded("**Matches in play in this server**\n" + "\n".join(lines))
 
@@ -935,7 +1001,22 @@ def preferences(prefs: Preferences, default_hours: float) -> str:
     if not prefs.reminders:
         return "Reminders are **off** in this server."
     how = "a direct message" if prefs.via == "dm" else "a ping in the match thread"
-    return f"Reminders are **on**: after {hours:g} h without your move, by {how}."
+    return f"Reminders are **on**: after {hours:g} h without your move, by {how}." + quiet_note(prefs)
+
+
+def _clock_time(minute: int) -> str:
+    return f"{minute // 60:02d}:{minute % 60:02d}"
+
+
+def quiet_note(prefs: Preferences) -> str:
+    """The player's quiet hours, after their reminder settings."""
+    if prefs.quiet_zone is None:
+        return ""
+    return (
+        f" Quiet hours: **{_clock_time(prefs.quiet_start)}–{_clock_time(prefs.quiet_end)}** in "
+        f"{escape(prefs.quiet_zone)}: no reminder or time warning then; it waits for your morning "
+        "(a time limit itself never waits)."
+    )
 
 
 SHOWN_BLOCKS = 20  # a reply lists this many, then counts the rest (Discord's 2,000 characters)
@@ -970,6 +1051,8 @@ def server_settings(settings: GuildSettings, default_reminder_hours: float) -> s
         days = f"{settings.days_per_move:g} days per move"
     hours = settings.reminder_hours or default_reminder_hours
     origin = "" if settings.reminder_hours else " (default)"
+    if settings.clock is not None:
+        days = f"a bank clock, {clock_text(settings.clock)} (instead of days per move)"
     return (
         f"**Hexplay settings of this server**\n• Match threads open in: {channel}\n"
         f"• Default time limit: {days} (a player may choose another at /play)\n"

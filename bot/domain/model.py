@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .bank import BankClock
+
 
 @dataclass
 class RecordedMove:
@@ -26,6 +28,9 @@ class SeatRow:
     accepted: bool = True
     resigned: bool = False
     computer: str | None = None  # the level of a computer seat (its user_id is a pseudo id < 0), None for a person
+    # seconds in the player's bank at the start of their next turn (a match with a bank clock), else None; it
+    # changes only in the transaction that records the end of one of their turns
+    bank: float | None = None
 
     @property
     def is_computer(self) -> bool:
@@ -63,6 +68,11 @@ class MatchRow:
     rated: bool = True
     hints: bool = False  # /hint allowed against people too (agreed at creation)
     analysis: bool = True  # conditional moves (/premove) and private analysis (/explore) allowed (set at creation)
+    clock: BankClock | None = None  # a bank clock instead of days per move, or None
+    # seconds the player to move had when their turn began (their bank), so no warning comes before the turn
+    # did; None for days per move (the limit says it)
+    turn_allowance: float | None = None
+    warnings_held_until: float | None = None  # the mover's night: no time-limit warning before this moment
 
     @property
     def home_channel_id(self) -> int:
@@ -192,6 +202,7 @@ class GuildSettings:
     match_channel_id: int | None = None
     days_per_move: float | None = None
     reminder_hours: float | None = None
+    clock: BankClock | None = None  # the bank clock a match gets when /play names no time control; None: none
 
 
 @dataclass
@@ -200,6 +211,9 @@ class Preferences:
     delay_hours: float | None = None
     via: str = "dm"
     challenges: str = "everyone"  # or "nobody": who may challenge the player (blocks are apart, in every server)
+    quiet_zone: str | None = None  # the IANA time zone of the player's quiet hours, or None for none
+    quiet_start: int = 22 * 60  # the night's start, minutes after local midnight
+    quiet_end: int = 8 * 60  # the night's end (the morning a held reminder waits for)
 
 
 @dataclass(frozen=True)

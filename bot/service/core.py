@@ -258,7 +258,12 @@ class MatchCore:
         finished = game.is_over
         result = {"winners": list(game.winners), "scores": game.scores()} if finished else None
         reminder = self.schedule.reminder_for(match, game) if turn_changed and not finished else None
-        deadline = await self.schedule.deadline_for(match, game, now) if turn_changed and not finished else None
+        bank = None
+        if match.clock is not None and (turn_changed or finished):  # the bank of the turn that ended, settled
+            bank = await self.schedule.settled_bank(match, game_of(match), now, played=move.kind == "turn")
+        deadline, allowance = None, None
+        if turn_changed and not finished:
+            deadline, allowance = await self.schedule.turn_clock(match, game, now, bank)
         recorded = await self._stored_once(
             match,
             move,
@@ -274,6 +279,8 @@ class MatchCore:
                 reminder=reminder,
                 now=now,
                 deadline_at=deadline,
+                bank=bank,
+                turn_allowance=allowance,
             ),
         )
         updated = recorded.match  # as committed, read in the move's transaction

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..domain.errors import Refusal
 from ..domain.model import GuildSettings, MatchRow, SeatRow
+from .clocks import is_off, parse_clock
 from .lobby import MAX_DAYS_PER_MOVE, MIN_DAYS_PER_MOVE
 from .matches import MatchService
 
@@ -34,7 +35,10 @@ class Guilds:
         match_channel_id: Any = KEEP,
         days_per_move: Any = KEEP,
         reminder_hours: Any = KEEP,
+        clock_text: Any = KEEP,
     ) -> GuildSettings:
+        """Change the server's settings (each left out stays); ``clock_text``: the default bank clock, as
+        ``72h+36h max 120h``, or "off" (matches then get the default days per move). A refusal changes nothing."""
         if not is_admin:
             raise Refusal("config_needs_manage_server")
         settings = await self.store.guild_settings(guild_id)
@@ -52,6 +56,8 @@ class Guilds:
             if reminder_hours is not None and not (math.isfinite(reminder_hours) and 1 <= reminder_hours <= 336):
                 raise Refusal("reminder_delay_range")
             settings.reminder_hours = reminder_hours
+        if clock_text is not KEEP:
+            settings.clock = None if clock_text is None or is_off(clock_text) else parse_clock(clock_text)
         await self.service.guarded(self.store.set_guild_settings(guild_id, settings, self.service.clock.now()))
         return settings
 
@@ -96,6 +102,7 @@ class Guilds:
                 rated=old.rated,
                 hints=old.hints,
                 analysis=old.analysis,
+                clock=old.clock,
             )
         )
         return await service.get(new_id)

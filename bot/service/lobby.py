@@ -11,6 +11,7 @@ from ..domain.errors import Refusal
 from ..domain.model import MatchRow, SeatRow
 from ..domain.outcome import Change, Outcome
 from ..domain.seats import COMPUTER_LEVELS, DEFAULT_COMPUTER_LEVEL, computer_seat_name, info, person_to_move
+from .clocks import is_off, parse_clock
 from .core import MatchCore
 from .limits import Challenge
 from .locks import one_at_a_time
@@ -63,12 +64,22 @@ class LobbyFlow(MatchCore):
         with_bot: bool = False,
         hints: bool = False,
         analysis: bool = True,
+        clock_text: str | None = None,
     ) -> MatchRow:
         """A new lobby. ``computer`` (a level) and ``computers`` (how many) seat the computer; inviting the
-        bot itself (``with_bot``) seats one at the default level. Computer seats are always ready."""
+        bot itself (``with_bot``) seats one at the default level. Computer seats are always ready. The time
+        control: ``days_per_move``, or a bank clock (``clock_text``, e.g. ``72h+36h max 120h``; "off": none),
+        else the server's default."""
         level, count = self._computer_seats(computer, computers, with_bot)
-        if days_per_move is None:  # the match option, else the server's default (0 there means none)
-            days_per_move = (await self.store.guild_settings(guild_id)).days_per_move
+        clock = None if clock_text is None or is_off(clock_text) else parse_clock(clock_text)
+        if clock is not None and days_per_move is not None:
+            raise Refusal("two_time_controls")
+        if clock is None and days_per_move is None:  # the match option, else the server's default (0: none)
+            server = await self.store.guild_settings(guild_id)
+            if clock_text is None and server.clock is not None:
+                clock = server.clock
+            else:
+                days_per_move = server.days_per_move
         days_per_move = days_per_move or None
         if days_per_move is not None and not MIN_DAYS_PER_MOVE <= days_per_move <= MAX_DAYS_PER_MOVE:
             raise Refusal("time_limit_range", low=MIN_DAYS_PER_MOVE, high=MAX_DAYS_PER_MOVE)
@@ -117,6 +128,7 @@ class LobbyFlow(MatchCore):
                 rated=rated,
                 hints=hints,
                 analysis=analysis,
+                clock=clock,
             )
         )
         return await self.get(match_id)
@@ -228,15 +240,16 @@ class LobbyFlow(MatchCore):
         return Outcome(match, None, (change,))
 
     async def _start(self, match: MatchRow, ready: list[SeatRow]) -> Outcome:
+        initial = None if match.clock is None else match.clock.initial  # every person starts with a full bank
         seats = [
-            SeatRow(i + 1, s.user_id, s.name, computer=s.computer)
+            SeatRow(i + 1, s.user_id, s.name, computer=s.computer, bank=None if s.is_computer else initial)
             for i, s in enumerate(sorted(ready, key=lambda s: s.seat))
         ]
         game = info(match).new(len(seats), match.options)
         now = self.clock.now()
         match.seats = seats
         reminder = self.schedule.reminder_for(match, game)
-        deadline = await self.schedule.deadline_for(match, game, now)
+        deadline, allowance = await self.schedule.turn_clock(match, game, now)
         await self.guarded(
             self.store.start_match(
                 match.id,
@@ -246,6 +259,7 @@ class LobbyFlow(MatchCore):
                 now=now,
                 reminder=reminder,
                 deadline_at=deadline,
+                turn_allowance=allowance,
             )
         )
         self.replayed.add(match.id)  # its position is the new game its empty log replays to

@@ -1,9 +1,10 @@
-"""A player's reminder preferences in a server."""
+"""A player's reminder preferences in a server, their quiet hours included."""
 
 from __future__ import annotations
 
 from ..domain.errors import Refusal
 from ..domain.model import Preferences
+from .clocks import is_off, parse_night, parse_zone
 from .core import MatchCore
 
 
@@ -12,9 +13,25 @@ class PreferenceFlow(MatchCore):
         return await self.store.get_preferences(user_id, guild_id)
 
     async def set_preferences(
-        self, user_id: int, guild_id: int, *, reminders: bool | None, delay_hours: float | None, via: str | None
+        self,
+        user_id: int,
+        guild_id: int,
+        *,
+        reminders: bool | None,
+        delay_hours: float | None,
+        via: str | None,
+        quiet_zone: str | None = None,
+        quiet_hours: str | None = None,
     ) -> Preferences:
+        """Change what is given (None: as it was); ``quiet_zone`` an IANA zone or "off", ``quiet_hours`` the night
+        as ``22:00-08:00``. Everything is checked before anything is stored: a refusal changes nothing."""
         prefs = await self.store.get_preferences(user_id, guild_id)
+        if quiet_zone is not None:
+            prefs.quiet_zone = None if is_off(quiet_zone) else parse_zone(quiet_zone)
+        if quiet_hours is not None:
+            prefs.quiet_start, prefs.quiet_end = parse_night(quiet_hours)
+            if quiet_zone is None and prefs.quiet_zone is None:
+                raise Refusal("quiet_needs_zone")
         if reminders is not None:
             prefs.reminders = reminders
         if delay_hours is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..domain.errors import StalePosition
 from ..domain.model import MatchRow, ReminderRow
 from ..domain.outcome import ReminderJob
+from ..domain.quiet import held_until
 from ..domain.seats import game_of, user_to_move
 from .core import MatchCore
 
@@ -49,6 +50,10 @@ class ReminderFlow(MatchCore):
             return None
         if not prefs.reminders:
             await self.store.reminder_sent(match.id, row.ply, now, now + delay)
+            return None
+        morning = held_until(prefs, now)
+        if morning is not None:  # the player's night: the reminder waits for the morning, in the store
+            await self.store.postpone_reminder(match.id, row.ply, morning)
             return None
         moves = await self.store.moves(match.id)
         last = next((m for m in reversed(moves) if m.kind == "turn"), None)

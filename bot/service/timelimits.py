@@ -5,7 +5,9 @@ Deadlines follow lila's way: the match row holds the current turn's deadline
 already sent about it (``deadline_notice``). A pass asks the row, never a
 separate timer, whether a warning or a time-out is due, and a claim is judged
 again from the row inside the match's lock and version check. A vacation or
-an outage moves the deadline back; nothing else does.
+an outage moves the deadline back; nothing else does. A bank clock is a deadline too (the mover's bank from
+the turn's start), so its warnings, claims, vacations and outages are these; a warning due in the mover's
+quiet hours is held in the row until their morning.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import logging
 from ..domain.errors import Refusal, StalePosition
 from ..domain.model import MoveRow
 from ..domain.outcome import Change, DeadlineJob, Outcome
+from ..domain.quiet import held_until
 from ..domain.seats import game_of, player_row, user_to_move
 from .matches import MatchService
 from .reminders import CLAIM_LEASE
@@ -82,9 +85,9 @@ class TimeLimits:
             level = TIMED_OUT
         else:
             # a warning no earlier than the turn began: one day per move gets no 24 h warning
-            level = next(
-                (lvl for lvl, before in WARNINGS if left <= before and before < (match.days_per_move or 0) * DAY), 0
-            )
+            # (with a bank clock: no earlier than the turn began with the bank the mover had then)
+            allowance = match.turn_allowance if match.turn_allowance is not None else (match.days_per_move or 0) * DAY
+            level = next((lvl for lvl, before in WARNINGS if left <= before and before < allowance), 0)
         if level <= match.deadline_notice:
             return None
         claimants = [u for u in match.human_ids(playing=True) if u != mover]  # the computer never claims
@@ -93,6 +96,10 @@ class TimeLimits:
         if level == TIMED_OUT:
             return DeadlineJob(match, level, mover, game.ply, "ping", left, claimants)
         prefs = await self.store.get_preferences(mover, match.guild_id)
+        morning = held_until(prefs, now)
+        if morning is not None:  # the mover's night: the warning waits for the morning (the deadline does not)
+            await self.store.hold_warnings(match.id, match.version, morning)
+            return None
         return DeadlineJob(match, level, mover, game.ply, prefs.via, left, claimants)
 
     async def release(self, job: DeadlineJob) -> None:

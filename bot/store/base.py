@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+from ..domain.bank import BankClock
 from ..domain.model import (
     ChallengeCaps,
     ChallengeRefusal,
@@ -65,6 +66,7 @@ class Store(Protocol):
         rated: bool = True,
         hints: bool = False,
         analysis: bool = True,
+        clock: BankClock | None = None,
     ) -> int: ...
 
     async def get_match(self, match_id: int) -> MatchRow | None: ...
@@ -129,8 +131,10 @@ class Store(Protocol):
         now: float,
         reminder: ReminderPlan | None,
         deadline_at: float | None = None,
+        turn_allowance: float | None = None,
     ) -> None:
-        """Turn a lobby into an active match with its final seats, in one transaction."""
+        """Turn a lobby into an active match with its final seats (their banks too), in one transaction;
+        ``turn_allowance``: the first mover's bank (a bank clock)."""
         ...
 
     async def cancel_match(self, match_id: int, expected_version: int, now: float) -> None: ...
@@ -149,12 +153,16 @@ class Store(Protocol):
         reminder: ReminderPlan | None,
         now: float,
         deadline_at: float | None = None,
+        bank: tuple[int, float] | None = None,
+        turn_allowance: float | None = None,
     ) -> RecordedMove:
         """Record one move and the new state atomically, in one trip to the database thread.
 
         When the turn changes, the new mover's deadline (``deadline_at``, None without a time limit)
-        replaces the old one; a finished match has none. Any move lapses the pending offers: the
-        posted ones are returned so their buttons can be retired, with the match as committed.
+        replaces the old one, with their bank as ``turn_allowance`` (a bank clock); a finished match has
+        none. ``bank`` (seat, seconds): the bank of the player whose turn ended, settled. Any move lapses the
+        pending offers: the posted ones are returned so their buttons can be retired, with the match as
+        committed.
         """
         ...
 
@@ -233,6 +241,11 @@ class Store(Protocol):
         ...
 
     async def snooze(self, match_id: int, user_id: int, ply: int) -> bool: ...
+
+    async def postpone_reminder(self, match_id: int, ply: int, until: float) -> bool:
+        """Move a claimed reminder's due time to ``until`` (the player's morning), its claim ending, nothing
+        marked sent; False if the turn moved on meanwhile."""
+        ...
 
     async def count_refused_try(self, match_id: int, notice: str, version: int) -> int:
         """One more refused try of ``notice`` about the match at ``version``; the tries so far at that version."""
@@ -321,6 +334,11 @@ class Store(Protocol):
 
     async def set_deadline_notice(self, match_id: int, expected_version: int, level: int) -> bool:
         """Remember what was sent about the current deadline (its claim ends); False if the match changed."""
+        ...
+
+    async def hold_warnings(self, match_id: int, expected_version: int, until: float) -> bool:
+        """No time-limit warning for the current turn before ``until`` (the mover's morning; the deadline itself
+        never moves), the claim ending; False if the match changed meanwhile."""
         ...
 
     async def extend_deadline(self, match_id: int, expected_version: int, seconds: float) -> bool:

@@ -180,6 +180,7 @@ class LobbyCog(commands.Cog, name="Play"):
         seats="Number of seats; open seats are filled with the Join button",
         options="Game options as key=value, e.g. side=4",
         days="Time limit: days per move (a player out of time can be claimed against); the server's default otherwise",
+        clock="Or a bank clock in hours: initial bank + increment per turn, max the cap, e.g. 72h+36h max 120h",
         rated="Count this match for the leaderboard (default yes)",
         computer="Play against the computer at this level (inviting the bot itself plays it at medium)",
         computers="Bide: how many seats the computer takes (default 1)",
@@ -201,6 +202,7 @@ class LobbyCog(commands.Cog, name="Play"):
         seats: app_commands.Range[int, 2, 6] | None = None,
         options: str | None = None,
         days: app_commands.Choice[int] | None = None,
+        clock: app_commands.Range[str, 1, 60] | None = None,
         rated: bool | None = None,
         computer: app_commands.Choice[str] | None = None,
         computers: app_commands.Range[int, 1, 5] | None = None,
@@ -236,6 +238,7 @@ class LobbyCog(commands.Cog, name="Play"):
             with_bot=with_bot,
             hints=bool(hints),
             analysis=True if premoves is None else premoves,
+            clock_text=clock,
         )
         text = texts.invitation(match, interaction.user.id, [uid for uid, _ in invited], lobby_text(match))
         view = lobby_view(match)

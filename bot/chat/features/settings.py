@@ -1,4 +1,4 @@
-"""/settings: a player's reminders in this server, and who may challenge them."""
+"""/settings: a player's reminders in this server (their quiet hours too), and who may challenge them."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from ...domain.errors import Refusal
+from ...domain.quiet import zones_like
 from .. import texts
 from ..commands import guild_only
 from ..common import mention_only
@@ -28,6 +29,8 @@ class SettingsCog(commands.Cog, name="Settings"):
         delay_hours="Hours without my move before a reminder (1–336)",
         via="Remind me by direct message or by a ping in the match thread",
         challenges="Who may challenge me in this server (everyone, or nobody)",
+        quiet_zone="Quiet hours: your time zone (e.g. Europe/Paris); no reminders in your night. off: none",
+        quiet_hours="Quiet hours in your zone, e.g. 22:00-08:00 (the default)",
         block="Refuse challenges from this member, in every server",
         unblock="Take challenges from this member again",
     )
@@ -48,6 +51,8 @@ class SettingsCog(commands.Cog, name="Settings"):
         delay_hours: float | None = None,
         via: app_commands.Choice[str] | None = None,
         challenges: app_commands.Choice[str] | None = None,
+        quiet_zone: app_commands.Range[str, 1, 64] | None = None,
+        quiet_hours: app_commands.Range[str, 1, 20] | None = None,
         block: discord.User | None = None,
         unblock: discord.User | None = None,
     ) -> None:
@@ -57,16 +62,23 @@ class SettingsCog(commands.Cog, name="Settings"):
         user_id = interaction.user.id
         if block is not None and block.bot:
             raise Refusal("block_a_bot", name=block.display_name)
-        changed = any(option is not None for option in (reminders, delay_hours, via, challenges, block, unblock))
+        reminder_options = (reminders, delay_hours, via, quiet_zone, quiet_hours)
+        changed = any(option is not None for option in (*reminder_options, challenges, block, unblock))
         refusal_change: dict[str, Any] = {
             "challenges": challenges.value if challenges else None,
             "block": (block.id, block.display_name) if block else None,
             "unblock": (unblock.id, unblock.display_name) if unblock else None,
         }
         await refusals.check(user_id, **refusal_change)  # before the reminders are saved: a refusal saves nothing
-        if reminders is not None or delay_hours is not None or via is not None:
+        if any(option is not None for option in reminder_options):
             prefs = await service.set_preferences(
-                user_id, guild_id, reminders=reminders, delay_hours=delay_hours, via=via.value if via else None
+                user_id,
+                guild_id,
+                reminders=reminders,
+                delay_hours=delay_hours,
+                via=via.value if via else None,
+                quiet_zone=quiet_zone,
+                quiet_hours=quiet_hours,
             )
         else:
             prefs = await service.preferences(user_id, guild_id)
@@ -77,3 +89,7 @@ class SettingsCog(commands.Cog, name="Settings"):
         text = (texts.SAVED if changed else "") + texts.preferences(prefs, default_hours)
         text += "\n" + texts.challenge_settings(shown.challenges, shown.blocked)
         await interaction.response.send_message(text, ephemeral=True, allowed_mentions=mention_only(None))
+
+    @settings.autocomplete("quiet_zone")
+    async def zone_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=zone, value=zone) for zone in zones_like(current)]

@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 
 import asyncpg
 
+from ...domain.bank import BankClock
 from ...domain.errors import StorageDown, StorageFull, StoreUnavailable, VersionConflict
 from ...domain.model import (
     ChallengeCaps,
@@ -53,6 +54,8 @@ from ..sqlite.rows import (
     _move_from,
     _premove_from,
     _seat_from,
+    clock_columns,
+    guild_settings_from,
 )
 from .migrations import MIGRATIONS, applies
 
@@ -67,7 +70,7 @@ _READ_RETRY_PAUSES = (0.05, 0.3)
 
 # The match, its seats (a JSON array of rows) and its quarantine, in one statement.
 _SEATS_JSON = (
-    "(SELECT json_agg(json_build_array(s.seat, s.user_id::text, s.name, s.accepted, s.resigned, s.computer)"
+    "(SELECT json_agg(json_build_array(s.seat, s.user_id::text, s.name, s.accepted, s.resigned, s.computer, s.bank)"
     " ORDER BY s.seat) FROM seats s WHERE s.match_id = m.id)"
 )
 _READ_MATCH = (
@@ -335,12 +338,14 @@ class PostgresStore:
         rated: bool = True,
         hints: bool = False,
         analysis: bool = True,
+        clock: BankClock | None = None,
     ) -> int:
         async with self.transaction() as db:
             match_id = await db.fetchval(
                 "INSERT INTO matches (game, options, players, guild_id, channel_id, creator_id, status,"
-                " created_at, updated_at, days_per_move, rated, hints, analysis)"
-                " VALUES ($1, $2, $3, $4, $5, $6, 'lobby', $7, $7, $8, $9, $10, $11) RETURNING id",
+                " created_at, updated_at, days_per_move, rated, hints, analysis, clock_bank, clock_increment,"
+                " clock_cap) VALUES ($1, $2, $3, $4, $5, $6, 'lobby', $7, $7, $8, $9, $10, $11, $12, $13, $14)"
+                " RETURNING id",
                 game,
                 json.dumps(options),
                 players,
@@ -352,6 +357,7 @@ class PostgresStore:
                 int(rated),
                 int(hints),
                 int(analysis),
+                *clock_columns(clock),
             )
             await db.executemany(
                 "INSERT INTO seats (match_id, seat, user_id, name, accepted, computer) VALUES ($1, $2, $3, $4, $5, $6)",
@@ -487,23 +493,26 @@ class PostgresStore:
         now: float,
         reminder: ReminderPlan | None,
         deadline_at: float | None = None,
+        turn_allowance: float | None = None,
     ) -> None:
-        """Turn a lobby into an active match with its final seats, in one transaction."""
+        """Turn a lobby into an active match with its final seats (and banks), in one transaction."""
         async with self.transaction() as db:
             await _bump_version(db, match_id, expected_version, now, "lobby")
             await db.execute("DELETE FROM seats WHERE match_id = $1", match_id)
             await db.executemany(
-                "INSERT INTO seats (match_id, seat, user_id, name, accepted, computer) VALUES ($1, $2, $3, $4, 1, $5)",
-                [(match_id, s.seat, s.user_id, s.name, s.computer) for s in seats],
+                "INSERT INTO seats (match_id, seat, user_id, name, accepted, computer, bank)"
+                " VALUES ($1, $2, $3, $4, 1, $5, $6)",
+                [(match_id, s.seat, s.user_id, s.name, s.computer, s.bank) for s in seats],
             )
             await db.execute(
                 "UPDATE matches SET status = 'active', players = $2, state = $3, turn_started_at = $4,"
-                " deadline_at = $5, deadline_notice = 0 WHERE id = $1",
+                " deadline_at = $5, deadline_notice = 0, turn_allowance = $6, warnings_held_until = NULL WHERE id = $1",
                 match_id,
                 len(seats),
                 json.dumps(state),
                 now,
                 deadline_at,
+                turn_allowance,
             )
             await db.execute("DELETE FROM reminders WHERE match_id = $1", match_id)
             if reminder is not None:
@@ -549,12 +558,15 @@ class PostgresStore:
         reminder: ReminderPlan | None,
         now: float,
         deadline_at: float | None = None,
+        bank: tuple[int, float] | None = None,
+        turn_allowance: float | None = None,
     ) -> RecordedMove:
         """Record one move and the new state atomically: one statement, one round trip.
 
-        The version check, the log row, the new position, the turn's start and deadline, a resignation, the
-        offers it lapses and the next reminder are data-modifying CTEs of one statement (atomic on its own);
-        the match comes back as committed, with the posted offers the move lapsed.
+        The version check, the log row, the new position, the turn's start, deadline and allowance, the
+        settled bank of the player whose turn ended, a resignation, the offers it lapses and the next reminder
+        are data-modifying CTEs of one statement (atomic on its own); the match comes back as committed, with
+        the posted offers the move lapsed.
         """
         remind = reminder is not None and turn_changed and not finished
         params = [
@@ -580,6 +592,9 @@ class PostgresStore:
             reminder.guild_id if reminder else None,
             reminder.default_hours if reminder else None,
             reminder.ply if reminder else None,
+            bank[0] if bank else None,
+            bank[1] if bank else None,
+            turn_allowance,
             int(move.conditional),
         ]
         at = _REMINDER_AT.format(now="$3", user="$19", guild="$20", default="$21")
@@ -589,16 +604,22 @@ class PostgresStore:
                     turn_started_at = CASE WHEN $7 THEN $3 ELSE turn_started_at END,
                     deadline_at = CASE WHEN $8 THEN NULL WHEN $7 THEN $9::double precision ELSE deadline_at END,
                     deadline_notice = CASE WHEN $7 OR $8 THEN 0 ELSE deadline_notice END,
-                    deadline_claimed_until = CASE WHEN $7 OR $8 THEN NULL ELSE deadline_claimed_until END
+                    deadline_claimed_until = CASE WHEN $7 OR $8 THEN NULL ELSE deadline_claimed_until END,
+                    turn_allowance = CASE WHEN $8 THEN NULL WHEN $7 THEN $25::double precision ELSE turn_allowance END,
+                    warnings_held_until = CASE WHEN $7 OR $8 THEN NULL ELSE warnings_held_until END
                 WHERE id = $1 AND version = $2 AND status = 'active'
                 RETURNING {_MATCH_COLUMNS}
             ), logged AS (
                 INSERT INTO moves (match_id, seq, ply, seat, user_id, kind, notation, entered, events, created_at,
                     conditional)
                 SELECT id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE match_id = $1),
-                    $10, $11, $12, $13, $14, $15, $16, $3, $23 FROM bumped
-            ), resigned AS (
-                UPDATE seats SET resigned = 1 WHERE match_id = $1 AND seat = $17 AND EXISTS (SELECT 1 FROM bumped)
+                    $10, $11, $12, $13, $14, $15, $16, $3, $26 FROM bumped
+            ), seated AS (
+                -- one UPDATE for both (a resignation on one's own turn settles that seat's bank too): two
+                -- CTEs updating one row in one statement would keep only one of the changes
+                UPDATE seats SET resigned = CASE WHEN seat = $17 THEN 1 ELSE resigned END,
+                    bank = CASE WHEN seat = $23::integer THEN $24::double precision ELSE bank END
+                WHERE match_id = $1 AND (seat = $17 OR seat = $23::integer) AND EXISTS (SELECT 1 FROM bumped)
             ), lapsed AS (
                 DELETE FROM offers WHERE match_id = $1 AND EXISTS (SELECT 1 FROM bumped)
                 RETURNING channel_id, message_id
@@ -613,7 +634,8 @@ class PostgresStore:
             )
             SELECT b.*,
                 (SELECT json_agg(json_build_array(s.seat, s.user_id::text, s.name, s.accepted,
-                    CASE WHEN s.seat = $17 THEN 1 ELSE s.resigned END, s.computer) ORDER BY s.seat)
+                    CASE WHEN s.seat = $17 THEN 1 ELSE s.resigned END, s.computer,
+                    CASE WHEN s.seat = $23::integer THEN $24::double precision ELSE s.bank END) ORDER BY s.seat)
                     FROM seats s WHERE s.match_id = $1),
                 (SELECT q.reason FROM quarantine q WHERE q.match_id = $1),
                 (SELECT json_agg(json_build_array(l.channel_id::text, l.message_id::text)) FROM lapsed l
@@ -812,6 +834,16 @@ class PostgresStore:
         )
         return _count(status) == 1
 
+    async def postpone_reminder(self, match_id: int, ply: int, until: float) -> bool:
+        """Move a reminder's due time to ``until`` (the player's morning), nothing marked sent."""
+        status = await self._execute(
+            "UPDATE reminders SET remind_at = $1, claimed_until = NULL WHERE match_id = $2 AND ply = $3",
+            until,
+            match_id,
+            ply,
+        )
+        return _count(status) == 1
+
     async def count_refused_try(self, match_id: int, notice: str, version: int) -> int:
         """One more refused try of ``notice`` about the match at ``version``; the tries so far at that version."""
         row = await self._fetchrow(
@@ -828,14 +860,14 @@ class PostgresStore:
     async def get_preferences(self, user_id: int, guild_id: int) -> Preferences:
         """The user's preferences in this server, falling back to their global ones (guild 0)."""
         row = await self._fetchrow(
-            "SELECT reminders, delay_hours, via, challenges FROM preferences"
+            "SELECT reminders, delay_hours, via, challenges, quiet_zone, quiet_start, quiet_end FROM preferences"
             " WHERE user_id = $1 AND guild_id IN ($2, 0) ORDER BY guild_id DESC LIMIT 1",
             user_id,
             guild_id,
         )
         if row is None:
             return Preferences()
-        return Preferences(bool(row[0]), row[1], row[2], row[3])
+        return Preferences(bool(row[0]), row[1], row[2], row[3], row[4], row[5], row[6])
 
     async def reminder_hours(self, user_id: int, guild_id: int) -> tuple[float | None, float | None]:
         """(the user's reminder delay as :meth:`get_preferences` gives it, the server's default) in one query."""
@@ -849,16 +881,20 @@ class PostgresStore:
 
     async def set_preferences(self, user_id: int, guild_id: int, prefs: Preferences) -> None:
         await self._execute(
-            "INSERT INTO preferences (user_id, guild_id, reminders, delay_hours, via, challenges)"
-            " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (user_id, guild_id) DO UPDATE SET"
-            " reminders = excluded.reminders, delay_hours = excluded.delay_hours, via = excluded.via,"
-            " challenges = excluded.challenges",
+            "INSERT INTO preferences (user_id, guild_id, reminders, delay_hours, via, challenges, quiet_zone,"
+            " quiet_start, quiet_end) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (user_id, guild_id)"
+            " DO UPDATE SET reminders = excluded.reminders, delay_hours = excluded.delay_hours, via = excluded.via,"
+            " challenges = excluded.challenges, quiet_zone = excluded.quiet_zone,"
+            " quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end",
             user_id,
             guild_id,
             int(prefs.reminders),
             prefs.delay_hours,
             prefs.via,
             prefs.challenges,
+            prefs.quiet_zone,
+            prefs.quiet_start,
+            prefs.quiet_end,
         )
 
     # -- challenge limits and refusals ------------------------------------------------
@@ -1001,7 +1037,9 @@ class PostgresStore:
         for level, before in warnings:
             n = len(params)
             due.append(
-                f"(deadline_notice < ${n + 1} AND deadline_at - ${n + 2} <= $2 AND days_per_move * 86400 > ${n + 2})"
+                f"(deadline_notice < ${n + 1} AND deadline_at - ${n + 2} <= $2"
+                f" AND COALESCE(turn_allowance, days_per_move * 86400) > ${n + 2}"
+                " AND (warnings_held_until IS NULL OR warnings_held_until <= $2))"
             )
             params += [level, before]
         count, paused = paused_shards
@@ -1028,6 +1066,16 @@ class PostgresStore:
             "UPDATE matches SET deadline_notice = $1, deadline_claimed_until = NULL"
             " WHERE id = $2 AND version = $3 AND deadline_notice < $1",
             level,
+            match_id,
+            expected_version,
+        )
+        return _count(status) == 1
+
+    async def hold_warnings(self, match_id: int, expected_version: int, until: float) -> bool:
+        """No time-limit warning before ``until`` (the mover's morning); the deadline itself stays."""
+        status = await self._execute(
+            "UPDATE matches SET warnings_held_until = $1, deadline_claimed_until = NULL WHERE id = $2 AND version = $3",
+            until,
             match_id,
             expected_version,
         )
@@ -1196,21 +1244,26 @@ class PostgresStore:
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         row = await self._fetchrow(
-            "SELECT match_channel_id, days_per_move, reminder_hours FROM guild_settings WHERE guild_id = $1", guild_id
+            "SELECT match_channel_id, days_per_move, reminder_hours, clock_bank, clock_increment, clock_cap"
+            " FROM guild_settings WHERE guild_id = $1",
+            guild_id,
         )
-        return GuildSettings(*row) if row else GuildSettings()
+        return guild_settings_from(row)
 
     async def set_guild_settings(self, guild_id: int, settings: GuildSettings, now: float) -> None:
         await self._execute(
-            "INSERT INTO guild_settings (guild_id, match_channel_id, days_per_move, reminder_hours, updated_at)"
-            " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (guild_id) DO UPDATE SET"
-            " match_channel_id = excluded.match_channel_id, days_per_move = excluded.days_per_move,"
-            " reminder_hours = excluded.reminder_hours, updated_at = excluded.updated_at",
+            "INSERT INTO guild_settings (guild_id, match_channel_id, days_per_move, reminder_hours, updated_at,"
+            " clock_bank, clock_increment, clock_cap) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (guild_id)"
+            " DO UPDATE SET match_channel_id = excluded.match_channel_id, days_per_move = excluded.days_per_move,"
+            " reminder_hours = excluded.reminder_hours, updated_at = excluded.updated_at,"
+            " clock_bank = excluded.clock_bank, clock_increment = excluded.clock_increment,"
+            " clock_cap = excluded.clock_cap",
             guild_id,
             settings.match_channel_id,
             settings.days_per_move,
             settings.reminder_hours,
             now,
+            *clock_columns(settings.clock),
         )
 
     async def active_matches_of_guild(self, guild_id: int, limit: int = 50) -> list[MatchRow]:

@@ -14,15 +14,17 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
+from ...domain.bank import BankClock
 from ...domain.errors import DamagedMatch
-from ...domain.model import ExplorationRow, MatchRow, MoveRow, PremoveRow, SeatRow
+from ...domain.model import ExplorationRow, GuildSettings, MatchRow, MoveRow, PremoveRow, SeatRow
 
 _RATING_COLUMNS = "guild_id, game, user_id, name, mu, sigma, games, wins, losses, draws"
 
 _MATCH_COLUMNS = (
     "id, game, options, players, guild_id, channel_id, thread_id, lobby_message_id, board_channel_id,"
     " board_message_id, creator_id, status, state, version, created_at, updated_at, turn_started_at, result,"
-    " announced_version, days_per_move, deadline_at, deadline_notice, rated, hints, analysis"
+    " announced_version, days_per_move, deadline_at, deadline_notice, rated, hints, analysis, clock_bank,"
+    " clock_increment, clock_cap, turn_allowance, warnings_held_until"
 )
 
 # How each column of a match row must read (SQLite keeps whatever was written, whatever the declared type):
@@ -55,6 +57,11 @@ _MATCH_COLUMN_KINDS = (
     ("rated", _INT),
     ("hints", _INT),
     ("analysis", _INT),
+    ("clock_bank", _OPT_REAL),
+    ("clock_increment", _OPT_REAL),
+    ("clock_cap", _OPT_REAL),
+    ("turn_allowance", _OPT_REAL),
+    ("warnings_held_until", _OPT_REAL),
 )
 
 # What a damaged column reads as, so the row can still be shown and its players found; the match is paused.
@@ -118,7 +125,16 @@ def _match_from(row: Sequence[Any]) -> MatchRow:
         problems.append(f"status holds {_shown(values['status'])}, not a match status")
         values["status"] = "active"  # treated as in play, so it is set aside and its players are told
     rated, hints, analysis = values.pop("rated"), values.pop("hints"), values.pop("analysis")
-    match = MatchRow(**values, rated=bool(rated), hints=bool(hints), analysis=bool(analysis))
+    clock = clock_from(values.pop("clock_bank"), values.pop("clock_increment"), values.pop("clock_cap"))
+    if clock is False:
+        problems.append("its clock is partly stored (bank, increment and cap go together)")
+    match = MatchRow(
+        **values,
+        rated=bool(rated),
+        hints=bool(hints),
+        analysis=bool(analysis),
+        clock=clock if isinstance(clock, BankClock) else None,
+    )
     if problems:
         match.damage = "its stored row cannot be read (" + "; ".join(problems) + ")"
     return match
@@ -178,10 +194,25 @@ def _accepted(match_id: int, value: Any) -> list[int]:
     return accepted
 
 
+def clock_from(bank: float | None, increment: float | None, cap: float | None) -> BankClock | bool | None:
+    """A stored bank clock (its three columns), None for none, False when only some of them are set."""
+    parts = (bank, increment, cap)
+    if all(part is None for part in parts):
+        return None
+    if bank is None or increment is None or cap is None:
+        return False
+    return BankClock(bank, increment, cap)
+
+
 def _seat_from(row: Sequence[Any]) -> tuple[SeatRow, str | None]:
     """A seat decoded, and what in it cannot be read (None when all of it can)."""
-    seat, user_id, name, accepted, resigned, computer = row
+    seat, user_id, name, accepted, resigned, computer, bank = row
     problems = []
+    try:
+        bank = _decode(_OPT_REAL, bank)
+    except ValueError as error:
+        problems.append(f"bank {error}")
+        bank = None
     for column, value in (("seat", seat), ("user_id", user_id), ("accepted", accepted), ("resigned", resigned)):
         if isinstance(value, bool) or not isinstance(value, int):
             problems.append(f"{column} holds {_shown(value)}")
@@ -194,6 +225,7 @@ def _seat_from(row: Sequence[Any]) -> tuple[SeatRow, str | None]:
         bool(accepted),
         bool(resigned),
         computer,
+        bank,
     )
     return decoded, ("; ".join(problems) or None)
 
@@ -205,7 +237,7 @@ def _read_match(conn: sqlite3.Connection, match_id: int) -> MatchRow | None:
         return None
     match = _match_from(row)
     for seat_row in conn.execute(
-        "SELECT seat, user_id, name, accepted, resigned, computer FROM seats WHERE match_id = ? ORDER BY seat",
+        "SELECT seat, user_id, name, accepted, resigned, computer, bank FROM seats WHERE match_id = ? ORDER BY seat",
         (match_id,),
     ):
         seat, problem = _seat_from(seat_row)
@@ -215,6 +247,18 @@ def _read_match(conn: sqlite3.Connection, match_id: int) -> MatchRow | None:
     quarantined = conn.execute("SELECT reason FROM quarantine WHERE match_id = ?", (match_id,)).fetchone()
     match.quarantine = quarantined[0] if quarantined else match.damage
     return match
+
+
+def clock_columns(clock: BankClock | None) -> tuple[float | None, float | None, float | None]:
+    return (clock.initial, clock.increment, clock.cap) if clock else (None, None, None)
+
+
+def guild_settings_from(row: Any) -> GuildSettings:
+    """A server's settings row (None: all inherited); a partly stored clock counts as none."""
+    if row is None:
+        return GuildSettings()
+    clock = clock_from(row[3], row[4], row[5])
+    return GuildSettings(row[0], row[1], row[2], clock if isinstance(clock, BankClock) else None)
 
 
 def _turn_list(value: Any) -> list[str]:

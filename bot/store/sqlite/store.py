@@ -26,6 +26,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ...domain.bank import BankClock
 from ...domain.errors import StorageFull, StoreUnavailable, VersionConflict
 from ...domain.model import (
     ChallengeCaps,
@@ -46,7 +47,16 @@ from ...domain.model import (
 from .files import _explain, _private_files
 from .integrity import IntegrityCheck
 from .migrations import MIGRATIONS
-from .rows import _RATING_COLUMNS, _accepted, _exploration_from, _move_from, _premove_from, _read_match
+from .rows import (
+    _RATING_COLUMNS,
+    _accepted,
+    _exploration_from,
+    _move_from,
+    _premove_from,
+    _read_match,
+    clock_columns,
+    guild_settings_from,
+)
 from .thread import SqliteThread
 
 
@@ -335,12 +345,13 @@ class SqliteStore:
         rated: bool = True,
         hints: bool = False,
         analysis: bool = True,
+        clock: BankClock | None = None,
     ) -> int:
         async with self.transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO matches (game, options, players, guild_id, channel_id, creator_id, status,"
-                " created_at, updated_at, days_per_move, rated, hints, analysis)"
-                " VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
+                " created_at, updated_at, days_per_move, rated, hints, analysis, clock_bank, clock_increment,"
+                " clock_cap) VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game,
                     json.dumps(options),
@@ -354,6 +365,7 @@ class SqliteStore:
                     int(rated),
                     int(hints),
                     int(analysis),
+                    *((clock.initial, clock.increment, clock.cap) if clock else (None, None, None)),
                 ),
             )
             match_id = cursor.lastrowid
@@ -493,20 +505,22 @@ class SqliteStore:
         now: float,
         reminder: ReminderPlan | None,
         deadline_at: float | None = None,
+        turn_allowance: float | None = None,
     ) -> None:
-        """Turn a lobby into an active match with its final seats, in one transaction."""
+        """Turn a lobby into an active match with its final seats (and banks), in one transaction."""
 
         def write(conn: sqlite3.Connection) -> None:
             _bump_version_now(conn, match_id, expected_version, now, "lobby")
             conn.execute("DELETE FROM seats WHERE match_id = ?", (match_id,))
             conn.executemany(
-                "INSERT INTO seats (match_id, seat, user_id, name, accepted, computer) VALUES (?, ?, ?, ?, 1, ?)",
-                [(match_id, seat.seat, seat.user_id, seat.name, seat.computer) for seat in seats],
+                "INSERT INTO seats (match_id, seat, user_id, name, accepted, computer, bank)"
+                " VALUES (?, ?, ?, ?, 1, ?, ?)",
+                [(match_id, seat.seat, seat.user_id, seat.name, seat.computer, seat.bank) for seat in seats],
             )
             conn.execute(
                 "UPDATE matches SET status = 'active', players = ?, state = ?, turn_started_at = ?, deadline_at = ?,"
-                " deadline_notice = 0 WHERE id = ?",
-                (len(seats), json.dumps(state), now, deadline_at, match_id),
+                " deadline_notice = 0, turn_allowance = ?, warnings_held_until = NULL WHERE id = ?",
+                (len(seats), json.dumps(state), now, deadline_at, turn_allowance, match_id),
             )
             _set_reminder_now(conn, match_id, reminder, now)
 
@@ -537,12 +551,15 @@ class SqliteStore:
         reminder: ReminderPlan | None,
         now: float,
         deadline_at: float | None = None,
+        bank: tuple[int, float] | None = None,
+        turn_allowance: float | None = None,
     ) -> RecordedMove:
         """Record one move and the new state atomically, in one trip to the database thread.
 
         When the turn changes, the new mover's deadline (``deadline_at``, None without a time limit)
-        replaces the old one; a finished match has none. Any move lapses the pending offers: the
-        posted ones are returned so their buttons can be retired, with the match as committed.
+        replaces the old one, with their bank as ``turn_allowance``; a finished match has none. ``bank``
+        (seat, seconds): the settled bank of the player whose turn ended. Any move lapses the pending
+        offers: the posted ones are returned so their buttons can be retired, with the match as committed.
         """
         events = json.dumps(move.events)
         state_text = json.dumps(state)
@@ -576,9 +593,12 @@ class SqliteStore:
                 conn.execute("UPDATE matches SET turn_started_at = ? WHERE id = ?", (now, match_id))
             if turn_changed or finished:
                 conn.execute(
-                    "UPDATE matches SET deadline_at = ?, deadline_notice = 0 WHERE id = ?",
-                    (None if finished else deadline_at, match_id),
+                    "UPDATE matches SET deadline_at = ?, deadline_notice = 0, turn_allowance = ?,"
+                    " warnings_held_until = NULL WHERE id = ?",
+                    (None if finished else deadline_at, None if finished else turn_allowance, match_id),
                 )
+            if bank is not None:
+                conn.execute("UPDATE seats SET bank = ? WHERE match_id = ? AND seat = ?", (bank[1], match_id, bank[0]))
             if resigned_seat is not None:
                 conn.execute("UPDATE seats SET resigned = 1 WHERE match_id = ? AND seat = ?", (match_id, resigned_seat))
             lapsed = [
@@ -771,6 +791,15 @@ class SqliteStore:
             )
             return cursor.rowcount == 1
 
+    async def postpone_reminder(self, match_id: int, ply: int, until: float) -> bool:
+        """Move a reminder's due time to ``until`` (the player's morning), nothing marked sent."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE reminders SET remind_at = ?, claimed_until = NULL WHERE match_id = ? AND ply = ?",
+                (until, match_id, ply),
+            )
+            return cursor.rowcount == 1
+
     async def count_refused_try(self, match_id: int, notice: str, version: int) -> int:
         """One more refused try of ``notice`` about the match at ``version``; the tries so far at that version."""
 
@@ -791,13 +820,13 @@ class SqliteStore:
     async def get_preferences(self, user_id: int, guild_id: int) -> Preferences:
         """The user's preferences in this server, falling back to their global ones (guild 0)."""
         row = await self._one(
-            "SELECT reminders, delay_hours, via, challenges, guild_id FROM preferences"
+            "SELECT reminders, delay_hours, via, challenges, quiet_zone, quiet_start, quiet_end FROM preferences"
             " WHERE user_id = ? AND guild_id IN (?, 0) ORDER BY guild_id DESC",
             (user_id, guild_id),
         )
         if row is None:
             return Preferences()
-        return Preferences(bool(row[0]), row[1], row[2], row[3])
+        return Preferences(bool(row[0]), row[1], row[2], row[3], row[4], row[5], row[6])
 
     async def reminder_hours(self, user_id: int, guild_id: int) -> tuple[float | None, float | None]:
         """(the user's reminder delay as :meth:`get_preferences` gives it, the server's default) in one query."""
@@ -811,11 +840,22 @@ class SqliteStore:
     async def set_preferences(self, user_id: int, guild_id: int, prefs: Preferences) -> None:
         async with self.transaction() as db:
             await db.execute(
-                "INSERT INTO preferences (user_id, guild_id, reminders, delay_hours, via, challenges)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, guild_id) DO UPDATE SET"
-                " reminders = excluded.reminders, delay_hours = excluded.delay_hours, via = excluded.via,"
-                " challenges = excluded.challenges",
-                (user_id, guild_id, int(prefs.reminders), prefs.delay_hours, prefs.via, prefs.challenges),
+                "INSERT INTO preferences (user_id, guild_id, reminders, delay_hours, via, challenges, quiet_zone,"
+                " quiet_start, quiet_end) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, guild_id) DO UPDATE"
+                " SET reminders = excluded.reminders, delay_hours = excluded.delay_hours, via = excluded.via,"
+                " challenges = excluded.challenges, quiet_zone = excluded.quiet_zone,"
+                " quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end",
+                (
+                    user_id,
+                    guild_id,
+                    int(prefs.reminders),
+                    prefs.delay_hours,
+                    prefs.via,
+                    prefs.challenges,
+                    prefs.quiet_zone,
+                    prefs.quiet_start,
+                    prefs.quiet_end,
+                ),
             )
 
     # -- challenge limits and refusals ------------------------------------------------
@@ -945,13 +985,17 @@ class SqliteStore:
         servers of those shards are left alone (their process is down: their players cannot answer).
 
         ``warnings`` are (level, seconds before the deadline); a warning is only due when the
-        limit is longer than that (one day per move gets no 24 h warning).
+        limit (the mover's bank when the turn began, with a bank clock) is longer than that (one day per
+        move gets no 24 h warning), and not during the mover's night (``warnings_held_until``).
         """
         due = ["(deadline_notice < 3 AND deadline_at <= ?)"]
         params: list[Any] = [now]
         for level, before in warnings:
-            due.append("(deadline_notice < ? AND deadline_at - ? <= ? AND days_per_move * 86400 > ?)")
-            params += [level, before, now, before]
+            due.append(
+                "(deadline_notice < ? AND deadline_at - ? <= ? AND COALESCE(turn_allowance, days_per_move * 86400) > ?"
+                " AND (warnings_held_until IS NULL OR warnings_held_until <= ?))"
+            )
+            params += [level, before, now, before, now]
         count, paused = paused_shards
         marks = ", ".join("?" for _ in paused)
         skip = f" AND ((guild_id >> 22) % {int(count)}) NOT IN ({marks})" if paused else ""
@@ -976,6 +1020,16 @@ class SqliteStore:
                 "UPDATE matches SET deadline_notice = ?, deadline_claimed_until = NULL"
                 " WHERE id = ? AND version = ? AND deadline_notice < ?",
                 (level, match_id, expected_version, level),
+            )
+            return cursor.rowcount == 1
+
+    async def hold_warnings(self, match_id: int, expected_version: int, until: float) -> bool:
+        """No time-limit warning before ``until`` (the mover's morning); the deadline itself stays."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE matches SET warnings_held_until = ?, deadline_claimed_until = NULL"
+                " WHERE id = ? AND version = ?",
+                (until, match_id, expected_version),
             )
             return cursor.rowcount == 1
 
@@ -1126,19 +1180,29 @@ class SqliteStore:
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         row = await self._one(
-            "SELECT match_channel_id, days_per_move, reminder_hours FROM guild_settings WHERE guild_id = ?",
+            "SELECT match_channel_id, days_per_move, reminder_hours, clock_bank, clock_increment, clock_cap"
+            " FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )
-        return GuildSettings(*row) if row else GuildSettings()
+        return guild_settings_from(row)
 
     async def set_guild_settings(self, guild_id: int, settings: GuildSettings, now: float) -> None:
         async with self.transaction() as db:
             await db.execute(
-                "INSERT INTO guild_settings (guild_id, match_channel_id, days_per_move, reminder_hours, updated_at)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
-                " match_channel_id = excluded.match_channel_id, days_per_move = excluded.days_per_move,"
-                " reminder_hours = excluded.reminder_hours, updated_at = excluded.updated_at",
-                (guild_id, settings.match_channel_id, settings.days_per_move, settings.reminder_hours, now),
+                "INSERT INTO guild_settings (guild_id, match_channel_id, days_per_move, reminder_hours, updated_at,"
+                " clock_bank, clock_increment, clock_cap) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id)"
+                " DO UPDATE SET match_channel_id = excluded.match_channel_id, days_per_move = excluded.days_per_move,"
+                " reminder_hours = excluded.reminder_hours, updated_at = excluded.updated_at,"
+                " clock_bank = excluded.clock_bank, clock_increment = excluded.clock_increment,"
+                " clock_cap = excluded.clock_cap",
+                (
+                    guild_id,
+                    settings.match_channel_id,
+                    settings.days_per_move,
+                    settings.reminder_hours,
+                    now,
+                    *clock_columns(settings.clock),
+                ),
             )
 
     async def active_matches_of_guild(self, guild_id: int, limit: int = 50) -> list[MatchRow]:

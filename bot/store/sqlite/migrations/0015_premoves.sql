@@ -1,4 +1,4 @@
--- 14: conditional moves and private analysis boards (issue 25).
+-- 15: conditional moves and private analysis boards (issue 25).
 -- A player's conditional moves in a match: whole lines of turns from the position of ``version`` ("if they
 -- play X, I answer Y, then if they play Z …"), several lines making a tree. Kept only while the match is at
 -- that version: the move that follows plays an answer or clears them, and any other change leaves them stale.
