@@ -78,3 +78,14 @@ async def test_the_conditional_mark_and_the_matchs_analysis_option_read_back(ser
     await service.store.set_premoves(match.id, BOB[0], match.version, [["e5", "d4"]], 1.0)  # set by the store
     await service.play(match.id, ALICE[0], "e5")
     assert [(m.notation, m.conditional) for m in await service.store.moves(match.id)] == [("e5", False), ("d4", True)]
+
+
+async def test_a_servers_default_for_premoves_reads_back(service):
+    from bot.domain.model import GuildSettings
+
+    store = service.store
+    assert (await store.guild_settings(1)).analysis is None
+    await store.set_guild_settings(1, GuildSettings(days_per_move=3, analysis=False), 1.0)
+    assert await store.guild_settings(1) == GuildSettings(days_per_move=3, analysis=False)
+    await store.set_guild_settings(1, GuildSettings(analysis=True), 2.0)
+    assert (await store.guild_settings(1)).analysis is True

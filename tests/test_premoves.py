@@ -248,3 +248,18 @@ def test_a_tree_of_lines_keeps_one_answer_per_position_and_the_latest_line(picks
                 assert a[: len(b)] != b  # no line is the start of another
                 split = next(i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y)
                 assert movers(match, game, a)[split] != BOB[0]  # bob never has two answers to one position
+
+
+async def test_a_servers_default_forbids_them_unless_the_match_says_otherwise(service):
+    from bot.service.guilds import Guilds
+
+    guilds = Guilds(service)
+    await guilds.configure(GUILD, is_admin=True, analysis=False)
+    forbidden = await two_player(service)
+    allowed = await two_player(service, analysis=True)
+    with pytest.raises(Refusal) as refused:
+        await service.add_premove(forbidden, BOB[0], "e5; d4")
+    assert "forbids" in refused_with(refused)
+    assert (await service.add_premove(allowed, BOB[0], "e5; d4")).added
+    await guilds.configure(GUILD, is_admin=True, analysis=None)  # back to the default: allowed
+    assert (await service.get(await two_player(service))).analysis

@@ -1056,8 +1056,13 @@ def server_settings(settings: GuildSettings, default_reminder_hours: float) -> s
     return (
         f"**Hexplay settings of this server**\n• Match threads open in: {channel}\n"
         f"• Default time limit: {days} (a player may choose another at /play)\n"
-        f"• Default reminder delay: {hours:g} h{origin} (each player may set their own with /settings)"
+        f"• Default reminder delay: {hours:g} h{origin} (each player may set their own with /settings)\n"
+        f"• Conditional moves and analysis boards: {_allowed(settings.analysis)} (a match may choose at /play)"
     )
+
+
+def _allowed(analysis: bool | None) -> str:
+    return "allowed (default)" if analysis is None else "allowed" if analysis else "forbidden"
 
 
 # -- ratings ----------------------------------------------------------------------------------------

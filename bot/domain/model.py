@@ -68,6 +68,7 @@ class MatchRow:
     rated: bool = True
     hints: bool = False  # /hint allowed against people too (agreed at creation)
     analysis: bool = True  # conditional moves (/premove) and private analysis (/explore) allowed (set at creation)
+    premoves_held: bool = False  # a player has stored conditional moves in it (ever): moves look for them
     clock: BankClock | None = None  # a bank clock instead of days per move, or None
     # seconds the player to move had when their turn began (their bank), so no warning comes before the turn
     # did; None for days per move (the limit says it)
@@ -203,6 +204,7 @@ class GuildSettings:
     days_per_move: float | None = None
     reminder_hours: float | None = None
     clock: BankClock | None = None  # the bank clock a match gets when /play names no time control; None: none
+    analysis: bool | None = None  # conditional moves and analysis boards in matches that do not say; None: allowed
 
 
 @dataclass

@@ -306,6 +306,8 @@ class MatchCore:
         transaction) and is taken here; one edited later is refused: a stale premove is never played.
         """
         match, game = outcome.match, outcome.game
+        if not match.premoves_held:  # nobody ever stored any here: no trip to the database
+            return
         taken = [p for p in await self.store.take_premoves(match.id, before) if p.version == before]
         if not taken or game is None:
             return

@@ -36,6 +36,7 @@ class Guilds:
         days_per_move: Any = KEEP,
         reminder_hours: Any = KEEP,
         clock_text: Any = KEEP,
+        analysis: Any = KEEP,
     ) -> GuildSettings:
         """Change the server's settings (each left out stays); ``clock_text``: the default bank clock, as
         ``72h+36h max 120h``, or "off" (matches then get the default days per move). A refusal changes nothing."""
@@ -58,6 +59,8 @@ class Guilds:
             settings.reminder_hours = reminder_hours
         if clock_text is not KEEP:
             settings.clock = None if clock_text is None or is_off(clock_text) else parse_clock(clock_text)
+        if analysis is not KEEP:  # conditional moves and analysis boards by default (None: allowed)
+            settings.analysis = analysis
         await self.service.guarded(self.store.set_guild_settings(guild_id, settings, self.service.clock.now()))
         return settings
 

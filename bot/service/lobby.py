@@ -63,7 +63,7 @@ class LobbyFlow(MatchCore):
         computers: int | None = None,
         with_bot: bool = False,
         hints: bool = False,
-        analysis: bool = True,
+        analysis: bool | None = None,
         clock_text: str | None = None,
     ) -> MatchRow:
         """A new lobby. ``computer`` (a level) and ``computers`` (how many) seat the computer; inviting the
@@ -127,11 +127,16 @@ class LobbyFlow(MatchCore):
                 days_per_move=days_per_move,
                 rated=rated,
                 hints=hints,
-                analysis=analysis,
+                analysis=await self._analysis_default(guild_id) if analysis is None else analysis,
                 clock=clock,
             )
         )
         return await self.get(match_id)
+
+    async def _analysis_default(self, guild_id: int) -> bool:
+        """Conditional moves and analysis boards for a match that does not say: the server's default, else yes."""
+        default = (await self.store.guild_settings(guild_id)).analysis
+        return True if default is None else default
 
     @staticmethod
     def _computer_seats(level: str | None, count: int | None, with_bot: bool) -> tuple[str, int]:

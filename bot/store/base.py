@@ -192,8 +192,8 @@ class Store(Protocol):
         self, match_id: int, user_id: int, expected_version: int, lines: list[list[str]], now: float
     ) -> None:
         """Replace the player's conditional moves (``lines`` empty: remove them), in one transaction that holds
-        the match at ``expected_version`` (VersionConflict if it moved on): a move landing first makes the edit
-        fail, and a move landing after it sees the edit."""
+        the match at ``expected_version`` (VersionConflict if it moved on) and marks it ``premoves_held``: a
+        move landing first makes the edit fail, and a move landing after it sees the edit."""
         ...
 
     async def premoves_of(self, match_id: int, user_id: int) -> PremoveRow | None:

@@ -47,6 +47,7 @@ class CommunityCog(commands.Cog, name="Community"):
         days="Default time limit in days per move (0 = none)",
         reminder_hours="Default reminder delay in hours (1–336)",
         clock="Default bank clock instead of days, e.g. 72h+36h max 120h (initial + per turn, max cap); off: none",
+        premoves="Allow conditional moves (/premove) and analysis boards (/explore) by default (yes unless set)",
     )
     @app_commands.default_permissions(manage_guild=True)
     async def config(
@@ -56,6 +57,7 @@ class CommunityCog(commands.Cog, name="Community"):
         days: app_commands.Range[float, 0, 30] | None = None,
         reminder_hours: app_commands.Range[float, 1, 336] | None = None,
         clock: app_commands.Range[str, 1, 60] | None = None,
+        premoves: bool | None = None,
     ) -> None:
         guild_id = guild_only(interaction)
         guilds = self.chat.guilds
@@ -68,6 +70,8 @@ class CommunityCog(commands.Cog, name="Community"):
             changes["reminder_hours"] = reminder_hours
         if clock is not None:
             changes["clock_text"] = clock
+        if premoves is not None:
+            changes["analysis"] = premoves
         prefix = ""
         if changes:  # Discord hides the command from non-admins; the service checks again
             await guilds.configure(guild_id, is_admin=interaction.permissions.manage_guild, **changes)

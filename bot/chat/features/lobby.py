@@ -237,7 +237,7 @@ class LobbyCog(commands.Cog, name="Play"):
             computers=computers,
             with_bot=with_bot,
             hints=bool(hints),
-            analysis=True if premoves is None else premoves,
+            analysis=premoves,
             clock_text=clock,
         )
         text = texts.invitation(match, interaction.user.id, [uid for uid, _ in invited], lobby_text(match))

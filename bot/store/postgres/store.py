@@ -702,13 +702,13 @@ class PostgresStore:
         self, match_id: int, user_id: int, expected_version: int, lines: list[list[str]], now: float
     ) -> None:
         async with self.transaction() as db:
-            # FOR SHARE: a move's UPDATE of the match waits for this edit, or this edit sees the new version
-            held = await db.fetchval(
-                "SELECT 1 FROM matches WHERE id = $1 AND version = $2 AND status = 'active' FOR SHARE",
+            # An UPDATE of the match row: a move's UPDATE waits for this edit, or this edit sees the new version
+            held = await db.execute(
+                "UPDATE matches SET premoves_held = 1 WHERE id = $1 AND version = $2 AND status = 'active'",
                 match_id,
                 expected_version,
             )
-            if held is None:
+            if _count(held) != 1:
                 raise VersionConflict(match_id)
             await db.execute("DELETE FROM premoves WHERE match_id = $1 AND user_id = $2", match_id, user_id)
             if lines:
@@ -1244,8 +1244,8 @@ class PostgresStore:
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         row = await self._fetchrow(
-            "SELECT match_channel_id, days_per_move, reminder_hours, clock_bank, clock_increment, clock_cap"
-            " FROM guild_settings WHERE guild_id = $1",
+            "SELECT match_channel_id, days_per_move, reminder_hours, clock_bank, clock_increment, clock_cap,"
+            " analysis FROM guild_settings WHERE guild_id = $1",
             guild_id,
         )
         return guild_settings_from(row)
@@ -1253,17 +1253,19 @@ class PostgresStore:
     async def set_guild_settings(self, guild_id: int, settings: GuildSettings, now: float) -> None:
         await self._execute(
             "INSERT INTO guild_settings (guild_id, match_channel_id, days_per_move, reminder_hours, updated_at,"
-            " clock_bank, clock_increment, clock_cap) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (guild_id)"
+            " clock_bank, clock_increment, clock_cap, analysis) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+            " ON CONFLICT (guild_id)"
             " DO UPDATE SET match_channel_id = excluded.match_channel_id, days_per_move = excluded.days_per_move,"
             " reminder_hours = excluded.reminder_hours, updated_at = excluded.updated_at,"
             " clock_bank = excluded.clock_bank, clock_increment = excluded.clock_increment,"
-            " clock_cap = excluded.clock_cap",
+            " clock_cap = excluded.clock_cap, analysis = excluded.analysis",
             guild_id,
             settings.match_channel_id,
             settings.days_per_move,
             settings.reminder_hours,
             now,
             *clock_columns(settings.clock),
+            None if settings.analysis is None else int(settings.analysis),
         )
 
     async def active_matches_of_guild(self, guild_id: int, limit: int = 50) -> list[MatchRow]:

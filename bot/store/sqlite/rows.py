@@ -24,7 +24,7 @@ _MATCH_COLUMNS = (
     "id, game, options, players, guild_id, channel_id, thread_id, lobby_message_id, board_channel_id,"
     " board_message_id, creator_id, status, state, version, created_at, updated_at, turn_started_at, result,"
     " announced_version, days_per_move, deadline_at, deadline_notice, rated, hints, analysis, clock_bank,"
-    " clock_increment, clock_cap, turn_allowance, warnings_held_until"
+    " clock_increment, clock_cap, turn_allowance, warnings_held_until, premoves_held"
 )
 
 # How each column of a match row must read (SQLite keeps whatever was written, whatever the declared type):
@@ -62,6 +62,7 @@ _MATCH_COLUMN_KINDS = (
     ("clock_cap", _OPT_REAL),
     ("turn_allowance", _OPT_REAL),
     ("warnings_held_until", _OPT_REAL),
+    ("premoves_held", _INT),
 )
 
 # What a damaged column reads as, so the row can still be shown and its players found; the match is paused.
@@ -125,6 +126,7 @@ def _match_from(row: Sequence[Any]) -> MatchRow:
         problems.append(f"status holds {_shown(values['status'])}, not a match status")
         values["status"] = "active"  # treated as in play, so it is set aside and its players are told
     rated, hints, analysis = values.pop("rated"), values.pop("hints"), values.pop("analysis")
+    premoves_held = values.pop("premoves_held")
     clock = clock_from(values.pop("clock_bank"), values.pop("clock_increment"), values.pop("clock_cap"))
     if clock is False:
         problems.append("its clock is partly stored (bank, increment and cap go together)")
@@ -133,6 +135,7 @@ def _match_from(row: Sequence[Any]) -> MatchRow:
         rated=bool(rated),
         hints=bool(hints),
         analysis=bool(analysis),
+        premoves_held=bool(premoves_held),
         clock=clock if isinstance(clock, BankClock) else None,
     )
     if problems:
@@ -258,7 +261,8 @@ def guild_settings_from(row: Any) -> GuildSettings:
     if row is None:
         return GuildSettings()
     clock = clock_from(row[3], row[4], row[5])
-    return GuildSettings(row[0], row[1], row[2], clock if isinstance(clock, BankClock) else None)
+    analysis = None if row[6] is None else bool(row[6])
+    return GuildSettings(row[0], row[1], row[2], clock if isinstance(clock, BankClock) else None, analysis)
 
 
 def _turn_list(value: Any) -> list[str]:

@@ -669,9 +669,10 @@ class SqliteStore:
     ) -> None:
         def write(conn: sqlite3.Connection) -> None:
             held = conn.execute(
-                "SELECT 1 FROM matches WHERE id = ? AND version = ? AND status = 'active'", (match_id, expected_version)
-            ).fetchone()
-            if held is None:
+                "UPDATE matches SET premoves_held = 1 WHERE id = ? AND version = ? AND status = 'active'",
+                (match_id, expected_version),
+            )
+            if held.rowcount != 1:
                 raise VersionConflict(match_id)
             conn.execute("DELETE FROM premoves WHERE match_id = ? AND user_id = ?", (match_id, user_id))
             if lines:
@@ -690,12 +691,6 @@ class SqliteStore:
         return None if row is None else _premove_from(row)
 
     async def take_premoves(self, match_id: int, version: int) -> list[PremoveRow]:
-        # Asked after every move, and most matches have none: a read first spares a write transaction (no
-        # edit for ``version`` can land after the move that left it, so a read that finds none is final).
-        if not await self._all(
-            "SELECT 1 FROM premoves WHERE match_id = ? AND version <= ? LIMIT 1", (match_id, version)
-        ):
-            return []
         async with self.transaction() as db:
             rows = await db.execute_fetchall(
                 "DELETE FROM premoves WHERE match_id = ? AND version <= ? RETURNING match_id, user_id, version, lines",
@@ -1180,8 +1175,8 @@ class SqliteStore:
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         row = await self._one(
-            "SELECT match_channel_id, days_per_move, reminder_hours, clock_bank, clock_increment, clock_cap"
-            " FROM guild_settings WHERE guild_id = ?",
+            "SELECT match_channel_id, days_per_move, reminder_hours, clock_bank, clock_increment, clock_cap,"
+            " analysis FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )
         return guild_settings_from(row)
@@ -1190,11 +1185,12 @@ class SqliteStore:
         async with self.transaction() as db:
             await db.execute(
                 "INSERT INTO guild_settings (guild_id, match_channel_id, days_per_move, reminder_hours, updated_at,"
-                " clock_bank, clock_increment, clock_cap) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id)"
+                " clock_bank, clock_increment, clock_cap, analysis) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (guild_id)"
                 " DO UPDATE SET match_channel_id = excluded.match_channel_id, days_per_move = excluded.days_per_move,"
                 " reminder_hours = excluded.reminder_hours, updated_at = excluded.updated_at,"
                 " clock_bank = excluded.clock_bank, clock_increment = excluded.clock_increment,"
-                " clock_cap = excluded.clock_cap",
+                " clock_cap = excluded.clock_cap, analysis = excluded.analysis",
                 (
                     guild_id,
                     settings.match_channel_id,
@@ -1202,6 +1198,7 @@ class SqliteStore:
                     settings.reminder_hours,
                     now,
                     *clock_columns(settings.clock),
+                    None if settings.analysis is None else int(settings.analysis),
                 ),
             )
 

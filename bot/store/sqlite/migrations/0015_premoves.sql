@@ -26,3 +26,9 @@ CREATE TABLE explorations (
 ALTER TABLE moves ADD COLUMN conditional INTEGER NOT NULL DEFAULT 0;
 -- 0 when the match forbids conditional moves and private analysis (its creator's choice at /play).
 ALTER TABLE matches ADD COLUMN analysis INTEGER NOT NULL DEFAULT 1;
+-- 1 once a player stored conditional moves in the match (never cleared): only such matches look for them
+-- after a move, so a turn elsewhere costs no extra trip to the database. Set by the edit's compare-and-set on
+-- the version, an UPDATE of the match row that a move's UPDATE waits for (or that sees the move's version).
+ALTER TABLE matches ADD COLUMN premoves_held INTEGER NOT NULL DEFAULT 0;
+-- A server's default for that choice (NULL: allowed; /config premoves:).
+ALTER TABLE guild_settings ADD COLUMN analysis INTEGER;
