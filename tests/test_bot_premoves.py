@@ -112,3 +112,24 @@ async def test_explore_is_private_plays_both_sides_and_saves_a_line(world):
     await world.emu.invoke(alice, thread, "move", {"move": "e5"})
     await arrives(world, thread, lambda m: "conditional move" in m.content)
     assert [m.notation for m in await world.store.moves(match_id)] == ["e5", "c3"]
+
+
+async def test_a_match_or_a_servers_default_can_forbid_them(world):
+    from tests.test_bot_lifecycle import grant_manage_guild
+
+    alice, bob = world.users[:2]
+    lobby = await world.challenge(alice, [bob], premoves=False)
+    accept = button(lobby.response, "Accept")
+    await world.emu.press(bob, lobby.response, accept["custom_id"])
+    match_id = int(accept["custom_id"].rsplit(":", 1)[1])
+    thread = await world.wait_thread(match_id)
+    refused = await world.emu.invoke(bob, thread, "premove", {"line": "e5; d4"})
+    assert refused.ephemeral and "forbids conditional moves" in refused.text
+    grant_manage_guild(world, alice)
+    saved = await world.emu.invoke(alice, world.channel, "config", {"premoves": False})
+    assert "Conditional moves and analysis boards: forbidden" in saved.text
+    world.clock.advance(61)  # challenges are limited to 3 a minute per player
+    match_id, thread = await world.start_two_player()
+    board = await explore(world, bob, thread)
+    assert board.ephemeral and "forbids" in board.text
+    assert await world.store.get_exploration(match_id, bob.id) is None
