@@ -97,9 +97,7 @@ def swiss_round(entrants: list[Entrant], round_number: int) -> SwissRound:
     raise AssertionError("the last tier allows every pairing")  # pragma: no cover
 
 
-def _matching(
-    entrants: list[Entrant], rematch: bool, clash: bool, second_bye: bool
-) -> set[tuple[int, int]] | None:
+def _matching(entrants: list[Entrant], rematch: bool, clash: bool, second_bye: bool) -> set[tuple[int, int]] | None:
     graph = nx.Graph()
     nodes = [e.id for e in entrants] + ([BYE] if len(entrants) % 2 else [])
     graph.add_nodes_from(nodes)
@@ -109,7 +107,9 @@ def _matching(
     for i, a in enumerate(entrants):
         if BYE in nodes and (second_bye or a.byes == 0):
             # the bye goes to the lowest score, then the lowest rank, then the fewest byes
-            cost = ((round(2 * (a.score - lowest))) ** 2 * spread + (len(entrants) - a.rank)) * spread + a.byes * _REMATCH
+            cost = (
+                (round(2 * (a.score - lowest))) ** 2 * spread + (len(entrants) - a.rank)
+            ) * spread + a.byes * _REMATCH
             edges.append((a.id, BYE, cost))
         for b in entrants[i + 1 :]:
             met = b.id in a.opponents

@@ -111,7 +111,5 @@ def _head_to_head(rows: list[Standing], results: list[GameResult]) -> None:
             continue
         tied = {r.user_id for r in group}
         for row in group:
-            scored = sum(
-                r.points[row.user_id] for r in results if row.user_id in r.points and set(r.players) <= tied
-            )
+            scored = sum(r.points[row.user_id] for r in results if row.user_id in r.points and set(r.players) <= tied)
             row.tiebreaks = (row.tiebreaks[0], scored, row.tiebreaks[2])

@@ -44,6 +44,7 @@ from ...domain.model import (
 )
 from ..sqlite.rows import _MATCH_COLUMNS, _RATING_COLUMNS, _accepted, _match_from, _move_from, _seat_from
 from .migrations import MIGRATIONS, applies
+from .tournaments import PostgresTournaments
 
 log = logging.getLogger(__name__)
 
@@ -139,7 +140,7 @@ def explain(url: str, error: BaseException) -> str:
     return f"cannot use PostgreSQL at {where}: {str(error).replace(url, where)}"
 
 
-class PostgresStore:
+class PostgresStore(PostgresTournaments):
     """The database on a PostgreSQL server, through a pool of connections."""
 
     shared = True  # any number of bot processes and workers
