@@ -17,6 +17,7 @@ from typing import Any
 
 from games import GameError
 from games import get as get_game
+from render.standings import render_standings
 
 from ..domain.errors import Refusal
 from ..domain.model import MatchRow, SeatRow
@@ -367,6 +368,8 @@ class Tournaments:
                 await self.store.end_tournament(tournament.id, tournament.version, "cancelled", now)
                 return TournamentNews(await self.get(tournament.id))
             return await self._start(tournament)
+        if tournament.status == "finished":  # its podium may be untold (a stop came between): the desk claims it
+            return TournamentNews(tournament, final=await self.standings(tournament.id, tournament.guild_id))
         if tournament.status != "running":
             return None
         news = TournamentNews(tournament)
@@ -467,6 +470,12 @@ class Tournaments:
                 news = await self.tend(tournament.id)
                 return news or TournamentNews(await self.get(tournament.id))
         raise Refusal("changed_meanwhile")
+
+    async def picture(
+        self, title: str, subtitle: str, headers: list[str], rows: list[list[str]], withdrawn: list[bool]
+    ) -> bytes:
+        """The standings table as a PNG, drawn off the event loop."""
+        return await asyncio.to_thread(render_standings, title, subtitle, headers, rows, withdrawn)
 
     # -- standings --------------------------------------------------------------------------------------
 

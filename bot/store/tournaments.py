@@ -80,7 +80,8 @@ class TournamentStore(Protocol):
     async def tournament_of_match(self, match_id: int) -> int | None: ...
 
     async def tournaments_to_tend(self, now: float) -> list[int]:
-        """Running events, and open ones whose start time has come: what the tournament pass looks at."""
+        """Running events, finished ones whose podium was not told, and open ones whose start time has come: what
+        the tournament pass looks at."""
         ...
 
     async def claim_tournament_notice(self, tournament_id: int, round_number: int) -> bool:

@@ -240,7 +240,7 @@ class PostgresTournaments:
 
     async def tournaments_to_tend(self, now: float) -> list[int]:
         rows = await self._fetch(
-            "SELECT id FROM tournaments WHERE status = 'running'"
+            "SELECT id FROM tournaments WHERE status = 'running' OR (status = 'finished' AND podium_told = 0)"
             " OR (status = 'open' AND starts_at IS NOT NULL AND starts_at <= $1) ORDER BY id",
             now,
         )

@@ -249,7 +249,7 @@ class SqliteTournaments:
 
     async def tournaments_to_tend(self, now: float) -> list[int]:
         rows = await self._all(
-            "SELECT id FROM tournaments WHERE status = 'running'"
+            "SELECT id FROM tournaments WHERE status = 'running' OR (status = 'finished' AND podium_told = 0)"
             " OR (status = 'open' AND starts_at IS NOT NULL AND starts_at <= ?) ORDER BY id",
             (now,),
         )
