@@ -109,6 +109,7 @@ class TournamentDesk:
         self.chat = chat
         self.tournaments = chat.tournaments
         self._tasks: set[asyncio.Task[None]] = set()
+        self._telling: dict[int, asyncio.Lock] = {}  # an event's looks one at a time here, telling included
 
     async def refresh_announcement(self, tournament: TournamentRow) -> None:
         if tournament.message_id is None:
@@ -151,7 +152,7 @@ class TournamentDesk:
                 await self.chat.opening.open_missed_match(outcome, prefix="")
             except Exception:  # Discord failed: start-up's catch-up (or the retry) opens it
                 log.exception("tournament %s: match %s could not be opened now", tournament.id, outcome.match.id)
-        if news.started or news.final is None:
+        if news.started:
             await self.tell_round(tournament)
         if news.final is not None:
             await self.tell_podium(news.final)
@@ -200,10 +201,16 @@ class TournamentDesk:
         task.add_done_callback(self._tasks.discard)
 
     async def tend(self, tournament_id: int) -> None:
+        """Look at an event and tell what was done; then tell its current round if nobody has (a stop came
+        between a round's storing and its notice: its matches are opened by start-up's catch-up)."""
         try:
-            news = await self.tournaments.tend(tournament_id)
-            if news is not None:
-                await self.tell(news)
+            async with self._telling.setdefault(tournament_id, asyncio.Lock()):
+                news = await self.tournaments.tend(tournament_id)
+                if news is not None:
+                    await self.tell(news)
+                tournament = await self.chat.service.store.get_tournament(tournament_id)
+                if tournament is not None:
+                    await self.tell_round(tournament)
         except Exception:  # the pass looks again
             log.exception("tournament %s: tending it failed", tournament_id)
 
