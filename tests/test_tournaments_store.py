@@ -8,8 +8,10 @@ import asyncio
 import pytest
 
 from bot.domain.clock import ManualClock
+from bot.domain.seats import game_of, user_to_move
 from bot.domain.tournament import NewRound
 from bot.service.matches import MatchService
+from bot.service.ratings import Ratings
 from bot.service.timelimits import TimeLimits
 from bot.service.tournaments import INACTIVE_DAYS, Tournaments
 from bot.store import open_store
@@ -144,3 +146,27 @@ async def test_a_player_who_lost_on_time_and_vanished_is_withdrawn_before_the_ne
     assert sorted(advanced.withdrawn) == sorted(o.match.seats[0].user_id for o in news.started)
     stayed = {o.match.seats[1].user_id for o in news.started}
     assert [{s.user_id for s in o.match.seats} for o in advanced.started] == [stayed]  # the two still in
+
+
+async def test_a_rated_event_feeds_the_servers_ratings_and_an_unrated_one_does_not(service):
+    tournaments = Tournaments(service)
+    ratings = Ratings(service)
+    for rated in (True, False):
+        tournament = await event(tournaments, [1, 2], rated=rated)
+        news = await tournaments.start(tournament.id, GUILD, 1)
+        match = news.started[0].match
+        assert match.rated is rated
+        for _ in range(2):  # two turns: a game that got going (an earlier end is an abort, never rated)
+            mover = await _mover(service, match.id)
+            game = game_of(await service.get(match.id))
+            await service.play(match.id, mover, game.legal_notations()[0])
+        ended = await service.resign(match.id, await _mover(service, match.id))
+        assert await ratings.settle(ended.match) is rated
+        await service.store.end_tournament(tournament.id, (await service.store.get_tournament(tournament.id)).version,
+                                           "finished", 0.0)  # fmt: skip
+    assert len(await service.store.leaderboard(GUILD, "bump")) == 2
+
+
+async def _mover(service, match_id):
+    match = await service.get(match_id)
+    return user_to_move(match, game_of(match))
