@@ -39,7 +39,7 @@ def swiss_event(count: int, rounds: int, seed: int) -> list[float]:
     """Seconds each round's pairing took, results random (wins, draws, losses)."""
     rng = random.Random(seed)
     players = list(range(1, count + 1))
-    score: Counter[int] = Counter()
+    score: dict[int, float] = dict.fromkeys(players, 0.0)
     balance: Counter[int] = Counter()
     byes: Counter[int] = Counter()
     opponents: dict[int, set[int]] = {p: set() for p in players}
@@ -79,7 +79,9 @@ async def stored_round(count: int) -> float:
         try:
             service = MatchService(store, ManualClock())
             tournaments = Tournaments(service)
-            event = await tournaments.create(organizer=1, guild_id=1, channel_id=2, game_id="bump", fmt="swiss", rounds=3)
+            event = await tournaments.create(
+                organizer=1, guild_id=1, channel_id=2, game_id="bump", fmt="swiss", rounds=3
+            )
             for user_id in range(1, count + 1):
                 await tournaments.join(event.id, 1, (user_id, f"p{user_id}"))
             news = await tournaments.start(event.id, 1, 1)

@@ -79,12 +79,15 @@ async def test_a_seven_player_swiss_runs_three_rounds_to_its_podium(world7):
     shown = await _announcement(world, announcement.id)
     assert "Players (7/64)" in shown.content and [b["label"] for b in shown.buttons()] == ["Join", "Leave"]
     started = await world.emu.invoke(alice, world.channel, "tournament start", {})
-    assert not started.ephemeral, started.text
+    assert not started.ephemeral and "has started with 7 players" in started.text, started.text
     met: Counter[frozenset[int]] = Counter()
     byes = []
     for number in (1, 2, 3):
         matches = await opened(world, tournament_id, number, 3)
         games = await games_of(world, tournament_id, number)
+        if number == 1:  # the announcement follows the event: no more Join/Leave
+            shown = await until(lambda: _announcement_when(world, announcement.id, lambda m: "Under way" in m.content))
+            assert shown.buttons() == []
         byes += [g.bye_user_id for g in games if g.bye_user_id is not None]
         for match in matches:
             thread = world.emu.channel(match.thread_id)
@@ -123,6 +126,11 @@ async def test_a_seven_player_swiss_runs_three_rounds_to_its_podium(world7):
 async def _first(world, check):
     found = [m for m in world.emu.messages(world.channel) if check(m)]
     return found[0] if found else None
+
+
+async def _announcement_when(world, message_id, check):
+    message = await _announcement(world, message_id)
+    return message if check(message) else None
 
 
 async def _announcement(world, message_id):

@@ -1127,6 +1127,17 @@ def tournament_round(tournament: TournamentRow, round_number: int, tables: list[
     return _bounded("\n".join(lines))
 
 
+def tournament_started(tournament: TournamentRow) -> str:
+    return (
+        f"**{tournament_title(tournament)}** has started with {len(tournament.players)} players: each game opens "
+        "in its own thread, its players pinged there."
+    )
+
+
+def tournament_called_off(tournament: TournamentRow) -> str:
+    return f"{tournament_title(tournament)} was called off: too few players had joined when it was due to start."
+
+
 def tournament_withdrawn(tournament: TournamentRow, user_ids: list[int], inactive: bool) -> str:
     names = ", ".join(escape(p.name) for p in tournament.players if p.user_id in user_ids)
     why = " (lost on time and no turn played for 30 days)" if inactive else ""
@@ -1139,10 +1150,7 @@ def you_withdrew(tournament: TournamentRow, forfeited: int) -> str:
 
 
 def tournament_cancelled(tournament: TournamentRow, user_id: int) -> str:
-    return (
-        f"<@{user_id}> cancelled {tournament_title(tournament)}. Games already under way go on, "
-        "but no longer count for it."
-    )
+    return f"<@{user_id}> cancelled {tournament_title(tournament)}. Games already under way go on as ordinary matches."
 
 
 def _points(value: float) -> str:

@@ -88,11 +88,16 @@ class Tournaments:
             raise Refusal("no_tournament", tournament_id=tournament_id)
         return tournament
 
-    async def resolve(self, guild_id: int, tournament_id: int | None, statuses: tuple[str, ...]) -> TournamentRow:
-        """The event a command means: the one named, else the server's only one in ``statuses``."""
+    async def resolve(
+        self, guild_id: int, tournament_id: int | None, statuses: tuple[str, ...], latest_finished: bool = False
+    ) -> TournamentRow:
+        """The event a command means: the one named, else the server's only one in ``statuses`` (with
+        ``latest_finished``, when there is none, the one that finished last)."""
         if tournament_id is not None:
             return await self.get(tournament_id, guild_id)
         found = await self.store.tournaments_of_guild(guild_id, statuses)
+        if not found and latest_finished:
+            found = (await self.store.tournaments_of_guild(guild_id, ("finished",)))[-1:]
         if not found:
             raise Refusal("no_tournaments")
         if len(found) > 1:
@@ -365,7 +370,8 @@ class Tournaments:
             if tournament.starts_at is None or tournament.starts_at > now:
                 return None
             if len(tournament.players) < self.min_players(tournament.game):  # nobody came: the event is called off
-                await self.store.end_tournament(tournament.id, tournament.version, "cancelled", now)
+                if not await self.store.end_tournament(tournament.id, tournament.version, "cancelled", now):
+                    return None  # another process decided first
                 return TournamentNews(await self.get(tournament.id))
             return await self._start(tournament)
         if tournament.status == "finished":  # its podium may be untold (a stop came between): the desk claims it

@@ -126,7 +126,7 @@ class TournamentDesk:
         except discord.HTTPException as error:  # deleted or not editable: the event goes on without it
             log.info("tournament %s: its announcement cannot be edited (%s)", tournament.id, error)
 
-    async def _post(self, tournament: TournamentRow, text: str, mentions: list[int], png: bytes | None = None) -> None:
+    async def post(self, tournament: TournamentRow, text: str, mentions: list[int], png: bytes | None = None) -> None:
         channel = await channel_by_id(self.client, tournament.channel_id)
         if channel is None:
             log.warning("tournament %s: its channel is gone", tournament.id)
@@ -146,7 +146,7 @@ class TournamentDesk:
         for outcome in news.forfeits:
             await self.chat.announcer.announce_in_home(outcome)
         if news.withdrawn:
-            await self._post(tournament, texts.tournament_withdrawn(tournament, news.withdrawn, inactive=True), [])
+            await self.post(tournament, texts.tournament_withdrawn(tournament, news.withdrawn, inactive=True), [])
         for outcome in news.started:
             try:
                 await self.chat.opening.open_missed_match(outcome, prefix="")
@@ -174,14 +174,14 @@ class TournamentDesk:
                 if match is not None:
                     tables.append(match)
         byes = [g.bye_user_id for g in games if g.bye_user_id is not None and g.round == tournament.round]
-        await self._post(tournament, texts.tournament_round(tournament, tournament.round, tables, byes), [])
+        await self.post(tournament, texts.tournament_round(tournament, tournament.round, tables, byes), [])
 
     async def tell_podium(self, table: Standings) -> None:
         if not await self.chat.service.store.claim_tournament_notice(table.tournament.id, 0):
             return
         png = await self.standings_picture(table)
         mentions = [r.user_id for r in table.rows if r.place <= 3]
-        await self._post(table.tournament, texts.podium(table) + "\n" + texts.standings_text(table), mentions, png)
+        await self.post(table.tournament, texts.podium(table) + "\n" + texts.standings_text(table), mentions, png)
 
     async def standings_picture(self, table: Standings) -> bytes:
         headers, rows, withdrawn = texts.standings_rows(table)
@@ -248,7 +248,10 @@ class TournamentLoop:
             await asyncio.wait_for(self._pass.acquire(), grace)
         except TimeoutError:
             log.warning("a tournament pass was still running after %.0f s at shutdown", grace)
-        await asyncio.wait_for(self.desk.settle(), grace)
+        try:
+            await asyncio.wait_for(self.desk.settle(), grace)
+        except TimeoutError:  # what it did not tell, the next start's pass and catch-up tell
+            log.warning("a tournament's news was still being told after %.0f s at shutdown", grace)
 
 
 class TournamentCog(commands.GroupCog, name="Tournaments", group_name="tournament"):
@@ -338,7 +341,7 @@ class TournamentCog(commands.GroupCog, name="Tournaments", group_name="tournamen
         found = await self.chat.tournaments.resolve(guild_id, tournament, ("open",))
         news = await self.chat.tournaments.start(found.id, guild_id, interaction.user.id)
         await interaction.response.send_message(
-            texts.tournament_announcement(news.tournament, self.chat.now()), allowed_mentions=mention_only(None)
+            texts.tournament_started(news.tournament), allowed_mentions=mention_only(None)
         )
         await self.desk.tell(news)
 
@@ -346,7 +349,7 @@ class TournamentCog(commands.GroupCog, name="Tournaments", group_name="tournamen
     @app_commands.describe(tournament="The tournament's number (the server's only running one otherwise)")
     async def standings(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         guild_id = guild_only(interaction)
-        found = await self.chat.tournaments.resolve(guild_id, tournament, ("running",))
+        found = await self.chat.tournaments.resolve(guild_id, tournament, ("running",), latest_finished=True)
         table = await self.chat.tournaments.standings(found.id, guild_id)
         await interaction.response.defer()
         png = await self.desk.standings_picture(table)
@@ -363,7 +366,7 @@ class TournamentCog(commands.GroupCog, name="Tournaments", group_name="tournamen
         found = await self.chat.tournaments.resolve(guild_id, tournament, ("running",))
         news = await self.chat.tournaments.withdraw(found.id, guild_id, interaction.user.id)
         await interaction.response.send_message(texts.you_withdrew(news.tournament, len(news.forfeits)), ephemeral=True)
-        await self.desk._post(
+        await self.desk.post(
             news.tournament, texts.tournament_withdrawn(news.tournament, [interaction.user.id], False), []
         )
         await self.desk.tell(news)
