@@ -42,7 +42,7 @@ def render_standings(
     draw = ImageDraw.Draw(image)
     draw.text((MARGIN, MARGIN), _fit(title, WIDTH - 2 * MARGIN, TITLE, True), font=font(TITLE, bold=True), fill=INK)
     y: float = MARGIN + TITLE + 12
-    draw.text((MARGIN, y), _fit(subtitle, WIDTH - 2 * MARGIN, TEXT - 4), font=font(TEXT - 4), fill=FAINT)
+    draw.text((MARGIN, y), _fit(subtitle, WIDTH - 2 * MARGIN, TEXT - 2), font=font(TEXT - 2), fill=FAINT)
     y += TEXT + 16
     for index, cells in enumerate(body):
         header = index == 0

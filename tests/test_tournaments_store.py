@@ -170,3 +170,17 @@ async def test_a_rated_event_feeds_the_servers_ratings_and_an_unrated_one_does_n
 async def _mover(service, match_id):
     match = await service.get(match_id)
     return user_to_move(match, game_of(match))
+
+
+async def test_a_scheduled_event_starts_by_itself_and_one_nobody_came_to_is_called_off(service):
+    tournaments = Tournaments(service)
+    full = await event(tournaments, [1, 2, 3], start_in_hours=2)
+    empty = await event(tournaments, [1], start_in_hours=2)
+    assert await tournaments.tend(full.id) is None  # not yet
+    assert await service.store.tournaments_to_tend(service.clock.now()) == []
+    service.clock.advance(2 * 3600)
+    assert await service.store.tournaments_to_tend(service.clock.now()) == [full.id, empty.id]
+    started = await tournaments.tend(full.id)
+    assert started.round == 1 and len(started.started) == 1 and len(started.byes) == 1
+    called_off = await tournaments.tend(empty.id)
+    assert called_off.tournament.status == "cancelled" and not called_off.started
