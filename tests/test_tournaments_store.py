@@ -117,8 +117,9 @@ async def test_above_ten_players_a_round_robin_plays_in_rating_seeded_divisions(
     news = await tournaments.start(tournament.id, GUILD, 1)
     assert len(news.started) == 2 * 15  # two divisions of six, each all-play-all
     games = await service.store.tournament_games(tournament.id)
-    by_division = {d: {s.user_id for g in games if g.division == d for s in (await service.get(g.match_id)).seats}
-                   for d in (1, 2)}  # fmt: skip
+    by_division = {
+        d: {s.user_id for g in games if g.division == d for s in (await service.get(g.match_id)).seats} for d in (1, 2)
+    }
     assert by_division[1].isdisjoint(by_division[2]) and len(by_division[1]) == len(by_division[2]) == 6
 
 
@@ -162,8 +163,9 @@ async def test_a_rated_event_feeds_the_servers_ratings_and_an_unrated_one_does_n
             await service.play(match.id, mover, game.legal_notations()[0])
         ended = await service.resign(match.id, await _mover(service, match.id))
         assert await ratings.settle(ended.match) is rated
-        await service.store.end_tournament(tournament.id, (await service.store.get_tournament(tournament.id)).version,
-                                           "finished", 0.0)  # fmt: skip
+        await service.store.end_tournament(
+            tournament.id, (await service.store.get_tournament(tournament.id)).version, "finished", 0.0
+        )
     assert len(await service.store.leaderboard(GUILD, "bump")) == 2
 
 

@@ -11,16 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 from dataclasses import dataclass, field
-from typing import Any
 
 from games import GameError
 from games import get as get_game
 from render.standings import render_standings
 
 from ..domain.errors import Refusal
-from ..domain.model import MatchRow, SeatRow
+from ..domain.model import MatchRow
 from ..domain.outcome import Change, Outcome
 from ..domain.replay import apply_logged, effective_moves, replay
 from ..domain.seats import game_of, person_to_move, player_row
@@ -28,14 +26,13 @@ from ..domain.tournament import (
     FORMATS,
     LIVE_STATUSES,
     NewRound,
-    NewTable,
     TournamentGame,
     TournamentRow,
 )
 from .lobby import MAX_DAYS_PER_MOVE, MIN_DAYS_PER_MOVE, parse_options
 from .matches import MatchService
-from .pairing import Entrant, berger_rounds, bide_tables, divisions, swiss_round
-from .standings import ROUND_ROBIN_TIEBREAKS, SWISS_TIEBREAKS, GameResult, Standing, placement_points, standings
+from .rounds import Rounds
+from .standings import ROUND_ROBIN_TIEBREAKS, SWISS_TIEBREAKS, Standing, standings
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +75,7 @@ class Tournaments:
         self.service = service
         self.store = service.store
         self.clock = service.clock
+        self.rounds = Rounds(service)
         self._tending: dict[int, asyncio.Lock] = {}  # one look at an event at a time here (the store decides)
 
     # -- finding an event ------------------------------------------------------------------------
@@ -237,51 +235,12 @@ class Tournaments:
         for player in tournament.players:
             player.rating = seeds[player.user_id]
         if tournament.format == "round-robin":
-            new = await self._round_robin(tournament)
+            new = await self.rounds.round_robin(tournament)
         else:
-            new = await self._swiss_round(tournament, 1, [], [])
+            new = await self.rounds.swiss(tournament, 1, [], [])
             new.rounds = tournament.rounds
         new.seeds = seeds
         return await self._store(tournament, new)
-
-    async def _round_robin(self, tournament: TournamentRow) -> NewRound:
-        seeded = [p.user_id for p in self._by_seed(tournament)]
-        tables, rounds = [], 0
-        for number, group in enumerate(divisions(seeded), start=1):
-            schedule = berger_rounds(group)
-            rounds = max(rounds, len(schedule))
-            for r, games in enumerate(schedule, start=1):
-                for board, pair in enumerate(games, start=1):
-                    tables.append(await self._table(tournament, r, board + 100 * (number - 1), number, list(pair)))
-        return NewRound(round=rounds, tables=tables, byes=[], rounds=rounds)
-
-    @staticmethod
-    def _by_seed(tournament: TournamentRow) -> list[Any]:
-        return sorted(tournament.players, key=lambda p: (-(p.rating or 0.0), p.joined_at, p.user_id))
-
-    async def _table(
-        self, tournament: TournamentRow, round_number: int, board: int, division: int, user_ids: list[int]
-    ) -> NewTable:
-        names = {p.user_id: p.name for p in tournament.players}
-        seats = [SeatRow(i + 1, uid, names[uid]) for i, uid in enumerate(user_ids)]
-        game = get_game(tournament.game).new(len(seats), tournament.options)
-        now = self.clock.now()
-        draft = MatchRow(
-            id=0, game=tournament.game, options=tournament.options, players=len(seats), guild_id=tournament.guild_id,
-            channel_id=tournament.channel_id, thread_id=None, lobby_message_id=None, board_channel_id=None,
-            board_message_id=None, creator_id=tournament.organizer_id, status="active", state=None, version=1,
-            created_at=now, updated_at=now, turn_started_at=now, result=None, seats=seats,
-            days_per_move=tournament.days_per_move, rated=tournament.rated,
-        )  # fmt: skip
-        return NewTable(
-            round=round_number,
-            board=board,
-            division=division,
-            seats=seats,
-            state=game.to_json(),
-            reminder=self.service.schedule.reminder_for(draft, game),
-            deadline_at=await self.service.schedule.deadline_for(draft, game, now),
-        )
 
     async def _store(self, tournament: TournamentRow, new: NewRound) -> TournamentNews | None:
         ids = await self.store_round(tournament, new)
@@ -304,52 +263,6 @@ class Tournaments:
         )
 
     # -- Swiss rounds --------------------------------------------------------------------------------
-
-    async def _swiss_round(
-        self, tournament: TournamentRow, number: int, games: list[TournamentGame], results: list[GameResult]
-    ) -> NewRound:
-        active = tournament.active_players
-        table = standings(
-            [(p.user_id, p.name, p.withdrawn) for p in tournament.players],
-            results,
-            [g.bye_user_id for g in games if g.bye_user_id is not None],
-            tournament.format,
-        )
-        points = {row.user_id: row.points for row in table}
-        seed_rank = {p.user_id: i for i, p in enumerate(self._by_seed(tournament))}
-        ordered = sorted(active, key=lambda p: (-points.get(p.user_id, 0.0), seed_rank[p.user_id]))
-        opponents: dict[int, set[int]] = {p.user_id: set() for p in tournament.players}
-        balance = dict.fromkeys(opponents, 0)
-        met: dict[frozenset[int], int] = {}
-        for result in results:
-            for uid in result.players:
-                opponents[uid].update(o for o in result.players if o != uid)
-            for i, a in enumerate(result.players):
-                for b in result.players[i + 1 :]:
-                    met[frozenset((a, b))] = met.get(frozenset((a, b)), 0) + 1
-            balance[result.players[0]] += 1
-            if len(result.players) == 2:
-                balance[result.players[1]] -= 1
-        byes = {p.user_id: sum(g.bye_user_id == p.user_id for g in games) for p in tournament.players}
-        entrants = [
-            Entrant(p.user_id, points.get(p.user_id, 0.0), rank, frozenset(opponents[p.user_id]),
-                    balance[p.user_id], byes[p.user_id])
-            for rank, p in enumerate(ordered)
-        ]  # fmt: skip
-        tables: list[NewTable] = []
-        bye: list[tuple[int, int]] = []
-        if get_game(tournament.game).max_players > 2:
-            for board, seated in enumerate(bide_tables(entrants, met), start=1):
-                tables.append(await self._table(tournament, number, board, 1, seated))
-        else:
-            paired = swiss_round(entrants, number)
-            if paired.relaxed:
-                log.info("tournament %s round %s: relaxed %s", tournament.id, number, ", ".join(paired.relaxed))
-            for board, pair in enumerate(paired.pairs, start=1):
-                tables.append(await self._table(tournament, number, board, 1, list(pair)))
-            if paired.bye is not None:
-                bye.append((number, paired.bye))
-        return NewRound(round=number, tables=tables, byes=bye)
 
     # -- tending an event: forfeits, the next round, the end ----------------------------------------
 
@@ -380,22 +293,22 @@ class Tournaments:
             return None
         news = TournamentNews(tournament)
         games = await self.store.tournament_games(tournament.id)
-        matches = await self._matches(games)
+        matches = await self.rounds.matches(games)
         news.forfeits = await self._forfeit(tournament, matches)
         if news.forfeits:
-            matches = await self._matches(games)
+            matches = await self.rounds.matches(games)
         current = [
             g for g in games if g.match_id is not None and (tournament.format != "swiss" or g.round == tournament.round)
         ]
         if any(matches[g.match_id].status == "active" for g in current if g.match_id in matches):
             return news
-        results = await self._results(games, matches)
+        results = await self.rounds.results(games, matches)
         if tournament.format == "swiss" and tournament.round < tournament.rounds:
             news.withdrawn = await self._withdraw_inactive(tournament, games, matches)
             if news.withdrawn:
                 tournament = await self.get(tournament.id)
             if len(tournament.active_players) >= self.min_players(tournament.game):
-                new = await self._swiss_round(tournament, tournament.round + 1, games, results)
+                new = await self.rounds.swiss(tournament, tournament.round + 1, games, results)
                 started = await self._store(tournament, new)
                 if started is None:
                     return news  # another process advanced it first
@@ -406,15 +319,6 @@ class Tournaments:
         news.tournament = await self.get(tournament.id)
         news.final = await self.standings(tournament.id, tournament.guild_id)
         return news
-
-    async def _matches(self, games: list[TournamentGame]) -> dict[int, MatchRow]:
-        found = {}
-        for game in games:
-            if game.match_id is not None:
-                match = await self.store.get_match(game.match_id)
-                if match is not None:
-                    found[game.match_id] = match
-        return found
 
     async def _forfeit(self, tournament: TournamentRow, matches: dict[int, MatchRow]) -> list[Outcome]:
         """Resign withdrawn players from the games they still sit in (each resignation a move: once)."""
@@ -488,8 +392,8 @@ class Tournaments:
     async def standings(self, tournament_id: int, guild_id: int) -> Standings:
         tournament = await self.get(tournament_id, guild_id)
         games = await self.store.tournament_games(tournament.id)
-        matches = await self._matches(games)
-        results = await self._results(games, matches)
+        matches = await self.rounds.matches(games)
+        results = await self.rounds.results(games, matches)
         division_of: dict[int, int] = {}
         for game in games:
             match = matches.get(game.match_id or 0)
@@ -506,36 +410,3 @@ class Tournaments:
         left = sum(1 for g in current if g.match_id in matches and matches[g.match_id].status == "active")
         tiebreaks = SWISS_TIEBREAKS if tournament.format == "swiss" else ROUND_ROBIN_TIEBREAKS
         return Standings(tournament, rows, tiebreaks, left)
-
-    async def _results(self, games: list[TournamentGame], matches: dict[int, MatchRow]) -> list[GameResult]:
-        results = []
-        for game in games:
-            match = matches.get(game.match_id or 0)
-            if match is not None and match.status == "finished" and match.state is not None:
-                seated = tuple(s.user_id for s in sorted(match.seats, key=lambda s: s.seat))
-                results.append(GameResult(game.round, seated, await self._points(match)))
-        return results
-
-    async def _points(self, match: MatchRow) -> dict[int, float]:
-        """Points by placement: the winners first, then those still playing at the end (by score, when the game
-        keeps one), then those who resigned or ran out of time, the later to leave the better."""
-        game = game_of(match)
-        holder = {seat: player_row(match, game, seat).user_id for seat in range(1, game.players + 1)}
-        winners = [holder[s] for s in game.winners]
-        position = replay(match, [])
-        leavers: list[int] = []
-        for move in effective_moves(await self.store.moves(match.id)):
-            if move.kind in ("resign", "timeout"):
-                leavers.append(player_row(match, position, move.seat).user_id)
-            apply_logged(position, move)
-        scores = game.scores()
-        stayed = [holder[s] for s in holder if holder[s] not in winners and holder[s] not in leavers]
-        order: list[list[int]] = [winners] if winners else []
-        by_score: dict[float, list[int]] = {}
-        for seat, uid in holder.items():
-            if uid in stayed:
-                key = scores[seat - 1] if scores is not None and winners else 0.0
-                by_score.setdefault(-key if not math.isnan(key) else 0.0, []).append(uid)
-        order += [by_score[k] for k in sorted(by_score)]
-        order += [[uid] for uid in reversed(leavers) if uid not in winners]
-        return placement_points([group for group in order if group])

@@ -86,9 +86,19 @@ class PostgresTournaments:
                 "INSERT INTO tournaments (guild_id, channel_id, organizer_id, game, options, format, rounds,"
                 " days_per_move, max_players, starts_at, rated, status, created_at, updated_at)"
                 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'open', $12, $12) RETURNING id",
-                guild_id, channel_id, organizer_id, game, json.dumps(options), fmt, rounds, days_per_move,
-                max_players, starts_at, int(rated), now,
-            )  # fmt: skip
+                guild_id,
+                channel_id,
+                organizer_id,
+                game,
+                json.dumps(options),
+                fmt,
+                rounds,
+                days_per_move,
+                max_players,
+                starts_at,
+                int(rated),
+                now,
+            )
         return int(tournament_id)
 
     async def get_tournament(self, tournament_id: int) -> TournamentRow | None:
@@ -198,20 +208,32 @@ class PostgresTournaments:
                 if plan is not None:
                     await db.execute(
                         _INSERT_REMINDER,
-                        match_id, plan.user_id, plan.ply, now, plan.guild_id, plan.default_hours,
-                    )  # fmt: skip
+                        match_id,
+                        plan.user_id,
+                        plan.ply,
+                        now,
+                        plan.guild_id,
+                        plan.default_hours,
+                    )
                 await db.execute(
                     "INSERT INTO tournament_games (tournament_id, round, board, division, match_id)"
                     " VALUES ($1, $2, $3, $4, $5)",
-                    tournament_id, table.round, table.board, table.division, match_id,
-                )  # fmt: skip
+                    tournament_id,
+                    table.round,
+                    table.board,
+                    table.division,
+                    match_id,
+                )
                 ids.append(int(match_id))
             for number, (round_number, user_id) in enumerate(new.byes, start=1):
                 await db.execute(
                     "INSERT INTO tournament_games (tournament_id, round, board, division, bye_user_id)"
                     " VALUES ($1, $2, $3, 1, $4)",
-                    tournament_id, round_number, 1000 + number, user_id,
-                )  # fmt: skip
+                    tournament_id,
+                    round_number,
+                    1000 + number,
+                    user_id,
+                )
 
         done = await self._changed(tournament_id, expected_version, "open" if starting else "running", now, work)
         return ids if done else None

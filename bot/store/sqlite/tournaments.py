@@ -75,9 +75,22 @@ class SqliteTournaments:
                 "INSERT INTO tournaments (guild_id, channel_id, organizer_id, game, options, format, rounds,"
                 " days_per_move, max_players, starts_at, rated, status, created_at, updated_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?)",
-                (guild_id, channel_id, organizer_id, game, json.dumps(options), fmt, rounds, days_per_move,
-                 max_players, starts_at, int(rated), now, now),
-            )  # fmt: skip
+                (
+                    guild_id,
+                    channel_id,
+                    organizer_id,
+                    game,
+                    json.dumps(options),
+                    fmt,
+                    rounds,
+                    days_per_move,
+                    max_players,
+                    starts_at,
+                    int(rated),
+                    now,
+                    now,
+                ),
+            )
             return cursor.lastrowid
 
         result: int | None = await self._transact(write)
@@ -205,9 +218,17 @@ class SqliteTournaments:
                 if plan is not None:
                     conn.execute(
                         f"INSERT INTO reminders (match_id, user_id, ply, remind_at) VALUES (?, ?, ?, {_REMINDER_AT})",
-                        (match_id, plan.user_id, plan.ply, now, plan.user_id, plan.guild_id, plan.guild_id,
-                         plan.default_hours),
-                    )  # fmt: skip
+                        (
+                            match_id,
+                            plan.user_id,
+                            plan.ply,
+                            now,
+                            plan.user_id,
+                            plan.guild_id,
+                            plan.guild_id,
+                            plan.default_hours,
+                        ),
+                    )
                 conn.execute(
                     "INSERT INTO tournament_games (tournament_id, round, board, division, match_id)"
                     " VALUES (?, ?, ?, ?, ?)",
