@@ -172,10 +172,12 @@ async def test_restarts_between_each_step_lose_no_pairing_and_open_no_match_twic
     for match in second:
         boards = [m for m in world.emu.messages(world.emu.channel(match.thread_id)) if m.attachments]
         assert len(boards) == 1, match.id
+        assert boards[0].content.startswith("(Posted after a restart.)")  # opened by start-up's catch-up
     notices = [m for m in world.emu.messages(world.channel) if "round 2 of 2 has started" in m.content]
     assert len(notices) == 1
     games = await world.bot.chat.service.store.tournament_games(tournament_id)
     assert len([g for g in games if g.match_id is not None]) == 4  # two rounds of two: nothing doubled
+    assert len(world.emu.threads(world.channel)) == 4  # a thread per match, none twice
 
 
 async def test_bad_input_is_refused_privately_and_changes_nothing(world7):

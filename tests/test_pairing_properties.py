@@ -45,7 +45,7 @@ def play_swiss(count: int, rounds: int, seed: int, withdraw_after: int | None = 
     return history, byes, balance
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(count=st.integers(2, 24), seed=st.integers(0, 10**6), data=st.data())
 def test_swiss_never_rematches_gives_one_bye_at_most_and_balances_turn_order(count, seed, data):
     # a complete round without a rematch always exists while rounds <= count // 2 (Dirac's theorem)
@@ -72,6 +72,7 @@ def test_berger_tables_pair_everyone_once_and_balance_who_moves_first(count):
     assert all(abs(first[p] - second[p]) <= 1 for p in players)
 
 
+@settings(max_examples=50, deadline=None)
 @given(count=st.integers(1, 95))
 def test_divisions_hold_at_most_ten_in_seeding_order(count):
     seeded = list(range(count))
@@ -81,6 +82,7 @@ def test_divisions_hold_at_most_ten_in_seeding_order(count):
     assert max(map(len, groups)) - min(map(len, groups)) <= 1
 
 
+@settings(max_examples=30, deadline=None)
 @given(count=st.integers(3, 40))
 def test_bide_tables_seat_everyone_at_tables_of_three_or_four(count):
     sizes = table_sizes(count)
