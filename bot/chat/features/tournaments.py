@@ -147,17 +147,29 @@ class TournamentDesk:
             await self.chat.announcer.announce_in_home(outcome)
         if news.withdrawn:
             await self.post(tournament, texts.tournament_withdrawn(tournament, news.withdrawn, inactive=True), [])
-        for outcome in news.started:
-            try:
-                await self.chat.opening.open_missed_match(outcome, prefix="")
-            except Exception:  # Discord failed: start-up's catch-up (or the retry) opens it
-                log.exception("tournament %s: match %s could not be opened now", tournament.id, outcome.match.id)
+        await self._open(news)
         if news.started:
             await self.tell_round(tournament)
         if news.final is not None:
             await self.tell_podium(news.final)
         if (news.started and news.round == 1) or news.final is not None or tournament.status == "cancelled":
             await self.refresh_announcement(tournament)
+
+    async def _open(self, news: TournamentNews) -> None:
+        """Open the new round's matches in their threads. Each first board is claimed first, all of them
+        before the first opens (a large round takes a while under Discord's limits): another process's look
+        for unposted boards must not post one meanwhile."""
+        service = self.chat.service
+        claimed = [outcome for outcome in news.started if await service.claim_announcement(outcome.match.id)]
+        for outcome in claimed:
+            match_id = outcome.match.id
+            try:
+                await self.chat.opening.open_missed_match(outcome, prefix="")
+            except Exception:  # Discord failed: the retry, another process's look, or start-up's catch-up opens it
+                log.exception("tournament %s: match %s could not be opened now", news.tournament.id, match_id)
+            stored = await service.read(match_id)
+            if stored is not None and stored.announced_version < stored.version:
+                await service.release_announcement(match_id)  # not posted: whoever retries may claim it
 
     async def tell_round(self, tournament: TournamentRow) -> None:
         """The current round's pairings in the event's channel, once (claimed in the store)."""
