@@ -83,7 +83,7 @@ def divisions(seeded: list[int], size: int = DIVISION_SIZE) -> list[list[int]]:
 
 # The tiers of rules, strictest first: (rematches allowed, turn-order clashes allowed, second byes allowed).
 _TIERS = ((False, False, False), (False, True, False), (True, True, False), (True, True, True))
-_CLASH, _REMATCH = 10**6, 10**9  # penalties that outweigh any difference of scores
+_CLASH, _REMATCH = 10**9, 10**12  # above any total of score differences (24 half points² · 65² · 32 < 10⁹)
 
 
 def swiss_round(entrants: list[Entrant], round_number: int) -> SwissRound:
