@@ -35,6 +35,9 @@ from bot.service.tournaments import Tournaments  # noqa: E402
 from bot.store import open_store  # noqa: E402
 
 
+RELAXED: Counter[str] = Counter()  # rounds in which a rule had to give way, by rule
+
+
 def swiss_event(count: int, rounds: int, seed: int) -> list[float]:
     """Seconds each round's pairing took, results random (wins, draws, losses)."""
     rng = random.Random(seed)
@@ -50,7 +53,7 @@ def swiss_event(count: int, rounds: int, seed: int) -> list[float]:
         started = time.perf_counter()
         paired = swiss_round(entrants, number)
         times.append(time.perf_counter() - started)
-        assert not paired.relaxed or "rematch" not in paired.relaxed, paired.relaxed
+        RELAXED.update(f"{count} players: {rule}" for rule in paired.relaxed)
         if paired.bye is not None:
             byes[paired.bye] += 1
             score[paired.bye] += 1
@@ -114,6 +117,7 @@ def main() -> None:
         line("Swiss 16 players (baseline)", swiss16),
         line("Berger 64 in divisions", berger64),
         line("round 2 of 64, stored", stored),
+        f"rounds that relaxed a rule: {dict(RELAXED) or 'none'} (of {len(swiss64)} + {len(swiss16)})",
         f"target: a 64-player Swiss pairing under 1 s: {'met' if max(swiss64) < 1.0 else 'NOT met'}",
     ]
     text = "\n".join(out) + "\n"
