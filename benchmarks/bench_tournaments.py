@@ -34,7 +34,6 @@ from bot.service.pairing import Entrant, berger_rounds, divisions, swiss_round  
 from bot.service.tournaments import Tournaments  # noqa: E402
 from bot.store import open_store  # noqa: E402
 
-
 RELAXED: Counter[str] = Counter()  # rounds in which a rule had to give way, by rule
 
 
