@@ -65,10 +65,6 @@ class TournamentNews:
     withdrawn: list[int] = field(default_factory=list)  # players withdrawn for inactivity before this round
     final: Standings | None = None  # the event is over: its final standings
 
-    @property
-    def anything(self) -> bool:
-        return bool(self.started or self.forfeits or self.withdrawn or self.final or self.byes)
-
 
 class Tournaments:
     def __init__(self, service: MatchService) -> None:
