@@ -1191,7 +1191,8 @@ def standings_text(table: Standings) -> str:
         breaks = ", ".join(f"{name} {_points(t)}" for name, t in zip(table.tiebreaks, row.tiebreaks, strict=True))
         where = f"D{row.division} " if divisions else ""
         gone = " (withdrawn)" if row.withdrawn else ""
-        lines.append(f"{where}{row.place}. {escape(row.name)}{gone} — {_points(row.points)} pts ({breaks})")
+        pts = "pt" if row.points == 1 else "pts"
+        lines.append(f"{where}{row.place}. {escape(row.name)}{gone} — {_points(row.points)} {pts} ({breaks})")
     if table.tournament.status == "running" and table.games_left:
         lines.append(f"{table.games_left} {_plural(table.games_left, 'game')} of this round still in play.")
     return _bounded("\n".join(lines))
@@ -1205,7 +1206,7 @@ def podium(table: Standings) -> str:
     for division in divisions:
         top = [r for r in table.rows if r.division == division and r.place <= 3 and not r.withdrawn]
         label = f"Division {division}: " if len(divisions) > 1 else ""
-        podium_ = ", ".join(f"{medals.get(r.place, '')} <@{r.user_id}> ({_points(r.points)} pts)" for r in top)
+        podium_ = ", ".join(f"{medals.get(r.place, '')} <@{r.user_id}> ({_points(r.points)})" for r in top)
         lines.append(f"{label}{podium_}")
     lines.append("Final standings below; ties broken by " + ", then ".join(table.tiebreaks) + ".")
     return _bounded("\n".join(lines))
