@@ -19,6 +19,7 @@ MARGIN = 20
 ROW = 46
 TEXT = 26
 TITLE = 30
+SMALL = 24  # the subtitle: what stage, which tie-breaks
 INK, FAINT, PAPER, STRIPE, RULE = (32, 33, 36), (96, 99, 106), (255, 255, 255), (242, 244, 247), (200, 204, 210)
 GOLD, SILVER, BRONZE = (212, 167, 44), (160, 166, 173), (184, 115, 51)
 NAME_COLUMN = 1  # the column that takes the room the numbers leave
@@ -37,13 +38,16 @@ def render_standings(
     ]
     name_width = WIDTH - 2 * MARGIN - sum(number_widths)
     widths = [number_widths[0], name_width, *number_widths[1:]]
-    height = MARGIN + TITLE + 12 + TEXT + 16 + ROW * len(body) + MARGIN
+    notes = _wrap(subtitle, WIDTH - 2 * MARGIN, SMALL)
+    height = MARGIN + TITLE + 12 + (SMALL + 8) * len(notes) + 8 + ROW * len(body) + MARGIN
     image = Image.new("RGB", (WIDTH, height), PAPER)
     draw = ImageDraw.Draw(image)
     draw.text((MARGIN, MARGIN), _fit(title, WIDTH - 2 * MARGIN, TITLE, True), font=font(TITLE, bold=True), fill=INK)
     y: float = MARGIN + TITLE + 12
-    draw.text((MARGIN, y), _fit(subtitle, WIDTH - 2 * MARGIN, TEXT - 2), font=font(TEXT - 2), fill=FAINT)
-    y += TEXT + 16
+    for note in notes:
+        draw.text((MARGIN, y), note, font=font(SMALL), fill=FAINT)
+        y += SMALL + 8
+    y += 8
     for index, cells in enumerate(body):
         header = index == 0
         faint = not header and index - 1 < len(withdrawn) and withdrawn[index - 1]
@@ -75,6 +79,20 @@ def render_standings(
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()
+
+
+def _wrap(text: str, width: float, size: int, most: int = 3) -> list[str]:
+    """``text`` in lines of whole words no wider than ``width`` (at most ``most``, the last cut to fit)."""
+    face = font(size)
+    lines: list[str] = []
+    for word in displayable(text, fallback="").split(" "):
+        if lines and face.getlength(lines[-1] + " " + word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    if len(lines) > most:
+        lines = [*lines[: most - 1], _fit(" ".join(lines[most - 1 :]), width, size)]
+    return [_fit(line, width, size) for line in lines]
 
 
 def _fit(text: str, width: float, size: int, bold: bool = False) -> str:

@@ -1194,7 +1194,8 @@ def standings_text(table: Standings) -> str:
         pts = "pt" if row.points == 1 else "pts"
         lines.append(f"{where}{row.place}. {escape(row.name)}{gone} — {_points(row.points)} {pts} ({breaks})")
     if table.tournament.status == "running" and table.games_left:
-        lines.append(f"{table.games_left} {_plural(table.games_left, 'game')} of this round still in play.")
+        which = " of this round" if table.tournament.format == "swiss" else ""
+        lines.append(f"{table.games_left} {_plural(table.games_left, 'game')}{which} still in play.")
     return _bounded("\n".join(lines))
 
 
