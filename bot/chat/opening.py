@@ -57,11 +57,12 @@ class MatchOpening:
             message = await interaction.followup.send(text, wait=True, **kwargs)
         await self.service.mark_announced(match.id, match.version, message.channel.id, message.id)
 
-    async def open_missed_match(self, outcome: Outcome) -> None:
+    async def open_missed_match(self, outcome: Outcome, prefix: str = texts.POSTED_AFTER_RESTART) -> None:
         """At start-up: a match that started just before a stop, its thread never opened, gets it now.
 
         Without this it would play in the channel for good. Its first board is posted there (retried in the
-        background if Discord refuses it now).
+        background if Discord refuses it now). A match the bot started by itself (a tournament's round) opens
+        by the same path, without the restart's ``prefix``.
         """
         match = outcome.match
         channel = await channel_by_id(self.client, match.channel_id)
@@ -78,7 +79,7 @@ class MatchOpening:
         message: discord.Message | None = None
         if target is not None:
             try:
-                message = await target.send(texts.POSTED_AFTER_RESTART + text, **kwargs)
+                message = await target.send(prefix + text, **kwargs)
             except discord.HTTPException as error:
                 log.warning("match %s: its first board was refused after a restart (%s)", match.id, error)
         if message is None:

@@ -21,6 +21,8 @@ from ..domain.errors import Refusal
 from ..domain.model import ChallengeCaps, ChallengeRefusal, GuildSettings, MatchRow, MoveRow, Preferences, RatingRow
 from ..domain.outcome import Change, DeadlineJob, OfferAnswer, OfferNotice, Outcome, ReminderJob
 from ..domain.seats import info, player_row, title, user_to_move
+from ..domain.tournament import TournamentRow
+from ..service.tournaments import Standings
 from .markup import escape, fit, quoted
 
 HOUR, DAY = 3600.0, 86400.0
@@ -1090,3 +1092,205 @@ def help_page(commands: Sequence[tuple[str, str]]) -> str:
         "Rules of each game: `/rules game`. Play in the match's thread; the buttons on the boards do the rest."
     )
     return "\n".join(lines)[:2000]
+
+
+# -- tournaments ----------------------------------------------------------------------------------
+
+
+def tournament_title(tournament: TournamentRow) -> str:
+    kind = "round robin" if tournament.format == "round-robin" else "Swiss"
+    return f"{get_game(tournament.game).name} {kind} tournament #{tournament.id}"
+
+
+def _tournament_refusal(text: str) -> Callable[[dict[str, Any]], str]:
+    return lambda f: text.format(title=tournament_title(f["tournament"])) if "tournament" in f else text
+
+
+REFUSALS.update(
+    {
+        "no_tournament": lambda f: f"There is no tournament #{f['tournament_id']} in this server.",
+        "no_tournaments": lambda f: "There is no tournament in this server. Create one with /tournament create.",
+        "which_tournament": lambda f: (
+            "This server has several tournaments: say which with the `tournament` option ("
+            + ", ".join(f"#{i}" for i in f["ids"][:20])
+            + ")."
+        ),
+        "tournament_format": lambda f: f"A tournament is {' or '.join(f['formats'])}.",
+        "tournament_tables_swiss": lambda f: (
+            f"{f['game']} is played at tables of three or four, which a round robin cannot schedule: "
+            "choose Swiss (tables of players with close scores each round)."
+        ),
+        "tournament_rounds": lambda f: f"A Swiss tournament has {f['low']} to {f['high']} rounds.",
+        "tournament_size": lambda f: f"A tournament takes {f['low']} to {f['high']} players.",
+        "tournament_start_hours": lambda f: (
+            f"A tournament starts by itself at most {f['high'] // 24} days ahead; leave `start_in_hours` out to "
+            "start it yourself with /tournament start."
+        ),
+        "tournament_limit": lambda f: (
+            f"You already run {f['most']} tournaments in this server that are open or under way: finish or "
+            "cancel one before creating another."
+        ),
+        "tournament_already_joined": _tournament_refusal("You have already joined {title}."),
+        "tournament_full": _tournament_refusal("{title} is full."),
+        "tournament_started": _tournament_refusal("{title} has already started: it takes no more players."),
+        "tournament_over": _tournament_refusal("{title} is over."),
+        "tournament_not_joined": _tournament_refusal("You are not a player of {title}."),
+        "tournament_leave_started": _tournament_refusal(
+            "{title} has started: use /tournament withdraw to leave it (your remaining games are forfeited)."
+        ),
+        "tournament_withdraw_before_start": _tournament_refusal(
+            "{title} has not started: use /tournament leave (or its Leave button) instead."
+        ),
+        "tournament_already_withdrawn": _tournament_refusal("You have already withdrawn from {title}."),
+        "tournament_only_organizer_starts": _tournament_refusal("Only the organizer can start {title}."),
+        "tournament_only_organizer_cancels": _tournament_refusal(
+            "Only the organizer or a server manager can cancel {title}."
+        ),
+        "tournament_too_few": lambda f: (
+            f"{tournament_title(f['tournament'])} needs at least {f['needed']} players to start; "
+            f"{f['joined']} {'has' if f['joined'] == 1 else 'have'} joined."
+        ),
+    }
+)
+
+
+def tournament_announcement(tournament: TournamentRow, now: float) -> str:
+    """The event's public message: what it is, when it starts, who has joined (kept current as it fills)."""
+    info_ = get_game(tournament.game)
+    rounds = (
+        f"{tournament.rounds} {_plural(tournament.rounds, 'round')}"
+        if tournament.format == "swiss"
+        else "everyone plays everyone (divisions of up to ten above ten players), all games at once"
+    )
+    if tournament.format == "swiss" and info_.max_players > 2:
+        rounds += ", tables of three or four, points by placement"
+    clock = (
+        "no time limit" if tournament.days_per_move is None else f"{_number(tournament.days_per_move)} days per move"
+    )
+    lines = [
+        f"🏆 **{tournament_title(tournament)}** organized by <@{tournament.organizer_id}>",
+        f"{rounds}; {clock}; {'rated' if tournament.rated else 'not rated'}.",
+    ]
+    if tournament.status == "open":
+        if tournament.starts_at is not None:
+            lines.append(f"Starts <t:{int(tournament.starts_at)}:R>.")
+        else:
+            lines.append("Starts when the organizer runs `/tournament start`.")
+    else:
+        lines.append(
+            {
+                "running": "Under way: `/tournament standings` shows the table.",
+                "finished": "Finished: `/tournament standings` shows the final table.",
+                "cancelled": "Cancelled.",
+            }[tournament.status]
+        )
+    names = ", ".join(escape(p.name) for p in tournament.players) or "nobody yet"
+    lines.append(f"Players ({len(tournament.players)}/{tournament.max_players}): {names}")
+    return _bounded("\n".join(lines))
+
+
+def tournament_joined(tournament: TournamentRow, user_id: int, joined: bool) -> str:
+    verb = "joined" if joined else "left"
+    return f"You {verb} {tournament_title(tournament)} ({len(tournament.players)}/{tournament.max_players} players)."
+
+
+def tournament_round(tournament: TournamentRow, round_number: int, tables: list[MatchRow], byes: list[int]) -> str:
+    """A round's pairings, in the event's channel (each match's thread pings its own players)."""
+    names = {p.user_id: escape(p.name) for p in tournament.players}
+    if tournament.format == "swiss":
+        head = f"**{tournament_title(tournament)}**: round {round_number} of {tournament.rounds} has started."
+    else:
+        head = f"**{tournament_title(tournament)}** has started: all {len(tables)} games at once."
+    lines = [head]
+    for match in tables:
+        players = " vs ".join(names.get(s.user_id, escape(s.name)) for s in sorted(match.seats, key=lambda s: s.seat))
+        where = f" <#{match.thread_id}>" if match.thread_id else ""
+        lines.append(f"• {title(match)}: {players}{where}")
+    lines += [f"• {names.get(user_id, '?')} has the bye (1 point)." for user_id in byes]
+    return _bounded("\n".join(lines))
+
+
+def tournament_started(tournament: TournamentRow) -> str:
+    return (
+        f"**{tournament_title(tournament)}** has started with {len(tournament.players)} players: each game opens "
+        "in its own thread, its players pinged there."
+    )
+
+
+def tournament_called_off(tournament: TournamentRow) -> str:
+    return f"{tournament_title(tournament)} was called off: too few players had joined when it was due to start."
+
+
+def tournament_withdrawn(tournament: TournamentRow, user_ids: list[int], inactive: bool) -> str:
+    names = ", ".join(escape(p.name) for p in tournament.players if p.user_id in user_ids)
+    why = " (lost on time and no turn played for 30 days)" if inactive else ""
+    return f"{names} withdrew from {tournament_title(tournament)}{why}: remaining games are forfeited."
+
+
+def you_withdrew(tournament: TournamentRow, forfeited: int) -> str:
+    games = f"; {forfeited} {_plural(forfeited, 'game')} forfeited" if forfeited else ""
+    return f"You withdrew from {tournament_title(tournament)}{games}. Your played games stand."
+
+
+def tournament_cancelled(tournament: TournamentRow, user_id: int) -> str:
+    return f"<@{user_id}> cancelled {tournament_title(tournament)}. Games already under way go on as ordinary matches."
+
+
+def _points(value: float) -> str:
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def standings_rows(table: Standings) -> tuple[list[str], list[list[str]], list[bool]]:
+    """The standings as table cells (headers, rows, withdrawn), for the picture."""
+    short = {"Buchholz": "BH", "Sonneborn-Berger": "SB", "head-to-head": "H2H", "wins": "W"}
+    headers = ["#", "Player", "Pts", *(short[name] for name in table.tiebreaks)]
+    rows = []
+    for row in table.rows:
+        name = row.name + (" (withdrawn)" if row.withdrawn else "")
+        if len({r.division for r in table.rows}) > 1:
+            name = f"D{row.division} · {name}"
+        rows.append([str(row.place), name, _points(row.points), *(_points(t) for t in row.tiebreaks)])
+    return headers, rows, [row.withdrawn for row in table.rows]
+
+
+def standings_title(table: Standings) -> tuple[str, str]:
+    """(title, subtitle) of the standings picture."""
+    tournament = table.tournament
+    if tournament.status == "finished":
+        stage = "Final standings"
+    elif tournament.format == "swiss":
+        stage = f"Round {tournament.round} of {tournament.rounds}"
+    else:
+        stage = f"{table.games_left} {_plural(table.games_left, 'game')} in play"
+    return tournament_title(tournament), f"{stage} · ties: {', then '.join(table.tiebreaks)}"
+
+
+def standings_text(table: Standings) -> str:
+    """The standings as text (the picture's words, for screen readers and search)."""
+    title_, subtitle = standings_title(table)
+    lines = [f"**{title_}** — {subtitle}"]
+    divisions = len({r.division for r in table.rows}) > 1
+    for row in table.rows:
+        breaks = ", ".join(f"{name} {_points(t)}" for name, t in zip(table.tiebreaks, row.tiebreaks, strict=True))
+        where = f"D{row.division} " if divisions else ""
+        gone = " (withdrawn)" if row.withdrawn else ""
+        pts = "pt" if row.points == 1 else "pts"
+        lines.append(f"{where}{row.place}. {escape(row.name)}{gone} — {_points(row.points)} {pts} ({breaks})")
+    if table.tournament.status == "running" and table.games_left:
+        which = " of this round" if table.tournament.format == "swiss" else ""
+        lines.append(f"{table.games_left} {_plural(table.games_left, 'game')}{which} still in play.")
+    return _bounded("\n".join(lines))
+
+
+def podium(table: Standings) -> str:
+    """The final announcement: the first three (of each division), pinged."""
+    medals = {1: "🥇", 2: "🥈", 3: "🥉"}
+    lines = [f"🏆 **{tournament_title(table.tournament)}** is over!"]
+    divisions = sorted({r.division for r in table.rows})
+    for division in divisions:
+        top = [r for r in table.rows if r.division == division and r.place <= 3 and not r.withdrawn]
+        label = f"Division {division}: " if len(divisions) > 1 else ""
+        podium_ = ", ".join(f"{medals.get(r.place, '')} <@{r.user_id}> ({_points(r.points)})" for r in top)
+        lines.append(f"{label}{podium_}")
+    lines.append("Final standings below; ties broken by " + ", then ".join(table.tiebreaks) + ".")
+    return _bounded("\n".join(lines))

@@ -47,6 +47,7 @@ from .integrity import IntegrityCheck
 from .migrations import MIGRATIONS
 from .rows import _RATING_COLUMNS, _accepted, _move_from, _read_match, clock_columns, guild_settings_from
 from .thread import SqliteThread
+from .tournaments import SqliteTournaments
 
 
 def _full(error: sqlite3.Error) -> bool:
@@ -156,7 +157,7 @@ async def _user_version(db: SqliteThread) -> int:
     return int(row[0]) if row else 0
 
 
-class SqliteStore:
+class SqliteStore(SqliteTournaments):
     """The database. One connection; reads and write transactions are serialised by one lock."""
 
     shared = False  # one process per file (ProcessLock)
