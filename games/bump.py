@@ -9,8 +9,9 @@ are re-exported here.
 Turns
 -----
 A turn is one action: ``pass``; a move ``FROM[,TO][-F]`` followed by the
-mover's choices ``(a) (b)…``; or a reinforcement ``R,TO[-F]``. A move that
-changes nothing (``03``, ``03,03``, ``03-0`` facing 0 already) is ``pass``.
+mover's choices ``(a) (b)…``; or a reinforcement ``R,TO[-F]``. A move written
+out that changes nothing (``03``, ``03,03``, ``03-0`` facing 0 already) is refused
+(issue 26: a typo must not cost the turn), and so is the action.
 Choices name the space the bumped piece would be pushed into (``x`` for a
 push into a wall, else for any capturing option; several pushes into walls
 at one choice are one turn, the first); entries are taken in the
@@ -539,6 +540,12 @@ class Bump(TurnBookkeeping[BumpAction]):
                 raise IllegalMove(f"there is no piece on {NAMES[src]}")
             if b.owner[pid] != seat:
                 raise IllegalMove(f"the piece on {NAMES[src]} is your opponent's")
+            if src == dst and b.facing[pid] == facing:
+                # issue 26: a move that changes nothing (01,01 typed by mistake) is not a silent pass
+                raise IllegalMove(
+                    f"{NAMES[src]} stays on {NAMES[src]} facing {facing}: that moves nothing. Name another "
+                    f"space or a new facing (e.g. {NAMES[src]}-{(facing + 1) % 6}), or write pass to skip moving"
+                )
             dist = self.reachable(src)
             if dst not in dist or dist[dst] + rotation_cost(b.facing[pid], facing) > MAX_POINTS:
                 raise IllegalMove(self._why_not_move(src, dst, facing))
@@ -565,20 +572,8 @@ class Bump(TurnBookkeeping[BumpAction]):
             return
         raise IllegalMove(f"not a Bump action: {action!r}")
 
-    def _normalise(self, action: BumpAction) -> BumpAction:
-        """A move that changes nothing is ``pass`` (issue 8, decision 1)."""
-        if action[0] == "move":
-            _, src, dst, facing, chosen = action
-            pid = self.board.cells[src]
-            if src == dst and pid >= 0 and self.board.facing[pid] == facing:
-                if chosen:
-                    raise IllegalMove("this move changes nothing and bumps nothing: remove the choices")
-                return PASS
-        return action
-
     def apply_action(self, action: BumpAction) -> list[Event]:
         self._check_legal(action)
-        action = self._normalise(action)
         seat = self.current
         if action == PASS:
             events = [Event("pass", seat=seat)]
@@ -686,11 +681,6 @@ class Bump(TurnBookkeeping[BumpAction]):
             raise IllegalMove(str(error)) from None
         self._check_legal(action)
         if action[0] == "move":
-            action = self._normalise(action)
-            if action[0] != "move":  # the move changed nothing: _normalise made it a pass
-                if entries:
-                    raise IllegalMove("this move changes nothing and bumps nothing: remove the parentheses")
-                return PASS
             action = self._resolve_entries(action, entries)
         return action
 
