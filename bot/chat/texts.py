@@ -607,6 +607,11 @@ def rematch_asked(presser_id: int, invited: Sequence[int], lobby: str) -> str:
     )
 
 
+def played_in(channel_id: int) -> str:
+    """Said on a lobby whose match opened its thread elsewhere (the games channel, not a thread in a thread)."""
+    return f"Played in <#{channel_id}>."
+
+
 def rematch_where(channel_id: int, started: bool) -> str:
     return f"Rematch {'started' if started else 'offered'} in <#{channel_id}>."
 

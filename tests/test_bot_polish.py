@@ -1,0 +1,66 @@
+"""Issue 26's chat items through the real bot and the emulator: what a new player found, each pinned."""
+
+import asyncio
+
+from tests.test_bot_computer import humans_turn_or_over, until
+
+THREAD_IN_A_THREAD = 50024
+
+
+async def threads_in(world, channel, count: int, timeout: float = 5.0):
+    """The channel's threads once there are ``count`` of them, each with its first board."""
+
+    async def enough():
+        while True:
+            threads = world.emu.threads(channel)
+            if len(threads) >= count and all(
+                any(m.attachments for m in world.emu.messages(t)) for t in threads[:count]
+            ):
+                return threads
+            await asyncio.sleep(0.01)
+
+    return await asyncio.wait_for(enough(), timeout)
+
+
+async def button_in(world, channel, label: str, timeout: float = 5.0):
+    """The latest message in the channel with a button of that label, and the button."""
+
+    async def posted():
+        while True:
+            for message in reversed(world.emu.messages(channel)):
+                button = next((b for b in message.buttons() if b["label"] == label), None)
+                if button is not None:
+                    return message, button
+            await asyncio.sleep(0.01)
+
+    return await asyncio.wait_for(posted(), timeout)
+
+
+async def test_play_inside_a_match_thread_opens_the_new_match_in_the_games_channel(world):
+    """Issue 26 item 1: /play (and Rematch) typed in a match's thread open the new match's thread in the
+    thread's parent channel, never a thread inside a thread, and the answer says where."""
+    alice = world.users[0]
+    first_id, first_thread = await world.start_two_player()
+    assert first_thread.parent_id == world.channel.id
+    result = await world.emu.invoke(alice, first_thread, "play", {"game": "bide", "computer": "easy"})
+    assert not result.ephemeral, result.text
+    threads = await threads_in(world, world.channel, 2)
+    second = await world.store.match_by_thread(threads[-1].id)
+    assert second is not None and second.id != first_id and second.channel_id == world.channel.id
+    assert [r for r in world.emu.rejections if r.code == THREAD_IN_A_THREAD] == []
+    where = f"Played in <#{threads[-1].id}>."  # the answer says where the match is played
+
+    async def lobby_says_where():
+        return where in world.emu.message(result.response.id).content
+
+    await until(lobby_says_where, timeout=5)
+    # Rematch pressed on its final board: again a thread of its own in the games channel
+    await humans_turn_or_over(world, second.id, alice.id)
+    asked = await world.emu.invoke(alice, threads[-1], "resign", {})
+    confirm = next(b for b in asked.response.buttons() if b["label"] == "Yes, resign")
+    await world.emu.press(alice, asked.response, confirm["custom_id"])
+    final, rematch = await button_in(world, threads[-1], "Rematch")
+    answer = await world.emu.press(alice, final, rematch["custom_id"])
+    assert answer.ephemeral and f"<#{world.channel.id}>" in answer.text, answer.text
+    assert len(await threads_in(world, world.channel, 3)) == 3
+    assert [r for r in world.emu.rejections if r.code == THREAD_IN_A_THREAD] == []
