@@ -686,6 +686,8 @@ class Bump(TurnBookkeeping[BumpAction]):
 
     def _parse_reinforcement(self, body: str) -> ReinforceAction:
         m = re.fullmatch(r"r\s*,\s*([^\s,-]+)\s*(?:-\s*(\S+))?", body)
+        if not m and re.fullmatch(r"r\s*,?", body):
+            raise IllegalMove(self._why_no_bare_reinforcement())
         if not m:
             raise IllegalMove(f"cannot read {body!r}: a reinforcement is written R,TO or R,TO-F (e.g. R,01-0)")
         dst = parse_space(m.group(1))
@@ -701,6 +703,19 @@ class Bump(TurnBookkeeping[BumpAction]):
         else:
             facing = self._parse_facing(m.group(2))
         return reinforce_action(dst, facing)
+
+    def _why_no_bare_reinforcement(self) -> str:
+        """`R` alone names no space: say whether a reinforcement can come on at all, and where (issue 26)."""
+        seat = self.current
+        assert seat is not None
+        if self.reserves[seat - 1] <= 0:
+            return "you have no reserve pieces left to bring on"
+        starts = sorted(START[seat])
+        empty = [NAMES[s] for s in starts if self.board.cells[s] < 0]
+        if not empty:
+            listed = ", ".join(NAMES[s] for s in starts)
+            return f"no starting space of yours is empty ({listed}): free one before bringing a reserve piece on"
+        return f"write where it comes on: R,{empty[0]} (empty starting spaces: {', '.join(empty)})"
 
     @staticmethod
     def _parse_facing(text: str) -> int:

@@ -631,6 +631,20 @@ def test_reinforcement_refusals():
         g2.copy().play_turn("R,09-0")
 
 
+def test_a_bare_r_says_the_real_reason():
+    """Issue 26: `R` with a reserve piece but every starting space taken said "cannot read 'r'"."""
+    full = Bump.new(options={"reserve1": 1})
+    with pytest.raises(IllegalMove, match=r"no starting space of yours is empty \(01, .*\): free one"):
+        full.play_turn("R")
+    with pytest.raises(IllegalMove, match="no reserve"):
+        Bump.new().play_turn("r")
+    free = Bump.new(options={"reserve1": 1})
+    free.play_turn("01,03")
+    free.play_turn("pass")
+    with pytest.raises(IllegalMove, match=r"write where it comes on: R,01 \(empty starting spaces: 01\)"):
+        free.play_turn("R")
+
+
 def test_reinforcement_bumper_to_bumper_is_allowed():
     g = game({"02": [2, 3], "39": [2, 0]}, options={"reserve1": 1}, reserves=[1, 0])
     g.play_turn("R,01-0")  # faces 02, whose bumper faces back: stable
