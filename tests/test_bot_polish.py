@@ -1,7 +1,14 @@
 """Issue 26's chat items through the real bot and the emulator: what a new player found, each pinned."""
 
 import asyncio
+import re
 
+import pytest
+
+from bot.chat import texts
+from bot.domain.errors import Refusal
+from games import GAMES
+from games.interface import GameError
 from tests.test_bot_computer import humans_turn_or_over, until
 
 THREAD_IN_A_THREAD = 50024
@@ -64,3 +71,24 @@ async def test_play_inside_a_match_thread_opens_the_new_match_in_the_games_chann
     assert answer.ephemeral and f"<#{world.channel.id}>" in answer.text, answer.text
     assert len(await threads_in(world, world.channel, 3)) == 3
     assert [r for r in world.emu.rejections if r.code == THREAD_IN_A_THREAD] == []
+
+
+ECHO_LIMIT = 40  # characters of a typed move a refusal may quote
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+@pytest.mark.parametrize("typed", ["x" * 3000, "e5 " * 1000, "01," * 1000, "(" * 3000])
+def test_a_very_long_move_is_answered_quoting_a_short_prefix(game_id, typed):
+    """Issue 26 item 7: a 3,000-character move was answered with 405 characters of its own echo."""
+    game = GAMES[game_id].new(2, None)
+    with pytest.raises(GameError) as error:
+        game.play_turn(typed)
+    answer = texts.refusal(Refusal("illegal_move", text=typed, why=str(error.value)))
+    longest_echo = max(len(run) for run in re.findall(r"(?:x|e5 ?|01,?|\()+", answer) or [""])
+    assert longest_echo <= ECHO_LIMIT and len(answer) <= 250, answer
+
+
+async def test_a_very_long_move_through_the_bot(world):
+    _, thread = await world.start_two_player()
+    answer = await world.emu.invoke(world.users[0], thread, "move", {"move": "x" * 3000})
+    assert answer.ephemeral and "x" * (ECHO_LIMIT + 1) not in answer.text and len(answer.text) <= 250, answer.text

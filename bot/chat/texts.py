@@ -10,6 +10,7 @@ is bounded by the caller (2,000 characters). The wording is the players' interfa
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -150,6 +151,20 @@ def _paused(f: dict[str, Any]) -> str:
     return quarantine_notice(f["match"] if "match" in f else f["match_id"])
 
 
+ECHO_LIMIT = 40  # characters of a player's typed move a refusal quotes back (a 3,000-character paste: issue 26)
+_ENGINE_ECHO = re.compile(rf"'([^'\n]{{{ECHO_LIMIT},}})'|\"([^\"\n]{{{ECHO_LIMIT},}})\"")
+
+
+def short_echoes(why: str) -> str:
+    """An engine's reason with each quoted echo of the typed text cut to a short prefix."""
+
+    def cut(found: re.Match[str]) -> str:
+        echo = found.group(1) if found.group(1) is not None else found.group(2)
+        return f"'{echo[: ECHO_LIMIT - 10]}…'"
+
+    return _ENGINE_ECHO.sub(cut, why)
+
+
 REFUSALS: dict[str, Callable[[dict[str, Any]], str]] = {
     # finding a match
     "no_match": lambda f: f"There is no match #{f['match_id']}.",
@@ -206,7 +221,9 @@ REFUSALS: dict[str, Callable[[dict[str, Any]], str]] = {
         _not_your_turn(f)[:-1] + ", and a preview shows your own move when it is your turn."
     ),
     "old_button": lambda f: "That button belongs to an older position; use the latest board.",
-    "illegal_move": lambda f: f"`{quoted(f['text'])}` is not a legal move: {fit(f['why'], 300)}.",
+    "illegal_move": lambda f: (
+        f"`{quoted(f['text'], ECHO_LIMIT)}` is not a legal move: {fit(short_echoes(f['why']), 300)}."
+    ),
     "already_resigned": lambda f: "You have already resigned from this match.",
     "builder_expired": lambda f: (
         "This turn builder has expired: the match has moved on since it was opened. "
