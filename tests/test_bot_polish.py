@@ -92,3 +92,19 @@ async def test_a_very_long_move_through_the_bot(world):
     _, thread = await world.start_two_player()
     answer = await world.emu.invoke(world.users[0], thread, "move", {"move": "x" * 3000})
     assert answer.ephemeral and "x" * (ECHO_LIMIT + 1) not in answer.text and len(answer.text) <= 250, answer.text
+
+
+async def test_move_in_one_matchs_thread_naming_another_match_is_refused(world):
+    """Issue 26 item 7: `/move match:` naming another match, typed in a match's thread, played there."""
+    alice = world.users[0]
+    first_id, first_thread = await world.start_two_player(a=0, b=1)
+    second_id, _ = await world.start_two_player(a=0, b=2)
+    before = (await world.service.get(second_id)).version
+    answer = await world.emu.invoke(alice, first_thread, "move", {"move": "e5", "match": second_id})
+    await answer.wait_message()
+    assert answer.ephemeral and f"#{second_id}" in answer.text and f"#{first_id}" in answer.text, answer.text
+    assert (await world.service.get(second_id)).version == before
+    suggested = await world.emu.autocomplete(
+        alice, first_thread, "move", {"move": "e", "match": second_id}, focused="move"
+    )
+    assert [c["value"] for c in suggested] == ["-"], suggested

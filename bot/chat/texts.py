@@ -169,6 +169,10 @@ REFUSALS: dict[str, Callable[[dict[str, Any]], str]] = {
     # finding a match
     "no_match": lambda f: f"There is no match #{f['match_id']}.",
     "no_match_here": lambda f: f"There is no match #{f['match_id']} in this server.",
+    "another_matchs_thread": lambda f: (
+        f"This is the thread of {title(f['here'])}, but you named {title(f['named'])}: nothing was played. "
+        f"Play {title(f['named'])} in its own thread, or leave out `match:` to play {title(f['here'])}."
+    ),
     "paused": _paused,
     "not_started": lambda f: f"{title(f['match'])} has not started yet.",
     "over": lambda f: f"{title(f['match'])} is over.",

@@ -54,7 +54,7 @@ class InfoCog(commands.Cog, name="Info"):
     )
     @app_commands.autocomplete(match=match_autocomplete)
     async def board(self, interaction: discord.Interaction, match: int | None = None, zoom: str | None = None) -> None:
-        match_id = await resolve_match_id(interaction, match)
+        match_id = await resolve_match_id(interaction, match, acting=False)
         service = self.chat.service
         if zoom:
             # A zoomed board is drawn at twice the scale: the first one of a board size
@@ -74,7 +74,7 @@ class InfoCog(commands.Cog, name="Info"):
     )
     @app_commands.autocomplete(match=match_autocomplete)
     async def history(self, interaction: discord.Interaction, match: int | None = None, gif: bool = False) -> None:
-        match_id = await resolve_match_id(interaction, match)
+        match_id = await resolve_match_id(interaction, match, acting=False)
         service = self.chat.service
         row, logged = await service.history(match_id)
         text = texts.history(row, [texts.history_line(row, e.number, e.move, e.holder_id) for e in logged])
