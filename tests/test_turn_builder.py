@@ -34,7 +34,8 @@ def test_picks_round_trip_through_text():
 def test_a_play_bai_turn_built_pick_by_pick():
     game = new_game("playbai")
     state = build(game, [])
-    assert not state.can_end and "No action yet" in texts.builder_summary(state)
+    # issue 26: it said "No action yet: pick the first one. Pick the next action."
+    assert not state.can_end and texts.builder_summary(state) == "No action yet: pick your first action from the menu."
     assert all(len(c.label) <= 100 and len(c.description) <= 100 for c in state.choices)
     step = next(c for c in state.choices if c.label == "e2-e3")
     assert step.description == "step to e3"

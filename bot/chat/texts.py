@@ -783,7 +783,9 @@ def not_in_play(match: MatchRow) -> str:
 
 def builder_summary(state: Any) -> str:
     """The turn builder's line: the actions picked so far, and what to do next."""
-    head = f"So far: `{state.notation}`." if state.notations else "No action yet: pick the first one."
+    if not state.notations and not state.can_end:
+        return "No action yet: pick your first action from the menu."
+    head = f"So far: `{state.notation}`." if state.notations else "No action yet."
     if state.game.is_over or (state.can_end and not state.choices):
         return f"{head} Press **End turn** to play it."
     if state.can_end:
