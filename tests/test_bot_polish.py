@@ -108,3 +108,16 @@ async def test_move_in_one_matchs_thread_naming_another_match_is_refused(world):
         alice, first_thread, "move", {"move": "e", "match": second_id}, focused="move"
     )
     assert [c["value"] for c in suggested] == ["-"], suggested
+
+
+async def test_the_resign_confirmation_can_be_cancelled(world):
+    """Issue 26 item 6: the resign confirmation had no Cancel."""
+    alice = world.users[0]
+    match_id, thread = await world.start_two_player()
+    asked = await world.emu.invoke(alice, thread, "resign", {})
+    cancel = next(b for b in asked.response.buttons() if b["label"] == "Cancel")
+    pressed = await world.emu.press(alice, asked.response, cancel["custom_id"])
+    assert pressed.errors == []
+    shown = world.emu.message(asked.response.id)
+    assert "not resigned" in shown.content.lower() and shown.buttons() == [], shown.content
+    assert (await world.service.get(match_id)).status == "active"

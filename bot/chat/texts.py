@@ -699,6 +699,10 @@ def resign_question(match: MatchRow) -> str:
     return f"Resign from **{title(match)}**? This cannot be undone."
 
 
+def resign_cancelled(match: MatchRow) -> str:
+    return f"Not resigned: you are still playing **{title(match)}**."
+
+
 def my_matches(listed: list[tuple[MatchRow, AnyGame | None, bool]], user_id: int, now: float) -> str:
     if not listed:
         return "You have no matches here. Start one with /play."
