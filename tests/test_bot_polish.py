@@ -7,6 +7,7 @@ import pytest
 
 from bot.chat import texts
 from bot.domain.errors import Refusal
+from bot.domain.model import RatingRow
 from games import GAMES
 from games.interface import GameError
 from tests.test_bot_computer import humans_turn_or_over, until
@@ -121,3 +122,28 @@ async def test_the_resign_confirmation_can_be_cancelled(world):
     shown = world.emu.message(asked.response.id)
     assert "not resigned" in shown.content.lower() and shown.buttons() == [], shown.content
     assert (await world.service.get(match_id)).status == "active"
+
+
+async def test_ratings_are_shown_on_an_elo_like_scale_provisional_until_five_games(world):
+    """Issue 26 item 6: "-1.8" after one loss puzzled; ratings read like Elo (1500 to start), marked
+    provisional (?) until 5 rated games and listed after the settled ones, and /leaderboard says so."""
+    alice, bob, carol = world.users[:3]
+    rows = [
+        RatingRow(world.guild.id, "bide", alice.id, "alice", 23.2, 8.0, 1, 0, 1, 0),  # one loss: ordinal -1.8
+        RatingRow(world.guild.id, "bide", bob.id, "bob", 35.0, 7.0, 2, 2, 0, 0),  # lucky start: provisional
+        RatingRow(world.guild.id, "bide", carol.id, "carol", 30.0, 2.0, 12, 8, 4, 0),  # settled
+    ]
+    async with world.store.transaction() as db:
+        for r in rows:
+            await db.execute(
+                "INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
+                (r.guild_id, r.game, r.user_id, r.name, r.mu, r.sigma, r.games, r.wins, r.losses, r.draws),
+            )
+    board = await world.emu.invoke(alice, world.channel, "leaderboard", {"game": "bide"})
+    lines = board.text.splitlines()
+    assert lines[1].startswith(f"1. <@{carol.id}> — 1650 (")
+    assert lines[2].startswith(f"2. <@{bob.id}> — 1800? (")
+    assert lines[3].startswith(f"3. <@{alice.id}> — 1446? (")
+    assert "1500" in lines[-1] and "provisional" in lines[-1] and "5 rated games" in lines[-1]
+    profile = await world.emu.invoke(alice, world.channel, "profile", {})
+    assert "Bide: rating 1446? (provisional), #3 of 3" in profile.text, profile.text

@@ -18,7 +18,17 @@ from games import AnyGame, Event
 from games import get as get_game
 
 from ..domain.errors import Refusal
-from ..domain.model import ChallengeCaps, ChallengeRefusal, GuildSettings, MatchRow, MoveRow, Preferences, RatingRow
+from ..domain.model import (
+    PROVISIONAL_GAMES,
+    RATING_START,
+    ChallengeCaps,
+    ChallengeRefusal,
+    GuildSettings,
+    MatchRow,
+    MoveRow,
+    Preferences,
+    RatingRow,
+)
 from ..domain.outcome import Change, DeadlineJob, OfferAnswer, OfferNotice, Outcome, ReminderJob
 from ..domain.seats import info, player_row, title, user_to_move
 from .markup import escape, fit, quoted
@@ -975,9 +985,20 @@ def server_settings(settings: GuildSettings, default_reminder_hours: float) -> s
 TOP = 10
 
 
+RATINGS_EXPLAINED = (
+    f"-# Ratings read like chess's Elo: everyone starts at {RATING_START}, and 200 points ahead means winning "
+    f"about 3 games in 4. A rating with ? is provisional (fewer than {PROVISIONAL_GAMES} rated games of this "
+    "game) and is listed after the settled ones."
+)
+
+
+def shown_rating(row: RatingRow) -> str:
+    return f"{row.rating}{'?' if row.provisional else ''}"
+
+
 def _rating_line(rank: int, row: RatingRow) -> str:
     return (
-        f"{rank}. <@{row.user_id}> — {row.skill:.1f} "
+        f"{rank}. <@{row.user_id}> — {shown_rating(row)} "
         f"({row.games} {_plural(row.games, 'game')}: {row.wins} W / {row.losses} L / {row.draws} D)"
     )
 
@@ -994,6 +1015,7 @@ def leaderboard(game_name: str, board: list[RatingRow], user_id: int) -> str:
     elif mine > TOP:
         lines.append("…")
         lines.append(_rating_line(mine, board[mine - 1]) + " ← you")
+    lines.append(RATINGS_EXPLAINED)
     return "\n".join(lines)
 
 
@@ -1002,7 +1024,8 @@ def profile(user_id: int, ratings: list[tuple[RatingRow, int | None, int]], play
     for row, rank, of in ratings:
         place = f", #{rank} of {of}" if rank else ""
         lines.append(
-            f"• {get_game(row.game).name}: rating {row.skill:.1f}{place} — "
+            f"• {get_game(row.game).name}: rating {shown_rating(row)}"
+            f"{' (provisional)' if row.provisional else ''}{place} — "
             f"{row.games} rated {_plural(row.games, 'game')}: "
             f"{row.wins} W / {row.losses} L / {row.draws} D"
         )
