@@ -10,6 +10,7 @@ from bot.domain.errors import Refusal
 from bot.domain.model import RatingRow
 from games import GAMES
 from games.interface import GameError
+from tests.racing import NoChallengeLimits
 from tests.test_bot_computer import humans_turn_or_over, until
 
 THREAD_IN_A_THREAD = 50024
@@ -147,3 +148,36 @@ async def test_ratings_are_shown_on_an_elo_like_scale_provisional_until_five_gam
     assert "1500" in lines[-1] and "provisional" in lines[-1] and "5 rated games" in lines[-1]
     profile = await world.emu.invoke(alice, world.channel, "profile", {})
     assert "Bide: rating 1446? (provisional), #3 of 3" in profile.text, profile.text
+
+
+async def test_games_with_more_matches_than_a_message_holds_pages_with_buttons(world):
+    """Issue 26 item 8: /games with more than 24 matches ended in "… and more" with no way to the rest."""
+    alice = world.users[0]
+    world.service.limits = NoChallengeLimits()  # the limits have their own tests
+    for _ in range(30):
+        await world.service.create(
+            game_id="bide",
+            creator=(alice.id, "alice"),
+            invited=[],
+            guild_id=world.guild.id,
+            channel_id=world.channel.id,
+            players=2,
+            options_text=None,
+            days_per_move=None,
+            rated=True,
+        )
+    shown = await world.emu.invoke(alice, world.channel, "games", {})
+    seen = set()
+    message = shown.response
+    for page in range(1, 10):
+        text = world.emu.message(message.id).content
+        assert "and more" not in text
+        seen |= set(re.findall(r"Bide #(\d+)", text))
+        labels = [b["label"] for b in world.emu.message(message.id).buttons()]
+        if "Next" not in labels:
+            break
+        nxt = next(b for b in world.emu.message(message.id).buttons() if b["label"] == "Next")
+        pressed = await world.emu.press(alice, world.emu.message(message.id), nxt["custom_id"])
+        assert pressed.errors == []
+    assert seen == {str(n) for n in range(1, 31)} and page > 1
+    assert f"Page {page} of {page}" in world.emu.message(message.id).content

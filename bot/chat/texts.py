@@ -713,7 +713,26 @@ def resign_cancelled(match: MatchRow) -> str:
     return f"Not resigned: you are still playing **{title(match)}**."
 
 
-def my_matches(listed: list[tuple[MatchRow, AnyGame | None, bool]], user_id: int, now: float) -> str:
+MATCHES_PER_PAGE = 10  # /games lines per page: ten usual lines fit in 2,000 (a page of six-seat long names is cut)
+
+
+def match_pages(count: int) -> int:
+    """How many pages /games needs for ``count`` matches (at least one)."""
+    return max(1, math.ceil(count / MATCHES_PER_PAGE))
+
+
+def _page(lines: list[str], page: int, header: str = "") -> str:
+    """One page of /games (``page`` from 0), with where it stands when there are several."""
+    pages = match_pages(len(lines))
+    page = min(max(page, 0), pages - 1)
+    shown = lines[page * MATCHES_PER_PAGE : (page + 1) * MATCHES_PER_PAGE]
+    footer = f"\nPage {page + 1} of {pages} ({len(lines)} matches)" if pages > 1 else ""
+    return _bounded(header + "\n".join(shown)) + footer
+
+
+def my_matches(
+    listed: list[tuple[MatchRow, AnyGame | None, bool]], user_id: int, now: float, page: int = 0
+) -> str:
     if not listed:
         return "You have no matches here. Start one with /play."
     lines = []
@@ -729,10 +748,10 @@ def my_matches(listed: list[tuple[MatchRow, AnyGame | None, bool]], user_id: int
         state += time_note(match, now, ", ")
         others = ", ".join(escape(s.name) for s in match.seats if s.user_id != user_id) or "open seats"
         lines.append(f"• {title(match)} with {others} — {state} — {where}")
-    return _bounded("\n".join(lines))
+    return _page(lines, page)
 
 
-def server_matches(matches: list[MatchRow], now: float) -> str:
+def server_matches(matches: list[MatchRow], now: float, page: int = 0) -> str:
     if not matches:
         return "No match is in play in this server. Start one with /play."
     from ..domain.seats import game_of
@@ -747,7 +766,7 @@ def server_matches(matches: list[MatchRow], now: float) -> str:
             f"• {title(match)}: {names} — {mover} to move"
             f"{time_note(match, now, ', ')} — <#{match.home_channel_id}> ({link})"
         )
-    return _bounded("**Matches in play in this server**\n" + "\n".join(lines))
+    return _page(lines, page, "**Matches in play in this server**\n")
 
 
 def _bounded(text: str, limit: int = 2000) -> str:
