@@ -845,6 +845,15 @@ class Bump(TurnBookkeeping[BumpAction]):
 
         return sorted(actions, key=key)
 
+    def builder_path(self, action: BumpAction) -> tuple[str, ...]:
+        """The turn builder's menus: the piece, then where it goes, then the turn (facing, choices)."""
+        if action[0] == "move":
+            src, dst = NAMES[action[1]], NAMES[action[2]]
+            return (f"Piece on {src}", f"to {dst}" if dst != src else f"stay on {src} (turn it)")
+        if action[0] == "reinforce":
+            return ("Reserve piece", f"on {NAMES[action[1]]}")
+        return ()
+
     # -- words -----------------------------------------------------------------------------
 
     def describe_turn(self, events: Sequence[Event], notation: str = "") -> str:
@@ -1121,6 +1130,7 @@ Bump.info = GameInfo(
     ),
     summary=RULES_SUMMARY,
     seat_names=SEAT_COLOURS,
+    grouped_turns=True,
     allows_draws=True,
     max_turns=MAX_TURNS,
     game_class=Bump,

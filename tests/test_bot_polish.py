@@ -183,3 +183,37 @@ async def test_games_with_more_matches_than_a_message_holds_pages_with_buttons(w
         pages += 1
     assert seen == {str(n) for n in range(1, 31)} and pages == 3
     assert "Page 3 of 3 (30 matches)" in world.emu.message(message.id).content
+
+
+async def test_a_bump_turn_built_from_the_boards_button_piece_target_turn(world):
+    """Issue 26 item 7: Bump boards had no Build your turn; its menus are piece, then target, then turn."""
+    alice = world.users[0]
+    match_id, thread = await world.start_two_player(game="bump")
+    board, build = await button_in(world, thread, "Build your turn")
+    opened = await world.emu.press(alice, board, build["custom_id"])
+    builder = await opened.wait_message(timeout=15)
+    for label in ("Piece on 01", "to 03", None):
+        message = world.emu.message(builder.id)
+        menus = message.selects()
+        assert all(len(m["options"]) <= 25 for m in menus), [len(m["options"]) for m in menus]
+        options = [(m, o) for m in menus for o in m["options"]]
+        menu, option = next((m, o) for m, o in options if label is None or o["label"] == label)
+        before = message.content
+        await world.emu.select(alice, message, menu["custom_id"], [option["value"]])
+
+        async def changed(before=before):
+            return world.emu.message(builder.id).content != before
+
+        await until(changed, timeout=10)
+    message = world.emu.message(builder.id)
+    end = next(b for b in message.buttons() if b["label"] == "End turn")
+    played = await world.emu.press(alice, message, end["custom_id"])
+    assert played.errors == []
+    await until(lambda_is_bobs_turn(world, match_id), timeout=10)
+
+
+def lambda_is_bobs_turn(world, match_id):
+    async def bobs_turn():
+        return (await world.game(match_id)).to_move == 2
+
+    return bobs_turn

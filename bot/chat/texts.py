@@ -730,9 +730,7 @@ def _page(lines: list[str], page: int, header: str = "") -> str:
     return _bounded(header + "\n".join(shown)) + footer
 
 
-def my_matches(
-    listed: list[tuple[MatchRow, AnyGame | None, bool]], user_id: int, now: float, page: int = 0
-) -> str:
+def my_matches(listed: list[tuple[MatchRow, AnyGame | None, bool]], user_id: int, now: float, page: int = 0) -> str:
     if not listed:
         return "You have no matches here. Start one with /play."
     lines = []
@@ -816,6 +814,10 @@ def not_in_play(match: MatchRow) -> str:
 
 def builder_summary(state: Any) -> str:
     """The turn builder's line: the actions picked so far, and what to do next."""
+    if state.path:  # part way down a game's groups (Bump: a piece, then its target, then the turn)
+        step = "its target" if len(state.path) == 1 else "the turn"
+        done = f"So far: `{state.notation}`. " if state.notations else ""
+        return f"{done}{' → '.join(state.path)}: pick {step} (Undo goes back a step)."
     if not state.notations and not state.can_end:
         return "No action yet: pick your first action from the menu."
     head = f"So far: `{state.notation}`." if state.notations else "No action yet."
