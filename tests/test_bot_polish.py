@@ -217,3 +217,15 @@ def lambda_is_bobs_turn(world, match_id):
         return (await world.game(match_id)).to_move == 2
 
     return bobs_turn
+
+
+async def test_autocomplete_continues_a_turn_from_a_picked_suggestion(world):
+    """Issue 26 item 7: after a pick, Discord moves on to the next option and, back in `move`, sends the
+    picked value as it is (no separator after it): the suggestions must continue the turn from there."""
+    alice = world.users[0]
+    _, thread = await world.start_two_player(game="playbai", options="expert=false")
+    for picked in ("e2-e3", "e2-e3 "):  # as picked; with the space Discord's box may add
+        choices = await world.emu.autocomplete(alice, thread, "move", {"move": picked})
+        values = [c["value"] for c in choices]
+        assert values[0] == "e2-e3" and "end the turn here" in choices[0]["name"], choices[:3]
+        assert sum(v.startswith("e2-e3,") for v in values) >= 10, values
