@@ -3,6 +3,7 @@
 import asyncio
 import re
 
+import discord
 import pytest
 
 from bot.chat import texts
@@ -51,6 +52,13 @@ async def test_play_inside_a_match_thread_opens_the_new_match_in_the_games_chann
     alice = world.users[0]
     first_id, first_thread = await world.start_two_player()
     assert first_thread.parent_id == world.channel.id
+    # the emulator refuses a thread inside a thread as Discord does (400, code 50024)
+    in_thread = await world.bot.get_channel(first_thread.id).fetch_message(world.emu.messages(first_thread)[0].id)
+    with pytest.raises(discord.HTTPException) as refused:
+        await in_thread.create_thread(name="a thread in a thread")
+    assert refused.value.status == 400 and refused.value.code == THREAD_IN_A_THREAD
+    world.emu.rejections.clear()
+    world.emu.violations.clear()  # asked on purpose: the fixture fails a test on any other
     result = await world.emu.invoke(alice, first_thread, "play", {"game": "bide", "computer": "easy"})
     assert not result.ephemeral, result.text
     threads = await threads_in(world, world.channel, 2)
