@@ -144,7 +144,7 @@ class InfoCog(commands.Cog, name="Info"):
     async def games(self, interaction: discord.Interaction, all: bool = False) -> None:
         content, view = await games_page(self.chat, interaction, "all" if all else "mine", 0)
         await interaction.response.send_message(
-            content, ephemeral=True, allowed_mentions=mention_only(None), **({"view": view} if view else {})
+            content, view=view or discord.utils.MISSING, ephemeral=True, allowed_mentions=mention_only(None)
         )
 
     @app_commands.command(name="rules", description="How to play a game")
