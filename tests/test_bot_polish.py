@@ -50,6 +50,7 @@ async def test_play_inside_a_match_thread_opens_the_new_match_in_the_games_chann
     """Issue 26 item 1: /play (and Rematch) typed in a match's thread open the new match's thread in the
     thread's parent channel, never a thread inside a thread, and the answer says where."""
     alice = world.users[0]
+    world.service.limits = NoChallengeLimits()  # four matches in a minute: the limits have their own tests
     first_id, first_thread = await world.start_two_player()
     assert first_thread.parent_id == world.channel.id
     # the emulator refuses a thread inside a thread as Discord does (400, code 50024)
@@ -71,6 +72,18 @@ async def test_play_inside_a_match_thread_opens_the_new_match_in_the_games_chann
         return where in world.emu.message(result.response.id).content
 
     await until(lobby_says_where, timeout=5)
+    # an invitation typed in the thread, accepted there: the same
+    bob = world.users[1]
+    invited = await world.emu.invoke(alice, first_thread, "play", {"game": "bide", "opponent": bob})
+    accept = next(b for b in invited.response.buttons() if b["label"] == "Accept")
+    await world.emu.press(bob, invited.response, accept["custom_id"])
+    accepted = await threads_in(world, world.channel, 3)
+    where = f"Played in <#{accepted[-1].id}>."
+
+    async def accepted_says_where():
+        return where in world.emu.message(invited.response.id).content
+
+    await until(accepted_says_where, timeout=5)
     # Rematch pressed on its final board: again a thread of its own in the games channel
     await humans_turn_or_over(world, second.id, alice.id)
     asked = await world.emu.invoke(alice, threads[-1], "resign", {})
@@ -79,7 +92,7 @@ async def test_play_inside_a_match_thread_opens_the_new_match_in_the_games_chann
     final, rematch = await button_in(world, threads[-1], "Rematch")
     answer = await world.emu.press(alice, final, rematch["custom_id"])
     assert answer.ephemeral and f"<#{world.channel.id}>" in answer.text, answer.text
-    assert len(await threads_in(world, world.channel, 3)) == 3
+    assert len(await threads_in(world, world.channel, 4)) == 4
     assert [r for r in world.emu.rejections if r.code == THREAD_IN_A_THREAD] == []
 
 

@@ -120,7 +120,9 @@ async def lobby_pressed(interaction: discord.Interaction, action: str, match_id:
         await interaction.response.edit_message(content=content, view=None, allowed_mentions=mention_only(None))
         home = await chat.opening.open_match(interaction, match, outcome)
         if interaction.message is not None and home not in (interaction.message.id, interaction.message.channel.id):
-            await interaction.edit_original_response(content=content + "\n" + texts.played_in(home))
+            await interaction.edit_original_response(
+                content=content + "\n" + texts.played_in(home), allowed_mentions=mention_only(None)
+            )
     elif match.status == "lobby":
         await interaction.response.edit_message(
             content=lobby_text(match) + "\n" + said, view=lobby_view(match), allowed_mentions=mention_only(None)
