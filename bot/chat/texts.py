@@ -10,6 +10,7 @@ is bounded by the caller (2,000 characters). The wording is the players' interfa
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -18,7 +19,17 @@ from games import get as get_game
 
 from ..domain.bank import BankClock
 from ..domain.errors import Refusal
-from ..domain.model import ChallengeCaps, ChallengeRefusal, GuildSettings, MatchRow, MoveRow, Preferences, RatingRow
+from ..domain.model import (
+    PROVISIONAL_GAMES,
+    RATING_START,
+    ChallengeCaps,
+    ChallengeRefusal,
+    GuildSettings,
+    MatchRow,
+    MoveRow,
+    Preferences,
+    RatingRow,
+)
 from ..domain.outcome import Change, DeadlineJob, OfferAnswer, OfferNotice, Outcome, ReminderJob
 from ..domain.seats import info, player_row, title, user_to_move
 from ..domain.tournament import TournamentRow
@@ -192,10 +203,28 @@ def _paused(f: dict[str, Any]) -> str:
     return quarantine_notice(f["match"] if "match" in f else f["match_id"])
 
 
+ECHO_LIMIT = 40  # characters of a player's typed move a refusal quotes back (a 3,000-character paste: issue 26)
+_ENGINE_ECHO = re.compile(rf"'([^'\n]{{{ECHO_LIMIT},}})'|\"([^\"\n]{{{ECHO_LIMIT},}})\"")
+
+
+def short_echoes(why: str) -> str:
+    """An engine's reason with each quoted echo of the typed text cut to a short prefix."""
+
+    def cut(found: re.Match[str]) -> str:
+        echo = found.group(1) if found.group(1) is not None else found.group(2)
+        return f"'{echo[: ECHO_LIMIT - 10]}…'"
+
+    return _ENGINE_ECHO.sub(cut, why)
+
+
 REFUSALS: dict[str, Callable[[dict[str, Any]], str]] = {
     # finding a match
     "no_match": lambda f: f"There is no match #{f['match_id']}.",
     "no_match_here": lambda f: f"There is no match #{f['match_id']} in this server.",
+    "another_matchs_thread": lambda f: (
+        f"This is the thread of {title(f['here'])}, but you named {title(f['named'])}: nothing was played. "
+        f"Play {title(f['named'])} in its own thread, or leave out `match:` to play {title(f['here'])}."
+    ),
     "paused": _paused,
     "not_started": lambda f: f"{title(f['match'])} has not started yet.",
     "over": lambda f: f"{title(f['match'])} is over.",
@@ -248,7 +277,9 @@ REFUSALS: dict[str, Callable[[dict[str, Any]], str]] = {
         _not_your_turn(f)[:-1] + ", and a preview shows your own move when it is your turn."
     ),
     "old_button": lambda f: "That button belongs to an older position; use the latest board.",
-    "illegal_move": lambda f: f"`{quoted(f['text'])}` is not a legal move: {fit(f['why'], 300)}.",
+    "illegal_move": lambda f: (
+        f"`{quoted(f['text'], ECHO_LIMIT)}` is not a legal move: {fit(short_echoes(f['why']), 300)}."
+    ),
     "already_resigned": lambda f: "You have already resigned from this match.",
     "builder_expired": lambda f: (
         "This turn builder has expired: the match has moved on since it was opened. "
@@ -675,6 +706,11 @@ def rematch_asked(presser_id: int, invited: Sequence[int], lobby: str) -> str:
     )
 
 
+def played_in(channel_id: int) -> str:
+    """Said on a lobby whose match opened its thread elsewhere (the games channel, not a thread in a thread)."""
+    return f"Played in <#{channel_id}>."
+
+
 def rematch_where(channel_id: int, started: bool) -> str:
     return f"Rematch {'started' if started else 'offered'} in <#{channel_id}>."
 
@@ -741,7 +777,28 @@ def resign_question(match: MatchRow) -> str:
     return f"Resign from **{title(match)}**? This cannot be undone."
 
 
-def my_matches(listed: list[tuple[MatchRow, AnyGame | None, bool]], user_id: int, now: float) -> str:
+def resign_cancelled(match: MatchRow) -> str:
+    return f"Not resigned: you are still playing **{title(match)}**."
+
+
+MATCHES_PER_PAGE = 10  # /games lines per page: ten usual lines fit in 2,000 (a page of six-seat long names is cut)
+
+
+def match_pages(count: int) -> int:
+    """How many pages /games needs for ``count`` matches (at least one)."""
+    return max(1, math.ceil(count / MATCHES_PER_PAGE))
+
+
+def _page(lines: list[str], page: int, header: str = "") -> str:
+    """One page of /games (``page`` from 0), with where it stands when there are several."""
+    pages = match_pages(len(lines))
+    page = min(max(page, 0), pages - 1)
+    shown = lines[page * MATCHES_PER_PAGE : (page + 1) * MATCHES_PER_PAGE]
+    footer = f"\nPage {page + 1} of {pages} ({len(lines)} matches)" if pages > 1 else ""
+    return _bounded(header + "\n".join(shown)) + footer
+
+
+def my_matches(listed: list[tuple[MatchRow, AnyGame | None, bool]], user_id: int, now: float, page: int = 0) -> str:
     if not listed:
         return "You have no matches here. Start one with /play."
     lines = []
@@ -757,10 +814,10 @@ def my_matches(listed: list[tuple[MatchRow, AnyGame | None, bool]], user_id: int
         state += time_note(match, now, ", ") + bank_note(match, game, now, "; ")
         others = ", ".join(escape(s.name) for s in match.seats if s.user_id != user_id) or "open seats"
         lines.append(f"• {title(match)} with {others} — {state} — {where}")
-    return _bounded("\n".join(lines))
+    return _page(lines, page)
 
 
-def server_matches(matches: list[MatchRow], now: float) -> str:
+def server_matches(matches: list[MatchRow], now: float, page: int = 0) -> str:
     if not matches:
         return "No match is in play in this server. Start one with /play."
     from ..domain.seats import game_of
@@ -775,7 +832,7 @@ def server_matches(matches: list[MatchRow], now: float) -> str:
             f"• {title(match)}: {names} — {mover} to move"
             f"{time_note(match, now, ', ')}{bank_note(match, game, now, '; ')} — <#{match.home_channel_id}> ({link})"
         )
-    return _bounded("**Matches in play in this server**\n" + "\n".join(lines))
+    return _page(lines, page, "**Matches in play in this server**\n")
 
 
 def _bounded(text: str, limit: int = 2000) -> str:
@@ -825,7 +882,13 @@ def not_in_play(match: MatchRow) -> str:
 
 def builder_summary(state: Any) -> str:
     """The turn builder's line: the actions picked so far, and what to do next."""
-    head = f"So far: `{state.notation}`." if state.notations else "No action yet: pick the first one."
+    if state.path:  # part way down a game's groups (Bump: a piece, then its target, then the turn)
+        step = "its target" if len(state.path) == 1 else "the turn"
+        done = f"So far: `{state.notation}`. " if state.notations else ""
+        return f"{done}{' → '.join(state.path)}: pick {step} (Undo goes back a step)."
+    if not state.notations and not state.can_end:
+        return "No action yet: pick your first action from the menu."
+    head = f"So far: `{state.notation}`." if state.notations else "No action yet."
     if state.game.is_over or (state.can_end and not state.choices):
         return f"{head} Press **End turn** to play it."
     if state.can_end:
@@ -1028,9 +1091,20 @@ def server_settings(settings: GuildSettings, default_reminder_hours: float) -> s
 TOP = 10
 
 
+RATINGS_EXPLAINED = (
+    f"-# Ratings read like chess's Elo: everyone starts at {RATING_START}, and 200 points ahead means winning "
+    f"about 3 games in 4. A rating with ? is provisional (fewer than {PROVISIONAL_GAMES} rated games of this "
+    "game) and is listed after the settled ones."
+)
+
+
+def shown_rating(row: RatingRow) -> str:
+    return f"{row.rating}{'?' if row.provisional else ''}"
+
+
 def _rating_line(rank: int, row: RatingRow) -> str:
     return (
-        f"{rank}. <@{row.user_id}> — {row.skill:.1f} "
+        f"{rank}. <@{row.user_id}> — {shown_rating(row)} "
         f"({row.games} {_plural(row.games, 'game')}: {row.wins} W / {row.losses} L / {row.draws} D)"
     )
 
@@ -1047,6 +1121,7 @@ def leaderboard(game_name: str, board: list[RatingRow], user_id: int) -> str:
     elif mine > TOP:
         lines.append("…")
         lines.append(_rating_line(mine, board[mine - 1]) + " ← you")
+    lines.append(RATINGS_EXPLAINED)
     return "\n".join(lines)
 
 
@@ -1055,7 +1130,8 @@ def profile(user_id: int, ratings: list[tuple[RatingRow, int | None, int]], play
     for row, rank, of in ratings:
         place = f", #{rank} of {of}" if rank else ""
         lines.append(
-            f"• {get_game(row.game).name}: rating {row.skill:.1f}{place} — "
+            f"• {get_game(row.game).name}: rating {shown_rating(row)}"
+            f"{' (provisional)' if row.provisional else ''}{place} — "
             f"{row.games} rated {_plural(row.games, 'game')}: "
             f"{row.wins} W / {row.losses} L / {row.draws} D"
         )
