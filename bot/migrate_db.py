@@ -222,10 +222,17 @@ async def _copy(source: sqlite3.Connection, target: PostgresStore, progress: Pro
                 f"{len(problems)} value(s) PostgreSQL cannot store, nothing written: {shown}. "
                 "Repair or delete those rows in the SQLite file (the bot sets such a match aside), then run again"
             )
-        # ids were copied as they were: new matches continue after the highest
-        await connection.execute(
-            "SELECT setval(pg_get_serial_sequence('matches', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM matches"
+        # ids were copied as they were: new rows of every table with a generated id continue after the highest
+        generated = await connection.fetch(
+            "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()"
+            " AND (is_identity = 'YES' OR column_default LIKE 'nextval(%')"
         )
+        for table, column in generated:
+            if table in tables:
+                await connection.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), COALESCE(MAX({column}), 0) + 1,"
+                    f" false) FROM {table}"
+                )
     return copied
 
 

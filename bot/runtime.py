@@ -17,7 +17,7 @@ from ai.worker import Thinker
 from .chat.announce import Announcer
 from .chat.client import Background, HexplayBot, point_client_at
 from .chat.context import Chat
-from .chat.features import community, info, lobby, moves, offers, premoves, reminders, timelimits
+from .chat.features import community, info, lobby, moves, offers, premoves, reminders, timelimits, tournaments
 from .chat.features import settings as settings_feature
 from .chat.features.board import board_view
 from .chat.homes import MatchHomes
@@ -41,6 +41,7 @@ from .service.offers import Offers
 from .service.pictures import Pictures
 from .service.ratings import Ratings
 from .service.timelimits import TimeLimits
+from .service.tournaments import Tournaments
 from .store import is_postgres, open_store, sqlite_path
 from .store.base import Store
 from .store.postgres import PostgresStore
@@ -99,8 +100,11 @@ def build_bot(
         opening=MatchOpening(bot, service, guilds, announcer),
         # several processes share one PostgreSQL database and one token: Discord's global limit counts them together
         budget=SharedRequestBudget(store) if store.shared else LocalRequestBudget(),
+        tournaments=Tournaments(service),
         tally=metrics,
     )
+    desk = tournaments.TournamentDesk(bot, chat)
+    events.on_finish(desk.match_finished)  # a tournament's game ended: its next round may start
     cogs = [
         lobby.LobbyCog(chat),
         moves.MovesCog(chat),
@@ -110,9 +114,18 @@ def build_bot(
         settings_feature.SettingsCog(chat),
         timelimits.TimeLimitsCog(chat),
         community.CommunityCog(chat, bot.tree),
+        tournaments.TournamentCog(chat, desk),
     ]
-    items = [*lobby.ITEMS, *moves.ITEMS, *offers.ITEMS, *timelimits.ITEMS, *reminders.ITEMS, *info.ITEMS]
-    duties: list[Background] = []
+    items = [
+        *lobby.ITEMS,
+        *moves.ITEMS,
+        *offers.ITEMS,
+        *timelimits.ITEMS,
+        *reminders.ITEMS,
+        *info.ITEMS,
+        *tournaments.ITEMS,
+    ]
+    duties: list[Background] = [tournaments.TournamentLoop(bot, desk, settings.reminder_check_seconds)]
     if jobs is not None:  # the workers' turns are stored without Discord: a bot posts their boards
         relay = BoardRelay(bot, service, announcer)
         listen = {STORED: relay.stored, HINTS: jobs.hint_answered}

@@ -472,7 +472,13 @@ class Begird(TurnBookkeeping[int]):
             near = min(gaps)
             which = [k + 1 for k, g in enumerate(gaps) if g == near]
             cells = f"{near} cell{'s' * (near != 1)}"
-            hint = f"{name} — {cells} from island{'s' * (len(which) > 1)} " + " and ".join(map(str, which))
+            if len(which) <= 2:
+                hint = f"{name} — {cells} from island{'s' * (len(which) > 1)} " + " and ".join(map(str, which))
+            else:  # far from many at once (the middle): what matters is the rule, not a list (issue 26)
+                hint = (
+                    f"{name} — {cells} from {len(which)} islands; to win, a group must touch islands "
+                    f"spanning {lay.need} of the {lay.island_count}"
+                )
         colour = self.to_move
         if colour is not None and not self.cells[action]:
             if self._would_win(action, colour):

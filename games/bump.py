@@ -9,8 +9,9 @@ are re-exported here.
 Turns
 -----
 A turn is one action: ``pass``; a move ``FROM[,TO][-F]`` followed by the
-mover's choices ``(a) (b)…``; or a reinforcement ``R,TO[-F]``. A move that
-changes nothing (``03``, ``03,03``, ``03-0`` facing 0 already) is ``pass``.
+mover's choices ``(a) (b)…``; or a reinforcement ``R,TO[-F]``. A move written
+out that changes nothing (``03``, ``03,03``, ``03-0`` facing 0 already) is refused
+(issue 26: a typo must not cost the turn), and so is the action.
 Choices name the space the bumped piece would be pushed into (``x`` for a
 push into a wall, else for any capturing option; several pushes into walls
 at one choice are one turn, the first); entries are taken in the
@@ -539,6 +540,12 @@ class Bump(TurnBookkeeping[BumpAction]):
                 raise IllegalMove(f"there is no piece on {NAMES[src]}")
             if b.owner[pid] != seat:
                 raise IllegalMove(f"the piece on {NAMES[src]} is your opponent's")
+            if src == dst and b.facing[pid] == facing:
+                # issue 26: a move that changes nothing (01,01 typed by mistake) is not a silent pass
+                raise IllegalMove(
+                    f"{NAMES[src]} stays on {NAMES[src]} facing {facing}: that moves nothing. Name another "
+                    f"space or a new facing (e.g. {NAMES[src]}-{(facing + 1) % 6}), or write pass to skip moving"
+                )
             dist = self.reachable(src)
             if dst not in dist or dist[dst] + rotation_cost(b.facing[pid], facing) > MAX_POINTS:
                 raise IllegalMove(self._why_not_move(src, dst, facing))
@@ -565,20 +572,8 @@ class Bump(TurnBookkeeping[BumpAction]):
             return
         raise IllegalMove(f"not a Bump action: {action!r}")
 
-    def _normalise(self, action: BumpAction) -> BumpAction:
-        """A move that changes nothing is ``pass`` (issue 8, decision 1)."""
-        if action[0] == "move":
-            _, src, dst, facing, chosen = action
-            pid = self.board.cells[src]
-            if src == dst and pid >= 0 and self.board.facing[pid] == facing:
-                if chosen:
-                    raise IllegalMove("this move changes nothing and bumps nothing: remove the choices")
-                return PASS
-        return action
-
     def apply_action(self, action: BumpAction) -> list[Event]:
         self._check_legal(action)
-        action = self._normalise(action)
         seat = self.current
         if action == PASS:
             events = [Event("pass", seat=seat)]
@@ -686,16 +681,13 @@ class Bump(TurnBookkeeping[BumpAction]):
             raise IllegalMove(str(error)) from None
         self._check_legal(action)
         if action[0] == "move":
-            action = self._normalise(action)
-            if action[0] != "move":  # the move changed nothing: _normalise made it a pass
-                if entries:
-                    raise IllegalMove("this move changes nothing and bumps nothing: remove the parentheses")
-                return PASS
             action = self._resolve_entries(action, entries)
         return action
 
     def _parse_reinforcement(self, body: str) -> ReinforceAction:
         m = re.fullmatch(r"r\s*,\s*([^\s,-]+)\s*(?:-\s*(\S+))?", body)
+        if not m and re.fullmatch(r"r\s*,?", body):
+            raise IllegalMove(self._why_no_bare_reinforcement())
         if not m:
             raise IllegalMove(f"cannot read {body!r}: a reinforcement is written R,TO or R,TO-F (e.g. R,01-0)")
         dst = parse_space(m.group(1))
@@ -711,6 +703,19 @@ class Bump(TurnBookkeeping[BumpAction]):
         else:
             facing = self._parse_facing(m.group(2))
         return reinforce_action(dst, facing)
+
+    def _why_no_bare_reinforcement(self) -> str:
+        """`R` alone names no space: say whether a reinforcement can come on at all, and where (issue 26)."""
+        seat = self.current
+        assert seat is not None
+        if self.reserves[seat - 1] <= 0:
+            return "you have no reserve pieces left to bring on"
+        starts = sorted(START[seat])
+        empty = [NAMES[s] for s in starts if self.board.cells[s] < 0]
+        if not empty:
+            listed = ", ".join(NAMES[s] for s in starts)
+            return f"no starting space of yours is empty ({listed}): free one before bringing a reserve piece on"
+        return f"write where it comes on: R,{empty[0]} (empty starting spaces: {', '.join(empty)})"
 
     @staticmethod
     def _parse_facing(text: str) -> int:
@@ -839,6 +844,15 @@ class Bump(TurnBookkeeping[BumpAction]):
             return (1, -out.guard, -gain, action[1], action[2], action[3], action[4])
 
         return sorted(actions, key=key)
+
+    def builder_path(self, action: BumpAction) -> tuple[str, ...]:
+        """The turn builder's menus: the piece, then where it goes, then the turn (facing, choices)."""
+        if action[0] == "move":
+            src, dst = NAMES[action[1]], NAMES[action[2]]
+            return (f"Piece on {src}", f"to {dst}" if dst != src else f"stay on {src} (turn it)")
+        if action[0] == "reinforce":
+            return ("Reserve piece", f"on {NAMES[action[1]]}")
+        return ()
 
     # -- words -----------------------------------------------------------------------------
 
@@ -1116,6 +1130,7 @@ Bump.info = GameInfo(
     ),
     summary=RULES_SUMMARY,
     seat_names=SEAT_COLOURS,
+    grouped_turns=True,
     allows_draws=True,
     max_turns=MAX_TURNS,
     game_class=Bump,

@@ -111,6 +111,9 @@ class GameInfo:
     seat_names: tuple[str, ...]
     quick_actions: tuple[QuickAction, ...] = ()
     multi_action_turns: bool = False
+    # Offer a turn builder (menus) on the board even though a turn is one action: the actions are many
+    # and grouped by ``Game.builder_path`` (Bump: piece, then target, then the turn itself).
+    grouped_turns: bool = False
     allows_draws: bool = False
     game_class: type[AnyGame] | None = field(default=None, compare=False, repr=False)
     # A hint for random play, searches and benchmarks: games that can go on forever
@@ -291,6 +294,14 @@ class Game(ABC, Generic[ActionT]):
     def rank_actions(self, actions: list[ActionT]) -> list[ActionT]:
         """Order actions for suggestions, most useful first. Override per game."""
         return actions
+
+    def builder_path(self, action: ActionT) -> tuple[str, ...]:
+        """The menus a turn builder walks before offering ``action`` (e.g. Bump: its piece, then its target).
+
+        Empty (the default): the action is offered directly. A game with hundreds of single-action turns
+        groups them so each menu stays small (Discord's menus hold 25 options).
+        """
+        return ()
 
     def player_of_seat(self, seat: int) -> int:
         """Which player (numbered in the order they sat down) controls ``seat`` now.

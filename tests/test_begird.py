@@ -806,6 +806,18 @@ def test_hints_name_the_stone_a_swap_takes_the_nearest_islands_and_what_a_cell_d
     assert over.describe_action(over.board.parse("a1")) == "a1 — touches island 8"  # the game is over: no verdict
 
 
+def test_a_hint_far_from_many_islands_teaches_the_winning_rule_instead_of_listing_them():
+    """Issue 26: "i9 — 8 cells from islands 1 and 2 and 10 and 11 and …" taught nothing."""
+    g = game()
+    i9 = g.describe_action(g.board.parse("i9"))
+    assert i9 == "i9 — 8 cells from 8 islands; to win, a group must touch islands spanning 9 of the 15"
+    for variant in ("standard", "small", "y"):
+        board = Begird.new(2, {"board": variant})
+        for cell in range(len(board.board.names)):
+            hint = board.describe_action(cell)
+            assert hint.count(" and ") <= 1 and len(hint) <= 100, hint
+
+
 def test_suggestions_swap_then_wins_then_blocks_then_cells_next_to_own_stones_deepest_first():
     g = game()
     g.play_turn("e5")

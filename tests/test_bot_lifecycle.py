@@ -610,8 +610,8 @@ async def test_leaderboard_shows_the_top_ten_and_the_callers_own_rank(world):
             )
     board = await world.emu.invoke(alice, world.channel, "leaderboard", {"game": "bide"})
     lines = board.text.splitlines()
-    assert board.ephemeral and len(lines) == 1 + 10 + 2
-    assert lines[1].startswith("1. <@1000>") and lines[-1].startswith(f"13. <@{alice.id}>") and "you" in lines[-1]
+    assert board.ephemeral and len(lines) == 1 + 10 + 2 + 1  # the last line explains the ratings
+    assert lines[1].startswith("1. <@1000>") and lines[-2].startswith(f"13. <@{alice.id}>") and "you" in lines[-2]
 
 
 # -- rematch, server list, /config, /help -------------------------------------------------------

@@ -266,11 +266,19 @@ def test_moving_an_opponents_piece_or_an_empty_space_is_refused():
         g.play_turn("03,04")
 
 
-@pytest.mark.parametrize("text", ["03", "03,03", "03-0", "03,03-0", "pass"])
-def test_decision_1_a_move_that_changes_nothing_is_pass(text):
+def test_decision_1_pass_moves_nothing():
     g = game({"03": [1, 0], "39": [2, 0]})
-    events = g.play_turn(text)
+    events = g.play_turn("pass")
     assert g.last_turn_notation == "pass" and kinds(events, "pass") and g.to_move == 2
+
+
+@pytest.mark.parametrize("text", ["03", "03,03", "03-0", "03,03-0"])
+def test_decision_1_a_written_move_that_changes_nothing_is_refused_with_why(text):
+    """Issue 26: a typo such as 01,01 used to cost the turn as a silent pass."""
+    g = game({"03": [1, 0], "39": [2, 0]})
+    with pytest.raises(IllegalMove, match=r"03 stays on 03 facing 0: .*write pass"):
+        g.play_turn(text)
+    assert g.to_move == 1 and g.pieces()["03"] == (1, 0)
 
 
 # -- bumps -----------------------------------------------------------------------------
@@ -543,7 +551,7 @@ def test_decision_3_refusals():
         game({"02": [1, 1], "03": [2, 2], "39": [2, 0]}).play_turn("02-0 (04)")
     with pytest.raises(IllegalMove, match="remove the parentheses"):
         choice_game().play_turn("pass (04)")
-    with pytest.raises(IllegalMove, match="remove the parentheses"):
+    with pytest.raises(IllegalMove, match="moves nothing"):
         choice_game().play_turn("04 (04)")
 
 
@@ -621,6 +629,20 @@ def test_reinforcement_refusals():
         g2.copy().play_turn("R,03")
     with pytest.raises(IllegalMove, match="not one of your starting spaces"):
         g2.copy().play_turn("R,09-0")
+
+
+def test_a_bare_r_says_the_real_reason():
+    """Issue 26: `R` with a reserve piece but every starting space taken said "cannot read 'r'"."""
+    full = Bump.new(options={"reserve1": 1})
+    with pytest.raises(IllegalMove, match=r"no starting space of yours is empty \(01, .*\): free one"):
+        full.play_turn("R")
+    with pytest.raises(IllegalMove, match="no reserve"):
+        Bump.new().play_turn("r")
+    free = Bump.new(options={"reserve1": 1})
+    free.play_turn("01,03")
+    free.play_turn("pass")
+    with pytest.raises(IllegalMove, match=r"write where it comes on: R,01 \(empty starting spaces: 01\)"):
+        free.play_turn("R")
 
 
 def test_reinforcement_bumper_to_bumper_is_allowed():

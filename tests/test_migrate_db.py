@@ -22,6 +22,7 @@ from bot.migrate_db import migrate
 from bot.service.matches import MatchService
 from bot.service.offers import Offers
 from bot.service.ratings import Ratings
+from bot.service.tournaments import Tournaments
 from bot.store import open_store
 from bot.store.sqlite import ProcessLock
 from tests.postgres import PASSWORD
@@ -79,6 +80,15 @@ async def fill(path: Path) -> dict[str, int]:
         await store.record_outage(1000.0, 1500.0)
         await store.count_refused_try(ids["played"], "reminder", 3)
         await store.grant_requests(1_700_000_000, 5, 20)
+        service.clock.advance(61)
+        tournaments = Tournaments(service)
+        event = await tournaments.create(
+            organizer=ALICE[0], guild_id=GUILD, channel_id=CHANNEL, game_id="bump", fmt="swiss"
+        )
+        for player in (ALICE, BOB, CAROL):  # three: one match and a bye
+            await tournaments.join(event.id, GUILD, player)
+        [started] = (await tournaments.start(event.id, GUILD, ALICE[0])).started
+        ids["tournament_game"] = started.match.id
     finally:
         await store.close()
     return ids
@@ -156,6 +166,10 @@ async def test_every_row_of_every_table_is_copied_exactly_and_the_bot_carries_on
         await service.play(ids["played"], BOB[0], "d4")
         newer = await service.create(game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL)
         assert newer.id == max(ids.values()) + 1  # new ids continue after the copied ones
+        later = await Tournaments(service).create(
+            organizer=BOB[0], guild_id=GUILD, channel_id=CHANNEL, game_id="bump", fmt="swiss"
+        )
+        assert later.id == 2  # and so do new tournaments' ids
     finally:
         await store.close()
 
@@ -190,15 +204,15 @@ async def test_the_command_line_copies_refuses_a_second_copy_and_never_shows_the
     await fill(source)
     first = run_cli("migrate-db", "--from", str(source), f"--to={target}")
     assert first.returncode == 0, first.stderr
-    assert first.stdout.splitlines()[-1] == "5 matches, 9 moves copied; 0 differ"
+    assert first.stdout.splitlines()[-1] == "6 matches, 9 moves copied; 0 differ"
     assert "rows" in first.stderr and "replaying" in first.stderr  # the counts, table by table
     again = run_cli("migrate-db", "--from", str(source), "--to", target)
     assert again.returncode == 2
     assert again.stderr.strip().splitlines() == [
-        "migrate-db: the target database already holds 5 matches: migrate-db copies into an empty database only "
+        "migrate-db: the target database already holds 6 matches: migrate-db copies into an empty database only "
         "(nothing written)."
     ]
-    assert await matches_in(target) == 5
+    assert await matches_in(target) == 6
     for done in (first, again):
         assert PASSWORD not in done.stdout + done.stderr
 

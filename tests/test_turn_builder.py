@@ -34,7 +34,8 @@ def test_picks_round_trip_through_text():
 def test_a_play_bai_turn_built_pick_by_pick():
     game = new_game("playbai")
     state = build(game, [])
-    assert not state.can_end and "No action yet" in texts.builder_summary(state)
+    # issue 26: it said "No action yet: pick the first one. Pick the next action."
+    assert not state.can_end and texts.builder_summary(state) == "No action yet: pick your first action from the menu."
     assert all(len(c.label) <= 100 and len(c.description) <= 100 for c in state.choices)
     step = next(c for c in state.choices if c.label == "e2-e3")
     assert step.description == "step to e3"
@@ -89,3 +90,29 @@ def test_custom_ids_stay_within_discord_limits():
         prefix = f"hx:tb:pick3:{10**6}:{10**6}:"
         assert len(prefix + encode(picks)) <= CUSTOM_ID_LIMIT
     assert state.full or not state.choices
+
+
+def test_a_bump_turn_is_built_piece_then_target_then_turn_in_small_menus():
+    """Issue 26 item 7: Bump's builder was four menus holding 100 bare codes of 481 turns."""
+    game = new_game("bump", options={"reserve1": 1})
+    pieces = build(game, [])
+    labels = [c.label for c in pieces.choices]
+    assert len(labels) <= OPTIONS_PER_SELECT and pieces.more == 0 and not pieces.can_end
+    assert labels[0] == "pass" and "Piece on 01" in labels and len([x for x in labels if x.startswith("Piece")]) == 12
+    assert "No action yet" in texts.builder_summary(pieces)
+    picks = [labels.index("Piece on 01")]
+    targets = build(game, picks)
+    assert targets.path == ["Piece on 01"] and not targets.can_end
+    assert "01" in texts.builder_summary(targets) and "target" in texts.builder_summary(targets)
+    target_labels = [c.label for c in targets.choices]
+    assert "to 03" in target_labels and "stay on 01 (turn it)" in target_labels
+    assert all(c.description for c in targets.choices)  # how many turns lead there
+    picks.append(target_labels.index("to 03"))
+    turns = build(game, picks)
+    assert all(c.label.startswith("01,03") for c in turns.choices) and 0 < len(turns.choices) <= 6
+    picks.append(0)
+    done = build(game, picks)
+    assert done.can_end and done.notation.startswith("01,03") and done.path == []
+    played = game.copy()
+    played.play_turn(done.notation)
+    assert played.pieces()["03"][0] == 1

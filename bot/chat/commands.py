@@ -21,14 +21,18 @@ def guild_only(interaction: discord.Interaction) -> int:
     return interaction.guild_id
 
 
-async def resolve_match(interaction: discord.Interaction, match: int | None) -> MatchRow:
-    """The match a command means: named, the thread it is typed in, or the user's only one (as read now)."""
+async def resolve_match(interaction: discord.Interaction, match: int | None, *, acting: bool = True) -> MatchRow:
+    """The match a command means: named, the thread it is typed in, or the user's only one (as read now).
+
+    ``acting=False`` (a command that only looks) may name another match from a match's thread.
+    """
     guild_id = guild_only(interaction)
-    return await chat_of(interaction).service.resolve(interaction.user.id, guild_id, interaction.channel_id or 0, match)
+    service = chat_of(interaction).service
+    return await service.resolve(interaction.user.id, guild_id, interaction.channel_id or 0, match, acting=acting)
 
 
-async def resolve_match_id(interaction: discord.Interaction, match: int | None) -> int:
-    return (await resolve_match(interaction, match)).id
+async def resolve_match_id(interaction: discord.Interaction, match: int | None, *, acting: bool = True) -> int:
+    return (await resolve_match(interaction, match, acting=acting)).id
 
 
 async def match_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:

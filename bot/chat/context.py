@@ -19,6 +19,7 @@ from ..service.matches import MatchService
 from ..service.offers import Offers
 from ..service.ratings import Ratings
 from ..service.timelimits import TimeLimits
+from ..service.tournaments import Tournaments
 from .announce import Announcer
 from .opening import MatchOpening
 from .pacing import RequestBudget
@@ -58,6 +59,7 @@ class Chat:
     opening: MatchOpening
     budget: RequestBudget
     """Discord's global request limit, shared by whatever sends in bulk (reminders, catch-up posts)."""
+    tournaments: Tournaments
     tally: Tally = field(default_factory=Uncounted)
     """The process's metrics: /move answer times, reminders sent."""
 

@@ -152,3 +152,15 @@ async def channel_by_id(client: discord.Client, channel_id: int) -> Any | None:
         except discord.HTTPException:
             return None
     return channel
+
+
+async def games_channel(client: discord.Client, channel_id: int) -> Any | None:
+    """The channel a match's thread opens in: the channel itself, or a thread's parent.
+
+    Discord refuses a thread inside a thread (400, code 50024), so a match begun from another
+    match's thread opens beside it, in the channel that thread belongs to.
+    """
+    channel = await channel_by_id(client, channel_id)
+    if isinstance(channel, discord.Thread):
+        return await channel_by_id(client, channel.parent_id)
+    return channel

@@ -22,7 +22,7 @@ from ..service.matches import MatchService
 from . import texts
 from .announce import Announcer, Undelivered
 from .common import mention_only, png_file
-from .homes import channel_by_id
+from .homes import channel_by_id, games_channel
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +42,11 @@ class MatchOpening:
         match: MatchRow,
         outcome: Outcome,
         lobby_message: discord.Message | None = None,
-    ) -> None:
-        """Give a started match its thread (when the channel allows it) and post the first board."""
+    ) -> int:
+        """Give a started match its thread (when the channel allows it) and post the first board.
+
+        Returns the id of the channel or thread the first board went to (where the match is played).
+        """
         target = await self._match_thread(match, lobby_message or interaction.message)
         text, kwargs, png = await self._first_board(match, outcome)
         message: discord.Message | None = None
@@ -56,12 +59,14 @@ class MatchOpening:
             kwargs["file"] = png_file(png)  # a File is consumed by a failed send
             message = await interaction.followup.send(text, wait=True, **kwargs)
         await self.service.mark_announced(match.id, match.version, message.channel.id, message.id)
+        return message.channel.id
 
-    async def open_missed_match(self, outcome: Outcome) -> None:
+    async def open_missed_match(self, outcome: Outcome, prefix: str = texts.POSTED_AFTER_RESTART) -> None:
         """At start-up: a match that started just before a stop, its thread never opened, gets it now.
 
         Without this it would play in the channel for good. Its first board is posted there (retried in the
-        background if Discord refuses it now).
+        background if Discord refuses it now). A match the bot started by itself (a tournament's round) opens
+        by the same path, without the restart's ``prefix``.
         """
         match = outcome.match
         channel = await channel_by_id(self.client, match.channel_id)
@@ -78,7 +83,7 @@ class MatchOpening:
         message: discord.Message | None = None
         if target is not None:
             try:
-                message = await target.send(texts.POSTED_AFTER_RESTART + text, **kwargs)
+                message = await target.send(prefix + text, **kwargs)
             except discord.HTTPException as error:
                 log.warning("match %s: its first board was refused after a restart (%s)", match.id, error)
         if message is None:
@@ -92,11 +97,17 @@ class MatchOpening:
         Returns where the match is played: its thread, else its channel (None if that is gone too).
         """
         chosen = (await self.guilds.settings(match.guild_id)).match_channel_id
-        if chosen and chosen != match.channel_id:  # /config: match threads open in the server's chosen channel
-            place = await channel_by_id(self.client, chosen)
-            starter = await self._starter_post(place, match) if place is not None else None
+        # /config: match threads open in the server's chosen channel; else in the match's channel, or the
+        # parent of the thread it was asked for in (no thread inside a thread: issue 26)
+        place = await games_channel(self.client, chosen or match.channel_id)
+        if place is None and chosen:
+            place = await games_channel(self.client, match.channel_id)
+        if place is not None and (lobby_message is None or lobby_message.channel.id != place.id):
+            starter = await self._starter_post(place, match)
             if starter is not None:
                 lobby_message = starter
+            elif lobby_message is not None and isinstance(lobby_message.channel, discord.Thread):
+                lobby_message = None  # no thread inside a thread: played where it was asked for
         if lobby_message is not None:
             thread: Any | None
             try:

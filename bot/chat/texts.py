@@ -10,6 +10,7 @@ is bounded by the caller (2,000 characters). The wording is the players' interfa
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -18,10 +19,22 @@ from games import get as get_game
 
 from ..domain.bank import BankClock
 from ..domain.errors import Refusal
-from ..domain.model import ChallengeCaps, ChallengeRefusal, GuildSettings, MatchRow, MoveRow, Preferences, RatingRow
+from ..domain.model import (
+    PROVISIONAL_GAMES,
+    RATING_START,
+    ChallengeCaps,
+    ChallengeRefusal,
+    GuildSettings,
+    MatchRow,
+    MoveRow,
+    Preferences,
+    RatingRow,
+)
 from ..domain.outcome import Change, DeadlineJob, OfferAnswer, OfferNotice, Outcome, ReminderJob
 from ..domain.seats import info, player_row, title, user_to_move
+from ..domain.tournament import TournamentRow
 from ..service.premoves import Exploration, Premoves
+from ..service.tournaments import Standings
 from .markup import escape, fit, quoted
 
 HOUR, DAY = 3600.0, 86400.0
@@ -191,10 +204,28 @@ def _paused(f: dict[str, Any]) -> str:
     return quarantine_notice(f["match"] if "match" in f else f["match_id"])
 
 
+ECHO_LIMIT = 40  # characters of a player's typed move a refusal quotes back (a 3,000-character paste: issue 26)
+_ENGINE_ECHO = re.compile(rf"'([^'\n]{{{ECHO_LIMIT},}})'|\"([^\"\n]{{{ECHO_LIMIT},}})\"")
+
+
+def short_echoes(why: str) -> str:
+    """An engine's reason with each quoted echo of the typed text cut to a short prefix."""
+
+    def cut(found: re.Match[str]) -> str:
+        echo = found.group(1) if found.group(1) is not None else found.group(2)
+        return f"'{echo[: ECHO_LIMIT - 10]}…'"
+
+    return _ENGINE_ECHO.sub(cut, why)
+
+
 REFUSALS: dict[str, Callable[[dict[str, Any]], str]] = {
     # finding a match
     "no_match": lambda f: f"There is no match #{f['match_id']}.",
     "no_match_here": lambda f: f"There is no match #{f['match_id']} in this server.",
+    "another_matchs_thread": lambda f: (
+        f"This is the thread of {title(f['here'])}, but you named {title(f['named'])}: nothing was played. "
+        f"Play {title(f['named'])} in its own thread, or leave out `match:` to play {title(f['here'])}."
+    ),
     "paused": _paused,
     "not_started": lambda f: f"{title(f['match'])} has not started yet.",
     "over": lambda f: f"{title(f['match'])} is over.",
@@ -247,7 +278,9 @@ REFUSALS: dict[str, Callable[[dict[str, Any]], str]] = {
         _not_your_turn(f)[:-1] + ", and a preview shows your own move when it is your turn."
     ),
     "old_button": lambda f: "That button belongs to an older position; use the latest board.",
-    "illegal_move": lambda f: f"`{quoted(f['text'])}` is not a legal move: {fit(f['why'], 300)}.",
+    "illegal_move": lambda f: (
+        f"`{quoted(f['text'], ECHO_LIMIT)}` is not a legal move: {fit(short_echoes(f['why']), 300)}."
+    ),
     "already_resigned": lambda f: "You have already resigned from this match.",
     "builder_expired": lambda f: (
         "This turn builder has expired: the match has moved on since it was opened. "
@@ -711,6 +744,11 @@ def rematch_asked(presser_id: int, invited: Sequence[int], lobby: str) -> str:
     )
 
 
+def played_in(channel_id: int) -> str:
+    """Said on a lobby whose match opened its thread elsewhere (the games channel, not a thread in a thread)."""
+    return f"Played in <#{channel_id}>."
+
+
 def rematch_where(channel_id: int, started: bool) -> str:
     return f"Rematch {'started' if started else 'offered'} in <#{channel_id}>."
 
@@ -778,7 +816,28 @@ def resign_question(match: MatchRow) -> str:
     return f"Resign from **{title(match)}**? This cannot be undone."
 
 
-def my_matches(listed: list[tuple[MatchRow, AnyGame | None, bool]], user_id: int, now: float) -> str:
+def resign_cancelled(match: MatchRow) -> str:
+    return f"Not resigned: you are still playing **{title(match)}**."
+
+
+MATCHES_PER_PAGE = 10  # /games lines per page: ten usual lines fit in 2,000 (a page of six-seat long names is cut)
+
+
+def match_pages(count: int) -> int:
+    """How many pages /games needs for ``count`` matches (at least one)."""
+    return max(1, math.ceil(count / MATCHES_PER_PAGE))
+
+
+def _page(lines: list[str], page: int, header: str = "") -> str:
+    """One page of /games (``page`` from 0), with where it stands when there are several."""
+    pages = match_pages(len(lines))
+    page = min(max(page, 0), pages - 1)
+    shown = lines[page * MATCHES_PER_PAGE : (page + 1) * MATCHES_PER_PAGE]
+    footer = f"\nPage {page + 1} of {pages} ({len(lines)} matches)" if pages > 1 else ""
+    return _bounded(header + "\n".join(shown)) + footer
+
+
+def my_matches(listed: list[tuple[MatchRow, AnyGame | None, bool]], user_id: int, now: float, page: int = 0) -> str:
     if not listed:
         return "You have no matches here. Start one with /play."
     lines = []
@@ -794,10 +853,10 @@ def my_matches(listed: list[tuple[MatchRow, AnyGame | None, bool]], user_id: int
         state += time_note(match, now, ", ") + bank_note(match, game, now, "; ")
         others = ", ".join(escape(s.name) for s in match.seats if s.user_id != user_id) or "open seats"
         lines.append(f"• {title(match)} with {others} — {state} — {where}")
-    return _bounded("\n".join(lines))
+    return _page(lines, page)
 
 
-def server_matches(matches: list[MatchRow], now: float) -> str:
+def server_matches(matches: list[MatchRow], now: float, page: int = 0) -> str:
     if not matches:
         return "No match is in play in this server. Start one with /play."
     from ..domain.seats import game_of
@@ -812,7 +871,7 @@ def server_matches(matches: list[MatchRow], now: float) -> str:
             f"• {title(match)}: {names} — {mover} to move"
             f"{time_note(match, now, ', ')}{bank_note(match, game, now, '; ')} — <#{match.home_channel_id}> ({link})"
         )
-    return _bounded("**Matches in play in this server**\n" + "\n".join(lines))
+    return _page(lines, page, "**Matches in play in this server**\n")
 
 
 def _bounded(text: str, limit: int = 2000) -> str:
@@ -862,7 +921,13 @@ def not_in_play(match: MatchRow) -> str:
 
 def builder_summary(state: Any) -> str:
     """The turn builder's line: the actions picked so far, and what to do next."""
-    head = f"So far: `{state.notation}`." if state.notations else "No action yet: pick the first one."
+    if state.path:  # part way down a game's groups (Bump: a piece, then its target, then the turn)
+        step = "its target" if len(state.path) == 1 else "the turn"
+        done = f"So far: `{state.notation}`. " if state.notations else ""
+        return f"{done}{' → '.join(state.path)}: pick {step} (Undo goes back a step)."
+    if not state.notations and not state.can_end:
+        return "No action yet: pick your first action from the menu."
+    head = f"So far: `{state.notation}`." if state.notations else "No action yet."
     if state.game.is_over or (state.can_end and not state.choices):
         return f"{head} Press **End turn** to play it."
     if state.can_end:
@@ -1070,9 +1135,20 @@ def _allowed(analysis: bool | None) -> str:
 TOP = 10
 
 
+RATINGS_EXPLAINED = (
+    f"-# Ratings read like chess's Elo: everyone starts at {RATING_START}, and 200 points ahead means winning "
+    f"about 3 games in 4. A rating with ? is provisional (fewer than {PROVISIONAL_GAMES} rated games of this "
+    "game) and is listed after the settled ones."
+)
+
+
+def shown_rating(row: RatingRow) -> str:
+    return f"{row.rating}{'?' if row.provisional else ''}"
+
+
 def _rating_line(rank: int, row: RatingRow) -> str:
     return (
-        f"{rank}. <@{row.user_id}> — {row.skill:.1f} "
+        f"{rank}. <@{row.user_id}> — {shown_rating(row)} "
         f"({row.games} {_plural(row.games, 'game')}: {row.wins} W / {row.losses} L / {row.draws} D)"
     )
 
@@ -1089,6 +1165,7 @@ def leaderboard(game_name: str, board: list[RatingRow], user_id: int) -> str:
     elif mine > TOP:
         lines.append("…")
         lines.append(_rating_line(mine, board[mine - 1]) + " ← you")
+    lines.append(RATINGS_EXPLAINED)
     return "\n".join(lines)
 
 
@@ -1097,7 +1174,8 @@ def profile(user_id: int, ratings: list[tuple[RatingRow, int | None, int]], play
     for row, rank, of in ratings:
         place = f", #{rank} of {of}" if rank else ""
         lines.append(
-            f"• {get_game(row.game).name}: rating {row.skill:.1f}{place} — "
+            f"• {get_game(row.game).name}: rating {shown_rating(row)}"
+            f"{' (provisional)' if row.provisional else ''}{place} — "
             f"{row.games} rated {_plural(row.games, 'game')}: "
             f"{row.wins} W / {row.losses} L / {row.draws} D"
         )
@@ -1217,4 +1295,206 @@ def exploration(shown: Exploration) -> str:
             "`/explore turn:` plays for whoever is to move; `step:` back, forward, new, save (as conditional moves) "
             "or close."
         )
+    return _bounded("\n".join(lines))
+
+
+# -- tournaments ----------------------------------------------------------------------------------
+
+
+def tournament_title(tournament: TournamentRow) -> str:
+    kind = "round robin" if tournament.format == "round-robin" else "Swiss"
+    return f"{get_game(tournament.game).name} {kind} tournament #{tournament.id}"
+
+
+def _tournament_refusal(text: str) -> Callable[[dict[str, Any]], str]:
+    return lambda f: text.format(title=tournament_title(f["tournament"])) if "tournament" in f else text
+
+
+REFUSALS.update(
+    {
+        "no_tournament": lambda f: f"There is no tournament #{f['tournament_id']} in this server.",
+        "no_tournaments": lambda f: "There is no tournament in this server. Create one with /tournament create.",
+        "which_tournament": lambda f: (
+            "This server has several tournaments: say which with the `tournament` option ("
+            + ", ".join(f"#{i}" for i in f["ids"][:20])
+            + ")."
+        ),
+        "tournament_format": lambda f: f"A tournament is {' or '.join(f['formats'])}.",
+        "tournament_tables_swiss": lambda f: (
+            f"{f['game']} is played at tables of three or four, which a round robin cannot schedule: "
+            "choose Swiss (tables of players with close scores each round)."
+        ),
+        "tournament_rounds": lambda f: f"A Swiss tournament has {f['low']} to {f['high']} rounds.",
+        "tournament_size": lambda f: f"A tournament takes {f['low']} to {f['high']} players.",
+        "tournament_start_hours": lambda f: (
+            f"A tournament starts by itself at most {f['high'] // 24} days ahead; leave `start_in_hours` out to "
+            "start it yourself with /tournament start."
+        ),
+        "tournament_limit": lambda f: (
+            f"You already run {f['most']} tournaments in this server that are open or under way: finish or "
+            "cancel one before creating another."
+        ),
+        "tournament_already_joined": _tournament_refusal("You have already joined {title}."),
+        "tournament_full": _tournament_refusal("{title} is full."),
+        "tournament_started": _tournament_refusal("{title} has already started: it takes no more players."),
+        "tournament_over": _tournament_refusal("{title} is over."),
+        "tournament_not_joined": _tournament_refusal("You are not a player of {title}."),
+        "tournament_leave_started": _tournament_refusal(
+            "{title} has started: use /tournament withdraw to leave it (your remaining games are forfeited)."
+        ),
+        "tournament_withdraw_before_start": _tournament_refusal(
+            "{title} has not started: use /tournament leave (or its Leave button) instead."
+        ),
+        "tournament_already_withdrawn": _tournament_refusal("You have already withdrawn from {title}."),
+        "tournament_only_organizer_starts": _tournament_refusal("Only the organizer can start {title}."),
+        "tournament_only_organizer_cancels": _tournament_refusal(
+            "Only the organizer or a server manager can cancel {title}."
+        ),
+        "tournament_too_few": lambda f: (
+            f"{tournament_title(f['tournament'])} needs at least {f['needed']} players to start; "
+            f"{f['joined']} {'has' if f['joined'] == 1 else 'have'} joined."
+        ),
+    }
+)
+
+
+def tournament_announcement(tournament: TournamentRow, now: float) -> str:
+    """The event's public message: what it is, when it starts, who has joined (kept current as it fills)."""
+    info_ = get_game(tournament.game)
+    rounds = (
+        f"{tournament.rounds} {_plural(tournament.rounds, 'round')}"
+        if tournament.format == "swiss"
+        else "everyone plays everyone (divisions of up to ten above ten players), all games at once"
+    )
+    if tournament.format == "swiss" and info_.max_players > 2:
+        rounds += ", tables of three or four, points by placement"
+    clock = (
+        "no time limit" if tournament.days_per_move is None else f"{_number(tournament.days_per_move)} days per move"
+    )
+    lines = [
+        f"🏆 **{tournament_title(tournament)}** organized by <@{tournament.organizer_id}>",
+        f"{rounds}; {clock}; {'rated' if tournament.rated else 'not rated'}.",
+    ]
+    if tournament.status == "open":
+        if tournament.starts_at is not None:
+            lines.append(f"Starts <t:{int(tournament.starts_at)}:R>.")
+        else:
+            lines.append("Starts when the organizer runs `/tournament start`.")
+    else:
+        lines.append(
+            {
+                "running": "Under way: `/tournament standings` shows the table.",
+                "finished": "Finished: `/tournament standings` shows the final table.",
+                "cancelled": "Cancelled.",
+            }[tournament.status]
+        )
+    names = ", ".join(escape(p.name) for p in tournament.players) or "nobody yet"
+    lines.append(f"Players ({len(tournament.players)}/{tournament.max_players}): {names}")
+    return _bounded("\n".join(lines))
+
+
+def tournament_joined(tournament: TournamentRow, user_id: int, joined: bool) -> str:
+    verb = "joined" if joined else "left"
+    return f"You {verb} {tournament_title(tournament)} ({len(tournament.players)}/{tournament.max_players} players)."
+
+
+def tournament_round(tournament: TournamentRow, round_number: int, tables: list[MatchRow], byes: list[int]) -> str:
+    """A round's pairings, in the event's channel (each match's thread pings its own players)."""
+    names = {p.user_id: escape(p.name) for p in tournament.players}
+    if tournament.format == "swiss":
+        head = f"**{tournament_title(tournament)}**: round {round_number} of {tournament.rounds} has started."
+    else:
+        head = f"**{tournament_title(tournament)}** has started: all {len(tables)} games at once."
+    lines = [head]
+    for match in tables:
+        players = " vs ".join(names.get(s.user_id, escape(s.name)) for s in sorted(match.seats, key=lambda s: s.seat))
+        where = f" <#{match.thread_id}>" if match.thread_id else ""
+        lines.append(f"• {title(match)}: {players}{where}")
+    lines += [f"• {names.get(user_id, '?')} has the bye (1 point)." for user_id in byes]
+    return _bounded("\n".join(lines))
+
+
+def tournament_started(tournament: TournamentRow) -> str:
+    return (
+        f"**{tournament_title(tournament)}** has started with {len(tournament.players)} players: each game opens "
+        "in its own thread, its players pinged there."
+    )
+
+
+def tournament_called_off(tournament: TournamentRow) -> str:
+    return f"{tournament_title(tournament)} was called off: too few players had joined when it was due to start."
+
+
+def tournament_withdrawn(tournament: TournamentRow, user_ids: list[int], inactive: bool) -> str:
+    names = ", ".join(escape(p.name) for p in tournament.players if p.user_id in user_ids)
+    why = " (lost on time and no turn played for 30 days)" if inactive else ""
+    return f"{names} withdrew from {tournament_title(tournament)}{why}: remaining games are forfeited."
+
+
+def you_withdrew(tournament: TournamentRow, forfeited: int) -> str:
+    games = f"; {forfeited} {_plural(forfeited, 'game')} forfeited" if forfeited else ""
+    return f"You withdrew from {tournament_title(tournament)}{games}. Your played games stand."
+
+
+def tournament_cancelled(tournament: TournamentRow, user_id: int) -> str:
+    return f"<@{user_id}> cancelled {tournament_title(tournament)}. Games already under way go on as ordinary matches."
+
+
+def _points(value: float) -> str:
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def standings_rows(table: Standings) -> tuple[list[str], list[list[str]], list[bool]]:
+    """The standings as table cells (headers, rows, withdrawn), for the picture."""
+    short = {"Buchholz": "BH", "Sonneborn-Berger": "SB", "head-to-head": "H2H", "wins": "W"}
+    headers = ["#", "Player", "Pts", *(short[name] for name in table.tiebreaks)]
+    rows = []
+    for row in table.rows:
+        name = row.name + (" (withdrawn)" if row.withdrawn else "")
+        if len({r.division for r in table.rows}) > 1:
+            name = f"D{row.division} · {name}"
+        rows.append([str(row.place), name, _points(row.points), *(_points(t) for t in row.tiebreaks)])
+    return headers, rows, [row.withdrawn for row in table.rows]
+
+
+def standings_title(table: Standings) -> tuple[str, str]:
+    """(title, subtitle) of the standings picture."""
+    tournament = table.tournament
+    if tournament.status == "finished":
+        stage = "Final standings"
+    elif tournament.format == "swiss":
+        stage = f"Round {tournament.round} of {tournament.rounds}"
+    else:
+        stage = f"{table.games_left} {_plural(table.games_left, 'game')} in play"
+    return tournament_title(tournament), f"{stage} · ties: {', then '.join(table.tiebreaks)}"
+
+
+def standings_text(table: Standings) -> str:
+    """The standings as text (the picture's words, for screen readers and search)."""
+    title_, subtitle = standings_title(table)
+    lines = [f"**{title_}** — {subtitle}"]
+    divisions = len({r.division for r in table.rows}) > 1
+    for row in table.rows:
+        breaks = ", ".join(f"{name} {_points(t)}" for name, t in zip(table.tiebreaks, row.tiebreaks, strict=True))
+        where = f"D{row.division} " if divisions else ""
+        gone = " (withdrawn)" if row.withdrawn else ""
+        pts = "pt" if row.points == 1 else "pts"
+        lines.append(f"{where}{row.place}. {escape(row.name)}{gone} — {_points(row.points)} {pts} ({breaks})")
+    if table.tournament.status == "running" and table.games_left:
+        which = " of this round" if table.tournament.format == "swiss" else ""
+        lines.append(f"{table.games_left} {_plural(table.games_left, 'game')}{which} still in play.")
+    return _bounded("\n".join(lines))
+
+
+def podium(table: Standings) -> str:
+    """The final announcement: the first three (of each division), pinged."""
+    medals = {1: "🥇", 2: "🥈", 3: "🥉"}
+    lines = [f"🏆 **{tournament_title(table.tournament)}** is over!"]
+    divisions = sorted({r.division for r in table.rows})
+    for division in divisions:
+        top = [r for r in table.rows if r.division == division and r.place <= 3 and not r.withdrawn]
+        label = f"Division {division}: " if len(divisions) > 1 else ""
+        podium_ = ", ".join(f"{medals.get(r.place, '')} <@{r.user_id}> ({_points(r.points)})" for r in top)
+        lines.append(f"{label}{podium_}")
+    lines.append("Final standings below; ties broken by " + ", then ".join(table.tiebreaks) + ".")
     return _bounded("\n".join(lines))

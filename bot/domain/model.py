@@ -177,6 +177,17 @@ class OfferRow:
     created_at: float
 
 
+# The rating players read (issue 26): OpenSkill's mu on an Elo-like scale. A new player (mu 25) reads 1500.
+# 30 points per unit of mu: between two settled players OpenSkill's Plackett-Luce gives the better one
+# logistic(difference / c), c = sqrt(2 (sigma² + beta²)) ≈ 5.9 for beta = 25/6, and Elo gives
+# logistic(points · ln 10 / 400): equal at 400 / (5.9 · ln 10) ≈ 30 points per unit, so 200 points mean
+# winning about 3 games in 4, as in Elo.
+RATING_START = 1500
+SKILL_START = 25.0
+RATING_PER_SKILL = 30.0
+PROVISIONAL_GAMES = 5  # a rating from fewer rated games of the game is provisional (shown with "?")
+
+
 @dataclass
 class RatingRow:
     guild_id: int
@@ -192,8 +203,18 @@ class RatingRow:
 
     @property
     def skill(self) -> float:
-        """The conservative rating shown to players (OpenSkill's ordinal: mu - 3 sigma)."""
+        """The conservative skill (OpenSkill's ordinal: mu - 3 sigma), as the stores order the leaderboard."""
         return self.mu - 3 * self.sigma
+
+    @property
+    def rating(self) -> int:
+        """The rating shown to players, on an Elo-like scale (1500 to start; see RATING_PER_SKILL)."""
+        return round(RATING_START + RATING_PER_SKILL * (self.mu - SKILL_START))
+
+    @property
+    def provisional(self) -> bool:
+        """Too few rated games for the rating to mean much yet: shown with "?", listed after the others."""
+        return self.games < PROVISIONAL_GAMES
 
 
 @dataclass

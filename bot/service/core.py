@@ -188,12 +188,22 @@ class MatchCore:
             log.exception("match %s: skipped in this pass", match_id)
         return None
 
-    async def resolve(self, user_id: int, guild_id: int, channel_id: int, match_id: int | None) -> MatchRow:
-        """The match a command means: named, the thread it is typed in, or the user's only one."""
+    async def resolve(
+        self, user_id: int, guild_id: int, channel_id: int, match_id: int | None, *, acting: bool = True
+    ) -> MatchRow:
+        """The match a command means: named, the thread it is typed in, or the user's only one.
+
+        A command that acts (``acting``), typed in one match's thread and naming another, is refused:
+        a turn meant for the thread's match must not be played elsewhere (issue 26).
+        """
         if match_id is not None:
             match = await self.get(match_id)
             if match.guild_id != guild_id:
                 raise Refusal("no_match_here", match_id=match_id)
+            if acting and channel_id != match.thread_id:
+                here = await self.store.match_by_thread(channel_id)
+                if here is not None and here.id != match.id:
+                    raise Refusal("another_matchs_thread", here=here, named=match)
             return match
         in_thread = await self.store.match_by_thread(channel_id)
         if in_thread is not None and in_thread.status != "cancelled":

@@ -143,14 +143,20 @@ class Ratings:
             info = get_game(game_id)
         except GameError as error:
             raise Refusal("game_says", why=str(error)) from None
-        return info.name, await self.store.leaderboard(guild_id, info.id)
+        return info.name, leaderboard_order(await self.store.leaderboard(guild_id, info.id))
 
     async def profile(self, guild_id: int, user_id: int) -> Profile:
         rows = await self.store.ratings_of_user(guild_id, user_id)
         ranked = []
         for row in rows:
-            board = await self.store.leaderboard(guild_id, row.game)
+            board = leaderboard_order(await self.store.leaderboard(guild_id, row.game))
             rank = next((i for i, r in enumerate(board, start=1) if r.user_id == user_id), None)
             ranked.append((row, rank, len(board)))
         current = await self.service.usable_only(await self.store.matches_of_user(user_id, guild_id, ("active",)))
         return Profile(user_id, ranked, current)
+
+
+def leaderboard_order(board: list[RatingRow]) -> list[RatingRow]:
+    """Settled ratings first, then provisional ones (a lucky first win does not top the board), each by
+    the rating shown, best first; ties keep the store's order (the conservative skill)."""
+    return sorted(board, key=lambda row: (row.provisional, -row.rating))

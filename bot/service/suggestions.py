@@ -73,6 +73,38 @@ def _suggest_single(game: AnyGame, typed: str) -> list[tuple[str, str]]:
 def suggest_moves(game: AnyGame, typed: str) -> list[tuple[str, str]]:
     """(label, value) pairs: whole turns that continue ``typed``, most useful first.
 
+    A last action typed in full (as a picked suggestion is: Discord sends the picked value back, with no
+    separator after it, when the player returns to the option) is continued as if a separator
+    followed it: "end the turn here" first, then the next actions, then any longer notations it begins.
+    """
+    whole = _suggest_continuations(game, typed)
+    if typed and typed[-1] not in ", " and _ends_with_a_whole_action(game, typed):
+        after = _suggest_continuations(game, typed + ",")
+        stem = ",".join(split_turn(typed)).lower()
+        if any(value.lower().startswith(stem + ",") for _, value in after):  # a next action exists
+            values = {value for _, value in after}
+            whole = (after + [c for c in whole if c[1] not in values])[:MAX_CHOICES]
+    return whole
+
+
+def _ends_with_a_whole_action(game: AnyGame, typed: str) -> bool:
+    """Whether the last action of ``typed`` is the whole notation of a legal action (not a prefix only)."""
+    tokens = split_turn(typed)
+    trial = game.copy()
+    try:
+        for token in tokens[:-1]:
+            trial.apply_action(trial.parse_action(token))
+    except GameError:
+        return False
+    if trial.is_over:
+        return False
+    last = tokens[-1].lower() if tokens else ""
+    return any(trial.format_action(a).lower() == last for a in trial.legal_actions())
+
+
+def _suggest_continuations(game: AnyGame, typed: str) -> list[tuple[str, str]]:
+    """(label, value) pairs: whole turns that continue ``typed``, most useful first.
+
     The actions already typed are applied to a copy, so a multi-action turn
     (a Bide release) is continued action by action; an illegal one is
     reported as the only choice, with the engine's reason. Every value is a

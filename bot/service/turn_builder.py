@@ -70,6 +70,7 @@ class BuilderState:
     can_end: bool = False
     why_not_end: str = ""
     full: bool = False  # no room left in the custom ids: end the turn or undo
+    path: list[str] = field(default_factory=list)  # groups picked towards the next action (Bump: piece, target)
 
     @property
     def notation(self) -> str:
@@ -86,8 +87,41 @@ def ranked_actions(game: AnyGame) -> list[Any]:
     return game.rank_actions(game.legal_actions())
 
 
+@dataclass
+class Option:
+    """One entry of the next menu: a group of actions (``Game.builder_path``) or an action itself."""
+
+    group: str | None  # the group's label, or None for an action
+    action: Any = None
+    count: int = 1  # actions in the group
+
+
+def menu_options(game: AnyGame, path: list[str]) -> list[Option]:
+    """What the next menu offers below ``path``: each group once, where its best action ranks, and the
+    actions whose path ends here. A game without groups offers its ranked actions, index for index."""
+    depth = len(path)
+    options: list[Option] = []
+    groups: dict[str, Option] = {}
+    for action in ranked_actions(game):
+        steps = game.builder_path(action)
+        if list(steps[:depth]) != path:
+            continue
+        if len(steps) == depth:
+            options.append(Option(None, action))
+        elif steps[depth] in groups:
+            groups[steps[depth]].count += 1
+        else:
+            groups[steps[depth]] = Option(steps[depth], count=1)
+            options.append(groups[steps[depth]])
+    return options
+
+
 def build(game: AnyGame, picks: list[int]) -> BuilderState:
-    """Replay ``picks`` on a copy of ``game`` (at the start of the mover's turn) and list what may follow."""
+    """Replay ``picks`` on a copy of ``game`` (at the start of the mover's turn) and list what may follow.
+
+    A pick is an index in the menu of its step: a group (a step down, e.g. Bump's piece then target) or
+    an action (played on the copy).
+    """
     if game.is_over:
         raise BuilderError("the game is over")
     if game.turn_in_progress():
@@ -95,17 +129,22 @@ def build(game: AnyGame, picks: list[int]) -> BuilderState:
     trial = game.copy()
     notations: list[str] = []
     events: list[Event] = []
+    path: list[str] = []
     for index in picks:
-        actions = ranked_actions(trial)
-        if not 0 <= index < len(actions) or trial.is_over:
+        options = [] if trial.is_over else menu_options(trial, path)
+        if not 0 <= index < len(options):
             raise BuilderError("this turn builder belongs to an older position; open a new one")
-        action = actions[index]
-        notations.append(trial.format_action(action))
+        picked = options[index]
+        if picked.group is not None:
+            path.append(picked.group)
+            continue
+        notations.append(trial.format_action(picked.action))
+        path = []
         try:
-            events.extend(trial.apply_action(action))
+            events.extend(trial.apply_action(picked.action))
         except GameError as error:  # pragma: no cover - legal_actions only lists applicable actions
             raise BuilderError(str(error)) from None
-    state = BuilderState(trial, list(picks), notations, events)
+    state = BuilderState(trial, list(picks), notations, events, path=path)
     state.can_end = trial.is_over or trial.can_end_turn()
     if not state.can_end:
         probe = trial.copy()
@@ -116,12 +155,16 @@ def build(game: AnyGame, picks: list[int]) -> BuilderState:
     state.full = len(encode(picks + [0xFFF])) > ID_BUDGET
     if trial.is_over or state.full:
         return state
-    actions = ranked_actions(trial)
+    options = menu_options(trial, path)
     room = OPTIONS_PER_SELECT * MAX_SELECTS
-    for index, action in enumerate(actions[:room]):
-        notation = trial.format_action(action)
-        hint = trial.describe_action(action)
+    for index, option in enumerate(options[:room]):
+        if option.group is not None:
+            moves = f"{option.count} move{'s' * (option.count != 1)}"
+            state.choices.append(Choice(index, _clip(option.group), moves))
+            continue
+        notation = trial.format_action(option.action)
+        hint = trial.describe_action(option.action)
         description = hint.split(" — ", 1)[1] if " — " in hint else ""
         state.choices.append(Choice(index, _clip(notation), _clip(description) if description else ""))
-    state.more = max(0, len(actions) - room)
+    state.more = max(0, len(options) - room)
     return state

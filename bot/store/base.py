@@ -28,9 +28,10 @@ from ..domain.model import (
     ReminderRow,
     SeatRow,
 )
+from .tournaments import TournamentStore
 
 
-class Store(Protocol):
+class Store(TournamentStore, Protocol):
     shared: bool
     """Whether several bot processes may use this database at once (PostgreSQL), or one only (SQLite)."""
 

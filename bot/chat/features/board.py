@@ -26,6 +26,6 @@ def board_view(outcome: Outcome) -> discord.ui.View | None:
     for quick in game.info.quick_actions:
         if quick.notation in legal:
             view.add_item(QuickActionButton(match.id, match.version, quick.notation, quick.label))
-    if game.info.multi_action_turns and legal:  # a turn of several actions, picked from menus
+    if (game.info.multi_action_turns or game.info.grouped_turns) and legal:  # a turn picked from menus
         view.add_item(TurnBuilderButton("open", match.id, match.version))
     return view if view.children else None

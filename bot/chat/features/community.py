@@ -83,7 +83,9 @@ class CommunityCog(commands.Cog, name="Community"):
     async def help(self, interaction: discord.Interaction) -> None:
         commands_ = [
             (command.name, command.description)
-            for command in self.tree.get_commands()
             if isinstance(command, app_commands.Command)
+            else (command.name, f"{command.description} ({', '.join(sub.name for sub in command.commands)})")
+            for command in self.tree.get_commands()
+            if isinstance(command, app_commands.Command | app_commands.Group)
         ]
         await interaction.response.send_message(texts.help_page(commands_), ephemeral=True)

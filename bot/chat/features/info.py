@@ -40,7 +40,59 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx
         await guarded(interaction, run)
 
 
-ITEMS = (ReplayButton,)
+class GamesPageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"hx:games:(?P<scope>mine|all):(?P<way>prev|next):(?P<page>\d+)",
+):
+    """Previous / Next under a /games list longer than a page: shows that page, as read now."""
+
+    def __init__(self, scope: str, way: str, page: int) -> None:
+        label = "Previous" if way == "prev" else "Next"
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=discord.ButtonStyle.secondary, custom_id=f"hx:games:{scope}:{way}:{page}"
+            )
+        )
+        self.scope, self.way, self.page = scope, way, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
+    ) -> GamesPageButton:
+        return cls(match["scope"], match["way"], int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            content, view = await games_page(chat_of(interaction), interaction, self.scope, self.page)
+            await interaction.response.edit_message(content=content, view=view, allowed_mentions=mention_only(None))
+
+        await guarded(interaction, run)
+
+
+ITEMS = (ReplayButton, GamesPageButton)
+
+
+async def games_page(
+    chat: Chat, interaction: discord.Interaction, scope: str, page: int
+) -> tuple[str, discord.ui.View | None]:
+    """A page of /games (``scope`` mine or all) and its Previous / Next buttons (None when one page holds all)."""
+    guild_id = guild_only(interaction)
+    if scope == "all":
+        matches = await chat.guilds.server_matches(guild_id)
+        count, content = len(matches), texts.server_matches(matches, chat.now(), page)
+    else:
+        listed = await chat.service.my_matches(interaction.user.id, guild_id)
+        count, content = len(listed), texts.my_matches(listed, interaction.user.id, chat.now(), page)
+    pages = texts.match_pages(count)
+    page = min(max(page, 0), pages - 1)
+    if pages == 1:
+        return content, None
+    view = discord.ui.View(timeout=None)
+    if page > 0:
+        view.add_item(GamesPageButton(scope, "prev", page - 1))
+    if page < pages - 1:
+        view.add_item(GamesPageButton(scope, "next", page + 1))
+    return content, view
 
 
 class InfoCog(commands.Cog, name="Info"):
@@ -54,7 +106,7 @@ class InfoCog(commands.Cog, name="Info"):
     )
     @app_commands.autocomplete(match=match_autocomplete)
     async def board(self, interaction: discord.Interaction, match: int | None = None, zoom: str | None = None) -> None:
-        match_id = await resolve_match_id(interaction, match)
+        match_id = await resolve_match_id(interaction, match, acting=False)
         service = self.chat.service
         if zoom:
             # A zoomed board is drawn at twice the scale: the first one of a board size
@@ -74,7 +126,7 @@ class InfoCog(commands.Cog, name="Info"):
     )
     @app_commands.autocomplete(match=match_autocomplete)
     async def history(self, interaction: discord.Interaction, match: int | None = None, gif: bool = False) -> None:
-        match_id = await resolve_match_id(interaction, match)
+        match_id = await resolve_match_id(interaction, match, acting=False)
         service = self.chat.service
         row, logged = await service.history(match_id)
         text = texts.history(row, [texts.history_line(row, e.number, e.move, e.holder_id) for e in logged])
@@ -90,16 +142,9 @@ class InfoCog(commands.Cog, name="Info"):
     @app_commands.command(name="games", description="Your matches in this server (all:true lists everyone's)")
     @app_commands.describe(all="List every match in play in this server, to watch them")
     async def games(self, interaction: discord.Interaction, all: bool = False) -> None:
-        guild_id = guild_only(interaction)
-        if all:
-            matches = await self.chat.guilds.server_matches(guild_id)
-            await interaction.response.send_message(
-                texts.server_matches(matches, self.chat.now()), ephemeral=True, allowed_mentions=mention_only(None)
-            )
-            return
-        listed = await self.chat.service.my_matches(interaction.user.id, guild_id)
+        content, view = await games_page(self.chat, interaction, "all" if all else "mine", 0)
         await interaction.response.send_message(
-            texts.my_matches(listed, interaction.user.id, self.chat.now()), ephemeral=True
+            content, view=view or discord.utils.MISSING, ephemeral=True, allowed_mentions=mention_only(None)
         )
 
     @app_commands.command(name="rules", description="How to play a game")

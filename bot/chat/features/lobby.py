@@ -19,7 +19,7 @@ from .. import texts
 from ..commands import GAME_CHOICES, guild_only
 from ..common import guarded, mention_only
 from ..context import Chat, chat_of
-from ..homes import channel_by_id
+from ..homes import games_channel
 
 DAY_CHOICES: list[app_commands.Choice[int]] = [app_commands.Choice(name="No time limit", value=0)] + [
     app_commands.Choice(name=f"{d} day{'s' * (d != 1)} per move", value=d) for d in (1, 3, 7, 14)
@@ -116,10 +116,13 @@ async def lobby_pressed(interaction: discord.Interaction, action: str, match_id:
     match = outcome.match
     said = chat.announcer.line(outcome)
     if outcome.started:
-        await interaction.response.edit_message(
-            content=lobby_text(match) + "\n" + said, view=None, allowed_mentions=mention_only(None)
-        )
-        await chat.opening.open_match(interaction, match, outcome)
+        content = lobby_text(match) + "\n" + said
+        await interaction.response.edit_message(content=content, view=None, allowed_mentions=mention_only(None))
+        home = await chat.opening.open_match(interaction, match, outcome)
+        if interaction.message is not None and home not in (interaction.message.id, interaction.message.channel.id):
+            await interaction.edit_original_response(
+                content=content + "\n" + texts.played_in(home), allowed_mentions=mention_only(None)
+            )
     elif match.status == "lobby":
         await interaction.response.edit_message(
             content=lobby_text(match) + "\n" + said, view=lobby_view(match), allowed_mentions=mention_only(None)
@@ -148,13 +151,13 @@ async def rematch_pressed(interaction: discord.Interaction, match_id: int) -> No
     match = await chat.guilds.rematch(match_id, interaction.user.id)
     invited = [u for u in match.human_ids() if u != interaction.user.id]
     text = texts.rematch_asked(interaction.user.id, invited, lobby_text(match))
-    channel = await channel_by_id(interaction.client, match.channel_id)
+    channel = await games_channel(interaction.client, match.channel_id)  # never a thread: no thread in a thread
     if channel is None:
         raise Refusal("channel_gone")
     message = await channel.send(text[:2000], view=lobby_view(match), allowed_mentions=mention_only(invited))
     await service.set_lobby_message(match.id, message.id)
     started = await service.start_if_ready(match.id)  # against the computer: nobody else to wait for
-    await interaction.response.send_message(texts.rematch_where(match.channel_id, started is not None), ephemeral=True)
+    await interaction.response.send_message(texts.rematch_where(channel.id, started is not None), ephemeral=True)
     if started is None:
         return
     await message.edit(
@@ -163,6 +166,13 @@ async def rematch_pressed(interaction: discord.Interaction, match_id: int) -> No
         allowed_mentions=mention_only(None),
     )
     await chat.opening.open_match(interaction, started.match, started, lobby_message=message)
+
+
+def games_channel_id(interaction: discord.Interaction) -> int:
+    """Where a match asked for here lives: this channel, or the parent of the thread it was asked in."""
+    if isinstance(interaction.channel, discord.Thread):
+        return interaction.channel.parent_id
+    return interaction.channel_id or 0
 
 
 class LobbyCog(commands.Cog, name="Play"):
@@ -228,7 +238,7 @@ class LobbyCog(commands.Cog, name="Play"):
             creator=(interaction.user.id, interaction.user.display_name),
             invited=invited,
             guild_id=guild_id,
-            channel_id=interaction.channel_id or 0,
+            channel_id=games_channel_id(interaction),
             players=seats,
             options_text=options,
             days_per_move=float(days.value) if days else None,
@@ -253,12 +263,11 @@ class LobbyCog(commands.Cog, name="Play"):
         started = await service.start_if_ready(match.id)  # you against the computer: nobody to wait for
         if started is not None:
             lobby = await interaction.original_response()
-            await lobby.edit(
-                content=lobby_text(started.match) + "\n" + self.chat.announcer.line(started),
-                view=None,
-                allowed_mentions=mention_only(None),
-            )
-            await self.chat.opening.open_match(interaction, started.match, started, lobby_message=lobby)
+            content = lobby_text(started.match) + "\n" + self.chat.announcer.line(started)
+            await lobby.edit(content=content, view=None, allowed_mentions=mention_only(None))
+            home = await self.chat.opening.open_match(interaction, started.match, started, lobby_message=lobby)
+            if home not in (lobby.id, lobby.channel.id):  # opened away from the lobby: say where
+                await lobby.edit(content=content + "\n" + texts.played_in(home), allowed_mentions=mention_only(None))
 
     @play.autocomplete("options")
     async def options_autocomplete(

@@ -76,6 +76,35 @@ class ResignConfirmButton(
         await guarded(interaction, run)
 
 
+class ResignCancelButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx:keep:(?P<match>\d+):(?P<user>\d+)"
+):
+    """Cancel on the resign confirmation: nothing is played, the question is closed."""
+
+    def __init__(self, match_id: int, user_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Cancel", style=discord.ButtonStyle.secondary, custom_id=f"hx:keep:{match_id}:{user_id}"
+            )
+        )
+        self.match_id, self.user_id = match_id, user_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
+    ) -> ResignCancelButton:
+        return cls(int(match["match"]), int(match["user"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            if interaction.user.id != self.user_id:
+                raise Refusal("not_your_confirmation")
+            match = await chat_of(interaction).service.get(self.match_id)
+            await interaction.response.edit_message(content=texts.resign_cancelled(match), view=None)
+
+        await guarded(interaction, run)
+
+
 class TurnBuilderButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"hx:tb:(?P<op>open|undo|end):(?P<match>\d+):(?P<version>\d+):(?P<picks>[0-9a-f.]*)",
@@ -159,7 +188,7 @@ class TurnBuilderSelect(
         await guarded(interaction, run)
 
 
-ITEMS = (QuickActionButton, ResignConfirmButton, TurnBuilderButton, TurnBuilderSelect)
+ITEMS = (QuickActionButton, ResignConfirmButton, ResignCancelButton, TurnBuilderButton, TurnBuilderSelect)
 
 
 def builder_view(match_id: int, version: int, state: BuilderState) -> discord.ui.View:
@@ -351,4 +380,5 @@ class MovesCog(commands.Cog, name="Moves"):
         row = await self.chat.service.confirm_resign(match_id, interaction.user.id)  # non-players refused now
         view = discord.ui.View(timeout=None)
         view.add_item(ResignConfirmButton(match_id, interaction.user.id))
+        view.add_item(ResignCancelButton(match_id, interaction.user.id))
         await interaction.response.send_message(texts.resign_question(row), view=view, ephemeral=True)

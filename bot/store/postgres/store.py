@@ -58,6 +58,7 @@ from ..sqlite.rows import (
     guild_settings_from,
 )
 from .migrations import MIGRATIONS, applies
+from .tournaments import PostgresTournaments
 
 log = logging.getLogger(__name__)
 
@@ -153,7 +154,7 @@ def explain(url: str, error: BaseException) -> str:
     return f"cannot use PostgreSQL at {where}: {str(error).replace(url, where)}"
 
 
-class PostgresStore:
+class PostgresStore(PostgresTournaments):
     """The database on a PostgreSQL server, through a pool of connections."""
 
     shared = True  # any number of bot processes and workers

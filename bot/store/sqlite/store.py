@@ -58,6 +58,7 @@ from .rows import (
     guild_settings_from,
 )
 from .thread import SqliteThread
+from .tournaments import SqliteTournaments
 
 
 def _full(error: sqlite3.Error) -> bool:
@@ -167,7 +168,7 @@ async def _user_version(db: SqliteThread) -> int:
     return int(row[0]) if row else 0
 
 
-class SqliteStore:
+class SqliteStore(SqliteTournaments):
     """The database. One connection; reads and write transactions are serialised by one lock."""
 
     shared = False  # one process per file (ProcessLock)

@@ -1,0 +1,396 @@
+"""/tournament create|join|leave|start|standings|withdraw|cancel, the announcement's Join/Leave buttons, and the
+desk that tells what the tournament service did: rounds opened in threads, forfeits, the podium.
+
+The service decides and stores (bot/service/tournaments.py); here it is said. A round's matches open in
+their threads by the same path as a match the bot finds started after a restart (``MatchOpening``), so a
+stop between a round's storing and its threads loses nothing: start-up's catch-up opens what is left.
+The round's notice and the podium are claimed in the store before they are posted (one process, once).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, ClassVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from ...domain.errors import Refusal
+from ...domain.model import MatchRow
+from ...domain.tournament import TournamentRow
+from ...service.tournaments import Standings, TournamentNews
+from .. import texts
+from ..commands import GAME_CHOICES, guild_only
+from ..common import guarded, mention_only, png_file
+from ..context import Chat, chat_of
+from ..homes import channel_by_id
+from .lobby import DAY_CHOICES
+
+log = logging.getLogger(__name__)
+
+FORMAT_CHOICES = [
+    app_commands.Choice(name="Swiss", value="swiss"),
+    app_commands.Choice(name="Round robin", value="round-robin"),
+]
+STANDINGS_FILE = "standings.png"
+
+
+class TournamentButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx:tour:(?P<action>join|leave):(?P<tournament>\d+)"
+):
+    STYLES: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
+        "join": ("Join", discord.ButtonStyle.primary),
+        "leave": ("Leave", discord.ButtonStyle.secondary),
+    }
+
+    def __init__(self, action: str, tournament_id: int) -> None:
+        label, style = self.STYLES[action]
+        custom_id = f"hx:tour:{action}:{tournament_id}"
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
+        self.action = action
+        self.tournament_id = tournament_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
+    ) -> TournamentButton:
+        return cls(match["action"], int(match["tournament"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: button_pressed(interaction, self.action, self.tournament_id))
+
+
+ITEMS = (TournamentButton,)
+
+
+def announcement_view(tournament: TournamentRow) -> discord.ui.View | None:
+    """Join while there is room, Leave while it is open; no buttons once it started."""
+    if tournament.status != "open":
+        return None
+    view = discord.ui.View(timeout=None)
+    if len(tournament.players) < tournament.max_players:
+        view.add_item(TournamentButton("join", tournament.id))
+    view.add_item(TournamentButton("leave", tournament.id))
+    return view
+
+
+async def button_pressed(interaction: discord.Interaction, action: str, tournament_id: int) -> None:
+    chat = chat_of(interaction)
+    guild_id = guild_only(interaction)
+    user = (interaction.user.id, interaction.user.display_name)
+    try:
+        if action == "join":
+            tournament = await chat.tournaments.join(tournament_id, guild_id, user)
+        else:
+            tournament = await chat.tournaments.leave(tournament_id, guild_id, user[0])
+    except Refusal:
+        stored = await chat.tournaments.get(tournament_id, guild_id)
+        if stored.status != "open" and not interaction.response.is_done():  # a stale announcement: bring it up to date
+            await interaction.message.edit(  # type: ignore[union-attr]
+                content=texts.tournament_announcement(stored, chat.now()),
+                view=None,
+                allowed_mentions=mention_only(None),
+            )
+        raise
+    await interaction.response.edit_message(
+        content=texts.tournament_announcement(tournament, chat.now()),
+        view=announcement_view(tournament),
+        allowed_mentions=mention_only(None),
+    )
+
+
+class TournamentDesk:
+    """Says what the tournament service did, and keeps each event's announcement current."""
+
+    def __init__(self, client: discord.Client, chat: Chat) -> None:
+        self.client = client
+        self.chat = chat
+        self.tournaments = chat.tournaments
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._telling: dict[int, asyncio.Lock] = {}  # an event's looks one at a time here, telling included
+
+    async def refresh_announcement(self, tournament: TournamentRow) -> None:
+        if tournament.message_id is None:
+            return
+        channel = await channel_by_id(self.client, tournament.channel_id)
+        if channel is None:
+            return
+        try:
+            await channel.get_partial_message(tournament.message_id).edit(
+                content=texts.tournament_announcement(tournament, self.chat.now()),
+                view=announcement_view(tournament),
+                allowed_mentions=mention_only(None),
+            )
+        except discord.HTTPException as error:  # deleted or not editable: the event goes on without it
+            log.info("tournament %s: its announcement cannot be edited (%s)", tournament.id, error)
+
+    async def post(self, tournament: TournamentRow, text: str, mentions: list[int], png: bytes | None = None) -> None:
+        channel = await channel_by_id(self.client, tournament.channel_id)
+        if channel is None:
+            log.warning("tournament %s: its channel is gone", tournament.id)
+            return
+        kwargs: dict[str, Any] = {"allowed_mentions": mention_only(mentions)}
+        if png is not None:
+            kwargs["file"] = png_file(png, STANDINGS_FILE)
+        try:
+            await channel.send(text, **kwargs)
+        except discord.HTTPException as error:
+            log.warning("tournament %s: a notice was refused (%s)", tournament.id, error)
+
+    async def tell(self, news: TournamentNews) -> None:
+        """Post what one look at an event did: forfeits in their threads, the new round's matches opened in
+        theirs (the players pinged there), the round's notice and the podium in the event's channel."""
+        tournament = news.tournament
+        for outcome in news.forfeits:
+            await self.chat.announcer.announce_in_home(outcome)
+        if news.withdrawn:
+            await self.post(tournament, texts.tournament_withdrawn(tournament, news.withdrawn, inactive=True), [])
+        await self._open(news)
+        if news.started:
+            await self.tell_round(tournament)
+        if news.final is not None:
+            await self.tell_podium(news.final)
+        if (news.started and news.round == 1) or news.final is not None or tournament.status == "cancelled":
+            await self.refresh_announcement(tournament)
+
+    async def _open(self, news: TournamentNews) -> None:
+        """Open the new round's matches in their threads. Each first board is claimed first, all of them
+        before the first opens (a large round takes a while under Discord's limits): another process's look
+        for unposted boards must not post one meanwhile."""
+        service = self.chat.service
+        claimed = [outcome for outcome in news.started if await service.claim_announcement(outcome.match.id)]
+        for outcome in claimed:
+            match_id = outcome.match.id
+            try:
+                await self.chat.opening.open_missed_match(outcome, prefix="")
+            except Exception:  # Discord failed: the retry, another process's look, or start-up's catch-up opens it
+                log.exception("tournament %s: match %s could not be opened now", news.tournament.id, match_id)
+            stored = await service.read(match_id)
+            if stored is not None and stored.announced_version < stored.version:
+                await service.release_announcement(match_id)  # not posted: whoever retries may claim it
+
+    async def tell_round(self, tournament: TournamentRow) -> None:
+        """The current round's pairings in the event's channel, once (claimed in the store)."""
+        if tournament.status != "running" or tournament.round == 0:
+            return
+        if not await self.chat.service.store.claim_tournament_notice(tournament.id, tournament.round):
+            return
+        games = await self.chat.service.store.tournament_games(tournament.id)
+        number = tournament.round if tournament.format == "swiss" else None
+        tables: list[MatchRow] = []
+        for game in games:
+            if game.match_id is not None and (number is None or game.round == number):
+                match = await self.chat.service.read(game.match_id)
+                if match is not None:
+                    tables.append(match)
+        byes = [g.bye_user_id for g in games if g.bye_user_id is not None and g.round == tournament.round]
+        await self.post(tournament, texts.tournament_round(tournament, tournament.round, tables, byes), [])
+
+    async def tell_podium(self, table: Standings) -> None:
+        if not await self.chat.service.store.claim_tournament_notice(table.tournament.id, 0):
+            return
+        png = await self.standings_picture(table)
+        mentions = [r.user_id for r in table.rows if r.place <= 3]
+        await self.post(table.tournament, texts.podium(table) + "\n" + texts.standings_text(table), mentions, png)
+
+    async def standings_picture(self, table: Standings) -> bytes:
+        headers, rows, withdrawn = texts.standings_rows(table)
+        title, subtitle = texts.standings_title(table)
+        return await self.tournaments.picture(title, subtitle, headers, rows, withdrawn)
+
+    # -- after a game, and the pass ------------------------------------------------------------------
+
+    async def match_finished(self, match: MatchRow) -> None:
+        """A game ended (the service's finish listener): if it is a tournament's, look at its event soon.
+        Not awaited here: the mover's answer must not wait for a new round's threads."""
+        tournament_id = await self.chat.service.store.tournament_of_match(match.id)
+        if tournament_id is None:
+            return
+        task = asyncio.create_task(self.tend(tournament_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def tend(self, tournament_id: int) -> None:
+        """Look at an event and tell what was done; then tell its current round if nobody has (a stop came
+        between a round's storing and its notice: its matches are opened by start-up's catch-up)."""
+        try:
+            async with self._telling.setdefault(tournament_id, asyncio.Lock()):
+                news = await self.tournaments.tend(tournament_id)
+                if news is not None:
+                    await self.tell(news)
+                tournament = await self.chat.service.store.get_tournament(tournament_id)
+                if tournament is not None:
+                    await self.tell_round(tournament)
+        except Exception:  # the pass looks again
+            log.exception("tournament %s: tending it failed", tournament_id)
+
+    async def tend_all(self) -> None:
+        for tournament_id in await self.chat.service.store.tournaments_to_tend(self.chat.now()):
+            await self.tend(tournament_id)
+
+    async def settle(self) -> None:
+        """Wait for the looks at events under way (tests, and a clean stop)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+
+class TournamentLoop:
+    """At start-up and then periodically: scheduled starts, rounds a stop left unadvanced, forfeits, podiums."""
+
+    def __init__(self, client: discord.Client, desk: TournamentDesk, interval: float) -> None:
+        self.client = client
+        self.desk = desk
+        self.interval = interval
+        self._pass = asyncio.Lock()
+
+    async def run_forever(self) -> None:
+        await self.client.wait_until_ready()
+        while not self.client.is_closed():
+            async with self._pass:
+                try:
+                    await self.desk.tend_all()
+                except Exception:
+                    log.exception("tournament pass failed")
+            await asyncio.sleep(self.interval)
+
+    async def stop(self, grace: float) -> None:
+        try:
+            await asyncio.wait_for(self._pass.acquire(), grace)
+        except TimeoutError:
+            log.warning("a tournament pass was still running after %.0f s at shutdown", grace)
+        try:
+            await asyncio.wait_for(self.desk.settle(), grace)
+        except TimeoutError:  # what it did not tell, the next start's pass and catch-up tell
+            log.warning("a tournament's news was still being told after %.0f s at shutdown", grace)
+
+
+class TournamentCog(commands.GroupCog, name="Tournaments", group_name="tournament"):
+    """Round robin and Swiss events, run by the bot."""
+
+    def __init__(self, chat: Chat, desk: TournamentDesk) -> None:
+        self.chat = chat
+        self.desk = desk
+        super().__init__()
+
+    @app_commands.command(
+        name="create", description="Create a tournament in this channel: players join with its button"
+    )
+    @app_commands.describe(
+        game="Which game",
+        format="Swiss (a set number of rounds, close scores meet) or round robin (everyone plays everyone)",
+        rounds="Swiss: how many rounds (default 3)",
+        days="Time limit per move in its games; the server's default otherwise",
+        max_players="At most this many players (default 64)",
+        start_in_hours="Start by itself this many hours from now; leave out to start it with /tournament start",
+        rated="Its games count for the server's ratings (default yes)",
+        options="Game options as key=value, e.g. side=4",
+    )
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.choices(format=FORMAT_CHOICES)
+    @app_commands.choices(days=DAY_CHOICES)
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Choice[str],
+        format: app_commands.Choice[str],
+        rounds: app_commands.Range[int, 1, 12] | None = None,
+        days: app_commands.Choice[int] | None = None,
+        max_players: app_commands.Range[int, 2, 64] | None = None,
+        start_in_hours: app_commands.Range[int, 1, 720] | None = None,
+        rated: bool | None = None,
+        options: str | None = None,
+    ) -> None:
+        tournament = await self.chat.tournaments.create(
+            organizer=interaction.user.id,
+            guild_id=guild_only(interaction),
+            channel_id=interaction.channel_id or 0,
+            game_id=game.value,
+            fmt=format.value,
+            rounds=rounds,
+            days_per_move=float(days.value) if days else None,
+            max_players=max_players,
+            start_in_hours=start_in_hours,
+            rated=True if rated is None else rated,
+            options_text=options,
+        )
+        view = announcement_view(tournament)
+        assert view is not None  # a new tournament is open
+        response = await interaction.response.send_message(
+            texts.tournament_announcement(tournament, self.chat.now()),
+            view=view,
+            allowed_mentions=mention_only(None),
+        )
+        if response.message_id is not None:
+            await self.chat.tournaments.set_message(tournament.id, response.message_id)
+
+    @app_commands.command(name="join", description="Join a tournament before it starts")
+    @app_commands.describe(tournament="The tournament's number (the server's only open one otherwise)")
+    async def join(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+        guild_id = guild_only(interaction)
+        found = await self.chat.tournaments.resolve(guild_id, tournament, ("open",))
+        user = (interaction.user.id, interaction.user.display_name)
+        joined = await self.chat.tournaments.join(found.id, guild_id, user)
+        await interaction.response.send_message(texts.tournament_joined(joined, user[0], True), ephemeral=True)
+        await self.desk.refresh_announcement(joined)
+
+    @app_commands.command(name="leave", description="Leave a tournament before it starts")
+    @app_commands.describe(tournament="The tournament's number (the server's only open one otherwise)")
+    async def leave(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+        guild_id = guild_only(interaction)
+        found = await self.chat.tournaments.resolve(guild_id, tournament, ("open",))
+        left = await self.chat.tournaments.leave(found.id, guild_id, interaction.user.id)
+        await interaction.response.send_message(
+            texts.tournament_joined(left, interaction.user.id, False), ephemeral=True
+        )
+        await self.desk.refresh_announcement(left)
+
+    @app_commands.command(name="start", description="Start your tournament now: its first games open at once")
+    @app_commands.describe(tournament="The tournament's number (the server's only open one otherwise)")
+    async def start(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+        guild_id = guild_only(interaction)
+        found = await self.chat.tournaments.resolve(guild_id, tournament, ("open",))
+        news = await self.chat.tournaments.start(found.id, guild_id, interaction.user.id)
+        await interaction.response.send_message(
+            texts.tournament_started(news.tournament), allowed_mentions=mention_only(None)
+        )
+        await self.desk.tell(news)
+
+    @app_commands.command(name="standings", description="A tournament's table: points and tie-breaks")
+    @app_commands.describe(tournament="The tournament's number (the server's only running one otherwise)")
+    async def standings(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+        guild_id = guild_only(interaction)
+        found = await self.chat.tournaments.resolve(guild_id, tournament, ("running",), latest_finished=True)
+        table = await self.chat.tournaments.standings(found.id, guild_id)
+        await interaction.response.defer()
+        png = await self.desk.standings_picture(table)
+        await interaction.followup.send(
+            texts.standings_text(table), file=png_file(png, STANDINGS_FILE), allowed_mentions=mention_only(None)
+        )
+
+    @app_commands.command(
+        name="withdraw", description="Leave a tournament under way: your remaining games are forfeited"
+    )
+    @app_commands.describe(tournament="The tournament's number (the server's only running one otherwise)")
+    async def withdraw(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+        guild_id = guild_only(interaction)
+        found = await self.chat.tournaments.resolve(guild_id, tournament, ("running",))
+        news = await self.chat.tournaments.withdraw(found.id, guild_id, interaction.user.id)
+        await interaction.response.send_message(texts.you_withdrew(news.tournament, len(news.forfeits)), ephemeral=True)
+        await self.desk.post(
+            news.tournament, texts.tournament_withdrawn(news.tournament, [interaction.user.id], False), []
+        )
+        await self.desk.tell(news)
+
+    @app_commands.command(name="cancel", description="Cancel a tournament (its organizer, or a server manager)")
+    @app_commands.describe(tournament="The tournament's number (the server's only open or running one otherwise)")
+    async def cancel(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+        guild_id = guild_only(interaction)
+        found = await self.chat.tournaments.resolve(guild_id, tournament, ("open", "running"))
+        manager = bool(interaction.permissions.manage_guild)
+        cancelled = await self.chat.tournaments.cancel(found.id, guild_id, interaction.user.id, manager)
+        await interaction.response.send_message(
+            texts.tournament_cancelled(cancelled, interaction.user.id), allowed_mentions=mention_only(None)
+        )
+        await self.desk.refresh_announcement(cancelled)
