@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...domain.errors import DamagedMatch
-from ...domain.model import MatchRow, MoveRow, SeatRow
+from ...domain.model import MatchRow, MoveRow, ReviewRow, SeatRow
 
 _RATING_COLUMNS = "guild_id, game, user_id, name, mu, sigma, games, wins, losses, draws"
 
@@ -211,3 +211,18 @@ def _read_match(conn: sqlite3.Connection, match_id: int) -> MatchRow | None:
     quarantined = conn.execute("SELECT reason FROM quarantine WHERE match_id = ?", (match_id,)).fetchone()
     match.quarantine = quarantined[0] if quarantined else match.damage
     return match
+
+
+def _review_from(values: Any) -> ReviewRow:
+    """A ``reviews`` row (match_id, done, total, data, claimed_until): data that does not read as a JSON object
+    comes back as None, and the service lets such a review go (it is searched again; nothing else depends on it)."""
+    match_id, done, total, data, claimed_until = values
+    try:
+        document = json.loads(data) if data is not None else None
+    except (TypeError, ValueError):
+        document = None
+    if not isinstance(document, dict):
+        document = None
+    return ReviewRow(
+        int(match_id), int(done), int(total), document, None if claimed_until is None else float(claimed_until)
+    )
