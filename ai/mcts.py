@@ -213,7 +213,15 @@ class MCTS:
         value = chosen.mean(seat) if chosen.visits else 0.0
         means = tuple(v / root.visits for v in root.value) if root.value and root.visits else ()
         assert chosen.turn is not None
-        return SearchResult(chosen.turn, done, chosen.visits, value, len(root.children), means, self._position_values(root, seat, chosen))
+        return SearchResult(
+            chosen.turn,
+            done,
+            chosen.visits,
+            value,
+            len(root.children),
+            means,
+            self._position_values(root, seat, chosen),
+        )
 
     def _decided(self, root: Node, done: int, start: float) -> bool:
         """Whether the rest of the budget can no longer change the most visited turn.
@@ -276,10 +284,8 @@ class MCTS:
         for child in root.children:
             if child.value is None or not child.visits or self._known_to_lose(child, seat):
                 continue
-            if child.solved is not None:  # proven: every simulation through it counts as its exact value
-                values = [v * child.visits for v in child.solved]
-            else:
-                values = child.value
+            # proven: every simulation through it counts as its exact value
+            values = [v * child.visits for v in child.solved] if child.solved is not None else child.value
             totals = list(values) if totals is None else [t + v for t, v in zip(totals, values, strict=True)]
             visits += child.visits
         if totals is not None and visits:

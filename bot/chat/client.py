@@ -285,6 +285,7 @@ class HexplayBot(commands.AutoShardedBot):
             self.reminder_task.cancel()
         await self._finish_handlers(max(0.0, until - loop.time()))
         await self.chat.computer.close(max(0.1, until - loop.time()))  # stops thinking; a turn being stored finishes
+        await self.chat.reviews.close()  # a review being searched is let go: the next request searches it again
         await self._finish_handlers(max(0.0, until - loop.time()))  # boards of the computer's last turns
         try:  # the last moment the bot was seen alive: a long stop from here on is an outage
             await self.chat.timelimits.heartbeat()
