@@ -50,7 +50,7 @@ def evaluation_graph(
     draw = ImageDraw.Draw(im)
     scale = width / GRAPH_WIDTH
     text = round(26 * scale)
-    small = round(22 * scale)
+    small = round(24 * scale)
     top = round(14 * scale)
     if title:
         hd.draw_text(
@@ -59,7 +59,7 @@ def evaluation_graph(
         top += text + round(10 * scale)
     rows = (len(names) + 1) // 2
     legend = rows * (small + round(8 * scale)) + round(6 * scale)
-    left, right = round(70 * scale), round(16 * scale)
+    left, right = round(88 * scale), round(20 * scale)
     bottom = round(40 * scale) + legend
     x0, x1, y0, y1 = left, width - right, top + round(8 * scale), height - bottom
     positions = max(1, len(chances) - 1)
@@ -145,7 +145,8 @@ def _mark_turn(
                 hd.draw_arrow(im, centre(event.src), centre(event.dst), colour, max(3.0, r * 0.35))
             elif event.cell:
                 x, y = centre(event.cell)
-                draw.ellipse([x - r, y - r, x + r, y + r], outline=colour, width=max(3, round(r * 0.3)))
+                draw.ellipse([x - r, y - r, x + r, y + r], outline=PAPER, width=max(5, round(r * 0.5)))
+                draw.ellipse([x - r, y - r, x + r, y + r], outline=colour, width=max(4, round(r * 0.35)))
         except (KeyError, ValueError, IndexError):  # an event off the board (a reserve, a goal line): not drawn
             continue
 
@@ -164,8 +165,8 @@ def turn_overlay(
     drawn over it, and ``legend`` (what each colour is, in words) below."""
     board = render_image(before, player_names=player_names, title=title, width=width)
     centre = _centre_finder(before, board.width)
-    r = board.width / 40
-    _mark_turn(board, best, centre, BEST_COLOUR, r * 1.25)
+    r = board.width / 30
+    _mark_turn(board, best, centre, BEST_COLOUR, r * 1.2)
     _mark_turn(board, played, centre, PLAYED_COLOUR, r)
     size = round(board.width / 24)
     band = 2 * (size + round(size * 0.6)) + round(size * 0.4)
