@@ -155,11 +155,11 @@ class Reviews:
         self.thinker = thinker
         self.budget = budget
         self.jobs = jobs  # None: searched here, in the thinker, one review at a time
-        self._line: deque[int] = deque()  # matches waiting to be searched here
-        self._searching: int | None = None
+        self._line: deque[int] = deque()  # matches to be searched here, the first being searched
         self._failed: set[int] = set()  # searched here and failed: their waiters are told
         self._pump: asyncio.Task[None] | None = None
-        self._asked: dict[int, int] = {}  # user -> the match whose review they wait for (this process)
+        # user -> (the match whose review they wait for in this process, until when that wait may last)
+        self._asked: dict[int, tuple[int, float]] = {}
         self._closed = False
 
     # -- asking ---------------------------------------------------------------------------------
@@ -170,19 +170,32 @@ class Reviews:
         row = await self.store.get_review(match.id)
         if row is not None and row.data is not None:
             return ReviewTicket(match, True, 0, row.total)
-        asked = self._asked.get(user_id)
+        asked = self._waiting_for(user_id)
         if asked is not None and asked != match.id:
             raise Refusal("review_one_at_a_time", match_id=asked)
-        total = len(positions_of(match, await self.store.moves(match.id)))
-        if total < 2:
-            raise Refusal("review_no_turns", match=match)
-        ahead = self._place(match.id)
-        if ahead is None:  # not in this process's line yet
-            if self.jobs is None and len(self._line) >= self.max_waiting:
-                raise Refusal("review_queue_full", waiting=len(self._line))
-            ahead = await self._submit(match.id)
-        self._asked[user_id] = match.id
+        # taken before any await: ten requests at once by one user meet this, not each other's gaps
+        self._asked[user_id] = (match.id, self.service.clock.lease_now() + self.wait_limit)
+        try:
+            total = len(positions_of(match, await self.store.moves(match.id)))
+            if total < 2:
+                raise Refusal("review_no_turns", match=match)
+            ahead = self._place(match.id)
+            if ahead is None:  # not in this process's line yet
+                if self.jobs is None and len(self._line) >= self.max_waiting:
+                    raise Refusal("review_queue_full", waiting=len(self._line))
+                ahead = await self._submit(match.id)
+        except BaseException:
+            if asked is None:
+                self._asked.pop(user_id, None)
+            raise
         return ReviewTicket(match, False, ahead, total)
+
+    def _waiting_for(self, user_id: int) -> int | None:
+        """The match whose review the user waits for in this process (a wait that never ended lapses)."""
+        asked = self._asked.get(user_id)
+        if asked is None or asked[1] < self.service.clock.lease_now():
+            return None
+        return asked[0]
 
     async def _finished(self, guild_id: int, channel_id: int, match_id: int | None) -> MatchRow:
         if match_id is None:
@@ -197,11 +210,8 @@ class Reviews:
         return match
 
     def _place(self, match_id: int) -> int | None:
-        if self._searching == match_id:
-            return 0
-        if match_id in self._line:
-            return self._line.index(match_id) + (self._searching is not None)
-        return None
+        """Reviews before this one in this process's line (the first of the line is the one searched)."""
+        return self._line.index(match_id) if match_id in self._line else None
 
     async def _submit(self, match_id: int) -> int:
         if self.jobs is not None:
@@ -210,7 +220,7 @@ class Reviews:
         self._line.append(match_id)
         if self._pump is None or self._pump.done():
             self._pump = asyncio.create_task(self._search_in_line(), name="hexplay-reviews")
-        return len(self._line) - 1 + (self._searching is not None)
+        return len(self._line) - 1
 
     async def wait(
         self, ticket: ReviewTicket, user_id: int, progress: Callable[[ReviewProgress], Awaitable[Any]]
@@ -237,7 +247,7 @@ class Reviews:
                     await progress(now)
                 await asyncio.sleep(self.poll_seconds)
         finally:
-            if self._asked.get(user_id) == ticket.match.id:
+            if self._waiting_for(user_id) == ticket.match.id:
                 del self._asked[user_id]
 
     async def stored(self, match_id: int, guild_id: int | None) -> Review:
@@ -291,18 +301,17 @@ class Reviews:
 
     async def _search_in_line(self) -> None:
         while self._line and not self._closed:
-            self._searching = self._line[0]
+            match_id = self._line[0]
             try:
-                if not await self.search(self._searching):
-                    self._failed.add(self._searching)
+                if not await self.search(match_id):
+                    self._failed.add(match_id)
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("match %s: the review could not be searched", self._searching)
-                self._failed.add(self._searching)
+                log.exception("match %s: the review could not be searched", match_id)
+                self._failed.add(match_id)
             finally:
                 self._line.popleft()
-                self._searching = None
 
     async def search(self, match_id: int) -> bool:
         """Search the match's review and store it (here, or in a worker for a job); True if it is stored
