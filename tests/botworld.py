@@ -29,10 +29,12 @@ class BotWorld:
         users: int = 4,
         jobs: bool = False,
         metrics_port: int | None = None,
+        review_simulations: int | None = None,
     ) -> None:
         self.db_path = db_path
         self.jobs = jobs  # PostgreSQL: computer turns and hints go to the workers' queue, as `python -m bot` does
         self.metrics_port = metrics_port  # /healthz and /metrics (0: any free port: see metrics_url)
+        self.review_simulations = review_simulations  # a post-game review's search per position (None: the bot's)
         self.clock = clock or ManualClock()
         self.emu = DiscordEmulator(bot_token=TOKEN)
         self.user_count = users
@@ -57,6 +59,7 @@ class BotWorld:
             dev_guild_ids=[self.guild.id],
             reminder_check_seconds=3600,
             metrics_port=self.metrics_port,
+            **({} if self.review_simulations is None else {"review_simulations": self.review_simulations}),
         )
         self.store = await open_store(str(self.db_path))
         job_queue = None

@@ -11,7 +11,7 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
@@ -79,6 +79,7 @@ def test_turn_accuracy_is_lichess_curve():
     assert turn_accuracy(100, 0) == 0  # clipped
 
 
+@settings(max_examples=40)
 @given(st.floats(0, 100), st.floats(0, 100), st.floats(0, 100))
 def test_turn_accuracy_falls_with_the_drop(before, after, other):
     a = turn_accuracy(before, after)
@@ -87,6 +88,7 @@ def test_turn_accuracy_falls_with_the_drop(before, after, other):
         assert a >= turn_accuracy(before, other)
 
 
+@settings(max_examples=40)
 @given(st.lists(st.floats(1, 100), min_size=1, max_size=40), st.data())
 def test_player_accuracy_is_pulled_below_its_means(accuracies, data):
     """(The harmonic mean takes each accuracy as at least 1, as Lichess's does: hence from 1 here.)"""
@@ -109,6 +111,7 @@ def test_one_blunder_costs_more_than_its_share():
     assert player_accuracy([], []) is None
 
 
+@settings(max_examples=40)
 @given(st.lists(st.floats(0, 100), min_size=2, max_size=120))
 def test_volatility_weights_one_per_turn_within_bounds(series):
     weights = volatility_weights(series)

@@ -234,7 +234,7 @@ class Reviews:
                 row = await self.store.get_review(ticket.match.id)
                 if row is not None and row.data is not None:
                     return await self._review(ticket.match, row)
-                if ticket.match.id in self._failed or loop.time() > give_up:
+                if self._closed or ticket.match.id in self._failed or loop.time() > give_up:
                     raise Refusal("review_unavailable", match=ticket.match)
                 ahead = self._place(ticket.match.id)
                 now = ReviewProgress(
@@ -354,6 +354,7 @@ class Reviews:
         )
 
     async def close(self) -> None:
+        """Stop searching (a review cut short is let go) and tell whoever waits (bot/chat/client.py's stop)."""
         self._closed = True
         if self._pump is not None:
             self._pump.cancel()
