@@ -7,7 +7,6 @@ again — goes through the emulator. And /move in another match is answered whil
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from pathlib import Path
@@ -81,7 +80,7 @@ async def test_a_review_through_discord_progress_summary_graph_and_turning_point
 async def test_move_is_answered_while_reviews_are_searched(database):
     world = await world_with(database, 200)  # a review of seconds: /move must not wait for it
     try:
-        alice, bob, carol, dave = world.users
+        alice = world.users[0]
         finished, _ = await world.start_two_player(game="begird", options="board=small", a=0, b=1)
         await play_through_service(world, finished, BEGIRD["turns"])
         playing, thread = await world.start_two_player(game="begird", options="board=small", a=2, b=3)

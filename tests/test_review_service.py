@@ -84,6 +84,7 @@ async def resigned_after(service, turns, players=(ALICE, BOB), guild=GUILD):
     return await service.get(match.id)
 
 
+@pytest.mark.sqlite_only  # on PostgreSQL: the store's claim below, and a worker's job in test_review_workers.py
 async def test_a_review_is_searched_once_stored_and_then_instant(service, reviews):
     match, case = await finished_blunder_game(service)
     ticket = await reviews.request(ALICE[0], GUILD, CHANNEL, match.id)
