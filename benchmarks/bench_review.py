@@ -26,14 +26,14 @@ from ai import choose_turn  # noqa: E402
 from ai.review import REVIEW_BUDGET, ReviewBudget, assess, judge  # noqa: E402
 from games.registry import new_game  # noqa: E402
 
-GAMES = (("bide", {}), ("begird", {}), ("playbai", {}), ("bump", {}))
+GAMES: tuple[tuple[str, dict[str, object]], ...] = (("bide", {}), ("begird", {}), ("playbai", {}), ("bump", {}))
 TARGET = 30.0
 
 
 def played_game(game_id: str, options: dict, turns: int, seed: int):
     game = new_game(game_id, 2, options)
     start = game.copy()
-    notations = []
+    notations: list[str] = []
     while not game.is_over and len(notations) < turns:
         notation = choose_turn(game, "easy", seed=seed + len(notations)).turn.notation
         game.play_turn(notation)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from pathlib import Path
 
 from bot.chat.client import HexplayBot, point_client_at
@@ -59,8 +60,9 @@ class BotWorld:
             dev_guild_ids=[self.guild.id],
             reminder_check_seconds=3600,
             metrics_port=self.metrics_port,
-            **({} if self.review_simulations is None else {"review_simulations": self.review_simulations}),
         )
+        if self.review_simulations is not None:
+            settings = dataclasses.replace(settings, review_simulations=self.review_simulations)
         self.store = await open_store(str(self.db_path))
         job_queue = None
         if self.jobs:

@@ -229,12 +229,15 @@ class Reviews:
         loop = asyncio.get_running_loop()
         give_up = loop.time() + self.wait_limit
         said: ReviewProgress | None = None
+        started = False  # a row seen running: gone again, its search failed (it lets the row go)
         try:
             while True:
                 row = await self.store.get_review(ticket.match.id)
                 if row is not None and row.data is not None:
                     return await self._review(ticket.match, row)
-                if self._closed or ticket.match.id in self._failed or loop.time() > give_up:
+                lost = started and row is None
+                started = started or row is not None
+                if lost or self._closed or ticket.match.id in self._failed or loop.time() > give_up:
                     raise Refusal("review_unavailable", match=ticket.match)
                 ahead = self._place(ticket.match.id)
                 now = ReviewProgress(
