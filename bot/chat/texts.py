@@ -1079,16 +1079,17 @@ def review_summary(review: Review) -> str:
         accuracy = result.accuracy.get(player)
         counts = {label: sum(t.label == label for t in own) for label in ("inaccuracy", "mistake", "blunder")}
         figure = f"accuracy {accuracy:.0f}%" if accuracy is not None else "no turns"
-        lines.append(
-            f"**{escape(name)}**: {figure} · {counts['inaccuracy']} inaccuracies, {counts['mistake']} mistakes, "
-            f"{counts['blunder']} blunders"
+        tally = ", ".join(
+            f"{counts[label]} {label if counts[label] == 1 else plural}"
+            for label, plural in (("inaccuracy", "inaccuracies"), ("mistake", "mistakes"), ("blunder", "blunders"))
         )
+        lines.append(f"**{escape(name)}**: {figure} · {tally}")
     if result.turning_points:
         lines.append("Biggest mistakes (the turning points, marked on the graph):")
         lines += [review_turn_line(review, result.turns[i]) for i in result.turning_points]
     else:
         lines.append("No turn lost 5 points of winning chance or more.")
-    lines.append(f"-# {REVIEW_THRESHOLDS} Accuracy is Lichess's formula on those chances (docs/review.md).")
+    lines.append(f"-# {REVIEW_THRESHOLDS} Accuracy: Lichess's formula, on those chances.")
     return fit("\n".join(lines), 2000)
 
 
