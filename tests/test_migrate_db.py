@@ -77,6 +77,8 @@ async def fill(path: Path) -> dict[str, int]:
         await store.record_outage(1000.0, 1500.0)
         await store.count_refused_try(ids["played"], "reminder", 3)
         await store.grant_requests(1_700_000_000, 5, 20)
+        await store.claim_review(ids["finished"], 5, 9.0, 60.0)
+        await store.save_review(ids["finished"], {"review": {"players": 2, "accuracy": {"1": 87.5}}})
     finally:
         await store.close()
     return ids
