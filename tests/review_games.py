@@ -1,11 +1,14 @@
-"""Games with one known blunder, for the review's tests and benchmark: the computer plays both sides until a
-position where the mover can leave the opponent a win at once and need not; the mover leaves it open, and the
-opponent takes it. The blunder is the only turn that hands the game away (the others are the computer's)."""
+"""Games with one known blunder, for the review's tests (tests/data/review_blunders.json, rewritten by
+``python -m tests.review_games``): the medium computer plays both sides until a position where the mover can
+leave the opponent a win at once (or not take their own) and need not, and where the search judges it costs
+at least 30 points; the mover blunders there, and the game goes on between computers to its end."""
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass
+from pathlib import Path
 
 from ai import choose_turn
 from ai.registry import knowledge_for
@@ -78,3 +81,23 @@ def blunder_game(
             raise RuntimeError("the game did not end")
     assert blunder >= 0, "no chance to blunder came"
     return BlunderGame(start, turns, blunder)
+
+
+def main() -> None:
+    """Rewrite tests/data/review_blunders.json (minutes of CPU: the Play Bai search of every candidate turn)."""
+    made = [
+        blunder_game("begird", {"board": "small"}, after=4, level="medium", missed=True, seed=0),
+        blunder_game("playbai", {"side": 5}, after=2, level="medium", seed=1),
+    ]
+    cases = [
+        {"game": g, "options": o, "seed": s, "missed": m, "blunder": b.blunder, "turns": b.turns}
+        for (g, o, s, m), b in zip(
+            (("begird", {"board": "small"}, 0, True), ("playbai", {"side": 5}, 1, False)), made, strict=True
+        )
+    ]
+    path = Path(__file__).parent / "data" / "review_blunders.json"
+    path.write_text("[\n" + ",\n".join(json.dumps(c) for c in cases) + "\n]\n")
+
+
+if __name__ == "__main__":
+    main()

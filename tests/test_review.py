@@ -21,6 +21,7 @@ from ai.review import BLUNDER, ReviewBudget, assess, judge
 from games.registry import new_game
 from render.review import evaluation_graph, turn_overlay
 
+# made by tests/review_games.py (python -m tests.review_games), which finds a costly blunder in a computer game
 BLUNDERS = json.loads((Path(__file__).parent / "data" / "review_blunders.json").read_text())
 # A test budget: a tenth of the bot's, enough for a blunder (the search proves what it leaves open).
 TEST_BUDGET = ReviewBudget(simulations=40, seconds=0.1)
