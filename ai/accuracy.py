@@ -58,7 +58,7 @@ def player_accuracy(accuracies: Sequence[float], weights: Sequence[float]) -> fl
         return None
     weighted = sum(a * w for a, w in zip(accuracies, weights, strict=True)) / sum(weights)
     harmonic = len(accuracies) / sum(1 / max(1.0, a) for a in accuracies)
-    return (weighted + harmonic) / 2
+    return min(100.0, (weighted + harmonic) / 2)  # (a sum of floats may pass 100 by a hair)
 
 
 def _deviation(values: Sequence[float]) -> float:
