@@ -186,3 +186,20 @@ async def test_the_store_claims_a_review_for_one_process(service):
     assert not await store.review_progress(match.id, 1, now, 60)
     await store.release_review(match.id)
     assert await store.get_review(match.id) is None
+
+
+@pytest.mark.sqlite_only  # (the same wait, with a worker's job, on PostgreSQL)
+async def test_a_review_whose_searcher_died_is_searched_again(service, reviews):
+    """A process killed mid-review leaves its claim: once the lease runs out, whoever waits has it searched."""
+    match = await resigned_after(service, ["e5", "f6", "g5"])
+    assert await service.store.claim_review(match.id, 4, service.clock.lease_now(), 60)  # the dead process's
+    ticket = await reviews.request(ALICE[0], GUILD, CHANNEL, match.id)
+    seen = []
+
+    async def progress(now):
+        seen.append(now)
+        if len(seen) == 1:  # the claim holds it: nothing moves until its lease runs out
+            service.clock.advance(61)
+
+    review = await asyncio.wait_for(reviews.wait(ticket, ALICE[0], progress), 10)
+    assert len(review.result.turns) == 3 and reviews.thinker.positions == 3

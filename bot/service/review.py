@@ -239,6 +239,8 @@ class Reviews:
                 started = started or row is not None
                 if lost or self._closed or ticket.match.id in self._failed or loop.time() > give_up:
                     raise Refusal("review_unavailable", match=ticket.match)
+                if row is not None and self._abandoned(row) and self._place(row.match_id) is None:
+                    await self._submit(row.match_id)  # its searcher died (a crash, a lost worker): search it again
                 ahead = self._place(ticket.match.id)
                 now = ReviewProgress(
                     row.done if row is not None else 0,
@@ -252,6 +254,9 @@ class Reviews:
         finally:
             if self._waiting_for(user_id) == ticket.match.id:
                 del self._asked[user_id]
+
+    def _abandoned(self, row: ReviewRow) -> bool:
+        return row.claimed_until is not None and row.claimed_until < self.service.clock.lease_now()
 
     async def stored(self, match_id: int, guild_id: int | None) -> Review:
         """A finished review as stored (a button's): Refusal if there is none."""
