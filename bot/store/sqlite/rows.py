@@ -16,7 +16,7 @@ from typing import Any
 
 from ...domain.bank import BankClock
 from ...domain.errors import DamagedMatch
-from ...domain.model import GuildSettings, MatchRow, MoveRow, SeatRow
+from ...domain.model import GuildSettings, MatchRow, MoveRow, ReviewRow, SeatRow
 
 _RATING_COLUMNS = "guild_id, game, user_id, name, mu, sigma, games, wins, losses, draws"
 
@@ -251,3 +251,18 @@ def guild_settings_from(row: Any) -> GuildSettings:
         return GuildSettings()
     clock = clock_from(row[3], row[4], row[5])
     return GuildSettings(row[0], row[1], row[2], clock if isinstance(clock, BankClock) else None)
+
+
+def _review_from(values: Any) -> ReviewRow:
+    """A ``reviews`` row (match_id, done, total, data, claimed_until): data that does not read as a JSON object
+    comes back as None, and the service lets such a review go (it is searched again; nothing else depends on it)."""
+    match_id, done, total, data, claimed_until = values
+    try:
+        document = json.loads(data) if data is not None else None
+    except (TypeError, ValueError):
+        document = None
+    if not isinstance(document, dict):
+        document = None
+    return ReviewRow(
+        int(match_id), int(done), int(total), document, None if claimed_until is None else float(claimed_until)
+    )
