@@ -73,6 +73,10 @@ class SearchResult:
     value: float  # the mover's mean return after the chosen turn
     candidates: int
     root_values: tuple[float, ...] = ()  # each player's mean return over the search (by player)
+    # each player's value of the position (by player): exact when solved, else the mean return of the
+    # simulations through the turns not proven to lose (a post-game review's winning chances, docs/review.md);
+    # () when the turn was forced
+    position_values: tuple[float, ...] = ()
 
 
 class MCTS:
@@ -194,7 +198,8 @@ class MCTS:
         if root.solved is not None or len(root.children) == 1:
             only = root.children[0]
             assert only.turn is not None
-            return SearchResult(only.turn, 0, 0, 1.0 if root.solved else 0.5, len(root.children), root.solved or ())
+            solved = root.solved or ()
+            return SearchResult(only.turn, 0, 0, 1.0 if root.solved else 0.5, len(root.children), solved, solved)
         done = 0
         while done < self.simulations:
             if self.seconds is not None and time.process_time() - start > self.seconds:
@@ -208,7 +213,15 @@ class MCTS:
         value = chosen.mean(seat) if chosen.visits else 0.0
         means = tuple(v / root.visits for v in root.value) if root.value and root.visits else ()
         assert chosen.turn is not None
-        return SearchResult(chosen.turn, done, chosen.visits, value, len(root.children), means)
+        return SearchResult(
+            chosen.turn,
+            done,
+            chosen.visits,
+            value,
+            len(root.children),
+            means,
+            self._position_values(root, seat, chosen),
+        )
 
     def _decided(self, root: Node, done: int, start: float) -> bool:
         """Whether the rest of the budget can no longer change the most visited turn.
@@ -256,6 +269,33 @@ class MCTS:
             if not self._loses_at_once(root, child, seat):
                 return child
         return ranked[0]
+
+    def _position_values(self, root: Node, seat: int, chosen: Node) -> tuple[float, ...]:
+        """Each player's value of the root: the simulations' mean over the turns not proven to lose.
+
+        A turn the search proved losing is no choice a player would make: counting its simulations would
+        make a position where one turn saves the game look lost. The mean over the other turns is steadier
+        than the chosen turn's own (a few hundred simulations spread over many turns): it leans a little
+        towards the opponent, before and after a turn alike.
+        """
+        assert root.children is not None
+        totals: list[float] | None = None
+        visits = 0
+        for child in root.children:
+            if child.value is None or not child.visits or self._known_to_lose(child, seat):
+                continue
+            # proven: every simulation through it counts as its exact value
+            values = [v * child.visits for v in child.solved] if child.solved is not None else child.value
+            totals = list(values) if totals is None else [t + v for t, v in zip(totals, values, strict=True)]
+            visits += child.visits
+        if totals is not None and visits:
+            return tuple(t / visits for t in totals)
+        if self._known_to_lose(chosen, seat):
+            state = chosen.state
+            if state is not None and state.is_over:
+                return by_player(state, returns_of(state))
+            return chosen.solved or ()
+        return tuple(v / chosen.visits for v in chosen.value) if chosen.value and chosen.visits else ()
 
     @staticmethod
     def _known_to_lose(child: Node, seat: int) -> bool:

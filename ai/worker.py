@@ -21,6 +21,7 @@ from typing import Any
 from games.registry import load_state
 
 from .levels import accepts_draw, choose_turn
+from .review import ReviewBudget, assess
 
 
 def think(state: Mapping[str, Any], level: str, seed: int) -> dict[str, Any]:
@@ -32,6 +33,19 @@ def think(state: Mapping[str, Any], level: str, seed: int) -> dict[str, Any]:
         "level": choice.level,
         "seconds": choice.seconds,
         "simulations": choice.simulations,
+    }
+
+
+def assess_position(
+    state: Mapping[str, Any], played: str | None, simulations: int, seconds: float | None, seed: int
+) -> dict[str, Any]:
+    """In a worker process: a post-game review's search of one position (``ai.review.assess``)."""
+    view = assess(load_state(state), played, ReviewBudget(simulations, seconds), seed)
+    return {
+        "chances": list(view.chances),
+        "best": view.best,
+        "best_is_played": view.best_is_played,
+        "seconds": view.seconds,
     }
 
 
@@ -73,6 +87,15 @@ class Thinker:
     async def turn(self, state: Mapping[str, Any], level: str, seed: int) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor(), think, dict(state), level, seed)
+
+    async def assess(
+        self, state: Mapping[str, Any], played: str | None, budget: ReviewBudget, seed: int
+    ) -> dict[str, Any]:
+        """One position of a review: a task as short as a computer turn, so turns never wait behind a review."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._executor(), assess_position, dict(state), played, budget.simulations, budget.seconds, seed
+        )
 
     async def draw(self, state: Mapping[str, Any], player: int, seed: int) -> bool:
         loop = asyncio.get_running_loop()

@@ -157,6 +157,9 @@ class Settings:
     # the picture is drawn on the second core while the event loop serves the next interaction.
     render_processes: int = 0
     computer_processes: int = 1  # processes the computer thinks in (each one search at a time)
+    # simulations per position of a post-game review (scaled per game; a CPU cap of 0.4 s a position holds
+    # too): the default keeps a 60-turn two-player game under 30 CPU seconds (docs/review.md)
+    review_simulations: int = 400
     # `python -m bot worker` (PostgreSQL): searches at once, and how long a job's worker may be silent before
     # another worker takes the job (docs/workers.md)
     worker_concurrency: int = 1
@@ -212,6 +215,7 @@ class Settings:
             clock_offset_file=os.environ.get("HEXPLAY_CLOCK_OFFSET_FILE", "").strip(),
             render_processes=_count("HEXPLAY_RENDER_PROCESSES", 1, 0, 8, "processes"),
             computer_processes=_count("HEXPLAY_COMPUTER_PROCESSES", 1, 1, 16, "processes"),
+            review_simulations=_count("HEXPLAY_REVIEW_SIMULATIONS", 400, 10, 4000, "simulations"),
             worker_concurrency=_count("HEXPLAY_WORKER_CONCURRENCY", 1, 1, 64, "searches"),
             # the floor: heartbeats go every half of it, and a search's process never holds them up
             worker_stale_seconds=_float("HEXPLAY_WORKER_STALE_SECONDS", 15.0, 1, 600, "seconds"),

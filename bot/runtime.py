@@ -12,12 +12,13 @@ import logging
 import signal
 from typing import Any
 
+from ai.review import ReviewBudget
 from ai.worker import Thinker
 
 from .chat.announce import Announcer
 from .chat.client import Background, HexplayBot, point_client_at
 from .chat.context import Chat
-from .chat.features import community, info, lobby, moves, offers, premoves, reminders, timelimits, tournaments
+from .chat.features import community, info, lobby, moves, offers, premoves, reminders, review, timelimits, tournaments
 from .chat.features import settings as settings_feature
 from .chat.features.board import board_view
 from .chat.homes import MatchHomes
@@ -40,6 +41,7 @@ from .service.matches import MatchService
 from .service.offers import Offers
 from .service.pictures import Pictures
 from .service.ratings import Ratings
+from .service.review import Reviews
 from .service.timelimits import TimeLimits
 from .service.tournaments import Tournaments
 from .store import is_postgres, open_store, sqlite_path
@@ -62,7 +64,7 @@ def build_bot(
     boards of the turns they store come back through a relay; without, the bot thinks in ``thinker``.
     With ``settings.metrics_port`` the bot serves /healthz and /metrics (:func:`metrics_server`).
     """
-    metrics = BotMetrics(job_kinds=(queue.TURN, queue.HINT) if jobs is not None else ())
+    metrics = BotMetrics(job_kinds=(queue.TURN, queue.HINT, queue.REVIEW) if jobs is not None else ())
     events = MatchEvents()
     events.on_move(metrics.move_stored)  # turns stored, by game and by who played them
     service = MatchService(
@@ -86,6 +88,8 @@ def build_bot(
         jobs=jobs,
     )  # its turns are posted as a person's are (a worker's by the relay below)
     events.on_change(computer.changed)  # is the computer to move now?
+    # post-game reviews go where /hint does: the computer's pool here, or the workers' queue
+    reviews = Reviews(service, computer.thinker, ReviewBudget(settings.review_simulations), jobs=jobs)
     events.on_finish(ratings.settle)  # a game ended: rate it (again at start-up, for any missed)
     chat = Chat(
         settings=settings,
@@ -96,6 +100,7 @@ def build_bot(
         guilds=guilds,
         challenges=ChallengeRefusals(store, service.clock),
         computer=computer,
+        reviews=reviews,
         announcer=announcer,
         opening=MatchOpening(bot, service, guilds, announcer),
         # several processes share one PostgreSQL database and one token: Discord's global limit counts them together
@@ -115,6 +120,7 @@ def build_bot(
         timelimits.TimeLimitsCog(chat),
         community.CommunityCog(chat, bot.tree),
         tournaments.TournamentCog(chat, desk),
+        review.ReviewCog(chat),
     ]
     items = [
         *lobby.ITEMS,
@@ -124,6 +130,7 @@ def build_bot(
         *reminders.ITEMS,
         *info.ITEMS,
         *tournaments.ITEMS,
+        *review.ITEMS,
     ]
     duties: list[Background] = [tournaments.TournamentLoop(bot, desk, settings.reminder_check_seconds)]
     if jobs is not None:  # the workers' turns are stored without Discord: a bot posts their boards

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from pathlib import Path
 
 from bot.chat.client import HexplayBot, point_client_at
@@ -29,10 +30,12 @@ class BotWorld:
         users: int = 4,
         jobs: bool = False,
         metrics_port: int | None = None,
+        review_simulations: int | None = None,
     ) -> None:
         self.db_path = db_path
         self.jobs = jobs  # PostgreSQL: computer turns and hints go to the workers' queue, as `python -m bot` does
         self.metrics_port = metrics_port  # /healthz and /metrics (0: any free port: see metrics_url)
+        self.review_simulations = review_simulations  # a post-game review's search per position (None: the bot's)
         self.clock = clock or ManualClock()
         self.emu = DiscordEmulator(bot_token=TOKEN)
         self.user_count = users
@@ -58,6 +61,8 @@ class BotWorld:
             reminder_check_seconds=3600,
             metrics_port=self.metrics_port,
         )
+        if self.review_simulations is not None:
+            settings = dataclasses.replace(settings, review_simulations=self.review_simulations)
         self.store = await open_store(str(self.db_path))
         job_queue = None
         if self.jobs:

@@ -283,6 +283,8 @@ class HexplayBot(commands.AutoShardedBot):
             background = [self.reminders, *self.duties]
             await asyncio.gather(*(duty.stop(STOP_GRACE_SECONDS) for duty in background))
             self.reminder_task.cancel()
+        # a review being searched is let go (the next request searches it again); its waiters are told now
+        await self.chat.reviews.close()
         await self._finish_handlers(max(0.0, until - loop.time()))
         await self.chat.computer.close(max(0.1, until - loop.time()))  # stops thinking; a turn being stored finishes
         await self._finish_handlers(max(0.0, until - loop.time()))  # boards of the computer's last turns

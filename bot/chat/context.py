@@ -18,6 +18,7 @@ from ..service.guilds import Guilds
 from ..service.matches import MatchService
 from ..service.offers import Offers
 from ..service.ratings import Ratings
+from ..service.review import Reviews
 from ..service.timelimits import TimeLimits
 from ..service.tournaments import Tournaments
 from .announce import Announcer
@@ -55,6 +56,8 @@ class Chat:
     guilds: Guilds
     challenges: ChallengeRefusals
     computer: ComputerPlayer
+    reviews: Reviews
+    """Post-game reviews (/review), searched where the computer's turns are."""
     announcer: Announcer
     opening: MatchOpening
     budget: RequestBudget

@@ -34,6 +34,7 @@ from ..domain.outcome import Change, DeadlineJob, OfferAnswer, OfferNotice, Outc
 from ..domain.seats import info, player_row, title, user_to_move
 from ..domain.tournament import TournamentRow
 from ..service.premoves import Exploration, Premoves
+from ..service.review import Review, TurningPoint
 from ..service.tournaments import Standings
 from .markup import escape, fit, quoted
 
@@ -414,6 +415,27 @@ REFUSALS: dict[str, Callable[[dict[str, Any]], str]] = {
     "explore_out_of_date": lambda f: (
         f"{title(f['match'])} has moved on since you copied its position: open a fresh board with `step: new` "
         "to save a line from the position as it is now."
+    ),
+    # post-game reviews (/review)
+    "review_which_match": lambda f: "Which match? Use `/review match:<id>`, or ask in the thread of a finished match.",
+    "review_not_finished": lambda f: (
+        f"{title(f['match'])} is not finished: a review is only for finished matches, "
+        "so the computer never helps anyone during a game."
+    ),
+    "review_one_at_a_time": lambda f: (
+        f"You already wait for the review of match #{f['match_id']}: one review at a time. Ask again when it is posted."
+    ),
+    "review_queue_full": lambda f: (
+        f"{f['waiting']} reviews are waiting to be searched already: try again in a few minutes."
+    ),
+    "review_no_turns": lambda f: f"{title(f['match'])} ended before any turn was played: there is nothing to review.",
+    "review_unavailable": lambda f: (
+        f"The review of {title(f['match'])} could not be finished this time (the bot restarted, or the computer "
+        "players are busy or not running). Ask again with /review."
+    ),
+    "review_not_ready": lambda f: f"{title(f['match'])} has no review yet: ask for one with /review.",
+    "review_no_turning_points": lambda f: (
+        f"No turning points in {title(f['match'])}: no turn lost 5 points of winning chance or more."
     ),
 }
 
@@ -1498,3 +1520,86 @@ def podium(table: Standings) -> str:
         lines.append(f"{label}{podium_}")
     lines.append("Final standings below; ties broken by " + ", then ".join(table.tiebreaks) + ".")
     return _bounded("\n".join(lines))
+
+
+# -- post-game reviews (/review) -------------------------------------------------------------------
+
+REVIEW_THRESHOLDS = (
+    "Inaccuracy, mistake, blunder: a turn that lost 5, 10 or 15 points of the mover's winning chance "
+    "(Lichess's thresholds; the chances are the computer's search, not a formula)."
+)
+REVIEW_LABELS = {"blunder": "blunder ??", "mistake": "mistake ?", "inaccuracy": "inaccuracy ?!"}
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def review_progress(match: MatchRow, done: int, total: int, ahead: int) -> str:
+    """The review's message while it is searched (edited as it goes)."""
+    if ahead > 0:
+        return (
+            f"Review of {title(match)}: waiting, {_ordinal(ahead + 1)} in line "
+            f"({ahead} review{'s' if ahead != 1 else ''} before it)."
+        )
+    filled = round(10 * done / total) if total else 0
+    return (
+        f"Reviewing {title(match)}: the computer searches every position, {done}/{total} done "
+        f"`{'█' * filled}{'░' * (10 - filled)}`"
+    )
+
+
+def review_turn_line(review: Review, turn: Any) -> str:
+    """One turn of a review: who played what, what the computer preferred, and the drop."""
+    name = escape(review.names[turn.player - 1]) if turn.player <= len(review.names) else f"Player {turn.player}"
+    better = f", the computer preferred `{turn.best}`" if turn.best and turn.best != turn.played else ""
+    label = REVIEW_LABELS.get(turn.label or "", "")
+    named = f", {label}" if label else ""
+    return (
+        f"Turn {turn.index + 1}: **{name}** played `{turn.played}`{better} — winning chance "
+        f"{100 * turn.before:.0f}% → {100 * turn.after:.0f}% (−{100 * turn.drop:.0f} points{named})"
+    )
+
+
+def review_summary(review: Review) -> str:
+    """The review's message: accuracy per player, the biggest mistakes, the thresholds."""
+    result = review.result
+    lines = [f"**Review of {title(review.match)}**"]
+    for player, name in enumerate(review.names, start=1):
+        own = [t for t in result.turns if t.player == player]
+        accuracy = result.accuracy.get(player)
+        counts = {label: sum(t.label == label for t in own) for label in ("inaccuracy", "mistake", "blunder")}
+        figure = f"accuracy {accuracy:.0f}%" if accuracy is not None else "no turns"
+        tally = ", ".join(
+            f"{counts[label]} {label if counts[label] == 1 else plural}"
+            for label, plural in (("inaccuracy", "inaccuracies"), ("mistake", "mistakes"), ("blunder", "blunders"))
+        )
+        lines.append(f"**{escape(name)}**: {figure} · {tally}")
+    if result.turning_points:
+        lines.append("Biggest mistakes (the turning points, marked on the graph):")
+        lines += [review_turn_line(review, result.turns[i]) for i in result.turning_points]
+    else:
+        lines.append("No turn lost 5 points of winning chance or more.")
+    lines.append(f"-# {REVIEW_THRESHOLDS} Accuracy: Lichess's formula, on those chances.")
+    return fit("\n".join(lines), 2000)
+
+
+def review_point(point: TurningPoint) -> str:
+    """A turning point shown over its board."""
+    count = len(point.review.result.turning_points)
+    return fit(
+        f"Turning point {point.index + 1}/{count} of {title(point.review.match)}\n"
+        + review_turn_line(point.review, point.turn),
+        2000,
+    )
+
+
+def review_legend(review: Review, turn: Any) -> tuple[str, str]:
+    """The overlay's two colours in words: the turn played (red) and the computer's (green)."""
+    name = review.names[turn.player - 1] if turn.player <= len(review.names) else f"Player {turn.player}"
+    best = turn.best if turn.best and turn.best != turn.played else "the same"
+    return (f"red: {name} played {turn.played}", f"green: the computer: {best}")
+
+
+REVIEW_FIRST_POINT = "Turning points"
+REVIEW_PREVIOUS, REVIEW_NEXT = "◀ Previous", "Next ▶"

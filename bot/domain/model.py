@@ -156,6 +156,21 @@ class ReminderPlan:
 
 
 @dataclass
+class ReviewRow:
+    """A match's post-game review: finished (``data``), or being searched by the process holding its claim."""
+
+    match_id: int
+    done: int
+    """Positions searched so far."""
+    total: int
+    """Positions to search (the turns played, and the last position)."""
+    data: dict[str, Any] | None
+    """The finished review (bot/service/review.py writes and reads it), None while it runs."""
+    claimed_until: float | None
+    """Until when the process searching it holds it (its progress renews the lease); None when finished."""
+
+
+@dataclass
 class ReminderRow:
     match_id: int
     user_id: int

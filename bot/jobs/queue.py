@@ -1,7 +1,8 @@
 """The job queue on PostgreSQL (PgQueuer, on asyncpg): its schema, the jobs, and sending them.
 
-Two kinds of job: a computer's turn (the match and the version it is for: played only if the match is
-still at that version) and a hint (answered by NOTIFY to the bot process that waits for it). The queue's
+Three kinds of job: a computer's turn (the match and the version it is for: played only if the match is
+still at that version), a hint (answered by NOTIFY to the bot process that waits for it) and a post-game
+review (stored in the reviews table, whose progress the bot process that waits for it reads). The queue's
 tables live in a schema of their own (``hexplay_jobs``), installed by PgQueuer's own installer at start
 (once, under an advisory lock, whichever processes start together), outside the bot's numbered
 migrations: they are PostgreSQL's alone, and SQLite has no queue.
@@ -27,9 +28,9 @@ from ..domain.errors import Refusal
 
 SCHEMA = "hexplay_jobs"
 WAKE_UPS = Channel("hexplay_jobs")  # PgQueuer's own NOTIFY channel: a job was queued or changed
-TURN, HINT, SWEEP = "computer_turn", "hint", "computer_turn_sweep"
-# A hint has a player waiting on it; a turn's player is a computer.
-HINT_PRIORITY, TURN_PRIORITY = 10, 0
+TURN, HINT, SWEEP, REVIEW = "computer_turn", "hint", "computer_turn_sweep", "review"
+# A hint has a player waiting on it; a turn's player is a computer; a review of a finished game can wait.
+HINT_PRIORITY, TURN_PRIORITY, REVIEW_PRIORITY = 10, 0, -10
 _INSTALL_LOCK = 7_357_101  # transaction-level advisory lock: processes starting together install once
 
 
@@ -81,7 +82,17 @@ class HintOrder:
     """Wall-clock seconds after which nobody waits for it (a worker then skips it)."""
 
 
-def encode(order: TurnOrder | HintOrder) -> bytes:
+@dataclass(frozen=True)
+class ReviewOrder:
+    """Search and store the post-game review of this finished match."""
+
+    match_id: int
+
+    def dedupe_key(self) -> str:
+        return f"review:{self.match_id}"  # one job waiting or running per match
+
+
+def encode(order: TurnOrder | HintOrder | ReviewOrder) -> bytes:
     return json.dumps(asdict(order)).encode()
 
 
@@ -91,6 +102,10 @@ def decode_turn(payload: bytes | None) -> TurnOrder:
 
 def decode_hint(payload: bytes | None) -> HintOrder:
     return HintOrder(**json.loads(payload or b"{}"))
+
+
+def decode_review(payload: bytes | None) -> ReviewOrder:
+    return ReviewOrder(**json.loads(payload or b"{}"))
 
 
 class JobQueue:
@@ -125,6 +140,18 @@ class JobQueue:
         if "turn" not in said:  # the match moved on before a worker took it
             raise Refusal("hint_unavailable")
         return said["turn"]
+
+    async def review_due(self, match_id: int) -> int:
+        """Have a worker search the match's review (a job already waiting for it is not doubled); how many
+        review jobs wait before it."""
+        order = ReviewOrder(match_id)
+        await self.queries.enqueue(
+            REVIEW, encode(order), priority=REVIEW_PRIORITY, dedupe_key=order.dedupe_key(), on_conflict="skip"
+        )
+        waiting = await self.pool.fetchval(
+            f"SELECT count(*) FROM {SCHEMA}.pgqueuer WHERE entrypoint = $1 AND status = 'queued'", REVIEW
+        )
+        return max(0, int(waiting or 0) - 1)
 
     async def depth(self) -> dict[tuple[str, str], int]:
         """The jobs in the queue now: (kind, status) -> how many (a finished job leaves the table)."""

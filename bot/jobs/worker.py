@@ -1,4 +1,4 @@
-"""``python -m bot worker``: a process that takes computer turns and hints from the queue and plays them.
+"""``python -m bot worker``: a process that takes computer turns, hints and reviews from the queue and thinks them.
 
 It is the computer player of bot/service/computer.py without Discord: it thinks in its own process pool
 (``ai.worker.Thinker``: the search never holds this event loop, whose heartbeats tell PgQueuer the job
@@ -33,6 +33,7 @@ from pgqueuer.core.applications import PgQueuer
 from pgqueuer.domain.errors import RetryRequested
 from pgqueuer.domain.models import Job, Schedule
 
+from ai.review import ReviewBudget
 from ai.worker import Thinker
 
 from ..config import Settings
@@ -46,6 +47,7 @@ from ..service.computer import ComputerPlayer
 from ..service.events import MatchEvents
 from ..service.matches import MatchService
 from ..service.offers import Offers
+from ..service.review import Reviews
 from ..store import open_store
 from ..store.postgres.store import PostgresStore, redacted
 from . import queue
@@ -62,7 +64,7 @@ class Worker:
         self.store = store
         self.concurrency = concurrency
         self.stale_seconds = stale_seconds
-        self.metrics = WorkerMetrics(job_kinds=(queue.TURN, queue.HINT))
+        self.metrics = WorkerMetrics(job_kinds=(queue.TURN, queue.HINT, queue.REVIEW))
         events = MatchEvents()
         events.on_move(self.metrics.move_stored)
         clock: Clock | None = OffsetFileClock(settings.clock_offset_file) if settings.clock_offset_file else None
@@ -76,10 +78,13 @@ class Worker:
             announce=self._tell_the_bots,
             jobs=self.jobs,
         )
+        # post-game reviews: one position per task of the same pool, so a turn waits one position at most
+        self.reviews = Reviews(self.service, self.computer.thinker, ReviewBudget(settings.review_simulations))
         events.on_change(self.computer.changed)  # a computer to move again (computer against computer): a new job
         self.pgq = PgQueuer(AsyncpgPoolDriver(store.pool), channel=queue.WAKE_UPS, queries=self.jobs.queries)
         self.pgq.entrypoint(queue.TURN)(self.turn_job)
         self.pgq.entrypoint(queue.HINT)(self.hint_job)
+        self.pgq.entrypoint(queue.REVIEW)(self.review_job)
         self.pgq.schedule(queue.SWEEP, SWEEP_EVERY)(self.sweep)
         self._thinking: set[asyncio.Future[Any]] = set()
         self.stopping = False
@@ -148,6 +153,13 @@ class Worker:
             answer["refused"] = refusal.reason
         await notify(self.store.pool, HINTS, json.dumps(answer))
         self.metrics.job_done(queue.HINT, time.perf_counter() - taken)
+
+    async def review_job(self, job: Job) -> None:
+        taken = time.perf_counter()
+        order = queue.decode_review(job.payload)
+        stored = await self._handed_back_on_stop(self.reviews.search(order.match_id))
+        log.info("match %s: review %s (job %s)", order.match_id, "stored" if stored else "not searched", job.id)
+        self.metrics.job_done(queue.REVIEW, time.perf_counter() - taken)
 
     async def sweep(self, schedule: Schedule) -> None:
         """A computer turn whose job was never sent (its process died between storing the move and sending

@@ -26,6 +26,7 @@ from ..domain.model import (
     RecordedMove,
     ReminderPlan,
     ReminderRow,
+    ReviewRow,
     SeatRow,
 )
 from .tournaments import TournamentStore
@@ -48,6 +49,29 @@ class Store(TournamentStore, Protocol):
 
     async def ping(self) -> None:
         """``SELECT 1``: raises if the database does not answer (a health check bounds how long it waits)."""
+        ...
+
+    # -- post-game reviews ---------------------------------------------------------
+
+    async def get_review(self, match_id: int) -> ReviewRow | None:
+        """The match's review, finished or running; None if none was started (or a failed one was let go)."""
+        ...
+
+    async def claim_review(self, match_id: int, total: int, now: float, lease: float) -> bool:
+        """Claim the search of the match's review (a new row, or one whose lease ran out); False if it is
+        finished or another process holds it."""
+        ...
+
+    async def review_progress(self, match_id: int, done: int, now: float, lease: float) -> bool:
+        """Record ``done`` positions searched and renew the lease; False if the review is no longer running."""
+        ...
+
+    async def save_review(self, match_id: int, data: dict[str, Any]) -> None:
+        """Store the finished review (its claim ends)."""
+        ...
+
+    async def release_review(self, match_id: int) -> None:
+        """Let a running review go (its search failed or stopped): the next request starts it again."""
         ...
 
     # -- matches -----------------------------------------------------------------

@@ -43,6 +43,7 @@ from ...domain.model import (
     RecordedMove,
     ReminderPlan,
     ReminderRow,
+    ReviewRow,
     SeatRow,
 )
 from ..sqlite.rows import (
@@ -53,6 +54,7 @@ from ..sqlite.rows import (
     _match_from,
     _move_from,
     _premove_from,
+    _review_from,
     _seat_from,
     clock_columns,
     guild_settings_from,
@@ -321,6 +323,45 @@ class PostgresStore(PostgresTournaments):
         rows = await self._fetch(_READ_MATCH + " WHERE m.id = ANY($1::bigint[])", ids)
         by_id = {row[0]: _match_row(row) for row in rows}
         return [by_id[i] for i in ids if i in by_id]
+
+    # -- post-game reviews ---------------------------------------------------------
+
+    async def get_review(self, match_id: int) -> ReviewRow | None:
+        row = await self._fetchrow(
+            "SELECT match_id, done, total, data, claimed_until FROM reviews WHERE match_id = $1", match_id
+        )
+        return None if row is None else _review_from(tuple(row))
+
+    async def claim_review(self, match_id: int, total: int, now: float, lease: float) -> bool:
+        status = await self._execute(
+            "INSERT INTO reviews AS r (match_id, done, total, claimed_until, created_at) VALUES ($1, 0, $2, $3, $4)"
+            " ON CONFLICT (match_id) DO UPDATE SET done = 0, total = excluded.total,"
+            " claimed_until = excluded.claimed_until WHERE r.data IS NULL AND r.claimed_until <= $4",
+            match_id,
+            total,
+            now + lease,
+            now,
+        )
+        return _count(status) == 1
+
+    async def review_progress(self, match_id: int, done: int, now: float, lease: float) -> bool:
+        status = await self._execute(
+            "UPDATE reviews SET done = $1, claimed_until = $2 WHERE match_id = $3 AND data IS NULL",
+            done,
+            now + lease,
+            match_id,
+        )
+        return _count(status) == 1
+
+    async def save_review(self, match_id: int, data: dict[str, Any]) -> None:
+        await self._execute(
+            "UPDATE reviews SET data = $1, done = total, claimed_until = NULL WHERE match_id = $2",
+            json.dumps(data),
+            match_id,
+        )
+
+    async def release_review(self, match_id: int) -> None:
+        await self._execute("DELETE FROM reviews WHERE match_id = $1", match_id)
 
     # -- matches -----------------------------------------------------------------
 

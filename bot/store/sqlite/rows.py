@@ -16,7 +16,7 @@ from typing import Any
 
 from ...domain.bank import BankClock
 from ...domain.errors import DamagedMatch
-from ...domain.model import ExplorationRow, GuildSettings, MatchRow, MoveRow, PremoveRow, SeatRow
+from ...domain.model import ExplorationRow, GuildSettings, MatchRow, MoveRow, PremoveRow, ReviewRow, SeatRow
 
 _RATING_COLUMNS = "guild_id, game, user_id, name, mu, sigma, games, wins, losses, draws"
 
@@ -295,3 +295,18 @@ def _exploration_from(row: Sequence[Any]) -> ExplorationRow | None:
         )
     except (TypeError, ValueError):
         return None
+
+
+def _review_from(values: Any) -> ReviewRow:
+    """A ``reviews`` row (match_id, done, total, data, claimed_until): data that does not read as a JSON object
+    comes back as None, and the service lets such a review go (it is searched again; nothing else depends on it)."""
+    match_id, done, total, data, claimed_until = values
+    try:
+        document = json.loads(data) if data is not None else None
+    except (TypeError, ValueError):
+        document = None
+    if not isinstance(document, dict):
+        document = None
+    return ReviewRow(
+        int(match_id), int(done), int(total), document, None if claimed_until is None else float(claimed_until)
+    )

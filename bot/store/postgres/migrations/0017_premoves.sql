@@ -1,25 +1,25 @@
--- 16: conditional moves and private analysis boards (issue 25).
+-- 17: conditional moves and private analysis boards (issue 25).
 -- A player's conditional moves in a match: whole lines of turns from the position of ``version`` ("if they
 -- play X, I answer Y, then if they play Z …"), several lines making a tree. Kept only while the match is at
 -- that version: the move that follows plays an answer or clears them, and any other change leaves them stale.
 CREATE TABLE premoves (
-    match_id INTEGER NOT NULL REFERENCES matches (id),
-    user_id INTEGER NOT NULL,
+    match_id BIGINT NOT NULL REFERENCES matches (id),
+    user_id BIGINT NOT NULL,
     version INTEGER NOT NULL,
     lines TEXT NOT NULL,
-    updated_at REAL NOT NULL,
+    updated_at DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (match_id, user_id)
 );
 -- A player's private analysis board: a copy of the position of ``version`` (``base``, the engine's state),
 -- the turns played on it since, and how many of them the board shows (stepping back shows fewer).
 CREATE TABLE explorations (
-    match_id INTEGER NOT NULL REFERENCES matches (id),
-    user_id INTEGER NOT NULL,
+    match_id BIGINT NOT NULL REFERENCES matches (id),
+    user_id BIGINT NOT NULL,
     version INTEGER NOT NULL,
     base TEXT NOT NULL,
     turns TEXT NOT NULL,
     shown INTEGER NOT NULL CHECK (shown >= 0),
-    updated_at REAL NOT NULL,
+    updated_at DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (match_id, user_id)
 );
 -- A turn the bot played from a player's conditional moves (the thread and /history say so).

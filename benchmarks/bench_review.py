@@ -1,0 +1,117 @@
+"""CPU seconds of a post-game review (issue 23) per 60-turn two-player game, beside baselines of the same run.
+
+For each two-player game, a game of 60 turns is played by the easy computer on both sides (or until it ends,
+if sooner: Play Bai's games are short), then reviewed at the bot's review budget (``ai.review.REVIEW_BUDGET``,
+or ``--simulations``): one search per position, as the bot runs them one by one in its pool. Printed per game:
+the review's CPU seconds (measured, and projected to 61 positions when the game was shorter), seconds per
+position, and two baselines measured on the same machine in the same run: replaying the game's turns, and one
+/hint search (the medium level) of the game's middle position. The target: at most 30 s per 60-turn game.
+
+Run: .venv/bin/python benchmarks/bench_review.py [--simulations 400] [--turns 60] [--seed 1]
+Results: benchmarks/results/bench_review-<date>.txt
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from ai import choose_turn  # noqa: E402
+from ai.review import REVIEW_BUDGET, ReviewBudget, assess, judge  # noqa: E402
+from games.registry import new_game  # noqa: E402
+
+GAMES: tuple[tuple[str, dict[str, object]], ...] = (("bide", {}), ("begird", {}), ("playbai", {}), ("bump", {}))
+TARGET = 30.0
+
+
+def played_game(game_id: str, options: dict, turns: int, seed: int):
+    game = new_game(game_id, 2, options)
+    start = game.copy()
+    notations: list[str] = []
+    while not game.is_over and len(notations) < turns:
+        notation = choose_turn(game, "easy", seed=seed + len(notations)).turn.notation
+        game.play_turn(notation)
+        notations.append(notation)
+    return start, notations
+
+
+def measure(game_id: str, options: dict, budget: ReviewBudget, turns: int, seed: int) -> dict:
+    start, notations = played_game(game_id, options, turns, seed)
+    began = time.process_time()
+    replay = start.copy()
+    for notation in notations:
+        replay.play_turn(notation)
+    replay_cpu = time.process_time() - began
+
+    middle = start.copy()
+    for notation in notations[: len(notations) // 2]:
+        middle.play_turn(notation)
+    began = time.process_time()
+    if not middle.is_over:
+        choose_turn(middle, "medium", seed=seed)
+    hint_cpu = time.process_time() - began
+
+    game = start.copy()
+    views, movers, slowest = [], [], 0.0
+    began = time.process_time()
+    for k, notation in enumerate(notations):
+        movers.append(game.player_of_seat(game.to_move))
+        position_began = time.process_time()
+        views.append(assess(game, notation, budget, seed=k))
+        slowest = max(slowest, time.process_time() - position_began)
+        game.play_turn(notation)
+    views.append(assess(game, None, budget))
+    review = judge(views, notations, movers, 2)
+    review_cpu = time.process_time() - began
+    positions = len(notations) + 1
+    return {
+        "game": game_id,
+        "turns": len(notations),
+        "review": review_cpu,
+        "per_position": review_cpu / positions,
+        "slowest": slowest,
+        "projected": review_cpu / positions * (turns + 1),
+        "replay": replay_cpu,
+        "hint": hint_cpu,
+        "accuracy": review.accuracy,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--simulations", type=int, default=REVIEW_BUDGET.simulations)
+    parser.add_argument("--turns", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    budget = ReviewBudget(args.simulations, REVIEW_BUDGET.seconds)
+    lines = [
+        f"bench_review {datetime.date.today()}: review budget {budget.simulations} simulations (scaled per game), "
+        f"cap {budget.seconds} CPU s a position; games of {args.turns} turns by the easy computer, seed {args.seed}",
+        f"{'game':8} {'turns':>5} {'review s':>9} {'per 60 turns':>12} {'s/position':>10} {'slowest':>8} "
+        f"{'replay s':>9} {'1 hint s':>8}  accuracy (1, 2)  target <= {TARGET:.0f} s",
+    ]
+    print(lines[0], flush=True)
+    print(lines[1], flush=True)
+    for game_id, options in GAMES:
+        m = measure(game_id, options, budget, args.turns, args.seed)
+        verdict = "ok" if m["projected"] <= TARGET else "OVER"
+        accuracy = ", ".join(f"{m['accuracy'].get(p, 0):.0f}" for p in (1, 2))
+        line = (
+            f"{m['game']:8} {m['turns']:>5} {m['review']:>9.1f} {m['projected']:>12.1f} {m['per_position']:>10.3f} "
+            f"{m['slowest']:>8.2f} {m['replay']:>9.3f} {m['hint']:>8.2f}  ({accuracy})  {verdict}"
+        )
+        lines.append(line)
+        print(line, flush=True)
+    out = ROOT / "benchmarks" / "results" / f"bench_review-{datetime.date.today()}.txt"
+    out.write_text("\n".join(lines) + "\n")
+    print(f"saved {out.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,147 @@
+"""Post-game reviews on the ground floor (issue 23): the real search finds a known blunder; accuracy is
+Lichess's formula; the pictures are readable at a phone's width. (The bot's side: test_review_service.py,
+test_bot_review.py.)"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import Image
+
+from ai.accuracy import player_accuracy, turn_accuracy, volatility_weights, window_size
+from ai.registry import knowledge_for
+from ai.review import BLUNDER, ReviewBudget, assess, judge
+from games.registry import new_game
+from render.review import evaluation_graph, turn_overlay
+
+# made by tests/review_games.py (python -m tests.review_games), which finds a costly blunder in a computer game
+BLUNDERS = json.loads((Path(__file__).parent / "data" / "review_blunders.json").read_text())
+# A test budget: a tenth of the bot's, enough for a blunder (the search proves what it leaves open).
+TEST_BUDGET = ReviewBudget(simulations=40, seconds=0.1)
+
+
+def reviewed(case: dict, budget: ReviewBudget = TEST_BUDGET):
+    game = new_game(case["game"], 2, case["options"])
+    views, movers, positions = [], [], []
+    for k, notation in enumerate(case["turns"]):
+        positions.append(game.copy())
+        movers.append(game.player_of_seat(game.to_move))
+        views.append(assess(game, notation, budget, seed=k))
+        game.play_turn(notation)
+    views.append(assess(game, None, budget))
+    return judge(views, case["turns"], movers, 2), positions
+
+
+@pytest.mark.parametrize("case", BLUNDERS, ids=[case["game"] for case in BLUNDERS])
+def test_a_known_blunder_is_the_biggest_drop(case):
+    """Games played by the computer on both sides but for one turn that leaves a win open (Begird: the mover's
+    own win at once, not taken; Play Bai: a goal that wins the game left to the opponent)."""
+    blunder = case["blunder"]
+    review, positions = reviewed(case)
+    # the premise, checked: the win left open is there
+    before = positions[blunder]
+    know = knowledge_for(before)
+    rng = random.Random(0)
+    if case["missed"]:
+        win = know.winning_turn(before, know.turns(before, rng))
+        assert win is not None and win.notation != case["turns"][blunder]
+    else:
+        after = positions[blunder + 1]
+        assert know.winning_turn(after, know.turns(after, rng)) is not None
+    worst = max(review.turns, key=lambda t: t.drop)
+    assert worst.index == blunder, [(t.index, round(t.drop, 2)) for t in review.turns if t.drop > 0.05]
+    assert worst.label == "blunder" and worst.drop >= BLUNDER
+    assert worst.best is not None and worst.best != worst.played
+    assert blunder in review.turning_points
+    mover = worst.player
+    assert review.accuracy[mover] < review.accuracy[3 - mover]  # the blunderer played worse
+    assert all(0 <= a <= 100 for a in review.accuracy.values())
+    for chances in review.chances:  # real chances: each position's sum to 1
+        assert math.isclose(sum(chances), 1.0, abs_tol=1e-6)
+    assert review.chances[-1][mover - 1] == 0.0  # the game's result, exactly
+
+
+# -- accuracy: Lichess's curve and means ------------------------------------------------------------
+
+
+def test_turn_accuracy_is_lichess_curve():
+    assert turn_accuracy(50, 50) == 100 and turn_accuracy(40, 60) == 100
+    # 103.1668 · e^(−0.04354 · drop) − 3.1669, plus Lichess's 1 point for the analysis's uncertainty
+    for drop in (5, 10, 20, 40):
+        expected = 103.1668100711649 * math.exp(-0.04354415386753951 * drop) - 3.166924740191411 + 1
+        assert math.isclose(turn_accuracy(70, 70 - drop), expected)
+    assert turn_accuracy(100, 0) == 0  # clipped
+
+
+@settings(max_examples=40)
+@given(st.floats(0, 100), st.floats(0, 100), st.floats(0, 100))
+def test_turn_accuracy_falls_with_the_drop(before, after, other):
+    a = turn_accuracy(before, after)
+    assert 0 <= a <= 100
+    if before - after <= before - other:  # a smaller drop is at least as accurate
+        assert a >= turn_accuracy(before, other)
+
+
+@settings(max_examples=40)
+@given(st.lists(st.floats(1, 100), min_size=1, max_size=40), st.data())
+def test_player_accuracy_is_pulled_below_its_means(accuracies, data):
+    """(The harmonic mean takes each accuracy as at least 1, as Lichess's does: hence from 1 here.)"""
+    weights = data.draw(st.lists(st.floats(0.5, 12), min_size=len(accuracies), max_size=len(accuracies)))
+    figure = player_accuracy(accuracies, weights)
+    assert figure is not None
+    weighted = sum(a * w for a, w in zip(accuracies, weights, strict=True)) / sum(weights)
+    arithmetic = sum(accuracies) / len(accuracies)
+    # half the volatility-weighted mean, half the harmonic one (never above the arithmetic mean)
+    assert min(accuracies) - 1e-9 <= figure <= (weighted + arithmetic) / 2 + 1e-9
+    if len(set(accuracies)) == 1:
+        assert math.isclose(figure, accuracies[0])
+
+
+def test_one_blunder_costs_more_than_its_share():
+    """The harmonic half: one blunder in twenty turns pulls the figure far below the arithmetic mean."""
+    turns = [100.0] * 19 + [10.0]
+    figure = player_accuracy(turns, [1.0] * 20)
+    assert figure is not None and figure < sum(turns) / 20 - 10
+    assert player_accuracy([], []) is None
+
+
+@settings(max_examples=40)
+@given(st.lists(st.floats(0, 100), min_size=2, max_size=120))
+def test_volatility_weights_one_per_turn_within_bounds(series):
+    weights = volatility_weights(series)
+    assert len(weights) == len(series) - 1
+    assert all(0.5 <= w <= 12 for w in weights)
+    assert 2 <= window_size(len(series) - 1) <= 8
+
+
+def test_a_calm_slip_weighs_less_than_one_in_a_sharp_game():
+    calm = [50.0] * 21
+    sharp = [50.0 + (30 if k % 2 else -30) for k in range(21)]
+    assert volatility_weights(calm)[10] == 0.5 and volatility_weights(sharp)[10] == 12
+
+
+# -- pictures ------------------------------------------------------------------------------------
+
+
+def test_the_pictures_are_phone_sized_pngs(tmp_path):
+    case = BLUNDERS[0]
+    review, positions = reviewed(case, ReviewBudget(simulations=10, seconds=0.05))
+    marks = [(i + 1, review.turns[i].label or "") for i in review.turning_points]
+    graph = evaluation_graph(review.chances, ["alice", "Ωmega bob"], marks, "#1 · Begird")
+    before = positions[case["blunder"]]
+    turn = review.turns[case["blunder"]]
+    played = before.copy().play_turn(turn.played)
+    best = before.copy().play_turn(turn.best)
+    overlay = turn_overlay(before, played, best, legend=("red: alice played a1", "green: the computer: e9"))
+    for png in (graph, overlay):
+        picture = Image.open(io.BytesIO(png))
+        assert picture.format == "PNG" and 600 <= picture.width <= 1080
+    (tmp_path / "graph.png").write_bytes(graph)
+    (tmp_path / "overlay.png").write_bytes(overlay)
