@@ -9,8 +9,9 @@ depends only on the width: it is drawn once, supersampled, and cached.
 A piece is a disc in its seat's colour (Okabe–Ito blue and orange, safe for
 colour-blind players) with a thick dark bar across the edge its bumper faces;
 the space's name is written on it, since players type the names of the pieces
-they move. A piece on a gate is drawn in the part its bumper faces
-(:func:`games.bump.gate_part`).
+they move. A piece on a gate is drawn on both of the gate's parts (it is one
+space); a captured piece's ghost and a rotation's arc go on the part its bumper
+faces (:func:`games.bump.gate_part`).
 
 The last turn: the moving piece's path (a violet line through the spaces it
 shifted through) and its rotation (an arc with a head), then every bump as a
@@ -226,7 +227,8 @@ def _label(names: Sequence[str], seat: int | None) -> str:
 
 
 def piece_cell(space: int, facing: int) -> tuple[int, int]:
-    """The drawn cell of a piece (a gate piece goes in the part its bumper faces)."""
+    """The part of a gate its bumper faces (a piece is drawn on both parts; a captured piece's
+    ghost and a rotation's arc go on this one)."""
     cells = COORDS[space]
     return cells[gate_part(space, facing)] if len(cells) == 2 else cells[0]
 
@@ -293,20 +295,22 @@ def render(
         if pid < 0:
             continue
         seat, facing = b.owner[pid], b.facing[pid]
-        centre = lay.centre(piece_cell(space, facing))
-        hd.paste_centred(im, piece_sprite(seat, facing, sp), centre)
-        # the name, nudged away from the bumper bar
-        ux, uy = hd.SCREEN_DIRECTIONS[facing]
-        hd.draw_label(
-            im,
-            (centre[0] - ux * sp * 0.07, centre[1] - uy * sp * 0.07),
-            NAMES[space],
-            size,
-            name_ink(seat),
-            sp * PIECE_NAME_W,
-            min_squeeze=0.66,
-            bold=True,
-        )
+        # A gate is one space drawn twice: its piece is on both parts, wherever an arrow points.
+        for cell in COORDS[space]:
+            centre = lay.centre(cell)
+            hd.paste_centred(im, piece_sprite(seat, facing, sp), centre)
+            # the name, nudged away from the bumper bar
+            ux, uy = hd.SCREEN_DIRECTIONS[facing]
+            hd.draw_label(
+                im,
+                (centre[0] - ux * sp * 0.07, centre[1] - uy * sp * 0.07),
+                NAMES[space],
+                size,
+                name_ink(seat),
+                sp * PIECE_NAME_W,
+                min_squeeze=0.66,
+                bold=True,
+            )
     _draw_rotation(im, lay, events, game)
     _draw_bumps(im, lay, events, game)
     _draw_panel(im, game, g, names, events)

@@ -82,17 +82,28 @@ def test_centres_are_marked_with_their_owners_colour():
 
 
 @pytest.mark.parametrize("facing", range(6))
-def test_a_gate_piece_is_drawn_in_the_part_its_bumper_faces(facing):
+def test_a_gate_piece_is_drawn_on_both_parts_of_its_gate(facing):
+    """A gate is one space drawn twice: a piece on it appears on both parts, its bumper facing
+    the same way on each (it was drawn only in the part its bumper faces)."""
     im = decode(render.render_png(game({"15": [1, facing], "39": [2, 0]}), player_names=NAMES))
     sp = rb.geometry(rb.DEFAULT_WIDTH).spacing
-    drawn = COORDS[INDEX["15"]][gate_part(INDEX["15"], facing)]
-    other = next(c for c in COORDS[INDEX["15"]] if c != drawn)
     lay = rb.geometry(rb.DEFAULT_WIDTH).layout
-    blind = blind_side(im, lay.centre(drawn), facing, sp)
-    assert near(blind, rb.PIECE[0])
-    assert not near(blind_side(im, lay.centre(other), facing, sp), rb.PIECE[0])
-    # facings 1, 0 and 2 face area 2: the part beside area 2 (x > the middle)
-    assert (lay.centre(drawn)[0] > lay.centre(COORDS[INDEX["05"]][0])[0]) == (facing in (0, 1, 2))
+    for cell in COORDS[INDEX["15"]]:
+        assert near(blind_side(im, lay.centre(cell), facing, sp), rb.PIECE[0]), (facing, cell)
+
+
+def test_a_piece_bumped_onto_a_gate_is_drawn_where_the_arrow_points():
+    """Issue 26: the chain 28→27, 26→25 put an Orange piece (facing 0) on gate 25; it was drawn
+    on the copy beside area 1 only, while the bump arrow points at the copy beside area 2."""
+    g = game({"29": [1, 0], "28": [2, 5], "26": [2, 0], "02": [1, 0], "08": [2, 3]})
+    events = g.play_turn("29-5")
+    assert [(e.src, e.dst) for e in events if e.kind == "bump"] == [("28", "27"), ("26", "25")]
+    im = decode(render.render_png(g, player_names=NAMES, last_events=events))
+    sp = rb.geometry(rb.DEFAULT_WIDTH).spacing
+    lay = rb.geometry(rb.DEFAULT_WIDTH).layout
+    for cell in COORDS[INDEX["25"]]:
+        # up and to the left of the middle: off the name, the bumper and the arrow (from below left)
+        assert near(at(im, lay.centre(cell), -sp * 0.2, -sp * 0.3), rb.PIECE[1]), cell
 
 
 def test_the_chain_is_drawn_numbered_with_ghosts_and_crosses():
