@@ -569,48 +569,31 @@ def _draw_panel(im: Image.Image, game, g: Geometry, names: Sequence[str], events
         )
     hd.draw_panel(im, (margin, top, g.width - margin, 0), COLUMNS, rows, g.row_h, THEME, header=True)
     small = max(9, int(g.line_h * 0.62))
-    y = top + 3 * g.row_h + g.line_h * 0.3
-    lines = [last_move_line(game, events, names)]
-    if guard_applies(game, events):
-        lines.append("Guard your center!")
-    lines.append("Move FROM,TO-F · choices in ( ) · pass · green gates are drawn twice")
-    for k, line in enumerate(lines[: g.lines]):
-        if not line:
-            continue
-        ink = THEME.accent if line == "Guard your center!" else (THEME.muted if k == len(lines) - 1 else THEME.ink)
-        size = small if line != "Guard your center!" else int(small * 1.15)
-        wrapped = _wrap(line, size, g.width - 2 * margin) if k == 0 else [hd.fit_text(line, size, g.width - 2 * margin)]
-        for part in wrapped[:2]:
-            hd.draw_text(
-                im,
-                (margin, y),
-                part,
-                size,
-                ink,
-                anchor="lm",
-                stroke_width=1 if ink == THEME.accent and size >= 16 else 0,
-                stroke_fill=ink,
-                by_words=False,
-            )
-            y += g.line_h * 0.8
-        y += g.line_h * 0.2
-
-
-def _wrap(text: str, size: int, width: float) -> list[str]:
-    words = text.split(" ")
-    lines, current = [], ""
-    for w in words:
-        trial = f"{current} {w}".strip()
-        if current and hd.text_width(trial, size) > width:
-            lines.append(current)
-            current = w
-        else:
-            current = trial
-    if current:
-        lines.append(current)
-    if len(lines) > 2:
-        lines[1] = hd.fit_text(" ".join(lines[1:]), size, width)
-    return lines
+    text_top = top + 3 * g.row_h
+    guard = "Guard your center!" if guard_applies(game, events) else ""
+    legend = "Move FROM,TO-F · choices in ( ) · pass · green gates are drawn twice"
+    # Whole, wrapped (then smaller) when a long chain or a long name needs it: never cut short.
+    block = hd.fit_block(
+        [last_move_line(game, events, names), (guard, 1.15), legend],
+        small,
+        g.width - 2 * margin,
+        g.height - text_top - g.line_h * 0.1,
+        line_step=1.29,
+        gap=0.32,
+    )
+    inks = (THEME.ink, THEME.accent, THEME.muted)
+    for k, line, y, size in block.lines(text_top):
+        hd.draw_text(
+            im,
+            (margin, y),
+            line,
+            size,
+            inks[k],
+            anchor="lm",
+            stroke_width=1 if k == 1 and size >= 16 else 0,
+            stroke_fill=inks[k],
+            by_words=False,
+        )
 
 
 __all__ = ["DEFAULT_WIDTH", "geometry", "piece_cell", "piece_sprite", "render", "space_centre", "status_line"]
