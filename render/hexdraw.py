@@ -311,7 +311,7 @@ class TextBlock:
 
     def lines(self, top: float) -> list[tuple[int, str, float, int]]:
         """(paragraph index, line, y of its middle, its font size), the first line's top at ``top``."""
-        out = []
+        out: list[tuple[int, str, float, int]] = []
         y = top
         for k, (lines, scale) in enumerate(zip(self.paragraphs, self.scales, strict=True)):
             if not lines:
