@@ -73,7 +73,9 @@ WIN_RING_HALO = (90, 56, 0)
 
 # Proportions, in units of the distance between neighbouring cell centres.
 STONE_R = 0.45  # a cell's inner radius is 0.5: the stones as large as the cells allow
-NAME_SIZE = 0.4
+NAME_SIZE = 0.52
+NAME_W = 0.86  # the widest a name may be (a cell is 1 across): "m13" is narrowed to fit
+NAME_SQUEEZE = 0.66
 WIN_RING_R = STONE_R - 0.05  # inside the stone: the last-move ring goes around it
 TEXT_LINES = 4  # the panel's room for text under the table, in lines of ``Geometry.line_h``
 ZOOM = 2  # a zoomed picture shows part of the board at this scale
@@ -259,10 +261,6 @@ def _draw_board(variant: str, width: int, won: bool) -> Image.Image:
             if n not in on_board or n > c:
                 segments.append(_edge(hl, c, d))
     cv.lines(segments, CELL_LINE, width=max(1.0, sp * LINE_W))
-    name_size = max(8, round(sp * NAME_SIZE))
-    for i, c in enumerate(board.cells):
-        x, y = hl.centre(c)
-        cv.text((x, y + sp * 0.01), board.names[i], name_size, NAME_INK)
 
     # Island numbers, large, on the land.
     number_size = max(10, round(sp * NUMBER_SIZE))
@@ -271,7 +269,13 @@ def _draw_board(variant: str, width: int, won: bool) -> Image.Image:
         x, y = hl.centre(label_cell(island))
         cv.text((x, y), str(k + 1), number_size, NUMBER_INK, stroke=max(1.0, sp * 0.045), stroke_fill=stroke)
 
-    return cv.image()
+    im = cv.image()
+    # Every cell's name, as large as the cell allows (bold, three-letter names narrowed): players
+    # type them, and read them on a phone about 400 px wide (docs/rendering.md, "Legibility").
+    name_size = max(8, round(sp * NAME_SIZE))
+    for i, c in enumerate(board.cells):
+        hd.draw_label(im, hl.centre(c), board.names[i], name_size, NAME_INK, sp * NAME_W, NAME_SQUEEZE, bold=True)
+    return im
 
 
 @lru_cache(maxsize=16)

@@ -58,6 +58,7 @@ CELL_LINE = (186, 172, 146)
 GATE_FILL = (208, 226, 206)
 WALL = (58, 46, 36)
 NAME_INK = (96, 78, 52)
+GATE_INK = (50, 90, 50)
 PIECE = ((0, 114, 178), (230, 159, 0))  # Okabe–Ito blue and orange
 CENTRE_TINT = tuple(hd.mix(c, CELL_FILL, 0.55) for c in PIECE)
 PIECE_OUTLINE = (30, 30, 34)
@@ -68,9 +69,12 @@ CROSS = (200, 20, 20)
 OPTION = (120, 120, 126)
 
 PIECE_R = 0.44  # of the spacing between neighbouring centres
-NAME_SIZE = 0.58  # players type these names: as large as a cell allows, for phones
-CELL_NAME_W = 0.84  # widest name, of the spacing: narrowed to fit (hexdraw.draw_label)
-PIECE_NAME_W = 0.74
+BUMPER_SPREAD = 50  # degrees either side of the facing: the bar covers the facing edge and more
+BUMPER_DEPTH = 0.56  # the bar's inner edge, of the piece's radius
+NAME_SIZE = 0.64  # players type these names: as large as a cell allows, for phones
+CELL_NAME_W = 0.86  # widest name, of the spacing: narrowed to fit (hexdraw.draw_label)
+PIECE_NAME_W = 0.78
+NAME_SQUEEZE = 0.6  # three-digit names are narrowed to this much of their width before they shrink
 WALL_W = 0.10
 LINE_W = 0.03
 
@@ -170,10 +174,10 @@ def board_background(width: int) -> Image.Image:
                 head=sp * 0.16,
             )
     im = canvas.image()
-    size = max(7, int(sp * NAME_SIZE))
     for i, _part, cell in DRAWN:
-        ink = NAME_INK if AREAS[i] else (50, 90, 50)
-        hd.draw_label(im, lay.centre(cell), NAMES[i], size, ink, sp * CELL_NAME_W, min_squeeze=0.66, bold=True)
+        hd.draw_label(
+            im, lay.centre(cell), NAMES[i], name_size(sp), cell_name_ink(i), sp * CELL_NAME_W, NAME_SQUEEZE, bold=True
+        )
     return im
 
 
@@ -192,14 +196,18 @@ def piece_sprite(seat: int, facing: int, spacing: float, ghost: bool = False) ->
     d.ellipse((c - rr, c - rr, c + rr, c + rr), fill=PIECE_OUTLINE + (alpha,))
     inner = rr - max(1.5, spacing * 0.035) * k
     d.ellipse((c - inner, c - inner, c + inner, c + inner), fill=colour)
-    # the bumper: a thick bar along the rim, over the edge it faces (an annular sector)
+    # the bumper: a thick bar along the rim, over the edge it faces (an annular sector), set off
+    # from the disc by a light line so that it reads on a phone, on blue as on orange
     theta = math.radians(60 * facing)
-    spread = math.radians(40)
-    depth = 0.64
-    steps = [theta - spread + 2 * spread * t / 12 for t in range(13)]
-    outer = [(c + rr * math.cos(a), c + rr * math.sin(a)) for a in steps]
-    inner_rim = [(c + rr * depth * math.cos(a), c + rr * depth * math.sin(a)) for a in reversed(steps)]
-    d.polygon(outer + inner_rim, fill=BUMPER + (alpha,))
+    spread = math.radians(BUMPER_SPREAD)
+    steps = [theta - spread + 2 * spread * t / 16 for t in range(17)]
+
+    def sector(depth: float) -> list[tuple[float, float]]:
+        outer = [(c + rr * math.cos(a), c + rr * math.sin(a)) for a in steps]
+        return outer + [(c + rr * depth * math.cos(a), c + rr * depth * math.sin(a)) for a in reversed(steps)]
+
+    d.polygon(sector(BUMPER_DEPTH - 0.1), fill=(255, 255, 255, alpha))
+    d.polygon(sector(BUMPER_DEPTH), fill=BUMPER + (alpha,))
     return big.resize((size, size), Image.Resampling.LANCZOS)
 
 
@@ -290,7 +298,6 @@ def render(
     # untouched background (render/changes.py).
     _draw_path(im, lay, events)
     b = game.board
-    size = max(7, int(sp * NAME_SIZE))
     for space, pid in enumerate(b.cells):
         if pid < 0:
             continue
@@ -299,22 +306,85 @@ def render(
         for cell in COORDS[space]:
             centre = lay.centre(cell)
             hd.paste_centred(im, piece_sprite(seat, facing, sp), centre)
-            # the name, nudged away from the bumper bar
-            ux, uy = hd.SCREEN_DIRECTIONS[facing]
-            hd.draw_label(
-                im,
-                (centre[0] - ux * sp * 0.07, centre[1] - uy * sp * 0.07),
-                NAMES[space],
-                size,
-                name_ink(seat),
-                sp * PIECE_NAME_W,
-                min_squeeze=0.66,
-                bold=True,
-            )
+            _piece_label(im, sp, centre, space, seat, facing)
     _draw_rotation(im, lay, events, game)
     _draw_bumps(im, lay, events, game)
+    _relabel(im, lay, game, events)
     _draw_panel(im, game, g, names, events)
     return im
+
+
+def name_size(spacing: float) -> int:
+    """The font size of a space's name (players type these: as large as a cell allows)."""
+    return max(7, int(spacing * NAME_SIZE))
+
+
+def _piece_label(im: Image.Image, sp: float, centre: hd.Point, space: int, seat: int, facing: int) -> None:
+    """A piece's space name, nudged away from its bumper, outlined in the piece's colour so that
+    it reads where it crosses the bumper bar or a mark."""
+    ux, uy = hd.SCREEN_DIRECTIONS[facing]
+    hd.draw_label(
+        im,
+        (centre[0] - ux * sp * 0.07, centre[1] - uy * sp * 0.07),
+        NAMES[space],
+        name_size(sp),
+        name_ink(seat),
+        sp * PIECE_NAME_W,
+        min_squeeze=NAME_SQUEEZE,
+        bold=True,
+        halo=PIECE[seat - 1],
+        halo_width=max(1, round(sp * 0.04)),
+    )
+
+
+def cell_fill(space: int) -> tuple[int, int, int]:
+    if AREAS[space] == 0:
+        return GATE_FILL
+    if space == C1:
+        return CENTRE_TINT[0]
+    if space == C2:
+        return CENTRE_TINT[1]
+    return CELL_FILL
+
+
+def cell_name_ink(space: int) -> tuple[int, int, int]:
+    return NAME_INK if AREAS[space] else GATE_INK
+
+
+def _relabel(im: Image.Image, lay: hd.HexLayout, game, events: Sequence[Event]) -> None:
+    """The names of the spaces the last turn's marks cross, written again over them (outlined in
+    the space's or piece's colour): arrows, arcs and ghosts never hide a name a player types."""
+    named = set()
+    for e in events:
+        for name in (e.src, e.dst, e.cell, *(str(v) for v in dict(e.data).values())):
+            if name in INDEX:
+                named.add(INDEX[name])
+    near = set(named)
+    for i in named:
+        near.update(j for j in NEIGHBOURS[i] if j >= 0)
+    if not near:
+        return
+    sp = lay.spacing
+    b = game.board
+    for space in sorted(near):
+        pid = b.cells[space]
+        for cell in COORDS[space]:
+            centre = lay.centre(cell)
+            if pid >= 0:
+                _piece_label(im, sp, centre, space, b.owner[pid], b.facing[pid])
+            else:
+                hd.draw_label(
+                    im,
+                    centre,
+                    NAMES[space],
+                    name_size(sp),
+                    cell_name_ink(space),
+                    sp * CELL_NAME_W,
+                    min_squeeze=NAME_SQUEEZE,
+                    bold=True,
+                    halo=cell_fill(space),
+                    halo_width=max(1, round(sp * 0.04)),
+                )
 
 
 def _touch_around(im: Image.Image, points: Sequence[hd.Point], pad: float) -> None:
@@ -477,10 +547,17 @@ def _draw_bumps(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event], gam
                 dst = _step_point(lay, src, INDEX[e.src], direction, INDEX[toward])
             else:
                 dst = (src[0] + ux * sp * 0.9, src[1] + uy * sp * 0.9)
-        a, b = _shorten(src, dst, sp * 0.05, sp * 0.12)
+        # Across the side crossed, from beside the name it left to the rim of the piece bumped
+        # there: the names (written again over the marks, _relabel) never hide its head.
+        a, b = _shorten(src, dst, sp * 0.2, sp * PIECE_R * 0.9)
         hd.draw_arrow(im, a, b, BUMP, max(2.5, sp * 0.13), halo=(255, 255, 255), halo_width=max(1.0, sp * 0.035))
-        badges.append((str(data["number"]), src))
-    for text, at in badges:  # the numbers last, at each arrow's tail, so arrows never hide them
+        # The number sits on a corner of the side crossed, where three cells meet: off every name.
+        ux, uy = _unit(src, dst)
+        nx, ny = uy, -ux
+        side = sp * 0.5 / math.sqrt(3)
+        corner = ((src[0] + dst[0]) / 2 + nx * side, (src[1] + dst[1]) / 2 + ny * side)
+        badges.append((str(data["number"]), corner))
+    for text, at in badges:
         hd.paste_centred(im, hd.badge_sprite(text, max(10, int(sp * 0.36)), BUMP, (255, 255, 255)), at)
 
 

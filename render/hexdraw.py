@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from . import changes as _changes
 
@@ -227,6 +227,15 @@ def _condensed_mask(text: str, size: int, squeeze: float, bold: bool) -> Image.I
     return im
 
 
+@lru_cache(maxsize=1024)
+def _halo_mask(text: str, size: int, squeeze: float, bold: bool, width: int) -> Image.Image:
+    """The coverage of :func:`_condensed_mask` grown by ``width`` pixels all round."""
+    mask = _condensed_mask(text, size, squeeze, bold)
+    grown = Image.new("L", (mask.width + 2 * width, mask.height + 2 * width), 0)
+    grown.paste(mask, (width, width))
+    return grown.filter(ImageFilter.MaxFilter(2 * width + 1))
+
+
 def draw_label(
     im: Image.Image,
     centre: Point,
@@ -236,10 +245,14 @@ def draw_label(
     max_width: float,
     min_squeeze: float = 0.72,
     bold: bool = False,
-) -> None:
+    halo=None,
+    halo_width: int = 1,
+) -> tuple[int, int, int, int]:
     """A short label (a space's name) centred on ``centre``, as large as ``size`` allows within
     ``max_width``: narrowed down to ``min_squeeze`` of its width first, then smaller. Narrow digits
-    stay legible on a phone where a smaller size would not. Recorded like :func:`draw_text`."""
+    stay legible on a phone where a smaller size would not. ``halo``, a colour, outlines the
+    letters ``halo_width`` pixels wide (a name written over a mark stays whole). Recorded like
+    :func:`draw_text`; returns the box of the letters."""
     natural = text_width(text, size, bold)
     while size > 6 and natural * min_squeeze > max_width:
         size -= 1
@@ -249,8 +262,14 @@ def draw_label(
     x = round(centre[0] - mask.width / 2)
     y = round(centre[1] - mask.height / 2)
     box = (x, y, x + mask.width, y + mask.height)
+    if halo is not None:
+        grown = _halo_mask(text, size, squeeze, bold, halo_width)
+        outer = (x - halo_width, y - halo_width, x + mask.width + halo_width, y + mask.height + halo_width)
+        im.paste(tuple(halo[:3]), outer, grown)
+        touch(im, outer)
     im.paste(tuple(fill[:3]), box, mask)
     touch(im, box)
+    return box
 
 
 # What a picture changed on its background (for fast encoding): see render/changes.py.

@@ -44,6 +44,7 @@ PITCH = (222, 236, 210)
 PITCH_ALT = (210, 228, 196)
 GRID = (150, 172, 140)
 NAME_INK = (92, 110, 88)
+NAME_SIZE = 0.5  # of a cell's radius: players type these names, on phones (docs/rendering.md)
 LETTER_INK = (70, 84, 66)
 BALL = (255, 255, 255)
 BALL_INK = (20, 20, 20)
@@ -107,7 +108,7 @@ def background(side: int, width: int = DEFAULT_WIDTH) -> Image.Image:
         owner = fld.zone_owner[i]
         canvas.polygon(lay.corners(cell, 0.86), outline=TEAM[owner], width=max(2.0, g.size * 0.12))
         canvas.circle(lay.centre(cell), g.size * 0.17, fill=TEAM_DARK[owner])
-    name_size = max(8, int(g.size * 0.36))
+    name_size = max(8, int(g.size * NAME_SIZE))
     for i, cell in enumerate(board.cells):
         cx, cy = lay.centre(cell)
         dy = g.size * 0.5 if i in fld.dots else 0.0
