@@ -304,12 +304,12 @@ def render(
         seat, facing = b.owner[pid], b.facing[pid]
         # A gate is one space drawn twice: its piece is on both parts, wherever an arrow points.
         for cell in COORDS[space]:
-            centre = lay.centre(cell)
-            hd.paste_centred(im, piece_sprite(seat, facing, sp), centre)
-            _piece_label(im, sp, centre, space, seat, facing)
+            hd.paste_centred(im, named_piece(seat, facing, sp, NAMES[space]), lay.centre(cell))
     _draw_rotation(im, lay, events, game)
-    _draw_bumps(im, lay, events, game)
+    choices = _draw_bumps(im, lay, events, game)
     _relabel(im, lay, game, events)
+    for badge, at in choices:  # a choice's words over the one name they cover, for this turn only
+        hd.paste_centred(im, badge, at)
     _draw_panel(im, game, g, names, events)
     return im
 
@@ -319,21 +319,30 @@ def name_size(spacing: float) -> int:
     return max(7, int(spacing * NAME_SIZE))
 
 
-def _piece_label(im: Image.Image, sp: float, centre: hd.Point, space: int, seat: int, facing: int) -> None:
-    """A piece's space name, nudged away from its bumper, outlined in the piece's colour so that
-    it reads where it crosses the bumper bar or a mark."""
+@lru_cache(maxsize=1024)
+def named_piece(seat: int, facing: int, spacing: float, name: str) -> Image.Image:
+    """A piece with its space's name written on it (cached: one sprite to paste, as fast as a bare
+    piece)."""
+    sprite = piece_sprite(seat, facing, spacing).copy()
+    _piece_label(sprite, (sprite.width / 2, sprite.height / 2), seat, facing, spacing, name)
+    return sprite
+
+
+def _piece_label(im: Image.Image, centre: hd.Point, seat: int, facing: int, spacing: float, name: str) -> None:
+    """A piece's name, nudged away from its bumper and outlined in the piece's colour, so that it
+    reads where it crosses the bumper bar or a mark."""
     ux, uy = hd.SCREEN_DIRECTIONS[facing]
     hd.draw_label(
         im,
-        (centre[0] - ux * sp * 0.07, centre[1] - uy * sp * 0.07),
-        NAMES[space],
-        name_size(sp),
+        (centre[0] - ux * spacing * 0.07, centre[1] - uy * spacing * 0.07),
+        name,
+        name_size(spacing),
         name_ink(seat),
-        sp * PIECE_NAME_W,
+        spacing * PIECE_NAME_W,
         min_squeeze=NAME_SQUEEZE,
         bold=True,
         halo=PIECE[seat - 1],
-        halo_width=max(1, round(sp * 0.04)),
+        halo_width=max(1, round(spacing * 0.04)),
     )
 
 
@@ -354,14 +363,12 @@ def cell_name_ink(space: int) -> tuple[int, int, int]:
 def _relabel(im: Image.Image, lay: hd.HexLayout, game, events: Sequence[Event]) -> None:
     """The names of the spaces the last turn's marks cross, written again over them (outlined in
     the space's or piece's colour): arrows, arcs and ghosts never hide a name a player types."""
-    named = set()
+    near = set()
     for e in events:
-        for name in (e.src, e.dst, e.cell, *(str(v) for v in dict(e.data).values())):
-            if name in INDEX:
-                named.add(INDEX[name])
-    near = set(named)
-    for i in named:
-        near.update(j for j in NEIGHBOURS[i] if j >= 0)
+        named = [INDEX[n] for n in (e.src, e.dst, e.cell, *(str(v) for v in dict(e.data).values())) if n in INDEX]
+        near.update(named)
+        if e.kind in ("rotate", "bump"):  # the arc reaches the neighbours; a number sits on a corner of three cells
+            near.update(j for i in named for j in NEIGHBOURS[i] if j >= 0)
     if not near:
         return
     sp = lay.spacing
@@ -371,7 +378,7 @@ def _relabel(im: Image.Image, lay: hd.HexLayout, game, events: Sequence[Event]) 
         for cell in COORDS[space]:
             centre = lay.centre(cell)
             if pid >= 0:
-                _piece_label(im, sp, centre, space, b.owner[pid], b.facing[pid])
+                _piece_label(im, centre, b.owner[pid], b.facing[pid], sp, NAMES[space])
             else:
                 hd.draw_label(
                     im,
@@ -493,9 +500,14 @@ def _draw_rotation(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event], 
         )
 
 
-def _draw_bumps(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event], game) -> None:
+def _draw_bumps(
+    im: Image.Image, lay: hd.HexLayout, events: Sequence[Event], game
+) -> list[tuple[Image.Image, hd.Point]]:
+    """The bumps, ghosts and options not taken; returns the "chose …" badges, to be pasted last
+    (words themselves: the names written again over the marks must not hide them)."""
     sp = lay.spacing
     d = ImageDraw.Draw(im)
+    choices: list[tuple[Image.Image, hd.Point]] = []
     # captured pieces first (a ghost with a cross where each fell), so the arrows stay on top
     for e in events:
         if e.kind != "capture" or not e.cell:
@@ -522,14 +534,18 @@ def _draw_bumps(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event], gam
                 a, b = _shorten(here2, there, sp * 0.3, sp * 0.3)
                 _touch_around(im, [a, b], sp * 0.05)
                 _dotted(d, a, b, OPTION, max(2, int(sp * 0.05)), sp * 0.09)
-            # the badge sits on the side away from the chosen push, so the arrow stays clear
+            # the badge sits in the band between two rows of names (above the space, or below when the
+            # chosen push goes up), so it covers no name and the arrow stays clear
             chosen_at = space_centre_on(lay, data["chosen"], here) if data["chosen"] != "x" else None
-            if chosen_at is not None and chosen_at != here:
-                ux, uy = _unit(here, chosen_at)
-            else:
-                ux, uy = 0.0, 1.0
+            up = chosen_at is not None and chosen_at[1] < here[1] - 1
             badge = hd.badge_sprite(f"chose {data['chosen']}", max(10, int(sp * 0.36)), (255, 255, 255), BUMP)
-            hd.paste_centred(im, badge, (here[0] - ux * sp * 0.72, here[1] - uy * sp * 0.72))
+            # ... and a little away from the chosen side, clear of the bump's number on its corner
+            away = (
+                -1
+                if chosen_at is not None and chosen_at[0] > here[0] + 1
+                else (1 if chosen_at is not None and chosen_at[0] < here[0] - 1 else 0)
+            )
+            choices.append((badge, (here[0] + away * sp * 0.3, here[1] + (1 if up else -1) * sp * 0.43)))
     badges: list[tuple[str, hd.Point]] = []
     for e in events:
         if e.kind != "bump" or not e.src:
@@ -559,6 +575,7 @@ def _draw_bumps(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event], gam
         badges.append((str(data["number"]), corner))
     for text, at in badges:
         hd.paste_centred(im, hd.badge_sprite(text, max(10, int(sp * 0.36)), BUMP, (255, 255, 255)), at)
+    return choices
 
 
 def _unit(a: hd.Point, b: hd.Point) -> hd.Point:

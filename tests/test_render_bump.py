@@ -213,6 +213,7 @@ def test_space_names_are_large_enough_for_a_phone(space):
     [
         ({"29": [1, 0], "28": [2, 5], "26": [2, 0], "02": [1, 0], "08": [2, 3]}, "29-5"),
         ({"02": [1, 1], "03": [2, 0], "05": [2, 1], "06": [2, 0], "031": [2, 5], "39": [2, 0]}, "02-0"),
+        ({"02": [2, 0], "021": [2, 5], "04": [1, 4], "39": [2, 0]}, "04,03-4"),  # a choice and its badge
     ],
 )
 def test_the_last_turns_marks_leave_every_name_whole(pieces, turn):
