@@ -130,4 +130,4 @@ def test_every_text_of_every_picture_fits_whole(game_id, drawn_texts):
                 for b_text, _, b in texts[i + 1 :]:
                     assert a is not None and b is not None
                     assert not overlapping(a, b), (where, a_text, b_text)
-    assert pictures >= 10
+    assert pictures >= 8
