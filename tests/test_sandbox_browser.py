@@ -233,7 +233,7 @@ def test_on_a_phone_the_channel_list_folds_away_and_pictures_take_the_width(brow
         shots(page, "phone-390")
 
         # Discord's markup, as its client shows it.
-        now = page.evaluate("Math.floor(Date.now() / 1000) - state.clockOffset")
+        now = page.evaluate("Math.floor(Date.now() / 1000) + state.clockOffset")  # the bot's clock
         html = page.evaluate(
             f"markdown('Claim it <t:{now + 23 * 3600 + 60}:R> \\\\(or <t:{now - 7200}:R>\\\\) \\\\*not bold\\\\*')"
         )
