@@ -73,8 +73,11 @@ WIN_RING_HALO = (90, 56, 0)
 
 # Proportions, in units of the distance between neighbouring cell centres.
 STONE_R = 0.45  # a cell's inner radius is 0.5: the stones as large as the cells allow
-NAME_SIZE = 0.4
+NAME_SIZE = 0.52
+NAME_W = 0.86  # the widest a name may be (a cell is 1 across): "m13" is narrowed to fit
+NAME_SQUEEZE = 0.66
 WIN_RING_R = STONE_R - 0.05  # inside the stone: the last-move ring goes around it
+TEXT_LINES = 4  # the panel's room for text under the table, in lines of ``Geometry.line_h``
 ZOOM = 2  # a zoomed picture shows part of the board at this scale
 NUMBER_SIZE = 0.62
 LINE_W = 0.035
@@ -115,8 +118,8 @@ class Geometry:
 
     @property
     def panel_height(self) -> int:
-        # two player rows, three text lines, margins
-        return int(self.row_h * 0.3) + 2 * self.row_h + 3 * self.line_h + int(self.row_h * 0.5)
+        # two player rows, room for four text lines (the swap, the last turn, the rule on two), margins
+        return int(self.row_h * 0.3) + 2 * self.row_h + TEXT_LINES * self.line_h + int(self.row_h * 0.3)
 
     @property
     def height(self) -> int:
@@ -258,10 +261,6 @@ def _draw_board(variant: str, width: int, won: bool) -> Image.Image:
             if n not in on_board or n > c:
                 segments.append(_edge(hl, c, d))
     cv.lines(segments, CELL_LINE, width=max(1.0, sp * LINE_W))
-    name_size = max(8, round(sp * NAME_SIZE))
-    for i, c in enumerate(board.cells):
-        x, y = hl.centre(c)
-        cv.text((x, y + sp * 0.01), board.names[i], name_size, NAME_INK)
 
     # Island numbers, large, on the land.
     number_size = max(10, round(sp * NUMBER_SIZE))
@@ -270,7 +269,13 @@ def _draw_board(variant: str, width: int, won: bool) -> Image.Image:
         x, y = hl.centre(label_cell(island))
         cv.text((x, y), str(k + 1), number_size, NUMBER_INK, stroke=max(1.0, sp * 0.045), stroke_fill=stroke)
 
-    return cv.image()
+    im = cv.image()
+    # Every cell's name, as large as the cell allows (bold, three-letter names narrowed): players
+    # type them, and read them on a phone about 400 px wide (docs/rendering.md, "Legibility").
+    name_size = max(8, round(sp * NAME_SIZE))
+    for i, c in enumerate(board.cells):
+        hd.draw_label(im, hl.centre(c), board.names[i], name_size, NAME_INK, sp * NAME_W, NAME_SQUEEZE, bold=True)
+    return im
 
 
 @lru_cache(maxsize=16)
@@ -414,22 +419,30 @@ def win_line(game) -> str:
     _, islands = winning_group(game)
     if not islands:
         return ""
-    n = game.layout.island_count
+    lay = game.layout
     text = f"Gold: the winning group, touching islands {_and(islands)}"
-    if n > 3:
-        run = game.layout.covering_run(sum(1 << (k - 1) for k in islands))
-        text += f": they span {run} of the {n}"
+    if lay.island_count > 3:
+        # The rule's own measure: the longest run of islands the group leaves untouched.
+        untouched = lay.island_count - lay.covering_run(sum(1 << (k - 1) for k in islands))
+        text += f" (it leaves no more than {untouched} islands in a row untouched)"
     return text
 
 
 def rule_line(game) -> str:
+    """The win rule as a player can check it on the picture, with an example that wins."""
     lay = game.layout
     n = lay.island_count
     if n == 3:
         return "Win: a group of your stones touching all three sides (islands 1, 2 and 3)."
+    # RULES.md: a group wins when n minus the longest run of islands it does not touch is at
+    # least `need`; said the way round a player looks at the ring.
+    gap = n - lay.need + 1
     example = [1, (1 + lay.need + 1) // 2, lay.need]
     assert lay.covering_run(sum(1 << (k - 1) for k in example)) == lay.need
-    return f"Win: a group touching islands {_and(example)} wins: they span {lay.need} of the {n}"
+    return (
+        f"Win: one group of your stones touching islands all round the board, leaving no {gap} "
+        f"islands in a row untouched (islands {_and(example)} do it)"
+    )
 
 
 # -- the picture ---------------------------------------------------------------------------------
@@ -624,17 +637,15 @@ def _draw_panel(im, game, g: Geometry, names, last_events) -> None:
             )
         )
     hd.draw_panel(im, (margin, table_top, width - margin, 0), COLUMNS, rows, row_h, THEME, header=False)
-    y = table_top + 2 * row_h + g.line_h / 2
-    avail = width - 2 * margin
-    for line in lines:
-        if line:  # no blank line where there is nothing to say about the swap
-            hd.draw_text(im, (margin, y), hd.fit_text(line, small, avail), small, THEME.ink, anchor="lm")
-            y += g.line_h
-    # Last, how the game was won, or else the win rule in grey: a little smaller rather than cut short.
+    # Under the table: the swap, the last turn, and last how the game was won or else the win
+    # rule in grey; wrapped (then smaller) rather than cut short.
     won = win_line(game)
-    rule = won or rule_line(game)
-    size = hd.shrink_to_fit(rule, small, avail, min_size=int(small * 0.8))
-    hd.draw_text(im, (margin, y), hd.fit_text(rule, size, avail), size, THEME.ink if won else THEME.muted, anchor="lm")
+    paragraphs = [lines[0], lines[1], won or rule_line(game)]
+    inks = (THEME.ink, THEME.ink, THEME.ink if won else THEME.muted)
+    top = table_top + 2 * row_h + int(row_h * 0.1)
+    block = hd.fit_block(paragraphs, small, width - 2 * margin, g.height - top - int(row_h * 0.15))
+    for k, line, y, size in block.lines(top):
+        hd.draw_text(im, (margin, y), line, size, inks[k], anchor="lm")
 
 
 # -- one palette for every picture -------------------------------------------------------------------

@@ -572,8 +572,10 @@ def _draw_panel(im, game, g: Geometry, names, custom, colour_names, last_events)
     if game.is_over:
         parts.append("outlined: each seat's best group")
     if parts:
-        text = hd.fit_text(" · ".join(parts), small, width - 2 * margin)
-        hd.draw_text(im, (margin, y + row_h * 0.5), text, small, THEME.ink, anchor="lm")
+        # Whole, on two lines (then smaller) when long names need it, in the line's slot.
+        block = hd.fit_block([" · ".join(parts)], small, width - 2 * margin, row_h * 1.02, line_step=1.2)
+        for _, line, ly, size in block.lines(y + (row_h - block.height) / 2):
+            hd.draw_text(im, (margin, ly), line, size, THEME.ink, anchor="lm")
 
 
 # -- one palette for every picture -------------------------------------------------------------------

@@ -9,8 +9,9 @@ depends only on the width: it is drawn once, supersampled, and cached.
 A piece is a disc in its seat's colour (Okabe–Ito blue and orange, safe for
 colour-blind players) with a thick dark bar across the edge its bumper faces;
 the space's name is written on it, since players type the names of the pieces
-they move. A piece on a gate is drawn in the part its bumper faces
-(:func:`games.bump.gate_part`).
+they move. A piece on a gate is drawn on both of the gate's parts (it is one
+space); a captured piece's ghost and a rotation's arc go on the part its bumper
+faces (:func:`games.bump.gate_part`).
 
 The last turn: the moving piece's path (a violet line through the spaces it
 shifted through) and its rotation (an arc with a head), then every bump as a
@@ -57,6 +58,7 @@ CELL_LINE = (186, 172, 146)
 GATE_FILL = (208, 226, 206)
 WALL = (58, 46, 36)
 NAME_INK = (96, 78, 52)
+GATE_INK = (50, 90, 50)
 PIECE = ((0, 114, 178), (230, 159, 0))  # Okabe–Ito blue and orange
 CENTRE_TINT = tuple(hd.mix(c, CELL_FILL, 0.55) for c in PIECE)
 PIECE_OUTLINE = (30, 30, 34)
@@ -67,9 +69,12 @@ CROSS = (200, 20, 20)
 OPTION = (120, 120, 126)
 
 PIECE_R = 0.44  # of the spacing between neighbouring centres
-NAME_SIZE = 0.58  # players type these names: as large as a cell allows, for phones
-CELL_NAME_W = 0.84  # widest name, of the spacing: narrowed to fit (hexdraw.draw_label)
-PIECE_NAME_W = 0.74
+BUMPER_SPREAD = 50  # degrees either side of the facing: the bar covers the facing edge and more
+BUMPER_DEPTH = 0.56  # the bar's inner edge, of the piece's radius
+NAME_SIZE = 0.64  # players type these names: as large as a cell allows, for phones
+CELL_NAME_W = 0.86  # widest name, of the spacing: narrowed to fit (hexdraw.draw_label)
+PIECE_NAME_W = 0.78
+NAME_SQUEEZE = 0.6  # three-digit names are narrowed to this much of their width before they shrink
 WALL_W = 0.10
 LINE_W = 0.03
 
@@ -169,10 +174,10 @@ def board_background(width: int) -> Image.Image:
                 head=sp * 0.16,
             )
     im = canvas.image()
-    size = max(7, int(sp * NAME_SIZE))
     for i, _part, cell in DRAWN:
-        ink = NAME_INK if AREAS[i] else (50, 90, 50)
-        hd.draw_label(im, lay.centre(cell), NAMES[i], size, ink, sp * CELL_NAME_W, min_squeeze=0.66, bold=True)
+        hd.draw_label(
+            im, lay.centre(cell), NAMES[i], name_size(sp), cell_name_ink(i), sp * CELL_NAME_W, NAME_SQUEEZE, bold=True
+        )
     return im
 
 
@@ -191,14 +196,18 @@ def piece_sprite(seat: int, facing: int, spacing: float, ghost: bool = False) ->
     d.ellipse((c - rr, c - rr, c + rr, c + rr), fill=PIECE_OUTLINE + (alpha,))
     inner = rr - max(1.5, spacing * 0.035) * k
     d.ellipse((c - inner, c - inner, c + inner, c + inner), fill=colour)
-    # the bumper: a thick bar along the rim, over the edge it faces (an annular sector)
+    # the bumper: a thick bar along the rim, over the edge it faces (an annular sector), set off
+    # from the disc by a light line so that it reads on a phone, on blue as on orange
     theta = math.radians(60 * facing)
-    spread = math.radians(40)
-    depth = 0.64
-    steps = [theta - spread + 2 * spread * t / 12 for t in range(13)]
-    outer = [(c + rr * math.cos(a), c + rr * math.sin(a)) for a in steps]
-    inner_rim = [(c + rr * depth * math.cos(a), c + rr * depth * math.sin(a)) for a in reversed(steps)]
-    d.polygon(outer + inner_rim, fill=BUMPER + (alpha,))
+    spread = math.radians(BUMPER_SPREAD)
+    steps = [theta - spread + 2 * spread * t / 16 for t in range(17)]
+
+    def sector(depth: float) -> list[tuple[float, float]]:
+        outer = [(c + rr * math.cos(a), c + rr * math.sin(a)) for a in steps]
+        return outer + [(c + rr * depth * math.cos(a), c + rr * depth * math.sin(a)) for a in reversed(steps)]
+
+    d.polygon(sector(BUMPER_DEPTH - 0.1), fill=(255, 255, 255, alpha))
+    d.polygon(sector(BUMPER_DEPTH), fill=BUMPER + (alpha,))
     return big.resize((size, size), Image.Resampling.LANCZOS)
 
 
@@ -226,7 +235,8 @@ def _label(names: Sequence[str], seat: int | None) -> str:
 
 
 def piece_cell(space: int, facing: int) -> tuple[int, int]:
-    """The drawn cell of a piece (a gate piece goes in the part its bumper faces)."""
+    """The part of a gate its bumper faces (a piece is drawn on both parts; a captured piece's
+    ghost and a rotation's arc go on this one)."""
     cells = COORDS[space]
     return cells[gate_part(space, facing)] if len(cells) == 2 else cells[0]
 
@@ -288,29 +298,100 @@ def render(
     # untouched background (render/changes.py).
     _draw_path(im, lay, events)
     b = game.board
-    size = max(7, int(sp * NAME_SIZE))
     for space, pid in enumerate(b.cells):
         if pid < 0:
             continue
         seat, facing = b.owner[pid], b.facing[pid]
-        centre = lay.centre(piece_cell(space, facing))
-        hd.paste_centred(im, piece_sprite(seat, facing, sp), centre)
-        # the name, nudged away from the bumper bar
-        ux, uy = hd.SCREEN_DIRECTIONS[facing]
-        hd.draw_label(
-            im,
-            (centre[0] - ux * sp * 0.07, centre[1] - uy * sp * 0.07),
-            NAMES[space],
-            size,
-            name_ink(seat),
-            sp * PIECE_NAME_W,
-            min_squeeze=0.66,
-            bold=True,
-        )
+        # A gate is one space drawn twice: its piece is on both parts, wherever an arrow points.
+        for cell in COORDS[space]:
+            hd.paste_centred(im, named_piece(seat, facing, sp, NAMES[space]), lay.centre(cell))
     _draw_rotation(im, lay, events, game)
-    _draw_bumps(im, lay, events, game)
+    choices = _draw_bumps(im, lay, events, game)
+    _relabel(im, lay, game, events)
+    for badge, at in choices:  # a choice's words over the one name they cover, for this turn only
+        hd.paste_centred(im, badge, at)
     _draw_panel(im, game, g, names, events)
     return im
+
+
+def name_size(spacing: float) -> int:
+    """The font size of a space's name (players type these: as large as a cell allows)."""
+    return max(7, int(spacing * NAME_SIZE))
+
+
+@lru_cache(maxsize=1024)
+def named_piece(seat: int, facing: int, spacing: float, name: str) -> Image.Image:
+    """A piece with its space's name written on it (cached: one sprite to paste, as fast as a bare
+    piece)."""
+    sprite = piece_sprite(seat, facing, spacing).copy()
+    _piece_label(sprite, (sprite.width / 2, sprite.height / 2), seat, facing, spacing, name)
+    return sprite
+
+
+def _piece_label(im: Image.Image, centre: hd.Point, seat: int, facing: int, spacing: float, name: str) -> None:
+    """A piece's name, nudged away from its bumper and outlined in the piece's colour, so that it
+    reads where it crosses the bumper bar or a mark."""
+    ux, uy = hd.SCREEN_DIRECTIONS[facing]
+    hd.draw_label(
+        im,
+        (centre[0] - ux * spacing * 0.07, centre[1] - uy * spacing * 0.07),
+        name,
+        name_size(spacing),
+        name_ink(seat),
+        spacing * PIECE_NAME_W,
+        min_squeeze=NAME_SQUEEZE,
+        bold=True,
+        halo=PIECE[seat - 1],
+        halo_width=max(1, round(spacing * 0.04)),
+    )
+
+
+def cell_fill(space: int) -> tuple[int, int, int]:
+    if AREAS[space] == 0:
+        return GATE_FILL
+    if space == C1:
+        return CENTRE_TINT[0]
+    if space == C2:
+        return CENTRE_TINT[1]
+    return CELL_FILL
+
+
+def cell_name_ink(space: int) -> tuple[int, int, int]:
+    return NAME_INK if AREAS[space] else GATE_INK
+
+
+def _relabel(im: Image.Image, lay: hd.HexLayout, game, events: Sequence[Event]) -> None:
+    """The names of the spaces the last turn's marks cross, written again over them (outlined in
+    the space's or piece's colour): arrows, arcs and ghosts never hide a name a player types."""
+    near = set()
+    for e in events:
+        named = [INDEX[n] for n in (e.src, e.dst, e.cell, *(str(v) for v in dict(e.data).values())) if n in INDEX]
+        near.update(named)
+        if e.kind in ("rotate", "bump"):  # the arc reaches the neighbours; a number sits on a corner of three cells
+            near.update(j for i in named for j in NEIGHBOURS[i] if j >= 0)
+    if not near:
+        return
+    sp = lay.spacing
+    b = game.board
+    for space in sorted(near):
+        pid = b.cells[space]
+        for cell in COORDS[space]:
+            centre = lay.centre(cell)
+            if pid >= 0:
+                _piece_label(im, centre, b.owner[pid], b.facing[pid], sp, NAMES[space])
+            else:
+                hd.draw_label(
+                    im,
+                    centre,
+                    NAMES[space],
+                    name_size(sp),
+                    cell_name_ink(space),
+                    sp * CELL_NAME_W,
+                    min_squeeze=NAME_SQUEEZE,
+                    bold=True,
+                    halo=cell_fill(space),
+                    halo_width=max(1, round(sp * 0.04)),
+                )
 
 
 def _touch_around(im: Image.Image, points: Sequence[hd.Point], pad: float) -> None:
@@ -419,9 +500,14 @@ def _draw_rotation(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event], 
         )
 
 
-def _draw_bumps(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event], game) -> None:
+def _draw_bumps(
+    im: Image.Image, lay: hd.HexLayout, events: Sequence[Event], game
+) -> list[tuple[Image.Image, hd.Point]]:
+    """The bumps, ghosts and options not taken; returns the "chose …" badges, to be pasted last
+    (words themselves: the names written again over the marks must not hide them)."""
     sp = lay.spacing
     d = ImageDraw.Draw(im)
+    choices: list[tuple[Image.Image, hd.Point]] = []
     # captured pieces first (a ghost with a cross where each fell), so the arrows stay on top
     for e in events:
         if e.kind != "capture" or not e.cell:
@@ -448,14 +534,18 @@ def _draw_bumps(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event], gam
                 a, b = _shorten(here2, there, sp * 0.3, sp * 0.3)
                 _touch_around(im, [a, b], sp * 0.05)
                 _dotted(d, a, b, OPTION, max(2, int(sp * 0.05)), sp * 0.09)
-            # the badge sits on the side away from the chosen push, so the arrow stays clear
+            # the badge sits in the band between two rows of names (above the space, or below when the
+            # chosen push goes up), so it covers no name and the arrow stays clear
             chosen_at = space_centre_on(lay, data["chosen"], here) if data["chosen"] != "x" else None
-            if chosen_at is not None and chosen_at != here:
-                ux, uy = _unit(here, chosen_at)
-            else:
-                ux, uy = 0.0, 1.0
+            up = chosen_at is not None and chosen_at[1] < here[1] - 1
             badge = hd.badge_sprite(f"chose {data['chosen']}", max(10, int(sp * 0.36)), (255, 255, 255), BUMP)
-            hd.paste_centred(im, badge, (here[0] - ux * sp * 0.72, here[1] - uy * sp * 0.72))
+            # ... and a little away from the chosen side, clear of the bump's number on its corner
+            away = (
+                -1
+                if chosen_at is not None and chosen_at[0] > here[0] + 1
+                else (1 if chosen_at is not None and chosen_at[0] < here[0] - 1 else 0)
+            )
+            choices.append((badge, (here[0] + away * sp * 0.3, here[1] + (1 if up else -1) * sp * 0.43)))
     badges: list[tuple[str, hd.Point]] = []
     for e in events:
         if e.kind != "bump" or not e.src:
@@ -473,11 +563,19 @@ def _draw_bumps(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event], gam
                 dst = _step_point(lay, src, INDEX[e.src], direction, INDEX[toward])
             else:
                 dst = (src[0] + ux * sp * 0.9, src[1] + uy * sp * 0.9)
-        a, b = _shorten(src, dst, sp * 0.05, sp * 0.12)
+        # Across the side crossed, from beside the name it left to the rim of the piece bumped
+        # there: the names (written again over the marks, _relabel) never hide its head.
+        a, b = _shorten(src, dst, sp * 0.2, sp * PIECE_R * 0.9)
         hd.draw_arrow(im, a, b, BUMP, max(2.5, sp * 0.13), halo=(255, 255, 255), halo_width=max(1.0, sp * 0.035))
-        badges.append((str(data["number"]), src))
-    for text, at in badges:  # the numbers last, at each arrow's tail, so arrows never hide them
+        # The number sits on a corner of the side crossed, where three cells meet: off every name.
+        ux, uy = _unit(src, dst)
+        nx, ny = uy, -ux
+        side = sp * 0.5 / math.sqrt(3)
+        corner = ((src[0] + dst[0]) / 2 + nx * side, (src[1] + dst[1]) / 2 + ny * side)
+        badges.append((str(data["number"]), corner))
+    for text, at in badges:
         hd.paste_centred(im, hd.badge_sprite(text, max(10, int(sp * 0.36)), BUMP, (255, 255, 255)), at)
+    return choices
 
 
 def _unit(a: hd.Point, b: hd.Point) -> hd.Point:
@@ -565,48 +663,31 @@ def _draw_panel(im: Image.Image, game, g: Geometry, names: Sequence[str], events
         )
     hd.draw_panel(im, (margin, top, g.width - margin, 0), COLUMNS, rows, g.row_h, THEME, header=True)
     small = max(9, int(g.line_h * 0.62))
-    y = top + 3 * g.row_h + g.line_h * 0.3
-    lines = [last_move_line(game, events, names)]
-    if guard_applies(game, events):
-        lines.append("Guard your center!")
-    lines.append("Move FROM,TO-F · choices in ( ) · pass · green gates are drawn twice")
-    for k, line in enumerate(lines[: g.lines]):
-        if not line:
-            continue
-        ink = THEME.accent if line == "Guard your center!" else (THEME.muted if k == len(lines) - 1 else THEME.ink)
-        size = small if line != "Guard your center!" else int(small * 1.15)
-        wrapped = _wrap(line, size, g.width - 2 * margin) if k == 0 else [hd.fit_text(line, size, g.width - 2 * margin)]
-        for part in wrapped[:2]:
-            hd.draw_text(
-                im,
-                (margin, y),
-                part,
-                size,
-                ink,
-                anchor="lm",
-                stroke_width=1 if ink == THEME.accent and size >= 16 else 0,
-                stroke_fill=ink,
-                by_words=False,
-            )
-            y += g.line_h * 0.8
-        y += g.line_h * 0.2
-
-
-def _wrap(text: str, size: int, width: float) -> list[str]:
-    words = text.split(" ")
-    lines, current = [], ""
-    for w in words:
-        trial = f"{current} {w}".strip()
-        if current and hd.text_width(trial, size) > width:
-            lines.append(current)
-            current = w
-        else:
-            current = trial
-    if current:
-        lines.append(current)
-    if len(lines) > 2:
-        lines[1] = hd.fit_text(" ".join(lines[1:]), size, width)
-    return lines
+    text_top = top + 3 * g.row_h
+    guard = "Guard your center!" if guard_applies(game, events) else ""
+    legend = "Move FROM,TO-F · choices in ( ) · pass · green gates are drawn twice"
+    # Whole, wrapped (then smaller) when a long chain or a long name needs it: never cut short.
+    block = hd.fit_block(
+        [last_move_line(game, events, names), (guard, 1.15), legend],
+        small,
+        g.width - 2 * margin,
+        g.height - text_top - g.line_h * 0.1,
+        line_step=1.29,
+        gap=0.32,
+    )
+    inks = (THEME.ink, THEME.accent, THEME.muted)
+    for k, line, y, size in block.lines(text_top):
+        hd.draw_text(
+            im,
+            (margin, y),
+            line,
+            size,
+            inks[k],
+            anchor="lm",
+            stroke_width=1 if k == 1 and size >= 16 else 0,
+            stroke_fill=inks[k],
+            by_words=False,
+        )
 
 
 __all__ = ["DEFAULT_WIDTH", "geometry", "piece_cell", "piece_sprite", "render", "space_centre", "status_line"]

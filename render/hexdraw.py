@@ -21,13 +21,14 @@ cached by size; :func:`draw_text` caches rendered labels.
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from . import changes as _changes
 
@@ -226,6 +227,15 @@ def _condensed_mask(text: str, size: int, squeeze: float, bold: bool) -> Image.I
     return im
 
 
+@lru_cache(maxsize=1024)
+def _halo_mask(text: str, size: int, squeeze: float, bold: bool, width: int) -> Image.Image:
+    """The coverage of :func:`_condensed_mask` grown by ``width`` pixels all round."""
+    mask = _condensed_mask(text, size, squeeze, bold)
+    grown = Image.new("L", (mask.width + 2 * width, mask.height + 2 * width), 0)
+    grown.paste(mask, (width, width))
+    return grown.filter(ImageFilter.MaxFilter(2 * width + 1))
+
+
 def draw_label(
     im: Image.Image,
     centre: Point,
@@ -235,10 +245,14 @@ def draw_label(
     max_width: float,
     min_squeeze: float = 0.72,
     bold: bool = False,
-) -> None:
+    halo=None,
+    halo_width: int = 1,
+) -> tuple[int, int, int, int]:
     """A short label (a space's name) centred on ``centre``, as large as ``size`` allows within
     ``max_width``: narrowed down to ``min_squeeze`` of its width first, then smaller. Narrow digits
-    stay legible on a phone where a smaller size would not. Recorded like :func:`draw_text`."""
+    stay legible on a phone where a smaller size would not. ``halo``, a colour, outlines the
+    letters ``halo_width`` pixels wide (a name written over a mark stays whole). Recorded like
+    :func:`draw_text`; returns the box of the letters."""
     natural = text_width(text, size, bold)
     while size > 6 and natural * min_squeeze > max_width:
         size -= 1
@@ -248,8 +262,14 @@ def draw_label(
     x = round(centre[0] - mask.width / 2)
     y = round(centre[1] - mask.height / 2)
     box = (x, y, x + mask.width, y + mask.height)
+    if halo is not None:
+        grown = _halo_mask(text, size, squeeze, bold, halo_width)
+        outer = (x - halo_width, y - halo_width, x + mask.width + halo_width, y + mask.height + halo_width)
+        im.paste(tuple(halo[:3]), outer, grown)
+        touch(im, outer)
     im.paste(tuple(fill[:3]), box, mask)
     touch(im, box)
+    return box
 
 
 # What a picture changed on its background (for fast encoding): see render/changes.py.
@@ -260,26 +280,132 @@ fill_rect = _changes.fill_rect
 changes_of = _changes.changes_of
 
 
-def fit_text(text: str, size: int, max_width: float, bold: bool = False) -> str:
-    """``text`` shortened with an ellipsis so that it fits ``max_width`` pixels."""
-    if text_width(text, size, bold) <= max_width:
-        return text
-    ell = "…"
-    lo, hi = 0, len(text)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if text_width(text[:mid].rstrip() + ell, size, bold) <= max_width:
-            lo = mid
-        else:
-            hi = mid - 1
-    return text[:lo].rstrip() + ell
+def fit_lines(
+    text: str,
+    size: int,
+    max_width: float,
+    *,
+    max_lines: int = 1,
+    min_size: int | None = None,
+    wrapped_size: int | None = None,
+    bold: bool = False,
+) -> tuple[list[str], int]:
+    """``text`` whole, as lines no wider than ``max_width`` and the font size to draw them at.
+
+    Never an ellipsis (a cut name or rule teaches nothing): first ``size`` on one line, then
+    smaller down to ``min_size`` (default 0.85 of ``size``), then wrapped onto up to
+    ``max_lines`` lines from ``wrapped_size`` (default ``size``: less where lines must share a
+    row's height) down, and only when even that fails smaller still (never below 6 px). A word
+    wider than a line is broken where it must be.
+    """
+    floor = min(size, min_size if min_size is not None else max(6, round(size * 0.85)))
+    for s in range(size, floor - 1, -1):
+        if text_width(text, s, bold) <= max_width:
+            return [text], s
+    start = min(size, wrapped_size) if wrapped_size is not None else size
+    floor = min(floor, start)
+    for lines in range(2, max_lines + 1):
+        for s in range(start, floor - 1, -1):
+            wrapped = wrap(text, s, max_width, bold)
+            if len(wrapped) <= lines:
+                return wrapped, s
+    s = floor
+    while s > 6:
+        s -= 1
+        wrapped = wrap(text, s, max_width, bold)
+        if len(wrapped) <= max_lines:
+            return wrapped, s
+    return wrap(text, 6, max_width, bold), 6
 
 
-def shrink_to_fit(text: str, size: int, max_width: float, min_size: int = 10, bold: bool = False) -> int:
-    """The largest font size ≤ ``size`` at which ``text`` fits ``max_width``."""
-    while size > min_size and text_width(text, size, bold) > max_width:
-        size -= 1
-    return size
+@dataclass(frozen=True)
+class TextBlock:
+    """Paragraphs wrapped to a width at one font size (see :func:`fit_block`)."""
+
+    paragraphs: tuple[tuple[str, ...], ...]  # per paragraph given, its lines (empty for an empty one)
+    scales: tuple[float, ...]  # per paragraph, its font size as a multiple of ``size``
+    size: int  # the font size of a paragraph of scale 1
+    line_step: float  # from one line's middle to the next's, as a multiple of its size
+    gap: float  # more between paragraphs, as a multiple of ``size``
+
+    def lines(self, top: float) -> list[tuple[int, str, float, int]]:
+        """(paragraph index, line, y of its middle, its font size), the first line's top at ``top``."""
+        out: list[tuple[int, str, float, int]] = []
+        y = top
+        for k, (lines, scale) in enumerate(zip(self.paragraphs, self.scales, strict=True)):
+            if not lines:
+                continue
+            if out:
+                y += self.gap * self.size
+            size = max(6, round(self.size * scale))
+            for line in lines:
+                out.append((k, line, y + size * self.line_step / 2, size))
+                y += size * self.line_step
+        return out
+
+    @property
+    def height(self) -> float:
+        laid = self.lines(0.0)
+        if not laid:
+            return 0.0
+        return laid[-1][2] + laid[-1][3] * self.line_step / 2
+
+
+def fit_block(
+    paragraphs: Sequence[str | tuple[str, float]],
+    size: int,
+    max_width: float,
+    max_height: float,
+    *,
+    line_step: float = 1.3,
+    gap: float = 0.4,
+    bold: bool = False,
+) -> TextBlock:
+    """Paragraphs (a text, or a text and its size as a multiple of ``size``) wrapped to
+    ``max_width``, at the largest size ≤ ``size`` at which they fit ``max_height`` together.
+    Never an ellipsis: a footer that says more gets another line, then smaller letters."""
+    texts = [p if isinstance(p, tuple) else (p, 1.0) for p in paragraphs]
+    block = None
+    for s in range(size, 5, -1):
+        wrapped = tuple(
+            tuple(wrap(text, max(6, round(s * scale)), max_width, bold)) if text else () for text, scale in texts
+        )
+        block = TextBlock(wrapped, tuple(scale for _, scale in texts), s, line_step, gap)
+        if block.height <= max_height:
+            return block
+    assert block is not None
+    return block
+
+
+def wrap(text: str, size: int, max_width: float, bold: bool = False) -> list[str]:
+    """``text`` broken into lines no wider than ``max_width`` at ``size``: between words or after a
+    hyphen, and inside a word only when the word alone is too wide."""
+    lines: list[str] = []
+    current = ""
+    for token in _BREAKS.findall(text):
+        if token.isspace():
+            if current:
+                current += " "
+            continue
+        trial = current + token
+        if text_width(trial.rstrip(), size, bold) <= max_width:
+            current = trial
+            continue
+        if current.strip():
+            lines.append(current.rstrip())
+        current = token
+        while text_width(current, size, bold) > max_width and len(current) > 1:
+            cut = len(current) - 1
+            while cut > 1 and text_width(current[:cut], size, bold) > max_width:
+                cut -= 1
+            lines.append(current[:cut])
+            current = current[cut:]
+    if current.strip():
+        lines.append(current.rstrip())
+    return lines or [""]
+
+
+_BREAKS = re.compile(r"[^\s-]*-|[^\s-]+|\s+")  # words, hyphenated parts (a line may end after "-"), spaces
 
 
 # -- colours --------------------------------------------------------------------
@@ -804,23 +930,22 @@ def draw_title_bar(
     big = int(height * TITLE_SIZE)
     small = int(height * SUBTITLE_SIZE)
     avail = w - 2 * pad
+    # Whole words, a little smaller when a long name needs it (a cut name tells nobody anything).
+    title_size = _shrunk(title, big, avail, bold=True)
     if subtitle:
+        draw_text(im, (pad, int(height * 0.31)), title, title_size, theme.title_ink, anchor="lm", bold=True)
         draw_text(
-            im,
-            (pad, int(height * 0.31)),
-            fit_text(title, big, avail, bold=True),
-            big,
-            theme.title_ink,
-            anchor="lm",
-            bold=True,
-        )
-        draw_text(
-            im, (pad, int(height * 0.73)), fit_text(subtitle, small, avail), small, theme.subtitle_ink, anchor="lm"
+            im, (pad, int(height * 0.73)), subtitle, _shrunk(subtitle, small, avail), theme.subtitle_ink, anchor="lm"
         )
     else:
-        draw_text(
-            im, (pad, height // 2), fit_text(title, big, avail, bold=True), big, theme.title_ink, anchor="lm", bold=True
-        )
+        draw_text(im, (pad, height // 2), title, title_size, theme.title_ink, anchor="lm", bold=True)
+
+
+def _shrunk(text: str, size: int, max_width: float, bold: bool = False) -> int:
+    """The largest size ≤ ``size`` at which ``text`` fits ``max_width`` on one line (at least 6 px)."""
+    while size > 6 and text_width(text, size, bold) > max_width:
+        size -= 1
+    return size
 
 
 @dataclass
@@ -888,12 +1013,14 @@ def draw_panel(
                 left += pad + swatch_w
                 width -= pad + swatch_w
             bold = i < len(row.bold) and row.bold[i]
-            drawn = _aligned_text(im, text, text_size, ink, left, width, cy, columns[i][2], pad, bold=bold)
-            if i == 0 and row.strike and drawn:
-                tx0, tx1 = drawn
+            drawn = _aligned_text(
+                im, text, text_size, ink, left, width, cy, columns[i][2], pad, bold=bold, row_height=row_height
+            )
+            if i == 0 and row.strike:
                 lw = max(2, row_height // 22)
-                d.line((tx0, cy + 1, tx1, cy + 1), fill=ink, width=lw)
-                touch(im, (tx0 - 1, cy - lw, tx1 + 2, cy + lw + 2))
+                for tx0, tx1, ty in drawn:
+                    d.line((tx0, ty + 1, tx1, ty + 1), fill=ink, width=lw)
+                    touch(im, (tx0 - 1, ty - lw, tx1 + 2, ty + lw + 2))
         y += row_height
 
 
@@ -927,16 +1054,33 @@ def _aligned_text(
     align: str,
     pad: float,
     bold: bool = False,
-) -> tuple[float, float] | None:
+    row_height: float | None = None,
+) -> list[tuple[float, float, float]]:
+    """``text`` in its column, whole: smaller, or on two lines when the row has room for them.
+    Returns each line's (left, right, middle y)."""
     if not text:
-        return None
-    text = fit_text(text, size, width - 2 * pad, bold)
-    tw = text_width(text, size, bold)
-    if align == "l":
-        x = left + pad
-    elif align == "r":
-        x = left + width - pad - tw
-    else:
-        x = left + (width - tw) / 2
-    draw_text(im, (x, cy), text, size, ink, anchor="lm", bold=bold)
-    return x, x + tw
+        return []
+    avail = width - 2 * pad
+    two = row_height is not None and row_height >= 2.2 * 6
+    lines, size = fit_lines(
+        text,
+        size,
+        avail,
+        max_lines=2 if two else 1,
+        wrapped_size=int(row_height * 0.38) if row_height is not None else None,
+        bold=bold,
+    )
+    step = size * 1.2
+    spans = []
+    for k, line in enumerate(lines):
+        tw = text_width(line, size, bold)
+        if align == "l":
+            x = left + pad
+        elif align == "r":
+            x = left + width - pad - tw
+        else:
+            x = left + (width - tw) / 2
+        y = cy + (k - (len(lines) - 1) / 2) * step
+        draw_text(im, (x, y), line, size, ink, anchor="lm", bold=bold)
+        spans.append((x, x + tw, y))
+    return spans

@@ -44,6 +44,7 @@ PITCH = (222, 236, 210)
 PITCH_ALT = (210, 228, 196)
 GRID = (150, 172, 140)
 NAME_INK = (92, 110, 88)
+NAME_SIZE = 0.5  # of a cell's radius: players type these names, on phones (docs/rendering.md)
 LETTER_INK = (70, 84, 66)
 BALL = (255, 255, 255)
 BALL_INK = (20, 20, 20)
@@ -107,7 +108,7 @@ def background(side: int, width: int = DEFAULT_WIDTH) -> Image.Image:
         owner = fld.zone_owner[i]
         canvas.polygon(lay.corners(cell, 0.86), outline=TEAM[owner], width=max(2.0, g.size * 0.12))
         canvas.circle(lay.centre(cell), g.size * 0.17, fill=TEAM_DARK[owner])
-    name_size = max(8, int(g.size * 0.36))
+    name_size = max(8, int(g.size * NAME_SIZE))
     for i, cell in enumerate(board.cells):
         cx, cy = lay.centre(cell)
         dy = g.size * 0.5 if i in fld.dots else 0.0
@@ -477,26 +478,23 @@ def _draw_panel(
             box, radius=row_h * 0.25, fill=THEME.highlight, outline=TEAM[seat], width=max(2, row_h // 12)
         )
         hd.touch(im, (box[0] - 2, box[1] - 2, box[2] + 3, box[3] + 3))
-        hd.draw_text(
-            im,
-            ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2),
-            hd.fit_text(text, size, box[2] - box[0] - pad),
-            size,
-            THEME.ink,
-            anchor="mm",
-            stroke_width=1 if size >= 20 else 0,
-            stroke_fill=THEME.ink,
-            by_words=False,
-        )
+        # Whole, on two lines (then smaller) when long names need it, inside the banner.
+        block = hd.fit_block([text], size, box[2] - box[0] - pad, (box[3] - box[1]) * 0.92, line_step=1.15)
+        for _, line, ly, line_size in block.lines((box[1] + box[3] - block.height) / 2):
+            hd.draw_text(
+                im,
+                ((box[0] + box[2]) / 2, ly),
+                line,
+                line_size,
+                THEME.ink,
+                anchor="mm",
+                stroke_width=1 if line_size >= 20 else 0,
+                stroke_fill=THEME.ink,
+                by_words=False,
+            )
     else:
         rule = "First to 3 goals" if not game.options["expert"] else "Expert: two goals in a row"
-        text = f"Set {game.set_number} · {rule} · last turn: steps arrows, jumps arcs, passes dashed"
-        hd.draw_text(
-            im,
-            (g.width / 2, y - row_h * 0.5),
-            hd.fit_text(hd.displayable(text, text), int(size * 0.8), g.width - 2 * pad),
-            int(size * 0.8),
-            THEME.muted,
-            anchor="mm",
-            by_words=False,
-        )
+        text = hd.displayable(f"Set {game.set_number} · {rule} · last turn: steps arrows, jumps arcs, passes dashed")
+        block = hd.fit_block([text], int(size * 0.8), g.width - 2 * pad, row_h * 0.95, line_step=1.2)
+        for _, line, ly, line_size in block.lines(y - row_h * 0.5 - block.height / 2):
+            hd.draw_text(im, (g.width / 2, ly), line, line_size, THEME.muted, anchor="mm", by_words=False)

@@ -293,7 +293,7 @@ def test_won_game_highlights_group_and_islands(variant):
     assert all(str(k) in won for k in touched)
     if len(islands) > 3:
         run = layout(variant).covering_run(sum(1 << (k - 1) for k in touched))
-        assert won.endswith(f"they span {run} of the {len(islands)}")
+        assert won.endswith(f"(it leaves no more than {len(islands) - run} islands in a row untouched)")
 
 
 def test_resignation_has_no_gold():
@@ -424,6 +424,29 @@ def test_one_vocabulary():
     assert status.startswith("Turn 3 · Alice (Black) to move") and "Ply" not in status
     _, lines = rb.panel_text(game, NAMES, [])
     assert lines[0] == "", "no 'No swap'"
-    assert rb.rule_line(game) == "Win: a group touching islands 1, 5 and 9 wins: they span 9 of the 15"
+    assert rb.rule_line(game) == (
+        "Win: one group of your stones touching islands all round the board, leaving no 7 islands in a row "
+        "untouched (islands 1, 5 and 9 do it)"
+    )
     assert rb.rule_line(Begird.new(2, {"board": "y"})).startswith("Win: a group of your stones touching all three")
     assert rb.LAST_MARK == render.hexdraw.LAST_MOVE_RING
+
+
+@pytest.mark.parametrize("variant", ["standard", "small"])
+def test_the_win_rule_line_states_the_rule_the_engine_plays(variant):
+    """Issue 26: "a group touching islands 1, 5 and 9 wins: they span 9 of the 15" did not teach the
+    rule. The line now says what a player can check on the ring, and its number is the engine's rule:
+    a group wins exactly when it leaves fewer islands in a row untouched; its example wins."""
+    import re
+
+    lay = layout(variant)
+    line = rb.rule_line(Begird.new(2, {"board": variant}))
+    gap = int(re.search(r"leaving no (\d+) islands in a row untouched", line).group(1))
+    n = lay.island_count
+    for mask in range(1 << n):
+        untouched = n - lay.covering_run(mask)
+        assert bool(lay.win_table[mask]) == (untouched < gap), (mask, untouched)
+    example = [
+        int(k) for k in re.search(r"\(islands ([\d, and]+) do it\)", line).group(1).replace("and", ",").split(",")
+    ]
+    assert lay.win_table[sum(1 << (k - 1) for k in example)]

@@ -6,7 +6,7 @@ import io
 import math
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops, ImageDraw
 
 import render
 from games.bump import COORDS, INDEX, Bump, gate_part
@@ -82,17 +82,28 @@ def test_centres_are_marked_with_their_owners_colour():
 
 
 @pytest.mark.parametrize("facing", range(6))
-def test_a_gate_piece_is_drawn_in_the_part_its_bumper_faces(facing):
+def test_a_gate_piece_is_drawn_on_both_parts_of_its_gate(facing):
+    """A gate is one space drawn twice: a piece on it appears on both parts, its bumper facing
+    the same way on each (it was drawn only in the part its bumper faces)."""
     im = decode(render.render_png(game({"15": [1, facing], "39": [2, 0]}), player_names=NAMES))
     sp = rb.geometry(rb.DEFAULT_WIDTH).spacing
-    drawn = COORDS[INDEX["15"]][gate_part(INDEX["15"], facing)]
-    other = next(c for c in COORDS[INDEX["15"]] if c != drawn)
     lay = rb.geometry(rb.DEFAULT_WIDTH).layout
-    blind = blind_side(im, lay.centre(drawn), facing, sp)
-    assert near(blind, rb.PIECE[0])
-    assert not near(blind_side(im, lay.centre(other), facing, sp), rb.PIECE[0])
-    # facings 1, 0 and 2 face area 2: the part beside area 2 (x > the middle)
-    assert (lay.centre(drawn)[0] > lay.centre(COORDS[INDEX["05"]][0])[0]) == (facing in (0, 1, 2))
+    for cell in COORDS[INDEX["15"]]:
+        assert near(blind_side(im, lay.centre(cell), facing, sp), rb.PIECE[0]), (facing, cell)
+
+
+def test_a_piece_bumped_onto_a_gate_is_drawn_where_the_arrow_points():
+    """Issue 26: the chain 28→27, 26→25 put an Orange piece (facing 0) on gate 25; it was drawn
+    on the copy beside area 1 only, while the bump arrow points at the copy beside area 2."""
+    g = game({"29": [1, 0], "28": [2, 5], "26": [2, 0], "02": [1, 0], "08": [2, 3]})
+    events = g.play_turn("29-5")
+    assert [(e.src, e.dst) for e in events if e.kind == "bump"] == [("28", "27"), ("26", "25")]
+    im = decode(render.render_png(g, player_names=NAMES, last_events=events))
+    sp = rb.geometry(rb.DEFAULT_WIDTH).spacing
+    lay = rb.geometry(rb.DEFAULT_WIDTH).layout
+    for cell in COORDS[INDEX["25"]]:
+        # up and to the left of the middle: off the name, the bumper and the arrow (from below left)
+        assert near(at(im, lay.centre(cell), -sp * 0.2, -sp * 0.3), rb.PIECE[1]), cell
 
 
 def test_the_chain_is_drawn_numbered_with_ghosts_and_crosses():
@@ -100,26 +111,30 @@ def test_the_chain_is_drawn_numbered_with_ghosts_and_crosses():
     events = g.play_turn("02-0")
     im = decode(render.render_png(g, player_names=NAMES, last_events=events))
     sp = rb.geometry(rb.DEFAULT_WIDTH).spacing
-    # bump 1 starts on 03: its badge sits there
-    c = centre_of("03")
-    assert any(near(at(im, c, dx * sp, dy * sp), rb.BUMP, 40) for dx in (-0.15, 0.15) for dy in (-0.1, 0.1))
-    # a red cross over the ghosts on 05 and 04
+    # bump 1 pushes 03 east to 04: its badge sits on the upper corner of the side between them,
+    # where three cells meet, off every name
+    a, b = centre_of("03"), centre_of("04")
+    c = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2 - sp * 0.5 / math.sqrt(3))
+    assert any(near(at(im, c, dx * sp, dy * sp), rb.BUMP, 40) for dx in (-0.1, 0.1) for dy in (-0.06, 0.06))
+    # a red cross over the ghosts on 05 and 04 (its arms reach out beyond the name written over it)
     for space in ("05", "04"):
         c = centre_of(space)
-        crossed = [at(im, c, s * sp * 0.2, t * sp * 0.2) for s in (-1, 1) for t in (-1, 1)]
+        crossed = [at(im, c, s * sp * 0.27, t * sp * 0.27) for s in (-1, 1) for t in (-1, 1)]
         assert any(near(p, rb.CROSS, 60) for p in crossed), (space, crossed)
     # no ghost without a capture: the same position without last events has no cross
     plain = decode(render.render_png(g, player_names=NAMES))
     c = centre_of("05")
-    assert not any(near(at(plain, c, s * sp * 0.2, t * sp * 0.2), rb.CROSS, 60) for s in (-1, 1) for t in (-1, 1))
+    assert not any(near(at(plain, c, s * sp * 0.27, t * sp * 0.27), rb.CROSS, 60) for s in (-1, 1) for t in (-1, 1))
 
 
 def test_path_and_rotation_are_drawn_in_violet():
     g = game({"02": [1, 0], "39": [2, 0]})
     events = g.play_turn("02,04-1")
     im = decode(render.render_png(g, player_names=NAMES, last_events=events))
-    # the path passes through 03's centre (a straight line 02 → 03 → 04)
-    assert near(at(im, centre_of("03")), rb.PATH, 60)
+    # the path runs straight 02 → 03 → 04: seen between the names (written over it) of 02, 03 and 04
+    for a, b in (("02", "03"), ("03", "04")):
+        (ax, ay), (bx, by) = centre_of(a), centre_of(b)
+        assert near(at(im, ((ax + bx) / 2, (ay + by) / 2)), rb.PATH, 60), (a, b)
 
 
 def test_panel_words_and_guard_call():
@@ -191,3 +206,44 @@ def test_space_names_are_large_enough_for_a_phone(space):
     assert rows, space
     height = rows[-1] - rows[0] + 1
     assert height * 400 / rb.DEFAULT_WIDTH >= 7.0, (space, height)
+
+
+@pytest.mark.parametrize(
+    ("pieces", "turn"),
+    [
+        ({"29": [1, 0], "28": [2, 5], "26": [2, 0], "02": [1, 0], "08": [2, 3]}, "29-5"),
+        ({"02": [1, 1], "03": [2, 0], "05": [2, 1], "06": [2, 0], "031": [2, 5], "39": [2, 0]}, "02-0"),
+        ({"02": [2, 0], "021": [2, 5], "04": [1, 4], "39": [2, 0]}, "04,03-4"),  # a choice and its badge
+    ],
+)
+def test_the_last_turns_marks_leave_every_name_whole(pieces, turn):
+    """Issue 26: bump arrows and their numbers covered the names of the spaces they cross. Every
+    letter of every name (its ink in the picture without the last turn's marks) is unchanged by
+    the arrows, numbers, arcs and crossed ghosts."""
+    g = game(pieces)
+    events = g.play_turn(turn)
+    marked = decode(render.render_png(g, player_names=NAMES, last_events=events))
+    plain = decode(render.render_png(g, player_names=NAMES))
+    sp = rb.geometry(rb.DEFAULT_WIDTH).spacing
+    lay = rb.geometry(rb.DEFAULT_WIDTH).layout
+    inks = (rb.NAME_INK, rb.GATE_INK)  # the names of empty spaces (a piece's name is written after the marks)
+
+    def within(im, colour, tolerance=12):  # "1" where every channel of ``im`` is within ``tolerance``
+        diff = ImageChops.difference(im, Image.new("RGB", im.size, colour)).split()
+        return ImageChops.lighter(ImageChops.lighter(diff[0], diff[1]), diff[2]).point(lambda v: 255 * (v < tolerance))
+
+    windows = Image.new("L", plain.size, 0)
+    draw = ImageDraw.Draw(windows)
+    for cells in COORDS:
+        for cell in cells:
+            cx, cy = lay.centre(cell)
+            draw.rectangle((cx - sp * 0.42, cy - sp * 0.2, cx + sp * 0.42, cy + sp * 0.2), fill=255)
+    letters = ImageChops.multiply(ImageChops.lighter(*(within(plain, ink) for ink in inks)), windows)
+    changed = ImageChops.difference(plain, marked).split()
+    changed = ImageChops.lighter(ImageChops.lighter(changed[0], changed[1]), changed[2]).point(
+        lambda v: 255 * (v >= 12)
+    )
+    hidden = ImageChops.multiply(letters, changed)
+    checked = letters.histogram()[255]
+    assert hidden.getbbox() is None, (hidden.getbbox(), hidden.histogram()[255])
+    assert checked > 20000

@@ -200,3 +200,50 @@ def test_refusals_are_shown_where_the_player_typed(browser, sandbox, shots):
     sync_api.expect(carol.locator("#composer-error")).to_contain_text("There is no command /nosuchcommand")
     shots(carol, "7-refusal")
     assert not carol.errors
+
+
+def test_on_a_phone_the_channel_list_folds_away_and_pictures_take_the_width(browser, sandbox, shots):
+    """Issue 26: at 390 px the sidebar kept ~45% of the width and pictures were 128 px wide; Discord's
+    timestamps (<t:…:R>) and escapes (\\( for "(") were shown raw."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.set_default_timeout(TIMEOUT)
+    page.goto(f"{sandbox.url}/carol")
+    page.wait_for_function("typeof socket !== 'undefined' && socket !== null && socket.readyState === 1")
+    try:
+        # The channel list is folded away: the channel takes the width, ☰ brings the list back.
+        assert page.locator("#main").bounding_box()["width"] >= 385
+        assert page.locator("#sidebar").bounding_box()["x"] + page.locator("#sidebar").bounding_box()["width"] <= 0
+        page.locator("#menu").click()
+        page.wait_for_function("document.querySelector('#sidebar').getBoundingClientRect().left >= 0")
+        page.locator("#channel-list .channel").first.click()
+        page.wait_for_function("document.querySelector('#sidebar').getBoundingClientRect().right <= 0")
+
+        # A board picture fills the width of the message column.
+        page.locator("#composer").click()
+        page.locator("#composer").type("/play game:bump computer:easy")
+        page.locator("#popup").wait_for(state="visible")
+        page.keyboard.press("Escape")
+        page.keyboard.press("Enter")
+        page.locator("#menu").click()
+        page.locator(".channel.thread").first.click()
+        page.wait_for_selector("#messages .message img")
+        page.wait_for_function("document.querySelector('#messages .message img').getBoundingClientRect().width > 0")
+        width = page.locator("#messages .message img").first.bounding_box()["width"]
+        assert width >= 0.8 * 390, width
+        shots(page, "phone-390")
+
+        # Discord's markup, as its client shows it.
+        now = page.evaluate("Math.floor(Date.now() / 1000) + state.clockOffset")  # the bot's clock
+        html = page.evaluate(
+            f"markdown('Claim it <t:{now + 23 * 3600 + 60}:R> \\\\(or <t:{now - 7200}:R>\\\\) \\\\*not bold\\\\*')"
+        )
+        assert "in 23 hours" in html and "2 hours ago" in html, html
+        assert "(or" in html and "\\" not in html and "<strong>" not in html and "*not bold*" in html, html
+        for style in "tTdDfF":
+            shown = page.evaluate(f"markdown('<t:{now}:{style}>')")
+            assert "&lt;t:" not in shown and "<time" in shown, (style, shown)
+    except Exception:
+        shots(page, "failed-phone")
+        raise
+    finally:
+        page.close()

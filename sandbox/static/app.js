@@ -4,7 +4,7 @@
 const USER = decodeURIComponent(location.pathname.replace(/^\/+/, "").split("/")[0] || "alice");
 const $ = (selector) => document.querySelector(selector);
 const GUILD = new URLSearchParams(location.search).get("guild") || "";  // the server shown (?guild=id), else the first
-const state = { me: null, users: {}, guild: null, guilds: [], channels: [], dm: null, current: null, messages: new Map(), seen: {}, unread: {} };
+const state = { me: null, users: {}, guild: null, guilds: [], channels: [], dm: null, current: null, messages: new Map(), seen: {}, unread: {}, clockOffset: 0 };
 const COLORS = ["#5865f2", "#eb459e", "#57f287", "#fee75c", "#ed4245", "#3ba55c", "#faa61a"];
 
 // ------------------------------------------------------------------ helpers
@@ -53,14 +53,41 @@ function channelName(id) {
   return state.dm && state.dm.id === id ? "Hexplay" : "unknown";
 }
 
-// Discord's markdown, the parts the bot uses: code, bold, italic, underline, strike, quotes, headings, mentions, links.
+// Discord's timestamps, <t:UNIX:STYLE>, as its client shows them (in English, in the reader's time zone). Relative
+// ones count from the sandbox clock, which the bot's deadlines follow.
+function timestamp(seconds, style) {
+  const date = new Date(seconds * 1000);
+  const time = { hour: "2-digit", minute: "2-digit" };
+  const long = { day: "numeric", month: "long", year: "numeric" };
+  switch (style) {
+    case "t": return date.toLocaleTimeString("en-GB", time);
+    case "T": return date.toLocaleTimeString("en-GB", { ...time, second: "2-digit" });
+    case "d": return date.toLocaleDateString("en-GB");
+    case "D": return date.toLocaleDateString("en-GB", long);
+    case "F": return date.toLocaleString("en-GB", { weekday: "long", ...long, ...time });
+    case "R": return relativeTime(seconds * 1000 - (Date.now() + state.clockOffset * 1000));
+    default: return date.toLocaleString("en-GB", { ...long, ...time });  // "f", Discord's default
+  }
+}
+
+function relativeTime(ms) {
+  const units = [["year", 365 * 864e5], ["month", 30 * 864e5], ["day", 864e5], ["hour", 36e5], ["minute", 6e4], ["second", 1e3]];
+  const [unit, size] = units.find(([, size]) => Math.abs(ms) >= size) || units[units.length - 1];
+  return new Intl.RelativeTimeFormat("en", { numeric: "always" }).format(Math.round(ms / size), unit);
+}
+
+// Discord's markdown, the parts the bot uses: code, bold, italic, underline, strike, quotes, headings, mentions, links,
+// timestamps, and backslash escapes (`\(` is a plain "(").
 function markdown(text) {
   const blocks = [];
-  let html = escapeHtml(text).replace(/```(?:\w*\n)?([\s\S]*?)```/g, (_, code) => {
-    blocks.push(`<pre><code>${code}</code></pre>`);
-    return `\u0000${blocks.length - 1}\u0000`;
+  const keep = (html) => { blocks.push(html); return `\u0000${blocks.length - 1}\u0000`; };
+  let html = escapeHtml(text).replace(/```(?:\w*\n)?([\s\S]*?)```/g, (_, code) => keep(`<pre><code>${code}</code></pre>`));
+  html = html.replace(/`([^`\n]+)`/g, (_, code) => keep(`<code>${code}</code>`));
+  html = html.replace(/\\(&lt;|&gt;|&amp;|&quot;|&#39;|[!-\/:-@\[-`{-~])/g, (_, escaped) => keep(escaped));
+  html = html.replace(/&lt;t:(-?\d+)(?::([tTdDfFR]))?&gt;/g, (_, seconds, style) => {
+    const full = new Date(Number(seconds) * 1000).toLocaleString("en-GB", { dateStyle: "full", timeStyle: "short" });
+    return keep(`<time class="timestamp" title="${full}">${escapeHtml(timestamp(Number(seconds), style))}</time>`);
   });
-  html = html.replace(/`([^`\n]+)`/g, (_, code) => { blocks.push(`<code>${code}</code>`); return `\u0000${blocks.length - 1}\u0000`; });
   html = html
     .replace(/^### (.*)$/gm, "<h3>$1</h3>").replace(/^## (.*)$/gm, "<h2>$1</h2>").replace(/^# (.*)$/gm, "<h1>$1</h1>")
     .replace(/^&gt; (.*)$/gm, "<blockquote>$1</blockquote>")
@@ -168,6 +195,7 @@ function renderViolations(count) {
 }
 
 function renderClock(offset) {
+  state.clockOffset = offset || 0;
   const hours = Math.round(offset / 360) / 10;
   $("#clock-offset").textContent = offset > 0 ? `+${hours >= 48 ? `${Math.round(hours / 2.4) / 10} days` : `${hours} h`}` : "real time";
 }
@@ -340,6 +368,7 @@ function upsertMessage(message) {
 function isDmId(channelId) { return state.dm && state.dm.id === channelId; }
 
 async function openChannel(channelId, messageId = null) {
+  document.body.classList.remove("sidebar-open");  // on a phone the channel list gives way to the channel
   if (location.hash !== `#${channelId}`) history.replaceState(null, "", `#${channelId}`);
   const other = $("#new-tab");
   if (other.pathname) other.hash = isDmId(channelId) ? "" : `#${channelId}`;  // the other player opens here too
@@ -523,6 +552,11 @@ window.addEventListener("hashchange", () => {
 document.addEventListener("visibilitychange", () => {
   const last = [...state.messages.keys()].pop();
   if (document.visibilityState === "visible" && state.current && last) { markSeen(state.current, last); renderSidebar(); }
+});
+$("#menu").addEventListener("click", () => document.body.classList.toggle("sidebar-open"));
+$("#sidebar-shade").addEventListener("click", () => document.body.classList.remove("sidebar-open"));
+$("#channels").addEventListener("click", (event) => {
+  if (event.target.closest(".channel")) document.body.classList.remove("sidebar-open");  // even the channel already open
 });
 for (const button of document.querySelectorAll("#clock-panel button")) {
   button.addEventListener("click", async () => {
