@@ -53,9 +53,8 @@ def evaluation_graph(
     small = round(24 * scale)
     top = round(14 * scale)
     if title:
-        hd.draw_text(
-            im, (width / 2, top), hd.fit_text(title, text, width - 20, bold=True), text, INK, anchor="ma", bold=True
-        )
+        [line], fitted = hd.fit_lines(title, text, width - 20, bold=True)  # shrunk, never cut
+        hd.draw_text(im, (width / 2, top), line, fitted, INK, anchor="ma", bold=True)
         top += text + round(10 * scale)
     rows = (len(names) + 1) // 2
     legend = rows * (small + round(8 * scale)) + round(6 * scale)
@@ -109,8 +108,8 @@ def evaluation_graph(
         cy = ly + (player // 2) * (small + round(8 * scale))
         colour = LINE_COLOURS[player % len(LINE_COLOURS)]
         draw.rectangle([cx, cy + small * 0.35, cx + 28 * scale, cy + small * 0.65], fill=colour)
-        label = hd.fit_text(hd.displayable(name, f"Player {player + 1}"), small, column - 40 * scale)
-        hd.draw_text(im, (cx + 36 * scale, cy), label, small, INK)
+        [label], fitted = hd.fit_lines(hd.displayable(name, f"Player {player + 1}"), small, column - 40 * scale)
+        hd.draw_text(im, (cx + 36 * scale, cy), label, fitted, INK)
     return _png.encode(im.quantize(255, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE))
 
 
@@ -177,6 +176,6 @@ def turn_overlay(
         ImageDraw.Draw(out).ellipse(
             [size * 0.5, y + size * 0.1, size * 1.3, y + size * 0.9], outline=colour, width=max(3, size // 5)
         )
-        text = hd.fit_text(hd.displayable(words, "?"), size, board.width - size * 2.2)
-        hd.draw_text(out, (size * 1.7, y), text, size, INK)
+        [text], fitted = hd.fit_lines(hd.displayable(words, "?"), size, board.width - size * 2.2)
+        hd.draw_text(out, (size * 1.7, y), text, fitted, INK)
     return _png.encode(out.quantize(255, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE))

@@ -97,7 +97,7 @@ async def until(check, timeout: float, every: float = 0.05, what: str = "the con
 async def jobs(store: PostgresStore) -> list[tuple[int, str, str, int]]:
     """The queue's rows: (id, status, entrypoint, attempts)."""
     rows = await store.pool.fetch(f"SELECT id, status, entrypoint, attempts FROM {queue.SCHEMA}.pgqueuer ORDER BY id")
-    return [tuple(row) for row in rows]  # type: ignore[misc]
+    return [tuple(row) for row in rows]
 
 
 async def empty_queue(store: PostgresStore) -> None:
