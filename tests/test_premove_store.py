@@ -6,8 +6,9 @@ import pytest
 
 from bot.domain.errors import VersionConflict
 from bot.domain.model import ExplorationRow
+from bot.service.matches import MatchService
 from tests import backends
-from tests.racing import NoChallengeLimits
+from tests.racing import NoChallengeLimits, log_matches_state
 
 pytestmark = pytest.mark.both_backends
 
@@ -89,3 +90,52 @@ async def test_a_servers_default_for_premoves_reads_back(service):
     assert await store.guild_settings(1) == GuildSettings(days_per_move=3, analysis=False)
     await store.set_guild_settings(1, GuildSettings(analysis=True), 2.0)
     assert (await store.guild_settings(1)).analysis is True
+
+
+class ProcessDied(Exception):
+    """The process stopped here (a kill -9 between two of its transactions)."""
+
+
+class DiesAt:
+    """The store as a process sees it that dies when it reaches ``method``: every earlier write is stored."""
+
+    def __init__(self, store, method: str) -> None:
+        self._store, self._method = store, method
+
+    def __getattr__(self, name: str):
+        if name == self._method:
+            raise ProcessDied(name)
+        return getattr(self._store, name)
+
+
+async def test_a_stop_between_a_move_and_its_conditional_answer_loses_nothing_and_repeats_nothing(service):
+    match_id = (await started(service)).id
+    await service.add_premove(match_id, BOB[0], "e5; d4")
+    store = service.store
+    service.store = DiesAt(store, "premoves_at")  # the move is stored, then the process dies
+    with pytest.raises(ProcessDied):
+        await service.play(match_id, ALICE[0], "e5")
+    service.store = store
+    assert [m.notation for m in await store.moves(match_id)] == ["e5"]
+    restarted = MatchService(store, service.clock, default_reminder_hours=24)
+    [outcome] = await restarted.follow_left_conditionals()
+    assert outcome.answered is not None and outcome.answered.changes[0].conditional
+    assert [(m.notation, m.conditional) for m in await store.moves(match_id)] == [("e5", False), ("d4", True)]
+    assert (await log_matches_state(restarted, match_id))[0]
+    assert await restarted.follow_left_conditionals() == []  # a second start-up plays nothing again
+    assert len(await store.moves(match_id)) == 2
+
+
+async def test_a_stop_after_the_answer_was_stored_plays_nothing_twice_and_tells_nobody(service):
+    match_id = (await started(service)).id
+    await service.add_premove(match_id, BOB[0], "e5; d4")
+    store = service.store
+    service.store = DiesAt(store, "take_premoves")  # answered, then dead before the lines were let go
+    with pytest.raises(ProcessDied):
+        await service.play(match_id, ALICE[0], "e5")
+    service.store = store
+    assert [m.notation for m in await store.moves(match_id)] == ["e5", "d4"]
+    restarted = MatchService(store, service.clock, default_reminder_hours=24)
+    assert await restarted.follow_left_conditionals() == []  # stale: dropped without a word
+    assert await store.premoves_left_behind() == []
+    assert len(await store.moves(match_id)) == 2

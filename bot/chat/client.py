@@ -185,6 +185,8 @@ class HexplayBot(commands.AutoShardedBot):
         self._caught_up = True
         log.info(self.connected_line())
         await self.chat.opening.announce_missed(self._started_at)
+        for outcome in await self.chat.service.follow_left_conditionals():  # a stop came before their answer
+            await self.chat.announcer.follow_conditional(outcome)
         await self.chat.opening.tell_paused()
         resumed = await self.chat.computer.resume()  # its turns that a stop interrupted
         if resumed:

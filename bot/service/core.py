@@ -20,7 +20,7 @@ from games import get as get_game
 
 from ..domain.clock import Clock, SystemClock
 from ..domain.errors import DamagedMatch, MatchPaused, Refusal, StorageDown, StorageFull, VersionConflict
-from ..domain.model import MatchRow, MoveRow, RecordedMove
+from ..domain.model import MatchRow, MoveRow, PremoveRow, RecordedMove
 from ..domain.outcome import Change, Outcome
 from ..domain.replay import replay
 from ..domain.seats import game_of, person_to_move, player_names, player_row, title, user_to_move
@@ -313,13 +313,20 @@ class MatchCore:
         the next position; the others are cleared and their players told (``outcome.premoves_cleared``).
 
         A premove edited at ``before`` was stored before this move (the edit holds the version in its
-        transaction) and is taken here; one edited later is refused: a stale premove is never played.
+        transaction) and is read here; one edited later is refused: a stale premove is never played. They are
+        deleted only once followed, so a stop in between leaves them for :meth:`follow_left_conditionals`.
         """
-        match, game = outcome.match, outcome.game
+        match = outcome.match
         if not match.premoves_held:  # nobody ever stored any here: no trip to the database
             return
-        taken = [p for p in await self.store.take_premoves(match.id, before) if p.version == before]
-        if not taken or game is None:
+        pending = await self.store.premoves_at(match.id, before)
+        if pending:
+            await self._follow_lines(pending, outcome, move)
+        await self.store.take_premoves(match.id, before)  # followed: answered, carried on or cleared
+
+    async def _follow_lines(self, taken: list[PremoveRow], outcome: Outcome, move: MoveRow) -> None:
+        match, game = outcome.match, outcome.game
+        if game is None:
             return
         cleared: list[tuple[int, str]] = []
         for premoves in taken:
@@ -377,6 +384,29 @@ class MatchCore:
         outcome.mention_user_id = None  # they answered at once: no ping for a turn already played
         await self._follow_conditional(match.version, answered, move)  # others' lines may expect this answer
         return True
+
+    async def follow_left_conditionals(self) -> list[Outcome]:
+        """At start-up: conditional moves a stop left behind between a move and its answer. Those made for
+        the position the match's last move left are followed now (the answer played, the rest kept, or
+        cleared and told), as that move would have; older ones can no longer apply and are dropped."""
+        outcomes = []
+        for match_id, version in await self.store.premoves_left_behind():
+            outcome = await self.for_one_match(match_id, self._follow_left(match_id, version))
+            if outcome is not None:
+                outcomes.append(outcome)
+        return outcomes
+
+    async def _follow_left(self, match_id: int, version: int) -> Outcome | None:
+        match = await self.get(match_id)
+        moves = await self.store.moves(match_id)
+        if version != match.version - 1 or not moves:
+            await self.store.take_premoves(match_id, version)  # stale: a later change already moved on
+            return None
+        last = moves[-1]
+        change = Change(last.kind, user_id=last.user_id, seat=last.seat, notation=last.notation)
+        outcome = await self.announcement(match, game_of(match), (change,))
+        await self._follow_conditional(version, outcome, last)
+        return outcome
 
     async def _stored_once(
         self, match: MatchRow, move: MoveRow, record: Callable[[], Awaitable[RecordedMove]]

@@ -225,9 +225,19 @@ class Store(TournamentStore, Protocol):
         """The player's conditional moves, whatever version they were made at (None: none, or unreadable)."""
         ...
 
+    async def premoves_at(self, match_id: int, version: int) -> list[PremoveRow]:
+        """The match's conditional moves made at ``version`` (read only: they stay stored until the move from
+        ``version`` has been followed, so a stop between that move and its answer loses nothing)."""
+        ...
+
     async def take_premoves(self, match_id: int, version: int) -> list[PremoveRow]:
         """Delete and return the match's conditional moves made at ``version`` or before (the move from
-        ``version`` was just stored: they are answered or cleared now; older ones were stale)."""
+        ``version`` has been followed: they were answered or cleared; older ones were stale)."""
+        ...
+
+    async def premoves_left_behind(self) -> list[tuple[int, int]]:
+        """(match id, version) of conditional moves an active match has moved past without their being
+        followed (a stop between a move and its answer): for the start-up's catch-up."""
         ...
 
     async def keep_premoves(

@@ -771,6 +771,21 @@ class PostgresStore(PostgresTournaments):
         )
         return None if row is None else _premove_from(tuple(row))
 
+    async def premoves_at(self, match_id: int, version: int) -> list[PremoveRow]:
+        rows = await self._fetch(
+            "SELECT match_id, user_id, version, lines FROM premoves WHERE match_id = $1 AND version = $2",
+            match_id,
+            version,
+        )
+        return [p for p in (_premove_from(tuple(r)) for r in rows) if p is not None]
+
+    async def premoves_left_behind(self) -> list[tuple[int, int]]:
+        rows = await self._fetch(
+            "SELECT DISTINCT p.match_id, p.version FROM premoves p JOIN matches m ON m.id = p.match_id"
+            " WHERE m.status = 'active' AND p.version < m.version ORDER BY p.match_id, p.version"
+        )
+        return [(int(r[0]), int(r[1])) for r in rows]
+
     async def take_premoves(self, match_id: int, version: int) -> list[PremoveRow]:
         rows = await self._fetch(
             "DELETE FROM premoves WHERE match_id = $1 AND version <= $2 RETURNING match_id, user_id, version, lines",
@@ -785,7 +800,8 @@ class PostgresStore(PostgresTournaments):
         done = await self._execute(
             "INSERT INTO premoves (match_id, user_id, version, lines, updated_at)"
             " SELECT id, $2, version, $3, $4 FROM matches WHERE id = $1 AND version = $5 AND status = 'active'"
-            " ON CONFLICT (match_id, user_id) DO NOTHING",
+            " ON CONFLICT (match_id, user_id) DO UPDATE SET version = excluded.version, lines = excluded.lines,"
+            " updated_at = excluded.updated_at WHERE premoves.version < excluded.version",
             match_id,
             user_id,
             json.dumps(lines),

@@ -730,6 +730,21 @@ class SqliteStore(SqliteTournaments):
         )
         return None if row is None else _premove_from(row)
 
+    async def premoves_at(self, match_id: int, version: int) -> list[PremoveRow]:
+        rows = await self._all(
+            "SELECT match_id, user_id, version, lines FROM premoves WHERE match_id = ? AND version = ?",
+            (match_id, version),
+        )
+        return [p for p in map(_premove_from, rows) if p is not None]
+
+    async def premoves_left_behind(self) -> list[tuple[int, int]]:
+        rows = await self._all(
+            "SELECT DISTINCT p.match_id, p.version FROM premoves p JOIN matches m ON m.id = p.match_id"
+            " WHERE m.status = 'active' AND p.version < m.version ORDER BY p.match_id, p.version",
+            (),
+        )
+        return [(int(match_id), int(version)) for match_id, version in rows]
+
     async def take_premoves(self, match_id: int, version: int) -> list[PremoveRow]:
         async with self.transaction() as db:
             rows = await db.execute_fetchall(
@@ -745,7 +760,8 @@ class SqliteStore(SqliteTournaments):
             cursor = await db.execute(
                 "INSERT INTO premoves (match_id, user_id, version, lines, updated_at)"
                 " SELECT id, ?, version, ?, ? FROM matches WHERE id = ? AND version = ? AND status = 'active'"
-                " ON CONFLICT (match_id, user_id) DO NOTHING",
+                " ON CONFLICT (match_id, user_id) DO UPDATE SET version = excluded.version, lines = excluded.lines,"
+                " updated_at = excluded.updated_at WHERE premoves.version < excluded.version",
                 (user_id, json.dumps(lines), now, match_id, version),
             )
             return cursor.rowcount == 1
