@@ -110,6 +110,9 @@ class SharedRequestBudget:
                 self._second, self._left = second, 0
             if self._left == 0:
                 self._left = await self.store.grant_requests(second, self.chunk, self.per_second)
+                if int(self._clock()) != second:  # granted for a second the round trip outlived: let it go
+                    self._left = 0
+                    continue
             if self._left > 0:
                 self._left -= 1
                 return
