@@ -9,9 +9,16 @@ depends only on the width: it is drawn once, supersampled, and cached.
 A piece is a disc in its seat's colour (Okabe–Ito blue and orange, safe for
 colour-blind players) with a thick dark bar across the edge its bumper faces;
 the space's name is written on it, since players type the names of the pieces
-they move. A piece on a gate is drawn on both of the gate's parts (it is one
-space); a captured piece's ghost and a rotation's arc go on the part its bumper
-faces (:func:`games.bump.gate_part`).
+they move. A piece on a gate is drawn solid in the part of the gate its bumper
+faces (:func:`games.bump.gate_part`), and as a pale twin — a tinted disc with
+a rim in its colour, the same bumper, its name — in the other part, so that
+both copies show the gate taken.
+
+Every mark of the last turn that ends on a gate (the path, a bump, an arc, a
+ghost) ends at the part where the piece that arrived there is drawn solid: when
+that is not the part next to where the mark comes from, the mark runs under the
+twin and out of its open side, and comes back in through the solid part's open
+side (the two open sides are one edge: a gate is one space).
 
 The last turn: the moving piece's path (a violet line through the spaces it
 shifted through) and its rotation (an arc with a head), then every bump as a
@@ -67,6 +74,9 @@ PATH = (125, 60, 152)  # violet: the mover's path and rotation
 BUMP = (204, 0, 102)  # reddish purple: bumps
 CROSS = (200, 20, 20)
 OPTION = (120, 120, 126)
+# a gate piece's twin (in the part its bumper does not face): a pale disc, a dark name
+TWIN_FILL = tuple(hd.mix(c, GATE_FILL, 0.72) for c in PIECE)
+TWIN_INK = tuple(hd.mix(c, (0, 0, 0), 0.45) for c in PIECE)
 
 PIECE_R = 0.44  # of the spacing between neighbouring centres
 BUMPER_SPREAD = 50  # degrees either side of the facing: the bar covers the facing edge and more
@@ -211,6 +221,48 @@ def piece_sprite(seat: int, facing: int, spacing: float, ghost: bool = False) ->
     return big.resize((size, size), Image.Resampling.LANCZOS)
 
 
+def twin_fill(seat: int) -> tuple[int, int, int]:
+    return TWIN_FILL[seat - 1]
+
+
+def twin_ink(seat: int) -> tuple[int, int, int]:
+    return TWIN_INK[seat - 1]
+
+
+@lru_cache(maxsize=64)
+def twin_sprite(seat: int, facing: int, spacing: float) -> Image.Image:
+    """A gate piece's twin, in the part its bumper does not face: a pale disc ringed in the seat's
+    colour, its bumper a lighter bar on the same edge — the gate is taken, the piece is elsewhere."""
+    k = hd.SPRITE_SUPERSAMPLE
+    r = spacing * PIECE_R
+    size = math.ceil(2 * r + 4)
+    big = Image.new("RGBA", (size * k, size * k), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    c = size * k / 2
+    rr = r * k
+    d.ellipse((c - rr, c - rr, c + rr, c + rr), fill=PIECE[seat - 1] + (255,))
+    inner = rr - max(2.0, spacing * 0.07) * k
+    d.ellipse((c - inner, c - inner, c + inner, c + inner), fill=twin_fill(seat) + (255,))
+    theta = math.radians(60 * facing)
+    spread = math.radians(BUMPER_SPREAD)
+    steps = [theta - spread + 2 * spread * t / 16 for t in range(17)]
+    depth = BUMPER_DEPTH + 0.14
+    outer = [(c + rr * math.cos(a), c + rr * math.sin(a)) for a in steps]
+    d.polygon(
+        outer + [(c + rr * depth * math.cos(a), c + rr * depth * math.sin(a)) for a in reversed(steps)],
+        fill=hd.mix(BUMPER, twin_fill(seat), 0.35) + (255,),
+    )
+    return big.resize((size, size), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=256)
+def twin_piece(seat: int, facing: int, spacing: float, name: str) -> Image.Image:
+    """A twin with its space's name (players may look for the piece on either copy)."""
+    sprite = twin_sprite(seat, facing, spacing).copy()
+    _piece_label(sprite, (sprite.width / 2, sprite.height / 2), seat, facing, spacing, name, twin=True)
+    return sprite
+
+
 def name_ink(seat: int) -> tuple[int, int, int]:
     return (255, 255, 255) if seat == 1 else (20, 20, 20)
 
@@ -235,8 +287,7 @@ def _label(names: Sequence[str], seat: int | None) -> str:
 
 
 def piece_cell(space: int, facing: int) -> tuple[int, int]:
-    """The part of a gate its bumper faces (a piece is drawn on both parts; a captured piece's
-    ghost and a rotation's arc go on this one)."""
+    """The drawn cell of a piece: on a gate, the part its bumper faces (its twin goes in the other)."""
     cells = COORDS[space]
     return cells[gate_part(space, facing)] if len(cells) == 2 else cells[0]
 
@@ -293,20 +344,28 @@ def render(
         accent_colour=PIECE[game.to_move - 1] if game.to_move else None,
     )
     events = list(last_events)
+    ends = gate_end_facings(game, events)
     # The path, turn and bump marks are drawn straight on the board, some under sprites:
     # each records its area (_touch_around) so that no sprite there is taken for one on
     # untouched background (render/changes.py).
-    _draw_path(im, lay, events)
+    _draw_path(im, lay, events, ends)
+    _draw_bump_tails_through_gates(im, lay, events, ends)
     b = game.board
     for space, pid in enumerate(b.cells):
         if pid < 0:
             continue
         seat, facing = b.owner[pid], b.facing[pid]
-        # A gate is one space drawn twice: its piece is on both parts, wherever an arrow points.
+        # A gate is one space drawn twice: the piece solid where its bumper faces, its twin in the other part.
+        solid = piece_cell(space, facing)
         for cell in COORDS[space]:
-            hd.paste_centred(im, named_piece(seat, facing, sp, NAMES[space]), lay.centre(cell))
+            sprite = (
+                named_piece(seat, facing, sp, NAMES[space])
+                if cell == solid
+                else twin_piece(seat, facing, sp, NAMES[space])
+            )
+            hd.paste_centred(im, sprite, lay.centre(cell))
     _draw_rotation(im, lay, events, game)
-    choices = _draw_bumps(im, lay, events, game)
+    choices = _draw_bumps(im, lay, events, game, ends)
     _relabel(im, lay, game, events)
     for badge, at in choices:  # a choice's words over the one name they cover, for this turn only
         hd.paste_centred(im, badge, at)
@@ -328,20 +387,22 @@ def named_piece(seat: int, facing: int, spacing: float, name: str) -> Image.Imag
     return sprite
 
 
-def _piece_label(im: Image.Image, centre: hd.Point, seat: int, facing: int, spacing: float, name: str) -> None:
+def _piece_label(
+    im: Image.Image, centre: hd.Point, seat: int, facing: int, spacing: float, name: str, twin: bool = False
+) -> None:
     """A piece's name, nudged away from its bumper and outlined in the piece's colour, so that it
-    reads where it crosses the bumper bar or a mark."""
+    reads where it crosses the bumper bar or a mark (a twin's: dark on its pale disc)."""
     ux, uy = hd.SCREEN_DIRECTIONS[facing]
     hd.draw_label(
         im,
         (centre[0] - ux * spacing * 0.07, centre[1] - uy * spacing * 0.07),
         name,
         name_size(spacing),
-        name_ink(seat),
+        twin_ink(seat) if twin else name_ink(seat),
         spacing * PIECE_NAME_W,
         min_squeeze=NAME_SQUEEZE,
         bold=True,
-        halo=PIECE[seat - 1],
+        halo=twin_fill(seat) if twin else PIECE[seat - 1],
         halo_width=max(1, round(spacing * 0.04)),
     )
 
@@ -375,10 +436,11 @@ def _relabel(im: Image.Image, lay: hd.HexLayout, game, events: Sequence[Event]) 
     b = game.board
     for space in sorted(near):
         pid = b.cells[space]
+        solid = piece_cell(space, b.facing[pid]) if pid >= 0 else None
         for cell in COORDS[space]:
             centre = lay.centre(cell)
             if pid >= 0:
-                _piece_label(im, centre, b.owner[pid], b.facing[pid], sp, NAMES[space])
+                _piece_label(im, centre, b.owner[pid], b.facing[pid], sp, NAMES[space], twin=cell != solid)
             else:
                 hd.draw_label(
                     im,
@@ -394,6 +456,65 @@ def _relabel(im: Image.Image, lay: hd.HexLayout, game, events: Sequence[Event]) 
                 )
 
 
+def gate_end_facings(game, events: Sequence[Event]) -> dict[int, int]:
+    """For each last-turn mark that ends on a two-part gate (a shift's or a bump's destination, the
+    piece a push was stopped by), by the event's index: the facing, after the turn, of the piece
+    there — its solid part is where the mark must end. Found by undoing the events from the final
+    board (only the mover turns, before any bump; a captured piece's facing is in its event)."""
+    b = game.board
+    where: dict[int, object] = {space: ("board", pid) for space, pid in enumerate(b.cells) if pid >= 0}
+    facing_of: dict[object, int] = {("board", pid): b.facing[pid] for pid in set(b.cells) if pid >= 0}
+    ends: dict[int, int] = {}
+
+    def note(k: int, name: str | None) -> None:
+        if name in INDEX and len(COORDS[INDEX[name]]) == 2:
+            piece = where.get(INDEX[name])
+            if piece is not None:
+                ends[k] = facing_of[piece]
+
+    for k in range(len(events) - 1, -1, -1):
+        e = events[k]
+        data = dict(e.data)
+        if e.kind == "capture" and e.cell:
+            key = ("captured", k)
+            facing_of[key] = data.get("facing", 0)
+            where[INDEX[e.cell]] = key
+        elif e.kind in ("shift", "bump") and e.src:
+            if e.dst:
+                note(k, e.dst)
+                piece = where.pop(INDEX[e.dst], None)
+                if piece is not None:
+                    where[INDEX[e.src]] = piece
+            elif data.get("toward") not in (None, "x"):
+                note(k, str(data["toward"]))
+        elif e.kind == "reinforce" and e.cell:
+            where.pop(INDEX[e.cell], None)
+    return ends
+
+
+def _through_gate(
+    lay: hd.HexLayout, space: int, near: hd.Point, facing: int
+) -> tuple[hd.Point, hd.Point, hd.Point] | None:
+    """A mark reaching gate ``space`` at the part centred on ``near``, when the piece there is drawn
+    solid in the other part: (beyond the near part's open side, beyond the solid part's open side,
+    the solid part's centre); None when the near part is the solid one."""
+    cells = COORDS[space]
+    if len(cells) != 2:
+        return None
+    part = gate_part(space, facing)
+    solid = lay.centre(cells[part])
+    if math.dist(solid, near) < 1:
+        return None
+    sp = lay.spacing
+    ux, uy = hd.SCREEN_DIRECTIONS[gate_link_side(space, 1 - part)]
+    vx, vy = hd.SCREEN_DIRECTIONS[gate_link_side(space, part)]
+    return (
+        (near[0] + ux * sp * 0.62, near[1] + uy * sp * 0.62),
+        (solid[0] + vx * sp * 0.95, solid[1] + vy * sp * 0.95),
+        solid,
+    )
+
+
 def _touch_around(im: Image.Image, points: Sequence[hd.Point], pad: float) -> None:
     """Record that ImageDraw drew within ``pad`` pixels of ``points``."""
     xs = [p[0] for p in points]
@@ -401,17 +522,18 @@ def _touch_around(im: Image.Image, points: Sequence[hd.Point], pad: float) -> No
     hd.touch(im, (min(xs) - pad - 1, min(ys) - pad - 1, max(xs) + pad + 2, max(ys) + pad + 2))
 
 
-def _draw_path(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event]) -> None:
+def _draw_path(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event], ends: dict[int, int]) -> None:
     sp = lay.spacing
-    shifts = [e for e in events if e.kind == "shift"]
+    shifts = [(k, e) for k, e in enumerate(events) if e.kind == "shift"]
     if not shifts:
         return
     d = ImageDraw.Draw(im)
-    first = shifts[0].src
+    width = max(2, int(sp * 0.09))
+    first = shifts[0][1].src
     assert first is not None  # a shift names where it starts and ends
     here = space_centre_on(lay, first, None)
     points = [here]
-    for e in shifts:
+    for _k, e in shifts:
         src, dst = e.src, e.dst
         assert src is not None and dst is not None
         direction = _direction_between(src, dst)
@@ -428,17 +550,29 @@ def _draw_path(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event]) -> N
             )
             if start != points[-1]:
                 _touch_around(im, points, sp * 0.09)
-                d.line(points, fill=PATH, width=max(2, int(sp * 0.09)), joint="curve")
+                d.line(points, fill=PATH, width=width, joint="curve")
                 points = [start]
             nxt = lay.centre(nxt_cells[0])
         points.append(nxt)
         here = nxt
-    if len(points) >= 2:
+    last, end = shifts[-1]
+    assert end.dst is not None
+    through = _through_gate(lay, INDEX[end.dst], points[-1], ends[last]) if last in ends else None
+    if through is not None:
+        # ending on a gate whose solid part is the other one: under the twin, out of its open side,
+        # and in again through the solid part's
+        out, back_in, solid = through
+        points.append(out)
+        _touch_around(im, points, sp * 0.09)
+        d.line(points, fill=PATH, width=width, joint="curve")
+        a, tip = _shorten(back_in, solid, 0, sp * PIECE_R)
+        hd.draw_arrow(im, a, tip, PATH, max(2.0, sp * 0.09), halo=None)
+    elif len(points) >= 2:
         _touch_around(im, points, sp * 0.09)
         d.line(
             points[:-1] + [_shorten(points[-2], points[-1], 0, sp * PIECE_R)[1]],
             fill=PATH,
-            width=max(2, int(sp * 0.09)),
+            width=width,
             joint="curve",
         )
         a, tip = _shorten(points[-2], points[-1], sp * 0.2, sp * PIECE_R)
@@ -500,8 +634,51 @@ def _draw_rotation(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event], 
         )
 
 
+def _bump_arrows(
+    lay: hd.HexLayout, events: Sequence[Event], ends: dict[int, int]
+) -> list[tuple[hd.Point, hd.Point, tuple[hd.Point, hd.Point, hd.Point] | None, int]]:
+    """Each bump's arrow: (from, the part reached next, how it goes through a gate or None, number)."""
+    sp = lay.spacing
+    out = []
+    for k, e in enumerate(events):
+        if e.kind != "bump" or not e.src:
+            continue
+        data = dict(e.data)
+        direction = data["direction"]
+        bumper_at = space_centre_on(lay, e.cell, None) if e.cell else None
+        src = space_centre_on(lay, e.src, bumper_at)
+        toward = e.dst or data.get("toward")
+        if toward and toward != "x":
+            dst = _step_point(lay, src, INDEX[e.src], direction, INDEX[toward])
+            through = _through_gate(lay, INDEX[toward], dst, ends[k]) if k in ends else None
+        else:
+            ux, uy = hd.SCREEN_DIRECTIONS[direction]
+            dst = (src[0] + ux * sp * 0.9, src[1] + uy * sp * 0.9)
+            through = None
+        out.append((src, dst, through, data["number"]))
+    return out
+
+
+def _draw_bump_tails_through_gates(
+    im: Image.Image, lay: hd.HexLayout, events: Sequence[Event], ends: dict[int, int]
+) -> None:
+    """Before the pieces: the tail of a bump arrow whose piece is drawn solid in the far part of a
+    gate, from beside the name it left, under the twin, out of the twin's open side."""
+    sp = lay.spacing
+    d = ImageDraw.Draw(im)
+    width = max(3, int(sp * 0.13))
+    halo = width + 2 * max(1, round(sp * 0.035))
+    for src, dst, through, _number in _bump_arrows(lay, events, ends):
+        if through is None:
+            continue
+        points = [_shorten(src, dst, sp * 0.2, 0)[0], dst, through[0]]
+        _touch_around(im, points, halo)
+        d.line(points, fill=(255, 255, 255), width=halo, joint="curve")
+        d.line(points, fill=BUMP, width=width, joint="curve")
+
+
 def _draw_bumps(
-    im: Image.Image, lay: hd.HexLayout, events: Sequence[Event], game
+    im: Image.Image, lay: hd.HexLayout, events: Sequence[Event], game, ends: dict[int, int]
 ) -> list[tuple[Image.Image, hd.Point]]:
     """The bumps, ghosts and options not taken; returns the "chose …" badges, to be pasted last
     (words themselves: the names written again over the marks must not hide them)."""
@@ -547,32 +724,26 @@ def _draw_bumps(
             )
             choices.append((badge, (here[0] + away * sp * 0.3, here[1] + (1 if up else -1) * sp * 0.43)))
     badges: list[tuple[str, hd.Point]] = []
-    for e in events:
-        if e.kind != "bump" or not e.src:
-            continue
-        data = dict(e.data)
-        direction = data["direction"]
-        bumper_at = space_centre_on(lay, e.cell, None) if e.cell else None
-        src = space_centre_on(lay, e.src, bumper_at)
-        if e.dst:
-            dst = _step_point(lay, src, INDEX[e.src], direction, INDEX[e.dst])
+    for src, dst, through, number in _bump_arrows(lay, events, ends):
+        width = max(2.5, sp * 0.13)
+        halo_width = max(1.0, sp * 0.035)
+        if through is None:
+            # Across the side crossed, from beside the name it left to the rim of the piece bumped
+            # there: the names (written again over the marks, _relabel) never hide its head.
+            a, b = _shorten(src, dst, sp * 0.2, sp * PIECE_R * 0.9)
+            hd.draw_arrow(im, a, b, BUMP, width, halo=(255, 255, 255), halo_width=halo_width)
         else:
-            ux, uy = hd.SCREEN_DIRECTIONS[direction]
-            toward = data.get("toward")
-            if toward and toward != "x":
-                dst = _step_point(lay, src, INDEX[e.src], direction, INDEX[toward])
-            else:
-                dst = (src[0] + ux * sp * 0.9, src[1] + uy * sp * 0.9)
-        # Across the side crossed, from beside the name it left to the rim of the piece bumped
-        # there: the names (written again over the marks, _relabel) never hide its head.
-        a, b = _shorten(src, dst, sp * 0.2, sp * PIECE_R * 0.9)
-        hd.draw_arrow(im, a, b, BUMP, max(2.5, sp * 0.13), halo=(255, 255, 255), halo_width=max(1.0, sp * 0.035))
+            # its tail went under the twin and out of the gate (_draw_bump_tails_through_gates):
+            # the head comes in through the solid part's open side
+            _out, back_in, solid = through
+            a, b = _shorten(back_in, solid, 0, sp * PIECE_R * 0.9)
+            hd.draw_arrow(im, a, b, BUMP, width, halo=(255, 255, 255), halo_width=halo_width)
         # The number sits on a corner of the side crossed, where three cells meet: off every name.
         ux, uy = _unit(src, dst)
         nx, ny = uy, -ux
         side = sp * 0.5 / math.sqrt(3)
         corner = ((src[0] + dst[0]) / 2 + nx * side, (src[1] + dst[1]) / 2 + ny * side)
-        badges.append((str(data["number"]), corner))
+        badges.append((str(number), corner))
     for text, at in badges:
         hd.paste_centred(im, hd.badge_sprite(text, max(10, int(sp * 0.36)), BUMP, (255, 255, 255)), at)
     return choices
@@ -665,7 +836,10 @@ def _draw_panel(im: Image.Image, game, g: Geometry, names: Sequence[str], events
     small = max(9, int(g.line_h * 0.62))
     text_top = top + 3 * g.row_h
     guard = "Guard your center!" if guard_applies(game, events) else ""
-    legend = "Move FROM,TO-F · choices in ( ) · pass · green gates are drawn twice"
+    legend = (
+        "Move FROM,TO-F · choices in ( ) · pass · green gates are drawn twice: "
+        "the piece solid where its bumper faces, pale on the other"
+    )
     # Whole, wrapped (then smaller) when a long chain or a long name needs it: never cut short.
     block = hd.fit_block(
         [last_move_line(game, events, names), (guard, 1.15), legend],

@@ -11,6 +11,7 @@ from PIL import Image, ImageChops, ImageDraw
 import render
 from games.bump import COORDS, INDEX, Bump, gate_part
 from render import bump as rb
+from render import hexdraw as hd
 
 NAMES = ["alice", "bob"]
 
@@ -41,13 +42,21 @@ def at(im, point, dx=0.0, dy=0.0):
     return im.getpixel((round(point[0] + dx), round(point[1] + dy)))
 
 
-def blind_side(im, centre, facing, sp):
+def blind_side(im, centre, facing, sp, out=0.36):
     """A pixel of the disc opposite the bumper, off the space's name (written across the middle):
     of the points 0.36 spacing out towards the back, ±50° around it, the one farthest from the
     horizontal middle."""
     back = 60 * facing + 180
     angle = max((back - 50, back + 50), key=lambda a: abs(math.sin(math.radians(a))))
-    return at(im, centre, math.cos(math.radians(angle)) * sp * 0.36, math.sin(math.radians(angle)) * sp * 0.36)
+    return at(im, centre, math.cos(math.radians(angle)) * sp * out, math.sin(math.radians(angle)) * sp * out)
+
+
+def share_near(im, centre, radius, colour, tolerance=60.0) -> float:
+    """The share of the pixels within ``radius`` of ``centre`` that are near ``colour``."""
+    cx, cy = centre
+    r = int(radius)
+    points = [(x, y) for x in range(-r, r + 1, 2) for y in range(-r, r + 1, 2) if x * x + y * y <= r * r]
+    return sum(near(im.getpixel((round(cx + x), round(cy + y))), colour, tolerance) for x, y in points) / len(points)
 
 
 def test_registered_and_small_enough():
@@ -82,28 +91,67 @@ def test_centres_are_marked_with_their_owners_colour():
 
 
 @pytest.mark.parametrize("facing", range(6))
-def test_a_gate_piece_is_drawn_on_both_parts_of_its_gate(facing):
-    """A gate is one space drawn twice: a piece on it appears on both parts, its bumper facing
-    the same way on each (it was drawn only in the part its bumper faces)."""
+def test_a_gate_piece_is_drawn_in_the_part_its_bumper_faces(facing):
+    """The rules: a piece on a gate is drawn solid in the part its bumper faces (facings f, f ± 1
+    beside area 2 for gate f), and only there; the other part holds its pale twin."""
     im = decode(render.render_png(game({"15": [1, facing], "39": [2, 0]}), player_names=NAMES))
     sp = rb.geometry(rb.DEFAULT_WIDTH).spacing
+    drawn = COORDS[INDEX["15"]][gate_part(INDEX["15"], facing)]
+    other = next(c for c in COORDS[INDEX["15"]] if c != drawn)
     lay = rb.geometry(rb.DEFAULT_WIDTH).layout
-    for cell in COORDS[INDEX["15"]]:
-        assert near(blind_side(im, lay.centre(cell), facing, sp), rb.PIECE[0]), (facing, cell)
+    assert near(blind_side(im, lay.centre(drawn), facing, sp), rb.PIECE[0])
+    # solid: mostly blue inside the rim; the other part: a pale twin, next to no blue
+    assert share_near(im, lay.centre(drawn), sp * 0.36, rb.PIECE[0]) > 0.4
+    assert share_near(im, lay.centre(other), sp * 0.36, rb.PIECE[0]) < 0.05
+    # facings 1, 0 and 2 face area 2: the part beside area 2 (x > the middle)
+    assert (lay.centre(drawn)[0] > lay.centre(COORDS[INDEX["05"]][0])[0]) == (facing in (0, 1, 2))
 
 
-def test_a_piece_bumped_onto_a_gate_is_drawn_where_the_arrow_points():
-    """Issue 26: the chain 28→27, 26→25 put an Orange piece (facing 0) on gate 25; it was drawn
-    on the copy beside area 1 only, while the bump arrow points at the copy beside area 2."""
+@pytest.mark.parametrize("facing", [0, 3])
+def test_the_other_part_of_an_occupied_gate_shows_the_pieces_twin(facing):
+    """Issue 26: the copy of a gate without the piece looked empty. It holds a pale twin: a tinted
+    disc ringed in the seat's colour, its bumper darker on the same edge, its name written on it."""
+    g = game({"25": [2, facing], "02": [1, 0]})
+    im = decode(render.render_png(g, player_names=NAMES))
+    empty = decode(render.render_png(game({"02": [1, 0], "39": [2, 0]}), player_names=NAMES))
+    sp = rb.geometry(rb.DEFAULT_WIDTH).spacing
+    lay = rb.geometry(rb.DEFAULT_WIDTH).layout
+    cells = COORDS[INDEX["25"]]
+    twin = lay.centre(cells[1 - gate_part(INDEX["25"], facing)])
+    ux, uy = hd.SCREEN_DIRECTIONS[facing]
+    blind = blind_side(im, twin, facing, sp, 0.33)
+    assert near(blind, rb.twin_fill(2), 20) and not near(blind, rb.PIECE[1], 60), blind
+    assert not near(blind_side(empty, twin, facing, sp, 0.33), rb.twin_fill(2), 20)  # an empty gate has none
+    rim = blind_side(im, twin, facing, sp, 0.415)  # the rim, opposite the bumper
+    assert near(rim, rb.PIECE[1], 60), rim
+    bumper = at(im, twin, ux * sp * 0.36, uy * sp * 0.36)
+    assert sum(bumper) < sum(blind) - 150, (bumper, blind)  # the bumper, darker, where it faces
+    name = [at(im, twin, dx * sp, 0) for dx in (-0.2, -0.15, -0.1, -0.05, 0.0, 0.05, 0.1, 0.15, 0.2)]
+    assert any(near(p, rb.twin_ink(2), 40) for p in name), name
+
+
+def test_a_piece_bumped_onto_a_gate_gets_its_arrow_where_it_is_drawn_solid():
+    """Issue 26: the chain 28→27, 26→25 put an Orange piece facing 0 on gate 25, drawn (as the rules
+    say) on the copy beside area 1, while the bump arrow pointed at the empty copy beside area 2.
+    The arrow now goes under the twin, out of its open side and back in through the solid copy's
+    open side: its head is at the solid piece's rim, none at the twin's."""
     g = game({"29": [1, 0], "28": [2, 5], "26": [2, 0], "02": [1, 0], "08": [2, 3]})
     events = g.play_turn("29-5")
     assert [(e.src, e.dst) for e in events if e.kind == "bump"] == [("28", "27"), ("26", "25")]
     im = decode(render.render_png(g, player_names=NAMES, last_events=events))
     sp = rb.geometry(rb.DEFAULT_WIDTH).spacing
     lay = rb.geometry(rb.DEFAULT_WIDTH).layout
-    for cell in COORDS[INDEX["25"]]:
-        # up and to the left of the middle: off the name, the bumper and the arrow (from below left)
-        assert near(at(im, lay.centre(cell), -sp * 0.2, -sp * 0.3), rb.PIECE[1]), cell
+    cells = COORDS[INDEX["25"]]
+    solid, twin = lay.centre(cells[0]), lay.centre(cells[1])
+    assert gate_part(INDEX["25"], 0) == 0 and near(blind_side(im, solid, 0, sp), rb.PIECE[1])
+    # the head comes in from below left of the solid copy (its open side), up to its rim
+    ux, uy = hd.SCREEN_DIRECTIONS[rb.gate_link_side(INDEX["25"], 0)]
+    assert any(near(at(im, solid, ux * sp * t, uy * sp * t), rb.BUMP, 50) for t in (0.5, 0.55, 0.6)), "no head"
+    # ... and none sits on the twin's rim facing 26, where the arrow came in
+    (ax, ay), (bx, by) = centre_of("26"), twin
+    n = math.dist((ax, ay), (bx, by))
+    entry = at(im, twin, (ax - bx) / n * sp * 0.38, (ay - by) / n * sp * 0.38)
+    assert not near(entry, rb.BUMP, 60), entry
 
 
 def test_the_chain_is_drawn_numbered_with_ghosts_and_crosses():
