@@ -18,6 +18,15 @@ def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def fit_words(text: str, limit: int) -> str:
+    """``text`` cut at a word to at most ``limit`` characters, with an ellipsis when cut."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit // 2 else cut).rstrip(" ,;:—") + "…"
+
+
 def quoted(text: str, limit: int = 80) -> str:
     """User input for a `code span`: one line, no backticks (they would end the span), bounded."""
     return fit(" ".join(text.split()).replace("`", "'"), limit) or " "

@@ -33,10 +33,11 @@ from ..domain.model import (
 from ..domain.outcome import Change, DeadlineJob, OfferAnswer, OfferNotice, Outcome, ReminderJob
 from ..domain.seats import info, player_row, title, user_to_move
 from ..domain.tournament import TournamentRow
+from ..service.describe import Group, LastTurn, material, position_groups
 from ..service.premoves import Exploration, Premoves
 from ..service.review import Review, TurningPoint
 from ..service.tournaments import Standings
-from .markup import escape, fit, quoted
+from .markup import MESSAGE_LIMIT, escape, fit, fit_words, quoted
 
 HOUR, DAY = 3600.0, 86400.0
 COMPUTER_MARK = "🤖"  # in messages
@@ -1603,3 +1604,168 @@ def review_legend(review: Review, turn: Any) -> tuple[str, str]:
 
 REVIEW_FIRST_POINT = "Turning points"
 REVIEW_PREVIOUS, REVIEW_NEXT = "◀ Previous", "Next ▶"
+
+
+# -- boards in words: a picture's description (alt text) and /board text ---------------------------
+
+DESCRIPTION_LIMIT = 1024  # Discord's limit on an attachment's description
+
+
+def _plain_label(match: MatchRow, game: AnyGame, seat: int | None) -> str:
+    """``alice (Red)`` without markdown: alt text and screen readers read it as it is."""
+    if seat is None:
+        return "nobody"
+    colours = info(match).seat_names
+    colour = colours[seat - 1] if seat - 1 < len(colours) else f"seat {seat}"
+    row = match.user_of(game.player_of_seat(seat))
+    return f"{seat_name(row) if row is not None else '?'} ({colour})"
+
+
+_MATERIAL_WORDS: dict[str, Callable[[int], str]] = {
+    "score": lambda n: f"score {n}",
+    "hand": lambda n: f"{n} in hand",
+    "pool": lambda n: f"{n} in the pool",
+    "stones": lambda n: f"{n} {_plural(n, 'stone')}",
+    "goals": lambda n: f"{n} {_plural(n, 'goal')}",
+    "playballers": lambda n: f"{n} {_plural(n, 'playballer')}",
+    "on board": lambda n: f"{n} on the board",
+    "captured": lambda n: f"{n} captured",
+    "reserves": lambda n: f"{n} in reserve",
+}
+
+
+def _material_line(match: MatchRow, game: AnyGame) -> str:
+    parts = []
+    for m in material(game):
+        counts = ", ".join(_MATERIAL_WORDS.get(k, lambda n, k=k: f"{k} {n}")(n) for k, n in m.counts)
+        parts.append(f"{_plain_label(match, game, m.seat)}: {counts}" if counts else "")
+    shown = [p for p in parts if p]
+    return ("; ".join(shown) + ".") if shown else ""
+
+
+def _state_line(match: MatchRow, game: AnyGame) -> str:
+    if game.is_over:
+        winners = [_plain_label(match, game, s) for s in game.winners]
+        if len(winners) > 1:
+            return f"Game over: {' and '.join(winners)} share the win."
+        return f"Game over: {winners[0]} wins." if winners else "Game over: a draw."
+    return f"Turn {game.ply + 1}: {_plain_label(match, game, game.to_move)} to move."
+
+
+_EVENT_WORDS: dict[str, Callable[[Event], str]] = {
+    "place": lambda e: f"placed on {e.cell}",
+    "move": lambda e: f"moved {e.src} to {e.dst}",
+    "jump": lambda e: f"jumped {e.src} to {e.dst}",
+    "push": lambda e: f"pushed {e.src or ''} to {e.dst or e.cell}",
+    "capture": lambda e: f"captured on {e.cell}",
+    "swap": lambda e: "swapped sides",
+    "pass": lambda e: "passed",
+    "resign": lambda e: "resigned",
+    "goal": lambda e: "scored a goal",
+}
+
+
+def _last_turn_line(match: MatchRow, game: AnyGame, turn: LastTurn | None) -> str:
+    """The last move by whom, and what it did: the engine's words (Game.describe_turn), else its events'."""
+    if turn is None:
+        return "No move yet."
+    who = _plain_label(match, game, turn.seat) if turn.seat is not None else ""
+    described = game.describe_turn(list(turn.events), turn.notation) if turn.notation else ""
+    if not described or described == turn.notation:
+        effects = [_EVENT_WORDS[e.kind](e) for e in turn.events if e.kind in _EVENT_WORDS][:8]
+        described = ", ".join(effects)
+        if turn.notation:
+            described = f"{turn.notation}" + (f" ({described})" if described else "")
+    described = described.rstrip(".") or "a turn"
+    return f"Last move, by {who}: {described}." if who else f"Last move: {described}."
+
+
+def board_description(match: MatchRow, game: AnyGame, turn: LastTurn | None) -> str:
+    """A board picture's description (alt text): the match, whose turn or the result, each player's
+    scores or material, and the last move and what it did; at most 1,024 characters, cut at a word."""
+    names = " vs ".join(_plain_label(match, game, s) for s in range(1, game.players + 1))
+    parts = [
+        f"{title(match)} board, {names}.",
+        _state_line(match, game),
+        _last_turn_line(match, game, turn),
+        _material_line(match, game),
+    ]
+    return fit_words(" ".join(p for p in parts if p), DESCRIPTION_LIMIT)
+
+
+def picture_description(what: str, match: MatchRow | None = None) -> str:
+    """A picture that is not the match's current board (a preview, a hint, a review graph, standings)."""
+    about = f"{title(match)}: " if match is not None else ""
+    return fit_words(about + what, DESCRIPTION_LIMIT)
+
+
+def preview_description(match: MatchRow, game: AnyGame, turn: LastTurn | None) -> str:
+    return fit_words("Preview, not played yet. " + board_description(match, game, turn), DESCRIPTION_LIMIT)
+
+
+def hint_description(match: MatchRow, game: AnyGame, notation: str) -> str:
+    return fit_words(
+        f"Hint: the computer suggests {notation}. " + board_description(match, game, None), DESCRIPTION_LIMIT
+    )
+
+
+def replay_description(match: MatchRow, moves: int) -> str:
+    return picture_description(f"animated replay of the whole match, {moves} {_plural(moves, 'move')}.", match)
+
+
+def _group_line(match: MatchRow, game: AnyGame, group: Group) -> str:
+    if group.kind == "ball":
+        cell = group.cells[0]
+        return (
+            f"The ball: on {cell}, held by {_plain_label(match, game, group.seat)}."
+            if group.seat
+            else (f"The ball: loose on {cell}.")
+        )
+    cells = list(group.cells)
+    if group.facings:
+        cells = [f"{c} facing {f}" for c, f in zip(group.cells, group.facings, strict=True)]
+    kind = _plural(len(cells), group.kind)
+    if group.kind == "stone":
+        islands = group.where
+        if not islands:
+            where = "in open water"
+        else:
+            where = f"touching {_plural(len(islands), 'island')} " + " and ".join(str(k) for k in islands)
+        kind = f"{kind} {where}"
+    listed = ", ".join(cells) if cells else "none"
+    return f"{_plain_label(match, game, group.seat)}, {len(cells)} {kind}: {listed}."
+
+
+def board_text(match: MatchRow, game: AnyGame, turn: LastTurn | None) -> list[str]:
+    """``/board text``: the position in words for screen readers, as private messages of at most
+    2,000 characters each. A large position is split over several messages (at line breaks, a long
+    list at its commas) rather than summarised: every piece is named."""
+    names = " vs ".join(_plain_label(match, game, s) for s in range(1, game.players + 1))
+    lines = [
+        f"{title(match)}, {names}.",
+        _state_line(match, game),
+        _last_turn_line(match, game, turn),
+        _material_line(match, game),
+        "Position:",
+        *(_group_line(match, game, g) for g in position_groups(game)),
+    ]
+    return _pack([line for line in lines if line])
+
+
+def _pack(lines: list[str], limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Lines gathered into messages of at most ``limit`` characters; a longer line split at ", "."""
+    pieces: list[str] = []
+    for line in lines:
+        while len(line) > limit:
+            cut = line.rfind(", ", 0, limit - 1)
+            cut = cut if cut > 0 else limit - 1
+            pieces.append(line[: cut + 1])
+            line = line[cut + 2 :] if line[cut : cut + 2] == ", " else line[cut + 1 :]
+        pieces.append(line)
+    messages: list[str] = []
+    for piece in pieces:
+        if messages and len(messages[-1]) + 1 + len(piece) <= limit:
+            messages[-1] += "\n" + piece
+        else:
+            messages.append(piece)
+    return messages
