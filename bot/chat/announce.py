@@ -27,6 +27,7 @@ import discord
 
 from ..domain.model import MatchRow
 from ..domain.outcome import Outcome
+from ..service.describe import last_turn
 from ..service.matches import MatchService
 from . import texts
 from .common import landed_anyway, mention_only, png_file, reply_error
@@ -96,9 +97,19 @@ class Announcer:
         current = await self.service.read(match.id)
         return current is None or current.version > match.version
 
+    @staticmethod
+    def description(outcome: Outcome) -> str:
+        """The board's alt text: the position after the outcome, and the turn it was drawn with."""
+        assert outcome.game is not None
+        notation = next((c.notation for c in reversed(outcome.changes) if c.kind == "turn"), "")
+        return texts.board_description(outcome.match, outcome.game, last_turn(outcome.events, notation))
+
     def board_message(self, outcome: Outcome, png: bytes) -> dict[str, Any]:
         """The board's picture, pings and buttons, as send() takes them."""
-        kwargs: dict[str, Any] = {"file": png_file(png), "allowed_mentions": mention_only(outcome.mention_user_ids)}
+        kwargs: dict[str, Any] = {
+            "file": png_file(png, description=self.description(outcome)),
+            "allowed_mentions": mention_only(outcome.mention_user_ids),
+        }
         view = self.view_for(outcome)
         if view is not None:
             kwargs["view"] = view

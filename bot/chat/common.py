@@ -28,8 +28,9 @@ def mention_only(user_id: int | list[int] | tuple[int, ...] | None) -> discord.A
     return discord.AllowedMentions(users=[discord.Object(u) for u in ids], everyone=False, roles=False)
 
 
-def png_file(data: bytes, filename: str = BOARD_FILENAME) -> discord.File:
-    return discord.File(io.BytesIO(data), filename=filename)
+def png_file(data: bytes, filename: str = BOARD_FILENAME, *, description: str) -> discord.File:
+    """A picture to send, with its description (alt text: texts.board_description and friends)."""
+    return discord.File(io.BytesIO(data), filename=filename, description=description)
 
 
 def landed_anyway(error: BaseException) -> bool:

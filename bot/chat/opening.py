@@ -56,7 +56,9 @@ class MatchOpening:
             except discord.HTTPException as error:
                 log.info("cannot post in the channel of match %s (%s); answering the interaction", match.id, error)
         if message is None:
-            kwargs["file"] = png_file(png)  # a File is consumed by a failed send
+            kwargs["file"] = png_file(
+                png, description=self.announcer.description(outcome)
+            )  # a File is consumed by a failed send
             message = await interaction.followup.send(text, wait=True, **kwargs)
         await self.service.mark_announced(match.id, match.version, message.channel.id, message.id)
         return message.channel.id

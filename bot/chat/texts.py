@@ -1699,20 +1699,6 @@ def picture_description(what: str, match: MatchRow | None = None) -> str:
     return fit_words(about + what, DESCRIPTION_LIMIT)
 
 
-def preview_description(match: MatchRow, game: AnyGame, turn: LastTurn | None) -> str:
-    return fit_words("Preview, not played yet. " + board_description(match, game, turn), DESCRIPTION_LIMIT)
-
-
-def hint_description(match: MatchRow, game: AnyGame, notation: str) -> str:
-    return fit_words(
-        f"Hint: the computer suggests {notation}. " + board_description(match, game, None), DESCRIPTION_LIMIT
-    )
-
-
-def replay_description(match: MatchRow, moves: int) -> str:
-    return picture_description(f"animated replay of the whole match, {moves} {_plural(moves, 'move')}.", match)
-
-
 def _group_line(match: MatchRow, game: AnyGame, group: Group) -> str:
     if group.kind == "ball":
         cell = group.cells[0]
@@ -1769,3 +1755,38 @@ def _pack(lines: list[str], limit: int = MESSAGE_LIMIT) -> list[str]:
         else:
             messages.append(piece)
     return messages
+
+
+REVIEW_POINT_PICTURE = "A turning point of the review: the position, the move played and the computer's choice."
+REVIEW_GRAPH_PICTURE = "The review's graph: each side's chances turn by turn."
+PREMOVE_PICTURE = "Your conditional moves drawn on the board."
+EXPLORE_PICTURE = "Your exploration board (nothing is played)."
+STANDINGS_PICTURE = "The standings table."
+_MENTION_OR_TIME = re.compile(r"<@!?\d+>|<t:\d+(?::[a-zA-Z])?>")
+_MARKS = re.compile(r"\*\*|__|`|\|\||\\(?=[^\w\s])")
+
+
+def plain(text: str) -> str:
+    """A message's words for alt text: no markdown, no pings (a screen reader reads them as symbols)."""
+    text = _MENTION_OR_TIME.sub(lambda m: "a player" if m.group().startswith("<@") else "", text)
+    return " ".join(_MARKS.sub("", text).split())
+
+
+def described(lead: str, content: str = "", match: MatchRow | None = None) -> str:
+    """A picture beside a message that already says it in words: what the picture is, then those words."""
+    return picture_description(f"{lead} {plain(content)}".strip(), match)
+
+
+def preview_description(match: MatchRow, game: AnyGame, turn: LastTurn | None, hint: str = "") -> str:
+    """A position after a turn that is not played: /preview, /hint (``hint``: the suggested turn), the turn builder."""
+    lead = f"Hint: the computer suggests {hint}; the board after it, not played." if hint else "Preview, not played."
+    return fit_words(f"{lead} {board_description(match, game, turn)}", DESCRIPTION_LIMIT)
+
+
+def replay_description(match: MatchRow, game: AnyGame) -> str:
+    """A GIF replay: how many turns it shows, and where the match stands at its end."""
+    turns = game.ply
+    return picture_description(
+        f"an animated replay of the match, {turns} {_plural(turns, 'turn')}. At its end: {_state_line(match, game)}",
+        match,
+    )

@@ -63,8 +63,7 @@ def material(game: AnyGame) -> list[Material]:
         counts: list[tuple[str, int]]
         if gid == "bide":
             g: Any = game
-            scores = game.scores() or ()
-            counts = [("score", int(scores[i]))]
+            counts = [("score", int((game.scores() or ())[i]))]
             if not game.is_over:
                 counts += [("hand", int(g.hands[i])), ("pool", int(g.pools[i]))]
         elif gid == "begird":
@@ -81,8 +80,8 @@ def material(game: AnyGame) -> list[Material]:
                 ("reserves", int(g.reserves[i])),
             ]
         else:  # a game added later: its scores, when it has any
-            scores = game.scores()
-            counts = [("score", int(scores[i]))] if scores is not None else []
+            scored = game.scores()
+            counts = [("score", int(scored[i]))] if scored is not None else []
         out.append(Material(seat, tuple(counts)))
     return out
 
@@ -116,7 +115,7 @@ def position_groups(game: AnyGame) -> list[Group]:
 def _begird_groups(g: Any) -> list[Group]:
     """Begird is read by islands: each seat's stones grouped by the islands they touch."""
     names, masks = g.board.names, g.layout.cell_masks
-    groups = []
+    groups: list[Group] = []
     for seat in (1, 2):
         by_islands: dict[tuple[int, ...], list[str]] = {}
         for i, owner in enumerate(g.cells):

@@ -13,6 +13,7 @@ from ..domain.outcome import Change, Outcome
 from ..domain.replay import apply_logged, effective_moves, replay
 from ..domain.seats import game_of, person_to_move, player_names, player_row, title
 from .core import MatchCore
+from .describe import LastTurn, last_turn
 from .reminders import CLAIM_LEASE
 
 
@@ -25,6 +26,8 @@ class Board:
     png: bytes
     vacations: list[tuple[str, float]]
     """(name, until) of its players on vacation."""
+    last: LastTurn | None = None
+    """The turn the board is drawn with (for its description and /board text)."""
 
 
 @dataclass
@@ -39,14 +42,20 @@ class Logged:
 
 class HistoryFlow(MatchCore):
     async def last_events(self, match: MatchRow) -> list[Event]:
+        turn = await self.last_turn(match)
+        return list(turn.events) if turn is not None else []
+
+    async def last_turn(self, match: MatchRow) -> LastTurn | None:
+        """The last turn played (its notation and events), as the board is drawn with it."""
         moves = effective_moves(await self.store.moves(match.id))
         for move in reversed(moves):
             if move.kind == "turn":
-                return [Event.from_json(e) for e in move.events]
-        return []
+                return last_turn([Event.from_json(e) for e in move.events], move.notation)
+        return None
 
-    async def board(self, match_id: int, zoom: str | None = None) -> Board:
-        """The board picture; ``zoom`` ("last" or a cell) enlarges part of it, for games that can."""
+    async def board(self, match_id: int, zoom: str | None = None, picture: bool = True) -> Board:
+        """The board picture; ``zoom`` ("last" or a cell) enlarges part of it, for games that can.
+        Without ``picture`` (/board text) nothing is drawn: ``png`` is empty."""
         match = await self.get(match_id)
         if match.status == "lobby":
             raise Refusal("not_started", match=match)
@@ -60,8 +69,9 @@ class HistoryFlow(MatchCore):
                     game.parse_cell(zoom)
             except ValueError:
                 raise Refusal("not_a_cell", text=zoom, example=game.cell_names()[0]) from None
-        png = await self.render(match, game, await self.last_events(match), zoom=zoom)
-        return Board(match, game, png, await self.schedule.vacations(match, self.clock.now()))
+        turn = await self.last_turn(match)
+        png = await self.render(match, game, list(turn.events) if turn else [], zoom=zoom) if picture else b""
+        return Board(match, game, png, await self.schedule.vacations(match, self.clock.now()), turn)
 
     async def history(self, match_id: int) -> tuple[MatchRow, list[Logged]]:
         match = await self.get(match_id)

@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from games import get as get_game
 
+from ...domain.seats import game_of
 from .. import texts
 from ..commands import GAME_CHOICES, guild_only, match_autocomplete, resolve_match_id
 from ..common import guarded, mention_only, png_file
@@ -35,7 +36,11 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx
             service.check_guild(await service.get(self.match_id), interaction.guild_id)  # before any work
             await interaction.response.defer(ephemeral=True, thinking=True)
             gif = await service.history_gif(self.match_id, interaction.user.id, interaction.guild_id)
-            await interaction.followup.send(file=png_file(gif, f"match-{self.match_id}.gif"), ephemeral=True)
+            row = await service.get(self.match_id)
+            described = texts.replay_description(row, game_of(row))
+            await interaction.followup.send(
+                file=png_file(gif, f"match-{self.match_id}.gif", description=described), ephemeral=True
+            )
 
         await guarded(interaction, run)
 
@@ -103,21 +108,32 @@ class InfoCog(commands.Cog, name="Info"):
     @app_commands.describe(
         match="Which match (only needed outside the match's thread)",
         zoom="Begird: enlarge the board around the last move (last) or a cell (e.g. i9)",
+        text="Privately, the position in words instead of a picture (for screen readers)",
     )
     @app_commands.autocomplete(match=match_autocomplete)
-    async def board(self, interaction: discord.Interaction, match: int | None = None, zoom: str | None = None) -> None:
+    async def board(
+        self, interaction: discord.Interaction, match: int | None = None, zoom: str | None = None, text: bool = False
+    ) -> None:
         match_id = await resolve_match_id(interaction, match, acting=False)
         service = self.chat.service
+        if text:
+            shown = await service.board(match_id, picture=False)
+            first, *more = texts.board_text(shown.match, shown.game, shown.last)
+            await interaction.response.send_message(first, ephemeral=True, allowed_mentions=mention_only(None))
+            for part in more:
+                await interaction.followup.send(part, ephemeral=True, allowed_mentions=mention_only(None))
+            return
         if zoom:
             # A zoomed board is drawn at twice the scale: the first one of a board size
             # builds its background (a second or so), past Discord's 3 s on a busy machine.
             await interaction.response.defer(ephemeral=True, thinking=True)
         shown = await service.board(match_id, zoom=zoom or None)
         line = texts.board_line(shown.match, shown.game, shown.vacations, self.chat.now())
+        file = png_file(shown.png, description=texts.board_description(shown.match, shown.game, shown.last))
         if zoom:
-            await interaction.followup.send(line, file=png_file(shown.png), ephemeral=True)
+            await interaction.followup.send(line, file=file, ephemeral=True)
         else:
-            await interaction.response.send_message(line, file=png_file(shown.png), ephemeral=True)
+            await interaction.response.send_message(line, file=file, ephemeral=True)
 
     @app_commands.command(name="history", description="A match's move list, with a GIF replay on request")
     @app_commands.describe(
@@ -133,7 +149,10 @@ class InfoCog(commands.Cog, name="Info"):
         if gif:
             await interaction.response.defer(ephemeral=True, thinking=True)
             data = await service.history_gif(match_id, interaction.user.id, interaction.guild_id)
-            await interaction.followup.send(text, file=png_file(data, f"match-{match_id}.gif"), ephemeral=True)
+            described = texts.replay_description(row, game_of(row))
+            await interaction.followup.send(
+                text, file=png_file(data, f"match-{match_id}.gif", description=described), ephemeral=True
+            )
         else:
             view = discord.ui.View(timeout=None)
             view.add_item(ReplayButton(match_id))

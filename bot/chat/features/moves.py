@@ -13,6 +13,7 @@ from discord.ext import commands
 from ...domain.errors import BuilderExpired, Refusal
 from ...domain.model import MatchRow
 from ...domain.seats import game_of
+from ...service.describe import last_turn
 from ...service.turn_builder import BuilderState, Choice, decode, encode
 from .. import texts
 from ..announce import Undelivered
@@ -248,10 +249,11 @@ async def turn_builder(
     png = await chat.service.render(match, state.game, state.events)
     content = texts.turn_builder(match, texts.builder_summary(state), state.more, state.full)
     view = builder_view(match.id, match.version, state)
+    file = png_file(png, "turn.png", description=texts.preview_description(match, state.game, last_turn(state.events)))
     if op == "open":
-        await interaction.followup.send(content, file=png_file(png, "turn.png"), view=view, ephemeral=True)
+        await interaction.followup.send(content, file=file, view=view, ephemeral=True)
     else:
-        await interaction.edit_original_response(content=content, attachments=[png_file(png, "turn.png")], view=view)
+        await interaction.edit_original_response(content=content, attachments=[file], view=view)
 
 
 async def submit_built_turn(
@@ -318,16 +320,20 @@ class MovesCog(commands.Cog, name="Moves"):
     )
     async def preview(self, interaction: discord.Interaction, move: str, match: int | None = None) -> None:
         match_id = await resolve_match_id(interaction, match)
-        png, line = await self._preview(match_id, interaction.user.id, move)
-        await interaction.response.send_message(line, file=png_file(png, "preview.png"), ephemeral=True)
+        png, line, described = await self._preview(match_id, interaction.user.id, move)
+        file = png_file(png, "preview.png", description=described)
+        await interaction.response.send_message(line, file=file, ephemeral=True)
 
-    async def _preview(self, match_id: int, user_id: int, move: str) -> tuple[bytes, str]:
+    async def _preview(self, match_id: int, user_id: int, move: str, hint: bool = False) -> tuple[bytes, str, str]:
+        """The picture after a turn not played, what is said beside it, and its description."""
         tried = await self.chat.service.preview(match_id, user_id, move)
         before = game_of(tried.match)
         line = texts.preview_line(
             tried.match, before, tried.seat, tried.game, tried.notation, tried.events, tried.unfinished
         )
-        return tried.png, line
+        turn = last_turn(tried.events, tried.notation)
+        described = texts.preview_description(tried.match, tried.game, turn, hint=tried.notation if hint else "")
+        return tried.png, line, described
 
     @app_commands.command(name="hint", description="Privately: the move the medium computer would play for you")
     @app_commands.describe(match="Which match (only needed outside the match's thread)")
@@ -338,9 +344,9 @@ class MovesCog(commands.Cog, name="Moves"):
         chat.computer.check_hint(await chat.service.get(match_id), interaction.user.id)  # refused at once, privately
         await interaction.response.defer(ephemeral=True, thinking=True)  # thinking takes a second or two
         notation = await chat.computer.hint(match_id, interaction.user.id)
-        png, line = await self._preview(match_id, interaction.user.id, notation)
+        png, line, described = await self._preview(match_id, interaction.user.id, notation, hint=True)
         await interaction.followup.send(
-            texts.hint(notation, line)[:2000], file=png_file(png, "hint.png"), ephemeral=True
+            texts.hint(notation, line)[:2000], file=png_file(png, "hint.png", description=described), ephemeral=True
         )
 
     @app_commands.command(name="turn", description="Build your turn action by action from menus (privately)")

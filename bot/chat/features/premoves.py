@@ -54,7 +54,11 @@ class PremovesCog(commands.Cog, name="Premoves"):
         await interaction.response.defer(ephemeral=True, thinking=True)  # stored; the picture takes a moment
         png = await service.line_picture(shown)
         assert png is not None
-        await interaction.followup.send(texts.premoves(shown), file=png_file(png, "premove.png"), ephemeral=True)
+        content = texts.premoves(shown)
+        described = texts.described(texts.PREMOVE_PICTURE, content)
+        await interaction.followup.send(
+            content, file=png_file(png, "premove.png", description=described), ephemeral=True
+        )
 
     @premove.autocomplete("line")
     async def line_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -92,8 +96,10 @@ class PremovesCog(commands.Cog, name="Premoves"):
         match_id = await resolve_match_id(interaction, match)
         await interaction.response.defer(ephemeral=True, thinking=True)  # a picture takes a moment
         shown = await self.chat.service.explore(match_id, interaction.user.id, step.value if step else "open", turn)
+        content = texts.exploration(shown)
+        described = texts.described(texts.EXPLORE_PICTURE, content)
         await interaction.followup.send(
-            texts.exploration(shown), file=png_file(shown.png, "explore.png"), ephemeral=True
+            content, file=png_file(shown.png, "explore.png", description=described), ephemeral=True
         )
 
     @explore.autocomplete("turn")

@@ -70,7 +70,8 @@ async def show_turning_point(interaction: discord.Interaction, match_id: int, in
         await interaction.response.defer()
     point = await reviews.turning_point(review, index, texts.review_legend(review, review.turning_point(index)))
     content = texts.review_point(point)
-    file = png_file(point.png, "turning-point.png")
+    described = texts.described(texts.REVIEW_POINT_PICTURE, content, review.match)
+    file = png_file(point.png, "turning-point.png", description=described)
     view = stepping_view(match_id, index, count)
     if mode == "n":
         await interaction.followup.send(content, file=file, view=view, ephemeral=True)
@@ -81,8 +82,10 @@ async def show_turning_point(interaction: discord.Interaction, match_id: int, in
 async def post_summary(interaction: discord.Interaction, chat: Chat, review: Review) -> None:
     graph = await chat.reviews.graph(review)
     view = summary_view(review.match.id) if review.result.turning_points else None
+    content = texts.review_summary(review)
+    described = texts.described(texts.REVIEW_GRAPH_PICTURE, content, review.match)
     await interaction.edit_original_response(
-        content=texts.review_summary(review), attachments=[png_file(graph, "review.png")], view=view
+        content=content, attachments=[png_file(graph, "review.png", description=described)], view=view
     )
 
 

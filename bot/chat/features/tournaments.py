@@ -133,7 +133,7 @@ class TournamentDesk:
             return
         kwargs: dict[str, Any] = {"allowed_mentions": mention_only(mentions)}
         if png is not None:
-            kwargs["file"] = png_file(png, STANDINGS_FILE)
+            kwargs["file"] = png_file(png, STANDINGS_FILE, description=texts.described(texts.STANDINGS_PICTURE, text))
         try:
             await channel.send(text, **kwargs)
         except discord.HTTPException as error:
@@ -365,9 +365,9 @@ class TournamentCog(commands.GroupCog, name="Tournaments", group_name="tournamen
         table = await self.chat.tournaments.standings(found.id, guild_id)
         await interaction.response.defer()
         png = await self.desk.standings_picture(table)
-        await interaction.followup.send(
-            texts.standings_text(table), file=png_file(png, STANDINGS_FILE), allowed_mentions=mention_only(None)
-        )
+        content = texts.standings_text(table)
+        file = png_file(png, STANDINGS_FILE, description=texts.described(texts.STANDINGS_PICTURE, content))
+        await interaction.followup.send(content, file=file, allowed_mentions=mention_only(None))
 
     @app_commands.command(
         name="withdraw", description="Leave a tournament under way: your remaining games are forfeited"
