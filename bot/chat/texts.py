@@ -1662,6 +1662,10 @@ _EVENT_WORDS: dict[str, Callable[[Event], str]] = {
     "pass": lambda e: "passed",
     "resign": lambda e: "resigned",
     "goal": lambda e: "scored a goal",
+    "shift": lambda e: f"moved {e.src} to {e.dst}" if e.src != e.dst else f"turned {e.src}",
+    "rotate": lambda e: f"turned {e.cell}",
+    "reinforce": lambda e: f"brought a reserve piece onto {e.cell}",
+    "guard": lambda e: f"stands on the opponent's centre {e.cell}: guard your centre",
 }
 
 
