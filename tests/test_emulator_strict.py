@@ -7,6 +7,7 @@ client shows that the library sees the refusal (or, for 429s, retries until deli
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from types import SimpleNamespace
 from typing import Any
@@ -690,3 +691,27 @@ async def test_wrongly_typed_fields_get_discords_form_error_not_a_crash(emu, wor
         await result.wait_message()
     status, answer = bot.events["callback"]
     assert (status, answer["code"]) == (400, 50035) and field_errors(answer, "data")
+
+
+async def test_an_uploaded_pictures_description_is_kept_and_over_1024_characters_refused(emu, world) -> None:
+    """Discord's alt text (attachments[].description, at most 1,024 characters) on a real upload:
+    kept on the attachment for tests to read; one character more is a 400 and nothing is posted."""
+    emu.rate_limits.enabled = False
+    path = f"/channels/{world.games.id}/messages"
+
+    def upload(description: str) -> aiohttp.FormData:
+        form = aiohttp.FormData()
+        payload = {"content": "board", "attachments": [{"id": 0, "filename": "b.png", "description": description}]}
+        form.add_field("payload_json", json.dumps(payload), content_type="application/json")
+        form.add_field("files[0]", b"\x89PNG\r\n\x1a\n", filename="b.png", content_type="image/png")
+        return form
+
+    status, body, _ = await raw(emu, "POST", path, data=upload("d" * 1025))
+    assert (status, body["code"]) == (400, 50035)
+    assert field_errors(body, "attachments", 0, "description")
+    assert emu.messages(world.games) == [] and len(emu.violations) == 1
+    status, body, _ = await raw(emu, "POST", path, data=upload("Bide #1 board. " + "d" * 1009))
+    assert status == 200, body
+    assert body["attachments"][0]["description"] == "Bide #1 board. " + "d" * 1009
+    (posted,) = emu.messages(world.games)
+    assert posted.attachments[0].description == "Bide #1 board. " + "d" * 1009
