@@ -17,6 +17,7 @@ from bot.chat.markup import fit_words
 from bot.domain.model import MatchRow, SeatRow
 from bot.service.describe import last_turn, material, position_groups
 from games import AnyGame, Event, new_game
+from games.bumpboard import DIRECTION_WORDS
 
 SETUPS = [
     ("bide", 2, {}),
@@ -146,8 +147,8 @@ def test_a_bump_board_lists_pieces_with_their_facing_and_the_reserves():
     assert "in reserve" in description and "captured" in description and "on the board" in description
     text = "\n".join(texts.board_text(match, game, turn))
     assert " facing " in text
-    cell, (owner, _) = next(iter(game.pieces().items()))
-    assert cell in text
+    for cell, (_, facing) in game.pieces().items():  # every piece, with the way it faces
+        assert f"{cell} facing {DIRECTION_WORDS[facing]}" in text
 
 
 def test_a_finished_game_is_described_by_its_result():
