@@ -148,7 +148,7 @@ def test_a_bump_board_lists_pieces_with_their_facing_and_the_reserves():
     text = "\n".join(texts.board_text(match, game, turn))
     assert " facing " in text
     for cell, (_, facing) in game.pieces().items():  # every piece, with the way it faces
-        assert f"{cell} facing {DIRECTION_WORDS[facing]}" in text
+        assert f"{cell} facing {DIRECTION_WORDS[facing]} ({facing})" in text
 
 
 def test_a_finished_game_is_described_by_its_result():
@@ -168,3 +168,16 @@ def test_a_long_text_is_cut_at_a_word_with_an_ellipsis():
 
 def test_markdown_and_pings_do_not_reach_alt_text():
     assert texts.plain("**alice** (Red) <@123> played `e5` <t:1700000000:R>") == "alice (Red) a player played e5"
+
+
+def test_a_full_begird_board_goes_on_over_several_messages_naming_every_stone():
+    empty = new_game("begird", 2, {})
+    names = empty.cell_names()
+    board = {name: 1 if i % 3 else 2 for i, name in enumerate(names)}
+    game = type(empty).from_position(2, empty.options, {"board": board, "to_move": 1, "swapped": False})
+    match = match_of(game, LONG_NAME)
+    messages = texts.board_text(match, game, None)
+    assert len(messages) > 1 and all(len(m) <= 2000 for m in messages)
+    spoken = "\n".join(messages)
+    assert all(f" {name}," in spoken or f" {name}." in spoken for name in names)
+    assert len(texts.board_description(match, game, None)) <= texts.DESCRIPTION_LIMIT

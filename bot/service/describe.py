@@ -102,7 +102,8 @@ def position_groups(game: AnyGame) -> list[Group]:
         groups = []
         for seat in (1, 2):
             mine = sorted((cell, facing) for cell, (owner, facing) in pieces.items() if owner == seat)
-            facings = tuple(DIRECTION_WORDS[f] if 0 <= f < len(DIRECTION_WORDS) else str(f) for _, f in mine)
+            # the compass word and the digit the notation uses (03,05-4: facing NW (4))
+            facings = tuple(f"{DIRECTION_WORDS[f]} ({f})" if 0 <= f < len(DIRECTION_WORDS) else str(f) for _, f in mine)
             groups.append(Group(seat, "piece", tuple(cell for cell, _ in mine), facings=facings))
         return groups
     board = game.position().get("board") or {}  # Bide, and any game whose position is {cell: seat}
