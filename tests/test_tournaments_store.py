@@ -15,6 +15,7 @@ from bot.service.ratings import Ratings
 from bot.service.timelimits import TimeLimits
 from bot.service.tournaments import INACTIVE_DAYS, Tournaments
 from bot.store import open_store
+from tests.racing import log_matches_state
 from tests.said import refused
 
 pytestmark = pytest.mark.both_backends
@@ -52,22 +53,47 @@ async def test_a_round_is_stored_once_with_its_matches_and_a_stale_version_store
     assert not await store.claim_tournament_notice(tournament.id, 1)  # told once
 
 
-async def test_two_processes_tending_at_once_advance_the_round_once(service, database):
+@pytest.mark.parametrize("trials", [24])
+async def test_two_processes_tending_at_once_advance_the_round_once(service, database, trials):
+    """Two processes' passes race to pair round 2, one of them delayed 0 to 5 ms (and each first): the round
+    is stored once, with one bye, and every match's stored log replays to its stored state."""
     tournaments = Tournaments(service)
-    tournament = await event(tournaments, [1, 2, 3, 4, 5])
-    news = await tournaments.start(tournament.id, GUILD, 1)
-    for outcome in news.started:
-        await service.resign(outcome.match.id, outcome.match.seats[1].user_id)
     other_store = await open_store(database)  # a second process on the same database
     try:
         other = Tournaments(MatchService(other_store, ManualClock()))
-        first, second = await asyncio.gather(tournaments.tend(tournament.id), other.tend(tournament.id))
+        winners: set[str] = set()
+        for trial in range(trials):
+            organizer = 1000 + trial  # each organizer may run three events at a time
+            tournament = await tournaments.create(
+                organizer=organizer, guild_id=GUILD, channel_id=CHANNEL, game_id="bump", fmt="swiss"
+            )
+            for user_id in (1, 2, 3, 4, 5):
+                tournament = await tournaments.join(tournament.id, GUILD, (user_id, f"p{user_id}"))
+            news = await tournaments.start(tournament.id, GUILD, organizer)
+            for outcome in news.started:
+                await service.resign(outcome.match.id, outcome.match.seats[1].user_id)
+            gap = (trial % 6) / 1000  # 0, 1, … 5 ms
+
+            async def late(tend, seconds=gap):
+                await asyncio.sleep(seconds)
+                return await tend
+
+            here, there = tournaments.tend(tournament.id), other.tend(tournament.id)
+            if trial % 2:
+                first, second = await asyncio.gather(late(here), there)
+            else:
+                first, second = await asyncio.gather(here, late(there))
+            assert sorted([len(first.started), len(second.started)]) == [0, 2], trial
+            winners.add("here" if len(first.started) else "there")
+            games = await service.store.tournament_games(tournament.id)
+            assert [g.round for g in games if g.match_id is not None].count(2) == 2, trial
+            assert [g.round for g in games if g.bye_user_id is not None] == [1, 2], trial  # a bye a round
+            for game in games:
+                if game.match_id is not None:
+                    assert (await log_matches_state(service, game.match_id))[0], (trial, game.match_id)
+        assert winners == {"here", "there"}  # each process paired some of the rounds
     finally:
         await other_store.close()
-    assert sorted([len(first.started), len(second.started)]) == [0, 2]
-    games = await service.store.tournament_games(tournament.id)
-    assert [g.round for g in games if g.match_id is not None].count(2) == 2
-    assert [g.round for g in games if g.bye_user_id is not None] == [1, 2]  # a bye each round, no more
 
 
 async def test_bad_input_is_refused_with_nothing_stored(service):
