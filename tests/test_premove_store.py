@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.domain.errors import VersionConflict
+from bot.domain.errors import StoreUnavailable, VersionConflict
 from bot.domain.model import ExplorationRow
 from bot.service.matches import MatchService
 from tests import backends
@@ -92,8 +92,8 @@ async def test_a_servers_default_for_premoves_reads_back(service):
     assert (await store.guild_settings(1)).analysis is True
 
 
-class ProcessDied(Exception):
-    """The process stopped here (a kill -9 between two of its transactions)."""
+class ProcessDied(BaseException):
+    """The process stopped here (a kill -9 between two of its transactions: no handler of errors runs)."""
 
 
 class DiesAt:
@@ -139,3 +139,27 @@ async def test_a_stop_after_the_answer_was_stored_plays_nothing_twice_and_tells_
     assert await restarted.follow_left_conditionals() == []  # stale: dropped without a word
     assert await store.premoves_left_behind() == []
     assert len(await store.moves(match_id)) == 2
+
+
+class FailsAt(DiesAt):
+    """The store as a process sees it whose database fails once it reaches ``method`` (the process lives on)."""
+
+    def __getattr__(self, name: str):
+        if name == self._method:
+            raise StoreUnavailable("the database went away")
+        return getattr(self._store, name)
+
+
+async def test_a_database_failure_after_the_move_was_stored_reports_the_move_played_and_keeps_the_lines(service):
+    match_id = (await started(service)).id
+    await service.add_premove(match_id, BOB[0], "e5; d4")
+    store = service.store
+    service.store = FailsAt(store, "premoves_at")
+    outcome = await service.play(match_id, ALICE[0], "e5")  # told as played: it was stored
+    service.store = store
+    assert outcome.match.version == (await store.get_match(match_id)).version and outcome.answered is None
+    assert [m.notation for m in await store.moves(match_id)] == ["e5"]
+    [later] = await service.follow_left_conditionals()  # the catch-up answers it
+    assert later.answered is not None
+    assert [(m.notation, m.conditional) for m in await store.moves(match_id)] == [("e5", False), ("d4", True)]
+    assert (await log_matches_state(service, match_id))[0]

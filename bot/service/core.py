@@ -251,7 +251,10 @@ class MatchCore:
         (:meth:`_follow_conditional`): an answer is stored at once, as its player's turn.
         """
         outcome = await self._commit(match, game, before, move, change, resigned_seat)
-        await self._follow_conditional(match.version, outcome, move)
+        try:
+            await self._follow_conditional(match.version, outcome, move)
+        except Exception:  # the move is stored: its answer waits for the catch-up, the mover hears the truth
+            log.exception("match %s: its conditional moves could not be followed now (at start-up instead)", match.id)
         return outcome
 
     async def _commit(
