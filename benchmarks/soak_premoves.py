@@ -82,11 +82,11 @@ async def child(url: str, seed: int, matches: int) -> None:
         await store.close()
 
 
-def spawn(url: str, seed: int, matches: int, log: list) -> subprocess.Popen:
+def spawn(url: str, seed: int, matches: int, log: list, script: str = __file__) -> subprocess.Popen:
     # read at the end (a pipe would fill and stall the child), closed with the soak's process
     out = tempfile.TemporaryFile("w+")  # noqa: SIM115
     process = subprocess.Popen(
-        [sys.executable, __file__, "--child", url, str(seed), str(matches)],
+        [sys.executable, script, "--child", url, str(seed), str(matches)],
         stdout=out,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -95,6 +95,36 @@ def spawn(url: str, seed: int, matches: int, log: list) -> subprocess.Popen:
     )
     log.append((process, out))
     return process
+
+
+async def kill_again_and_again(
+    url: str, count: int, seconds: float, rng: random.Random, script: str
+) -> tuple[int, list[tuple[int, str]], int]:
+    """Two child processes of ``script`` on ``url``; one of them SIGKILLed and started again every 0.3–1.2 s for
+    ``seconds``, then both. (kills, acknowledged (match, notation) pairs, answers caught up at start-ups)."""
+    started: list = []
+    live = [spawn(url, rng.randrange(10**9), count, started, script) for _ in range(2)]
+    kills = 0
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        await asyncio.sleep(rng.uniform(0.3, 1.2))
+        k = rng.randrange(2)
+        live[k].send_signal(signal.SIGKILL)
+        kills += 1
+        live[k] = spawn(url, rng.randrange(10**9), count, started, script)
+    for process in live:
+        process.send_signal(signal.SIGKILL)
+    acked: list[tuple[int, str]] = []
+    caught_up = 0
+    for process, out in started:
+        process.wait()
+        out.seek(0)
+        for line in out.read().splitlines():
+            if line.endswith("}"):  # a line cut by the kill is not an acknowledgement
+                message = json.loads(line)
+                acked.extend(tuple(a) for a in message.get("acked", ()))
+                caught_up += message.get("caught_up", 0)
+    return kills, acked, caught_up
 
 
 async def soak(seconds: float, matches: int, seed: int) -> int:
@@ -110,29 +140,7 @@ async def soak(seconds: float, matches: int, seed: int) -> int:
         await store.close()
 
         rng = random.Random(seed)
-        started: list = []
-        live = [spawn(url, rng.randrange(10**9), matches, started) for _ in range(2)]
-        kills = 0
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            await asyncio.sleep(rng.uniform(0.3, 1.2))
-            k = rng.randrange(2)
-            live[k].send_signal(signal.SIGKILL)
-            kills += 1
-            live[k] = spawn(url, rng.randrange(10**9), matches, started)
-        for process in live:
-            process.send_signal(signal.SIGKILL)
-        acked: list[tuple[int, str]] = []
-        caught_up_by_starts = 0
-        for process, out in started:
-            process.wait()
-            out.seek(0)
-            for line in out.read().splitlines():
-                if line.endswith("}"):  # a line cut by the kill is not an acknowledgement
-                    message = json.loads(line)
-                    acked.extend(tuple(a) for a in message.get("acked", ()))
-                    caught_up_by_starts += message.get("caught_up", 0)
-
+        kills, acked, caught_up_by_starts = await kill_again_and_again(url, matches, seconds, rng, __file__)
         store = await open_store(url)
         service = MatchService(store, SystemClock(), default_reminder_hours=24)
         try:
