@@ -12,14 +12,15 @@ from tools.house import ROOT, graph, mermaid, room
 # What each room may import from the project besides itself (discord is the chat layer's alone).
 ALLOWED = {
     "games": set(),
-    "render": {"games"},
+    "i18n": set(),
+    "render": {"games", "i18n"},
     "ai": {"games"},
     "bot.domain": {"games"},
     "bot.store": {"bot.domain"},
     "bot.observe": {"bot.domain"},
-    "bot.service": {"bot.domain", "bot.store", "games", "render", "ai"},
-    "bot.chat": {"bot.domain", "bot.service", "bot.config", "games", "discord"},
-    "bot.chat.features": {"bot.chat", "bot.domain", "bot.service", "games", "discord"},
+    "bot.service": {"bot.domain", "bot.store", "games", "render", "ai", "i18n"},
+    "bot.chat": {"bot.domain", "bot.service", "bot.config", "games", "discord", "i18n"},
+    "bot.chat.features": {"bot.chat", "bot.domain", "bot.service", "games", "discord", "i18n"},
     "bot.jobs": {"bot.service", "bot.store", "bot.domain", "bot.config", "bot.observe", "ai"},
     "bot.migrate_db": {"bot.service", "bot.store", "bot.domain"},
     "bot.runtime": {

@@ -13,10 +13,11 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PROJECT = ("games", "render", "ai", "bot", "emulator", "sandbox")
+PROJECT = ("games", "i18n", "render", "ai", "bot", "emulator", "sandbox")
 # The rooms of the diagram: a module belongs to the longest of these that prefixes it.
 ROOMS = (
     "games",
+    "i18n",
     "render",
     "ai",
     "emulator",

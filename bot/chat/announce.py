@@ -131,7 +131,7 @@ class Announcer:
                 return Delivered(await send(home, content))
             except discord.HTTPException as error:
                 if not in_thread and isinstance(error, discord.NotFound):
-                    raise Undelivered(texts.CHANNEL_GONE) from None
+                    raise Undelivered(texts.channel_gone()) from None
                 if isinstance(error, discord.DiscordServerError) or not in_thread:
                     raise Undelivered(describe_failure(error)) from None
                 problem = self.homes.thread_refused(match, error)
@@ -146,8 +146,8 @@ class Announcer:
             message = await send(parent, content)
         except (discord.HTTPException, TimeoutError, aiohttp.ClientError, OSError) as error:
             raise Undelivered(texts.and_channel_refused(problem, describe_failure(error))) from None
-        new_thread = await self._new_thread(match, message) if problem == texts.THREAD_DELETED else None
-        note = texts.posted_in_channel(problem, match.channel_id, new_thread, problem == texts.THREAD_DELETED)
+        new_thread = await self._new_thread(match, message) if problem == texts.thread_deleted() else None
+        note = texts.posted_in_channel(problem, match.channel_id, new_thread, problem == texts.thread_deleted())
         return Delivered(message, note)
 
     async def _new_thread(self, match: MatchRow, message: discord.Message) -> int | None:
@@ -182,7 +182,7 @@ class Announcer:
                 outcome = await self.service.missed(match_id)
                 if await self.already_shown(outcome) or await self._superseded(outcome.match):
                     return
-                delivered = await self._post(outcome.match, texts.DELAYED + self.line(outcome), outcome)
+                delivered = await self._post(outcome.match, texts.delayed() + self.line(outcome), outcome)
             except Undelivered as error:
                 log.warning("match %s: board still not delivered after %d tries (%s)", match_id, attempt, error)
                 await self.service.release_announcement(match_id)
@@ -266,7 +266,7 @@ class Announcer:
             if attempt in done:
                 reason = str(attempt.exception())  # Undelivered: logged and retried by the announcer
             else:
-                reason = texts.DISCORD_SLOW
+                reason = texts.discord_slow()
                 attempt.add_done_callback(lambda task: task.cancelled() or task.exception())  # retried inside
             text = texts.after_commit(outcome, now, reason)
         await interaction.followup.send(text[:2000], ephemeral=True, allowed_mentions=mention_only(None))
@@ -289,7 +289,9 @@ class Announcer:
                 outcome.match.version,
                 error,
             )
-            await reply_error(interaction, texts.after_commit(outcome, self.service.clock.now(), texts.DISCORD_REFUSED))
+            await reply_error(
+                interaction, texts.after_commit(outcome, self.service.clock.now(), texts.discord_refused())
+            )
 
     async def announce_in_home(self, outcome: Outcome) -> None:
         """Post a change made away from the match's home (an offer's or a claim's button, the computer)."""

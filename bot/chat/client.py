@@ -17,6 +17,7 @@ from . import texts
 from .announce import TASK_PREFIX
 from .common import HexplayTree
 from .context import Chat
+from .translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
 
@@ -144,6 +145,7 @@ class HexplayBot(commands.AutoShardedBot):
             log.error(
                 "matches paused (their stored data cannot be read, or their move log does not replay): %s", set_aside
             )
+        await self.tree.set_translator(CatalogTranslator())  # the commands' names in each user's language
         await self._sync_commands()
         assert self.reminders is not None
         self.reminder_task = asyncio.create_task(self._background(self.reminders, *self.duties))

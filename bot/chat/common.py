@@ -71,21 +71,21 @@ async def explain(interaction: discord.Interaction, error: BaseException) -> Non
         await reply_error(interaction, texts.refusal(await service.paused_by(error)))
     elif isinstance(error, StorageFull):
         log.error("a write failed: the bot's disk is full")
-        await reply_error(interaction, texts.DISK_FULL_AFTER)
+        await reply_error(interaction, texts.disk_full_after())
     elif isinstance(error, StorageDown):
         log.error("the database did not answer: %s", error)
-        await reply_error(interaction, texts.STORAGE_DOWN_AFTER)
+        await reply_error(interaction, texts.storage_down_after())
     elif landed_anyway(error):
         log.info("a reply landed although Discord answered it with an error; not answering again")
     else:
         log.error("a command or button failed", exc_info=error)
-        await reply_error(interaction, texts.SOMETHING_WENT_WRONG)
+        await reply_error(interaction, texts.something_went_wrong())
 
 
 async def guarded(interaction: discord.Interaction, action: Callable[[], Awaitable[Any]]) -> None:
     """Run a button's work; whatever goes wrong is explained to the presser (explain)."""
     if stopping(interaction):
-        await reply_error(interaction, texts.RESTARTING)
+        await reply_error(interaction, texts.restarting())
         return
     try:
         await action()
@@ -100,12 +100,12 @@ class HexplayTree(discord.app_commands.CommandTree):
         if not stopping(interaction):
             return True
         if interaction.type is not discord.InteractionType.autocomplete:  # suggestions simply stop
-            await reply_error(interaction, texts.RESTARTING)
+            await reply_error(interaction, texts.restarting())
         return False
 
     async def on_error(self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError) -> None:
         original = getattr(error, "original", error)
         if isinstance(error, discord.app_commands.CheckFailure) and original is error:
-            await reply_error(interaction, str(error) or texts.CANNOT_USE_HERE)
+            await reply_error(interaction, str(error) or texts.cannot_use_here())
             return
         await explain(interaction, original)

@@ -74,13 +74,13 @@ class MatchHomes:
         """The match's home to post in, or None and why it cannot take a post."""
         in_thread = match.thread_id is not None
         if match.thread_id is not None and self.locked.known(match.thread_id):
-            return None, texts.THREAD_LOCKED
+            return None, texts.thread_locked()
         home = await self.channel(match.home_channel_id, pace)
         if home is None:
-            return None, texts.THREAD_DELETED if in_thread else texts.CHANNEL_GONE
+            return None, texts.thread_deleted() if in_thread else texts.channel_gone()
         if in_thread and getattr(home, "locked", False):
             self.locked.remember(home.id)
-            return None, texts.THREAD_LOCKED
+            return None, texts.thread_locked()
         return home, ""
 
     def thread_refused(self, match: MatchRow, error: discord.HTTPException) -> str:
@@ -88,7 +88,7 @@ class MatchHomes:
         if match.thread_id is not None and error.code in LOCKED_CODES:
             self.locked.remember(match.thread_id)
         if isinstance(error, discord.NotFound):
-            return texts.THREAD_DELETED
+            return texts.thread_deleted()
         return texts.thread_refuses(describe_failure(error))
 
     async def channel(self, channel_id: int, pace: RequestBudget = UNPACED) -> Any | None:

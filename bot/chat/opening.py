@@ -63,7 +63,7 @@ class MatchOpening:
         await self.service.mark_announced(match.id, match.version, message.channel.id, message.id)
         return message.channel.id
 
-    async def open_missed_match(self, outcome: Outcome, prefix: str = texts.POSTED_AFTER_RESTART) -> None:
+    async def open_missed_match(self, outcome: Outcome, prefix: str = texts.posted_after_restart()) -> None:
         """At start-up: a match that started just before a stop, its thread never opened, gets it now.
 
         Without this it would play in the channel for good. Its first board is posted there (retried in the
@@ -164,7 +164,7 @@ class MatchOpening:
             await self.open_missed_match(outcome)  # stopped between its start and its thread
             return
         try:
-            await self.announcer.announce(outcome, prefix=texts.POSTED_AFTER_RESTART, unless_superseded=True)
+            await self.announcer.announce(outcome, prefix=texts.posted_after_restart(), unless_superseded=True)
         except Undelivered:
             return  # logged, and retried in the background
         await self.announcer.notify_ending(outcome)

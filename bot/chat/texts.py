@@ -486,22 +486,35 @@ def _later(seconds: float) -> str:
 
 
 # Not the player's doing: what they are told instead of a refusal.
-SOMETHING_WENT_WRONG = (
-    "Something went wrong on our side. Look at the match (/board) before trying again: "
-    "your action may or may not have been recorded."
-)
+def something_went_wrong() -> str:
+    return (
+        "Something went wrong on our side. Look at the match (/board) before trying again: "
+        "your action may or may not have been recorded."
+    )
+
+
 # A write failed for want of disk space somewhere after the start of a request (the change itself, if refused,
 # says "Nothing was saved"): what came before it may be stored, so the player is sent to look.
-DISK_FULL_AFTER = (
-    "The bot's disk is full, so part of what you asked may not have been saved (its operator has been "
-    "told). Look at the match (/board) before trying again."
-)
-RESTARTING = "Hexplay is restarting, so nothing was done: try again in a minute."
-STORAGE_DOWN_AFTER = (
-    "The bot's database is not answering right now, so part of what you asked may not have been "
-    "done. Look at the match (/board) before trying again."
-)
-CANNOT_USE_HERE = "You cannot use this command here."
+def disk_full_after() -> str:
+    return (
+        "The bot's disk is full, so part of what you asked may not have been saved (its operator has been "
+        "told). Look at the match (/board) before trying again."
+    )
+
+
+def restarting() -> str:
+    return "Hexplay is restarting, so nothing was done: try again in a minute."
+
+
+def storage_down_after() -> str:
+    return (
+        "The bot's database is not answering right now, so part of what you asked may not have been "
+        "done. Look at the match (/board) before trying again."
+    )
+
+
+def cannot_use_here() -> str:
+    return "You cannot use this command here."
 
 
 def quarantine_notice(match: MatchRow | int) -> str:
@@ -647,8 +660,12 @@ def starter(match: MatchRow) -> str:
     return f"**{title(match)}**: {' vs '.join(escape(s.name) for s in match.seats)}"
 
 
-POSTED_AFTER_RESTART = "(Posted after a restart.) "
-DELAYED = "(Delayed by a Discord problem.) "
+def posted_after_restart() -> str:
+    return "(Posted after a restart.) "
+
+
+def delayed() -> str:
+    return "(Delayed by a Discord problem.) "
 
 
 def after_commit(outcome: Outcome, now: float, reason: str) -> str:
@@ -659,8 +676,12 @@ def after_commit(outcome: Outcome, now: float, reason: str) -> str:
     )
 
 
-DISCORD_REFUSED = "Discord refused the message"
-DISCORD_SLOW = "Discord is slow to accept it"
+def discord_refused() -> str:
+    return "Discord refused the message"
+
+
+def discord_slow() -> str:
+    return "Discord is slow to accept it"
 
 
 def done_elsewhere(outcome: Outcome, now: float, channel_id: int, note: str) -> str:
@@ -673,9 +694,16 @@ def lapsed(content: str) -> str:
 
 
 # Why a board went elsewhere than the match's thread (said to the players, and in the log).
-THREAD_LOCKED = "the match's thread is locked"
-THREAD_DELETED = "the match's thread was deleted"
-CHANNEL_GONE = "the match's channel is gone"
+def thread_locked() -> str:
+    return "the match's thread is locked"
+
+
+def thread_deleted() -> str:
+    return "the match's thread was deleted"
+
+
+def channel_gone() -> str:
+    return "the match's channel is gone"
 
 
 def thread_refuses(why: str) -> str:
@@ -972,7 +1000,8 @@ def played(notation: str) -> str:
     return f"Played `{notation}`."
 
 
-YOU_RESIGNED = "You resigned."
+def you_resigned() -> str:
+    return "You resigned."
 
 
 # -- reminders and time limits ----------------------------------------------------------------------
@@ -991,7 +1020,8 @@ def board_link(text: str, link: str) -> str:
     return f"{text}\nBoard: {link}"
 
 
-DMS_CLOSED = "direct messages from the bot are closed"
+def dms_closed() -> str:
+    return "direct messages from the bot are closed"
 
 
 def both(first: str, second: str) -> str:
@@ -1126,7 +1156,8 @@ def challenge_settings(challenges: str, blocked: list[int]) -> str:
     return "Challenges: you take them **from everyone**."
 
 
-SAVED = "Saved. "
+def saved() -> str:
+    return "Saved. "
 
 
 def server_settings(settings: GuildSettings, default_reminder_hours: float) -> str:
@@ -1158,11 +1189,12 @@ def _allowed(analysis: bool | None) -> str:
 TOP = 10
 
 
-RATINGS_EXPLAINED = (
-    f"-# Ratings read like chess's Elo: everyone starts at {RATING_START}, and 200 points ahead means winning "
-    f"about 3 games in 4. A rating with ? is provisional (fewer than {PROVISIONAL_GAMES} rated games of this "
-    "game) and is listed after the settled ones."
-)
+def ratings_explained() -> str:
+    return (
+        f"-# Ratings read like chess's Elo: everyone starts at {RATING_START}, and 200 points ahead means winning "
+        f"about 3 games in 4. A rating with ? is provisional (fewer than {PROVISIONAL_GAMES} rated games of this "
+        "game) and is listed after the settled ones."
+    )
 
 
 def shown_rating(row: RatingRow) -> str:
@@ -1188,7 +1220,7 @@ def leaderboard(game_name: str, board: list[RatingRow], user_id: int) -> str:
     elif mine > TOP:
         lines.append("…")
         lines.append(_rating_line(mine, board[mine - 1]) + " ← you")
-    lines.append(RATINGS_EXPLAINED)
+    lines.append(ratings_explained())
     return "\n".join(lines)
 
 
@@ -1239,10 +1271,12 @@ def help_page(commands: Sequence[tuple[str, str]]) -> str:
 
 # -- conditional moves and the private analysis board --------------------------------------------------
 
-PREMOVE_HOW = (
-    "Add a line with `/premove line: e5; d4` (if they play `e5`, you answer `d4`); "
-    "longer lines go on turn by turn, and several lines make branches."
-)
+
+def premove_how() -> str:
+    return (
+        "Add a line with `/premove line: e5; d4` (if they play `e5`, you answer `d4`); "
+        "longer lines go on turn by turn, and several lines make branches."
+    )
 
 
 def _premove_line(turns: Sequence[tuple[str, bool]]) -> str:
@@ -1253,7 +1287,7 @@ def premoves(shown: Premoves) -> str:
     """A player's conditional moves shown back to them (privately): the list, and what the picture shows."""
     head = f"**Your conditional moves in {title(shown.match)}** (only you see them)"
     if not shown.lines:
-        return f"You have no conditional moves in {title(shown.match)}. {PREMOVE_HOW}"
+        return f"You have no conditional moves in {title(shown.match)}. {premove_how()}"
     said = "Saved. " if shown.added else ""
     if shown.replaced:
         said += f"It replaced {shown.replaced} {_plural(shown.replaced, 'line')} with another answer. "
@@ -1280,7 +1314,9 @@ def premoves_cleared(match: MatchRow, why: str, notation: str) -> str:
     )
 
 
-PREMOVES_CLEARED = "Your conditional moves in this match were removed."
+def premoves_removed() -> str:
+    return "Your conditional moves in this match were removed."
+
 
 EXPLORE_SAID = {
     "open": "Your analysis board: a private copy of the position.",
@@ -1602,7 +1638,10 @@ def review_legend(review: Review, turn: Any) -> tuple[str, str]:
     return (f"red: {name} played {turn.played}", f"green: the computer: {best}")
 
 
-REVIEW_FIRST_POINT = "Turning points"
+def review_first_point() -> str:
+    return "Turning points"
+
+
 REVIEW_PREVIOUS, REVIEW_NEXT = "◀ Previous", "Next ▶"
 
 
@@ -1761,11 +1800,26 @@ def _pack(lines: list[str], limit: int = MESSAGE_LIMIT) -> list[str]:
     return messages
 
 
-REVIEW_POINT_PICTURE = "A turning point of the review: the position, the move played and the computer's choice."
-REVIEW_GRAPH_PICTURE = "The review's graph: each side's chances turn by turn."
-PREMOVE_PICTURE = "Your conditional moves drawn on the board."
-EXPLORE_PICTURE = "Your exploration board (nothing is played)."
-STANDINGS_PICTURE = "The standings table."
+def review_point_picture() -> str:
+    return "A turning point of the review: the position, the move played and the computer's choice."
+
+
+def review_graph_picture() -> str:
+    return "The review's graph: each side's chances turn by turn."
+
+
+def premove_picture() -> str:
+    return "Your conditional moves drawn on the board."
+
+
+def explore_picture() -> str:
+    return "Your exploration board (nothing is played)."
+
+
+def standings_picture() -> str:
+    return "The standings table."
+
+
 _MENTION_OR_TIME = re.compile(r"<@!?\d+>|<t:\d+(?::[a-zA-Z])?>")
 _MARKS = re.compile(r"\*\*|__|`|\|\||\\(?=[^\w\s])")
 

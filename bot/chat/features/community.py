@@ -75,7 +75,7 @@ class CommunityCog(commands.Cog, name="Community"):
         prefix = ""
         if changes:  # Discord hides the command from non-admins; the service checks again
             await guilds.configure(guild_id, is_admin=interaction.permissions.manage_guild, **changes)
-            prefix = texts.SAVED.strip() + "\n"
+            prefix = texts.saved().strip() + "\n"
         shown = texts.server_settings(await guilds.settings(guild_id), self.chat.service.default_reminder_hours)
         await interaction.response.send_message(prefix + shown, ephemeral=True)
 

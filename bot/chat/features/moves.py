@@ -284,7 +284,7 @@ async def resign_and_announce(interaction: discord.Interaction, match_id: int) -
     outcome = await chat.service.resign(match_id, interaction.user.id)
 
     async def announce() -> None:
-        await interaction.response.edit_message(content=texts.YOU_RESIGNED, view=None)
+        await interaction.response.edit_message(content=texts.you_resigned(), view=None)
         if outcome.game is not None:
             with contextlib.suppress(Undelivered):  # logged and retried; the resignation itself is answered
                 await chat.announcer.announce(outcome)

@@ -42,7 +42,7 @@ class PremovesCog(commands.Cog, name="Premoves"):
         user_id = interaction.user.id
         if clear:
             await service.clear_premoves(match_id, user_id)
-            await interaction.response.send_message(texts.PREMOVES_CLEARED, ephemeral=True)
+            await interaction.response.send_message(texts.premoves_removed(), ephemeral=True)
             return
         if line is None or not line.strip():
             shown = await service.premoves(match_id, user_id)
@@ -55,7 +55,7 @@ class PremovesCog(commands.Cog, name="Premoves"):
         png = await service.line_picture(shown)
         assert png is not None
         content = texts.premoves(shown)
-        described = texts.described(texts.PREMOVE_PICTURE, content)
+        described = texts.described(texts.premove_picture(), content)
         await interaction.followup.send(
             content, file=png_file(png, "premove.png", description=described), ephemeral=True
         )
@@ -97,7 +97,7 @@ class PremovesCog(commands.Cog, name="Premoves"):
         await interaction.response.defer(ephemeral=True, thinking=True)  # a picture takes a moment
         shown = await self.chat.service.explore(match_id, interaction.user.id, step.value if step else "open", turn)
         content = texts.exploration(shown)
-        described = texts.described(texts.EXPLORE_PICTURE, content)
+        described = texts.described(texts.explore_picture(), content)
         await interaction.followup.send(
             content, file=png_file(shown.png, "explore.png", description=described), ephemeral=True
         )

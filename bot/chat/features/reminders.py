@@ -286,7 +286,7 @@ class ReminderLoop:
             channel = await self.client.create_dm(user or discord.Object(user_id))
             await channel.send(text, view=view)
         except discord.Forbidden:
-            return texts.DMS_CLOSED
+            return texts.dms_closed()
         except (discord.HTTPException, *TRANSIENT) as error:
             return describe_failure(error)
         return ""

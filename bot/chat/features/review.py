@@ -23,7 +23,7 @@ class TurningPointButton(
     """Show turning point ``index`` of a match's stored review: privately as a new message (``n``, from the
     public review), or in place of the private one it is pressed in (``e``: Previous / Next)."""
 
-    def __init__(self, match_id: int, index: int, mode: str, label: str = texts.REVIEW_FIRST_POINT) -> None:
+    def __init__(self, match_id: int, index: int, mode: str, label: str = texts.review_first_point()) -> None:
         super().__init__(
             discord.ui.Button(
                 label=label, style=discord.ButtonStyle.secondary, custom_id=f"hx:rv:{match_id}:{index}:{mode}"
@@ -70,7 +70,7 @@ async def show_turning_point(interaction: discord.Interaction, match_id: int, in
         await interaction.response.defer()
     point = await reviews.turning_point(review, index, texts.review_legend(review, review.turning_point(index)))
     content = texts.review_point(point)
-    described = texts.described(texts.REVIEW_POINT_PICTURE, content, review.match)
+    described = texts.described(texts.review_point_picture(), content, review.match)
     file = png_file(point.png, "turning-point.png", description=described)
     view = stepping_view(match_id, index, count)
     if mode == "n":
@@ -83,7 +83,7 @@ async def post_summary(interaction: discord.Interaction, chat: Chat, review: Rev
     graph = await chat.reviews.graph(review)
     view = summary_view(review.match.id) if review.result.turning_points else None
     content = texts.review_summary(review)
-    described = texts.described(texts.REVIEW_GRAPH_PICTURE, content, review.match)
+    described = texts.described(texts.review_graph_picture(), content, review.match)
     await interaction.edit_original_response(
         content=content, attachments=[png_file(graph, "review.png", description=described)], view=view
     )

@@ -86,7 +86,7 @@ class SettingsCog(commands.Cog, name="Settings"):
             await refusals.update(user_id, guild_id, **refusal_change)
         default_hours = await service.default_reminder_hours_in(guild_id)
         shown = await refusals.settings(user_id, guild_id)
-        text = (texts.SAVED if changed else "") + texts.preferences(prefs, default_hours)
+        text = (texts.saved() if changed else "") + texts.preferences(prefs, default_hours)
         text += "\n" + texts.challenge_settings(shown.challenges, shown.blocked)
         await interaction.response.send_message(text, ephemeral=True, allowed_mentions=mention_only(None))
 

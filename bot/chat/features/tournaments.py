@@ -133,7 +133,7 @@ class TournamentDesk:
             return
         kwargs: dict[str, Any] = {"allowed_mentions": mention_only(mentions)}
         if png is not None:
-            kwargs["file"] = png_file(png, STANDINGS_FILE, description=texts.described(texts.STANDINGS_PICTURE, text))
+            kwargs["file"] = png_file(png, STANDINGS_FILE, description=texts.described(texts.standings_picture(), text))
         try:
             await channel.send(text, **kwargs)
         except discord.HTTPException as error:
@@ -366,7 +366,7 @@ class TournamentCog(commands.GroupCog, name="Tournaments", group_name="tournamen
         await interaction.response.defer()
         png = await self.desk.standings_picture(table)
         content = texts.standings_text(table)
-        file = png_file(png, STANDINGS_FILE, description=texts.described(texts.STANDINGS_PICTURE, content))
+        file = png_file(png, STANDINGS_FILE, description=texts.described(texts.standings_picture(), content))
         await interaction.followup.send(content, file=file, allowed_mentions=mention_only(None))
 
     @app_commands.command(

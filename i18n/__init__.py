@@ -1,0 +1,120 @@
+"""The languages Hexplay speaks: gettext catalogs, and which language is being spoken now.
+
+Every sentence in the code is English and goes through :func:`t` (or :func:`tn` when it counts,
+:func:`pt` when the same English means two things). The French for it lives in a gettext catalog,
+``i18n/locale/fr/LC_MESSAGES/hexplay.po``, read with Babel; ``make translations`` collects new
+sentences into the catalogs (docs/translating.md).
+
+Which language: the chat layer decides per message (the interaction's locale for private answers, the
+server's for public posts, the player's stored language for DMs) and says it with :func:`speaking`.
+The choice is a context variable, so concurrent interactions in one process never mix languages, and
+code below the chat layer (the pictures, the words of a turn) needs no language argument.
+
+Placeholders are ``str.format`` fields named by what they hold (``{name} wins``), so a translation may
+reorder them; literal braces are doubled. The tests check that each translation keeps its fields.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+LANGUAGES = ("en", "fr")
+"""The languages with a complete catalog; English is the source language (no catalog)."""
+DEFAULT = "en"
+DOMAIN = "hexplay"
+LOCALE_DIR = Path(__file__).parent / "locale"
+
+_language: ContextVar[str] = ContextVar("language", default=DEFAULT)
+
+
+def language_of(locale: str | None) -> str:
+    """The language Hexplay speaks for a Discord locale (``fr``, ``en-US``, ``pt-BR``…) or a language code;
+    English for anything without a catalog."""
+    if not locale:
+        return DEFAULT
+    base = str(locale).replace("_", "-").split("-")[0].lower()
+    return base if base in LANGUAGES else DEFAULT
+
+
+def current() -> str:
+    """The language being spoken now."""
+    return _language.get()
+
+
+@contextmanager
+def speaking(language: str | None) -> Iterator[str]:
+    """Speak ``language`` (a language code or a Discord locale) inside the block."""
+    token = _language.set(language_of(language))
+    try:
+        yield _language.get()
+    finally:
+        _language.reset(token)
+
+
+def catalog_path(language: str) -> Path:
+    return LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@cache
+def translations(language: str) -> gettext.NullTranslations:
+    """The compiled catalog of ``language``; English is the source, so it has none.
+
+    The ``.po`` file is compiled in memory (Babel reads it, writes the binary form gettext loads), so the
+    repository holds only the text catalogs and no build step can leave a stale ``.mo`` behind. Fuzzy
+    entries are not used: a translation a tool guessed is not a translation.
+    """
+    if language == DEFAULT:
+        return gettext.NullTranslations()
+    from babel.messages.mofile import write_mo  # only when a language is first spoken
+    from babel.messages.pofile import read_po
+
+    with catalog_path(language).open("rb") as source:
+        catalog = read_po(source, locale=language, domain=DOMAIN)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return gettext.GNUTranslations(compiled)
+
+
+def t(message: str, /, **fields: Any) -> str:
+    """``message`` in the current language, its ``{fields}`` filled in."""
+    return translations(current()).gettext(message).format(**fields)
+
+
+def tn(singular: str, plural: str, count: int | float, /, **fields: Any) -> str:
+    """The form for ``count`` (``{count}`` is a field too): the language's plural rule picks it
+    (French says "0 partie", English "0 games")."""
+    chosen = translations(current()).ngettext(singular, plural, _whole(count))
+    return chosen.format(count=_shown(count), **fields)
+
+
+def pt(context: str, message: str, /, **fields: Any) -> str:
+    """``message`` where the same English means different things: ``pt("command name", "move")``."""
+    return translations(current()).pgettext(context, message).format(**fields)
+
+
+def N_(message: str) -> str:
+    """Marks a sentence kept as data (a table of labels) for the catalogs; translate it with :func:`t`
+    where it is said."""
+    return message
+
+
+def number(value: int | float) -> str:
+    """A number as the current language writes it: ``1.5`` in English, ``1,5`` in French."""
+    shown = str(int(value)) if float(value).is_integer() else f"{value:g}"
+    return shown.replace(".", ",") if current() == "fr" else shown
+
+
+def _whole(count: int | float) -> int:
+    return int(count) if float(count).is_integer() else 2  # 1.5 days: plural in English and French
+
+
+def _shown(count: int | float) -> str:
+    return number(count)
