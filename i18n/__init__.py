@@ -58,6 +58,13 @@ def speaking(language: str | None) -> Iterator[str]:
         _language.reset(token)
 
 
+def use(language: str | None) -> str:
+    """Speak ``language`` from now on in this task: for the start of a task of its own (an interaction's
+    handler), where no block encloses the work. Tasks started later copy it; other tasks never see it."""
+    _language.set(language_of(language))
+    return _language.get()
+
+
 def catalog_path(language: str) -> Path:
     return LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
 

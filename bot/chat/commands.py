@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 
 from games import GAMES
+from i18n import LANGUAGES
 
 from ..domain.errors import Refusal
 from ..domain.model import MatchRow
@@ -13,6 +14,17 @@ from . import texts
 from .context import chat_of
 
 GAME_CHOICES = [app_commands.Choice(name=info.name, value=info.id) for info in GAMES.values()]
+UNSET = "auto"  # the language choice that removes a choice made before
+
+
+def language_choices(unset: str) -> list[app_commands.Choice[str]]:
+    """/config and /settings language: each language Hexplay speaks, then ``unset`` (back to Discord's)."""
+    named = [app_commands.Choice(name=texts.language_name(code), value=code) for code in LANGUAGES]
+    return [*named, app_commands.Choice(name=unset, value=UNSET)]
+
+
+def chosen_language(choice: app_commands.Choice[str]) -> str | None:
+    return None if choice.value == UNSET else choice.value
 
 
 def guild_only(interaction: discord.Interaction) -> int:

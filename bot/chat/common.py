@@ -9,9 +9,12 @@ from typing import Any, cast
 
 import discord
 
+from i18n import use
+
 from ..domain.errors import DamagedMatch, Refusal, StorageDown, StorageFull
 from . import texts
 from .markup import fit
+from .speech import listen
 
 log = logging.getLogger(__name__)
 
@@ -82,8 +85,21 @@ async def explain(interaction: discord.Interaction, error: BaseException) -> Non
         await reply_error(interaction, texts.something_went_wrong())
 
 
+async def speak_to(interaction: discord.Interaction) -> None:
+    """Speak the person's language for the rest of this interaction's handler (bot/chat/speech.py)."""
+    chat: Any = getattr(interaction.client, "chat", None)  # the bot's context (chat/context.py)
+    if chat is None:
+        return
+    try:
+        await listen(chat.service.languages, interaction)
+    except Exception:  # the store is down: the locale Discord sent still says the language
+        log.warning("could not read or note the languages of an interaction", exc_info=True)
+        use(interaction.locale.value)
+
+
 async def guarded(interaction: discord.Interaction, action: Callable[[], Awaitable[Any]]) -> None:
     """Run a button's work; whatever goes wrong is explained to the presser (explain)."""
+    await speak_to(interaction)
     if stopping(interaction):
         await reply_error(interaction, texts.restarting())
         return
@@ -97,6 +113,7 @@ class HexplayTree(discord.app_commands.CommandTree):
     """The command tree: refuses new commands while the bot stops; explains every failure the same way."""
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        await speak_to(interaction)
         if not stopping(interaction):
             return True
         if interaction.type is not discord.InteractionType.autocomplete:  # suggestions simply stop

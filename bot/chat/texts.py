@@ -16,6 +16,7 @@ from typing import Any
 
 from games import AnyGame, Event
 from games import get as get_game
+from i18n import t
 
 from ..domain.bank import BankClock
 from ..domain.errors import Refusal
@@ -1848,3 +1849,35 @@ def replay_description(match: MatchRow, game: AnyGame) -> str:
         f"an animated replay of the match, {turns} {_plural(turns, 'turn')}. At its end: {_state_line(match, game)}",
         match,
     )
+
+
+# -- languages --------------------------------------------------------------------------------------
+
+
+def language_name(code: str) -> str:
+    """A language by its own name ("Français"), as people look for it in a list."""
+    return {"en": "English", "fr": "Français"}.get(code, code)
+
+
+def language_setting(chosen: str | None, spoken: str) -> str:
+    """/settings: the language of a person's answers and DMs."""
+    if chosen is not None:
+        return t(
+            "Language: {language} (your choice; `language: My Discord's language` to undo it).",
+            language=language_name(chosen),
+        )
+    return t("Language: {language}, as your Discord is set.", language=language_name(spoken))
+
+
+def server_language(chosen: str | None, spoken: str) -> str:
+    """/config: the language of the server's public posts."""
+    if chosen is not None:
+        return t("Language of public posts: {language}.", language=language_name(chosen))
+    return t("Language of public posts: {language}, the server's preferred locale.", language=language_name(spoken))
+
+
+REFUSALS["unknown_language"] = lambda f: t(
+    "Hexplay does not speak `{language}`; it speaks {known}.",
+    language=quoted(str(f["language"]), 20),
+    known=", ".join(language_name(code) for code in f["known"]),
+)

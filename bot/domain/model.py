@@ -241,6 +241,16 @@ class GuildSettings:
     reminder_hours: float | None = None
     clock: BankClock | None = None  # the bank clock a match gets when /play names no time control; None: none
     analysis: bool | None = None  # conditional moves and analysis boards in matches that do not say; None: allowed
+    language: str | None = None  # the public posts' language (/config language); None: the server's own locale
+
+
+@dataclass(frozen=True)
+class Languages:
+    """The languages stored for a server or a person: the one chosen in Hexplay (None: not chosen) and the one
+    Discord last said it uses (a server's preferred locale, a person's client), as Hexplay's codes."""
+
+    chosen: str | None = None
+    seen: str | None = None
 
 
 @dataclass

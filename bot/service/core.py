@@ -26,6 +26,7 @@ from ..domain.replay import replay
 from ..domain.seats import game_of, person_to_move, player_names, player_row, title, user_to_move
 from ..store.base import Store
 from .events import MatchEvents
+from .languages import Languages
 from .limits import ChallengeLimits, ReplayGate, StoredChallengeLimits
 from .locks import InProcessMatchLocks, MatchLocks
 from .pictures import Pictures
@@ -62,6 +63,7 @@ class MatchCore:
         self.limits: ChallengeLimits = limits or StoredChallengeLimits(store)
         self.events = events or MatchEvents()
         self.replays = replays or ReplayGate()
+        self.languages = Languages(store, self.clock)  # who is spoken to in which language (one cache a process)
         # Active matches whose move log this process has seen rebuild their stored position (or has written
         # itself, move by move): a fact no later write by any process undoes, since every write is a move
         # applied to a position so checked. Checked on a match's first use, so start-up does not grow with

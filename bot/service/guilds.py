@@ -14,6 +14,7 @@ from typing import Any
 from ..domain.errors import Refusal
 from ..domain.model import GuildSettings, MatchRow, SeatRow
 from .clocks import is_off, parse_clock
+from .languages import check as check_language
 from .lobby import MAX_DAYS_PER_MOVE, MIN_DAYS_PER_MOVE
 from .matches import MatchService
 
@@ -37,6 +38,7 @@ class Guilds:
         reminder_hours: Any = KEEP,
         clock_text: Any = KEEP,
         analysis: Any = KEEP,
+        language: Any = KEEP,
     ) -> GuildSettings:
         """Change the server's settings (each left out stays); ``clock_text``: the default bank clock, as
         ``72h+36h max 120h``, or "off" (matches then get the default days per move). A refusal changes nothing."""
@@ -53,6 +55,9 @@ class Guilds:
             ):
                 raise Refusal("default_time_limit_range", low=MIN_DAYS_PER_MOVE, high=MAX_DAYS_PER_MOVE)
             settings.days_per_move = days_per_move
+        if language is not KEEP:
+            check_language(language)
+            settings.language = language
         if reminder_hours is not KEEP:
             if reminder_hours is not None and not (math.isfinite(reminder_hours) and 1 <= reminder_hours <= 336):
                 raise Refusal("reminder_delay_range")

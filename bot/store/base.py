@@ -17,6 +17,7 @@ from ..domain.model import (
     ChallengeRefusal,
     ExplorationRow,
     GuildSettings,
+    Languages,
     MatchRow,
     MoveRow,
     OfferRow,
@@ -433,6 +434,28 @@ class Store(TournamentStore, Protocol):
     async def set_guild_settings(self, guild_id: int, settings: GuildSettings, now: float) -> None: ...
 
     async def active_matches_of_guild(self, guild_id: int, limit: int = 50) -> list[MatchRow]: ...
+
+    # -- languages -----------------------------------------------------------------------------
+
+    async def guild_languages(self, guild_id: int) -> Languages:
+        """The server's chosen language (``/config language``) and its preferred locale as last seen."""
+        ...
+
+    async def see_guild_language(self, guild_id: int, language: str, now: float) -> None:
+        """Note the server's preferred locale (its other settings untouched; a row made if there was none)."""
+        ...
+
+    async def player_languages(self, user_id: int) -> Languages:
+        """The language a person chose (``/settings language``) and the one their Discord used last."""
+        ...
+
+    async def see_player_language(self, user_id: int, language: str, now: float) -> None:
+        """Note the language of a person's latest interaction (their choice, if any, untouched)."""
+        ...
+
+    async def choose_player_language(self, user_id: int, language: str | None, now: float) -> None:
+        """A person's own choice of language; None goes back to their Discord's."""
+        ...
 
     # -- the gateway ----------------------------------------------------------------------
 

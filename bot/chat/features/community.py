@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from .. import texts
-from ..commands import GAME_CHOICES, guild_only
+from ..commands import GAME_CHOICES, chosen_language, guild_only, language_choices
 from ..common import mention_only
 from ..context import Chat
 
@@ -48,7 +48,9 @@ class CommunityCog(commands.Cog, name="Community"):
         reminder_hours="Default reminder delay in hours (1–336)",
         clock="Default bank clock instead of days, e.g. 72h+36h max 120h (initial + per turn, max cap); off: none",
         premoves="Allow conditional moves (/premove) and analysis boards (/explore) by default (yes unless set)",
+        language="The language of Hexplay's posts in this server (its own preferred locale unless set)",
     )
+    @app_commands.choices(language=language_choices("The server's own (Discord's preferred locale)"))
     @app_commands.default_permissions(manage_guild=True)
     async def config(
         self,
@@ -58,6 +60,7 @@ class CommunityCog(commands.Cog, name="Community"):
         reminder_hours: app_commands.Range[float, 1, 336] | None = None,
         clock: app_commands.Range[str, 1, 60] | None = None,
         premoves: bool | None = None,
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
         guild_id = guild_only(interaction)
         guilds = self.chat.guilds
@@ -72,11 +75,16 @@ class CommunityCog(commands.Cog, name="Community"):
             changes["clock_text"] = clock
         if premoves is not None:
             changes["analysis"] = premoves
+        if language is not None:
+            changes["language"] = chosen_language(language)
         prefix = ""
         if changes:  # Discord hides the command from non-admins; the service checks again
             await guilds.configure(guild_id, is_admin=interaction.permissions.manage_guild, **changes)
+            self.chat.service.languages.forget_guild(guild_id)
             prefix = texts.saved().strip() + "\n"
-        shown = texts.server_settings(await guilds.settings(guild_id), self.chat.service.default_reminder_hours)
+        settings = await guilds.settings(guild_id)
+        shown = texts.server_settings(settings, self.chat.service.default_reminder_hours)
+        shown += "\n" + texts.server_language(settings.language, await self.chat.service.languages.of_guild(guild_id))
         await interaction.response.send_message(prefix + shown, ephemeral=True)
 
     @app_commands.command(name="help", description="Hexplay's commands on one page")

@@ -8,10 +8,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from i18n import current, use
+
 from ...domain.errors import Refusal
 from ...domain.quiet import zones_like
 from .. import texts
-from ..commands import guild_only
+from ..commands import chosen_language, guild_only, language_choices
 from ..common import mention_only
 from ..context import Chat
 
@@ -33,6 +35,7 @@ class SettingsCog(commands.Cog, name="Settings"):
         quiet_hours="Quiet hours in your zone, e.g. 22:00-08:00 (the default)",
         block="Refuse challenges from this member, in every server",
         unblock="Take challenges from this member again",
+        language="The language of Hexplay's answers, DMs and reminders to you (your Discord's unless set)",
     )
     @app_commands.choices(
         via=[
@@ -43,6 +46,7 @@ class SettingsCog(commands.Cog, name="Settings"):
             app_commands.Choice(name="Everyone", value="everyone"),
             app_commands.Choice(name="Nobody", value="nobody"),
         ],
+        language=language_choices("My Discord's language"),
     )
     async def settings(
         self,
@@ -55,6 +59,7 @@ class SettingsCog(commands.Cog, name="Settings"):
         quiet_hours: app_commands.Range[str, 1, 20] | None = None,
         block: discord.User | None = None,
         unblock: discord.User | None = None,
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
         guild_id = guild_only(interaction)
         service = self.chat.service
@@ -63,7 +68,7 @@ class SettingsCog(commands.Cog, name="Settings"):
         if block is not None and block.bot:
             raise Refusal("block_a_bot", name=block.display_name)
         reminder_options = (reminders, delay_hours, via, quiet_zone, quiet_hours)
-        changed = any(option is not None for option in (*reminder_options, challenges, block, unblock))
+        changed = any(option is not None for option in (*reminder_options, challenges, block, unblock, language))
         refusal_change: dict[str, Any] = {
             "challenges": challenges.value if challenges else None,
             "block": (block.id, block.display_name) if block else None,
@@ -84,10 +89,15 @@ class SettingsCog(commands.Cog, name="Settings"):
             prefs = await service.preferences(user_id, guild_id)
         if challenges is not None or block is not None or unblock is not None:
             await refusals.update(user_id, guild_id, **refusal_change)
+        languages = service.languages
+        if language is not None:  # the answer is already in the new language
+            use((await languages.choose(user_id, chosen_language(language))).chosen or interaction.locale.value)
+        stored = await languages.stored(user_id)
         default_hours = await service.default_reminder_hours_in(guild_id)
         shown = await refusals.settings(user_id, guild_id)
         text = (texts.saved() if changed else "") + texts.preferences(prefs, default_hours)
         text += "\n" + texts.challenge_settings(shown.challenges, shown.blocked)
+        text += "\n" + texts.language_setting(stored.chosen, current())
         await interaction.response.send_message(text, ephemeral=True, allowed_mentions=mention_only(None))
 
     @settings.autocomplete("quiet_zone")

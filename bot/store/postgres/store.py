@@ -34,6 +34,7 @@ from ...domain.model import (
     ChallengeRefusal,
     ExplorationRow,
     GuildSettings,
+    Languages,
     MatchRow,
     MoveRow,
     OfferRow,
@@ -1303,7 +1304,7 @@ class PostgresStore(PostgresTournaments):
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         row = await self._fetchrow(
             "SELECT match_channel_id, days_per_move, reminder_hours, clock_bank, clock_increment, clock_cap,"
-            " analysis FROM guild_settings WHERE guild_id = $1",
+            " analysis, language FROM guild_settings WHERE guild_id = $1",
             guild_id,
         )
         return guild_settings_from(row)
@@ -1311,12 +1312,13 @@ class PostgresStore(PostgresTournaments):
     async def set_guild_settings(self, guild_id: int, settings: GuildSettings, now: float) -> None:
         await self._execute(
             "INSERT INTO guild_settings (guild_id, match_channel_id, days_per_move, reminder_hours, updated_at,"
-            " clock_bank, clock_increment, clock_cap, analysis) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+            " clock_bank, clock_increment, clock_cap, analysis, language)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
             " ON CONFLICT (guild_id)"
             " DO UPDATE SET match_channel_id = excluded.match_channel_id, days_per_move = excluded.days_per_move,"
             " reminder_hours = excluded.reminder_hours, updated_at = excluded.updated_at,"
             " clock_bank = excluded.clock_bank, clock_increment = excluded.clock_increment,"
-            " clock_cap = excluded.clock_cap, analysis = excluded.analysis",
+            " clock_cap = excluded.clock_cap, analysis = excluded.analysis, language = excluded.language",
             guild_id,
             settings.match_channel_id,
             settings.days_per_move,
@@ -1324,6 +1326,44 @@ class PostgresStore(PostgresTournaments):
             now,
             *clock_columns(settings.clock),
             None if settings.analysis is None else int(settings.analysis),
+            settings.language,
+        )
+
+    # -- languages -----------------------------------------------------------------------------
+
+    async def guild_languages(self, guild_id: int) -> Languages:
+        row = await self._fetchrow("SELECT language, seen_language FROM guild_settings WHERE guild_id = $1", guild_id)
+        return Languages(row[0], row[1]) if row is not None else Languages()
+
+    async def see_guild_language(self, guild_id: int, language: str, now: float) -> None:
+        await self._execute(
+            "INSERT INTO guild_settings (guild_id, updated_at, seen_language) VALUES ($1, $2, $3)"
+            " ON CONFLICT (guild_id) DO UPDATE SET seen_language = excluded.seen_language",
+            guild_id,
+            now,
+            language,
+        )
+
+    async def player_languages(self, user_id: int) -> Languages:
+        row = await self._fetchrow("SELECT chosen, seen FROM player_languages WHERE user_id = $1", user_id)
+        return Languages(row[0], row[1]) if row is not None else Languages()
+
+    async def see_player_language(self, user_id: int, language: str, now: float) -> None:
+        await self._execute(
+            "INSERT INTO player_languages (user_id, seen, updated_at) VALUES ($1, $2, $3)"
+            " ON CONFLICT (user_id) DO UPDATE SET seen = excluded.seen, updated_at = excluded.updated_at",
+            user_id,
+            language,
+            now,
+        )
+
+    async def choose_player_language(self, user_id: int, language: str | None, now: float) -> None:
+        await self._execute(
+            "INSERT INTO player_languages (user_id, chosen, updated_at) VALUES ($1, $2, $3)"
+            " ON CONFLICT (user_id) DO UPDATE SET chosen = excluded.chosen, updated_at = excluded.updated_at",
+            user_id,
+            language,
+            now,
         )
 
     async def active_matches_of_guild(self, guild_id: int, limit: int = 50) -> list[MatchRow]:

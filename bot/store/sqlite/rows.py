@@ -262,7 +262,8 @@ def guild_settings_from(row: Any) -> GuildSettings:
         return GuildSettings()
     clock = clock_from(row[3], row[4], row[5])
     analysis = None if row[6] is None else bool(row[6])
-    return GuildSettings(row[0], row[1], row[2], clock if isinstance(clock, BankClock) else None, analysis)
+    clock = clock if isinstance(clock, BankClock) else None
+    return GuildSettings(row[0], row[1], row[2], clock, analysis, language=row[7])
 
 
 def _turn_list(value: Any) -> list[str]:

@@ -33,6 +33,7 @@ from ...domain.model import (
     ChallengeRefusal,
     ExplorationRow,
     GuildSettings,
+    Languages,
     MatchRow,
     MoveRow,
     OfferRow,
@@ -1232,7 +1233,7 @@ class SqliteStore(SqliteTournaments):
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         row = await self._one(
             "SELECT match_channel_id, days_per_move, reminder_hours, clock_bank, clock_increment, clock_cap,"
-            " analysis FROM guild_settings WHERE guild_id = ?",
+            " analysis, language FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )
         return guild_settings_from(row)
@@ -1241,12 +1242,12 @@ class SqliteStore(SqliteTournaments):
         async with self.transaction() as db:
             await db.execute(
                 "INSERT INTO guild_settings (guild_id, match_channel_id, days_per_move, reminder_hours, updated_at,"
-                " clock_bank, clock_increment, clock_cap, analysis) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " clock_bank, clock_increment, clock_cap, analysis, language) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id)"
                 " DO UPDATE SET match_channel_id = excluded.match_channel_id, days_per_move = excluded.days_per_move,"
                 " reminder_hours = excluded.reminder_hours, updated_at = excluded.updated_at,"
                 " clock_bank = excluded.clock_bank, clock_increment = excluded.clock_increment,"
-                " clock_cap = excluded.clock_cap, analysis = excluded.analysis",
+                " clock_cap = excluded.clock_cap, analysis = excluded.analysis, language = excluded.language",
                 (
                     guild_id,
                     settings.match_channel_id,
@@ -1255,7 +1256,42 @@ class SqliteStore(SqliteTournaments):
                     now,
                     *clock_columns(settings.clock),
                     None if settings.analysis is None else int(settings.analysis),
+                    settings.language,
                 ),
+            )
+
+    # -- languages -----------------------------------------------------------------------------
+
+    async def guild_languages(self, guild_id: int) -> Languages:
+        row = await self._one("SELECT language, seen_language FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return Languages(*row) if row is not None else Languages()
+
+    async def see_guild_language(self, guild_id: int, language: str, now: float) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO guild_settings (guild_id, updated_at, seen_language) VALUES (?, ?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET seen_language = excluded.seen_language",
+                (guild_id, now, language),
+            )
+
+    async def player_languages(self, user_id: int) -> Languages:
+        row = await self._one("SELECT chosen, seen FROM player_languages WHERE user_id = ?", (user_id,))
+        return Languages(*row) if row is not None else Languages()
+
+    async def see_player_language(self, user_id: int, language: str, now: float) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO player_languages (user_id, seen, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET seen = excluded.seen, updated_at = excluded.updated_at",
+                (user_id, language, now),
+            )
+
+    async def choose_player_language(self, user_id: int, language: str | None, now: float) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO player_languages (user_id, chosen, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET chosen = excluded.chosen, updated_at = excluded.updated_at",
+                (user_id, language, now),
             )
 
     async def active_matches_of_guild(self, guild_id: int, limit: int = 50) -> list[MatchRow]:

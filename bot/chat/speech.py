@@ -1,0 +1,41 @@
+"""Which language each message is said in: the service decides (bot/service/languages.py), this applies it.
+
+An interaction's handler speaks its person's language from its first line (:func:`listen`, called by the
+command tree and by every button through ``guarded``), so private answers and refusals need nothing more.
+What is posted for everyone is said inside :func:`in_public` (the server's language), and what is sent to
+one person with no interaction to answer (a DM, a reminder) inside :func:`to_person`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import discord
+
+from i18n import speaking, use
+
+from ..service.languages import Languages
+
+
+async def listen(languages: Languages, interaction: discord.Interaction) -> str:
+    """Note the interaction's locales and speak its person's language for the rest of its handler."""
+    guild_locale = interaction.guild_locale.value if interaction.guild_locale is not None else None
+    spoken = await languages.interaction(
+        interaction.user.id, interaction.locale.value, interaction.guild_id, guild_locale
+    )
+    return use(spoken.private)
+
+
+@asynccontextmanager
+async def in_public(languages: Languages, guild_id: int | None) -> AsyncIterator[str]:
+    """Say what the block posts for everyone in the server in the server's language."""
+    with speaking(await languages.of_guild(guild_id)) as language:
+        yield language
+
+
+@asynccontextmanager
+async def to_person(languages: Languages, user_id: int) -> AsyncIterator[str]:
+    """Say what the block sends to one person, outside any interaction, in their language."""
+    with speaking(await languages.of_player(user_id)) as language:
+        yield language
