@@ -32,6 +32,7 @@ from ..service.matches import MatchService
 from . import texts
 from .common import landed_anyway, mention_only, png_file, reply_error
 from .homes import MatchHomes, describe_failure
+from .speech import in_public, to_person
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +75,12 @@ class Announcer:
 
         With ``unless_superseded`` (catch-up boards), nothing is posted once a later turn was stored:
         that turn's own board shows the position, and an older board after it would mislead.
+        The board is said in the server's language, whoever's interaction caused it.
         """
+        async with in_public(self.service.languages, outcome.match.guild_id):
+            return await self._announce(outcome, prefix, unless_superseded)
+
+    async def _announce(self, outcome: Outcome, prefix: str, unless_superseded: bool) -> Delivered | None:
         match = outcome.match
         if unless_superseded and await self._superseded(match):
             return None
@@ -180,9 +186,10 @@ class Announcer:
                 continue  # another process is posting it: look again later
             try:
                 outcome = await self.service.missed(match_id)
-                if await self.already_shown(outcome) or await self._superseded(outcome.match):
-                    return
-                delivered = await self._post(outcome.match, texts.delayed() + self.line(outcome), outcome)
+                async with in_public(self.service.languages, outcome.match.guild_id):
+                    if await self.already_shown(outcome) or await self._superseded(outcome.match):
+                        return
+                    delivered = await self._post(outcome.match, texts.delayed() + self.line(outcome), outcome)
             except Undelivered as error:
                 log.warning("match %s: board still not delivered after %d tries (%s)", match_id, attempt, error)
                 await self.service.release_announcement(match_id)
@@ -244,8 +251,9 @@ class Announcer:
             late = (discord.utils.utcnow() - interaction.created_at).total_seconds() > LATE_SECONDS
             if late:  # a slow moment: acknowledge now, or Discord drops the answer after 3 s
                 await interaction.response.defer(thinking=True)
-            png = await self.service.render(match, game, outcome.events)
-            kwargs = dict(content=self.line(outcome), **self.board_message(outcome, png))
+            async with in_public(self.service.languages, match.guild_id):  # the board is for everyone
+                png = await self.service.render(match, game, outcome.events)
+                kwargs = dict(content=self.line(outcome), **self.board_message(outcome, png))
             if late:
                 message_id: int | None = (await interaction.followup.send(wait=True, **kwargs)).id
             else:
@@ -307,8 +315,9 @@ class Announcer:
         await self.follow_conditional(outcome)
         if not outcome.finished or outcome.game is None:
             return
-        text = texts.ending_dm(outcome, self.service.clock.now())
         for user_id in outcome.ending_dm_user_ids:
+            async with to_person(self.service.languages, user_id):
+                text = texts.ending_dm(outcome, self.service.clock.now())
             try:
                 user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
                 await user.send(text, allowed_mentions=mention_only(None))
@@ -320,7 +329,8 @@ class Announcer:
         an interaction of its own) to each player whose lines it cleared; the board of the answer played."""
         last = outcome.changes[-1] if outcome.changes else None
         for user_id, why in outcome.premoves_cleared:
-            text = texts.premoves_cleared(outcome.match, why, last.notation if last is not None else "")
+            async with to_person(self.service.languages, user_id):
+                text = texts.premoves_cleared(outcome.match, why, last.notation if last is not None else "")
             try:
                 user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
                 await user.send(text, allowed_mentions=mention_only(None))
@@ -339,8 +349,8 @@ class Announcer:
                 continue
             try:
                 message = await channel.fetch_message(message_id)
-                await message.edit(
-                    content=texts.lapsed(message.content)[:2000], view=None, allowed_mentions=mention_only(None)
-                )
+                async with in_public(self.service.languages, outcome.match.guild_id):
+                    content = texts.lapsed(message.content)[:2000]
+                await message.edit(content=content, view=None, allowed_mentions=mention_only(None))
             except discord.HTTPException as error:  # its buttons still answer "no longer open"
                 log.info("match %s: could not retire the lapsed offer %s (%s)", outcome.match.id, message_id, error)

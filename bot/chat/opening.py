@@ -23,6 +23,7 @@ from . import texts
 from .announce import Announcer, Undelivered
 from .common import mention_only, png_file
 from .homes import channel_by_id, games_channel
+from .speech import in_public
 
 log = logging.getLogger(__name__)
 
@@ -45,8 +46,15 @@ class MatchOpening:
     ) -> int:
         """Give a started match its thread (when the channel allows it) and post the first board.
 
-        Returns the id of the channel or thread the first board went to (where the match is played).
+        Returns the id of the channel or thread the first board went to (where the match is played). Everything
+        is said in the server's language, even the fallback answer to the interaction (the players read it).
         """
+        async with in_public(self.service.languages, match.guild_id):
+            return await self._open_match(interaction, match, outcome, lobby_message)
+
+    async def _open_match(
+        self, interaction: discord.Interaction, match: MatchRow, outcome: Outcome, lobby_message: discord.Message | None
+    ) -> int:
         target = await self._match_thread(match, lobby_message or interaction.message)
         text, kwargs, png = await self._first_board(match, outcome)
         message: discord.Message | None = None
@@ -63,13 +71,17 @@ class MatchOpening:
         await self.service.mark_announced(match.id, match.version, message.channel.id, message.id)
         return message.channel.id
 
-    async def open_missed_match(self, outcome: Outcome, prefix: str = texts.posted_after_restart()) -> None:
+    async def open_missed_match(self, outcome: Outcome, after_restart: bool = True) -> None:
         """At start-up: a match that started just before a stop, its thread never opened, gets it now.
 
         Without this it would play in the channel for good. Its first board is posted there (retried in the
         background if Discord refuses it now). A match the bot started by itself (a tournament's round) opens
-        by the same path, without the restart's ``prefix``.
+        by the same path, without saying it was a restart.
         """
+        async with in_public(self.service.languages, outcome.match.guild_id):
+            await self._open_missed_match(outcome, texts.posted_after_restart() if after_restart else "")
+
+    async def _open_missed_match(self, outcome: Outcome, prefix: str) -> None:
         match = outcome.match
         channel = await channel_by_id(self.client, match.channel_id)
         lobby = None
@@ -164,7 +176,9 @@ class MatchOpening:
             await self.open_missed_match(outcome)  # stopped between its start and its thread
             return
         try:
-            await self.announcer.announce(outcome, prefix=texts.posted_after_restart(), unless_superseded=True)
+            async with in_public(self.service.languages, outcome.match.guild_id):
+                prefix = texts.posted_after_restart()
+            await self.announcer.announce(outcome, prefix=prefix, unless_superseded=True)
         except Undelivered:
             return  # logged, and retried in the background
         await self.announcer.notify_ending(outcome)
@@ -187,10 +201,10 @@ class MatchOpening:
             await self.service.paused_not_told(match_id)  # a later pass tries again
             return
         mentions = " ".join(f"<@{u}>" for u in match.human_ids())
+        async with in_public(self.service.languages, match.guild_id):
+            notice = texts.quarantine_notice(match)
         try:
-            await home.send(
-                f"{mentions} {texts.quarantine_notice(match)}", allowed_mentions=discord.AllowedMentions(users=True)
-            )
+            await home.send(f"{mentions} {notice}", allowed_mentions=discord.AllowedMentions(users=True))
         except discord.HTTPException as error:
             log.warning("match %s: could not tell its players it is paused (%s)", match_id, error)
             await self.service.paused_not_told(match_id)

@@ -164,7 +164,7 @@ class TournamentDesk:
         for outcome in claimed:
             match_id = outcome.match.id
             try:
-                await self.chat.opening.open_missed_match(outcome, prefix="")
+                await self.chat.opening.open_missed_match(outcome, after_restart=False)
             except Exception:  # Discord failed: the retry, another process's look, or start-up's catch-up opens it
                 log.exception("tournament %s: match %s could not be opened now", news.tournament.id, match_id)
             stored = await service.read(match_id)
