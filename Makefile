@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 LOCK := constraints.txt
 
-.PHONY: run sandbox test lint bench lock mutation clean
+.PHONY: run sandbox test lint bench lock mutation clean translations
 
 $(STAMP): pyproject.toml $(LOCK)
 	@if test -x $(PY); then echo "Updating .venv (pyproject.toml or $(LOCK) changed)…"; \
@@ -37,6 +37,11 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+
+# Collect the sentences the code says into i18n/locale/hexplay.pot and merge them into every language's catalog
+# (new ones arrive empty: tests/test_translations.py fails until they are translated). docs/translating.md.
+translations: $(STAMP)
+	$(PY) tools/translations.py
 
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py

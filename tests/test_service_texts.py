@@ -17,6 +17,7 @@ from __future__ import annotations
 import difflib
 import logging
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -31,11 +32,23 @@ from bot.service.matches import MatchService
 from bot.service.offers import Offers
 from bot.service.timelimits import TimeLimits
 from bot.store import open_store
+from i18n import speaking
 from tests.said import lobby_text, refusal_text, said, words
 
 pytestmark = pytest.mark.both_backends
 
 GOLDEN = Path(__file__).parent / "golden" / "service_texts.txt"
+GOLDEN_FRENCH = Path(__file__).parent / "golden" / "service_texts.fr.txt"
+# Words no French sentence holds: one in the French transcript is a sentence said outside the catalogs.
+ENGLISH_ONLY = frozenset(
+    re.findall(
+        r"\w+",
+        "the is are you your not with has have this that of and will was to in by for it be yes no move moves "
+        "turn turns match matches player players wins won left time day days hours game games board seat "
+        "seats ready waiting invited accepted joined draw resign resigned offer offers asked answer reminder "
+        "reminders snoozed vacation until out over started nobody everyone only already cannot can there here",
+    )
+)
 GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
 ALICE, BOB, CAROL, DAN = (101, "alice"), (102, "bob"), (103, "carol"), (104, "dan")
 HOUR, DAY = 3600.0, 86400.0
@@ -46,10 +59,12 @@ class Transcript:
 
     def __init__(self, clock: ManualClock) -> None:
         self.lines: list[str] = []
+        self.said: list[str] = []  # what players read, without the steps' labels
         self.clock = clock
 
     def say(self, label: str, text: object) -> None:
         self.lines.append(f"{label}: {text}")
+        self.said.append(str(text))
 
     async def do(self, label: str, awaitable):
         result = await awaitable
@@ -60,7 +75,8 @@ class Transcript:
         try:
             result = await awaitable
         except Refusal as error:
-            self.say(label, f"refused: {refusal_text(error)}")
+            self.lines.append(f"{label}: refused: {refusal_text(error)}")
+            self.said.append(refusal_text(error))
         else:
             self.say(label, f"NOT REFUSED ({result!r})")
 
@@ -292,6 +308,24 @@ async def reminder_session(service: MatchService, clock: ManualClock, t: Transcr
 
 
 async def test_what_players_read_matches_the_reviewed_transcript(env, caplog):
+    await read_the_session(env, caplog, GOLDEN)
+
+
+@pytest.mark.sqlite_only  # the words do not depend on the backend
+async def test_in_french_what_players_read_matches_its_transcript_and_holds_no_english(env, caplog):
+    with speaking("fr"):
+        said = await read_the_session(env, caplog, GOLDEN_FRENCH)
+    english = sorted({(word, line) for line in said for word in readable_words(line) if word.lower() in ENGLISH_ONLY})
+    assert english == [], f"English in French sentences: {english[:20]}"
+
+
+def readable_words(line: str) -> list[str]:
+    """The words of a line, leaving out code, mentions, times, names of games and people, and notation."""
+    line = re.sub(r"`[^`]*`|<[^>]*>|Play Bai|\b(alice|bob|carol|dan)\b|\b\w*\d\w*\b", " ", line)
+    return re.findall(r"[A-Za-zÀ-ÿ]+", line)
+
+
+async def read_the_session(env, caplog, golden: Path) -> list[str]:
     service, clock = env
     caplog.set_level(logging.WARNING, logger="bot")
     t = Transcript(clock)
@@ -301,11 +335,12 @@ async def test_what_players_read_matches_the_reviewed_transcript(env, caplog):
     await reminder_session(service, clock, t)
     text = "\n".join(t.lines) + "\n"
     if os.environ.get("HEXPLAY_UPDATE_GOLDEN"):
-        GOLDEN.write_text(text)
-    expected = GOLDEN.read_text()
+        golden.write_text(text)
+    expected = golden.read_text()
     if text != expected:
         diff = "".join(difflib.unified_diff(expected.splitlines(True), text.splitlines(True), "golden", "now"))
-        pytest.fail(f"what players read changed (HEXPLAY_UPDATE_GOLDEN=1 rewrites {GOLDEN.name}):\n{diff}")
+        pytest.fail(f"what players read changed (HEXPLAY_UPDATE_GOLDEN=1 rewrites {golden.name}):\n{diff}")
+    return t.said
 
 
 def test_every_refusal_the_code_raises_has_its_sentence():
