@@ -8,14 +8,21 @@ one person with no interaction to answer (a DM, a reminder) inside :func:`to_per
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable
+from contextlib import AbstractContextManager, asynccontextmanager
+from contextvars import ContextVar
+from typing import Any, TypeVar, cast
 
 import discord
 
-from i18n import speaking, use
+from i18n import current, speaking, use
 
 from ..service.languages import Languages
+
+T = TypeVar("T")
+
+
+_private: ContextVar[str | None] = ContextVar("private_language", default=None)
 
 
 async def listen(languages: Languages, interaction: discord.Interaction) -> str:
@@ -24,7 +31,21 @@ async def listen(languages: Languages, interaction: discord.Interaction) -> str:
     spoken = await languages.interaction(
         interaction.user.id, interaction.locale.value, interaction.guild_id, guild_locale
     )
+    _private.set(spoken.private)
     return use(spoken.private)
+
+
+def privately() -> AbstractContextManager[str]:
+    """Inside a public block, what is said to the interaction's person alone (an ephemeral answer)."""
+    return speaking(_private.get() or current())
+
+
+async def publicly(interaction: discord.Interaction, work: Awaitable[T]) -> T:
+    """Run a flow that posts for everyone (a lobby, an offer) in the server's language; a refusal it raises
+    leaves the block and is explained in the person's own."""
+    languages = cast(Any, interaction.client).chat.service.languages  # the bot's context (chat/context.py)
+    async with in_public(languages, interaction.guild_id):
+        return await work
 
 
 @asynccontextmanager
