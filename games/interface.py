@@ -340,8 +340,9 @@ class Game(ABC, Generic[ActionT]):
         """Order actions for suggestions, most useful first. Override per game."""
         return actions
 
-    def builder_path(self, action: ActionT) -> tuple[str, ...]:
-        """The menus a turn builder walks before offering ``action`` (e.g. Bump: its piece, then its target).
+    def builder_path(self, action: ActionT, say: Say = plain) -> tuple[str, ...]:
+        """The menus a turn builder walks before offering ``action`` (e.g. Bump: its piece, then its target),
+        labelled through ``say``.
 
         Empty (the default): the action is offered directly. A game with hundreds of single-action turns
         groups them so each menu stays small (Discord's menus hold 25 options).
