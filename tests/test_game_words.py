@@ -1,0 +1,68 @@
+"""The games' words for players: the engines' reasons as templates, turns worded through ``say``, and every
+string of the games' data marked for translation (bot/chat/game_words.py)."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import pytest
+
+from bot.chat import game_words
+from bot.service.engine_words import Reason
+from games import Event, IllegalMove, new_game
+from games.registry import GAMES
+
+
+@pytest.mark.parametrize("info", list(GAMES.values()), ids=lambda info: info.id)
+def test_every_string_of_a_games_info_is_marked_for_translation(info):
+    said = [*info.seat_names, info.summary, *(spec.description for spec in info.options)]
+    said += [quick.label for quick in info.quick_actions]
+    missing = [text[:60] for text in said if text not in game_words.WORDS]
+    assert not missing, f"add these to bot/chat/game_words.py: {missing}"
+
+
+def test_an_illegal_move_keeps_its_template_and_fields():
+    game = new_game("begird")
+    game.play_turn("e5")
+    with pytest.raises(IllegalMove) as caught:
+        game.play_turn("E5")
+    error = caught.value
+    assert error.template == "{cell} is occupied by a {colour} stone"
+    assert error.fields == {"cell": "e5", "colour": "Black"}
+    assert str(error) == "e5 is occupied by a Black stone"
+    for twin in (copy.deepcopy(error), pickle.loads(pickle.dumps(error))):  # process pools, copies
+        assert (type(twin), twin.template, twin.fields, str(twin)) == (
+            IllegalMove,
+            error.template,
+            error.fields,
+            str(error),
+        )
+    braces = IllegalMove("not a Bump action: {action!r}", action={"a": 1})
+    assert str(braces) == "not a Bump action: {'a': 1}" and pickle.loads(pickle.dumps(braces)).fields == {
+        "action": {"a": 1}
+    }
+    refused = Reason.of(error)  # what a refusal carries: the sentence now, the template for later
+    assert refused == str(error) and (refused.template, refused.english) == (error.template, str(error))
+
+
+def shouting(template, /, **fields):
+    return "<" + template.upper() + ">" + repr(sorted(fields.items()))
+
+
+def test_turns_and_actions_are_worded_by_the_say_they_are_handed():
+    playbai = new_game("playbai")
+    goal = [Event("move", seat=1, src="b2", dst="c2"), Event("goal", seat=1, data=(("score", (1, 0)), ("wins", False)))]
+    assert playbai.describe_turn(goal, "b2-c2") == "b2-c2 — GOAL! 1–0"
+    assert (
+        playbai.describe_turn(goal, "b2-c2", say=shouting)
+        == "<{TURN} — GOAL! {SCORE}>[('score', '1–0'), ('turn', 'b2-c2')]"
+    )
+    bump = new_game("bump")
+    guard = [Event("guard", seat=1, cell="C2")]
+    assert bump.describe_turn(guard, "03,05") == "03,05 — Guard your center!"
+    assert bump.describe_turn(guard, "03,05", say=shouting) == "03,05 — <GUARD YOUR CENTER!>[]"
+    assert bump.describe_action(("pass",), say=shouting) == "<{ACTION} — MOVE NOTHING>[('action', 'pass')]"
+    bide = new_game("bide", 2)
+    assert bide.describe_action(-1) == "bide — keep your 1 disc in hand"
+    assert bide.describe_action(-1, say=shouting) == "<BIDE — KEEP YOUR {COUNT} DISC IN HAND>[('count', 1)]"
