@@ -330,12 +330,7 @@ class Bump(TurnBookkeeping[BumpAction]):
             "total": k + turn,
             "most": MAX_POINTS,
         }
-        if k == 1 and turn == 1:
-            return IllegalMove(
-                "{move} needs {shifts} shift and {points} point of turning (from {old} to {facing}): "
-                "{total} is more than {most}",
-                **facts,
-            )
+        # More than MAX_POINTS (3) in all: one shift means three points of turning, one point three shifts.
         if k == 1:
             return IllegalMove(
                 "{move} needs {shifts} shift and {points} points of turning (from {old} to {facing}): "

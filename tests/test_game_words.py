@@ -11,6 +11,7 @@ import pytest
 from bot.chat import game_words
 from bot.service.engine_words import Reason
 from games import Event, IllegalMove, new_game
+from games.bump import Bump, _too_many_choices
 from games.registry import GAMES
 
 
@@ -66,3 +67,28 @@ def test_turns_and_actions_are_worded_by_the_say_they_are_handed():
     bide = new_game("bide", 2)
     assert bide.describe_action(-1) == "bide — keep your 1 disc in hand"
     assert bide.describe_action(-1, say=shouting) == "<BIDE — KEEP YOUR {COUNT} DISC IN HAND>[('count', 1)]"
+
+
+@pytest.mark.parametrize(
+    ("move", "reason"),
+    [
+        ("03,04-3", "03,04-3 needs 1 shift and 3 points of turning (from 0 to 3): 4 is more than 3"),
+        ("03,06-1", "03,06-1 needs 3 shifts and 1 point of turning (from 0 to 1): 4 is more than 3"),
+        ("03,05-2", "03,05-2 needs 2 shifts and 2 points of turning (from 0 to 2): 4 is more than 3"),
+    ],
+)
+def test_a_bump_move_too_long_counts_its_shifts_and_points_in_words(move, reason):
+    bump = Bump.from_position(2, None, {"pieces": {"03": [1, 0], "39": [2, 0]}, "to_move": 1})
+    with pytest.raises(IllegalMove) as caught:
+        bump.play_turn(move)
+    assert str(caught.value) == reason
+
+
+def test_too_many_choices_counts_in_words():
+    said = [str(_too_many_choices(count, extra)) for count, extra in ((1, 1), (1, 2), (0, 1), (2, 3))]
+    assert said == [
+        "this move has 1 choice; remove the last 1 entry",
+        "this move has 1 choice; remove the last 2 entries",
+        "this move has 0 choices; remove the last 1 entry",
+        "this move has 2 choices; remove the last 3 entries",
+    ]
