@@ -92,3 +92,48 @@ def test_too_many_choices_counts_in_words():
         "this move has 0 choices; remove the last 1 entry",
         "this move has 2 choices; remove the last 3 entries",
     ]
+
+
+def extracted_from_games() -> set[str]:
+    """The sentences the catalog tool reads in games/ (tools/translations.py's keywords)."""
+    from babel.messages.extract import extract_from_dir
+
+    from tools.translations import KEYWORDS, ROOT
+
+    found = extract_from_dir(ROOT / "games", method_map=[("**.py", "python")], keywords=KEYWORDS)
+    return {message for _, _, message, _, _ in found if isinstance(message, str)}
+
+
+def test_every_reason_an_engine_gives_is_a_sentence_the_catalogs_collect():
+    """A reason built at run time (an f-string, a variable) would reach French players in English."""
+    collected = extracted_from_games()
+    tried = {
+        "bide": ["e5", "e5", "z9", "e55", "", "bide", "e5,d4", "pass,e5", "x1"],
+        "begird": ["e5", "e5", "swap", "q1", "a99", "e6,e7", "pie"],
+        "playbai": ["e2-e1", "b2-c9", "e5>b5", "hello", "e2^north", "e2-e2", "e2-h2", "a1-a2", "e2-e3,e3-e4,e4-e5"],
+        "bump": [
+            "99",
+            "03,05-4",
+            "R",
+            "c3",
+            "R,01",
+            "R,01-9",
+            "03,04 (06)",
+            "pass (04)",
+            "0",
+            "0123",
+            "035",
+            "(",
+            "09,39-1",
+        ],
+    }
+    reasons = set()
+    for game_id, turns in tried.items():
+        game = new_game(game_id)
+        for turn in turns:
+            try:
+                game.play_turn(turn)
+            except IllegalMove as error:
+                reasons.add(error.template)
+    assert len(reasons) > 25
+    assert reasons <= collected, sorted(reasons - collected)
