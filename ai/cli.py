@@ -54,7 +54,7 @@ def _level(name: str) -> str:
     try:
         return get_level(name).name
     except ValueError as error:
-        raise GameError(str(error)) from None
+        raise GameError("{reason}", reason=error) from None
 
 
 def run_turn(args: argparse.Namespace, game: AnyGame) -> int:
@@ -64,7 +64,7 @@ def run_turn(args: argparse.Namespace, game: AnyGame) -> int:
         try:
             game.play_turn(turn)
         except GameError as error:
-            raise GameError(f"turn {index + 1} ({turn}): {error}") from None
+            raise GameError("turn {number} ({turn}): {reason}", number=index + 1, turn=turn, reason=error) from None
     if game.is_over:
         raise GameError("the game is over: there is no turn to play")
     choice = choose_turn(game, level, seed=args.seed)

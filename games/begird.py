@@ -72,7 +72,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -84,8 +84,10 @@ from .interface import (
     IllegalMove,
     OptionSpec,
     QuickAction,
+    Say,
     StateError,
     TurnBookkeeping,
+    plain,
 )
 
 SWAP = -1
@@ -347,16 +349,16 @@ class Begird(TurnBookkeeping[int]):
         colour = self.current
         if action == SWAP:
             if not self.swap_allowed():
-                raise IllegalMove(self._why_no_swap())
+                raise self._why_no_swap()
             self.swapped = True
             self._turn.append(SWAP)
             self.last_action = SWAP
             return [Event("swap", seat=colour)]
         cells = self.cells
         if type(action) is not int or not 0 <= action < len(cells):
-            raise IllegalMove(f"no such cell: {action!r}")
+            raise IllegalMove("no such cell: {cell!r}", cell=action)
         if cells[action]:
-            raise IllegalMove(self._occupied_message(action))
+            raise self._occupied_message(action)
         self._turn.append(action)
         self.last_action = action
         events = [Event("place", seat=colour, cell=self.board.names[action])]
@@ -423,17 +425,19 @@ class Begird(TurnBookkeeping[int]):
 
     # -- errors that explain ---------------------------------------------------------
 
-    def _why_no_swap(self) -> str:
+    def _why_no_swap(self) -> IllegalMove:
         if self._turn:
-            return "one stone per turn: swap must be the whole turn"
+            return IllegalMove("one stone per turn: swap must be the whole turn")
         if self._ply == 0:
-            return "swap is only possible on the second turn, as White's answer to Black's first stone"
+            return IllegalMove("swap is only possible on the second turn, as White's answer to Black's first stone")
         if self.swapped:
-            return "the colours have already been swapped; swap can be used only once"
-        return "swap (the pie rule) is only possible on the second turn of the game; it is too late now"
+            return IllegalMove("the colours have already been swapped; swap can be used only once")
+        return IllegalMove("swap (the pie rule) is only possible on the second turn of the game; it is too late now")
 
-    def _occupied_message(self, i: int) -> str:
-        return f"{self.board.names[i]} is occupied by a {SEAT_COLOURS[self.cells[i] - 1]} stone"
+    def _occupied_message(self, i: int) -> IllegalMove:
+        return IllegalMove(
+            "{cell} is occupied by a {colour} stone", cell=self.board.names[i], colour=SEAT_COLOURS[self.cells[i] - 1]
+        )
 
     # -- notation ------------------------------------------------------------------
 
@@ -443,48 +447,76 @@ class Begird(TurnBookkeeping[int]):
             raise IllegalMove("the game is over")
         if token in ("swap", "pie"):
             if not self.swap_allowed():
-                raise IllegalMove(self._why_no_swap())
+                raise self._why_no_swap()
             return SWAP
         try:
             i = self.board.parse(token)
         except CellNameError as error:
-            raise IllegalMove(str(error)) from None
+            raise IllegalMove(error.template, **error.fields) from None
         if self.cells[i]:
-            raise IllegalMove(self._occupied_message(i))
+            raise self._occupied_message(i)
         if self._turn:
-            raise IllegalMove(f"one stone per turn: {token} cannot follow {self.format_turn(self._turn)}")
+            raise IllegalMove(
+                "one stone per turn: {action} cannot follow {played}", action=token, played=self.format_turn(self._turn)
+            )
         return i
 
     def format_action(self, action: int) -> str:
         return "swap" if action == SWAP else self.board.names[action]
 
-    def describe_action(self, action: int) -> str:
+    def describe_action(self, action: int, say: Say = plain) -> str:
         if action == SWAP:
             first = next((self.board.names[i] for i, v in enumerate(self.cells) if v == BLACK), "?")
-            return f"swap — take Black and its stone on {first}; the other player places next as White"
+            return say("swap — take Black and its stone on {cell}; the other player places next as White", cell=first)
         name = self.board.names[action]
         lay = self.layout
         touched = lay.islands_of(lay.cell_masks[action])
         if touched:
-            hint = f"{name} — touches island{'s' * (len(touched) > 1)} " + " and ".join(map(str, touched))
+            islands = _listed(touched, say)
+            if len(touched) > 1:
+                hint = say("{cell} — touches islands {islands}", cell=name, islands=islands)
+            else:
+                hint = say("{cell} — touches island {islands}", cell=name, islands=islands)
         else:
             gaps = lay.island_distance[action]
             near = min(gaps)
             which = [k + 1 for k, g in enumerate(gaps) if g == near]
-            cells = f"{near} cell{'s' * (near != 1)}"
             if len(which) <= 2:
-                hint = f"{name} — {cells} from island{'s' * (len(which) > 1)} " + " and ".join(map(str, which))
+                islands = _listed(which, say)
+                if near == 1 and len(which) == 1:
+                    hint = say("{cell} — {count} cell from island {islands}", cell=name, count=near, islands=islands)
+                elif near == 1:
+                    hint = say("{cell} — {count} cell from islands {islands}", cell=name, count=near, islands=islands)
+                elif len(which) == 1:
+                    hint = say("{cell} — {count} cells from island {islands}", cell=name, count=near, islands=islands)
+                else:
+                    hint = say("{cell} — {count} cells from islands {islands}", cell=name, count=near, islands=islands)
             else:  # far from many at once (the middle): what matters is the rule, not a list (issue 26)
-                hint = (
-                    f"{name} — {cells} from {len(which)} islands; to win, a group must touch islands "
-                    f"spanning {lay.need} of the {lay.island_count}"
-                )
+                facts = {
+                    "cell": name,
+                    "count": near,
+                    "islands": len(which),
+                    "need": lay.need,
+                    "total": lay.island_count,
+                }
+                if near == 1:
+                    hint = say(
+                        "{cell} — {count} cell from {islands} islands; to win, a group must touch islands "
+                        "spanning {need} of the {total}",
+                        **facts,
+                    )
+                else:
+                    hint = say(
+                        "{cell} — {count} cells from {islands} islands; to win, a group must touch islands "
+                        "spanning {need} of the {total}",
+                        **facts,
+                    )
         colour = self.to_move
         if colour is not None and not self.cells[action]:
             if self._would_win(action, colour):
-                hint += "; wins the game"
+                hint = say("{hint}; wins the game", hint=hint)
             elif self._would_win(action, 3 - colour):
-                hint += "; blocks a winning cell of the opponent"
+                hint = say("{hint}; blocks a winning cell of the opponent", hint=hint)
         return hint
 
     def would_win(self, i: int, colour: int) -> bool:
@@ -541,7 +573,7 @@ class Begird(TurnBookkeeping[int]):
         try:
             return self.board.names[self.board.parse(text)]
         except CellNameError as error:
-            raise IllegalMove(str(error)) from None
+            raise IllegalMove(error.template, **error.fields) from None
 
     # -- resignation ---------------------------------------------------------------
 
@@ -591,9 +623,11 @@ class Begird(TurnBookkeeping[int]):
             for name, colour in board.items():
                 i = game.board.parse(name)
                 if any(i == j for j, _ in placed):
-                    raise StateError(f"{name} is listed twice")
+                    raise StateError("{name} is listed twice", name=name)
                 if not isinstance(colour, int) or isinstance(colour, bool) or colour not in (BLACK, WHITE):
-                    raise StateError(f"{name}: colour {colour!r} is not 1 (Black) or 2 (White)")
+                    raise StateError(
+                        "{name}: colour {colour!r} is not 1 (Black) or 2 (White)", name=name, colour=colour
+                    )
                 placed.append((i, colour))
             swapped = position.get("swapped", False)
             if not isinstance(swapped, bool):
@@ -606,11 +640,11 @@ class Begird(TurnBookkeeping[int]):
             to_move_given = "to_move" in position
             to_move = position.get("to_move")
         except CellNameError as error:
-            raise StateError(str(error)) from None
+            raise StateError(error.template, **error.fields) from None
         except (AttributeError, TypeError, ValueError) as error:
             if isinstance(error, StateError):
                 raise
-            raise StateError(f"malformed Begird position: {error}") from None
+            raise StateError("malformed Begird position: {error}", error=error) from None
         wins: dict[int, int] = {}
         for i, colour in placed:
             if game._place(i, colour):
@@ -656,7 +690,7 @@ class Begird(TurnBookkeeping[int]):
             try:
                 self.last_action = self.board.parse(last)
             except CellNameError as error:
-                raise StateError(str(error)) from None
+                raise StateError(error.template, **error.fields) from None
 
     # -- text ----------------------------------------------------------------------
 
@@ -731,3 +765,11 @@ Begird.info = GameInfo(
     quick_actions=(QuickAction("swap", "Swap"),),
     game_class=Begird,
 )
+
+
+def _listed(items: Sequence[object], say: Say) -> str:
+    """``1 and 2 and 3``: the joining word said in the reader's language."""
+    joined = str(items[0])
+    for item in items[1:]:
+        joined = say("{before} and {after}", before=joined, after=item)
+    return joined

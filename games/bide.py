@@ -27,8 +27,10 @@ from .interface import (
     IllegalMove,
     OptionSpec,
     QuickAction,
+    Say,
     StateError,
     TurnBookkeeping,
+    plain,
 )
 
 BIDE = -1
@@ -160,15 +162,15 @@ class Bide(TurnBookkeeping[int]):
         turn = self._turn
         if action == BIDE:
             if not self.bide_allowed():
-                raise IllegalMove(self._why_no_bide())
+                raise self._why_no_bide()
             turn.append(BIDE)
             return [Event("bide", seat=seat, data=(("hand", self.hands[i]),))]
         if turn and (turn[0] == BIDE or self.hands[i] == 0):
             raise IllegalMove("your hand is empty: the turn is complete")
         if not (0 <= action < len(self.cells)):
-            raise IllegalMove(f"no such point: {action!r}")
+            raise IllegalMove("no such point: {point!r}", point=action)
         if self.cells[action]:
-            raise IllegalMove(self._occupied_message(action))
+            raise self._occupied_message(action)
         turn.append(action)
         self.hands[i] -= 1
         events = self._place(action, seat)
@@ -204,7 +206,7 @@ class Bide(TurnBookkeeping[int]):
         if self.is_over:
             raise IllegalMove("the game is over")
         if not self.can_end_turn():
-            raise IllegalMove(self._why_not_complete())
+            raise self._why_not_complete()
         seat = self.current
         assert seat is not None
         i = seat - 1
@@ -226,27 +228,28 @@ class Bide(TurnBookkeeping[int]):
 
     # -- errors that explain ------------------------------------------------------
 
-    def _why_no_bide(self) -> str:
+    def _why_no_bide(self) -> IllegalMove:
         if self._turn:
-            return "bide must be the whole turn"
+            return IllegalMove("bide must be the whole turn")
         i = self._seat_index()
         if self.owed[i]:
-            n = self.hands[i]
-            return f"you owe a release: place every disc in your hand ({n})"
-        return "your pool is empty, so you cannot bide: play or release"
+            return IllegalMove("you owe a release: place every disc in your hand ({count})", count=self.hands[i])
+        return IllegalMove("your pool is empty, so you cannot bide: play or release")
 
-    def _why_not_complete(self) -> str:
+    def _why_not_complete(self) -> IllegalMove:
         i = self._seat_index()
         left = self.hands[i]
         if not self._turn:
-            return "the turn has not started"
+            return IllegalMove("the turn has not started")
         if self.owed[i]:
-            return f"you owe a release: place every disc in your hand ({left} more)"
-        return f"a release places every disc in your hand: {left} more to place"
+            return IllegalMove("you owe a release: place every disc in your hand ({count} more)", count=left)
+        return IllegalMove("a release places every disc in your hand: {count} more to place", count=left)
 
-    def _occupied_message(self, point: int) -> str:
+    def _occupied_message(self, point: int) -> IllegalMove:
         owner = self.cells[point]
-        return f"{self.board.names[point]} is occupied by a {SEAT_COLOURS[owner - 1]} disc"
+        return IllegalMove(
+            "{cell} is occupied by a {colour} disc", cell=self.board.names[point], colour=SEAT_COLOURS[owner - 1]
+        )
 
     # -- notation ------------------------------------------------------------------
 
@@ -256,41 +259,47 @@ class Bide(TurnBookkeeping[int]):
             if self.is_over:
                 raise IllegalMove("the game is over")
             if not self.bide_allowed():
-                raise IllegalMove(self._why_no_bide())
+                raise self._why_no_bide()
             return BIDE
         try:
             point = self.board.parse(token)
         except CellNameError as error:
-            raise IllegalMove(str(error)) from None
+            raise IllegalMove(error.template, **error.fields) from None
         if self.is_over:
             raise IllegalMove("the game is over")
         if self.cells[point]:
-            raise IllegalMove(self._occupied_message(point))
+            raise self._occupied_message(point)
         if self._turn:
             if self._turn[0] == BIDE:
-                raise IllegalMove(f"bide is a whole turn: {token} cannot follow it")
+                raise IllegalMove("bide is a whole turn: {action} cannot follow it", action=token)
             if self.hands[self._seat_index()] == 0:
                 placed = ",".join(self.format_action(a) for a in self._turn)
                 raise IllegalMove(
-                    f"your hand is empty after {placed}, so {token} cannot be placed "
-                    "(a release places only the discs in your hand)"
+                    "your hand is empty after {placed}, so {action} cannot be placed "
+                    "(a release places only the discs in your hand)",
+                    placed=placed,
+                    action=token,
                 )
         return point
 
     def format_action(self, action: int) -> str:
         return "bide" if action == BIDE else self.board.names[action]
 
-    def describe_action(self, action: int) -> str:
+    def describe_action(self, action: int, say: Say = plain) -> str:
         if action == BIDE:
-            i = self._seat_index()
-            return f"bide — keep your {self.hands[i]} disc{'s' * (self.hands[i] != 1)} in hand"
+            count = self.hands[self._seat_index()]
+            if count == 1:
+                return say("bide — keep your {count} disc in hand", count=count)
+            return say("bide — keep your {count} discs in hand", count=count)
         value = self.board.edge_distance[action]
         trial = self.copy()
         pushed = sum(1 for e in trial._place(action, self.current or 1) if e.kind == "push")
-        hint = f"{self.format_action(action)} — value {value}"
-        if pushed:
-            hint += f", pushes {pushed} disc{'s' * (pushed != 1)}"
-        return hint
+        cell = self.format_action(action)
+        if not pushed:
+            return say("{cell} — value {value}", cell=cell, value=value)
+        if pushed == 1:
+            return say("{cell} — value {value}, pushes {count} disc", cell=cell, value=value, count=pushed)
+        return say("{cell} — value {value}, pushes {count} discs", cell=cell, value=value, count=pushed)
 
     def copy(self) -> Bide:
         # The board geometry is immutable and shared; only the mutable lists are copied.
@@ -314,7 +323,7 @@ class Bide(TurnBookkeeping[int]):
         try:
             return self.board.names[self.board.parse(text)]
         except CellNameError as error:
-            raise IllegalMove(str(error)) from None
+            raise IllegalMove(error.template, **error.fields) from None
 
     # -- resignation ---------------------------------------------------------------
 
@@ -322,7 +331,7 @@ class Bide(TurnBookkeeping[int]):
         if self.is_over:
             raise IllegalMove("the game is over")
         if not 1 <= seat <= self.players or self.resigned[seat - 1]:
-            raise IllegalMove(f"seat {seat} is not in play")
+            raise IllegalMove("seat {seat} is not in play", seat=seat)
         if self._turn:
             raise IllegalMove("cannot resign in the middle of a turn")
         self.resigned[seat - 1] = True
@@ -424,7 +433,7 @@ class Bide(TurnBookkeeping[int]):
             for name, seat in board.items():
                 point = game.board.parse(name)
                 if not isinstance(seat, int) or not 1 <= seat <= players:
-                    raise StateError(f"{name}: seat {seat!r} is not 1–{players}")
+                    raise StateError("{name}: seat {seat!r} is not 1–{players}", name=name, seat=seat, players=players)
                 game.cells[point] = seat
             game.empty_count = game.cells.count(0)
             for key in ("hands", "pools"):
@@ -432,7 +441,7 @@ class Bide(TurnBookkeeping[int]):
                 if values is None:
                     continue
                 if len(values) != players or any(not isinstance(v, int) or v < 0 for v in values):
-                    raise StateError(f"{key} must list {players} counts of zero or more")
+                    raise StateError("{key} must list {players} counts of zero or more", key=key, players=players)
                 setattr(game, key, list(values))
             for seat in position.get("owed", []):
                 game.owed[int(seat) - 1] = True
@@ -440,11 +449,11 @@ class Bide(TurnBookkeeping[int]):
                 game.resigned[int(seat) - 1] = True
             to_move = position.get("to_move", 1)
         except CellNameError as error:
-            raise StateError(str(error)) from None
+            raise StateError(error.template, **error.fields) from None
         except (AttributeError, TypeError, ValueError, IndexError) as error:
             if isinstance(error, StateError):
                 raise
-            raise StateError(f"malformed Bide position: {error}") from None
+            raise StateError("malformed Bide position: {error}", error=error) from None
         if game.empty_count == 0:
             game._finish("board full")
         elif to_move is None:
@@ -453,7 +462,7 @@ class Bide(TurnBookkeeping[int]):
             game._finish("resignation" if len(in_play) == 1 else "over")
         else:
             if not isinstance(to_move, int) or not 1 <= to_move <= players:
-                raise StateError(f"to_move must be a seat 1–{players} or null")
+                raise StateError("to_move must be a seat 1–{players} or null", players=players)
             if not game._active(to_move) or (game.pools[to_move - 1] == 0 and game.hands[to_move - 1] == 0):
                 game._start_turn_of(to_move)  # normalise: skip a seat that cannot act
             elif game.hands[to_move - 1] == 0:

@@ -88,8 +88,10 @@ from .interface import (
     GameInfo,
     IllegalMove,
     OptionSpec,
+    Say,
     StateError,
     TurnBookkeeping,
+    plain,
 )
 
 # The board (games.bumpboard) and the bump phase (games.bumpresolve) live in their own modules
@@ -295,30 +297,56 @@ class Bump(TurnBookkeeping[BumpAction]):
             path.append(back[path[-1]])
         return path[::-1]
 
-    def _why_not_move(self, src: int, dst: int, facing: int) -> str:
+    def _why_not_move(self, src: int, dst: int, facing: int) -> IllegalMove:
         b = self.board
         seat = b.owner[b.cells[src]]
         old = b.facing[b.cells[src]]
         turn = rotation_cost(old, facing)
         if dst == CENTRE[seat]:
-            return f"{NAMES[dst]} is your own centre: your pieces never enter it"
+            return IllegalMove("{space} is your own centre: your pieces never enter it", space=NAMES[dst])
         if dst == OPPONENT_CENTRE[seat] and self.held[seat]:
-            return (
-                f"you held {NAMES[dst]} at the end of your last turn, so no piece of yours may "
-                "shift into or through it this turn"
+            return IllegalMove(
+                "you held {space} at the end of your last turn, so no piece of yours may "
+                "shift into or through it this turn",
+                space=NAMES[dst],
             )
         if dst != src and b.cells[dst] >= 0:
-            return f"{NAMES[dst]} is occupied"
+            return IllegalMove("{space} is occupied", space=NAMES[dst])
         dist = self.reachable(src)
         if dst not in dist:
-            return (
-                f"{NAMES[src]} cannot reach {NAMES[dst]} in {MAX_POINTS} shifts "
-                "(walls, pieces and centres block the way)"
+            return IllegalMove(
+                "{src} cannot reach {dst} in {most} shifts (walls, pieces and centres block the way)",
+                src=NAMES[src],
+                dst=NAMES[dst],
+                most=MAX_POINTS,
             )
         k = dist[dst]
-        return (
-            f"{NAMES[src]},{NAMES[dst]}-{facing} needs {k} shift{'s' * (k != 1)} and {turn} point"
-            f"{'s' * (turn != 1)} of turning (from {old} to {facing}): {k + turn} is more than {MAX_POINTS}"
+        facts = {
+            "move": f"{NAMES[src]},{NAMES[dst]}-{facing}",
+            "shifts": k,
+            "points": turn,
+            "old": old,
+            "facing": facing,
+            "total": k + turn,
+            "most": MAX_POINTS,
+        }
+        # More than MAX_POINTS (3) in all: one shift means three points of turning, one point three shifts.
+        if k == 1:
+            return IllegalMove(
+                "{move} needs {shifts} shift and {points} points of turning (from {old} to {facing}): "
+                "{total} is more than {most}",
+                **facts,
+            )
+        if turn == 1:
+            return IllegalMove(
+                "{move} needs {shifts} shifts and {points} point of turning (from {old} to {facing}): "
+                "{total} is more than {most}",
+                **facts,
+            )
+        return IllegalMove(
+            "{move} needs {shifts} shifts and {points} points of turning (from {old} to {facing}): "
+            "{total} is more than {most}",
+            **facts,
         )
 
     # -- resolution ------------------------------------------------------------------------
@@ -514,7 +542,9 @@ class Bump(TurnBookkeeping[BumpAction]):
         def chooser(i: int, point: ChoicePoint) -> int:
             if i < len(chosen):
                 if all(d != chosen[i] for d, _ in point.options):
-                    raise IllegalMove(f"choice {i + 1}: no bumper pushes {NAMES[point.space]} that way")
+                    raise IllegalMove(
+                        "choice {number}: no bumper pushes {space} that way", number=i + 1, space=NAMES[point.space]
+                    )
                 return chosen[i]
             return point.options[0][0]
 
@@ -527,50 +557,52 @@ class Bump(TurnBookkeeping[BumpAction]):
             raise IllegalMove("one move per turn: this turn is complete")
         seat = self.current
         if not isinstance(action, tuple) or not action:
-            raise IllegalMove(f"not a Bump action: {action!r}")
+            raise IllegalMove("not a Bump action: {action!r}", action=action)
         if action == PASS:
             return
         b = self.board
         if action[0] == "move" and len(action) == 5:
             _, src, dst, facing, _ = action
             if not (0 <= src < SPACE_COUNT and 0 <= dst < SPACE_COUNT and 0 <= facing < 6):
-                raise IllegalMove(f"not a Bump move: {action!r}")
+                raise IllegalMove("not a Bump move: {action!r}", action=action)
             pid = b.cells[src]
             if pid < 0:
-                raise IllegalMove(f"there is no piece on {NAMES[src]}")
+                raise IllegalMove("there is no piece on {space}", space=NAMES[src])
             if b.owner[pid] != seat:
-                raise IllegalMove(f"the piece on {NAMES[src]} is your opponent's")
+                raise IllegalMove("the piece on {space} is your opponent's", space=NAMES[src])
             if src == dst and b.facing[pid] == facing:
                 # issue 26: a move that changes nothing (01,01 typed by mistake) is not a silent pass
                 raise IllegalMove(
-                    f"{NAMES[src]} stays on {NAMES[src]} facing {facing}: that moves nothing. Name another "
-                    f"space or a new facing (e.g. {NAMES[src]}-{(facing + 1) % 6}), or write pass to skip moving"
+                    "{space} stays on {space} facing {facing}: that moves nothing. Name another "
+                    "space or a new facing (e.g. {space}-{other}), or write pass to skip moving",
+                    space=NAMES[src],
+                    facing=facing,
+                    other=(facing + 1) % 6,
                 )
             dist = self.reachable(src)
             if dst not in dist or dist[dst] + rotation_cost(b.facing[pid], facing) > MAX_POINTS:
-                raise IllegalMove(self._why_not_move(src, dst, facing))
+                raise self._why_not_move(src, dst, facing)
             return
         if action[0] == "reinforce" and len(action) == 3:
             _, dst, facing = action
             if not (0 <= dst < SPACE_COUNT and 0 <= facing < 6):
-                raise IllegalMove(f"not a Bump reinforcement: {action!r}")
+                raise IllegalMove("not a Bump reinforcement: {action!r}", action=action)
             assert seat is not None
             if self.reserves[seat - 1] <= 0:
                 raise IllegalMove("you have no reserve pieces left to bring on")
             if dst not in START[seat]:
-                raise IllegalMove(
-                    f"{NAMES[dst]} is not one of your starting spaces: reinforcements come on "
-                    "there (" + ", ".join(NAMES[s] for s in sorted(START[seat])) + ")"
-                )
+                raise _not_a_start(dst, seat)
             if b.cells[dst] >= 0:
-                raise IllegalMove(f"{NAMES[dst]} is occupied")
+                raise IllegalMove("{space} is occupied", space=NAMES[dst])
             if self._would_bump(-1, dst, facing, seat):
                 raise IllegalMove(
-                    f"a reinforcement on {NAMES[dst]} facing {facing} would bump or be bumped; "
-                    "it must come on without any bump"
+                    "a reinforcement on {space} facing {facing} would bump or be bumped; "
+                    "it must come on without any bump",
+                    space=NAMES[dst],
+                    facing=facing,
                 )
             return
-        raise IllegalMove(f"not a Bump action: {action!r}")
+        raise IllegalMove("not a Bump action: {action!r}", action=action)
 
     def apply_action(self, action: BumpAction) -> list[Event]:
         self._check_legal(action)
@@ -582,14 +614,11 @@ class Bump(TurnBookkeeping[BumpAction]):
             self._last_notation = "pass"
             self._cache = None
             return events
-        plain = self._plain(action)
+        written = self._plain(action)
         board, res = self._simulate(action, self._fixed_chooser(action))
         if action[0] == "move" and len(action[4]) > len(res.points):
             extra = len(action[4]) - len(res.points)
-            raise IllegalMove(
-                f"this move has {len(res.points)} choice{'s' * (len(res.points) != 1)}; "
-                f"remove the last {extra} entr{'y' if extra == 1 else 'ies'}"
-            )
+            raise _too_many_choices(len(res.points), extra)
         if action[0] == "move":
             action = move_action(*action[1:4], tuple(p.chosen for p in res.points))
         elif seat is not None:
@@ -601,7 +630,7 @@ class Bump(TurnBookkeeping[BumpAction]):
         self.captured[1] += res.captured[2]
         self._turn.append(action)
         self.last_action = action
-        self._last_notation = plain + "".join(f" ({p.label(p.chosen)})" for p in res.points)
+        self._last_notation = written + "".join(f" ({p.label(p.chosen)})" for p in res.points)
         self._cache = None
         return res.events
 
@@ -658,7 +687,9 @@ class Bump(TurnBookkeeping[BumpAction]):
             raise IllegalMove("the game is over")
         match = _MOVE_RE.match(text.replace("\u2013", "-"))
         if not match:
-            raise IllegalMove(f"cannot read {text.strip()!r}: parentheses go after the move, like 03,04-0 (06)")
+            raise IllegalMove(
+                "cannot read {text!r}: parentheses go after the move, like 03,04-0 (06)", text=text.strip()
+            )
         body = match.group("body").strip().lower()
         entries = [
             e for group in re.findall(r"\(([^()]*)\)", match.group("choices")) for e in group.replace(",", " ").split()
@@ -678,7 +709,7 @@ class Bump(TurnBookkeeping[BumpAction]):
             else:
                 action = self._parse_move(body)
         except SpaceNameError as error:
-            raise IllegalMove(str(error)) from None
+            raise IllegalMove(error.template, **error.fields) from None
         self._check_legal(action)
         if action[0] == "move":
             action = self._resolve_entries(action, entries)
@@ -687,55 +718,62 @@ class Bump(TurnBookkeeping[BumpAction]):
     def _parse_reinforcement(self, body: str) -> ReinforceAction:
         m = re.fullmatch(r"r\s*,\s*([^\s,-]+)\s*(?:-\s*(\S+))?", body)
         if not m and re.fullmatch(r"r\s*,?", body):
-            raise IllegalMove(self._why_no_bare_reinforcement())
+            raise self._why_no_bare_reinforcement()
         if not m:
-            raise IllegalMove(f"cannot read {body!r}: a reinforcement is written R,TO or R,TO-F (e.g. R,01-0)")
+            raise IllegalMove(
+                "cannot read {text!r}: a reinforcement is written R,TO or R,TO-F (e.g. R,01-0)", text=body
+            )
         dst = parse_space(m.group(1))
         seat = self.current
         assert seat is not None
         if m.group(2) is None:
             if dst not in START[seat]:
-                raise IllegalMove(
-                    f"{NAMES[dst]} is not one of your starting spaces: reinforcements come on "
-                    "there (" + ", ".join(NAMES[s] for s in sorted(START[seat])) + ")"
-                )
+                raise _not_a_start(dst, seat)
             facing = START[seat][dst]
         else:
             facing = self._parse_facing(m.group(2))
         return reinforce_action(dst, facing)
 
-    def _why_no_bare_reinforcement(self) -> str:
+    def _why_no_bare_reinforcement(self) -> IllegalMove:
         """`R` alone names no space: say whether a reinforcement can come on at all, and where (issue 26)."""
         seat = self.current
         assert seat is not None
         if self.reserves[seat - 1] <= 0:
-            return "you have no reserve pieces left to bring on"
+            return IllegalMove("you have no reserve pieces left to bring on")
         starts = sorted(START[seat])
         empty = [NAMES[s] for s in starts if self.board.cells[s] < 0]
         if not empty:
-            listed = ", ".join(NAMES[s] for s in starts)
-            return f"no starting space of yours is empty ({listed}): free one before bringing a reserve piece on"
-        return f"write where it comes on: R,{empty[0]} (empty starting spaces: {', '.join(empty)})"
+            return IllegalMove(
+                "no starting space of yours is empty ({spaces}): free one before bringing a reserve piece on",
+                spaces=", ".join(NAMES[s] for s in starts),
+            )
+        return IllegalMove(
+            "write where it comes on: R,{space} (empty starting spaces: {spaces})",
+            space=empty[0],
+            spaces=", ".join(empty),
+        )
 
     @staticmethod
     def _parse_facing(text: str) -> int:
         if not (text.isdigit() and text.isascii()) or int(text) > 5:
-            raise IllegalMove(f"facing {text!r} is not a direction: facings are 0–5 (0 E, 1 SE, 2 SW, 3 W, 4 NW, 5 NE)")
+            raise IllegalMove(
+                "facing {text!r} is not a direction: facings are 0–5 (0 E, 1 SE, 2 SW, 3 W, 4 NW, 5 NE)", text=text
+            )
         return int(text)
 
     def _parse_move(self, body: str) -> MoveAction:
         m = re.fullmatch(r"([^\s,-]+)\s*(?:,\s*([^\s,-]+))?\s*(?:-\s*(\S+))?", body)
         if not m:
             raise IllegalMove(
-                f"cannot read {body!r}: a move is written FROM,TO-F (e.g. 03,05-4, 03,04 or 03-2), or pass"
+                "cannot read {text!r}: a move is written FROM,TO-F (e.g. 03,05-4, 03,04 or 03-2), or pass", text=body
             )
         src = parse_space(m.group(1))
         dst = parse_space(m.group(2)) if m.group(2) else src
         pid = self.board.cells[src]
         if pid < 0:
-            raise IllegalMove(f"there is no piece on {NAMES[src]}")
+            raise IllegalMove("there is no piece on {space}", space=NAMES[src])
         if self.board.owner[pid] != self.current:
-            raise IllegalMove(f"the piece on {NAMES[src]} is your opponent's")
+            raise IllegalMove("the piece on {space} is your opponent's", space=NAMES[src])
         facing = self._parse_facing(m.group(3)) if m.group(3) else self.board.facing[pid]
         return move_action(src, dst, facing)
 
@@ -753,20 +791,26 @@ class Bump(TurnBookkeeping[BumpAction]):
             for (d, target), captures in zip(point.options, point.captures, strict=True):
                 if (target >= 0 and NAMES[target].lower() == entry) or (entry == "x" and captures):
                     return d
-            labels = " or ".join(f"({label})" for label in point.labels())
             raise IllegalMove(
-                f"choice {i + 1} ({entries[i]}) names no option: the piece on "
-                f"{NAMES[point.space]} can be pushed to {labels}"
+                "choice {number} ({entry}) names no option: the piece on {space} can be pushed to {labels}",
+                number=i + 1,
+                entry=entries[i],
+                space=NAMES[point.space],
+                labels=" or ".join(f"({label})" for label in point.labels()),
             )
 
         _, res = self._simulate(action, chooser, record=False)
         if len(entries) > len(res.points):
             if not res.points:
-                raise IllegalMove(f"{self._plain(action)} has no choice to make: remove the parentheses")
-            extra = " ".join(f"({e})" for e in entries[len(res.points) :])
-            raise IllegalMove(
-                f"{self._plain(action)} has {len(res.points)} choice{'s' * (len(res.points) != 1)}; remove {extra}"
-            )
+                raise IllegalMove("{move} has no choice to make: remove the parentheses", move=self._plain(action))
+            facts = {
+                "move": self._plain(action),
+                "count": len(res.points),
+                "extra": " ".join(f"({e})" for e in entries[len(res.points) :]),
+            }
+            if len(res.points) == 1:
+                raise IllegalMove("{move} has {count} choice; remove {extra}", **facts)
+            raise IllegalMove("{move} has {count} choices; remove {extra}", **facts)
         return move_action(*action[1:4], tuple(p.chosen for p in res.points))
 
     def _plain(self, action: BumpAction) -> str:
@@ -805,27 +849,30 @@ class Bump(TurnBookkeeping[BumpAction]):
             points = self._simulate(action, self._fixed_chooser(action), record=False)[1].points
         return text + "".join(f" ({p.label(p.chosen)})" for p in points)
 
-    def describe_action(self, action: BumpAction) -> str:
+    def describe_action(self, action: BumpAction, say: Say = plain) -> str:
         notation = self.format_action(action)
         if action == PASS:
-            return f"{notation} — move nothing"
+            return say("{action} — move nothing", action=notation)
         if action[0] == "reinforce":
-            return f"{notation} — bring on a reserve piece facing {action[2]}"
+            return say("{action} — bring on a reserve piece facing {facing}", action=notation, facing=action[2])
         out = self.outcome(action)
         seat = self.current or 1
         parts = []
         if out.bumps == 0:
-            parts.append("no bumps")
+            parts.append(say("no bumps"))
         else:
-            parts.append(f"bumps {out.bumps}")
+            parts.append(say("bumps {count}", count=out.bumps))
             mine, theirs = out.captured[seat - 1], out.captured[2 - seat]
             if theirs:
-                parts.append(f"captures {theirs} of theirs")
+                parts.append(say("captures {count} of theirs", count=theirs))
             if mine:
-                parts.append(f"loses {mine} of yours")
+                parts.append(say("loses {count} of yours", count=mine))
         if out.guard:
-            parts.append("on their centre: Guard your center!")
-        parts.extend(f"choosing {NAMES[point.space]} to {point.label(point.chosen)}" for point in out.choice_points)
+            parts.append(say("on their centre: Guard your center!"))
+        parts.extend(
+            say("choosing {space} to {choice}", space=NAMES[point.space], choice=point.label(point.chosen))
+            for point in out.choice_points
+        )
         return f"{notation} — " + ", ".join(parts)
 
     def rank_actions(self, actions: list[BumpAction]) -> list[BumpAction]:
@@ -845,21 +892,22 @@ class Bump(TurnBookkeeping[BumpAction]):
 
         return sorted(actions, key=key)
 
-    def builder_path(self, action: BumpAction) -> tuple[str, ...]:
+    def builder_path(self, action: BumpAction, say: Say = plain) -> tuple[str, ...]:
         """The turn builder's menus: the piece, then where it goes, then the turn (facing, choices)."""
         if action[0] == "move":
             src, dst = NAMES[action[1]], NAMES[action[2]]
-            return (f"Piece on {src}", f"to {dst}" if dst != src else f"stay on {src} (turn it)")
+            target = say("to {space}", space=dst) if dst != src else say("stay on {space} (turn it)", space=src)
+            return (say("Piece on {space}", space=src), target)
         if action[0] == "reinforce":
-            return ("Reserve piece", f"on {NAMES[action[1]]}")
+            return (say("Reserve piece"), say("on {space}", space=NAMES[action[1]]))
         return ()
 
     # -- words -----------------------------------------------------------------------------
 
-    def describe_turn(self, events: Sequence[Event], notation: str = "") -> str:
+    def describe_turn(self, events: Sequence[Event], notation: str = "", say: Say = plain) -> str:
         """The turn and its chain in words: "03,05-4 — bumps 06 to 07, which bumps 17 (captured
         against the wall). Guard your center!" (only the words when no notation is given)."""
-        words = describe_events(events)
+        words = describe_events(events, say)
         if not notation:
             return words
         return f"{notation} — {words}" if words else notation
@@ -873,7 +921,7 @@ class Bump(TurnBookkeeping[BumpAction]):
         try:
             return NAMES[parse_space(text)]
         except SpaceNameError as error:
-            raise IllegalMove(str(error)) from None
+            raise IllegalMove(error.template, **error.fields) from None
 
     # -- resignation and draws -------------------------------------------------------------
 
@@ -910,22 +958,22 @@ class Bump(TurnBookkeeping[BumpAction]):
                 try:
                     space = parse_space(str(name))
                 except SpaceNameError as error:
-                    raise StateError(str(error)) from None
+                    raise StateError(error.template, **error.fields) from None
                 if game.board.cells[space] >= 0:
-                    raise StateError(f"{NAMES[space]} is listed twice")
+                    raise StateError("{name} is listed twice", name=NAMES[space])
                 if (
                     not isinstance(value, (list, tuple))
                     or len(value) != 2
                     or any(not isinstance(v, int) or isinstance(v, bool) for v in value)
                 ):
-                    raise StateError(f"{name}: a piece is [seat, facing], not {value!r}")
+                    raise StateError("{name}: a piece is [seat, facing], not {value!r}", name=name, value=value)
                 seat, facing = value
                 if seat not in (1, 2):
-                    raise StateError(f"{name}: seat {seat} is not 1 or 2")
+                    raise StateError("{name}: seat {seat} is not 1 or 2", name=name, seat=seat)
                 if not 0 <= facing <= 5:
-                    raise StateError(f"{name}: facing {facing} is not 0–5")
+                    raise StateError("{name}: facing {facing} is not 0–5", name=name, facing=facing)
                 if space == CENTRE[seat]:
-                    raise StateError(f"{name}: a piece never stands on its own centre")
+                    raise StateError("{name}: a piece never stands on its own centre", name=name)
                 game.board.add(space, seat, facing)
             for key in ("reserves", "captured"):
                 values = position.get(key, [0, 0] if key == "captured" else game.reserves)
@@ -934,20 +982,28 @@ class Bump(TurnBookkeeping[BumpAction]):
                     or len(values) != 2
                     or any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in values)
                 ):
-                    raise StateError(f"{key} must list two counts of zero or more")
+                    raise StateError("{key} must list two counts of zero or more", key=key)
                 setattr(game, key, list(values))
             if any(r > MAX_RESERVES for r in game.reserves):
-                raise StateError(f"at most {MAX_RESERVES} reserve pieces a side")
+                raise StateError("at most {most} reserve pieces a side", most=MAX_RESERVES)
             for seat in (1, 2):
                 total = game.on_board(seat) + game.captured[seat - 1] + game.reserves[seat - 1]
                 if total > 12 + MAX_RESERVES:
-                    raise StateError(f"seat {seat} has {total} pieces in all; at most {12 + MAX_RESERVES}")
+                    raise StateError(
+                        "seat {seat} has {total} pieces in all; at most {most}",
+                        seat=seat,
+                        total=total,
+                        most=12 + MAX_RESERVES,
+                    )
             b = game.board
             for space, pid in enumerate(b.cells):
                 front = NEIGHBOURS[space][b.facing[pid]] if pid >= 0 else -1
                 if front >= 0 and b.cells[front] >= 0 and b.facing[b.cells[front]] != OPPOSITE[b.facing[pid]]:
                     raise StateError(
-                        f"{NAMES[space]} (facing {b.facing[pid]}) bumps {NAMES[front]}: a position must be stable"
+                        "{space} (facing {facing}) bumps {front}: a position must be stable",
+                        space=NAMES[space],
+                        facing=b.facing[pid],
+                        front=NAMES[front],
                     )
             held = position.get("held_centre", [])
             if not isinstance(held, list) or any(s not in (1, 2) for s in held):
@@ -959,7 +1015,7 @@ class Bump(TurnBookkeeping[BumpAction]):
         except (AttributeError, TypeError, ValueError) as error:
             if isinstance(error, StateError):
                 raise
-            raise StateError(f"malformed Bump position: {error}") from None
+            raise StateError("malformed Bump position: {error}", error=error) from None
         if winners is not None:
             if not isinstance(winners, list) or len(winners) > 1 or any(w not in (1, 2) for w in winners):
                 raise StateError("winners lists one seat, or none for a draw")
@@ -1050,20 +1106,51 @@ def turn_notation(events: Sequence[Event]) -> str:
     return text + "".join(f" ({dict(e.data)['chosen']})" for e in events if e.kind == "choice")
 
 
-_REASON_WORDS = {
-    "wall": "captured against the wall",
-    "piece": "captured against a piece",
-    "centre": "captured on a centre",
-    "stasis": "captured in stasis",
-}
+def _capture_words(reason: str, toward: object, say: Say) -> str:
+    if reason == "wall":
+        return say("captured against the wall")
+    if reason == "piece":
+        return say("captured against a piece")
+    if reason == "centre":
+        return say("captured on centre {centre}", centre=toward)
+    return say("captured in stasis")
 
 
-def describe_events(events: Sequence[Event]) -> str:
+def _bump_words(lead: str, bumper: str | None, bump: Event, capture: str | None, say: Say) -> str:
+    """One bump of the chain, whole: who bumps (``lead``: "which", "first", "then" or "named"), what, where."""
+    src, dst = bump.src, bump.dst
+    if capture is None:
+        if lead == "which":
+            return say("which bumps {src} to {dst}", src=src, dst=dst)
+        if lead == "first":
+            return say("bumps {src} to {dst}", src=src, dst=dst)
+        if lead == "then":
+            return say("then {bumper} bumps {src} to {dst}", bumper=bumper, src=src, dst=dst)
+        return say("{bumper} bumps {src} to {dst}", bumper=bumper, src=src, dst=dst)
+    reason = _capture_words(capture, dict(bump.data).get("toward"), say)
+    if lead == "which":
+        return say("which bumps {src} ({reason})", src=src, reason=reason)
+    if lead == "first":
+        return say("bumps {src} ({reason})", src=src, reason=reason)
+    if lead == "then":
+        return say("then {bumper} bumps {src} ({reason})", bumper=bumper, src=src, reason=reason)
+    return say("{bumper} bumps {src} ({reason})", bumper=bumper, src=src, reason=reason)
+
+
+def _alternatives(options: Sequence[object], say: Say) -> str:
+    """``04 or 05``: the joining word in the reader's language."""
+    joined = str(options[0]) if options else ""
+    for option in options[1:]:
+        joined = say("{before} or {after}", before=joined, after=option)
+    return joined
+
+
+def describe_events(events: Sequence[Event], say: Say = plain) -> str:
     """Words for a turn's events: the chain of bumps, captures, choices and the guard call.
 
     "bumps 06 to 07, which bumps 17 (captured against the wall), then 021 bumps 03 to 513
     (chosen: 513, rather than 04). Guard your center!" — the subject is the moved piece unless
-    another bumper is named.
+    another bumper is named. Each clause is worded whole through ``say`` (its order is the language's).
     """
     mover = None
     for e in events:
@@ -1073,7 +1160,7 @@ def describe_events(events: Sequence[Event]) -> str:
             mover = e.cell
     words: list[str] = []
     previous_dst: str | None = None
-    pending_choice = ""
+    pending_choice: dict[str, Any] | None = None
     items = [e for e in events if e.kind in ("bump", "capture", "choice")]
     index = 0
     while index < len(items):
@@ -1082,41 +1169,57 @@ def describe_events(events: Sequence[Event]) -> str:
         if e.kind == "choice":
             data = dict(e.data)
             others = [o for o in data["options"] if o != data["chosen"]]
-            pending_choice = f" (chosen: {data['chosen']}, rather than {' or '.join(others)})"
+            pending_choice = {"chosen": data["chosen"], "others": _alternatives(others, say)}
             continue
         if e.kind != "bump":
             continue
-        data = dict(e.data)
         capture = None
         if index < len(items) and items[index].kind == "capture":
             capture = dict(items[index].data)["reason"]
             index += 1
         if words and e.cell == previous_dst:
-            lead = "which bumps"
+            lead = "which"
         elif e.cell == mover and not words:
-            lead = "bumps"
+            lead = "first"
         else:
-            lead = ("then " if words else "") + f"{e.cell} bumps"
-        if capture is None:
-            words.append(f"{lead} {e.src} to {e.dst}{pending_choice}")
-        else:
-            reason = _REASON_WORDS[capture]
-            if capture == "centre":
-                reason = f"captured on centre {data['toward']}"
-            words.append(f"{lead} {e.src} ({reason}){pending_choice}")
-        pending_choice = ""
+            lead = "then" if words else "named"
+        clause = _bump_words(lead, e.cell, e, capture, say)
+        if pending_choice is not None:
+            clause = say("{bump} (chosen: {chosen}, rather than {others})", bump=clause, **pending_choice)
+        words.append(clause)
+        pending_choice = None
         previous_dst = e.dst
     text = ", ".join(words)
     if any(e.kind == "reinforce" for e in events):
-        text = "brings on a reserve piece" + (", " + text if text else "")
+        text = say("brings on a reserve piece, {chain}", chain=text) if text else say("brings on a reserve piece")
     if any(e.kind == "guard" for e in events):
-        text = (text + ". " if text else "") + "Guard your center!"
+        text = say("{chain}. Guard your center!", chain=text) if text else say("Guard your center!")
     ends = [e for e in events if e.kind == "end" and dict(e.data).get("reason") == "centre"]
     if ends:
         winner = ends[0].seat
         assert winner is not None  # a win on the centre names its seat
-        text = (text + " " if text else "") + f"{SEAT_COLOURS[winner - 1]} stands on {ends[0].cell} and wins."
+        colour = say(SEAT_COLOURS[winner - 1])  # the colour's name in the reader's language
+        won = say("{colour} stands on {space} and wins.", colour=colour, space=ends[0].cell)
+        text = (text + " " if text else "") + won
     return text
+
+
+def _not_a_start(space: int, seat: int) -> IllegalMove:
+    return IllegalMove(
+        "{space} is not one of your starting spaces: reinforcements come on there ({starts})",
+        space=NAMES[space],
+        starts=", ".join(NAMES[s] for s in sorted(START[seat])),
+    )
+
+
+def _too_many_choices(count: int, extra: int) -> IllegalMove:
+    if count == 1 and extra == 1:
+        return IllegalMove("this move has {count} choice; remove the last {extra} entry", count=count, extra=extra)
+    if count == 1:
+        return IllegalMove("this move has {count} choice; remove the last {extra} entries", count=count, extra=extra)
+    if extra == 1:
+        return IllegalMove("this move has {count} choices; remove the last {extra} entry", count=count, extra=extra)
+    return IllegalMove("this move has {count} choices; remove the last {extra} entries", count=count, extra=extra)
 
 
 Bump.info = GameInfo(

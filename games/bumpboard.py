@@ -12,6 +12,8 @@ area 1: ``C1 + n·d_f + m·d_(f+1)``; area 2: ``C2 − (10 − n)·d_f + m·d_(f
 
 from __future__ import annotations
 
+from .interface import IllegalMove
+
 RADIUS = 4
 CENTRE_COORDS = ((0, 0), (10, 0))
 DIRECTIONS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
@@ -135,7 +137,7 @@ def gate_part(space: int, facing: int) -> int:
     return 1 if facing in (f, (f + 1) % 6, (f + 5) % 6) else 0
 
 
-class SpaceNameError(ValueError):
+class SpaceNameError(IllegalMove):
     """A space name that is malformed or names no space; the message says why."""
 
 
@@ -147,30 +149,46 @@ def parse_space(text: str) -> int:
     if token in ("c1", "c2"):
         return INDEX[token.upper()]
     if token.startswith("c"):
-        raise SpaceNameError(f"{text.strip()} is not a space: the centres are C1 and C2")
+        raise SpaceNameError("{space} is not a space: the centres are C1 and C2", space=text.strip())
     if not token.isdigit() or not token.isascii():
         raise SpaceNameError(
-            f"{text.strip()!r} is not a space: write C1, C2 or digits axis-step-offset such as 03, 05 (gate 0) or 011"
+            "{space!r} is not a space: write C1, C2 or digits axis-step-offset such as 03, 05 (gate 0) or 011",
+            space=text.strip(),
         )
     if len(token) == 1:
-        raise SpaceNameError(f"{token} is not a space: a name has an axis and a step, like 0{token} or {token}1")
+        raise SpaceNameError(
+            "{space} is not a space: a name has an axis and a step, like 0{space} or {space}1", space=token
+        )
     if len(token) > 3:
-        raise SpaceNameError(f"{token} is not a space: names have 2 or 3 digits (axis, step, offset)")
+        raise SpaceNameError("{space} is not a space: names have 2 or 3 digits (axis, step, offset)", space=token)
     f, n = int(token[0]), int(token[1])
     if f > 5:
-        raise SpaceNameError(f"{token} is not a space: the axis {f} does not exist (axes are 0–5)")
+        raise SpaceNameError(
+            "{space} is not a space: the axis {axis} does not exist (axes are 0–5)", space=token, axis=f
+        )
     if n == 0:
-        raise SpaceNameError(f"{token} is not a space: steps along an axis are 1–9 (5 is the gate)")
+        raise SpaceNameError("{space} is not a space: steps along an axis are 1–9 (5 is the gate)", space=token)
     if len(token) == 2:
         return INDEX[token]
     m = int(token[2])
     if n == 5:
-        raise SpaceNameError(f"{token} is not a space: {f}5 is gate {f} and takes no offset")
+        raise SpaceNameError("{space} is not a space: {axis}5 is gate {axis} and takes no offset", space=token, axis=f)
     if m == 0:
-        raise SpaceNameError(f"{token} is not a space: write the axis space without an offset, {token[:2]}")
+        raise SpaceNameError(
+            "{space} is not a space: write the axis space without an offset, {axis_space}",
+            space=token,
+            axis_space=token[:2],
+        )
     most = 4 - n if n < 5 else n - 6
     if m > most:
         if most == 0:
-            raise SpaceNameError(f"{token} is not a space: at step {n} only the axis space {f}{n} exists")
-        raise SpaceNameError(f"{token} is not a space: at step {n} the offset is at most {most}")
+            raise SpaceNameError(
+                "{space} is not a space: at step {step} only the axis space {axis}{step} exists",
+                space=token,
+                step=n,
+                axis=f,
+            )
+        raise SpaceNameError(
+            "{space} is not a space: at step {step} the offset is at most {most}", space=token, step=n, most=most
+        )
     return INDEX[token]

@@ -14,14 +14,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from .interface import IllegalMove
+
 Cell = tuple[int, int]
 
 DIRECTIONS: tuple[Cell, ...] = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
 DIRECTION_NAMES: tuple[str, ...] = ("e", "se", "sw", "w", "nw", "ne")
 
 
-class CellNameError(ValueError):
-    """A cell name that is malformed or not on the board."""
+class CellNameError(IllegalMove):
+    """A cell name that is malformed or not on the board (a template with fields, like every
+    :class:`IllegalMove`)."""
 
 
 def direction_index(name: str) -> int:
@@ -32,7 +35,11 @@ def direction_index(name: str) -> int:
     try:
         return DIRECTION_NAMES.index(key)
     except ValueError:
-        raise ValueError(f"unknown direction {name!r}: use one of {', '.join(DIRECTION_NAMES)}") from None
+        raise IllegalMove(
+            "unknown direction {direction!r}: use one of {directions}",
+            direction=name,
+            directions=", ".join(DIRECTION_NAMES),
+        ) from None
 
 
 def add(a: Cell, b: Cell) -> Cell:
@@ -191,14 +198,23 @@ class HexBoard:
         last_row = chr(ord("a") + len(self.rows) - 1)
         if not ("a" <= letter <= "z") or not digits.isdigit():
             raise CellNameError(
-                f"{text.strip()!r} is not a cell name: write a row letter a–{last_row} "
-                f"then a number, like {self.names[len(self.names) // 2]}"
+                "{text!r} is not a cell name: write a row letter a–{last_row} then a number, like {example}",
+                text=text.strip(),
+                last_row=last_row,
+                example=self.names[len(self.names) // 2],
             )
         row = ord(letter) - ord("a")
         if row >= len(self.rows):
-            raise CellNameError(f"there is no row {letter}: rows run from a to {last_row}")
+            raise CellNameError(
+                "there is no row {letter}: rows run from a to {last_row}", letter=letter, last_row=last_row
+            )
         size = len(self.rows[row])
-        raise CellNameError(f"{key} is off the board: row {letter} has cells {letter}1–{letter}{size}")
+        raise CellNameError(
+            "{cell} is off the board: row {letter} has cells {letter}1–{letter}{size}",
+            cell=key,
+            letter=letter,
+            size=size,
+        )
 
     def distance_to_edge(self, i: int) -> int:
         return self.edge_distance[i]

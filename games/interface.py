@@ -46,7 +46,7 @@ import copy as _copy
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Self, TypeAlias, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
 
 STATE_FORMAT_VERSION = 1
 
@@ -56,8 +56,41 @@ Action: TypeAlias = Hashable
 ActionT = TypeVar("ActionT", bound=Hashable)
 
 
+class Say(Protocol):
+    """How an engine words something for players: a sentence template and its named fields.
+
+    The engines keep no language: the bot hands them its translator (``i18n.t``); alone they speak
+    English through :func:`plain`.
+    """
+
+    def __call__(self, template: str, /, **fields: Any) -> str: ...
+
+
+def plain(template: str, /, **fields: Any) -> str:
+    """The engines' own English: ``template`` with its ``{fields}`` filled in."""
+    return template.format(**fields)
+
+
 class GameError(ValueError):
-    """Base class of every error an engine raises for bad input."""
+    """Base class of every error an engine raises for bad input.
+
+    The reason is a sentence template with named fields (``IllegalMove("no such cell: {cell!r}",
+    cell=text)``), so a client can say it in the player's language (``t(error.template, **error.fields)``);
+    ``str(error)`` is the English. Literal braces in a template are doubled.
+    """
+
+    def __init__(self, template: str, /, **fields: Any) -> None:
+        super().__init__(template.format(**fields))
+        self.template = template
+        self.fields = fields
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (process pools) and deep-copied with its template, not re-read from the English.
+        return (_rebuilt, (type(self), self.template, self.fields))
+
+
+def _rebuilt(kind: type[GameError], template: str, fields: dict[str, Any]) -> GameError:
+    return kind(template, **fields)
 
 
 class IllegalMove(GameError):
@@ -87,7 +120,9 @@ class OptionSpec:
             if raw == value or (isinstance(raw, str) and raw.strip().lower() == str(value).lower()):
                 return value
         allowed = ", ".join(str(v) for v in self.allowed)
-        raise OptionError(f"option {self.key} cannot be {raw!r}: choose one of {allowed}")
+        raise OptionError(
+            "option {key} cannot be {value!r}: choose one of {allowed}", key=self.key, value=raw, allowed=allowed
+        )
 
 
 @dataclass(frozen=True)
@@ -125,7 +160,7 @@ class GameInfo:
             if spec.key == key:
                 return spec
         known = ", ".join(s.key for s in self.options) or "none"
-        raise OptionError(f"{self.name} has no option {key!r} (options: {known})")
+        raise OptionError("{game} has no option {key!r} (options: {known})", game=self.name, key=key, known=known)
 
     def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Validate ``options`` and fill in defaults, with a clear error for a bad one."""
@@ -137,10 +172,19 @@ class GameInfo:
     def check_players(self, players: int) -> None:
         if not self.min_players <= players <= self.max_players:
             if self.min_players == self.max_players:
-                span = f"exactly {self.min_players}"
-            else:
-                span = f"{self.min_players} to {self.max_players}"
-            raise OptionError(f"{self.name} is played by {span} players, not {players}")
+                raise OptionError(
+                    "{game} is played by exactly {count} players, not {players}",
+                    game=self.name,
+                    count=self.min_players,
+                    players=players,
+                )
+            raise OptionError(
+                "{game} is played by {least} to {most} players, not {players}",
+                game=self.name,
+                least=self.min_players,
+                most=self.max_players,
+                players=players,
+            )
 
     def new(self, players: int | None = None, options: Mapping[str, Any] | None = None) -> AnyGame:
         assert self.game_class is not None
@@ -281,22 +325,24 @@ class Game(ABC, Generic[ActionT]):
     def format_turn(self, actions: Iterable[ActionT]) -> str:
         return ",".join(self.format_action(a) for a in actions)
 
-    def describe_action(self, action: ActionT) -> str:
-        """A short explanation for players (autocomplete hints). Override for richer text."""
+    def describe_action(self, action: ActionT, say: Say = plain) -> str:
+        """A short explanation for players (autocomplete hints), worded through ``say``. Override for
+        richer text."""
         return self.format_action(action)
 
-    def describe_turn(self, events: Sequence[Event], notation: str = "") -> str:
+    def describe_turn(self, events: Sequence[Event], notation: str = "", say: Say = plain) -> str:
         """A played turn in words for announcements, from its events and canonical
-        notation, called on the game after the turn. The default is the notation;
-        games with richer turns (Play Bai's passes, Bump's chains) override it."""
+        notation, called on the game after the turn and worded through ``say``. The default is the
+        notation; games with richer turns (Play Bai's passes, Bump's chains) override it."""
         return notation
 
     def rank_actions(self, actions: list[ActionT]) -> list[ActionT]:
         """Order actions for suggestions, most useful first. Override per game."""
         return actions
 
-    def builder_path(self, action: ActionT) -> tuple[str, ...]:
-        """The menus a turn builder walks before offering ``action`` (e.g. Bump: its piece, then its target).
+    def builder_path(self, action: ActionT, say: Say = plain) -> tuple[str, ...]:
+        """The menus a turn builder walks before offering ``action`` (e.g. Bump: its piece, then its target),
+        labelled through ``say``.
 
         Empty (the default): the action is offered directly. A game with hundreds of single-action turns
         groups them so each menu stays small (Discord's menus hold 25 options).
@@ -333,7 +379,8 @@ class Game(ABC, Generic[ActionT]):
         for position, token in enumerate(tokens):
             if trial.is_over:
                 done = ",".join(tokens[:position])
-                raise IllegalMove(f"the game ended after {done}; remove {' '.join(tokens[position:])}")
+                rest = " ".join(tokens[position:])
+                raise IllegalMove("the game ended after {done}; remove {rest}", done=done, rest=rest)
             # parse_action explains why a token cannot come next (e.g. a full hand).
             action = trial.parse_action(token)
             canonical.append(trial.format_action(action))
@@ -406,9 +453,9 @@ class Game(ABC, Generic[ActionT]):
     @classmethod
     def from_json(cls, doc: Mapping[str, Any]) -> Self:
         if doc.get("format") != STATE_FORMAT_VERSION:
-            raise StateError(f"unsupported state format {doc.get('format')!r}")
+            raise StateError("unsupported state format {format!r}", format=doc.get("format"))
         if doc.get("game") != cls.info.id:
-            raise StateError(f"state of {doc.get('game')!r}, not {cls.info.id!r}")
+            raise StateError("state of {found!r}, not {game!r}", found=doc.get("game"), game=cls.info.id)
         game = cls.from_position(doc["players"], doc["options"], doc["position"])
         game._load_state_extra(doc.get("extra") or {})
         return game
@@ -474,7 +521,7 @@ class TurnBookkeeping(Game[ActionT]):
 
     def agree_draw(self) -> list[Event]:
         if not self.info.allows_draws:
-            raise IllegalMove(f"{self.info.name} cannot be drawn")
+            raise IllegalMove("{game} cannot be drawn", game=self.info.name)
         if self._result is not None:
             raise IllegalMove("the game is over")
         if self._turn:
@@ -510,7 +557,7 @@ class TurnBookkeeping(Game[ActionT]):
         if self._result is not None:
             raise IllegalMove("the game is over")
         if seat not in (1, 2):
-            raise IllegalMove(f"seat {seat} is not in play")
+            raise IllegalMove("seat {seat} is not in play", seat=seat)
         if self._turn:
             raise IllegalMove("cannot resign in the middle of a turn")
 

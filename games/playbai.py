@@ -67,8 +67,10 @@ from .interface import (
     GameInfo,
     IllegalMove,
     OptionSpec,
+    Say,
     StateError,
     TurnBookkeeping,
+    plain,
     split_turn,
 )
 
@@ -627,31 +629,31 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
     def can_end_turn(self) -> bool:
         return self._why_not_endable() is None
 
-    def _why_not_endable(self) -> str | None:
+    def _why_not_endable(self) -> IllegalMove | None:
         if self._result is not None:
-            return "the game is over"
+            return IllegalMove("the game is over")
         if self._scored is not None:
             return None
         if self._moves == 0:
             if self._turn:
-                return "a turn needs at least one move (a step or a jump): passes alone are not enough"
-            return "the turn has not started: make at least one move"
+                return IllegalMove("a turn needs at least one move (a step or a jump): passes alone are not enough")
+            return IllegalMove("the turn has not started: make at least one move")
         names = self.board.names
         on_dots = [names[i] for i in sorted(self.field.dots) if self.seat_of[i]]
         if on_dots:
-            return f"a turn may not end on a dot: move off {', '.join(on_dots)}"
+            return IllegalMove("a turn may not end on a dot: move off {cells}", cells=", ".join(on_dots))
         if self._key(self.current or 1) == self._start_key():
-            return "that turn leaves the position unchanged"
+            return IllegalMove("that turn leaves the position unchanged")
         return None
 
     def apply_action(self, action: PlayBaiAction) -> list[Event]:
         if self._result is not None:
             raise IllegalMove("the game is over")
         if self._scored is not None:
-            raise IllegalMove(self._after_goal_message())
+            raise self._after_goal_message()
         why = self._why_illegal(action)
         if why:
-            raise IllegalMove(why)
+            raise why
         seat = self.current
         assert seat is not None
         self._start_key()
@@ -734,7 +736,7 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
     def end_turn(self) -> list[Event]:
         why = self._why_not_endable()
         if why:
-            raise IllegalMove(why)
+            raise why
         seat = self.current
         assert seat is not None
         events: list[Event] = []
@@ -772,48 +774,66 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
 
     # -- why an action is illegal ------------------------------------------------------
 
-    def _after_goal_message(self) -> str:
-        return "the goal already ended the turn: nothing may follow it"
+    def _after_goal_message(self) -> IllegalMove:
+        return IllegalMove("the goal already ended the turn: nothing may follow it")
 
-    def _why_illegal(self, action: Any) -> str | None:
+    def _why_illegal(self, action: Any) -> IllegalMove | None:
         """The reason ``action`` may not come next, or ``None`` when it may."""
         n = len(self.seat_of)
         if not (isinstance(action, tuple) and len(action) == 3 and all(type(v) is int for v in action)):
-            return f"not a Play Bai action: {action!r}"
+            return IllegalMove("not a Play Bai action: {action!r}", action=action)
         kind, src, x = action
         if not 0 <= src < n:
-            return f"no such cell: {src!r}"
+            return IllegalMove("no such cell: {cell!r}", cell=src)
         seat = self.current
         names = self.board.names
         if kind == PASS:
             return self._why_no_pass(src, x)
         if kind not in (STEP, JUMP):
-            return f"not a Play Bai action: {action!r}"
+            return IllegalMove("not a Play Bai action: {action!r}", action=action)
         owner = self.seat_of[src]
         if owner == 0:
-            return f"there is no playballer on {names[src]}"
+            return IllegalMove("there is no playballer on {cell}", cell=names[src])
         if owner != seat:
-            return f"{names[src]} is not yours"
+            return IllegalMove("{cell} is not yours", cell=names[src])
         if self._moves >= self.move_limit():
             if self.kickoff:
-                return f"the kick-off turn allows only {KICKOFF_MOVES} moves, both made: only passes may follow"
-            return f"{MOVES_PER_TURN} moves are already made this turn: only passes may follow"
+                return IllegalMove(
+                    "the kick-off turn allows only {count} moves, both made: only passes may follow",
+                    count=KICKOFF_MOVES,
+                )
+            return IllegalMove("{count} moves are already made this turn: only passes may follow", count=MOVES_PER_TURN)
         if kind == STEP:
             if not 0 <= x < n or x not in self.field.nbr[src]:
-                return f"{names[src]}-{names[x] if 0 <= x < n else x}: a step goes to an adjacent cell"
+                return IllegalMove(
+                    "{src}-{dst}: a step goes to an adjacent cell", src=names[src], dst=names[x] if 0 <= x < n else x
+                )
             if self.seat_of[x]:
                 d = self.field.nbr[src].index(x)
-                return f"{names[x]} is occupied: jump over it with {names[src]}^{DIRECTION_NAMES[d]}"
+                return IllegalMove(
+                    "{cell} is occupied: jump over it with {src}^{direction}",
+                    cell=names[x],
+                    src=names[src],
+                    direction=DIRECTION_NAMES[d],
+                )
             dst = x
             carries = self.ball == src or (self.ball == x and not self.seat_of[self.ball])
         else:
             if not 0 <= x < 6:
-                return f"no such direction: {x!r}"
+                return IllegalMove("no such direction: {direction!r}", direction=x)
             first = self.field.nbr[src][x]
             if first < 0:
-                return f"nothing to jump over: {names[src]} is at the edge towards {DIRECTION_NAMES[x]}"
+                return IllegalMove(
+                    "nothing to jump over: {cell} is at the edge towards {direction}",
+                    cell=names[src],
+                    direction=DIRECTION_NAMES[x],
+                )
             if not self.seat_of[first]:
-                return f"nothing to jump over: {names[first]} is empty (step there with {names[src]}-{names[first]})"
+                return IllegalMove(
+                    "nothing to jump over: {cell} is empty (step there with {src}-{cell})",
+                    cell=names[first],
+                    src=names[src],
+                )
             dst, over = self._jump_line(src, x)
             carries = (
                 self.ball == src
@@ -821,37 +841,41 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
                 or (dst != src and dst == self.ball and not self.seat_of[self.ball])
             )
         if self.field.zone_owner[dst] == 3 - (seat or 1) and not carries:
-            return (
-                f"{names[dst]} is an end zone of the opponent: a playballer may enter it only with the ball, to score"
+            return IllegalMove(
+                "{cell} is an end zone of the opponent: a playballer may enter it only with the ball, to score",
+                cell=names[dst],
             )
         return None
 
-    def _why_no_pass(self, src: int, dst: int) -> str | None:
+    def _why_no_pass(self, src: int, dst: int) -> IllegalMove | None:
         names = self.board.names
         n = len(self.seat_of)
         seat = self.current
         if not 0 <= dst < n:
-            return f"no such cell: {dst!r}"
+            return IllegalMove("no such cell: {cell!r}", cell=dst)
         if self.field.zone_owner[dst] == 3 - (seat or 1):
-            return "a pass to an opponent's end zone is not allowed"
+            return IllegalMove("a pass to an opponent's end zone is not allowed")
         holder = self.seat_of[self.ball]
         if holder != seat:
-            where = "lies loose" if holder == 0 else "is held by the opponent"
-            return f"your team does not have the ball (it {where} on {names[self.ball]})"
+            if holder == 0:
+                return IllegalMove("your team does not have the ball (it lies loose on {cell})", cell=names[self.ball])
+            return IllegalMove(
+                "your team does not have the ball (it is held by the opponent on {cell})", cell=names[self.ball]
+            )
         if src != self.ball:
-            return f"{names[src]} does not hold the ball: {names[self.ball]} does"
+            return IllegalMove("{cell} does not hold the ball: {holder} does", cell=names[src], holder=names[self.ball])
         if dst == src:
-            return f"{names[src]} already holds the ball"
+            return IllegalMove("{cell} already holds the ball", cell=names[src])
         if self.seat_of[dst] != seat:
             if self.seat_of[dst]:
-                return f"{names[dst]} is not a team-mate: a pass goes to your own playballer"
-            return f"there is no playballer on {names[dst]} to receive the pass"
+                return IllegalMove("{cell} is not a team-mate: a pass goes to your own playballer", cell=names[dst])
+            return IllegalMove("there is no playballer on {cell} to receive the pass", cell=names[dst])
         between = self.field.lines.get((src, dst))
         if between is None:
-            return f"{names[dst]} is not in line with {names[src]}"
+            return IllegalMove("{dst} is not in line with {src}", dst=names[dst], src=names[src])
         blockers = [names[k] for k in between if self.seat_of[k] == 3 - seat]
         if blockers:
-            return f"the opposing playballer on {blockers[0]} blocks the pass"
+            return IllegalMove("the opposing playballer on {cell} blocks the pass", cell=blockers[0])
         return None
 
     # -- notation ------------------------------------------------------------------
@@ -860,29 +884,26 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
         try:
             return self.board.parse(text)
         except CellNameError as error:
-            raise IllegalMove(str(error)) from None
+            raise IllegalMove(error.template, **error.fields) from None
 
     def parse_action(self, text: str) -> PlayBaiAction:
         token = text.strip().lower()
         if self._result is not None:
             raise IllegalMove("the game is over")
         if self._scored is not None:
-            raise IllegalMove(self._after_goal_message())
+            raise self._after_goal_message()
         if ">" in token:
             left, _, right = token.partition(">")
             dst = self._cell(right)
             src = self._cell(left) if left else self.ball
             if not left and self.seat_of[self.ball] != self.current:
                 why = self._why_no_pass(src, dst)
-                raise IllegalMove(why or "your team does not have the ball")
+                raise why or IllegalMove("your team does not have the ball")
             action = (PASS, src, dst)
         elif "^" in token:
             left, _, right = token.partition("^")
             src = self._cell(left)
-            try:
-                d = direction_index(right)
-            except ValueError as error:
-                raise IllegalMove(str(error)) from None
+            d = direction_index(right)  # its IllegalMove names the directions
             action = (JUMP, src, d)
         elif "-" in token:
             left, _, right = token.partition("-")
@@ -891,11 +912,12 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
             action = (STEP, src, dst) if dst in self.field.nbr[src] else self._jump_to(src, dst)
         else:
             raise IllegalMove(
-                f"{text.strip()!r} is not an action: write a step b2-c2, a jump b2^se (or b2-d2), or a pass e5>b5"
+                "{text!r} is not an action: write a step b2-c2, a jump b2^se (or b2-d2), or a pass e5>b5",
+                text=text.strip(),
             )
         why = self._why_illegal(action)
         if why:
-            raise IllegalMove(why)
+            raise why
         return action
 
     def _jump_to(self, src: int, dst: int) -> PlayBaiAction:
@@ -903,21 +925,30 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
         names = self.board.names
         d = self.field.direction_between.get((src, dst))
         if src == dst:
-            raise IllegalMove(f"{names[src]}-{names[dst]} goes nowhere (a bounce is written {names[src]}^direction)")
+            raise IllegalMove(
+                "{src}-{dst} goes nowhere (a bounce is written {src}^direction)", src=names[src], dst=names[dst]
+            )
         if d is None:
-            raise IllegalMove(f"{names[dst]} is not in line with {names[src]}")
+            raise IllegalMove("{dst} is not in line with {src}", dst=names[dst], src=names[src])
         if self.seat_of[src] == self.current and self.seat_of[self.field.nbr[src][d]]:
             land, _ = self._jump_line(src, d)
             if land != dst:
-                where = "bounces back" if land == src else f"lands on {names[land]}"
+                facts = {"src": names[src], "dst": names[dst], "direction": DIRECTION_NAMES[d]}
+                if land == src:
+                    raise IllegalMove(
+                        "{src} cannot reach {dst}: its jump {direction} bounces back (write {src}^{direction})", **facts
+                    )
                 raise IllegalMove(
-                    f"{names[src]} cannot reach {names[dst]}: its jump {DIRECTION_NAMES[d]} {where} "
-                    f"(write {names[src]}^{DIRECTION_NAMES[d]})"
+                    "{src} cannot reach {dst}: its jump {direction} lands on {land} (write {src}^{direction})",
+                    land=names[land],
+                    **facts,
                 )
         elif self.seat_of[src] == self.current:
             raise IllegalMove(
-                f"{names[dst]} is not next to {names[src]}, and there is nothing to jump over "
-                f"towards {DIRECTION_NAMES[d]}"
+                "{dst} is not next to {src}, and there is nothing to jump over towards {direction}",
+                dst=names[dst],
+                src=names[src],
+                direction=DIRECTION_NAMES[d],
             )
         return (JUMP, src, d)
 
@@ -930,12 +961,12 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
             return f"{names[src]}^{DIRECTION_NAMES[x]}"
         return f"{names[src]}>{names[x]}"
 
-    def describe_action(self, action: PlayBaiAction) -> str:
+    def describe_action(self, action: PlayBaiAction, say: Say = plain) -> str:
         text = self.format_action(action)
         kind, _, x = action
         names = self.board.names
         if kind == PASS:
-            return f"{text} — pass to {names[x]}"
+            return say("{action} — pass to {cell}", action=text, cell=names[x])
         trial = self.copy()
         try:
             events = trial.apply_action(action)
@@ -944,15 +975,18 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
         parts = []
         jump = next((e for e in events if e.kind == "jump"), None)
         if kind == STEP:
-            parts.append(f"step to {names[x]}")
+            parts.append(say("step to {cell}", cell=names[x]))
         elif jump is not None:
             over = len(dict(jump.data)["over"])
-            parts.append(f"jump {over}" + (", bounces back" if dict(jump.data)["bounced"] else f" to {jump.dst}"))
+            if dict(jump.data)["bounced"]:
+                parts.append(say("jump {count}, bounces back", count=over))
+            else:
+                parts.append(say("jump {count} to {cell}", count=over, cell=jump.dst))
         if any(e.kind == "ball" for e in events):
-            parts.append("takes the ball")
+            parts.append(say("takes the ball"))
         goal = next((e for e in events if e.kind == "goal"), None)
         if goal is not None:
-            parts.append("wins the game!" if dict(goal.data)["wins"] else "GOAL")
+            parts.append(say("wins the game!") if dict(goal.data)["wins"] else say("GOAL"))
         return f"{text} — {', '.join(parts)}"
 
     def rank_actions(self, actions: list[PlayBaiAction]) -> list[PlayBaiAction]:
@@ -992,7 +1026,9 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
                 if (trial._scored is not None or trial.is_over) and position < len(tokens):
                     done = ",".join(tokens[:position])
                     raise IllegalMove(
-                        f"the goal after {done} already ended the turn: remove {' '.join(tokens[position:])}"
+                        "the goal after {done} already ended the turn: remove {rest}",
+                        done=done,
+                        rest=" ".join(tokens[position:]),
                     )
                 try:
                     trial.apply_action(trial.parse_action(token))
@@ -1000,30 +1036,37 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
                     break  # the base method reports it, with the same reason
         return super().play_turn(tokens)
 
-    def describe_turn(self, events: Sequence[Event], notation: str = "") -> str:
+    def describe_turn(self, events: Sequence[Event], notation: str = "", say: Say = plain) -> str:
         """The turn in words: "b2-c2, e5>b5, b5^ne (took the ball) — GOAL! 2–1"."""
-        parts: list[str] = []
-        tail = ""
+        moves: list[_MoveWords] = []
+        tail: list[Event] = []  # the goal (it ends the turn), then any seat that could not move
         for e in events:
             data = dict(e.data)
             if e.kind == "move":
-                parts.append(f"{e.src}-{e.dst}")
+                moves.append(_MoveWords(f"{e.src}-{e.dst}"))
             elif e.kind == "jump":
-                note = " (bounced)" if data.get("bounced") else ""
-                parts.append(f"{e.src}^{data.get('direction')}{note}")
-            elif e.kind == "ball" and parts:
-                if parts[-1].endswith("(bounced)"):
-                    parts[-1] = parts[-1][: -len("(bounced)")] + "(bounced, took the ball)"
-                else:
-                    parts[-1] += " (took the ball)"
+                moves.append(_MoveWords(f"{e.src}^{data.get('direction')}", bounced=bool(data.get("bounced"))))
+            elif e.kind == "ball" and moves:
+                moves[-1].took = True
             elif e.kind == "pass" and e.src:
-                parts.append(f"{e.src}>{e.dst}")
+                moves.append(_MoveWords(f"{e.src}>{e.dst}"))
             elif e.kind == "goal":
-                score = "–".join(str(v) for v in data.get("score", ()))
-                tail = f" — GOAL! {score}" + (" and the game" if data.get("wins") else "")
+                tail = [e]
             elif e.kind == "pass" and data.get("automatic"):
-                tail += f"; {SEAT_COLOURS[(e.seat or 1) - 1]} cannot move and passes"
-        return ", ".join(parts) + tail
+                tail.append(e)
+        text = ", ".join(move.said(say) for move in moves)
+        for e in tail:
+            data = dict(e.data)
+            if e.kind == "goal":
+                score = "–".join(str(v) for v in data.get("score", ()))
+                if data.get("wins"):
+                    text = say("{turn} — GOAL! {score} and the game", turn=text, score=score)
+                else:
+                    text = say("{turn} — GOAL! {score}", turn=text, score=score)
+            else:
+                colour = say(SEAT_COLOURS[(e.seat or 1) - 1])  # the colour's name in the reader's language
+                text = say("{turn}; {colour} cannot move and passes", turn=text, colour=colour)
+        return text
 
     def copy(self) -> PlayBai:
         # The field is immutable and shared; only the mutable lists are copied.
@@ -1079,9 +1122,9 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
             for name, seat in pieces.items():
                 i = game.board.parse(name)
                 if cells[i]:
-                    raise StateError(f"{names[i]} is listed twice")
+                    raise StateError("{name} is listed twice", name=names[i])
                 if type(seat) is not int or seat not in (1, 2):
-                    raise StateError(f"{name}: seat {seat!r} is not 1 or 2")
+                    raise StateError("{name}: seat {seat!r} is not 1 or 2", name=name, seat=seat)
                 cells[i] = seat
             ball = game.board.parse(str(position["ball"]))
             goals = position.get("goals", [0, 0])
@@ -1093,17 +1136,17 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
             resigned = position.get("resigned")
             drawn = position.get("drawn", False)
         except CellNameError as error:
-            raise StateError(str(error)) from None
+            raise StateError(error.template, **error.fields) from None
         except KeyError as error:
-            raise StateError(f"a Play Bai position needs {error.args[0]!r}") from None
+            raise StateError("a Play Bai position needs {key!r}", key=error.args[0]) from None
         except (AttributeError, TypeError, ValueError) as error:
             if isinstance(error, StateError):
                 raise
-            raise StateError(f"malformed Play Bai position: {error}") from None
+            raise StateError("malformed Play Bai position: {error}", error=error) from None
         for seat in (1, 2):
             count = cells.count(seat)
             if not 1 <= count <= 3:
-                raise StateError(f"seat {seat} has {count} playballers: a team has 1 to 3")
+                raise StateError("seat {seat} has {count} playballers: a team has 1 to 3", seat=seat, count=count)
         if not isinstance(kickoff, bool):
             raise StateError("kickoff must be true or false")
         if last_goal is not None and (last_goal not in (1, 2) or goals[last_goal - 1] == 0):
@@ -1146,10 +1189,12 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
         if to_move not in (1, 2):
             raise StateError("to_move must be 1, 2 or null")
         if normal_winner and not game.options["expert"]:
-            raise StateError(f"seat {normal_winner[0]} already has {GOALS_TO_WIN} goals: to_move must be null")
+            raise StateError(
+                "seat {seat} already has {count} goals: to_move must be null", seat=normal_winner[0], count=GOALS_TO_WIN
+            )
         on_dots = [names[i] for i in sorted(game.field.dots) if cells[i]]
         if on_dots:
-            raise StateError(f"a playballer stands on a dot ({', '.join(on_dots)}) between turns")
+            raise StateError("a playballer stands on a dot ({cells}) between turns", cells=", ".join(on_dots))
         game.current = to_move
         game._skip_blocked()
         return game
@@ -1207,3 +1252,21 @@ PlayBai.info = GameInfo(
     max_turns=500,  # sets can follow each other for ever: tools (random play, the AI) stop here, unfinished
     game_class=PlayBai,
 )
+
+
+@dataclass
+class _MoveWords:
+    """One move of a described turn: its notation, and what happened on the way."""
+
+    notation: str
+    bounced: bool = False
+    took: bool = False
+
+    def said(self, say: Say) -> str:
+        if self.bounced and self.took:
+            return say("{move} (bounced, took the ball)", move=self.notation)
+        if self.bounced:
+            return say("{move} (bounced)", move=self.notation)
+        if self.took:
+            return say("{move} (took the ball)", move=self.notation)
+        return self.notation

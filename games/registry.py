@@ -24,7 +24,7 @@ def get(game_id: str) -> GameInfo:
         return GAMES[key]
     except KeyError:
         known = ", ".join(sorted(GAMES))
-        raise OptionError(f"unknown game {game_id!r}: choose one of {known}") from None
+        raise OptionError("unknown game {game!r}: choose one of {known}", game=game_id, known=known) from None
 
 
 def new_game(game_id: str, players: int | None = None, options: Mapping[str, Any] | None = None) -> AnyGame:

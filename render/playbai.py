@@ -29,6 +29,7 @@ from PIL import Image, ImageDraw
 
 from games.interface import Event
 from games.playbai import SEAT_COLOURS, PlayBai, field
+from i18n import t
 
 from . import hexdraw as hd
 
@@ -472,7 +473,7 @@ def _draw_panel(
         if data.get("wins"):
             text += ", and wins the game!"
         else:
-            text += f" ({game.describe_turn(last_events).split(' — ')[0]})"
+            text += f" ({game.describe_turn(last_events, say=t).split(' — ')[0]})"
         box = (pad, int(y - row_h * 0.92), g.width - pad, int(y - row_h * 0.08))
         d.rounded_rectangle(
             box, radius=row_h * 0.25, fill=THEME.highlight, outline=TEAM[seat], width=max(2, row_h // 12)

@@ -41,6 +41,8 @@ KEYWORDS = {
     "say": None,
     "IllegalMove": None,
     "OptionError": None,
+    "CellNameError": None,
+    "SpaceNameError": None,
 }
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 HEADER = "Hexplay's sentences. Translate with docs/translating.md; `make translations` refreshes this file."

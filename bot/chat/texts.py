@@ -553,7 +553,7 @@ def _effects(events: Sequence[Event]) -> str:
 def turn_line(label: str, game: AnyGame | None, notation: str, events: Sequence[Event]) -> str:
     """A played turn, in the engine's words when it has them (Game.describe_turn: Bump's chains,
     "alice: 03,05-4 — bumps 06 to 07, which bumps 17 (captured against the wall)."), else counted."""
-    described = game.describe_turn(list(events), notation) if game is not None else ""
+    described = game.describe_turn(list(events), notation, say=t) if game is not None else ""
     if described and described != notation:
         return f"{label}: {described}" + ("" if described.endswith(("!", ".")) else ".")
     return f"{label} played `{notation}`{_effects(events)}."
@@ -1714,7 +1714,7 @@ def _last_turn_line(match: MatchRow, game: AnyGame, turn: LastTurn | None) -> st
     if turn is None:
         return "No move yet."
     who = _plain_label(match, game, turn.seat) if turn.seat is not None else ""
-    described = game.describe_turn(list(turn.events), turn.notation) if turn.notation else ""
+    described = game.describe_turn(list(turn.events), turn.notation, say=t) if turn.notation else ""
     if not described or described == turn.notation:
         effects = [_EVENT_WORDS[e.kind](e) for e in turn.events if e.kind in _EVENT_WORDS][:8]
         described = ", ".join(effects)

@@ -12,6 +12,7 @@ from ..domain.model import MatchRow, MoveRow
 from ..domain.outcome import Change, Outcome
 from ..domain.seats import engine_seat_of, game_of, player_row, user_to_move
 from .core import MatchCore
+from .engine_words import Reason, reason
 from .locks import one_at_a_time
 from .suggestions import MAX_CHOICES, suggest_moves
 from .turn_builder import BuilderError, BuilderState
@@ -88,7 +89,7 @@ class PlayFlow(MatchCore):
         try:
             events = game.play_turn(text)
         except GameError as error:
-            raise Refusal("illegal_move", text=text, why=str(error)) from None
+            raise Refusal("illegal_move", text=text, why=Reason.of(error)) from None
         notation = game.last_turn_notation
         move = MoveRow(0, before_ply, seat, user_id, "turn", notation, [e.to_json() for e in events], 0.0, entered=text)
         change = Change("turn", user_id=user_id, seat=seat, holder_id=holder, notation=notation, events=tuple(events))
@@ -104,7 +105,7 @@ class PlayFlow(MatchCore):
         try:
             events = game.resign(seat)
         except GameError as error:
-            raise Refusal("game_says", why=str(error)) from None
+            raise Refusal("game_says", why=Reason.of(error)) from None
         move = MoveRow(0, game.ply, seat, user_id, "resign", "resign", [e.to_json() for e in events], 0.0)
         change = Change("resign", user_id=user_id, seat=seat, holder_id=user_id, events=tuple(events))
         return await self.commit_move(match, game, before, move, change, resigned_seat=game.player_of_seat(seat))
@@ -130,10 +131,10 @@ class PlayFlow(MatchCore):
             # Not a whole turn: show the actions so far, if each of them is legal (a turn half-built).
             partial = self._partial_turn(game, text)
             if partial is None:
-                raise Refusal("illegal_move", text=text, why=str(error)) from None
+                raise Refusal("illegal_move", text=text, why=Reason.of(error)) from None
             trial, events = partial
             png = await self.render(match, trial, events)
-            return Preview(match, trial, png, seat, trial.format_turn(trial.turn_actions), events, str(error))
+            return Preview(match, trial, png, seat, trial.format_turn(trial.turn_actions), events, reason(error))
         return Preview(match, trial, await self.render(match, trial, events), seat, trial.last_turn_notation, events)
 
     @staticmethod

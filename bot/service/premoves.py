@@ -17,6 +17,7 @@ from ..domain.errors import Refusal
 from ..domain.model import ExplorationRow, MatchRow
 from ..domain.seats import game_of, player_names, title
 from .core import MatchCore
+from .engine_words import Reason
 from .locks import one_at_a_time
 from .premove_lines import MAX_EXPLORED_TURNS, checked_line, explored, movers, with_line
 from .suggestions import MAX_CHOICES, suggest_moves
@@ -168,7 +169,7 @@ class PremoveFlow(MatchCore):
             try:
                 position.play_turn(turn)
             except GameError as error:
-                raise Refusal("illegal_move", text=turn, why=str(error)) from None
+                raise Refusal("illegal_move", text=turn, why=Reason.of(error)) from None
             turns, shown = [*turns[:shown], position.last_turn_notation], shown + 1
             step = "turn"
         elif step == "back":

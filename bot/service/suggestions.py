@@ -12,6 +12,9 @@ from typing import Any
 
 from games import AnyGame, GameError
 from games.interface import split_turn
+from i18n import t
+
+from .engine_words import reason
 
 MAX_CHOICES = 25
 CHOICE_TEXT_LIMIT = 100
@@ -46,7 +49,7 @@ def _suggest_single(game: AnyGame, typed: str) -> list[tuple[str, str]]:
     a boundary first (typing a piece's space lists that piece's moves before longer names)."""
     partial = re.sub(r"\s*([,\-])\s*", r"\1", " ".join(typed.lower().split()))  # "03, 05" is "03,05"
     if game.is_over:
-        return [(clip("The game is over"), clip(typed))]
+        return [(clip(t("The game is over")), clip(typed))]
     ranked = game.rank_actions(game.legal_actions())
     at_boundary: list[Any] = []
     longer: list[Any] = []
@@ -58,14 +61,16 @@ def _suggest_single(game: AnyGame, typed: str) -> list[tuple[str, str]]:
         (at_boundary if not partial or not rest or not rest[0].isalnum() else longer).append(action)
         if len(at_boundary) >= MAX_CHOICES:
             break
-    choices = [(clip(game.describe_action(a)), game.format_action(a)) for a in (at_boundary + longer)[:MAX_CHOICES]]
+    choices = [
+        (clip(game.describe_action(a, say=t)), game.format_action(a)) for a in (at_boundary + longer)[:MAX_CHOICES]
+    ]
     if not choices and partial:
         try:
             game.copy().parse_action(typed)
         except GameError as error:
-            return [(clip(f"✗ {typed.strip()}: {error}"), clip(typed))]
+            return [(clip(f"✗ {typed.strip()}: {reason(error)}"), clip(typed))]
     if not choices:
-        choices.append((clip(f"No legal move starts with {typed.strip()!r}"), clip(typed)))
+        choices.append((clip(t("No legal move starts with {typed!r}", typed=typed.strip())), clip(typed)))
     return choices
 
 
@@ -124,13 +129,13 @@ def _suggest_continuations(game: AnyGame, typed: str) -> list[tuple[str, str]]:
             done.append(trial.format_action(action))
             trial.apply_action(action)
         except GameError as error:
-            return [(clip(f"✗ {token}: {error}"), clip(typed))]
+            return [(clip(f"✗ {token}: {reason(error)}"), clip(typed))]
     prefix = ",".join(done)
     choices: list[tuple[str, str]] = []
     needs_more: str | None = None
     whole_alone = False  # some action is a whole turn by itself (then no note is needed)
     if done and not partial and trial.can_end_turn():
-        choices.append((clip(f"{prefix} — end the turn here"), prefix))
+        choices.append((clip(t("{turn} — end the turn here", turn=prefix)), prefix))
     if not trial.is_over:
         for action in trial.rank_actions(trial.legal_actions()):
             notation = trial.format_action(action)
@@ -147,8 +152,10 @@ def _suggest_continuations(game: AnyGame, typed: str) -> list[tuple[str, str]]:
             value = ",".join(done + [notation] + rest)
             if len(value) > CHOICE_TEXT_LIMIT:
                 continue
-            hint = trial.describe_action(action)
-            label = ",".join(done + [hint]) + (f" (then {','.join(rest)})" if rest else "")
+            hint = trial.describe_action(action, say=t)
+            label = ",".join(done + [hint])
+            if rest:
+                label = t("{turn} (then {rest})", turn=label, rest=",".join(rest))
             choices.append((clip(label), value))
             if len(choices) >= MAX_CHOICES:
                 break
@@ -156,7 +163,7 @@ def _suggest_continuations(game: AnyGame, typed: str) -> list[tuple[str, str]]:
         choices.insert(0, (clip(needs_more), choices[0][1]))
         choices = choices[:MAX_CHOICES]
     if not choices:
-        choices.append((clip(f"No legal move starts with {typed.strip()!r}"), clip(typed)))
+        choices.append((clip(t("No legal move starts with {typed!r}", typed=typed.strip())), clip(typed)))
     return choices
 
 
@@ -182,6 +189,6 @@ def _why_not_alone(game: AnyGame, action: Any) -> str:
     try:
         trial.end_turn()
     except GameError as error:
-        reason = str(error)
-        return f"{reason[:1].upper()}{reason[1:]} — each choice below is a whole turn"
-    return "This turn takes more than one action — each choice below is a whole turn"
+        said = reason(error)
+        return t("{reason} — each choice below is a whole turn", reason=f"{said[:1].upper()}{said[1:]}")
+    return t("This turn takes more than one action — each choice below is a whole turn")

@@ -20,6 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games import AnyGame, Event, GameError
+from i18n import t, tn
+
+from .engine_words import reason
 
 OPTIONS_PER_SELECT = 25
 MAX_SELECTS = 4
@@ -42,7 +45,7 @@ def decode(text: str) -> list[int]:
     try:
         return [int(part, 16) for part in text.split(".")]
     except ValueError:
-        raise BuilderError("this turn builder's buttons are damaged; open a new one") from None
+        raise BuilderError(t("this turn builder's buttons are damaged; open a new one")) from None
 
 
 def _clip(text: str) -> str:
@@ -103,7 +106,7 @@ def menu_options(game: AnyGame, path: list[str]) -> list[Option]:
     options: list[Option] = []
     groups: dict[str, Option] = {}
     for action in ranked_actions(game):
-        steps = game.builder_path(action)
+        steps = game.builder_path(action, say=t)  # the labels in the reader's language (same for every pick)
         if list(steps[:depth]) != path:
             continue
         if len(steps) == depth:
@@ -123,9 +126,9 @@ def build(game: AnyGame, picks: list[int]) -> BuilderState:
     an action (played on the copy).
     """
     if game.is_over:
-        raise BuilderError("the game is over")
+        raise BuilderError(t("the game is over"))
     if game.turn_in_progress():
-        raise BuilderError("another turn is in progress")
+        raise BuilderError(t("another turn is in progress"))
     trial = game.copy()
     notations: list[str] = []
     events: list[Event] = []
@@ -133,7 +136,7 @@ def build(game: AnyGame, picks: list[int]) -> BuilderState:
     for index in picks:
         options = [] if trial.is_over else menu_options(trial, path)
         if not 0 <= index < len(options):
-            raise BuilderError("this turn builder belongs to an older position; open a new one")
+            raise BuilderError(t("this turn builder belongs to an older position; open a new one"))
         picked = options[index]
         if picked.group is not None:
             path.append(picked.group)
@@ -143,7 +146,7 @@ def build(game: AnyGame, picks: list[int]) -> BuilderState:
         try:
             events.extend(trial.apply_action(picked.action))
         except GameError as error:  # pragma: no cover - legal_actions only lists applicable actions
-            raise BuilderError(str(error)) from None
+            raise BuilderError(reason(error)) from None
     state = BuilderState(trial, list(picks), notations, events, path=path)
     state.can_end = trial.is_over or trial.can_end_turn()
     if not state.can_end:
@@ -151,7 +154,7 @@ def build(game: AnyGame, picks: list[int]) -> BuilderState:
         try:
             probe.end_turn()
         except GameError as error:
-            state.why_not_end = str(error)
+            state.why_not_end = reason(error)
     state.full = len(encode(picks + [0xFFF])) > ID_BUDGET
     if trial.is_over or state.full:
         return state
@@ -159,11 +162,11 @@ def build(game: AnyGame, picks: list[int]) -> BuilderState:
     room = OPTIONS_PER_SELECT * MAX_SELECTS
     for index, option in enumerate(options[:room]):
         if option.group is not None:
-            moves = f"{option.count} move{'s' * (option.count != 1)}"
+            moves = tn("{count} move", "{count} moves", option.count)
             state.choices.append(Choice(index, _clip(option.group), moves))
             continue
         notation = trial.format_action(option.action)
-        hint = trial.describe_action(option.action)
+        hint = trial.describe_action(option.action, say=t)
         description = hint.split(" — ", 1)[1] if " — " in hint else ""
         state.choices.append(Choice(index, _clip(notation), _clip(description) if description else ""))
     state.more = max(0, len(options) - room)
