@@ -165,7 +165,12 @@ async def test_the_bot_syncs_its_commands_in_french_and_a_french_player_plays_by
         assert {o["name"] for o in french["jouer"]["options"]} >= {"jeu", "adversaire", "jours", "ordinateur"}
         lobby = await world.emu.invoke(amelie, world.channel, "jouer", {"jeu": "Bide", "adversaire": world.users[1]})
         assert lobby.errors == [] and lobby.response is not None
-        assert any(b["custom_id"].startswith("accept") or "accept" in b["custom_id"] for b in lobby.response.buttons())
+        assert any("accept" in b["custom_id"] for b in lobby.response.buttons())
+        aide = (await world.emu.invoke(amelie, world.channel, "aide")).response
+        assert aide is not None
+        assert "`/jouer` — Lancer une partie : invitez des adversaires" in aide.content
+        assert "(creer, rejoindre, quitter, commencer, classement, abandonner, annuler)" in aide.content
+        assert "`/play` — Start a match" in (await world.emu.invoke(world.users[0], world.channel, "help")).text
     finally:
         violations = list(world.emu.violations)
         await world.stop()
