@@ -92,13 +92,16 @@ class UserActions:
     ) -> InteractionResult:
         """Run ``/command`` (``"group sub"`` for subcommands) with options given by name.
 
+        Names may be the ones the user sees in their locale (``/tournoi rejoindre`` with ``tournoi=`` for a
+        French user): like Discord, the interaction carries the command's default names.
+
         Returns once the bot's first callback arrived (accepted or rejected: see
         ``result.errors``); raises EmulatorError if none arrives within ``timeout``.
         """
         acting, where = self._user(user), self._channel_of(channel)
         guild = self._check_member(acting, where)
-        schema, path = self._find_command(where, command)
-        data = self._command_data(schema, path, dict(options or {}), guild, focused=None)
+        schema, path = self._find_command(where, command, acting.locale)
+        data = self._command_data(schema, path, dict(options or {}), guild, focused=None, locale=acting.locale)
         return await self._dispatch(APPLICATION_COMMAND, acting, where, data, timeout=timeout, label=f"/{command}")
 
     async def autocomplete(
@@ -124,20 +127,43 @@ class UserActions:
                 raise EmulatorError("autocomplete needs at least the focused option")
             focused = list(values)[-1]
         values.setdefault(focused, "")
-        schema, path = self._find_command(where, command)
-        data = self._command_data(schema, path, values, guild, focused=focused)
+        schema, path = self._find_command(where, command, acting.locale)
+        data = self._command_data(schema, path, values, guild, focused=focused, locale=acting.locale)
         result = await self._dispatch(
             AUTOCOMPLETE, acting, where, data, timeout=timeout, label=f"/{command} autocomplete"
         )
         return list(result.choices or [])
 
-    def _find_command(self, channel: Channel, name: str) -> tuple[dict[str, Any], list[str]]:
+    def command_list(self, user: UserLike, channel: ChannelLike) -> list[dict[str, Any]]:
+        """The slash commands ``user`` is offered in ``channel``, as their Discord client shows them: names,
+        descriptions, options and choices in the user's locale where the bot synced one (Discord's
+        ``name_localized``), the default ones elsewhere. Each entry keeps its ``id``."""
+        acting, where = self._user(user), self._channel_of(channel)
+        return [
+            {"id": command["id"], **_as_seen(command, acting.locale)}
+            for command in self._synced_for(where)
+            if command.get("type", 1) == 1 and self._available(command, where)
+        ]
+
+    def _synced_for(self, channel: Channel) -> list[dict[str, Any]]:
+        guild_commands = self.store.guild_commands.get(channel.guild_id, []) if channel.guild_id else []
+        return guild_commands + self.store.global_commands
+
+    @staticmethod
+    def _available(command: dict[str, Any], channel: Channel) -> bool:
+        contexts = command.get("contexts")
+        if channel.is_dm:
+            guild_only = command.get("guild_id") or command.get("dm_permission") is False
+            return not (guild_only or (contexts is not None and 1 not in contexts))
+        return contexts is None or 0 in contexts
+
+    def _find_command(self, channel: Channel, name: str, locale: str = "en-US") -> tuple[dict[str, Any], list[str]]:
         parts = name.split()
         if not parts:
             raise EmulatorError("empty command name")
         guild_commands = self.store.guild_commands.get(channel.guild_id, []) if channel.guild_id else []
         for command in guild_commands + self.store.global_commands:
-            if command["name"] == parts[0] and command.get("type", 1) == 1:
+            if _named(command, parts[0], locale) and command.get("type", 1) == 1:
                 break
         else:
             known = sorted(c["name"] for c in guild_commands + self.store.global_commands)
@@ -159,6 +185,7 @@ class UserActions:
         guild: Guild | None,
         *,
         focused: str | None,
+        locale: str = "en-US",
     ) -> dict[str, Any]:
         data: dict[str, Any] = {"id": command["id"], "name": command["name"], "type": 1, "options": []}
         if command.get("guild_id"):
@@ -166,28 +193,30 @@ class UserActions:
         container: list[dict[str, Any]] = data["options"]
         schema: list[dict[str, Any]] = command.get("options") or []
         for part in path:
-            sub = next((o for o in schema if o["name"] == part and o["type"] in (1, 2)), None)
+            sub = next((o for o in schema if _named(o, part, locale) and o["type"] in (1, 2)), None)
             if sub is None:
                 raise EmulatorError(f"/{command['name']} has no subcommand {part!r}")
-            entry: dict[str, Any] = {"type": sub["type"], "name": part, "options": []}
+            entry: dict[str, Any] = {"type": sub["type"], "name": sub["name"], "options": []}
             container.append(entry)
             container, schema = entry["options"], sub.get("options") or []
         if any(o["type"] in (1, 2) for o in schema):
             names = [o["name"] for o in schema]
             raise EmulatorError(f"/{command['name']} needs a subcommand, one of {names}")
         resolved: dict[str, dict[str, Any]] = {}
+        given: set[str] = set()
         for name, value in values.items():
-            spec = next((o for o in schema if o["name"] == name), None)
+            spec = next((o for o in schema if _named(o, name, locale)), None)
             if spec is None:
                 raise EmulatorError(f"unknown option {name!r}; options are {[o['name'] for o in schema]}")
+            given.add(spec["name"])
             if name == focused:
                 if not spec.get("autocomplete"):
                     raise EmulatorError(f"option {name!r} has no autocomplete")
-                container.append({"type": spec["type"], "name": name, "value": str(value), "focused": True})
+                container.append({"type": spec["type"], "name": spec["name"], "value": str(value), "focused": True})
             else:
-                container.append(self._option(spec, value, guild, resolved))
+                container.append(self._option(spec, value, guild, resolved, locale))
         if focused is None:
-            missing = [o["name"] for o in schema if o.get("required") and o["name"] not in values]
+            missing = [o["name"] for o in schema if o.get("required") and o["name"] not in given]
             if missing:
                 raise EmulatorError(f"missing required option(s) {missing}")
         if resolved:
@@ -195,17 +224,22 @@ class UserActions:
         return data
 
     def _option(
-        self, spec: dict[str, Any], value: Any, guild: Guild | None, resolved: dict[str, dict[str, Any]]
+        self,
+        spec: dict[str, Any],
+        value: Any,
+        guild: Guild | None,
+        resolved: dict[str, dict[str, Any]],
+        locale: str = "en-US",
     ) -> dict[str, Any]:
         kind, name = spec["type"], spec["name"]
         try:
             if kind == 3:
-                value = self._choice(spec, str(value) if not isinstance(value, str) else value)
+                value = self._choice(spec, str(value) if not isinstance(value, str) else value, locale)
                 low, high = spec.get("min_length"), spec.get("max_length")
                 if (low is not None and len(value) < low) or (high is not None and len(value) > high):
                     raise EmulatorError(f"option {name!r}: length must be within [{low}, {high}]")
             elif kind in (4, 10):
-                value = self._choice(spec, int(value) if kind == 4 else float(value))
+                value = self._choice(spec, self._choice_name_or(spec, value, locale, int if kind == 4 else float))
                 low, high = spec.get("min_value"), spec.get("max_value")
                 if (low is not None and value < low) or (high is not None and value > high):
                     raise EmulatorError(f"option {name!r}: value must be within [{low}, {high}]")
@@ -235,7 +269,15 @@ class UserActions:
         return {"type": kind, "name": name, "value": value}
 
     @staticmethod
-    def _choice(spec: dict[str, Any], value: Any) -> Any:
+    def _choice_name_or(spec: dict[str, Any], value: Any, locale: str, number: Any) -> Any:
+        """A numeric option's value, or the value of the choice named ``value`` (as the user sees it)."""
+        for choice in spec.get("choices") or []:
+            if isinstance(value, str) and _named(choice, value, locale):
+                return choice["value"]
+        return number(value)
+
+    @staticmethod
+    def _choice(spec: dict[str, Any], value: Any, locale: str = "en-US") -> Any:
         choices = spec.get("choices")
         if not choices:
             return value
@@ -243,7 +285,7 @@ class UserActions:
             if choice["value"] == value:
                 return value
         for choice in choices:
-            if choice["name"] == str(value):
+            if _named(choice, str(value), locale):
                 return choice["value"]
         raise EmulatorError(f"option {spec['name']!r}: {value!r} is not one of {[c['value'] for c in choices]}")
 
@@ -466,15 +508,15 @@ class UserActions:
             "channel_id": str(channel.id),
             "channel": {**store.channel_payload(channel), "permissions": permissions},
             "app_permissions": str(store.bot_permissions(channel)),
-            "locale": "en-US",
+            "locale": user.locale,
             "entitlements": [],
             "attachment_size_limit": MAX_FILE_SIZE,
         }
         if guild is not None:
             payload.update(
                 guild_id=str(guild.id),
-                guild_locale="en-US",
-                guild={"id": str(guild.id), "locale": "en-US", "features": []},
+                guild_locale=guild.preferred_locale,
+                guild={"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
                 member={**store.member_payload(guild, user), "permissions": permissions},
                 authorizing_integration_owners={"0": str(guild.id)},
                 context=0,
@@ -520,3 +562,34 @@ class UserActions:
         if not await result._signal.wait_for(lambda: result.answered, timeout):
             raise EmulatorError(f"{label}: the bot did not respond within {timeout}s")
         return result
+
+
+# Discord's fallbacks when a localization is missing (application-commands, "Locale fallbacks").
+LOCALE_FALLBACKS = {"en-US": "en-GB", "en-GB": "en-US", "es-419": "es-ES"}
+
+
+def _localized(entity: dict[str, Any], field: str, locale: str) -> Any:
+    """``entity[field]`` as a user of ``locale`` sees it."""
+    table = entity.get(f"{field}_localizations") or {}
+    for key in (locale, LOCALE_FALLBACKS.get(locale)):
+        if key in table:
+            return table[key]
+    return entity.get(field)
+
+
+def _named(entity: dict[str, Any], name: str, locale: str) -> bool:
+    """Whether a user of ``locale`` typing ``name`` picks ``entity`` (its shown name, or its default one)."""
+    return name in (entity.get("name"), _localized(entity, "name", locale))
+
+
+def _as_seen(entity: dict[str, Any], locale: str) -> dict[str, Any]:
+    seen: dict[str, Any] = {"name": _localized(entity, "name", locale)}
+    if "description" in entity:
+        seen["description"] = _localized(entity, "description", locale)
+    for key in ("type", "value", "required"):
+        if key in entity:
+            seen[key] = entity[key]
+    for key in ("options", "choices"):
+        if entity.get(key):
+            seen[key] = [_as_seen(child, locale) for child in entity[key]]
+    return seen

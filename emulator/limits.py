@@ -556,6 +556,7 @@ def _check_choice(choice: Any, path: Path, errors: FormErrors, *, option_type: i
         errors.add(path, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
         return
     errors.length_between(path + ["name"], choice.get("name"), 1, 100)
+    _check_localizations(choice, path, errors, name_max=100, keys=("name_localizations",))
     value = choice.get("value")
     is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
     if value is None or not (isinstance(value, str) or is_number):
@@ -632,7 +633,7 @@ def _check_command(command: dict[str, Any], path: Path, errors: FormErrors) -> N
             errors.add(path + ["options"], "BASE_TYPE_MAX_LENGTH", "Context menu commands cannot have options")
     if _command_chars(command) > MAX_COMMAND_CHARS:
         errors.add(path, "APPLICATION_COMMAND_TOO_LARGE", f"Command exceeds maximum size ({MAX_COMMAND_CHARS})")
-    _check_localizations(command, path, errors, name_max=32)
+    _check_localizations(command, path, errors, name_max=32, chat_input_name=kind == 1, whole_table=True)
     for key, allowed in (("contexts", (0, 1, 2)), ("integration_types", (0, 1))):
         _check_enum_list(command.get(key), allowed, path + [key], errors)
     permissions = command.get("default_member_permissions")
@@ -687,10 +688,23 @@ LOCALES = frozenset(
 CHANNEL_TYPES = (0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15, 16)
 
 
-def _check_localizations(entity: dict[str, Any], path: Path, errors: FormErrors, *, name_max: int) -> None:
-    """``name_localizations`` / ``description_localizations``: keys are Discord's locales, values obey
-    the same length limits as the field (OpenAPI: 1-32 and 1-100 characters)."""
-    for key, high in (("name_localizations", name_max), ("description_localizations", 100)):
+def _check_localizations(
+    entity: dict[str, Any],
+    path: Path,
+    errors: FormErrors,
+    *,
+    name_max: int,
+    chat_input_name: bool = False,
+    whole_table: bool = False,
+    keys: tuple[str, ...] = ("name_localizations", "description_localizations"),
+) -> None:
+    """``name_localizations`` / ``description_localizations``: keys are Discord's locales, values "follow
+    the same restrictions as" the field (developers/interactions/application-commands, application command
+    object): 1-32 / 1-100 characters, and a chat-input command's or option's localized name matches the
+    naming regex in lowercase (``chat_input_name``). Discord reports a bad localized *command* name on the
+    whole ``name_localizations`` (``whole_table``; discord/discord-api-docs#7712), an option's per locale."""
+    for key in keys:
+        high = name_max if key == "name_localizations" else 100
         table = entity.get(key)
         if table is None:
             continue
@@ -702,8 +716,33 @@ def _check_localizations(entity: dict[str, Any], path: Path, errors: FormErrors,
                 errors.add(path + [key, locale], "LOCALE_INVALID", f'"{locale}" is not a valid locale.')
             elif not isinstance(text, str):
                 errors.add(path + [key, locale], "STRING_TYPE_CONVERT", "Could not interpret value as string.")
+            elif key == "name_localizations" and chat_input_name:
+                where = path + [key] if whole_table else path + [key, locale]
+                _check_name(text, where, errors, lowercase=True)
             else:
                 errors.length_between(path + [key, locale], text, 1, high)
+
+
+def _localized_names(entity: dict[str, Any]) -> dict[str, str]:
+    table = entity.get("name_localizations")
+    return {k: v for k, v in table.items() if isinstance(v, str)} if isinstance(table, dict) else {}
+
+
+def _check_unique_per_locale(entities: Sequence[Any], path: Path, errors: FormErrors, code: str, message: str) -> None:
+    """Siblings must differ in the name a user of each locale sees: their localized name where they have
+    one, else their default name (an option localized "partie" beside an option named "partie" collides for
+    French users). The default names are checked by the caller."""
+    tables = [(index, e, _localized_names(e)) for index, e in enumerate(entities) if isinstance(e, dict)]
+    for locale in sorted({locale for _, _, table in tables for locale in table}):
+        seen: set[str] = set()
+        for index, entity, table in tables:
+            shown = table.get(locale, entity.get("name"))
+            if not isinstance(shown, str):
+                continue
+            if shown in seen:
+                where = path + [index, "name_localizations", locale] if locale in table else path + [index, "name"]
+                errors.add(where, code, message)
+            seen.add(shown)
 
 
 def _check_enum_list(values: Any, allowed: tuple[int, ...], path: Path, errors: FormErrors) -> None:
@@ -727,6 +766,9 @@ def _check_options(options: Any, path: Path, errors: FormErrors, *, depth: int) 
     errors.max_length(path, options, 25)
     names: set[str] = set()
     seen_optional = False
+    _check_unique_per_locale(
+        options, path, errors, "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS", "Option names must be unique"
+    )
     has_subcommands = any(option.get("type") in (1, 2) for option in options if isinstance(option, dict))
     for index, option in enumerate(options):
         here = path + [index]
@@ -739,7 +781,7 @@ def _check_options(options: Any, path: Path, errors: FormErrors, *, depth: int) 
             continue
         _check_name(option.get("name"), here + ["name"], errors, lowercase=True)
         errors.length_between(here + ["description"], option.get("description"), 1, 100)
-        _check_localizations(option, here, errors, name_max=32)
+        _check_localizations(option, here, errors, name_max=32, chat_input_name=True)
         if repr(option.get("name")) in names:
             errors.add(here + ["name"], "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS", "Option names must be unique")
         names.add(repr(option.get("name")))
@@ -802,18 +844,28 @@ def _check_option_value_rules(option: dict[str, Any], path: Path, errors: FormEr
 
 
 def _command_chars(command: Any) -> int:
-    """Characters counted against the 8000 limit (wrongly typed parts are refused elsewhere)."""
+    """Characters counted against the 8000 limit (wrongly typed parts are refused elsewhere): "only the
+    longest localization for each field (including the default value) is counted" (application-commands,
+    Limits)."""
     if not isinstance(command, dict):
         return 0
-    total = sum(len(text) for text in (command.get("name"), command.get("description")) if isinstance(text, str))
+    total = _longest(command, "name") + _longest(command, "description")
     options = command.get("options")
     for option in options if isinstance(options, list) else []:
         total += _command_chars(option)
         choices = option.get("choices") if isinstance(option, dict) else None
         for choice in choices if isinstance(choices, list) else []:
             if isinstance(choice, dict):
-                total += len(str(choice.get("name") or "")) + len(str(choice.get("value") or ""))
+                total += _longest(choice, "name") + len(str(choice.get("value") or ""))
     return total
+
+
+def _longest(entity: dict[str, Any], field: str) -> int:
+    texts = [entity.get(field)]
+    table = entity.get(f"{field}_localizations")
+    if isinstance(table, dict):
+        texts.extend(table.values())
+    return max((len(text) for text in texts if isinstance(text, str)), default=0)
 
 
 def check_history_query(query: Any) -> int:

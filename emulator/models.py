@@ -105,6 +105,7 @@ class User:
     name: str
     bot: bool = False
     dms_open: bool = True
+    locale: str = "en-US"  # the Discord client's language: the interaction's ``locale``
 
     @property
     def mention(self) -> str:
@@ -123,6 +124,7 @@ class Guild:
     member_ids: list[int] = field(default_factory=list)
     joined_at: dict[int, dt.datetime] = field(default_factory=dict)
     channel_ids: list[int] = field(default_factory=list)
+    preferred_locale: str = "en-US"  # the community's language: GUILD_CREATE and the interaction's ``guild_locale``
 
     def __repr__(self) -> str:
         return f"<Guild {self.name!r} id={self.id}>"

@@ -16,6 +16,7 @@ from .client import ChannelLike, UserActions, UserLike
 from .errors import ApiError, EmulatorError
 from .gateway import DIRECT_MESSAGES, GUILD_MEMBERS, GUILD_MESSAGES, GUILDS, RESUMABLE_CLOSE, Gateway, SessionInfo
 from .interactions import InteractionService
+from .limits import LOCALES
 from .models import Channel, Guild, Message, User, new_snowflake
 from .ratelimits import RateLimiter, RateLimitHit, RateLimits, WindowCounter
 from .rest import RestApi
@@ -177,12 +178,15 @@ class DiscordEmulator(UserActions):
 
     # --------------------------------------------------------- world building
 
-    def create_guild(self, name: str, *, owner: User | None = None, shard: tuple[int, int] = (0, 1)) -> Guild:
+    def create_guild(
+        self, name: str, *, owner: User | None = None, shard: tuple[int, int] = (0, 1), locale: str = "en-US"
+    ) -> Guild:
         """A guild with every existing user as a member; a connected bot gets GUILD_CREATE.
 
-        ``shard=(s, n)`` gives it an id that Discord's sharding formula puts on shard ``s`` of ``n``.
+        ``shard=(s, n)`` gives it an id that Discord's sharding formula puts on shard ``s`` of ``n``;
+        ``locale`` is its ``preferred_locale`` (a community's language, e.g. ``"fr"``).
         """
-        guild = self.store.add_guild(name, owner, shard=shard)
+        guild = self.store.add_guild(name, owner, shard=shard, locale=_known_locale(locale))
         self.gateway.dispatch("GUILD_CREATE", self.store.guild_payload(guild, newly_joined=True))
         return guild
 
@@ -195,9 +199,10 @@ class DiscordEmulator(UserActions):
         self._observe("channel_created", channel)
         return channel
 
-    def create_user(self, name: str, *, dms_open: bool = True) -> User:
-        """A user who joins every guild; set ``user.dms_open`` any time."""
-        user = self.store.add_user(name, dms_open=dms_open)
+    def create_user(self, name: str, *, dms_open: bool = True, locale: str = "en-US") -> User:
+        """A user who joins every guild; set ``user.dms_open`` any time. ``locale`` is the language of their
+        Discord client (``"fr"``): sent as each interaction's ``locale``, and the command names they see."""
+        user = self.store.add_user(name, dms_open=dms_open, locale=_known_locale(locale))
         for guild in self.store.guilds.values():
             payload = {**self.store.member_payload(guild, user), "guild_id": str(guild.id)}
             self.gateway.dispatch("GUILD_MEMBER_ADD", payload, intents=GUILD_MEMBERS)
@@ -364,3 +369,9 @@ class DiscordEmulator(UserActions):
 
 def _visible(message: Message, include_ephemeral: bool) -> bool:
     return not message.deleted and not message.loading and (include_ephemeral or not message.ephemeral)
+
+
+def _known_locale(locale: str) -> str:
+    if locale not in LOCALES:
+        raise EmulatorError(f"{locale!r} is not one of Discord's locales: {sorted(LOCALES)}")
+    return locale

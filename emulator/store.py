@@ -102,8 +102,8 @@ class Store:
 
     # ----------------------------------------------------------------- creation
 
-    def add_user(self, name: str, *, dms_open: bool = True, bot: bool = False) -> User:
-        user = User(id=new_snowflake(), name=name, bot=bot, dms_open=dms_open)
+    def add_user(self, name: str, *, dms_open: bool = True, bot: bool = False, locale: str = "en-US") -> User:
+        user = User(id=new_snowflake(), name=name, bot=bot, dms_open=dms_open, locale=locale)
         self.users[user.id] = user
         for guild in self.guilds.values():
             self.add_member(guild, user)
@@ -114,11 +114,13 @@ class Store:
             guild.member_ids.append(user.id)
             guild.joined_at[user.id] = utcnow()
 
-    def add_guild(self, name: str, owner: User | None = None, *, shard: tuple[int, int] = (0, 1)) -> Guild:
+    def add_guild(
+        self, name: str, owner: User | None = None, *, shard: tuple[int, int] = (0, 1), locale: str = "en-US"
+    ) -> Guild:
         """``shard=(s, n)``: an id that Discord's formula puts on shard ``s`` of ``n``; by default
         consecutive guilds are a millisecond apart, so they spread over any number of shards."""
         guild_id = new_snowflake(millisecond_mod=shard)
-        guild = Guild(id=guild_id, name=name, owner_id=0, bot_role_id=new_snowflake())
+        guild = Guild(id=guild_id, name=name, owner_id=0, bot_role_id=new_snowflake(), preferred_locale=locale)
         humans = [user for user in self.users.values() if user is not self.bot]
         guild.owner_id = (owner or (humans[0] if humans else self.bot)).id
         self.guilds[guild.id] = guild
@@ -367,7 +369,7 @@ class Store:
             "guild_scheduled_events": [],
             "soundboard_sounds": [],
             "premium_tier": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": guild.preferred_locale,
             "verification_level": 0,
             "default_message_notifications": 0,
             "explicit_content_filter": 0,

@@ -31,12 +31,14 @@ class BotWorld:
         jobs: bool = False,
         metrics_port: int | None = None,
         review_simulations: int | None = None,
+        guild_locale: str = "en-US",
     ) -> None:
         self.db_path = db_path
         self.jobs = jobs  # PostgreSQL: computer turns and hints go to the workers' queue, as `python -m bot` does
         self.metrics_port = metrics_port  # /healthz and /metrics (0: any free port: see metrics_url)
         self.review_simulations = review_simulations  # a post-game review's search per position (None: the bot's)
         self.clock = clock or ManualClock()
+        self.guild_locale = guild_locale  # the server's preferred_locale ("fr": a French community)
         self.emu = DiscordEmulator(bot_token=TOKEN)
         self.user_count = users
         self.bot: HexplayBot | None = None
@@ -46,7 +48,7 @@ class BotWorld:
     async def start(self) -> BotWorld:
         await self.emu.start()
         point_client_at(self.emu.api_base_url, self.emu.gateway_url)
-        self.guild = self.emu.create_guild("Test Server")
+        self.guild = self.emu.create_guild("Test Server", locale=self.guild_locale)
         self.channel = self.emu.create_text_channel(self.guild, "games")
         names = ["alice", "bob", "carol", "dave"] + [f"player{i}" for i in range(5, self.user_count + 1)]
         self.users = [self.emu.create_user(n) for n in names[: self.user_count]]
@@ -106,6 +108,17 @@ class BotWorld:
         return self.bot.chat.service
 
     # -- acting as users ------------------------------------------------------------
+
+    def add_user(self, name: str, *, locale: str = "en-US"):
+        """One more member of the server; ``locale="fr"``: their Discord speaks French (the interactions'
+        ``locale``, and the command names they see and type: ``emu.invoke(user, channel, "jouer", {"jeu": …})``)."""
+        user = self.emu.create_user(name, locale=locale)
+        self.users.append(user)
+        return user
+
+    def commands_seen_by(self, user) -> list[dict]:
+        """The slash commands as ``user`` sees them in #games, in their locale (names, descriptions, options)."""
+        return self.emu.command_list(user, self.channel)
 
     async def challenge(self, creator, opponents=(), game="bide", **options):
         params = {"game": game, **options}

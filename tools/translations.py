@@ -70,15 +70,15 @@ def _command_strings() -> Iterable[tuple[str, str, tuple[str, int]]]:
     from discord.ext import commands
 
     import bot.chat.features as features
-    from bot.chat.translator import command_strings
+    from bot.chat.translator import cog_strings
 
-    found = []
+    found: list[tuple[str, str, tuple[str, int]]] = []
     for module_info in pkgutil.iter_modules(features.__path__):
         module = importlib.import_module(f"bot.chat.features.{module_info.name}")
         for value in vars(module).values():
             if isinstance(value, type) and issubclass(value, commands.Cog) and value.__module__ == module.__name__:
-                found.extend(value.__cog_app_commands__)
-    return command_strings(found)
+                found.extend(cog_strings(value))
+    return found
 
 
 def rendered(catalog: Catalog) -> bytes:

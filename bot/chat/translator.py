@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from i18n import DEFAULT, language_of, translations
 
@@ -58,8 +59,18 @@ def command_strings(commands: Iterable[AnyCommand]) -> Iterator[tuple[str, str, 
                 yield "choice", choice.name, where
 
 
-def _where(command: AnyCommand) -> tuple[str, int]:
-    callback = getattr(command, "callback", None) or type(command)
+def cog_strings(cog: type[commands.Cog]) -> Iterator[tuple[str, str, tuple[str, int]]]:
+    """:func:`command_strings` of a cog's class; a ``GroupCog`` (``/tournament …``) is itself a command whose
+    name and description are on the class, its commands the group's subcommands."""
+    if cog.__cog_is_app_commands_group__:
+        where = _where(cog)
+        yield "command name", str(cog.__cog_group_name__), where
+        yield "command description", str(cog.__cog_group_description__), where
+    yield from command_strings(cog.__cog_app_commands__)
+
+
+def _where(command: AnyCommand | type) -> tuple[str, int]:
+    callback = getattr(command, "callback", None) or (command if isinstance(command, type) else type(command))
     try:
         path = inspect.getsourcefile(callback) or "?"
         line = inspect.getsourcelines(callback)[1]

@@ -8,10 +8,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from i18n import pt, speaking
+
 from .. import texts
 from ..commands import GAME_CHOICES, chosen_language, guild_only, language_choices
 from ..common import mention_only
 from ..context import Chat
+
+
+def shown_name(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> str:
+    """A command's name as Discord shows it in the language being spoken (the catalog the commands were
+    synced with: bot/chat/translator.py)."""
+    return pt("command name", command.name)
 
 
 class CommunityCog(commands.Cog, name="Community"):
@@ -89,11 +97,16 @@ class CommunityCog(commands.Cog, name="Community"):
 
     @app_commands.command(name="help", description="Hexplay's commands on one page")
     async def help(self, interaction: discord.Interaction) -> None:
-        commands_ = [
-            (command.name, command.description)
-            if isinstance(command, app_commands.Command)
-            else (command.name, f"{command.description} ({', '.join(sub.name for sub in command.commands)})")
-            for command in self.tree.get_commands()
-            if isinstance(command, app_commands.Command | app_commands.Group)
-        ]
-        await interaction.response.send_message(texts.help_page(commands_), ephemeral=True)
+        with speaking(str(interaction.locale)):  # the names the user sees in their Discord's language
+            commands_ = [
+                (shown_name(command), pt("command description", command.description))
+                if isinstance(command, app_commands.Command)
+                else (
+                    shown_name(command),
+                    f"{pt('command description', command.description)}"
+                    f" ({', '.join(shown_name(sub) for sub in command.commands)})",
+                )
+                for command in self.tree.get_commands()
+                if isinstance(command, app_commands.Command | app_commands.Group)
+            ]
+            await interaction.response.send_message(texts.help_page(commands_), ephemeral=True)

@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from games import get as get_game
+from i18n import t
 
 from ...domain.seats import game_of
 from .. import texts
@@ -20,7 +21,9 @@ from ..context import Chat, chat_of
 class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx:gif:(?P<match>\d+)"):
     def __init__(self, match_id: int) -> None:
         super().__init__(
-            discord.ui.Button(label="Replay (GIF)", style=discord.ButtonStyle.secondary, custom_id=f"hx:gif:{match_id}")
+            discord.ui.Button(
+                label=t("Replay (GIF)"), style=discord.ButtonStyle.secondary, custom_id=f"hx:gif:{match_id}"
+            )
         )
         self.match_id = match_id
 
@@ -52,7 +55,7 @@ class GamesPageButton(
     """Previous / Next under a /games list longer than a page: shows that page, as read now."""
 
     def __init__(self, scope: str, way: str, page: int) -> None:
-        label = "Previous" if way == "prev" else "Next"
+        label = t("Previous") if way == "prev" else t("Next")
         super().__init__(
             discord.ui.Button(
                 label=label, style=discord.ButtonStyle.secondary, custom_id=f"hx:games:{scope}:{way}:{page}"
@@ -171,14 +174,23 @@ class InfoCog(commands.Cog, name="Info"):
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         info = get_game(game.value)
-        embed = discord.Embed(title=f"{info.name} — rules", description=info.summary[:4096], colour=0x3B82F6)
+        # TRANSLATORS: the title of /rules, e.g. "Bide — rules".
+        title = t("{game} — rules", game=info.name)
+        embed = discord.Embed(title=title, description=t(info.summary)[:4096], colour=0x3B82F6)
         seats = (
             f"{info.min_players}" if info.min_players == info.max_players else f"{info.min_players}–{info.max_players}"
         )
-        embed.add_field(name="Players", value=seats)
+        embed.add_field(name=t("Players"), value=seats)
         for spec in info.options:
             allowed = ", ".join(str(v) for v in spec.allowed)
-            embed.add_field(
-                name=f"Option {spec.key}", value=f"{spec.description} (default {spec.default}; {allowed})"[:1024]
+            # TRANSLATORS: an option of a game in /rules: its key (e.g. side) stays as typed.
+            name = t("Option {key}", key=spec.key)
+            # TRANSLATORS: a game option's description, then its default value and the values it takes.
+            value = t(
+                "{description} (default {default}; {allowed})",
+                description=t(spec.description),
+                default=spec.default,
+                allowed=allowed,
             )
+            embed.add_field(name=name, value=value[:1024])
         await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from games import GAMES
+from i18n import N_, t
 
 from ...domain.errors import Refusal
 from ...domain.model import MatchRow
@@ -35,16 +36,16 @@ class LobbyButton(
     template=r"hx:lobby:(?P<action>accept|decline|join|start|cancel):(?P<match>\d+)",
 ):
     STYLES: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
-        "accept": ("Accept", discord.ButtonStyle.success),
-        "decline": ("Decline", discord.ButtonStyle.danger),
-        "join": ("Join", discord.ButtonStyle.primary),
-        "start": ("Start", discord.ButtonStyle.success),
-        "cancel": ("Cancel", discord.ButtonStyle.secondary),
+        "accept": (N_("Accept"), discord.ButtonStyle.success),
+        "decline": (N_("Decline"), discord.ButtonStyle.danger),
+        "join": (N_("Join"), discord.ButtonStyle.primary),
+        "start": (N_("Start"), discord.ButtonStyle.success),
+        "cancel": (N_("Cancel"), discord.ButtonStyle.secondary),
     }
 
     def __init__(self, action: str, match_id: int) -> None:
         label, style = self.STYLES[action]
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"hx:lobby:{action}:{match_id}"))
+        super().__init__(discord.ui.Button(label=t(label), style=style, custom_id=f"hx:lobby:{action}:{match_id}"))
         self.action = action
         self.match_id = match_id
 
@@ -61,7 +62,7 @@ class LobbyButton(
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx:rematch:(?P<match>\d+)"):
     def __init__(self, match_id: int) -> None:
         super().__init__(
-            discord.ui.Button(label="Rematch", style=discord.ButtonStyle.primary, custom_id=f"hx:rematch:{match_id}")
+            discord.ui.Button(label=t("Rematch"), style=discord.ButtonStyle.primary, custom_id=f"hx:rematch:{match_id}")
         )
         self.match_id = match_id
 
@@ -282,6 +283,12 @@ class LobbyCog(commands.Cog, name="Play"):
                     shown = str(value).lower() if isinstance(value, bool) else value
                     text = f"{spec.key}={shown}"
                     if current.lower() in text:
-                        label = f"{text} — {spec.description}" + (" (default)" if value == spec.default else "")
+                        described = t(spec.description)
+                        if value == spec.default:
+                            # TRANSLATORS: a /play options: choice, the default, e.g. "side=4 — Board size (default)".
+                            label = t("{option} — {description} (default)", option=text, description=described)
+                        else:
+                            # TRANSLATORS: a choice for /play options:, e.g. "side=6 — Board size".
+                            label = t("{option} — {description}", option=text, description=described)
                         choices.append(app_commands.Choice(name=label[:100], value=text))
         return choices[:25]

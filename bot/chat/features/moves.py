@@ -10,6 +10,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from i18n import N_, t
+
 from ...domain.errors import BuilderExpired, Refusal
 from ...domain.model import MatchRow
 from ...domain.seats import game_of
@@ -57,7 +59,7 @@ class ResignConfirmButton(
     def __init__(self, match_id: int, user_id: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Yes, resign", style=discord.ButtonStyle.danger, custom_id=f"hx:resign:{match_id}:{user_id}"
+                label=t("Yes, resign"), style=discord.ButtonStyle.danger, custom_id=f"hx:resign:{match_id}:{user_id}"
             )
         )
         self.match_id, self.user_id = match_id, user_id
@@ -85,7 +87,7 @@ class ResignCancelButton(
     def __init__(self, match_id: int, user_id: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Cancel", style=discord.ButtonStyle.secondary, custom_id=f"hx:keep:{match_id}:{user_id}"
+                label=t("Cancel"), style=discord.ButtonStyle.secondary, custom_id=f"hx:keep:{match_id}:{user_id}"
             )
         )
         self.match_id, self.user_id = match_id, user_id
@@ -113,16 +115,16 @@ class TurnBuilderButton(
     """Open the turn builder, Undo its last action, or End the turn (see :mod:`bot.service.turn_builder`)."""
 
     LABELS: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
-        "open": ("Build your turn", discord.ButtonStyle.primary),
-        "undo": ("Undo last action", discord.ButtonStyle.secondary),
-        "end": ("End turn", discord.ButtonStyle.success),
+        "open": (N_("Build your turn"), discord.ButtonStyle.primary),
+        "undo": (N_("Undo last action"), discord.ButtonStyle.secondary),
+        "end": (N_("End turn"), discord.ButtonStyle.success),
     }
 
     def __init__(self, op: str, match_id: int, version: int, picks: str = "", disabled: bool = False) -> None:
         label, style = self.LABELS[op]
         super().__init__(
             discord.ui.Button(
-                label=label, style=style, disabled=disabled, custom_id=f"hx:tb:{op}:{match_id}:{version}:{picks}"
+                label=t(label), style=style, disabled=disabled, custom_id=f"hx:tb:{op}:{match_id}:{version}:{picks}"
             )
         )
         self.op, self.match_id, self.version, self.picks = op, match_id, version, picks
@@ -151,7 +153,7 @@ class TurnBuilderSelect(
         version: int,
         picks: str,
         choices: list[Choice] | None = None,
-        placeholder: str = "Next action",
+        placeholder: str | None = None,
     ) -> None:
         options = [
             discord.SelectOption(label=c.label, value=str(c.index), description=c.description or None)
@@ -160,7 +162,7 @@ class TurnBuilderSelect(
         super().__init__(
             discord.ui.Select(
                 custom_id=f"hx:tb:pick{menu}:{match_id}:{version}:{picks}",
-                placeholder=placeholder,
+                placeholder=placeholder or t("Next action"),
                 options=options,
                 min_values=1,
                 max_values=1,
@@ -199,7 +201,8 @@ def builder_view(match_id: int, version: int, state: BuilderState) -> discord.ui
     menus = state.menus()
     for k, chunk in enumerate(menus):
         first, last = chunk[0].index + 1, chunk[-1].index + 1
-        placeholder = "Next action" if len(menus) == 1 else f"Next action ({first}–{last})"
+        # TRANSLATORS: the placeholder of one of several menus of next actions: which of them it lists.
+        placeholder = t("Next action") if len(menus) == 1 else t("Next action ({first}–{last})", first=first, last=last)
         select = TurnBuilderSelect(k, match_id, version, picks, chunk, placeholder)
         select.item.row = k
         view.add_item(select)

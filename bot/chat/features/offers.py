@@ -9,6 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from i18n import t
+
 from ...domain.errors import Refusal, StalePosition
 from ...domain.outcome import OfferNotice
 from .. import texts
@@ -27,7 +29,9 @@ class OfferButton(
     """Accept or Decline a draw offer or takeback request; the custom id names the log length it was made at."""
 
     def __init__(self, kind: str, accept: bool, match_id: int, at_seq: int) -> None:
-        label, style = ("Accept", discord.ButtonStyle.success) if accept else ("Decline", discord.ButtonStyle.danger)
+        label, style = (
+            (t("Accept"), discord.ButtonStyle.success) if accept else (t("Decline"), discord.ButtonStyle.danger)
+        )
         super().__init__(
             discord.ui.Button(
                 label=label, style=style, custom_id=f"hx:offer:{kind}:{'yes' if accept else 'no'}:{match_id}:{at_seq}"

@@ -23,6 +23,8 @@ from typing import Any, TypeVar
 
 import discord
 
+from i18n import t
+
 from ...domain.outcome import DeadlineJob, ReminderJob
 from ...service.timelimits import TIMED_OUT
 from .. import texts
@@ -38,7 +40,7 @@ class SnoozeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx
     def __init__(self, match_id: int, ply: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Snooze for this turn",
+                label=t("Snooze for this turn"),
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"hx:snooze:{match_id}:{ply}",
             )
@@ -147,7 +149,7 @@ class ReminderLoop:
         """
         view = discord.ui.View(timeout=None)
         view.add_item(SnoozeButton(job.match.id, job.ply))
-        view.add_item(discord.ui.Button(label="Open the board", url=self._link(job)))
+        view.add_item(discord.ui.Button(label=t("Open the board"), url=self._link(job)))
         text = texts.board_link(texts.reminder(job, self.chat.now()), self._link(job))
         no_dm = ""
         if job.via == "dm":
@@ -244,7 +246,7 @@ class ReminderLoop:
                 allowed_mentions=mention_only(job.claimant_ids + [job.user_id]),
             )
             return
-        view.add_item(discord.ui.Button(label="Open the board", url=self._link(job)))
+        view.add_item(discord.ui.Button(label=t("Open the board"), url=self._link(job)))
         if job.via == "dm":
             no_dm = await self._dm(job.user_id, texts.deadline(job), view)
             if not no_dm:

@@ -23,10 +23,12 @@ class TurningPointButton(
     """Show turning point ``index`` of a match's stored review: privately as a new message (``n``, from the
     public review), or in place of the private one it is pressed in (``e``: Previous / Next)."""
 
-    def __init__(self, match_id: int, index: int, mode: str, label: str = texts.review_first_point()) -> None:
+    def __init__(self, match_id: int, index: int, mode: str, label: str | None = None) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label, style=discord.ButtonStyle.secondary, custom_id=f"hx:rv:{match_id}:{index}:{mode}"
+                label=texts.review_first_point() if label is None else label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"hx:rv:{match_id}:{index}:{mode}",
             )
         )
         self.match_id, self.index, self.mode = match_id, index, mode

@@ -8,6 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from i18n import t
+
 from ...domain.errors import Refusal, StalePosition
 from .. import texts
 from ..common import guarded
@@ -17,9 +19,11 @@ from ..context import Chat, chat_of
 class ClaimButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx:claim:(?P<match>\d+):(?P<ply>\d+)"):
     """Claim a time-out: the custom id names the turn (ply) that ran out, so a later turn's claim is refused."""
 
-    def __init__(self, match_id: int, ply: int, label: str = "Claim win") -> None:
+    def __init__(self, match_id: int, ply: int, label: str | None = None) -> None:
         super().__init__(
-            discord.ui.Button(label=label, style=discord.ButtonStyle.danger, custom_id=f"hx:claim:{match_id}:{ply}")
+            discord.ui.Button(
+                label=label or t("Claim win"), style=discord.ButtonStyle.danger, custom_id=f"hx:claim:{match_id}:{ply}"
+            )
         )
         self.match_id, self.ply = match_id, ply
 
@@ -27,7 +31,7 @@ class ClaimButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx:
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
     ) -> ClaimButton:
-        return cls(int(match["match"]), int(match["ply"]), getattr(item, "label", None) or "Claim win")
+        return cls(int(match["match"]), int(match["ply"]), getattr(item, "label", None))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, lambda: claim_pressed(interaction, self.match_id, self.ply))

@@ -17,6 +17,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from i18n import N_, t
+
 from ...domain.errors import Refusal
 from ...domain.model import MatchRow
 from ...domain.tournament import TournamentRow
@@ -41,14 +43,14 @@ class TournamentButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx:tour:(?P<action>join|leave):(?P<tournament>\d+)"
 ):
     STYLES: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
-        "join": ("Join", discord.ButtonStyle.primary),
-        "leave": ("Leave", discord.ButtonStyle.secondary),
+        "join": (N_("Join"), discord.ButtonStyle.primary),
+        "leave": (N_("Leave"), discord.ButtonStyle.secondary),
     }
 
     def __init__(self, action: str, tournament_id: int) -> None:
         label, style = self.STYLES[action]
         custom_id = f"hx:tour:{action}:{tournament_id}"
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
+        super().__init__(discord.ui.Button(label=t(label), style=style, custom_id=custom_id))
         self.action = action
         self.tournament_id = tournament_id
 
