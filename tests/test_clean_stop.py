@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from bot.chat.texts import RESTARTING
+from bot.chat.texts import restarting
 from tests.botworld import BotWorld
 
 
@@ -43,7 +43,7 @@ async def test_a_stop_during_many_joins_lets_each_one_finish_and_every_match_get
     for answer in answers:
         assert "Something went wrong" not in answer.text and "Session is closed" not in answer.text, answer.text
     refused = [a for a in answers if a.ephemeral]
-    assert all(RESTARTING in a.text for a in refused)
+    assert all(restarting() in a.text for a in refused)
 
     await world.start_bot()
     started = []
@@ -81,5 +81,5 @@ async def test_a_command_arriving_while_the_bot_stops_is_refused_before_any_work
         answer = await world.emu.invoke(alice, world.channel, "play", {"game": "bide", "opponent": bob})
     finally:
         world.bot.stopping = False
-    assert answer.ephemeral and RESTARTING in answer.text
+    assert answer.ephemeral and restarting() in answer.text
     assert await world.store.matches_of_user(alice.id, None, ("lobby", "active")) == []
