@@ -21,6 +21,7 @@ from ..commands import GAME_CHOICES, guild_only
 from ..common import guarded, mention_only
 from ..context import Chat, chat_of
 from ..homes import games_channel
+from ..speech import privately, publicly
 
 DAY_CHOICES: list[app_commands.Choice[int]] = [app_commands.Choice(name="No time limit", value=0)] + [
     app_commands.Choice(name=f"{d} day{'s' * (d != 1)} per move", value=d) for d in (1, 3, 7, 14)
@@ -56,7 +57,9 @@ class LobbyButton(
         return cls(match["action"], int(match["match"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: lobby_pressed(interaction, self.action, self.match_id))
+        await guarded(
+            interaction, lambda: publicly(interaction, lobby_pressed(interaction, self.action, self.match_id))
+        )
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx:rematch:(?P<match>\d+)"):
@@ -73,7 +76,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"h
         return cls(int(match["match"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: rematch_pressed(interaction, self.match_id))
+        await guarded(interaction, lambda: publicly(interaction, rematch_pressed(interaction, self.match_id)))
 
 
 ITEMS = (LobbyButton, RematchButton)
@@ -158,7 +161,9 @@ async def rematch_pressed(interaction: discord.Interaction, match_id: int) -> No
     message = await channel.send(text[:2000], view=lobby_view(match), allowed_mentions=mention_only(invited))
     await service.set_lobby_message(match.id, message.id)
     started = await service.start_if_ready(match.id)  # against the computer: nobody else to wait for
-    await interaction.response.send_message(texts.rematch_where(channel.id, started is not None), ephemeral=True)
+    with privately():
+        where = texts.rematch_where(channel.id, started is not None)
+    await interaction.response.send_message(where, ephemeral=True)
     if started is None:
         return
     await message.edit(
@@ -251,6 +256,13 @@ class LobbyCog(commands.Cog, name="Play"):
             analysis=premoves,
             clock_text=clock,
         )
+        await publicly(interaction, self._post_lobby(interaction, match, invited))
+
+    async def _post_lobby(
+        self, interaction: discord.Interaction, match: MatchRow, invited: list[tuple[int, str]]
+    ) -> None:
+        """The new match's lobby, for everyone in the channel; against the computer, its start at once."""
+        service = self.chat.service
         text = texts.invitation(match, interaction.user.id, [uid for uid, _ in invited], lobby_text(match))
         view = lobby_view(match)
         assert view is not None  # a new match is a lobby

@@ -18,6 +18,7 @@ from ..commands import match_autocomplete, resolve_match_id
 from ..common import guarded, mention_only
 from ..context import Chat, chat_of
 from ..homes import channel_by_id
+from ..speech import in_public, privately, publicly
 
 log = logging.getLogger(__name__)
 
@@ -46,9 +47,8 @@ class OfferButton(
         return cls(match["kind"], match["answer"] == "yes", int(match["match"]), int(match["seq"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(
-            interaction, lambda: offer_pressed(interaction, self.kind, self.match_id, self.at_seq, self.accept)
-        )
+        pressed = (interaction, self.kind, self.match_id, self.at_seq, self.accept)
+        await guarded(interaction, lambda: publicly(interaction, offer_pressed(*pressed)))
 
 
 ITEMS = (OfferButton,)
@@ -62,9 +62,15 @@ def offer_view(match_id: int, kind: str, at_seq: int) -> discord.ui.View:
 
 
 async def offer_and_announce(interaction: discord.Interaction, match_id: int, kind: str) -> None:
-    """/draw and /undo: post the offer in the match's home with Accept / Decline."""
+    """/draw and /undo: post the offer in the match's home with Accept / Decline (in the server's language)."""
     chat = chat_of(interaction)
     notice = await chat.offers.offer(match_id, interaction.user.id, kind)
+    await publicly(interaction, _post_offer(interaction, chat, notice, match_id, kind))
+
+
+async def _post_offer(
+    interaction: discord.Interaction, chat: Chat, notice: OfferNotice, match_id: int, kind: str
+) -> None:
     view = offer_view(match_id, kind, notice.at_seq)
     mentions = mention_only(notice.answerer_ids)
     text = texts.offer(notice)
@@ -76,7 +82,9 @@ async def offer_and_announce(interaction: discord.Interaction, match_id: int, ki
         if home is None:
             raise Refusal("offer_thread_gone")
         message = await home.send(text, view=view, allowed_mentions=mentions)
-        await interaction.response.send_message(texts.sent_in(notice.match.home_channel_id), ephemeral=True)
+        with privately():
+            sent_in = texts.sent_in(notice.match.home_channel_id)
+        await interaction.response.send_message(sent_in, ephemeral=True)
         channel_id, message_id = message.channel.id, message.id
     if message_id is not None:
         await chat.offers.posted(notice, channel_id, message_id)
@@ -90,6 +98,13 @@ async def computer_answers(
     chat: Chat, client: discord.Client, notice: OfferNotice, channel_id: int, message_id: int
 ) -> None:
     """The computer's seats answer an offer (thought off the event loop); the offer message shows it."""
+    async with in_public(chat.service.languages, notice.match.guild_id):
+        await _computer_answers(chat, client, notice, channel_id, message_id)
+
+
+async def _computer_answers(
+    chat: Chat, client: discord.Client, notice: OfferNotice, channel_id: int, message_id: int
+) -> None:
     for user_id in notice.computer_ids:
         answer = await chat.computer.answer_offer(notice.match.id, notice.kind, notice.at_seq, user_id)
         if answer is None:

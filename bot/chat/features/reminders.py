@@ -31,6 +31,7 @@ from .. import texts
 from ..common import guarded, mention_only
 from ..context import Chat, chat_of
 from ..homes import TRANSIENT, Refused, describe_failure
+from ..speech import in_public, to_person
 from .timelimits import ClaimButton
 
 log = logging.getLogger(__name__)
@@ -146,7 +147,12 @@ class ReminderLoop:
         """By DM if the player wants them so, else (or if that fails) by a ping in the match's home.
 
         Never in the channel when the thread cannot take it: every reminder of the turn would land there.
+        It is the player's own reminder: it is said in their language, even pinged in the thread.
         """
+        async with to_person(self.chat.service.languages, job.user_id):
+            await self._deliver(job)
+
+    async def _deliver(self, job: ReminderJob) -> None:
         view = discord.ui.View(timeout=None)
         view.add_item(SnoozeButton(job.match.id, job.ply))
         view.add_item(discord.ui.Button(label=t("Open the board"), url=self._link(job)))
@@ -198,7 +204,8 @@ class ReminderLoop:
 
     async def _say_reminders_stopped(self, job: ReminderJob, why: str) -> str:
         """Where the match lives (its thread, else its channel); returns where it was said, or why not."""
-        text = texts.reminders_stopped(job, why)
+        async with in_public(self.chat.service.languages, job.match.guild_id):
+            text = texts.reminders_stopped(job, why)
         try:
             message = await self.homes.post(
                 job.match, text[:2000], pace=self.budget, allowed_mentions=mention_only(job.user_id)
@@ -233,8 +240,16 @@ class ReminderLoop:
         """A warning goes to the player to move (as their reminders do); a time-out to the match, with Claim.
 
         Both go to the match's channel when its thread cannot take them: a time-out's Claim button must be
-        somewhere, and losing on time is worse than a ping in the channel.
+        somewhere, and losing on time is worse than a ping in the channel. A time-out is said in the server's
+        language (every player reads it), a warning in its player's.
         """
+        languages = self.chat.service.languages
+        async with (
+            in_public(languages, job.match.guild_id) if job.level == TIMED_OUT else to_person(languages, job.user_id)
+        ):
+            await self._deliver_deadline(job)
+
+    async def _deliver_deadline(self, job: DeadlineJob) -> None:
         view = discord.ui.View(timeout=None)
         if job.level == TIMED_OUT:
             view.add_item(ClaimButton(job.match.id, job.ply, texts.claim_label(len(job.claimant_ids))))

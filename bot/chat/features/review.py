@@ -9,11 +9,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from ...domain.errors import Refusal
-from ...service.review import Review, ReviewProgress
+from ...service.review import Review, ReviewProgress, ReviewTicket
 from .. import texts
 from ..commands import guild_only
 from ..common import guarded, png_file
 from ..context import Chat, chat_of
+from ..speech import publicly
 
 
 class TurningPointButton(
@@ -103,6 +104,10 @@ class ReviewCog(commands.Cog, name="Review"):
         guild_id = guild_only(interaction)
         reviews = self.chat.reviews
         ticket = await reviews.request(interaction.user.id, guild_id, interaction.channel_id or 0, match)
+        await publicly(interaction, self._show(interaction, ticket))  # the review is posted for everyone
+
+    async def _show(self, interaction: discord.Interaction, ticket: ReviewTicket) -> None:
+        reviews, guild_id = self.chat.reviews, ticket.match.guild_id
         if ticket.ready:  # stored: answered at once
             await interaction.response.defer(thinking=True)
             await post_summary(interaction, self.chat, await reviews.stored(ticket.match.id, guild_id))

@@ -28,6 +28,7 @@ from ..commands import GAME_CHOICES, guild_only
 from ..common import guarded, mention_only, png_file
 from ..context import Chat, chat_of
 from ..homes import channel_by_id
+from ..speech import in_public, publicly
 from .lobby import DAY_CHOICES
 
 log = logging.getLogger(__name__)
@@ -61,7 +62,9 @@ class TournamentButton(
         return cls(match["action"], int(match["tournament"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: button_pressed(interaction, self.action, self.tournament_id))
+        await guarded(
+            interaction, lambda: publicly(interaction, button_pressed(interaction, self.action, self.tournament_id))
+        )
 
 
 ITEMS = (TournamentButton,)
@@ -119,11 +122,11 @@ class TournamentDesk:
         channel = await channel_by_id(self.client, tournament.channel_id)
         if channel is None:
             return
+        async with in_public(self.chat.service.languages, tournament.guild_id):
+            content, view = texts.tournament_announcement(tournament, self.chat.now()), announcement_view(tournament)
         try:
             await channel.get_partial_message(tournament.message_id).edit(
-                content=texts.tournament_announcement(tournament, self.chat.now()),
-                view=announcement_view(tournament),
-                allowed_mentions=mention_only(None),
+                content=content, view=view, allowed_mentions=mention_only(None)
             )
         except discord.HTTPException as error:  # deleted or not editable: the event goes on without it
             log.info("tournament %s: its announcement cannot be edited (%s)", tournament.id, error)
@@ -143,7 +146,12 @@ class TournamentDesk:
 
     async def tell(self, news: TournamentNews) -> None:
         """Post what one look at an event did: forfeits in their threads, the new round's matches opened in
-        theirs (the players pinged there), the round's notice and the podium in the event's channel."""
+        theirs (the players pinged there), the round's notice and the podium in the event's channel, in the
+        server's language."""
+        async with in_public(self.chat.service.languages, news.tournament.guild_id):
+            await self._tell(news)
+
+    async def _tell(self, news: TournamentNews) -> None:
         tournament = news.tournament
         for outcome in news.forfeits:
             await self.chat.announcer.announce_in_home(outcome)
@@ -317,13 +325,11 @@ class TournamentCog(commands.GroupCog, name="Tournaments", group_name="tournamen
             rated=True if rated is None else rated,
             options_text=options,
         )
-        view = announcement_view(tournament)
+        async with in_public(self.chat.service.languages, tournament.guild_id):
+            view = announcement_view(tournament)
+            content = texts.tournament_announcement(tournament, self.chat.now())
         assert view is not None  # a new tournament is open
-        response = await interaction.response.send_message(
-            texts.tournament_announcement(tournament, self.chat.now()),
-            view=view,
-            allowed_mentions=mention_only(None),
-        )
+        response = await interaction.response.send_message(content, view=view, allowed_mentions=mention_only(None))
         if response.message_id is not None:
             await self.chat.tournaments.set_message(tournament.id, response.message_id)
 
@@ -354,9 +360,9 @@ class TournamentCog(commands.GroupCog, name="Tournaments", group_name="tournamen
         guild_id = guild_only(interaction)
         found = await self.chat.tournaments.resolve(guild_id, tournament, ("open",))
         news = await self.chat.tournaments.start(found.id, guild_id, interaction.user.id)
-        await interaction.response.send_message(
-            texts.tournament_started(news.tournament), allowed_mentions=mention_only(None)
-        )
+        async with in_public(self.chat.service.languages, guild_id):
+            started = texts.tournament_started(news.tournament)
+        await interaction.response.send_message(started, allowed_mentions=mention_only(None))
         await self.desk.tell(news)
 
     @app_commands.command(name="standings", description="A tournament's table: points and tie-breaks")
@@ -366,9 +372,10 @@ class TournamentCog(commands.GroupCog, name="Tournaments", group_name="tournamen
         found = await self.chat.tournaments.resolve(guild_id, tournament, ("running",), latest_finished=True)
         table = await self.chat.tournaments.standings(found.id, guild_id)
         await interaction.response.defer()
-        png = await self.desk.standings_picture(table)
-        content = texts.standings_text(table)
-        file = png_file(png, STANDINGS_FILE, description=texts.described(texts.standings_picture(), content))
+        async with in_public(self.chat.service.languages, guild_id):  # the table is posted for everyone
+            png = await self.desk.standings_picture(table)
+            content = texts.standings_text(table)
+            file = png_file(png, STANDINGS_FILE, description=texts.described(texts.standings_picture(), content))
         await interaction.followup.send(content, file=file, allowed_mentions=mention_only(None))
 
     @app_commands.command(
@@ -380,9 +387,9 @@ class TournamentCog(commands.GroupCog, name="Tournaments", group_name="tournamen
         found = await self.chat.tournaments.resolve(guild_id, tournament, ("running",))
         news = await self.chat.tournaments.withdraw(found.id, guild_id, interaction.user.id)
         await interaction.response.send_message(texts.you_withdrew(news.tournament, len(news.forfeits)), ephemeral=True)
-        await self.desk.post(
-            news.tournament, texts.tournament_withdrawn(news.tournament, [interaction.user.id], False), []
-        )
+        async with in_public(self.chat.service.languages, guild_id):
+            withdrawn = texts.tournament_withdrawn(news.tournament, [interaction.user.id], False)
+        await self.desk.post(news.tournament, withdrawn, [])
         await self.desk.tell(news)
 
     @app_commands.command(name="cancel", description="Cancel a tournament (its organizer, or a server manager)")
@@ -392,7 +399,7 @@ class TournamentCog(commands.GroupCog, name="Tournaments", group_name="tournamen
         found = await self.chat.tournaments.resolve(guild_id, tournament, ("open", "running"))
         manager = bool(interaction.permissions.manage_guild)
         cancelled = await self.chat.tournaments.cancel(found.id, guild_id, interaction.user.id, manager)
-        await interaction.response.send_message(
-            texts.tournament_cancelled(cancelled, interaction.user.id), allowed_mentions=mention_only(None)
-        )
+        async with in_public(self.chat.service.languages, guild_id):
+            said = texts.tournament_cancelled(cancelled, interaction.user.id)
+        await interaction.response.send_message(said, allowed_mentions=mention_only(None))
         await self.desk.refresh_announcement(cancelled)
