@@ -23,10 +23,12 @@ class TurningPointButton(
     """Show turning point ``index`` of a match's stored review: privately as a new message (``n``, from the
     public review), or in place of the private one it is pressed in (``e``: Previous / Next)."""
 
-    def __init__(self, match_id: int, index: int, mode: str, label: str = texts.review_first_point()) -> None:
+    def __init__(self, match_id: int, index: int, mode: str, label: str = "") -> None:
         super().__init__(
             discord.ui.Button(
-                label=label, style=discord.ButtonStyle.secondary, custom_id=f"hx:rv:{match_id}:{index}:{mode}"
+                label=label or texts.review_first_point(),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"hx:rv:{match_id}:{index}:{mode}",
             )
         )
         self.match_id, self.index, self.mode = match_id, index, mode
@@ -52,8 +54,8 @@ def summary_view(match_id: int) -> discord.ui.View:
 
 def stepping_view(match_id: int, index: int, count: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(TurningPointButton(match_id, (index - 1) % count, "e", texts.REVIEW_PREVIOUS))
-    view.add_item(TurningPointButton(match_id, (index + 1) % count, "e", texts.REVIEW_NEXT))
+    view.add_item(TurningPointButton(match_id, (index - 1) % count, "e", texts.review_previous()))
+    view.add_item(TurningPointButton(match_id, (index + 1) % count, "e", texts.review_next()))
     return view
 
 
