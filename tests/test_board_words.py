@@ -18,6 +18,7 @@ from bot.domain.model import MatchRow, SeatRow
 from bot.service.describe import last_turn, material, position_groups
 from games import AnyGame, Event, new_game
 from games.bumpboard import DIRECTION_WORDS
+from i18n import speaking
 
 SETUPS = [
     ("bide", 2, {}),
@@ -181,3 +182,17 @@ def test_a_full_begird_board_goes_on_over_several_messages_naming_every_stone():
     spoken = "\n".join(messages)
     assert all(f" {name}," in spoken or f" {name}." in spoken for name in names)
     assert len(texts.board_description(match, game, None)) <= texts.DESCRIPTION_LIMIT
+
+
+def test_a_description_is_bounded_in_the_language_it_is_said_in():
+    """French runs ~15% longer than English: the 1,024 characters are counted on the words said."""
+    game = new_game("bide", 6, {"side": 6})
+    events, notation = play(game, random.Random(7), 60)
+    match = match_of(game, LONG_NAME)
+    for language in ("en", "fr"):
+        with speaking(language):
+            described = texts.board_description(match, game, last_turn(events, notation))
+            preview = texts.preview_description(match, game, last_turn(events, notation), "a1")
+            messages = texts.board_text(match, game, last_turn(events, notation))
+        assert 0 < len(described) <= texts.DESCRIPTION_LIMIT and 0 < len(preview) <= texts.DESCRIPTION_LIMIT
+        assert all(0 < len(m) <= 2000 for m in messages)

@@ -16,7 +16,7 @@ from typing import Any
 
 from games import AnyGame, Event
 from games import get as get_game
-from i18n import t
+from i18n import N_, number, pt, t, tn
 
 from ..domain.bank import BankClock
 from ..domain.errors import Refusal
@@ -1362,57 +1362,111 @@ def exploration(shown: Exploration) -> str:
 
 
 def tournament_title(tournament: TournamentRow) -> str:
-    kind = "round robin" if tournament.format == "round-robin" else "Swiss"
-    return f"{get_game(tournament.game).name} {kind} tournament #{tournament.id}"
+    """``Bide Swiss tournament #3``, said inside sentences (French puts its article before it: ``le tournoi…``);
+    :func:`_standing_alone` capitalises it where it is a heading."""
+    game = get_game(tournament.game).name
+    if tournament.format == "round-robin":
+        # TRANSLATORS: a tournament's name, used inside sentences ("You have already joined {title}."): no capital
+        return t("{game} round robin tournament #{tournament_id}", game=game, tournament_id=tournament.id)
+    # TRANSLATORS: a tournament's name, used inside sentences ("You have already joined {title}."): no capital
+    return t("{game} Swiss tournament #{tournament_id}", game=game, tournament_id=tournament.id)
+
+
+def _standing_alone(text: str) -> str:
+    """A title as a heading: its first letter a capital (English titles start with the game's name already)."""
+    return text[:1].upper() + text[1:]
+
+
+def _joined(items: Sequence[str], pattern: Callable[[str, str], str]) -> str:
+    """Items joined pairwise by a translated pattern (``a or b or c``), as the English always joined them."""
+    if not items:
+        return ""
+    text = items[0]
+    for item in items[1:]:
+        text = pattern(text, item)
+    return text
+
+
+def _either(items: Sequence[str]) -> str:
+    return _joined(items, lambda first, last: t("{first} or {last}", first=first, last=last))
+
+
+def _both(items: Sequence[str]) -> str:
+    return _joined(items, lambda first, last: t("{first} and {last}", first=first, last=last))
+
+
+def _then(items: Sequence[str]) -> str:
+    return _joined(items, lambda first, last: t("{first}, then {last}", first=first, last=last))
+
+
+def _versus(items: Sequence[str]) -> str:
+    # TRANSLATORS: the players of a match, "alice (Red) vs bob (Blue)"
+    return _joined(items, lambda first, last: t("{first} vs {last}", first=first, last=last))
 
 
 def _tournament_refusal(text: str) -> Callable[[dict[str, Any]], str]:
-    return lambda f: text.format(title=tournament_title(f["tournament"])) if "tournament" in f else text
+    # without the tournament in the facts the sentence keeps its "{title}", as it always did
+    return lambda f: t(text, title=tournament_title(f["tournament"]) if "tournament" in f else "{title}")
 
+
+_FORMAT_NAMES = {"round-robin": N_("round-robin"), "swiss": N_("swiss")}
 
 REFUSALS.update(
     {
-        "no_tournament": lambda f: f"There is no tournament #{f['tournament_id']} in this server.",
-        "no_tournaments": lambda f: "There is no tournament in this server. Create one with /tournament create.",
-        "which_tournament": lambda f: (
-            "This server has several tournaments: say which with the `tournament` option ("
-            + ", ".join(f"#{i}" for i in f["ids"][:20])
-            + ")."
+        "no_tournament": lambda f: t(
+            "There is no tournament #{tournament_id} in this server.", tournament_id=f["tournament_id"]
         ),
-        "tournament_format": lambda f: f"A tournament is {' or '.join(f['formats'])}.",
-        "tournament_tables_swiss": lambda f: (
-            f"{f['game']} is played at tables of three or four, which a round robin cannot schedule: "
-            "choose Swiss (tables of players with close scores each round)."
+        "no_tournaments": lambda f: t("There is no tournament in this server. Create one with /tournament create."),
+        "which_tournament": lambda f: t(
+            "This server has several tournaments: say which with the `tournament` option ({ids}).",
+            ids=", ".join(f"#{i}" for i in f["ids"][:20]),
         ),
-        "tournament_rounds": lambda f: f"A Swiss tournament has {f['low']} to {f['high']} rounds.",
-        "tournament_size": lambda f: f"A tournament takes {f['low']} to {f['high']} players.",
-        "tournament_start_hours": lambda f: (
-            f"A tournament starts by itself at most {f['high'] // 24} days ahead; leave `start_in_hours` out to "
-            "start it yourself with /tournament start."
+        "tournament_format": lambda f: t(
+            "A tournament is {formats}.", formats=_either([t(_FORMAT_NAMES.get(x, x)) for x in f["formats"]])
         ),
-        "tournament_limit": lambda f: (
-            f"You already run {f['most']} tournaments in this server that are open or under way: finish or "
-            "cancel one before creating another."
+        "tournament_tables_swiss": lambda f: t(
+            "{game} is played at tables of three or four, which a round robin cannot schedule: "
+            "choose Swiss (tables of players with close scores each round).",
+            game=f["game"],
         ),
-        "tournament_already_joined": _tournament_refusal("You have already joined {title}."),
-        "tournament_full": _tournament_refusal("{title} is full."),
-        "tournament_started": _tournament_refusal("{title} has already started: it takes no more players."),
-        "tournament_over": _tournament_refusal("{title} is over."),
-        "tournament_not_joined": _tournament_refusal("You are not a player of {title}."),
+        "tournament_rounds": lambda f: t(
+            "A Swiss tournament has {low} to {high} rounds.", low=number(f["low"]), high=number(f["high"])
+        ),
+        "tournament_size": lambda f: t(
+            "A tournament takes {low} to {high} players.", low=number(f["low"]), high=number(f["high"])
+        ),
+        "tournament_start_hours": lambda f: t(
+            "A tournament starts by itself at most {days} days ahead; leave `start_in_hours` out to "
+            "start it yourself with /tournament start.",
+            days=number(f["high"] // 24),
+        ),
+        "tournament_limit": lambda f: t(
+            "You already run {most} tournaments in this server that are open or under way: finish or "
+            "cancel one before creating another.",
+            most=number(f["most"]),
+        ),
+        "tournament_already_joined": _tournament_refusal(N_("You have already joined {title}.")),
+        "tournament_full": _tournament_refusal(N_("{title} is full.")),
+        "tournament_started": _tournament_refusal(N_("{title} has already started: it takes no more players.")),
+        "tournament_over": _tournament_refusal(N_("{title} is over.")),
+        "tournament_not_joined": _tournament_refusal(N_("You are not a player of {title}.")),
         "tournament_leave_started": _tournament_refusal(
-            "{title} has started: use /tournament withdraw to leave it (your remaining games are forfeited)."
+            N_("{title} has started: use /tournament withdraw to leave it (your remaining games are forfeited).")
         ),
         "tournament_withdraw_before_start": _tournament_refusal(
-            "{title} has not started: use /tournament leave (or its Leave button) instead."
+            N_("{title} has not started: use /tournament leave (or its Leave button) instead.")
         ),
-        "tournament_already_withdrawn": _tournament_refusal("You have already withdrawn from {title}."),
-        "tournament_only_organizer_starts": _tournament_refusal("Only the organizer can start {title}."),
+        "tournament_already_withdrawn": _tournament_refusal(N_("You have already withdrawn from {title}.")),
+        "tournament_only_organizer_starts": _tournament_refusal(N_("Only the organizer can start {title}.")),
         "tournament_only_organizer_cancels": _tournament_refusal(
-            "Only the organizer or a server manager can cancel {title}."
+            N_("Only the organizer or a server manager can cancel {title}.")
         ),
-        "tournament_too_few": lambda f: (
-            f"{tournament_title(f['tournament'])} needs at least {f['needed']} players to start; "
-            f"{f['joined']} {'has' if f['joined'] == 1 else 'have'} joined."
+        "tournament_too_few": lambda f: tn(
+            "{title} needs at least {needed} players to start; {count} has joined.",
+            "{title} needs at least {needed} players to start; {count} have joined.",
+            f["joined"],
+            title=tournament_title(f["tournament"]),
+            needed=number(f["needed"]),
         ),
     }
 )
@@ -1421,99 +1475,176 @@ REFUSALS.update(
 def tournament_announcement(tournament: TournamentRow, now: float) -> str:
     """The event's public message: what it is, when it starts, who has joined (kept current as it fills)."""
     info_ = get_game(tournament.game)
-    rounds = (
-        f"{tournament.rounds} {_plural(tournament.rounds, 'round')}"
-        if tournament.format == "swiss"
-        else "everyone plays everyone (divisions of up to ten above ten players), all games at once"
-    )
-    if tournament.format == "swiss" and info_.max_players > 2:
-        rounds += ", tables of three or four, points by placement"
-    clock = (
-        "no time limit" if tournament.days_per_move is None else f"{_number(tournament.days_per_move)} days per move"
-    )
+    if tournament.format != "swiss":
+        rounds = t("everyone plays everyone (divisions of up to ten above ten players), all games at once")
+    elif info_.max_players > 2:
+        rounds = tn(
+            "{count} round, tables of three or four, points by placement",
+            "{count} rounds, tables of three or four, points by placement",
+            tournament.rounds,
+        )
+    else:
+        rounds = tn("{count} round", "{count} rounds", tournament.rounds)
+    if tournament.days_per_move is None:
+        clock = t("no time limit")
+    else:  # English has always said "days" here, even for one
+        clock = tn("{count} days per move", "{count} days per move", tournament.days_per_move)
+    title_ = _standing_alone(tournament_title(tournament))
     lines = [
-        f"🏆 **{tournament_title(tournament)}** organized by <@{tournament.organizer_id}>",
-        f"{rounds}; {clock}; {'rated' if tournament.rated else 'not rated'}.",
+        t("🏆 **{title}** organized by <@{organizer}>", title=title_, organizer=tournament.organizer_id),
+        t("{rounds}; {clock}; rated.", rounds=rounds, clock=clock)
+        if tournament.rated
+        else t("{rounds}; {clock}; not rated.", rounds=rounds, clock=clock),
     ]
     if tournament.status == "open":
         if tournament.starts_at is not None:
-            lines.append(f"Starts <t:{int(tournament.starts_at)}:R>.")
+            lines.append(t("Starts <t:{when}:R>.", when=int(tournament.starts_at)))
         else:
-            lines.append("Starts when the organizer runs `/tournament start`.")
+            lines.append(t("Starts when the organizer runs `/tournament start`."))
+    elif tournament.status == "running":
+        lines.append(t("Under way: `/tournament standings` shows the table."))
+    elif tournament.status == "finished":
+        lines.append(t("Finished: `/tournament standings` shows the final table."))
+    elif tournament.status == "cancelled":
+        lines.append(t("Cancelled."))
     else:
-        lines.append(
-            {
-                "running": "Under way: `/tournament standings` shows the table.",
-                "finished": "Finished: `/tournament standings` shows the final table.",
-                "cancelled": "Cancelled.",
-            }[tournament.status]
+        raise KeyError(tournament.status)
+    names = ", ".join(escape(p.name) for p in tournament.players) or t("nobody yet")
+    lines.append(
+        t(
+            "Players ({joined}/{most}): {names}",
+            joined=len(tournament.players),
+            most=tournament.max_players,
+            names=names,
         )
-    names = ", ".join(escape(p.name) for p in tournament.players) or "nobody yet"
-    lines.append(f"Players ({len(tournament.players)}/{tournament.max_players}): {names}")
+    )
     return _bounded("\n".join(lines))
 
 
 def tournament_joined(tournament: TournamentRow, user_id: int, joined: bool) -> str:
-    verb = "joined" if joined else "left"
-    return f"You {verb} {tournament_title(tournament)} ({len(tournament.players)}/{tournament.max_players} players)."
+    fields = {
+        "title": tournament_title(tournament),
+        "joined": len(tournament.players),
+        "most": tournament.max_players,
+    }
+    if joined:
+        return t("You joined {title} ({joined}/{most} players).", **fields)
+    return t("You left {title} ({joined}/{most} players).", **fields)
 
 
 def tournament_round(tournament: TournamentRow, round_number: int, tables: list[MatchRow], byes: list[int]) -> str:
     """A round's pairings, in the event's channel (each match's thread pings its own players)."""
     names = {p.user_id: escape(p.name) for p in tournament.players}
     if tournament.format == "swiss":
-        head = f"**{tournament_title(tournament)}**: round {round_number} of {tournament.rounds} has started."
-    else:
-        head = f"**{tournament_title(tournament)}** has started: all {len(tables)} games at once."
+        head = t(
+            "**{title}**: round {round} of {rounds} has started.",
+            title=tournament_title(tournament),
+            round=round_number,
+            rounds=tournament.rounds,
+        )
+    else:  # English has always said "games" here
+        head = tn(
+            "**{title}** has started: all {count} games at once.",
+            "**{title}** has started: all {count} games at once.",
+            len(tables),
+            title=tournament_title(tournament),
+        )
     lines = [head]
     for match in tables:
-        players = " vs ".join(names.get(s.user_id, escape(s.name)) for s in sorted(match.seats, key=lambda s: s.seat))
+        players = _versus([names.get(s.user_id, escape(s.name)) for s in sorted(match.seats, key=lambda s: s.seat)])
         where = f" <#{match.thread_id}>" if match.thread_id else ""
-        lines.append(f"• {title(match)}: {players}{where}")
-    lines += [f"• {names.get(user_id, '?')} has the bye (1 point)." for user_id in byes]
+        lines.append(t("• {match}: {players}{thread}", match=title(match), players=players, thread=where))
+    lines += [t("• {name} has the bye (1 point).", name=names.get(user_id, "?")) for user_id in byes]
     return _bounded("\n".join(lines))
 
 
 def tournament_started(tournament: TournamentRow) -> str:
-    return (
-        f"**{tournament_title(tournament)}** has started with {len(tournament.players)} players: each game opens "
-        "in its own thread, its players pinged there."
+    return t(
+        "**{title}** has started with {players} players: each game opens in its own thread, its players pinged there.",
+        title=tournament_title(tournament),
+        players=len(tournament.players),
     )
 
 
 def tournament_called_off(tournament: TournamentRow) -> str:
-    return f"{tournament_title(tournament)} was called off: too few players had joined when it was due to start."
+    return t(
+        "{title} was called off: too few players had joined when it was due to start.",
+        title=tournament_title(tournament),
+    )
 
 
 def tournament_withdrawn(tournament: TournamentRow, user_ids: list[int], inactive: bool) -> str:
-    names = ", ".join(escape(p.name) for p in tournament.players if p.user_id in user_ids)
-    why = " (lost on time and no turn played for 30 days)" if inactive else ""
-    return f"{names} withdrew from {tournament_title(tournament)}{why}: remaining games are forfeited."
+    withdrawn = [escape(p.name) for p in tournament.players if p.user_id in user_ids]
+    fields = {"names": ", ".join(withdrawn), "title": tournament_title(tournament)}
+    if inactive:  # English forms are the same: the French verb agrees with how many withdrew
+        return tn(
+            "{names} withdrew from {title} (lost on time and no turn played for 30 days): "
+            "remaining games are forfeited.",
+            "{names} withdrew from {title} (lost on time and no turn played for 30 days): "
+            "remaining games are forfeited.",
+            len(withdrawn),
+            **fields,
+        )
+    return tn(
+        "{names} withdrew from {title}: remaining games are forfeited.",
+        "{names} withdrew from {title}: remaining games are forfeited.",
+        len(withdrawn),
+        **fields,
+    )
 
 
 def you_withdrew(tournament: TournamentRow, forfeited: int) -> str:
-    games = f"; {forfeited} {_plural(forfeited, 'game')} forfeited" if forfeited else ""
-    return f"You withdrew from {tournament_title(tournament)}{games}. Your played games stand."
+    if forfeited:
+        return tn(
+            "You withdrew from {title}; {count} game forfeited. Your played games stand.",
+            "You withdrew from {title}; {count} games forfeited. Your played games stand.",
+            forfeited,
+            title=tournament_title(tournament),
+        )
+    return t("You withdrew from {title}. Your played games stand.", title=tournament_title(tournament))
 
 
 def tournament_cancelled(tournament: TournamentRow, user_id: int) -> str:
-    return f"<@{user_id}> cancelled {tournament_title(tournament)}. Games already under way go on as ordinary matches."
+    return t(
+        "<@{user}> cancelled {title}. Games already under way go on as ordinary matches.",
+        user=user_id,
+        title=tournament_title(tournament),
+    )
+
+
+def _rounded(value: float) -> float:
+    """Points as shown: two decimals at most (``number`` then writes them in the language's style)."""
+    return float(f"{value:.2f}")
 
 
 def _points(value: float) -> str:
-    return f"{value:.2f}".rstrip("0").rstrip(".")
+    return number(_rounded(value))
+
+
+_TIEBREAK_NAMES = {"head-to-head": N_("head-to-head"), "wins": N_("wins")}  # the others are people's names
+_TIEBREAK_SHORT = {"Buchholz": "BH", "Sonneborn-Berger": "SB", "head-to-head": N_("H2H"), "wins": N_("W")}
+
+
+def _tiebreak_name(name: str) -> str:
+    return t(_TIEBREAK_NAMES[name]) if name in _TIEBREAK_NAMES else name
+
+
+def _withdrawn_name(name: str) -> str:
+    return t("{name} (withdrawn)", name=name)
 
 
 def standings_rows(table: Standings) -> tuple[list[str], list[list[str]], list[bool]]:
     """The standings as table cells (headers, rows, withdrawn), for the picture."""
-    short = {"Buchholz": "BH", "Sonneborn-Berger": "SB", "head-to-head": "H2H", "wins": "W"}
-    headers = ["#", "Player", "Pts", *(short[name] for name in table.tiebreaks)]
+    shorts = [
+        t(_TIEBREAK_SHORT[name]) if name in _TIEBREAK_NAMES else _TIEBREAK_SHORT[name] for name in table.tiebreaks
+    ]
+    headers = ["#", pt("standings column", "Player"), pt("standings column", "Pts"), *shorts]
     rows = []
     for row in table.rows:
-        name = row.name + (" (withdrawn)" if row.withdrawn else "")
+        name = _withdrawn_name(row.name) if row.withdrawn else row.name
         if len({r.division for r in table.rows}) > 1:
             name = f"D{row.division} · {name}"
-        rows.append([str(row.place), name, _points(row.points), *(_points(t) for t in row.tiebreaks)])
+        rows.append([str(row.place), name, _points(row.points), *(_points(value) for value in row.tiebreaks)])
     return headers, rows, [row.withdrawn for row in table.rows]
 
 
@@ -1521,12 +1652,13 @@ def standings_title(table: Standings) -> tuple[str, str]:
     """(title, subtitle) of the standings picture."""
     tournament = table.tournament
     if tournament.status == "finished":
-        stage = "Final standings"
+        stage = t("Final standings")
     elif tournament.format == "swiss":
-        stage = f"Round {tournament.round} of {tournament.rounds}"
+        stage = t("Round {round} of {rounds}", round=tournament.round, rounds=tournament.rounds)
     else:
-        stage = f"{table.games_left} {_plural(table.games_left, 'game')} in play"
-    return tournament_title(tournament), f"{stage} · ties: {', then '.join(table.tiebreaks)}"
+        stage = tn("{count} game in play", "{count} games in play", table.games_left)
+    ties = _then([_tiebreak_name(name) for name in table.tiebreaks])
+    return _standing_alone(tournament_title(tournament)), t("{stage} · ties: {tiebreaks}", stage=stage, tiebreaks=ties)
 
 
 def standings_text(table: Standings) -> str:
@@ -1535,90 +1667,150 @@ def standings_text(table: Standings) -> str:
     lines = [f"**{title_}** — {subtitle}"]
     divisions = len({r.division for r in table.rows}) > 1
     for row in table.rows:
-        breaks = ", ".join(f"{name} {_points(t)}" for name, t in zip(table.tiebreaks, row.tiebreaks, strict=True))
+        breaks = ", ".join(
+            f"{_tiebreak_name(name)} {_points(value)}"
+            for name, value in zip(table.tiebreaks, row.tiebreaks, strict=True)
+        )
         where = f"D{row.division} " if divisions else ""
-        gone = " (withdrawn)" if row.withdrawn else ""
-        pts = "pt" if row.points == 1 else "pts"
-        lines.append(f"{where}{row.place}. {escape(row.name)}{gone} — {_points(row.points)} {pts} ({breaks})")
+        name = _withdrawn_name(escape(row.name)) if row.withdrawn else escape(row.name)
+        line = tn(
+            "{place}. {name} — {count} pt ({tiebreaks})",
+            "{place}. {name} — {count} pts ({tiebreaks})",
+            _rounded(row.points),
+            place=row.place,
+            name=name,
+            tiebreaks=breaks,
+        )
+        lines.append(f"{where}{line}")
     if table.tournament.status == "running" and table.games_left:
-        which = " of this round" if table.tournament.format == "swiss" else ""
-        lines.append(f"{table.games_left} {_plural(table.games_left, 'game')}{which} still in play.")
+        if table.tournament.format == "swiss":
+            lines.append(
+                tn(
+                    "{count} game of this round still in play.",
+                    "{count} games of this round still in play.",
+                    table.games_left,
+                )
+            )
+        else:
+            lines.append(tn("{count} game still in play.", "{count} games still in play.", table.games_left))
     return _bounded("\n".join(lines))
 
 
 def podium(table: Standings) -> str:
     """The final announcement: the first three (of each division), pinged."""
     medals = {1: "🥇", 2: "🥈", 3: "🥉"}
-    lines = [f"🏆 **{tournament_title(table.tournament)}** is over!"]
+    lines = [t("🏆 **{title}** is over!", title=tournament_title(table.tournament))]
     divisions = sorted({r.division for r in table.rows})
     for division in divisions:
         top = [r for r in table.rows if r.division == division and r.place <= 3 and not r.withdrawn]
-        label = f"Division {division}: " if len(divisions) > 1 else ""
         podium_ = ", ".join(f"{medals.get(r.place, '')} <@{r.user_id}> ({_points(r.points)})" for r in top)
-        lines.append(f"{label}{podium_}")
-    lines.append("Final standings below; ties broken by " + ", then ".join(table.tiebreaks) + ".")
+        lines.append(
+            t("Division {division}: {podium}", division=division, podium=podium_) if len(divisions) > 1 else podium_
+        )
+    ties = _then([_tiebreak_name(name) for name in table.tiebreaks])
+    lines.append(t("Final standings below; ties broken by {tiebreaks}.", tiebreaks=ties))
     return _bounded("\n".join(lines))
 
 
 # -- post-game reviews (/review) -------------------------------------------------------------------
 
-REVIEW_THRESHOLDS = (
+REVIEW_THRESHOLDS = N_(
     "Inaccuracy, mistake, blunder: a turn that lost 5, 10 or 15 points of the mover's winning chance "
     "(Lichess's thresholds; the chances are the computer's search, not a formula)."
 )
-REVIEW_LABELS = {"blunder": "blunder ??", "mistake": "mistake ?", "inaccuracy": "inaccuracy ?!"}
+REVIEW_LABELS = {"blunder": N_("blunder ??"), "mistake": N_("mistake ?"), "inaccuracy": N_("inaccuracy ?!")}
 
 
 def _ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+    """A place in line: 1st, 2nd, 23rd (French: 1re, 2e, 23e)."""
+    if n == 1:
+        return pt("place in line", "1st")
+    if 10 <= n % 100 <= 20:
+        return pt("place in line", "{n}th", n=n)
+    if n % 10 == 1:
+        return pt("place in line", "{n}st", n=n)
+    if n % 10 == 2:
+        return pt("place in line", "{n}nd", n=n)
+    if n % 10 == 3:
+        return pt("place in line", "{n}rd", n=n)
+    return pt("place in line", "{n}th", n=n)
 
 
 def review_progress(match: MatchRow, done: int, total: int, ahead: int) -> str:
     """The review's message while it is searched (edited as it goes)."""
     if ahead > 0:
-        return (
-            f"Review of {title(match)}: waiting, {_ordinal(ahead + 1)} in line "
-            f"({ahead} review{'s' if ahead != 1 else ''} before it)."
+        return tn(
+            "Review of {match}: waiting, {place} in line ({count} review before it).",
+            "Review of {match}: waiting, {place} in line ({count} reviews before it).",
+            ahead,
+            match=title(match),
+            place=_ordinal(ahead + 1),
         )
     filled = round(10 * done / total) if total else 0
-    return (
-        f"Reviewing {title(match)}: the computer searches every position, {done}/{total} done "
-        f"`{'█' * filled}{'░' * (10 - filled)}`"
+    return t(
+        "Reviewing {match}: the computer searches every position, {done}/{total} done `{bar}`",
+        match=title(match),
+        done=done,
+        total=total,
+        bar="█" * filled + "░" * (10 - filled),
     )
+
+
+def _reviewed_name(review: Review, player: int) -> str:
+    return review.names[player - 1] if player <= len(review.names) else t("Player {number}", number=player)
 
 
 def review_turn_line(review: Review, turn: Any) -> str:
     """One turn of a review: who played what, what the computer preferred, and the drop."""
-    name = escape(review.names[turn.player - 1]) if turn.player <= len(review.names) else f"Player {turn.player}"
-    better = f", the computer preferred `{turn.best}`" if turn.best and turn.best != turn.played else ""
-    label = REVIEW_LABELS.get(turn.label or "", "")
-    named = f", {label}" if label else ""
-    return (
-        f"Turn {turn.index + 1}: **{name}** played `{turn.played}`{better} — winning chance "
-        f"{100 * turn.before:.0f}% → {100 * turn.after:.0f}% (−{100 * turn.drop:.0f} points{named})"
+    name = (
+        escape(review.names[turn.player - 1])
+        if turn.player <= len(review.names)
+        else _reviewed_name(review, turn.player)
     )
+    label = REVIEW_LABELS.get(turn.label or "", "")
+    drop = f"{100 * turn.drop:.0f}"
+    loss = t("−{drop} points, {label}", drop=drop, label=t(label)) if label else t("−{drop} points", drop=drop)
+    fields = {
+        "turn": turn.index + 1,
+        "name": name,
+        "move": turn.played,
+        "before": f"{100 * turn.before:.0f}",
+        "after": f"{100 * turn.after:.0f}",
+        "loss": loss,
+    }
+    if turn.best and turn.best != turn.played:
+        return t(
+            "Turn {turn}: **{name}** played `{move}`, the computer preferred `{best}` — winning chance "
+            "{before}% → {after}% ({loss})",
+            best=turn.best,
+            **fields,
+        )
+    return t("Turn {turn}: **{name}** played `{move}` — winning chance {before}% → {after}% ({loss})", **fields)
 
 
 def review_summary(review: Review) -> str:
     """The review's message: accuracy per player, the biggest mistakes, the thresholds."""
     result = review.result
-    lines = [f"**Review of {title(review.match)}**"]
+    lines = [t("**Review of {match}**", match=title(review.match))]
     for player, name in enumerate(review.names, start=1):
-        own = [t for t in result.turns if t.player == player]
+        own = [turn for turn in result.turns if turn.player == player]
         accuracy = result.accuracy.get(player)
-        counts = {label: sum(t.label == label for t in own) for label in ("inaccuracy", "mistake", "blunder")}
-        figure = f"accuracy {accuracy:.0f}%" if accuracy is not None else "no turns"
+        counts = {label: sum(turn.label == label for turn in own) for label in ("inaccuracy", "mistake", "blunder")}
+        figure = t("accuracy {percent}%", percent=f"{accuracy:.0f}") if accuracy is not None else t("no turns")
         tally = ", ".join(
-            f"{counts[label]} {label if counts[label] == 1 else plural}"
-            for label, plural in (("inaccuracy", "inaccuracies"), ("mistake", "mistakes"), ("blunder", "blunders"))
+            (
+                tn("{count} inaccuracy", "{count} inaccuracies", counts["inaccuracy"]),
+                tn("{count} mistake", "{count} mistakes", counts["mistake"]),
+                tn("{count} blunder", "{count} blunders", counts["blunder"]),
+            )
         )
-        lines.append(f"**{escape(name)}**: {figure} · {tally}")
+        lines.append(t("**{name}**: {accuracy} · {tally}", name=escape(name), accuracy=figure, tally=tally))
     if result.turning_points:
-        lines.append("Biggest mistakes (the turning points, marked on the graph):")
+        lines.append(t("Biggest mistakes (the turning points, marked on the graph):"))
         lines += [review_turn_line(review, result.turns[i]) for i in result.turning_points]
     else:
-        lines.append("No turn lost 5 points of winning chance or more.")
-    lines.append(f"-# {REVIEW_THRESHOLDS} Accuracy: Lichess's formula, on those chances.")
+        lines.append(t("No turn lost 5 points of winning chance or more."))
+    lines.append(t("-# {thresholds} Accuracy: Lichess's formula, on those chances.", thresholds=t(REVIEW_THRESHOLDS)))
     return fit("\n".join(lines), 2000)
 
 
@@ -1626,7 +1818,13 @@ def review_point(point: TurningPoint) -> str:
     """A turning point shown over its board."""
     count = len(point.review.result.turning_points)
     return fit(
-        f"Turning point {point.index + 1}/{count} of {title(point.review.match)}\n"
+        t(
+            "Turning point {index}/{total} of {match}",
+            index=point.index + 1,
+            total=count,
+            match=title(point.review.match),
+        )
+        + "\n"
         + review_turn_line(point.review, point.turn),
         2000,
     )
@@ -1634,43 +1832,49 @@ def review_point(point: TurningPoint) -> str:
 
 def review_legend(review: Review, turn: Any) -> tuple[str, str]:
     """The overlay's two colours in words: the turn played (red) and the computer's (green)."""
-    name = review.names[turn.player - 1] if turn.player <= len(review.names) else f"Player {turn.player}"
-    best = turn.best if turn.best and turn.best != turn.played else "the same"
-    return (f"red: {name} played {turn.played}", f"green: the computer: {best}")
+    name = _reviewed_name(review, turn.player)
+    best = turn.best if turn.best and turn.best != turn.played else t("the same")
+    return (t("red: {name} played {move}", name=name, move=turn.played), t("green: the computer: {move}", move=best))
 
 
 def review_first_point() -> str:
-    return "Turning points"
+    return t("Turning points")
 
 
-REVIEW_PREVIOUS, REVIEW_NEXT = "◀ Previous", "Next ▶"
+def review_previous() -> str:
+    return t("◀ Previous")
+
+
+def review_next() -> str:
+    return t("Next ▶")
 
 
 # -- boards in words: a picture's description (alt text) and /board text ---------------------------
 
-DESCRIPTION_LIMIT = 1024  # Discord's limit on an attachment's description
+DESCRIPTION_LIMIT = 1024  # Discord's limit on an attachment's description; the words are cut in the language said
 
 
 def _plain_label(match: MatchRow, game: AnyGame, seat: int | None) -> str:
     """``alice (Red)`` without markdown: alt text and screen readers read it as it is."""
     if seat is None:
-        return "nobody"
+        return t("nobody")
     colours = info(match).seat_names
-    colour = colours[seat - 1] if seat - 1 < len(colours) else f"seat {seat}"
+    colour = t(colours[seat - 1]) if seat - 1 < len(colours) else t("seat {seat}", seat=seat)
     row = match.user_of(game.player_of_seat(seat))
     return f"{seat_name(row) if row is not None else '?'} ({colour})"
 
 
 _MATERIAL_WORDS: dict[str, Callable[[int], str]] = {
-    "score": lambda n: f"score {n}",
-    "hand": lambda n: f"{n} in hand",
-    "pool": lambda n: f"{n} in the pool",
-    "stones": lambda n: f"{n} {_plural(n, 'stone')}",
-    "goals": lambda n: f"{n} {_plural(n, 'goal')}",
-    "playballers": lambda n: f"{n} {_plural(n, 'playballer')}",
-    "on board": lambda n: f"{n} on the board",
-    "captured": lambda n: f"{n} captured",
-    "reserves": lambda n: f"{n} in reserve",
+    "score": lambda n: t("score {score}", score=number(n)),
+    "hand": lambda n: t("{count} in hand", count=number(n)),
+    "pool": lambda n: t("{count} in the pool", count=number(n)),
+    "stones": lambda n: tn("{count} stone", "{count} stones", n),
+    "goals": lambda n: tn("{count} goal", "{count} goals", n),
+    "playballers": lambda n: tn("{count} playballer", "{count} playballers", n),
+    "on board": lambda n: t("{count} on the board", count=number(n)),
+    # English forms are the same: French agrees "prise(s)" with the count
+    "captured": lambda n: tn("{count} captured", "{count} captured", n),
+    "reserves": lambda n: t("{count} in reserve", count=number(n)),
 }
 
 
@@ -1678,7 +1882,7 @@ def _material_line(match: MatchRow, game: AnyGame) -> str:
     parts = []
     for m in material(game):
         counts = ", ".join(_MATERIAL_WORDS.get(k, lambda n, k=k: f"{k} {n}")(n) for k, n in m.counts)
-        parts.append(f"{_plain_label(match, game, m.seat)}: {counts}" if counts else "")
+        parts.append(t("{player}: {counts}", player=_plain_label(match, game, m.seat), counts=counts) if counts else "")
     shown = [p for p in parts if p]
     return ("; ".join(shown) + ".") if shown else ""
 
@@ -1687,32 +1891,34 @@ def _state_line(match: MatchRow, game: AnyGame) -> str:
     if game.is_over:
         winners = [_plain_label(match, game, s) for s in game.winners]
         if len(winners) > 1:
-            return f"Game over: {' and '.join(winners)} share the win."
-        return f"Game over: {winners[0]} wins." if winners else "Game over: a draw."
-    return f"Turn {game.ply + 1}: {_plain_label(match, game, game.to_move)} to move."
+            return t("Game over: {winners} share the win.", winners=_both(winners))
+        return t("Game over: {winner} wins.", winner=winners[0]) if winners else t("Game over: a draw.")
+    return t("Turn {turn}: {player} to move.", turn=game.ply + 1, player=_plain_label(match, game, game.to_move))
 
 
 _EVENT_WORDS: dict[str, Callable[[Event], str]] = {
-    "place": lambda e: f"placed on {e.cell}",
-    "move": lambda e: f"moved {e.src} to {e.dst}",
-    "jump": lambda e: f"jumped {e.src} to {e.dst}",
-    "push": lambda e: f"pushed {e.src or ''} to {e.dst or e.cell}",
-    "capture": lambda e: f"captured on {e.cell}",
-    "swap": lambda e: "swapped sides",
-    "pass": lambda e: "passed",
-    "resign": lambda e: "resigned",
-    "goal": lambda e: "scored a goal",
-    "shift": lambda e: f"moved {e.src} to {e.dst}" if e.src != e.dst else f"turned {e.src}",
-    "rotate": lambda e: f"turned {e.cell}",
-    "reinforce": lambda e: f"brought a reserve piece onto {e.cell}",
-    "guard": lambda e: f"stands on the opponent's centre {e.cell}: guard your centre",
+    "place": lambda e: t("placed on {cell}", cell=e.cell),
+    "move": lambda e: t("moved {src} to {dst}", src=e.src, dst=e.dst),
+    "jump": lambda e: t("jumped {src} to {dst}", src=e.src, dst=e.dst),
+    "push": lambda e: t("pushed {src} to {dst}", src=e.src or "", dst=e.dst or e.cell),
+    "capture": lambda e: t("captured on {cell}", cell=e.cell),
+    "swap": lambda e: t("swapped sides"),
+    "pass": lambda e: t("passed"),
+    "resign": lambda e: t("resigned"),
+    "goal": lambda e: t("scored a goal"),
+    "shift": lambda e: (
+        t("moved {src} to {dst}", src=e.src, dst=e.dst) if e.src != e.dst else t("turned {cell}", cell=e.src)
+    ),
+    "rotate": lambda e: t("turned {cell}", cell=e.cell),
+    "reinforce": lambda e: t("brought a reserve piece onto {cell}", cell=e.cell),
+    "guard": lambda e: t("stands on the opponent's centre {cell}: guard your centre", cell=e.cell),
 }
 
 
 def _last_turn_line(match: MatchRow, game: AnyGame, turn: LastTurn | None) -> str:
     """The last move by whom, and what it did: the engine's words (Game.describe_turn), else its events'."""
     if turn is None:
-        return "No move yet."
+        return t("No move yet.")
     who = _plain_label(match, game, turn.seat) if turn.seat is not None else ""
     described = game.describe_turn(list(turn.events), turn.notation, say=t) if turn.notation else ""
     if not described or described == turn.notation:
@@ -1720,16 +1926,19 @@ def _last_turn_line(match: MatchRow, game: AnyGame, turn: LastTurn | None) -> st
         described = ", ".join(effects)
         if turn.notation:
             described = f"{turn.notation}" + (f" ({described})" if described else "")
-    described = described.rstrip(".") or "a turn"
-    return f"Last move, by {who}: {described}." if who else f"Last move: {described}."
+    described = described.rstrip(".") or t("a turn")
+    if who:
+        return t("Last move, by {player}: {move}.", player=who, move=described)
+    return t("Last move: {move}.", move=described)
 
 
 def board_description(match: MatchRow, game: AnyGame, turn: LastTurn | None) -> str:
     """A board picture's description (alt text): the match, whose turn or the result, each player's
-    scores or material, and the last move and what it did; at most 1,024 characters, cut at a word."""
-    names = " vs ".join(_plain_label(match, game, s) for s in range(1, game.players + 1))
+    scores or material, and the last move and what it did; at most 1,024 characters of the words said
+    (French runs longer than English), cut at a word."""
+    names = _versus([_plain_label(match, game, s) for s in range(1, game.players + 1)])
     parts = [
-        f"{title(match)} board, {names}.",
+        t("{match} board, {players}.", match=title(match), players=names),
         _state_line(match, game),
         _last_turn_line(match, game, turn),
         _material_line(match, game),
@@ -1739,44 +1948,68 @@ def board_description(match: MatchRow, game: AnyGame, turn: LastTurn | None) -> 
 
 def picture_description(what: str, match: MatchRow | None = None) -> str:
     """A picture that is not the match's current board (a preview, a hint, a review graph, standings)."""
-    about = f"{title(match)}: " if match is not None else ""
-    return fit_words(about + what, DESCRIPTION_LIMIT)
+    about = t("{match}: {picture}", match=title(match), picture=what) if match is not None else what
+    return fit_words(about, DESCRIPTION_LIMIT)
+
+
+# the compass words of a Bump piece's facing, by the digit the notation uses (0 = east, clockwise)
+_COMPASS: tuple[Callable[[], str], ...] = (
+    lambda: pt("compass point", "E"),
+    lambda: pt("compass point", "SE"),
+    lambda: pt("compass point", "SW"),
+    lambda: pt("compass point", "W"),
+    lambda: pt("compass point", "NW"),
+    lambda: pt("compass point", "NE"),
+)
+
+_GROUP_WORDS: dict[str, Callable[[int], str]] = {
+    "disc": lambda n: tn("{count} disc", "{count} discs", n),
+    "stone": lambda n: tn("{count} stone", "{count} stones", n),
+    "playballer": lambda n: tn("{count} playballer", "{count} playballers", n),
+    "piece": lambda n: tn("{count} piece", "{count} pieces", n),
+}
+
+
+def _facing(cell: str, facing: int) -> str:
+    direction = f"{_COMPASS[facing]()} ({facing})" if 0 <= facing < len(_COMPASS) else str(facing)
+    return t("{cell} facing {direction}", cell=cell, direction=direction)
 
 
 def _group_line(match: MatchRow, game: AnyGame, group: Group) -> str:
     if group.kind == "ball":
         cell = group.cells[0]
-        return (
-            f"The ball: on {cell}, held by {_plain_label(match, game, group.seat)}."
-            if group.seat
-            else (f"The ball: loose on {cell}.")
-        )
+        if group.seat:
+            return t("The ball: on {cell}, held by {player}.", cell=cell, player=_plain_label(match, game, group.seat))
+        return t("The ball: loose on {cell}.", cell=cell)
     cells = list(group.cells)
     if group.facings:
-        cells = [f"{c} facing {f}" for c, f in zip(group.cells, group.facings, strict=True)]
-    kind = _plural(len(cells), group.kind)
+        cells = [_facing(c, f) for c, f in zip(group.cells, group.facings, strict=True)]
+    count = len(cells)
+    words = _GROUP_WORDS.get(group.kind)
+    things = words(count) if words else f"{count} {_plural(count, group.kind)}"
     if group.kind == "stone":
-        islands = group.where
-        if not islands:
-            where = "in open water"
+        if not group.where:
+            things = t("{stones} in open water", stones=things)
         else:
-            where = f"touching {_plural(len(islands), 'island')} " + " and ".join(str(k) for k in islands)
-        kind = f"{kind} {where}"
-    listed = ", ".join(cells) if cells else "none"
-    return f"{_plain_label(match, game, group.seat)}, {len(cells)} {kind}: {listed}."
+            islands = tn(
+                "island {numbers}", "islands {numbers}", len(group.where), numbers=_both([str(k) for k in group.where])
+            )
+            things = t("{stones} touching {islands}", stones=things, islands=islands)
+    listed = ", ".join(cells) if cells else pt("no cells", "none")
+    return t("{player}, {things}: {cells}.", player=_plain_label(match, game, group.seat), things=things, cells=listed)
 
 
 def board_text(match: MatchRow, game: AnyGame, turn: LastTurn | None) -> list[str]:
     """``/board text``: the position in words for screen readers, as private messages of at most
     2,000 characters each. A large position is split over several messages (at line breaks, a long
     list at its commas) rather than summarised: every piece is named."""
-    names = " vs ".join(_plain_label(match, game, s) for s in range(1, game.players + 1))
+    names = _versus([_plain_label(match, game, s) for s in range(1, game.players + 1)])
     lines = [
-        f"{title(match)}, {names}.",
+        t("{match}, {players}.", match=title(match), players=names),
         _state_line(match, game),
         _last_turn_line(match, game, turn),
         _material_line(match, game),
-        "Position:",
+        t("Position:"),
         *(_group_line(match, game, g) for g in position_groups(game)),
     ]
     return _pack([line for line in lines if line])
@@ -1802,23 +2035,23 @@ def _pack(lines: list[str], limit: int = MESSAGE_LIMIT) -> list[str]:
 
 
 def review_point_picture() -> str:
-    return "A turning point of the review: the position, the move played and the computer's choice."
+    return t("A turning point of the review: the position, the move played and the computer's choice.")
 
 
 def review_graph_picture() -> str:
-    return "The review's graph: each side's chances turn by turn."
+    return t("The review's graph: each side's chances turn by turn.")
 
 
 def premove_picture() -> str:
-    return "Your conditional moves drawn on the board."
+    return t("Your conditional moves drawn on the board.")
 
 
 def explore_picture() -> str:
-    return "Your exploration board (nothing is played)."
+    return t("Your exploration board (nothing is played).")
 
 
 def standings_picture() -> str:
-    return "The standings table."
+    return t("The standings table.")
 
 
 _MENTION_OR_TIME = re.compile(r"<@!?\d+>|<t:\d+(?::[a-zA-Z])?>")
@@ -1827,7 +2060,7 @@ _MARKS = re.compile(r"\*\*|__|`|\|\||\\(?=[^\w\s])")
 
 def plain(text: str) -> str:
     """A message's words for alt text: no markdown, no pings (a screen reader reads them as symbols)."""
-    text = _MENTION_OR_TIME.sub(lambda m: "a player" if m.group().startswith("<@") else "", text)
+    text = _MENTION_OR_TIME.sub(lambda m: t("a player") if m.group().startswith("<@") else "", text)
     return " ".join(_MARKS.sub("", text).split())
 
 
@@ -1838,17 +2071,24 @@ def described(lead: str, content: str = "", match: MatchRow | None = None) -> st
 
 def preview_description(match: MatchRow, game: AnyGame, turn: LastTurn | None, hint: str = "") -> str:
     """A position after a turn that is not played: /preview, /hint (``hint``: the suggested turn), the turn builder."""
-    lead = f"Hint: the computer suggests {hint}; the board after it, not played." if hint else "Preview, not played."
-    return fit_words(f"{lead} {board_description(match, game, turn)}", DESCRIPTION_LIMIT)
+    board = board_description(match, game, turn)
+    if hint:
+        return fit_words(
+            t("Hint: the computer suggests {move}; the board after it, not played. {board}", move=hint, board=board),
+            DESCRIPTION_LIMIT,
+        )
+    return fit_words(t("Preview, not played. {board}", board=board), DESCRIPTION_LIMIT)
 
 
 def replay_description(match: MatchRow, game: AnyGame) -> str:
     """A GIF replay: how many turns it shows, and where the match stands at its end."""
-    turns = game.ply
-    return picture_description(
-        f"an animated replay of the match, {turns} {_plural(turns, 'turn')}. At its end: {_state_line(match, game)}",
-        match,
+    replay = tn(
+        "an animated replay of the match, {count} turn. At its end: {state}",
+        "an animated replay of the match, {count} turns. At its end: {state}",
+        game.ply,
+        state=_state_line(match, game),
     )
+    return picture_description(replay, match)
 
 
 # -- languages --------------------------------------------------------------------------------------

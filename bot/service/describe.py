@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from games import AnyGame, Event
-from games.bumpboard import DIRECTION_WORDS
 
 
 @dataclass(frozen=True)
@@ -29,14 +28,15 @@ class Group:
 
     ``kind`` says what they are ("disc", "stone", "playballer", "piece", "ball"); ``where`` says
     which part of a board they share when a game is read by regions (Begird: "island 3",
-    "islands 1 and 2", "open water"). Bump's pieces carry their facing in ``facings``.
+    "islands 1 and 2", "open water"). Bump's pieces carry their facing in ``facings``
+    (0 = east, then clockwise, as the notation writes it; the chat layer words it).
     """
 
     seat: int | None
     kind: str
     cells: tuple[str, ...]
     where: tuple[int, ...] = ()
-    facings: tuple[str, ...] = ()
+    facings: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -102,8 +102,7 @@ def position_groups(game: AnyGame) -> list[Group]:
         groups = []
         for seat in (1, 2):
             mine = sorted((cell, facing) for cell, (owner, facing) in pieces.items() if owner == seat)
-            # the compass word and the digit the notation uses (03,05-4: facing NW (4))
-            facings = tuple(f"{DIRECTION_WORDS[f]} ({f})" if 0 <= f < len(DIRECTION_WORDS) else str(f) for _, f in mine)
+            facings = tuple(facing for _, facing in mine)  # the digit the notation uses (03,05-4: facing 4)
             groups.append(Group(seat, "piece", tuple(cell for cell, _ in mine), facings=facings))
         return groups
     board = game.position().get("board") or {}  # Bide, and any game whose position is {cell: seat}

@@ -55,8 +55,8 @@ def summary_view(match_id: int) -> discord.ui.View:
 
 def stepping_view(match_id: int, index: int, count: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(TurningPointButton(match_id, (index - 1) % count, "e", texts.REVIEW_PREVIOUS))
-    view.add_item(TurningPointButton(match_id, (index + 1) % count, "e", texts.REVIEW_NEXT))
+    view.add_item(TurningPointButton(match_id, (index - 1) % count, "e", texts.review_previous()))
+    view.add_item(TurningPointButton(match_id, (index + 1) % count, "e", texts.review_next()))
     return view
 
 
