@@ -27,6 +27,7 @@ SAME_IN_FRENCH = {
     *("Swiss", "ping", "DM", "Option", "Options", "Points", "points", "Total", "Type", "Notation", "Version"),
     *("Position", "Explorations", "Rotation", "Minute", "Minutes", "Stop", "ok", "OK", "IANA", "Europe", "Paris"),
     *("America", "New_York", "off", "on", "dm", "h", "d", "min", "s", "W", "L", "D", "GIF", "PNG", "ID", "id"),
+    *("Pts", "pt", "pts", "score", "E", "SE", "NE"),  # compass points E, SE, NE (French O, SO, NO for W…)
 }
 
 
@@ -86,10 +87,10 @@ def test_french_is_spoken_inside_the_block_and_english_outside():
 
 def test_plurals_follow_each_languages_rule():
     with speaking("fr"):
-        one, zero, two = (tn("{count} day", "{count} days", n) for n in (1, 0, 2))
+        one, zero, two = (tn("{count} move", "{count} moves", n) for n in (1, 0, 2))
     assert zero.startswith("0") and one.startswith("1")
-    assert zero.split()[1] == one.split()[1] != two.split()[1], "French counts 0 like 1 (0 jour, 1 jour, 2 jours)"
-    assert tn("{count} day", "{count} days", 0) == "0 days"
+    assert zero.split()[1] == one.split()[1] != two.split()[1], "French counts 0 like 1 (0 coup, 1 coup, 2 coups)"
+    assert tn("{count} move", "{count} moves", 0) == "0 moves"
     with speaking("fr"):
         assert number(1.5) == "1,5"
     assert number(1.5) == "1.5"
