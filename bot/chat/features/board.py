@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 
 from ...domain.outcome import Outcome
+from ..game_words import quick_label
 from .lobby import RematchButton
 from .moves import QuickActionButton, TurnBuilderButton
 
@@ -25,7 +26,7 @@ def board_view(outcome: Outcome) -> discord.ui.View | None:
     view = discord.ui.View(timeout=None)
     for quick in game.info.quick_actions:
         if quick.notation in legal:
-            view.add_item(QuickActionButton(match.id, match.version, quick.notation, quick.label))
+            view.add_item(QuickActionButton(match.id, match.version, quick.notation, quick_label(quick)))
     if (game.info.multi_action_turns or game.info.grouped_turns) and legal:  # a turn picked from menus
         view.add_item(TurnBuilderButton("open", match.id, match.version))
     return view if view.children else None

@@ -16,6 +16,7 @@ from .. import texts
 from ..commands import GAME_CHOICES, guild_only, match_autocomplete, resolve_match_id
 from ..common import guarded, mention_only, png_file
 from ..context import Chat, chat_of
+from ..game_words import option_description, summary
 
 
 class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx:gif:(?P<match>\d+)"):
@@ -176,7 +177,7 @@ class InfoCog(commands.Cog, name="Info"):
         info = get_game(game.value)
         # TRANSLATORS: the title of /rules, e.g. "Bide — rules".
         title = t("{game} — rules", game=info.name)
-        embed = discord.Embed(title=title, description=t(info.summary)[:4096], colour=0x3B82F6)
+        embed = discord.Embed(title=title, description=summary(info)[:4096], colour=0x3B82F6)
         seats = (
             f"{info.min_players}" if info.min_players == info.max_players else f"{info.min_players}–{info.max_players}"
         )
@@ -188,7 +189,7 @@ class InfoCog(commands.Cog, name="Info"):
             # TRANSLATORS: a game option's description, then its default value and the values it takes.
             value = t(
                 "{description} (default {default}; {allowed})",
-                description=t(spec.description),
+                description=option_description(spec),
                 default=spec.default,
                 allowed=allowed,
             )

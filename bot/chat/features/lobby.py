@@ -20,6 +20,7 @@ from .. import texts
 from ..commands import GAME_CHOICES, guild_only
 from ..common import guarded, mention_only
 from ..context import Chat, chat_of
+from ..game_words import option_description
 from ..homes import games_channel
 from ..speech import privately, publicly
 
@@ -295,7 +296,7 @@ class LobbyCog(commands.Cog, name="Play"):
                     shown = str(value).lower() if isinstance(value, bool) else value
                     text = f"{spec.key}={shown}"
                     if current.lower() in text:
-                        described = t(spec.description)
+                        described = option_description(spec)
                         if value == spec.default:
                             # TRANSLATORS: a /play options: choice, the default, e.g. "side=4 — Board size (default)".
                             label = t("{option} — {description} (default)", option=text, description=described)
