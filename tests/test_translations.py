@@ -123,3 +123,8 @@ async def test_two_conversations_at_once_keep_their_own_languages():
     assert set(said["en"]) == {"the game is over"}
     assert len(set(said["fr"])) == 1 and said["fr"][0] != "the game is over"
     assert i18n.current() == "en"
+
+
+def test_the_docs_list_the_commands_french_names_as_the_catalog_has_them():
+    docs = (translations.ROOT / "docs" / "translating.md").read_text(encoding="utf-8")
+    assert translations.commands_table("fr") in docs, "paste `python tools/translations.py --commands fr` there"

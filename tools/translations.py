@@ -4,6 +4,7 @@
     python tools/translations.py --check  # exit 1 if the template is out of date with the code
     python tools/translations.py --take fr FILE.po…   # fill the French catalog from other .po files
     python tools/translations.py --missing fr PATH… [--from FILE.po…]  # what under PATH lacks French
+    python tools/translations.py --commands fr           # the commands' table docs/translating.md shows
 
 The code marks what it says with ``t``, ``tn``, ``pt`` and ``N_`` (i18n/__init__.py); the engines keep no
 language but give their reasons as templates (``IllegalMove("no such cell: {cell}", cell=…)``) and word
@@ -22,6 +23,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 from string import Formatter
+from typing import Any
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
@@ -64,20 +66,29 @@ def collected() -> Catalog:
 
 def _command_strings() -> Iterable[tuple[str, str, tuple[str, int]]]:
     """The slash commands of every feature, read from the cogs' classes (no bot is built)."""
+
+    from bot.chat.translator import cog_strings
+
+    return [found for cog in _cogs() for found in cog_strings(cog)]
+
+
+def _cogs() -> list[Any]:
+    """Every feature's cog class, in the features' order."""
     import importlib
     import pkgutil
 
     from discord.ext import commands
 
     import bot.chat.features as features
-    from bot.chat.translator import cog_strings
 
-    found: list[tuple[str, str, tuple[str, int]]] = []
+    found: list[Any] = []
     for module_info in pkgutil.iter_modules(features.__path__):
         module = importlib.import_module(f"bot.chat.features.{module_info.name}")
-        for value in vars(module).values():
-            if isinstance(value, type) and issubclass(value, commands.Cog) and value.__module__ == module.__name__:
-                found.extend(cog_strings(value))
+        found.extend(
+            value
+            for value in vars(module).values()
+            if isinstance(value, type) and issubclass(value, commands.Cog) and value.__module__ == module.__name__
+        )
     return found
 
 
@@ -145,7 +156,29 @@ def _take(catalog: Catalog, sources: list[Path], language: str) -> int:
     return taken
 
 
+def commands_table(language: str) -> str:
+    """The slash commands with their names and options in ``language``, as a Markdown table."""
+    import i18n
+
+    rows = ["| command | in French | options |", "|---|---|---|"]
+    with i18n.speaking(language):
+        for cog in _cogs():
+            group = str(cog.__cog_group_name__) + " " if cog.__cog_is_app_commands_group__ else ""
+            here = i18n.pt("command name", group.strip()) + " " if group else ""
+            for command in cog.__cog_app_commands__:
+                options = ", ".join(
+                    f"`{p.display_name}` → `{i18n.pt('option name', p.display_name)}`"
+                    for p in getattr(command, "parameters", [])
+                )
+                french = i18n.pt("command name", command.name)
+                rows.append(f"| `/{group}{command.name}` | `/{here}{french}` | {options} |")
+    return "\n".join(rows)
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--commands"]:
+        print(commands_table(argv[1]))
+        return 0
     template = collected()
     if argv[:1] == ["--take"]:
         language, sources = argv[1], [Path(p) for p in argv[2:]]
