@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from games import AnyGame, Event
+from games import AnyGame, Event, GameError
 from games import get as get_game
 from i18n import N_, number, pt, t, tn
 
@@ -71,17 +71,18 @@ def held_label(match: MatchRow, holder_id: int | None, seat: int) -> str:
 
 def _label(match: MatchRow, row: Any, seat: int) -> str:
     colours = info(match).seat_names
-    colour = colours[seat - 1] if seat - 1 < len(colours) else f"seat {seat}"
+    # a colour comes from the game's data; the catalog holds its translation
+    colour = t(colours[seat - 1]) if seat - 1 < len(colours) else t("seat {seat}", seat=seat)
     return f"**{escape(seat_name(row) if row is not None else '?')}** ({colour})"
 
 
 def duration(seconds: float) -> str:
     hours = seconds / 3600
     if hours >= 48:
-        return f"{hours / 24:.0f} days"
+        return tn("{count} day", "{count} days", int(f"{hours / 24:.0f}"))
     if hours >= 1:
-        return f"{hours:.0f} h"
-    return f"{max(1, int(seconds // 60))} min"
+        return t("{hours} h", hours=f"{hours:.0f}")
+    return t("{minutes} min", minutes=max(1, int(seconds // 60)))
 
 
 def waited(match: MatchRow, now: float) -> str:
@@ -97,25 +98,34 @@ def _plural(count: float, word: str) -> str:
     return f"{word}{'s' * (count != 1)}"
 
 
+def _and(names: Sequence[str]) -> str:
+    """``a and b and c``: names joined as a sentence joins them."""
+    joined = names[0]
+    for name in names[1:]:
+        joined = t("{first} and {last}", first=joined, last=name)
+    return joined
+
+
 def time_note(match: MatchRow, now: float, prefix: str = "") -> str:
     """The time left on the current turn, for boards and lists (Discord shows it relative)."""
     if match.status != "active" or match.deadline_at is None:
         return ""
     if match.deadline_at <= now:
-        return f"{prefix}out of time"
-    return f"{prefix}time runs out <t:{int(match.deadline_at)}:R>"
+        return prefix + t("out of time")
+    # TRANSLATORS: Discord shows <t:…:R> as a relative time in the reader's language ("in 3 days")
+    return prefix + t("time runs out <t:{deadline}:R>", deadline=int(match.deadline_at))
 
 
 def clock_text(clock: BankClock) -> str:
-    """A bank clock as players write it: ``72h+36h max 120h``."""
+    """A bank clock as players write it: ``72h+36h max 120h`` (notation: the same in every language, as typed)."""
     return f"{_number(clock.initial / HOUR)}h+{_number(clock.increment / HOUR)}h max {_number(clock.cap / HOUR)}h"
 
 
 def bank_amount(seconds: float) -> str:
     """Time in a bank, in hours as the clock is written (minutes in the last hour)."""
     if seconds >= HOUR:
-        return f"{_number(math.floor(seconds / HOUR * 10) / 10)} h"
-    return f"{max(0, int(seconds // 60))} min"
+        return t("{hours} h", hours=number(math.floor(seconds / HOUR * 10) / 10))
+    return t("{minutes} min", minutes=max(0, int(seconds // 60)))
 
 
 def bank_note(
@@ -138,68 +148,134 @@ def bank_note(
         if seat.user_id == mover and match.deadline_at is not None:
             until = away.get(seat.name)
             left = min(seat.bank, max(0.0, match.deadline_at - max(now, until or now)))
-            state = "paused: vacation" if until is not None else "running"
-            shown.append(f"{escape(seat.name)} {bank_amount(left)} ({state})")
+            # TRANSLATORS: the bank of the player to move, its clock stopped while they are on vacation
+            state = t("paused: vacation") if until is not None else t("running")
+            shown.append(t("{name} {time} ({state})", name=escape(seat.name), time=bank_amount(left), state=state))
         else:
             shown.append(f"{escape(seat.name)} {bank_amount(seat.bank)}")
-    return f"{prefix}banks ({clock_text(match.clock)}): {', '.join(shown)}" if shown else ""
+    if not shown:
+        return ""
+    # TRANSLATORS: each player's bank of time, e.g. "banks (72h+36h max 120h): alice 71.5 h (running), bob 72 h"
+    return prefix + t("banks ({clock}): {banks}", clock=clock_text(match.clock), banks=", ".join(shown))
 
 
 def vacation_note(vacations: list[tuple[str, float]]) -> str:
     """Players of the match on vacation, shown to their opponents."""
-    return "; ".join(f"{escape(name)} is on vacation until <t:{int(until)}:f>" for name, until in vacations)
+    return "; ".join(
+        t("{name} is on vacation until <t:{until}:f>", name=escape(name), until=int(until)) for name, until in vacations
+    )
 
 
 # -- refusals -----------------------------------------------------------------------------------
 
 
+def engine_words(why: object) -> str:
+    """An engine's reason in the language being spoken: a :class:`games.GameError` carries its English template
+    and fields (the engines keep no language), anything else is already words."""
+    template = getattr(why, "template", "") if isinstance(why, GameError) else ""
+    if template:
+        return t(template, **getattr(why, "fields", {}))
+    return str(why)
+
+
 def _not_your_turn(f: dict[str, Any]) -> str:
     match, game = f["match"], f["game"]
-    return f"It is not your turn in {title(match)}: {seat_label(match, game, game.to_move)} is to move."
+    return t(
+        "It is not your turn in {match}: {player} is to move.",
+        match=title(match),
+        player=seat_label(match, game, game.to_move),
+    )
+
+
+def _preview_not_your_turn(f: dict[str, Any]) -> str:
+    match, game = f["match"], f["game"]
+    return t(
+        "It is not your turn in {match}: {player} is to move, and a preview shows your own move when it is your turn.",
+        match=title(match),
+        player=seat_label(match, game, game.to_move),
+    )
 
 
 def _several(f: dict[str, Any]) -> str:
     names = ", ".join(f"#{m.id} {info(m).name}" for m in f["matches"])
-    return f"You are in several matches ({names}): use the match option, or type the command in the match's thread."
+    return t(
+        "You are in several matches ({matches}): use the match option, or type the command in the match's thread.",
+        matches=names,
+    )
 
 
 def _player_count(f: dict[str, Any]) -> str:
-    counted = ""
-    if f["counted"]:
-        invited, computers = f["invited"], f["computers"]
-        counted = (
-            f" (you, {invited} invited {_plural(invited, 'player')} and {computers} computer "
-            f"{_plural(computers, 'seat')})"
-        )
-    return f"{f['why']}{counted}."
+    why = engine_words(f["why"])
+    if not f["counted"]:
+        return f"{why}."
+    invited, computers = f["invited"], f["computers"]
+    # TRANSLATORS: {why} is the game's own sentence about its player count, e.g. "Bide is for 2 to 6 players"
+    return t(
+        "{why} (you, {invited} and {computers}).",
+        why=why,
+        invited=tn("{count} invited player", "{count} invited players", invited),
+        computers=tn("{count} computer seat", "{count} computer seats", computers),
+    )
 
 
 def _too_many(f: dict[str, Any]) -> str:
     count = f["computers"]
-    computers_too = f" and {count} computer {_plural(count, 'seat')}" if count else ""
-    return f"{f['players']} players{computers_too} do not fit in {f['seats']} seats."
+    if not count:
+        return t("{players} players do not fit in {seats} seats.", players=f["players"], seats=f["seats"])
+    return t(
+        "{players} and {computers} do not fit in {seats} seats.",
+        players=tn("{count} player", "{count} players", f["players"]),
+        computers=tn("{count} computer seat", "{count} computer seats", count),
+        seats=f["seats"],
+    )
 
 
 def _lobby_closed(f: dict[str, Any]) -> str:
     match = f["match"]
-    return f"{title(match)} {'is over' if match.status == 'finished' else 'has already started'}."
+    if match.status == "finished":
+        return t("{match} is over.", match=title(match))
+    return t("{match} has already started.", match=title(match))
 
 
 def _offer_pending(f: dict[str, Any]) -> str:
-    who = "You have" if f["yours"] else f"<@{f['maker_id']}> has"
-    return f"{who} already asked for {OFFER_KINDS[f['kind']]} in {title(f['match'])}; it is waiting for an answer."
+    match = title(f["match"])
+    if f["kind"] == "draw":
+        if f["yours"]:
+            return t("You have already asked for a draw in {match}; it is waiting for an answer.", match=match)
+        return t(
+            "<@{maker}> has already asked for a draw in {match}; it is waiting for an answer.",
+            maker=f["maker_id"],
+            match=match,
+        )
+    assert f["kind"] == "undo", f["kind"]
+    if f["yours"]:
+        return t(
+            "You have already asked for to take back their last turn in {match}; it is waiting for an answer.",
+            match=match,
+        )
+    return t(
+        "<@{maker}> has already asked for to take back their last turn in {match}; it is waiting for an answer.",
+        maker=f["maker_id"],
+        match=match,
+    )
 
 
 def _not_out_of_time(f: dict[str, Any]) -> str:
-    left = "" if f["deadline"] is None else f": their time runs out <t:{int(f['deadline'])}:R>"
-    return f"{escape(f['name'])} has not run out of time{left}."
+    if f["deadline"] is None:
+        return t("{name} has not run out of time.", name=escape(f["name"]))
+    return t(
+        "{name} has not run out of time: their time runs out <t:{deadline}:R>.",
+        name=escape(f["name"]),
+        deadline=int(f["deadline"]),
+    )
 
 
 def _vacation_allowance(f: dict[str, Any]) -> str:
-    left = f["left"]
-    return (
-        f"You have {left:g} vacation {_plural(left, 'day')} left in the last "
-        f"365 days (the allowance is {f['allowance']:g} a year)."
+    return tn(
+        "You have {count} vacation day left in the last 365 days (the allowance is {allowance} a year).",
+        "You have {count} vacation days left in the last 365 days (the allowance is {allowance} a year).",
+        f["left"],
+        allowance=number(f["allowance"]),
     )
 
 
@@ -221,223 +297,293 @@ def short_echoes(why: str) -> str:
     return _ENGINE_ECHO.sub(cut, why)
 
 
+def _computer_level(f: dict[str, Any]) -> str:
+    levels = [pt("choice", level) for level in f["levels"]]  # the names /play shows for its level choices
+    return t(
+        "The computer plays at {levels} or {last}, not `{level}`.",
+        levels=", ".join(levels[:-1]),
+        last=levels[-1],
+        level=quoted(f["level"], 20),
+    )
+
+
 REFUSALS: dict[str, Callable[[dict[str, Any]], str]] = {
     # finding a match
-    "no_match": lambda f: f"There is no match #{f['match_id']}.",
-    "no_match_here": lambda f: f"There is no match #{f['match_id']} in this server.",
-    "another_matchs_thread": lambda f: (
-        f"This is the thread of {title(f['here'])}, but you named {title(f['named'])}: nothing was played. "
-        f"Play {title(f['named'])} in its own thread, or leave out `match:` to play {title(f['here'])}."
+    "no_match": lambda f: t("There is no match #{match_id}.", match_id=f["match_id"]),
+    "no_match_here": lambda f: t("There is no match #{match_id} in this server.", match_id=f["match_id"]),
+    "another_matchs_thread": lambda f: t(
+        "This is the thread of {here}, but you named {named}: nothing was played. "
+        "Play {named} in its own thread, or leave out `match:` to play {here}.",
+        here=title(f["here"]),
+        named=title(f["named"]),
     ),
     "paused": _paused,
-    "not_started": lambda f: f"{title(f['match'])} has not started yet.",
-    "over": lambda f: f"{title(f['match'])} is over.",
-    "no_match_in_progress": lambda f: "You have no match in progress here. Start one with /play.",
+    "not_started": lambda f: t("{match} has not started yet.", match=title(f["match"])),
+    "over": lambda f: t("{match} is over.", match=title(f["match"])),
+    "no_match_in_progress": lambda f: t("You have no match in progress here. Start one with /play."),
     "several_matches": _several,
-    "not_a_player": lambda f: f"You are not a player in {title(f['match'])}.",
-    "changed_meanwhile": lambda f: (
+    "not_a_player": lambda f: t("You are not a player in {match}.", match=title(f["match"])),
+    "changed_meanwhile": lambda f: t(
         "The position changed at the same moment (another turn or button came "
         "first), so nothing was done: look at the latest board and try again."
     ),
-    "disk_full": lambda f: (
+    "disk_full": lambda f: t(
         "Nothing was saved: the bot's disk is full. Its operator has been told (see the log); try again later."
     ),
-    "storage_down": lambda f: (
+    "storage_down": lambda f: t(
         "Your move was **not** stored: the bot's database is not answering right now. Nothing changed; "
         "play it again in a moment."
     ),
-    "storage_unknown": lambda f: (
+    "storage_unknown": lambda f: t(
         "The bot's database stopped answering while your move was being stored, so it cannot tell yet whether "
         "it was. Look at the board (/board) in a moment before playing it again."
     ),
-    "servers_only": lambda f: "Hexplay matches live in servers: use this command in a server channel.",
+    "servers_only": lambda f: t("Hexplay matches live in servers: use this command in a server channel."),
     # the lobby
-    "option_not_key_value": lambda f: f"Options are written key=value, like side=4; `{quoted(f['text'], 40)}` is not.",
-    "time_limit_range": lambda f: f"A time limit is between {f['low']:g} and {f['high']:g} days per move.",
-    "game_says": lambda f: fit(f["why"], 300),
-    "invite_yourself": lambda f: "You cannot invite yourself; you are already seated.",
+    "option_not_key_value": lambda f: t(
+        "Options are written key=value, like side=4; `{text}` is not.", text=quoted(f["text"], 40)
+    ),
+    "time_limit_range": lambda f: t(
+        "A time limit is between {low} and {high} days per move.", low=number(f["low"]), high=number(f["high"])
+    ),
+    "game_says": lambda f: fit(engine_words(f["why"]), 300),
+    "invite_yourself": lambda f: t("You cannot invite yourself; you are already seated."),
     "player_count": _player_count,
     "too_many_players": _too_many,
-    "computer_level": lambda f: (
-        f"The computer plays at {', '.join(f['levels'][:-1])} or {f['levels'][-1]}, not `{quoted(f['level'], 20)}`."
-    ),
-    "computer_seats": lambda f: "The computer can take 1 to 5 seats (a match keeps at least one for you).",
+    "computer_level": _computer_level,
+    "computer_seats": lambda f: t("The computer can take 1 to 5 seats (a match keeps at least one for you)."),
     "challenge_limit": lambda f: challenge_refusal(f["rule"], f["names"], f["caps"]),
     "lobby_closed": _lobby_closed,
-    "not_invited": lambda f: f"You were not invited to {title(f['match'])}.",
-    "already_accepted": lambda f: "You have already accepted.",
-    "only_invited_decline": lambda f: "Only an invited player can decline.",
-    "already_seated": lambda f: f"You are already seated in {title(f['match'])}.",
-    "no_open_seat": lambda f: f"{title(f['match'])} has no open seat.",
-    "only_creator_cancels": lambda f: "Only the player who created the match can cancel it.",
-    "only_creator_starts": lambda f: "Only the player who created the match can start it.",
-    "not_enough_ready": lambda f: f"{f['game']} needs at least {f['needed']} ready players; {f['ready']} so far.",
-    "a_bot_cannot_play": lambda f: (
-        f"{f['name']} is a bot and cannot play; to play the computer, invite {f['me']} or use the computer option."
+    "not_invited": lambda f: t("You were not invited to {match}.", match=title(f["match"])),
+    "already_accepted": lambda f: t("You have already accepted."),
+    "only_invited_decline": lambda f: t("Only an invited player can decline."),
+    "already_seated": lambda f: t("You are already seated in {match}.", match=title(f["match"])),
+    "no_open_seat": lambda f: t("{match} has no open seat.", match=title(f["match"])),
+    "only_creator_cancels": lambda f: t("Only the player who created the match can cancel it."),
+    "only_creator_starts": lambda f: t("Only the player who created the match can start it."),
+    "not_enough_ready": lambda f: t(
+        "{game} needs at least {needed} ready players; {ready} so far.",
+        game=f["game"],
+        needed=f["needed"],
+        ready=f["ready"],
+    ),
+    "a_bot_cannot_play": lambda f: t(
+        "{name} is a bot and cannot play; to play the computer, invite {me} or use the computer option.",
+        name=f["name"],
+        me=f["me"],
     ),
     # playing
     "not_your_turn": _not_your_turn,
-    "preview_not_your_turn": lambda f: (
-        _not_your_turn(f)[:-1] + ", and a preview shows your own move when it is your turn."
+    "preview_not_your_turn": _preview_not_your_turn,
+    "old_button": lambda f: t("That button belongs to an older position; use the latest board."),
+    "illegal_move": lambda f: t(
+        "`{text}` is not a legal move: {why}.",
+        text=quoted(f["text"], ECHO_LIMIT),
+        why=fit(short_echoes(engine_words(f["why"])), 300),
     ),
-    "old_button": lambda f: "That button belongs to an older position; use the latest board.",
-    "illegal_move": lambda f: (
-        f"`{quoted(f['text'], ECHO_LIMIT)}` is not a legal move: {fit(short_echoes(f['why']), 300)}."
-    ),
-    "already_resigned": lambda f: "You have already resigned from this match.",
-    "builder_expired": lambda f: (
+    "already_resigned": lambda f: t("You have already resigned from this match."),
+    "builder_expired": lambda f: t(
         "This turn builder has expired: the match has moved on since it was opened. "
         "Open a new one from the latest board (or /turn)."
     ),
-    "builder_says": lambda f: f"Turn builder: {f['why']}.",
-    "turn_not_finished": lambda f: f"The turn cannot end yet: {f['why']}.",
-    "pick_an_action": lambda f: "Pick an action from the menu.",
-    "not_your_confirmation": lambda f: "This confirmation belongs to another player.",
+    "builder_says": lambda f: t("Turn builder: {why}.", why=engine_words(f["why"])),
+    "turn_not_finished": lambda f: t("The turn cannot end yet: {why}.", why=engine_words(f["why"])),
+    "pick_an_action": lambda f: t("Pick an action from the menu."),
+    "not_your_confirmation": lambda f: t("This confirmation belongs to another player."),
     # looking
-    "no_zoom": lambda f: f"{f['game']} boards have no zoom: they are readable whole.",
-    "not_a_cell": lambda f: (
-        f"`{f['text']}` is not a cell of this board: give a cell name such as `{f['example']}`, or `last`."
+    "no_zoom": lambda f: t("{game} boards have no zoom: they are readable whole.", game=f["game"]),
+    "not_a_cell": lambda f: t(
+        "`{text}` is not a cell of this board: give a cell name such as `{example}`, or `last`.",
+        text=f["text"],
+        example=f["example"],
     ),
-    "replay_drawing": lambda f: f"A replay of {title(f['match'])} is being drawn right now; ask again in a moment.",
-    "replay_wait": lambda f: f"One replay every {f['every']:g} s: try again in {math.ceil(f['wait'])} s.",
+    "replay_drawing": lambda f: t(
+        "A replay of {match} is being drawn right now; ask again in a moment.", match=title(f["match"])
+    ),
+    "replay_wait": lambda f: t(
+        "One replay every {every} s: try again in {wait} s.", every=number(f["every"]), wait=math.ceil(f["wait"])
+    ),
     # offers
-    "you_resigned": lambda f: f"You have resigned from {title(f['match'])}.",
-    "no_draws": lambda f: f"{f['game']} cannot be drawn: every game has a winner.",
-    "takeback_not_yours": lambda f: (
+    "you_resigned": lambda f: t("You have resigned from {match}.", match=title(f["match"])),
+    "no_draws": lambda f: t("{game} cannot be drawn: every game has a winner.", game=f["game"]),
+    "takeback_not_yours": lambda f: t(
         "Only the player who made the last turn can ask to take it back, and only before the next turn is played."
     ),
     "offer_pending": _offer_pending,
-    "offer_closed": lambda f: "This offer is no longer open: it was answered, or a turn was played since.",
-    "own_offer": lambda f: "You made this offer; the other players answer it.",
-    "not_asked": lambda f: "Only the other players of this match can answer this offer.",
-    "offer_thread_gone": lambda f: "The match's thread is gone; the offer cannot be shown to the other players.",
+    "offer_closed": lambda f: t("This offer is no longer open: it was answered, or a turn was played since."),
+    "own_offer": lambda f: t("You made this offer; the other players answer it."),
+    "not_asked": lambda f: t("Only the other players of this match can answer this offer."),
+    "offer_thread_gone": lambda f: t("The match's thread is gone; the offer cannot be shown to the other players."),
     # time limits and vacations
-    "only_players_claim": lambda f: f"Only a player still in {title(f['match'])} can claim.",
-    "claim_out_of_date": lambda f: "That claim is out of date: the turn has moved on since.",
-    "claim_own_time": lambda f: "It is your own time that ran out: play your move instead.",
+    "only_players_claim": lambda f: t("Only a player still in {match} can claim.", match=title(f["match"])),
+    "claim_out_of_date": lambda f: t("That claim is out of date: the turn has moved on since."),
+    "claim_own_time": lambda f: t("It is your own time that ran out: play your move instead."),
     "not_out_of_time": _not_out_of_time,
-    "vacation_length": lambda f: "A vacation lasts from 1 to 60 days.",
+    "vacation_length": lambda f: t("A vacation lasts from 1 to 60 days."),
     # bank clocks and quiet hours
-    "clock_format": lambda f: (
-        f"I cannot read the clock `{quoted(f['text'])}`: write it as `72h+36h max 120h` (initial bank, + increment "
-        "per turn, max the cap; hours `h` or days `d`), or `off`."
+    "clock_format": lambda f: t(
+        "I cannot read the clock `{text}`: write it as `72h+36h max 120h` (initial bank, + increment "
+        "per turn, max the cap; hours `h` or days `d`), or `off`.",
+        text=quoted(f["text"]),
     ),
-    "clock_negative": lambda f: f"The clock `{quoted(f['text'])}` has a negative amount: no part of a clock can be.",
-    "clock_zero": lambda f: f"The clock `{quoted(f['text'])}` has an empty bank or cap: both must hold some time.",
-    "clock_absurd": lambda f: (
-        f"The clock `{quoted(f['text'])}` is too long: no part may exceed {f['most'] / DAY:g} days."
+    "clock_negative": lambda f: t(
+        "The clock `{text}` has a negative amount: no part of a clock can be.", text=quoted(f["text"])
     ),
-    "clock_too_short": lambda f: (
-        f"The clock `{quoted(f['text'])}` starts too short: the bank must hold at least {f['least'] / HOUR:g} hour."
+    "clock_zero": lambda f: t(
+        "The clock `{text}` has an empty bank or cap: both must hold some time.", text=quoted(f["text"])
     ),
-    "clock_cap_below_bank": lambda f: (
-        f"The clock `{quoted(f['text'])}` caps the bank below what it starts with: the cap must be at least the bank."
+    "clock_absurd": lambda f: t(
+        "The clock `{text}` is too long: no part may exceed {days} days.",
+        text=quoted(f["text"]),
+        days=number(f["most"] / DAY),
     ),
-    "two_time_controls": lambda f: "Choose days per move or a bank clock, not both.",
-    "quiet_zone": lambda f: (
-        f"`{quoted(f['zone'])}` is not a time zone I know: give an IANA name such as `Europe/Paris` or "
-        "`America/New_York` (or `off`)."
+    "clock_too_short": lambda f: tn(
+        "The clock `{text}` starts too short: the bank must hold at least {count} hour.",
+        "The clock `{text}` starts too short: the bank must hold at least {count} hours.",
+        f["least"] / HOUR,
+        text=quoted(f["text"]),
     ),
-    "quiet_hours": lambda f: f"I cannot read the hours `{quoted(f['text'])}`: write them as `22:00-08:00`.",
-    "quiet_hours_empty": lambda f: f"The quiet hours `{quoted(f['text'])}` start and end at the same time.",
-    "quiet_needs_zone": lambda f: "Quiet hours need your time zone: give `quiet_zone` too (e.g. `Europe/Paris`).",
-    "on_vacation": lambda f: f"You are already on vacation until <t:{int(f['until'])}:f>.",
+    "clock_cap_below_bank": lambda f: t(
+        "The clock `{text}` caps the bank below what it starts with: the cap must be at least the bank.",
+        text=quoted(f["text"]),
+    ),
+    "two_time_controls": lambda f: t("Choose days per move or a bank clock, not both."),
+    "quiet_zone": lambda f: t(
+        "`{zone}` is not a time zone I know: give an IANA name such as `Europe/Paris` or "
+        "`America/New_York` (or `off`).",
+        zone=quoted(f["zone"]),
+    ),
+    "quiet_hours": lambda f: t(
+        "I cannot read the hours `{text}`: write them as `22:00-08:00`.", text=quoted(f["text"])
+    ),
+    "quiet_hours_empty": lambda f: t(
+        "The quiet hours `{text}` start and end at the same time.", text=quoted(f["text"])
+    ),
+    "quiet_needs_zone": lambda f: t("Quiet hours need your time zone: give `quiet_zone` too (e.g. `Europe/Paris`)."),
+    "on_vacation": lambda f: t("You are already on vacation until <t:{until}:f>.", until=int(f["until"])),
     "vacation_allowance": _vacation_allowance,
     # reminders, preferences and challenges
-    "reminder_out_of_date": lambda f: "That reminder is out of date: the turn has already moved on.",
-    "reminder_delay_range": lambda f: "The reminder delay must be between 1 hour and 14 days (336 hours).",
-    "reminder_via": lambda f: "Reminders come by direct message (dm) or by a ping in the match (ping).",
-    "challenges_choice": lambda f: f"Challenges come from everyone or nobody, not `{quoted(f['text'], 20)}`.",
-    "block_yourself": lambda f: "You cannot block yourself.",
-    "too_many_blocks": lambda f: (
-        f"You have blocked {f['most']} players, the most Hexplay keeps: unblock one "
-        "first, or refuse challenges from everyone with challenges:nobody."
+    "reminder_out_of_date": lambda f: t("That reminder is out of date: the turn has already moved on."),
+    "reminder_delay_range": lambda f: t("The reminder delay must be between 1 hour and 14 days (336 hours)."),
+    "reminder_via": lambda f: t("Reminders come by direct message (dm) or by a ping in the match (ping)."),
+    "challenges_choice": lambda f: t(
+        "Challenges come from everyone or nobody, not `{text}`.", text=quoted(f["text"], 20)
     ),
-    "not_blocked": lambda f: f"{escape(f['name'])} is not blocked.",
-    "block_a_bot": lambda f: (
-        f"{escape(f['name'])} is a bot: bots never challenge anyone, so there is nothing to block."
+    "block_yourself": lambda f: t("You cannot block yourself."),
+    "too_many_blocks": lambda f: t(
+        "You have blocked {most} players, the most Hexplay keeps: unblock one "
+        "first, or refuse challenges from everyone with challenges:nobody.",
+        most=f["most"],
+    ),
+    "not_blocked": lambda f: t("{name} is not blocked.", name=escape(f["name"])),
+    "block_a_bot": lambda f: t(
+        "{name} is a bot: bots never challenge anyone, so there is nothing to block.", name=escape(f["name"])
     ),
     # servers, rematches, the computer
-    "config_needs_manage_server": lambda f: (
+    "config_needs_manage_server": lambda f: t(
         "Only members with the Manage Server permission can change Hexplay's "
         "server settings; /config without options shows them."
     ),
-    "default_time_limit_range": lambda f: (
-        f"The default time limit is 0 (none) or {f['low']:g} to {f['high']:g} days per move."
+    "default_time_limit_range": lambda f: t(
+        "The default time limit is 0 (none) or {low} to {high} days per move.",
+        low=number(f["low"]),
+        high=number(f["high"]),
     ),
-    "not_over_yet": lambda f: f"{title(f['match'])} is not over yet.",
-    "only_players_rematch": lambda f: f"Only the players of {title(f['match'])} can ask for a rematch.",
-    "channel_gone": lambda f: "The match's channel is gone; start a new match with /play.",
-    "hint_not_in_play": lambda f: f"{title(f['match'])} is not in play: hints are for a turn of a game going on.",
-    "no_hints": lambda f: (
-        f"No hints in {title(f['match'])}: hints are for matches against the computer, "
-        "or matches created with `hints: True` (every player agreed by joining)."
+    "not_over_yet": lambda f: t("{match} is not over yet.", match=title(f["match"])),
+    "only_players_rematch": lambda f: t("Only the players of {match} can ask for a rematch.", match=title(f["match"])),
+    "channel_gone": lambda f: t("The match's channel is gone; start a new match with /play."),
+    "hint_not_in_play": lambda f: t(
+        "{match} is not in play: hints are for a turn of a game going on.", match=title(f["match"])
     ),
-    "you_left": lambda f: f"You have left {title(f['match'])}.",
-    "hint_unavailable": lambda f: (
+    "no_hints": lambda f: t(
+        "No hints in {match}: hints are for matches against the computer, "
+        "or matches created with `hints: True` (every player agreed by joining).",
+        match=title(f["match"]),
+    ),
+    "you_left": lambda f: t("You have left {match}.", match=title(f["match"])),
+    "hint_unavailable": lambda f: t(
         "No hint this time: the computer players did not answer in time (busy, or none is running). "
         "Try /hint again in a moment."
     ),
-    "hint_not_your_turn": lambda f: (
-        f"A hint is for your own turn: in {title(f['match'])} "
-        f"{seat_label(f['match'], f['game'], f['game'].to_move)} is to move."
+    "hint_not_your_turn": lambda f: t(
+        "A hint is for your own turn: in {match} {player} is to move.",
+        match=title(f["match"]),
+        player=seat_label(f["match"], f["game"], f["game"].to_move),
     ),
     # conditional moves and the analysis board (nothing is stored on any of these)
-    "premove_empty": lambda f: "Type a line of turns separated by `;`, e.g. `e5; d4` (if they play e5, you answer d4).",
-    "premove_too_long": lambda f: f"A line holds at most {f['limit']} turns; nothing was saved.",
-    "premove_your_turn": lambda f: (
-        f"It is your turn in {title(f['match'])}: play it with `/move`. Conditional moves start on an opponent's turn."
+    "premove_empty": lambda f: t(
+        "Type a line of turns separated by `;`, e.g. `e5; d4` (if they play e5, you answer d4)."
     ),
-    "premove_after_end": lambda f: (
-        f"Turn {f['number']} of your line (`{quoted(f['text'])}`) comes after the game would be over; "
-        "nothing was saved."
+    "premove_too_long": lambda f: t("A line holds at most {limit} turns; nothing was saved.", limit=f["limit"]),
+    "premove_your_turn": lambda f: t(
+        "It is your turn in {match}: play it with `/move`. Conditional moves start on an opponent's turn.",
+        match=title(f["match"]),
     ),
-    "premove_illegal": lambda f: (
-        f"Turn {f['number']} of your line, `{quoted(f['text'])}` ({escape(f['mover'])} to move), is not legal: "
-        f"{fit(f['why'], 300)}. Nothing was saved."
+    "premove_after_end": lambda f: t(
+        "Turn {number} of your line (`{text}`) comes after the game would be over; nothing was saved.",
+        number=f["number"],
+        text=quoted(f["text"]),
     ),
-    "premove_no_answer": lambda f: (
+    "premove_illegal": lambda f: t(
+        "Turn {number} of your line, `{text}` ({mover} to move), is not legal: {why}. Nothing was saved.",
+        number=f["number"],
+        text=quoted(f["text"]),
+        mover=escape(f["mover"]),
+        why=fit(engine_words(f["why"]), 300),
+    ),
+    "premove_no_answer": lambda f: t(
         "That line holds none of your turns, so there is nothing to answer with: add your answer after theirs, "
         "e.g. `e5; d4`. Nothing was saved."
     ),
-    "premove_too_many": lambda f: (
-        f"You already have {f['limit']} conditional lines in this match, the most it keeps: clear them with "
-        "`/premove clear: True` first. Nothing was saved."
+    "premove_too_many": lambda f: t(
+        "You already have {limit} conditional lines in this match, the most it keeps: clear them with "
+        "`/premove clear: True` first. Nothing was saved.",
+        limit=f["limit"],
     ),
-    "no_analysis": lambda f: (
-        f"{title(f['match'])} forbids conditional moves and private analysis (its creator chose so at /play)."
+    "no_analysis": lambda f: t(
+        "{match} forbids conditional moves and private analysis (its creator chose so at /play).",
+        match=title(f["match"]),
     ),
-    "explore_too_long": lambda f: (
-        f"Your analysis board already holds {f['limit']} turns, the most it keeps: step back, or start afresh "
-        "with `step: new`."
+    "explore_too_long": lambda f: t(
+        "Your analysis board already holds {limit} turns, the most it keeps: step back, or start afresh "
+        "with `step: new`.",
+        limit=f["limit"],
     ),
-    "explore_over": lambda f: "The game is over on your analysis board: step back to try another turn.",
-    "explore_at_start": lambda f: "Your analysis board is at the match's position already: nothing to step back.",
-    "explore_at_end": lambda f: "Your analysis board shows its last turn already: nothing to step forward to.",
-    "explore_out_of_date": lambda f: (
-        f"{title(f['match'])} has moved on since you copied its position: open a fresh board with `step: new` "
-        "to save a line from the position as it is now."
+    "explore_over": lambda f: t("The game is over on your analysis board: step back to try another turn."),
+    "explore_at_start": lambda f: t("Your analysis board is at the match's position already: nothing to step back."),
+    "explore_at_end": lambda f: t("Your analysis board shows its last turn already: nothing to step forward to."),
+    "explore_out_of_date": lambda f: t(
+        "{match} has moved on since you copied its position: open a fresh board with `step: new` "
+        "to save a line from the position as it is now.",
+        match=title(f["match"]),
     ),
     # post-game reviews (/review)
-    "review_which_match": lambda f: "Which match? Use `/review match:<id>`, or ask in the thread of a finished match.",
-    "review_not_finished": lambda f: (
-        f"{title(f['match'])} is not finished: a review is only for finished matches, "
-        "so the computer never helps anyone during a game."
+    "review_which_match": lambda f: t(
+        "Which match? Use `/review match:<id>`, or ask in the thread of a finished match."
     ),
-    "review_one_at_a_time": lambda f: (
-        f"You already wait for the review of match #{f['match_id']}: one review at a time. Ask again when it is posted."
+    "review_not_finished": lambda f: t(
+        "{match} is not finished: a review is only for finished matches, "
+        "so the computer never helps anyone during a game.",
+        match=title(f["match"]),
     ),
-    "review_queue_full": lambda f: (
-        f"{f['waiting']} reviews are waiting to be searched already: try again in a few minutes."
+    "review_one_at_a_time": lambda f: t(
+        "You already wait for the review of match #{match_id}: one review at a time. Ask again when it is posted.",
+        match_id=f["match_id"],
     ),
-    "review_no_turns": lambda f: f"{title(f['match'])} ended before any turn was played: there is nothing to review.",
-    "review_unavailable": lambda f: (
-        f"The review of {title(f['match'])} could not be finished this time (the bot restarted, or the computer "
-        "players are busy or not running). Ask again with /review."
+    "review_queue_full": lambda f: t(
+        "{waiting} reviews are waiting to be searched already: try again in a few minutes.", waiting=f["waiting"]
     ),
-    "review_not_ready": lambda f: f"{title(f['match'])} has no review yet: ask for one with /review.",
-    "review_no_turning_points": lambda f: (
-        f"No turning points in {title(f['match'])}: no turn lost 5 points of winning chance or more."
+    "review_no_turns": lambda f: t(
+        "{match} ended before any turn was played: there is nothing to review.", match=title(f["match"])
+    ),
+    "review_unavailable": lambda f: t(
+        "The review of {match} could not be finished this time (the bot restarted, or the computer "
+        "players are busy or not running). Ask again with /review.",
+        match=title(f["match"]),
+    ),
+    "review_not_ready": lambda f: t("{match} has no review yet: ask for one with /review.", match=title(f["match"])),
+    "review_no_turning_points": lambda f: t(
+        "No turning points in {match}: no turn lost 5 points of winning chance or more.", match=title(f["match"])
     ),
 }
 
@@ -449,46 +595,53 @@ def refusal(error: Refusal) -> str:
 
 def challenge_refusal(rule: ChallengeRefusal, names: dict[int, str], caps: ChallengeCaps) -> str:
     """A refused challenge in words: a display name (never a mention, which would ping the person who said no)."""
-    name = escape(names.get(rule.user_id or 0, "That player"))
+    name = escape(names.get(rule.user_id or 0, t("That player")))
     if rule.rule == "blocked":
-        return f"{name} is not taking challenges from you, so nothing was sent."
+        return t("{name} is not taking challenges from you, so nothing was sent.", name=name)
     if rule.rule == "nobody":
-        return (
-            f"{name} is not taking challenges in this server, so nothing was sent. They can still join "
-            "matches with open seats."
+        return t(
+            "{name} is not taking challenges in this server, so nothing was sent. They can still join "
+            "matches with open seats.",
+            name=name,
         )
     if rule.rule == "open_lobbies":
-        return (
-            f"You already have {caps.open_lobbies} open challenges in this server: wait for answers, or "
-            "cancel one with its Cancel button, before making another."
+        return t(
+            "You already have {count} open challenges in this server: wait for answers, or "
+            "cancel one with its Cancel button, before making another.",
+            count=caps.open_lobbies,
         )
     if rule.rule == "rate":
         # never more than the window: a count stamped ahead of the clock was brought back to now
         wait = min(int(rule.wait) + 1, int(caps.window))
-        return f"You can make {caps.per_window} challenges a minute; try again in {wait} s."
+        return t("You can make {count} challenges a minute; try again in {wait} s.", count=caps.per_window, wait=wait)
     if rule.rule == "same_player":
-        return (
-            f"You have challenged {name} {caps.same_player} times in the last 24 hours (cancelled challenges "
-            f"count), so nothing was sent. Try again in {_later(min(rule.wait, caps.same_player_window))}."
+        return t(
+            "You have challenged {name} {times} times in the last 24 hours (cancelled challenges "
+            "count), so nothing was sent. Try again in {wait}.",
+            name=name,
+            times=caps.same_player,
+            wait=_later(min(rule.wait, caps.same_player_window)),
         )
     assert rule.rule == "waiting", rule
-    return (
-        f"{name} already has {caps.invitations_waiting} challenges waiting for an answer in this server, so "
-        "nothing was sent. Try again once they have answered some."
+    return t(
+        "{name} already has {count} challenges waiting for an answer in this server, so "
+        "nothing was sent. Try again once they have answered some.",
+        name=name,
+        count=caps.invitations_waiting,
     )
 
 
 def _later(seconds: float) -> str:
     if seconds >= 3600:
-        return f"{math.ceil(seconds / 3600)} h"
+        return t("{hours} h", hours=math.ceil(seconds / 3600))
     if seconds >= 60:
-        return f"{math.ceil(seconds / 60)} min"
-    return f"{max(1, math.ceil(seconds))} s"
+        return t("{minutes} min", minutes=math.ceil(seconds / 60))
+    return t("{seconds} s", seconds=max(1, math.ceil(seconds)))
 
 
 # Not the player's doing: what they are told instead of a refusal.
 def something_went_wrong() -> str:
-    return (
+    return t(
         "Something went wrong on our side. Look at the match (/board) before trying again: "
         "your action may or may not have been recorded."
     )
@@ -497,38 +650,42 @@ def something_went_wrong() -> str:
 # A write failed for want of disk space somewhere after the start of a request (the change itself, if refused,
 # says "Nothing was saved"): what came before it may be stored, so the player is sent to look.
 def disk_full_after() -> str:
-    return (
+    return t(
         "The bot's disk is full, so part of what you asked may not have been saved (its operator has been "
         "told). Look at the match (/board) before trying again."
     )
 
 
 def restarting() -> str:
-    return "Hexplay is restarting, so nothing was done: try again in a minute."
+    return t("Hexplay is restarting, so nothing was done: try again in a minute.")
 
 
 def storage_down_after() -> str:
-    return (
+    return t(
         "The bot's database is not answering right now, so part of what you asked may not have been "
         "done. Look at the match (/board) before trying again."
     )
 
 
 def cannot_use_here() -> str:
-    return "You cannot use this command here."
+    return t("You cannot use this command here.")
 
 
 def quarantine_notice(match: MatchRow | int) -> str:
     match_id = match if isinstance(match, int) else match.id
     reason = "" if isinstance(match, int) else match.quarantine or ""
-    why = (
-        "its saved move list does not lead to its saved position"
-        if "move log" in reason or "differs" in reason
-        else "part of its saved record cannot be read"
-    )
-    return (
-        f"Match #{match_id} is paused: {why}, so nothing can be played or shown in it until the bot's "
-        "operator repairs it (they have been told; see the log). Your other matches are not affected."
+    if "move log" in reason or "differs" in reason:
+        return t(
+            "Match #{match_id} is paused: its saved move list does not lead to its saved position, so nothing can "
+            "be played or shown in it until the bot's operator repairs it (they have been told; see the log). "
+            "Your other matches are not affected.",
+            match_id=match_id,
+        )
+    return t(
+        "Match #{match_id} is paused: part of its saved record cannot be read, so nothing can be played or shown "
+        "in it until the bot's operator repairs it (they have been told; see the log). Your other matches are "
+        "not affected.",
+        match_id=match_id,
     )
 
 
@@ -540,13 +697,14 @@ def _effects(events: Sequence[Event]) -> str:
     captures = sum(1 for e in events if e.kind == "capture")
     parts = []
     if pushes:
-        parts.append(f"{pushes} {_plural(pushes, 'disc')} pushed")
+        parts.append(tn("{count} disc pushed", "{count} discs pushed", pushes))
     if captures:
-        parts.append(f"{captures} captured")
+        # TRANSLATORS: how many pieces a turn captured, e.g. "1 captured", "3 captured"
+        parts.append(tn("{count} captured", "{count} captured", captures))
     if any(e.kind == "release" for e in events):
-        parts.append("a release: every opponent must release next turn")
+        parts.append(t("a release: every opponent must release next turn"))
     if any(e.kind == "swap" for e in events):
-        parts.append("the players swapped sides")
+        parts.append(t("the players swapped sides"))
     return f" — {', '.join(parts)}" if parts else ""
 
 
@@ -556,7 +714,8 @@ def turn_line(label: str, game: AnyGame | None, notation: str, events: Sequence[
     described = game.describe_turn(list(events), notation, say=t) if game is not None else ""
     if described and described != notation:
         return f"{label}: {described}" + ("" if described.endswith(("!", ".")) else ".")
-    return f"{label} played `{notation}`{_effects(events)}."
+    # TRANSLATORS: {effects} is empty or " — 2 discs pushed, 1 captured" (the turn's effects, listed)
+    return t("{player} played `{notation}`{effects}.", player=label, notation=notation, effects=_effects(events))
 
 
 def result_line(match: MatchRow, game: AnyGame) -> str:
@@ -565,58 +724,72 @@ def result_line(match: MatchRow, game: AnyGame) -> str:
     score_text = ""
     if scores is not None:  # each score named by its player, so nobody guesses whose is whose
         named = [
-            f"{escape(player_row(match, game, seat).name)} {_number(value)}"
+            f"{escape(player_row(match, game, seat).name)} {number(value)}"
             for seat, value in enumerate(scores, start=1)
         ]
         score_text = " (" + ", ".join(named) + ")"
+    # TRANSLATORS: {scores} is empty or each player's score in brackets, " (alice 2, bob 1)"
     if len(winners) > 1:
-        return f"Game over: {' and '.join(winners)} share the win{score_text}."
+        return t("Game over: {winners} share the win{scores}.", winners=_and(winners), scores=score_text)
     if winners:
-        return f"Game over: {winners[0]} wins{score_text}."
-    return f"Game over: a draw{score_text}."
+        return t("Game over: {winner} wins{scores}.", winner=winners[0], scores=score_text)
+    return t("Game over: a draw{scores}.", scores=score_text)
 
 
 def status_line(match: MatchRow, game: AnyGame) -> str:
     if game.is_over:
         return f"{title(match)}: {result_line(match, game)}"
     assert game.to_move is not None
-    return f"{title(match)}, turn {game.ply + 1}: {seat_label(match, game, game.to_move)} to move."
+    return t(
+        "{match}, turn {turn}: {player} to move.",
+        match=title(match),
+        turn=game.ply + 1,
+        player=seat_label(match, game, game.to_move),
+    )
 
 
 def change_line(match: MatchRow, game: AnyGame | None, change: Change) -> str:
     """One change, as the announcement says it."""
     kind = change.kind
     if kind == "accepted":
-        return f"<@{change.user_id}> accepted."
+        return t("<@{user}> accepted.", user=change.user_id)
     if kind == "declined":
         if change.seat_open:
-            return f"<@{change.user_id}> declined; the seat is open."
-        return f"<@{change.user_id}> declined: {title(match)} is cancelled."
+            return t("<@{user}> declined; the seat is open.", user=change.user_id)
+        return t("<@{user}> declined: {match} is cancelled.", user=change.user_id, match=title(match))
     if kind == "joined":
-        return f"<@{change.user_id}> joined."
+        return t("<@{user}> joined.", user=change.user_id)
     if kind == "cancelled":
-        return f"{title(match)} was cancelled."
+        return t("{match} was cancelled.", match=title(match))
     if kind == "status":
         assert game is not None
         return status_line(match, game)
     if kind == "started":
         assert game is not None and game.to_move is not None
-        return f"{title(match)} begins. {seat_label(match, game, game.to_move)} to move."
+        return t("{match} begins. {player} to move.", match=title(match), player=seat_label(match, game, game.to_move))
     if kind == "draw":
-        return "The players agreed a draw."
+        return t("The players agreed a draw.")
     assert change.seat is not None
     label = held_label(match, change.holder_id, change.seat)
     if kind == "resign":
-        return f"{label} resigned."
+        return t("{player} resigned.", player=label)
     if kind == "timeout":
-        claimed = f" (claimed by <@{change.user_id}>)" if change.user_id is not None else ""
-        return f"{label} ran out of time and is out of the game{claimed}."
+        if change.user_id is not None:
+            return t(
+                "{player} ran out of time and is out of the game (claimed by <@{user}>).",
+                player=label,
+                user=change.user_id,
+            )
+        return t("{player} ran out of time and is out of the game.", player=label)
     if kind == "takeback":
         if change.notation:
-            return f"By agreement, {label}'s turn `{change.notation}` was taken back."
-        return f"By agreement, {label}'s last turn was taken back."
+            return t(
+                "By agreement, {player}'s turn `{notation}` was taken back.", player=label, notation=change.notation
+            )
+        return t("By agreement, {player}'s last turn was taken back.", player=label)
     played = turn_line(label, game, change.notation, change.events)
-    return f"{played} (a conditional move, played at once)" if change.conditional else played
+    # TRANSLATORS: {turn} is a whole sentence saying the turn ("alice played `d4`.")
+    return t("{turn} (a conditional move, played at once)", turn=played) if change.conditional else played
 
 
 def what_happened(outcome: Outcome) -> str:
@@ -636,115 +809,148 @@ def line(outcome: Outcome, now: float) -> str:
         return f"{text} {result_line(match, game)} " + " ".join(f"<@{u}>" for u in everyone)
     mover = user_to_move(match, game)
     if mover is not None and match.is_computer(mover):
-        return f"{text} {mention(match, mover)} is thinking…"
-    return f"{text} <@{mover}>, your move{time_note(match, now, ' — ')}{bank_note(match, game, now, '; ')}."
+        return f"{text} " + t("{player} is thinking…", player=mention(match, mover))
+    # TRANSLATORS: {deadline} is empty or " — time runs out …", {banks} empty or "; banks (…): …"
+    return f"{text} " + t(
+        "<@{user}>, your move{deadline}{banks}.",
+        user=mover,
+        deadline=time_note(match, now, " — "),
+        banks=bank_note(match, game, now, "; "),
+    )
 
 
 def ending_dm(outcome: Outcome, now: float) -> str:
     """The direct message a player gets when a game ends."""
-    return f"**{title(outcome.match)}** has ended. {line(outcome, now)}"
+    return t("**{match}** has ended. {announcement}", match=title(outcome.match), announcement=line(outcome, now))
 
 
 def begins(match: MatchRow, game: AnyGame, now: float) -> str:
     """The first board's text: who plays, who is to move, how to play."""
     mentions = " ".join(mention(match, s.user_id) for s in sorted(match.seats, key=lambda s: s.seat))
     status = status_line(match, game) + time_note(match, now, " — ") + bank_note(match, game, now, "; ")
-    return f"**{title(match)}** begins: {mentions}\n{status}\nPlay with `/move` here; `/rules` explains the game."
+    return t(
+        "**{match}** begins: {players}\n{status}\nPlay with `/move` here; `/rules` explains the game.",
+        match=title(match),
+        players=mentions,
+        status=status,
+    )
+
+
+def _versus(names: Sequence[str]) -> str:
+    """``alice vs bob vs carol``: the players of a match, facing each other."""
+    if not names:
+        return ""
+    joined = names[0]
+    for name in names[1:]:
+        joined = t("{first} vs {last}", first=joined, last=name)
+    return joined
 
 
 def thread_name(match: MatchRow) -> str:
-    return f"{title(match)}: {' vs '.join(s.name for s in match.seats)}"[:100]
+    return f"{title(match)}: {_versus([s.name for s in match.seats])}"[:100]
 
 
 def starter(match: MatchRow) -> str:
     """The short post a match's thread opens on, when there is no lobby message to open it on."""
-    return f"**{title(match)}**: {' vs '.join(escape(s.name) for s in match.seats)}"
+    return f"**{title(match)}**: {_versus([escape(s.name) for s in match.seats])}"
 
 
 def posted_after_restart() -> str:
-    return "(Posted after a restart.) "
+    return t("(Posted after a restart.)") + " "
 
 
 def delayed() -> str:
-    return "(Delayed by a Discord problem.) "
+    return t("(Delayed by a Discord problem.)") + " "
 
 
 def after_commit(outcome: Outcome, now: float, reason: str) -> str:
     """The truth for a mover whose change was stored but whose board could not be shown yet."""
-    return (
-        f"Played and saved: {line(outcome, now)}\nThe board could not be posted in the match yet ({reason}); "
-        "it will be posted there as soon as Discord allows. Do not play the turn again."
+    return t(
+        "Played and saved: {announcement}\nThe board could not be posted in the match yet ({reason}); "
+        "it will be posted there as soon as Discord allows. Do not play the turn again.",
+        announcement=line(outcome, now),
+        reason=reason,
     )
 
 
 def discord_refused() -> str:
-    return "Discord refused the message"
+    return t("Discord refused the message")
 
 
 def discord_slow() -> str:
-    return "Discord is slow to accept it"
+    return t("Discord is slow to accept it")
 
 
 def done_elsewhere(outcome: Outcome, now: float, channel_id: int, note: str) -> str:
-    text = f"Done: {line(outcome, now)} (see <#{channel_id}>)"
+    text = t("Done: {announcement} (see <#{channel}>)", announcement=line(outcome, now), channel=channel_id)
     return text + (f"\n{note}" if note else "")
 
 
 def lapsed(content: str) -> str:
-    return f"{content}\n(Lapsed: a turn was played first.)"
+    return f"{content}\n" + t("(Lapsed: a turn was played first.)")
 
 
 # Why a board went elsewhere than the match's thread (said to the players, and in the log).
 def thread_locked() -> str:
-    return "the match's thread is locked"
+    return t("the match's thread is locked")
 
 
 def thread_deleted() -> str:
-    return "the match's thread was deleted"
+    return t("the match's thread was deleted")
 
 
 def channel_gone() -> str:
-    return "the match's channel is gone"
+    return t("the match's channel is gone")
 
 
 def thread_refuses(why: str) -> str:
-    return f"the match's thread refuses posts ({why})"
+    return t("the match's thread refuses posts ({why})", why=why)
 
 
 def channel_refused(why: str) -> str:
-    return f"the match's channel refused it ({why})"
+    return t("the match's channel refused it ({why})", why=why)
 
 
 def and_channel_gone(problem: str) -> str:
-    return f"{problem} and its channel is gone too"
+    # TRANSLATORS: {problem} is one of the reasons above, e.g. "the match's thread was deleted"
+    return t("{problem} and its channel is gone too", problem=problem)
 
 
 def and_channel_refused(problem: str, why: str) -> str:
-    return f"{problem}, and the channel refused it too ({why})"
+    return t("{problem}, and the channel refused it too ({why})", problem=problem, why=why)
 
 
 def posted_in_channel(problem: str, channel_id: int, new_thread_id: int | None, thread_tried: bool) -> str:
-    note = f"({problem[0].upper()}{problem[1:]}, so the board was posted in <#{channel_id}>"
+    problem = f"{problem[0].upper()}{problem[1:]}"
     if new_thread_id is not None:
-        note += f" with a new thread for the match: <#{new_thread_id}>"
-    elif thread_tried:
-        note += "; play on there"
-    return note + ".)"
+        return t(
+            "({problem}, so the board was posted in <#{channel}> with a new thread for the match: <#{thread}>.)",
+            problem=problem,
+            channel=channel_id,
+            thread=new_thread_id,
+        )
+    if thread_tried:
+        return t(
+            "({problem}, so the board was posted in <#{channel}>; play on there.)", problem=problem, channel=channel_id
+        )
+    return t("({problem}, so the board was posted in <#{channel}>.)", problem=problem, channel=channel_id)
+
+
+DISCORD_FAILURES = {
+    "timeout": N_("Discord did not answer in time"),
+    "locked": N_("it is locked"),
+    "archived": N_("it is archived and locked"),
+    "unreachable": N_("Discord could not be reached"),
+}
 
 
 def discord_failure(kind: str, status: int = 0, text: str = "") -> str:
     """Why Discord did not take a post, for players and the log."""
-    return (
-        {
-            "timeout": "Discord did not answer in time",
-            "locked": "it is locked",
-            "archived": "it is archived and locked",
-            "server": f"Discord answered {status}",
-            "unreachable": "Discord could not be reached",
-        }.get(kind)
-        or text
-        or f"Discord answered {status}"
-    )
+    if kind in DISCORD_FAILURES:
+        return t(DISCORD_FAILURES[kind])
+    if kind == "server" or not text:
+        return t("Discord answered {status}", status=status)
+    return text
 
 
 # -- lobbies ----------------------------------------------------------------------------------------
