@@ -836,16 +836,6 @@ def begins(match: MatchRow, game: AnyGame, now: float) -> str:
     )
 
 
-def _versus(names: Sequence[str]) -> str:
-    """``alice vs bob vs carol``: the players of a match, facing each other."""
-    if not names:
-        return ""
-    joined = names[0]
-    for name in names[1:]:
-        joined = t("{first} vs {last}", first=joined, last=name)
-    return joined
-
-
 def thread_name(match: MatchRow) -> str:
     return f"{title(match)}: {_versus([s.name for s in match.seats])}"[:100]
 
