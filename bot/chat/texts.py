@@ -950,29 +950,42 @@ def lobby_text(match: MatchRow, can_start_early: bool) -> str:
     options = ", ".join(f"{k}={v}" for k, v in match.options.items())
     terms = [options] if options else []
     if match.days_per_move:
-        terms.append(f"{match.days_per_move:g} {_plural(match.days_per_move, 'day')} per move")
+        terms.append(tn("{count} day per move", "{count} days per move", match.days_per_move))
     if match.clock is not None:
-        terms.append(f"bank clock {clock_text(match.clock)}")
+        terms.append(t("bank clock {clock}", clock=clock_text(match.clock)))
     if match.has_computer:
-        terms.append("not rated: the computer plays")
+        terms.append(t("not rated: the computer plays"))
     elif not match.rated:
-        terms.append("unrated")
+        terms.append(t("unrated"))
     if match.hints:
-        terms.append("hints allowed: joining agrees to /hint for everyone")
-    lines = [f"**{title(match)}** — {match.players} seats" + (f" ({'; '.join(terms)})" if terms else "")]
+        terms.append(t("hints allowed: joining agrees to /hint for everyone"))
+    # TRANSLATORS: a lobby's first line; the match's terms follow in parentheses.
+    head = tn("**{title}** — {count} seat", "**{title}** — {count} seats", match.players, title=title(match))
+    lines = [head + (f" ({'; '.join(terms)})" if terms else "")]
     for seat in match.seats:
         if seat.is_computer:
-            lines.append(f"{seat.seat}. {mention(match, seat.user_id)} — the computer, always ready")
-            continue
-        state = "ready" if seat.accepted else "invited, waiting for an answer"
-        lines.append(f"{seat.seat}. <@{seat.user_id}> — {state}")
+            lines.append(
+                t("{seat}. {player} — the computer, always ready", seat=seat.seat, player=mention(match, seat.user_id))
+            )
+        elif seat.accepted:
+            lines.append(t("{seat}. <@{user}> — ready", seat=seat.seat, user=seat.user_id))
+        else:
+            lines.append(t("{seat}. <@{user}> — invited, waiting for an answer", seat=seat.seat, user=seat.user_id))
     if match.status != "lobby":
         return "\n".join(lines)
     open_seats = match.players - len(match.seats)
     if open_seats:
-        lines.append(f"{open_seats} open {_plural(open_seats, 'seat')}: press **Join** to take one.")
+        lines.append(
+            tn(
+                "{count} open seat: press **Join** to take one.",
+                "{count} open seats: press **Join** to take one.",
+                open_seats,
+            )
+        )
     if can_start_early:
-        lines.append(f"<@{match.creator_id}> can press **Start** to begin with the players who are ready.")
+        lines.append(
+            t("<@{creator}> can press **Start** to begin with the players who are ready.", creator=match.creator_id)
+        )
     return "\n".join(lines)
 
 
@@ -980,25 +993,33 @@ def invitation(match: MatchRow, creator_id: int, invited: Sequence[int], lobby: 
     invitees = " ".join(f"<@{uid}>" for uid in invited)
     if not invitees:
         return lobby
-    return f"{invitees}: <@{creator_id}> invites you to play {get_game(match.game).name}.\n{lobby}"
+    return t(
+        "{invitees}: <@{creator}> invites you to play {game}.\n{lobby}",
+        invitees=invitees,
+        creator=creator_id,
+        game=get_game(match.game).name,
+        lobby=lobby,
+    )
 
 
 def rematch_asked(presser_id: int, invited: Sequence[int], lobby: str) -> str:
-    return (
-        " ".join(f"<@{u}>" for u in invited)
-        + (": " if invited else "")
-        + f"<@{presser_id}> asks for a rematch.\n"
-        + lobby
+    if not invited:
+        return t("<@{presser}> asks for a rematch.\n{lobby}", presser=presser_id, lobby=lobby)
+    invitees = " ".join(f"<@{u}>" for u in invited)
+    return t(
+        "{invitees}: <@{presser}> asks for a rematch.\n{lobby}", invitees=invitees, presser=presser_id, lobby=lobby
     )
 
 
 def played_in(channel_id: int) -> str:
     """Said on a lobby whose match opened its thread elsewhere (the games channel, not a thread in a thread)."""
-    return f"Played in <#{channel_id}>."
+    return t("Played in <#{channel}>.", channel=channel_id)
 
 
 def rematch_where(channel_id: int, started: bool) -> str:
-    return f"Rematch {'started' if started else 'offered'} in <#{channel_id}>."
+    if started:
+        return t("Rematch started in <#{channel}>.", channel=channel_id)
+    return t("Rematch offered in <#{channel}>.", channel=channel_id)
 
 
 # -- looking ----------------------------------------------------------------------------------------
@@ -1020,34 +1041,45 @@ def preview_line(
     unfinished: str | None,
 ) -> str:
     if unfinished is not None:
-        return (
-            f"Preview of a turn in progress (not played): `{notation}` — not a whole turn yet: {fit(unfinished, 300)}."
+        return t(
+            "Preview of a turn in progress (not played): `{notation}` — not a whole turn yet: {why}.",
+            notation=notation,
+            why=fit(unfinished, 300),
         )
-    return "Preview (not played): " + turn_line(seat_label(match, before, seat), game, notation, events)
+    return t("Preview (not played): {turn}", turn=turn_line(seat_label(match, before, seat), game, notation, events))
 
 
 def hint(notation: str, preview: str) -> str:
-    return (
-        f"Hint: the medium computer would play `{notation}` (only you see this).\n"
-        f"{preview}\nPlay it with `/move {notation}`."
+    return t(
+        "Hint: the medium computer would play `{notation}` (only you see this).\n"
+        "{preview}\nPlay it with `/move {notation}`.",
+        notation=notation,
+        preview=preview,
     )
 
 
+LOG_WORDS = {"draw": N_("draw agreed"), "timeout": N_("ran out of time"), "resign": N_("resign")}
+"""What the move list says for a turn that is not a move."""
+
+
 def log_text(move: MoveRow) -> str:
-    return {"draw": "draw agreed", "timeout": "ran out of time", "resign": "resign"}.get(move.kind, move.notation)
+    return t(LOG_WORDS[move.kind]) if move.kind in LOG_WORDS else move.notation
 
 
 def history_line(match: MatchRow, number: int, move: MoveRow, holder_id: int | None) -> str:
     if move.kind == "takeback":
-        return f"{number}. takeback: turn {number - 1} was taken back by agreement"
-    conditional = " (conditional)" if move.conditional else ""
-    return f"{number}. {held_label(match, holder_id, move.seat)}: {log_text(move)}{conditional}"
+        return t("{number}. takeback: turn {taken} was taken back by agreement", number=number, taken=number - 1)
+    player = held_label(match, holder_id, move.seat)
+    if move.conditional:
+        return t("{number}. {player}: {move} (conditional)", number=number, player=player, move=log_text(move))
+    # TRANSLATORS: a line of the move list: its number, who played, what.
+    return t("{number}. {player}: {move}", number=number, player=player, move=log_text(move))
 
 
 def history(match: MatchRow, lines: list[str], limit: int = 2000) -> str:
     """The move list, the latest moves kept when it is long (the GIF shows the whole game)."""
-    header = f"**{title(match)}** — {len(lines)} {_plural(len(lines), 'move')}\n"
-    body = "\n".join(lines) or "No moves yet."
+    header = tn("**{title}** — {count} move", "**{title}** — {count} moves", len(lines), title=title(match)) + "\n"
+    body = "\n".join(lines) or t("No moves yet.")
     if len(header) + len(body) > limit - 20:
         kept: list[str] = []
         budget = limit - len(header) - 40
@@ -1056,16 +1088,18 @@ def history(match: MatchRow, lines: list[str], limit: int = 2000) -> str:
                 break
             kept.insert(0, entry)
             budget -= len(entry) + 1
-        body = f"… {len(lines) - len(kept)} earlier moves\n" + "\n".join(kept)
+        # TRANSLATORS: the English says "moves" even for one; translate both forms properly.
+        cut = tn("… {count} earlier moves", "… {count} earlier moves", len(lines) - len(kept))
+        body = cut + "\n" + "\n".join(kept)
     return header + body
 
 
 def resign_question(match: MatchRow) -> str:
-    return f"Resign from **{title(match)}**? This cannot be undone."
+    return t("Resign from **{title}**? This cannot be undone.", title=title(match))
 
 
 def resign_cancelled(match: MatchRow) -> str:
-    return f"Not resigned: you are still playing **{title(match)}**."
+    return t("Not resigned: you are still playing **{title}**.", title=title(match))
 
 
 MATCHES_PER_PAGE = 10  # /games lines per page: ten usual lines fit in 2,000 (a page of six-seat long names is cut)
@@ -1081,59 +1115,88 @@ def _page(lines: list[str], page: int, header: str = "") -> str:
     pages = match_pages(len(lines))
     page = min(max(page, 0), pages - 1)
     shown = lines[page * MATCHES_PER_PAGE : (page + 1) * MATCHES_PER_PAGE]
-    footer = f"\nPage {page + 1} of {pages} ({len(lines)} matches)" if pages > 1 else ""
+    footer = ""
+    if pages > 1:
+        footer = "\n" + t(
+            "Page {page} of {pages} ({count} matches)",
+            page=number(page + 1),
+            pages=number(pages),
+            count=number(len(lines)),
+        )
     return _bounded(header + "\n".join(shown)) + footer
 
 
 def my_matches(listed: list[tuple[MatchRow, AnyGame | None, bool]], user_id: int, now: float, page: int = 0) -> str:
     if not listed:
-        return "You have no matches here. Start one with /play."
+        return t("You have no matches here. Start one with /play.")
     lines = []
     for match, game, waiting in listed:
         where = f"<#{match.home_channel_id}>"
         if game is None:
-            state = "waiting for players"
+            state = t("waiting for players")
         elif waiting:
-            state = f"**your move** (waiting {waited(match, now)})"
+            state = t("**your move** (waiting {waited})", waited=waited(match, now))
         else:
             assert game.to_move is not None
-            state = f"{escape(player_row(match, game, game.to_move).name)} to move"
+            state = t("{player} to move", player=escape(player_row(match, game, game.to_move).name))
         state += time_note(match, now, ", ") + bank_note(match, game, now, "; ")
-        others = ", ".join(escape(s.name) for s in match.seats if s.user_id != user_id) or "open seats"
-        lines.append(f"• {title(match)} with {others} — {state} — {where}")
+        others = ", ".join(escape(s.name) for s in match.seats if s.user_id != user_id) or t("open seats")
+        lines.append(
+            t(
+                "• {title} with {others} — {state} — {where}",
+                title=title(match),
+                others=others,
+                state=state,
+                where=where,
+            )
+        )
     return _page(lines, page)
 
 
 def server_matches(matches: list[MatchRow], now: float, page: int = 0) -> str:
     if not matches:
-        return "No match is in play in this server. Start one with /play."
+        return t("No match is in play in this server. Start one with /play.")
     from ..domain.seats import game_of
 
     lines = []
     for match in matches:
         game = game_of(match)
-        names = " vs ".join(escape(seat_name(s)) for s in sorted(match.seats, key=lambda s: s.seat))
+        names = _versus([escape(seat_name(s)) for s in sorted(match.seats, key=lambda s: s.seat)])
         mover = escape(player_row(match, game, game.to_move).name) if game.to_move else "?"
         link = f"https://discord.com/channels/{match.guild_id}/{match.home_channel_id}"
         lines.append(
-            f"• {title(match)}: {names} — {mover} to move"
-            f"{time_note(match, now, ', ')}{bank_note(match, game, now, '; ')} — <#{match.home_channel_id}> ({link})"
+            # TRANSLATORS: {time} and {banks} are notes on the time left, each with its own punctuation first.
+            t(
+                "• {title}: {players} — {mover} to move{time}{banks} — <#{channel}> ({link})",
+                title=title(match),
+                players=names,
+                mover=mover,
+                time=time_note(match, now, ", "),
+                banks=bank_note(match, game, now, "; "),
+                channel=match.home_channel_id,
+                link=link,
+            )
         )
-    return _page(lines, page, "**Matches in play in this server**\n")
+    return _page(lines, page, t("**Matches in play in this server**") + "\n")
 
 
 def _bounded(text: str, limit: int = 2000) -> str:
     if len(text) > limit:
-        return text[: limit - 30].rsplit("\n", 1)[0] + "\n… and more"
+        return text[: limit - 30].rsplit("\n", 1)[0] + "\n" + t("… and more")
     return text
 
 
 def match_choice(match: MatchRow, user_id: int, game: AnyGame | None, waiting: bool) -> str:
     """A match in the /move … match: autocomplete list."""
-    label = f"#{match.id} {info(match).name}"
     others = ", ".join(s.name for s in match.seats if s.user_id != user_id)
-    label += f" with {others}" if others else ""
-    label += " — your move" if waiting else (" — waiting to start" if game is None else "")
+    if others:
+        label = t("#{match_id} {game} with {others}", match_id=match.id, game=info(match).name, others=others)
+    else:
+        label = f"#{match.id} {info(match).name}"
+    if waiting:
+        label = t("{match} — your move", match=label)
+    elif game is None:
+        label = t("{match} — waiting to start", match=label)
     return label[:100]
 
 
@@ -1156,49 +1219,58 @@ def clip_choice(text: str) -> str:
 def suggestion_note(match: MatchRow, note: str, mover: str) -> str:
     """Why the player cannot play now, as the first autocomplete choice."""
     if note == "over":
-        return f"{title(match)} is over"
-    if note in ("left", "not_playing"):
-        why = "have left" if note == "left" else "are not playing in"
-        return f"You {why} {title(match)}; /board shows its position"
-    return f"Not your turn: {mover} is to move"
+        return t("{title} is over", title=title(match))
+    if note == "left":
+        return t("You have left {title}; /board shows its position", title=title(match))
+    if note == "not_playing":
+        return t("You are not playing in {title}; /board shows its position", title=title(match))
+    return t("Not your turn: {player} is to move", player=mover)
 
 
 def not_in_play(match: MatchRow) -> str:
-    return f"{title(match)} is not in play"
+    return t("{title} is not in play", title=title(match))
 
 
 def builder_summary(state: Any) -> str:
     """The turn builder's line: the actions picked so far, and what to do next."""
     if state.path:  # part way down a game's groups (Bump: a piece, then its target, then the turn)
-        step = "its target" if len(state.path) == 1 else "the turn"
-        done = f"So far: `{state.notation}`. " if state.notations else ""
-        return f"{done}{' → '.join(state.path)}: pick {step} (Undo goes back a step)."
+        done = t("So far: `{notation}`.", notation=state.notation) + " " if state.notations else ""
+        path = " → ".join(state.path)
+        if len(state.path) == 1:
+            return done + t("{path}: pick its target (Undo goes back a step).", path=path)
+        return done + t("{path}: pick the turn (Undo goes back a step).", path=path)
     if not state.notations and not state.can_end:
-        return "No action yet: pick your first action from the menu."
-    head = f"So far: `{state.notation}`." if state.notations else "No action yet."
+        return t("No action yet: pick your first action from the menu.")
+    head = t("So far: `{notation}`.", notation=state.notation) if state.notations else t("No action yet.")
     if state.game.is_over or (state.can_end and not state.choices):
-        return f"{head} Press **End turn** to play it."
+        return t("{so_far} Press **End turn** to play it.", so_far=head)
     if state.can_end:
-        return f"{head} Pick another action, or press **End turn** to play it."
-    tail = f" ({state.why_not_end})" if state.why_not_end and state.notations else ""
-    return f"{head} Pick the next action{tail}."
+        return t("{so_far} Pick another action, or press **End turn** to play it.", so_far=head)
+    if state.why_not_end and state.notations:
+        return t("{so_far} Pick the next action ({why}).", so_far=head, why=state.why_not_end)
+    return t("{so_far} Pick the next action.", so_far=head)
 
 
 def turn_builder(match: MatchRow, summary: str, more: int, full: bool) -> str:
-    content = f"**Your turn in {title(match)}** (only you see this). {summary}"
+    content = t("**Your turn in {title}** (only you see this). {summary}", title=title(match), summary=summary)
     if more:
-        content += f" {more} more actions are not in the menus: type them with /move."
+        # TRANSLATORS: the English says "actions" even for one; translate both forms properly.
+        content += " " + tn(
+            "{count} more actions are not in the menus: type them with /move.",
+            "{count} more actions are not in the menus: type them with /move.",
+            more,
+        )
     if full:
-        content += " That is as many actions as the builder holds: end the turn, or undo."
+        content += " " + t("That is as many actions as the builder holds: end the turn, or undo.")
     return content
 
 
 def played(notation: str) -> str:
-    return f"Played `{notation}`."
+    return t("Played `{notation}`.", notation=notation)
 
 
 def you_resigned() -> str:
-    return "You resigned."
+    return t("You resigned.")
 
 
 # -- reminders and time limits ----------------------------------------------------------------------
@@ -1206,106 +1278,142 @@ def you_resigned() -> str:
 
 def reminder(job: ReminderJob, now: float) -> str:
     match = job.match
-    text = f"It is your turn in **{title(match)}** (waiting {duration(job.waited)}{time_note(match, now, '; ')})."
+    text = t(
+        "It is your turn in **{title}** (waiting {waited}{time_left}).",
+        title=title(match),
+        waited=duration(job.waited),
+        time_left=time_note(match, now, "; "),
+    )
     if job.last_turn is not None:
         seat, notation = job.last_turn
-        text += f" Last move: {seat_label(match, job.game, seat)} played `{notation}`."
+        text += " " + t(
+            "Last move: {player} played `{notation}`.", player=seat_label(match, job.game, seat), notation=notation
+        )
     return text
 
 
 def board_link(text: str, link: str) -> str:
-    return f"{text}\nBoard: {link}"
+    return t("{text}\nBoard: {link}", text=text, link=link)
 
 
 def dms_closed() -> str:
-    return "direct messages from the bot are closed"
+    return t("direct messages from the bot are closed")
 
 
 def both(first: str, second: str) -> str:
     """Two reasons a notice could not be delivered."""
-    return f"{first}, and {second}"
+    return t("{first}, and {second}", first=first, second=second)
 
 
 def reminders_stopped(job: ReminderJob, why: str) -> str:
-    return (
-        f"<@{job.user_id}> Your reminders for **{title(job.match)}** have stopped for this "
-        f"turn: none could reach you ({why}). It is still your turn: play with /move."
+    return t(
+        "<@{user}> Your reminders for **{title}** have stopped for this turn: none could reach you ({why}). "
+        "It is still your turn: play with /move.",
+        user=job.user_id,
+        title=title(job.match),
+        why=why,
     )
 
 
 def snoozed(match: MatchRow) -> str:
-    return f"No more reminders for this turn of {title(match)}."
+    return t("No more reminders for this turn of {title}.", title=title(match))
 
 
 def deadline(job: DeadlineJob) -> str:
     match = job.match
     if job.level == 3:
-        what = "claim the win" if len(job.claimant_ids) == 1 else "drop them from the game (as if they resigned)"
-        return (
-            f"<@{job.user_id}> has run out of time in **{title(match)}**. "
-            f"{' '.join(f'<@{u}>' for u in job.claimant_ids)}: press **Claim** to {what} "
-            "(until then they may still move)."
+        claimants = " ".join(f"<@{u}>" for u in job.claimant_ids)
+        if len(job.claimant_ids) == 1:
+            return t(
+                "<@{user}> has run out of time in **{title}**. {claimants}: press **Claim** to claim the win "
+                "(until then they may still move).",
+                user=job.user_id,
+                title=title(match),
+                claimants=claimants,
+            )
+        return t(
+            "<@{user}> has run out of time in **{title}**. {claimants}: press **Claim** to drop them from the game "
+            "(as if they resigned) (until then they may still move).",
+            user=job.user_id,
+            title=title(match),
+            claimants=claimants,
         )
     assert match.deadline_at is not None
-    return (
-        f"Your time in **{title(match)}** runs out <t:{int(match.deadline_at)}:R> "
-        f"({_hours(job.left)} left). Play with /move, or take a /vacation."
+    return t(
+        "Your time in **{title}** runs out <t:{when}:R> ({left} left). Play with /move, or take a /vacation.",
+        title=title(match),
+        when=int(match.deadline_at),
+        left=_hours(job.left),
     )
 
 
 def _hours(seconds: float) -> str:
     if seconds >= 48 * HOUR:
-        return f"{seconds / DAY:.0f} days"
+        return tn("{count} day", "{count} days", round(seconds / DAY))
     if seconds >= HOUR:
-        return f"{seconds / HOUR:.0f} h"
-    return f"{max(1, int(seconds // 60))} min"
+        return t("{hours} h", hours=number(round(seconds / HOUR)))
+    return t("{minutes} min", minutes=number(max(1, int(seconds // 60))))
 
 
 def claim_label(claimants: int) -> str:
-    return "Claim win" if claimants == 1 else "Claim: drop the seat"
+    return t("Claim win") if claimants == 1 else t("Claim: drop the seat")
 
 
 def vacation(until: float, days: int, left: float, paused: int) -> str:
-    return (
-        f"You are on vacation until <t:{int(until)}:f> ({days} {_plural(days, 'day')}; "
-        f"{left:g} left this year). Your clocks are paused ({paused} running now), your opponents "
-        "see it on the board, and no reminders come meanwhile."
+    return tn(
+        "You are on vacation until <t:{until}:f> ({count} day; {left} left this year). Your clocks are paused "
+        "({paused} running now), your opponents see it on the board, and no reminders come meanwhile.",
+        "You are on vacation until <t:{until}:f> ({count} days; {left} left this year). Your clocks are paused "
+        "({paused} running now), your opponents see it on the board, and no reminders come meanwhile.",
+        days,
+        until=int(until),
+        left=number(left),
+        paused=number(paused),
     )
 
 
 # -- offers -----------------------------------------------------------------------------------------
 
-OFFER_KINDS = {"draw": "a draw", "undo": "to take back their last turn"}
+OFFER_KINDS = {"draw": N_("a draw"), "undo": N_("to take back their last turn")}
+"""What an offer asks for, said as t(OFFER_KINDS[kind]) after "asked for" or "declined"."""
 
 
 def offer(notice: OfferNotice) -> str:
     match = notice.match
     asked = " ".join(mention(match, u) for u in notice.asked_ids)
-    what = "offers a draw" if notice.kind == "draw" else "asks to take back their last turn"
-    how = "accept or decline" if notice.answerer_ids else "the computer is considering it"
-    return (
-        f"**{title(match)}**: <@{notice.maker_id}> {what}. {asked}: {how} (the offer lapses if a turn is played first)."
-    )
+    if notice.kind == "draw":
+        made = t("**{title}**: <@{maker}> offers a draw.", title=title(match), maker=notice.maker_id)
+    else:
+        made = t(
+            "**{title}**: <@{maker}> asks to take back their last turn.", title=title(match), maker=notice.maker_id
+        )
+    if notice.answerer_ids:
+        how = t("{asked}: accept or decline (the offer lapses if a turn is played first).", asked=asked)
+    else:
+        how = t("{asked}: the computer is considering it (the offer lapses if a turn is played first).", asked=asked)
+    return f"{made} {how}"
 
 
 def offer_answer(answer: OfferAnswer, now: float) -> str:
     match = answer.match
     if answer.kind == "withdrawn":
-        return f"<@{answer.user_id}> withdrew the offer."
+        return t("<@{user}> withdrew the offer.", user=answer.user_id)
     if answer.kind == "declined":
-        return (
-            f"{mention(match, answer.user_id)} declined {OFFER_KINDS[answer.offer_kind]} "
-            f"(asked by <@{answer.maker_id}>)."
+        return t(
+            "{player} declined {offer} (asked by <@{maker}>).",
+            player=mention(match, answer.user_id),
+            offer=t(OFFER_KINDS[answer.offer_kind]),
+            maker=answer.maker_id,
         )
     if answer.kind == "accepted":
         waiting = " ".join(mention(match, u) for u in answer.waiting_ids)
-        return f"{mention(match, answer.user_id)} accepted; waiting for {waiting}."
+        return t("{player} accepted; waiting for {waiting}.", player=mention(match, answer.user_id), waiting=waiting)
     assert answer.outcome is not None
-    return f"Accepted: {line(answer.outcome, now)}"
+    return t("Accepted: {outcome}", outcome=line(answer.outcome, now))
 
 
 def sent_in(channel_id: int) -> str:
-    return f"Sent in <#{channel_id}>."
+    return t("Sent in <#{channel}>.", channel=channel_id)
 
 
 # -- settings ---------------------------------------------------------------------------------------
@@ -1314,9 +1422,15 @@ def sent_in(channel_id: int) -> str:
 def preferences(prefs: Preferences, default_hours: float) -> str:
     hours = prefs.delay_hours or default_hours
     if not prefs.reminders:
-        return "Reminders are **off** in this server."
-    how = "a direct message" if prefs.via == "dm" else "a ping in the match thread"
-    return f"Reminders are **on**: after {hours:g} h without your move, by {how}." + quiet_note(prefs)
+        return t("Reminders are **off** in this server.")
+    if prefs.via == "dm":
+        said = t("Reminders are **on**: after {hours} h without your move, by a direct message.", hours=number(hours))
+    else:
+        said = t(
+            "Reminders are **on**: after {hours} h without your move, by a ping in the match thread.",
+            hours=number(hours),
+        )
+    return said + quiet_note(prefs)
 
 
 def _clock_time(minute: int) -> str:
@@ -1327,10 +1441,12 @@ def quiet_note(prefs: Preferences) -> str:
     """The player's quiet hours, after their reminder settings."""
     if prefs.quiet_zone is None:
         return ""
-    return (
-        f" Quiet hours: **{_clock_time(prefs.quiet_start)}–{_clock_time(prefs.quiet_end)}** in "
-        f"{escape(prefs.quiet_zone)}: no reminder or time warning then; it waits for your morning "
-        "(a time limit itself never waits)."
+    return " " + t(
+        "Quiet hours: **{start}–{end}** in {zone}: no reminder or time warning then; it waits for your morning "
+        "(a time limit itself never waits).",
+        start=_clock_time(prefs.quiet_start),
+        end=_clock_time(prefs.quiet_end),
+        zone=escape(prefs.quiet_zone),
     )
 
 
@@ -1341,44 +1457,60 @@ def challenge_settings(challenges: str, blocked: list[int]) -> str:
     """For the player only (an ephemeral reply): blocked people appear as mentions, which ping nobody there."""
     listed = ", ".join(f"<@{b}>" for b in blocked[:SHOWN_BLOCKS])
     if len(blocked) > SHOWN_BLOCKS:
-        listed += f" and {len(blocked) - SHOWN_BLOCKS} more"
+        listed = t("{listed} and {count} more", listed=listed, count=number(len(blocked) - SHOWN_BLOCKS))
     if challenges == "nobody":
-        text = (
+        text = t(
             "Challenges: you are **not taking challenges in this server** (you can still challenge others "
             "and join matches with open seats)."
         )
-        return text + (f" Blocked in every server: {listed}." if blocked else "")
+        return text + (" " + t("Blocked in every server: {blocked}.", blocked=listed) if blocked else "")
     if blocked:
-        return f"Challenges: **from everyone except** {listed} (a block holds in every server)."
-    return "Challenges: you take them **from everyone**."
+        return t("Challenges: **from everyone except** {blocked} (a block holds in every server).", blocked=listed)
+    return t("Challenges: you take them **from everyone**.")
 
 
 def saved() -> str:
-    return "Saved. "
+    return t("Saved.") + " "
 
 
 def server_settings(settings: GuildSettings, default_reminder_hours: float) -> str:
-    channel = (
-        f"<#{settings.match_channel_id}>" if settings.match_channel_id else "the channel where /play is used (default)"
-    )
-    if settings.days_per_move is None or settings.days_per_move == 0:
-        days = "none (default)" if settings.days_per_move is None else "none"
+    if settings.match_channel_id:
+        channel = f"<#{settings.match_channel_id}>"
     else:
-        days = f"{settings.days_per_move:g} days per move"
-    hours = settings.reminder_hours or default_reminder_hours
-    origin = "" if settings.reminder_hours else " (default)"
+        channel = t("the channel where /play is used (default)")
+    if settings.days_per_move is None:
+        days = t("none (default)")
+    elif settings.days_per_move == 0:
+        days = t("none")
+    else:
+        # TRANSLATORS: the English says "days" even for one; translate both forms properly.
+        days = tn("{count} days per move", "{count} days per move", settings.days_per_move)
+    hours = number(settings.reminder_hours or default_reminder_hours)
     if settings.clock is not None:
-        days = f"a bank clock, {clock_text(settings.clock)} (instead of days per move)"
-    return (
-        f"**Hexplay settings of this server**\n• Match threads open in: {channel}\n"
-        f"• Default time limit: {days} (a player may choose another at /play)\n"
-        f"• Default reminder delay: {hours:g} h{origin} (each player may set their own with /settings)\n"
-        f"• Conditional moves and analysis boards: {_allowed(settings.analysis)} (a match may choose at /play)"
+        days = t("a bank clock, {clock} (instead of days per move)", clock=clock_text(settings.clock))
+    if settings.reminder_hours:
+        delay = t("• Default reminder delay: {hours} h (each player may set their own with /settings)", hours=hours)
+    else:
+        delay = t(
+            "• Default reminder delay: {hours} h (default) (each player may set their own with /settings)", hours=hours
+        )
+    return "\n".join(
+        [
+            t("**Hexplay settings of this server**"),
+            t("• Match threads open in: {channel}", channel=channel),
+            t("• Default time limit: {limit} (a player may choose another at /play)", limit=days),
+            delay,
+            t(
+                "• Conditional moves and analysis boards: {allowed} (a match may choose at /play)",
+                allowed=_allowed(settings.analysis),
+            ),
+        ]
     )
 
 
 def _allowed(analysis: bool | None) -> str:
-    return "allowed (default)" if analysis is None else "allowed" if analysis else "forbidden"
+    # TRANSLATORS: said of "conditional moves and analysis boards".
+    return t("allowed (default)") if analysis is None else t("allowed") if analysis else t("forbidden")
 
 
 # -- ratings ----------------------------------------------------------------------------------------
@@ -1387,10 +1519,12 @@ TOP = 10
 
 
 def ratings_explained() -> str:
-    return (
-        f"-# Ratings read like chess's Elo: everyone starts at {RATING_START}, and 200 points ahead means winning "
-        f"about 3 games in 4. A rating with ? is provisional (fewer than {PROVISIONAL_GAMES} rated games of this "
-        "game) and is listed after the settled ones."
+    return t(
+        "-# Ratings read like chess's Elo: everyone starts at {start}, and 200 points ahead means winning "
+        "about 3 games in 4. A rating with ? is provisional (fewer than {games} rated games of this "
+        "game) and is listed after the settled ones.",
+        start=number(RATING_START),
+        games=number(PROVISIONAL_GAMES),
     )
 
 
@@ -1399,45 +1533,63 @@ def shown_rating(row: RatingRow) -> str:
 
 
 def _rating_line(rank: int, row: RatingRow) -> str:
-    return (
-        f"{rank}. <@{row.user_id}> — {shown_rating(row)} "
-        f"({row.games} {_plural(row.games, 'game')}: {row.wins} W / {row.losses} L / {row.draws} D)"
+    # TRANSLATORS: W, L, D: wins, losses, draws.
+    return tn(
+        "{rank}. <@{user}> — {rating} ({count} game: {wins} W / {losses} L / {draws} D)",
+        "{rank}. <@{user}> — {rating} ({count} games: {wins} W / {losses} L / {draws} D)",
+        row.games,
+        rank=rank,
+        user=row.user_id,
+        rating=shown_rating(row),
+        wins=number(row.wins),
+        losses=number(row.losses),
+        draws=number(row.draws),
     )
 
 
 def leaderboard(game_name: str, board: list[RatingRow], user_id: int) -> str:
     if not board:
-        return f"No rated {game_name} matches in this server yet."
-    lines = [f"**{game_name} leaderboard**"]
+        return t("No rated {game} matches in this server yet.", game=game_name)
+    lines = [t("**{game} leaderboard**", game=game_name)]
     for rank, row in enumerate(board[:TOP], start=1):
         lines.append(_rating_line(rank, row))
     mine = next((i for i, r in enumerate(board, start=1) if r.user_id == user_id), None)
     if mine is None:
-        lines.append("You have no rated match of this game here yet.")
+        lines.append(t("You have no rated match of this game here yet."))
     elif mine > TOP:
         lines.append("…")
-        lines.append(_rating_line(mine, board[mine - 1]) + " ← you")
+        lines.append(t("{line} ← you", line=_rating_line(mine, board[mine - 1])))
     lines.append(ratings_explained())
     return "\n".join(lines)
 
 
 def profile(user_id: int, ratings: list[tuple[RatingRow, int | None, int]], playing: list[MatchRow]) -> str:
-    lines = [f"**Profile of <@{user_id}>**"]
+    lines = [t("**Profile of <@{user}>**", user=user_id)]
     for row, rank, of in ratings:
-        place = f", #{rank} of {of}" if rank else ""
         lines.append(
-            f"• {get_game(row.game).name}: rating {shown_rating(row)}"
-            f"{' (provisional)' if row.provisional else ''}{place} — "
-            f"{row.games} rated {_plural(row.games, 'game')}: "
-            f"{row.wins} W / {row.losses} L / {row.draws} D"
+            # TRANSLATORS: {provisional} is empty or " (provisional)"; {place} is empty or ", #3 of 12".
+            # W, L, D: wins, losses, draws.
+            tn(
+                "• {game}: rating {rating}{provisional}{place} — {count} rated game: {wins} W / {losses} L / {draws} D",
+                "• {game}: rating {rating}{provisional}{place} — {count} rated games: "
+                "{wins} W / {losses} L / {draws} D",
+                row.games,
+                game=get_game(row.game).name,
+                rating=shown_rating(row),
+                provisional=" " + t("(provisional)") if row.provisional else "",
+                place=t(", #{rank} of {players}", rank=rank, players=number(of)) if rank else "",
+                wins=number(row.wins),
+                losses=number(row.losses),
+                draws=number(row.draws),
+            )
         )
     if not ratings:
-        lines.append("No rated matches yet.")
+        lines.append(t("No rated matches yet."))
     if playing:
         listed = ", ".join(f"{title(m)} (<#{m.home_channel_id}>)" for m in playing[:10])
-        lines.append(f"Playing now: {listed}" + (" …" if len(playing) > 10 else ""))
+        lines.append(t("Playing now: {matches}", matches=listed) + (" …" if len(playing) > 10 else ""))
     else:
-        lines.append("Playing now: nothing.")
+        lines.append(t("Playing now: nothing."))
     return "\n".join(lines)
 
 
@@ -1446,22 +1598,29 @@ def profile(user_id: int, ratings: list[tuple[RatingRow, int | None, int]], play
 
 def connected(user: str, user_id: int | str, servers: int, dev_guild_ids: Sequence[int], invite: str) -> str:
     """One line for the operator: who, where, how commands were synced, and the invite link."""
-    counted = f"{servers} server" + ("" if servers == 1 else "s")
     if dev_guild_ids:
         ids = ", ".join(str(g) for g in dev_guild_ids)
-        synced = f"commands synced to the dev servers {ids} (they appear at once)"
+        synced = t("commands synced to the dev servers {ids} (they appear at once)", ids=ids)
     else:
-        synced = "commands synced globally (the first time they may take up to an hour to appear)"
-    return f"Connected as {user} (id {user_id}) in {counted}; {synced}. Invite it to a server: {invite}"
+        synced = t("commands synced globally (the first time they may take up to an hour to appear)")
+    return tn(
+        "Connected as {user} (id {user_id}) in {count} server; {synced}. Invite it to a server: {invite}",
+        "Connected as {user} (id {user_id}) in {count} servers; {synced}. Invite it to a server: {invite}",
+        servers,
+        user=user,
+        user_id=user_id,
+        synced=synced,
+        invite=invite,
+    )
 
 
 def help_page(commands: Sequence[tuple[str, str]]) -> str:
     """Every slash command with its description, read from the command tree so it never goes stale."""
-    lines = ["**Hexplay** — correspondence play of hexagonal board games. Commands:"]
+    lines = [t("**Hexplay** — correspondence play of hexagonal board games. Commands:")]
     for name, description in sorted(commands):
         lines.append(f"`/{name}` — {description}")
     lines.append(
-        "Rules of each game: `/rules game`. Play in the match's thread; the buttons on the boards do the rest."
+        t("Rules of each game: `/rules game`. Play in the match's thread; the buttons on the boards do the rest.")
     )
     return "\n".join(lines)[:2000]
 
@@ -1470,66 +1629,83 @@ def help_page(commands: Sequence[tuple[str, str]]) -> str:
 
 
 def premove_how() -> str:
-    return (
+    return t(
         "Add a line with `/premove line: e5; d4` (if they play `e5`, you answer `d4`); "
         "longer lines go on turn by turn, and several lines make branches."
     )
 
 
 def _premove_line(turns: Sequence[tuple[str, bool]]) -> str:
-    return ", ".join(f"you `{n}`" if mine else f"if `{n}`" for n, mine in turns)
+    return ", ".join(t("you `{move}`", move=n) if mine else t("if `{move}`", move=n) for n, mine in turns)
 
 
 def premoves(shown: Premoves) -> str:
     """A player's conditional moves shown back to them (privately): the list, and what the picture shows."""
-    head = f"**Your conditional moves in {title(shown.match)}** (only you see them)"
     if not shown.lines:
-        return f"You have no conditional moves in {title(shown.match)}. {premove_how()}"
-    said = "Saved. " if shown.added else ""
+        return t("You have no conditional moves in {title}.", title=title(shown.match)) + " " + premove_how()
+    head = t("**Your conditional moves in {title}** (only you see them)", title=title(shown.match))
+    said = t("Saved.") + " " if shown.added else ""
     if shown.replaced:
-        said += f"It replaced {shown.replaced} {_plural(shown.replaced, 'line')} with another answer. "
+        said += (
+            tn(
+                "It replaced {count} line with another answer.",
+                "It replaced {count} lines with another answer.",
+                shown.replaced,
+            )
+            + " "
+        )
     listed = [f"{i}. {_premove_line(line.turns)}" for i, line in enumerate(shown.lines, start=1)]
-    picture = "\nThe picture shows the board at the end of the line just added." if shown.line else ""
+    picture = "\n" + t("The picture shows the board at the end of the line just added.") if shown.line else ""
     text = f"{said}{head}:\n" + "\n".join(listed)
     footer = (
-        f"{picture}\nWhen their turn matches a line, your answer is played at once; when it matches none, "
-        "all of them are cleared and you are told. `/premove clear: True` removes them."
+        picture
+        + "\n"
+        + t(
+            "When their turn matches a line, your answer is played at once; when it matches none, "
+            "all of them are cleared and you are told. `/premove clear: True` removes them."
+        )
     )
     return _bounded(text, 2000 - len(footer)) + footer
 
 
 def premoves_cleared(match: MatchRow, why: str, notation: str) -> str:
     """The private notice that a player's conditional moves were cleared."""
-    reason = {
-        "unexpected": f"the turn played, `{notation}`, matched none of your lines",
-        "changed": "the position changed (a takeback, a resignation, a draw or a time-out)",
-        "illegal": "your answer could not be played there",
-    }.get(why, "the position changed")
-    return (
-        f"Your conditional moves in **{title(match)}** were cleared: {reason}. "
-        "It is for you to play now; `/premove` sets new ones."
+    if why == "unexpected":
+        reason = t("the turn played, `{notation}`, matched none of your lines", notation=notation)
+    elif why == "illegal":
+        reason = t("your answer could not be played there")
+    elif why == "changed":
+        reason = t("the position changed (a takeback, a resignation, a draw or a time-out)")
+    else:
+        reason = t("the position changed")
+    return t(
+        "Your conditional moves in **{title}** were cleared: {reason}. It is for you to play now; "
+        "`/premove` sets new ones.",
+        title=title(match),
+        reason=reason,
     )
 
 
 def premoves_removed() -> str:
-    return "Your conditional moves in this match were removed."
+    return t("Your conditional moves in this match were removed.")
 
 
 EXPLORE_SAID = {
-    "open": "Your analysis board: a private copy of the position.",
-    "new": "A fresh analysis board from the match's position.",
-    "back": "One turn back.",
-    "forward": "One turn forward.",
-    "turn": "Played on your board.",
-    "save": "Saved as conditional moves.",
-    "close": "Your analysis board is closed; the match is as it was.",
+    "open": N_("Your analysis board: a private copy of the position."),
+    "new": N_("A fresh analysis board from the match's position."),
+    "back": N_("One turn back."),
+    "forward": N_("One turn forward."),
+    "turn": N_("Played on your board."),
+    "save": N_("Saved as conditional moves."),
+    "close": N_("Your analysis board is closed; the match is as it was."),
 }
 
 
 def exploration(shown: Exploration) -> str:
     """A step on the analysis board, said privately: what it did, the line, who is to move there."""
     match, game = shown.match, shown.game
-    lines = [f"{EXPLORE_SAID.get(shown.step, '')} Nothing here reaches {title(match)}."]
+    said = t(EXPLORE_SAID[shown.step]) if shown.step in EXPLORE_SAID else ""
+    lines = [f"{said} " + t("Nothing here reaches {title}.", title=title(match))]
     if shown.turns:
         played = []
         for i, (notation, who) in enumerate(shown.turns, start=1):
@@ -1539,17 +1715,25 @@ def exploration(shown: Exploration) -> str:
             played.append(f"{mark}{i}. {name} `{notation}`{mark}" if i <= shown.shown else f"({i}. `{notation}`)")
         lines.append(_bounded(" · ".join(played), 1200))
     if game.is_over:
-        lines.append(f"On this board: {result_line(match, game)}")
+        lines.append(t("On this board: {result}", result=result_line(match, game)))
     elif game.to_move is not None:
-        lines.append(f"On this board {seat_label(match, game, game.to_move)} is to move (turn {game.ply + 1}).")
+        lines.append(
+            t(
+                "On this board {player} is to move (turn {turn}).",
+                player=seat_label(match, game, game.to_move),
+                turn=game.ply + 1,
+            )
+        )
     if shown.out_of_date:
-        lines.append("The match has moved on since this copy: `step: new` copies the position as it is now.")
+        lines.append(t("The match has moved on since this copy: `step: new` copies the position as it is now."))
     if shown.saved is not None:
         lines.append(premoves(shown.saved))
     else:
         lines.append(
-            "`/explore turn:` plays for whoever is to move; `step:` back, forward, new, save (as conditional moves) "
-            "or close."
+            t(
+                "`/explore turn:` plays for whoever is to move; `step:` back, forward, new, save (as conditional "
+                "moves) or close."
+            )
         )
     return _bounded("\n".join(lines))
 
