@@ -482,7 +482,7 @@ async def test_replays_one_at_a_time_per_match_and_thirty_seconds_apart_per_play
     ],
 )
 def test_a_turn_is_announced_in_the_engines_words_ending_as_a_sentence(described, line):
-    game = SimpleNamespace(describe_turn=lambda events, notation: described)
+    game = SimpleNamespace(describe_turn=lambda events, notation, say=None: described)
     assert texts.turn_line("**alice**", game, "e5", []) == line
 
 
