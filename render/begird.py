@@ -441,7 +441,8 @@ def win_line(game) -> str:
     # The rule's own measure: the longest run of islands the group leaves untouched.
     untouched = lay.island_count - lay.covering_run(sum(1 << (k - 1) for k in islands))
     return t(
-        "Gold: the winning group, touching islands {islands} (it leaves no more than {untouched} islands in a row untouched)",
+        "Gold: the winning group, touching islands {islands} "
+        "(it leaves no more than {untouched} islands in a row untouched)",
         islands=_and(islands),
         untouched=untouched,
     )
