@@ -384,14 +384,13 @@ def describe_last_turn(game, events: Sequence[Event], names: Sequence[str]) -> s
             if i is not None:
                 touched = game.layout.islands_of(game.layout.cell_masks[i])
                 if touched:
+                    listed = functools.reduce(_joined, map(str, touched))
                     text = tn(
                         "{placed}, touching island {islands}",
                         "{placed}, touching islands {islands}",
                         len(touched),
                         placed=text,
-                        islands=functools.reduce(
-                            lambda a, b: t("{first} and {last}", first=a, last=b), map(str, touched)
-                        ),
+                        islands=listed,
                     )
             parts.append(text)
         elif e.kind == "swap":
@@ -406,6 +405,10 @@ def describe_last_turn(game, events: Sequence[Event], names: Sequence[str]) -> s
         elif e.kind == "resign":
             parts.append(t("{player} resigned", player=_label(names, e.seat)))
     return " · ".join(parts)
+
+
+def _joined(first: str, last: str) -> str:
+    return t("{first} and {last}", first=first, last=last)
 
 
 def status_line(game, names: Sequence[str]) -> str:
