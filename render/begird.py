@@ -29,6 +29,7 @@ pixels):
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -40,6 +41,7 @@ from games.begird import SEAT_COLOURS, island_cells, winning_group
 from games.begird import layout as board_layout
 from games.hexgrid import neighbours
 from games.interface import Event
+from i18n import N_, t, tn
 
 from . import hexdraw as hd
 
@@ -355,7 +357,7 @@ def seat_names(player_names: Sequence[str] | None) -> list[str]:
     """Display name per colour seat: the given name (drawable characters only) or the colour."""
     names = []
     for seat in (1, 2):
-        colour = SEAT_COLOURS[seat - 1]
+        colour = t(SEAT_COLOURS[seat - 1])
         given = player_names[seat - 1] if player_names and seat - 1 < len(player_names) else None
         names.append(hd.displayable(str(given), colour) if given else colour)
     return names
@@ -365,8 +367,8 @@ def _label(names: Sequence[str], seat: int | None) -> str:
     if seat not in (1, 2):
         return "?"
     name = names[seat - 1]
-    colour = SEAT_COLOURS[seat - 1]
-    return name if name == colour else f"{name} ({colour})"
+    colour = t(SEAT_COLOURS[seat - 1])
+    return name if name == colour else t("{name} ({colour})", name=name, colour=colour)
 
 
 def describe_last_turn(game, events: Sequence[Event], names: Sequence[str]) -> str:
@@ -374,7 +376,7 @@ def describe_last_turn(game, events: Sequence[Event], names: Sequence[str]) -> s
     parts = []
     for e in events:
         if e.kind == "place" and e.cell:
-            text = f"{_label(names, e.seat)} placed {e.cell.lower()}"
+            text = t("{player} placed {cell}", player=_label(names, e.seat), cell=e.cell.lower())
             try:
                 i = game.board.parse(e.cell)
             except ValueError:
@@ -382,34 +384,51 @@ def describe_last_turn(game, events: Sequence[Event], names: Sequence[str]) -> s
             if i is not None:
                 touched = game.layout.islands_of(game.layout.cell_masks[i])
                 if touched:
-                    text += f", touching island{'s' * (len(touched) > 1)} " + " and ".join(map(str, touched))
+                    listed = functools.reduce(_joined, map(str, touched))
+                    text = tn(
+                        "{placed}, touching island {islands}",
+                        "{placed}, touching islands {islands}",
+                        len(touched),
+                        placed=text,
+                        islands=listed,
+                    )
             parts.append(text)
         elif e.kind == "swap":
             # After the swap the seat that answered is White no more: the same player now plays Black.
             parts.append(
-                f"{names[0]} swapped (pie rule): {names[0]} now plays Black with the first stone, "
-                f"{names[1]} plays White"
+                t(
+                    "{first} swapped (pie rule): {first} now plays Black with the first stone, {second} plays White",
+                    first=names[0],
+                    second=names[1],
+                )
             )
         elif e.kind == "resign":
-            parts.append(f"{_label(names, e.seat)} resigned")
+            parts.append(t("{player} resigned", player=_label(names, e.seat)))
     return " · ".join(parts)
+
+
+def _joined(first: str, last: str) -> str:
+    return t("{first} and {last}", first=first, last=last)
 
 
 def status_line(game, names: Sequence[str]) -> str:
     if game.is_over:
         if not game.winners:
-            return "Game over"
+            return t("Game over")
         seat = game.winners[0]
         if game.end_reason == "resignation":
-            return f"Game over · {_label(names, seat)} wins by resignation"
-        return f"Game over · {_label(names, seat)} wins"  # how: the panel's last line (win_line)
+            return t("Game over · {player} wins by resignation", player=_label(names, seat))
+        return t("Game over · {player} wins", player=_label(names, seat))  # how: the panel's last line (win_line)
     seat = game.to_move
-    return f"Turn {game.ply + 1} · {_label(names, seat)} to move"
+    return t("Turn {number} · {player} to move", number=game.ply + 1, player=_label(names, seat))
 
 
 def _and(numbers: Sequence[int]) -> str:
     words = [str(n) for n in numbers]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    if len(words) == 1:
+        return words[0]
+    # TRANSLATORS: a list of island numbers: "1, 2 and 3".
+    return t("{first} and {last}", first=", ".join(words[:-1]), last=words[-1])
 
 
 def win_line(game) -> str:
@@ -420,12 +439,16 @@ def win_line(game) -> str:
     if not islands:
         return ""
     lay = game.layout
-    text = f"Gold: the winning group, touching islands {_and(islands)}"
-    if lay.island_count > 3:
-        # The rule's own measure: the longest run of islands the group leaves untouched.
-        untouched = lay.island_count - lay.covering_run(sum(1 << (k - 1) for k in islands))
-        text += f" (it leaves no more than {untouched} islands in a row untouched)"
-    return text
+    if lay.island_count <= 3:
+        return t("Gold: the winning group, touching islands {islands}", islands=_and(islands))
+    # The rule's own measure: the longest run of islands the group leaves untouched.
+    untouched = lay.island_count - lay.covering_run(sum(1 << (k - 1) for k in islands))
+    return t(
+        "Gold: the winning group, touching islands {islands} "
+        "(it leaves no more than {untouched} islands in a row untouched)",
+        islands=_and(islands),
+        untouched=untouched,
+    )
 
 
 def rule_line(game) -> str:
@@ -433,15 +456,17 @@ def rule_line(game) -> str:
     lay = game.layout
     n = lay.island_count
     if n == 3:
-        return "Win: a group of your stones touching all three sides (islands 1, 2 and 3)."
+        return t("Win: a group of your stones touching all three sides (islands 1, 2 and 3).")
     # RULES.md: a group wins when n minus the longest run of islands it does not touch is at
     # least `need`; said the way round a player looks at the ring.
     gap = n - lay.need + 1
     example = [1, (1 + lay.need + 1) // 2, lay.need]
     assert lay.covering_run(sum(1 << (k - 1) for k in example)) == lay.need
-    return (
-        f"Win: one group of your stones touching islands all round the board, leaving no {gap} "
-        f"islands in a row untouched (islands {_and(example)} do it)"
+    return t(
+        "Win: one group of your stones touching islands all round the board, leaving no {gap} "
+        "islands in a row untouched (islands {islands} do it)",
+        gap=gap,
+        islands=_and(example),
     )
 
 
@@ -483,9 +508,9 @@ def render(
         _draw_position(view, game, big, last_events, (x0, y0))
         im.paste(view, (0, g.title_h))
         hd.touch(im, (0, g.title_h, view_w, g.title_h + view_h))
-        zoom_words = f" · around {centre}, ×{ZOOM}"
+        zoom_words = t(" · around {cell}, ×{zoom}", cell=centre, zoom=ZOOM)
 
-    heading = f"Begird · {_board_words(game)}"
+    heading = t("Begird · {board}", board=_board_words(game))
     if title:
         heading = hd.displayable(title, heading)
     hd.draw_title_bar(im, g.title_h, heading, status_line(game, names) + zoom_words, THEME)
@@ -558,12 +583,17 @@ def _draw_position(
 def _board_words(game) -> str:
     lay = game.layout
     if lay.island_count == 3:
-        return f"Y board · {len(game.board)} cells"
-    label = "standard" if game.options["board"] == "standard" else game.options["board"]
-    return f"{label} board · {len(game.board)} cells · {lay.island_count} islands"
+        return t("Y board · {cells} cells", cells=len(game.board))
+    label = t("standard") if game.options["board"] == "standard" else game.options["board"]
+    return t(
+        "{board} board · {cells} cells · {islands} islands",
+        board=label,
+        cells=len(game.board),
+        islands=lay.island_count,
+    )
 
 
-COLUMNS = (("Player", 3.4, "l"), ("Stones", 1.9, "l"), ("", 2.3, "l"))
+COLUMNS = ((N_("Player"), 3.4, "l"), (N_("Stones"), 1.9, "l"), ("", 2.3, "l"))
 
 
 def _panel_frame(g: Geometry) -> tuple[int, int, int]:
@@ -597,21 +627,21 @@ def panel_text(game, names: Sequence[str], last_events: Sequence[Event]) -> tupl
     for seat in (1, 2):
         status = []
         if game.is_over and seat in winners:
-            status.append("winner")
+            status.append(t("winner"))
         if getattr(game, "_resigned", None) == seat:
-            status.append("resigned")
+            status.append(t("resigned"))
         if game.to_move == seat:
-            status.append("to move")
-        rows.append([_label(names, seat), f"{counts[seat]} stone{'s' * (counts[seat] != 1)}", ", ".join(status)])
+            status.append(t("to move"))
+        rows.append([_label(names, seat), tn("{count} stone", "{count} stones", counts[seat]), ", ".join(status)])
     swapped_now = any(e.kind == "swap" for e in last_events)
     if game.swapped and not swapped_now:
-        swap = f"{names[0]} plays Black by the swap (pie rule)"
+        swap = t("{player} plays Black by the swap (pie rule)", player=names[0])
     elif game.swap_allowed():
-        swap = "Pie rule: instead of placing, White may answer swap and take Black's stone"
+        swap = t("Pie rule: instead of placing, White may answer swap and take Black's stone")
     else:
         swap = ""
     last = describe_last_turn(game, last_events, names)
-    return rows, [swap, "Last turn: " + last if last else "Last turn: —"]
+    return rows, [swap, t("Last turn: {turn}", turn=last or "—")]
 
 
 def _draw_panel(im, game, g: Geometry, names, last_events) -> None:

@@ -25,6 +25,7 @@ from PIL import Image, ImageDraw
 
 from games.bide import SEAT_COLOURS, board_for_side
 from games.interface import Event
+from i18n import N_, current, t, tn
 
 from . import hexdraw as hd
 
@@ -315,23 +316,30 @@ def describe_last_turn(events: Sequence[Event], names: Sequence[str]) -> str:
     if places:
         seat = places[0].seat
         cells = ", ".join(e.cell or "?" for e in places)
-        verb = "released" if len(places) > 1 else "played"
-        text = f"{who(seat)} {verb} {cells}"
+        if len(places) > 1:
+            text = t("{player} released {cells}", player=who(seat), cells=cells)
+        else:
+            text = t("{player} played {cells}", player=who(seat), cells=cells)
         if pushes:
-            text += f" · {pushes} disc{'s' * (pushes != 1)} pushed"
+            text = tn("{turn} · {count} disc pushed", "{turn} · {count} discs pushed", pushes, turn=text)
         parts.append(text)
     for e in events:
         if e.kind == "bide":
             hand = dict(e.data).get("hand")
-            parts.append(f"{who(e.seat)} bided" + (f" (hand {hand})" if hand is not None else ""))
+            if hand is not None:
+                parts.append(t("{player} bided (hand {hand})", player=who(e.seat), hand=hand))
+            else:
+                parts.append(t("{player} bided", player=who(e.seat)))
         elif e.kind == "pass":
-            parts.append(f"{who(e.seat)} passed (no discs)")
+            parts.append(t("{player} passed (no discs)", player=who(e.seat)))
         elif e.kind == "resign":
-            parts.append(f"{who(e.seat)} resigned")
+            parts.append(t("{player} resigned", player=who(e.seat)))
     owing = [who(e.seat) for e in events if e.kind == "owe"]
     if owing:
-        verb = "owes" if len(owing) == 1 else "owe"
-        parts.append(f"{_join(owing)} {verb} a release")
+        if len(owing) == 1:
+            parts.append(t("{player} owes a release", player=owing[0]))
+        else:
+            parts.append(t("{players} owe a release", players=_join(owing)))
     return " · ".join(parts)
 
 
@@ -339,7 +347,7 @@ def _join(items: Sequence[str]) -> str:
     items = list(items)
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return t("{first} and {last}", first=", ".join(items[:-1]), last=items[-1])
 
 
 # -- the picture -----------------------------------------------------------------------------------
@@ -349,10 +357,14 @@ def seat_names(players: int, player_names: Sequence[str] | None) -> list[str]:
     """Display name per seat: the given name (drawable characters only) or the seat's colour."""
     names = []
     for seat in range(1, players + 1):
-        colour = SEAT_COLOURS[seat - 1]
+        colour = t(SEAT_COLOURS[seat - 1])
         given = player_names[seat - 1] if player_names and seat - 1 < len(player_names) else None
         names.append(hd.displayable(str(given), colour) if given else colour)
     return names
+
+
+#: How a Bide game can end (games/bide.py), as the title says it.
+END_REASONS = {"no discs left": N_("no discs left"), "board full": N_("board full"), "over": N_("over")}
 
 
 def status_line(game, names: Sequence[str]) -> str:
@@ -361,25 +373,56 @@ def status_line(game, names: Sequence[str]) -> str:
         reason = getattr(game, "end_reason", None)
         scores = game.scores()
         if not winners:
-            return "Game over"
-        if len(winners) == 1:
-            result = f"{names[winners[0] - 1]} wins"
-        else:
-            result = f"{_join([names[s - 1] for s in winners])} share the win"
+            return t("Game over")
+        one = len(winners) == 1
+        who = names[winners[0] - 1] if one else _join([names[s - 1] for s in winners])
         if reason == "resignation":
-            return f"Game over · {result} by resignation"
+            if one:
+                return t("Game over · {player} wins by resignation", player=who)
+            return t("Game over · {players} share the win by resignation", players=who)
         best = max(int(scores[s - 1]) for s in winners)
-        tail = f" ({reason})" if reason else ""
+        # TRANSLATORS: the reason the game ended, in brackets after "Game over" ("" when none).
+        tail = t(" ({reason})", reason=t(END_REASONS.get(reason, reason))) if reason else ""
         tied = sum(1 for s in scores if int(s) == best) > len(winners)
-        how = " on tie-break" if tied else ""
-        return f"Game over{tail} · {result}{how} with {best} point{'s' * (best != 1)}"
+        if one and tied:
+            text = tn(
+                "Game over{reason} · {player} wins on tie-break with {count} point",
+                "Game over{reason} · {player} wins on tie-break with {count} points",
+                best,
+                reason=tail,
+                player=who,
+            )
+        elif one:
+            text = tn(
+                "Game over{reason} · {player} wins with {count} point",
+                "Game over{reason} · {player} wins with {count} points",
+                best,
+                reason=tail,
+                player=who,
+            )
+        elif tied:
+            text = tn(
+                "Game over{reason} · {players} share the win on tie-break with {count} point",
+                "Game over{reason} · {players} share the win on tie-break with {count} points",
+                best,
+                reason=tail,
+                players=who,
+            )
+        else:
+            text = tn(
+                "Game over{reason} · {players} share the win with {count} point",
+                "Game over{reason} · {players} share the win with {count} points",
+                best,
+                reason=tail,
+                players=who,
+            )
+        return text
     seat = game.to_move
-    text = f"Turn {game.ply + 1}"
-    if seat:
-        text += f" · {names[seat - 1]} to move"
-        if game.owed[seat - 1]:
-            text += ", must release"
-    return text
+    if not seat:
+        return t("Turn {number}", number=game.ply + 1)
+    if game.owed[seat - 1]:
+        return t("Turn {number} · {player} to move, must release", number=game.ply + 1, player=names[seat - 1])
+    return t("Turn {number} · {player} to move", number=game.ply + 1, player=names[seat - 1])
 
 
 def render(
@@ -396,16 +439,16 @@ def render(
     board = game.board
     players = game.players
     names = seat_names(players, player_names)
-    colour_names = [SEAT_COLOURS[s] for s in range(players)]
+    colour_names = [t(SEAT_COLOURS[s]) for s in range(players)]
     custom = [names[s] != colour_names[s] for s in range(players)]
     sp = g.spacing
     layout = g.layout
 
-    im = hd.new_picture(page_background(side, width, players, game.is_over))
+    im = hd.new_picture(page_background(side, width, players, game.is_over, current()))
 
     # Title bar.
     accent = seat_colour(game.to_move) if game.to_move else None
-    heading = f"Bide · {players} players · {len(board)} points"
+    heading = t("Bide · {players} players · {points} points", players=players, points=len(board))
     if title:
         heading = hd.displayable(title, heading)
     hd.draw_title_bar(im, g.title_h, heading, status_line(game, names), THEME, accent_colour=accent)
@@ -463,9 +506,15 @@ def render(
     return im
 
 
-COLUMNS = (("Player", 3.0, "l"), ("Hand", 1.0, "c"), ("Pool", 1.0, "c"), ("Score", 1.1, "c"), ("", 2.4, "l"))
+COLUMNS = (
+    (N_("Player"), 3.0, "l"),
+    (N_("Hand"), 1.0, "c"),
+    (N_("Pool"), 1.0, "c"),
+    (N_("Score"), 1.1, "c"),
+    ("", 2.4, "l"),
+)
 #: Once over, hands and pools no longer count: the best group's point values replace them.
-OVER_COLUMNS = (("Player", 3.0, "l"), ("Best group", 2.9, "l"), ("Score", 1.1, "c"), ("", 1.5, "l"))
+OVER_COLUMNS = ((N_("Player"), 3.0, "l"), (N_("Best group"), 2.9, "l"), (N_("Score"), 1.1, "c"), ("", 1.5, "l"))
 
 
 def _panel_frame(g: Geometry) -> tuple[int, int, int]:
@@ -474,7 +523,7 @@ def _panel_frame(g: Geometry) -> tuple[int, int, int]:
 
 
 @lru_cache(maxsize=64)
-def page_background(side: int, width: int, players: int, over: bool = False) -> Image.Image:
+def page_background(side: int, width: int, players: int, over: bool = False, language: str = "en") -> Image.Image:
     """Everything that does not depend on the position: the board, the panel's header and value key."""
     g = geometry(side, width)
     im = Image.new("RGB", (width, g.height(players)), PAGE)
@@ -490,7 +539,7 @@ def page_background(side: int, width: int, players: int, over: bool = False) -> 
     # The key to point values, under the table and the last-turn line.
     y = table_top + row_h * (players + 1) + int(row_h * 0.15) + int(row_h * 1.05)
     top_value = max(board_for_side(side).edge_distance)
-    key = "Point value = distance from the edge:"
+    key = t("Point value = distance from the edge:")
     cy = y + row_h * 0.5
     d.text((margin, cy), key, font=hd.font(small), fill=THEME.muted, anchor="lm")
     x = margin + hd.text_width(key, small) + row_h * 0.3
@@ -502,7 +551,7 @@ def page_background(side: int, width: int, players: int, over: bool = False) -> 
         )
         d.text((x + box / 2, cy), str(value), font=hd.font(int(box * 0.6)), fill=NAME_INK, anchor="mm")
         x += box + row_h * 0.15
-    scoring = "  ·  a seat scores its best group"
+    scoring = t("  ·  a seat scores its best group")
     if x + hd.text_width(scoring, small) < width - margin:
         d.text((x, cy), scoring, font=hd.font(small), fill=THEME.muted, anchor="lm")
     return im
@@ -518,14 +567,14 @@ def panel_cells(game, names, custom, colour_names) -> list[list[str]]:
         i = seat - 1
         status = []
         if game.is_over and seat in winners:
-            status.append("winner" if len(winners) == 1 else "shares the win")
+            status.append(t("winner") if len(winners) == 1 else t("shares the win"))
         if game.resigned[i]:
-            status.append("resigned")
+            status.append(t("resigned"))
         if game.to_move == seat:
-            status.append("must release now" if game.owed[i] else "to move")
+            status.append(t("must release now") if game.owed[i] else t("to move"))
         elif game.owed[i] and not game.is_over:
-            status.append("owes a release")
-        label = f"{names[i]} ({colour_names[i]})" if custom[i] else names[i]
+            status.append(t("owes a release"))
+        label = t("{name} ({colour})", name=names[i], colour=colour_names[i]) if custom[i] else names[i]
         if game.is_over:
             group = "+".join(map(str, group_values(game, seat))) or "–"
             out.append([label, group, str(int(scores[i])), ", ".join(status)])
@@ -568,9 +617,9 @@ def _draw_panel(im, game, g: Geometry, names, custom, colour_names, last_events)
     parts = []
     last = describe_last_turn(last_events, names)
     if last:
-        parts.append("Last turn: " + last)
+        parts.append(t("Last turn: {turn}", turn=last))
     if game.is_over:
-        parts.append("outlined: each seat's best group")
+        parts.append(t("outlined: each seat's best group"))
     if parts:
         # Whole, on two lines (then smaller) when long names need it, in the line's slot.
         block = hd.fit_block([" · ".join(parts)], small, width - 2 * margin, row_h * 1.02, line_step=1.2)

@@ -52,6 +52,7 @@ from games.bump import (
     turn_notation,
 )
 from games.interface import Event
+from i18n import N_, t
 
 from . import hexdraw as hd
 
@@ -270,7 +271,7 @@ def name_ink(seat: int) -> tuple[int, int, int]:
 def seat_names(player_names: Sequence[str] | None) -> list[str]:
     names = []
     for seat in (1, 2):
-        colour = SEAT_COLOURS[seat - 1]
+        colour = t(SEAT_COLOURS[seat - 1])
         given = player_names[seat - 1] if player_names and seat - 1 < len(player_names) else None
         names.append(hd.displayable(str(given), colour) if given else colour)
     return names
@@ -279,8 +280,8 @@ def seat_names(player_names: Sequence[str] | None) -> list[str]:
 def _label(names: Sequence[str], seat: int | None) -> str:
     if seat not in (1, 2):
         return "?"
-    name, colour = names[seat - 1], SEAT_COLOURS[seat - 1]
-    return name if name == colour else f"{name} ({colour})"
+    name, colour = names[seat - 1], t(SEAT_COLOURS[seat - 1])
+    return name if name == colour else t("{name} ({colour})", name=name, colour=colour)
 
 
 # -- where things are drawn ---------------------------------------------------------------------------
@@ -715,7 +716,9 @@ def _draw_bumps(
             # chosen push goes up), so it covers no name and the arrow stays clear
             chosen_at = space_centre_on(lay, data["chosen"], here) if data["chosen"] != "x" else None
             up = chosen_at is not None and chosen_at[1] < here[1] - 1
-            badge = hd.badge_sprite(f"chose {data['chosen']}", max(10, int(sp * 0.36)), (255, 255, 255), BUMP)
+            badge = hd.badge_sprite(
+                t("chose {option}", option=data["chosen"]), max(10, int(sp * 0.36)), (255, 255, 255), BUMP
+            )
             # ... and a little away from the chosen side, clear of the bump's number on its corner
             away = (
                 -1
@@ -774,11 +777,12 @@ def _dotted(d: ImageDraw.ImageDraw, a: hd.Point, b: hd.Point, colour, width: int
 def status_line(game, names: Sequence[str]) -> str:
     if game.is_over:
         if not game.winners:
-            return "Game over · drawn by agreement"
+            return t("Game over · drawn by agreement")
         seat = game.winners[0]
-        how = "by resignation" if game.end_reason == "resignation" else "on the centre"
-        return f"Game over · {_label(names, seat)} wins {how}"
-    return f"Turn {game.ply + 1} · {_label(names, game.to_move)} to move"
+        if game.end_reason == "resignation":
+            return t("Game over · {player} wins by resignation", player=_label(names, seat))
+        return t("Game over · {player} wins on the centre", player=_label(names, seat))
+    return t("Turn {number} · {player} to move", number=game.ply + 1, player=_label(names, game.to_move))
 
 
 def guard_applies(game, events: Sequence[Event]) -> bool:
@@ -793,22 +797,31 @@ def guard_applies(game, events: Sequence[Event]) -> bool:
 
 def last_move_line(game, events: Sequence[Event], names: Sequence[str]) -> str:
     if not events:
-        return "No move yet" if game.ply == 0 else ""
+        return t("No move yet") if game.ply == 0 else ""
     mover = next((e.seat for e in events if e.kind in ("shift", "rotate", "pass", "reinforce")), None)
     if any(e.kind == "resign" for e in events):
         seat = next(e.seat for e in events if e.kind == "resign")
-        return f"{_label(names, seat)} resigned"
+        return t("{player} resigned", player=_label(names, seat))
     if any(e.kind == "draw" for e in events):
-        return "Draw agreed"
+        return t("Draw agreed")
     notation = turn_notation(events)
-    words = describe_events([e for e in events if e.kind != "guard"])
-    text = f"Last: {_label(names, mover)} {notation}" if mover else f"Last: {notation}"
+    words = describe_events([e for e in events if e.kind != "guard"], say=t)
+    if mover and words:
+        return t("Last: {player} {move}: {words}", player=_label(names, mover), move=notation, words=words)
+    if words:
+        return t("Last: {move}: {words}", move=notation, words=words)
     if notation == "pass":
-        return text + (f": {words}" if words else "")
-    return text + (f": {words}" if words else ": no bumps")
+        return (
+            t("Last: {player} {move}", player=_label(names, mover), move=notation)
+            if mover
+            else t("Last: {move}", move=notation)
+        )
+    if mover:
+        return t("Last: {player} {move}: no bumps", player=_label(names, mover), move=notation)
+    return t("Last: {move}: no bumps", move=notation)
 
 
-COLUMNS = (("", 3.0, "l"), ("on board", 1.2, "c"), ("captured", 1.2, "c"), ("reserves", 1.2, "c"))
+COLUMNS = (("", 3.0, "l"), (N_("on board"), 1.2, "c"), (N_("captured"), 1.2, "c"), (N_("reserves"), 1.2, "c"))
 
 
 def _draw_panel(im: Image.Image, game, g: Geometry, names: Sequence[str], events: Sequence[Event]) -> None:
@@ -835,8 +848,8 @@ def _draw_panel(im: Image.Image, game, g: Geometry, names: Sequence[str], events
     hd.draw_panel(im, (margin, top, g.width - margin, 0), COLUMNS, rows, g.row_h, THEME, header=True)
     small = max(9, int(g.line_h * 0.62))
     text_top = top + 3 * g.row_h
-    guard = "Guard your center!" if guard_applies(game, events) else ""
-    legend = (
+    guard = t("Guard your center!") if guard_applies(game, events) else ""
+    legend = t(
         "Move FROM,TO-F · choices in ( ) · pass · green gates are drawn twice: "
         "the piece solid where its bumper faces, pale on the other"
     )

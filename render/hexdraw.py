@@ -30,6 +30,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from i18n import t as _t
+
 from . import changes as _changes
 
 Point = tuple[float, float]
@@ -990,7 +992,9 @@ def draw_panel(
     y = y0
     if header:
         for (name, _, align), left, width in zip(columns, lefts, widths, strict=True):
-            _aligned_text(im, name, head_size, theme.muted, left, width, y + row_height * 0.55, align, pad)
+            _aligned_text(
+                im, _t(name) if name else "", head_size, theme.muted, left, width, y + row_height * 0.55, align, pad
+            )
         d.line((x0, y + row_height - 2, x1, y + row_height - 2), fill=theme.rule, width=2)
         touch(im, (x0 - 1, y + row_height - 4, x1 + 2, y + row_height + 1))
         y += row_height

@@ -29,7 +29,7 @@ from PIL import Image, ImageDraw
 
 from games.interface import Event
 from games.playbai import SEAT_COLOURS, PlayBai, field
-from i18n import t
+from i18n import N_, t
 
 from . import hexdraw as hd
 
@@ -374,8 +374,18 @@ def seat_names(player_names: Sequence[str] | None) -> list[str]:
     names = []
     for seat in (1, 2):
         given = player_names[seat - 1] if player_names and len(player_names) >= seat else ""
-        names.append(hd.displayable(given, SEAT_COLOURS[seat - 1]) or SEAT_COLOURS[seat - 1])
+        colour = t(SEAT_COLOURS[seat - 1])
+        names.append(hd.displayable(given, colour) or colour)
     return names
+
+
+#: How a Play Bai game can end (games/playbai.py), as the title says it.
+END_REASONS = {
+    "goals": N_("goals"),
+    "no legal turn": N_("no legal turn"),
+    "draw by agreement": N_("draw by agreement"),
+    "resignation": N_("resignation"),
+}
 
 
 def status_line(game: PlayBai, names: Sequence[str], goal: Event | None) -> str:
@@ -383,14 +393,28 @@ def status_line(game: PlayBai, names: Sequence[str], goal: Event | None) -> str:
     if game.is_over:
         if game.winners:
             seat = game.winners[0]
-            how = "by resignation" if game.end_reason == "resignation" else score
-            return f"{names[seat - 1]} ({SEAT_COLOURS[seat - 1]}) wins {how}"
-        return f"Game over ({game.end_reason}) {score}"
+            who = _team(names, seat)
+            if game.end_reason == "resignation":
+                return t("{team} wins by resignation", team=who)
+            return t("{team} wins {score}", team=who, score=score)
+        return t(
+            "Game over ({reason}) {score}",
+            reason=_reason_words(game.end_reason),
+            score=score,
+        )
     seat = game.to_move or 1
-    who = f"{names[seat - 1]} ({SEAT_COLOURS[seat - 1]})"
+    who = _team(names, seat)
     if game.kickoff:
-        return f"Set {game.set_number}: {who} kicks off (at most 2 moves)"
-    return f"Set {game.set_number}: {who} to move (1 to 3 moves)"
+        return t("Set {number}: {team} kicks off (at most 2 moves)", number=game.set_number, team=who)
+    return t("Set {number}: {team} to move (1 to 3 moves)", number=game.set_number, team=who)
+
+
+def _reason_words(reason: str | None) -> str:
+    return t(END_REASONS.get(reason, reason)) if reason else ""
+
+
+def _team(names: Sequence[str], seat: int) -> str:
+    return t("{name} ({colour})", name=names[seat - 1], colour=t(SEAT_COLOURS[seat - 1]))
 
 
 def render(
@@ -427,7 +451,7 @@ def render(
         hd.paste_centred(im, ball_sprite(round(g.size * 0.3, 2)), (cx + g.size * 0.36, cy - g.size * 0.36))
     else:
         hd.paste_centred(im, ball_sprite(round(g.size * 0.42, 2)), (cx, cy))
-    heading = hd.displayable(title or f"Play Bai: {names[0]} vs {names[1]}", "Play Bai")
+    heading = hd.displayable(title or t("Play Bai: {first} vs {second}", first=names[0], second=names[1]), "Play Bai")
     turn_seat = game.winners[0] if game.is_over and game.winners else (game.to_move or 1)
     hd.draw_title_bar(im, g.title_h, heading, status_line(game, names, goal), THEME, accent_colour=TEAM[turn_seat])
     _draw_panel(im, game, g, names, goal, last_events)
@@ -445,22 +469,22 @@ def _draw_panel(
     for seat in (1, 2):
         flags = []
         if game.is_over and seat in game.winners:
-            flags.append("wins!")
+            flags.append(t("wins!"))
         elif not game.is_over and game.to_move == seat:
-            flags.append("kicks off" if game.kickoff else "to move")
+            flags.append(t("kicks off") if game.kickoff else t("to move"))
         if game.options["expert"] and game.last_goal == seat and not game.is_over:
-            flags.append("one more in a row wins")
+            flags.append(t("one more in a row wins"))
         background = THEME.winner if game.is_over and seat in game.winners else None
         rows.append(
             hd.PanelRow(
                 swatch=swatch(seat, row_h),
-                cells=[names[seat - 1], SEAT_COLOURS[seat - 1], str(game.goals[seat - 1]), ", ".join(flags)],
+                cells=[names[seat - 1], t(SEAT_COLOURS[seat - 1]), str(game.goals[seat - 1]), ", ".join(flags)],
                 background=background,
                 marker=not game.is_over and game.to_move == seat,
                 bold=(True, False, True, False),
             )
         )
-    columns = (("Team", 3.0, "l"), ("", 1.2, "l"), ("Goals", 1.0, "c"), ("", 2.8, "l"))
+    columns = ((N_("Team"), 3.0, "l"), ("", 1.2, "l"), (N_("Goals"), 1.0, "c"), ("", 2.8, "l"))
     hd.draw_panel(im, (pad, top, g.width - pad, top + row_h * 3), columns, rows, row_h, THEME)
     # A goal is celebrated on the line under the table.
     y = top + row_h * 4
@@ -469,11 +493,21 @@ def _draw_panel(
         seat = goal.seat or 1
         data = dict(goal.data)
         score = "-".join(str(v) for v in data.get("score", game.goals))
-        text = f"GOAL! {names[seat - 1]} scores on {goal.cell}: {score}"
         if data.get("wins"):
-            text += ", and wins the game!"
+            text = t(
+                "GOAL! {player} scores on {cell}: {score}, and wins the game!",
+                player=names[seat - 1],
+                cell=goal.cell,
+                score=score,
+            )
         else:
-            text += f" ({game.describe_turn(last_events, say=t).split(' — ')[0]})"
+            text = t(
+                "GOAL! {player} scores on {cell}: {score} ({turn})",
+                player=names[seat - 1],
+                cell=goal.cell,
+                score=score,
+                turn=game.describe_turn(last_events, say=t).split(" — ")[0],
+            )
         box = (pad, int(y - row_h * 0.92), g.width - pad, int(y - row_h * 0.08))
         d.rounded_rectangle(
             box, radius=row_h * 0.25, fill=THEME.highlight, outline=TEAM[seat], width=max(2, row_h // 12)
@@ -494,8 +528,14 @@ def _draw_panel(
                 by_words=False,
             )
     else:
-        rule = "First to 3 goals" if not game.options["expert"] else "Expert: two goals in a row"
-        text = hd.displayable(f"Set {game.set_number} · {rule} · last turn: steps arrows, jumps arcs, passes dashed")
+        rule = t("First to 3 goals") if not game.options["expert"] else t("Expert: two goals in a row")
+        text = hd.displayable(
+            t(
+                "Set {number} · {rule} · last turn: steps arrows, jumps arcs, passes dashed",
+                number=game.set_number,
+                rule=rule,
+            )
+        )
         block = hd.fit_block([text], int(size * 0.8), g.width - 2 * pad, row_h * 0.95, line_step=1.2)
         for _, line, ly, line_size in block.lines(y - row_h * 0.5 - block.height / 2):
             hd.draw_text(im, (g.width / 2, ly), line, line_size, THEME.muted, anchor="mm", by_words=False)

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from PIL import Image, ImageDraw
 
 from games.interface import Event, Game
+from i18n import t
 
 from . import begird as _begird
 from . import bide as _bide
@@ -76,7 +77,7 @@ def evaluation_graph(
             fill=GRID if percent not in (0, 100) else (160, 160, 160),
             width=max(1, round(scale * (2 if percent == 50 else 1))),
         )
-        hd.draw_text(im, (x0 - 8 * scale, y), f"{percent}%", small, INK, anchor="rm")
+        hd.draw_text(im, (x0 - 8 * scale, y), t("{percent}%", percent=percent), small, INK, anchor="rm")
     step = _tick_step(positions)
     for k in range(0, positions + 1, step):
         hd.draw_text(im, (x_of(k), y1 + 6 * scale), str(k), small, INK, anchor="ma")
@@ -108,7 +109,9 @@ def evaluation_graph(
         cy = ly + (player // 2) * (small + round(8 * scale))
         colour = LINE_COLOURS[player % len(LINE_COLOURS)]
         draw.rectangle([cx, cy + small * 0.35, cx + 28 * scale, cy + small * 0.65], fill=colour)
-        [label], fitted = hd.fit_lines(hd.displayable(name, f"Player {player + 1}"), small, column - 40 * scale)
+        [label], fitted = hd.fit_lines(
+            hd.displayable(name, t("Player {number}", number=player + 1)), small, column - 40 * scale
+        )
         hd.draw_text(im, (cx + 36 * scale, cy), label, fitted, INK)
     return _png.encode(im.quantize(255, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE))
 

@@ -14,6 +14,7 @@ import pytest
 
 from bot.service.pictures import Pictures
 from games import GAMES, new_game
+from i18n import speaking
 from render import render_png
 from tests.render_cases import generic_cases
 
@@ -161,3 +162,16 @@ async def test_a_replay_is_drawn_by_its_own_worker_with_the_same_bytes(pool):
     await pool.png(game, player_names=["a", "b"])
     replay_pids = list(pool._replays._pool._processes)  # type: ignore[union-attr]
     assert replay_pids and not set(replay_pids) & set(worker_pids(pool))  # boards never wait behind a replay
+
+
+async def test_a_picture_asked_for_in_french_is_drawn_in_french_by_the_worker(pool):
+    """A worker has no context of the asker's: the language crosses with the picture's data."""
+    game = new_game("bide", 2)
+    english = await pool.png(game, player_names=[])
+    with speaking("fr"):
+        french = await pool.png(game, player_names=[])
+        direct = render_png(game, player_names=[])
+        on_a_thread = await Pictures(processes=0).png(game, player_names=[])
+    assert worker_pids(pool)
+    assert french != english
+    assert french == direct == on_a_thread

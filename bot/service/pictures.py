@@ -30,6 +30,7 @@ from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
 from games import AnyGame, Event, load_state
+from i18n import current, speaking
 from render import render_gif, render_png, warm_up
 
 log = logging.getLogger(__name__)
@@ -42,26 +43,41 @@ def draw_state(
     last_events: list[dict[str, Any]],
     title: str | None,
     zoom: str | None,
+    language: str = "en",
 ) -> bytes:
-    """In a worker process: the picture of a stored state document."""
-    return render_png(
-        load_state(state),
-        player_names=player_names,
-        last_events=[Event.from_json(e) for e in last_events],
-        title=title,
-        zoom=zoom,
-    )
+    """In a worker process: the picture of a stored state document, its words in ``language``
+    (a worker has no context of the asker's: the language crosses over as plain data)."""
+    with speaking(language):
+        return render_png(
+            load_state(state),
+            player_names=player_names,
+            last_events=[Event.from_json(e) for e in last_events],
+            title=title,
+            zoom=zoom,
+        )
 
 
 def draw_replay(
-    frames: list[tuple[dict[str, Any], list[dict[str, Any]]]], player_names: list[str], title: str | None
+    frames: list[tuple[dict[str, Any], list[dict[str, Any]]]],
+    player_names: list[str],
+    title: str | None,
+    language: str = "en",
 ) -> bytes:
-    """In a worker process: the GIF replay of (state document, events) frames."""
-    return render_gif(
-        [(load_state(state), [Event.from_json(e) for e in events]) for state, events in frames],
-        player_names=player_names,
-        title=title,
-    )
+    """In a worker process: the GIF replay of (state document, events) frames, its words in ``language``."""
+    with speaking(language):
+        return render_gif(
+            [(load_state(state), [Event.from_json(e) for e in events]) for state, events in frames],
+            player_names=player_names,
+            title=title,
+        )
+
+
+def _replay_here(
+    frames: list[tuple[AnyGame, Sequence[Event]]], player_names: list[str], title: str | None, language: str
+) -> bytes:
+    """On the replay thread: an executor's thread does not copy the asker's context, so the language is passed."""
+    with speaking(language):
+        return render_gif(frames, player_names=player_names, title=title)
 
 
 # GIF replays drawn in the bot's process (no workers, or a worker died): one at a time, on their own thread.
@@ -192,10 +208,17 @@ class Pictures:
             self._boards.warm()
         elif self.processes > 0 and not game.turn_in_progress():
             drawn = await self._boards.run(
-                draw_state, game.to_json(), list(player_names), [e.to_json() for e in last_events], title, zoom
+                draw_state,
+                game.to_json(),
+                list(player_names),
+                [e.to_json() for e in last_events],
+                title,
+                zoom,
+                current(),
             )
             if drawn is not None:
                 return drawn
+        # asyncio.to_thread copies the context: the thread speaks the asker's language.
         return await asyncio.to_thread(
             render_png, game, player_names=list(player_names), last_events=list(last_events), title=title, zoom=zoom
         )
@@ -210,10 +233,10 @@ class Pictures:
         """An animated replay, one frame per (position after a logged move, that move's events)."""
         if self.processes > 0:
             documents = [(game.to_json(), [e.to_json() for e in events]) for game, events in frames]
-            drawn = await self._replays.run(draw_replay, documents, list(player_names), title)
+            drawn = await self._replays.run(draw_replay, documents, list(player_names), title, current())
             if drawn is not None:
                 return drawn
-        draw = functools.partial(render_gif, list(frames), player_names=list(player_names), title=title)
+        draw = functools.partial(_replay_here, list(frames), list(player_names), title, current())
         return await asyncio.get_running_loop().run_in_executor(_REPLAY_THREAD, draw)
 
     def close(self) -> None:

@@ -1,0 +1,50 @@
+"""Every character of the French the pictures may draw has a real glyph in the bundled fonts (no boxes)."""
+
+from __future__ import annotations
+
+import pytest
+from babel.messages.pofile import read_po
+from PIL import Image, ImageDraw
+
+from i18n import catalog_path
+from render import hexdraw as hd
+
+EXTRA = "«»’éèêëàâçîïôùûüœÉÀÇ"
+MISSING = "\U0010ffff"  # a character no font has: what the font draws for a missing glyph
+
+
+def mask(ch: str, bold: bool) -> bytes:
+    im = Image.new("L", (48, 48), 0)
+    ImageDraw.Draw(im).text((6, 6), ch, font=hd.font(28, bold), fill=255)
+    return im.tobytes()
+
+
+def lacks(ch: str, bold: bool) -> bool:
+    return not ch.isspace() and mask(ch, bold) == mask(MISSING, bold)
+
+
+def french_characters() -> set[str]:
+    with catalog_path("fr").open("rb") as source:
+        catalog = read_po(source, locale="fr")
+    seen = set(EXTRA)
+    for message in catalog:
+        if message.id:
+            # Characters the English has too (Discord's emoji in chat sentences) are not the French's to bring.
+            english = set("".join(message.id if isinstance(message.id, tuple) else (message.id,)))
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            for string in strings:
+                seen.update(set(string or "") - english)
+    return seen
+
+
+@pytest.mark.parametrize("bold", [False, True])
+def test_every_french_character_has_a_glyph(bold):
+    characters = french_characters()
+    assert set(EXTRA) <= characters and len(characters) > 60
+    missing = sorted(ch for ch in characters if lacks(ch, bold))
+    assert not missing, missing
+
+
+def test_the_check_sees_a_character_the_font_lacks():
+    assert lacks("\ue000", False) and lacks("\u4e2d", True)  # a private-use character, a Chinese one
+    assert not lacks("é", False) and not lacks("«", True)
