@@ -27,7 +27,7 @@ SAME_IN_FRENCH = {
     *("Swiss", "ping", "DM", "Option", "Options", "Points", "points", "Total", "Type", "Notation", "Version"),
     *("Position", "Explorations", "Rotation", "Minute", "Minutes", "Stop", "ok", "OK", "IANA", "Europe", "Paris"),
     *("America", "New_York", "off", "on", "dm", "h", "d", "min", "s", "W", "L", "D", "GIF", "PNG", "ID", "id"),
-    *("Pts", "pt", "pts", "score", "E", "SE", "NE"),  # compass points E, SE, NE (French O, SO, NO for W…)
+    *("Pts", "pt", "pts", "score", "E", "SE", "NE", "standard"),  # compass points E, SE, NE (French O, SO, NO for W…)
 }
 
 
