@@ -150,7 +150,7 @@ FRENCH_COMMANDS = {
 
 
 async def test_the_bot_syncs_its_commands_in_french_and_a_french_player_plays_by_the_french_names(database) -> None:
-    """Needs the French catalog of the commands (i18n/locale/fr, filled from i18n/incoming/commands.fr.po)."""
+    """The French names come from the catalog (i18n/locale/fr/LC_MESSAGES/hexplay.po)."""
     world = await BotWorld(database, guild_locale="fr").start()
     try:
         amelie = world.add_user("amelie", locale="fr")

@@ -11,6 +11,8 @@ import discord
 import yarl
 from discord.ext import commands
 
+from i18n import LANGUAGES, translations
+
 from ..config import Settings
 from ..domain.errors import TokenRefused
 from . import texts
@@ -145,6 +147,8 @@ class HexplayBot(commands.AutoShardedBot):
             log.error(
                 "matches paused (their stored data cannot be read, or their move log does not replay): %s", set_aside
             )
+        for language in LANGUAGES:  # compiled now (~0.1 s each), not in the first French player's answer
+            translations(language)
         await self.tree.set_translator(CatalogTranslator())  # the commands' names in each user's language
         await self._sync_commands()
         assert self.reminders is not None

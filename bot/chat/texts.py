@@ -94,10 +94,6 @@ def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
-def _plural(count: float, word: str) -> str:
-    return f"{word}{'s' * (count != 1)}"
-
-
 def _and(names: Sequence[str]) -> str:
     """``a and b and c``: names joined as a sentence joins them."""
     joined = names[0]
@@ -2365,8 +2361,7 @@ def _group_line(match: MatchRow, game: AnyGame, group: Group) -> str:
     if group.facings:
         cells = [_facing(c, f) for c, f in zip(group.cells, group.facings, strict=True)]
     count = len(cells)
-    words = _GROUP_WORDS.get(group.kind)
-    things = words(count) if words else f"{count} {_plural(count, group.kind)}"
+    things = _GROUP_WORDS[group.kind](count)  # every kind describe.py gives has its words
     if group.kind == "stone":
         if not group.where:
             things = t("{stones} in open water", stones=things)
