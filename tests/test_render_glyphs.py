@@ -48,3 +48,32 @@ def test_every_french_character_has_a_glyph(bold):
 def test_the_check_sees_a_character_the_font_lacks():
     assert lacks("\ue000", False) and lacks("\u4e2d", True)  # a private-use character, a Chinese one
     assert not lacks("é", False) and not lacks("«", True)
+
+
+def forget_drawn_parts() -> None:
+    """Empty every cache of the picture modules (backgrounds, sprites, text), as in a fresh process."""
+    import render
+
+    for module in (render, *(m for m in vars(render).values() if getattr(m, "__name__", "").startswith("render."))):
+        for value in vars(module).values():
+            if callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()
+
+
+@pytest.mark.parametrize("game_id", ["bide", "begird", "playbai", "bump"])
+def test_a_french_picture_leaves_no_french_in_the_next_english_one(game_id):
+    """Pictures cache their backgrounds and text sprites: a cache keyed without the language would draw
+    the French of one picture into the next English one."""
+    from games import GAMES
+    from i18n import speaking
+    from render import render_png
+
+    game = GAMES[game_id].new(GAMES[game_id].min_players)
+    names = ["Ann", "Bob"][: game.players]
+    forget_drawn_parts()
+    with speaking("fr"):
+        french = render_png(game, player_names=names)
+    english_after_french = render_png(game, player_names=names)
+    forget_drawn_parts()
+    english = render_png(game, player_names=names)
+    assert english_after_french == english != french
