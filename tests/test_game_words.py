@@ -1,5 +1,5 @@
 """The games' words for players: the engines' reasons as templates, turns worded through ``say``, and every
-string of the games' data marked for translation (bot/chat/game_words.py)."""
+string of the games' data collected for the catalogs (tools/translations.py, said by bot/chat/game_words.py)."""
 
 from __future__ import annotations
 
@@ -8,19 +8,21 @@ import pickle
 
 import pytest
 
-from bot.chat import game_words
 from bot.service.engine_words import Reason
 from games import Event, IllegalMove, new_game
 from games.bump import Bump, _too_many_choices
 from games.registry import GAMES
+from tools import translations
+
+COLLECTED = translations.collected()
 
 
 @pytest.mark.parametrize("info", list(GAMES.values()), ids=lambda info: info.id)
-def test_every_string_of_a_games_info_is_marked_for_translation(info):
+def test_every_string_of_a_games_info_is_collected_for_the_catalogs(info):
     said = [*info.seat_names, info.summary, *(spec.description for spec in info.options)]
     said += [quick.label for quick in info.quick_actions]
-    missing = [text[:60] for text in said if text not in game_words.WORDS]
-    assert not missing, f"add these to bot/chat/game_words.py: {missing}"
+    collected = {message.id for message in COLLECTED}
+    assert [text[:60] for text in said if text not in collected] == []
 
 
 def test_an_illegal_move_keeps_its_template_and_fields():

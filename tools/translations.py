@@ -61,7 +61,25 @@ def collected() -> Catalog:
             catalog.add(message, locations=[where], auto_comments=comments, context=context)
     for context, message, where in _command_strings():
         catalog.add(message, locations=[where], context=context)
+    for message, where, comment in _game_strings():
+        catalog.add(message, locations=[where], auto_comments=[comment] if comment else [])
     return catalog
+
+
+def _game_strings() -> Iterable[tuple[str, tuple[str, int], str]]:
+    """The games' own data players read (bot/chat/game_words.py says it): seat colours, the /rules summaries,
+    the options' lines and the quick actions' labels, read from the registered games."""
+    from games import GAMES
+
+    for info in GAMES.values():
+        where = (f"games/{info.id}.py", 0)
+        for colour in info.seat_names:
+            yield colour, where, "a seat's colour"
+        yield info.summary, where, f"the /rules text of {info.name} (Markdown; keep the notation in backticks as it is)"
+        for spec in info.options:
+            yield spec.description, where, f"the line of {info.name}'s option {spec.key} (its key and values are typed)"
+        for quick in info.quick_actions:
+            yield quick.label, where, f"a button of {info.name} that plays `{quick.notation}`"
 
 
 def _command_strings() -> Iterable[tuple[str, str, tuple[str, int]]]:
