@@ -1084,8 +1084,7 @@ def history(match: MatchRow, lines: list[str], limit: int = 2000) -> str:
                 break
             kept.insert(0, entry)
             budget -= len(entry) + 1
-        # TRANSLATORS: the English says "moves" even for one; translate both forms properly.
-        cut = tn("… {count} earlier moves", "… {count} earlier moves", len(lines) - len(kept))
+        cut = tn("… {count} earlier move", "… {count} earlier moves", len(lines) - len(kept))
         body = cut + "\n" + "\n".join(kept)
     return header + body
 
@@ -1250,9 +1249,8 @@ def builder_summary(state: Any) -> str:
 def turn_builder(match: MatchRow, summary: str, more: int, full: bool) -> str:
     content = t("**Your turn in {title}** (only you see this). {summary}", title=title(match), summary=summary)
     if more:
-        # TRANSLATORS: the English says "actions" even for one; translate both forms properly.
         content += " " + tn(
-            "{count} more actions are not in the menus: type them with /move.",
+            "{count} more action is not in the menus: type it with /move.",
             "{count} more actions are not in the menus: type them with /move.",
             more,
         )
@@ -1479,8 +1477,7 @@ def server_settings(settings: GuildSettings, default_reminder_hours: float) -> s
     elif settings.days_per_move == 0:
         days = t("none")
     else:
-        # TRANSLATORS: the English says "days" even for one; translate both forms properly.
-        days = tn("{count} days per move", "{count} days per move", settings.days_per_move)
+        days = tn("{count} day per move", "{count} days per move", settings.days_per_move)
     hours = number(settings.reminder_hours or default_reminder_hours)
     if settings.clock is not None:
         days = t("a bank clock, {clock} (instead of days per move)", clock=clock_text(settings.clock))
@@ -1863,8 +1860,8 @@ def tournament_announcement(tournament: TournamentRow, now: float) -> str:
         rounds = tn("{count} round", "{count} rounds", tournament.rounds)
     if tournament.days_per_move is None:
         clock = t("no time limit")
-    else:  # English has always said "days" here, even for one
-        clock = tn("{count} days per move", "{count} days per move", tournament.days_per_move)
+    else:
+        clock = tn("{count} day per move", "{count} days per move", tournament.days_per_move)
     title_ = _standing_alone(tournament_title(tournament))
     lines = [
         t("🏆 **{title}** organized by <@{organizer}>", title=title_, organizer=tournament.organizer_id),
