@@ -583,12 +583,12 @@ def _named(entity: dict[str, Any], name: str, locale: str) -> bool:
 
 
 def _as_seen(entity: dict[str, Any], locale: str) -> dict[str, Any]:
-    seen: dict[str, Any] = {"name": _localized(entity, "name", locale)}
+    """A command, option or choice as a user of ``locale`` sees it: its name and description in their locale,
+    everything else (types, choices, autocomplete, bounds) as synced, without the localization tables."""
+    seen = {key: value for key, value in entity.items() if not key.endswith("_localizations") and key != "id"}
+    seen["name"] = _localized(entity, "name", locale)
     if "description" in entity:
         seen["description"] = _localized(entity, "description", locale)
-    for key in ("type", "value", "required"):
-        if key in entity:
-            seen[key] = entity[key]
     for key in ("options", "choices"):
         if entity.get(key):
             seen[key] = [_as_seen(child, locale) for child in entity[key]]

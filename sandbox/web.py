@@ -289,7 +289,7 @@ class WebFace:
             return web.json_response({"error": "Nothing to send."})
         if not text.startswith("/"):
             return await self._act(lambda: self.emu.user_message(user, channel, text))
-        commands = self.emu.commands(channel.guild_id)
+        commands = self.commands_of(user, channel, text)
 
         async def run() -> Any:
             parsed = parse(text, commands)
@@ -298,6 +298,17 @@ class WebFace:
 
         return await self._act(run)
 
+    def commands_of(self, user: User, channel: Channel, text: str) -> list[dict[str, Any]]:
+        """The commands as ``user``'s Discord shows them (amelie's in French); the English ones when the
+        typed command is one of those (Discord takes a command's default name from anyone)."""
+        seen = self.emu.command_list(user, channel)
+        typed = text[1:].split(" ", 1)[0] if text.startswith("/") else ""
+        if typed and not any(c["name"] == typed for c in seen):
+            english = self.emu.commands(channel.guild_id)
+            if any(c["name"] == typed for c in english):
+                return english
+        return seen
+
     def user_ids(self) -> dict[str, int]:
         return {u.name.lower(): u.id for u in self.humans()}
 
@@ -305,7 +316,7 @@ class WebFace:
         body, user = await self._body(request)
         channel = self._channel(body)
         text = str(body.get("text", ""))
-        commands = self.emu.commands(channel.guild_id)
+        commands = self.commands_of(user, channel, text)
         pending = suggest(text, commands, [u.name for u in self.humans()])
         if pending is None:
             return web.json_response({"title": None, "items": []})

@@ -19,7 +19,8 @@ from emulator.models import Attachment, Channel, Guild, Message, User
 
 GUILD_NAME = "Hexplay Sandbox"
 CHANNEL_NAME = "games"
-PLAYERS = ("alice", "bob", "carol")
+PLAYERS = ("alice", "bob", "carol", "amelie")
+LOCALES = {"amelie": "fr"}  # amelie's Discord speaks French: her answers, DMs and command names are French
 FORMAT = 1
 
 
@@ -89,7 +90,8 @@ class WorldFile:
             return False
         store = emu.store
         for raw in data["users"]:
-            user = User(id=int(raw["id"]), name=raw["name"], bot=raw["bot"], dms_open=raw["dms_open"])
+            locale = raw.get("locale", "en-US")  # a world saved before languages: Discord's default
+            user = User(int(raw["id"]), raw["name"], bot=raw["bot"], dms_open=raw["dms_open"], locale=locale)
             store.users[user.id] = user
         for raw in data["guilds"]:
             guild = Guild(
@@ -149,9 +151,9 @@ class WorldFile:
 
 
 def build(emu: DiscordEmulator, guilds: int = 1, shard_count: int = 1) -> None:
-    """The world of a first start: three players, then the servers (all members), each with #games."""
+    """The world of a first start: four players (one French), then the servers (all members), each with #games."""
     for name in PLAYERS:
-        emu.create_user(name)
+        emu.create_user(name, locale=LOCALES.get(name, "en-US"))
     add_guilds(emu, guilds, shard_count)
 
 
@@ -171,7 +173,7 @@ def add_guilds(emu: DiscordEmulator, guilds: int, shard_count: int = 1) -> int:
 
 
 def _user(user: User) -> dict[str, Any]:
-    return {"id": str(user.id), "name": user.name, "bot": user.bot, "dms_open": user.dms_open}
+    return {"id": str(user.id), "name": user.name, "bot": user.bot, "dms_open": user.dms_open, "locale": user.locale}
 
 
 def _guild(guild: Guild) -> dict[str, Any]:

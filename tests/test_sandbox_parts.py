@@ -127,6 +127,7 @@ async def test_the_world_is_saved_and_restored_with_the_same_ids(tmp_path):
         assert saved.load_into(again)
         assert again.bot.id == application_id
         assert [u.name for u in again.store.users.values() if not u.bot] == list(world.PLAYERS)
+        assert {u.name: u.locale for u in again.store.users.values()}["amelie"] == "fr"  # her Discord's language
         assert again.message(message.id).content == message.content
         assert again.message(message.id).pinged == [alice.id]
         assert [t.id for t in again.threads(games.id)] == [thread.id]
@@ -248,3 +249,31 @@ async def test_bad_requests_to_the_page_api_get_a_reason_not_a_crash(tmp_path):
             assert state["violations"] == 1
             debug = await (await client.get("/api/debug")).json()
             assert debug["violations"] == emu.violations and isinstance(debug["rate_limits"], list)
+
+
+async def test_the_sandbox_has_a_french_player_who_types_and_reads_french(tmp_path):
+    """amelie's Discord speaks French: the page offers her the French commands, she may type them (or the
+    English ones), and the bot answers her in French while the server's posts stay in its English."""
+    from aiohttp.test_utils import TestClient, TestServer
+
+    bot_world = await BotWorld(tmp_path / "hexplay.sqlite3", users=2).start()
+    try:
+        bot_world.add_user("amelie", locale=world.LOCALES["amelie"])
+        face = WebFace(bot_world.emu, ClockFile(tmp_path / "clock"))
+        channel = str(bot_world.channel.id)
+        async with TestClient(TestServer(face.app)) as client:
+            offered = await (await client.post("/api/suggest", json={"user": "amelie", "text": "/jo"})).json()
+            assert [item["text"] for item in offered["items"]] == ["/jouer "]
+            for typed in ("/plateau", "/board"):
+                sent = await client.post("/api/send", json={"user": "amelie", "channel": channel, "text": typed})
+                assert (await sent.json()).get("ok"), typed
+            answers = [m for m in bot_world.emu.messages(channel, include_ephemeral=True) if m.ephemeral]
+            assert [m.content.split(".")[0] for m in answers] == ["Vous n’avez aucune partie en cours ici"] * 2
+            lobby = await client.post(
+                "/api/send", json={"user": "amelie", "channel": channel, "text": "/jouer jeu:Bide adversaire:bob"}
+            )
+            assert (await lobby.json()).get("ok")
+            posted = bot_world.emu.messages(channel)[-1]  # the lobby: for the whole (English) server
+            assert [b["label"] for b in posted.buttons()][:2] == ["Accept", "Decline"]
+    finally:
+        await bot_world.stop()
