@@ -147,7 +147,7 @@ class SandboxRunner:
         if not resumed:
             world.build(self.emu, self.layout.guilds, shards)
             self.world_file.save(self.emu)
-        elif world.add_guilds(self.emu, self.layout.guilds, shards):
+        elif world.add_players(self.emu) + world.add_guilds(self.emu, self.layout.guilds, shards):
             self.world_file.save(self.emu)
         self.emu.observers.append(self._schedule_save)
         if self.layout.fleet:

@@ -152,9 +152,18 @@ class WorldFile:
 
 def build(emu: DiscordEmulator, guilds: int = 1, shard_count: int = 1) -> None:
     """The world of a first start: four players (one French), then the servers (all members), each with #games."""
-    for name in PLAYERS:
-        emu.create_user(name, locale=LOCALES.get(name, "en-US"))
+    add_players(emu)
     add_guilds(emu, guilds, shard_count)
+
+
+def add_players(emu: DiscordEmulator) -> int:
+    """The sandbox's players that a saved world lacks (amelie came with languages), members of every server;
+    how many were added."""
+    present = {user.name for user in emu.store.users.values()}
+    missing = [name for name in PLAYERS if name not in present]
+    for name in missing:
+        emu.create_user(name, locale=LOCALES.get(name, "en-US"))
+    return len(missing)
 
 
 def guild_name(index: int) -> str:

@@ -135,7 +135,20 @@ async def test_the_world_is_saved_and_restored_with_the_same_ids(tmp_path):
         assert [m.content for m in kept] == ["board"]
         assert kept[0].id == board.id and kept[0].attachments[0].data == picture.data
         assert kept[0].attachments[0].width == 30
+        assert world.add_players(again) == 0
     assert not world.WorldFile(tmp_path / "other.json").load_into(DiscordEmulator())
+
+
+async def test_a_world_saved_before_amelie_gets_her_in_every_server(tmp_path):
+    async with DiscordEmulator() as emu:
+        world.build(emu, guilds=2)
+        old = next(u for u in emu.store.users.values() if u.name == "amelie")
+        del emu.store.users[old.id]
+        for guild in emu.store.guilds.values():
+            guild.member_ids = [i for i in guild.member_ids if i != old.id]
+        assert world.add_players(emu) == 1
+        amelie = next(u for u in emu.store.users.values() if u.name == "amelie")
+        assert amelie.locale == "fr" and all(amelie.id in g.member_ids for g in emu.store.guilds.values())
 
 
 async def test_private_replies_and_dms_are_shown_to_their_user_only(tmp_path):
