@@ -94,12 +94,31 @@ def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
-def _and(names: Sequence[str]) -> str:
-    """``a and b and c``: names joined as a sentence joins them."""
-    joined = names[0]
-    for name in names[1:]:
-        joined = t("{first} and {last}", first=joined, last=name)
-    return joined
+def _joined(items: Sequence[str], pattern: Callable[[str, str], str]) -> str:
+    """Items joined pairwise by a translated pattern (``a or b or c``), as the English always joined them."""
+    if not items:
+        return ""
+    text = items[0]
+    for item in items[1:]:
+        text = pattern(text, item)
+    return text
+
+
+def _either(items: Sequence[str]) -> str:
+    return _joined(items, lambda first, last: t("{first} or {last}", first=first, last=last))
+
+
+def _both(items: Sequence[str]) -> str:
+    return _joined(items, lambda first, last: t("{first} and {last}", first=first, last=last))
+
+
+def _then(items: Sequence[str]) -> str:
+    return _joined(items, lambda first, last: t("{first}, then {last}", first=first, last=last))
+
+
+def _versus(items: Sequence[str]) -> str:
+    # TRANSLATORS: the players of a match, "alice (Red) vs bob (Blue)"
+    return _joined(items, lambda first, last: t("{first} vs {last}", first=first, last=last))
 
 
 def time_note(match: MatchRow, now: float, prefix: str = "") -> str:
@@ -726,7 +745,7 @@ def result_line(match: MatchRow, game: AnyGame) -> str:
         score_text = " (" + ", ".join(named) + ")"
     # TRANSLATORS: {scores} is empty or each player's score in brackets, " (alice 2, bob 1)"
     if len(winners) > 1:
-        return t("Game over: {winners} share the win{scores}.", winners=_and(winners), scores=score_text)
+        return t("Game over: {winners} share the win{scores}.", winners=_both(winners), scores=score_text)
     if winners:
         return t("Game over: {winner} wins{scores}.", winner=winners[0], scores=score_text)
     return t("Game over: a draw{scores}.", scores=score_text)
@@ -1337,16 +1356,8 @@ def deadline(job: DeadlineJob) -> str:
         "Your time in **{title}** runs out <t:{when}:R> ({left} left). Play with /move, or take a /vacation.",
         title=title(match),
         when=int(match.deadline_at),
-        left=_hours(job.left),
+        left=duration(job.left),
     )
-
-
-def _hours(seconds: float) -> str:
-    if seconds >= 48 * HOUR:
-        return tn("{count} day", "{count} days", round(seconds / DAY))
-    if seconds >= HOUR:
-        return t("{hours} h", hours=number(round(seconds / HOUR)))
-    return t("{minutes} min", minutes=number(max(1, int(seconds // 60))))
 
 
 def claim_label(claimants: int) -> str:
@@ -1748,33 +1759,6 @@ def tournament_title(tournament: TournamentRow) -> str:
 def _standing_alone(text: str) -> str:
     """A title as a heading: its first letter a capital (English titles start with the game's name already)."""
     return text[:1].upper() + text[1:]
-
-
-def _joined(items: Sequence[str], pattern: Callable[[str, str], str]) -> str:
-    """Items joined pairwise by a translated pattern (``a or b or c``), as the English always joined them."""
-    if not items:
-        return ""
-    text = items[0]
-    for item in items[1:]:
-        text = pattern(text, item)
-    return text
-
-
-def _either(items: Sequence[str]) -> str:
-    return _joined(items, lambda first, last: t("{first} or {last}", first=first, last=last))
-
-
-def _both(items: Sequence[str]) -> str:
-    return _joined(items, lambda first, last: t("{first} and {last}", first=first, last=last))
-
-
-def _then(items: Sequence[str]) -> str:
-    return _joined(items, lambda first, last: t("{first}, then {last}", first=first, last=last))
-
-
-def _versus(items: Sequence[str]) -> str:
-    # TRANSLATORS: the players of a match, "alice (Red) vs bob (Blue)"
-    return _joined(items, lambda first, last: t("{first} vs {last}", first=first, last=last))
 
 
 def _tournament_refusal(text: str) -> Callable[[dict[str, Any]], str]:

@@ -85,16 +85,18 @@ class Languages:
         self._guilds.pop(guild_id, None)
 
     async def _player(self, user_id: int) -> Stored:
-        cached = self._players.get(user_id)
-        if cached is not None and cached[0] > self.clock.now():
-            return cached[1]
-        return self._remember(self._players, user_id, await self.store.player_languages(user_id))
+        return self._fresh(self._players, user_id) or self._remember(
+            self._players, user_id, await self.store.player_languages(user_id)
+        )
 
     async def _guild(self, guild_id: int) -> Stored:
-        cached = self._guilds.get(guild_id)
-        if cached is not None and cached[0] > self.clock.now():
-            return cached[1]
-        return self._remember(self._guilds, guild_id, await self.store.guild_languages(guild_id))
+        return self._fresh(self._guilds, guild_id) or self._remember(
+            self._guilds, guild_id, await self.store.guild_languages(guild_id)
+        )
+
+    def _fresh(self, cache: dict[int, tuple[float, Stored]], key: int) -> Stored | None:
+        cached = cache.get(key)
+        return cached[1] if cached is not None and cached[0] > self.clock.now() else None
 
     def _remember(self, cache: dict[int, tuple[float, Stored]], key: int, value: Stored) -> Stored:
         cache[key] = (self.clock.now() + FRESH_FOR, value)
