@@ -86,3 +86,24 @@ async def test_an_unchanged_locale_is_not_written_again(service):
         await service.languages.interaction(ALICE, "fr", None, None)
     await service.languages.interaction(ALICE, "en-GB", None, None)
     assert [w[1] for w in writes] == ["fr", "en"]
+
+
+async def test_a_choice_racing_a_noted_locale_keeps_both(service):
+    """Two processes at once: one notes the person's Discord language, the other stores their choice; each
+    write touches its own column, so neither undoes the other, whatever the order (0-5 ms apart)."""
+    import asyncio
+
+    here, there = service.languages, LanguageService(service.store, service.clock)
+    for trial in range(20):
+        user = 500 + trial
+        gap = (trial % 6) / 1000
+
+        async def later(work):
+            await asyncio.sleep(gap)
+            return await work
+
+        noted = here.interaction(user, "fr" if trial % 2 else "en-US", GUILD, "fr")
+        chosen = there.choose(user, "en" if trial % 2 else "fr")
+        await asyncio.gather(*((noted, later(chosen)) if trial % 4 < 2 else (later(noted), chosen)))
+        stored = await service.store.player_languages(user)
+        assert stored == Languages("en" if trial % 2 else "fr", "fr" if trial % 2 else "en"), trial
