@@ -9,20 +9,17 @@ from their last interaction. No English word may appear where French is due.
 from __future__ import annotations
 
 import asyncio
-import re
 
 from i18n import speaking
 from tests.botworld import BotWorld
-from tests.test_service_texts import ENGLISH_ONLY
+from tests.test_service_texts import ENGLISH_ONLY, readable_words
 
 HOUR = 3600.0
-LEFT_OUT = r"`[^`]*`|<[^>]*>|\b\w+=[\w.]+|\bPlay Bai\b|\b(amelie|bruno|alice|bob|carol)\b|\b\w*\d\w*\b"
 
 
 def english_in(text: str) -> list[str]:
     """English words in a French text (code, mentions, times, numbers, names and game options left out)."""
-    text = re.sub(LEFT_OUT, " ", text)
-    return [w for w in re.findall(r"[A-Za-zÀ-ÿ]+", text) if w.lower() in ENGLISH_ONLY]
+    return [word for word in readable_words(text) if word.lower() in ENGLISH_ONLY]
 
 
 def button(message, label: str) -> dict:

@@ -49,6 +49,7 @@ ENGLISH_ONLY = frozenset(
         "reminders snoozed vacation until out over started nobody everyone only already cannot can there here",
     )
 )
+LEFT_OUT = r"`[^`]*`|<[^>]*>|\b\w+=[\w.]+|\bPlay Bai\b|\b(alice|bob|carol|dan|amelie|bruno)\b|\b\w*\d\w*\b"
 GUILD, OTHER_GUILD, CHANNEL = 9000, 9100, 9001
 ALICE, BOB, CAROL, DAN = (101, "alice"), (102, "bob"), (103, "carol"), (104, "dan")
 HOUR, DAY = 3600.0, 86400.0
@@ -320,8 +321,9 @@ async def test_in_french_what_players_read_matches_its_transcript_and_holds_no_e
 
 
 def readable_words(line: str) -> list[str]:
-    """The words of a line, leaving out code, mentions, times, names of games and people, and notation."""
-    line = re.sub(r"`[^`]*`|<[^>]*>|Play Bai|\b(alice|bob|carol|dan)\b|\b\w*\d\w*\b", " ", line)
+    """The words of a line, leaving out code, mentions, times, game options, names of games and people, and
+    notation."""
+    line = re.sub(LEFT_OUT, " ", line)
     return re.findall(r"[A-Za-zÀ-ÿ]+", line)
 
 

@@ -119,8 +119,7 @@ def rendered(catalog: Catalog) -> bytes:
 def merged(template: Catalog, language: str) -> Catalog:
     path = catalog_path(language)
     if path.exists():
-        with path.open("rb") as source:
-            catalog = read_po(source, locale=language, domain=DOMAIN)
+        catalog = _read(path, language)
     else:
         catalog = Catalog(locale=language, domain=DOMAIN, project="Hexplay", header_comment=f"# {HEADER}")
     catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
