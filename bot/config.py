@@ -104,6 +104,9 @@ def _database_url(name: str) -> str:
         raise SystemExit(
             f"{name} must start with postgresql:// (postgresql://user:password@host:port/dbname) or sqlite:///"
         )
+    if raw.startswith("sqlite:///") and not raw.removeprefix("sqlite:///").strip():
+        # SQLite would open a temporary database, and the working folder is not a database file
+        raise SystemExit(f"{name} sqlite:/// names no file: give its path, such as sqlite:///data/hexplay.sqlite3")
     return raw
 
 

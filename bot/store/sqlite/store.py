@@ -46,7 +46,7 @@ from ...domain.model import (
     ReviewRow,
     SeatRow,
 )
-from .files import _explain, _private_files
+from .files import _create_private, _explain, check_database_path, warn_if_shared
 from .integrity import IntegrityCheck
 from .migrations import MIGRATIONS
 from .rows import (
@@ -190,11 +190,15 @@ class SqliteStore(SqliteTournaments):
     async def open(cls, path: str | Path) -> SqliteStore:
         """Open (creating if needed) and check the database; StoreUnavailable says why it cannot be used.
 
-        The files are private (0600, a new folder 0700): they hold user ids and server data.
+        A path that is neither absent nor a SQLite database is refused before anything is created or changed.
+        The files it creates are private (0600, a new folder 0700): they hold user ids and server data.
         """
         path = Path(path)
         if str(path) != ":memory:":
-            _private_files(path)
+            if check_database_path(path):
+                _create_private(path)
+            else:
+                warn_if_shared(path)
         try:
             connection = await SqliteThread.connect(str(path))
         except sqlite3.Error as error:
@@ -217,8 +221,6 @@ class SqliteStore(SqliteTournaments):
         except sqlite3.Error as error:
             await connection.close()  # else its thread keeps the process alive
             raise StoreUnavailable(_explain(path, error)) from None
-        if str(path) != ":memory:":
-            _private_files(path)  # the -wal and -shm files now exist
         return store
 
     async def close(self) -> None:
