@@ -254,7 +254,8 @@ async def test_bad_requests_to_the_page_api_get_a_reason_not_a_crash(tmp_path):
                 assert response.status == status, (path, body, await response.text())
             response = await client.post("/api/press", json={"user": "alice", "message": "12", "custom_id": "a"})
             assert "does not exist" in (await response.json())["error"]
-            assert (await client.post("/api/send", data=b"{not json")).status == 400
+            malformed = await client.post("/api/send", data=b"{not json", headers={"Content-Type": "application/json"})
+            assert malformed.status == 400
             assert (await client.get("/nobody")).status == 404
             assert (await client.get("/", allow_redirects=False)).headers["Location"] == "/alice"
             emu.violations.append("POST /channels/1/messages: 50035 Invalid Form Body")
@@ -262,6 +263,43 @@ async def test_bad_requests_to_the_page_api_get_a_reason_not_a_crash(tmp_path):
             assert state["violations"] == 1
             debug = await (await client.get("/api/debug")).json()
             assert debug["violations"] == emu.violations and isinstance(debug["rate_limits"], list)
+
+
+async def test_only_the_sandboxs_own_page_on_this_machine_may_act_or_listen(tmp_path):
+    """Another site's page (a text/plain POST needs no CORS preflight) or a foreign Host (DNS rebinding:
+    evil.example resolving to 127.0.0.1) must not play as a sandbox user nor read its DMs."""
+    from aiohttp import WSServerHandshakeError
+    from aiohttp.test_utils import TestClient, TestServer
+
+    async with DiscordEmulator() as emu:
+        world.build(emu)
+        face = WebFace(emu, ClockFile(tmp_path / "clock"))
+        games = face.games_channel(face.guild_named(None))
+        async with TestClient(TestServer(face.app, host="127.0.0.1")) as client:
+            own = f"http://127.0.0.1:{client.port}"
+            body = b'{"user": "alice", "text": "sent by another site"}'
+            for headers, status in [
+                ({"Content-Type": "text/plain", "Origin": "http://evil.example"}, 403),
+                ({"Content-Type": "application/json", "Origin": "http://evil.example"}, 403),
+                ({"Content-Type": "application/json", "Origin": "null"}, 403),
+                ({"Content-Type": "text/plain"}, 415),
+                ({"Content-Type": "application/x-www-form-urlencoded", "Origin": own}, 415),
+                ({"Content-Type": "application/json", "Host": f"evil.example:{client.port}"}, 403),
+            ]:
+                response = await client.post("/api/send", data=body, headers=headers)
+                assert response.status == status, (headers, await response.text())
+            assert not emu.messages(games.id), "another site's request was acted on"
+            rebound = await client.get("/api/state?user=alice", headers={"Host": f"evil.example:{client.port}"})
+            assert rebound.status == 403
+            with pytest.raises(WSServerHandshakeError) as refused:
+                await client.ws_connect("/api/live?user=alice", headers={"Origin": "http://evil.example"})
+            assert refused.value.status == 403
+            for host in (f"localhost:{client.port}", f"[::1]:{client.port}", "127.0.0.1"):
+                assert (await client.get("/api/state?user=alice", headers={"Host": host})).status == 200, host
+            sent = await client.post("/api/send", json={"user": "alice", "text": "mine"}, headers={"Origin": own})
+            assert (await sent.json()).get("ok") and [m.content for m in emu.messages(games.id)] == ["mine"]
+            socket = await client.ws_connect("/api/live?user=alice", headers={"Origin": own})
+            await socket.close()
 
 
 async def test_the_sandbox_has_a_french_player_who_types_and_reads_french(tmp_path):
