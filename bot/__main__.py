@@ -30,6 +30,7 @@ Settings come from the environment or a .env file (see .env.example):
                                 (unset: Discord's recommended count, all in this process)
   HEXPLAY_METRICS_PORT          serve /healthz and Prometheus /metrics on this port, in the bot and in each
                                 worker (unset or 0: off)
+  HEXPLAY_METRICS_HOST          the address they listen on (default 127.0.0.1; 0.0.0.0 in a container)
   HEXPLAY_DEV_GUILD_IDS, HEXPLAY_REMINDER_HOURS, HEXPLAY_VACATION_DAYS, HEXPLAY_LOG_LEVEL, …: .env.example"""
 
 

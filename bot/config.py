@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 import re
@@ -79,6 +80,29 @@ def _port(name: str) -> int | None:
     if not _WHOLE.fullmatch(raw) or not 0 <= int(raw) <= 65535:
         raise SystemExit(f"{name} must be a port number from 1 to 65535 (0 or unset: off), not {_shown(raw)}")
     return int(raw) or None
+
+
+# A host name as DNS writes it (letters, digits, hyphens, dot-separated labels), or an IP address.
+_HOST_NAME = re.compile(
+    r"(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*",
+    re.ASCII,
+)
+
+
+def _host(name: str, default: str) -> str:
+    """An address to listen on: an IP address (0.0.0.0 for every interface, :: for IPv6) or a host name."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return str(ipaddress.ip_address(raw))
+    except ValueError:
+        pass
+    if not _HOST_NAME.fullmatch(raw) or raw.replace(".", "").isdigit():
+        raise SystemExit(
+            f"{name} must be an IP address (such as 127.0.0.1 or 0.0.0.0) or a host name, not {_shown(raw)}"
+        )
+    return raw
 
 
 def _ids(name: str) -> list[int]:
@@ -170,6 +194,8 @@ class Settings:
     # /healthz and /metrics of this process (bot or worker) on this port; None: not served (HEXPLAY_METRICS_PORT
     # unset or 0). Given here as 0 (tests), any free port, which the server tells.
     metrics_port: int | None = None
+    # where that server listens: this machine only unless told (a container's HEXPLAY_METRICS_HOST=0.0.0.0)
+    metrics_host: str = "127.0.0.1"
 
     def check_shards(self) -> None:
         """One clear line for a shard layout that cannot work (``python -m bot`` exits with it)."""
@@ -223,4 +249,5 @@ class Settings:
             # the floor: heartbeats go every half of it, and a search's process never holds them up
             worker_stale_seconds=_float("HEXPLAY_WORKER_STALE_SECONDS", 15.0, 1, 600, "seconds"),
             metrics_port=_port("HEXPLAY_METRICS_PORT"),
+            metrics_host=_host("HEXPLAY_METRICS_HOST", "127.0.0.1"),
         )
