@@ -7,7 +7,7 @@ import sys
 
 from . import redact
 from .config import TOKEN_HELP, Settings, load_dotenv
-from .domain.errors import CannotListen, StoreUnavailable, TokenRefused
+from .domain.errors import CannotListen, DiscordUnreachable, StoreUnavailable, TokenRefused
 
 USAGE = """usage: python -m bot                                run the bot
        python -m bot backup FILE                      copy the SQLite database to FILE, even while the bot runs
@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(run(settings))
     except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl-C, or SIGTERM (bot.runtime.run): a clean stop
         pass
-    except (StoreUnavailable, CannotListen) as error:  # one clear line, and exit so a supervisor can act
+    except (StoreUnavailable, CannotListen, DiscordUnreachable) as error:  # one clear line; a supervisor acts
         print(f"Hexplay cannot start: {error}.", file=sys.stderr)
         return 1
     except TokenRefused:  # a clear line, not a traceback
