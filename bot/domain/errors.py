@@ -32,6 +32,11 @@ class StorageFull(Exception):
     """The disk (or the database's size limit) is full: the change was rolled back, nothing of it is stored."""
 
 
+class StorageReadOnly(Exception):
+    """The database refuses writes (its file or folder became read-only): the change was rolled back, nothing
+    of it is stored."""
+
+
 class DamagedMatch(Exception):
     """Part of a match's stored data cannot be read; the match is set aside, nothing else is affected."""
 
