@@ -4,6 +4,7 @@ the clock file shared with the bot, and the web face's visibility rules."""
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -137,6 +138,50 @@ async def test_the_world_is_saved_and_restored_with_the_same_ids(tmp_path):
         assert kept[0].attachments[0].width == 30
         assert world.add_players(again) == 0
     assert not world.WorldFile(tmp_path / "other.json").load_into(DiscordEmulator())
+
+
+def _shared_with_others(root: Path) -> list[str]:
+    """Every path under ``root`` (itself included) that other users may read or enter."""
+    paths = [root, *root.rglob("*")]
+    return [f"{p} {stat.S_IMODE(p.stat().st_mode):o}" for p in paths if p.stat().st_mode & 0o077]
+
+
+async def test_the_sandbox_data_folder_and_everything_it_writes_are_private(tmp_path):
+    """The emulated Discord holds every player's DMs: a new data folder is 0700 and each file the sandbox
+    writes 0600 (its lock, the world and its attachments, the clock, the processes' logs), under any umask."""
+    import asyncio
+
+    from sandbox.fleet import ChildSpec, Fleet
+    from sandbox.runner import SandboxRunner
+
+    data = tmp_path / "data"
+    old_umask = os.umask(0o022)  # the usual one: files 0644 and folders 0755 unless the code says otherwise
+    try:
+        runner = SandboxRunner(data, 0)
+        runner._lock().close()
+        (data / "sandbox-discord.tmp").write_text("left by a sandbox that was killed")  # replaced, not reused
+        async with DiscordEmulator() as emu:
+            world.build(emu)
+            alice = next(u for u in emu.store.users.values() if u.name == "alice")
+            picture = emu.store.add_attachment("board.png", b"\x89PNG\r\n\x1a\n" + bytes(16))
+            emu.store.add_message(emu.dm_channel(alice), emu.bot, content="your turn", attachments=[picture])
+            runner.world_file.save(emu)
+        runner.clock.advance(3600)
+        child = ChildSpec("bot-0", "bot", ("-c", "print('a line')"), dict(os.environ))
+        fleet = Fleet([child], log_dir=data / "logs", echo=lambda name, line: None)
+        await fleet.start()
+        log = data / "logs" / "bot-0.log"
+        for _ in range(200):
+            if log.exists() and b"a line" in log.read_bytes():
+                break
+            await asyncio.sleep(0.05)
+        await fleet.stop()
+    finally:
+        os.umask(old_umask)
+    assert [p.name for p in (data / "sandbox-discord-files").iterdir()] == [str(picture.id)]
+    assert {p.name for p in data.iterdir()} >= {"sandbox.lock", "sandbox-discord.json", "sandbox.clock", "logs"}
+    assert b"a line" in log.read_bytes()
+    assert _shared_with_others(data) == []
 
 
 async def test_a_world_saved_before_amelie_gets_her_in_every_server(tmp_path):
