@@ -233,9 +233,9 @@ def test_a_bad_discord_url_or_an_unreachable_discord_stops_the_start_in_one_line
         "not 'not a url'"
     ], done.stderr
     # a closed port: nothing answers (WARNING: without discord.py's INFO line "logging in using static token")
-    done, seconds = run_bot(tmp_path, tmp_path / "db.sqlite3", HEXPLAY_LOG_LEVEL="WARNING")
+    done, _ = run_bot(tmp_path, tmp_path / "db.sqlite3", HEXPLAY_LOG_LEVEL="WARNING")
     lines = done.stderr.strip().splitlines()
-    assert done.returncode == 1 and seconds < 15 and len(lines) == 1, done.stderr
+    assert done.returncode == 1 and len(lines) == 1, done.stderr
     assert lines[0].startswith("Hexplay cannot start: cannot reach Discord at http://127.0.0.1:9/api/v10 (")
     assert "DISCORD_API_BASE_URL" in lines[0]
 

@@ -185,9 +185,9 @@ def test_a_folder_as_the_database_is_refused_and_left_as_it_was(tmp_path):
     (folder / "notes.txt").write_text("mine\n")
     folder.chmod(0o755)
     before = _snapshot(tmp_path, folder, folder / "notes.txt")
-    done, seconds = run_bot(tmp_path, folder)
+    done, _ = run_bot(tmp_path, folder)
     _refused(done, f"{folder} is a folder, not a SQLite database")
-    assert seconds < 15 and _snapshot(tmp_path, folder, folder / "notes.txt") == before
+    assert _snapshot(tmp_path, folder, folder / "notes.txt") == before
 
 
 def test_a_file_that_is_not_sqlite_is_refused_and_left_as_it_was(tmp_path):
@@ -204,9 +204,9 @@ def test_a_pipe_as_the_database_is_refused_and_left_as_it_was(tmp_path):
     pipe = tmp_path / "pipe"
     os.mkfifo(pipe, 0o644)
     before = _snapshot(tmp_path, pipe)
-    done, seconds = run_bot(tmp_path, pipe)
+    done, _ = run_bot(tmp_path, pipe)  # never opened: reading it would wait for a writer (run_bot's timeout)
     _refused(done, f"{pipe} is not a regular file")
-    assert seconds < 15 and _snapshot(tmp_path, pipe) == before
+    assert _snapshot(tmp_path, pipe) == before
 
 
 def test_a_sqlite_url_without_a_path_is_refused_and_the_working_folder_left_as_it_was(tmp_path):
