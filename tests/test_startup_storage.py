@@ -218,14 +218,21 @@ def test_a_sqlite_url_without_a_path_is_refused_and_the_working_folder_left_as_i
     assert _snapshot(tmp_path) == before
 
 
-def test_an_empty_file_the_bot_left_is_taken_as_a_new_database(tmp_path):
-    """A start killed between creating the file and SQLite's first write leaves it empty: SQLite reads
-    an empty file as an empty database, and so does the next start."""
-    from bot.store.sqlite import check_database_path
+async def test_an_empty_file_is_taken_as_a_new_database(tmp_path):
+    """A start killed between creating the file and SQLite's first write leaves it empty: SQLite reads an
+    empty file as an empty database, and so does the next start (its mode stays the owner's)."""
+    from bot.store.sqlite import SqliteStore, check_database_path
 
     db = tmp_path / "hexplay.sqlite3"
     os.close(os.open(db, os.O_CREAT | os.O_WRONLY, 0o600))
-    assert check_database_path(db) is False  # present, so not the bot's to create or give a mode
+    db.chmod(0o640)
+    assert check_database_path(db) is False  # present: neither refused nor the bot's to create
+    store = await SqliteStore.open(db)
+    try:
+        await store.set_preferences(1, 2, await store.get_preferences(1, 2))
+    finally:
+        await store.close()
+    assert db.read_bytes().startswith(b"SQLite format 3\x00") and stat.S_IMODE(db.stat().st_mode) == 0o640
 
 
 async def test_an_existing_database_keeps_its_mode_and_a_new_one_is_private(tmp_path, caplog):
