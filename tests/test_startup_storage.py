@@ -235,23 +235,6 @@ async def test_an_empty_file_is_taken_as_a_new_database(tmp_path):
     assert db.read_bytes().startswith(b"SQLite format 3\x00") and stat.S_IMODE(db.stat().st_mode) == 0o640
 
 
-async def test_an_existing_database_keeps_its_mode_and_a_new_one_is_private(tmp_path, caplog):
-    from bot.store.sqlite import SqliteStore
-
-    new = tmp_path / "new" / "hexplay.sqlite3"
-    store = await SqliteStore.open(new)
-    await store.close()
-    assert stat.S_IMODE(new.stat().st_mode) == 0o600 and stat.S_IMODE(new.parent.stat().st_mode) == 0o700
-    shared = tmp_path / "shared.sqlite3"
-    shared.write_bytes(new.read_bytes())
-    shared.chmod(0o644)  # the operator's own file (a restored backup): not the bot's to change
-    with caplog.at_level("WARNING"):
-        store = await SqliteStore.open(shared)
-        await store.close()
-    assert stat.S_IMODE(shared.stat().st_mode) == 0o644
-    assert any("can be read by other users" in r.getMessage() and str(shared) in r.getMessage() for r in caplog.records)
-
-
 # A start with the setting naming a system path runs under an audit hook that ends the process before any
 # change outside its own temporary folder (a mode, a folder, a file opened for writing, a SQLite connection),
 # so this test can never change the machine it runs on, whatever the code under test does.

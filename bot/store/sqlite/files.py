@@ -182,7 +182,7 @@ def backup(database: str | Path, target: str | Path) -> int:
     return target.stat().st_size
 
 
-def _explain(path: Path, error: sqlite3.Error) -> str:
+def _explain(path: Path, error: Exception) -> str:
     text = str(error)
     if "not a database" in text or "malformed" in text or "corrupt" in text:
         return f"{path} is not a SQLite database or is damaged: restore a backup or move it away, then start again"

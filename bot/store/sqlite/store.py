@@ -230,7 +230,7 @@ class SqliteStore(SqliteTournaments):
             await store._migrate()
             async with store.transaction() as db:  # a read-only file fails here, not at the first move
                 await db.execute(f"PRAGMA user_version = {await _user_version(db)}")
-        except sqlite3.Error as error:
+        except (sqlite3.Error, StorageReadOnly) as error:
             await connection.close()  # else its thread keeps the process alive
             raise StoreUnavailable(_explain(path, error)) from None
         return store
