@@ -357,8 +357,7 @@ async def test_a_database_that_fails_its_integrity_check_is_refused(tmp_path):
     with pytest.raises(StoreUnavailable) as refused:
         await SqliteStore.open(path)
     assert str(refused.value) == (
-        f"{path} is not a SQLite database or is damaged (it does not begin as one), so Hexplay left it as it was: "
-        "set HEXPLAY_DB_PATH to the bot's database, or restore a backup of it"
+        f"{path} is not a SQLite database or is damaged: restore a backup or move it away, then start again"
     )
 
 
