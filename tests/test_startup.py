@@ -176,16 +176,23 @@ def test_good_settings_are_kept(monkeypatch):
     assert settings.computer_processes == 2
 
 
-@pytest.mark.parametrize("value", ["verbose", "10", "debug2", "INFO,DEBUG", "warn ing", "²"])
-def test_a_log_level_that_is_not_one_is_refused_in_one_line(monkeypatch, value):
-    monkeypatch.setenv("HEXPLAY_LOG_LEVEL", value)
+def _refusal(monkeypatch, name: str, value: str) -> str:
+    """The one line ``Settings.from_env`` stops with when ``name`` is ``value``."""
+    monkeypatch.setenv(name, value)
     with pytest.raises(SystemExit) as refused:
         Settings.from_env()
     message = str(refused.value)
+    assert message.startswith(name) and "\n" not in message and len(message) < 300, message
+    return message
+
+
+@pytest.mark.parametrize("value", ["verbose", "10", "debug2", "INFO,DEBUG", "warn ing", "²"])
+def test_a_log_level_that_is_not_one_is_refused_in_one_line(monkeypatch, value):
+    message = _refusal(monkeypatch, "HEXPLAY_LOG_LEVEL", value)
     assert (
-        message.startswith("HEXPLAY_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL") and "\n" not in message
+        message.startswith("HEXPLAY_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
+        and repr(value) in message
     )
-    assert repr(value) in message
 
 
 @pytest.mark.parametrize(("value", "level"), [("", "INFO"), (" debug ", "DEBUG"), ("Warning", "WARNING")])
@@ -209,11 +216,8 @@ def test_log_levels_are_read_in_any_case(monkeypatch, value, level):
     ],
 )
 def test_a_discord_url_that_cannot_be_one_is_refused_in_one_line(monkeypatch, name, value):
-    monkeypatch.setenv(name, value)
-    with pytest.raises(SystemExit) as refused:
-        Settings.from_env()
-    message = str(refused.value)
-    assert message.startswith(f"{name} must be a ") and repr(value) in message and "\n" not in message, message
+    message = _refusal(monkeypatch, name, value)
+    assert message.startswith(f"{name} must be a ") and repr(value) in message, message
 
 
 def test_discord_urls_as_the_emulator_and_a_proxy_give_them_are_kept(monkeypatch):
@@ -241,12 +245,7 @@ def test_a_bad_discord_url_or_an_unreachable_discord_stops_the_start_in_one_line
 
 
 def _offset_file_refusal(monkeypatch, path: Path) -> str:
-    monkeypatch.setenv("HEXPLAY_CLOCK_OFFSET_FILE", str(path))
-    with pytest.raises(SystemExit) as refused:
-        Settings.from_env()
-    message = str(refused.value)
-    assert message.startswith("HEXPLAY_CLOCK_OFFSET_FILE") and "\n" not in message and len(message) < 300, message
-    return message
+    return _refusal(monkeypatch, "HEXPLAY_CLOCK_OFFSET_FILE", str(path))
 
 
 @pytest.mark.parametrize("content", ["soon", "-5", "nan", "inf", "1e400", "4e9", "12 h", "١٢", "9" * 100])
