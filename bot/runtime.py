@@ -138,13 +138,13 @@ def build_bot(
         listen = {STORED: relay.stored, HINTS: jobs.hint_answered}
         duties += [relay, Notices(settings.database, listen, on_reconnect=relay.look_soon)]
     if settings.metrics_port is not None:
-        duties.append(observed(bot, store, metrics, jobs, settings.metrics_port))
+        duties.append(observed(bot, store, metrics, jobs, settings.metrics_port, settings.metrics_host))
     bot.serve(chat, cogs, items, reminders.ReminderLoop(bot, chat, tell_paused=chat.opening.tell_paused), duties)
     return bot
 
 
 def observed(
-    bot: HexplayBot, store: Store, metrics: BotMetrics, jobs: queue.JobQueue | None, port: int
+    bot: HexplayBot, store: Store, metrics: BotMetrics, jobs: queue.JobQueue | None, port: int, host: str
 ) -> MetricsServer:
     """The bot's /healthz (every shard connected, the database answering) and /metrics (its registry, with
     the gateway's latency per shard and, on PostgreSQL, the queue's depth read at each scrape)."""
@@ -160,7 +160,7 @@ def observed(
 
         refreshers.append(depth)
     checks = [health.known(bot.gateway_problem), health.database(store.ping)]
-    return MetricsServer(port, metrics.registry, checks, refreshers, role="bot")
+    return MetricsServer(port, metrics.registry, checks, refreshers, role="bot", host=host)
 
 
 def metrics_server(bot: HexplayBot) -> MetricsServer | None:

@@ -28,6 +28,8 @@ from typing import Any, BinaryIO
 
 from emulator import DiscordEmulator
 
+from .private import open_private, private_folder
+
 RESTART_DELAY = 1.0  # seconds before a child that ran long enough is started again
 STEADY_RUN = 10.0  # a run this long resets the back-off
 MAX_RESTART_DELAY = 30.0
@@ -111,7 +113,7 @@ class Fleet:
     async def start(self) -> None:
         """Start every child (all at once, as compose does) and supervise them until :meth:`stop`."""
         if self.log_dir is not None:
-            self.log_dir.mkdir(parents=True, exist_ok=True)
+            private_folder(self.log_dir)
         for child in self.children:
             await self._launch(child)
         self._tasks = [asyncio.create_task(self._supervise(child)) for child in self.children]
@@ -157,7 +159,7 @@ class Fleet:
         assert process.stdout is not None
         log: BinaryIO | None = None
         if self.log_dir is not None:
-            log = open(self.log_dir / f"{child.spec.name}.log", "ab")  # noqa: SIM115 (closed below)
+            log = open_private(self.log_dir / f"{child.spec.name}.log", "ab")  # closed below
             log.write(f"--- pid {process.pid} started {time.strftime('%H:%M:%S')}\n".encode())
         loud = True  # lines before any log line (a one-line refusal on stderr) are shown
         try:

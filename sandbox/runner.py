@@ -20,7 +20,7 @@ import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO
 
 from aiohttp import web
 
@@ -31,6 +31,7 @@ from . import world
 from .botprocess import BotProcess
 from .clockfile import ClockFile
 from .fleet import Fleet, layout
+from .private import open_private, private_folder
 from .web import WebFace
 
 log = logging.getLogger(__name__)
@@ -110,10 +111,12 @@ class SandboxRunner:
         except OSError:
             log.exception("could not save the sandbox world")
 
-    def _lock(self) -> TextIO:
-        """One sandbox per data folder: two would each overwrite the other's world."""
+    def _lock(self) -> BinaryIO:
+        """One sandbox per data folder (created private: it holds every player's DMs): two would each
+        overwrite the other's world."""
+        private_folder(self.data)
         # Not a with-block: the file stays open while the sandbox runs, since closing it drops the lock.
-        lock = open(self.data / "sandbox.lock", "w")  # noqa: SIM115
+        lock = open_private(self.data / "sandbox.lock", "wb")
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -126,7 +129,6 @@ class SandboxRunner:
 
     async def run(self) -> int:
         logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-        self.data.mkdir(parents=True, exist_ok=True)
         lock = self._lock()
         try:
             return await self._run()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -33,6 +34,7 @@ AUTOCOMPLETE_TIMEOUT = 3.0
 PROCESS_WATCH_SECONDS = 0.5  # how often the processes' state is compared with what the pages were sent
 
 Processes = Callable[[], list[dict[str, Any]]]
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 class Client:
@@ -62,7 +64,7 @@ class WebFace:
         self._channels_seen = ""
         self._violations_seen = 0
         emu.observers.append(self._on_change)
-        self.app = web.Application()
+        self.app = web.Application(middlewares=[only_this_machine])
         routes = [
             web.get("/", self.index),
             web.get("/api/state", self.state),
@@ -382,6 +384,39 @@ class WebFace:
         for client in self.clients:
             self._push(client, {"type": "clock", "offset": offset})
         return web.json_response({"ok": True, "offset": offset})
+
+
+@web.middleware
+async def only_this_machine(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Only this machine's own page may act: the page plays as any sandbox user and shows every DM.
+
+    A loopback ``Host`` (DNS rebinding sends another name to 127.0.0.1), no foreign ``Origin`` (a page of
+    another site; a websocket's handshake carries one too), and actions in JSON: a ``text/plain`` POST is
+    one any web page may send without asking, a JSON one needs a CORS preflight this server never grants.
+    """
+    if not _loopback(request.host):
+        raise web.HTTPForbidden(text="the sandbox answers only to http://127.0.0.1 (or localhost)")
+    origin = request.headers.get("Origin")
+    if origin is not None and origin != f"{request.scheme}://{request.host}":
+        raise web.HTTPForbidden(text="the sandbox acts only for its own page, not for another site's")
+    if request.method == "POST" and request.content_type != "application/json":
+        raise web.HTTPUnsupportedMediaType(text="send the action as JSON (Content-Type: application/json)")
+    return await handler(request)
+
+
+def _loopback(host: str) -> bool:
+    """``127.0.0.1:8765``, ``localhost``, ``[::1]:8765`` and the like: a name of this machine only."""
+    name = host.lower()
+    if name.startswith("["):
+        name = name[1 : name.find("]")]
+    elif name.count(":") == 1:
+        name = name.split(":")[0]
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
 
 
 def _plain(reason: str) -> str:

@@ -7,6 +7,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+import aiohttp
 import discord
 import yarl
 from discord.ext import commands
@@ -14,7 +15,7 @@ from discord.ext import commands
 from i18n import LANGUAGES, translations
 
 from ..config import Settings
-from ..domain.errors import TokenRefused
+from ..domain.errors import DiscordUnreachable, TokenRefused
 from . import texts
 from .announce import TASK_PREFIX
 from .common import HexplayTree
@@ -44,6 +45,15 @@ HANDLER_TASKS = (
 discord.VoiceClient.warn_nacl = False
 if hasattr(discord.VoiceClient, "warn_dave"):
     discord.VoiceClient.warn_dave = False
+
+
+def _why(error: Exception) -> str:
+    """A connection failure's reason in a few words (aiohttp's own text repeats the host and the TLS mode)."""
+    if isinstance(error, aiohttp.ClientConnectorError):
+        return error.os_error.strerror or str(error.os_error)
+    if isinstance(error, discord.HTTPException):
+        return f"it answered {error.status}"
+    return str(error) or type(error).__name__
 
 
 def point_client_at(api_base_url: str, gateway_url: str) -> None:
@@ -254,6 +264,11 @@ class HexplayBot(commands.AutoShardedBot):
             await super().login(token)
         except discord.LoginFailure:  # said to the operator in one line by python -m bot
             raise TokenRefused from None
+        except (aiohttp.ClientConnectionError, discord.DiscordServerError) as error:  # one line, not a traceback
+            raise DiscordUnreachable(
+                f"cannot reach Discord at {discord.http.Route.BASE} ({_why(error)}): check this machine's network"
+                + (", or DISCORD_API_BASE_URL" if self.settings.api_base_url else "")
+            ) from None
 
     def connected_line(self) -> str:
         """One line for the operator: who, where, how commands were synced, and the invite link."""

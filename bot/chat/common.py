@@ -11,7 +11,7 @@ import discord
 
 from i18n import use
 
-from ..domain.errors import DamagedMatch, Refusal, StorageDown, StorageFull
+from ..domain.errors import DamagedMatch, Refusal, StorageDown, StorageFull, StorageReadOnly
 from . import texts
 from .markup import fit
 from .speech import listen
@@ -75,6 +75,9 @@ async def explain(interaction: discord.Interaction, error: BaseException) -> Non
     elif isinstance(error, StorageFull):
         log.error("a write failed: the bot's disk is full")
         await reply_error(interaction, texts.disk_full_after())
+    elif isinstance(error, StorageReadOnly):  # refused as a whole: nothing of it can have been stored
+        log.error("a write failed: the database is read-only (%s)", error)
+        await reply_error(interaction, texts.read_only_database())
     elif isinstance(error, StorageDown):
         log.error("the database did not answer: %s", error)
         await reply_error(interaction, texts.storage_down_after())

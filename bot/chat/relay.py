@@ -94,7 +94,13 @@ class BoardRelay:
         # named with the announcer's prefix: the client's clean stop waits for these posts too
         task = asyncio.create_task(work, name=name)
         self._posting.add(task)
-        task.add_done_callback(self._posting.discard)
+        task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Task[object]) -> None:
+        """A post or look that failed is said here, once (a later look posts its board), not left to asyncio."""
+        self._posting.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("%s failed; a later look posts its board", task.get_name(), exc_info=task.exception())
 
     async def stop(self, grace: float) -> None:
         """No new posts; those in flight finish (bounded)."""

@@ -2477,3 +2477,14 @@ REFUSALS["unknown_language"] = lambda f: t(
     language=quoted(str(f["language"]), 20),
     known=", ".join(language_name(code) for code in f["known"]),
 )
+
+
+# -- a database that refuses writes (issue 34, rel-config) -------------------------------------------------
+
+
+def read_only_database() -> str:
+    """A write SQLite refused as a whole (the file became read-only): nothing of the request was stored."""
+    return t(
+        "Nothing was saved: the bot's database is read-only right now. Its operator has been told (see the log); "
+        "try again later."
+    )

@@ -11,6 +11,10 @@ class TokenRefused(Exception):
     """Discord refused the bot's token at login: the operator must set a valid one."""
 
 
+class DiscordUnreachable(Exception):
+    """Discord's API could not be reached at start (the network, or DISCORD_API_BASE_URL): one line."""
+
+
 class CannotListen(Exception):
     """The health and metrics port (HEXPLAY_METRICS_PORT) cannot be listened on: said in one line at start."""
 
@@ -26,6 +30,11 @@ class StorageDown(Exception):
 
 class StorageFull(Exception):
     """The disk (or the database's size limit) is full: the change was rolled back, nothing of it is stored."""
+
+
+class StorageReadOnly(Exception):
+    """The database refuses writes (its file or folder became read-only): the change was rolled back, nothing
+    of it is stored."""
 
 
 class DamagedMatch(Exception):

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ...domain.bank import BankClock
-from ...domain.errors import StorageFull, StoreUnavailable, VersionConflict
+from ...domain.errors import StorageFull, StorageReadOnly, StoreUnavailable, VersionConflict
 from ...domain.model import (
     ChallengeCaps,
     ChallengeRefusal,
@@ -46,7 +46,7 @@ from ...domain.model import (
     ReviewRow,
     SeatRow,
 )
-from .files import _explain, _private_files
+from .files import _create_private, _explain, check_database_path, warn_if_shared
 from .integrity import IntegrityCheck
 from .migrations import MIGRATIONS
 from .rows import (
@@ -68,6 +68,11 @@ def _full(error: sqlite3.Error) -> bool:
     return getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
 
 
+def _read_only(error: sqlite3.Error) -> bool:
+    """SQLITE_READONLY or one of its extended codes: SQLite refused the write as a whole, nothing of it is stored."""
+    return (getattr(error, "sqlite_errorcode", None) or 0) & 0xFF == sqlite3.SQLITE_READONLY
+
+
 T = TypeVar("T")
 
 _BUMP_VERSION = "UPDATE matches SET version = version + 1, updated_at = ? WHERE id = ? AND version = ? AND status = ?"
@@ -75,7 +80,12 @@ _BUMP_VERSION = "UPDATE matches SET version = version + 1, updated_at = ? WHERE 
 
 def _in_transaction(conn: sqlite3.Connection, work: Callable[..., T], *args: Any) -> T:
     """``work(conn, *args)`` in one transaction: committed if it returns, rolled back if it raises."""
-    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("BEGIN IMMEDIATE")  # a database that refuses writes refuses this already
+    except sqlite3.Error as error:
+        if _read_only(error):
+            raise StorageReadOnly(str(error)) from None
+        raise
     try:
         result = work(conn, *args)
         conn.execute("COMMIT")
@@ -84,6 +94,8 @@ def _in_transaction(conn: sqlite3.Connection, work: Callable[..., T], *args: Any
             conn.execute("ROLLBACK")
         if isinstance(error, sqlite3.Error) and _full(error):
             raise StorageFull(str(error)) from None
+        if isinstance(error, sqlite3.Error) and _read_only(error):
+            raise StorageReadOnly(str(error)) from None
         raise
     return result
 
@@ -190,11 +202,15 @@ class SqliteStore(SqliteTournaments):
     async def open(cls, path: str | Path) -> SqliteStore:
         """Open (creating if needed) and check the database; StoreUnavailable says why it cannot be used.
 
-        The files are private (0600, a new folder 0700): they hold user ids and server data.
+        A path that is neither absent nor a SQLite database is refused before anything is created or changed.
+        The files it creates are private (0600, a new folder 0700): they hold user ids and server data.
         """
         path = Path(path)
         if str(path) != ":memory:":
-            _private_files(path)
+            if check_database_path(path):
+                _create_private(path)
+            else:
+                warn_if_shared(path)
         try:
             connection = await SqliteThread.connect(str(path))
         except sqlite3.Error as error:
@@ -214,11 +230,9 @@ class SqliteStore(SqliteTournaments):
             await store._migrate()
             async with store.transaction() as db:  # a read-only file fails here, not at the first move
                 await db.execute(f"PRAGMA user_version = {await _user_version(db)}")
-        except sqlite3.Error as error:
+        except (sqlite3.Error, StorageReadOnly) as error:
             await connection.close()  # else its thread keeps the process alive
             raise StoreUnavailable(_explain(path, error)) from None
-        if str(path) != ":memory:":
-            _private_files(path)  # the -wal and -shm files now exist
         return store
 
     async def close(self) -> None:
@@ -315,8 +329,8 @@ class SqliteStore(SqliteTournaments):
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[SqliteThread]:
         async with self._holding():
-            await self._db.execute("BEGIN IMMEDIATE")
             try:
+                await self._db.execute("BEGIN IMMEDIATE")  # a database that refuses writes refuses this already
                 try:
                     yield self._db
                 except BaseException:
@@ -330,6 +344,8 @@ class SqliteStore(SqliteTournaments):
                     if self._db.in_transaction:
                         await self._db.execute("ROLLBACK")
                     raise StorageFull(str(error)) from None
+                if _read_only(error):
+                    raise StorageReadOnly(str(error)) from None
                 raise
 
     # -- post-game reviews ---------------------------------------------------------
