@@ -6,8 +6,8 @@
 import { marker, node } from "./shapes.js";
 
 const LABEL_MIN_PIXELS = 10; // the smallest text that reads on a phone
-const LABEL_ROOM = 0.92; // of a cell's width a name may take
-const CHAR_WIDTH = 0.6; // a character's width per unit of font size (DejaVu Sans, digits and lower case)
+const LABEL_ROOM = 0.84; // of a cell's width (1 unit) a name may take
+const CHAR_WIDTH = 0.62; // a character's width per unit of font size (DejaVu Sans digits and lower case)
 const LAYERS = ["areas", "lines", "cells", "highlights", "labels", "marks", "pieces"];
 
 const points = (list) => list.map(([x, y]) => `${x},${y}`).join(" ");

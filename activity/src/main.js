@@ -17,11 +17,11 @@ speak(navigator.language);
 const api = new Api();
 const board = new BoardView($("#content"));
 const zoom = new ZoomView($("#board"), $("#content"), {
-  onTap: (target) => tapped(target),
+  onTap: (target, event) => tapped(target, event),
   onZoom: (scale) => board.zoomed(scale),
 });
 // view: the view drawn; latest: the match's latest view (the one played on); ply: the history step shown
-const page = { sdk: null, me: null, view: null, latest: null, ply: null, locked: false, drawn: 0 };
+const page = { sdk: null, me: null, view: null, latest: null, ply: null, locked: false, drawn: 0, taps: [] };
 const turn = new TurnBuilder({
   api,
   board,
@@ -238,12 +238,13 @@ function confirmed(question) {
 
 // ------------------------------------------------------------------ taps and changes
 
-function tapped(target) {
-  mark("tap");
+function tapped(target, event) {
   if (page.locked || page.ply !== null) return;
   const cell = BoardView.cellOf(target);
-  if (cell) turn.tap(cell);
-  mark("tap-answered");
+  if (!cell || !turn.tap(cell)) return;
+  // How long the tap took to show on the screen: from the input event to the frame after it was handled.
+  const started = event.timeStamp;
+  requestAnimationFrame(() => setTimeout(() => page.taps.push(performance.now() - started), 0));
 }
 
 /** A change notice: fetch the latest view unless that version is the one drawn. */
