@@ -70,6 +70,8 @@ def scene(game, names: Sequence[str], last_events: Sequence[Event]) -> Scene:
             )
     if not any(e.kind == "set" for e in last_events):  # after a goal the field is set up again: words only
         for number, e in enumerate(pic.trace_actions(last_events), start=1):
+            if e.src is None or e.dst is None:
+                continue  # (steps, jumps and passes name both their cells)
             a, b = UNIT.centre(board.cells[board.parse(e.src)]), UNIT.centre(board.cells[board.parse(e.dst)])
             ux, uy = unit_vector(a, b)
             start, end = (0.15, 0.6) if e.kind == "move" else (0.6, 0.6)
