@@ -21,11 +21,19 @@ const zoom = new ZoomView($("#board"), $("#content"), {
   onZoom: (scale) => board.zoomed(scale),
 });
 // view: the view drawn; latest: the match's latest view (the one played on); ply: the history step shown
-const page = { sdk: null, me: null, view: null, latest: null, ply: null, locked: false, drawn: 0, taps: [] };
+const page = { sdk: null, me: null, view: null, latest: null, ply: null, locked: false, drawn: 0 };
+// When things reached the screen, for the benchmark (benchmarks/bench_activity.py): the first board's paint
+// (ms since the epoch, to compare with the parent's opening), each tap's and each tap's preview (ms after it).
+const seen = { firstPaint: 0, taps: [], previews: [], tapAt: 0 };
 const turn = new TurnBuilder({
   api,
   board,
-  onPreview: (preview) => drawScene(preview || page.latest, true),
+  onPreview: (preview) => {
+    drawScene(preview || page.latest, true);
+    const tappedAt = seen.tapAt; // the tap that asked for this position (not an Undo or a Clear)
+    seen.tapAt = 0;
+    if (tappedAt) afterPaint((now) => seen.previews.push(now - tappedAt));
+  },
   onPlayed: (answer) => (answer.view ? showView(answer.view) : refresh()),
   onRefused: (error) => failed(error),
 });
@@ -33,10 +41,15 @@ const live = new Live(api, {
   onVersion: (version) => changed(version),
   onRefused: (code) => (code === "reopen" ? lockOut() : live.stop()),
 });
-window.hexplay = { page, turn, zoom, board }; // what is shown, for the browser tests and the benchmark
+window.hexplay = { page, turn, zoom, board, api, seen }; // what is shown, for the browser tests and the benchmark
 
 function mark(name) {
   performance.mark(`hexplay:${name}`);
+}
+
+/** Call ``then(performance.now())`` once what was just drawn is on the screen (the frame after it). */
+function afterPaint(then) {
+  requestAnimationFrame(() => setTimeout(() => then(performance.now()), 0));
 }
 
 function message(text) {
@@ -143,6 +156,7 @@ function showView(view) {
   live.watch(view.match.id, view.match.version);
   page.drawn += 1;
   mark(first ? "first-board" : "board");
+  if (page.drawn === 1) afterPaint((now) => (seen.firstPaint = performance.timeOrigin + now));
 }
 
 function showHistory() {
@@ -244,7 +258,8 @@ function tapped(target, event) {
   if (!cell || !turn.tap(cell)) return;
   // How long the tap took to show on the screen: from the input event to the frame after it was handled.
   const started = event.timeStamp;
-  requestAnimationFrame(() => setTimeout(() => page.taps.push(performance.now() - started), 0));
+  seen.tapAt = started;
+  afterPaint((now) => seen.taps.push(now - started));
 }
 
 /** A change notice: fetch the latest view unless that version is the one drawn. */

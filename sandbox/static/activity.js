@@ -57,6 +57,7 @@ const ActivityHost = (() => {
     }
 
     open(panel) {
+      this.openedAt = performance.timeOrigin + performance.now(); // ms since the epoch, for the benchmark
       window.addEventListener("message", this.onMessage);
       this.iframe = document.createElement("iframe");
       this.iframe.id = "activity-frame";
