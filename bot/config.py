@@ -93,6 +93,31 @@ def _ids(name: str) -> list[int]:
     return ids
 
 
+_HOST = re.compile(r"[A-Za-z0-9.:\[\]-]{1,253}", re.ASCII)  # a name, an IPv4 or an IPv6 address (no scheme or path)
+
+
+def _host(name: str, default: str) -> str:
+    """An address to listen on: a host name or an IP address, nothing else."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    if not _HOST.fullmatch(raw):
+        raise SystemExit(
+            f"{name} must be a host name or an IP address to listen on (e.g. 127.0.0.1), not {_shown(raw)}"
+        )
+    return raw
+
+
+def _secret(name: str) -> str:
+    """A credential: printable ASCII without spaces; never echoed in a refusal."""
+    raw = os.environ.get(name, "").strip()
+    if raw and (len(raw) > 256 or not all(33 <= ord(c) < 127 for c in raw)):
+        raise SystemExit(
+            f"{name} must be the secret as the developer portal shows it (no spaces, at most 256 characters)"
+        )
+    return raw
+
+
 _DATABASE_SCHEMES = ("postgresql://", "postgres://", "sqlite:///")
 _SWITCHES = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
 
@@ -167,6 +192,20 @@ class Settings:
     # /healthz and /metrics of this process (bot or worker) on this port; None: not served (HEXPLAY_METRICS_PORT
     # unset or 0). Given here as 0 (tests), any free port, which the server tells.
     metrics_port: int | None = None
+    # -- the Activity (issue 35, docs/activity.md): its web server in the bot process ---------------------------
+    activity_port: int | None = None  # HEXPLAY_ACTIVITY_PORT; None: no Activity (0 given here: any free port)
+    activity_host: str = "127.0.0.1"  # loopback: a TLS reverse proxy in front, Discord's URL mapping to it
+    # the application's OAuth2 client secret (DISCORD_CLIENT_SECRET): exchanges the page's codes; never sent out
+    client_secret: str = field(default="", repr=False)
+    activity_page: str = ""  # the built page's folder (HEXPLAY_ACTIVITY_PAGE; empty: activity/dist of the checkout)
+
+    def check_activity(self) -> None:
+        """One clear line for an Activity that cannot work (``python -m bot`` exits with it)."""
+        if self.activity_port is not None and not self.client_secret:
+            raise SystemExit(
+                "HEXPLAY_ACTIVITY_PORT needs DISCORD_CLIENT_SECRET, the application's OAuth2 client secret "
+                "(developer portal → OAuth2 → Client Secret): the Activity's server exchanges the page's codes with it"
+            )
 
     def check_shards(self) -> None:
         """One clear line for a shard layout that cannot work (``python -m bot`` exits with it)."""
@@ -220,4 +259,8 @@ class Settings:
             # the floor: heartbeats go every half of it, and a search's process never holds them up
             worker_stale_seconds=_float("HEXPLAY_WORKER_STALE_SECONDS", 15.0, 1, 600, "seconds"),
             metrics_port=_port("HEXPLAY_METRICS_PORT"),
+            activity_port=_port("HEXPLAY_ACTIVITY_PORT"),
+            activity_host=_host("HEXPLAY_ACTIVITY_HOST", "127.0.0.1"),
+            client_secret=_secret("DISCORD_CLIENT_SECRET"),
+            activity_page=os.environ.get("HEXPLAY_ACTIVITY_PAGE", "").strip(),
         )

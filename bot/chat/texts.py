@@ -2477,3 +2477,10 @@ REFUSALS["unknown_language"] = lambda f: t(
     language=quoted(str(f["language"]), 20),
     known=", ".join(language_name(code) for code in f["known"]),
 )
+
+
+# -- the Activity (issue 35: bot/chat/features/activity.py, bot/web/) ----------------------------------------
+# Every sentence the Activity's side of the bot adds is here, in one block (house-texts is splitting this file).
+REFUSALS["no_activity"] = lambda f: t(
+    'This bot has no board to open: its operator has not set up the Activity (README, "The board you touch").'
+)
