@@ -112,7 +112,7 @@ async function openMatch(id, fromList) {
   $("#board").hidden = false;
   $("#back").hidden = !fromList;
   try {
-    showView(await api.get(`matches/${id}`));
+    showView(await api.get(`matches/${id}`, { have: board.staticKey }));
   } catch (error) {
     failed(error);
   }
@@ -122,7 +122,7 @@ async function refresh() {
   const id = page.latest ? page.latest.match.id : null;
   if (id === null || page.locked) return;
   try {
-    const view = await api.get(`matches/${id}`);
+    const view = await api.get(`matches/${id}`, { have: board.staticKey }); // the static layers are kept
     if (page.latest && page.latest.match.id === id) showView(view);
   } catch (error) {
     if (!(error && error.code === "changed")) failed(error);
@@ -187,7 +187,7 @@ async function stepTo(ply) {
   page.ply = Math.max(0, ply);
   showHistory();
   try {
-    const view = await api.get(`matches/${latest.match.id}`, { ply: page.ply });
+    const view = await api.get(`matches/${latest.match.id}`, { ply: page.ply, have: board.staticKey });
     if (page.ply === view.ply && page.latest && page.latest.match.id === view.match.id) showView(view);
   } catch (error) {
     failed(error);
