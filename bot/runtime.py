@@ -36,7 +36,7 @@ from .chat.features import (
 from .chat.features import settings as settings_feature
 from .chat.features.board import board_view
 from .chat.homes import MatchHomes
-from .chat.launcher import GuildMembers, serves_activity
+from .chat.launcher import GuildMembers, api_base, serves_activity
 from .chat.opening import MatchOpening
 from .chat.pacing import LocalRequestBudget, SharedRequestBudget
 from .chat.relay import BoardRelay
@@ -171,7 +171,7 @@ def build_bot(
         access = Access(
             service,
             offer_service,
-            DiscordOAuth(settings.api_base_url, lambda: bot.application_id, settings.client_secret),
+            DiscordOAuth(api_base, lambda: bot.application_id, settings.client_secret),
             GuildMembers(bot),
             activity.ActivityEffects(bot, chat),
             launches,

@@ -429,7 +429,8 @@ class RestApi:
         guild = self.store.guilds[self._guild_id(request)]
         user_id = request.match_info["user_id"]
         if not user_id.isdigit() or int(user_id) not in guild.member_ids:
-            raise ApiError(404, 10007, "Unknown Member")
+            # Not a violation: asking is how a bot learns whether someone is a member (an Activity's viewer).
+            raise ApiError(404, 10007, "Unknown Member", violation=False)
         return json_response(self.store.member_payload(guild, self.store.users[int(user_id)]))
 
     async def typing(self, request: web.Request) -> web.Response:

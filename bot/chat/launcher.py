@@ -26,6 +26,12 @@ ENTRY_POINT_NAME = "launch"  # the name Discord gives the default Entry Point: k
 FRENCH_LOCALES = ("fr",)
 
 
+def api_base() -> str:
+    """The REST base discord.py calls (Discord's own, or DISCORD_API_BASE_URL's): the Activity's server calls
+    Discord's OAuth2 endpoints there too."""
+    return str(discord.http.Route.BASE)
+
+
 def has_activity(client: discord.Client) -> bool:
     """Whether the application has Activities enabled (the EMBEDDED flag, read at login)."""
     flags = getattr(client, "application_flags", None)

@@ -146,15 +146,30 @@ class Access:
 
     async def play(self, match_id: int, user_id: int, version: int, actions: list[str]) -> Outcome:
         """The turn, through the one path /move takes (compare-and-set on ``version``); then its board."""
-        outcome = await self.service.play(match_id, user_id, ",".join(actions), expected_version=version)
+        try:
+            outcome = await self.service.play(match_id, user_id, ",".join(actions), expected_version=version)
+        except Refusal:
+            await self._unless_moved_on(match_id, version)
+            raise
         self._after(self.effects.announce(outcome), match_id)
         return outcome
+
+    async def _unless_moved_on(self, match_id: int, version: int) -> None:
+        """A turn refused on a position the page no longer shows ("not your turn": the other tab's turn came
+        first) is refused as "changed": the page looks again rather than showing a puzzling reason."""
+        now = await self.service.read(match_id)
+        if now is not None and now.version != version:
+            raise Refusal("changed_meanwhile")
 
     async def resign(self, match_id: int, user_id: int, version: int) -> Outcome:
         match = await self.service.get(match_id)
         if match.version != version:
             raise Refusal("old_button")
-        outcome = await self.service.resign(match_id, user_id)
+        try:
+            outcome = await self.service.resign(match_id, user_id)
+        except Refusal:
+            await self._unless_moved_on(match_id, version)
+            raise
         self._after(self.effects.announce(outcome), match_id)
         return outcome
 

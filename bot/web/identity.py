@@ -18,7 +18,6 @@ from typing import Any
 
 import aiohttp
 
-DISCORD_API = "https://discord.com/api/v10"
 CALL_TIMEOUT = 8.0  # seconds a call to Discord may take before the page is told to try again
 
 
@@ -46,8 +45,8 @@ class DiscordUnavailable(Exception):
 class DiscordOAuth:
     """The two calls to Discord this server makes for its users, over its own HTTP session."""
 
-    def __init__(self, api_base_url: str, client_id: Callable[[], int | None], client_secret: str) -> None:
-        self.api = (api_base_url or DISCORD_API).rstrip("/")
+    def __init__(self, api_base: Callable[[], str], client_id: Callable[[], int | None], client_secret: str) -> None:
+        self.api_base = api_base  # the REST base the bot's client uses (Discord's, or a proxy's, or the emulator's)
         self.client_id = client_id  # the application's id, known once the bot has logged in
         self._secret = client_secret
         self._session: aiohttp.ClientSession | None = None
@@ -73,7 +72,7 @@ class DiscordOAuth:
             "code": code,
         }
         try:
-            async with self.session().post(f"{self.api}/oauth2/token", data=form) as response:
+            async with self.session().post(f"{self.api_base().rstrip('/')}/oauth2/token", data=form) as response:
                 body = await _json(response)
                 if response.status == 200 and isinstance(body, dict) and isinstance(body.get("access_token"), str):
                     return body
@@ -87,7 +86,7 @@ class DiscordOAuth:
         """The user ``token`` belongs to; Unauthorized if Discord does not know it."""
         headers = {"Authorization": f"Bearer {token}"}
         try:
-            async with self.session().get(f"{self.api}/users/@me", headers=headers) as response:
+            async with self.session().get(f"{self.api_base().rstrip('/')}/users/@me", headers=headers) as response:
                 body = await _json(response)
                 if response.status == 401:
                     raise Unauthorized("Discord does not know this token")

@@ -43,6 +43,7 @@ PING_SECONDS = 25.0
 HELLO_SECONDS = 10.0  # a WebSocket must send its token this soon
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+LANGUAGE = web.RequestKey("language", str)  # the language of the request's user, once known
 
 # Refusals of the service that are not the game's "no": the status the page acts on.
 STATUSES = {
@@ -154,7 +155,7 @@ class ActivityServer:
         except Refused as refused:
             return answer({"error": refused.error, "reason": refused.reason, **refused.extra}, refused.status)
         except Unauthorized:
-            with speaking(request.get("language", language)):
+            with speaking(request.get(LANGUAGE, language)):
                 return answer({"error": "reopen", "reason": reopen_reason()}, 401)
         except web.HTTPRequestEntityTooLarge:
             return answer({"error": "bad_request", "reason": f"The body is larger than {BODY_LIMIT} bytes."}, 413)
@@ -174,7 +175,7 @@ class ActivityServer:
         identity = await self.access.identities.of(token)
         wait = self.access.pace.take(identity.user_id)
         language = await self.access.language(identity)
-        request["language"] = language
+        request[LANGUAGE] = language
         if wait:
             raise Refused(429, "slow_down", "Too many requests; wait a moment.", retry_after=round(wait, 2))
         return identity, language

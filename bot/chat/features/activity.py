@@ -76,7 +76,8 @@ async def launch(interaction: discord.Interaction, match_id: int | None) -> None
         if match.guild_id != interaction.guild_id:
             raise Refusal("no_match_here", match_id=match_id)
     response = await interaction.response.launch_activity()
-    cog = interaction.client.get_cog(ActivityCog.__cog_name__) if isinstance(interaction.client, commands.Bot) else None
+    client = interaction.client
+    cog = client.get_cog(ActivityCog.__cog_name__) if isinstance(client, commands.bot.BotBase) else None
     if isinstance(cog, ActivityCog):
         cog.launches.note(response.activity_id, match_id, interaction.channel_id or 0)
 
