@@ -281,14 +281,12 @@ $("#back").addEventListener("click", async () => {
   mark("start");
   message(say("Connecting to Discord…"));
   try {
-    const { sdk, session } = await signIn(api);
+    const { sdk, first: me } = await signIn(api, (sdk) =>
+      api.get("me", { instance_id: sdk.instanceId, channel_id: sdk.channelId, guild_id: sdk.guildId }));
     page.sdk = sdk;
-    speak(session.language);
-    $("#back").textContent = say("Your matches");
     mark("signed-in");
-    const me = await api.get("me", { instance_id: sdk.instanceId, channel_id: sdk.channelId, guild_id: sdk.guildId });
     page.me = me;
-    speak(me.language || session.language);
+    speak(me.language);
     $("#back").textContent = say("Your matches");
     message("");
     if (me.launched !== null && me.launched !== undefined) await openMatch(me.launched, me.matches.length > 1);
