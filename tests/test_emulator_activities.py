@@ -188,9 +188,11 @@ async def test_the_app_launcher_runs_the_entry_point(emu, world) -> None:
 
 
 async def exchange(emu: DiscordEmulator, form: dict[str, str], **kwargs: Any) -> tuple[int, Any]:
-    async with aiohttp.ClientSession() as session:
-        async with session.post(emu.api_base_url + "/oauth2/token", data=form, **kwargs) as response:
-            return response.status, await response.json()
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(emu.api_base_url + "/oauth2/token", data=form, **kwargs) as response,
+    ):
+        return response.status, await response.json()
 
 
 def code_form(emu: DiscordEmulator, code: str, **extra: str) -> dict[str, str]:
@@ -224,9 +226,11 @@ async def test_the_token_endpoint_refuses_what_discord_refuses(emu, world) -> No
     assert (status, body["error"]) == (401, "invalid_client")
     status, body = await exchange(emu, {**code_form(emu, code), "grant_type": "password"})
     assert (status, body["error"]) == (400, "unsupported_grant_type")
-    async with aiohttp.ClientSession() as session:  # JSON instead of a form
-        async with session.post(emu.api_base_url + "/oauth2/token", json=code_form(emu, code)) as response:
-            assert (response.status, (await response.json())["error"]) == (400, "invalid_request")
+    async with (  # JSON instead of a form
+        aiohttp.ClientSession() as session,
+        session.post(emu.api_base_url + "/oauth2/token", json=code_form(emu, code)) as response,
+    ):
+        assert (response.status, (await response.json())["error"]) == (400, "invalid_request")
     status, body = await exchange(emu, code_form(emu, code, redirect_uri="https://elsewhere.example"))
     assert (status, body["error"]) == (400, "invalid_grant")
     assert len(emu.violations) == 3  # the caller's mistakes; the bad redirect is a refused grant
