@@ -46,8 +46,8 @@ export class TurnBuilder {
     const kinds = {};
     if (!this.active()) return kinds;
     if (this.source !== null) {
-      kinds[this.source] = "picked";
       for (const action of this.state.legal) if (action.from === this.source && action.to) kinds[action.to] = "target";
+      kinds[this.source] = "picked"; // (tapped again, it offers the actions that end there: Bump's turns in place)
       return kinds;
     }
     for (const action of this.state.legal) if (action.from) kinds[action.from] = "target";
@@ -88,6 +88,7 @@ export class TurnBuilder {
     const box = $("#chooser");
     const close = () => {
       box.hidden = true;
+      this.source = null;
       this.show();
     };
     box.replaceChildren(
