@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from playwright.sync_api import sync_playwright
 
-from tests.activity_pages import open_board, open_chat, start_match, tap, wait_until
+from tests.activity_pages import open_board, open_chat, start_match, tap
 from tests.sandbox_process import ROOT, SandboxProcess
 
 CHROMIUM = "/usr/bin/chromium"
@@ -61,7 +61,7 @@ def first_paints(page) -> list[float]:
         opened = page.evaluate("ActivityHost.current().openedAt")
         found.append(frame.evaluate("hexplay.seen.firstPaint") - opened)
         page.locator("#activity-close").click()
-        wait_until(lambda: not any("/activity/" in f.url for f in page.frames), "the frame to close")
+        page.wait_for_selector("#activity-frame", state="detached")
     return found
 
 

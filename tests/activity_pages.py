@@ -12,7 +12,7 @@ import time
 
 TIMEOUT = 30_000  # ms for anything the bot has to do (generous: CI machines are shared)
 PHONE = {"width": 390, "height": 844}
-ANSWERED = "hexplay.turn.busy || !document.querySelector('#chooser').hidden"  # a tap chose, or asks which
+CHOOSING = "!document.querySelector('#chooser').hidden"  # the page asks which of several actions
 
 
 def wait_until(probe, what: str, timeout: float = TIMEOUT / 1000):
@@ -77,9 +77,11 @@ def open_board(page):
 
 
 def activity_frame(page):
-    frame = wait_until(lambda: next((f for f in page.frames if "/activity/" in f.url), None), "the Activity's frame")
+    """The Activity's frame in ``page`` once its board is drawn."""
+    frame = page.wait_for_selector("#activity-frame").content_frame()
+    assert frame is not None
+    frame.wait_for_url(re.compile(r"/activity/\?"))
     frame.wait_for_function("window.hexplay && window.hexplay.page.drawn > 0")
-    frame.errors = page.errors
     return frame
 
 
@@ -101,19 +103,19 @@ def legal(frame) -> list[dict]:
 def choose(page, frame, action: dict) -> None:
     """Tap ``action`` (one of the server's legal next actions): its start, its end, or its button or choice."""
     before = frame.evaluate("hexplay.turn.state.actions.length")
+    done = f"hexplay.turn.state.actions.length === {before + 1} && !hexplay.turn.busy"
     if action["from"] is None:
         frame.locator(f'#turn-builder button.option[data-notation="{action["notation"]}"]').click()
     else:
         tap(page, frame, action["from"])
         if action["to"] is not None:
-            frame.wait_for_function(f"hexplay.turn.source !== null || {ANSWERED}")
+            frame.wait_for_function(f"hexplay.turn.source === {action['from']!r} || {CHOOSING} || ({done})")
             if frame.evaluate("hexplay.turn.source") is not None:
                 tap(page, frame, action["to"])
-        else:
-            frame.wait_for_function(ANSWERED)
+        frame.wait_for_function(f"{CHOOSING} || ({done})")
         if frame.locator("#chooser").is_visible():
             frame.locator(f'#chooser button.option[data-notation="{action["notation"]}"]').click()
-    frame.wait_for_function(f"hexplay.turn.state.actions.length === {before + 1} && !hexplay.turn.busy")
+    frame.wait_for_function(done)
 
 
 def play_turn(page, frame, notations: list[str]) -> None:

@@ -279,3 +279,27 @@ def test_the_activity_speaks_french_to_amelie(browser, sandbox, shots):
         shots(desktop, "french-desktop")
     finally:
         desktop.close()
+
+
+def test_the_app_launcher_opens_the_players_matches_their_turn_first(browser, sandbox, shots):
+    """The Entry Point command (the Activities button in the sandbox's header) opens the list, not a match."""
+    start_match(sandbox, "begird", "bob", "alice", "board=small")  # bob is to move in it
+    mine = start_match(sandbox, "begird", "alice", "bob", "board=small")  # alice is to move in it
+    page = open_chat(browser, sandbox, "alice", mine)
+    try:
+        page.locator("#menu").click()
+        page.locator("#channel-list .channel:not(.thread)").first.click()  # #games, where no match lives
+        page.locator("#launcher").click()
+        frame = page.wait_for_selector("#activity-frame").content_frame()
+        frame.wait_for_selector("#list .match")
+        first = frame.locator("#list .match").first
+        assert "yours" in (first.get_attribute("class") or "")
+        yours = frame.locator("#list .match.yours").count()
+        assert frame.locator("#list .match").nth(yours).get_attribute("class") == "match"  # theirs after
+        shots(page, "launcher-list-390")
+        first.click()
+        frame.wait_for_function("window.hexplay.page.drawn > 0 && hexplay.page.latest.you.to_move")
+        assert frame.locator("#back").is_visible()
+        assert not page.errors, page.errors
+    finally:
+        page.close()

@@ -155,8 +155,8 @@ export class BoardView {
       content.append(this.layers[name]);
     }
     this.cells = new Map(); // name → the scene's cell, for highlights
-    this.labelSize = 0.3; // the largest cell name's font size, in board units
-    this.labelChars = 2; // the longest cell name
+    this.labelSize = 0.3; // the smallest cell name's font size, in board units
+    this.labelSlack = 1; // how much the cell names may grow and still fit
     this.lastScale = 0;
     this.staticKey = null; // the key of the static layers drawn
     this.nameSize = 0; // the largest piece name's font size, in board units
@@ -197,8 +197,8 @@ export class BoardView {
       this.layers.areas.append(node("polygon", { points: points(area.points), fill: colour(area.fill), stroke: colour(area.stroke), "stroke-width": area.width }));
     }
     for (const item of scene.lines || []) this.layers.lines.append(line(item));
-    let size = 0;
-    let chars = 1;
+    let smallest = Infinity; // the smallest name's font size: it must read
+    let slack = Infinity; // how much every name may grow and still fit its cell (its ``fit``, else LABEL_ROOM)
     for (const cell of scene.cells || []) {
       this.cells.set(cell.name, cell);
       const outline = node("polygon", { points: points(cell.shape), fill: colour(cell.fill), stroke: colour(cell.stroke), "stroke-width": cell.width, class: "cell" });
@@ -213,13 +213,15 @@ export class BoardView {
         if (!label) continue;
         const drawn = text(cell.centre, label, { boost: true });
         this.layers.labels.append(drawn);
-        size = Math.max(size, Number(drawn.dataset.size));
-        chars = Math.max(chars, [...label.text].length);
+        const size = Number(drawn.dataset.size);
+        smallest = Math.min(smallest, size);
+        const room = (label.fit || LABEL_ROOM) / ([...label.text].length * CHAR_WIDTH * size);
+        slack = Math.min(slack, Math.max(room, 1)); // drawn at its own size, a name fits as the picture has it
       }
     }
     for (const label of scene.labels || []) this.layers.areas.append(text(label.at, label, { bold: label.bold }));
-    this.labelSize = size || 0.3;
-    this.labelChars = chars;
+    this.labelSize = Number.isFinite(smallest) ? smallest : 0.3;
+    this.labelSlack = Number.isFinite(slack) ? slack : 1;
     this.zoomed(this.lastScale || 1);
   }
 
@@ -228,7 +230,7 @@ export class BoardView {
     this.lastScale = pixelsPerUnit;
     const natural = this.labelSize * pixelsPerUnit;
     const boost = natural >= LABEL_MIN_PIXELS ? 1 : LABEL_MIN_PIXELS / natural;
-    const fits = this.labelChars * CHAR_WIDTH * this.labelSize * boost <= LABEL_ROOM;
+    const fits = boost <= this.labelSlack * 1.0001;
     const layer = this.layers.labels;
     layer.style.display = fits ? "" : "none";
     this.layers.names.style.display = (this.nameSize || 1) * pixelsPerUnit >= NAME_MIN_PIXELS ? "" : "none";
