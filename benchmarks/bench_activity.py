@@ -17,6 +17,8 @@ measured in the same run:
 
 from __future__ import annotations
 
+import datetime as dt
+import os
 import statistics
 import sys
 import tempfile
@@ -34,13 +36,14 @@ SLOWDOWN = 4
 REOPENINGS = 5
 ALICE = ["j5", "i5", "h5", "g5", "f5", "e4", "d3", "c2", "b1"]  # tests/test_activity_browser.py's short Begird
 BOB = ["a5", "j1", "a4", "j2", "b6", "i1", "c7", "h1"]
-NEW_BOARD = """() => new Promise((resolve) => {
+NEW_BOARD = """() => { window.nextBoardPost = new Promise((resolve, reject) => {
   const count = () => document.querySelectorAll('#messages .message img').length;
   const before = count();
   new MutationObserver((changes, observer) => {
     if (count() > before) { observer.disconnect(); resolve(performance.timeOrigin + performance.now()); }
   }).observe(document.querySelector('#messages'), {childList: true, subtree: true});
-})"""
+  setTimeout(() => reject(new Error('no board post within 30 s')), 30000);
+}); }"""
 
 
 def slow_down(page) -> None:
@@ -52,10 +55,15 @@ def line(name: str, samples: list[float], goal: str) -> str:
     return f"  {name:<44} median {median:7.0f} ms   worst {worst:7.0f} ms   n={len(samples):<3} {goal}"
 
 
+def progress(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
 def first_paints(page) -> list[float]:
     """Open the Activity, measure, close it; again."""
     found = []
     for _ in range(REOPENINGS):
+        progress(f"opening the Activity ({len(found) + 1} of {REOPENINGS})")
         frame = open_board(page)
         frame.wait_for_function("hexplay.seen.firstPaint > 0")
         opened = page.evaluate("ActivityHost.current().openedAt")
@@ -65,11 +73,15 @@ def first_paints(page) -> list[float]:
     return found
 
 
-def board_post_after(page, act) -> float:
-    """Milliseconds from ``act()``'s own start time (epoch ms) to the next board post in ``page``'s chat."""
-    arrived = page.evaluate_handle(NEW_BOARD)
+def board_post_after(page, act, sandbox, thread) -> tuple[float, float]:
+    """Milliseconds from ``act()``'s own start time (epoch ms) to the next board post: stored by the imitation
+    Discord (its message's time), and shown in ``page``'s chat."""
+    page.evaluate(NEW_BOARD)  # (the promise is kept on the page: evaluate would wait for it)
     started = act()
-    return page.evaluate("(promise) => promise", arrived) - started
+    shown = page.evaluate("() => window.nextBoardPost") - started
+    posts = [m for m in sandbox.call(f"/api/messages?user=alice&channel={thread}") if m["attachments"]]
+    stored = dt.datetime.fromisoformat(posts[-1]["time"]).timestamp() * 1000 - started
+    return stored, shown
 
 
 def main() -> int:
@@ -88,9 +100,12 @@ def main() -> int:
             slow_down(bob)
             paints = first_paints(alice)
             frame = open_board(alice)
-            plays: list[float] = []
+            plays: list[float] = []  # to the board post stored by Discord
             moves: list[float] = []
+            plays_shown: list[float] = []  # to the board post shown in the player's chat
+            moves_shown: list[float] = []
             for turn, cell in enumerate(ALICE):
+                progress(f"turn {2 * turn + 1}: alice taps {cell} and plays")
                 frame.wait_for_function("hexplay.turn.state !== null && !hexplay.turn.busy")
                 tap(alice, frame, cell)
                 frame.wait_for_function("hexplay.turn.state.actions.length === 1 && !hexplay.turn.busy")
@@ -101,7 +116,9 @@ def main() -> int:
                         "performance.timeOrigin + performance.getEntriesByName('hexplay:play').pop().startTime"
                     )
 
-                plays.append(board_post_after(alice, press_play))
+                stored, shown = board_post_after(alice, press_play, sandbox, thread)
+                plays.append(stored)
+                plays_shown.append(shown)
                 if turn == len(BOB):
                     break
                 frame.wait_for_function(f"hexplay.page.latest.plies === {2 * turn + 1}")
@@ -113,7 +130,9 @@ def main() -> int:
                     bob.keyboard.press("Enter")
                     return started
 
-                moves.append(board_post_after(bob, type_move))
+                stored, shown = board_post_after(bob, type_move, sandbox, thread)
+                moves.append(stored)
+                moves_shown.append(shown)
                 frame.wait_for_function(f"hexplay.page.latest.plies === {2 * turn + 2}")
             taps = frame.evaluate("hexplay.seen.taps")
             previews = frame.evaluate("hexplay.seen.previews")
@@ -122,11 +141,14 @@ def main() -> int:
             sandbox.interrupt()
             sandbox.kill()
     print(f"The Activity in Chromium at 390 × 844, {SLOWDOWN}× CPU slowdown (Begird, small board, to its end)")
+    print(f"  (load average while it ran: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
     print(line("first paint after the Activity opens", paints, "goal: under 1000 ms"))
     print(line("a tap answered on the screen (the page)", taps, "goal: under 100 ms"))
     print(line("a tap to the position it leads to (server)", previews, ""))
-    print(line("Play → the thread's board post", plays, "goal: no slower than /move"))
-    print(line("/move → the thread's board post (baseline)", moves, ""))
+    print(line("Play → the thread's board post, posted", plays, "goal: no slower than /move"))
+    print(line("/move → the thread's board post, posted", moves, "(the baseline)"))
+    print(line("Play → the board post in the player's chat", plays_shown, ""))
+    print(line("/move → the board post in the player's chat", moves_shown, ""))
     ok = (
         max(paints) < 1000
         and statistics.median(taps) < 100
