@@ -108,7 +108,7 @@ def test_without_the_static_layers_only_the_position_is_sent() -> None:
 
 def test_a_game_without_a_scene_is_refused_clearly() -> None:
     class Other:
-        class info:  # noqa: N801 - an engine's info, as games.interface names it
+        class info:
             id = "chess"
 
     with pytest.raises(UnknownScene, match="chess"):
