@@ -234,3 +234,25 @@ async def test_the_view_speaks_the_viewers_language(world) -> None:
     assert "au tour de" in view["panel"]["status"]
     status, body = await (await page(world, amelie)).play(match_id, view["match"]["version"], "i9")
     assert status == 403 and "Vous ne jouez pas" in body["reason"]
+
+
+async def test_an_app_with_activities_but_no_activity_server_still_syncs_and_says_why(database) -> None:
+    """Enabling Activities in the portal creates an Entry Point command, which a command sync must carry (Discord
+    refuses one without it: 50240). A bot that serves no Activity still starts, shows no Open board, and answers
+    the App Launcher privately."""
+    world = BotWorld(database, global_commands=True)  # one bulk overwrite of the global commands, as in production
+    await world.emu.start()
+    world.emu.enable_activities()  # before the bot's first sync, as an operator who ticked the box
+    try:
+        await world.start()  # (the emulator is started once: start() does nothing more to it)
+        synced = world.emu.commands()
+        assert [c["handler"] for c in synced if c["type"] == 4] == [1] and any(c["name"] == "move" for c in synced)
+        match_id, thread = await world.start_two_player("bide")
+        board = (await board_posts(world, thread))[-1]
+        assert all(b["label"] != "Open board" for b in board.buttons())
+        launched = await world.emu.launch(world.users[0], world.channel)
+        assert launched.callback_type == 4 and launched.ephemeral and launched.activity is None
+        assert "has no board to open" in launched.text
+        assert world.emu.violations == []
+    finally:
+        await world.stop()
