@@ -41,6 +41,7 @@ BODY_LIMIT = 16 * 1024  # bytes: the largest body this API takes (a turn of 16 a
 SHUTDOWN_SECONDS = 2.0
 PING_SECONDS = 25.0
 HELLO_SECONDS = 10.0  # a WebSocket must send its token this soon
+COMPRESS_FROM = 2048  # bytes: larger answers are compressed when the page accepts it (gzip, deflate)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -154,7 +155,11 @@ class ActivityServer:
         try:
             if request.method == "POST" and request.content_type != "application/json":
                 raise Refused(415, "bad_request", t("The body must be JSON (Content-Type: application/json)."))
-            return await handler(request)
+            response = await handler(request)
+            body = response.body if isinstance(response, web.Response) else None
+            if isinstance(body, (bytes, bytearray)) and len(body) > COMPRESS_FROM:
+                response.enable_compression()  # a board's first view (Begird: ~100 KB) is ~6 times smaller
+            return response
         except Refused as refused:  # (its sentence was said in the user's language, or the page's before that)
             return answer({"error": refused.error, "reason": refused.reason, **refused.extra}, refused.status)
         except Unauthorized:
