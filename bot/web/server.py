@@ -288,19 +288,21 @@ class ActivityServer:
     async def turn(self, request: web.Request) -> web.Response:
         identity, language = await self._who(request)
         match_id = self._match_id(request)
-        version, actions = _turn_body(await self._body(request, {"version": int, "actions": list}))
+        body = await self._body(request, {"version": int, "actions": list, "have": str})
+        version, actions = _turn_body(body)
         with speaking(language):
             try:
                 await self.access.may_see(match_id, identity.user_id)
                 match, state, legal = await self.access.service.tapped(match_id, identity.user_id, version, actions)
             except Refusal as error:
                 raise self._refusal(error) from None
-            return answer(views.built_turn(match, state, legal))
+            return answer(views.built_turn(match, state, legal, body.get("have")))
 
     async def play(self, request: web.Request) -> web.Response:
         identity, language = await self._who(request)
         match_id = self._match_id(request)
-        version, actions = _turn_body(await self._body(request, {"version": int, "actions": list}))
+        body = await self._body(request, {"version": int, "actions": list, "have": str})
+        version, actions = _turn_body(body)
         if not actions:
             raise Refused(400, "bad_request", t("actions must list the turn's actions."))
         with speaking(language):
@@ -311,13 +313,13 @@ class ActivityServer:
             except Refusal as error:
                 raise self._refusal(error) from None
             played = next((c.notation for c in reversed(outcome.changes) if c.kind == "turn"), ",".join(actions))
-            view = views.match_view(position, identity.user_id, [])
+            view = views.match_view(position, identity.user_id, [], body.get("have"))
             return answer({"played": played, "done": played, "version": outcome.match.version, "view": view})
 
     async def resign(self, request: web.Request) -> web.Response:
         identity, language = await self._who(request)
         match_id = self._match_id(request)
-        body = await self._body(request, {"version": int})
+        body = await self._body(request, {"version": int, "have": str})
         with speaking(language):
             try:
                 await self.access.may_see(match_id, identity.user_id)
@@ -325,13 +327,13 @@ class ActivityServer:
                 position = await self.access.service.position_at(match_id)
             except Refusal as error:
                 raise self._refusal(error) from None
-            view = views.match_view(position, identity.user_id, [])
+            view = views.match_view(position, identity.user_id, [], body.get("have"))
             return answer({"done": "resign", "version": outcome.match.version, "view": view})
 
     async def offer(self, request: web.Request) -> web.Response:
         identity, language = await self._who(request)
         match_id = self._match_id(request)
-        body = await self._body(request, {"version": int, "kind": str, "answer": str})
+        body = await self._body(request, {"version": int, "kind": str, "answer": str, "have": str})
         kind, reply = body.get("kind"), body.get("answer")
         if kind not in ("draw", "undo") or reply not in (None, "accept", "decline"):
             raise Refused(400, "bad_request", t('kind must be "draw" or "undo"; answer "accept" or "decline".'))
@@ -343,7 +345,7 @@ class ActivityServer:
                 offers = await self.access.offers.open_offers(match_id)
             except Refusal as error:
                 raise self._refusal(error) from None
-            view = views.match_view(position, identity.user_id, offers)
+            view = views.match_view(position, identity.user_id, offers, body.get("have"))
             return answer({"done": done, "version": position.match.version, "view": view})
 
     # -- live updates -------------------------------------------------------------------------------------
