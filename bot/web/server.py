@@ -307,8 +307,9 @@ class ActivityServer:
             raise Refused(400, "bad_request", t("actions must list the turn's actions."))
         with speaking(language):
             try:
-                await self.access.may_see(match_id, identity.user_id)
-                outcome = await self.access.play(match_id, identity.user_id, version, actions)
+                seen = await self.access.may_see(match_id, identity.user_id)
+                outcome = await self.access.play(match_id, identity.user_id, version, actions, seen)
+                await self.access.started()
                 position = await self.access.service.position_at(match_id)
             except Refusal as error:
                 raise self._refusal(error) from None
