@@ -247,7 +247,7 @@ async def test_an_app_with_activities_but_no_activity_server_still_syncs_and_say
         await world.start()  # (the emulator is started once: start() does nothing more to it)
         synced = world.emu.commands()
         assert [c["handler"] for c in synced if c["type"] == 4] == [1] and any(c["name"] == "move" for c in synced)
-        match_id, thread = await world.start_two_player("bide")
+        _, thread = await world.start_two_player("bide")
         board = (await board_posts(world, thread))[-1]
         assert all(b["label"] != "Open board" for b in board.buttons())
         launched = await world.emu.launch(world.users[0], world.channel)
