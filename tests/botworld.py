@@ -33,6 +33,8 @@ class BotWorld:
         review_simulations: int | None = None,
         guild_locale: str = "en-US",
         activity: bool = False,
+        global_commands: bool = False,
+        render_processes: int = 0,
     ) -> None:
         self.db_path = db_path
         self.jobs = jobs  # PostgreSQL: computer turns and hints go to the workers' queue, as `python -m bot` does
@@ -42,6 +44,8 @@ class BotWorld:
         self.guild_locale = guild_locale  # the server's preferred_locale ("fr": a French community)
         self.emu = DiscordEmulator(bot_token=TOKEN)
         self.activity = activity  # the app has Activities enabled and the bot serves one (docs/activity.md)
+        self.global_commands = global_commands  # sync the commands globally, as in production (not to the server)
+        self.render_processes = render_processes  # picture workers (python -m bot has 1; tests draw on a thread)
         self.user_count = users
         self.bot: HexplayBot | None = None
         self.store: Store | None = None
@@ -63,9 +67,10 @@ class BotWorld:
         settings = Settings(
             token=TOKEN,
             db_path=str(self.db_path),
-            dev_guild_ids=[self.guild.id],
+            dev_guild_ids=[] if self.global_commands else [self.guild.id],
             reminder_check_seconds=3600,
             metrics_port=self.metrics_port,
+            render_processes=self.render_processes,
         )
         if self.activity:  # any free port on loopback; the emulator's client secret
             settings = dataclasses.replace(settings, activity_port=0, client_secret=self.emu.client_secret)

@@ -234,3 +234,73 @@ async def test_the_view_speaks_the_viewers_language(world) -> None:
     assert "au tour de" in view["panel"]["status"]
     status, body = await (await page(world, amelie)).play(match_id, view["match"]["version"], "i9")
     assert status == 403 and "Vous ne jouez pas" in body["reason"]
+
+
+async def test_an_app_with_activities_but_no_activity_server_still_syncs_and_says_why(database) -> None:
+    """Enabling Activities in the portal creates an Entry Point command, which a command sync must carry (Discord
+    refuses one without it: 50240). A bot that serves no Activity still starts, shows no Open board, and answers
+    the App Launcher privately."""
+    world = BotWorld(database, global_commands=True)  # one bulk overwrite of the global commands, as in production
+    await world.emu.start()
+    world.emu.enable_activities()  # before the bot's first sync, as an operator who ticked the box
+    try:
+        await world.start()  # (the emulator is started once: start() does nothing more to it)
+        synced = world.emu.commands()
+        assert [c["handler"] for c in synced if c["type"] == 4] == [1] and any(c["name"] == "move" for c in synced)
+        _, thread = await world.start_two_player("bide")
+        board = (await board_posts(world, thread))[-1]
+        assert all(b["label"] != "Open board" for b in board.buttons())
+        launched = await world.emu.launch(world.users[0], world.channel)
+        assert launched.callback_type == 4 and launched.ephemeral and launched.activity is None
+        assert "has no board to open" in launched.text
+        assert world.emu.violations == []
+    finally:
+        await world.stop()
+
+
+async def test_history_back_and_forth(world) -> None:
+    alice, bob = world.users[:2]
+    match_id, thread = await world.start_two_player("begird")
+    await world.emu.invoke(alice, thread, "move", {"move": "i9"})
+    await world.emu.invoke(bob, thread, "move", {"move": "j9"})
+    mine = await page(world, alice)
+    latest = await mine.view(match_id)
+    assert (latest["ply"], latest["plies"], latest["latest"]) == (2, 2, True) and latest["you"]["can_act"]
+    status, first = await mine.get(f"/matches/{match_id}", ply=1, have=latest["scene"]["key"])
+    assert status == 200 and (first["ply"], first["latest"], first["you"]["can_act"]) == (1, False, False)
+    assert [p["cell"] for p in first["scene"]["pieces"]] == ["i9"] and "cells" not in first["scene"]
+    assert first["turn"]["notation"] == "i9" and first["turn"]["by"] == "alice"
+    status, start = await mine.get(f"/matches/{match_id}", ply=0)
+    assert start["scene"]["pieces"] == [] and start["turn"] is None and start["actions"]["resign"] is False
+    status, body = await mine.get(f"/matches/{match_id}", ply="x")
+    assert (status, body["error"]) == (400, "bad_request")
+
+
+async def test_offers_and_resigning_from_the_activity(world) -> None:
+    alice, bob = world.users[:2]
+    match_id, thread = await world.start_two_player("begird")
+    mine, theirs = await page(world, alice), await page(world, bob)
+    view = await mine.view(match_id)
+    status, played = await mine.play(match_id, view["match"]["version"], "i9")
+    assert status == 200 and played["view"]["actions"]["offer_undo"]
+    offered = asyncio.ensure_future(
+        world.emu.wait_for_message(thread, lambda m: any(b["label"] == "Accept" for b in m.buttons()))
+    )
+    status, body = await mine.post(f"/matches/{match_id}/offer", {"version": played["version"], "kind": "undo"})
+    assert status == 200 and body["view"]["offers"][0]["yours"]
+    await offered  # posted in the thread with its buttons, as /undo posts it
+    view = await theirs.view(match_id)
+    assert view["offers"] == [{"kind": "undo", "by": "alice", "yours": False, "yours_to_answer": True}]
+    board = asyncio.ensure_future(world.emu.wait_for_message(thread, lambda m: bool(m.attachments)))
+    status, body = await theirs.post(
+        f"/matches/{match_id}/offer", {"version": view["match"]["version"], "kind": "undo", "answer": "accept"}
+    )
+    assert status == 200 and body["done"] == "agreed" and body["view"]["ply"] == 0  # the turn is taken back
+    await board
+    view = await mine.view(match_id)
+    status, body = await mine.post(f"/matches/{match_id}/resign", {"version": view["match"]["version"] - 1})
+    assert (status, body["error"]) == (409, "changed")  # an old version: nothing done
+    final = asyncio.ensure_future(world.emu.wait_for_message(thread, lambda m: bool(m.attachments)))
+    status, body = await mine.post(f"/matches/{match_id}/resign", {"version": view["match"]["version"]})
+    assert status == 200 and body["view"]["match"]["status"] == "finished"
+    assert any(b["label"] == "Rematch" for b in (await final).buttons())

@@ -15,7 +15,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from i18n import pt, speaking, translations
+from i18n import pt, speaking
 
 from ..config import Settings
 
@@ -48,7 +48,8 @@ def entry_point_command() -> dict[str, Any]:
     Commands"): option-less, answered by the bot, in servers and DMs."""
     with speaking("en"):
         description = pt("command description", "See your matches on a board you can touch, and play them")
-    french = translations("fr").pgettext("command description", description)
+    with speaking("fr"):
+        french = pt("command description", description)
     return {
         "name": ENTRY_POINT_NAME,
         "description": description,

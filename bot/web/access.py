@@ -144,10 +144,14 @@ class Access:
 
     # -- what they do -------------------------------------------------------------------------------
 
-    async def play(self, match_id: int, user_id: int, version: int, actions: list[str]) -> Outcome:
-        """The turn, through the one path /move takes (compare-and-set on ``version``); then its board."""
+    async def play(
+        self, match_id: int, user_id: int, version: int, actions: list[str], seen: MatchRow | None = None
+    ) -> Outcome:
+        """The turn, through the one path /move takes (compare-and-set on ``version``); then its board, started
+        before the page's answer is built. ``seen``: the match as just read (saves reading it again)."""
         try:
-            outcome = await self.service.play(match_id, user_id, ",".join(actions), expected_version=version)
+            text = ",".join(actions)
+            outcome = await self.service.play(match_id, user_id, text, expected_version=version, seen=seen)
         except Refusal:
             await self._unless_moved_on(match_id, version)
             raise
@@ -202,3 +206,7 @@ class Access:
         task = asyncio.get_running_loop().create_task(run(), name=f"hexplay-announce-activity-{match_id}")
         self._effects.add(task)
         task.add_done_callback(self._effects.discard)
+
+    async def started(self) -> None:
+        """Let the effects just scheduled take their first step (the board's picture) before the answer is built."""
+        await asyncio.sleep(0)

@@ -18,7 +18,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from i18n import DEFAULT, LANGUAGES, speaking, t
+from i18n import DEFAULT, LANGUAGES, speaking, t, use
 
 from ..domain.errors import (
     BuilderExpired,
@@ -41,9 +41,9 @@ BODY_LIMIT = 16 * 1024  # bytes: the largest body this API takes (a turn of 16 a
 SHUTDOWN_SECONDS = 2.0
 PING_SECONDS = 25.0
 HELLO_SECONDS = 10.0  # a WebSocket must send its token this soon
+COMPRESS_FROM = 2048  # bytes: larger answers are compressed when the page accepts it (gzip, deflate)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-LANGUAGE = web.RequestKey("language", str)  # the language of the request's user, once known
 
 # Refusals of the service that are not the game's "no": the status the page acts on.
 STATUSES = {
@@ -147,26 +147,37 @@ class ActivityServer:
 
     @web.middleware
     async def _answers(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        language = _accepted(request.headers.get("Accept-Language"))
+        # The page's language until the user is known (_who then speaks theirs): every sentence below is said in it.
+        with speaking(_accepted(request.headers.get("Accept-Language"))):
+            return await self._answer(request, handler)
+
+    async def _answer(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         try:
             if request.method == "POST" and request.content_type != "application/json":
-                raise Refused(415, "bad_request", "The body must be JSON (Content-Type: application/json).")
-            return await handler(request)
-        except Refused as refused:
+                raise Refused(415, "bad_request", t("The body must be JSON (Content-Type: application/json)."))
+            response = await handler(request)
+            body = response.body if isinstance(response, web.Response) else None
+            if isinstance(body, (bytes, bytearray)) and len(body) > COMPRESS_FROM:
+                response.enable_compression()  # a board's first view (Begird: ~100 KB) is ~6 times smaller
+            return response
+        except Refused as refused:  # (its sentence was said in the user's language, or the page's before that)
             return answer({"error": refused.error, "reason": refused.reason, **refused.extra}, refused.status)
         except Unauthorized:
-            with speaking(request.get(LANGUAGE, language)):
-                return answer({"error": "reopen", "reason": reopen_reason()}, 401)
+            return answer({"error": "reopen", "reason": reopen_reason()}, 401)
         except web.HTTPRequestEntityTooLarge:
-            return answer({"error": "bad_request", "reason": f"The body is larger than {BODY_LIMIT} bytes."}, 413)
+            return answer(
+                {"error": "bad_request", "reason": t("The body is larger than {size} bytes.", size=BODY_LIMIT)}, 413
+            )
         except web.HTTPException:
             raise
         except (DiscordUnavailable, StoreUnavailable, StorageFull) as error:
             log.warning("Activity request %s %s: %s", request.method, request.path, error)
-            return answer({"error": "unavailable", "reason": "Discord or the database did not answer; try again."}, 503)
+            return answer(
+                {"error": "unavailable", "reason": t("Discord or the database did not answer; try again.")}, 503
+            )
         except Exception:
             log.exception("Activity request %s %s failed", request.method, request.path)
-            return answer({"error": "unavailable", "reason": "Something went wrong; nothing was stored."}, 503)
+            return answer({"error": "unavailable", "reason": t("Something went wrong; nothing was stored.")}, 503)
 
     async def _who(self, request: web.Request) -> tuple[Identity, str]:
         """The user behind the request's token and the language they read, after their pace is checked."""
@@ -175,9 +186,9 @@ class ActivityServer:
         identity = await self.access.identities.of(token)
         wait = self.access.pace.take(identity.user_id)
         language = await self.access.language(identity)
-        request[LANGUAGE] = language
+        use(language)  # for the rest of this request (the middleware's speaking() ends it)
         if wait:
-            raise Refused(429, "slow_down", "Too many requests; wait a moment.", retry_after=round(wait, 2))
+            raise Refused(429, "slow_down", t("Too many requests; wait a moment."), retry_after=round(wait, 2))
         return identity, language
 
     def _refusal(self, error: Refusal) -> Refused:
@@ -192,23 +203,23 @@ class ActivityServer:
         try:
             body = await request.json()
         except ValueError:
-            raise Refused(400, "bad_request", "The body is not JSON.") from None
+            raise Refused(400, "bad_request", t("The body is not JSON.")) from None
         if not isinstance(body, dict):
-            raise Refused(400, "bad_request", "The body must be a JSON object.")
+            raise Refused(400, "bad_request", t("The body must be a JSON object."))
         for name, kind in fields.items():
             if (
                 name in body
                 and body[name] is not None
                 and (isinstance(body[name], bool) or not isinstance(body[name], kind))
             ):
-                raise Refused(400, "bad_request", f"{name} must be a {kind.__name__}.")
+                raise Refused(400, "bad_request", t("{field} must be a {kind}.", field=name, kind=kind.__name__))
         return body
 
     @staticmethod
     def _match_id(request: web.Request) -> int:
         raw = request.match_info["match_id"]
         if not raw.isdigit() or len(raw) > 18:
-            raise Refused(404, "no_match", f"There is no match #{raw[:20]}.")
+            raise Refused(404, "no_match", t("There is no match #{match_id}.", match_id=raw[:20]))
         return int(raw)
 
     # -- the routes -------------------------------------------------------------------------------------
@@ -216,18 +227,20 @@ class ActivityServer:
     async def config(self, request: web.Request) -> web.Response:
         client_id = self.access.client_id()
         if client_id is None:
-            raise Refused(503, "unavailable", "The bot is starting; try again in a moment.")
+            raise Refused(503, "unavailable", t("The bot is starting; try again in a moment."))
         return answer({"client_id": str(client_id), "scopes": ["identify"], "languages": list(LANGUAGES)})
 
     async def token(self, request: web.Request) -> web.Response:
         body = await self._body(request, {"code": str})
         code = body.get("code")
         if not isinstance(code, str) or not 1 <= len(code) <= 512:
-            raise Refused(400, "bad_request", "code must be the code Discord gave the page.")
+            raise Refused(400, "bad_request", t("code must be the code Discord gave the page."))
         try:
             granted, identity = await self.access.exchange(code)
         except BadCode:
-            raise Refused(400, "bad_code", "Discord refused this sign-in; close the board and open it again.") from None
+            raise Refused(
+                400, "bad_code", t("Discord refused this sign-in; close the board and open it again.")
+            ) from None
         language = await self.access.language(identity)
         return answer(
             {
@@ -262,7 +275,7 @@ class ActivityServer:
         match_id = self._match_id(request)
         ply = request.query.get("ply")
         if ply is not None and (not ply.isdigit() or len(ply) > 6):
-            raise Refused(400, "bad_request", "ply must be a whole number.")
+            raise Refused(400, "bad_request", t("ply must be a whole number."))
         with speaking(language):
             try:
                 await self.access.may_see(match_id, identity.user_id)
@@ -275,36 +288,39 @@ class ActivityServer:
     async def turn(self, request: web.Request) -> web.Response:
         identity, language = await self._who(request)
         match_id = self._match_id(request)
-        version, actions = _turn_body(await self._body(request, {"version": int, "actions": list}))
+        body = await self._body(request, {"version": int, "actions": list, "have": str})
+        version, actions = _turn_body(body)
         with speaking(language):
             try:
                 await self.access.may_see(match_id, identity.user_id)
                 match, state, legal = await self.access.service.tapped(match_id, identity.user_id, version, actions)
             except Refusal as error:
                 raise self._refusal(error) from None
-            return answer(views.built_turn(match, state, legal))
+            return answer(views.built_turn(match, state, legal, body.get("have")))
 
     async def play(self, request: web.Request) -> web.Response:
         identity, language = await self._who(request)
         match_id = self._match_id(request)
-        version, actions = _turn_body(await self._body(request, {"version": int, "actions": list}))
+        body = await self._body(request, {"version": int, "actions": list, "have": str})
+        version, actions = _turn_body(body)
         if not actions:
-            raise Refused(400, "bad_request", "actions must list the turn's actions.")
+            raise Refused(400, "bad_request", t("actions must list the turn's actions."))
         with speaking(language):
             try:
-                await self.access.may_see(match_id, identity.user_id)
-                outcome = await self.access.play(match_id, identity.user_id, version, actions)
+                seen = await self.access.may_see(match_id, identity.user_id)
+                outcome = await self.access.play(match_id, identity.user_id, version, actions, seen)
+                await self.access.started()
                 position = await self.access.service.position_at(match_id)
             except Refusal as error:
                 raise self._refusal(error) from None
             played = next((c.notation for c in reversed(outcome.changes) if c.kind == "turn"), ",".join(actions))
-            view = views.match_view(position, identity.user_id, [])
+            view = views.match_view(position, identity.user_id, [], body.get("have"))
             return answer({"played": played, "done": played, "version": outcome.match.version, "view": view})
 
     async def resign(self, request: web.Request) -> web.Response:
         identity, language = await self._who(request)
         match_id = self._match_id(request)
-        body = await self._body(request, {"version": int})
+        body = await self._body(request, {"version": int, "have": str})
         with speaking(language):
             try:
                 await self.access.may_see(match_id, identity.user_id)
@@ -312,16 +328,16 @@ class ActivityServer:
                 position = await self.access.service.position_at(match_id)
             except Refusal as error:
                 raise self._refusal(error) from None
-            view = views.match_view(position, identity.user_id, [])
+            view = views.match_view(position, identity.user_id, [], body.get("have"))
             return answer({"done": "resign", "version": outcome.match.version, "view": view})
 
     async def offer(self, request: web.Request) -> web.Response:
         identity, language = await self._who(request)
         match_id = self._match_id(request)
-        body = await self._body(request, {"version": int, "kind": str, "answer": str})
+        body = await self._body(request, {"version": int, "kind": str, "answer": str, "have": str})
         kind, reply = body.get("kind"), body.get("answer")
         if kind not in ("draw", "undo") or reply not in (None, "accept", "decline"):
-            raise Refused(400, "bad_request", 'kind must be "draw" or "undo"; answer "accept" or "decline".')
+            raise Refused(400, "bad_request", t('kind must be "draw" or "undo"; answer "accept" or "decline".'))
         with speaking(language):
             try:
                 await self.access.may_see(match_id, identity.user_id)
@@ -330,7 +346,7 @@ class ActivityServer:
                 offers = await self.access.offers.open_offers(match_id)
             except Refusal as error:
                 raise self._refusal(error) from None
-            view = views.match_view(position, identity.user_id, offers)
+            view = views.match_view(position, identity.user_id, offers, body.get("have"))
             return answer({"done": done, "version": position.match.version, "view": view})
 
     # -- live updates -------------------------------------------------------------------------------------
@@ -389,11 +405,11 @@ class ActivityServer:
 
     async def page(self, request: web.Request) -> web.StreamResponse:
         if self.page_dir is None or not (self.page_dir / "index.html").is_file():
-            raise Refused(404, "no_page", "The Activity's page is not built (make activity).")
+            raise Refused(404, "no_page", t("The Activity's page is not built (make activity)."))
         name = request.match_info.get("file") or "index.html"
         path = (self.page_dir / name).resolve()
         if self.page_dir.resolve() not in path.parents or not path.is_file():
-            raise Refused(404, "no_page", "No such file.")
+            raise Refused(404, "no_page", t("No such file."))
         kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         response = web.Response(body=path.read_bytes(), content_type=kind)
         response.headers["Cache-Control"] = "no-cache" if name == "index.html" else "public, max-age=3600"
@@ -407,14 +423,14 @@ def _turn_body(body: dict[str, Any]) -> tuple[int, list[str]]:
         or len(actions) > 16
         or not all(isinstance(a, str) and 0 < len(a) <= 40 for a in actions)
     ):
-        raise Refused(400, "bad_request", "actions must be a list of at most 16 actions in notation.")
+        raise Refused(400, "bad_request", t("actions must be a list of at most {count} actions in notation.", count=16))
     return _version(body), [a.strip() for a in actions]
 
 
 def _version(body: dict[str, Any]) -> int:
     version = body.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or not 0 <= version < 2**53:
-        raise Refused(400, "bad_request", "version must be the match's version (a whole number).")
+        raise Refused(400, "bad_request", t("version must be the match's version (a whole number)."))
     return version
 
 

@@ -63,10 +63,11 @@ def summary(match: MatchRow, viewer_id: int) -> dict[str, Any]:
     }
 
 
-def board(match: MatchRow, game: AnyGame, events: list[Any], static: bool = True) -> dict[str, Any]:
-    """The scene and the panel, as the picture of this position draws them."""
+def board(match: MatchRow, game: AnyGame, events: list[Any], have: str | None = None) -> dict[str, Any]:
+    """The scene and the panel, as the picture of this position draws them; without the static layers when the
+    page says it has them (``have``: the scene's key)."""
     scene, panel = board_view(game, player_names=player_names(match), last_events=events, title=title(match))
-    return {"scene": scene.to_json(static=static), "panel": panel.to_json()}
+    return {"scene": scene.to_json(static=have != scene.key), "panel": panel.to_json()}
 
 
 def match_view(position: Position, viewer_id: int, offers: list[OfferRow], have: str | None = None) -> dict[str, Any]:
@@ -76,10 +77,7 @@ def match_view(position: Position, viewer_id: int, offers: list[OfferRow], have:
     seat = match.seat_of(viewer_id)
     active = match.status == "active" and not game.is_over
     to_move = latest and active and user_to_move(match, game) == viewer_id
-    drawn = board(match, game, position.events)
-    if have is not None and have == drawn["scene"]["key"]:  # the page keeps the static layers of this board
-        for layer in ("areas", "lines", "cells", "labels"):
-            drawn["scene"].pop(layer, None)
+    drawn = board(match, game, position.events, have)
     move = position.move
     turn = None
     if move is not None:
@@ -121,7 +119,9 @@ def match_view(position: Position, viewer_id: int, offers: list[OfferRow], have:
     }
 
 
-def built_turn(match: MatchRow, state: BuilderState, legal: list[NextAction]) -> dict[str, Any]:
+def built_turn(
+    match: MatchRow, state: BuilderState, legal: list[NextAction], have: str | None = None
+) -> dict[str, Any]:
     """The turn builder's answer: the actions so far, what may come next, and the position they make."""
     return {
         "version": match.version,
@@ -133,5 +133,5 @@ def built_turn(match: MatchRow, state: BuilderState, legal: list[NextAction]) ->
         ],
         "can_end": state.can_end and bool(state.notations),
         "why_not_end": state.why_not_end if state.notations else "",
-        "view": board(match, state.game, state.events),
+        "view": board(match, state.game, state.events, have),
     }

@@ -19,7 +19,7 @@ from .base import Panel, Scene
 __all__ = ["Panel", "Scene", "UnknownScene", "view"]
 
 SceneOf = Callable[[Any, Sequence[str], Sequence[Event]], Scene]
-PanelOf = Callable[[Any, Sequence[str], Sequence[Event], "str | None"], Panel]
+PanelOf = Callable[[Any, Sequence[str], Sequence[Event], str | None], Panel]
 
 _SCENES: dict[str, tuple[SceneOf, PanelOf, Callable[[Sequence[str] | None], list[str]]]] = {
     "bide": (bide.scene, bide.panel, lambda names: []),  # Bide's seat names depend on its seat count

@@ -54,6 +54,7 @@ class Scene:
     labels: list[dict[str, Any]] = field(default_factory=list)
     pieces: list[dict[str, Any]] = field(default_factory=list)
     marks: list[dict[str, Any]] = field(default_factory=list)
+    _viewbox: list[float] | None = field(default=None, repr=False)
 
     # -- building ----------------------------------------------------------------------------------
 
@@ -166,9 +167,18 @@ class Scene:
             mark["badge"] = badge
         self.marks.append(mark)
 
+    def on_board(self) -> Scene:
+        """A new position on this scene's board: its static layers shared (never changed once built: the
+        board is cached per key), its pieces and marks its own."""
+        position = Scene(self.key, self.areas, self.lines, self.cells, self.labels)
+        position._viewbox = self.viewbox()  # (the board's, computed once)
+        return position
+
     # -- the result --------------------------------------------------------------------------------
 
     def viewbox(self) -> list[float]:
+        if self._viewbox is not None:
+            return self._viewbox
         xs: list[float] = []
         ys: list[float] = []
         for entry in self.cells + self.areas:

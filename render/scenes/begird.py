@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from games.begird import layout as board_layout
 from games.begird import winning_group
@@ -17,16 +18,55 @@ from .base import UNIT, Panel, Scene, label, panel_row
 
 def scene(game, names: Sequence[str], last_events: Sequence[Event]) -> Scene:
     variant = str(game.options["board"])
+    board = board_layout(variant).board
+    won_islands: frozenset[int] = frozenset()
+    won_cells: list[str] = []
+    if game.is_over and game.winners:
+        won_cells, touched = winning_group(game)
+        won_islands = frozenset(k - 1 for k in touched)
+    drawn = _board(variant, won_islands).on_board()
+    # Stones, the winning group's gold rings, the last stone's ring.
+    for i, seat in enumerate(game.cells):
+        if seat:
+            drawn.piece(
+                board.names[i],
+                UNIT.centre(board.cells[i]),
+                seat,
+                "stone",
+                pic.STONE_R,
+                pic.stone_colour(seat),
+                stroke=pic.STONE_OUTLINE[(seat - 1) % 2],
+                width=0.035,
+            )
+    for name in won_cells:
+        drawn.ring(
+            UNIT.centre(board.cells[board.parse(name)]),
+            pic.WIN_RING_R,
+            pic.WIN_RING,
+            0.085,
+            pic.WIN_RING_HALO,
+            0.015,
+            kind="win",
+        )
+    for e in last_events:
+        if e.kind == "place" and e.cell:
+            try:
+                i = board.parse(e.cell)
+            except ValueError:
+                continue
+            if game.cells[i]:
+                drawn.last_move_ring(UNIT.centre(board.cells[i]), pic.STONE_R)
+    return drawn
+
+
+@lru_cache(maxsize=32)
+def _board(variant: str, won_islands: frozenset[int]) -> Scene:
+    """The board without stones: sea, islands (gold where a winning group touches them), named cells."""
     lay = board_layout(variant)
     board = lay.board
     drawn = Scene(f"begird:{variant}")
     islands = lay.islands
     owner = {c: k for k, island in enumerate(islands) for c in island}
-    won_islands: set[int] = set()
-    won_cells: list[str] = []
-    if game.is_over and game.winners:
-        won_cells, touched = winning_group(game)
-        won_islands = {k - 1 for k in touched}
     # Sea under everything, then the land of each island (gold once a winning group touches it).
     # (only the cells on the rim: the sea under the others is covered, and would only weigh on the page)
     everything = set(board.cells) | set(owner)
@@ -71,37 +111,6 @@ def scene(game, names: Sequence[str], last_events: Sequence[Event]) -> Scene:
             halo=stroke,
             halo_width=0.045,
         )
-    # Stones, the winning group's gold rings, the last stone's ring.
-    for i, seat in enumerate(game.cells):
-        if seat:
-            drawn.piece(
-                board.names[i],
-                UNIT.centre(board.cells[i]),
-                seat,
-                "stone",
-                pic.STONE_R,
-                pic.stone_colour(seat),
-                stroke=pic.STONE_OUTLINE[(seat - 1) % 2],
-                width=0.035,
-            )
-    for name in won_cells:
-        drawn.ring(
-            UNIT.centre(board.cells[board.parse(name)]),
-            pic.WIN_RING_R,
-            pic.WIN_RING,
-            0.085,
-            pic.WIN_RING_HALO,
-            0.015,
-            kind="win",
-        )
-    for e in last_events:
-        if e.kind == "place" and e.cell:
-            try:
-                i = board.parse(e.cell)
-            except ValueError:
-                continue
-            if game.cells[i]:
-                drawn.last_move_ring(UNIT.centre(board.cells[i]), pic.STONE_R)
     return drawn
 
 

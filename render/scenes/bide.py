@@ -4,6 +4,7 @@ push arrows (the picture: render/bide.py, whose colours, sizes and words these a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from games.bide import SEAT_COLOURS, board_for_side
 from games.interface import Event
@@ -17,47 +18,7 @@ from .base import UNIT, Panel, Scene, colour, label, panel_row, unit_vector
 def scene(game, names: Sequence[str], last_events: Sequence[Event]) -> Scene:
     side = int(game.options["side"])
     board = board_for_side(side)
-    drawn = Scene(f"bide:{side}")
-    n = side - 1
-    cx, cy = UNIT.centre((0, 0))
-    top_value = max(board.edge_distance)
-    for value in range(top_value + 1):  # nested hexagons, the outer ring lightest
-        radius = n - value + 0.5
-        corners = [(cx + radius * dx, cy + radius * dy) for dx, dy in hd.SCREEN_DIRECTIONS]
-        share = value / max(1, top_value)
-        stroke = hd.mix(pic.BAND_LIGHT, pic.BAND_DARK, min(1.0, share + 0.35)) if value == 0 else None
-        drawn.area(corners, hd.mix(pic.BAND_LIGHT, pic.BAND_DARK, share), stroke, 0.02)
-    drawn.segments(
-        [
-            (UNIT.centre(cell), UNIT.centre(board.cells[j]))
-            for i, cell in enumerate(board.cells)
-            for j in board.neighbour_indices[i]
-            if j > i
-        ],
-        pic.GRID_LINE,
-        pic.LINE_W,
-    )
-    for i, cell in enumerate(board.cells):
-        # A point's tap area is its share of the board (a hexagon); what is drawn is the point itself.
-        drawn.cell(
-            board.names[i],
-            UNIT.centre(cell),
-            UNIT.corners(cell),
-            fill=None,
-            stroke=None,
-            width=0.0,
-            text=label(board.names[i], pic.NAME_SIZE, pic.NAME_INK, dy=-0.095),
-            sublabel=label(str(board.edge_distance[i]), pic.VALUE_SIZE, pic.VALUE_INK, dy=0.195, bold=True),
-            dot={
-                "r": pic.POINT_R,
-                "fill": colour(pic.POINT_FILL),
-                "stroke": colour(pic.POINT_OUTLINE),
-                "width": 0.02,
-            },
-        )
-    for row_number, row in enumerate(board.rows):
-        x, y = UNIT.centre(board.cells[row[0]])
-        drawn.text((x - 0.92, y), chr(ord("a") + row_number), 0.3, pic.LETTER_INK, bold=True)
+    drawn = _board(side).on_board()
     values = board.edge_distance
     for i, owner in enumerate(game.cells):
         if owner:
@@ -105,6 +66,54 @@ def scene(game, names: Sequence[str], last_events: Sequence[Event]) -> Scene:
         if (dst, src) in both_ways:  # pushed there and back: the two arrows apart
             sx, sy, tx, ty = sx - uy * 0.075, sy + ux * 0.075, tx - uy * 0.075, ty + ux * 0.075
         drawn.arrow([(sx, sy), (tx, ty)], pic.ARROW_INK, 0.06, head=0.2, halo=pic.ARROW_HALO, halo_width=0.018)
+    return drawn
+
+
+@lru_cache(maxsize=16)
+def _board(side: int) -> Scene:
+    """The board without discs: value bands, lines, the points with their names and values, row letters."""
+    board = board_for_side(side)
+    drawn = Scene(f"bide:{side}")
+    n = side - 1
+    cx, cy = UNIT.centre((0, 0))
+    top_value = max(board.edge_distance)
+    for value in range(top_value + 1):  # nested hexagons, the outer ring lightest
+        radius = n - value + 0.5
+        corners = [(cx + radius * dx, cy + radius * dy) for dx, dy in hd.SCREEN_DIRECTIONS]
+        share = value / max(1, top_value)
+        stroke = hd.mix(pic.BAND_LIGHT, pic.BAND_DARK, min(1.0, share + 0.35)) if value == 0 else None
+        drawn.area(corners, hd.mix(pic.BAND_LIGHT, pic.BAND_DARK, share), stroke, 0.02)
+    drawn.segments(
+        [
+            (UNIT.centre(cell), UNIT.centre(board.cells[j]))
+            for i, cell in enumerate(board.cells)
+            for j in board.neighbour_indices[i]
+            if j > i
+        ],
+        pic.GRID_LINE,
+        pic.LINE_W,
+    )
+    for i, cell in enumerate(board.cells):
+        # A point's tap area is its share of the board (a hexagon); what is drawn is the point itself.
+        drawn.cell(
+            board.names[i],
+            UNIT.centre(cell),
+            UNIT.corners(cell),
+            fill=None,
+            stroke=None,
+            width=0.0,
+            text=label(board.names[i], pic.NAME_SIZE, pic.NAME_INK, dy=-0.095),
+            sublabel=label(str(board.edge_distance[i]), pic.VALUE_SIZE, pic.VALUE_INK, dy=0.195, bold=True),
+            dot={
+                "r": pic.POINT_R,
+                "fill": colour(pic.POINT_FILL),
+                "stroke": colour(pic.POINT_OUTLINE),
+                "width": 0.02,
+            },
+        )
+    for row_number, row in enumerate(board.rows):
+        x, y = UNIT.centre(board.cells[row[0]])
+        drawn.text((x - 0.92, y), chr(ord("a") + row_number), 0.3, pic.LETTER_INK, bold=True)
     return drawn
 
 

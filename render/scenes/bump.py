@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 
 from games.bump import AREAS, C1, C2, COORDS, NAMES, NEIGHBOURS
 from games.interface import Event
@@ -16,28 +17,9 @@ from .base import UNIT, Panel, Scene, colour, label, panel_row
 
 
 def scene(game, names: Sequence[str], last_events: Sequence[Event]) -> Scene:
-    drawn = Scene("bump")
-    for i, part, cell in pic.DRAWN:
-        gate = AREAS[i] == 0 and len(COORDS[i]) == 2
-        drawn.cell(
-            NAMES[i],
-            UNIT.centre(cell),
-            UNIT.corners(cell),
-            fill=pic.cell_fill(i),
-            stroke=pic.CELL_LINE,
-            width=pic.LINE_W,
-            text=label(NAMES[i], pic.NAME_SIZE, pic.cell_name_ink(i), bold=True, fit=pic.CELL_NAME_W),
-            gate_part=part if gate else None,
-        )
+    drawn = _board().on_board()
     for i, seat in ((C1, 0), (C2, 1)):  # each seat's centre, ringed in its colour
         drawn.ring(UNIT.centre(COORDS[i][0]), 0.40, pic.PIECE[seat], 0.07, kind="centre")
-    walls = []
-    for i, part, cell in pic.DRAWN:
-        for d in range(6):
-            if NEIGHBOURS[i][d] >= 0 or (AREAS[i] == 0 and len(COORDS[i]) == 2 and d == pic.gate_link_side(i, part)):
-                continue
-            walls.append(pic._edge(UNIT, cell, d))
-    drawn.segments(walls, pic.WALL, pic.WALL_W, caps="round")
     board = game.board
     for space, pid in enumerate(board.cells):
         if pid < 0:
@@ -110,6 +92,32 @@ def _last_turn(drawn: Scene, game, events: list[Event]) -> None:
         a = (src[0] + dx / length * 0.2, src[1] + dy / length * 0.2)
         b = (dst[0] - dx / length * pic.PIECE_R * 0.9, dst[1] - dy / length * pic.PIECE_R * 0.9)
         drawn.arrow([a, b], pic.BUMP, 0.13, head=0.4, halo=(255, 255, 255), halo_width=0.035, badge=str(number))
+
+
+@lru_cache(maxsize=1)
+def _board() -> Scene:
+    """The spaces (a gate drawn twice, one name) and the walls."""
+    drawn = Scene("bump")
+    for i, part, cell in pic.DRAWN:
+        gate = AREAS[i] == 0 and len(COORDS[i]) == 2
+        drawn.cell(
+            NAMES[i],
+            UNIT.centre(cell),
+            UNIT.corners(cell),
+            fill=pic.cell_fill(i),
+            stroke=pic.CELL_LINE,
+            width=pic.LINE_W,
+            text=label(NAMES[i], pic.NAME_SIZE, pic.cell_name_ink(i), bold=True, fit=pic.CELL_NAME_W),
+            gate_part=part if gate else None,
+        )
+    walls = []
+    for i, part, cell in pic.DRAWN:
+        for d in range(6):
+            if NEIGHBOURS[i][d] >= 0 or (AREAS[i] == 0 and len(COORDS[i]) == 2 and d == pic.gate_link_side(i, part)):
+                continue
+            walls.append(pic._edge(UNIT, cell, d))
+    drawn.segments(walls, pic.WALL, pic.WALL_W, caps="round")
+    return drawn
 
 
 def panel(game, names: Sequence[str], last_events: Sequence[Event], title: str | None) -> Panel:

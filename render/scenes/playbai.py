@@ -4,6 +4,7 @@ steps, jumps and passes (the picture: render/playbai.py, whose colours, sizes an
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from games.interface import Event
 from games.playbai import field
@@ -17,35 +18,8 @@ SIZE = 1 / 3**0.5  # a cell's centre-to-corner radius, in board units (the pictu
 
 def scene(game, names: Sequence[str], last_events: Sequence[Event]) -> Scene:
     side = int(game.options["side"])
-    fld = field(side)
-    board = fld.board
-    drawn = Scene(f"playbai:{side}")
-    for i, cell in enumerate(board.cells):
-        owner = fld.zone_owner[i]
-        fill = pic.TEAM_TINT[owner] if owner else (pic.PITCH if cell[1] % 2 == 0 else pic.PITCH_ALT)
-        dy = SIZE * 0.5 if i in fld.dots else 0.0
-        extra = {}
-        if i in fld.dots:  # a dot: its team's outline and a dark spot (the name moves under it)
-            extra["dot"] = {
-                "r": SIZE * 0.17,
-                "fill": colour(pic.TEAM_DARK[owner]),
-                "ring": [[round(x, 3), round(y, 3)] for x, y in UNIT.corners(cell, 0.86)],
-                "stroke": colour(pic.TEAM[owner]),
-                "width": round(SIZE * 0.12, 3),
-            }
-        drawn.cell(
-            board.names[i],
-            UNIT.centre(cell),
-            UNIT.corners(cell, 0.985),
-            fill=fill,
-            stroke=pic.GRID,
-            width=SIZE * 0.04,
-            text=label(board.names[i], SIZE * pic.NAME_SIZE, pic.NAME_INK, dy=dy),
-            **extra,
-        )
-    for k, row in enumerate(board.rows):
-        x, y = UNIT.centre(board.cells[row[0]])
-        drawn.text((x - 0.78, y), chr(ord("a") + k), SIZE * 0.5, pic.LETTER_INK)
+    board = field(side).board
+    drawn = _board(side).on_board()
     goal = next((e for e in last_events if e.kind == "goal"), None)
     if goal is not None and goal.cell:
         drawn.marks.append(
@@ -114,6 +88,41 @@ def scene(game, names: Sequence[str], last_events: Sequence[Event]) -> Scene:
 def _at(board, name: str) -> list[float]:
     x, y = UNIT.centre(board.cells[board.parse(name)])
     return [round(x, 3), round(y, 3)]
+
+
+@lru_cache(maxsize=16)
+def _board(side: int) -> Scene:
+    """The pitch: cells with their names, the end zones and their dots, row letters."""
+    fld = field(side)
+    board = fld.board
+    drawn = Scene(f"playbai:{side}")
+    for i, cell in enumerate(board.cells):
+        owner = fld.zone_owner[i]
+        fill = pic.TEAM_TINT[owner] if owner else (pic.PITCH if cell[1] % 2 == 0 else pic.PITCH_ALT)
+        dy = SIZE * 0.5 if i in fld.dots else 0.0
+        extra = {}
+        if i in fld.dots:  # a dot: its team's outline and a dark spot (the name moves under it)
+            extra["dot"] = {
+                "r": SIZE * 0.17,
+                "fill": colour(pic.TEAM_DARK[owner]),
+                "ring": [[round(x, 3), round(y, 3)] for x, y in UNIT.corners(cell, 0.86)],
+                "stroke": colour(pic.TEAM[owner]),
+                "width": round(SIZE * 0.12, 3),
+            }
+        drawn.cell(
+            board.names[i],
+            UNIT.centre(cell),
+            UNIT.corners(cell, 0.985),
+            fill=fill,
+            stroke=pic.GRID,
+            width=SIZE * 0.04,
+            text=label(board.names[i], SIZE * pic.NAME_SIZE, pic.NAME_INK, dy=dy),
+            **extra,
+        )
+    for k, row in enumerate(board.rows):
+        x, y = UNIT.centre(board.cells[row[0]])
+        drawn.text((x - 0.78, y), chr(ord("a") + k), SIZE * 0.5, pic.LETTER_INK)
+    return drawn
 
 
 def panel(game, names: Sequence[str], last_events: Sequence[Event], title: str | None) -> Panel:
