@@ -39,7 +39,9 @@ def start_match(sandbox, game: str, challenger: str, opponent: str, options: str
                         return message, button["custom_id"]
         return None
 
-    message, accept = wait_until(lobby, "the lobby")
+    message, accept = wait_until(
+        lobby, f"the lobby (the bot answered {answer}; {challenger} sees {last_words(sandbox, challenger)})"
+    )
     answer = sandbox.call("/api/press", {"user": opponent, "message": message["id"], "custom_id": accept})
     assert answer.get("ok") and not answer.get("errors"), answer
 
@@ -50,6 +52,10 @@ def start_match(sandbox, game: str, challenger: str, opponent: str, options: str
         return None
 
     return wait_until(thread, "the match's thread")
+
+
+def last_words(sandbox, user: str) -> list[str]:
+    return [m["content"][:80] for m in sandbox.call(f"/api/messages?user={user}")[-3:]]
 
 
 def boards_in(sandbox, user: str, thread: str) -> list[dict]:
