@@ -61,7 +61,7 @@ def progress(text: str) -> None:
 
 def first_paints(page) -> list[float]:
     """Open the Activity, measure, close it; again."""
-    found = []
+    found: list[float] = []
     for _ in range(REOPENINGS):
         progress(f"opening the Activity ({len(found) + 1} of {REOPENINGS})")
         frame = open_board(page)

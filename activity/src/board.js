@@ -159,6 +159,7 @@ export class BoardView {
     this.labelSlack = 1; // how much the cell names may grow and still fit
     this.lastScale = 0;
     this.staticKey = null; // the key of the static layers drawn
+    this.highlighted = "{}"; // the highlights drawn (their JSON)
     this.nameSize = 0; // the largest piece name's font size, in board units
   }
 
@@ -190,7 +191,8 @@ export class BoardView {
   }
 
   drawStatic(scene) {
-    for (const name of ["areas", "lines", "cells", "labels"]) this.layers[name].replaceChildren();
+    for (const name of ["areas", "lines", "cells", "labels", "highlights"]) this.layers[name].replaceChildren();
+    this.highlighted = "{}";
     this.cells.clear();
     this.staticKey = scene.cells ? scene.key : null;
     for (const area of scene.areas || []) {
@@ -240,6 +242,9 @@ export class BoardView {
 
   /** Highlight cells: {cell name: "target" (a tap there does something) | "picked" (chosen, or tapped)}. */
   highlight(kinds) {
+    const key = JSON.stringify(kinds);
+    if (key === this.highlighted) return; // (asked again on every redraw of the footer)
+    this.highlighted = key;
     this.layers.highlights.replaceChildren();
     for (const [name, kind] of Object.entries(kinds)) {
       const cell = this.cells.get(name);

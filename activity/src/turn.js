@@ -20,6 +20,7 @@ export class TurnBuilder {
     this.version = null;
     this.state = null; // the server's last answer: {actions, notation, legal, can_end, why_not_end, view}
     this.source = null; // the `from` cell tapped, whose destinations are shown
+    this.pending = null; // the cell of the action being asked for: shown picked until the server answers
     this.busy = false;
     this.generation = 0; // answers meant for an older turn are dropped
   }
@@ -29,6 +30,7 @@ export class TurnBuilder {
     this.generation += 1;
     this.state = null;
     this.source = null;
+    this.pending = null;
     this.busy = false;
     const mine = view && view.latest && view.you && view.you.can_act && view.you.to_move;
     this.match = mine ? view.match.id : null;
@@ -45,6 +47,10 @@ export class TurnBuilder {
   highlights() {
     const kinds = {};
     if (!this.active()) return kinds;
+    if (this.pending !== null) {
+      kinds[this.pending] = "picked";
+      return kinds;
+    }
     if (this.source !== null) {
       for (const action of this.state.legal) if (action.from === this.source && action.to) kinds[action.to] = "target";
       kinds[this.source] = "picked"; // (tapped again, it offers the actions that end there: Bump's turns in place)
@@ -77,9 +83,13 @@ export class TurnBuilder {
   }
 
   decide(actions, cell) {
-    this.hooks.board.highlight({ ...this.highlights(), [cell]: "picked" }); // seen at once, before the server
-    if (actions.length === 1) this.choose(actions[0]);
-    else this.offer(actions);
+    if (actions.length === 1) {
+      this.pending = cell; // seen at once, before the server answers
+      this.choose(actions[0]);
+    } else {
+      this.hooks.board.highlight({ ...this.highlights(), [cell]: "picked" });
+      this.offer(actions);
+    }
     return true;
   }
 
@@ -122,9 +132,13 @@ export class TurnBuilder {
       if (generation !== this.generation) return;
       this.state = answer;
       this.source = null;
+      this.pending = null;
       this.hooks.onPreview(answer.actions.length ? answer.view : null);
     } catch (error) {
-      if (generation === this.generation) this.hooks.onRefused(error);
+      if (generation === this.generation) {
+        this.pending = null;
+        this.hooks.onRefused(error);
+      }
     } finally {
       if (generation === this.generation) {
         this.busy = false;
