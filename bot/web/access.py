@@ -33,10 +33,6 @@ MEMBERS_KEEP = 300.0  # seconds a "member of that server" answer is kept
 LISTED = 50  # matches in the list
 
 
-class NotAMember(Exception):
-    pass
-
-
 class Members(Protocol):
     """Whether a user is a member of a server the bot is in (the chat layer asks Discord)."""
 
