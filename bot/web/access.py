@@ -9,7 +9,6 @@ minutes.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections import OrderedDict
@@ -31,10 +30,6 @@ log = logging.getLogger(__name__)
 
 MEMBERS_KEEP = 300.0  # seconds a "member of that server" answer is kept
 LISTED = 50  # matches in the list
-
-
-class NotAMember(Exception):
-    pass
 
 
 class Members(Protocol):
@@ -196,12 +191,10 @@ class Access:
         """Post what a stored change shows on Discord, without holding the page's answer."""
 
         async def run() -> None:
-            with contextlib.suppress(Exception):
-                try:
-                    await effect
-                except Exception:
-                    log.exception("match %s: showing an Activity change on Discord failed", match_id)
-                    raise
+            try:
+                await effect
+            except Exception:  # the change is stored; the announcer retries its board itself
+                log.exception("match %s: showing an Activity change on Discord failed", match_id)
 
         task = asyncio.get_running_loop().create_task(run(), name=f"hexplay-announce-activity-{match_id}")
         self._effects.add(task)

@@ -41,6 +41,7 @@ class LiveHub:
         self.read_versions = read_versions
         self._watching: dict[int, set[Watcher]] = {}
         self._stopped = asyncio.Event()
+        self._looking: set[asyncio.Task[None]] = set()
         self.told = 0  # "changed" messages queued (tests and metrics read it)
 
     @property
@@ -67,7 +68,9 @@ class LiveHub:
         if not watching:
             return
         if version is None:
-            asyncio.get_running_loop().create_task(self._look([match_id]), name="hexplay-activity-look")
+            task = asyncio.get_running_loop().create_task(self._look([match_id]), name="hexplay-activity-look")
+            self._looking.add(task)  # (held: the loop keeps only a weak reference to a task)
+            task.add_done_callback(self._looking.discard)
             return
         for watcher in list(watching):
             before = watcher.version
