@@ -305,6 +305,16 @@ def test_the_app_launcher_opens_the_players_matches_their_turn_first(browser, sa
         first.click()
         frame.wait_for_function("window.hexplay.page.drawn > 0 && hexplay.page.latest.you.to_move")
         assert frame.locator("#back").is_visible()
+        # Launched from a match's thread, the Activity runs in that thread (as Discord starts it in the channel
+        # where the launcher was used), still on the list: the launcher opens the player's matches.
+        page.locator("#activity-close").click()
+        page.locator("#menu").click()
+        page.locator(f'#channel-list .channel[data-id="{mine}"]').click()
+        page.locator("#launcher").click()
+        frame = page.wait_for_selector("#activity-frame").content_frame()
+        frame.wait_for_function("window.hexplay && hexplay.page.me !== null")
+        assert frame.evaluate("hexplay.page.sdk.channelId") == mine
+        frame.wait_for_selector("#list .match")
         assert not page.errors, page.errors
     finally:
         page.close()

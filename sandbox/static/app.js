@@ -563,7 +563,7 @@ $("#channels").addEventListener("click", (event) => {
 $("#launcher").addEventListener("click", async () => {
   $("#composer-error").textContent = "";
   try {
-    const answer = await api("/api/launch", { channel_id: state.current });
+    const answer = await api("/api/launch", { channel: state.current, guild: GUILD });
     if (answer.activity) ActivityHost.show(USER, state.me, answer.activity);
     else $("#composer-error").textContent = answer.error || (answer.errors || []).join("; ") || "The app did not launch its Activity.";
   } catch (error) {
