@@ -97,13 +97,15 @@ async def test_a_token_is_kept_briefly_then_asked_about_again(world) -> None:
     alice = world.users[0]
     match_id, _ = await world.start_two_player("begird")
     identities = activity_server(world.bot).access.identities
-    identities.keep_for = 1.5  # (60 s in the bot)
+    clock = [1000.0]
+    identities.now = lambda: clock[0]  # the cache's own clock, moved by hand
     mine = await page(world, alice)
     asked = identities.asked
     for _ in range(5):
         await mine.view(match_id)
-    assert identities.asked == asked  # kept: no round trip to Discord per tap...
-    await asyncio.sleep(1.6)  # ...for a while only: a token revoked since is then refused
+        clock[0] += 10
+    assert identities.asked == asked  # kept: no round trip to Discord per tap (50 s < 60 s)...
+    clock[0] += 11  # ...for a minute only: a token revoked since is then refused
     world.emu.oauth.revoke(mine.token)
     status, body = await mine.get(f"/matches/{match_id}")
     assert (status, body["error"]) == (401, "reopen") and identities.asked == asked + 1

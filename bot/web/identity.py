@@ -109,8 +109,15 @@ class Identities:
     """Tokens to users, through Discord, each answer kept ``keep_for`` seconds; at most ``capacity`` tokens
     are kept (the least recently used forgotten first), and one token is asked about once at a time."""
 
-    def __init__(self, oauth: DiscordOAuth, keep_for: float = 60.0, capacity: int = 10_000) -> None:
+    def __init__(
+        self,
+        oauth: DiscordOAuth,
+        keep_for: float = 60.0,
+        capacity: int = 10_000,
+        now: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.oauth = oauth
+        self.now = now  # (a test's clock may stand in)
         self.keep_for = keep_for
         self.capacity = capacity
         self._known: OrderedDict[str, tuple[float, Identity]] = OrderedDict()
@@ -120,7 +127,7 @@ class Identities:
     async def of(self, token: str | None) -> Identity:
         if not token or len(token) > 512:
             raise Unauthorized("no token")
-        now = time.monotonic()
+        now = self.now()
         known = self._known.get(token)
         if known is not None and known[0] > now:
             self._known.move_to_end(token)
