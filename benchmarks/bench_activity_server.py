@@ -38,7 +38,7 @@ from render.scenes import view  # noqa: E402
 from tests.activity_page import Page  # noqa: E402
 from tests.botworld import BotWorld  # noqa: E402
 
-GAMES = [("bide", {}), ("begird", {}), ("playbai", {}), ("bump", {})]
+GAMES: list[tuple[str, dict[str, object]]] = [("bide", {}), ("begird", {}), ("playbai", {}), ("bump", {})]
 
 
 def mid_game(game_id: str, options: dict, seed: int = 7, turns: int = 24):
