@@ -107,6 +107,10 @@ def test_a_whole_begird_match_played_by_tapping_at_phone_width(browser, sandbox,
         frame_box = alice.locator("#activity-frame").bounding_box()
         assert frame_box["width"] >= 385 and frame_box["height"] >= 780, frame_box
         shots(alice, "begird-opened-390")
+        # The small board's cell names read at 390 px without zooming (they fit their cells at 10 px or more).
+        labels = alice_board.locator("#board .layer-labels")
+        assert labels.evaluate("layer => getComputedStyle(layer).display") != "none"
+        assert alice_board.locator('#board .layer-labels text:text-is("e5")').count() == 1
         assert alice_board.evaluate("hexplay.page.latest.you.to_move") is True
         posts = lambda: len(boards_in(sandbox, "alice", thread))  # noqa: E731
         for turn in range(len(BEGIRD_ALICE)):
