@@ -55,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if argv[0] in ("-h", "--help") else 2
     settings = Settings.from_env()
     settings.check_shards()
+    settings.check_activity()
     logging.basicConfig(
         level=getattr(logging, settings.log_level, logging.INFO),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

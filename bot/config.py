@@ -181,6 +181,16 @@ def _offset_file(name: str) -> str:
     return raw
 
 
+def _secret(name: str) -> str:
+    """A credential: printable ASCII without spaces; never echoed in a refusal."""
+    raw = os.environ.get(name, "").strip()
+    if raw and (len(raw) > 256 or not all(33 <= ord(c) < 127 for c in raw)):
+        raise SystemExit(
+            f"{name} must be the secret as the developer portal shows it (no spaces, at most 256 characters)"
+        )
+    return raw
+
+
 _DATABASE_SCHEMES = ("postgresql://", "postgres://", "sqlite:///")
 _SWITCHES = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
 
@@ -260,6 +270,20 @@ class Settings:
     metrics_port: int | None = None
     # where that server listens: this machine only unless told (a container's HEXPLAY_METRICS_HOST=0.0.0.0)
     metrics_host: str = "127.0.0.1"
+    # -- the Activity (issue 35, docs/activity.md): its web server in the bot process ---------------------------
+    activity_port: int | None = None  # HEXPLAY_ACTIVITY_PORT; None: no Activity (0 given here: any free port)
+    activity_host: str = "127.0.0.1"  # loopback: a TLS reverse proxy in front, Discord's URL mapping to it
+    # the application's OAuth2 client secret (DISCORD_CLIENT_SECRET): exchanges the page's codes; never sent out
+    client_secret: str = field(default="", repr=False)
+    activity_page: str = ""  # the built page's folder (HEXPLAY_ACTIVITY_PAGE; empty: activity/dist of the checkout)
+
+    def check_activity(self) -> None:
+        """One clear line for an Activity that cannot work (``python -m bot`` exits with it)."""
+        if self.activity_port is not None and not self.client_secret:
+            raise SystemExit(
+                "HEXPLAY_ACTIVITY_PORT needs DISCORD_CLIENT_SECRET, the application's OAuth2 client secret "
+                "(developer portal → OAuth2 → Client Secret): the Activity's server exchanges the page's codes with it"
+            )
 
     def check_shards(self) -> None:
         """One clear line for a shard layout that cannot work (``python -m bot`` exits with it)."""
@@ -314,4 +338,8 @@ class Settings:
             worker_stale_seconds=_float("HEXPLAY_WORKER_STALE_SECONDS", 15.0, 1, 600, "seconds"),
             metrics_port=_port("HEXPLAY_METRICS_PORT"),
             metrics_host=_host("HEXPLAY_METRICS_HOST", "127.0.0.1"),
+            activity_port=_port("HEXPLAY_ACTIVITY_PORT"),
+            activity_host=_host("HEXPLAY_ACTIVITY_HOST", "127.0.0.1"),
+            client_secret=_secret("DISCORD_CLIENT_SECRET"),
+            activity_page=os.environ.get("HEXPLAY_ACTIVITY_PAGE", "").strip(),
         )

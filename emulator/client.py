@@ -12,6 +12,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from .activities import PRIMARY_ENTRY_POINT
 from .errors import EmulatorError
 from .gateway import DIRECT_MESSAGES, GUILD_MESSAGES, MESSAGE_CONTENT, GatewaySession
 from .interactions import (
@@ -26,6 +27,7 @@ from .limits import MAX_CONTENT, MAX_FILE_SIZE, SELECT_TYPES
 from .models import Attachment, Channel, Guild, Message, User, new_snowflake
 
 if TYPE_CHECKING:
+    from .activities import Activities
     from .gateway import Gateway
     from .interactions import InteractionService
     from .store import Store
@@ -42,6 +44,7 @@ class UserActions:
     store: Store
     gateway: Gateway
     interactions: InteractionService
+    activities: Activities
     default_timeout: float
 
     def _observe(self, event: str, obj: Any) -> None:  # DiscordEmulator's (tells its observers)
@@ -103,6 +106,23 @@ class UserActions:
         schema, path = self._find_command(where, command, acting.locale)
         data = self._command_data(schema, path, dict(options or {}), guild, focused=None, locale=acting.locale)
         return await self._dispatch(APPLICATION_COMMAND, acting, where, data, timeout=timeout, label=f"/{command}")
+
+    async def launch(self, user: UserLike, channel: ChannelLike, *, timeout: float | None = None) -> InteractionResult:
+        """Open the app from the App Launcher in ``channel``: its Entry Point command (type 4). With ``handler``
+        1 (APP_HANDLER) the bot gets the interaction and answers it (``LAUNCH_ACTIVITY``, or a message); with 2
+        (DISCORD_LAUNCH_ACTIVITY) Discord launches the Activity itself and the bot hears nothing."""
+        acting, where = self._user(user), self._channel_of(channel)
+        self._check_member(acting, where)
+        entry = next((c for c in self.store.global_commands if c.get("type") == PRIMARY_ENTRY_POINT), None)
+        if entry is None or not self.activities.enabled:
+            raise EmulatorError("the app has no Entry Point command (are its Activities enabled?)")
+        if entry.get("handler") != 1:
+            result = InteractionResult(new_snowflake(), APPLICATION_COMMAND, acting.id, where.id)
+            result.activity = self.activities.launch(acting, where, None)
+            result.callback_type, result.answered = 12, True
+            return result
+        data = {"id": entry["id"], "name": entry["name"], "type": PRIMARY_ENTRY_POINT}
+        return await self._dispatch(APPLICATION_COMMAND, acting, where, data, timeout=timeout, label="entry point")
 
     async def autocomplete(
         self,

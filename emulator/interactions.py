@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from . import limits
+from .activities import Activities, ActivityInstance
 from .errors import ApiError, EmulatorError, FormErrors, unknown_interaction, unknown_message
 from .host import Host
 from .messaging import (
@@ -32,12 +33,15 @@ MESSAGE_COMPONENT = 3
 AUTOCOMPLETE = 4
 MODAL_SUBMIT = 5
 
-# Callback types accepted per interaction type.
+LAUNCH_ACTIVITY = 12
+
+# Callback types accepted per interaction type. LAUNCH_ACTIVITY answers "command, message component, and modal
+# submission interactions" (developers/activities/how-activities-work.mdx, "Interaction Response").
 ALLOWED_CALLBACKS: dict[int, tuple[int, ...]] = {
-    APPLICATION_COMMAND: (4, 5, 9),
-    MESSAGE_COMPONENT: (4, 5, 6, 7, 9),
+    APPLICATION_COMMAND: (4, 5, 9, LAUNCH_ACTIVITY),
+    MESSAGE_COMPONENT: (4, 5, 6, 7, 9, LAUNCH_ACTIVITY),
     AUTOCOMPLETE: (8,),
-    MODAL_SUBMIT: (4, 5, 6, 7),
+    MODAL_SUBMIT: (4, 5, 6, 7, LAUNCH_ACTIVITY),
 }
 CALLBACK_NAMES = {
     4: "CHANNEL_MESSAGE_WITH_SOURCE",
@@ -46,6 +50,7 @@ CALLBACK_NAMES = {
     7: "UPDATE_MESSAGE",
     8: "APPLICATION_COMMAND_AUTOCOMPLETE_RESULT",
     9: "MODAL",
+    12: "LAUNCH_ACTIVITY",
 }
 
 
@@ -71,6 +76,7 @@ class InteractionResult:
         self.modal: dict[str, Any] | None = None
         self.errors: list[str] = []
         self.latency: float | None = None
+        self.activity: ActivityInstance | None = None  # the Activity a LAUNCH_ACTIVITY callback opened
         self.answered = False
         self._signal = Signal()
 
@@ -142,6 +148,7 @@ class InteractionHost(Host, Protocol):
 
     interaction_deadline: float  # seconds, real time, for the first callback
     token_lifetime: float  # seconds an interaction token accepts webhook calls
+    activities: Activities
 
 
 class InteractionService:
@@ -243,6 +250,14 @@ class InteractionService:
             limits.check_modal(data, errors)
             errors.raise_if_any()
             result.modal = data
+        elif kind == LAUNCH_ACTIVITY:
+            # "Only available for apps with Activities enabled" (receiving-and-responding.mdx, callback types).
+            if not self.emu.activities.enabled:
+                errors = FormErrors()
+                reason = "LAUNCH_ACTIVITY needs the application's Activities enabled (the EMBEDDED flag)"
+                errors.add(["type"], "INTERACTION_RESPONSE_TYPE_INVALID", reason)
+                errors.raise_if_any()
+            result.activity = self.emu.activities.launch(pending.user, pending.channel, pending.id)
         pending.acknowledged = True
         result.callback_type = kind
         if kind == 4 and message is not None:
@@ -266,6 +281,10 @@ class InteractionService:
     def _callback_response(self, pending: PendingInteraction, kind: int, message: Message | None) -> dict[str, Any]:
         interaction: dict[str, Any] = {"id": str(pending.id), "type": pending.type}
         resource: dict[str, Any] = {"type": kind}
+        if kind == LAUNCH_ACTIVITY and pending.result.activity is not None:
+            # OpenAPI LaunchActivityInteractionCallbackResponse: the resource names the instance.
+            interaction["activity_instance_id"] = pending.result.activity.id
+            resource["activity_instance"] = {"id": pending.result.activity.id}
         if message is not None:
             interaction["response_message_id"] = str(message.id)
             interaction["response_message_loading"] = message.loading

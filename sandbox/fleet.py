@@ -325,6 +325,10 @@ def bot_environment(
         "HEXPLAY_LOG_LEVEL": log_level,
         "HEXPLAY_SHARD_COUNT": "",  # given on the command line
         "HEXPLAY_SHARD_IDS": "",
+        "HEXPLAY_ACTIVITY_PORT": "",  # each bot process gets its own (layout)
+        "HEXPLAY_ACTIVITY_HOST": "127.0.0.1",
+        "HEXPLAY_ACTIVITY_PAGE": "",
+        "DISCORD_CLIENT_SECRET": emu.client_secret,
         "PYTHONUNBUFFERED": "1",
         **(extra or {}),
     }
@@ -343,6 +347,7 @@ def layout(
     reminder_check_seconds: float = 2.0,
     log_level: str = "WARNING",
     extra_env: Mapping[str, str] | None = None,
+    activity_ports: list[int] | None = None,
 ) -> list[ChildSpec]:
     """P bot processes, each ``python -m bot --shard-count N --shard-ids a-b`` for its range of the N shards
     (N = P unless given), and W ``python -m bot worker`` processes, all on one PostgreSQL database."""
@@ -359,7 +364,8 @@ def layout(
     for index, ids in enumerate(shard_ranges(count, bot_processes)):
         span = f"{ids[0]}-{ids[-1]}"
         argv = ("-m", "bot", "--shard-count", str(count), "--shard-ids", span)
-        specs.append(ChildSpec(f"bot-{index}", "bot", argv, env, ids, count))
+        own = {**env, "HEXPLAY_ACTIVITY_PORT": str(activity_ports[index])} if activity_ports else env
+        specs.append(ChildSpec(f"bot-{index}", "bot", argv, own, ids, count))
     worker_env = {
         **env,
         "HEXPLAY_LOG_LEVEL": "INFO",  # its ready line says it is connected (INFO lines are not echoed)

@@ -20,8 +20,10 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from emulator import DiscordEmulator, EmulatorError
+from emulator.interactions import InteractionResult
 from emulator.models import Channel, Guild, Message, User
 
+from .activity import ActivityFace, activity_json
 from .clockfile import ClockFile
 from .composer import ComposerError, Pending, Suggestion, lenient_values, option_values, parse, suggest
 from .views import Views
@@ -53,8 +55,15 @@ class Client:
 
 
 class WebFace:
-    def __init__(self, emu: DiscordEmulator, clock: ClockFile, processes: Processes | None = None) -> None:
+    def __init__(
+        self,
+        emu: DiscordEmulator,
+        clock: ClockFile,
+        processes: Processes | None = None,
+        activity: ActivityFace | None = None,
+    ) -> None:
         self.emu = emu
+        self.activity = activity  # the Activity's page, proxy and sign-in (sandbox/activity.py), when served
         self.clock = clock
         # the bot and worker processes as /api/state lists them (sandbox.fleet.Fleet.snapshot, or the one bot)
         self.processes: Processes = processes or list
@@ -78,6 +87,8 @@ class WebFace:
             web.get("/api/debug", self.debug),
             web.get("/files/{attachment_id}/{filename}", self.file),
             web.static("/static", STATIC),
+            web.post("/api/launch", self.launch),
+            *(activity.routes() if activity is not None else []),
             web.get("/{user}", self.index),
         ]
         self.app.add_routes(routes)
@@ -281,7 +292,10 @@ class WebFace:
         errors = list(getattr(result, "errors", None) or [])
         if getattr(result, "modal", None):
             errors.append("The bot opened a form (modal); the sandbox cannot show forms yet.")
-        return web.json_response({"ok": True, "errors": errors})
+        answer: dict[str, Any] = {"ok": True, "errors": errors}
+        if isinstance(result, InteractionResult) and result.activity is not None:  # LAUNCH_ACTIVITY: open the frame
+            answer["activity"] = {**(activity_json(result) or {}), "application_id": str(self.emu.application_id)}
+        return web.json_response(answer)
 
     async def send(self, request: web.Request) -> web.Response:
         body, user = await self._body(request)
@@ -357,6 +371,12 @@ class WebFace:
         message_id, custom_id = self._message_id(body), str(body.get("custom_id", ""))
         self._in_guild(body, message_id)
         return await self._act(lambda: self.emu.press(user, message_id, custom_id, timeout=ACTION_TIMEOUT))
+
+    async def launch(self, request: web.Request) -> web.Response:
+        """The App Launcher: the app's Entry Point command, as ``user`` in ``channel`` (#games by default)."""
+        body, user = await self._body(request)
+        channel = self._channel(body)
+        return await self._act(lambda: self.emu.launch(user, channel, timeout=ACTION_TIMEOUT))
 
     async def select(self, request: web.Request) -> web.Response:
         body, user = await self._body(request)

@@ -21,11 +21,13 @@ ALLOWED = {
     "bot.service": {"bot.domain", "bot.store", "games", "render", "ai", "i18n"},
     "bot.chat": {"bot.domain", "bot.service", "bot.config", "games", "discord", "i18n"},
     "bot.chat.features": {"bot.chat", "bot.domain", "bot.service", "games", "discord", "i18n"},
+    # the Activity's web server: the chat layer's words and announcer, never discord itself
+    "bot.web": {"bot.chat", "bot.service", "bot.domain", "games", "render", "i18n"},
     "bot.jobs": {"bot.service", "bot.store", "bot.domain", "bot.config", "bot.observe", "ai"},
     "bot.migrate_db": {"bot.service", "bot.store", "bot.domain"},
     "bot.runtime": {
         *("bot.chat", "bot.chat.features", "bot.jobs", "bot.service", "bot.store", "bot.domain", "bot.config"),
-        *("bot.observe", "ai"),
+        *("bot.observe", "bot.web", "ai"),
     },
 }
 GRAPH = graph()

@@ -40,7 +40,11 @@ NAMES = {"Play Bai"}  # the games' names are the same in every language
 PHRASE = re.compile(r"[A-Za-z]{3,}.*\s.*[A-Za-z]{3,}")
 FILES = sorted(
     p.relative_to(ROOT).as_posix()
-    for p in [*ROOT.joinpath("bot", "chat").rglob("*.py"), *ROOT.joinpath("render").glob("*.py")]
+    for p in [
+        *ROOT.joinpath("bot", "chat").rglob("*.py"),
+        *ROOT.joinpath("bot", "web").glob("*.py"),  # the Activity's sentences (the page shows them)
+        *ROOT.joinpath("render").rglob("*.py"),
+    ]
     if p.name != "translator.py"
 )
 

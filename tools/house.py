@@ -28,6 +28,7 @@ ROOMS = (
     "bot.service",
     "bot.chat",
     "bot.chat.features",
+    "bot.web",
     "bot.jobs",
     "bot.config",
     "bot.redact",

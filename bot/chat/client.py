@@ -20,6 +20,7 @@ from . import texts
 from .announce import TASK_PREFIX
 from .common import HexplayTree
 from .context import Chat
+from .launcher import has_activity, sync_with_entry_point, upsert_entry_point
 from .translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
@@ -169,9 +170,14 @@ class HexplayBot(commands.AutoShardedBot):
         await asyncio.gather(*(duty.run_forever() for duty in duties))
 
     async def _sync_commands(self) -> None:
+        # With Activities enabled the app has an Entry Point command, which a bulk overwrite must carry
+        # (Discord refuses one without it: 50240): ours goes with the slash commands (bot/chat/launcher.py).
+        activity = has_activity(self)
         if not self.settings.dev_guild_ids:
-            await self.tree.sync()
+            await (sync_with_entry_point(self.tree, self) if activity else self.tree.sync())
             return
+        if activity:
+            await upsert_entry_point(self)
         for guild_id in self.settings.dev_guild_ids:
             guild = discord.Object(guild_id)
             self.tree.copy_global_to(guild=guild)

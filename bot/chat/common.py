@@ -13,6 +13,7 @@ from i18n import use
 
 from ..domain.errors import DamagedMatch, Refusal, StorageDown, StorageFull, StorageReadOnly
 from . import texts
+from .launcher import is_entry_point
 from .markup import fit
 from .speech import listen
 
@@ -117,11 +118,14 @@ class HexplayTree(discord.app_commands.CommandTree):
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         await speak_to(interaction)
-        if not stopping(interaction):
-            return True
-        if interaction.type is not discord.InteractionType.autocomplete:  # suggestions simply stop
-            await reply_error(interaction, texts.restarting())
-        return False
+        if stopping(interaction):
+            if interaction.type is not discord.InteractionType.autocomplete:  # suggestions simply stop
+                await reply_error(interaction, texts.restarting())
+            return False
+        if is_entry_point(interaction):  # the App Launcher's Entry Point: no command of the tree (features/activity.py)
+            interaction.client.dispatch("entry_point", interaction)
+            return False
+        return True
 
     async def on_error(self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError) -> None:
         original = getattr(error, "original", error)

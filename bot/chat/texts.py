@@ -2488,3 +2488,39 @@ def read_only_database() -> str:
         "Nothing was saved: the bot's database is read-only right now. Its operator has been told (see the log); "
         "try again later."
     )
+
+
+# -- the Activity (issue 35: bot/chat/features/activity.py, bot/web/) ----------------------------------------
+# Every sentence the Activity's side of the bot adds is here, in one block (house-texts is splitting this file).
+REFUSALS["no_activity"] = lambda f: t(
+    'This bot has no board to open: its operator has not set up the Activity (README, "The board you touch").'
+)
+
+
+def activity_reopen() -> str:
+    """The Activity's answer to a missing, forged, revoked or expired token."""
+    return t("Your sign-in has expired: close the board and open it again.")
+
+
+def activity_bad_code() -> str:
+    return t("Discord refused this sign-in; close the board and open it again.")
+
+
+def activity_slow_down() -> str:
+    return t("Too many requests; wait a moment.")
+
+
+def activity_unavailable() -> str:
+    return t("Discord or the database did not answer; try again.")
+
+
+def activity_failed() -> str:
+    return t("Something went wrong; nothing was stored.")
+
+
+def activity_starting() -> str:
+    return t("The bot is starting; try again in a moment.")
+
+
+def activity_not_built() -> str:
+    return t("The Activity's page is not built (make activity).")

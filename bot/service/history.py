@@ -40,7 +40,37 @@ class Logged:
     """Who held the move's seat when it was made (None for a takeback row)."""
 
 
+@dataclass
+class Position:
+    """A match as it stood after ``ply`` moves of its log (taken-back turns left out): the Activity's view."""
+
+    match: MatchRow
+    game: AnyGame
+    ply: int
+    plies: int
+    """How many moves the log has (taken-back turns left out): ``ply == plies`` is the latest position."""
+    move: MoveRow | None
+    """The move that led here (None at the start)."""
+    events: list[Event]
+
+
 class HistoryFlow(MatchCore):
+    async def position_at(self, match_id: int, ply: int | None = None) -> Position:
+        """The position after ``ply`` moves (None, or beyond the log: the latest), with the move that led there."""
+        match = await self.get(match_id)
+        if match.status == "lobby" or match.state is None:
+            raise Refusal("not_started", match=match)
+        moves = effective_moves(await self.store.moves(match.id))
+        plies = len(moves)
+        if ply is None or ply >= plies:
+            ply, game = plies, game_of(match)  # the stored position (the log replays to it: MatchCore checks)
+        else:
+            game = replay(match, moves[: max(0, ply)])
+            ply = max(0, ply)
+        move = moves[ply - 1] if ply else None
+        events = [Event.from_json(e) for e in move.events] if move is not None else []
+        return Position(match, game, ply, plies, move, events)
+
     async def last_events(self, match: MatchRow) -> list[Event]:
         turn = await self.last_turn(match)
         return list(turn.events) if turn is not None else []

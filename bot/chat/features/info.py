@@ -17,6 +17,7 @@ from ..commands import GAME_CHOICES, guild_only, match_autocomplete, resolve_mat
 from ..common import guarded, mention_only, png_file
 from ..context import Chat, chat_of
 from ..game_words import option_description, summary
+from .activity import open_board_view
 
 
 class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx:gif:(?P<match>\d+)"):
@@ -134,10 +135,12 @@ class InfoCog(commands.Cog, name="Info"):
         shown = await service.board(match_id, zoom=zoom or None)
         line = texts.board_line(shown.match, shown.game, shown.vacations, self.chat.now())
         file = png_file(shown.png, description=texts.board_description(shown.match, shown.game, shown.last))
+        view = open_board_view(interaction.client, self.chat, match_id)  # the Activity, when this bot has one
+        extra: dict[str, Any] = {"view": view} if view is not None else {}
         if zoom:
-            await interaction.followup.send(line, file=file, ephemeral=True)
+            await interaction.followup.send(line, file=file, ephemeral=True, **extra)
         else:
-            await interaction.response.send_message(line, file=file, ephemeral=True)
+            await interaction.response.send_message(line, file=file, ephemeral=True, **extra)
 
     @app_commands.command(name="history", description="A match's move list, with a GIF replay on request")
     @app_commands.describe(
