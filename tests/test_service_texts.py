@@ -33,6 +33,7 @@ from bot.service.offers import Offers
 from bot.service.timelimits import TimeLimits
 from bot.store import open_store
 from i18n import speaking
+from tests import sources
 from tests.said import lobby_text, refusal_text, said, words
 
 pytestmark = pytest.mark.both_backends
@@ -346,14 +347,12 @@ async def read_the_session(env, caplog, golden: Path) -> list[str]:
 
 
 def test_every_refusal_the_code_raises_has_its_sentence():
-    """A reason without wording would answer the player with a KeyError instead of a sentence."""
-    import re
-    from pathlib import Path
-
+    """A reason without wording would answer the player with a KeyError instead of a sentence. The code is
+    read as written (tests/sources.py: under mutmut too, whose copy holds every mutated string at once)."""
     from bot.chat import texts
 
     raised = set()
-    for path in Path(__file__).resolve().parent.parent.joinpath("bot").rglob("*.py"):
+    for path in sources.ROOT.joinpath("bot").rglob("*.py"):
         source = path.read_text(encoding="utf-8")
         raised |= set(re.findall(r"\b(?:Refusal|StalePosition|MatchPaused|BuilderExpired)\(\s*\"(\w+)\"", source))
     assert len(raised) > 40
