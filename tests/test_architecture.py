@@ -19,8 +19,10 @@ ALLOWED = {
     "bot.store": {"bot.domain"},
     "bot.observe": {"bot.domain"},
     "bot.service": {"bot.domain", "bot.store", "games", "render", "ai", "i18n"},
-    "bot.chat": {"bot.domain", "bot.service", "bot.config", "games", "discord", "i18n"},
-    "bot.chat.features": {"bot.chat", "bot.domain", "bot.service", "games", "discord", "i18n"},
+    "bot.chat": {"bot.chat.words", "bot.domain", "bot.service", "bot.config", "games", "discord", "i18n"},
+    # the sentences: data in, text out (no discord, nothing else of the chat layer)
+    "bot.chat.words": {"bot.domain", "bot.service", "games", "i18n"},
+    "bot.chat.features": {"bot.chat", "bot.chat.words", "bot.domain", "bot.service", "games", "discord", "i18n"},
     "bot.jobs": {"bot.service", "bot.store", "bot.domain", "bot.config", "bot.observe", "ai"},
     "bot.migrate_db": {"bot.service", "bot.store", "bot.domain"},
     "bot.runtime": {

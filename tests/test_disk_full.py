@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.chat import texts
+from bot.chat import words
 
 
 async def fill_the_disk(store) -> None:
@@ -32,7 +32,7 @@ async def test_a_move_on_a_full_disk_says_so_and_changes_nothing(world):
             break
     else:
         raise AssertionError("the database never filled up")
-    assert answer.text == texts.REFUSALS["disk_full"]({})
+    assert answer.text == words.REFUSALS["disk_full"]({})
     after = await world.service.get(match_id)
     assert (after.version, after.state) == (before.version, before.state)
     assert len(await world.store.moves(match_id)) == turn

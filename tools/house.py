@@ -27,6 +27,7 @@ ROOMS = (
     "bot.observe",
     "bot.service",
     "bot.chat",
+    "bot.chat.words",
     "bot.chat.features",
     "bot.jobs",
     "bot.config",
