@@ -34,7 +34,7 @@ FOR_THE_OPERATOR = {
     },
     "bot/chat/words/errors.py": {"move log"},  # a quarantine reason the service stores, looked for in it
     "bot/chat/announce.py": {"discord.ui.View | None"},  # a type
-    "render/palettes.py": {"Fitted palettes (render/palettes.py); rewrite with: python -m render.palettes"},
+    "render/palettes.py": {"Fitted palettes (render/palettes.py); rewrite with: python tools/palettes.py"},
 }
 NAMES = {"Play Bai"}  # the games' names are the same in every language
 PHRASE = re.compile(r"[A-Za-z]{3,}.*\s.*[A-Za-z]{3,}")
