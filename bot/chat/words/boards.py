@@ -203,8 +203,6 @@ def _pack(lines: list[str], limit: int = MESSAGE_LIMIT) -> list[str]:
 
 
 _MENTION_OR_TIME = re.compile(r"<@!?\d+>|<t:\d+(?::[a-zA-Z])?>")
-
-
 _MARKS = re.compile(r"\*\*|__|`|\|\||\\(?=[^\w\s])")
 
 

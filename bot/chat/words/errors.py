@@ -12,7 +12,7 @@ from i18n import t
 from ...domain.model import MatchRow
 from ...domain.seats import info, title
 
-# -- failures: not the player's doing --------------------------------------------------------------
+# -- failures --------------------------------------------------------------------------------------
 
 
 # Not the player's doing: what they are told instead of a refusal.
@@ -48,6 +48,8 @@ def cannot_use_here() -> str:
 
 
 def quarantine_notice(match: MatchRow | int) -> str:
+    """Why nothing can be played or shown in a paused match (its stored record cannot be read, or its move
+    list does not replay to its position)."""
     match_id = match if isinstance(match, int) else match.id
     reason = "" if isinstance(match, int) else match.quarantine or ""
     if "move log" in reason or "differs" in reason:

@@ -137,8 +137,6 @@ def _preview_not_your_turn(f: dict[str, Any]) -> str:
 
 
 ECHO_LIMIT = 40  # characters of a player's typed move a refusal quotes back (a 3,000-character paste: issue 26)
-
-
 _ENGINE_ECHO = re.compile(rf"'([^'\n]{{{ECHO_LIMIT},}})'|\"([^\"\n]{{{ECHO_LIMIT},}})\"")
 
 

@@ -14,8 +14,6 @@ from .markup import escape
 from .outcomes import line
 from .shared import versus
 
-# -- a match's thread, and what a board's post says ------------------------------------------------
-
 
 def thread_name(match: MatchRow) -> str:
     return f"{title(match)}: {versus([s.name for s in match.seats])}"[:100]

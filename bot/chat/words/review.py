@@ -17,8 +17,6 @@ REVIEW_THRESHOLDS = N_(
     "Inaccuracy, mistake, blunder: a turn that lost 5, 10 or 15 points of the mover's winning chance "
     "(Lichess's thresholds; the chances are the computer's search, not a formula)."
 )
-
-
 REVIEW_LABELS = {"blunder": N_("blunder ??"), "mistake": N_("mistake ?"), "inaccuracy": N_("inaccuracy ?!")}
 
 

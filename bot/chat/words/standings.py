@@ -21,8 +21,6 @@ def _points(value: float) -> str:
 
 
 _TIEBREAK_NAMES = {"head-to-head": N_("head-to-head"), "wins": N_("wins")}  # the others are people's names
-
-
 _TIEBREAK_SHORT = {"Buchholz": "BH", "Sonneborn-Berger": "SB", "head-to-head": N_("H2H"), "wins": N_("W")}
 
 
