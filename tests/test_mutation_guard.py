@@ -1,5 +1,5 @@
-"""The mutation run's guards: against mutants that loop for ever (tests/conftest.py), and against a test that
-reads code reading mutmut's copy of it (tests/sources.py)."""
+"""The mutation run's guards: against mutants that loop for ever (tests/conftest.py), against a package missing
+from mutmut's copy, and against a test that reads code reading mutmut's copy of it (tests/sources.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,10 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
+
+from tools.house import PROJECT
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -56,6 +59,16 @@ def test_under_mutmut_a_test_that_loops_for_ever_fails_at_the_limit(tmp_path):
 
 def test_outside_mutmut_no_limit_is_set(tmp_path):
     assert run_looping_test(tmp_path, under_mutmut=False, seconds=5) is None
+
+
+def test_mutmut_s_copy_holds_every_package_of_the_project():
+    """mutmut runs the tests in its copy, ``mutants/``, with the checkout taken off ``sys.path`` (only mutated code
+    may be imported): a package it neither mutates (``source_paths``) nor copies (``also_copy``) cannot be imported
+    there. ``i18n/`` was neither: the tests' conftest failed to import, pytest exited 4 and ``make mutation``
+    stopped in its stats pass, before the first mutant (issue 38)."""
+    settings = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]
+    copied = {path.strip("/") for path in (*settings["source_paths"], *settings["also_copy"])}
+    assert sorted(set(PROJECT) - copied) == []
 
 
 # What mutmut writes beside a function it mutates: a copy of it, switched off until its name is under test.
