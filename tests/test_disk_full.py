@@ -3,7 +3,8 @@ untouched."""
 
 from __future__ import annotations
 
-from bot.chat import texts
+from bot.chat import words
+from bot.chat.words import errors
 
 
 async def fill_the_disk(store) -> None:
@@ -33,7 +34,7 @@ async def test_a_move_on_a_full_disk_says_so_and_changes_nothing(world):
             break
     else:
         raise AssertionError("the database never filled up")
-    assert answer.text == texts.REFUSALS["disk_full"]({})
+    assert answer.text == words.REFUSALS["disk_full"]({})
     after = await world.service.get(match_id)
     assert (after.version, after.state) == (before.version, before.state)
     assert len(await world.store.moves(match_id)) == turn
@@ -60,8 +61,8 @@ async def test_a_read_only_database_says_nothing_was_saved_never_may_or_may_not(
     await explored.wait_followups(1)
     for answer in (moved, explored):
         text = answer.text if answer.ephemeral and not answer.messages else answer.messages[-1].content
-        assert text == texts.read_only_database(), text
-        assert texts.something_went_wrong() not in text
+        assert text == errors.read_only_database(), text
+        assert errors.something_went_wrong() not in text
     after = await world.service.get(match_id)
     assert (after.version, after.state) == (before.version, before.state)
 

@@ -13,7 +13,8 @@ import math
 
 import pytest
 
-from bot.chat import texts
+from bot.chat.words import errors as error_words
+from bot.chat.words import offers as offer_words
 from bot.domain.clock import ManualClock
 from bot.domain.errors import DamagedMatch, StalePosition, VersionConflict
 from bot.domain.model import OfferRow, Preferences, SeatRow
@@ -222,7 +223,7 @@ async def test_a_state_that_its_log_does_not_replay_to_is_set_aside_with_that_re
     assert await service.verify_all() == [match.id]
     paused = await service.read(match.id)
     assert paused.quarantine == "its stored state differs from what its move log replays to"
-    assert "its saved move list does not lead to its saved position" in texts.quarantine_notice(paused)
+    assert "its saved move list does not lead to its saved position" in error_words.quarantine_notice(paused)
     await set_state(service, match.id, good)
     caplog.set_level(logging.WARNING, logger="bot")
     assert await service.verify_all() == []
@@ -263,7 +264,7 @@ async def test_a_declined_and_an_agreed_offer_say_so(service):
     notice = await offers.offer(match.id, ALICE[0], "draw")
     declined = await offers.answer(match.id, BOB[0], "draw", notice.at_seq, False)
     assert (declined.kind, declined.closed, declined.match.id) == ("declined", True, match.id)
-    assert texts.offer_answer(declined, 0.0).startswith(f"<@{BOB[0]}> declined a draw")
+    assert offer_words.offer_answer(declined, 0.0).startswith(f"<@{BOB[0]}> declined a draw")
     notice = await offers.offer(match.id, ALICE[0], "draw")
     agreed = await offers.answer(match.id, BOB[0], "draw", notice.at_seq, True)
     assert (agreed.kind, agreed.closed, agreed.match.id) == ("agreed", True, match.id)

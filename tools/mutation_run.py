@@ -348,17 +348,26 @@ def main(argv: list[str]) -> int:
     if listing:
         print("\n".join(name for m in modules for name in sample(m)))
         return 0
-    selection = set(
-        tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]["pytest_add_cli_args_test_selection"]
-    )
-    missing = {t for m in MODULES for t in m.tests} - selection
+    selection = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"][
+        "pytest_add_cli_args_test_selection"
+    ]
+    missing = {t for m in MODULES for t in m.tests} - set(selection)
     if missing:
         sys.exit(f"add {sorted(missing)} to pytest_add_cli_args_test_selection in pyproject.toml")
     started, cpu = time.monotonic(), children_cpu()
     log_path = ROOT / "mutants" / "mutation-run.log"
     if not (MUTANTS / "mutmut-stats.json").exists():
         print("Generating mutants and recording which tests reach each function…", flush=True)
-        subprocess.run([sys.executable, __file__, "--prepare"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+        MUTANTS.mkdir(exist_ok=True)
+        with open(log_path, "a") as log:
+            prepared = subprocess.run([sys.executable, __file__, "--prepare"], cwd=ROOT, stdout=log, stderr=log)
+        if prepared.returncode != 0:
+            # mutmut records the tests only if they all pass in its copy, mutants/ (with no mutant switched on)
+            sys.exit(
+                f"generating the mutants or recording the tests failed (exit {prepared.returncode}); see {log_path}. "
+                "A test failing in mutmut's copy stops it: cd mutants && MUTANT_UNDER_TEST= python -m pytest -x "
+                + " ".join(selection)
+            )
         narrow_stats()
         print(f"  done in {(time.monotonic() - started) / 60:.1f} min", flush=True)
     equivalent = listed_equivalent(DOCS.read_text())

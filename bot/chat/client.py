@@ -16,12 +16,12 @@ from i18n import LANGUAGES, translations
 
 from ..config import Settings
 from ..domain.errors import DiscordUnreachable, TokenRefused
-from . import texts
 from .announce import TASK_PREFIX
 from .common import HexplayTree
 from .context import Chat
 from .launcher import has_activity, sync_with_entry_point, upsert_entry_point
 from .translator import CatalogTranslator
+from .words import community
 
 log = logging.getLogger(__name__)
 
@@ -278,7 +278,7 @@ class HexplayBot(commands.AutoShardedBot):
 
     def connected_line(self) -> str:
         """One line for the operator: who, where, how commands were synced, and the invite link."""
-        return texts.connected(
+        return community.connected(
             str(self.user),
             self.user.id if self.user else "?",
             len(self.guilds),

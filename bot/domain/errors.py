@@ -50,7 +50,7 @@ class Refusal(Exception):
     """A request refused for a reason the player can act on; the refusal itself changed nothing.
 
     ``reason`` names the refusal and ``facts`` hold what its wording needs (a match, a seat, a number):
-    the service decides, the chat layer says it (``bot/chat/texts.py``, one sentence per reason), so no
+    the service decides, the chat layer says it (``bot/chat/words/``, one sentence per reason), so no
     layer below chat writes a sentence for Discord. Kinds that callers act on are subclasses.
     """
 
@@ -59,7 +59,7 @@ class Refusal(Exception):
         self.reason = reason
         self.facts = facts
 
-    def __str__(self) -> str:  # for logs; players read chat/texts.py's wording
+    def __str__(self) -> str:  # for logs; players read chat/words/'s wording
         shown = ", ".join(f"{k}={v!r}"[:60] for k, v in self.facts.items() if k not in ("match", "game"))
         return f"{self.reason}({shown})"
 

@@ -20,7 +20,7 @@ from aiohttp import WSMsgType, web
 
 from i18n import DEFAULT, LANGUAGES, speaking, t, use
 
-from ..chat import texts
+from ..chat.words import activity as words
 from ..domain.errors import (
     BuilderExpired,
     CannotListen,
@@ -160,7 +160,7 @@ class ActivityServer:
         except Refused as refused:  # (its sentence was said in the user's language, or the page's before that)
             return answer({"error": refused.error, "reason": refused.reason, **refused.extra}, refused.status)
         except Unauthorized:
-            return answer({"error": "reopen", "reason": texts.activity_reopen()}, 401)
+            return answer({"error": "reopen", "reason": words.activity_reopen()}, 401)
         except web.HTTPRequestEntityTooLarge:
             return answer(
                 {"error": "bad_request", "reason": t("The body is larger than {size} bytes.", size=BODY_LIMIT)}, 413
@@ -169,10 +169,10 @@ class ActivityServer:
             raise
         except (DiscordUnavailable, StoreUnavailable, StorageFull) as error:
             log.warning("Activity request %s %s: %s", request.method, request.path, error)
-            return answer({"error": "unavailable", "reason": texts.activity_unavailable()}, 503)
+            return answer({"error": "unavailable", "reason": words.activity_unavailable()}, 503)
         except Exception:
             log.exception("Activity request %s %s failed", request.method, request.path)
-            return answer({"error": "unavailable", "reason": texts.activity_failed()}, 503)
+            return answer({"error": "unavailable", "reason": words.activity_failed()}, 503)
 
     async def _who(self, request: web.Request) -> tuple[Identity, str]:
         """The user behind the request's token and the language they read, after their pace is checked."""
@@ -183,7 +183,7 @@ class ActivityServer:
         language = await self.access.language(identity)
         use(language)  # for the rest of this request (the middleware's speaking() ends it)
         if wait:
-            raise Refused(429, "slow_down", texts.activity_slow_down(), retry_after=round(wait, 2))
+            raise Refused(429, "slow_down", words.activity_slow_down(), retry_after=round(wait, 2))
         return identity, language
 
     def _refusal(self, error: Refusal) -> Refused:
@@ -222,7 +222,7 @@ class ActivityServer:
     async def config(self, request: web.Request) -> web.Response:
         client_id = self.access.client_id()
         if client_id is None:
-            raise Refused(503, "unavailable", texts.activity_starting())
+            raise Refused(503, "unavailable", words.activity_starting())
         return answer({"client_id": str(client_id), "scopes": ["identify"], "languages": list(LANGUAGES)})
 
     async def token(self, request: web.Request) -> web.Response:
@@ -233,7 +233,7 @@ class ActivityServer:
         try:
             granted, identity = await self.access.exchange(code)
         except BadCode:
-            raise Refused(400, "bad_code", texts.activity_bad_code()) from None
+            raise Refused(400, "bad_code", words.activity_bad_code()) from None
         language = await self.access.language(identity)
         return answer(
             {
@@ -402,7 +402,7 @@ class ActivityServer:
 
     async def page(self, request: web.Request) -> web.StreamResponse:
         if self.page_dir is None or not (self.page_dir / "index.html").is_file():
-            raise Refused(404, "no_page", texts.activity_not_built())
+            raise Refused(404, "no_page", words.activity_not_built())
         name = request.match_info.get("file") or "index.html"
         path = (self.page_dir / name).resolve()
         if self.page_dir.resolve() not in path.parents or not path.is_file():

@@ -1,6 +1,6 @@
 """What the Activity is sent: matches, a match's view at a ply, the turn being built, and refusals, as JSON
 (docs/activity.md). The board comes from ``render.scenes`` (the pictures' own geometry and words), every
-sentence from the chat layer's words (``bot/chat/texts.py``) with Discord's markup turned into plain text.
+sentence from the chat layer's words (``bot/chat/words/``) with Discord's markup turned into plain text.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from games import AnyGame
 from i18n import t
 from render.scenes import view as board_view
 
-from ..chat import texts
+from ..chat import words
 from ..domain.errors import Refusal
 from ..domain.model import MatchRow, OfferRow
 from ..domain.seats import game_of, info, player_names, title, user_to_move
@@ -38,7 +38,7 @@ def plain(text: str, match: MatchRow | None = None) -> str:
 
 def refusal(error: Refusal) -> str:
     match = error.facts.get("match")
-    return plain(texts.refusal(error), match if isinstance(match, MatchRow) else None)
+    return plain(words.refusal(error), match if isinstance(match, MatchRow) else None)
 
 
 def summary(match: MatchRow, viewer_id: int) -> dict[str, Any]:

@@ -19,12 +19,12 @@ from i18n import t
 from ...domain.errors import Refusal
 from ...domain.outcome import OfferAnswer, OfferNotice, Outcome
 from ...service.launches import Launches
-from .. import texts
 from ..common import guarded, mention_only
 from ..context import Chat, chat_of
 from ..homes import channel_by_id
 from ..launcher import serves_activity
 from ..speech import in_public
+from ..words import offers as offer_words
 from .offers import computer_answers, offer_view
 
 log = logging.getLogger(__name__)
@@ -113,7 +113,7 @@ class ActivityEffects:
                 log.info("match %s: its home is gone; the offer stays open without a message", match.id)
                 return
             message = await home.send(
-                texts.offer(notice),
+                offer_words.offer(notice),
                 view=offer_view(match.id, notice.kind, notice.at_seq),
                 allowed_mentions=mention_only(notice.answerer_ids),
             )
@@ -129,6 +129,8 @@ class ActivityEffects:
         async with in_public(chat.service.languages, match.guild_id):
             home = await channel_by_id(self.client, match.home_channel_id)
             if home is not None:
-                await home.send(texts.offer_answer(answer, chat.now())[:2000], allowed_mentions=mention_only(None))
+                await home.send(
+                    offer_words.offer_answer(answer, chat.now())[:2000], allowed_mentions=mention_only(None)
+                )
         if answer.outcome is not None:
             await chat.announcer.announce_in_home(answer.outcome)

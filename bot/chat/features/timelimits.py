@@ -11,9 +11,9 @@ from discord.ext import commands
 from i18n import t
 
 from ...domain.errors import Refusal, StalePosition
-from .. import texts
 from ..common import guarded
 from ..context import Chat, chat_of
+from ..words import timelimits as words
 
 
 class ClaimButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx:claim:(?P<match>\d+):(?P<ply>\d+)"):
@@ -64,4 +64,4 @@ class TimeLimitsCog(commands.Cog, name="Time limits"):
     @app_commands.describe(days="How many days (your yearly allowance is shown if it is not enough)")
     async def vacation(self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 60]) -> None:
         until, left, paused = await self.chat.timelimits.vacation(interaction.user.id, days)
-        await interaction.response.send_message(texts.vacation(until, days, left, paused), ephemeral=True)
+        await interaction.response.send_message(words.vacation(until, days, left, paused), ephemeral=True)
