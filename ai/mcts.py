@@ -30,22 +30,8 @@ from dataclasses import dataclass
 
 from games.interface import AnyGame
 
-from .knowledge import GameKnowledge
-from .turns import Turn, returns_of
-
-
-def by_player(state: AnyGame, returns: tuple[float, ...]) -> tuple[float, ...]:
-    """Re-index per-seat ``returns`` of ``state`` by player."""
-    out = [0.0] * len(returns)
-    for seat, value in enumerate(returns, start=1):
-        out[state.player_of_seat(seat) - 1] = value
-    return tuple(out)
-
-
-def player_to_move(state: AnyGame) -> int:
-    seat = state.to_move
-    assert seat is not None
-    return state.player_of_seat(seat)
+from .knowledge.base import GameKnowledge
+from .turns import Turn, by_player, player_to_move, returns_of
 
 
 class Node:

@@ -39,7 +39,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ai.arena import play_one, wilson
-from ai.levels import LEVELS, choose_turn
+from ai.levels import LEVELS
+from ai.player import choose_turn
 from ai.turns import apply_turn, random_actions
 from games.registry import GAMES, new_game
 

@@ -12,10 +12,9 @@ import random
 import pytest
 
 from ai import choose_turn
-from ai.bide import MARGIN_TEMPERATURE, bide_key, margin_returns
-from ai.knowledge import GameKnowledge
+from ai.knowledge import GameKnowledge, knowledge_for
+from ai.knowledge.bide import MARGIN_TEMPERATURE, bide_key, margin_returns
 from ai.mcts import MCTS
-from ai.registry import knowledge_for
 from ai.turns import apply_turn, enumerate_turns, returns_of
 from games import new_game
 from games.begird import Begird
@@ -356,7 +355,7 @@ def test_bump_clears_its_own_centre(seed):
 
 
 def test_bump_playouts_are_cut_short_and_estimated():
-    from ai.bump import BumpKnowledge
+    from ai.knowledge.bump import BumpKnowledge
 
     game = new_game("bump")
     value = BumpKnowledge().evaluate(game, random.Random(0))

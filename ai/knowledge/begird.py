@@ -14,8 +14,8 @@ from functools import cache
 from games.begird import SWAP, Begird, Layout, layout
 from games.hexgrid import DIRECTIONS
 
-from .knowledge import GameKnowledge
-from .turns import Turn
+from ..turns import Turn
+from .base import GameKnowledge
 
 
 @cache

@@ -1,6 +1,6 @@
 """What the search may ask about a game: its turns, priors and an evaluation.
 
-The search (:mod:`ai.mcts`) knows nothing about any game; it calls an object
+The search (:mod:`ai.search`) knows nothing about any game; it calls an object
 with this shape. :class:`GameKnowledge` is the generic, game-blind version —
 uniform priors and random playouts, cut short after ``rollout_turns`` turns
 and scored by :meth:`estimate` — and each game's module in this package
@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Generic
 
-from .turns import GameT, Turn, apply_turn, enumerate_turns, random_actions, returns_of
+from ..turns import GameT, Turn, apply_turn, enumerate_turns, random_actions, returns_of
 
 
 class GameKnowledge(Generic[GameT]):
