@@ -294,7 +294,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     text = summary(args, old, new, records, header)
     text += f"\n  at end {load()}; {time.time() - started:.0f} s wall"
     if stop:
-        text += f"\n  sequential stop after {len(records) // 2} pairs: claim (≥{args.aim:.0%}, lower ≥{args.floor:.0%}) {stop}"
+        claim = f"≥{args.aim:.0%}, lower bound ≥{args.floor:.0%}"
+        text += f"\n  sequential stop after {len(records) // 2} pairs: the claim ({claim}) {stop}"
     print(text, flush=True)
     if args.out:
         (args.out / f"versions-{label}.txt").write_text(text + "\n")
