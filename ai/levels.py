@@ -32,7 +32,8 @@ LEVELS: dict[str, Level] = {
     "random": Level("random", 0, None),
     "easy": Level("easy", 60, 1.0),
     "medium": Level("medium", 500, 2.5),
-    "hard": Level("hard", 4000, 4.0),
+    "hard": Level("hard", 2500, 1.0),
+    "expert": Level("expert", 12000, 4.0),
 }
 DEFAULT_LEVEL = "medium"
 

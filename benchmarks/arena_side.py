@@ -14,7 +14,7 @@ level with ``simulations`` and ``seconds``) and ``games.registry.load_state``.
 
     --scale X          every level's simulations and CPU cap times X (tuning at reduced budgets)
     --set DOTTED=VALUE set a named search parameter before the first turn (a JSON value), e.g.
-                       --set ai.knowledge.begird.BegirdKnowledge.rave_weight=500
+                       --set ai.knowledge.begird.BegirdKnowledge.settings.rave_weight=500
 """
 
 from __future__ import annotations
@@ -37,16 +37,28 @@ def scale_levels(scale: float) -> None:
 
 
 def set_parameter(assignment: str) -> None:
+    """``module.Class.attribute=VALUE``, or ``module.Class.settings.field=VALUE`` for a field of a frozen
+    dataclass (replaced by a copy with the field changed)."""
     dotted, _, raw = assignment.partition("=")
-    owner_path, _, attribute = dotted.rpartition(".")
-    module_path, _, class_name = owner_path.rpartition(".")
-    try:  # module.Class.attribute
-        owner = getattr(importlib.import_module(module_path), class_name)
-    except (ImportError, AttributeError, ValueError):  # module.attribute
-        owner = importlib.import_module(owner_path)
+    parts = dotted.split(".")
+    for cut in range(len(parts) - 1, 0, -1):  # the longest importable module prefix
+        try:
+            target: object = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        break
+    else:
+        raise SystemExit(f"arena_side: no module in {dotted!r}")
+    chain = [target]
+    for name in parts[cut:-1]:
+        chain.append(getattr(chain[-1], name))
+    owner, attribute, value = chain[-1], parts[-1], json.loads(raw)
     if not hasattr(owner, attribute):
-        raise SystemExit(f"arena_side: {owner_path} has no parameter {attribute!r}")
-    setattr(owner, attribute, json.loads(raw))
+        raise SystemExit(f"arena_side: {dotted} is no parameter")
+    if dataclasses.is_dataclass(owner) and not isinstance(owner, type):
+        setattr(chain[-2], parts[-2], dataclasses.replace(owner, **{attribute: value}))
+    else:
+        setattr(owner, attribute, value)
 
 
 def main() -> int:

@@ -45,9 +45,10 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+from bench_ai import source_hash  # noqa: E402
+
 from ai.arena import wilson  # noqa: E402
 from ai.turns import apply_turn, random_actions, returns_of  # noqa: E402
-from benchmarks.bench_ai import source_hash  # noqa: E402
 from games.cli import parse_options  # noqa: E402
 from games.interface import AnyGame  # noqa: E402
 from games.registry import GAMES, new_game  # noqa: E402
