@@ -115,6 +115,9 @@ class SearchResult:
     # simulations through the turns not proven to lose (a post-game review's winning chances, docs/review.md);
     # () when the turn was forced
     position_values: tuple[float, ...] = ()
+    # the chosen turn's subtree (the position after it, the next seat to move), kept for reuse on a later
+    # turn of the same game (ai.search.TreeCache); None when the turn was forced
+    subtree: Node | None = None
 
 
 class MCTS:
@@ -271,13 +274,17 @@ class MCTS:
 
     # -- the search ------------------------------------------------------------
 
-    def search(self, game: AnyGame) -> SearchResult:
+    def search(self, game: AnyGame, root: Node | None = None) -> SearchResult:
+        """Choose a turn for ``game``; ``root``, when given, is a kept tree of the same position (reused:
+        its visits count as if this search had made them, and the budget buys that many more)."""
         if game.is_over:
             raise ValueError("the game is over: there is no turn to choose")
         start = time.process_time()  # the cap counts the root expansion (Play Bai's can be long)
         self.players = game.players
-        root = self._new_node(game.copy())
-        self._expand(root)
+        if root is None:
+            root = self._new_node(game.copy())
+        if not root.expanded:
+            self._expand(root)
         assert root.moves is not None
         mover = root.mover
         if root.solved is not None or len(root.moves) == 1:
@@ -306,6 +313,7 @@ class MCTS:
             len(root.moves),
             means,
             self._position_values(root, chosen),
+            chosen,
         )
 
     def _decided(self, root: Node, done: int, start: float) -> bool:

@@ -13,7 +13,7 @@ from games.interface import Game
 
 from .knowledge import GameKnowledge, knowledge_for
 from .levels import DEFAULT_LEVEL, get_level
-from .search import Budget, search
+from .search import Budget, TreeCache, search
 from .turns import Turn
 
 
@@ -25,10 +25,18 @@ class Choice:
     simulations: int
 
 
+#: This process's kept trees (``choose_turn(..., reuse=True)``): the thinking processes reuse them.
+TREES = TreeCache()
+
+
 def choose_turn(
-    game: Game, level: str = DEFAULT_LEVEL, seed: int = 0, knowledge: GameKnowledge | None = None
+    game: Game, level: str = DEFAULT_LEVEL, seed: int = 0, knowledge: GameKnowledge | None = None, reuse: bool = False
 ) -> Choice:
-    """The turn the computer plays at ``level``; the same seed gives the same turn."""
+    """The turn the computer plays at ``level``; the same seed gives the same turn (without ``reuse``).
+
+    ``reuse``: start from this process's kept tree of the position when there is one (:class:`TreeCache`),
+    and keep this search's for the next turn.
+    """
     spec = get_level(level)
     know = knowledge or knowledge_for(game)
     start = time.process_time()
@@ -37,7 +45,7 @@ def choose_turn(
         turn = rng.choice(know.turns(game, rng))
         simulations = 0
     else:
-        result = search(game, spec.budget, seed, know)
+        result = search(game, spec.budget, seed, know, TREES if reuse else None)
         turn, simulations = result.turn, result.simulations
     _ = turn.notation  # written now, from the position it was chosen in
     return Choice(turn, spec.name, time.process_time() - start, simulations)

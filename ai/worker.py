@@ -27,7 +27,9 @@ from .review import ReviewBudget, assess
 def think(state: Mapping[str, Any], level: str, seed: int) -> dict[str, Any]:
     """In a worker process: the computer's turn for the stored ``state`` document."""
     game = load_state(state)
-    choice = choose_turn(game, level, seed=seed)
+    # reuse: a worker thinks for many matches in turn; its kept trees (a few) let a match's next turn
+    # start from what this search found (ai.search.TreeCache)
+    choice = choose_turn(game, level, seed=seed, reuse=True)
     return {
         "turn": choice.turn.notation,
         "level": choice.level,

@@ -9,8 +9,9 @@ JSON line on stdout:
 
 ``seconds`` is what the tree's own ``choose_turn`` reports (the search's CPU seconds). The process stays
 alive across a game's turns, so a search that keeps its tree between turns in the process that thinks can
-show it. Only names every version has are used: ``ai.choose_turn``, ``ai.levels.LEVELS`` (a dataclass per
-level with ``simulations`` and ``seconds``) and ``games.registry.load_state``.
+show it (``--no-reuse`` turns that off). Only names every version has are used: ``ai.choose_turn``,
+``ai.levels.LEVELS`` (a dataclass per level with ``simulations`` and ``seconds``) and
+``games.registry.load_state``.
 
     --scale X          every level's simulations and CPU cap times X (tuning at reduced budgets)
     --set DOTTED=VALUE set a named search parameter before the first turn (a JSON value), e.g.
@@ -22,8 +23,10 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import importlib
+import inspect
 import json
 import sys
+from typing import Any
 
 
 def scale_levels(scale: float) -> None:
@@ -65,9 +68,15 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--set", action="append", default=[])
+    parser.add_argument("--no-reuse", action="store_true", help="never reuse a kept tree between turns")
     args = parser.parse_args()
     from ai import choose_turn
     from games.registry import load_state
+
+    # a version whose computer keeps its tree between turns (as its thinking processes do) keeps it here too
+    reuse: dict[str, Any] = (
+        {"reuse": True} if "reuse" in inspect.signature(choose_turn).parameters and not args.no_reuse else {}
+    )
 
     if args.scale != 1.0:
         scale_levels(args.scale)
@@ -79,7 +88,7 @@ def main() -> int:
             continue
         request = json.loads(line)
         game = load_state(request["state"])
-        choice = choose_turn(game, request["level"], seed=request["seed"])
+        choice = choose_turn(game, request["level"], seed=request["seed"], **reuse)
         answer = {"turn": choice.turn.notation, "seconds": choice.seconds, "simulations": choice.simulations}
         print(json.dumps(answer), flush=True)
     return 0

@@ -20,13 +20,13 @@ knowledge (no object per candidate); :meth:`~GameKnowledge.turn_of` makes the
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic
 
 import numpy as np
 
-from ..turns import GameT, Turn, apply_turn, enumerate_turns, random_actions, returns_of
+from ..turns import GameT, Turn, apply_turn, enumerate_turns, position_key, random_actions, returns_of
 
 
 @dataclass(frozen=True)
@@ -103,6 +103,10 @@ class GameKnowledge(Generic[GameT]):
         """The :class:`Turn` of ``move`` played from ``game``."""
         turn: Turn[GameT] = move
         return turn
+
+    def key(self, game: GameT) -> Hashable:
+        """Equal for equal positions (a kept tree is found by it); engines' knowledge may do it faster."""
+        return position_key(game)
 
     def playout(self, game: GameT, rng: random.Random) -> tuple[tuple[float, ...], Any]:
         """Per-seat value of a leaf (:meth:`evaluate`) and, for RAVE, who filled what: an array indexed by

@@ -19,6 +19,7 @@ is the only turn that does not lose at once.
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable
 from functools import cache
 from typing import Any
 
@@ -157,6 +158,9 @@ class BegirdKnowledge(GameKnowledge[Begird]):
         if not after.is_over:
             after.end_turn()
         return after
+
+    def key(self, game: Begird) -> Hashable:
+        return (bytes(game.cells), game.to_move, game.swap_allowed())
 
     def turn_of(self, game: Begird, move: Any) -> Turn[Begird]:
         return Turn((move,), game)
