@@ -23,7 +23,8 @@ from games.interface import AnyGame, GameError, split_turns
 from games.registry import get
 
 from .arena import ArenaResult, arena
-from .levels import choose_turn, get_level
+from .levels import get_level
+from .player import choose_turn
 
 
 def build_parser() -> argparse.ArgumentParser:

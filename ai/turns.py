@@ -152,3 +152,17 @@ def returns_of(game: AnyGame) -> tuple[float, ...]:
     if game.winners:
         return tuple(float(x) for x in game.returns())
     return tuple(1.0 / game.players for _ in range(game.players))
+
+
+def by_player(state: AnyGame, returns: tuple[float, ...]) -> tuple[float, ...]:
+    """Re-index per-seat ``returns`` of ``state`` by player."""
+    out = [0.0] * len(returns)
+    for seat, value in enumerate(returns, start=1):
+        out[state.player_of_seat(seat) - 1] = value
+    return tuple(out)
+
+
+def player_to_move(state: AnyGame) -> int:
+    seat = state.to_move
+    assert seat is not None
+    return state.player_of_seat(seat)

@@ -20,7 +20,7 @@ from typing import Any
 
 from games.registry import load_state
 
-from .levels import accepts_draw, choose_turn
+from .player import accepts_draw, choose_turn
 from .review import ReviewBudget, assess
 
 

@@ -39,7 +39,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ai.arena import play_one, wilson
-from ai.levels import LEVELS, choose_turn
+from ai.levels import LEVELS
+from ai.player import choose_turn
 from ai.turns import apply_turn, random_actions
 from games.registry import GAMES, new_game
 
@@ -106,9 +107,15 @@ def time_levels(game_id: str, players: int, positions: int) -> None:
 
 def ai_version() -> str:
     """A short hash of the ai/ sources, saved with each game (which code played it)."""
+    return source_hash(Path(__file__).resolve().parent.parent)
+
+
+def source_hash(tree: Path) -> str:
+    """A short hash of the ai/ sources of the work tree ``tree`` (every module, the subpackages' too)."""
     digest = hashlib.sha1()
-    for path in sorted((Path(__file__).resolve().parent.parent / "ai").glob("*.py")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    root = tree / "ai"
+    for path in sorted(root.rglob("*.py")):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:10]
 
 

@@ -16,8 +16,8 @@ from functools import cache
 from games.hexgrid import distance
 from games.playbai import GOAL, KEY_SHIFT, PlayBai, field
 
-from .knowledge import GameKnowledge
-from .turns import Turn
+from ..turns import Turn
+from .base import GameKnowledge
 
 CELLS = (1 << KEY_SHIFT) - 1
 

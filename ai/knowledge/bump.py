@@ -20,8 +20,8 @@ from functools import cache
 
 from games.bump import CENTRE, NEIGHBOURS, OPPONENT_CENTRE, PASS, SPACE_COUNT, Bump
 
-from .knowledge import GameKnowledge
-from .turns import Turn, apply_turn
+from ..turns import Turn, apply_turn
+from .base import GameKnowledge
 
 PLAYOUT_TURNS = 8
 

@@ -17,8 +17,8 @@ from math import perm
 
 from games.bide import BIDE, Bide
 
-from .knowledge import GameKnowledge
-from .turns import TooManyTurns, Turn, apply_turn, enumerate_turns, returns_of
+from ..turns import TooManyTurns, Turn, apply_turn, enumerate_turns, returns_of
+from .base import GameKnowledge
 
 EXACT_RELEASES = 120  # enumerate every release order up to this many…
 EXACT_FINISHES = 720  # …or this many when the release fills the board (the game's last turn)
