@@ -154,9 +154,9 @@ class BegirdKnowledge(GameKnowledge[Begird]):
 
     def play(self, game: Begird, move: Any) -> Begird:
         after = game.copy()
-        after.apply_action(move)
+        after.apply_quiet(move)
         if not after.is_over:
-            after.end_turn()
+            after.end_turn_quiet()
         return after
 
     def key(self, game: Begird) -> Hashable:

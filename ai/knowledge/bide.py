@@ -18,7 +18,7 @@ from math import perm
 from games.bide import BIDE, Bide
 
 from ..turns import TooManyTurns, Turn, apply_turn, enumerate_turns, returns_of
-from .base import GameKnowledge
+from .base import GameKnowledge, SearchSettings
 from .bide_playout import PlayoutWeights
 
 EXACT_RELEASES = 120  # enumerate every release order up to this many…
@@ -36,6 +36,7 @@ def bide_key(game: Bide) -> Hashable:
 class BideKnowledge(GameKnowledge[Bide]):
     rollout_turns = 400  # playouts always end: every turn draws or places a disc
     simulation_scale = 0.5
+    settings = SearchSettings(c_puct=1.5, expand_after=1)
 
     def turns(self, game: Bide, rng: random.Random) -> list[Turn[Bide]]:
         seat = game.to_move

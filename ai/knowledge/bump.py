@@ -21,7 +21,7 @@ from functools import cache
 from games.bump import CENTRE, NEIGHBOURS, OPPONENT_CENTRE, PASS, SPACE_COUNT, Bump
 
 from ..turns import Turn, apply_turn
-from .base import GameKnowledge
+from .base import GameKnowledge, SearchSettings
 
 PLAYOUT_TURNS = 8
 
@@ -59,6 +59,7 @@ def _side_strength(game: Bump, seat: int) -> float:
 class BumpKnowledge(GameKnowledge[Bump]):
     rollout_turns = PLAYOUT_TURNS
     simulation_scale = 1.0
+    settings = SearchSettings(c_puct=1.5, expand_after=1)
 
     def turns(self, game: Bump, rng: random.Random) -> list[Turn[Bump]]:
         turns = super().turns(game, rng)

@@ -17,7 +17,7 @@ from games.hexgrid import distance
 from games.playbai import GOAL, KEY_SHIFT, PlayBai, field
 
 from ..turns import Turn
-from .base import GameKnowledge
+from .base import GameKnowledge, SearchSettings
 
 CELLS = (1 << KEY_SHIFT) - 1
 
@@ -38,6 +38,7 @@ def _is_win(turn: Turn) -> bool:
 class PlayBaiKnowledge(GameKnowledge[PlayBai]):
     rollout_turns = 0  # static evaluation at the leaves (see the module's docstring)
     simulation_scale = 0.4  # every new node enumerates hundreds of turns
+    settings = SearchSettings(c_puct=1.5, expand_after=1)
 
     def winning_turn(self, game: PlayBai, turns: list[Turn[PlayBai]]) -> Turn[PlayBai] | None:
         return next((t for t in turns if _is_win(t)), None)
