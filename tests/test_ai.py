@@ -588,3 +588,61 @@ def test_a_leader_not_yet_expanded_or_known_to_lose_does_not_stop_the_search():
     assert not search._decided(root, done=40, start=0.0)  # 55 ahead, 60 left
     leader.solved = (0.0, 1.0)  # White (player 2) wins after it: Black's leader loses
     assert not search._decided(root, done=65, start=0.0)
+
+
+# -- every tactic in one at every level from medium (issue 39) ---------------------------------------
+
+
+def _begird_wins(game, turn):
+    return turn.notation == "f5"
+
+
+def _bide_finishes(game, turn):
+    after = game.copy()
+    after.play_turn(turn.notation)
+    return after.is_over and after.winners == (1,)
+
+
+def _bump_steps_in(game, turn):
+    after = game.copy()
+    after.play_turn(turn.notation)
+    return after.piece_at("C2")[0] == 1 and every_reply_loses(after, 1)
+
+
+def _bump_clears(game, turn):
+    after = game.copy()
+    after.play_turn(turn.notation)
+    return not after.is_over and after.piece_at("C1") is None
+
+
+def _playbai_scores(game, turn):
+    after = game.copy()
+    after.play_turn(turn.notation)
+    return after.goals == [1, 0]
+
+
+def _playbai_stops(game, turn):
+    after = game.copy()
+    after.play_turn(turn.notation)
+    return not can_score(after)
+
+
+TACTICS_IN_ONE = {
+    "begird-wins": (lambda: begird_gap(to_move=1), _begird_wins),
+    "begird-blocks": (lambda: begird_gap(to_move=2), _begird_wins),
+    "bide-finishes": (lambda: Bide.from_position(2, {"side": 4}, BIDE_FINISH), _bide_finishes),
+    "bide-bides": (lambda: Bide.from_position(2, {"side": 4}, BIDE_DANGER), lambda g, t: t.notation == "bide"),
+    "bump-steps-in": (lambda: bump(BUMP_STEP_IN), _bump_steps_in),
+    "bump-clears": (lambda: bump(BUMP_CENTRE_TAKEN), _bump_clears),
+    "playbai-scores": (lambda: playbai(), _playbai_scores),
+    "playbai-stops": (lambda: playbai(to_move=2), _playbai_stops),
+}
+
+
+@pytest.mark.parametrize("level", ["medium", "hard", "expert"])
+@pytest.mark.parametrize("case", sorted(TACTICS_IN_ONE))
+def test_every_tactic_in_one_holds_from_medium_up(case, level):
+    make, solved = TACTICS_IN_ONE[case]
+    game = make()
+    turn = choose_turn(game, level, seed=2).turn
+    assert solved(game, turn), turn.notation
