@@ -1,5 +1,7 @@
 """The computer's strength levels: each a search :class:`~ai.search.Budget` with a name.
 
+A level may name its own simulation count per game (``per_game``, by game id: the count the
+arena chose for that game, already that game's own); other games scale ``simulations``.
 ``simulations`` keeps a level deterministic for a seed; ``seconds`` (CPU time,
 ``time.process_time``) is a safety cap so ``hard`` answers within 5 s of one
 core even on a slow position (the cap leaves room for the root expansion and
@@ -12,7 +14,9 @@ on the machine's speed. Each game scales the simulations by its knowledge's
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from .search import Budget
 
@@ -22,18 +26,30 @@ class Level:
     name: str
     simulations: int
     seconds: float | None
+    per_game: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    """Simulations by game id, where the arena chose a game's own count (not scaled again)."""
 
     @property
     def budget(self) -> Budget:
         return Budget(self.simulations, self.seconds)
 
+    def budget_for(self, game_id: str) -> Budget:
+        """This level's budget in the game ``game_id``."""
+        own = self.per_game.get(game_id)
+        return self.budget if own is None else Budget(own, self.seconds, scaled=False)
+
+
+# hard: about a fifth of the old hard's CPU per turn in each game; expert: 4.8 times hard's simulations,
+# within the old hard's CPU per turn (docs/ai.md, "Levels", has the arena figures behind each count)
+HARD = MappingProxyType({"begird": 3000, "bide": 650, "bump": 700, "playbai": 2000})
+EXPERT = MappingProxyType({"begird": 14400, "bide": 3100, "bump": 3400, "playbai": 9600})
 
 LEVELS: dict[str, Level] = {
     "random": Level("random", 0, None),
     "easy": Level("easy", 60, 1.0),
     "medium": Level("medium", 500, 2.5),
-    "hard": Level("hard", 2500, 1.0),
-    "expert": Level("expert", 12000, 4.0),
+    "hard": Level("hard", 2500, 1.0, HARD),
+    "expert": Level("expert", 12000, 4.0, EXPERT),
 }
 DEFAULT_LEVEL = "medium"
 

@@ -34,10 +34,14 @@ class Budget:
     """Before the game's ``simulation_scale``; the search may stop sooner once its answer is settled."""
     seconds: float | None = None
     """CPU seconds (``time.process_time``) from the search's start; None: the simulations alone."""
+    scaled: bool = True
+    """Whether ``simulations`` is still to be scaled by the game (False: already this game's own count)."""
 
 
 def scaled_simulations(budget: Budget, knowledge: GameKnowledge[Any]) -> int:
     """The simulations ``budget`` buys in the game ``knowledge`` serves."""
+    if not budget.scaled:
+        return max(MIN_SIMULATIONS, budget.simulations)
     return max(MIN_SIMULATIONS, round(budget.simulations * knowledge.simulation_scale))
 
 

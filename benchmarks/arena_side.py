@@ -35,8 +35,10 @@ def scale_levels(scale: float) -> None:
     for name, level in list(ai.levels.LEVELS.items()):
         if level.simulations:
             seconds = None if level.seconds is None else level.seconds * scale
-            simulations = max(1, round(level.simulations * scale))
-            ai.levels.LEVELS[name] = dataclasses.replace(level, simulations=simulations, seconds=seconds)
+            changes: dict[str, Any] = {"simulations": max(1, round(level.simulations * scale)), "seconds": seconds}
+            if getattr(level, "per_game", None):  # a version with per-game counts: scaled alike
+                changes["per_game"] = {game: max(1, round(n * scale)) for game, n in level.per_game.items()}
+            ai.levels.LEVELS[name] = dataclasses.replace(level, **changes)
 
 
 def set_parameter(assignment: str) -> None:
