@@ -36,7 +36,9 @@ def bide_key(game: Bide) -> Hashable:
 class BideKnowledge(GameKnowledge[Bide]):
     rollout_turns = 400  # playouts always end: every turn draws or places a disc
     simulation_scale = 0.5
-    settings = SearchSettings(c_puct=1.5, expand_after=1)
+    # expansion (every release listed, a prior from each one's scores) at the 3rd visit: 5 of 6 games against
+    # the 2nd visit's at hard x0.25, for 20% less CPU (benchmarks/results/ai/versions-tune-bide-*)
+    settings = SearchSettings(c_puct=1.5, expand_after=3)
 
     def turns(self, game: Bide, rng: random.Random) -> list[Turn[Bide]]:
         seat = game.to_move
