@@ -56,7 +56,7 @@ class TreeCache:
     before it, so the same seed gives the same turn only without a cache.
     """
 
-    def __init__(self, capacity: int = 4) -> None:
+    def __init__(self, capacity: int = 2) -> None:
         self.capacity = capacity
         self._trees: OrderedDict[int, Node] = OrderedDict()
 
