@@ -45,15 +45,16 @@ from ai.turns import apply_turn, random_actions
 from games.registry import GAMES, new_game
 
 AI_VERSION = ""  # set by ai_version() when a run starts
-PAIRS = (("medium", "easy"), ("hard", "easy"), ("hard", "random"), ("hard", "medium"))
+PAIRS = (("medium", "easy"), ("hard", "easy"), ("hard", "random"), ("hard", "medium"), ("expert", "hard"))
 DEFAULT_PAIRS = (("medium", "easy"), ("hard", "random"))  # make bench: a few minutes
 AIMS = {
     ("hard", "random"): 0.95,
     ("hard", "easy"): 0.75,
     ("medium", "easy"): 0.60,
     ("hard", "medium"): 0.50,
+    ("expert", "hard"): 0.50,
 }  # "each level clearly stronger than the one below"
-STRICT = {("medium", "easy"), ("hard", "medium")}  # aims to beat, not to reach
+STRICT = {("medium", "easy"), ("hard", "medium"), ("expert", "hard")}  # aims to beat, not to reach
 
 
 def setups(only: str | None) -> list[tuple[str, int]]:
@@ -87,7 +88,7 @@ def timing_line(label: str, xs: list[float]) -> str:
 def time_levels(game_id: str, players: int, positions: int) -> None:
     """CPU seconds per turn at each level over positions reached by seeded random play."""
     rng = random.Random(11)
-    for level in ("easy", "medium", "hard"):
+    for level in (name for name, lv in LEVELS.items() if lv.simulations):
         xs = []
         for k in range(positions):
             game = new_game(game_id, players)
@@ -342,7 +343,16 @@ def main() -> int:
                 )
     else:
         series = [
-            Pair(g, p, a, b, args.slow_games if "hard" in (a, b) else args.games, args.seed, args.max_turns, args.out)
+            Pair(
+                g,
+                p,
+                a,
+                b,
+                args.slow_games if {"hard", "expert"} & {a, b} else args.games,
+                args.seed,
+                args.max_turns,
+                args.out,
+            )
             for a, b in pairs
             for g, p in chosen
         ]
