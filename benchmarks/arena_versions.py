@@ -20,7 +20,8 @@ lower bound ≥ floor) or out of reach (upper bound below the aim).
         --new-set ai.knowledge.bide.BideKnowledge.some_parameter=3 --out benchmarks/results/ai
 
 Every game is appended to ``DIR/versions-<label>.jsonl`` and the summary to ``DIR/versions-<label>.txt``,
-with each tree's ai/ source hash.
+with each tree's ai/ source hash; ``--summarize FILE.jsonl...`` prints the figures of saved games (a run
+still going, or one stopped early).
 """
 
 from __future__ import annotations
@@ -224,7 +225,36 @@ def settled(args: argparse.Namespace, records: list[GameRecord]) -> str | None:
     return None
 
 
+def summarize(path: Path) -> str:
+    """The score and CPU per turn of the games saved in ``path`` (a run still going, or one stopped)."""
+    lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    games = len(lines)
+    score = sum(r["score_new"] for r in lines)
+    low, high = wilson(score, games)
+    text = [
+        f"{path.name}: {games} games, new scores {score:g} = {score / max(games, 1):.1%} [95% CI {low:.1%}–{high:.1%}]"
+    ]
+    means = {}
+    for side in ("old", "new"):
+        xs = [x for r in lines for x in r["search_seconds"][side]]
+        means[side] = statistics.fmean(xs) if xs else 0.0
+        hashes = sorted({r[f"{side}_hash"] for r in lines})
+        text.append(
+            f"  {side} (ai/ {', '.join(hashes)}): search CPU per turn mean {means[side]:.3f} s, "
+            f"p95 {percentile95(xs):.3f} s ({len(xs)} turns)"
+        )
+    if means["old"]:
+        text.append(f"  new's mean CPU per turn is {means['new'] / means['old']:.1%} of old's")
+    return "\n".join(text)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv and argv[0] == "--summarize":  # python benchmarks/arena_versions.py --summarize FILE.jsonl...
+        for name in argv[1:]:
+            print(summarize(Path(name)))
+        return 0
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game", choices=sorted(GAMES))
     parser.add_argument("--players", type=int, default=2)
