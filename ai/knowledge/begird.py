@@ -195,44 +195,5 @@ class BegirdKnowledge(GameKnowledge[Begird]):
                 return turn
         return None
 
-    def prior(self, game: Begird, turns: list[Turn[Begird]]) -> list[float]:
-        colour = game.to_move
-        assert colour is not None
-        other = 3 - colour
-        cells = game.cells
-        lay = game.layout
-        nbrs = lay.neighbours
-        bridges = bridge_partners(lay.variant)
-        depth = lay.board.edge_distance
-        deepest = max(depth) or 1
-        threats = {t.actions[0] for t in turns if t.actions[0] != SWAP and game.would_win(t.actions[0], other)}
-        weights = []
-        for turn in turns:
-            a = turn.actions[0]
-            if a == SWAP:
-                # Swap a central opening, keep an edge one.
-                first = next(i for i, v in enumerate(cells) if v)
-                weights.append(8.0 * depth[first] / deepest)
-                continue
-            if threats:
-                weights.append(100.0 if a in threats else 0.05)
-                continue
-            w = 0.5 + depth[a] / deepest
-            own = opp = 0
-            for n in nbrs[a]:
-                v = cells[n]
-                if v == colour:
-                    own += 1
-                elif v == other:
-                    opp += 1
-            if own:
-                w += 1.5 if own <= 2 else 0.5  # extend, but do not fill in own shape
-            if opp:
-                w += 1.5
-            if any(cells[b] == colour for b in bridges[a]):
-                w += 2.0
-            weights.append(w)
-        return weights
-
     def evaluate(self, game: Begird, rng: random.Random) -> tuple[float, ...]:
         return self.playout(game, rng)[0]
