@@ -143,3 +143,12 @@ def test_when_no_seat_holds_a_disc_each_passes_in_turn_and_the_game_ends() -> No
     events = game.play_turn("d4")
     assert [(e.kind, e.seat) for e in events] == [("place", 1), ("pass", 2), ("pass", 1), ("pass", 2)]
     assert game.end_reason == "no discs left"
+
+
+@pytest.mark.parametrize("cell", [-2, 10_000])  # (-1 is the swap)
+def test_begird_refuses_a_cell_off_the_board_on_both_paths(cell: int) -> None:
+    # games.begird.xǁBegirdǁ_apply__mutmut_35 (the reason's wording changed)
+    for step in (Begird.new().apply_action, Begird.new().apply_quiet):
+        with pytest.raises(IllegalMove) as refused:
+            step(cell)
+        assert str(refused.value) == f"no such cell: {cell!r}"
