@@ -12,7 +12,7 @@ import pytest
 
 from games.begird import Begird
 from games.bide import Bide
-from games.bump import describe_events
+from games.bump import Bump, describe_events
 from games.bumpboard import parse_space
 from games.interface import Event, IllegalMove, StateError
 from games.playbai import PlayBai
@@ -152,3 +152,19 @@ def test_begird_refuses_a_cell_off_the_board_on_both_paths(cell: int) -> None:
         with pytest.raises(IllegalMove) as refused:
             step(cell)
         assert str(refused.value) == f"no such cell: {cell!r}"
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        # games.bump.xǁBumpǁ_parse_facing__mutmut_13 (the reason's template broken: a KeyError instead)
+        ("01-7", "facing '7' is not a direction: facings are 0–5 (0 E, 1 SE, 2 SW, 3 W, 4 NW, 5 NE)"),
+        # games.bump.xǁBumpǁparse_action__mutmut_57 (the reason dropped)
+        ("R,01-0 (02)", "a reinforcement bumps nothing: remove the parentheses"),
+    ],
+)
+def test_bump_says_why_it_cannot_read_a_turn(text: str, reason: str) -> None:
+    game = Bump.new(options={"reserve1": 1})
+    with pytest.raises(IllegalMove) as refused:
+        game.parse_action(text)
+    assert str(refused.value) == reason
