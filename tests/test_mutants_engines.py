@@ -15,7 +15,7 @@ from games.bide import Bide
 from games.bump import Bump, describe_events
 from games.bumpboard import parse_space
 from games.interface import Event, IllegalMove, StateError
-from games.playbai import PlayBai
+from games.playbai import PASS, STEP, PlayBai
 
 
 def test_begird_names_the_occupied_cell_and_its_colour() -> None:
@@ -168,3 +168,27 @@ def test_bump_says_why_it_cannot_read_a_turn(text: str, reason: str) -> None:
     with pytest.raises(IllegalMove) as refused:
         game.parse_action(text)
     assert str(refused.value) == reason
+
+
+def test_play_bai_says_why_an_action_is_refused() -> None:
+    # games.playbai.xǁPlayBaiǁ_why_illegal__mutmut_12 and _57, _why_no_pass__mutmut_62 (reasons dropped or changed)
+    position = {
+        "pieces": {"b3": 1, "c3": 1, "d5": 1, "b4": 2, "f6": 2, "g7": 2},
+        "ball": "b3",
+        "goals": [0, 0],
+        "to_move": 1,
+        "kickoff": False,
+        "last_goal": None,
+    }
+    game = PlayBai.from_position(2, None, position)
+    cell = {name: k for k, name in enumerate(game.board.names)}
+    refusals = {
+        ("x",): "not a Play Bai action: ('x',)",
+        (STEP, cell["f6"], game.field.nbr[cell["f6"]][0]): "f6 is not yours",
+        (PASS, cell["b3"], cell["b2"]): "there is no playballer on b2 to receive the pass",
+    }
+    for action, reason in refusals.items():
+        for step in (game.apply_action, game.apply_quiet):
+            with pytest.raises(IllegalMove) as refused:
+                step(action)  # type: ignore[arg-type]  # ("x",) is no action: that is the point
+            assert str(refused.value) == reason
