@@ -186,6 +186,7 @@ def test_play_bai_says_why_an_action_is_refused() -> None:
         ("x",): "not a Play Bai action: ('x',)",
         (STEP, cell["f6"], game.field.nbr[cell["f6"]][0]): "f6 is not yours",
         (PASS, cell["b3"], cell["b2"]): "there is no playballer on b2 to receive the pass",
+        (STEP, cell["b3"], cell["b4"]): "b4 is occupied: jump over it with b3^e",  # _why_illegal__mutmut_97
     }
     for action, reason in refusals.items():
         for step in (game.apply_action, game.apply_quiet):
