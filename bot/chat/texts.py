@@ -2477,3 +2477,23 @@ REFUSALS["unknown_language"] = lambda f: t(
     language=quoted(str(f["language"]), 20),
     known=", ".join(language_name(code) for code in f["known"]),
 )
+
+
+# -- issue 34 (reliability, round 4): an event set aside ---------------------------------------------
+# (one block, for the split of this module into a package: it moves as it stands)
+
+REFUSALS["tournament_paused"] = lambda f: t(
+    "Tournament #{tournament_id} is paused: part of its saved record cannot be read, so nothing can be done in "
+    "it until the bot's operator repairs it (they have been told; see the log). Its games go on as matches.",
+    tournament_id=f["tournament_id"],
+)
+
+
+def tournament_set_aside(tournament_id: int) -> str:
+    """A DM to the organizer of an event set aside (once)."""
+    return t(
+        "Your tournament #{tournament_id} is paused: part of its saved record cannot be read, so no round, "
+        "notice or standings come from it until the bot's operator repairs it (they have been told; see the "
+        "log). Its games already started go on as matches.",
+        tournament_id=tournament_id,
+    )

@@ -19,7 +19,7 @@ from discord.ext import commands
 
 from i18n import N_, t
 
-from ...domain.errors import Refusal
+from ...domain.errors import Refusal, TournamentPaused
 from ...domain.model import MatchRow
 from ...domain.tournament import TournamentRow
 from ...service.tournaments import Standings, TournamentNews
@@ -28,7 +28,7 @@ from ..commands import GAME_CHOICES, guild_only
 from ..common import guarded, mention_only, png_file
 from ..context import Chat, chat_of
 from ..homes import channel_by_id
-from ..speech import in_public, publicly
+from ..speech import in_public, publicly, to_person
 from .lobby import DAY_CHOICES
 
 log = logging.getLogger(__name__)
@@ -187,7 +187,7 @@ class TournamentDesk:
             return
         if not await self.chat.service.store.claim_tournament_notice(tournament.id, tournament.round):
             return
-        games = await self.chat.service.store.tournament_games(tournament.id)
+        games = await self.tournaments.games(tournament)
         number = tournament.round if tournament.format == "swiss" else None
         tables: list[MatchRow] = []
         for game in games:
@@ -230,15 +230,41 @@ class TournamentDesk:
                 news = await self.tournaments.tend(tournament_id)
                 if news is not None:
                     await self.tell(news)
-                tournament = await self.chat.service.store.get_tournament(tournament_id)
+                tournament = await self.tournaments.current(tournament_id)  # None once set aside
                 if tournament is not None:
                     await self.tell_round(tournament)
+        except TournamentPaused:  # set aside meanwhile: its organizer is told by the pass
+            pass
         except Exception:  # the pass looks again
             log.exception("tournament %s: tending it failed", tournament_id)
 
     async def tend_all(self) -> None:
         for tournament_id in await self.chat.service.store.tournaments_to_tend(self.chat.now()):
             await self.tend(tournament_id)
+        await self.tell_set_aside()
+
+    async def tell_set_aside(self) -> None:
+        """Tell the organizer of each event newly set aside (its rows cannot be used), once, by DM."""
+        for tournament_id, organizer_id in await self.tournaments.aside_untold():
+            if organizer_id is None:
+                log.error(
+                    "tournament %s is set aside but its row does not say who organizes it: nobody can be told",
+                    tournament_id,
+                )
+                await self.tournaments.aside_told(tournament_id)  # said once in the log, not at every pass
+                continue
+            async with to_person(self.chat.service.languages, organizer_id):
+                text = texts.tournament_set_aside(tournament_id)
+            try:
+                user = self.client.get_user(organizer_id) or await self.client.fetch_user(organizer_id)
+                await user.send(text, allowed_mentions=mention_only(None))
+            except discord.Forbidden as error:  # closed DMs: the log has said it; /tournament answers "paused"
+                log.info("tournament %s: its organizer %s cannot be told (%s)", tournament_id, organizer_id, error)
+            except discord.HTTPException as error:
+                log.warning("tournament %s: could not tell its organizer (%s); trying later", tournament_id, error)
+                await self.tournaments.aside_not_told(tournament_id)
+                continue
+            await self.tournaments.aside_told(tournament_id)
 
     async def settle(self) -> None:
         """Wait for the looks at events under way (tests, and a clean stop)."""
