@@ -21,6 +21,7 @@ from . import texts
 from .announce import TASK_PREFIX
 from .common import HexplayTree
 from .context import Chat
+from .timely import WATCHDOG_SECONDS
 from .translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
@@ -112,6 +113,9 @@ class HexplayBot(commands.AutoShardedBot):
         self._offline_since: float | None = None  # when the gateway connection dropped, if it is down
         self.stopping = False  # set by close(): new interactions are refused while the work in flight finishes
         self.breaches_pending = False  # a large file's check still runs: what it finds is set aside afterwards
+        # Seconds before an unanswered interaction is acknowledged for its handler (timely.py; tests set 0 to take
+        # every interaction down the acknowledged path)
+        self.answer_watchdog_seconds = WATCHDOG_SECONDS
 
     def serve(
         self,

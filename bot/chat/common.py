@@ -15,6 +15,7 @@ from ..domain.errors import DamagedMatch, Refusal, StorageDown, StorageFull
 from . import texts
 from .markup import fit
 from .speech import listen
+from .timely import answer_in_time
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +99,9 @@ async def speak_to(interaction: discord.Interaction) -> None:
 
 
 async def guarded(interaction: discord.Interaction, action: Callable[[], Awaitable[Any]]) -> None:
-    """Run a button's work; whatever goes wrong is explained to the presser (explain)."""
+    """Run a button's work, acknowledged within Discord's 3 seconds however long it takes (timely.py); whatever
+    goes wrong is explained to the presser (explain)."""
+    answer_in_time(interaction)
     await speak_to(interaction)
     if stopping(interaction):
         await reply_error(interaction, texts.restarting())
@@ -110,9 +113,11 @@ async def guarded(interaction: discord.Interaction, action: Callable[[], Awaitab
 
 
 class HexplayTree(discord.app_commands.CommandTree):
-    """The command tree: refuses new commands while the bot stops; explains every failure the same way."""
+    """The command tree: acknowledges every command in time (timely.py), refuses new commands while the bot
+    stops, explains every failure the same way."""
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        answer_in_time(interaction)  # first: reading the speaker's language is already a trip to the database
         await speak_to(interaction)
         if not stopping(interaction):
             return True

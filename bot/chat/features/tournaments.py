@@ -29,6 +29,7 @@ from ..common import guarded, mention_only, png_file
 from ..context import Chat, chat_of
 from ..homes import channel_by_id
 from ..speech import in_public, publicly, to_person
+from ..timely import PUBLIC
 from .lobby import DAY_CHOICES
 
 log = logging.getLogger(__name__)
@@ -311,7 +312,7 @@ class TournamentCog(commands.GroupCog, name="Tournaments", group_name="tournamen
         super().__init__()
 
     @app_commands.command(
-        name="create", description="Create a tournament in this channel: players join with its button"
+        name="create", description="Create a tournament in this channel: players join with its button", extras=PUBLIC
     )
     @app_commands.describe(
         game="Which game",
@@ -380,7 +381,9 @@ class TournamentCog(commands.GroupCog, name="Tournaments", group_name="tournamen
         )
         await self.desk.refresh_announcement(left)
 
-    @app_commands.command(name="start", description="Start your tournament now: its first games open at once")
+    @app_commands.command(
+        name="start", description="Start your tournament now: its first games open at once", extras=PUBLIC
+    )
     @app_commands.describe(tournament="The tournament's number (the server's only open one otherwise)")
     async def start(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         guild_id = guild_only(interaction)
@@ -391,7 +394,7 @@ class TournamentCog(commands.GroupCog, name="Tournaments", group_name="tournamen
         await interaction.response.send_message(started, allowed_mentions=mention_only(None))
         await self.desk.tell(news)
 
-    @app_commands.command(name="standings", description="A tournament's table: points and tie-breaks")
+    @app_commands.command(name="standings", description="A tournament's table: points and tie-breaks", extras=PUBLIC)
     @app_commands.describe(tournament="The tournament's number (the server's only running one otherwise)")
     async def standings(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         guild_id = guild_only(interaction)
@@ -418,7 +421,9 @@ class TournamentCog(commands.GroupCog, name="Tournaments", group_name="tournamen
         await self.desk.post(news.tournament, withdrawn, [])
         await self.desk.tell(news)
 
-    @app_commands.command(name="cancel", description="Cancel a tournament (its organizer, or a server manager)")
+    @app_commands.command(
+        name="cancel", description="Cancel a tournament (its organizer, or a server manager)", extras=PUBLIC
+    )
     @app_commands.describe(tournament="The tournament's number (the server's only open or running one otherwise)")
     async def cancel(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         guild_id = guild_only(interaction)
