@@ -52,8 +52,9 @@ def answer_in_time(interaction: discord.Interaction, delay: float | None = None)
         discord.InteractionType.modal_submit,
     ):
         return
-    if isinstance(getattr(interaction, "_cs_response", None), TimelyResponse):
-        return
+    existing = getattr(interaction, "_cs_response", None)
+    if isinstance(existing, TimelyResponse) or (existing is not None and existing.is_done()):
+        return  # watched already, or answered before it came here (then nothing is late)
     if delay is None:
         delay = float(getattr(interaction.client, "answer_watchdog_seconds", WATCHDOG_SECONDS))
     # How long Discord's clock has been running for it (a busy event loop gets to an interaction late); within
