@@ -283,9 +283,15 @@ async def run(config: Settings) -> None:
 
 
 async def _stop_if_damaged(store: Store, bot: HexplayBot, found: list[str]) -> None:
-    """A large SQLite file's integrity check finishes after the start: on damage, stop as a refusal would."""
+    """A large SQLite file's integrity check finishes after the start: on damage, stop as a refusal would; rows
+    that only break a constraint set their matches and events aside (as the check at open does)."""
     problem = await store.damage()
     if problem is None:
+        while not bot.is_ready():  # start-up's own look at what was set aside comes first
+            await asyncio.sleep(0.1)
+        if bot.breaches_pending:
+            await bot.recheck_set_aside(await store.constraint_breaches() or [])
+            await bot.chat.opening.tell_paused()
         return
     found.append(problem)
     logging.getLogger(__name__).critical("stopping: %s", problem)

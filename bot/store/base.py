@@ -15,6 +15,7 @@ from ..domain.bank import BankClock
 from ..domain.model import (
     ChallengeCaps,
     ChallengeRefusal,
+    ConstraintBreach,
     ExplorationRow,
     GuildSettings,
     Languages,
@@ -44,6 +45,12 @@ class Store(TournamentStore, Protocol):
     async def damage(self) -> str | None:
         """What a check of the storage itself left for after opening found (SQLite's integrity check of a
         large file); None when sound. The runtime stops the bot on an answer: it must not serve damage."""
+        ...
+
+    async def constraint_breaches(self) -> list[ConstraintBreach] | None:
+        """Stored rows a check of the storage found breaking one of the schema's constraints (SQLite's
+        quick_check; PostgreSQL checks every write, so none): the service sets each one's match or event aside
+        and the bot starts. None while that check still runs beside a large file (``damage()`` waits for it)."""
         ...
 
     async def schema_version(self) -> int: ...

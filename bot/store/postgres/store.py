@@ -32,6 +32,7 @@ from ...domain.errors import StorageDown, StorageFull, StoreUnavailable, Version
 from ...domain.model import (
     ChallengeCaps,
     ChallengeRefusal,
+    ConstraintBreach,
     ExplorationRow,
     GuildSettings,
     Languages,
@@ -209,6 +210,9 @@ class PostgresStore(PostgresTournaments):
 
     async def damage(self) -> str | None:
         return None  # the server checks its own pages (data checksums, if the operator enabled them)
+
+    async def constraint_breaches(self) -> list[ConstraintBreach] | None:
+        return []  # the server checks every constraint on every write: no stored row can break one
 
     async def grant_requests(self, second: int, wanted: int, limit: int) -> int:
         """The second's row is locked while its count is read and raised: processes granting at once queue on

@@ -31,6 +31,7 @@ from ...domain.errors import StorageFull, StorageReadOnly, StoreUnavailable, Ver
 from ...domain.model import (
     ChallengeCaps,
     ChallengeRefusal,
+    ConstraintBreach,
     ExplorationRow,
     GuildSettings,
     Languages,
@@ -46,6 +47,7 @@ from ...domain.model import (
     ReviewRow,
     SeatRow,
 )
+from .breaches import find_breaches
 from .files import _create_private, _explain, check_database_path, warn_if_shared
 from .integrity import IntegrityCheck
 from .migrations import MIGRATIONS
@@ -197,6 +199,7 @@ class SqliteStore(SqliteTournaments):
         self._identify_locks: dict[int, asyncio.Lock] = {}
         self._identify_at: dict[int, float] = {}  # bucket -> loop time of its last IDENTIFY
         self._integrity: IntegrityCheck | None = None
+        self._breaches: list[ConstraintBreach] | None = []  # rows the check at open found breaking a constraint
 
     @classmethod
     async def open(cls, path: str | Path) -> SqliteStore:
@@ -222,9 +225,11 @@ class SqliteStore(SqliteTournaments):
             await connection.execute("PRAGMA foreign_keys=ON")
             await connection.execute("PRAGMA busy_timeout=5000")
             if _bytes(path) <= cls.check_at_open_bytes:
-                row = await store._one("PRAGMA quick_check")
-                if row is None or row[0] != "ok":
-                    raise sqlite3.DatabaseError(f"database disk image is malformed ({row[0] if row else '?'})")
+                findings = [str(r[0]) for r in await store._all("PRAGMA quick_check")]
+                if findings != ["ok"]:  # rows that break a constraint set their match or event aside; else damage
+                    store._breaches = await store._run(find_breaches, findings)
+                    if store._breaches is None:
+                        raise sqlite3.DatabaseError(f"database disk image is malformed ({findings[0]})")
             else:  # reads the whole file (seconds per GB): start-up must not grow with the database
                 store._integrity = IntegrityCheck(path)
             await store._migrate()
@@ -243,6 +248,13 @@ class SqliteStore(SqliteTournaments):
     async def damage(self) -> str | None:
         """A large file's integrity check, run after opening on a connection of its own: what it found."""
         return None if self._integrity is None else await self._integrity.result()
+
+    async def constraint_breaches(self) -> list[ConstraintBreach] | None:
+        """Rows quick_check found breaking a CHECK or NOT NULL constraint (bot/store/sqlite/breaches.py): at open,
+        or for a large file once its check beside the bot finished (None until then: ``damage()`` waits)."""
+        if self._integrity is None:
+            return list(self._breaches or [])
+        return self._integrity.breaches
 
     async def grant_requests(self, second: int, wanted: int, limit: int) -> int:
         def grant(conn: sqlite3.Connection) -> int:
