@@ -132,11 +132,16 @@ def build_bot(
         *tournaments.ITEMS,
         *review.ITEMS,
     ]
-    duties: list[Background] = [tournaments.TournamentLoop(bot, desk, settings.reminder_check_seconds)]
+    # every process catches up what a stop left unsaid (boards, conditional moves), beating all along
+    relay = BoardRelay(bot, service, announcer)
+    duties: list[Background] = [
+        tournaments.TournamentLoop(bot, desk, settings.reminder_check_seconds),
+        timelimits.Heartbeat(chat),
+        relay,
+    ]
     if jobs is not None:  # the workers' turns are stored without Discord: a bot posts their boards
-        relay = BoardRelay(bot, service, announcer)
         listen = {STORED: relay.stored, HINTS: jobs.hint_answered}
-        duties += [relay, Notices(settings.database, listen, on_reconnect=relay.look_soon)]
+        duties.append(Notices(settings.database, listen, on_reconnect=relay.look_soon))
     if settings.metrics_port is not None:
         duties.append(observed(bot, store, metrics, jobs, settings.metrics_port))
     bot.serve(chat, cogs, items, reminders.ReminderLoop(bot, chat, tell_paused=chat.opening.tell_paused), duties)
