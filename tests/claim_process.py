@@ -56,7 +56,7 @@ async def main(url: str) -> None:
             order = json.loads(line)
             if order["kind"] == "beat":
                 count, ids = order["shards"]
-                await store.beat(order["now"], (count, tuple(ids)), held_at=order["now"])
+                await store.beat(order["now"], (count, tuple(ids)))  # the lease clock at the same time
                 print(json.dumps({"beat": True}), flush=True)
                 continue
             if order["kind"] == "release":
