@@ -6,7 +6,8 @@ Reads one JSON order per line on stdin and writes one JSON line per order:
   for those shards, at ``t`` on both clocks;
 * ``{"kind": …, "now": t, "lease": s, "at": wall}``: at ``at`` (wall clock, shared by the processes) take every
   due duty of that kind (reminders, deadlines, unannounced boards, paused-match notices) as a timer pass does
-  (boards one at a time, as the catch-up claims them), for ``lease`` seconds at store time ``t``; the ids got;
+  (boards one at a time, as the catch-up claims them), for ``lease`` seconds at store time ``t``; the ids got
+  (kind ``boards`` with ``ids``: the boards of those matches, one at a time);
 * ``{"kind": "release", "duty": kind, "ids": [...]}``: give those claims back, as a pass that did not deliver.
 """
 
@@ -64,7 +65,10 @@ async def main(url: str) -> None:
                 print(json.dumps({"released": True}), flush=True)
                 continue
             await asyncio.sleep(max(0.0, order["at"] - time.time()))
-            ids = await claim(store, order["kind"], order["now"], order["lease"])
+            if order["kind"] == "boards":
+                ids = [m for m in order["ids"] if await store.claim_announcement(m, order["now"], order["lease"])]
+            else:
+                ids = await claim(store, order["kind"], order["now"], order["lease"])
             print(json.dumps({"ids": sorted(ids)}), flush=True)
     finally:
         await store.close()

@@ -163,3 +163,59 @@ async def test_a_database_failure_after_the_move_was_stored_reports_the_move_pla
     assert later.answered is not None
     assert [(m.notation, m.conditional) for m in await store.moves(match_id)] == [("e5", False), ("d4", True)]
     assert (await log_matches_state(service, match_id))[0]
+
+
+async def test_a_match_stops_looking_for_conditional_moves_once_none_are_left(service):
+    """``premoves_held`` is what makes a move look for conditional moves (two more trips to the database): it
+    is cleared when the last line is followed or dropped, and set again by the next one stored or kept."""
+    match_id = (await started(service)).id
+    await service.add_premove(match_id, BOB[0], "e5; d4")
+    assert (await service.get(match_id)).premoves_held
+    await service.play(match_id, ALICE[0], "c3")  # a turn the line did not expect: cleared
+    assert not (await service.get(match_id)).premoves_held
+    await service.add_premove(match_id, ALICE[0], "e5; d4; a1; b2")
+    await service.play(match_id, BOB[0], "e5")  # answered with d4, the rest of the line kept for a1
+    match = await service.get(match_id)
+    assert match.premoves_held and (await service.store.premoves_of(match_id, ALICE[0])).version == match.version
+    await service.play(match_id, BOB[0], "a1")  # answered with b2: the line is used up
+    assert [m.notation for m in await service.store.moves(match_id)][-2:] == ["a1", "b2"]
+    assert not (await service.get(match_id)).premoves_held
+
+
+async def test_a_line_stored_while_the_last_ones_are_taken_keeps_the_match_looking(service, database):
+    """Two processes: one takes the lines of a position the match has left, the other stores a line for the
+    position it is at. Whichever lands first, a stored line always has ``premoves_held`` set (else the next
+    move would never look for it). Gaps: each of the first event-loop turns, then 0–5 ms."""
+    from bot.store import open_store
+    from tests.racing import race
+    from tests.test_premove_races import gap
+
+    other = await open_store(database)  # the other process, with a connection of its own
+    try:
+        match_id = (await started(service)).id
+        for trial in range(60):
+            match = await service.get(match_id)
+            await backends.execute(service.store, "UPDATE matches SET premoves_held = 1 WHERE id = ?", match_id)
+            await backends.execute(
+                service.store,
+                "INSERT INTO premoves (match_id, user_id, version, lines, updated_at) VALUES (?, ?, ?, ?, 0)",
+                match_id,
+                ALICE[0],
+                match.version - 1,
+                '[["a1"]]',
+            )  # a line of a position the match has left
+            await service.store.set_premoves(match_id, BOB[0], match.version, [], 0.0)
+
+            def take(version=match.version - 1):
+                return service.store.take_premoves(match_id, version)
+
+            def store_line(version=match.version):
+                return other.set_premoves(match_id, BOB[0], version, [["e5", "d4"]], 1.0)
+
+            results = await (race(take, store_line, gap(trial)) if trial % 2 else race(store_line, take, gap(trial)))
+            assert not any(isinstance(r, BaseException) for r in results), (trial, results)
+            assert await service.store.premoves_of(match_id, BOB[0]) is not None
+            assert (await service.get(match_id)).premoves_held, (trial, gap(trial))
+            await service.store.set_premoves(match_id, BOB[0], match.version, [], 0.0)  # for the next trial
+    finally:
+        await other.close()
