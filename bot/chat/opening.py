@@ -101,7 +101,7 @@ class MatchOpening:
             except discord.HTTPException as error:
                 log.warning("match %s: its first board was refused after a restart (%s)", match.id, error)
         if message is None:
-            self.announcer.retry_later(match.id)  # until it lands, as any board Discord refused
+            self.announcer.retry_later(match.id, match.version)  # until it lands, as any board Discord refused
             return
         await self.service.mark_announced(match.id, match.version, message.channel.id, message.id)
 
