@@ -255,8 +255,12 @@ class Soak:
 
     async def settle(self, last_kill: float, within: float) -> None:
         """Wait for every match's latest board (at most 3 × ``within``); how long it took from the last kill."""
+        said = 0.0
         while time.monotonic() - last_kill < 3 * within:
             unposted = await self.unposted()
+            if os.environ.get("SOAK_KEEP") and time.monotonic() - said > 2:
+                said = time.monotonic()
+                print(f"    {said - last_kill:.1f} s after the last kill: unposted {unposted}, moving {self.moving}")
             if not unposted and not self.moving:
                 self.settled_in = time.monotonic() - last_kill
                 return

@@ -10,3 +10,6 @@ ALTER TABLE reminders ADD COLUMN claimed_by TEXT;
 ALTER TABLE quarantine ADD COLUMN told_claimed_by TEXT;
 ALTER TABLE shard_heartbeats ADD COLUMN incarnation TEXT;
 ALTER TABLE shard_heartbeats ADD COLUMN incarnation_seen REAL;
+-- Every process now looks for boards never posted every few seconds: found by a partial index, as PostgreSQL's
+-- baseline has it, not by reading every match.
+CREATE INDEX matches_unannounced ON matches (id) WHERE announced_version < version;
