@@ -13,7 +13,10 @@ import signal
 
 import pytest
 
+from bot.chat.features.timelimits import Heartbeat
 from bot.chat.relay import BoardRelay
+from bot.domain.clock import BEAT_SECONDS, STALE_SECONDS
+from bot.store import open_store
 from tests.test_premove_store import DiesAt, ProcessDied
 from tests.test_races_processes import Process
 
@@ -92,3 +95,29 @@ async def test_conditional_moves_left_behind_are_followed_by_a_live_processs_loo
     assert [("e5" in c, "d4" in c) for c in boards(world, thread)] == [(True, False), (False, True)]
     assert await announced(world, match_id)
     assert await world.store.premoves_left_behind() == []
+
+
+async def test_a_running_bot_keeps_its_claims_however_long_it_runs(world, database, backend):
+    """A process beats every BEAT_SECONDS whatever it is doing (a duty of its own), naming its incarnation on
+    the lease clock: while it runs, no other process takes what it claimed."""
+    if backend == "sqlite":
+        pytest.skip("one process per file: a later start owns every claim, and no other runs beside it")
+    [running] = [duty for duty in world.bot.duties if isinstance(duty, Heartbeat)]
+    assert running.every == BEAT_SECONDS
+    match_id, _ = await world.start_two_player()
+    await world.service.play(match_id, world.users[0].id, "e5")
+    assert await world.service.claim_announcement(match_id)  # held by the running bot
+    beating = Heartbeat(world.bot.chat, every=0.01)  # the same loop, its seconds shortened for the test
+    task = asyncio.ensure_future(beating.run_forever())
+    other = await open_store(database)  # another bot process
+    try:
+        world.clock.advance(8 * STALE_SECONDS)  # many beats' time, in a moment (within the 300 s lease)
+        await asyncio.sleep(0.1)
+        assert await other.claim_announcement(match_id, world.clock.lease_now(), 300) is False
+        await beating.stop(0)
+        await task
+        world.clock.advance(STALE_SECONDS + 1)  # it stopped beating: gone, as far as anyone can tell
+        assert await other.claim_announcement(match_id, world.clock.lease_now(), 300)
+    finally:
+        task.cancel()
+        await other.close()
