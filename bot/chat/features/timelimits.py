@@ -57,8 +57,10 @@ class Heartbeat:
         self._stopping = False
 
     async def run_forever(self) -> None:
-        while not self._stopping:
+        while True:
             await asyncio.sleep(self.every)
+            if self._stopping:
+                return
             try:
                 await self.chat.timelimits.heartbeat()
             except Exception as error:  # the database is away: every duty fails with it, and says so
