@@ -76,7 +76,8 @@ async def test_a_board_left_unposted_while_the_bot_runs_is_posted_by_its_look(wo
     await world.service.play(match_id, alice.id, "e5")  # after the start: its catch-up left it to its command
     look = the_look(world)
     assert await look.look_once() == 0  # just stored: whoever stored it is posting it
-    world.clock.advance(look.settle_seconds + 1)
+    world.clock.advance(86400)  # the sandbox moves the games' clock a day: the board looks settled at once
+    assert await look.look_once() == 0  # found unposted: if nobody posts it by the next look (wall clock), it does
     assert await look.look_once() == 1
     assert [content for content in boards(world, thread) if "played `e5`" in content] != []
     assert await announced(world, match_id)
@@ -94,7 +95,9 @@ async def test_conditional_moves_left_behind_are_followed_by_a_live_processs_loo
     world.service.store = store
     look = the_look(world)
     world.clock.advance(look.settle_seconds + 1)
-    await look.look_once()  # no restart: the live process follows them
+    await look.look_once()  # found: the move's board, unposted (its process may be following them right now)
+    assert [m.notation for m in await world.store.moves(match_id)] == ["e5"]
+    await look.look_once()  # no restart: the live process posts the move's board, then follows them
     moves = await world.store.moves(match_id)
     assert [(m.notation, m.conditional) for m in moves] == [("e5", False), ("d4", True)]
     await posted(world, thread, "played `d4`")

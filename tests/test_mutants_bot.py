@@ -186,7 +186,7 @@ async def test_an_announcement_that_fails_is_logged_with_its_match_and_the_other
 
     monkeypatch.setattr(service, "missed", failing)
     caplog.set_level(logging.ERROR, logger="bot")
-    outcomes = [outcome for i in await service.unannounced() if (outcome := await service.claim_missed(i))]
+    outcomes = [outcome for i, _ in await service.unannounced() if (outcome := await service.claim_missed(i))]
     assert [o.match.id for o in outcomes] == [fine.id]
     assert [r.getMessage() for r in caplog.records] == [f"match {broken.id}: skipped in this pass"]
     monkeypatch.setattr(service, "missed", missed)

@@ -166,7 +166,7 @@ class MatchOpening:
         recorded, is found in the channel and recorded instead of being posted twice.
         """
         # changed since this start: its own command is announcing it (the periodic look catches any it did not)
-        for match_id in await self.service.unannounced(changed_by=started_at):
+        for match_id, _ in await self.service.unannounced(changed_by=started_at):
             outcome = await self.service.claim_missed(match_id)
             if outcome is None:
                 continue  # posted meanwhile, or a live process is posting it

@@ -40,6 +40,10 @@ class BoardRelay:
         self.announcer = announcer
         self._posting: set[asyncio.Task[object]] = set()
         self._stopping = False
+        # (match, when it changed) of the boards the last look found unposted. A board is posted by a look only
+        # once the one before found it unposted too: a whole look's time on the wall clock, whatever the games'
+        # clock does (the sandbox moves it days ahead, which would make any board look settled at once).
+        self._unposted: set[tuple[int, float]] = set()
 
     def stored(self, payload: str) -> None:
         """A worker's notice: a turn of this match is stored; post its board unless another process does."""
@@ -63,15 +67,20 @@ class BoardRelay:
                 log.exception("the look for unposted boards failed")
 
     async def look_once(self) -> int:
-        """Post the boards stored at least ``settle_seconds`` ago and never posted, then follow the conditional
-        moves left behind as long; how many boards were posted."""
+        """Post the boards stored at least ``settle_seconds`` ago and found unposted by the last look too, then
+        follow the conditional moves left behind as long, once their move's board is posted; how many boards
+        were posted."""
         posted = 0
         settled = self.service.clock.now() - self.settle_seconds
-        for match_id in await self.service.unannounced(changed_by=settled):
+        found = await self.service.unannounced(changed_by=settled)
+        earlier, self._unposted = self._unposted, set(found)
+        for match_id, changed in found:
             if self._stopping:
                 return posted
-            posted += await self._claim_and_post(match_id, look=True)
-        for outcome in await self.service.follow_left_conditionals(changed_by=settled):
+            if (match_id, changed) in earlier:
+                posted += await self._claim_and_post(match_id, look=True)
+        waiting = {match_id for match_id, _ in await self.service.unannounced()}
+        for outcome in await self.service.follow_left_conditionals(changed_by=settled, unless=waiting):
             await self.announcer.follow_conditional(outcome)  # the answer's board, and who was told what
         return posted
 

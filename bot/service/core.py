@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from typing import TypeVar
 
 from games import AnyGame, Event, GameError, load_state
@@ -394,14 +394,19 @@ class MatchCore:
         await self._follow_conditional(match.version, answered, move)  # others' lines may expect this answer
         return True
 
-    async def follow_left_conditionals(self, changed_by: float | None = None) -> list[Outcome]:
+    async def follow_left_conditionals(
+        self, changed_by: float | None = None, unless: Collection[int] = ()
+    ) -> list[Outcome]:
         """Conditional moves a stop left behind between a move and its answer (at start-up, and by any live
         process's look for them). Those made for the position the match's last move left are followed now
         (the answer played, the rest kept, or cleared and told), as that move would have; older ones can no
-        longer apply and are dropped. With ``changed_by`` (the games' clock), a match changed after it is
-        left alone: the process that stored its move may be following them right now."""
+        longer apply and are dropped. A match changed after ``changed_by`` (the games' clock), or one of
+        ``unless`` (its move's board not posted yet), is left alone: the process that stored its move may be
+        following them right now, and posts that board after it has."""
         outcomes = []
         for match_id, version in await self.store.premoves_left_behind():
+            if match_id in unless:
+                continue
             outcome = await self.for_one_match(match_id, self._follow_left(match_id, version, changed_by))
             if outcome is not None:
                 outcomes.append(outcome)

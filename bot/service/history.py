@@ -114,12 +114,14 @@ class HistoryFlow(MatchCore):
         finally:
             self.replays.done(match_id)
 
-    async def unannounced(self, changed_by: float | None = None) -> list[int]:
-        """Matches whose latest board was stored but never shown (a stop came between the two), oldest change
-        first; only those changed at ``changed_by`` (the games' clock) or before, when given. Nothing is
-        claimed here: each board is claimed as it is posted (:meth:`claim_missed`), so a process that dies
-        holds one at most, and only until its heartbeat stops."""
-        return [m for m, changed in await self.store.unannounced() if changed_by is None or changed <= changed_by]
+    async def unannounced(self, changed_by: float | None = None) -> list[tuple[int, float]]:
+        """(match id, when it last changed) of the matches whose latest board was stored but never shown (a stop
+        came between the two), oldest change first; only those changed at ``changed_by`` (the games' clock) or
+        before, when given. Nothing is claimed here: each board is claimed as it is posted
+        (:meth:`claim_missed`), so a process that dies holds one at most, and only until its heartbeat stops."""
+        return [
+            (m, changed) for m, changed in await self.store.unannounced() if changed_by is None or changed <= changed_by
+        ]
 
     async def claim_missed(self, match_id: int) -> Outcome | None:
         """Claim the posting of the match's latest board and rebuild it from the log; None when it is posted,
