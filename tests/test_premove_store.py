@@ -219,3 +219,41 @@ async def test_a_line_stored_while_the_last_ones_are_taken_keeps_the_match_looki
             await service.store.set_premoves(match_id, BOB[0], match.version, [], 0.0)  # for the next trial
     finally:
         await other.close()
+
+
+async def test_two_processes_following_the_same_lines_left_behind_answer_once_and_tell_once(service, database):
+    """Every live process's look follows conditional moves a stop left behind, so two may follow the same lines
+    at the same instant: the answer is stored once (its version check), a player whose lines did not expect the
+    move is told once (by the process whose take found them), and the log replays. Half the trials leave an
+    answer to play, half lines to clear; gaps: each of the first event-loop turns, then 0–5 ms."""
+    from bot.store import open_store
+    from tests.racing import race
+    from tests.test_premove_races import gap
+
+    other_store = await open_store(database)  # the other process
+    other = MatchService(other_store, service.clock, default_reminder_hours=24)
+    try:
+        for trial in range(30):
+            match_id = (await started(service)).id
+            expected = trial % 2 == 0
+            await service.add_premove(match_id, BOB[0], "e5; d4" if expected else "c3; d4")
+            store = service.store
+            service.store = DiesAt(store, "premoves_at")  # the move is stored, then its process dies
+            with pytest.raises(ProcessDied):
+                await service.play(match_id, ALICE[0], "e5")
+            service.store = store
+            first, second = await race(service.follow_left_conditionals, other.follow_left_conditionals, gap(trial))
+            assert not isinstance(first, BaseException) and not isinstance(second, BaseException), (first, second)
+            outcomes = [o for o in (*first, *second) if o.match.id == match_id]
+            moves = await store.moves(match_id)
+            if expected:
+                assert [(m.notation, m.conditional) for m in moves] == [("e5", False), ("d4", True)], trial
+                assert sum(o.answered is not None for o in outcomes) == 1, trial  # one board of the answer
+            else:
+                assert [m.notation for m in moves] == ["e5"], trial
+                told = [cleared for o in outcomes for cleared in o.premoves_cleared]
+                assert told == [(BOB[0], "unexpected")], (trial, told)  # told once
+            assert await store.premoves_left_behind() == [], trial
+            assert (await log_matches_state(service, match_id))[0], trial
+    finally:
+        await other_store.close()
