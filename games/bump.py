@@ -905,12 +905,13 @@ class Bump(TurnBookkeeping[BumpAction]):
         return f"{notation} — " + ", ".join(parts)
 
     def rank_actions(self, actions: list[BumpAction]) -> list[BumpAction]:
-        """Suggestions: pass, then moves that occupy the centre or capture, then the rest."""
+        """Suggestions: moves that occupy the centre or capture, then the rest, then reinforcements, and
+        pass last (the first suggestion is what Tab picks: it must not be a turn that does nothing)."""
         seat = self.current or 1
 
         def key(action: BumpAction) -> tuple[int | tuple[int, ...], ...]:
             if action[0] == "pass":
-                return (0,)
+                return (4,)
             if action[0] == "reinforce":
                 return (3, action[1], action[2])
             out = self._enumerate()["outcomes"].get(action)

@@ -498,12 +498,8 @@ def render(
     if zoom is None:
         _draw_position(im, game, g, last_events, (0.0, 0.0))
     else:
-        centre = zoom_cell(game, zoom, last_events)
-        big = geometry(variant, width * ZOOM)
-        cx, cy = big.layout.centre(game.board.cells[game.board.parse(centre)])
+        centre, big, (x0, y0) = zoom_view(game, zoom, last_events, width)
         view_w, view_h = width, g.board_bottom - g.title_h
-        x0 = round(min(max(cx - view_w / 2, 0), big.width - view_w))
-        y0 = round(min(max(cy - view_h / 2, big.title_h), big.board_bottom - view_h))
         view = board_background(variant, big.width).crop((x0, y0, x0 + view_w, y0 + view_h))
         _draw_position(view, game, big, last_events, (x0, y0))
         im.paste(view, (0, g.title_h))
@@ -516,6 +512,29 @@ def render(
     hd.draw_title_bar(im, g.title_h, heading, status_line(game, names) + zoom_words, THEME)
     _draw_panel(im, game, g, names, last_events)
     return im
+
+
+def zoom_view(
+    game, zoom: str, last_events: Sequence[Event] = (), width: int = DEFAULT_WIDTH
+) -> tuple[str, Geometry, tuple[int, int]]:
+    """A zoomed picture's board: (the cell it centres on, the geometry of the board :data:`ZOOM` times
+    larger, the pixel of that larger board shown at the top-left corner of the picture's board part)."""
+    variant = _variant_of(game)
+    width = picture_width(variant, width)
+    g = geometry(variant, width)
+    centre = zoom_cell(game, zoom, last_events)
+    big = geometry(variant, width * ZOOM)
+    cx, cy = big.layout.centre(game.board.cells[game.board.parse(centre)])
+    view_w, view_h = width, g.board_bottom - g.title_h
+    x0 = round(min(max(cx - view_w / 2, 0), big.width - view_w))
+    y0 = round(min(max(cy - view_h / 2, big.title_h), big.board_bottom - view_h))
+    return centre, big, (x0, y0)
+
+
+def zoom_helps(game) -> bool:
+    """Whether a phone needs the zoom: the standard board's names stand 5.6 px (x-height) in a picture
+    shown 400 px wide, the small and Y boards' 9.6 and 7.4 px (docs/rendering.md)."""
+    return _variant_of(game) == "standard"
 
 
 def zoom_cell(game, zoom: str, last_events: Sequence[Event] = ()) -> str:

@@ -85,7 +85,7 @@ async def show_turning_point(interaction: discord.Interaction, match_id: int, in
 
 
 async def post_summary(interaction: discord.Interaction, chat: Chat, review: Review) -> None:
-    graph = await chat.reviews.graph(review)
+    graph = await chat.reviews.graph(review, interaction.user.id)  # from the asker's side, if they played
     view = summary_view(review.match.id) if review.result.turning_points else None
     content = words.review_summary(review)
     described = boards.described(words.review_graph_picture(), content, review.match)
