@@ -5,7 +5,7 @@ other pictures (a preview, a hint, a replay, a review's graph). Read from ``bot/
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from games import AnyGame, Event
 from i18n import number, pt, t, tn
@@ -206,15 +206,26 @@ _MENTION_OR_TIME = re.compile(r"<@!?\d+>|<t:\d+(?::[a-zA-Z])?>")
 _MARKS = re.compile(r"\*\*|__|`|\|\||\\(?=[^\w\s])")
 
 
-def plain(text: str) -> str:
-    """A message's words for alt text: no markdown, no pings (a screen reader reads them as symbols)."""
-    text = _MENTION_OR_TIME.sub(lambda m: t("a player") if m.group().startswith("<@") else "", text)
+def plain(text: str, names: Mapping[int, str] | None = None) -> str:
+    """A message's words for alt text: no markdown, no pings (a screen reader reads them as symbols): a ping
+    of someone in ``names`` is said as their name, anyone else's as "a player"."""
+    text = _MENTION_OR_TIME.sub(lambda m: _mentioned(m.group(), names or {}), text)
     return " ".join(_MARKS.sub("", text).split())
 
 
-def described(lead: str, content: str = "", match: MatchRow | None = None) -> str:
-    """A picture beside a message that already says it in words: what the picture is, then those words."""
-    return picture_description(f"{lead} {plain(content)}".strip(), match)
+def _mentioned(markup: str, names: Mapping[int, str]) -> str:
+    if not markup.startswith("<@"):
+        return ""  # a timestamp: the words around it say when
+    name = names.get(int(markup.strip("<@!>")))
+    return name if name is not None else t("a player")
+
+
+def described(
+    lead: str, content: str = "", match: MatchRow | None = None, names: Mapping[int, str] | None = None
+) -> str:
+    """A picture beside a message that already says it in words: what the picture is, then those words (the
+    people it pings named from ``names``)."""
+    return picture_description(f"{lead} {plain(content, names)}".strip(), match)
 
 
 def preview_description(match: MatchRow, game: AnyGame, turn: LastTurn | None, hint: str = "") -> str:

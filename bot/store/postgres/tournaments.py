@@ -287,6 +287,30 @@ class PostgresTournaments:
                 )
         return done is not None
 
+    async def claim_tournament_standings(self, tournament_id: int, round_number: int, now: float, lease: float) -> bool:
+        async with self.transaction() as db:
+            done = await db.fetchval(
+                "UPDATE tournaments SET standings_claimed_until = $1 WHERE id = $2 AND standings_told < $3"
+                " AND (standings_claimed_until IS NULL OR standings_claimed_until <= $4) RETURNING id",
+                now + lease,
+                tournament_id,
+                round_number,
+                now,
+            )
+        return done is not None
+
+    async def tournament_standings_posted(self, tournament_id: int, round_number: int, posted: bool) -> None:
+        async with self.transaction() as db:
+            if posted:
+                await db.execute(
+                    "UPDATE tournaments SET standings_told = GREATEST(standings_told, $1),"
+                    " standings_claimed_until = NULL WHERE id = $2",
+                    round_number,
+                    tournament_id,
+                )
+            else:
+                await db.execute("UPDATE tournaments SET standings_claimed_until = NULL WHERE id = $1", tournament_id)
+
     async def last_turns(self, user_ids: list[int]) -> dict[int, float]:
         if not user_ids:
             return {}

@@ -291,6 +291,25 @@ class SqliteTournaments:
         done: bool = await self._transact(write)
         return done
 
+    async def claim_tournament_standings(self, tournament_id: int, round_number: int, now: float, lease: float) -> bool:
+        def write(conn: sqlite3.Connection) -> bool:
+            query = (
+                "UPDATE tournaments SET standings_claimed_until = ? WHERE id = ? AND standings_told < ?"
+                " AND (standings_claimed_until IS NULL OR standings_claimed_until <= ?)"
+            )
+            return conn.execute(query, (now + lease, tournament_id, round_number, now)).rowcount == 1
+
+        done: bool = await self._transact(write)
+        return done
+
+    async def tournament_standings_posted(self, tournament_id: int, round_number: int, posted: bool) -> None:
+        if posted:
+            query = "UPDATE tournaments SET standings_told = MAX(standings_told, ?), standings_claimed_until = NULL"
+            values: tuple[int, ...] = (round_number, tournament_id)
+        else:
+            query, values = "UPDATE tournaments SET standings_claimed_until = NULL", (tournament_id,)
+        await self._transact(lambda conn: conn.execute(query + " WHERE id = ?", values))
+
     async def last_turns(self, user_ids: list[int]) -> dict[int, float]:
         if not user_ids:
             return {}
