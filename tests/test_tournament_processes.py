@@ -2,7 +2,8 @@
 database when its round's last game ends (issue 37, item 6): each process's pass pairs the next round and
 claims the standings after the round that ended, 0–5 ms apart at a wall-clock instant they share. Only the
 store decides: the round is stored once, the standings are claimed once (and, recorded, never again, as after
-a restart), and a process killed holding the claim leaves it to another when its lease ends.
+a restart), and a process killed holding the claim leaves it to another once its heartbeat is stale
+(``STALE_SECONDS``), long before the claim's lease would end.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import random
 import signal
 import time
 
-from bot.domain.clock import ManualClock
+from bot.domain.clock import STALE_SECONDS, ManualClock
 from bot.service.matches import MatchService
 from bot.service.tournaments import STANDINGS_LEASE, Tournaments
 from bot.store import open_store
@@ -60,8 +61,8 @@ async def test_two_processes_store_the_round_once_and_claim_its_standings_once(p
             gap = (trial % 6) / 1000 + rng.uniform(0, 0.0005)  # 0 to 5 ms, and a little between
             at = time.time() + 0.05
             racers = lookers if trial % 4 < 2 else lookers[::-1]  # each process goes first by turns
-            racers[0].send(tournament=tournament_id, at=at, now=NOW, post=True)
-            racers[1].send(tournament=tournament_id, at=at + gap, now=NOW, post=True)
+            racers[0].send(tournament=tournament_id, at=at, now=NOW, post=True, shard=lookers.index(racers[0]))
+            racers[1].send(tournament=tournament_id, at=at + gap, now=NOW, post=True, shard=lookers.index(racers[1]))
             answers = [await racers[0].answer(), await racers[1].answer()]
             assert sorted(a["stored"] for a in answers) == [0, 2], (trial, gap, answers)
             assert sorted(a["claimed"] for a in answers) == [0, 1], (trial, gap, answers)
@@ -72,8 +73,8 @@ async def test_two_processes_store_the_round_once_and_claim_its_standings_once(p
             assert [g.round for g in games].count(2) == 2, trial  # round 2 once: two tables
             for game in games:
                 assert (await log_matches_state(service, game.match_id))[0], (trial, game.match_id)
-            for looker in lookers:  # looked at again later, as after a restart: nothing more
-                looker.send(tournament=tournament_id, at=0, now=NOW + 2 * STANDINGS_LEASE, post=True)
+            for shard, looker in enumerate(lookers):  # looked at again later, as after a restart: nothing more
+                looker.send(tournament=tournament_id, at=0, now=NOW + 2 * STANDINGS_LEASE, post=True, shard=shard)
                 assert await looker.answer() == {"stored": 0, "claimed": 0}
         assert won == {"stored": {0, 1}, "claimed": {0, 1}}  # each process won some of the races
     finally:
@@ -82,7 +83,9 @@ async def test_two_processes_store_the_round_once_and_claim_its_standings_once(p
         await store.close()
 
 
-async def test_a_process_killed_holding_the_standings_leaves_them_to_another_when_its_lease_ends(postgres_server):
+async def test_a_process_killed_holding_the_standings_leaves_them_to_another_once_its_heartbeat_is_stale(
+    postgres_server,
+):
     await backends.empty_postgres(postgres_server.url)
     store = await open_store(postgres_server.url)
     service = MatchService(store, ManualClock(NOW), default_reminder_hours=24)
@@ -90,14 +93,15 @@ async def test_a_process_killed_holding_the_standings_leaves_them_to_another_whe
     tournament_id = await round_one_over(Tournaments(service), organizer=1)
     doomed, survivor = await start_looker(postgres_server.url), await start_looker(postgres_server.url)
     try:
-        doomed.send(tournament=tournament_id, at=0, now=NOW, post=False)  # claims, and dies before posting
+        doomed.send(tournament=tournament_id, at=0, now=NOW, post=False, shard=0)  # claims, and dies before posting
         assert await doomed.answer() == {"stored": 2, "claimed": 1}
         doomed.child.send_signal(signal.SIGKILL)
         await doomed.child.wait()
-        survivor.send(tournament=tournament_id, at=0, now=NOW + STANDINGS_LEASE / 2, post=True)
-        assert await survivor.answer() == {"stored": 0, "claimed": 0}  # its lease still runs: not taken twice
-        survivor.send(tournament=tournament_id, at=0, now=NOW + STANDINGS_LEASE + 1, post=True)
-        assert await survivor.answer() == {"stored": 0, "claimed": 1}  # it ended: the survivor posts them
+        survivor.send(tournament=tournament_id, at=0, now=NOW + STALE_SECONDS / 2, post=True, shard=1)
+        assert await survivor.answer() == {"stored": 0, "claimed": 0}  # its holder beat lately: not taken twice
+        survivor.send(tournament=tournament_id, at=0, now=NOW + STALE_SECONDS + 1, post=True, shard=1)
+        assert await survivor.answer() == {"stored": 0, "claimed": 1}  # its holder is gone: the survivor posts them
+        assert STALE_SECONDS + 1 < STANDINGS_LEASE  # long before the lease would have let them go
         assert await standings_told(store, tournament_id) == 1
     finally:
         await survivor.stop()

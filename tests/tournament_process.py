@@ -1,10 +1,11 @@
 """One bot process's part in tests/test_tournament_processes.py: its own pool on the shared PostgreSQL database.
 
 Reads one JSON order per line on stdin: at ``at`` (wall clock, shared by the processes), at the store time
-``now``, look at the tournament as every process's pass does (``tend``: the next Swiss round, stored once),
-then claim the standings after the round that ended, and record them as posted when ``post`` (a process whose
-post Discord took), or hold the claim (a process killed before posting). Writes one JSON line per order: the
-round it stored (0 if none) and the round whose standings it claimed (0 if none).
+``now``, beat for its ``shard`` (as every bot's heartbeat does: its claims hold while it beats), look at the
+tournament as every process's pass does (``tend``: the next Swiss round, stored once), then claim the
+standings after the round that ended, and record them as posted when ``post`` (a process whose post Discord
+took), or hold the claim (a process killed before posting). Writes one JSON line per order: the round it
+stored (0 if none) and the round whose standings it claimed (0 if none).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ async def main(url: str) -> None:
         while line := await reader.readline():
             order = json.loads(line)
             clock.current = order["now"]
+            await store.beat(order["now"], (2, (order["shard"],)))
             await asyncio.sleep(max(0.0, order["at"] - time.time()))
             news = await tournaments.tend(order["tournament"])
             stored = news.round if news is not None and news.started else 0

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 
 from ...domain.tournament import NewRound, TournamentGame, TournamentRow
 from ..tournaments import GAME_COLUMNS, PLAYER_COLUMNS, TOURNAMENT_COLUMNS
+from .leases import free_claim
 from .rows import game_from, tournament_from
 
 T = TypeVar("T")
@@ -46,6 +47,7 @@ class SqliteTournaments:
     _run: Callable[..., Any]
     _transact: Callable[..., Any]
     _all: Callable[..., Any]
+    incarnation: str
 
     async def create_tournament(
         self,
@@ -294,10 +296,11 @@ class SqliteTournaments:
     async def claim_tournament_standings(self, tournament_id: int, round_number: int, now: float, lease: float) -> bool:
         def write(conn: sqlite3.Connection) -> bool:
             query = (
-                "UPDATE tournaments SET standings_claimed_until = ? WHERE id = ? AND standings_told < ?"
-                " AND (standings_claimed_until IS NULL OR standings_claimed_until <= ?)"
+                "UPDATE tournaments SET standings_claimed_until = ?, standings_claimed_by = ?"
+                f" WHERE id = ? AND standings_told < ? AND {free_claim('standings_claimed')}"
             )
-            return conn.execute(query, (now + lease, tournament_id, round_number, now)).rowcount == 1
+            values = (now + lease, self.incarnation, tournament_id, round_number, now, self.incarnation)
+            return conn.execute(query, values).rowcount == 1
 
         done: bool = await self._transact(write)
         return done
@@ -345,9 +348,9 @@ class SqliteTournaments:
     async def claim_tournaments_aside_untold(self, now: float, lease: float) -> list[tuple[int, int | None]]:
         def write(conn: sqlite3.Connection) -> list[tuple[int, int | None]]:
             claimed = conn.execute(
-                "UPDATE tournament_quarantine SET told_claimed_until = ? WHERE organizer_told = 0"
-                " AND (told_claimed_until IS NULL OR told_claimed_until <= ?) RETURNING tournament_id",
-                (now + lease, now),
+                "UPDATE tournament_quarantine SET told_claimed_until = ?, told_claimed_by = ? WHERE organizer_told = 0"
+                f" AND {free_claim('told_claimed')} RETURNING tournament_id",
+                (now + lease, self.incarnation, now, self.incarnation),
             ).fetchall()
             return [(int(i), _organizer(conn, int(i))) for (i,) in sorted(claimed)]
 
