@@ -15,6 +15,7 @@ from emulator import DiscordEmulator
 from sandbox import world
 from sandbox.clockfile import ClockFile
 from sandbox.composer import ComposerError, lenient_values, option_values, parse, suggest
+from sandbox.runner import Layout
 from sandbox.web import WebFace
 from tests.botworld import BotWorld
 
@@ -373,3 +374,10 @@ async def test_the_sandbox_has_a_french_player_who_types_and_reads_french(tmp_pa
             assert [b["label"] for b in posted.buttons()][:2] == ["Accept", "Decline"]
     finally:
         await bot_world.stop()
+
+
+def test_the_start_line_counts_in_the_singular_for_one():
+    url = "postgresql://u:p@127.0.0.1:5432/db"
+    assert Layout(4, 2, 1, url).described() == "4 servers, 2 bot processes (2 shards), 1 worker"
+    assert Layout(1, 1, 0, url, shards=3).described() == "1 server, 1 bot process (3 shards), 0 workers"
+    assert Layout(2, 1, 2, url, shards=1).described() == "2 servers, 1 bot process (1 shard), 2 workers"
