@@ -60,8 +60,9 @@ class Outcome:
     """The turn a player's conditional moves answered this move with, stored right after it (announced next)."""
     premoves_cleared: tuple[tuple[int, str], ...] = ()
     """(player, why) for each player whose conditional moves this move cleared, told privately: "unexpected"
-    (a turn none of their lines expected), "changed" (a takeback, a resignation, a draw, a time-out) or
-    "illegal" (their answer could not be played)."""
+    (a turn none of their lines expected), "takeback" (the turn they answered was taken back, theirs too),
+    "resign" or "timeout" (a player left a game that goes on) or "illegal" (their answer could not be played).
+    Nobody is told when the move ended the game (its result is posted) or of their own resignation."""
 
     @property
     def mention_user_ids(self) -> list[int]:
