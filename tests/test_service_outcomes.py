@@ -162,6 +162,32 @@ async def test_the_end_is_sent_by_dm_only_to_those_with_reminders_on_by_dm(servi
     assert outcome.ending_dm_user_ids == (CAROL[0],)
 
 
+async def test_a_rated_game_ending_before_its_second_turn_says_with_its_result_that_it_is_not_rated(service):
+    """Issue 37: an abort was silently unrated, even in a rated event; the result now says so (and why)."""
+    from bot.service.ratings import Ratings
+
+    ratings = Ratings(service)
+    aborted = await active(service)
+    await service.play(aborted.id, ALICE[0], "e5")
+    outcome = await service.resign(aborted.id, BOB[0])  # before the second turn: an abort
+    assert outcome.finished and outcome.unrated == "too_short"
+    assert "Not rated: the game ended before its second turn" in said(outcome)
+    assert not await ratings.settle(await service.get(aborted.id))  # the rule the ratings apply is the one said
+    played = await active(service)
+    await service.play(played.id, ALICE[0], "e5")
+    await service.play(played.id, BOB[0], "d4")
+    outcome = await service.resign(played.id, ALICE[0])
+    assert outcome.unrated is None and "Not rated" not in said(outcome)
+    assert await ratings.settle(await service.get(played.id))
+    service.clock.advance(61)
+    unrated = await service.create(
+        game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL, rated=False
+    )
+    await service.accept(unrated.id, BOB[0])
+    outcome = await service.resign(unrated.id, ALICE[0])  # never meant to be rated: nothing to explain
+    assert outcome.unrated is None and "Not rated" not in said(outcome)
+
+
 async def test_a_reminder_tells_the_time_left_when_the_match_has_a_limit(service):
     service.clock.advance(61)
     await service.store.set_preferences(ALICE[0], GUILD, Preferences(delay_hours=2))

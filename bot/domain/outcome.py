@@ -54,6 +54,9 @@ class Outcome:
     """A finished game pings every person in it…"""
     ending_dm_user_ids: tuple[int, ...] = ()
     """…and sends a direct message to those whose reminders come by DM."""
+    unrated: str | None = None
+    """Why a finished game its players asked to be rated does not count, said with its result: "too_short" (it
+    ended before its second turn). None when it counts or was never rated (``bot/service/rating_rules.py``)."""
     lapsed_offers: tuple[tuple[int, int], ...] = ()
     """Posted offers this move lapsed (channel, message): their buttons are taken away."""
     answered: Outcome | None = None

@@ -31,6 +31,7 @@ from .limits import ChallengeLimits, ReplayGate, StoredChallengeLimits
 from .locks import InProcessMatchLocks, MatchLocks
 from .pictures import Pictures
 from .premove_lines import followed, why_cleared
+from .rating_rules import unrated_reason
 from .schedule import Schedule
 
 log = logging.getLogger(__name__)
@@ -478,6 +479,7 @@ class MatchCore:
             finished=True,
             ending_user_ids=everyone,
             ending_dm_user_ids=tuple(by_dm),
+            unrated=unrated_reason(match, await self.store.moves(match.id)),
         )
 
     async def render(

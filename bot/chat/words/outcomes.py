@@ -130,7 +130,8 @@ def line(outcome: Outcome, now: float) -> str:
         return text
     if game.is_over:
         everyone = outcome.ending_user_ids or tuple(match.human_ids())
-        return f"{text} {result_line(match, game)} " + " ".join(f"<@{u}>" for u in everyone)
+        unrated = f" {unrated_line(outcome.unrated)}" if outcome.unrated else ""
+        return f"{text} {result_line(match, game)}{unrated} " + " ".join(f"<@{u}>" for u in everyone)
     mover = user_to_move(match, game)
     if mover is not None and match.is_computer(mover):
         return f"{text} " + t("{player} is thinking…", player=mention(match, mover))
@@ -141,6 +142,13 @@ def line(outcome: Outcome, now: float) -> str:
         deadline=time_note(match, now, " — "),
         banks=bank_note(match, game, now, "; "),
     )
+
+
+def unrated_line(reason: str) -> str:
+    """Why a rated match's result does not count for the ratings (``Outcome.unrated``)."""
+    if reason == "too_short":
+        return t("Not rated: the game ended before its second turn, so it counts as an abort.")
+    return t("Not rated.")
 
 
 def ending_dm(outcome: Outcome, now: float) -> str:
