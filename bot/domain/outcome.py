@@ -111,6 +111,28 @@ class DeadlineJob:
 
 
 @dataclass
+class TurnNotice:
+    """A turn reminder and a time-limit warning due in the same pass for the same player and turn: said in one
+    message (two in the same second read as one said twice), each still recorded as sent by its own
+    compare-and-set, as when they go alone."""
+
+    reminder: ReminderJob
+    warning: DeadlineJob
+
+    @property
+    def match(self) -> MatchRow:
+        return self.warning.match
+
+    @property
+    def user_id(self) -> int:
+        return self.warning.user_id
+
+    @property
+    def via(self) -> str:
+        return self.warning.via
+
+
+@dataclass
 class OfferNotice:
     """A new offer, for the bot to post with Accept / Decline buttons."""
 

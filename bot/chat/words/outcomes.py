@@ -32,14 +32,19 @@ def _effects(events: Sequence[Event]) -> str:
     return f" — {', '.join(parts)}" if parts else ""
 
 
-def turn_line(label: str, game: AnyGame | None, notation: str, events: Sequence[Event]) -> str:
-    """A played turn, in the engine's words when it has them (Game.describe_turn: Bump's chains,
-    "alice: 03,05-4 — bumps 06 to 07, which bumps 17 (captured against the wall)."), else counted."""
+def turn_line(label: str, game: AnyGame | None, notation: str, events: Sequence[Event], played: bool = True) -> str:
+    """A turn, in the engine's words when it has them (Game.describe_turn: Bump's chains,
+    "alice: 03,05-4 — bumps 06 to 07, which bumps 17 (captured against the wall)."), else counted. A turn
+    not ``played`` (a preview, a hint) is said as one that would be: never "played" for a turn nobody made."""
     described = game.describe_turn(list(events), notation, say=t) if game is not None else ""
     if described and described != notation:
         return f"{label}: {described}" + ("" if described.endswith(("!", ".")) else ".")
+    effects = _effects(events)
+    if not played:
+        # TRANSLATORS: a turn previewed, not played; {effects} as in "{player} played `{notation}`{effects}."
+        return t("{player} would play `{notation}`{effects}.", player=label, notation=notation, effects=effects)
     # TRANSLATORS: {effects} is empty or " — 2 discs pushed, 1 captured" (the turn's effects, listed)
-    return t("{player} played `{notation}`{effects}.", player=label, notation=notation, effects=_effects(events))
+    return t("{player} played `{notation}`{effects}.", player=label, notation=notation, effects=effects)
 
 
 def result_line(match: MatchRow, game: AnyGame) -> str:
@@ -98,6 +103,10 @@ def change_line(match: MatchRow, game: AnyGame | None, change: Change) -> str:
     if kind == "resign":
         return t("{player} resigned.", player=label)
     if kind == "timeout":
+        if game is not None and game.is_over:  # two players (or the last two): the game is lost on time
+            if change.user_id is not None:
+                return t("{player} lost on time (claimed by <@{user}>).", player=label, user=change.user_id)
+            return t("{player} lost on time.", player=label)
         if change.user_id is not None:
             return t(
                 "{player} ran out of time and is out of the game (claimed by <@{user}>).",
