@@ -14,7 +14,7 @@ from ...domain.model import MatchRow
 from ...domain.seats import info, title
 from ...service.describe import Group, LastTurn, material, position_groups
 from .markup import MESSAGE_LIMIT, fit_words
-from .shared import joined_and, seat_name, versus
+from .shared import joined_and, seat_name, semicolon, versus
 
 DESCRIPTION_LIMIT = 1024  # Discord's limit on an attachment's description; the words are cut in the language said
 
@@ -49,7 +49,7 @@ def _material_line(match: MatchRow, game: AnyGame) -> str:
         counts = ", ".join(_MATERIAL_WORDS.get(k, lambda n, k=k: f"{k} {n}")(n) for k, n in m.counts)
         parts.append(t("{player}: {counts}", player=_plain_label(match, game, m.seat), counts=counts) if counts else "")
     shown = [p for p in parts if p]
-    return ("; ".join(shown) + ".") if shown else ""
+    return (semicolon().join(shown) + ".") if shown else ""
 
 
 def _state_line(match: MatchRow, game: AnyGame) -> str:

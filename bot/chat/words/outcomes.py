@@ -13,7 +13,7 @@ from ...domain.model import MatchRow
 from ...domain.outcome import Change, Outcome
 from ...domain.seats import player_row, title, user_to_move
 from .markup import escape
-from .shared import bank_note, held_label, joined_and, mention, seat_label, time_note
+from .shared import bank_note, held_label, joined_and, mention, seat_label, semicolon, time_note
 
 
 def _effects(events: Sequence[Event]) -> str:
@@ -38,7 +38,9 @@ def turn_line(label: str, game: AnyGame | None, notation: str, events: Sequence[
     not ``played`` (a preview, a hint) is said as one that would be: never "played" for a turn nobody made."""
     described = game.describe_turn(list(events), notation, say=t) if game is not None else ""
     if described and described != notation:
-        return f"{label}: {described}" + ("" if described.endswith(("!", ".")) else ".")
+        # TRANSLATORS: a turn in the engine's words after who made it: "alice: 03,05-4 — bumps 06 to 07"
+        said = t("{player}: {turn}", player=label, turn=described)
+        return said + ("" if described.endswith(("!", ".")) else ".")
     effects = _effects(events)
     if not played:
         # TRANSLATORS: a turn previewed, not played; {effects} as in "{player} played `{notation}`{effects}."
@@ -67,7 +69,7 @@ def result_line(match: MatchRow, game: AnyGame) -> str:
 
 def status_line(match: MatchRow, game: AnyGame) -> str:
     if game.is_over:
-        return f"{title(match)}: {result_line(match, game)}"
+        return t("{match}: {result}", match=title(match), result=result_line(match, game))
     assert game.to_move is not None
     return t(
         "{match}, turn {turn}: {player} to move.",
@@ -149,7 +151,7 @@ def line(outcome: Outcome, now: float) -> str:
         "<@{user}>, your move{deadline}{banks}.",
         user=mover,
         deadline=time_note(match, now, " — "),
-        banks=bank_note(match, game, now, "; "),
+        banks=bank_note(match, game, now, semicolon()),
     )
 
 
@@ -168,7 +170,7 @@ def ending_dm(outcome: Outcome, now: float) -> str:
 def begins(match: MatchRow, game: AnyGame, now: float) -> str:
     """The first board's text: who plays, who is to move, how to play."""
     mentions = " ".join(mention(match, s.user_id) for s in sorted(match.seats, key=lambda s: s.seat))
-    status = status_line(match, game) + time_note(match, now, " — ") + bank_note(match, game, now, "; ")
+    status = status_line(match, game) + time_note(match, now, " — ") + bank_note(match, game, now, semicolon())
     return t(
         "**{match}** begins: {players}\n{status}\nPlay with `/move` here; `/rules` explains the game.",
         match=title(match),

@@ -11,7 +11,7 @@ from i18n import t
 from ...domain.model import MatchRow
 from ...domain.outcome import DeadlineJob, ReminderJob, TurnNotice
 from ...domain.seats import title
-from .shared import duration, seat_label, time_note
+from .shared import duration, seat_label, semicolon, time_note
 
 
 def reminder(job: ReminderJob, now: float) -> str:
@@ -20,7 +20,7 @@ def reminder(job: ReminderJob, now: float) -> str:
         "It is your turn in **{title}** (waiting {waited}{time_left}).",
         title=title(match),
         waited=duration(job.waited),
-        time_left=time_note(match, now, "; "),
+        time_left=time_note(match, now, semicolon()),
     )
     return text + _last_move(job)
 
