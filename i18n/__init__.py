@@ -91,6 +91,30 @@ def translations(language: str) -> gettext.NullTranslations:
     return gettext.GNUTranslations(compiled)
 
 
+@cache
+def sentences_of(language: str, prefix: str) -> dict[str, str | list[str]]:
+    """The translated sentences a page says, by their English (a plural one by its singular, as a list of forms):
+    those of ``language``'s catalog said in files under ``prefix`` (``activity/src/``, ``sandbox/static/``). A web
+    page fills them itself (its ``say``); untranslated and fuzzy entries are left out, so it says the English."""
+    if language == DEFAULT:
+        return {}
+    from babel.messages.pofile import read_po  # only when a page asks
+
+    with catalog_path(language).open("rb") as source:
+        catalog = read_po(source, locale=language, domain=DOMAIN)
+    found: dict[str, str | list[str]] = {}
+    for message in catalog:
+        if not message.id or message.fuzzy or not any(str(where).startswith(prefix) for where, _ in message.locations):
+            continue
+        if isinstance(message.id, (tuple, list)):
+            forms = [str(form or "") for form in message.string or ()]
+            if all(forms):
+                found[str(message.id[0])] = forms
+        elif message.string:
+            found[str(message.id)] = str(message.string)
+    return found
+
+
 def t(message: str, /, **fields: Any) -> str:
     """``message`` in the current language, its ``{fields}`` filled in."""
     language = current()
