@@ -19,7 +19,8 @@ from typing import Any
 from games.interface import Game
 from games.registry import new_game
 
-from .levels import choose_turn, get_level
+from .levels import get_level
+from .player import choose_turn
 from .turns import apply_turn, returns_of
 
 MAX_TURNS = 1000  # a game still going after this many turns is scored a draw…

@@ -23,7 +23,8 @@ from games.interface import AnyGame, GameError, split_turns
 from games.registry import get
 
 from .arena import ArenaResult, arena
-from .levels import choose_turn, get_level
+from .levels import get_level
+from .player import choose_turn
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_game_arguments(turn)
     turn.add_argument("--position", metavar="FILE", help="start from a position in JSON form ('-' for stdin)")
     turn.add_argument("--moves", default="", help="turns played before the computer's")
-    turn.add_argument("--level", default="medium", help="random, easy, medium or hard")
+    turn.add_argument("--level", default="medium", help="random, easy, medium, hard or expert")
     turn.add_argument("--seed", type=int, default=0, help="the same seed gives the same turn")
     turn.add_argument("--json", action="store_true", help='print {"turn": ..., "level": ..., "seconds": ...}')
 

@@ -1,24 +1,33 @@
-"""Monte Carlo tree search over complete turns, for any number of seats.
+"""Monte Carlo tree search over complete turns, for any number of seats: a lean tree.
 
-Game-blind (after OpenSpiel's ``mcts.py``): turns, priors and
-evaluations come from a :class:`~ai.knowledge.GameKnowledge`. Selection is
-PUCT (uniform priors make it plain UCT-like exploration); every node keeps
-the sum of *each seat's* returns and a node chooses by the component of the
-seat to move there (max^n backup), so 3–6 seat Bide needs no special case.
+Game-blind (after OpenSpiel's ``mcts.py``): candidates, priors and playouts come
+from a :class:`~ai.knowledge.base.GameKnowledge`, and so do the search's settings
+(:class:`~ai.knowledge.base.SearchSettings`, one value per game from an arena).
 
-Values are kept by *player* (``Game.player_of_seat``), not by seat: after
-Begird's swap the player who answered White owns Black, so the swap must be
-judged by Black's results.
+- **A lean tree.** A node keeps its children as parallel arrays (prior,
+  visits, value sums; numpy, so choosing among 220 children is a few array
+  operations rather than a Python loop over objects); a child's node is made
+  only when it is first selected, and a leaf is expanded (its turns listed,
+  its knowledge computed) only after ``expand_after`` visits.
+- **Values by player.** Each node keeps the sum of *each player's* returns and
+  an edge the sum of its chooser's, so a node chooses by the component of the
+  player to move there (max^n backup): 3–6 seat Bide needs no special case.
+  By player, not seat: after Begird's swap the player who answered White owns
+  Black, so the swap must be judged by Black's results (``Game.player_of_seat``).
+- **RAVE** (``rave_weight``; Begird): a child's value blends its own mean with
+  its all-moves-as-first mean, from the playouts through the node that filled
+  the child's cell with the mover's colour.
+- **A solver** (``solver``): a node whose mover can win at once, or where
+  every turn ends the game, is exact at its expansion; a proven win for a
+  node's mover proves the node, and a node all of whose children are proven
+  takes the best of them. Proven children are never explored again, a proven
+  root ends the search, and the final choice takes a proven win and skips
+  turns that lose at once whenever another exists.
+- **Time by need**: the search stops once the most visited turn cannot be
+  overtaken with the simulations left, or the root is proven.
 
-A little solving on top: when a node is expanded, a turn that wins at once
-for its mover — or, when every turn ends the game, the best of them — makes
-the node *solved*: its value is that outcome, always. So a move that lets
-the next seat win at once is seen as the loss it is, and one that leaves the
-next seat only losing turns as the win it is. The final choice takes a
-proven win, and skips moves that lose at once whenever another exists.
-
-All randomness comes from the ``random.Random`` given to :class:`MCTS`;
-with a simulation budget the result is a function of the seed.
+All randomness comes from the ``random.Random`` given to :class:`MCTS`; with a
+simulation budget the result is a function of the seed.
 """
 
 from __future__ import annotations
@@ -27,42 +36,71 @@ import math
 import random
 import time
 from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
 
 from games.interface import AnyGame
 
-from .knowledge import GameKnowledge
-from .turns import Turn, returns_of
+from .knowledge.base import Expansion, GameKnowledge
+from .turns import Turn, by_player, returns_of
 
-
-def by_player(state: AnyGame, returns: tuple[float, ...]) -> tuple[float, ...]:
-    """Re-index per-seat ``returns`` of ``state`` by player."""
-    out = [0.0] * len(returns)
-    for seat, value in enumerate(returns, start=1):
-        out[state.player_of_seat(seat) - 1] = value
-    return tuple(out)
-
-
-def player_to_move(state: AnyGame) -> int:
-    seat = state.to_move
-    assert seat is not None
-    return state.player_of_seat(seat)
+#: A proven loss is never selected while another child remains (its score).
+LOST = -1e9
+NO_CHILDREN = np.zeros(0)
 
 
 class Node:
-    __slots__ = ("children", "prior", "solved", "state", "turn", "value", "visits")
+    """One position of the tree; its children as arrays, their nodes made when first selected."""
 
-    def __init__(self, turn: Turn | None, state: AnyGame | None, prior: float) -> None:
-        self.turn = turn
-        self.state = state  # computed when the node is first selected
-        self.prior = prior
+    __slots__ = (
+        "amaf_keys",
+        "amaf_n",
+        "amaf_w",
+        "kids",
+        "mover",
+        "moves",
+        "n",
+        "prior",
+        "proven",
+        "seat",
+        "solved",
+        "state",
+        "value",
+        "visits",
+        "w",
+    )
+
+    def __init__(self, state: AnyGame, players: int) -> None:
+        self.state = state
         self.visits = 0
-        self.value: list[float] | None = None  # per-seat sums of returns
-        self.children: list[Node] | None = None
-        self.solved: tuple[float, ...] | None = None  # exact value, when known
+        self.value = [0.0] * players  # per-player sums of returns through this node
+        self.solved: tuple[float, ...] | None = None  # exact value (by player), when known
+        self.moves: list[Any] | None = None  # set at expansion
+        self.kids: list[Node | None] = []
+        self.proven: dict[int, float] = {}  # child index -> its exact value for this node's mover
+        # the children, in parallel arrays (set at expansion): prior, visits, the mover's sum of returns
+        self.prior: np.ndarray = NO_CHILDREN
+        self.n: np.ndarray = NO_CHILDREN
+        self.w: np.ndarray = NO_CHILDREN
+        # RAVE (when the knowledge reports who filled what): each child's key and its AMAF visits and sums
+        self.amaf_keys: np.ndarray | None = None
+        self.amaf_n: np.ndarray = NO_CHILDREN
+        self.amaf_w: np.ndarray = NO_CHILDREN
+        if state.is_over:
+            self.solved = by_player(state, returns_of(state))
+            self.seat = self.mover = -1
+        else:
+            self.seat = state.to_move or 0
+            self.mover = state.player_of_seat(self.seat) - 1  # index into per-player tuples
 
-    def mean(self, seat: int) -> float:
-        assert self.value is not None
-        return self.value[seat - 1] / self.visits
+    @property
+    def expanded(self) -> bool:
+        return self.moves is not None
+
+    def mean(self, player: int) -> float:
+        """``player``'s (0-based) mean return through this node."""
+        return self.value[player] / self.visits if self.visits else 0.0
 
 
 @dataclass
@@ -77,6 +115,9 @@ class SearchResult:
     # simulations through the turns not proven to lose (a post-game review's winning chances, docs/review.md);
     # () when the turn was forced
     position_values: tuple[float, ...] = ()
+    # the chosen turn's subtree (the position after it, the next seat to move), kept for reuse on a later
+    # turn of the same game (ai.search.TreeCache); None when the turn was forced
+    subtree: Node | None = None
 
 
 class MCTS:
@@ -89,119 +130,170 @@ class MCTS:
 
     def __init__(
         self,
-        knowledge: GameKnowledge,
+        knowledge: GameKnowledge[Any],
         rng: random.Random,
         simulations: int = 1000,
         seconds: float | None = None,
-        c_puct: float = 1.5,
     ) -> None:
         self.knowledge = knowledge
         self.rng = rng
         self.simulations = simulations
         self.seconds = seconds  # CPU seconds (process time); None: simulations only
-        self.c_puct = c_puct
+        settings = knowledge.settings
+        self.c_puct = settings.c_puct
+        self.expand_after = max(1, settings.expand_after)
+        self.rave = settings.rave_weight
+        self.solver = settings.solver
+        self.players = 0
+        self._numpy: np.random.Generator | None = None
 
     # -- tree ----------------------------------------------------------------
 
+    def _numpy_rng(self) -> np.random.Generator:
+        """numpy's draws, seeded from the search's ``random.Random`` (so a seed still decides everything)."""
+        if self._numpy is None:
+            self._numpy = np.random.default_rng(self.rng.getrandbits(64))
+        return self._numpy
+
+    def _new_node(self, state: AnyGame) -> Node:
+        return Node(state, self.players)
+
     def _expand(self, node: Node) -> None:
         state = node.state
-        assert state is not None and not state.is_over
-        turns = self.knowledge.turns(state, self.rng)
-        if not turns:
+        assert not state.is_over
+        expansion: Expansion = self.knowledge.expand(state, self.rng)
+        moves = list(expansion.moves)
+        count = len(moves)
+        if not count:
             raise RuntimeError(f"{state.info.id}: no complete turn from a position that is not over")
-        win = self.knowledge.winning_turn(state, turns)
-        if win is not None:
-            # The mover takes the win: nothing else from here matters.
-            after = win.result(state)
-            node.solved = by_player(after, returns_of(after))
-            node.children = [Node(win, after, 1.0)]
-            return
-        if all(t.state is not None and t.state.is_over for t in turns):
-            # Every turn ends the game: the mover takes the best of them (max^n).
-            mover = player_to_move(state)
-            outcomes = [(by_player(s, returns_of(s)), t) for t in turns if (s := t.state) is not None]
-            value, best = max(outcomes, key=lambda o: o[0][mover - 1])
-            node.solved = value
-            node.children = [Node(best, best.state, 1.0)]
-            return
-        weights = self.knowledge.prior(state, turns)
-        if weights is None:
-            weights = [1.0] * len(turns)
-        total = sum(weights) or 1.0
-        children = [Node(t, t.state, w / total) for t, w in zip(turns, weights, strict=True)]
-        self.rng.shuffle(children)  # against a bias towards the engine's move order
-        node.children = children
+        if expansion.solved is not None:
+            node.solved = by_player(state, expansion.solved)
+        priors = expansion.priors
+        prior = np.ones(count) if priors is None else np.asarray(priors, dtype=float)
+        total = prior.sum()
+        prior = prior / total if total > 0 else np.full(count, 1.0 / count)
+        # A random order of equal children, against a bias towards the engine's move order.
+        order = self._numpy_rng().permutation(count)
+        node.moves = [moves[i] for i in order]
+        node.prior = prior[order]
+        node.n = np.zeros(count)
+        node.w = np.zeros(count)
+        node.kids = [None] * count
+        if self.rave and expansion.amaf_keys is not None:
+            keys = np.asarray(expansion.amaf_keys, dtype=np.intp)
+            node.amaf_keys = keys[order]
+            node.amaf_n = np.zeros(count)
+            node.amaf_w = np.zeros(count)
+        else:
+            node.amaf_keys = None
 
-    @staticmethod
-    def _after(parent: Node, child: Node) -> AnyGame:
-        """The position after ``child``'s turn (only the root has no turn; a parent has a position)."""
-        assert child.turn is not None and parent.state is not None
-        return child.turn.result(parent.state)
+    def _child(self, node: Node, index: int) -> Node:
+        kid = node.kids[index]
+        if kid is None:
+            assert node.moves is not None
+            kid = self._new_node(self.knowledge.play(node.state, node.moves[index]))
+            node.kids[index] = kid
+            if kid.solved is not None:
+                self._note_proven(node, index, kid)
+        return kid
 
-    def _select(self, node: Node) -> Node:
-        assert node.state is not None and node.children
-        seat = player_to_move(node.state)
-        c_sqrt = self.c_puct * math.sqrt(node.visits)
-        fpu = node.mean(seat) if node.visits else 0.5  # first-play urgency: the parent's value
-        best, best_score = node.children[0], -math.inf
-        for child in node.children:
-            value = child.value  # set on a node's first visit, with its visit count
-            q = value[seat - 1] / child.visits if value is not None else fpu
-            score = q + c_sqrt * child.prior / (1 + child.visits)
-            if score > best_score:
-                best, best_score = child, score
-        return best
+    def _select(self, node: Node) -> int:
+        n = node.n
+        visits = node.visits
+        fpu = node.value[node.mover] / visits if visits else 0.5  # first-play urgency: the node's own value
+        q = np.where(n > 0, node.w / np.maximum(n, 1.0), fpu)
+        if node.amaf_keys is not None:
+            an = node.amaf_n
+            beta = an / (an + n + n * an / self.rave + 1e-12)
+            q = q + beta * (node.amaf_w / np.maximum(an, 1.0) - q)
+        score = q + (self.c_puct * math.sqrt(visits)) * node.prior / (1.0 + n)
+        if node.proven:
+            for index, value in node.proven.items():
+                score[index] = value if value > 0.0 else LOST
+        return int(score.argmax())
+
+    def _note_proven(self, node: Node, index: int, kid: Node) -> None:
+        """``kid`` (child ``index`` of ``node``) is exact: record it, and prove ``node`` when that follows."""
+        solved = kid.solved
+        assert solved is not None
+        mover = node.mover
+        node.proven[index] = solved[mover]
+        if not self.solver or node.solved is not None:
+            return
+        if solved[mover] >= 1.0:  # the mover has a winning turn
+            node.solved = solved
+        elif node.moves is not None and len(node.proven) == len(node.moves):
+            # every turn proven: the mover takes the best of them
+            best = max(range(len(node.moves)), key=lambda i: node.proven[i])
+            best_kid = node.kids[best]
+            assert best_kid is not None and best_kid.solved is not None
+            node.solved = best_kid.solved
 
     def _simulate(self, root: Node) -> None:
         node = root
-        path = [root]
-        while node.children is not None and node.solved is None:
-            parent = node
-            node = self._select(parent)
-            if node.state is None:
-                node.state = self._after(parent, node)
-            path.append(node)
-            if node.state.is_over:
-                break
-        state = node.state
-        assert state is not None
-        if state.is_over:
-            returns = by_player(state, returns_of(state))
-        elif node.solved is not None:
-            returns = node.solved
-        else:
-            if node.visits > 0 or node is root:
-                self._expand(node)  # second visit: grow the tree here
+        path: list[tuple[Node, int]] = []
+        while True:
             if node.solved is not None:
                 returns = node.solved
-            else:
-                returns = by_player(state, self.knowledge.evaluate(state, self.rng))
-        for visited in path:
-            visited.visits += 1
-            if visited.value is None:
-                visited.value = list(returns)
-            else:
-                value = visited.value
-                for i, r in enumerate(returns):
-                    value[i] += r
+                owner = None
+                break
+            if not node.expanded:
+                if node.visits >= self.expand_after or node is root:
+                    self._expand(node)
+                    if node.solved is not None:
+                        returns = node.solved
+                        owner = None
+                        break
+                else:
+                    by_seat, owner = self.knowledge.playout(node.state, self.rng)
+                    returns = by_player(node.state, by_seat)
+                    break
+            index = self._select(node)
+            path.append((node, index))
+            node = self._child(node, index)
+        # backup: the leaf, then each node on the path and its edge
+        self._add(node, returns)
+        for parent, index in reversed(path):
+            self._add(parent, returns)
+            parent.n[index] += 1.0
+            parent.w[index] += returns[parent.mover]
+            if owner is not None and parent.amaf_keys is not None:
+                hit = owner[parent.amaf_keys] == parent.seat
+                parent.amaf_n += hit
+                parent.amaf_w += hit * returns[parent.mover]
+            kid = parent.kids[index]
+            if kid is not None and kid.solved is not None and index not in parent.proven:
+                self._note_proven(parent, index, kid)
+
+    @staticmethod
+    def _add(node: Node, returns: tuple[float, ...]) -> None:
+        node.visits += 1
+        value = node.value
+        for i, r in enumerate(returns):
+            value[i] += r
 
     # -- the search ------------------------------------------------------------
 
-    def search(self, game: AnyGame) -> SearchResult:
+    def search(self, game: AnyGame, root: Node | None = None) -> SearchResult:
+        """Choose a turn for ``game``; ``root``, when given, is a kept tree of the same position (reused:
+        its visits count as if this search had made them, and the budget buys that many more)."""
         if game.is_over:
             raise ValueError("the game is over: there is no turn to choose")
-        seat = player_to_move(game)
         start = time.process_time()  # the cap counts the root expansion (Play Bai's can be long)
-        root = Node(None, game.copy(), 1.0)
-        self._expand(root)
-        assert root.children is not None
-        if root.solved is not None or len(root.children) == 1:
-            only = root.children[0]
-            assert only.turn is not None
+        self.players = game.players
+        if root is None:
+            root = self._new_node(game.copy())
+        if not root.expanded:
+            self._expand(root)
+        assert root.moves is not None
+        mover = root.mover
+        if root.solved is not None or len(root.moves) == 1:
+            turn = self.knowledge.turn_of(root.state, root.moves[0])
             solved = root.solved or ()
-            return SearchResult(only.turn, 0, 0, 1.0 if root.solved else 0.5, len(root.children), solved, solved)
+            value = root.solved[mover] if root.solved else 0.5
+            return SearchResult(turn, 0, 0, value, len(root.moves), solved, solved)
         done = 0
-        while done < self.simulations:
+        while done < self.simulations and root.solved is None:
             if self.seconds is not None and time.process_time() - start > self.seconds:
                 break
             if done % self.check_every == 0 and done and self._decided(root, done, start):
@@ -209,18 +301,19 @@ class MCTS:
             self._simulate(root)
             done += 1
         deadline = None if self.seconds is None else start + self.seconds + self.final_check_grace
-        chosen = self._final_choice(root, seat, deadline)
-        value = chosen.mean(seat) if chosen.visits else 0.0
-        means = tuple(v / root.visits for v in root.value) if root.value and root.visits else ()
-        assert chosen.turn is not None
+        index = self._final_choice(root, deadline)
+        chosen = self._child(root, index)
+        value = chosen.mean(mover) if chosen.visits else (chosen.solved[mover] if chosen.solved else 0.0)
+        means = tuple(v / root.visits for v in root.value) if root.visits else ()
         return SearchResult(
-            chosen.turn,
+            self.knowledge.turn_of(root.state, root.moves[index]),
             done,
-            chosen.visits,
+            int(root.n[index]),
             value,
-            len(root.children),
+            len(root.moves),
             means,
-            self._position_values(root, seat, chosen),
+            self._position_values(root, chosen),
+            chosen,
         )
 
     def _decided(self, root: Node, done: int, start: float) -> bool:
@@ -237,40 +330,41 @@ class MCTS:
             spent = time.process_time() - start
             if spent > 0:
                 left = min(left, int(2 * done * (self.seconds - spent) / spent) + 1)
-        assert root.state is not None and root.children is not None
-        leader, first, second = None, 0, 0
-        for child in root.children:
-            if child.visits > first:
-                leader, first, second = child, child.visits, first
-            elif child.visits > second:
-                second = child.visits
-        # The final choice skips a leader that loses at once; only an expanded leader is known not to.
-        if leader is None or leader.children is None or self._known_to_lose(leader, player_to_move(root.state)):
+        n = root.n
+        if len(n) < 2:
             return False
-        return first - second > left
+        leader = int(n.argmax())
+        first = n[leader]
+        second = np.partition(n, -2)[-2]
+        kid = root.kids[leader]
+        # The final choice skips a leader that loses at once; only an expanded leader is known not to.
+        if kid is None or not (kid.expanded or kid.solved is not None) or self._known_to_lose(root, leader):
+            return False
+        return bool(first - second > left)
 
-    def _final_choice(self, root: Node, seat: int, deadline: float | None = None) -> Node:
-        """The most visited turn that does not lose at once, if one exists.
+    def _final_choice(self, root: Node, deadline: float | None = None) -> int:
+        """The index of the most visited turn that does not lose at once, if one exists.
 
         Checking an unexpanded turn means listing the next seat's turns; in a lost
         position every turn is checked, which can take seconds (577 Play Bai turns,
         each answered by a winning goal). So past ``deadline`` (CPU) unexpanded turns
         are no longer checked: the first turn not known to lose is played.
         """
-        children = root.children
-        assert children
-        for child in children:  # a turn proven to win (the next seat cannot avoid losing)
-            if child.solved is not None and child.solved[seat - 1] == 1.0:
-                return child
-        ranked = sorted(children, key=lambda c: (c.visits, c.mean(seat) if c.visits else 0.0, c.prior), reverse=True)
-        for child in ranked:
-            if deadline is not None and child.children is None and time.process_time() > deadline:
-                return next((c for c in ranked if not self._known_to_lose(c, seat)), ranked[0])
-            if not self._loses_at_once(root, child, seat):
-                return child
+        assert root.moves is not None
+        for index, value in root.proven.items():  # a turn proven to win
+            if value >= 1.0:
+                return index
+        means = np.where(root.n > 0, root.w / np.maximum(root.n, 1.0), 0.0)
+        ranked = sorted(range(len(root.moves)), key=lambda i: (root.n[i], means[i], root.prior[i]), reverse=True)
+        for index in ranked:
+            kid = root.kids[index]
+            if deadline is not None and (kid is None or not kid.expanded) and time.process_time() > deadline:
+                return next((i for i in ranked if not self._known_to_lose(root, i)), ranked[0])
+            if not self._loses_at_once(root, index):
+                return index
         return ranked[0]
 
-    def _position_values(self, root: Node, seat: int, chosen: Node) -> tuple[float, ...]:
+    def _position_values(self, root: Node, chosen: Node) -> tuple[float, ...]:
         """Each player's value of the root: the simulations' mean over the turns not proven to lose.
 
         A turn the search proved losing is no choice a player would make: counting its simulations would
@@ -278,38 +372,30 @@ class MCTS:
         than the chosen turn's own (a few hundred simulations spread over many turns): it leans a little
         towards the opponent, before and after a turn alike.
         """
-        assert root.children is not None
-        totals: list[float] | None = None
+        totals = [0.0] * self.players
         visits = 0
-        for child in root.children:
-            if child.value is None or not child.visits or self._known_to_lose(child, seat):
+        for index, kid in enumerate(root.kids):
+            if kid is None or not kid.visits or self._known_to_lose(root, index):
                 continue
             # proven: every simulation through it counts as its exact value
-            values = [v * child.visits for v in child.solved] if child.solved is not None else child.value
-            totals = list(values) if totals is None else [t + v for t, v in zip(totals, values, strict=True)]
-            visits += child.visits
-        if totals is not None and visits:
+            values = [v * kid.visits for v in kid.solved] if kid.solved is not None else kid.value
+            totals = [t + v for t, v in zip(totals, values, strict=True)]
+            visits += kid.visits
+        if visits:
             return tuple(t / visits for t in totals)
-        if self._known_to_lose(chosen, seat):
-            state = chosen.state
-            if state is not None and state.is_over:
-                return by_player(state, returns_of(state))
-            return chosen.solved or ()
-        return tuple(v / chosen.visits for v in chosen.value) if chosen.value and chosen.visits else ()
+        if chosen.solved is not None:
+            return chosen.solved
+        return tuple(v / chosen.visits for v in chosen.value) if chosen.visits else ()
 
     @staticmethod
-    def _known_to_lose(child: Node, seat: int) -> bool:
-        state = child.state
-        if state is not None and state.is_over:
-            return by_player(state, returns_of(state))[seat - 1] == 0.0
-        return child.solved is not None and child.solved[seat - 1] == 0.0
+    def _known_to_lose(root: Node, index: int) -> bool:
+        kid = root.kids[index]
+        return kid is not None and kid.solved is not None and kid.solved[root.mover] == 0.0
 
-    def _loses_at_once(self, root: Node, child: Node, seat: int) -> bool:
-        if child.state is None:
-            child.state = self._after(root, child)
-        state = child.state
-        if state.is_over:
-            return by_player(state, returns_of(state))[seat - 1] == 0.0
-        if child.children is None:
-            self._expand(child)
-        return child.solved is not None and child.solved[seat - 1] == 0.0
+    def _loses_at_once(self, root: Node, index: int) -> bool:
+        kid = self._child(root, index)
+        if kid.solved is None and not kid.expanded:
+            self._expand(kid)
+            if kid.solved is not None:
+                self._note_proven(root, index, kid)
+        return self._known_to_lose(root, index)

@@ -14,7 +14,6 @@ No sigmoid and no made-up figure: every chance is a search's (or a finished game
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,14 +21,13 @@ from dataclasses import dataclass
 from games.interface import AnyGame
 
 from .accuracy import player_accuracy, turn_accuracy, volatility_weights
-from .mcts import MCTS, by_player
-from .registry import knowledge_for
-from .turns import position_key, returns_of
+from .search import Budget, search
+from .turns import by_player, position_key, returns_of
 
 
 @dataclass(frozen=True)
-class ReviewBudget:
-    """The search spent on each position of a review."""
+class ReviewBudget(Budget):
+    """The search spent on each position of a review (a :class:`~ai.search.Budget` with the review's defaults)."""
 
     simulations: int = 400
     """Before the game's ``simulation_scale`` (as a level's are); the search may stop sooner once settled."""
@@ -65,9 +63,7 @@ def assess(game: AnyGame, played: str | None, budget: ReviewBudget = REVIEW_BUDG
     if game.is_over:
         chances = by_player(game, returns_of(game))
         return PositionView(chances, None, False, time.process_time() - start)
-    know = knowledge_for(game)
-    sims = max(10, round(budget.simulations * know.simulation_scale))
-    result = MCTS(know, random.Random(seed), simulations=sims, seconds=budget.seconds).search(game)
+    result = search(game, budget, seed)
     best = result.turn
     same = False
     if played is not None:

@@ -57,13 +57,13 @@ class Turn(Generic[GameT]):
 
 
 def apply_turn(game: GameT, actions: Sequence[Hashable]) -> GameT:
-    """Apply a whole turn to ``game`` in place and return it."""
+    """Apply a whole turn to ``game`` in place and return it (through the engine's quiet path: no events)."""
     for action in actions:
-        game.apply_action(action)
+        game.apply_quiet(action)
         if game.is_over:
             return game
     if not game.is_over:
-        game.end_turn()
+        game.end_turn_quiet()
     return game
 
 
@@ -105,7 +105,7 @@ def enumerate_turns(
         if actions and (state.is_over or state.can_end_turn()):
             done = state if state.is_over else state.copy()
             if not done.is_over:
-                done.end_turn()
+                done.end_turn_quiet()
             k = key(done)
             if k not in seen:
                 seen.add(k)
@@ -116,7 +116,7 @@ def enumerate_turns(
         for action in reversed(state.legal_actions()):
             child = state.copy()
             name = child.format_action(action)
-            child.apply_action(action)
+            child.apply_quiet(action)
             stack.append((child, actions + (action,), names + (name,)))
     return turns
 
@@ -137,7 +137,7 @@ def random_actions(game: AnyGame, rng: random.Random, end_probability: float = 0
             break
         action = rng.choice(legal)
         actions.append(action)
-        trial.apply_action(action)
+        trial.apply_quiet(action)
         if trial.is_over:
             break
     return tuple(actions)
@@ -152,3 +152,17 @@ def returns_of(game: AnyGame) -> tuple[float, ...]:
     if game.winners:
         return tuple(float(x) for x in game.returns())
     return tuple(1.0 / game.players for _ in range(game.players))
+
+
+def by_player(state: AnyGame, returns: tuple[float, ...]) -> tuple[float, ...]:
+    """Re-index per-seat ``returns`` of ``state`` by player."""
+    out = [0.0] * len(returns)
+    for seat, value in enumerate(returns, start=1):
+        out[state.player_of_seat(seat) - 1] = value
+    return tuple(out)
+
+
+def player_to_move(state: AnyGame) -> int:
+    seat = state.to_move
+    assert seat is not None
+    return state.player_of_seat(seat)

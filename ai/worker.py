@@ -18,16 +18,18 @@ from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from games.registry import load_state
+from games.registry import load_state, new_game
 
-from .levels import accepts_draw, choose_turn
+from .player import accepts_draw, choose_turn
 from .review import ReviewBudget, assess
 
 
 def think(state: Mapping[str, Any], level: str, seed: int) -> dict[str, Any]:
     """In a worker process: the computer's turn for the stored ``state`` document."""
     game = load_state(state)
-    choice = choose_turn(game, level, seed=seed)
+    # reuse: a worker thinks for many matches in turn; its kept trees (a few) let a match's next turn
+    # start from what this search found (ai.search.TreeCache)
+    choice = choose_turn(game, level, seed=seed, reuse=True)
     return {
         "turn": choice.turn.notation,
         "level": choice.level,
@@ -52,6 +54,12 @@ def assess_position(
 def consider_draw(state: Mapping[str, Any], player: int, seed: int) -> bool:
     """In a worker process: whether the computer playing ``player`` accepts a draw offer."""
     return accepts_draw(load_state(state), player, seed=seed)
+
+
+def warm_up() -> None:
+    """In a worker process: the search's imports (numpy) and a first small search, paid when the pool starts
+    rather than on a player's first turn."""
+    choose_turn(new_game("begird", 2, {"board": "small"}), "easy", seed=0)
 
 
 def _leave_with_parent(parent: int) -> None:
@@ -96,6 +104,12 @@ class Thinker:
         return await loop.run_in_executor(
             self._executor(), assess_position, dict(state), played, budget.simulations, budget.seconds, seed
         )
+
+    async def warm(self) -> None:
+        """Start every process of the pool and warm it (:func:`warm_up`), so the first turn waits for neither."""
+        loop = asyncio.get_running_loop()
+        pool = self._executor()
+        await asyncio.gather(*(loop.run_in_executor(pool, warm_up) for _ in range(self.processes)))
 
     async def draw(self, state: Mapping[str, Any], player: int, seed: int) -> bool:
         loop = asyncio.get_running_loop()

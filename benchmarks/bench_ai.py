@@ -39,20 +39,22 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ai.arena import play_one, wilson
-from ai.levels import LEVELS, choose_turn
+from ai.levels import LEVELS
+from ai.player import choose_turn
 from ai.turns import apply_turn, random_actions
 from games.registry import GAMES, new_game
 
 AI_VERSION = ""  # set by ai_version() when a run starts
-PAIRS = (("medium", "easy"), ("hard", "easy"), ("hard", "random"), ("hard", "medium"))
+PAIRS = (("medium", "easy"), ("hard", "easy"), ("hard", "random"), ("hard", "medium"), ("expert", "hard"))
 DEFAULT_PAIRS = (("medium", "easy"), ("hard", "random"))  # make bench: a few minutes
 AIMS = {
     ("hard", "random"): 0.95,
     ("hard", "easy"): 0.75,
     ("medium", "easy"): 0.60,
     ("hard", "medium"): 0.50,
+    ("expert", "hard"): 0.50,
 }  # "each level clearly stronger than the one below"
-STRICT = {("medium", "easy"), ("hard", "medium")}  # aims to beat, not to reach
+STRICT = {("medium", "easy"), ("hard", "medium"), ("expert", "hard")}  # aims to beat, not to reach
 
 
 def setups(only: str | None) -> list[tuple[str, int]]:
@@ -86,7 +88,7 @@ def timing_line(label: str, xs: list[float]) -> str:
 def time_levels(game_id: str, players: int, positions: int) -> None:
     """CPU seconds per turn at each level over positions reached by seeded random play."""
     rng = random.Random(11)
-    for level in ("easy", "medium", "hard"):
+    for level in (name for name, lv in LEVELS.items() if lv.simulations):
         xs = []
         for k in range(positions):
             game = new_game(game_id, players)
@@ -106,9 +108,15 @@ def time_levels(game_id: str, players: int, positions: int) -> None:
 
 def ai_version() -> str:
     """A short hash of the ai/ sources, saved with each game (which code played it)."""
+    return source_hash(Path(__file__).resolve().parent.parent)
+
+
+def source_hash(tree: Path) -> str:
+    """A short hash of the ai/ sources of the work tree ``tree`` (every module, the subpackages' too)."""
     digest = hashlib.sha1()
-    for path in sorted((Path(__file__).resolve().parent.parent / "ai").glob("*.py")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    root = tree / "ai"
+    for path in sorted(root.rglob("*.py")):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:10]
 
 
@@ -335,7 +343,16 @@ def main() -> int:
                 )
     else:
         series = [
-            Pair(g, p, a, b, args.slow_games if "hard" in (a, b) else args.games, args.seed, args.max_turns, args.out)
+            Pair(
+                g,
+                p,
+                a,
+                b,
+                args.slow_games if {"hard", "expert"} & {a, b} else args.games,
+                args.seed,
+                args.max_turns,
+                args.out,
+            )
             for a, b in pairs
             for g, p in chosen
         ]

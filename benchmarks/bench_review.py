@@ -9,12 +9,24 @@ position, and two baselines measured on the same machine in the same run: replay
 
 Run: .venv/bin/python benchmarks/bench_review.py [--simulations 400] [--turns 60] [--seed 1]
 Results: benchmarks/results/bench_review-<date>.txt
+
+Side by side with another version (issue 39): ``--baseline TREE`` reviews the same games (played by this
+tree's easy computer) through each tree's own ``ai.review.assess`` (benchmarks/review_side.py, each in its
+own process), at ``--simulations`` for this tree and ``--baseline-simulations`` for the baseline, and prints
+for each: CPU seconds, simulations per position, and how much the first player's chance swings from one
+position to the next (mean absolute change, in points: lower is steadier). ``--graphs DIR`` draws each
+review's evaluation graph (render/review.py) as ``DIR/<game>-<side>.png``.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import itertools
+import json
+import os
+import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -83,12 +95,82 @@ def measure(game_id: str, options: dict, budget: ReviewBudget, turns: int, seed:
     }
 
 
+def review_in(tree: Path, game_id: str, options: dict, notations: list[str], simulations: int) -> dict:
+    """The review of a game by the version in ``tree`` (its own code, its own process)."""
+    request = {
+        "game": game_id,
+        "options": options,
+        "notations": notations,
+        "simulations": simulations,
+        "seconds": REVIEW_BUDGET.seconds,
+    }
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "review_side.py")],
+        input=json.dumps(request),
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tree,
+        env={**os.environ, "PYTHONPATH": str(tree)},
+    )
+    return json.loads(done.stdout)
+
+
+def swing(chances: list[list[float]]) -> float:
+    """Mean absolute change of the first player's chance between neighbouring positions, in points."""
+    series = [c[0] for c in chances if c]
+    return 100 * statistics.fmean(abs(b - a) for a, b in itertools.pairwise(series)) if len(series) > 1 else 0.0
+
+
+def side_by_side(args: argparse.Namespace) -> None:
+    baseline = args.baseline.resolve()
+    lines = [
+        f"bench_review {datetime.date.today()} side by side: this tree at {args.simulations} simulations, "
+        f"{baseline} at {args.baseline_simulations} (scaled per game), cap {REVIEW_BUDGET.seconds} CPU s a position; "
+        f"games of {args.turns} turns by this tree's easy computer, seed {args.seed}; {os.cpu_count()} CPUs, "
+        f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}",
+        f"{'game':8} {'turns':>5} {'side':>9} {'review CPU s':>12} {'simulations/position':>21} {'swing (points)':>15}",
+    ]
+    for line in lines:
+        print(line, flush=True)
+    for game_id, options in GAMES:
+        _start, notations = played_game(game_id, options, args.turns, args.seed)
+        reviews = {
+            "baseline": review_in(baseline, game_id, options, notations, args.baseline_simulations),
+            "new": review_in(ROOT, game_id, options, notations, args.simulations),
+        }
+        for side, review in reviews.items():
+            line = (
+                f"{game_id:8} {len(notations):>5} {side:>9} {sum(review['seconds']):>12.1f} "
+                f"{statistics.fmean(review['simulations']):>21.0f} {swing(review['chances']):>15.1f}"
+            )
+            lines.append(line)
+            print(line, flush=True)
+            if args.graphs:
+                from render.review import evaluation_graph
+
+                args.graphs.mkdir(parents=True, exist_ok=True)
+                chances = [c or [0.5, 0.5] for c in review["chances"]]
+                title = f"{game_id}: {side} review ({sum(review['seconds']):.0f} CPU s)"
+                png = evaluation_graph(chances, ["first player", "second player"], title=title)
+                (args.graphs / f"{game_id}-{side}.png").write_bytes(png)
+    out = ROOT / "benchmarks" / "results" / f"bench_review-versions-{datetime.date.today()}.txt"
+    out.write_text("\n".join(lines) + "\n")
+    print(f"saved {out.relative_to(ROOT)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--simulations", type=int, default=REVIEW_BUDGET.simulations)
     parser.add_argument("--turns", type=int, default=60)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--baseline", type=Path, help="another version's work tree: review the same games in both")
+    parser.add_argument("--baseline-simulations", type=int, default=REVIEW_BUDGET.simulations)
+    parser.add_argument("--graphs", type=Path, help="with --baseline: draw each review's graph here")
     args = parser.parse_args()
+    if args.baseline:
+        side_by_side(args)
+        return
     budget = ReviewBudget(args.simulations, REVIEW_BUDGET.seconds)
     lines = [
         f"bench_review {datetime.date.today()}: review budget {budget.simulations} simulations (scaled per game), "

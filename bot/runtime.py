@@ -159,14 +159,19 @@ def build_bot(
         *review.ITEMS,
         *activity.ITEMS,
     ]
-    duties: list[Background] = [tournaments.TournamentLoop(bot, desk, settings.reminder_check_seconds)]
+    # every process catches up what a stop left unsaid (boards, conditional moves), beating all along
+    relay = BoardRelay(bot, service, announcer)
+    duties: list[Background] = [
+        tournaments.TournamentLoop(bot, desk, settings.reminder_check_seconds),
+        timelimits.Heartbeat(chat),
+        relay,
+    ]
     hub = activity_hub(settings, service, events, store)
     if jobs is not None:  # the workers' turns are stored without Discord: a bot posts their boards
-        relay = BoardRelay(bot, service, announcer)
         listen: dict[str, Callable[[str], Any]] = {STORED: relay.stored, HINTS: jobs.hint_answered}
         if hub is not None:  # the Activity's pages hear of every stored move, whichever process stored it
             listen.update({STORED: both(relay.stored, hub.notice), CHANGED: hub.notice})
-        duties += [relay, Notices(settings.database, listen, on_reconnect=relay.look_soon)]
+        duties.append(Notices(settings.database, listen, on_reconnect=relay.look_soon))
     if hub is not None and settings.activity_port is not None:
         access = Access(
             service,
@@ -283,9 +288,15 @@ async def run(config: Settings) -> None:
 
 
 async def _stop_if_damaged(store: Store, bot: HexplayBot, found: list[str]) -> None:
-    """A large SQLite file's integrity check finishes after the start: on damage, stop as a refusal would."""
+    """A large SQLite file's integrity check finishes after the start: on damage, stop as a refusal would; rows
+    that only break a constraint set their matches and events aside (as the check at open does)."""
     problem = await store.damage()
     if problem is None:
+        while not bot.is_ready():  # start-up's own look at what was set aside comes first
+            await asyncio.sleep(0.1)
+        if bot.breaches_pending:
+            await bot.recheck_set_aside(await store.constraint_breaches() or [])
+            await bot.chat.opening.tell_paused()
         return
     found.append(problem)
     logging.getLogger(__name__).critical("stopping: %s", problem)

@@ -9,6 +9,7 @@ real user could do it.
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -100,7 +101,8 @@ class UserActions:
         French user): like Discord, the interaction carries the command's default names.
 
         Returns once the bot's first callback arrived (accepted or rejected: see
-        ``result.errors``); raises EmulatorError if none arrives within ``timeout``.
+        ``result.errors``; after a bare acknowledgement, once its answer followed too); raises
+        EmulatorError if none arrives within ``timeout``.
         """
         acting, where = self._user(user), self._channel_of(channel)
         guild = self._check_member(acting, where)
@@ -584,9 +586,21 @@ class UserActions:
         if not gateway.dispatch_interaction(payload):
             raise EmulatorError(f"{label}: the bot disconnected")
         result = pending.result
+        started = time.monotonic()
         if not await result._signal.wait_for(lambda: result.answered, timeout):
             raise EmulatorError(f"{label}: the bot did not respond within {timeout}s")
+        if result.callback_type in (5, 6) and kind != AUTOCOMPLETE:
+            # A bare acknowledgement (a bot acknowledges first when its answer takes a while): the user's answer
+            # is what follows, a follow-up or an edit of @original. Waited for within the same timeout, so a
+            # test reads the answer whatever the bot's timing; a bot that never follows up returns as it is.
+            left = max(0.0, timeout - (time.monotonic() - started))
+            await result._signal.wait_for(lambda: _followed_up(result), left)
         return result
+
+
+def _followed_up(result: InteractionResult) -> bool:
+    original = result.original
+    return bool(result.errors or result.followups or (original is not None and not original.loading))
 
 
 # Discord's fallbacks when a localization is missing (application-commands, "Locale fallbacks").

@@ -58,7 +58,9 @@ class InteractionResult:
     """Everything the bot did in answer to one interaction; keeps filling in after it is returned.
 
     ``response`` is the message of a type 4/5/7 callback (for 5, the placeholder that later
-    edits fill in); ``messages`` is the visible original (if any) followed by the followups.
+    edits fill in), or the first followup after a type 6 or after the bot deleted its placeholder
+    (``ephemeral`` then says that followup's visibility); ``messages`` is the visible original (if
+    any) followed by the followups.
     """
 
     def __init__(self, interaction_id: int, kind: int, user_id: int, channel_id: int) -> None:
@@ -326,8 +328,9 @@ class InteractionService:
             raise ApiError(400, 50035, "Autocomplete interactions cannot have followups")
         original = result.original
         check_flags(body, FOLLOWUP_MESSAGE_FLAGS)
-        if result.callback_type == 5 and original is not None and original.loading:
-            # Documented quirk: the first followup after a deferral fills in the "thinking" message.
+        if result.callback_type == 5 and original is not None and original.loading and not original.deleted:
+            # Documented quirk: the first followup after a deferral fills in the "thinking" message (once the
+            # bot deleted that message, a followup is a message of its own, with its own flags).
             edit_message(self.store, original, body, uploads)
             original.flags &= ~FLAG_LOADING
             message = original
@@ -344,6 +347,9 @@ class InteractionService:
                 interaction_id=pending.id,
             )
         result.followups.append(message)
+        if message is not original and (result.response is None or result.response.deleted):
+            # the answer to a silent acknowledgement, or after the bot withdrew its "thinking…": what the user sees
+            result.response, result.ephemeral = message, message.ephemeral
         self.emu._message_posted(message)
         return message
 

@@ -345,6 +345,15 @@ class Begird(TurnBookkeeping[int]):
         return self._result is None and bool(self._turn)
 
     def apply_action(self, action: int) -> list[Event]:
+        events: list[Event] = []
+        self._apply(action, events)
+        return events
+
+    def apply_quiet(self, action: int) -> None:
+        self._apply(action, None)
+
+    def _apply(self, action: int, events: list[Event] | None) -> None:
+        """Apply one action, telling what happened in ``events`` (``None``: the quiet path)."""
         if self._result is not None:
             raise IllegalMove("the game is over")
         if self._turn:
@@ -356,7 +365,9 @@ class Begird(TurnBookkeeping[int]):
             self.swapped = True
             self._turn.append(SWAP)
             self.last_action = SWAP
-            return [Event("swap", seat=colour)]
+            if events is not None:
+                events.append(Event("swap", seat=colour))
+            return
         cells = self.cells
         if type(action) is not int or not 0 <= action < len(cells):
             raise IllegalMove("no such cell: {cell!r}", cell=action)
@@ -364,14 +375,15 @@ class Begird(TurnBookkeeping[int]):
             raise self._occupied_message(action)
         self._turn.append(action)
         self.last_action = action
-        events = [Event("place", seat=colour, cell=self.board.names[action])]
+        if events is not None:
+            events.append(Event("place", seat=colour, cell=self.board.names[action]))
         if self._place(action, colour):
             # The winning placement completes its turn: nothing is left in progress.
             self._turn = []
             self._ply += 1
             self._win(colour, action, "connection")
-            events.append(Event("end", seat=colour, data=(("reason", "connection"),)))
-        return events
+            if events is not None:
+                events.append(Event("end", seat=colour, data=(("reason", "connection"),)))
 
     def _place(self, i: int, colour: int) -> bool:
         """Put a stone on empty cell ``i``; return whether its group now wins."""
@@ -563,9 +575,15 @@ class Begird(TurnBookkeeping[int]):
     def copy(self) -> Begird:
         # The layout is immutable and shared; only the mutable lists are copied.
         twin = object.__new__(Begird)
-        twin.__dict__.update(self.__dict__)
-        for key in ("cells", "parent", "size", "masks", "empties", "_turn", "options"):
-            setattr(twin, key, type(getattr(self, key))(getattr(self, key)))
+        state = self.__dict__.copy()
+        state["cells"] = self.cells[:]
+        state["parent"] = self.parent[:]
+        state["size"] = self.size[:]
+        state["masks"] = self.masks[:]
+        state["empties"] = self.empties[:]
+        state["_turn"] = self._turn[:]
+        state["options"] = dict(self.options)
+        twin.__dict__ = state
         return twin
 
     # -- cells -----------------------------------------------------------------------

@@ -86,7 +86,7 @@ class Bide(TurnBookkeeping[int]):
     def new(cls, players: int, options: Mapping[str, Any] | None = None) -> Bide:
         cls.info.check_players(players)
         game = cls(players, cls.info.resolve_options(options))
-        game._start_turn_of(1)
+        game._start_turn_of(1, None)
         return game
 
     # -- turn flow -----------------------------------------------------------------
@@ -94,9 +94,9 @@ class Bide(TurnBookkeeping[int]):
     def _active(self, seat: int) -> bool:
         return not self.resigned[seat - 1]
 
-    def _start_turn_of(self, seat: int) -> list[Event]:
-        """Give the turn to ``seat`` or the next seat that can act; draw its disc."""
-        events: list[Event] = []
+    def _start_turn_of(self, seat: int, events: list[Event] | None) -> None:
+        """Give the turn to ``seat`` or the next seat that can act; draw its disc (told in ``events``,
+        when given)."""
         for _ in range(self.players + 1):
             if self._active(seat):
                 i = seat - 1
@@ -104,19 +104,20 @@ class Bide(TurnBookkeeping[int]):
                     # RULES §1: a seat with no disc at all passes automatically,
                     # and that turn settles any release it owed.
                     self.owed[i] = False
-                    events.append(Event("pass", seat=seat, data=(("automatic", True),)))
+                    if events is not None:
+                        events.append(Event("pass", seat=seat, data=(("automatic", True),)))
                 else:
                     if self.pools[i] > 0:
                         self.pools[i] -= 1
                         self.hands[i] += 1
-                        events.append(Event("draw", seat=seat))
+                        if events is not None:
+                            events.append(Event("draw", seat=seat))
                     self.current = seat
-                    return events
+                    return
             seat = seat % self.players + 1
         # Project decision (docs/rules.md): no active seat holds a disc, so the
         # board can never fill (possible after resignations); score it as it is.
         self._finish("no discs left")
-        return events
 
     def _next_seat(self, seat: int) -> int:
         return seat % self.players + 1
@@ -154,6 +155,21 @@ class Bide(TurnBookkeeping[int]):
         return len(self._turn) == 1 or self.hands[i] == 0
 
     def apply_action(self, action: int) -> list[Event]:
+        events: list[Event] = []
+        self._apply(action, events)
+        return events
+
+    def apply_quiet(self, action: int) -> None:
+        self._apply(action, None)
+
+    def place_quiet(self, point: int) -> list[int]:
+        """:meth:`apply_quiet` for a placement (or ``BIDE``), returning every point whose disc may have
+        changed: the point placed and each pushed line from its first disc to the point it was pushed
+        into (a search's playout keeps its per-point weights up to date from these alone)."""
+        return self._apply(point, None)
+
+    def _apply(self, action: int, events: list[Event] | None) -> list[int]:
+        """Apply one action, telling what happened in ``events`` (``None``: the quiet path); the points changed."""
         if self.is_over:
             raise IllegalMove("the game is over")
         seat = self.current
@@ -164,7 +180,9 @@ class Bide(TurnBookkeeping[int]):
             if not self.bide_allowed():
                 raise self._why_no_bide()
             turn.append(BIDE)
-            return [Event("bide", seat=seat, data=(("hand", self.hands[i]),))]
+            if events is not None:
+                events.append(Event("bide", seat=seat, data=(("hand", self.hands[i]),)))
+            return []
         if turn and (turn[0] == BIDE or self.hands[i] == 0):
             raise IllegalMove("your hand is empty: the turn is complete")
         if not (0 <= action < len(self.cells)):
@@ -173,18 +191,22 @@ class Bide(TurnBookkeeping[int]):
             raise self._occupied_message(action)
         turn.append(action)
         self.hands[i] -= 1
-        events = self._place(action, seat)
+        changed = self._place(action, seat, events)
         if self.empty_count == 0:
             self._finish("board full")
-            events.append(Event("end", data=(("reason", "board full"),)))
-        return events
+            if events is not None:
+                events.append(Event("end", data=(("reason", "board full"),)))
+        return changed
 
-    def _place(self, point: int, seat: int) -> list[Event]:
+    def _place(self, point: int, seat: int, events: list[Event] | None) -> list[int]:
+        """Place a disc of ``seat`` on empty ``point`` and send its shock wave; the points changed."""
         cells = self.cells
         names = self.board.names
         cells[point] = seat
         self.empty_count -= 1
-        events = [Event("place", seat=seat, cell=names[point])]
+        changed = [point]
+        if events is not None:
+            events.append(Event("place", seat=seat, cell=names[point]))
         for line in self.board.rays[point]:
             m = len(line)
             i = 0
@@ -197,12 +219,22 @@ class Bide(TurnBookkeeping[int]):
                 for k in range(j, i, -1):
                     owner = cells[line[k - 1]]
                     cells[line[k]] = owner
-                    events.append(Event("push", seat=owner, src=names[line[k - 1]], dst=names[line[k]]))
+                    if events is not None:
+                        events.append(Event("push", seat=owner, src=names[line[k - 1]], dst=names[line[k]]))
                 cells[line[i]] = 0
+                changed.extend(line[i : j + 1])
                 i = j + 1
-        return events
+        return changed
 
     def end_turn(self) -> list[Event]:
+        events: list[Event] = []
+        self._end_turn(events)
+        return events
+
+    def end_turn_quiet(self) -> None:
+        self._end_turn(None)
+
+    def _end_turn(self, events: list[Event] | None) -> None:
         if self.is_over:
             raise IllegalMove("the game is over")
         if not self.can_end_turn():
@@ -210,21 +242,21 @@ class Bide(TurnBookkeeping[int]):
         seat = self.current
         assert seat is not None
         i = seat - 1
-        events: list[Event] = []
-        placed = [a for a in self._turn if a != BIDE]
+        placed = len(self._turn) if self._turn[0] != BIDE else 0
         if self.owed[i]:
             self.owed[i] = False
-        elif len(placed) >= 2:
+        elif placed >= 2:
             # A release by choice obliges every other active seat.
-            events.append(Event("release", seat=seat, data=(("discs", len(placed)),)))
+            if events is not None:
+                events.append(Event("release", seat=seat, data=(("discs", placed),)))
             for other in range(1, self.players + 1):
                 if other != seat and self._active(other):
                     self.owed[other - 1] = True
-                    events.append(Event("owe", seat=other))
+                    if events is not None:
+                        events.append(Event("owe", seat=other))
         self._turn = []
         self._ply += 1
-        events.extend(self._start_turn_of(self._next_seat(seat)))
-        return events
+        self._start_turn_of(self._next_seat(seat), events)
 
     # -- errors that explain ------------------------------------------------------
 
@@ -293,7 +325,9 @@ class Bide(TurnBookkeeping[int]):
             return say("bide — keep your {count} discs in hand", count=count)
         value = self.board.edge_distance[action]
         trial = self.copy()
-        pushed = sum(1 for e in trial._place(action, self.current or 1) if e.kind == "push")
+        told: list[Event] = []
+        trial._place(action, self.current or 1, told)
+        pushed = sum(1 for e in told if e.kind == "push")
         cell = self.format_action(action)
         if not pushed:
             return say("{cell} — value {value}", cell=cell, value=value)
@@ -304,9 +338,15 @@ class Bide(TurnBookkeeping[int]):
     def copy(self) -> Bide:
         # The board geometry is immutable and shared; only the mutable lists are copied.
         twin = object.__new__(Bide)
-        twin.__dict__.update(self.__dict__)
-        for key in ("cells", "hands", "pools", "owed", "resigned", "_turn", "options"):
-            setattr(twin, key, type(getattr(self, key))(getattr(self, key)))
+        state = self.__dict__.copy()
+        state["cells"] = self.cells[:]
+        state["hands"] = self.hands[:]
+        state["pools"] = self.pools[:]
+        state["owed"] = self.owed[:]
+        state["resigned"] = self.resigned[:]
+        state["_turn"] = self._turn[:]
+        state["options"] = dict(self.options)
+        twin.__dict__ = state
         return twin
 
     def rank_actions(self, actions: list[int]) -> list[int]:
@@ -343,7 +383,7 @@ class Bide(TurnBookkeeping[int]):
             self._end_reason = "resignation"
             events.append(Event("end", data=(("reason", "resignation"),)))
         elif seat == self.current:
-            events.extend(self._start_turn_of(self._next_seat(seat)))
+            self._start_turn_of(self._next_seat(seat), events)
         return events
 
     # -- scoring -------------------------------------------------------------------
@@ -464,11 +504,11 @@ class Bide(TurnBookkeeping[int]):
             if not isinstance(to_move, int) or not 1 <= to_move <= players:
                 raise StateError("to_move must be a seat 1–{players} or null", players=players)
             if not game._active(to_move) or (game.pools[to_move - 1] == 0 and game.hands[to_move - 1] == 0):
-                game._start_turn_of(to_move)  # normalise: skip a seat that cannot act
+                game._start_turn_of(to_move, None)  # normalise: skip a seat that cannot act
             elif game.hands[to_move - 1] == 0:
                 # Hands are read after the draw; a position that omits it (a hand-written
                 # puzzle, say) gets the draw the turn would have begun with.
-                game._start_turn_of(to_move)
+                game._start_turn_of(to_move, None)
             else:
                 game.current = to_move
         return game

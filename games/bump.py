@@ -53,6 +53,7 @@ from .bumpboard import (
     CENTRE_COORDS,
     COORDS,
     DIRECTIONS,
+    FACINGS_WITHIN,
     GATES,
     INDEX,
     NAMES,
@@ -189,7 +190,9 @@ class Bump(TurnBookkeeping[BumpAction]):
         self._end_reason: str | None = None
         self._resigned: int | None = None
         self.last_action: BumpAction | None = None
-        self._last_notation = ""
+        # How the last action is written, kept cheap (the search never asks): whether the move turned the
+        # piece, and the choices it met (see _last_notation).
+        self._last_spelling: tuple[bool, tuple[ChoicePoint, ...]] = (False, ())
         self._cache: Enumeration | None = None
 
     # -- creation ------------------------------------------------------------------
@@ -416,9 +419,10 @@ class Bump(TurnBookkeeping[BumpAction]):
             if pid < 0 or b.owner[pid] != seat:
                 continue
             old = b.facing[pid]
+            turns = FACINGS_WITHIN[old]
             for dst, k in self.reachable(src).items():
-                for facing in range(6):
-                    if k + rotation_cost(old, facing) <= MAX_POINTS and (dst != src or facing != old):
+                for facing in turns[MAX_POINTS - k]:
+                    if dst != src or facing != old:
                         yield src, dst, facing
 
     def _reinforcements(self, seat: int) -> list[BumpAction]:
@@ -515,11 +519,12 @@ class Bump(TurnBookkeeping[BumpAction]):
         rng.shuffle(mine)
         for src in mine:
             old = b.facing[b.cells[src]]
+            turns = FACINGS_WITHIN[old]
             moves = [
                 (dst, f)
                 for dst, k in self.reachable(src).items()
-                for f in range(6)
-                if k + rotation_cost(old, f) <= MAX_POINTS and (dst != src or f != old)
+                for f in turns[MAX_POINTS - k]
+                if dst != src or f != old
             ]
             if moves:
                 dst, facing = rng.choice(moves)
@@ -605,17 +610,23 @@ class Bump(TurnBookkeeping[BumpAction]):
         raise IllegalMove("not a Bump action: {action!r}", action=action)
 
     def apply_action(self, action: BumpAction) -> list[Event]:
+        return self._apply(action, record=True)
+
+    def apply_quiet(self, action: BumpAction) -> None:
+        self._apply(action, record=False)
+
+    def _apply(self, action: BumpAction, record: bool) -> list[Event]:
+        """Apply one action; its events when ``record`` (else none: the quiet path)."""
         self._check_legal(action)
         seat = self.current
         if action == PASS:
-            events = [Event("pass", seat=seat)]
             self._turn.append(PASS)
             self.last_action = PASS
-            self._last_notation = "pass"
+            self._last_spelling = (False, ())
             self._cache = None
-            return events
-        written = self._plain(action)
-        board, res = self._simulate(action, self._fixed_chooser(action))
+            return [Event("pass", seat=seat)] if record else []
+        turned = action[0] == "move" and self.board.facing[self.board.cells[action[1]]] != action[3]
+        board, res = self._simulate(action, self._fixed_chooser(action), record)
         if action[0] == "move" and len(action[4]) > len(res.points):
             extra = len(action[4]) - len(res.points)
             raise _too_many_choices(len(res.points), extra)
@@ -630,36 +641,54 @@ class Bump(TurnBookkeeping[BumpAction]):
         self.captured[1] += res.captured[2]
         self._turn.append(action)
         self.last_action = action
-        self._last_notation = written + "".join(f" ({p.label(p.chosen)})" for p in res.points)
+        self._last_spelling = (turned, tuple(res.points))
         self._cache = None
         return res.events
 
+    def _last_notation(self) -> str:
+        """The canonical notation of the last action applied (its choices included)."""
+        action = self.last_action
+        if action is None or action[0] == "pass":
+            return "pass"
+        if action[0] == "reinforce":
+            return self._plain(action)
+        turned, points = self._last_spelling
+        _, src, dst, facing, _ = action
+        text = NAMES[src] + (f",{NAMES[dst]}" if dst != src else "") + (f"-{facing}" if turned else "")
+        return text + "".join(f" ({p.label(p.chosen)})" for p in points)
+
     def end_turn(self) -> list[Event]:
+        events: list[Event] = []
+        self._end_turn(events)
+        return events
+
+    def end_turn_quiet(self) -> None:
+        self._end_turn(None)
+
+    def _end_turn(self, events: list[Event] | None) -> None:
         if self._result is not None:
             raise IllegalMove("the game is over")
         if not self._turn:
             raise IllegalMove("move a piece (or pass) before ending the turn")
         seat = self.current
         assert seat is not None
-        events: list[Event] = []
         self.held[seat] = self.occupies_opponent_centre(seat)
-        if self.held[seat]:
+        if self.held[seat] and events is not None:
             events.append(Event("guard", seat=seat, cell=NAMES[OPPONENT_CENTRE[seat]]))
         self._turn = []
         self._ply += 1
         self.current = 3 - seat
         self._cache = None
-        events.extend(self._victory_phase())
-        return events
+        self._victory_phase(events)
 
-    def _victory_phase(self) -> list[Event]:
+    def _victory_phase(self, events: list[Event] | None) -> None:
         """Decision 6: the turn passing to a seat on its opponent's centre ends the game."""
         seat = self.current
         if seat is not None and self.occupies_opponent_centre(seat):
             self._result = (seat,)
             self._end_reason = "centre"
-            return [Event("end", seat=seat, cell=NAMES[OPPONENT_CENTRE[seat]], data=(("reason", "centre"),))]
-        return []
+            if events is not None:
+                events.append(Event("end", seat=seat, cell=NAMES[OPPONENT_CENTRE[seat]], data=(("reason", "centre"),)))
 
     def play_turn(self, text: str | Sequence[str]) -> list[Event]:
         """A Bump turn is one action, whose notation contains commas: no splitting."""
@@ -673,7 +702,7 @@ class Bump(TurnBookkeeping[BumpAction]):
         trial = self.copy()
         action = trial.parse_action(token)
         events = trial.apply_action(action)
-        notation = trial._last_notation
+        notation = trial._last_notation()
         if not trial.is_over:
             events.extend(trial.end_turn())
         self.__dict__.update(trial.__dict__)
@@ -838,7 +867,7 @@ class Bump(TurnBookkeeping[BumpAction]):
         if action[0] == "reinforce":
             return self._plain(action)
         if self._turn and self._turn[-1] == action:
-            return self._last_notation
+            return self._last_notation()
         text = self._plain(action)
         cached = self._cache["outcomes"].get(action) if self._cache else None
         if cached is not None:
@@ -1028,7 +1057,7 @@ class Bump(TurnBookkeeping[BumpAction]):
         if to_move not in (1, 2):
             raise StateError("to_move must be 1 or 2 (or null with winners for a finished game)")
         game.current = to_move
-        game._victory_phase()
+        game._victory_phase(None)
         return game
 
     def _state_extra(self) -> dict[str, Any]:

@@ -129,6 +129,17 @@ def rotation_cost(a: int, b: int) -> int:
     return min(d, 6 - d)
 
 
+def _facings_within() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    return tuple(
+        tuple(tuple(f for f in range(6) if rotation_cost(old, f) <= points) for points in range(4)) for old in range(6)
+    )
+
+
+# [facing now][points left, 0–3]: the facings a piece can turn to with those points, in increasing order
+# (the enumeration's and the random turn's inner loop: a lookup rather than a rotation_cost per facing).
+FACINGS_WITHIN = _facings_within()
+
+
 def gate_part(space: int, facing: int) -> int:
     """Which drawn part of a gate holds a piece (the part its bumper faces): 0 the area-1 side, 1 the area-2 side."""
     f = int(NAMES[space][0])

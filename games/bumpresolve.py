@@ -95,10 +95,16 @@ class PieceBoard:
         return pid
 
     def stasis_key(self, space: int, direction: int) -> str:
-        owner, facing = self.owner, self.facing
-        parts = [f"{NAMES[s]}:{owner[p]}{facing[p]}" for s, p in enumerate(self.cells) if p >= 0]
+        """A bump's record: every piece as ``space:seat facing`` in the spaces' order, then the bumped
+        piece's space and the direction (``"01:10 … 9:23 | 05>3"``; stored in the full state)."""
+        owner, facing, cells = self.owner, self.facing, self.cells
+        # The pieces' spaces sorted (a few dozen) rather than a scan of the 128 spaces: this runs at every bump.
+        parts = [PIECE_TOKENS[s][owner[p] * 6 + facing[p]] for s in sorted(self.where) if s >= 0 for p in (cells[s],)]
         return " ".join(parts) + f" | {NAMES[space]}>{direction}"
 
+
+# A piece in a stasis record, ``space:seat facing``, by space then ``seat * 6 + facing``.
+PIECE_TOKENS = tuple(tuple(f"{name}:{seat}{f}" for seat in range(3) for f in range(6)) for name in NAMES)
 
 Chooser = Callable[[int, ChoicePoint], int]
 

@@ -33,6 +33,18 @@ Every change an action causes is reported as :class:`Event` values (a disc
 placed, a disc pushed from a cell to another, a capture, a goal, a swap…), so
 pictures and messages can show what happened without re-deriving the rules.
 
+The quiet path (for searches)
+-----------------------------
+A search applies millions of actions and reads none of their events. It calls
+:meth:`Game.apply_quiet` and :meth:`Game.end_turn_quiet`, the quiet twins of
+:meth:`Game.apply_action` and :meth:`Game.end_turn`: the same position
+afterwards (``position()``, ``to_json()``, whose turn, the result), the same
+refusals with the same reasons, but no :class:`Event` and nothing else that
+only pictures and words read (a turn's notation, ``last_turn_notation``).
+Every engine has them (by default they call the full path); the engines whose
+apply is a search's main cost (Bide, Bump, Play Bai, Begird) override them.
+The property tests play random games both ways and compare the positions.
+
 Serialization
 -------------
 :meth:`Game.to_json` is the full, versioned state stored in the database;
@@ -303,6 +315,15 @@ class Game(ABC, Generic[ActionT]):
     @abstractmethod
     def end_turn(self) -> list[Event]:
         """Close the current turn and pass play on. Raises :class:`IllegalMove` if it may not end."""
+
+    def apply_quiet(self, action: ActionT) -> None:
+        """:meth:`apply_action` without its events: the same position after it and the same refusals
+        (see "The quiet path" above). What a search calls."""
+        self.apply_action(action)
+
+    def end_turn_quiet(self) -> None:
+        """:meth:`end_turn` without its events, as :meth:`apply_quiet` is :meth:`apply_action`."""
+        self.end_turn()
 
     @property
     @abstractmethod

@@ -647,6 +647,15 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
         return None
 
     def apply_action(self, action: PlayBaiAction) -> list[Event]:
+        events: list[Event] = []
+        self._apply(action, events)
+        return events
+
+    def apply_quiet(self, action: PlayBaiAction) -> None:
+        self._apply(action, None)
+
+    def _apply(self, action: PlayBaiAction, events: list[Event] | None) -> None:
+        """Apply one action, telling what happened in ``events`` (``None``: the quiet path)."""
         if self._result is not None:
             raise IllegalMove("the game is over")
         if self._scored is not None:
@@ -662,49 +671,50 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
         self._turn.append(action)
         if kind == PASS:
             self.ball = x
-            return [Event("pass", seat=seat, src=names[src], dst=names[x])]
+            if events is not None:
+                events.append(Event("pass", seat=seat, src=names[src], dst=names[x]))
+            return
         self._moves += 1
         cells = self.seat_of
         ball = self.ball
         carried = bool(cells[ball])
-        events: list[Event] = []
+        took_from = None
         if kind == STEP:
             dst = x
-            took_from = None
             if ball == dst and not carried:
                 took_from = 0
-            events.append(Event("move", seat=seat, src=names[src], dst=names[dst]))
+            if events is not None:
+                events.append(Event("move", seat=seat, src=names[src], dst=names[dst]))
         else:
             dst, over = self._jump_line(src, x)
-            took_from = None
             for k in over:
                 if k == ball and k != src:
                     took_from = cells[k]
             if dst != src and dst == ball and not carried:
                 took_from = 0
-            events.append(
-                Event(
-                    "jump",
-                    seat=seat,
-                    src=names[src],
-                    dst=names[dst],
-                    data=(
-                        ("bounced", dst == src),
-                        ("direction", DIRECTION_NAMES[x]),
-                        ("over", tuple(names[k] for k in over)),
-                    ),
+            if events is not None:
+                events.append(
+                    Event(
+                        "jump",
+                        seat=seat,
+                        src=names[src],
+                        dst=names[dst],
+                        data=(
+                            ("bounced", dst == src),
+                            ("direction", DIRECTION_NAMES[x]),
+                            ("over", tuple(names[k] for k in over)),
+                        ),
+                    )
                 )
-            )
         cells[src] = 0
         cells[dst] = seat
         if ball == src or took_from is not None:
-            if took_from is not None:
+            if took_from is not None and events is not None:
                 data = (("from_seat", took_from),) if took_from else (("loose", True),)
                 events.append(Event("ball", seat=seat, cell=names[dst], src=names[ball], data=data))
             self.ball = dst
         if self.field.zone_owner[dst] == 3 - seat:
-            events.extend(self._goal(seat, dst))
-        return events
+            self._goal(seat, dst, events)
 
     def _jump_line(self, src: int, direction: int) -> tuple[int, list[int]]:
         """Where a jump lands (``src`` for a bounce) and the cells it passes over."""
@@ -715,13 +725,16 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
             over.append(k)
         return src, over
 
-    def _goal(self, seat: int, cell: int) -> list[Event]:
+    def _goal(self, seat: int, cell: int, events: list[Event] | None) -> None:
         wins = self._goal_wins(seat)
         self.goals[seat - 1] += 1
         self.last_goal = seat
         self._scored = seat
-        score = tuple(self.goals)
-        events = [Event("goal", seat=seat, cell=self.board.names[cell], data=(("score", score), ("wins", wins)))]
+        if events is not None:
+            score = tuple(self.goals)
+            events.append(
+                Event("goal", seat=seat, cell=self.board.names[cell], data=(("score", score), ("wins", wins)))
+            )
         if wins:
             self._turn = []
             self._ply += 1
@@ -730,21 +743,29 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
             self._scored = None
             self._result = (seat,)
             self._end_reason = "goals"
-            events.append(Event("end", seat=seat, data=(("reason", "goals"),)))
-        return events
+            if events is not None:
+                events.append(Event("end", seat=seat, data=(("reason", "goals"),)))
 
     def end_turn(self) -> list[Event]:
+        events: list[Event] = []
+        self._end_turn(events)
+        return events
+
+    def end_turn_quiet(self) -> None:
+        self._end_turn(None)
+
+    def _end_turn(self, events: list[Event] | None) -> None:
         why = self._why_not_endable()
         if why:
             raise why
         seat = self.current
         assert seat is not None
-        events: list[Event] = []
         if self._scored is not None:
             self._set_up()
             self.kickoff = True
             self.current = 3 - seat
-            events.append(Event("set", seat=self.current, data=(("number", self.set_number),)))
+            if events is not None:
+                events.append(Event("set", seat=self.current, data=(("number", self.set_number),)))
         else:
             self.kickoff = False
             self.current = 3 - seat
@@ -753,24 +774,23 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
         self._moves = 0
         self._start = None
         self._scored = None
-        events.extend(self._skip_blocked())
-        return events
+        self._skip_blocked(events)
 
-    def _skip_blocked(self) -> list[Event]:
+    def _skip_blocked(self, events: list[Event] | None) -> None:
         """RULES §3: a seat with no legal turn passes automatically (not a ply)."""
-        events: list[Event] = []
         for _ in range(2):
             if self.has_legal_turn():
-                return events
-            events.append(Event("pass", seat=self.current, data=(("automatic", True),)))
+                return
+            if events is not None:
+                events.append(Event("pass", seat=self.current, data=(("automatic", True),)))
             self.kickoff = False
             self._start = None
             self.current = 3 - (self.current or 1)
         # Neither team can move: the game cannot go on (docs/rules.md).
         self._result = ()
         self._end_reason = "no legal turn"
-        events.append(Event("end", data=(("reason", "no legal turn"),)))
-        return events
+        if events is not None:
+            events.append(Event("end", data=(("reason", "no legal turn"),)))
 
     # -- why an action is illegal ------------------------------------------------------
 
@@ -1196,7 +1216,7 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
         if on_dots:
             raise StateError("a playballer stands on a dot ({cells}) between turns", cells=", ".join(on_dots))
         game.current = to_move
-        game._skip_blocked()
+        game._skip_blocked(None)
         return game
 
     # -- text ----------------------------------------------------------------------

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ai import choose_turn
-from ai.registry import knowledge_for
+from ai.knowledge import knowledge_for
 from ai.review import ReviewBudget, assess
 from ai.turns import Turn
 from games import AnyGame

@@ -12,10 +12,9 @@ import random
 import pytest
 
 from ai import choose_turn
-from ai.bide import MARGIN_TEMPERATURE, bide_key, margin_returns
-from ai.knowledge import GameKnowledge
+from ai.knowledge import GameKnowledge, knowledge_for
+from ai.knowledge.bide import MARGIN_TEMPERATURE, bide_key, margin_returns
 from ai.mcts import MCTS
-from ai.registry import knowledge_for
 from ai.turns import apply_turn, enumerate_turns, returns_of
 from games import new_game
 from games.begird import Begird
@@ -356,7 +355,7 @@ def test_bump_clears_its_own_centre(seed):
 
 
 def test_bump_playouts_are_cut_short_and_estimated():
-    from ai.bump import BumpKnowledge
+    from ai.knowledge.bump import BumpKnowledge
 
     game = new_game("bump")
     value = BumpKnowledge().evaluate(game, random.Random(0))
@@ -571,18 +570,79 @@ def test_the_search_stops_when_the_leader_cannot_be_caught():
 
 
 def test_a_leader_not_yet_expanded_or_known_to_lose_does_not_stop_the_search():
-    game = begird_gap(to_move=2)
+    game = new_game("begird", options={"board": "small"})
+    game.play_turn("e5")
+    game.play_turn("d7")
     search = MCTS(knowledge_for(game), random.Random(0), simulations=100)
-    from ai.mcts import Node
-
-    root = Node(None, game.copy(), 1.0)
+    search.players = 2
+    root = search._new_node(game.copy())
     search._expand(root)
-    leader, other = root.children[0], root.children[1]
-    leader.visits, other.visits = 60, 5
-    leader.value, other.value = [30.0, 30.0], [2.5, 2.5]
-    assert not search._decided(root, done=65, start=0.0)  # leader never expanded: it might lose at once
-    leader.children = []
+    root.n[0], root.n[1] = 60, 5
+    root.w[0], root.w[1] = 30.0, 2.5
+    assert not search._decided(root, done=65, start=0.0)  # leader never made: it might lose at once
+    leader = search._child(root, 0)
+    assert not search._decided(root, done=65, start=0.0)  # made, not expanded
+    search._expand(leader)
+    assert leader.solved is None
     assert search._decided(root, done=65, start=0.0)  # 55 ahead, 35 left
     assert not search._decided(root, done=40, start=0.0)  # 55 ahead, 60 left
-    leader.solved = (1.0, 0.0)  # Black (player 1) wins after it: White's leader loses
+    leader.solved = (0.0, 1.0)  # White (player 2) wins after it: Black's leader loses
     assert not search._decided(root, done=65, start=0.0)
+
+
+# -- every tactic in one at every level from medium (issue 39) ---------------------------------------
+
+
+def _begird_wins(game, turn):
+    return turn.notation == "f5"
+
+
+def _bide_finishes(game, turn):
+    after = game.copy()
+    after.play_turn(turn.notation)
+    return after.is_over and after.winners == (1,)
+
+
+def _bump_steps_in(game, turn):
+    after = game.copy()
+    after.play_turn(turn.notation)
+    return after.piece_at("C2")[0] == 1 and every_reply_loses(after, 1)
+
+
+def _bump_clears(game, turn):
+    after = game.copy()
+    after.play_turn(turn.notation)
+    return not after.is_over and after.piece_at("C1") is None
+
+
+def _playbai_scores(game, turn):
+    after = game.copy()
+    after.play_turn(turn.notation)
+    return after.goals == [1, 0]
+
+
+def _playbai_stops(game, turn):
+    after = game.copy()
+    after.play_turn(turn.notation)
+    return not can_score(after)
+
+
+TACTICS_IN_ONE = {
+    "begird-wins": (lambda: begird_gap(to_move=1), _begird_wins),
+    "begird-blocks": (lambda: begird_gap(to_move=2), _begird_wins),
+    "bide-finishes": (lambda: Bide.from_position(2, {"side": 4}, BIDE_FINISH), _bide_finishes),
+    "bide-bides": (lambda: Bide.from_position(2, {"side": 4}, BIDE_DANGER), lambda g, t: t.notation == "bide"),
+    "bump-steps-in": (lambda: bump(BUMP_STEP_IN), _bump_steps_in),
+    "bump-clears": (lambda: bump(BUMP_CENTRE_TAKEN), _bump_clears),
+    "playbai-scores": (lambda: playbai(), _playbai_scores),
+    "playbai-stops": (lambda: playbai(to_move=2), _playbai_stops),
+}
+
+
+@pytest.mark.parametrize("level", ["medium", "hard", "expert"])
+@pytest.mark.parametrize("case", sorted(TACTICS_IN_ONE))
+def test_every_tactic_in_one_holds_from_medium_up(case, level):
+    make, solved = TACTICS_IN_ONE[case]
+    game = make()
+    turn = choose_turn(game, level, seed=2).turn
+    assert solved(game, turn), turn.notation

@@ -7,8 +7,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ai.knowledge import knowledge_for
 from ai.mcts import MCTS
-from ai.registry import knowledge_for
 from ai.turns import apply_turn, random_actions
 from games import new_game
 

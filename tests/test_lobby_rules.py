@@ -117,15 +117,27 @@ async def test_a_bad_computer_level_or_count_is_refused_with_the_rule(env):
     service, _ = env
     with refused() as raised:
         await service.create(
-            game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL, computer="expert"
+            game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL, computer="master"
         )
-    assert refusal_text(raised.value) == "The computer plays at easy, medium or hard, not `expert`."
+    assert refusal_text(raised.value) == "The computer plays at easy, medium, hard or expert, not `master`."
     with refused(match="1 to 5 seats"):
         await service.create(game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL, computers=6)
     lobby = await service.create(
         game_id="bide", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL, computer="easy", computers=5
     )
     assert [(s.seat, s.is_computer) for s in lobby.seats] == [(1, False)] + [(n, True) for n in range(2, 7)]
+
+
+async def test_the_expert_computer_takes_a_seat_and_is_stored(env):
+    # issue 39: the level above hard is offered wherever the levels are, and the store's CHECK admits it
+    service, _ = env
+    lobby = await service.create(
+        game_id="begird", creator=ALICE, invited=[], guild_id=GUILD, channel_id=CHANNEL, computer="expert"
+    )
+    stored = await service.store.get_match(lobby.id)
+    assert stored is not None
+    assert [s.computer for s in stored.seats if s.is_computer] == ["expert"]
+    assert [s.name for s in stored.seats if s.is_computer] == ["Hexplay (expert)"]
 
 
 async def test_against_the_computer_it_moves_and_is_never_reminded(env):

@@ -172,7 +172,8 @@ async def test_a_half_built_turn_is_previewed_as_the_position_after_its_actions_
 async def test_an_announcement_that_fails_is_logged_with_its_match_and_the_others_are_still_made(
     service, monkeypatch, caplog
 ):
-    """history ``unannounced`` 3: the operator's log names the match whose announcement failed."""
+    """history ``claim_missed``: the operator's log names the match whose announcement failed, and its claim is
+    given back."""
     broken = await started(service)
     fine = await started(service, (CAROL, BOB))
     await service.play(broken.id, ALICE[0], "e5")
@@ -186,9 +187,11 @@ async def test_an_announcement_that_fails_is_logged_with_its_match_and_the_other
 
     monkeypatch.setattr(service, "missed", failing)
     caplog.set_level(logging.ERROR, logger="bot")
-    outcomes = await service.unannounced()
+    outcomes = [outcome for i, _ in await service.unannounced() if (outcome := await service.claim_missed(i))]
     assert [o.match.id for o in outcomes] == [fine.id]
     assert [r.getMessage() for r in caplog.records] == [f"match {broken.id}: skipped in this pass"]
+    monkeypatch.setattr(service, "missed", missed)
+    assert await service.claim_missed(broken.id) is not None  # not held: the next try takes it
 
 
 # -- reminders (bot/service/reminders.py) ---------------------------------------------------------

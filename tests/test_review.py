@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from ai.accuracy import player_accuracy, turn_accuracy, volatility_weights, window_size
-from ai.registry import knowledge_for
+from ai.knowledge import knowledge_for
 from ai.review import BLUNDER, ReviewBudget, assess, judge
 from games.registry import new_game
 from render.review import evaluation_graph, turn_overlay

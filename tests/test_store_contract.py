@@ -119,8 +119,9 @@ async def test_a_lease_runs_on_the_lease_clock_while_the_games_clock_jumps_days_
 async def test_boards_and_notices_of_pauses_are_claimed_by_one_process_at_a_time(service):
     store = service.store
     match = await active(service)  # started: its first board is not posted yet
-    assert await store.claim_unannounced(10.0, 60.0) == [match.id]
-    assert await store.claim_unannounced(10.0, 60.0) == []
+    assert await store.unannounced() == [(match.id, match.updated_at)]
+    assert await store.claim_announcement(match.id, 10.0, 60.0)
+    assert not await store.claim_announcement(match.id, 10.0, 60.0)
     assert not await store.claim_announcement(match.id, 20.0, 60.0)
     await store.release_announcement(match.id)
     assert await store.claim_announcement(match.id, 20.0, 60.0)

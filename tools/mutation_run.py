@@ -56,11 +56,17 @@ class Module:
     fresh: tuple[str, ...] = ()  # code that runs at import: re-check survivors with these tests in a fresh process
 
 
-ENGINE = ("tests/test_contract.py",)
+ENGINE = ("tests/test_contract.py", "tests/test_quiet_path.py", "tests/test_mutants_engines.py")
 BIDE = ("tests/test_bide_rules.py", "tests/test_bide_properties.py")
 BEGIRD = ("tests/test_begird.py", "tests/test_begird_properties.py", "tests/test_mutants_begird.py")
 PLAYBAI = ("tests/test_playbai.py", "tests/test_playbai_properties.py", "tests/test_mutants_playbai.py")
-BUMP = ("tests/test_bump.py", "tests/test_bump_properties.py", "tests/test_mutants_bump.py")
+BUMP = (
+    "tests/test_bump.py",
+    "tests/test_bump_properties.py",
+    "tests/test_mutants_bump.py",
+    "tests/test_fast_paths.py",
+    "tests/test_mutants_engines.py",
+)
 # The bot's fast tests (no Discord but test_challenge_limits' three end-to-end tests, a few seconds each):
 # every bot module runs those of them that reach the mutated function (mutmut's record).
 BOT = (

@@ -64,6 +64,7 @@ class Announcer:
         self.homes = homes
         self.view_for = view_for  # the board's buttons (chat/views.py), given by the composition root
         self._retrying: dict[int, asyncio.Task[None]] = {}
+        self._owed: dict[int, int] = {}  # match -> the latest version whose board failed to post here
 
     def line(self, outcome: Outcome) -> str:
         return outcomes.line(outcome, self.service.clock.now())
@@ -94,7 +95,7 @@ class Announcer:
                 match.version,
                 error,
             )
-            self.retry_later(match.id)
+            self.retry_later(match.id, match.version)
             raise
         await self.service.mark_announced(match.id, match.version, delivered.message.channel.id, delivered.message.id)
         return delivered
@@ -169,19 +170,31 @@ class Announcer:
 
     # -- in the background ---------------------------------------------------------------
 
-    def retry_later(self, match_id: int) -> None:
-        """Keep trying to post the match's latest board until it lands (one task per match)."""
+    def retry_later(self, match_id: int, version: int) -> None:
+        """Keep trying to post the match's board of ``version``, which failed to post, until it lands or a later
+        change's own post shows the position (one task per match: a later failure is owed to the same task)."""
+        self._owed[match_id] = max(version, self._owed.get(match_id, 0))
         running = self._retrying.get(match_id)
         if running is not None and not running.done():
             return
         self._retrying[match_id] = asyncio.create_task(self._retry(match_id), name=f"{TASK_PREFIX}-{match_id}")
 
     async def _retry(self, match_id: int) -> None:
+        try:
+            await self._retry_owed(match_id)
+        finally:
+            self._owed.pop(match_id, None)
+
+    async def _retry_owed(self, match_id: int) -> None:
         for attempt, delay in enumerate(self.retry_delays, start=1):
             await asyncio.sleep(delay)
             match = await self.service.read(match_id)
             if match is None or match.quarantine is not None or match.announced_version >= match.version:
                 return  # delivered meanwhile (a later turn's board, or a restart's catch-up)
+            if match.version > self._owed.get(match_id, 0):
+                # a later change: its own command is posting its board right now (a failure of that post is
+                # owed here next), and posting it from here as well would show it twice
+                return
             if not await self.service.claim_announcement(match_id):
                 continue  # another process is posting it: look again later
             try:
@@ -287,7 +300,7 @@ class Announcer:
         try:
             await announce()
         except Exception as error:
-            self.retry_later(outcome.match.id)  # records the board if it landed, posts it if not
+            self.retry_later(outcome.match.id, outcome.match.version)  # records the board if it landed, else posts it
             if landed_anyway(error):
                 log.info("match %s: its reply landed although Discord answered it with an error", outcome.match.id)
                 return

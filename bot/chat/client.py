@@ -16,10 +16,13 @@ from i18n import LANGUAGES, translations
 
 from ..config import Settings
 from ..domain.errors import DiscordUnreachable, TokenRefused
+from ..domain.model import ConstraintBreach
+from ..service.breaches import recheck_set_aside
 from .announce import TASK_PREFIX
 from .common import HexplayTree
 from .context import Chat
 from .launcher import has_activity, sync_with_entry_point, upsert_entry_point
+from .timely import WATCHDOG_SECONDS
 from .translator import CatalogTranslator
 from .words import community
 
@@ -120,6 +123,10 @@ class HexplayBot(commands.AutoShardedBot):
         self._caught_up = False  # missed boards are posted once, at the first on_ready
         self._offline_since: float | None = None  # when the gateway connection dropped, if it is down
         self.stopping = False  # set by close(): new interactions are refused while the work in flight finishes
+        self.breaches_pending = False  # a large file's check still runs: what it finds is set aside afterwards
+        # Seconds before an unanswered interaction is acknowledged for its handler (timely.py; tests set 0 to take
+        # every interaction down the acknowledged path)
+        self.answer_watchdog_seconds = WATCHDOG_SECONDS
 
     def serve(
         self,
@@ -152,18 +159,30 @@ class HexplayBot(commands.AutoShardedBot):
         chat.service.pictures.start()  # picture workers, if any, start meanwhile (boards use a thread until then)
         await chat.service.pictures.warm_up_here()
         # Matches in play are checked on first use and by a slow pass once connected (start-up does not grow
-        # with the database); the paused ones now, so a repaired match is back in play at once.
-        set_aside = await chat.service.recheck_paused()
-        if set_aside:
-            log.error(
-                "matches paused (their stored data cannot be read, or their move log does not replay): %s", set_aside
-            )
+        # with the database); the paused ones now, so a repaired match is back in play at once, with the rows
+        # the storage's check found breaking a constraint (a large file's check ends later: bot/runtime.py).
+        breaches = await chat.service.store.constraint_breaches()
+        self.breaches_pending = breaches is None
+        if breaches is not None:
+            await self.recheck_set_aside(breaches)
         for language in LANGUAGES:  # compiled now (~0.1 s each), not in the first French player's answer
             translations(language)
         await self.tree.set_translator(CatalogTranslator())  # the commands' names in each user's language
         await self._sync_commands()
         assert self.reminders is not None
         self.reminder_task = asyncio.create_task(self._background(self.reminders, *self.duties))
+
+    async def recheck_set_aside(self, breaches: Sequence[ConstraintBreach]) -> None:
+        """Set aside the matches and events of rows that break a constraint; put back what reads again."""
+        paused, events = await recheck_set_aside(self.chat.service, self.chat.tournaments, breaches)
+        if paused:
+            log.error(
+                "matches paused (their stored data cannot be read, breaks a constraint, or their move log does not "
+                "replay): %s",
+                paused,
+            )
+        if events:
+            log.error("tournaments paused (their stored rows cannot be read or break a constraint): %s", events)
 
     @staticmethod
     async def _background(*duties: Background) -> None:

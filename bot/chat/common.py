@@ -14,6 +14,7 @@ from i18n import use
 from ..domain.errors import DamagedMatch, Refusal, StorageDown, StorageFull, StorageReadOnly
 from .launcher import is_entry_point
 from .speech import listen
+from .timely import answer_in_time
 from .words import errors, refusal
 from .words.markup import fit
 
@@ -102,7 +103,9 @@ async def speak_to(interaction: discord.Interaction) -> None:
 
 
 async def guarded(interaction: discord.Interaction, action: Callable[[], Awaitable[Any]]) -> None:
-    """Run a button's work; whatever goes wrong is explained to the presser (explain)."""
+    """Run a button's work, acknowledged within Discord's 3 seconds however long it takes (timely.py); whatever
+    goes wrong is explained to the presser (explain)."""
+    answer_in_time(interaction)
     await speak_to(interaction)
     if stopping(interaction):
         await reply_error(interaction, errors.restarting())
@@ -114,9 +117,11 @@ async def guarded(interaction: discord.Interaction, action: Callable[[], Awaitab
 
 
 class HexplayTree(discord.app_commands.CommandTree):
-    """The command tree: refuses new commands while the bot stops; explains every failure the same way."""
+    """The command tree: acknowledges every command in time (timely.py), refuses new commands while the bot
+    stops, explains every failure the same way."""
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        answer_in_time(interaction)  # first: reading the speaker's language is already a trip to the database
         await speak_to(interaction)
         if stopping(interaction):
             if interaction.type is not discord.InteractionType.autocomplete:  # suggestions simply stop

@@ -101,7 +101,7 @@ class MatchOpening:
             except discord.HTTPException as error:
                 log.warning("match %s: its first board was refused after a restart (%s)", match.id, error)
         if message is None:
-            self.announcer.retry_later(match.id)  # until it lands, as any board Discord refused
+            self.announcer.retry_later(match.id, match.version)  # until it lands, as any board Discord refused
             return
         await self.service.mark_announced(match.id, match.version, message.channel.id, message.id)
 
@@ -161,13 +161,19 @@ class MatchOpening:
     async def announce_missed(self, started_at: float) -> None:
         """Post the boards of moves that were stored but never shown (a stop between the two).
 
-        A board that was posted just before a stop, but not yet recorded, is found in the
-        channel and recorded instead of being posted twice.
+        Each board is claimed as its turn comes and given back if it was not posted: a stop half-way holds up
+        nothing (this process's claims end with it). A board that was posted just before a stop, but not yet
+        recorded, is found in the channel and recorded instead of being posted twice.
         """
-        for outcome in await self.service.unannounced():
-            if outcome.match.updated_at > started_at:
-                continue  # changed since this start: its own command is announcing it
-            await self.service.for_one_match(outcome.match.id, self._announce_missed(outcome))
+        # changed since this start: its own command is announcing it (the periodic look catches any it did not)
+        for match_id, _ in await self.service.unannounced(changed_by=started_at):
+            outcome = await self.service.claim_missed(match_id)
+            if outcome is None:
+                continue  # posted meanwhile, or a live process is posting it
+            try:
+                await self.service.for_one_match(match_id, self._announce_missed(outcome))
+            finally:
+                await self.service.release_announcement(match_id)  # not posted: a later look or retry takes it
 
     async def _announce_missed(self, outcome: Outcome) -> None:
         if outcome.game is None or await self.announcer.already_shown(outcome):

@@ -46,6 +46,15 @@ class DamagedMatch(Exception):
         self.reason = reason
 
 
+class DamagedTournament(Exception):
+    """Part of a tournament's stored rows cannot be read; the event is set aside (its matches play on)."""
+
+    def __init__(self, tournament_id: int, reason: str) -> None:
+        super().__init__(f"tournament {tournament_id}: {reason}")
+        self.tournament_id = tournament_id
+        self.reason = reason
+
+
 class Refusal(Exception):
     """A request refused for a reason the player can act on; the refusal itself changed nothing.
 
@@ -74,3 +83,7 @@ class BuilderExpired(StalePosition):
 
 class MatchPaused(Refusal):
     """The match is set aside (its data cannot be read or does not replay): nothing is served in it."""
+
+
+class TournamentPaused(Refusal):
+    """The event is set aside (its stored rows cannot be used): nothing is done in it; its matches play on."""

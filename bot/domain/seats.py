@@ -13,7 +13,7 @@ from .model import MatchRow, SeatRow
 
 # Computer seats (docs/ai.md, "Computer seats in Discord"): the levels a player may pick, the default one
 # (inviting the bot itself), and how a computer seat is named: pseudo user ids below zero, one per seat.
-COMPUTER_LEVELS = ("easy", "medium", "hard")
+COMPUTER_LEVELS = ("easy", "medium", "hard", "expert")
 DEFAULT_COMPUTER_LEVEL = "medium"
 COMPUTER_NAME = "Hexplay"
 PICTURE_MARK = "⚙"  # in pictures (the bundled font has no robot)

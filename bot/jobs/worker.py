@@ -95,6 +95,7 @@ class Worker:
         # concurrency 1 holds a second job while the first is thought (still heartbeating: never stale).
         self.taking_jobs = True
         try:
+            await self.computer.thinker.warm()  # the search processes started and warmed before the first job
             await self.pgq.run(
                 batch_size=1,
                 max_concurrent_tasks=max(2, self.concurrency),

@@ -22,6 +22,7 @@ from ..context import Chat, chat_of
 from ..game_words import option_description
 from ..homes import games_channel
 from ..speech import privately, publicly
+from ..timely import PUBLIC
 from ..words import lobby as words
 from ..words import outcomes
 
@@ -187,7 +188,9 @@ class LobbyCog(commands.Cog, name="Play"):
     def __init__(self, chat: Chat) -> None:
         self.chat = chat
 
-    @app_commands.command(name="play", description="Start a match: invite opponents, or leave seats open for anyone")
+    @app_commands.command(
+        name="play", description="Start a match: invite opponents, or leave seats open for anyone", extras=PUBLIC
+    )
     @app_commands.describe(
         game="Which game to play",
         opponent="Invite a player (they accept or decline with buttons), or the bot itself to play the computer",

@@ -21,6 +21,7 @@ from ..announce import Undelivered
 from ..commands import match_autocomplete, resolve_match, resolve_match_id
 from ..common import guarded, png_file
 from ..context import Chat, chat_of
+from ..timely import PUBLIC
 from ..words import boards, refusal, shared
 from ..words import moves as words
 
@@ -304,7 +305,9 @@ class MovesCog(commands.Cog, name="Moves"):
     def __init__(self, chat: Chat) -> None:
         self.chat = chat
 
-    @app_commands.command(name="move", description="Play your turn, e.g. e5 (autocomplete lists legal moves)")
+    @app_commands.command(
+        name="move", description="Play your turn, e.g. e5 (autocomplete lists legal moves)", extras=PUBLIC
+    )
     @app_commands.describe(
         move="Your turn in the game's notation; keep typing after a space or comma to add actions",
         match="Which match (only needed outside the match's thread)",

@@ -18,6 +18,7 @@ from ..common import guarded, mention_only
 from ..context import Chat, chat_of
 from ..homes import channel_by_id
 from ..speech import in_public, privately, publicly
+from ..timely import PUBLIC
 from ..words import offers as words
 
 log = logging.getLogger(__name__)
@@ -160,7 +161,7 @@ class OffersCog(commands.Cog, name="Offers"):
         self.chat = chat
 
     @app_commands.command(
-        name="draw", description="Offer a draw (games that can be drawn); the others accept or decline"
+        name="draw", description="Offer a draw (games that can be drawn); the others accept or decline", extras=PUBLIC
     )
     @app_commands.describe(match="Which match (only needed outside the match's thread)")
     @app_commands.autocomplete(match=match_autocomplete)
@@ -168,7 +169,7 @@ class OffersCog(commands.Cog, name="Offers"):
         match_id = await resolve_match_id(interaction, match)
         await offer_and_announce(interaction, match_id, "draw")
 
-    @app_commands.command(name="undo", description="Ask the other players to take back your last turn")
+    @app_commands.command(name="undo", description="Ask the other players to take back your last turn", extras=PUBLIC)
     @app_commands.describe(match="Which match (only needed outside the match's thread)")
     @app_commands.autocomplete(match=match_autocomplete)
     async def undo(self, interaction: discord.Interaction, match: int | None = None) -> None:

@@ -14,6 +14,7 @@ from ..commands import guild_only
 from ..common import guarded, png_file
 from ..context import Chat, chat_of
 from ..speech import publicly
+from ..timely import PUBLIC
 from ..words import boards, refusal
 from ..words import review as words
 
@@ -98,7 +99,9 @@ class ReviewCog(commands.Cog, name="Review"):
         self.chat = chat
 
     @app_commands.command(
-        name="review", description="The computer's review of a finished match: winning chances, mistakes, accuracy"
+        name="review",
+        description="The computer's review of a finished match: winning chances, mistakes, accuracy",
+        extras=PUBLIC,
     )
     @app_commands.describe(match="Which finished match (only needed outside its thread)")
     async def review(self, interaction: discord.Interaction, match: int | None = None) -> None:

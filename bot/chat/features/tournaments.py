@@ -19,7 +19,7 @@ from discord.ext import commands
 
 from i18n import N_, t
 
-from ...domain.errors import Refusal
+from ...domain.errors import Refusal, TournamentPaused
 from ...domain.model import MatchRow
 from ...domain.tournament import TournamentRow
 from ...service.tournaments import Standings, TournamentNews
@@ -27,7 +27,8 @@ from ..commands import GAME_CHOICES, guild_only
 from ..common import guarded, mention_only, png_file
 from ..context import Chat, chat_of
 from ..homes import channel_by_id
-from ..speech import in_public, publicly
+from ..speech import in_public, publicly, to_person
+from ..timely import PUBLIC
 from ..words import boards, standings
 from ..words import tournaments as words
 from .lobby import DAY_CHOICES
@@ -190,7 +191,7 @@ class TournamentDesk:
             return
         if not await self.chat.service.store.claim_tournament_notice(tournament.id, tournament.round):
             return
-        games = await self.chat.service.store.tournament_games(tournament.id)
+        games = await self.tournaments.games(tournament)
         number = tournament.round if tournament.format == "swiss" else None
         tables: list[MatchRow] = []
         for game in games:
@@ -235,15 +236,41 @@ class TournamentDesk:
                 news = await self.tournaments.tend(tournament_id)
                 if news is not None:
                     await self.tell(news)
-                tournament = await self.chat.service.store.get_tournament(tournament_id)
+                tournament = await self.tournaments.current(tournament_id)  # None once set aside
                 if tournament is not None:
                     await self.tell_round(tournament)
+        except TournamentPaused:  # set aside meanwhile: its organizer is told by the pass
+            pass
         except Exception:  # the pass looks again
             log.exception("tournament %s: tending it failed", tournament_id)
 
     async def tend_all(self) -> None:
         for tournament_id in await self.chat.service.store.tournaments_to_tend(self.chat.now()):
             await self.tend(tournament_id)
+        await self.tell_set_aside()
+
+    async def tell_set_aside(self) -> None:
+        """Tell the organizer of each event newly set aside (its rows cannot be used), once, by DM."""
+        for tournament_id, organizer_id in await self.tournaments.aside_untold():
+            if organizer_id is None:
+                log.error(
+                    "tournament %s is set aside but its row does not say who organizes it: nobody can be told",
+                    tournament_id,
+                )
+                await self.tournaments.aside_told(tournament_id)  # said once in the log, not at every pass
+                continue
+            async with to_person(self.chat.service.languages, organizer_id):
+                text = words.tournament_set_aside(tournament_id)
+            try:
+                user = self.client.get_user(organizer_id) or await self.client.fetch_user(organizer_id)
+                await user.send(text, allowed_mentions=mention_only(None))
+            except discord.Forbidden as error:  # closed DMs: the log has said it; /tournament answers "paused"
+                log.info("tournament %s: its organizer %s cannot be told (%s)", tournament_id, organizer_id, error)
+            except discord.HTTPException as error:
+                log.warning("tournament %s: could not tell its organizer (%s); trying later", tournament_id, error)
+                await self.tournaments.aside_not_told(tournament_id)
+                continue
+            await self.tournaments.aside_told(tournament_id)
 
     async def settle(self) -> None:
         """Wait for the looks at events under way (tests, and a clean stop)."""
@@ -290,7 +317,7 @@ class TournamentCog(commands.GroupCog, name="Tournaments", group_name="tournamen
         super().__init__()
 
     @app_commands.command(
-        name="create", description="Create a tournament in this channel: players join with its button"
+        name="create", description="Create a tournament in this channel: players join with its button", extras=PUBLIC
     )
     @app_commands.describe(
         game="Which game",
@@ -359,7 +386,9 @@ class TournamentCog(commands.GroupCog, name="Tournaments", group_name="tournamen
         )
         await self.desk.refresh_announcement(left)
 
-    @app_commands.command(name="start", description="Start your tournament now: its first games open at once")
+    @app_commands.command(
+        name="start", description="Start your tournament now: its first games open at once", extras=PUBLIC
+    )
     @app_commands.describe(tournament="The tournament's number (the server's only open one otherwise)")
     async def start(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         guild_id = guild_only(interaction)
@@ -370,7 +399,7 @@ class TournamentCog(commands.GroupCog, name="Tournaments", group_name="tournamen
         await interaction.response.send_message(started, allowed_mentions=mention_only(None))
         await self.desk.tell(news)
 
-    @app_commands.command(name="standings", description="A tournament's table: points and tie-breaks")
+    @app_commands.command(name="standings", description="A tournament's table: points and tie-breaks", extras=PUBLIC)
     @app_commands.describe(tournament="The tournament's number (the server's only running one otherwise)")
     async def standings(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         guild_id = guild_only(interaction)
@@ -397,7 +426,9 @@ class TournamentCog(commands.GroupCog, name="Tournaments", group_name="tournamen
         await self.desk.post(news.tournament, withdrawn, [])
         await self.desk.tell(news)
 
-    @app_commands.command(name="cancel", description="Cancel a tournament (its organizer, or a server manager)")
+    @app_commands.command(
+        name="cancel", description="Cancel a tournament (its organizer, or a server manager)", extras=PUBLIC
+    )
     @app_commands.describe(tournament="The tournament's number (the server's only open or running one otherwise)")
     async def cancel(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         guild_id = guild_only(interaction)

@@ -184,7 +184,22 @@ def _tournament_refusal(text: str) -> Callable[[dict[str, Any]], str]:
 _FORMAT_NAMES = {"round-robin": N_("round-robin"), "swiss": N_("swiss")}
 
 
+def tournament_set_aside(tournament_id: int) -> str:
+    """A DM to the organizer of an event set aside because its saved record cannot be read (once)."""
+    return t(
+        "Your tournament #{tournament_id} is paused: part of its saved record cannot be read, so no round, "
+        "notice or standings come from it until the bot's operator repairs it (they have been told; see the "
+        "log). Its games already started go on as matches.",
+        tournament_id=tournament_id,
+    )
+
+
 REFUSALS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "tournament_paused": lambda f: t(
+        "Tournament #{tournament_id} is paused: part of its saved record cannot be read, so nothing can be done in "
+        "it until the bot's operator repairs it (they have been told; see the log). Its games go on as matches.",
+        tournament_id=f["tournament_id"],
+    ),
     "no_tournament": lambda f: t(
         "There is no tournament #{tournament_id} in this server.", tournament_id=f["tournament_id"]
     ),

@@ -12,12 +12,13 @@ from __future__ import annotations
 import math
 import random
 from functools import cache
+from typing import Any
 
 from games.hexgrid import distance
 from games.playbai import GOAL, KEY_SHIFT, PlayBai, field
 
-from .knowledge import GameKnowledge
-from .turns import Turn
+from ..turns import Turn, apply_turn, returns_of
+from .base import Expansion, GameKnowledge, SearchSettings
 
 CELLS = (1 << KEY_SHIFT) - 1
 
@@ -32,25 +33,53 @@ def zone_distance(side: int, seat: int) -> tuple[int, ...]:
 
 
 def _is_win(turn: Turn) -> bool:
-    return isinstance(turn.label, tuple) and turn.label[:1] == ("win",)
+    return _wins(turn.label)
+
+
+def _wins(label: Any) -> bool:
+    """Whether the engine's name for a turn's result is the winning goal (``("win", …)``)."""
+    return type(label) is tuple and label[:1] == ("win",)
 
 
 class PlayBaiKnowledge(GameKnowledge[PlayBai]):
     rollout_turns = 0  # static evaluation at the leaves (see the module's docstring)
     simulation_scale = 0.4  # every new node enumerates hundreds of turns
+    settings = SearchSettings(c_puct=1.5, expand_after=1)
+
+    def expand(self, game: PlayBai, rng: random.Random) -> Expansion:
+        """The engine's distinct turns as (name, actions) pairs, with no object per candidate: a node lists
+        hundreds of turns and plays few."""
+        results = game.turn_results()
+        if not results:
+            raise RuntimeError("playbai: no complete turn from a position that is not over")
+        win = next((label for label in results if _wins(label)), None)
+        if win is not None:
+            move = (win, results[win])
+            return Expansion([move], solved=returns_of(self.play(game, move)))
+        labels = list(results)
+        return Expansion(list(results.items()), self.weights(game, labels))
+
+    def play(self, game: PlayBai, move: Any) -> PlayBai:
+        return apply_turn(game.copy(), move[1])
+
+    def turn_of(self, game: PlayBai, move: Any) -> Turn[PlayBai]:
+        return Turn(tuple(move[1]), game, label=move[0])
 
     def winning_turn(self, game: PlayBai, turns: list[Turn[PlayBai]]) -> Turn[PlayBai] | None:
         return next((t for t in turns if _is_win(t)), None)
 
     def prior(self, game: PlayBai, turns: list[Turn[PlayBai]]) -> list[float]:
+        return self.weights(game, [t.label for t in turns])
+
+    def weights(self, game: PlayBai, labels: list[Any]) -> list[float]:
+        """Prior weights of the turns named ``labels``: goals first, then keeping the ball near the zone."""
         seat = game.to_move
         assert seat is not None
         dist = zone_distance(game.options["side"], seat)
         far = max(dist) or 1
         weights = []
-        for turn in turns:
-            key = turn.label
-            if key == GOAL or _is_win(turn):
+        for key in labels:
+            if key == GOAL or _wins(key):
                 weights.append(60.0)
             elif isinstance(key, int):
                 ball = key >> KEY_SHIFT

@@ -17,8 +17,9 @@ from math import perm
 
 from games.bide import BIDE, Bide
 
-from .knowledge import GameKnowledge
-from .turns import TooManyTurns, Turn, apply_turn, enumerate_turns, returns_of
+from ..turns import TooManyTurns, Turn, apply_turn, enumerate_turns, returns_of
+from .base import GameKnowledge, SearchSettings
+from .bide_playout import PlayoutWeights
 
 EXACT_RELEASES = 120  # enumerate every release order up to this many…
 EXACT_FINISHES = 720  # …or this many when the release fills the board (the game's last turn)
@@ -32,25 +33,12 @@ def bide_key(game: Bide) -> Hashable:
     return (tuple(game.cells), tuple(game.hands), tuple(game.owed), game.to_move)
 
 
-def _weighted_point(game: Bide, seat: int, rng: random.Random) -> int:
-    """An empty point, drawn towards high values and the seat's own discs."""
-    cells = game.cells
-    values = game.board.edge_distance
-    nbrs = game.board.neighbour_indices
-    empties = [p for p, v in enumerate(cells) if v == 0]
-    weights = []
-    for p in empties:
-        w = 1 + values[p] * values[p]
-        for n in nbrs[p]:
-            if cells[n] == seat:
-                w += 2
-        weights.append(w)
-    return rng.choices(empties, weights)[0]
-
-
 class BideKnowledge(GameKnowledge[Bide]):
     rollout_turns = 400  # playouts always end: every turn draws or places a disc
     simulation_scale = 0.5
+    # expansion (every release listed, a prior from each one's scores) at the 3rd visit: 5 of 6 games against
+    # the 2nd visit's at hard x0.25, for 20% less CPU (benchmarks/results/ai/versions-tune-bide-*)
+    settings = SearchSettings(c_puct=1.5, expand_after=3)
 
     def turns(self, game: Bide, rng: random.Random) -> list[Turn[Bide]]:
         seat = game.to_move
@@ -86,11 +74,12 @@ class BideKnowledge(GameKnowledge[Bide]):
 
     def _sample_release(self, game: Bide, seat: int, rng: random.Random) -> tuple[int, ...]:
         trial = game.copy()
+        weights = PlayoutWeights(trial)
         actions = []
         while trial.hands[seat - 1] and not trial.is_over:
-            p = _weighted_point(trial, seat, rng)
+            p = weights.draw(seat, rng)
             actions.append(p)
-            trial.apply_action(p)
+            weights.place(p)
         return tuple(actions)
 
     def prior(self, game: Bide, turns: list[Turn[Bide]]) -> list[float]:
@@ -114,21 +103,19 @@ class BideKnowledge(GameKnowledge[Bide]):
         return weights
 
     def rollout_step(self, game: Bide, rng: random.Random) -> None:
-        seat = game.to_move
-        assert seat is not None
-        i = seat - 1
-        hand = game.hands[i]
-        if (
-            game.owed[i]
-            or (hand >= 2 and rng.random() < 0.25)
-            or (not game.bide_allowed() and hand >= 2 and rng.random() < 0.5)
-        ):
-            actions: tuple[int, ...] = self._sample_release(game, seat, rng)
-        elif game.bide_allowed() and rng.random() < 0.4:
-            actions = (BIDE,)
-        else:
-            actions = (_weighted_point(game, seat, rng),)
-        apply_turn(game, actions)
+        PlayoutWeights(game).play_turn(rng)
+
+    def evaluate(self, game: Bide, rng: random.Random) -> tuple[float, ...]:
+        """A playout from ``game`` (:mod:`ai.knowledge.bide_playout`), its weights kept from turn to turn."""
+        if game.is_over:
+            return returns_of(game)
+        state = game.copy()
+        playout = PlayoutWeights(state)
+        for _ in range(self.rollout_turns):
+            playout.play_turn(rng)
+            if state.is_over:
+                break
+        return self.playout_value(state)
 
     def playout_value(self, state: Bide) -> tuple[float, ...]:
         """Where a playout stopped; with more than two seats scored by margins, not by its winner alone.

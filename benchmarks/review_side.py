@@ -1,0 +1,61 @@
+"""One version's post-game review of a given game, for bench_review.py's side-by-side runs (``--baseline``).
+
+Run with a work tree as the working directory and on ``PYTHONPATH`` (that tree's ``ai``); reads one JSON
+document on stdin — ``{"game", "options", "notations", "simulations", "seconds"}`` — reviews every position
+through the tree's own ``ai.review.assess`` at that budget, and prints each position's chances, simulations
+and CPU seconds as one JSON document. The simulations are counted by wrapping whichever search the tree's
+review calls (``ai.review.MCTS`` in older trees, ``ai.review.search`` in newer ones).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Any
+
+
+def main() -> int:
+    request = json.loads(sys.stdin.read())
+    import ai.review as review
+    from games.registry import new_game
+
+    counted: list[int] = []
+    if hasattr(review, "search"):
+        inner = review.search
+
+        def counting_search(*args: Any, **kwargs: Any) -> Any:
+            result = inner(*args, **kwargs)
+            counted.append(result.simulations)
+            return result
+
+        review.search = counting_search
+    else:
+        base = review.MCTS  # type: ignore[attr-defined]
+
+        class Counting(base):  # type: ignore[misc, valid-type]
+            def search(self, game: Any) -> Any:
+                result = super().search(game)
+                counted.append(result.simulations)
+                return result
+
+        review.MCTS = Counting  # type: ignore[attr-defined]
+    budget = review.ReviewBudget(request["simulations"], request["seconds"])
+    game = new_game(request["game"], 2, request["options"])
+    chances, simulations, seconds = [], [], []
+    notations = request["notations"]
+    for k, notation in enumerate([*notations, None]):
+        before = len(counted)
+        began = time.process_time()
+        view = review.assess(game, notation, budget, seed=k)
+        seconds.append(time.process_time() - began)
+        simulations.append(counted[-1] if len(counted) > before else 0)
+        chances.append(list(view.chances))
+        if notation is not None:
+            game.play_turn(notation)
+    print(json.dumps({"chances": chances, "simulations": simulations, "seconds": seconds}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

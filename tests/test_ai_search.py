@@ -1,0 +1,101 @@
+"""The search of issue 39 behind its one entry point: budgets per game, kept trees, the cross-version arena."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from ai.knowledge import knowledge_for
+from ai.levels import LEVELS
+from ai.player import TREES, choose_turn
+from ai.search import Budget, TreeCache, scaled_simulations, search
+from games import new_game
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_hard_and_expert_name_each_games_own_count_and_others_scale():
+    bide = knowledge_for(new_game("bide"))
+    assert scaled_simulations(LEVELS["hard"].budget_for("bide"), bide) == LEVELS["hard"].per_game["bide"]
+    assert scaled_simulations(LEVELS["medium"].budget_for("bide"), bide) == round(500 * bide.simulation_scale)
+    for game_id, hard in LEVELS["hard"].per_game.items():
+        assert LEVELS["expert"].per_game[game_id] > hard  # expert above hard in every game
+    assert scaled_simulations(Budget(1), bide) == 10  # never fewer than ten
+
+
+def test_a_kept_tree_is_found_after_the_opponents_reply_and_reused():
+    trees = TreeCache()
+    game = new_game("begird", options={"board": "small"})
+    first = search(game, Budget(300), seed=1, trees=trees)
+    game.play_turn(first.turn.notation)
+    kept = first.subtree
+    assert kept is not None and kept.expanded
+    # the opponent answers with the turn the kept tree looked at most
+    reply = max(range(len(kept.moves)), key=lambda i: kept.n[i])
+    game.play_turn(knowledge_for(game).turn_of(kept.state, kept.moves[reply]).notation)
+    found = trees.find(game, knowledge_for(game))
+    assert found is kept.kids[reply] and found.visits > 0  # what was searched there is kept
+    assert trees.find(game, knowledge_for(game)) is None  # taken out: a tree is reused once
+
+
+def test_the_cache_keeps_only_its_capacity():
+    trees = TreeCache(capacity=2)
+    for seed in range(4):
+        game = new_game("begird", options={"board": "small"})
+        game.play_turn(["a1", "e5", "d4", "c3"][seed])
+        search(game, Budget(120), seed=seed, trees=trees)
+    assert len(trees._trees) == 2
+
+
+def test_without_reuse_a_seed_gives_the_same_turn_and_with_reuse_the_turns_are_legal():
+    TREES.clear()
+    game = new_game("begird", options={"board": "small"})
+    game.play_turn("e5")
+    alone = [choose_turn(game, "hard", seed=3).turn.notation for _ in range(2)]
+    assert alone[0] == alone[1]
+    played = new_game("begird", options={"board": "small"})
+    for k in range(6):
+        played.play_turn(choose_turn(played, "medium", seed=k, reuse=True).turn.notation)
+    assert played.ply == 6
+    TREES.clear()
+
+
+def test_the_cross_version_arena_plays_paired_games_through_each_trees_own_code(tmp_path):
+    # both sides are this tree, one with a setting changed, at a tiny budget: the referee, the sides' processes,
+    # the paired openings, the saved lines and the summary
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "arena_versions.py"),
+            "begird",
+            "--option",
+            "board=small",
+            "--old",
+            str(ROOT),
+            "--level",
+            "easy",
+            "--scale",
+            "0.5",
+            "--pairs",
+            "1",
+            "--no-stop",
+            "--new-set",
+            "ai.knowledge.begird.BegirdKnowledge.settings.rave_weight=0",
+            "--out",
+            str(tmp_path),
+            "--label",
+            "smoke",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=280,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in (tmp_path / "versions-smoke.jsonl").read_text().splitlines()]
+    assert sorted(r["swapped"] for r in lines) == [False, True]  # one opening, both ways round
+    assert all(r["new_hash"] == r["old_hash"] and r["search_seconds"]["new"] for r in lines)
+    summary = (tmp_path / "versions-smoke.txt").read_text()
+    assert "2 games (1 pairs)" in summary and "rave_weight=0" in summary and "load average" in summary

@@ -1,0 +1,96 @@
+"""The playout policies made faster for issue 39 are the same policies (hypothesis, seeded).
+
+Bide's playout keeps its weights point by point (``ai.knowledge.bide_playout``) and applies turns through
+the engine's quiet path; the old one (``tests/reference_playouts.py``) recomputed every weight for every
+disc through the full path. From the same generator state both must draw the same points in the same
+order and reach the same final position, and the kept weights must always equal freshly computed ones.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ai.knowledge import knowledge_for
+from ai.knowledge.bide_playout import PlayoutWeights
+from games.bide import Bide
+from tests import reference_playouts
+
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+def random_bide(seed: int, players: int, side: int, turns: int) -> Bide:
+    """A position after ``turns`` of the reference playout (the game may be over)."""
+    rng = random.Random(seed)
+    game = Bide.new(players, {"side": side})
+    for _ in range(turns):
+        if game.is_over:
+            break
+        reference_playouts.bide_rollout_step(game, rng)
+    return game
+
+
+def fresh_weights(game: Bide, seat: int) -> list[int]:
+    values = game.board.edge_distance
+    nbrs = game.board.neighbour_indices
+    return [
+        0 if v else 1 + values[p] ** 2 + 2 * sum(game.cells[n] == seat for n in nbrs[p])
+        for p, v in enumerate(game.cells)
+    ]
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(
+    seed=seeds,
+    players=st.integers(min_value=2, max_value=6),
+    side=st.sampled_from([4, 5]),
+    turns=st.integers(min_value=0, max_value=60),
+)
+def test_bide_playout_draws_the_same_points_to_the_same_end(seed: int, players: int, side: int, turns: int) -> None:
+    start = random_bide(seed, players, side, turns)
+    if start.is_over:
+        return
+    ours, theirs = start.copy(), start.copy()
+    ours_rng, theirs_rng = random.Random(seed ^ 0x5EED), random.Random(seed ^ 0x5EED)
+    playout = PlayoutWeights(ours)
+    while not theirs.is_over:
+        playout.play_turn(ours_rng)
+        reference_playouts.bide_rollout_step(theirs, theirs_rng)
+        assert ours_rng.getstate() == theirs_rng.getstate()
+        assert ours.to_json() == theirs.to_json() if not ours.is_over else ours.position() == theirs.position()
+        if not ours.is_over:
+            for seat in range(1, players + 1):
+                assert playout.weights[seat] == fresh_weights(ours, seat), seat
+    assert ours.is_over and ours.winners == theirs.winners
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(seed=seeds, players=st.integers(min_value=2, max_value=6), turns=st.integers(min_value=0, max_value=50))
+def test_a_bide_draw_is_the_old_draw(seed: int, players: int, turns: int) -> None:
+    game = random_bide(seed, players, 5, turns)
+    if game.is_over:
+        return
+    seat = game.to_move
+    assert seat is not None
+    weights = PlayoutWeights(game)
+    for k in range(8):
+        ours, theirs = random.Random(seed + k), random.Random(seed + k)
+        assert weights.draw(seat, ours) == reference_playouts.weighted_point(game, seat, theirs)
+        assert ours.getstate() == theirs.getstate()
+
+
+def test_the_bide_knowledge_scores_a_playout_as_the_old_one_did() -> None:
+    # evaluate() is what the search calls: the same value from the same seed, two and four seats.
+    for players in (2, 4):
+        knowledge = knowledge_for(Bide.new(players))
+        for seed in range(6):
+            game = random_bide(seed, players, 5, 12)
+            theirs = game.copy()
+            rng = random.Random(seed)
+            for _ in range(knowledge.rollout_turns):
+                reference_playouts.bide_rollout_step(theirs, rng)
+                if theirs.is_over:
+                    break
+            assert knowledge.evaluate(game, random.Random(seed)) == knowledge.playout_value(theirs), (players, seed)
