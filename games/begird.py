@@ -102,12 +102,12 @@ Players take turns placing one stone of their colour on any empty cell;
 Black starts. **Pie rule:** on the second turn White may answer `swap`
 instead of placing, taking over Black's stone (and Black) while the other
 player continues as White.
-**Win** with one group of your stones touching islands all round the board,
-leaving no 7 islands in a row untouched (islands 1, 5 and 9 do it). Draws
-are impossible. Variants: `small` (75 cells, 9 islands: leave no 4 in a row
-untouched) and `y` (the game of Y: a triangle whose 3 sides are the islands;
-touch all three). In pictures the islands alternate two colours; the last
-one (15, or 9 on `small`) has its own only to set it apart from island 1.
+**To win**, a group of your stones leaves no 7 islands in a row untouched
+(islands 1, 5 and 9 do it). Draws are impossible.
+Variants: `small` (75 cells, 9 islands: leave no 4 in a row untouched) and
+`y` (the game of Y: a triangle whose 3 sides are the islands; touch all
+three). In pictures the islands alternate two colours; the last one (15,
+or 9 on `small`) has its own only to set it apart from island 1.
 Notation: a cell such as `e5`, or `swap`."""
 
 # Per variant: the board's bounds (q, r, s ranges) and the island sizes clockwise.
