@@ -1180,7 +1180,8 @@ def describe_events(events: Sequence[Event], say: Say = plain) -> str:
 
     "bumps 06 to 07, which bumps 17 (captured against the wall), then 021 bumps 03 to 513
     (chosen: 513, rather than 04). Guard your center!" — the subject is the moved piece unless
-    another bumper is named. Each clause is worded whole through ``say`` (its order is the language's).
+    another bumper is named; "no bumps" for a move that bumped nothing, however many steps it took. Each
+    clause is worded whole through ``say`` (its order is the language's).
     """
     mover = None
     for e in events:
@@ -1220,6 +1221,9 @@ def describe_events(events: Sequence[Event], say: Say = plain) -> str:
         pending_choice = None
         previous_dst = e.dst
     text = ", ".join(words)
+    if not words and any(e.kind in ("shift", "rotate") for e in events):
+        # a move that bumped nothing says so: the caption, the alt text and the announcement say the same words
+        text = say("no bumps")
     if any(e.kind == "reinforce" for e in events):
         text = say("brings on a reserve piece, {chain}", chain=text) if text else say("brings on a reserve piece")
     if any(e.kind == "guard" for e in events):

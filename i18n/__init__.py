@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import gettext
 import io
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -90,21 +91,85 @@ def translations(language: str) -> gettext.NullTranslations:
     return gettext.GNUTranslations(compiled)
 
 
+@cache
+def sentences_of(language: str, prefix: str) -> dict[str, str | list[str]]:
+    """The translated sentences a page says, by their English (a plural one by its singular, as a list of forms):
+    those of ``language``'s catalog said in files under ``prefix`` (``activity/src/``, ``sandbox/static/``). A web
+    page fills them itself (its ``say``); untranslated and fuzzy entries are left out, so it says the English."""
+    if language == DEFAULT:
+        return {}
+    from babel.messages.pofile import read_po  # only when a page asks
+
+    with catalog_path(language).open("rb") as source:
+        catalog = read_po(source, locale=language, domain=DOMAIN)
+    found: dict[str, str | list[str]] = {}
+    for message in catalog:
+        if not message.id or message.fuzzy or not any(str(where).startswith(prefix) for where, _ in message.locations):
+            continue
+        if isinstance(message.id, (tuple, list)):
+            forms = [str(form or "") for form in message.string or ()]
+            if all(forms):
+                found[str(message.id[0])] = forms
+        elif message.string:
+            found[str(message.id)] = str(message.string)
+    return found
+
+
 def t(message: str, /, **fields: Any) -> str:
     """``message`` in the current language, its ``{fields}`` filled in."""
-    return translations(current()).gettext(message).format(**fields)
+    language = current()
+    return fill(translations(language).gettext(message), fields, language)
 
 
 def tn(singular: str, plural: str, count: int | float, /, **fields: Any) -> str:
     """The form for ``count`` (``{count}`` is a field too): the language's plural rule picks it
     (French says "0 partie", English "0 games")."""
-    chosen = translations(current()).ngettext(singular, plural, _whole(count))
-    return chosen.format(count=_shown(count), **fields)
+    language = current()
+    chosen = translations(language).ngettext(singular, plural, _whole(count))
+    return fill(chosen, {"count": _shown(count), **fields}, language)
 
 
 def pt(context: str, message: str, /, **fields: Any) -> str:
     """``message`` where the same English means different things: ``pt("command name", "move")``."""
-    return translations(current()).pgettext(context, message).format(**fields)
+    language = current()
+    return fill(translations(language).pgettext(context, message), fields, language)
+
+
+def fill(template: str, fields: dict[str, Any], language: str) -> str:
+    """``template``'s fields filled in, and the language's elisions made where a field's value begins with a
+    vowel: French "au tour de {player}" says "au tour d’amelie" (the translator writes "de": the name is not
+    known until now). Only a word the language elides, standing right before a field, changes."""
+    if not _may_elide(template, language):
+        return template.format(**fields)
+    return _ELIDABLE[language].sub(lambda hit: _elided(hit, fields), template).format(**fields)
+
+
+# A word French elides before a vowel ("de", "que", "jusque", "lorsque", "puisque"), then any markdown opening, then
+# a simple field: "de **{player}**". Its apostrophe is the catalog's typographic one.
+_ELIDABLE = {
+    "fr": re.compile(
+        r"(?<![\w’'])(?P<word>[Dd]e|[Qq]ue|[Jj]usque|[Ll]orsque|[Pp]uisque) (?P<mark>(?:\*\*|__|\*|_)*)"
+        r"(?P<field>\{(?P<name>\w+)(?:[!:][^{}]*)?\})"
+    )
+}
+_VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüÿæœAEIOUYÀÂÄÉÈÊËÎÏÔÖÙÛÜŸÆŒ")
+_MARKUP = "*_~`\\|"
+
+
+@lru_cache(maxsize=8192)  # the catalogs' sentences: a fixed set, bounded all the same
+def _may_elide(template: str, language: str) -> bool:
+    """Whether ``template`` has a word that may elide before a field (cached: the catalogs are fixed)."""
+    pattern = _ELIDABLE.get(language)
+    return pattern is not None and pattern.search(template) is not None
+
+
+def _elided(hit: re.Match[str], fields: dict[str, Any]) -> str:
+    """The word before a field, elided ("de " → "d’") when the field's value starts with a vowel followed by a
+    letter: a name ("amelie", "**Émile**"), not a cell ("e5") nor a mention ("<@1>") nor a number."""
+    value = str(fields.get(hit["name"], "")).lstrip(_MARKUP)
+    if len(value) < 2 or value[0] not in _VOWELS or not value[1].isalpha():
+        return hit.group()
+    return f"{hit['word'][:-1]}’{hit['mark']}{hit['field']}"
 
 
 def N_(message: str) -> str:

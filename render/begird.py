@@ -37,7 +37,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from games.begird import SEAT_COLOURS, island_cells, winning_group
+from games.begird import SEAT_COLOURS, island_cells, rule_words, winning_group
 from games.begird import layout as board_layout
 from games.hexgrid import neighbours
 from games.interface import Event
@@ -452,22 +452,25 @@ def win_line(game) -> str:
 
 
 def rule_line(game) -> str:
-    """The win rule as a player can check it on the picture, with an example that wins."""
+    """The win rule as a player can check it on the picture, with an example that wins: in the words the
+    autocomplete says it (``games.begird.rule_words``), so the rule reads the same wherever it is said. Then
+    why the last island has a colour of its own (:func:`land_tone`), lest a player look for a rule in it."""
     lay = game.layout
-    n = lay.island_count
-    if n == 3:
-        return t("Win: a group of your stones touching all three sides (islands 1, 2 and 3).")
-    # RULES.md: a group wins when n minus the longest run of islands it does not touch is at
-    # least `need`; said the way round a player looks at the ring.
-    gap = n - lay.need + 1
-    example = [1, (1 + lay.need + 1) // 2, lay.need]
-    assert lay.covering_run(sum(1 << (k - 1) for k in example)) == lay.need
-    return t(
-        "Win: one group of your stones touching islands all round the board, leaving no {gap} "
-        "islands in a row untouched (islands {islands} do it)",
-        gap=gap,
-        islands=_and(example),
-    )
+    rule = rule_words(lay, t)
+    if lay.island_count == 3:
+        line = t("{rule} (islands 1, 2 and 3).", rule=rule)
+    else:
+        # RULES.md: a group wins when n minus the longest run of islands it does not touch is at least `need`.
+        example = [1, (1 + lay.need + 1) // 2, lay.need]
+        assert lay.covering_run(sum(1 << (k - 1) for k in example)) == lay.need
+        line = t("{rule} (islands {islands} do it).", rule=rule, islands=_and(example))
+    return f"{line} {last_island_colour(lay.island_count)}" if lay.island_count % 2 else line
+
+
+def last_island_colour(count: int) -> str:
+    """Why island ``count`` (an odd count: the last) has a colour of its own: two colours alternate round the
+    ring, and an odd ring would end on island 1's."""
+    return t("Island {last}'s own colour only sets it apart from island 1.", last=count)
 
 
 # -- the picture ---------------------------------------------------------------------------------

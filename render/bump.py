@@ -817,15 +817,10 @@ def last_move_line(game, events: Sequence[Event], names: Sequence[str]) -> str:
         return t("Last: {player} {move}: {words}", player=_label(names, mover), move=notation, words=words)
     if words:
         return t("Last: {move}: {words}", move=notation, words=words)
-    if notation == "pass":
-        return (
-            t("Last: {player} {move}", player=_label(names, mover), move=notation)
-            if mover
-            else t("Last: {move}", move=notation)
-        )
+    # a pass (the engine's words say "no bumps" for any move that bumped nothing)
     if mover:
-        return t("Last: {player} {move}: no bumps", player=_label(names, mover), move=notation)
-    return t("Last: {move}: no bumps", move=notation)
+        return t("Last: {player} {move}", player=_label(names, mover), move=notation)
+    return t("Last: {move}", move=notation)
 
 
 COLUMNS = (("", 3.0, "l"), (N_("on board"), 1.2, "c"), (N_("captured"), 1.2, "c"), (N_("reserves"), 1.2, "c"))

@@ -161,6 +161,8 @@ class SandboxRunner:
             # every shard in a bucket of its own: the processes IDENTIFY together, as a large bot's may
             sharding=ShardingRules(max_concurrency=shards) if self.layout.fleet else None,
         )
+        # Threads go idle on the bot's clock, "+1 day" included: a finished match's thread archives itself as on Discord
+        self.emu.store.clock = self.clock.now
         await self.emu.start()
         resumed = self.world_file.load_into(self.emu)
         if not resumed:

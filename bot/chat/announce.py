@@ -343,7 +343,7 @@ class Announcer:
         last = outcome.changes[-1] if outcome.changes else None
         for user_id, why in outcome.premoves_cleared:
             async with to_person(self.service.languages, user_id):
-                text = premoves.premoves_cleared(outcome.match, why, last.notation if last is not None else "")
+                text = premoves.premoves_cleared(outcome.match, user_id, why, last.notation if last is not None else "")
             try:
                 user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
                 await user.send(text, allowed_mentions=mention_only(None))

@@ -30,7 +30,8 @@ from .languages import Languages
 from .limits import ChallengeLimits, ReplayGate, StoredChallengeLimits
 from .locks import InProcessMatchLocks, MatchLocks
 from .pictures import Pictures
-from .premove_lines import followed
+from .premove_lines import followed, why_cleared
+from .rating_rules import unrated_reason
 from .schedule import Schedule
 
 log = logging.getLogger(__name__)
@@ -342,8 +343,9 @@ class MatchCore:
             expected = move.kind == "turn" and not game.is_over
             rest = followed(premoves.lines, move.notation) if expected else []
             if not rest:
-                if premoves.user_id != move.user_id:  # their own resignation needs no notice
-                    cleared.append((premoves.user_id, "unexpected" if expected else "changed"))
+                why = why_cleared(premoves.user_id, move, game)
+                if why is not None:
+                    cleared.append((premoves.user_id, why))
             elif user_to_move(match, game) == premoves.user_id and outcome.answered is None:
                 if not await self._answer(outcome, premoves.user_id, rest):
                     cleared.append((premoves.user_id, "illegal"))
@@ -490,6 +492,7 @@ class MatchCore:
             finished=True,
             ending_user_ids=everyone,
             ending_dm_user_ids=tuple(by_dm),
+            unrated=unrated_reason(match, await self.store.moves(match.id)),
         )
 
     async def render(

@@ -42,6 +42,8 @@ class Premoves:
     added: bool = False
     replaced: int = 0
     """Lines the one just added replaced (they gave another answer to the same position)."""
+    dropped: list[str] = field(default_factory=list)
+    """Turns at the end of the line entered that were not saved: others' turns after the player's last answer."""
 
 
 @dataclass
@@ -84,12 +86,13 @@ class PremoveFlow(MatchCore):
         return await self._add_line(match, game, user_id, split_turns(text))
 
     async def _add_line(self, match: MatchRow, game: AnyGame, user_id: int, entered: list[str]) -> Premoves:
-        line = checked_line(match, game, user_id, entered)
+        line, dropped = checked_line(match, game, user_id, entered)
         held = await self.store.premoves_of(match.id, user_id)
         lines = held.lines if held is not None and held.version == match.version else []
         lines, replaced = with_line(match, game, user_id, lines, line)
         await self.guarded(self.store.set_premoves(match.id, user_id, match.version, lines, self.clock.now()))
-        return Premoves(match, self._shown(match, game, user_id, lines), line, added=True, replaced=replaced)
+        shown = self._shown(match, game, user_id, lines)
+        return Premoves(match, shown, line, added=True, replaced=replaced, dropped=dropped)
 
     async def line_picture(self, shown: Premoves) -> bytes | None:
         """The board at the end of the line just added (drawn after it is stored: nothing waits on it)."""

@@ -61,9 +61,9 @@ def _suggest_single(game: AnyGame, typed: str) -> list[tuple[str, str]]:
         (at_boundary if not partial or not rest or not rest[0].isalnum() else longer).append(action)
         if len(at_boundary) >= MAX_CHOICES:
             break
-    choices = [
-        (clip(game.describe_action(a, say=t)), game.format_action(a)) for a in (at_boundary + longer)[:MAX_CHOICES]
-    ]
+    shown = (at_boundary + longer)[:MAX_CHOICES]
+    hints = game.describe_actions(shown, say=t)  # together: a game may say once what every line would repeat
+    choices = [(clip(hint), game.format_action(a)) for a, hint in zip(shown, hints, strict=True)]
     if not choices and partial:
         try:
             game.copy().parse_action(typed)

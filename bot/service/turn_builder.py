@@ -154,13 +154,14 @@ def build(game: AnyGame, picks: list[int]) -> BuilderState:
         return state
     options = menu_options(trial, path)
     room = OPTIONS_PER_SELECT * MAX_SELECTS
+    hints = iter(trial.describe_actions([o.action for o in options[:room] if o.group is None], say=t))
     for index, option in enumerate(options[:room]):
         if option.group is not None:
             moves = tn("{count} move", "{count} moves", option.count)
             state.choices.append(Choice(index, _clip(option.group), moves))
             continue
         notation = trial.format_action(option.action)
-        hint = trial.describe_action(option.action, say=t)
+        hint = next(hints)
         description = hint.split(" — ", 1)[1] if " — " in hint else ""
         state.choices.append(Choice(index, _clip(notation), _clip(description) if description else ""))
     state.more = max(0, len(options) - room)
@@ -224,7 +225,9 @@ def next_actions(state: BuilderState) -> list[NextAction]:
     """Every action that may come next, most useful first (the order of the menus), with its cells."""
     trial = state.game
     listed = []
-    for action in ranked_actions(trial):
+    actions = ranked_actions(trial)
+    hints = trial.describe_actions(actions, say=t)
+    for action, hint in zip(actions, hints, strict=True):
         probe = trial.copy()
         touched: list[str] = []
         start = end = None
@@ -238,7 +241,5 @@ def next_actions(state: BuilderState) -> list[NextAction]:
                 end = event.dst
             elif event.kind == "rotate" and event.cell and end is None:
                 end = event.cell
-        listed.append(
-            NextAction(trial.format_action(action), trial.describe_action(action, say=t), tuple(touched), start, end)
-        )
+        listed.append(NextAction(trial.format_action(action), hint, tuple(touched), start, end))
     return listed

@@ -14,7 +14,7 @@ from i18n import number, pt, t, tn
 from ...domain.model import ChallengeCaps, ChallengeRefusal, MatchRow
 from ...domain.seats import title
 from .markup import escape, fit, quoted
-from .shared import clock_text, engine_words, mention
+from .shared import clock_text, engine_words, mention, semicolon
 
 
 def lobby_text(match: MatchRow, can_start_early: bool) -> str:
@@ -32,7 +32,7 @@ def lobby_text(match: MatchRow, can_start_early: bool) -> str:
         terms.append(t("hints allowed: joining agrees to /hint for everyone"))
     # TRANSLATORS: a lobby's first line; the match's terms follow in parentheses.
     head = tn("**{title}** — {count} seat", "**{title}** — {count} seats", match.players, title=title(match))
-    lines = [head + (f" ({'; '.join(terms)})" if terms else "")]
+    lines = [head + (f" ({semicolon().join(terms)})" if terms else "")]
     for seat in match.seats:
         if seat.is_computer:
             lines.append(

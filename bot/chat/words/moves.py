@@ -33,13 +33,14 @@ def preview_line(
             notation=notation,
             why=fit(unfinished, 300),
         )
-    return t("Preview (not played): {turn}", turn=turn_line(seat_label(match, before, seat), game, notation, events))
+    turn = turn_line(seat_label(match, before, seat), game, notation, events, played=False)
+    return t("Preview (not played): {turn}", turn=turn)
 
 
 def hint(notation: str, preview: str) -> str:
     return t(
         "Hint: the medium computer would play `{notation}` (only you see this).\n"
-        "{preview}\nPlay it with `/move {notation}`.",
+        "{preview}\nPlay it with `/move move:{notation}`.",
         notation=notation,
         preview=preview,
     )

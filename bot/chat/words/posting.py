@@ -16,7 +16,7 @@ from .shared import versus
 
 
 def thread_name(match: MatchRow) -> str:
-    return f"{title(match)}: {versus([s.name for s in match.seats])}"[:100]
+    return t("{match}: {players}", match=title(match), players=versus([s.name for s in match.seats]))[:100]
 
 
 def starter(match: MatchRow) -> str:

@@ -129,9 +129,16 @@ def bank_note(
     return prefix + t("banks ({clock}): {banks}", clock=clock_text(match.clock), banks=", ".join(shown))
 
 
+def semicolon() -> str:
+    """« ; » between two parts of a sentence, as the language writes it (French: a narrow no-break space before)."""
+    # TRANSLATORS: the separator between two parts of a sentence; French typography puts a narrow no-break space
+    # (U+202F) before « ; »
+    return t("; ")
+
+
 def vacation_note(vacations: list[tuple[str, float]]) -> str:
     """Players of the match on vacation, shown to their opponents."""
-    return "; ".join(
+    return semicolon().join(
         t("{name} is on vacation until <t:{until}:f>", name=escape(name), until=int(until)) for name, until in vacations
     )
 
