@@ -29,8 +29,9 @@ from ..domain.model import MatchRow
 from ..domain.outcome import Outcome
 from ..service.describe import last_turn
 from ..service.matches import MatchService
-from .common import landed_anyway, mention_only, png_file, reply_error
+from .failures import landed_anyway, reply_error
 from .homes import MatchHomes, describe_failure
+from .outgoing import mention_only, png_file
 from .speech import in_public, to_person
 from .words import boards, outcomes, posting, premoves
 

@@ -19,10 +19,11 @@ from i18n import t
 from ...domain.errors import Refusal
 from ...domain.outcome import OfferAnswer, OfferNotice, Outcome
 from ...service.launches import Launches
-from ..common import guarded, mention_only
 from ..context import Chat, chat_of
+from ..door import guarded
 from ..homes import channel_by_id
 from ..launcher import serves_activity
+from ..outgoing import mention_only
 from ..speech import in_public
 from ..words import offers as offer_words
 from .offers import computer_answers, offer_view

@@ -13,9 +13,10 @@ from i18n import t
 
 from ...domain.seats import game_of
 from ..commands import GAME_CHOICES, guild_only, match_autocomplete, resolve_match_id
-from ..common import guarded, mention_only, png_file
 from ..context import Chat, chat_of
+from ..door import guarded
 from ..game_words import option_description, summary
+from ..outgoing import mention_only, png_file
 from ..words import boards
 from ..words import info as words
 from .activity import open_board_view

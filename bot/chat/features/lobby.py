@@ -17,10 +17,11 @@ from ...domain.outcome import Change
 from ...domain.seats import COMPUTER_LEVELS
 from ...service.lobby import can_start_early
 from ..commands import GAME_CHOICES, guild_only
-from ..common import guarded, mention_only
 from ..context import Chat, chat_of
+from ..door import guarded
 from ..game_words import option_description
 from ..homes import games_channel
+from ..outgoing import mention_only
 from ..speech import privately, publicly
 from ..timely import PUBLIC
 from ..words import lobby as words

@@ -19,8 +19,9 @@ from ...service.describe import last_turn
 from ...service.turn_builder import BuilderState, Choice, decode, encode
 from ..announce import Undelivered
 from ..commands import match_autocomplete, resolve_match, resolve_match_id
-from ..common import guarded, png_file
 from ..context import Chat, chat_of
+from ..door import guarded
+from ..outgoing import png_file
 from ..timely import PUBLIC
 from ..words import boards, refusal, shared
 from ..words import moves as words

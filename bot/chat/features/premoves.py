@@ -14,8 +14,8 @@ from ...domain.errors import Refusal
 from ...service.premoves import EXPLORE_STEPS
 from ...service.suggestions import CHOICE_TEXT_LIMIT
 from ..commands import match_autocomplete, resolve_match, resolve_match_id
-from ..common import png_file
 from ..context import Chat
+from ..outgoing import png_file
 from ..words import boards, refusal, shared
 from ..words import premoves as words
 

@@ -27,9 +27,10 @@ from i18n import t
 
 from ...domain.outcome import DeadlineJob, ReminderJob
 from ...service.timelimits import TIMED_OUT
-from ..common import guarded, mention_only
 from ..context import Chat, chat_of
+from ..door import guarded
 from ..homes import TRANSIENT, Refused, describe_failure
+from ..outgoing import mention_only
 from ..speech import in_public, to_person
 from ..words import reminders as words
 from .timelimits import ClaimButton

@@ -11,8 +11,9 @@ from discord.ext import commands
 from ...domain.errors import Refusal
 from ...service.review import Review, ReviewProgress, ReviewTicket
 from ..commands import guild_only
-from ..common import guarded, png_file
 from ..context import Chat, chat_of
+from ..door import guarded
+from ..outgoing import png_file
 from ..speech import publicly
 from ..timely import PUBLIC
 from ..words import boards, refusal

@@ -13,8 +13,8 @@ from i18n import current, use
 from ...domain.errors import Refusal
 from ...domain.quiet import zones_like
 from ..commands import chosen_language, guild_only, language_choices
-from ..common import mention_only
 from ..context import Chat
+from ..outgoing import mention_only
 from ..words import settings as words
 from ..words import shared
 

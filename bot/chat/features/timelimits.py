@@ -15,8 +15,8 @@ from i18n import t
 
 from ...domain.clock import BEAT_SECONDS
 from ...domain.errors import Refusal, StalePosition
-from ..common import guarded
 from ..context import Chat, chat_of
+from ..door import guarded
 from ..words import timelimits as words
 
 

@@ -24,9 +24,10 @@ from ...domain.model import MatchRow
 from ...domain.tournament import TournamentRow
 from ...service.tournaments import Standings, TournamentNews, Tournaments
 from ..commands import GAME_CHOICES, guild_only
-from ..common import guarded, mention_only, png_file
 from ..context import Chat, chat_of
+from ..door import guarded
 from ..homes import channel_by_id
+from ..outgoing import mention_only, png_file
 from ..speech import in_public, publicly, to_person
 from ..timely import PUBLIC, answering
 from ..words import boards, standings

@@ -1,0 +1,78 @@
+"""The door every interaction comes in by: the command tree's check for commands, ``guarded`` for buttons.
+
+Both acknowledge in time (timely.py), speak the person's language (speech.py), refuse new work while the bot
+stops, and explain every failure the same way (failures.py).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from i18n import use
+
+from .failures import explain, reply_error
+from .launcher import is_entry_point
+from .speech import listen
+from .timely import answer_in_time
+from .words import errors
+
+log = logging.getLogger(__name__)
+
+
+def stopping(interaction: discord.Interaction) -> bool:
+    """The bot is stopping: new commands and presses are refused, those in flight finish."""
+    return bool(getattr(interaction.client, "stopping", False))
+
+
+async def speak_to(interaction: discord.Interaction) -> None:
+    """Speak the person's language for the rest of this interaction's handler (bot/chat/speech.py)."""
+    chat: Any = getattr(interaction.client, "chat", None)  # the bot's context (chat/context.py)
+    if chat is None:
+        return
+    try:
+        await listen(chat.service.languages, interaction)
+    except Exception:  # the store is down: the locale Discord sent still says the language
+        log.warning("could not read or note the languages of an interaction", exc_info=True)
+        use(interaction.locale.value)
+
+
+async def guarded(interaction: discord.Interaction, action: Callable[[], Awaitable[Any]]) -> None:
+    """Run a button's work, acknowledged within Discord's 3 seconds however long it takes (timely.py); whatever
+    goes wrong is explained to the presser (explain)."""
+    answer_in_time(interaction)
+    await speak_to(interaction)
+    if stopping(interaction):
+        await reply_error(interaction, errors.restarting())
+        return
+    try:
+        await action()
+    except Exception as error:
+        await explain(interaction, error)
+
+
+class HexplayTree(discord.app_commands.CommandTree):
+    """The command tree: acknowledges every command in time (timely.py), refuses new commands while the bot
+    stops, explains every failure the same way."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        answer_in_time(interaction)  # first: reading the speaker's language is already a trip to the database
+        await speak_to(interaction)
+        if stopping(interaction):
+            if interaction.type is not discord.InteractionType.autocomplete:  # suggestions simply stop
+                await reply_error(interaction, errors.restarting())
+            return False
+        if is_entry_point(interaction):  # the App Launcher's Entry Point: no command of the tree (features/activity.py)
+            interaction.client.dispatch("entry_point", interaction)
+            return False
+        return True
+
+    async def on_error(self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(error, discord.app_commands.CheckFailure) and original is error:
+            await reply_error(interaction, str(error) or errors.cannot_use_here())
+            return
+        await explain(interaction, original)
