@@ -1,4 +1,4 @@
-"""The door every interaction comes in by: the command tree's check for commands, ``guarded`` for buttons.
+"""The door every interaction comes in by: the command tree's check for commands, ``handle_press`` for buttons.
 
 Both acknowledge in time (timely.py), speak the person's language (speech.py), refuse new work while the bot
 stops, and explain every failure the same way (failures.py).
@@ -40,7 +40,7 @@ async def speak_to(interaction: discord.Interaction) -> None:
         use(interaction.locale.value)
 
 
-async def guarded(interaction: discord.Interaction, action: Callable[[], Awaitable[Any]]) -> None:
+async def handle_press(interaction: discord.Interaction, action: Callable[[], Awaitable[Any]]) -> None:
     """Run a button's work, acknowledged within Discord's 3 seconds however long it takes (timely.py); whatever
     goes wrong is explained to the presser (explain)."""
     answer_in_time(interaction)

@@ -1,7 +1,7 @@
 """Which language each message is said in: the service decides (bot/service/languages.py), this applies it.
 
 An interaction's handler speaks its person's language from its first line (:func:`listen`, called by the
-command tree and by every button through ``guarded``), so private answers and refusals need nothing more.
+command tree and by every button through ``handle_press``), so private answers and refusals need nothing more.
 What is posted for everyone is said inside :func:`in_public` (the server's language), and what is sent to
 one person with no interaction to answer (a DM, a reminder) inside :func:`to_person`.
 """

@@ -115,7 +115,7 @@ class LobbyFlow(MatchCore):
             SeatRow(len(unique) + 2 + i, -(i + 1), computer_seat_name(level, i + 1, count), computer=level)
             for i in range(count)
         ]
-        match_id = await self.guarded(
+        match_id = await self.stored_or_refused(
             self.store.create_match(
                 game=game.id,
                 options=options,
@@ -194,7 +194,7 @@ class LobbyFlow(MatchCore):
         if seat is None or user_id == match.creator_id:
             raise Refusal("only_invited_decline")
         if match.players == 2:  # a declined challenge between two is over
-            await self.guarded(self.store.cancel_match(match.id, match.version, self.clock.now()))
+            await self.stored_or_refused(self.store.cancel_match(match.id, match.version, self.clock.now()))
             cancelled = await self.store.get_match(match_id)
             assert cancelled is not None
             return Outcome(cancelled, None, (Change("declined", user_id=user_id),), finished=True)
@@ -221,7 +221,7 @@ class LobbyFlow(MatchCore):
         match = await self._lobby(match_id)
         if user_id != match.creator_id:
             raise Refusal("only_creator_cancels")
-        await self.guarded(self.store.cancel_match(match.id, match.version, self.clock.now()))
+        await self.stored_or_refused(self.store.cancel_match(match.id, match.version, self.clock.now()))
         cancelled = await self.store.get_match(match_id)
         assert cancelled is not None
         return Outcome(cancelled, None, (Change("cancelled", user_id=user_id),), finished=True)
@@ -256,7 +256,7 @@ class LobbyFlow(MatchCore):
         match.seats = seats
         reminder = self.schedule.reminder_for(match, game)
         deadline, allowance = await self.schedule.turn_clock(match, game, now)
-        await self.guarded(
+        await self.stored_or_refused(
             self.store.start_match(
                 match.id,
                 match.version,
@@ -274,4 +274,4 @@ class LobbyFlow(MatchCore):
         return Outcome(started, game, (Change("started"),), mention_user_id=person_to_move(started, game), started=True)
 
     async def _lobby_change(self, match: MatchRow, **change: Any) -> None:
-        await self.guarded(self.store.lobby_change(match.id, match.version, now=self.clock.now(), **change))
+        await self.stored_or_refused(self.store.lobby_change(match.id, match.version, now=self.clock.now(), **change))

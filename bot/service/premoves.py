@@ -1,8 +1,8 @@
 """Conditional moves (/premove) and the private analysis board (/explore) of a player in a match.
 
 Conditional moves are stored with the match's version, in a transaction that holds that version: the move
-that follows answers or clears them (``MatchCore._follow_conditional``), and any other change of the match
-leaves them stale, never played. An exploration is a copy of the position kept for its player alone:
+that follows answers or clears them (``premove_following.py``), and any other change of the match leaves them
+stale, never played. An exploration is a copy of the position kept for its player alone:
 nothing played on it reaches the match, and a line of it can be saved as conditional moves.
 """
 
@@ -88,7 +88,7 @@ class PremoveFlow(MatchCore):
         held = await self.store.premoves_of(match.id, user_id)
         lines = held.lines if held is not None and held.version == match.version else []
         lines, replaced = with_line(match, game, user_id, lines, line)
-        await self.guarded(self.store.set_premoves(match.id, user_id, match.version, lines, self.clock.now()))
+        await self.stored_or_refused(self.store.set_premoves(match.id, user_id, match.version, lines, self.clock.now()))
         return Premoves(match, self._shown(match, game, user_id, lines), line, added=True, replaced=replaced)
 
     async def line_picture(self, shown: Premoves) -> bytes | None:
@@ -113,7 +113,7 @@ class PremoveFlow(MatchCore):
         match, _ = await self.active(match_id)
         if match.seat_of(user_id) is None:
             raise Refusal("not_a_player", match=match)
-        await self.guarded(self.store.set_premoves(match.id, user_id, match.version, [], self.clock.now()))
+        await self.stored_or_refused(self.store.set_premoves(match.id, user_id, match.version, [], self.clock.now()))
         return Premoves(match, [])
 
     @staticmethod

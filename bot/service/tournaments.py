@@ -355,7 +355,7 @@ class Tournaments:
         return news
 
     async def store_round(self, tournament: TournamentRow, new: NewRound) -> list[int] | None:
-        return await self.service.guarded(
+        return await self.service.stored_or_refused(
             self.store.store_round(tournament.id, tournament.version, new, self.clock.now())
         )
 

@@ -18,7 +18,7 @@ from ...domain.seats import COMPUTER_LEVELS
 from ...service.lobby import can_start_early
 from ..commands import GAME_CHOICES, guild_only
 from ..context import Chat, chat_of
-from ..door import guarded
+from ..door import handle_press
 from ..game_words import option_description
 from ..homes import games_channel
 from ..outgoing import mention_only
@@ -61,7 +61,7 @@ class LobbyButton(
         return cls(match["action"], int(match["match"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(
+        await handle_press(
             interaction, lambda: publicly(interaction, lobby_pressed(interaction, self.action, self.match_id))
         )
 
@@ -80,7 +80,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"h
         return cls(int(match["match"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: publicly(interaction, rematch_pressed(interaction, self.match_id)))
+        await handle_press(interaction, lambda: publicly(interaction, rematch_pressed(interaction, self.match_id)))
 
 
 ITEMS = (LobbyButton, RematchButton)

@@ -20,7 +20,7 @@ from ...service.turn_builder import BuilderState, Choice, decode, encode
 from ..announce import Undelivered
 from ..commands import match_autocomplete, resolve_match, resolve_match_id
 from ..context import Chat, chat_of
-from ..door import guarded
+from ..door import handle_press
 from ..outgoing import png_file
 from ..timely import PUBLIC
 from ..words import boards, refusal, shared
@@ -50,7 +50,7 @@ class QuickActionButton(
         return cls(int(match["match"]), int(match["version"]), match["notation"], getattr(item, "label", None))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(
+        await handle_press(
             interaction,
             lambda: play_and_announce(interaction, self.match_id, self.notation, expected_version=self.version),
         )
@@ -79,7 +79,7 @@ class ResignConfirmButton(
                 raise Refusal("not_your_confirmation")
             await resign_and_announce(interaction, self.match_id)
 
-        await guarded(interaction, run)
+        await handle_press(interaction, run)
 
 
 class ResignCancelButton(
@@ -108,7 +108,7 @@ class ResignCancelButton(
             match = await chat_of(interaction).service.get(self.match_id)
             await interaction.response.edit_message(content=words.resign_cancelled(match), view=None)
 
-        await guarded(interaction, run)
+        await handle_press(interaction, run)
 
 
 class TurnBuilderButton(
@@ -140,7 +140,7 @@ class TurnBuilderButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         picks = decode(self.picks) if self.op != "open" else []
-        await guarded(interaction, lambda: turn_builder(interaction, self.op, self.match_id, self.version, picks))
+        await handle_press(interaction, lambda: turn_builder(interaction, self.op, self.match_id, self.version, picks))
 
 
 class TurnBuilderSelect(
@@ -191,7 +191,7 @@ class TurnBuilderSelect(
             picks = decode(self.picks) + [int(values[0])]
             await turn_builder(interaction, "pick", self.match_id, self.version, picks)
 
-        await guarded(interaction, run)
+        await handle_press(interaction, run)
 
 
 ITEMS = (QuickActionButton, ResignConfirmButton, ResignCancelButton, TurnBuilderButton, TurnBuilderSelect)

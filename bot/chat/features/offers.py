@@ -15,7 +15,7 @@ from ...domain.errors import Refusal, StalePosition
 from ...domain.outcome import OfferNotice
 from ..commands import match_autocomplete, resolve_match_id
 from ..context import Chat, chat_of
-from ..door import guarded
+from ..door import handle_press
 from ..homes import channel_by_id
 from ..outgoing import mention_only
 from ..speech import in_public, privately, publicly
@@ -50,7 +50,7 @@ class OfferButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         pressed = (interaction, self.kind, self.match_id, self.at_seq, self.accept)
-        await guarded(interaction, lambda: publicly(interaction, offer_pressed(*pressed)))
+        await handle_press(interaction, lambda: publicly(interaction, offer_pressed(*pressed)))
 
 
 ITEMS = (OfferButton,)

@@ -12,7 +12,7 @@ from ...domain.errors import Refusal
 from ...service.review import Review, ReviewProgress, ReviewTicket
 from ..commands import guild_only
 from ..context import Chat, chat_of
-from ..door import guarded
+from ..door import handle_press
 from ..outgoing import png_file
 from ..speech import publicly
 from ..timely import PUBLIC
@@ -44,7 +44,7 @@ class TurningPointButton(
         return cls(int(match["match"]), int(match["index"]), match["mode"], getattr(item, "label", None) or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: show_turning_point(interaction, self.match_id, self.index, self.mode))
+        await handle_press(interaction, lambda: show_turning_point(interaction, self.match_id, self.index, self.mode))
 
 
 ITEMS = (TurningPointButton,)
