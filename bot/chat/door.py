@@ -14,7 +14,7 @@ import discord
 
 from i18n import use
 
-from .failures import explain, reply_error
+from .failures import answer_failure, reply_error
 from .launcher import is_entry_point
 from .speech import listen
 from .timely import answer_in_time
@@ -42,7 +42,7 @@ async def speak_to(interaction: discord.Interaction) -> None:
 
 async def handle_press(interaction: discord.Interaction, action: Callable[[], Awaitable[Any]]) -> None:
     """Run a button's work, acknowledged within Discord's 3 seconds however long it takes (timely.py); whatever
-    goes wrong is explained to the presser (explain)."""
+    goes wrong is explained to the presser (answer_failure)."""
     answer_in_time(interaction)
     await speak_to(interaction)
     if stopping(interaction):
@@ -51,7 +51,7 @@ async def handle_press(interaction: discord.Interaction, action: Callable[[], Aw
     try:
         await action()
     except Exception as error:
-        await explain(interaction, error)
+        await answer_failure(interaction, error)
 
 
 class HexplayTree(discord.app_commands.CommandTree):
@@ -75,4 +75,4 @@ class HexplayTree(discord.app_commands.CommandTree):
         if isinstance(error, discord.app_commands.CheckFailure) and original is error:
             await reply_error(interaction, str(error) or errors.cannot_use_here())
             return
-        await explain(interaction, original)
+        await answer_failure(interaction, original)

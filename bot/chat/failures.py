@@ -40,7 +40,7 @@ async def reply_error(interaction: discord.Interaction, message: str) -> None:
         log.exception("could not deliver an error message")
 
 
-async def explain(interaction: discord.Interaction, error: BaseException) -> None:
+async def answer_failure(interaction: discord.Interaction, error: BaseException) -> None:
     """What the player is told when a command or button failed; the log gets what the operator needs."""
     if isinstance(error, Refusal):
         await reply_error(interaction, refusal(error))

@@ -17,7 +17,7 @@ import discord
 
 from i18n import current, speaking, use
 
-from ..service.languages import Languages
+from ..service.languages import LanguageLookup
 
 T = TypeVar("T")
 
@@ -25,7 +25,7 @@ T = TypeVar("T")
 _private: ContextVar[str | None] = ContextVar("private_language", default=None)
 
 
-async def listen(languages: Languages, interaction: discord.Interaction) -> str:
+async def listen(languages: LanguageLookup, interaction: discord.Interaction) -> str:
     """Note the interaction's locales and speak its person's language for the rest of its handler."""
     guild_locale = interaction.guild_locale.value if interaction.guild_locale is not None else None
     spoken = await languages.interaction(
@@ -49,14 +49,14 @@ async def publicly(interaction: discord.Interaction, work: Awaitable[T]) -> T:
 
 
 @asynccontextmanager
-async def in_public(languages: Languages, guild_id: int | None) -> AsyncIterator[str]:
+async def in_public(languages: LanguageLookup, guild_id: int | None) -> AsyncIterator[str]:
     """Say what the block posts for everyone in the server in the server's language."""
     with speaking(await languages.of_guild(guild_id)) as language:
         yield language
 
 
 @asynccontextmanager
-async def to_person(languages: Languages, user_id: int) -> AsyncIterator[str]:
+async def to_person(languages: LanguageLookup, user_id: int) -> AsyncIterator[str]:
     """Say what the block sends to one person, outside any interaction, in their language."""
     with speaking(await languages.of_player(user_id)) as language:
         yield language

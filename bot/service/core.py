@@ -26,7 +26,7 @@ from ..domain.replay import replay
 from ..domain.seats import game_of, person_to_move, player_names, title, user_to_move
 from ..store.base import Store
 from .events import MatchEvents
-from .languages import Languages
+from .languages import LanguageLookup
 from .limits import ChallengeLimits, ReplayGate, StoredChallengeLimits
 from .locks import InProcessMatchLocks, MatchLocks
 from .pictures import Pictures
@@ -64,7 +64,7 @@ class MatchCore:
         self.events = events or MatchEvents()
         self.replays = replays or ReplayGate()
         self.premove_following = PremoveFollowing(self)  # answers after each stored move
-        self.languages = Languages(store, self.clock)  # who is spoken to in which language (one cache a process)
+        self.languages = LanguageLookup(store, self.clock)  # who is spoken to in which language (one cache a process)
         # Active matches whose move log this process has seen rebuild their stored position (or has written
         # itself, move by move): a fact no later write by any process undoes, since every write is a move
         # applied to a position so checked. Checked on a match's first use, so start-up does not grow with
@@ -280,7 +280,7 @@ class MatchCore:
             bank = await self.schedule.settled_bank(match, game_of(match), now, played=move.kind == "turn")
         deadline, allowance = None, None
         if turn_changed and not finished:
-            deadline, allowance = await self.schedule.turn_clock(match, game, now, bank)
+            deadline, allowance = await self.schedule.turn_deadline(match, game, now, bank)
         recorded = await self._stored_once(
             match,
             move,

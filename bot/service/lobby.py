@@ -11,11 +11,11 @@ from ..domain.errors import Refusal
 from ..domain.model import MatchRow, SeatRow
 from ..domain.outcome import Change, Outcome
 from ..domain.seats import COMPUTER_LEVELS, DEFAULT_COMPUTER_LEVEL, computer_seat_name, info, person_to_move
-from .clocks import is_off, parse_clock
 from .core import MatchCore
 from .engine_words import Reason
 from .limits import Challenge
 from .locks import one_at_a_time
+from .time_input import is_off, parse_bank_clock
 
 MIN_DAYS_PER_MOVE, MAX_DAYS_PER_MOVE = 1.0, 30.0
 
@@ -72,7 +72,7 @@ class LobbyFlow(MatchCore):
         control: ``days_per_move``, or a bank clock (``clock_text``, e.g. ``72h+36h max 120h``; "off": none),
         else the server's default."""
         level, count = self._computer_seats(computer, computers, with_bot)
-        clock = None if clock_text is None or is_off(clock_text) else parse_clock(clock_text)
+        clock = None if clock_text is None or is_off(clock_text) else parse_bank_clock(clock_text)
         if clock is not None and days_per_move is not None:
             raise Refusal("two_time_controls")
         if clock is None and days_per_move is None:  # the match option, else the server's default (0: none)
@@ -255,7 +255,7 @@ class LobbyFlow(MatchCore):
         now = self.clock.now()
         match.seats = seats
         reminder = self.schedule.reminder_for(match, game)
-        deadline, allowance = await self.schedule.turn_clock(match, game, now)
+        deadline, allowance = await self.schedule.turn_deadline(match, game, now)
         await self.stored_or_refused(
             self.store.start_match(
                 match.id,

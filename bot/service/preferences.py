@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ..domain.errors import Refusal
 from ..domain.model import Preferences
-from .clocks import is_off, parse_night, parse_zone
 from .core import MatchCore
+from .time_input import is_off, parse_night, parse_zone
 
 
 class PreferenceFlow(MatchCore):

@@ -122,7 +122,7 @@ async def lobby_pressed(interaction: discord.Interaction, action: str, match_id:
         await _retire_stale_lobby(interaction, chat, match_id)
         raise
     match = outcome.match
-    said = chat.announcer.line(outcome)
+    said = chat.announcer.text_of(outcome)
     if outcome.started:
         content = lobby_text(match) + "\n" + said
         await interaction.response.edit_message(content=content, view=None, allowed_mentions=mention_only(None))
@@ -171,7 +171,7 @@ async def rematch_pressed(interaction: discord.Interaction, match_id: int) -> No
     if started is None:
         return
     await message.edit(
-        content=lobby_text(started.match) + "\n" + chat.announcer.line(started),
+        content=lobby_text(started.match) + "\n" + chat.announcer.text_of(started),
         view=None,
         allowed_mentions=mention_only(None),
     )
@@ -212,7 +212,7 @@ class LobbyCog(commands.Cog, name="Play"):
     @app_commands.choices(computer=[app_commands.Choice(name=level, value=level) for level in COMPUTER_LEVELS])
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.choices(days=DAY_CHOICES)
-    async def play(
+    async def start_match(
         self,
         interaction: discord.Interaction,
         game: app_commands.Choice[str],
@@ -282,13 +282,13 @@ class LobbyCog(commands.Cog, name="Play"):
         started = await service.start_if_ready(match.id)  # you against the computer: nobody to wait for
         if started is not None:
             lobby = await interaction.original_response()
-            content = lobby_text(started.match) + "\n" + self.chat.announcer.line(started)
+            content = lobby_text(started.match) + "\n" + self.chat.announcer.text_of(started)
             await lobby.edit(content=content, view=None, allowed_mentions=mention_only(None))
             home = await self.chat.opening.open_match(interaction, started.match, started, lobby_message=lobby)
             if home not in (lobby.id, lobby.channel.id):  # opened away from the lobby: say where
                 await lobby.edit(content=content + "\n" + words.played_in(home), allowed_mentions=mention_only(None))
 
-    @play.autocomplete("options")
+    @start_match.autocomplete("options")
     async def options_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:

@@ -86,7 +86,7 @@ def time_note(match: MatchRow, now: float, prefix: str = "") -> str:
     return prefix + t("time runs out <t:{deadline}:R>", deadline=int(match.deadline_at))
 
 
-def clock_text(clock: BankClock) -> str:
+def bank_clock_text(clock: BankClock) -> str:
     """A bank clock as players write it: ``72h+36h max 120h`` (notation: the same in every language, as typed)."""
     return f"{_number(clock.initial / HOUR)}h+{_number(clock.increment / HOUR)}h max {_number(clock.cap / HOUR)}h"
 
@@ -126,7 +126,7 @@ def bank_note(
     if not shown:
         return ""
     # TRANSLATORS: each player's bank of time, e.g. "banks (72h+36h max 120h): alice 71.5 h (running), bob 72 h"
-    return prefix + t("banks ({clock}): {banks}", clock=clock_text(match.clock), banks=", ".join(shown))
+    return prefix + t("banks ({clock}): {banks}", clock=bank_clock_text(match.clock), banks=", ".join(shown))
 
 
 def vacation_note(vacations: list[tuple[str, float]]) -> str:
