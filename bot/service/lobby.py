@@ -12,7 +12,6 @@ from ..domain.model import MatchRow, SeatRow
 from ..domain.outcome import Change, Outcome
 from ..domain.seats import COMPUTER_LEVELS, DEFAULT_COMPUTER_LEVEL, computer_seat_name, info, person_to_move
 from .core import MatchCore
-from .engine_words import Reason
 from .limits import Challenge
 from .locks import one_at_a_time
 from .time_input import is_off, parse_bank_clock
@@ -88,7 +87,7 @@ class LobbyFlow(MatchCore):
             game = get_game(game_id)  # an unknown id is a GameError, said as the engine words it
             options = game.resolve_options(parse_options(options_text))
         except GameError as error:
-            raise Refusal("game_says", why=Reason.of(error)) from None
+            raise Refusal("game_says", why=error) from None
         unique: list[tuple[int, str]] = []
         for user in invited:
             if user[0] == creator[0]:
@@ -101,7 +100,7 @@ class LobbyFlow(MatchCore):
         except GameError as error:
             raise Refusal(
                 "player_count",
-                why=Reason.of(error),
+                why=error,
                 invited=len(unique),
                 computers=count,
                 counted=bool(count and not players),

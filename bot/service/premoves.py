@@ -8,7 +8,7 @@ nothing played on it reaches the match, and a line of it can be saved as conditi
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from games import AnyGame, Event, GameError
 from games.interface import split_turns
@@ -17,10 +17,9 @@ from ..domain.errors import Refusal
 from ..domain.model import ExplorationRow, MatchRow
 from ..domain.seats import game_of, player_names, title
 from .core import MatchCore
-from .engine_words import Reason
 from .locks import one_at_a_time
 from .premove_lines import MAX_EXPLORED_TURNS, checked_line, explored, movers, with_line
-from .suggestions import MAX_CHOICES, suggest_moves
+from .suggestions import MAX_CHOICES, MoveChoice, suggest_moves
 
 EXPLORE_STEPS = ("open", "new", "back", "forward", "save", "close")
 
@@ -127,7 +126,7 @@ class PremoveFlow(MatchCore):
             shown.append(PremoveLine([(n, w == user_id) for n, w in zip(line, who, strict=True)]))
         return shown
 
-    def premove_suggestions(self, match: MatchRow, user_id: int, typed: str) -> list[tuple[str, str]]:
+    def premove_suggestions(self, match: MatchRow, user_id: int, typed: str) -> list[MoveChoice]:
         """Autocomplete for a line: legal continuations of its last turn, on the position after the turns
         before it (those already typed are kept in each choice's value). Empty when a typed turn is illegal."""
         game = game_of(match)
@@ -143,7 +142,8 @@ class PremoveFlow(MatchCore):
             except GameError:
                 return []
         prefix = f"{done}; " if before else ""
-        return [(prefix + shown, prefix + value) for shown, value in suggest_moves(game, last.strip())][:MAX_CHOICES]
+        choices = suggest_moves(game, last.strip())
+        return [replace(choice, value=prefix + choice.value, before=prefix) for choice in choices][:MAX_CHOICES]
 
     # -- the private analysis board -------------------------------------------------------------
 
@@ -169,7 +169,7 @@ class PremoveFlow(MatchCore):
             try:
                 position.play_turn(turn)
             except GameError as error:
-                raise Refusal("illegal_move", text=turn, why=Reason.of(error)) from None
+                raise Refusal("illegal_move", text=turn, why=error) from None
             turns, shown = [*turns[:shown], position.last_turn_notation], shown + 1
             step = "turn"
         elif step == "back":
@@ -213,7 +213,7 @@ class PremoveFlow(MatchCore):
             game, player_names=player_names(match), last_events=events, title=f"{title(match)} · {what}"
         )
 
-    def explore_suggestions(self, kept: ExplorationRow | None, match: MatchRow, typed: str) -> list[tuple[str, str]]:
+    def explore_suggestions(self, kept: ExplorationRow | None, match: MatchRow, typed: str) -> list[MoveChoice]:
         """Autocomplete for a turn on the analysis board: legal turns at the position it shows."""
         if kept is None or kept.version != match.version:
             position = game_of(match)

@@ -159,7 +159,7 @@ class TurnBuilderSelect(
         placeholder: str | None = None,
     ) -> None:
         options = [
-            discord.SelectOption(label=c.label, value=str(c.index), description=c.description or None)
+            discord.SelectOption(label=c.label, value=str(c.index), description=words.choice_description(c) or None)
             for c in (choices or [])
         ] or [discord.SelectOption(label="-", value="-")]
         super().__init__(
@@ -243,7 +243,7 @@ async def turn_builder(
         await submit_built_turn(interaction, chat, match_id, version, picks)
         return
     try:
-        match, state = await chat.service.builder(match_id, interaction.user.id, version, picks)
+        match, state = await chat.service.builder(match_id, interaction.user.id, version, picks, t)
     except BuilderExpired as expired:  # close the old builder rather than leave dead menus
         await interaction.response.edit_message(content=refusal(expired), attachments=[], view=None)
         return
@@ -267,7 +267,7 @@ async def submit_built_turn(
 ) -> None:
     """End turn: the picked actions go through the same service call as /move."""
     try:
-        _, state = await chat.service.builder(match_id, interaction.user.id, version, picks)
+        _, state = await chat.service.builder(match_id, interaction.user.id, version, picks, t)
     except BuilderExpired as expired:
         await interaction.response.edit_message(content=refusal(expired), attachments=[], view=None)
         return

@@ -169,12 +169,19 @@ def versus(items: Sequence[str]) -> str:
 # -- what every feature says alike -----------------------------------------------------------------
 
 
+#: Fields of an engine's reason that hold a word of the game's data (a seat's colour name, "Red", marked for
+#: the catalogs by bot/chat/game_words.py): said in the language spoken too.
+TRANSLATED_FIELDS = ("colour",)
+
+
 def engine_words(why: object) -> str:
-    """An engine's reason in the language being spoken: a :class:`games.GameError` carries its English template
-    and fields (the engines keep no language), anything else is already words."""
+    """An engine's reason in the language being spoken, the one function that words a :class:`games.GameError`
+    (it carries its English template and fields: the engines keep no language); anything else is already
+    words."""
     template = getattr(why, "template", "") if isinstance(why, GameError) else ""
     if template:
-        return t(template, **getattr(why, "fields", {}))
+        fields = getattr(why, "fields", {})
+        return t(template, **{key: t(value) if key in TRANSLATED_FIELDS else value for key, value in fields.items()})
     return str(why)
 
 
