@@ -25,6 +25,8 @@ from typing import Any
 import aiohttp
 import discord
 
+from i18n import on_its_own
+
 from ..domain.model import MatchRow
 from ..domain.outcome import Outcome
 from ..service.describe import last_turn
@@ -181,6 +183,7 @@ class Announcer:
         self._retrying[match_id] = asyncio.create_task(self._retry(match_id), name=f"{TASK_PREFIX}-{match_id}")
 
     async def _retry(self, match_id: int) -> None:
+        on_its_own()  # minutes later: the server's language as it is then, not as the interaction found it
         try:
             await self._retry_owed(match_id)
         finally:

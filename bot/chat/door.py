@@ -12,11 +12,11 @@ from typing import Any
 
 import discord
 
-from i18n import use
-
+from ..domain.errors import DamagedMatch
+from .context import Chat
 from .failures import answer_failure, reply_error
 from .launcher import is_entry_point
-from .speech import listen
+from .speech import listen, listen_unheard
 from .timely import answer_in_time
 from .words import errors
 
@@ -28,21 +28,37 @@ def stopping(interaction: discord.Interaction) -> bool:
     return bool(getattr(interaction.client, "stopping", False))
 
 
+def chat_in(interaction: discord.Interaction) -> Chat | None:
+    """The bot's context (chat/context.py), or None for a client without one."""
+    chat: Chat | None = getattr(interaction.client, "chat", None)
+    return chat
+
+
 async def speak_to(interaction: discord.Interaction) -> None:
-    """Speak the person's language for the rest of this interaction's handler (bot/chat/speech.py)."""
-    chat: Any = getattr(interaction.client, "chat", None)  # the bot's context (chat/context.py)
+    """Decide, once, the interaction's two languages: its person's, spoken for the rest of its handler, and its
+    server's, for what it posts for everyone (bot/chat/speech.py)."""
+    chat = chat_in(interaction)
     if chat is None:
         return
     try:
         await listen(chat.service.languages, interaction)
-    except Exception:  # the store is down: the locale Discord sent still says the language
+    except Exception:  # the store is down: the locales Discord sent still say the languages
         log.warning("could not read or note the languages of an interaction", exc_info=True)
-        use(interaction.locale.value)
+        listen_unheard(interaction)
+
+
+async def answer_what_failed(interaction: discord.Interaction, error: BaseException) -> None:
+    """Explain a failure to the interaction's person; a match whose stored data cannot be read is set aside
+    first, and the player is told it is paused."""
+    chat = chat_in(interaction)
+    if isinstance(error, DamagedMatch) and chat is not None:
+        error = await chat.service.paused_by(error)
+    await answer_failure(interaction, error)
 
 
 async def handle_press(interaction: discord.Interaction, action: Callable[[], Awaitable[Any]]) -> None:
     """Run a button's work, acknowledged within Discord's 3 seconds however long it takes (timely.py); whatever
-    goes wrong is explained to the presser (answer_failure)."""
+    goes wrong is explained to the presser (answer_what_failed)."""
     answer_in_time(interaction)
     await speak_to(interaction)
     if stopping(interaction):
@@ -51,7 +67,7 @@ async def handle_press(interaction: discord.Interaction, action: Callable[[], Aw
     try:
         await action()
     except Exception as error:
-        await answer_failure(interaction, error)
+        await answer_what_failed(interaction, error)
 
 
 class HexplayTree(discord.app_commands.CommandTree):
@@ -75,4 +91,4 @@ class HexplayTree(discord.app_commands.CommandTree):
         if isinstance(error, discord.app_commands.CheckFailure) and original is error:
             await reply_error(interaction, str(error) or errors.cannot_use_here())
             return
-        await answer_failure(interaction, original)
+        await answer_what_failed(interaction, original)

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import logging
-from typing import Any, cast
 
 import discord
 
-from ..domain.errors import DamagedMatch, Refusal, StorageDown, StorageFull, StorageReadOnly
+from ..domain.errors import Refusal, StorageDown, StorageFull, StorageReadOnly
 from .words import errors, refusal
 from .words.markup import fit
 
@@ -41,12 +40,10 @@ async def reply_error(interaction: discord.Interaction, message: str) -> None:
 
 
 async def answer_failure(interaction: discord.Interaction, error: BaseException) -> None:
-    """What the player is told when a command or button failed; the log gets what the operator needs."""
+    """What the player is told when a command or button failed; the log gets what the operator needs. (A
+    damaged match is set aside before, by the door: ``door.answer_what_failed``.)"""
     if isinstance(error, Refusal):
         await reply_error(interaction, refusal(error))
-    elif isinstance(error, DamagedMatch):
-        service: Any = cast(Any, interaction.client).chat.service  # the bot's context (chat/context.py)
-        await reply_error(interaction, refusal(await service.paused_by(error)))
     elif isinstance(error, StorageFull):
         log.error("a write failed: the bot's disk is full")
         await reply_error(interaction, errors.disk_full_after())
