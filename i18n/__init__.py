@@ -5,10 +5,12 @@ Every sentence in the code is English and goes through :func:`t` (or :func:`tn` 
 ``i18n/locale/fr/LC_MESSAGES/hexplay.po``, read with Babel; ``make translations`` collects new
 sentences into the catalogs (docs/translating.md).
 
-Which language: the chat layer decides per message (the interaction's locale for private answers, the
-server's for public posts, the player's stored language for DMs) and says it with :func:`speaking`.
-The choice is a context variable, so concurrent interactions in one process never mix languages, and
-code below the chat layer (the pictures, the words of a turn) needs no language argument.
+Which language: the chat layer decides per message (the interaction's person's language for private answers,
+the server's for public posts, the player's stored language for DMs) and says it with :func:`speaking`.
+One context variable holds one :class:`Voice`: the language being spoken and, while an interaction is answered,
+the two languages decided for it once at its start (:func:`answering`). So concurrent interactions in one
+process never mix languages, and code below the chat layer (the pictures, the words of a turn) needs no
+language argument.
 
 Placeholders are ``str.format`` fields named by what they hold (``{name} wins``), so a translation may
 reorder them; literal braces are doubled. The tests check that each translation keeps its fields.
@@ -22,6 +24,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -32,12 +35,31 @@ DEFAULT = "en"
 DOMAIN = "hexplay"
 LOCALE_DIR = Path(__file__).parent / "locale"
 
-_language: ContextVar[str] = ContextVar("language", default=DEFAULT)
+
+@dataclass(frozen=True)
+class Voice:
+    """What is being spoken: the language now, and what an interaction decided once, at its start."""
+
+    language: str = DEFAULT
+    """The language being spoken now (what :func:`t` says)."""
+    private: str | None = None
+    """The interaction's person's language: its answers (None outside an interaction)."""
+    public: str | None = None
+    """The language of what the interaction posts for everyone in ``place`` (None outside an interaction)."""
+    place: int | None = None
+    """Where the interaction came from (its server's id; None in a DM)."""
+
+
+#: Outside any interaction, nothing said yet: English.
+UNSPOKEN = Voice()
+_voice: ContextVar[Voice] = ContextVar("voice", default=UNSPOKEN)
 
 
 def language_of(locale: str | None) -> str:
     """The language Hexplay speaks for a Discord locale (``fr``, ``en-US``, ``pt-BR``…) or a language code;
     English for anything without a catalog."""
+    if locale in LANGUAGES:  # already one of ours (most calls): nothing to read
+        return locale
     if not locale:
         return DEFAULT
     base = str(locale).replace("_", "-").split("-")[0].lower()
@@ -46,24 +68,46 @@ def language_of(locale: str | None) -> str:
 
 def current() -> str:
     """The language being spoken now."""
-    return _language.get()
+    return _voice.get().language
+
+
+def voice() -> Voice:
+    """What is being spoken now, and what the interaction being answered (if any) decided."""
+    return _voice.get()
 
 
 @contextmanager
 def speaking(language: str | None) -> Iterator[str]:
     """Speak ``language`` (a language code or a Discord locale) inside the block."""
-    token = _language.set(language_of(language))
+    said = language_of(language)
+    token = _voice.set(replace(_voice.get(), language=said))
     try:
-        yield _language.get()
+        yield said
     finally:
-        _language.reset(token)
+        _voice.reset(token)
 
 
 def use(language: str | None) -> str:
-    """Speak ``language`` from now on in this task: for the start of a task of its own (an interaction's
-    handler), where no block encloses the work. Tasks started later copy it; other tasks never see it."""
-    _language.set(language_of(language))
-    return _language.get()
+    """Speak ``language`` from now on in this task: for the start of a task of its own, where no block encloses
+    the work. Tasks started later copy it; other tasks never see it."""
+    said = language_of(language)
+    _voice.set(replace(_voice.get(), language=said))
+    return said
+
+
+def answering(private: str, public: str, place: int | None) -> str:
+    """The start of an interaction's task: its two languages, decided once, held for the rest of it (and the
+    tasks it starts): its person's (``private``) is spoken from now on; ``public`` is for what it posts for
+    everyone in ``place``."""
+    said = language_of(private)
+    _voice.set(Voice(said, said, language_of(public), place))
+    return said
+
+
+def on_its_own() -> None:
+    """A task started by an interaction that outlives it (a retry later): no interaction's languages any more,
+    so what it posts is said in the languages of its own time."""
+    _voice.set(Voice(_voice.get().language))
 
 
 def catalog_path(language: str) -> Path:

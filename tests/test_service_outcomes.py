@@ -493,7 +493,7 @@ async def test_a_change_that_lost_a_race_is_refused_with_the_truth():
         raise VersionConflict(1)
 
     with refused() as raised:
-        await MatchService.guarded(lost())
+        await MatchService.stored_or_refused(lost())
     assert refusal_text(raised.value) == (
         "The position changed at the same moment (another turn or button came first), "
         "so nothing was done: look at the latest board and try again."

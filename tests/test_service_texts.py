@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+import i18n
+from bot.chat.words import moves as move_words
 from bot.chat.words import offers as offer_words
 from bot.chat.words import reminders as reminder_words
 from bot.chat.words import timelimits as timelimit_words
@@ -248,11 +250,11 @@ async def playbai_session(service: MatchService, clock: ManualClock, t: Transcri
     await t.refused("preview of a wrong step", words(service).preview(match.id, ALICE[0], "b2-b9"))
     await t.refused("preview by bob", words(service).preview(match.id, BOB[0], "b2-b3"))
     await t.refused("preview by carol", words(service).preview(match.id, CAROL[0], "b2-b3"))
-    _, state = await service.builder(match.id, ALICE[0], match.version, [0])
-    t.say("builder after one pick", (state.notation, state.can_end, state.why_not_end))
-    await t.refused("builder of an old position", service.builder(match.id, ALICE[0], match.version - 1, []))
-    await t.refused("builder for bob", service.builder(match.id, BOB[0], None, []))
-    await t.refused("builder with a wrong pick", service.builder(match.id, ALICE[0], None, [99]))
+    _, state = await service.builder(match.id, ALICE[0], match.version, [0], i18n.t)
+    t.say("builder after one pick", (state.notation, state.can_end, move_words.why_not_end(state)))
+    await t.refused("builder of an old position", service.builder(match.id, ALICE[0], match.version - 1, [], i18n.t))
+    await t.refused("builder for bob", service.builder(match.id, BOB[0], None, [], i18n.t))
+    await t.refused("builder with a wrong pick", service.builder(match.id, ALICE[0], None, [99], i18n.t))
     await t.refused("board zoomed on a play bai cell", words(service).board(match.id, "e2"))
     limits = TimeLimits(service)
     t.say("bob's vacation", timelimit_words.vacation(*_vacation(await limits.vacation(BOB[0], 3), 3)))

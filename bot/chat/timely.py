@@ -13,7 +13,7 @@ ever. An answer carrying files (a board) that is ready only after ``UPLOAD_BY_SE
 too: its upload might not arrive within the 3 s.
 
 Every interaction passes through here first (``answer_in_time``, from the command tree's check and from
-``common.guarded`` for buttons), before any work that can be slow. The watchdog and the handler's first answer
+``door.handle_press`` for buttons), before any work that can be slow. The watchdog and the handler's first answer
 hold one lock, so the two never both answer. Autocomplete cannot be acknowledged late (its answer is the list):
 it is left as it is.
 """

@@ -15,7 +15,6 @@ from games import AnyGame, Event, GameError, load_state
 from ..domain.errors import Refusal
 from ..domain.model import MatchRow, MoveRow
 from ..domain.seats import player_row, user_to_move
-from .engine_words import Reason
 
 #: Branches (lines) of conditional moves one player may hold in one match.
 MAX_BRANCHES = 64
@@ -48,7 +47,7 @@ def checked_line(match: MatchRow, game: AnyGame, user_id: int, entered: list[str
         try:
             trial.play_turn(text)
         except GameError as error:
-            raise Refusal("premove_illegal", number=number, text=text, why=Reason.of(error), mover=mover.name) from None
+            raise Refusal("premove_illegal", number=number, text=text, why=error, mover=mover.name) from None
         turns.append(trial.last_turn_notation)
         if mover.user_id == user_id:
             last_mine = len(turns) - 1

@@ -21,7 +21,6 @@ from ..domain.errors import Refusal
 from ..domain.model import MatchRow, RatingRow
 from ..domain.replay import apply_logged, effective_moves, replay
 from ..domain.seats import game_of, player_row
-from .engine_words import Reason
 from .matches import MatchService
 from .rating_rules import unrated_reason
 
@@ -144,7 +143,7 @@ class Ratings:
         try:
             info = get_game(game_id)
         except GameError as error:
-            raise Refusal("game_says", why=Reason.of(error)) from None
+            raise Refusal("game_says", why=error) from None
         return info.name, leaderboard_order(await self.store.leaderboard(guild_id, info.id))
 
     async def profile(self, guild_id: int, user_id: int) -> Profile:

@@ -172,7 +172,7 @@ class TimeLimits:
         if days > left:
             raise Refusal("vacation_allowance", left=max(0.0, left), allowance=self.vacation_days_per_year)
         until = now + days * DAY
-        await service.guarded(self.store.add_vacation(user_id, now, until))
+        await service.stored_or_refused(self.store.add_vacation(user_id, now, until))
         paused = 0
         for match in await service.usable_only(await self.store.matches_of_user(user_id, None, ("active",))):
             if match.deadline_at is None:

@@ -29,7 +29,6 @@ from ..domain.tournament import (
     TournamentGame,
     TournamentRow,
 )
-from .engine_words import Reason
 from .lobby import MAX_DAYS_PER_MOVE, MIN_DAYS_PER_MOVE, parse_options
 from .matches import MatchService
 from .rounds import Rounds
@@ -220,7 +219,7 @@ class Tournaments:
             info = get_game(game_id)
             options = info.resolve_options(parse_options(options_text))
         except GameError as error:
-            raise Refusal("game_says", why=Reason.of(error)) from None
+            raise Refusal("game_says", why=error) from None
         if fmt not in FORMATS:
             raise Refusal("tournament_format", formats=FORMATS)
         if fmt == "round-robin" and info.max_players > 2:
@@ -355,7 +354,7 @@ class Tournaments:
         return news
 
     async def store_round(self, tournament: TournamentRow, new: NewRound) -> list[int] | None:
-        return await self.service.guarded(
+        return await self.service.stored_or_refused(
             self.store.store_round(tournament.id, tournament.version, new, self.clock.now())
         )
 

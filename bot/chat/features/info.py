@@ -13,9 +13,10 @@ from i18n import t
 
 from ...domain.seats import game_of
 from ..commands import GAME_CHOICES, guild_only, match_autocomplete, resolve_match_id
-from ..common import guarded, mention_only, png_file
 from ..context import Chat, chat_of
+from ..door import handle_press
 from ..game_words import option_description, summary
+from ..outgoing import mention_only, png_file
 from ..words import boards
 from ..words import info as words
 from .activity import open_board_view
@@ -48,7 +49,7 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx
                 file=png_file(gif, f"match-{self.match_id}.gif", description=described), ephemeral=True
             )
 
-        await guarded(interaction, run)
+        await handle_press(interaction, run)
 
 
 class GamesPageButton(
@@ -77,7 +78,7 @@ class GamesPageButton(
             content, view = await games_page(chat_of(interaction), interaction, self.scope, self.page)
             await interaction.response.edit_message(content=content, view=view, allowed_mentions=mention_only(None))
 
-        await guarded(interaction, run)
+        await handle_press(interaction, run)
 
 
 class ZoomButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx:zoom:(?P<match>\d+)"):
@@ -104,7 +105,7 @@ class ZoomButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx:z
             chat.service.check_guild(await chat.service.get(self.match_id), interaction.guild_id)  # before any work
             await send_board(interaction, chat, self.match_id, "last")
 
-        await guarded(interaction, run)
+        await handle_press(interaction, run)
 
 
 ITEMS = (ReplayButton, GamesPageButton, ZoomButton)

@@ -27,9 +27,10 @@ from i18n import t
 
 from ...domain.outcome import DeadlineJob, ReminderJob, TurnNotice
 from ...service.timelimits import TIMED_OUT, together
-from ..common import guarded, mention_only
 from ..context import Chat, chat_of
+from ..door import handle_press
 from ..homes import TRANSIENT, Refused, describe_failure
+from ..outgoing import mention_only
 from ..speech import in_public, to_person
 from ..words import reminders as words
 from .timelimits import ClaimButton
@@ -59,7 +60,7 @@ class SnoozeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx
             match = await chat_of(interaction).service.snooze(self.match_id, interaction.user.id, self.ply)
             await interaction.response.send_message(words.snoozed(match), ephemeral=True)
 
-        await guarded(interaction, run)
+        await handle_press(interaction, run)
 
 
 ITEMS = (SnoozeButton,)

@@ -24,9 +24,10 @@ from ...domain.model import MatchRow
 from ...domain.tournament import TournamentRow
 from ...service.tournaments import Standings, TournamentNews, Tournaments
 from ..commands import GAME_CHOICES, guild_only
-from ..common import guarded, mention_only, png_file
 from ..context import Chat, chat_of
+from ..door import handle_press
 from ..homes import channel_by_id
+from ..outgoing import mention_only, png_file
 from ..speech import in_public, publicly, to_person
 from ..timely import PUBLIC, answering
 from ..words import boards, standings
@@ -69,7 +70,7 @@ class TournamentButton(
         return cls(match["action"], int(match["tournament"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(
+        await handle_press(
             interaction, lambda: publicly(interaction, button_pressed(interaction, self.action, self.tournament_id))
         )
 
@@ -94,7 +95,7 @@ class ShareStandingsButton(
         return cls(int(match["tournament"]), int(match["round"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: share_pressed(interaction, self.tournament_id, self.through_round))
+        await handle_press(interaction, lambda: share_pressed(interaction, self.tournament_id, self.through_round))
 
 
 ITEMS = (TournamentButton, ShareStandingsButton)

@@ -14,7 +14,7 @@ from i18n import number, pt, t, tn
 from ...domain.model import ChallengeCaps, ChallengeRefusal, MatchRow
 from ...domain.seats import title
 from .markup import escape, fit, quoted
-from .shared import clock_text, engine_words, mention, semicolon
+from .shared import bank_clock_text, engine_words, mention, semicolon
 
 
 def lobby_text(match: MatchRow, can_start_early: bool) -> str:
@@ -23,7 +23,7 @@ def lobby_text(match: MatchRow, can_start_early: bool) -> str:
     if match.days_per_move:
         terms.append(tn("{count} day per move", "{count} days per move", match.days_per_move))
     if match.clock is not None:
-        terms.append(t("bank clock {clock}", clock=clock_text(match.clock)))
+        terms.append(t("bank clock {clock}", clock=bank_clock_text(match.clock)))
     if match.has_computer:
         terms.append(t("not rated: the computer plays"))
     elif not match.rated:

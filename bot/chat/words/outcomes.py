@@ -133,7 +133,7 @@ def what_happened(outcome: Outcome) -> str:
     return " ".join(change_line(outcome.match, outcome.game, change) for change in outcome.changes)
 
 
-def line(outcome: Outcome, now: float) -> str:
+def announcement_text(outcome: Outcome, now: float) -> str:
     """The announcement of an outcome: what happened, then who is to move (pinged) or the result."""
     match, game = outcome.match, outcome.game
     text = what_happened(outcome)
@@ -164,7 +164,11 @@ def unrated_line(reason: str) -> str:
 
 def ending_dm(outcome: Outcome, now: float) -> str:
     """The direct message a player gets when a game ends."""
-    return t("**{match}** has ended. {announcement}", match=title(outcome.match), announcement=line(outcome, now))
+    return t(
+        "**{match}** has ended. {announcement}",
+        match=title(outcome.match),
+        announcement=announcement_text(outcome, now),
+    )
 
 
 def begins(match: MatchRow, game: AnyGame, now: float) -> str:
