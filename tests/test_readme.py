@@ -12,7 +12,7 @@ from tests.sources import ROOT
 
 def test_the_readme_says_how_long_make_test_takes_and_that_skips_say_why():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    quick_start = readme[readme.index("## Quick start") : readme.index("### Mutation testing")]
+    quick_start = readme[readme.index("## Quick start") : readme.index("### Try it without Discord")]
     assert re.search(r"`make test` takes about \d+ minutes on 2 cores", quick_start)
     assert "`-rs`" in quick_start
 

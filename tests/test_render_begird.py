@@ -437,12 +437,13 @@ def test_one_vocabulary():
 def test_the_picture_and_the_autocomplete_word_the_winning_rule_alike(variant):
     """Issue 37: the autocomplete said "to win, a group must touch islands spanning 9 of the 15" on every line
     while the picture said it otherwise: one wording (``games.begird.rule_words``), in English and in French."""
+    from bot.chat.words.moves import move_choices
     from bot.service.suggestions import suggest_moves
 
     game = Begird.new(2, {"board": variant})
     for language in ("en", "fr"):
         with speaking(language):
-            labels = [label for label, _ in suggest_moves(game, "")]
+            labels = [label for label, _ in move_choices(suggest_moves(game, ""))]
             rule = rule_words(game.layout, t)
             assert sum(rule in label for label in labels) == 1, labels  # once in the list
             assert rb.rule_line(game).startswith(rule)

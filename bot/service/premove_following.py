@@ -21,7 +21,7 @@ from ..domain.model import MatchRow, MoveRow, PremoveRow
 from ..domain.outcome import Change, Outcome
 from ..domain.seats import game_of, player_row, user_to_move
 from ..store.base import Store
-from .premove_lines import followed
+from .premove_lines import followed, why_cleared
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -89,8 +89,9 @@ class PremoveFollowing:
             expected = move.kind == "turn" and not game.is_over
             rest = followed(premoves.lines, move.notation) if expected else []
             if not rest:
-                if premoves.user_id != move.user_id:  # their own resignation needs no notice
-                    cleared.append((premoves.user_id, "unexpected" if expected else "changed"))
+                why = why_cleared(premoves.user_id, move, game)
+                if why is not None:
+                    cleared.append((premoves.user_id, why))
             elif user_to_move(match, game) == premoves.user_id and outcome.answered is None:
                 if not await self._answer(outcome, premoves.user_id, rest):
                     cleared.append((premoves.user_id, "illegal"))

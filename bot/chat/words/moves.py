@@ -69,13 +69,31 @@ def suggestion_choices(
 
 def move_choices(choices: Sequence[MoveChoice]) -> list[tuple[str, str]]:
     """Autocomplete's (label, value) pairs for a turn (/move, /premove, /explore): each choice worded."""
-    return [(choice.before + clip_choice(_move_choice_label(choice)), choice.value) for choice in choices]
+    hints = _action_hints(choices)
+    return [
+        (choice.before + clip_choice(_move_choice_label(choice, hints.get(index, ""))), choice.value)
+        for index, choice in enumerate(choices)
+    ]
 
 
-def _move_choice_label(choice: MoveChoice) -> str:
+def _action_hints(choices: Sequence[MoveChoice]) -> dict[int, str]:
+    """The hints of the actions listed, each game's worded together (``describe_actions``): a game may say once
+    in a list what every line would repeat (Begird's winning rule). Index in ``choices`` -> hint."""
+    shown: dict[int, list[int]] = {}
+    for index, choice in enumerate(choices):
+        if choice.kind == "action" and choice.game is not None:
+            shown.setdefault(id(choice.game), []).append(index)
+    hints: dict[int, str] = {}
+    for indexes in shown.values():
+        game = choices[indexes[0]].game
+        assert game is not None
+        hints.update(zip(indexes, game.describe_actions([choices[i].action for i in indexes], say=t), strict=True))
+    return hints
+
+
+def _move_choice_label(choice: MoveChoice, hint: str) -> str:
     if choice.kind == "action":
-        assert choice.game is not None
-        label = ",".join([*choice.done, choice.game.describe_action(choice.action, say=t)])
+        label = ",".join([*choice.done, hint])
         return t("{turn} (then {rest})", turn=label, rest=",".join(choice.rest)) if choice.rest else label
     if choice.kind == "end_here":
         return t("{turn} — end the turn here", turn=",".join(choice.done))
