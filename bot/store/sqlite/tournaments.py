@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 from ...domain.tournament import NewRound, TournamentGame, TournamentRow
 from ..tournaments import GAME_COLUMNS, PLAYER_COLUMNS, TOURNAMENT_COLUMNS
-from .rows import game_from, tournament_from
+from ..rows import game_from, tournament_from
 
 T = TypeVar("T")
 
