@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from ...domain.tournament import NewRound, TournamentGame, TournamentRow
-from ..tournaments import GAME_COLUMNS, PLAYER_COLUMNS, TOURNAMENT_COLUMNS
 from ..rows import game_from, tournament_from
+from ..tournaments import GAME_COLUMNS, PLAYER_COLUMNS, TOURNAMENT_COLUMNS
 
 T = TypeVar("T")
 
