@@ -544,7 +544,7 @@ async def test_an_offer_made_on_an_old_version_or_a_finished_match_is_refused(se
     assert await store.get_offer(match.id, "draw") is None and await store.get_offer(over.id, "draw") is None
 
 
-# -- reading rows back (bot/store/sqlite/rows.py) ---------------------------------------------------------
+# -- reading rows back (bot/store/rows.py) ----------------------------------------------------------------
 
 
 async def test_a_damaged_match_row_reads_with_defaults_and_names_each_damaged_value(service):
