@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..domain.model import ChallengeCaps, ChallengeRefusal
-from ..store.base import Store
+from ..store.challenges import ChallengeStore
 
 # A challenger's own pace, per server.
 MAX_OPEN_LOBBIES = 5
@@ -55,7 +55,7 @@ class ChallengeLimits(Protocol):
 class StoredChallengeLimits:
     """The limits kept in the database (tables challenge_events, challenge_blocks; preferences.challenges)."""
 
-    def __init__(self, store: Store, caps: ChallengeCaps = CAPS) -> None:
+    def __init__(self, store: ChallengeStore, caps: ChallengeCaps = CAPS) -> None:
         self.store = store
         self.caps = caps
 
