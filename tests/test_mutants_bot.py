@@ -21,7 +21,7 @@ from bot.domain.model import OfferRow, Preferences, SeatRow
 from bot.domain.seats import game_of, picture_name, player_names, user_to_move
 from bot.service.challenges import MAX_BLOCKS, ChallengeRefusals
 from bot.service.guilds import Guilds
-from bot.service.limits import CAPS, ReplayGate
+from bot.service.limits import CAPS, Challenge, ReplayGate, StoredChallengeLimits
 from bot.service.matches import MatchService
 from bot.service.offers import Offers
 from bot.service.ratings import Ratings
@@ -513,13 +513,15 @@ async def test_nobody_is_to_move_in_a_finished_match(service):
 async def test_the_same_player_challenged_too_often_may_be_challenged_again_when_the_oldest_challenge_ages_out(
     service,
 ):
-    """store ``_challenge_refusal`` 97: the wait is until the oldest of the day's challenges is a day old."""
-    store = service.store
+    """store ``_challenge_refusal`` 97 (now service.limits ``first_broken_rule``): the wait is until the oldest of
+    the day's challenges is a day old."""
+    limits = StoredChallengeLimits(service.store, CAPS)
+    challenge = Challenge(GUILD, ALICE[0], (BOB,))
     start = service.clock.now()
     for i in range(CAPS.same_player):
-        assert await store.admit_challenge(GUILD, ALICE[0], [BOB[0]], start + i * HOUR, CAPS) is None
+        assert await limits.admit(challenge, start + i * HOUR) is None
     now = start + CAPS.same_player * HOUR
-    refusal = await store.admit_challenge(GUILD, ALICE[0], [BOB[0]], now, CAPS)
+    refusal = await limits.admit(challenge, now)
     assert (refusal.rule, refusal.user_id, refusal.wait) == ("same_player", BOB[0], start + DAY - now)
 
 

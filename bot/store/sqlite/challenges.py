@@ -9,20 +9,19 @@ import sqlite3
 from typing import Any
 
 from ...domain.model import ChallengeCaps, ChallengeRefusal
+from ..challenges import ChallengeCounts, ChallengeRule
 from .plumbing import SqlitePlumbing
 
 
-def _challenge_refusal(
+def _challenge_counts(
     conn: sqlite3.Connection, guild_id: int, challenger_id: int, invited_ids: list[int], now: float, caps: ChallengeCaps
-) -> ChallengeRefusal | None:
-    """The first rule a challenge breaks (see Store.admit_challenge), on the database thread."""
+) -> ChallengeCounts:
+    """What the challenge is judged on (see ChallengeCounts), on the database thread."""
 
     def one(query: str, *params: Any) -> Any:
         return conn.execute(query, params).fetchone()[0]
 
-    for invited in invited_ids:
-        if one("SELECT COUNT(*) FROM challenge_blocks WHERE user_id = ? AND blocked_id = ?", invited, challenger_id):
-            return ChallengeRefusal("blocked", invited)
+    refusing = []
     for invited in invited_ids:  # the server's row, else the global one (as get_preferences reads them)
         row = conn.execute(
             "SELECT challenges FROM preferences WHERE user_id = ? AND guild_id IN (?, 0)"
@@ -30,63 +29,68 @@ def _challenge_refusal(
             (invited, guild_id),
         ).fetchone()
         if row is not None and row[0] == "nobody":
-            return ChallengeRefusal("nobody", invited)
-    if (
-        one(
-            "SELECT COUNT(*) FROM matches WHERE creator_id = ? AND guild_id = ? AND status = 'lobby'",
-            challenger_id,
-            guild_id,
-        )
-        >= caps.open_lobbies
-    ):
-        return ChallengeRefusal("open_lobbies")
+            refusing.append(invited)
     count, oldest = conn.execute(
         "SELECT COUNT(*), MIN(at) FROM challenge_events WHERE challenger_id = ? AND invited_id = 0 AND guild_id = ?"
         " AND at > ?",
         (challenger_id, guild_id, now - caps.window),
     ).fetchone()
-    if count >= caps.per_window:
-        return ChallengeRefusal("rate", None, oldest + caps.window - now)
-    for invited in invited_ids:
-        count, oldest = conn.execute(
-            "SELECT COUNT(*), MIN(at) FROM challenge_events WHERE challenger_id = ? AND invited_id = ? AND at > ?",
-            (challenger_id, invited, now - caps.same_player_window),
-        ).fetchone()
-        if count >= caps.same_player:
-            return ChallengeRefusal("same_player", invited, oldest + caps.same_player_window - now)
-    for invited in invited_ids:
-        waiting = one(
-            "SELECT COUNT(*) FROM seats s JOIN matches m ON m.id = s.match_id WHERE s.user_id = ?"
-            " AND s.accepted = 0 AND m.status = 'lobby' AND m.guild_id = ?",
-            invited,
+    return ChallengeCounts(
+        blocking=frozenset(
+            invited
+            for invited in invited_ids
+            if one("SELECT COUNT(*) FROM challenge_blocks WHERE user_id = ? AND blocked_id = ?", invited, challenger_id)
+        ),
+        refusing=frozenset(refusing),
+        open_lobbies=one(
+            "SELECT COUNT(*) FROM matches WHERE creator_id = ? AND guild_id = ? AND status = 'lobby'",
+            challenger_id,
             guild_id,
-        )
-        if waiting >= caps.invitations_waiting:
-            return ChallengeRefusal("waiting", invited)
-    return None
+        ),
+        recent=(count, oldest),
+        same_player={
+            invited: tuple(
+                conn.execute(
+                    "SELECT COUNT(*), MIN(at) FROM challenge_events WHERE challenger_id = ? AND invited_id = ?"
+                    " AND at > ?",
+                    (challenger_id, invited, now - caps.same_player_window),
+                ).fetchone()
+            )
+            for invited in invited_ids
+        },
+        waiting={
+            invited: one(
+                "SELECT COUNT(*) FROM seats s JOIN matches m ON m.id = s.match_id WHERE s.user_id = ?"
+                " AND s.accepted = 0 AND m.status = 'lobby' AND m.guild_id = ?",
+                invited,
+                guild_id,
+            )
+            for invited in invited_ids
+        },
+    )
 
 
 class SqliteChallenges(SqlitePlumbing):
     """Mixed into SqliteStore."""
 
     async def admit_challenge(
-        self, guild_id: int, challenger_id: int, invited_ids: list[int], now: float, caps: ChallengeCaps
+        self,
+        guild_id: int,
+        challenger_id: int,
+        invited_ids: list[int],
+        now: float,
+        caps: ChallengeCaps,
+        rule: ChallengeRule,
     ) -> ChallengeRefusal | None:
-        """Check a challenge against every limit and, when none refuses it, count it: one transaction, so two
-        challenges at the same instant (even from two processes) cannot both take the last place in a count.
-
-        ``invited_ids`` are people: computer seats are never limited. The transaction is committed even when
-        the challenge is refused, for what it tidies: records older than the longest window are pruned, and
-        records stamped after ``now`` (the clock stepped back) are brought to ``now``, so they age out within one
-        window instead of holding a count until the clock catches up with them.
-        """
+        """Count, judge (``rule``) and record a challenge in one transaction (BEGIN IMMEDIATE: no other write
+        between the counts and the insert). See ChallengeStore.admit_challenge for what it tidies."""
 
         def work(conn: sqlite3.Connection) -> ChallengeRefusal | None:
             conn.execute("UPDATE challenge_events SET at = ? WHERE at > ?", (now, now))
             conn.execute(
                 "DELETE FROM challenge_events WHERE at <= ?", (now - max(caps.window, caps.same_player_window),)
             )
-            refusal = _challenge_refusal(conn, guild_id, challenger_id, invited_ids, now, caps)
+            refusal = rule(_challenge_counts(conn, guild_id, challenger_id, invited_ids, now, caps))
             if refusal is None:
                 conn.executemany(
                     "INSERT INTO challenge_events (guild_id, challenger_id, invited_id, at) VALUES (?, ?, ?, ?)",
