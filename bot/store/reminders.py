@@ -10,6 +10,28 @@ from typing import Protocol
 from ..domain.model import ReminderRow
 
 
+def player_delay_sql(user: str, guild: str) -> str:
+    """SQL: the player's reminder delay in the server (their row for it, else their global one, guild 0), as
+    get_preferences reads it; ``user``, ``guild``: placeholders (``?`` or ``$n``)."""
+    return (
+        f"(SELECT p.delay_hours FROM preferences p WHERE p.user_id = {user} AND p.guild_id IN ({guild}, 0)"
+        " ORDER BY p.guild_id DESC LIMIT 1)"
+    )
+
+
+def server_delay_sql(guild: str) -> str:
+    """SQL: the server's default reminder delay (``/config``), or NULL."""
+    return f"(SELECT g.reminder_hours FROM guild_settings g WHERE g.guild_id = {guild})"
+
+
+def reminder_at_sql(now: str, user: str, guild: str, default: str) -> str:
+    """SQL: when a turn's reminder falls due, timed in the transaction that starts the turn. The precedence (the
+    player's delay, else the server's, else ``default``) is written here once for both dialects and every
+    statement that times a reminder; Schedule.reminder_delay applies the same to what ``reminder_hours`` reads.
+    SQLite's ``?`` placeholders bind in the order they appear: now, user, guild, guild, default."""
+    return f"{now} + 3600.0 * COALESCE({player_delay_sql(user, guild)}, {server_delay_sql(guild)}, {default})"
+
+
 class ReminderStore(Protocol):
     async def claim_due_reminders(
         self, now: float, lease: float, held_at: float | None = None, limit: int | None = None

@@ -10,7 +10,8 @@ from typing import Any
 
 from ...domain.errors import VersionConflict
 from ...domain.model import ReminderPlan, SeatRow
-from .plumbing import REMINDER_AT, PostgresPlumbing, bump_version, rows_touched
+from ..reminders import reminder_at_sql
+from .plumbing import PostgresPlumbing, bump_version, rows_touched
 
 
 class PostgresLobby(PostgresPlumbing):
@@ -86,7 +87,7 @@ class PostgresLobby(PostgresPlumbing):
             )
             await db.execute("DELETE FROM reminders WHERE match_id = $1", match_id)
             if reminder is not None:
-                at = REMINDER_AT.format(now="$5", user="$2", guild="$4", default="$6")
+                at = reminder_at_sql(now="$5", user="$2", guild="$4", default="$6")
                 await db.execute(
                     f"INSERT INTO reminders (match_id, user_id, ply, remind_at) VALUES ($1, $2, $3, {at})",
                     match_id,

@@ -14,8 +14,9 @@ import asyncpg
 from ...domain.bank import BankClock
 from ...domain.errors import StorageFull, VersionConflict
 from ...domain.model import MatchRow, MoveRow, RecordedMove, ReminderPlan, SeatRow
+from ..reminders import reminder_at_sql
 from ..rows import MATCH_COLUMNS, clock_columns, move_from
-from .plumbing import DOWN, READ_MATCH, REMINDER_AT, PostgresPlumbing, in_range, match_row
+from .plumbing import DOWN, READ_MATCH, PostgresPlumbing, in_range, match_row
 
 
 class PostgresMatches(PostgresPlumbing):
@@ -171,7 +172,7 @@ class PostgresMatches(PostgresPlumbing):
             turn_allowance,
             int(move.conditional),
         ]
-        at = REMINDER_AT.format(now="$3", user="$19", guild="$20", default="$21")
+        at = reminder_at_sql(now="$3", user="$19", guild="$20", default="$21")
         query = f"""
             WITH bumped AS (
                 UPDATE matches SET version = version + 1, updated_at = $3, state = $4, status = $5, result = $6,

@@ -48,14 +48,6 @@ READ_MATCH = (
 _COLUMN_COUNT = len(MATCH_COLUMNS.split(","))
 
 
-# The player's delay in this server (their server row, else their global one), else the server's, else the default.
-REMINDER_AT = (
-    "{now} + 3600.0 * COALESCE((SELECT p.delay_hours FROM preferences p WHERE p.user_id = {user}"
-    " AND p.guild_id IN ({guild}, 0) ORDER BY p.guild_id DESC LIMIT 1),"
-    " (SELECT g.reminder_hours FROM guild_settings g WHERE g.guild_id = {guild}), {default})"
-)
-
-
 # Failures of the connection or the server (not of a statement): the operation did not complete.
 DOWN = (
     OSError,

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from ...domain.errors import StorageFull, StorageReadOnly, VersionConflict
 from ...domain.model import MatchRow, ReminderPlan
+from ..reminders import reminder_at_sql
 from ..rows import MATCH_COLUMNS, match_from, seat_from
 from .thread import SqliteThread
 
@@ -57,10 +58,8 @@ def in_transaction(conn: sqlite3.Connection, work: Callable[..., T], *args: Any)
     return result
 
 
-# The player's delay in this server (their server row, else their global one), else the server's, else the default.
-REMINDER_AT = (
-    "? + 3600.0 * COALESCE((SELECT delay_hours FROM preferences WHERE user_id = ? AND guild_id IN (?, 0)"
-    " ORDER BY guild_id DESC LIMIT 1), (SELECT reminder_hours FROM guild_settings WHERE guild_id = ?), ?)"
+_INSERT_REMINDER = (
+    f"INSERT INTO reminders (match_id, user_id, ply, remind_at) VALUES (?, ?, ?, {reminder_at_sql('?', '?', '?', '?')})"
 )
 
 
@@ -69,7 +68,7 @@ def set_reminder_now(conn: sqlite3.Connection, match_id: int, plan: ReminderPlan
     conn.execute("DELETE FROM reminders WHERE match_id = ?", (match_id,))
     if plan is not None:
         conn.execute(
-            f"INSERT INTO reminders (match_id, user_id, ply, remind_at) VALUES (?, ?, ?, {REMINDER_AT})",
+            _INSERT_REMINDER,
             (match_id, plan.user_id, plan.ply, now, plan.user_id, plan.guild_id, plan.guild_id, plan.default_hours),
         )
 

@@ -6,6 +6,7 @@ The protocol, with what each method promises: bot/store/preferences.py.
 from __future__ import annotations
 
 from ...domain.model import GuildSettings, Preferences
+from ..reminders import player_delay_sql, server_delay_sql
 from ..rows import clock_columns, guild_settings_from
 from .plumbing import SqlitePlumbing
 
@@ -27,8 +28,7 @@ class SqlitePreferences(SqlitePlumbing):
     async def reminder_hours(self, user_id: int, guild_id: int) -> tuple[float | None, float | None]:
         """(the user's reminder delay as :meth:`get_preferences` gives it, the server's default) in one query."""
         row = await self._one(
-            "SELECT (SELECT delay_hours FROM preferences WHERE user_id = ? AND guild_id IN (?, 0)"
-            " ORDER BY guild_id DESC LIMIT 1), (SELECT reminder_hours FROM guild_settings WHERE guild_id = ?)",
+            f"SELECT {player_delay_sql('?', '?')}, {server_delay_sql('?')}",
             (user_id, guild_id, guild_id),
         )
         return (row[0], row[1]) if row else (None, None)
