@@ -507,7 +507,7 @@ async def test_nobody_is_to_move_in_a_finished_match(service):
     assert player_names(match) == ["alice", "bob"]
 
 
-# -- the SQLite store (bot/store/sqlite/store.py) -----------------------------------------------------------
+# -- the SQLite store (bot/store/sqlite/) -------------------------------------------------------------------
 
 
 async def test_the_same_player_challenged_too_often_may_be_challenged_again_when_the_oldest_challenge_ages_out(
