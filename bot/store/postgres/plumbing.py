@@ -21,16 +21,12 @@ from ..rows import MATCH_COLUMNS, match_from, seat_from
 # Advisory lock keys (transaction-level): migrations, challenge counts, rating settlements.
 MIGRATION_LOCK, CHALLENGE_LOCK, RATING_LOCK = 7_357_001, 7_357_002, 7_357_003
 
-
 IDENTIFY_LOCK = 7_358_000  # + the bucket: one lock per IDENTIFY rate-limit bucket
-
 
 _BIGINT = (-(2**63), 2**63)
 
-
 # A read that met a dead connection is tried again after these pauses (well inside Discord's 3 s to answer).
 _READ_RETRY_PAUSES = (0.05, 0.3)
-
 
 # The match, its seats (a JSON array of rows) and its quarantine, in one statement.
 _SEATS_JSON = (
@@ -38,15 +34,12 @@ _SEATS_JSON = (
     " ORDER BY s.seat) FROM seats s WHERE s.match_id = m.id)"
 )
 
-
 READ_MATCH = (
     f"SELECT {', '.join('m.' + c.strip() for c in MATCH_COLUMNS.split(','))}, {_SEATS_JSON},"
     " (SELECT q.reason FROM quarantine q WHERE q.match_id = m.id) FROM matches m"
 )
 
-
 _COLUMN_COUNT = len(MATCH_COLUMNS.split(","))
-
 
 # Failures of the connection or the server (not of a statement): the operation did not complete.
 DOWN = (

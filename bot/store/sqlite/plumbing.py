@@ -32,7 +32,6 @@ def _read_only(error: sqlite3.Error) -> bool:
 
 T = TypeVar("T")
 
-
 BUMP_VERSION = "UPDATE matches SET version = version + 1, updated_at = ? WHERE id = ? AND version = ? AND status = ?"
 
 
