@@ -15,6 +15,7 @@ import pytest
 
 from bot.chat.words import errors as error_words
 from bot.chat.words import offers as offer_words
+from bot.domain.bank import BankClock
 from bot.domain.clock import ManualClock
 from bot.domain.errors import DamagedMatch, StalePosition, VersionConflict
 from bot.domain.model import OfferRow, Preferences, SeatRow
@@ -26,6 +27,7 @@ from bot.service.matches import MatchService
 from bot.service.offers import Offers
 from bot.service.ratings import Ratings
 from bot.service.timelimits import OUTAGE_GRACE, TimeLimits
+from bot.store.rows import clock_from, move_from, seat_from
 from bot.store.sqlite import SqliteStore
 from tests import test_damaged_rows as damaged_rows
 from tests.said import refusal_text, refused
@@ -565,6 +567,42 @@ async def test_a_damaged_match_row_reads_with_defaults_and_names_each_damaged_va
         f"players holds {forty!r}, not a whole number; version holds '{'x' * 36}..., not a whole number; "
         "created_at holds 'soon', not a number)"
     )
+
+
+@pytest.mark.parametrize(
+    ("column", "index"), [("seq", 0), ("seat", 2), ("user_id", 3), ("kind", 4), ("notation", 5), ("created_at", 7)]
+)
+def test_a_logged_move_that_cannot_be_read_names_the_column_at_fault(column, index):
+    """rows ``move_from`` 7, 11, 19: the operator's log says which column of the move cannot be read."""
+    good = [3, 2, 1, ALICE[0], "turn", "e5", "[]", 12.5, "e5", 0]
+    damaged = [*good[:index], [None], *good[index + 1 :]]  # a list: neither a number nor text
+    with pytest.raises(DamagedMatch) as raised:
+        move_from(7, damaged)
+    shown = "3" if column != "seq" else "[None]"
+    assert raised.value.reason == f"its logged move {shown} cannot be read ({column} holds [None], not " + (
+        "a whole number)"
+        if column in ("seq", "seat", "user_id")
+        else "text)"
+        if column in ("kind", "notation")
+        else "a number)"
+    )
+    assert move_from(7, good).seat == 1
+
+
+def test_a_bank_clock_reads_back_whole_or_is_named_partly_stored():
+    """rows ``clock_from`` 5 and 10: all three columns make the clock (its bank first); any one missing among
+    others set is a partly stored clock (False), whichever it is."""
+    assert clock_from(600.0, 30.0, 900.0) == BankClock(600.0, 30.0, 900.0)
+    assert clock_from(None, None, None) is None
+    for partial in ((None, 30.0, 900.0), (600.0, None, 900.0), (600.0, 30.0, None), (None, None, 900.0)):
+        assert clock_from(*partial) is False, partial
+
+
+def test_a_damaged_seat_names_its_columns_and_values():
+    """rows ``seat_from`` 11 and 24: the problem names each column at fault and quotes its value."""
+    seat, problem = seat_from(("one", ALICE[0], 5, 1, 0, None, None))
+    assert problem == "seat holds 'one'; name holds 5"
+    assert (seat.seat, seat.name) == (0, "?")
 
 
 async def test_a_logged_move_that_cannot_be_read_names_its_match(service):
