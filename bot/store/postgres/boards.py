@@ -5,7 +5,8 @@ The protocol, with what each method promises: bot/store/boards.py.
 
 from __future__ import annotations
 
-from .plumbing import PostgresPlumbing, claim_free, rows_touched
+from .leases import free_claim
+from .plumbing import PostgresPlumbing, rows_touched
 
 
 class PostgresBoards(PostgresPlumbing):
@@ -41,7 +42,7 @@ class PostgresBoards(PostgresPlumbing):
         """Claim the posting of one match's latest board; False if it is posted, or a live process holds it."""
         status = await self._execute(
             "UPDATE matches SET announce_claimed_until = $1, announce_claimed_by = $4"
-            f" WHERE id = $2 AND announced_version < version AND {claim_free('announce_claimed', '$3', '$4')}",
+            f" WHERE id = $2 AND announced_version < version AND {free_claim('announce_claimed', '$3', '$4')}",
             now + lease,
             match_id,
             now,

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .plumbing import PostgresPlumbing, claim_free, rows_touched
+from .leases import free_claim
+from .plumbing import PostgresPlumbing, rows_touched
 
 
 class PostgresDeadlines(PostgresPlumbing):
@@ -44,7 +45,7 @@ class PostgresDeadlines(PostgresPlumbing):
             " WHERE status = 'active' AND deadline_at IS NOT NULL"
             f" AND deadline_notice < 3 AND ({' OR '.join(due)})"
             " AND NOT EXISTS (SELECT 1 FROM quarantine q WHERE q.match_id = id)"
-            f" AND {claim_free('deadline_claimed', '$3', '$4')}{skip} RETURNING id, deadline_at",
+            f" AND {free_claim('deadline_claimed', '$3', '$4')}{skip} RETURNING id, deadline_at",
             *params,
         )
         return [r[0] for r in sorted(rows, key=lambda r: (r[1], r[0]))]

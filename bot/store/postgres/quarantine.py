@@ -5,7 +5,8 @@ The protocol, with what each method promises: bot/store/quarantine.py.
 
 from __future__ import annotations
 
-from .plumbing import PostgresPlumbing, claim_free, rows_touched
+from .leases import free_claim
+from .plumbing import PostgresPlumbing, rows_touched
 
 
 class PostgresQuarantine(PostgresPlumbing):
@@ -31,7 +32,7 @@ class PostgresQuarantine(PostgresPlumbing):
         """Set-aside matches whose players have not been told yet, claimed for ``lease`` seconds."""
         rows = await self._fetch(
             "UPDATE quarantine SET told_claimed_until = $1, told_claimed_by = $3"
-            f" WHERE players_told = 0 AND {claim_free('told_claimed', '$2', '$3')} RETURNING match_id",
+            f" WHERE players_told = 0 AND {free_claim('told_claimed', '$2', '$3')} RETURNING match_id",
             now + lease,
             now,
             self.incarnation,

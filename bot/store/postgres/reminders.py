@@ -6,7 +6,8 @@ The protocol, with what each method promises: bot/store/reminders.py.
 from __future__ import annotations
 
 from ...domain.model import ReminderRow
-from .plumbing import PostgresPlumbing, claim_free, in_range, rows_touched
+from .leases import free_claim
+from .plumbing import PostgresPlumbing, in_range, rows_touched
 
 
 class PostgresReminders(PostgresPlumbing):
@@ -20,7 +21,7 @@ class PostgresReminders(PostgresPlumbing):
         held = now if held_at is None else held_at
         rows = await self._fetch(
             "UPDATE reminders SET claimed_until = $1, claimed_by = $5 WHERE match_id IN (SELECT match_id FROM reminders"
-            f" WHERE remind_at <= $2 AND snoozed = 0 AND {claim_free('claimed', '$3', '$5')}"
+            f" WHERE remind_at <= $2 AND snoozed = 0 AND {free_claim('claimed', '$3', '$5')}"
             " ORDER BY remind_at LIMIT $4 FOR UPDATE SKIP LOCKED)"
             " RETURNING match_id, user_id, ply, remind_at, last_sent_at, snoozed",
             held + lease,

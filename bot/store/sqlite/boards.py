@@ -5,7 +5,8 @@ The protocol, with what each method promises: bot/store/boards.py.
 
 from __future__ import annotations
 
-from .plumbing import SqlitePlumbing, claim_free
+from .leases import free_claim
+from .plumbing import SqlitePlumbing
 
 
 class SqliteBoards(SqlitePlumbing):
@@ -40,7 +41,7 @@ class SqliteBoards(SqlitePlumbing):
         async with self.transaction() as db:
             cursor = await db.execute(
                 "UPDATE matches SET announce_claimed_until = ?, announce_claimed_by = ?"
-                f" WHERE id = ? AND announced_version < version AND {claim_free('announce_claimed')}",
+                f" WHERE id = ? AND announced_version < version AND {free_claim('announce_claimed')}",
                 (now + lease, self.incarnation, match_id, now, self.incarnation),
             )
             return cursor.rowcount == 1

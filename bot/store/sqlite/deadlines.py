@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .plumbing import SqlitePlumbing, claim_free, lease_time
+from .leases import free_claim
+from .plumbing import SqlitePlumbing, lease_time
 
 
 class SqliteDeadlines(SqlitePlumbing):
@@ -45,7 +46,7 @@ class SqliteDeadlines(SqlitePlumbing):
                 "UPDATE matches SET deadline_claimed_until = ?, deadline_claimed_by = ?"
                 " WHERE status = 'active' AND deadline_at IS NOT NULL"
                 f" AND deadline_notice < 3 AND ({' OR '.join(due)}) AND id NOT IN (SELECT match_id FROM quarantine)"
-                f" AND {claim_free('deadline_claimed')}{skip} RETURNING id, deadline_at",
+                f" AND {free_claim('deadline_claimed')}{skip} RETURNING id, deadline_at",
                 [
                     lease_time(now, held_at) + lease,
                     self.incarnation,

@@ -78,13 +78,6 @@ def bump_version_now(conn: sqlite3.Connection, match_id: int, expected: int, now
     return expected + 1
 
 
-def claim_free(claim: str) -> str:
-    """SQL: the claim in the columns ``claim``_until and ``claim``_by may be taken (two ``?``: the lease clock's
-    time, this start). It was given back, its lease ran out, or an earlier start took it: one process serves
-    the file (ProcessLock), so a start that is not this one has ended, killed or not."""
-    return f"({claim}_until IS NULL OR {claim}_until <= ? OR {claim}_by IS NULL OR {claim}_by <> ?)"
-
-
 def lease_time(now: float, held_at: float | None) -> float:
     """The lease clock's time: ``held_at`` when given, else the game's ``now`` (one clock, as in tests)."""
     return now if held_at is None else held_at

@@ -5,7 +5,8 @@ The protocol, with what each method promises: bot/store/quarantine.py.
 
 from __future__ import annotations
 
-from .plumbing import SqlitePlumbing, claim_free
+from .leases import free_claim
+from .plumbing import SqlitePlumbing
 
 
 class SqliteQuarantine(SqlitePlumbing):
@@ -31,7 +32,7 @@ class SqliteQuarantine(SqlitePlumbing):
         async with self.transaction() as db:
             rows = await db.execute_fetchall(
                 "UPDATE quarantine SET told_claimed_until = ?, told_claimed_by = ?"
-                f" WHERE players_told = 0 AND {claim_free('told_claimed')} RETURNING match_id",
+                f" WHERE players_told = 0 AND {free_claim('told_claimed')} RETURNING match_id",
                 (now + lease, self.incarnation, now, self.incarnation),
             )
         return sorted(r[0] for r in rows)

@@ -8,7 +8,8 @@ from __future__ import annotations
 import sqlite3
 
 from ...domain.model import ReminderRow
-from .plumbing import SqlitePlumbing, claim_free, lease_time
+from .leases import free_claim
+from .plumbing import SqlitePlumbing, lease_time
 
 
 class SqliteReminders(SqlitePlumbing):
@@ -23,7 +24,7 @@ class SqliteReminders(SqlitePlumbing):
             rows = await db.execute_fetchall(
                 "UPDATE reminders SET claimed_until = ?, claimed_by = ?"
                 " WHERE match_id IN (SELECT match_id FROM reminders"
-                f" WHERE remind_at <= ? AND snoozed = 0 AND {claim_free('claimed')} ORDER BY remind_at LIMIT ?)"
+                f" WHERE remind_at <= ? AND snoozed = 0 AND {free_claim('claimed')} ORDER BY remind_at LIMIT ?)"
                 " RETURNING match_id, user_id, ply, remind_at, last_sent_at, snoozed",
                 (
                     lease_time(now, held_at) + lease,
