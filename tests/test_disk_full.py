@@ -51,7 +51,7 @@ async def refuse_writes(store) -> None:
         await db.execute("PRAGMA query_only = 1")
 
 
-async def test_a_read_only_database_says_nothing_was_saved_never_may_or_may_not(world):
+async def test_a_read_only_database_says_nothing_was_saved_never_may_or_may_not(world, caplog):
     alice, bob = world.users[:2]
     match_id, thread = await world.start_two_player()
     before = await world.service.get(match_id)
@@ -65,6 +65,8 @@ async def test_a_read_only_database_says_nothing_was_saved_never_may_or_may_not(
         assert errors.something_went_wrong() not in text
     after = await world.service.get(match_id)
     assert (after.version, after.state) == (before.version, before.state)
+    # the operator's log gives SQLite's own reason, not only that the write failed
+    assert "the database is read-only (attempt to write a readonly database)" in caplog.text
 
     async with world.store.reading() as db:
         await db.execute("PRAGMA query_only = 0")  # the operator makes it writable again

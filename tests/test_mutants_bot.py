@@ -15,17 +15,19 @@ import pytest
 
 from bot.chat.words import errors as error_words
 from bot.chat.words import offers as offer_words
+from bot.domain.bank import BankClock
 from bot.domain.clock import ManualClock
 from bot.domain.errors import DamagedMatch, StalePosition, VersionConflict
 from bot.domain.model import OfferRow, Preferences, SeatRow
 from bot.domain.seats import game_of, picture_name, player_names, user_to_move
 from bot.service.challenges import MAX_BLOCKS, ChallengeRefusals
 from bot.service.guilds import Guilds
-from bot.service.limits import CAPS, ReplayGate
+from bot.service.limits import CAPS, Challenge, ReplayGate, StoredChallengeLimits
 from bot.service.matches import MatchService
 from bot.service.offers import Offers
 from bot.service.ratings import Ratings
 from bot.service.timelimits import OUTAGE_GRACE, TimeLimits
+from bot.store.rows import clock_from, move_from, seat_from
 from bot.store.sqlite import SqliteStore
 from tests import test_damaged_rows as damaged_rows
 from tests.said import refusal_text, refused
@@ -507,19 +509,21 @@ async def test_nobody_is_to_move_in_a_finished_match(service):
     assert player_names(match) == ["alice", "bob"]
 
 
-# -- the SQLite store (bot/store/sqlite/store.py) -----------------------------------------------------------
+# -- the SQLite store (bot/store/sqlite/) -------------------------------------------------------------------
 
 
 async def test_the_same_player_challenged_too_often_may_be_challenged_again_when_the_oldest_challenge_ages_out(
     service,
 ):
-    """store ``_challenge_refusal`` 97: the wait is until the oldest of the day's challenges is a day old."""
-    store = service.store
+    """store ``_challenge_refusal`` 97 (now service.limits ``first_broken_rule``): the wait is until the oldest of
+    the day's challenges is a day old."""
+    limits = StoredChallengeLimits(service.store, CAPS)
+    challenge = Challenge(GUILD, ALICE[0], (BOB,))
     start = service.clock.now()
     for i in range(CAPS.same_player):
-        assert await store.admit_challenge(GUILD, ALICE[0], [BOB[0]], start + i * HOUR, CAPS) is None
+        assert await limits.admit(challenge, start + i * HOUR) is None
     now = start + CAPS.same_player * HOUR
-    refusal = await store.admit_challenge(GUILD, ALICE[0], [BOB[0]], now, CAPS)
+    refusal = await limits.admit(challenge, now)
     assert (refusal.rule, refusal.user_id, refusal.wait) == ("same_player", BOB[0], start + DAY - now)
 
 
@@ -544,7 +548,7 @@ async def test_an_offer_made_on_an_old_version_or_a_finished_match_is_refused(se
     assert await store.get_offer(match.id, "draw") is None and await store.get_offer(over.id, "draw") is None
 
 
-# -- reading rows back (bot/store/sqlite/rows.py) ---------------------------------------------------------
+# -- reading rows back (bot/store/rows.py) ----------------------------------------------------------------
 
 
 async def test_a_damaged_match_row_reads_with_defaults_and_names_each_damaged_value(service):
@@ -563,6 +567,42 @@ async def test_a_damaged_match_row_reads_with_defaults_and_names_each_damaged_va
         f"players holds {forty!r}, not a whole number; version holds '{'x' * 36}..., not a whole number; "
         "created_at holds 'soon', not a number)"
     )
+
+
+@pytest.mark.parametrize(
+    ("column", "index"), [("seq", 0), ("seat", 2), ("user_id", 3), ("kind", 4), ("notation", 5), ("created_at", 7)]
+)
+def test_a_logged_move_that_cannot_be_read_names_the_column_at_fault(column, index):
+    """rows ``move_from`` 7, 11, 19: the operator's log says which column of the move cannot be read."""
+    good = [3, 2, 1, ALICE[0], "turn", "e5", "[]", 12.5, "e5", 0]
+    damaged = [*good[:index], [None], *good[index + 1 :]]  # a list: neither a number nor text
+    with pytest.raises(DamagedMatch) as raised:
+        move_from(7, damaged)
+    shown = "3" if column != "seq" else "[None]"
+    assert raised.value.reason == f"its logged move {shown} cannot be read ({column} holds [None], not " + (
+        "a whole number)"
+        if column in ("seq", "seat", "user_id")
+        else "text)"
+        if column in ("kind", "notation")
+        else "a number)"
+    )
+    assert move_from(7, good).seat == 1
+
+
+def test_a_bank_clock_reads_back_whole_or_is_named_partly_stored():
+    """rows ``clock_from`` 5 and 10: all three columns make the clock (its bank first); any one missing among
+    others set is a partly stored clock (False), whichever it is."""
+    assert clock_from(600.0, 30.0, 900.0) == BankClock(600.0, 30.0, 900.0)
+    assert clock_from(None, None, None) is None
+    for partial in ((None, 30.0, 900.0), (600.0, None, 900.0), (600.0, 30.0, None), (None, None, 900.0)):
+        assert clock_from(*partial) is False, partial
+
+
+def test_a_damaged_seat_names_its_columns_and_values():
+    """rows ``seat_from`` 11 and 24: the problem names each column at fault and quotes its value."""
+    seat, problem = seat_from(("one", ALICE[0], 5, 1, 0, None, None))
+    assert problem == "seat holds 'one'; name holds 5"
+    assert (seat.seat, seat.name) == (0, "?")
 
 
 async def test_a_logged_move_that_cannot_be_read_names_its_match(service):

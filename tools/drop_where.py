@@ -6,8 +6,8 @@ touches every match, which only a test with a second match in the database notic
 tool makes that mutant for every condition (``x = ?`` becomes ``(x = ? OR 1)``, so the
 parameters still line up) and runs the given tests against each, in a scratch copy.
 
-The targets: ``bot/store/sqlite/store.py`` (every query and write) and ``bot/store/sqlite/rows.py``
-(reading one match with its seats and quarantine).
+The targets: the SQLite store's modules (bot/store/sqlite/: every query and write, and in plumbing.py reading
+one match with its seats and quarantine).
 
     python tools/drop_where.py [--lines 77,360] [pytest args…]   (default: the storage, lobby and service tests)
 
@@ -25,7 +25,26 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TARGETS = ("bot/store/sqlite/store.py", "bot/store/sqlite/rows.py")
+TARGETS = tuple(
+    f"bot/store/sqlite/{name}.py"
+    for name in (
+        "plumbing",
+        "matches",
+        "boards",
+        "lobby",
+        "challenges",
+        "quarantine",
+        "premoves",
+        "reminders",
+        "preferences",
+        "languages",
+        "offers",
+        "deadlines",
+        "shards",
+        "ratings",
+        "reviews",
+    )
+)
 CONDITION = re.compile(r"\b(?:match_id|id) = \?")
 DEFAULT_TESTS = [
     "tests/test_storage_isolation.py",

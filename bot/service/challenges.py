@@ -8,10 +8,12 @@ enforced where challenges are admitted (bot/service/limits.py), for /play and re
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from ..domain.clock import Clock
 from ..domain.errors import Refusal
-from ..store.base import Store
+from ..store.challenges import ChallengeStore
+from ..store.preferences import PreferenceStore
 
 CHALLENGE_CHOICES = ("everyone", "nobody")
 MAX_BLOCKS = 500  # the table stays small; nobody needs more
@@ -25,8 +27,12 @@ class ChallengeSettings:
     blocked: list[int]
 
 
+class RefusalData(ChallengeStore, PreferenceStore, Protocol):
+    """What ChallengeRefusals asks of the store: the blocks, and the preference of whom may challenge."""
+
+
 class ChallengeRefusals:
-    def __init__(self, store: Store, clock: Clock) -> None:
+    def __init__(self, store: RefusalData, clock: Clock) -> None:
         self.store = store
         self.clock = clock
 

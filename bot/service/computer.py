@@ -34,6 +34,7 @@ from ..domain.errors import DamagedMatch, Refusal
 from ..domain.model import MatchRow
 from ..domain.outcome import OfferAnswer, Outcome
 from ..domain.seats import computer_to_move, game_of, user_to_move
+from ..store.matches import MatchStore
 from .matches import MatchService
 from .offers import Offers
 
@@ -76,7 +77,7 @@ class ComputerPlayer:
         jobs: ComputerJobs | None = None,
     ) -> None:
         self.service = service
-        self.store = service.store
+        self.store: MatchStore = service.store
         self.offers = offers
         self.thinker = thinker or Thinker()  # with jobs, still the draw offers' (a pool started on first use)
         # posts a computer's stored turn like a person's (thread, retries, end-of-game DMs): given by the bot;

@@ -9,10 +9,12 @@ them: the command is hidden from others by Discord, and checked again here.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Protocol
 
 from ..domain.errors import Refusal
 from ..domain.model import GuildSettings, MatchRow, SeatRow
+from ..store.matches import MatchStore
+from ..store.preferences import PreferenceStore
 from .languages import check as check_language
 from .lobby import MAX_DAYS_PER_MOVE, MIN_DAYS_PER_MOVE
 from .matches import MatchService
@@ -21,10 +23,14 @@ from .time_input import is_off, parse_bank_clock
 KEEP: Any = object()  # an argument left out: the setting stays as it is
 
 
+class GuildData(PreferenceStore, MatchStore, Protocol):
+    """The parts of the store this module uses (typing only: one store object implements them all)."""
+
+
 class Guilds:
     def __init__(self, service: MatchService) -> None:
         self.service = service
-        self.store = service.store
+        self.store: GuildData = service.store
 
     # -- /config ---------------------------------------------------------------------------
 

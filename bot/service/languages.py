@@ -19,7 +19,7 @@ from i18n import DEFAULT, LANGUAGES, language_of
 from ..domain.clock import Clock
 from ..domain.errors import Refusal
 from ..domain.model import Languages as Stored
-from ..store.base import Store
+from ..store.languages import LanguageStore
 
 FRESH_FOR = 60.0  # seconds a stored choice is trusted in this process
 
@@ -33,7 +33,7 @@ class Spoken:
 
 
 class LanguageLookup:
-    def __init__(self, store: Store, clock: Clock) -> None:
+    def __init__(self, store: LanguageStore, clock: Clock) -> None:
         self.store, self.clock = store, clock
         self._players: dict[int, tuple[float, Stored]] = {}
         self._guilds: dict[int, tuple[float, Stored]] = {}

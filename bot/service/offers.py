@@ -11,6 +11,8 @@ stays the truth.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from games import AnyGame
 
 from ..domain.errors import Refusal, StalePosition
@@ -18,13 +20,19 @@ from ..domain.model import MatchRow, MoveRow, OfferRow
 from ..domain.outcome import Change, OfferAnswer, OfferNotice, Outcome
 from ..domain.replay import replay
 from ..domain.seats import engine_seat_of, game_of, info, player_row
+from ..store.matches import MatchStore
+from ..store.offers import OfferStore
 from .matches import MatchService
+
+
+class OfferData(OfferStore, MatchStore, Protocol):
+    """The parts of the store this module uses (typing only: one store object implements them all)."""
 
 
 class Offers:
     def __init__(self, service: MatchService) -> None:
         self.service = service
-        self.store = service.store
+        self.store: OfferData = service.store
 
     @staticmethod
     def _answerers(match: MatchRow, maker_id: int) -> list[int]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import Protocol
 
 from openskill.models import PlackettLuce
 
@@ -21,6 +22,8 @@ from ..domain.errors import Refusal
 from ..domain.model import MatchRow, RatingRow
 from ..domain.replay import apply_logged, effective_moves, replay
 from ..domain.seats import game_of, player_row
+from ..store.matches import MatchStore
+from ..store.ratings import RatingStore
 from .matches import MatchService
 from .rating_rules import unrated_reason
 
@@ -28,6 +31,10 @@ log = logging.getLogger(__name__)
 
 # Settling retries this often when the players' ratings change between its read and its write.
 SETTLE_TRIES = 5
+
+
+class RatingData(RatingStore, MatchStore, Protocol):
+    """The parts of the store this module uses (typing only: one store object implements them all)."""
 
 
 @dataclass
@@ -42,7 +49,7 @@ class Profile:
 class Ratings:
     def __init__(self, service: MatchService, computer_ids: set[int] | None = None) -> None:
         self.service = service
-        self.store = service.store
+        self.store: RatingData = service.store
         self.model = PlackettLuce()
         self.computer_ids = computer_ids if computer_ids is not None else set()  # computer players: never rated
 

@@ -28,6 +28,8 @@ from ..domain.errors import Refusal
 from ..domain.model import MatchRow, ReviewRow
 from ..domain.replay import apply_logged, effective_moves, replay
 from ..domain.seats import player_names, title
+from ..store.matches import MatchStore
+from ..store.reviews import ReviewStore
 from .computer import turn_seed
 from .matches import MatchService
 
@@ -35,6 +37,10 @@ log = logging.getLogger(__name__)
 
 REVIEW_SALT = 3  # seeds of a review's searches: apart from the computer's turns (0), draws (1), hints (2)
 LEASE = 120.0  # seconds a review's claim lasts without progress (one position takes well under a second)
+
+
+class ReviewData(ReviewStore, MatchStore, Protocol):
+    """The parts of the store this module uses (typing only: one store object implements them all)."""
 
 
 class ReviewJobs(Protocol):
@@ -164,7 +170,7 @@ class Reviews:
         jobs: ReviewJobs | None = None,
     ) -> None:
         self.service = service
-        self.store = service.store
+        self.store: ReviewData = service.store
         self.thinker = thinker
         self.budget = budget
         self.jobs = jobs  # None: searched here, in the thinker, one review at a time

@@ -15,6 +15,7 @@ from ..domain.model import MatchRow, SeatRow
 from ..domain.replay import apply_logged, effective_moves, replay
 from ..domain.seats import game_of, player_row
 from ..domain.tournament import NewRound, NewTable, TournamentGame, TournamentPlayer, TournamentRow
+from ..store.matches import MatchStore
 from .matches import MatchService
 from .pairing import Entrant, berger_rounds, bide_tables, divisions, swiss_round
 from .standings import GameResult, placement_points, standings
@@ -25,7 +26,7 @@ log = logging.getLogger(__name__)
 class Rounds:
     def __init__(self, service: MatchService) -> None:
         self.service = service
-        self.store = service.store
+        self.store: MatchStore = service.store
         self.clock = service.clock
 
     async def round_robin(self, tournament: TournamentRow) -> NewRound:

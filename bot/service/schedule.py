@@ -3,19 +3,26 @@ and what the turn that ended took from its player's bank (a bank clock)."""
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from games import AnyGame
 
 from ..domain.bank import settle
 from ..domain.model import MatchRow, ReminderPlan
 from ..domain.seats import user_to_move
-from ..store.base import Store
+from ..store.deadlines import DeadlineStore
+from ..store.preferences import PreferenceStore
 
 DAY = 86400.0
 HOUR = 3600.0
 
 
+class ScheduleData(PreferenceStore, DeadlineStore, Protocol):
+    """What Schedule asks of the store: delays and settings, and vacations."""
+
+
 class Schedule:
-    def __init__(self, store: Store, default_reminder_hours: float = 24.0) -> None:
+    def __init__(self, store: ScheduleData, default_reminder_hours: float = 24.0) -> None:
         self.store = store
         self.default_reminder_hours = default_reminder_hours
 

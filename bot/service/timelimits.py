@@ -13,12 +13,17 @@ quiet hours is held in the row until their morning.
 from __future__ import annotations
 
 import logging
+from typing import Protocol
 
 from ..domain.errors import Refusal, StalePosition
 from ..domain.model import MoveRow
 from ..domain.outcome import Change, DeadlineJob, Outcome, ReminderJob, TurnNotice
 from ..domain.quiet import held_until
 from ..domain.seats import game_of, player_row, user_to_move
+from ..store.deadlines import DeadlineStore
+from ..store.matches import MatchStore
+from ..store.preferences import PreferenceStore
+from ..store.shards import ShardStore
 from .matches import MatchService
 from .reminders import CLAIM_LEASE
 from .schedule import DAY, HOUR
@@ -28,6 +33,10 @@ log = logging.getLogger(__name__)
 WARNINGS = ((2, HOUR), (1, 24 * HOUR))  # (notice level, time left when it is sent), most urgent first
 TIMED_OUT = 3
 OUTAGE_GRACE = 5 * 60.0  # a stop longer than this gives every running clock its time back
+
+
+class TimeLimitData(DeadlineStore, ShardStore, PreferenceStore, MatchStore, Protocol):
+    """The parts of the store this module uses (typing only: one store object implements them all)."""
 
 
 def together(
@@ -51,7 +60,7 @@ def together(
 class TimeLimits:
     def __init__(self, service: MatchService, vacation_days_per_year: float = 30.0) -> None:
         self.service = service
-        self.store = service.store
+        self.store: TimeLimitData = service.store
         self.vacation_days_per_year = vacation_days_per_year
         # The gateway shards in all, and those this process runs (set once the bot knows them): a process that
         # is down pauses the clocks of its shards' servers only. One process running them all: (1, (0,)).

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from games import GameError
 from games import get as get_game
@@ -29,6 +30,10 @@ from ..domain.tournament import (
     TournamentGame,
     TournamentRow,
 )
+from ..store.matches import MatchStore
+from ..store.preferences import PreferenceStore
+from ..store.ratings import RatingStore
+from ..store.tournaments import TournamentStore
 from .lobby import MAX_DAYS_PER_MOVE, MIN_DAYS_PER_MOVE, parse_options
 from .matches import MatchService
 from .rounds import Rounds
@@ -44,6 +49,10 @@ MAX_START_HOURS = 30 * 24
 INACTIVE_DAYS = 30.0  # a player who lost on time and has not played a turn for this long is withdrawn
 CHANGE_TRIES = 5  # a change that met another one (a join at the same instant) is read again and retried
 STANDINGS_LEASE = 300.0  # seconds a process holds the posting of a round's standings before another may take it
+
+
+class TournamentData(TournamentStore, MatchStore, PreferenceStore, RatingStore, Protocol):
+    """The parts of the store this module uses (typing only: one store object implements them all)."""
 
 
 @dataclass
@@ -72,7 +81,7 @@ class TournamentNews:
 class Tournaments:
     def __init__(self, service: MatchService) -> None:
         self.service = service
-        self.store = service.store
+        self.store: TournamentData = service.store
         self.clock = service.clock
         self.rounds = Rounds(service)
         self._tending: dict[int, asyncio.Lock] = {}  # one look at an event at a time here (the store decides)

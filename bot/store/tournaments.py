@@ -3,7 +3,7 @@
 Every change to a tournament is a compare-and-set on its ``version``: a join, a leave, a withdrawal, a round
 with its matches, the end. Two processes acting on the same event at once never both apply; the loser gets
 ``VersionConflict`` (or False) and reads again. An event's rows are read defensively (``tournament_from`` and
-``game_from`` in sqlite/rows.py): a value that cannot be read raises ``DamagedTournament`` (the service sets the
+``game_from`` in bot/store/rows.py): a value that cannot be read raises ``DamagedTournament`` (the service sets the
 event aside), never anything else.
 """
 

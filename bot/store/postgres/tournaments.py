@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
 from typing import Any
 
-import asyncpg
-
 from ...domain.tournament import NewRound, TournamentGame, TournamentRow
-from ..sqlite.rows import game_from, tournament_from
+from ..rows import game_from, tournament_from
 from ..tournaments import GAME_COLUMNS, PLAYER_COLUMNS, TOURNAMENT_COLUMNS
 from .leases import free_claim
+from .plumbing import PostgresPlumbing
 
 _TOURNAMENT_LOCK = 7_357_004  # advisory (transaction) lock: one count-and-insert of a new event at a time
 
@@ -51,12 +49,8 @@ class _Undo(Exception):
     """Roll the transaction back: the change cannot be made as asked (full, absent, already withdrawn)."""
 
 
-class PostgresTournaments:
-    """Mixed into PostgresStore, whose ``transaction``, ``_fetch`` and ``pool`` it uses."""
-
-    transaction: Callable[[], AbstractAsyncContextManager[asyncpg.Connection]]
-    _fetch: Callable[..., Any]
-    incarnation: str
+class PostgresTournaments(PostgresPlumbing):
+    """Mixed into PostgresStore (its ``transaction``, ``_fetch`` and ``pool``: postgres/plumbing.py)."""
 
     async def create_tournament(
         self,

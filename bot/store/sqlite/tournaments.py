@@ -9,9 +9,10 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from ...domain.tournament import NewRound, TournamentGame, TournamentRow
+from ..rows import game_from, tournament_from
 from ..tournaments import GAME_COLUMNS, PLAYER_COLUMNS, TOURNAMENT_COLUMNS
 from .leases import free_claim
-from .rows import game_from, tournament_from
+from .plumbing import SqlitePlumbing
 
 T = TypeVar("T")
 
@@ -41,13 +42,8 @@ def _read(conn: sqlite3.Connection, tournament_id: int) -> TournamentRow | None:
     return tournament_from(row, players)
 
 
-class SqliteTournaments:
-    """Mixed into SqliteStore, whose ``_run``, ``_transact`` and ``_all`` it uses."""
-
-    _run: Callable[..., Any]
-    _transact: Callable[..., Any]
-    _all: Callable[..., Any]
-    incarnation: str
+class SqliteTournaments(SqlitePlumbing):
+    """Mixed into SqliteStore (its ``_run``, ``_transact`` and ``_all``: sqlite/plumbing.py)."""
 
     async def create_tournament(
         self,

@@ -1,4 +1,4 @@
-"""Reading rows back into the domain's types, defensively.
+"""Reading rows back into the domain's types, defensively: shared by both backends (sqlite/, postgres/).
 
 SQLite keeps whatever was written, whatever a column's declared type: a value that is not what the
 schema says (a damaged disk, a hand-edited file) is damage confined to its match, never an exception
@@ -10,18 +10,17 @@ from __future__ import annotations
 
 import json
 import math
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-from ...domain.bank import BankClock
-from ...domain.errors import DamagedMatch, DamagedTournament
-from ...domain.model import ExplorationRow, GuildSettings, MatchRow, MoveRow, PremoveRow, ReviewRow, SeatRow
-from ...domain.tournament import FORMATS, TOURNAMENT_STATUSES, TournamentGame, TournamentPlayer, TournamentRow
+from ..domain.bank import BankClock
+from ..domain.errors import DamagedMatch, DamagedTournament
+from ..domain.model import ExplorationRow, GuildSettings, MatchRow, MoveRow, PremoveRow, ReviewRow, SeatRow
+from ..domain.tournament import FORMATS, TOURNAMENT_STATUSES, TournamentGame, TournamentPlayer, TournamentRow
 
-_RATING_COLUMNS = "guild_id, game, user_id, name, mu, sigma, games, wins, losses, draws"
+RATING_COLUMNS = "guild_id, game, user_id, name, mu, sigma, games, wins, losses, draws"
 
-_MATCH_COLUMNS = (
+MATCH_COLUMNS = (
     "id, game, options, players, guild_id, channel_id, thread_id, lobby_message_id, board_channel_id,"
     " board_message_id, creator_id, status, state, version, created_at, updated_at, turn_started_at, result,"
     " announced_version, days_per_move, deadline_at, deadline_notice, rated, hints, analysis, clock_bank,"
@@ -113,7 +112,7 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _match_from(row: Sequence[Any]) -> MatchRow:
+def match_from(row: Sequence[Any]) -> MatchRow:
     """A match row decoded; columns that cannot be read are named in ``damage`` (never an exception)."""
     values: dict[str, Any] = {}
     problems = []
@@ -144,7 +143,7 @@ def _match_from(row: Sequence[Any]) -> MatchRow:
     return match
 
 
-def _move_from(match_id: int, row: Sequence[Any]) -> MoveRow:
+def move_from(match_id: int, row: Sequence[Any]) -> MoveRow:
     """A logged move decoded; DamagedMatch if any of it cannot be read (the log is then not trusted)."""
     seq, ply, seat, user_id, kind, notation, events, created_at, entered, conditional = row
     checks = (
@@ -187,7 +186,7 @@ def _decode_list(value: Any) -> list[Any]:
     return decoded
 
 
-def _accepted(match_id: int, value: Any) -> list[int]:
+def accepted_from(match_id: int, value: Any) -> list[int]:
     """An offer's acceptances (user ids); DamagedMatch if they cannot be read."""
     try:
         accepted = _decode_list(value)
@@ -208,7 +207,7 @@ def clock_from(bank: float | None, increment: float | None, cap: float | None) -
     return BankClock(bank, increment, cap)
 
 
-def _seat_from(row: Sequence[Any]) -> tuple[SeatRow, str | None]:
+def seat_from(row: Sequence[Any]) -> tuple[SeatRow, str | None]:
     """A seat decoded, and what in it cannot be read (None when all of it can)."""
     seat, user_id, name, accepted, resigned, computer, bank = row
     problems = []
@@ -234,25 +233,6 @@ def _seat_from(row: Sequence[Any]) -> tuple[SeatRow, str | None]:
     return decoded, ("; ".join(problems) or None)
 
 
-def _read_match(conn: sqlite3.Connection, match_id: int) -> MatchRow | None:
-    """The match, its seats and its quarantine as of one moment (on the database thread)."""
-    row = conn.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)).fetchone()
-    if row is None:
-        return None
-    match = _match_from(row)
-    for seat_row in conn.execute(
-        "SELECT seat, user_id, name, accepted, resigned, computer, bank FROM seats WHERE match_id = ? ORDER BY seat",
-        (match_id,),
-    ):
-        seat, problem = _seat_from(seat_row)
-        match.seats.append(seat)
-        if problem is not None:
-            match.damage = (match.damage + "; " if match.damage else "") + f"a seat cannot be read ({problem})"
-    quarantined = conn.execute("SELECT reason FROM quarantine WHERE match_id = ?", (match_id,)).fetchone()
-    match.quarantine = quarantined[0] if quarantined else match.damage
-    return match
-
-
 def clock_columns(clock: BankClock | None) -> tuple[float | None, float | None, float | None]:
     return (clock.initial, clock.increment, clock.cap) if clock else (None, None, None)
 
@@ -275,7 +255,7 @@ def _turn_list(value: Any) -> list[str]:
     return decoded
 
 
-def _premove_from(row: Sequence[Any]) -> PremoveRow | None:
+def premove_from(row: Sequence[Any]) -> PremoveRow | None:
     """Conditional moves decoded (match_id, user_id, version, lines); None when they cannot be read: a
     conditional move that cannot be trusted is never played (the player can enter it again)."""
     match_id, user_id, version, lines = row
@@ -288,7 +268,7 @@ def _premove_from(row: Sequence[Any]) -> PremoveRow | None:
         return None
 
 
-def _exploration_from(row: Sequence[Any]) -> ExplorationRow | None:
+def exploration_from(row: Sequence[Any]) -> ExplorationRow | None:
     """An analysis board decoded (match_id, user_id, version, base, turns, shown); None when it cannot be read."""
     match_id, user_id, version, base, turns, shown = row
     try:
@@ -299,7 +279,7 @@ def _exploration_from(row: Sequence[Any]) -> ExplorationRow | None:
         return None
 
 
-def _review_from(values: Any) -> ReviewRow:
+def review_from(values: Any) -> ReviewRow:
     """A ``reviews`` row (match_id, done, total, data, claimed_until): data that does not read as a JSON object
     comes back as None, and the service lets such a review go (it is searched again; nothing else depends on it)."""
     match_id, done, total, data, claimed_until = values
@@ -314,7 +294,7 @@ def _review_from(values: Any) -> ReviewRow:
     )
 
 
-# How each column of an event's rows must read (as a match's, bot/store/sqlite/rows.py): a value that does not
+# How each column of an event's rows must read (as a match's, above): a value that does not
 # is damage confined to that event (DamagedTournament), never an exception for whoever asked.
 _TOURNAMENT_KINDS = (
     ("id", _INT),
