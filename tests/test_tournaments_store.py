@@ -33,6 +33,33 @@ async def event(tournaments, players, game="bump", fmt="swiss", **options):
     return tournament
 
 
+@pytest.mark.parametrize(
+    "global_hours, server_hours, guild_setting",
+    [(None, None, None), (5.0, 2.0, None), (5.0, None, 7.0), (None, None, 7.0)],
+)
+async def test_a_rounds_first_reminders_are_timed_as_the_schedule_says(
+    service, global_hours, server_hours, guild_setting
+):
+    """A round's matches start in its transaction, their first reminders timed there by the same precedence as
+    a move's (the player's delay in the server, else their global one, else the server's, else the default)."""
+    from bot.domain.model import GuildSettings, Preferences
+
+    store = service.store
+    for user_id in (1, 2, 3, 4):
+        if global_hours is not None:
+            await store.set_preferences(user_id, 0, Preferences(delay_hours=global_hours + user_id))
+        if server_hours is not None and user_id % 2:
+            await store.set_preferences(user_id, GUILD, Preferences(delay_hours=server_hours + user_id))
+    if guild_setting is not None:
+        await store.set_guild_settings(GUILD, GuildSettings(reminder_hours=guild_setting), 1.0)
+    tournaments = Tournaments(service)
+    news = await tournaments.start((await event(tournaments, [1, 2, 3, 4])).id, GUILD, 1)
+    for outcome in news.started:
+        stored = await store.get_reminder(outcome.match.id)
+        expected = await service.schedule.reminder_delay(stored.user_id, GUILD)
+        assert stored.remind_at - service.clock.now() == pytest.approx(expected), (stored.user_id, expected)
+
+
 async def test_a_round_is_stored_once_with_its_matches_and_a_stale_version_stores_nothing(service):
     tournaments = Tournaments(service)
     tournament = await event(tournaments, [1, 2, 3, 4], max_players=4)

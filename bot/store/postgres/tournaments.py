@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...domain.tournament import NewRound, TournamentGame, TournamentRow
+from ..reminders import reminder_at_sql
 from ..rows import game_from, tournament_from
 from ..tournaments import GAME_COLUMNS, PLAYER_COLUMNS, TOURNAMENT_COLUMNS
 from .leases import free_claim
@@ -25,11 +26,7 @@ _INSERT_MATCH = (
     " SELECT game, options, $1, guild_id, channel_id, organizer_id, 'active', $2, 1, $3, $3, $3, days_per_move, $4,"
     " rated, 0 FROM tournaments WHERE id = $5 RETURNING id"
 )
-_REMINDER_AT = (
-    "$4 + 3600.0 * COALESCE((SELECT p.delay_hours FROM preferences p WHERE p.user_id = $2"
-    " AND p.guild_id IN ($5, 0) ORDER BY p.guild_id DESC LIMIT 1),"
-    " (SELECT g.reminder_hours FROM guild_settings g WHERE g.guild_id = $5), $6)"
-)
+_REMINDER_AT = reminder_at_sql(now="$4", user="$2", guild="$5", default="$6")
 
 _INSERT_REMINDER = f"INSERT INTO reminders (match_id, user_id, ply, remind_at) VALUES ($1, $2, $3, {_REMINDER_AT})"
 

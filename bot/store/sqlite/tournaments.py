@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from ...domain.tournament import NewRound, TournamentGame, TournamentRow
+from ..reminders import reminder_at_sql
 from ..rows import game_from, tournament_from
 from ..tournaments import GAME_COLUMNS, PLAYER_COLUMNS, TOURNAMENT_COLUMNS
 from .leases import free_claim
@@ -25,10 +26,7 @@ _INSERT_MATCH = (
     " SELECT game, options, ?, guild_id, channel_id, organizer_id, 'active', ?, 1, ?, ?, ?, days_per_move, ?, rated, 0"
     " FROM tournaments WHERE id = ?"
 )
-_REMINDER_AT = (
-    "? + 3600.0 * COALESCE((SELECT delay_hours FROM preferences WHERE user_id = ? AND guild_id IN (?, 0)"
-    " ORDER BY guild_id DESC LIMIT 1), (SELECT reminder_hours FROM guild_settings WHERE guild_id = ?), ?)"
-)
+_REMINDER_AT = reminder_at_sql("?", "?", "?", "?")
 
 
 def _read(conn: sqlite3.Connection, tournament_id: int) -> TournamentRow | None:
