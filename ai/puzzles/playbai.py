@@ -6,10 +6,12 @@ The attacker's *goal* is a goal (the game's third, or any other): every goal lea
 turn that scores is the answer to "score now". A goal of the defender's is the attacker's line failing.
 
 Turns are the engine's distinct results (:meth:`~games.playbai.PlayBai.turn_results`: one action list per
-resulting position), so two turns reaching the same position are one answer. Nothing is cut from the
-defender's replies (a reply anywhere can open or close a lane for a jump or a pass): every one is tried,
-most disruptive first (a goal of its own, then those that end holding the ball), so a turn that does not
-force a goal is usually refuted by the first few.
+resulting position), so two turns reaching the same position are one answer. The defender's replies are
+cut only where the rules prove it: when the attacker threatens a goal, a reply that leaves the ball where it
+is and changes none of the cells that goal's turn reads (:func:`support`: each step's target, each jump's
+line, each pass's lane) leaves that goal playable, so it cannot stop it. The others are tried most
+disruptive first (a goal of its own, then those that end holding the ball), so a turn that does not force a
+goal is usually refuted by the first few.
 """
 
 from __future__ import annotations
@@ -18,7 +20,18 @@ from collections.abc import Hashable, Iterator, Sequence
 from typing import Any
 
 from games.interface import IllegalMove
-from games.playbai import GOAL, JUMP, KEY_SHIFT, PASS, STEP, Path, PlayBai, ResultKey
+from games.playbai import (
+    GOAL,
+    JUMP,
+    KEY_SHIFT,
+    MOVES_PER_TURN,
+    PASS,
+    STEP,
+    Path,
+    PlayBai,
+    ResultKey,
+    search_turns,
+)
 
 from ..turns import apply_turn
 from .budget import Meter
@@ -53,6 +66,8 @@ class PlayBaiTactics:
         # The defender's reply that refuted the last turn tried (tried first next time: the attacker's turns
         # from one position are much alike, and so are their refutations).
         self._killer: Path | None = None
+        self._goals_now: dict[Hashable, Path | None] = {}
+        self._threats: dict[Hashable, Path | None] = {}
 
     def _results(self, state: PlayBai, meter: Meter) -> dict[ResultKey, Path]:
         meter.tick()
@@ -61,8 +76,7 @@ class PlayBaiTactics:
         return results
 
     def attacker_turns(self, state: PlayBai, turns: int, meter: Meter) -> list[Move]:
-        meter.tick()
-        goal = state.scoring_turn()
+        goal = self._goal_now(state, meter)
         if goal is not None or turns <= 1:
             return [(GOAL, goal)] if goal is not None else []  # every goal is one result (the module's docstring)
         if turns > MOST_TURNS:
@@ -73,35 +87,73 @@ class PlayBaiTactics:
         return keeping + [(key, path) for key, path in results.items() if not holds_ball(key)]
 
     def defender_replies(self, state: PlayBai, turns: int, meter: Meter) -> Iterator[Move]:
-        """Every reply, the cheapest to make first: the one-move turns (the first found at once: a turn that
-        threatens nothing is refuted by almost any reply; then those taking the ball, which stop most
-        threats; then the others), then the engine's whole enumeration without those already tried."""
+        """The replies that may stop the attacker's goal next turn, those likeliest to first.
+
+        When the attacker threatens a goal (it could score if it were its turn again), a reply that changes
+        none of the cells that goal's turn reads (:func:`support`) and leaves the ball where it is cannot
+        stop it: it is left out (one is kept when no reply is left, to be played). The others: the reply that
+        refuted the last turn tried (the attacker's turns from one position are much alike, and so are their
+        refutations), the one-move turns taking the ball; with no threat, the other one-move turns (a reply
+        that changes little keeps it so); then the engine's whole enumeration, those ending with the ball
+        first.
+        """
         tried: set[ResultKey] = set()
         killer = self._replayed(state, self._killer) if self._killer is not None else None
-        if killer is not None:
+        if killer is not None:  # first, before any threat is looked for: it mostly refutes at once
             tried.add(killer[0])
             yield killer
-        later: list[Move] = []
+        threat = self._threat(state, meter)
+        before = sum(1 << i for i in state.pieces(self.defender))
+        read = support(state, threat) if threat is not None else 0
+
+        def stops(move: Move) -> bool:
+            key = move[0]
+            if threat is None or not isinstance(key, int):
+                return True  # no threat to keep, or a goal of the defender's
+            return bool(((key & CELLS) ^ before) & read) or key >> KEY_SHIFT != state.ball
+
         for move in self._one_move_turns(state, meter):
-            self._killer = move[1]  # the last reply tried: when the search stops here, it refuted
-            if not tried or holds_ball(move[0]):
+            if move[0] not in tried and (holds_ball(move[0]) or threat is None) and stops(move):
                 tried.add(move[0])
+                self._killer = move[1]  # the last reply tried: when the search stops here, it refuted
                 yield move
-            else:
-                later.append(move)
-        for move in later:
-            tried.add(move[0])
-            self._killer = move[1]
-            yield move
         results = self._results(state, meter)
-        rest = [(key, path) for key, path in results.items() if key not in tried]
+        rest = [(key, path) for key, path in results.items() if key not in tried and stops((key, path))]
         ordered = [m for m in rest if scores(m[0])] + [m for m in rest if holds_ball(m[0])]
         for move in ordered + [m for m in rest if not scores(m[0]) and not holds_ball(m[0])]:
             self._killer = move[1]
+            tried.add(move[0])
             yield move
+        if not tried:  # every reply leaves the threat: any one shows it
+            yield next(iter(results.items()))
+
+    def _threat(self, state: PlayBai, meter: Meter) -> Path | None:
+        """The attacker's turn that would score if it were its turn again now (the defender to move)."""
+        key = self.key(state)
+        if key in self._threats:
+            return self._threats[key]
+        meter.tick()
+        mine = sum(1 << i for i in state.pieces(self.attacker))
+        theirs = sum(1 << i for i in state.pieces(self.defender))
+        start = mine | state.ball << KEY_SHIFT
+        found = search_turns(
+            state.field, self.attacker, mine, theirs, state.ball, 0, MOVES_PER_TURN, start, False, goals_only=True
+        )
+        threat = self._threats[key] = next(iter(found.values()), None)
+        return threat
+
+    def _goal_now(self, state: PlayBai, meter: Meter) -> Path | None:
+        """A turn of the attacker's (to move) that scores now, remembered per position (the proof and its
+        solution tree ask the same positions)."""
+        key = self.key(state)
+        if key in self._goals_now:
+            return self._goals_now[key]
+        meter.tick()
+        goal = self._goals_now[key] = state.scoring_turn()
+        return goal
 
     def _replayed(self, state: PlayBai, path: Path) -> Move | None:
-        """``path`` as a reply from ``state`` with its result's key, if it is a legal turn there."""
+        """``path`` as a reply from ``state`` with its result's key, if it is a legal turn there (not a goal)."""
         trial = state.copy()
         try:
             apply_turn(trial, path)
@@ -109,8 +161,7 @@ class PlayBaiTactics:
             return None
         if trial.goals != state.goals:
             return None  # a goal: the enumeration names it
-        seat = self.defender
-        return sum(1 << i for i in trial.pieces(seat)) | trial.ball << KEY_SHIFT, path
+        return sum(1 << i for i in trial.pieces(self.defender)) | trial.ball << KEY_SHIFT, path
 
     def _one_move_turns(self, state: PlayBai, meter: Meter) -> Iterator[Move]:
         """The defender's turns of one step or one jump (not goals), with the engine's result keys."""
@@ -149,3 +200,30 @@ class PlayBaiTactics:
         """A reply is harder the more moves the attacker's goal then needs (the engine's paths are shortest)."""
         path: Any = winners[0][1] if winners else ()
         return float(sum(1 for action in path if action[0] != PASS))
+
+
+def support(state: PlayBai, path: Path) -> int:
+    """The cells (a bitmask) whose being empty or taken the turn ``path`` of the player *not* to move in
+    ``state`` relies on: each step's target, each jump's line up to its landing (or to the edge, for a
+    bounce), each pass's cells between. A reply of the player to move that changes none of them and leaves
+    the ball where it is leaves ``path`` a legal turn doing the same (RULES.md §3)."""
+    fld = state.field
+    occupied = sum(1 << i for i, seat in enumerate(state.seat_of) if seat)
+    read = 0
+    for kind, src, x in path:
+        if kind == PASS:
+            for k in fld.lines[(src, x)]:
+                read |= 1 << k
+            continue
+        landing = x
+        if kind == JUMP:
+            landing = src
+            for k in fld.rays[src][x]:
+                read |= 1 << k
+                if not occupied >> k & 1:
+                    landing = k
+                    break
+        else:
+            read |= 1 << x
+        occupied = occupied & ~(1 << src) | 1 << landing
+    return read
