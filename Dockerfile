@@ -21,7 +21,9 @@ RUN pip install -c constraints.txt . \
 RUN useradd --create-home --uid 10001 hexplay && mkdir -p /app/data && chown hexplay /app/data
 USER hexplay
 
-# /healthz and /metrics of each process (compose's healthchecks read /healthz here).
-ENV HEXPLAY_METRICS_PORT=9100
+# /healthz and /metrics of each process (compose's healthchecks read /healthz here), on the container's every
+# interface: the scraper comes from outside it (outside a container the bot keeps to 127.0.0.1).
+ENV HEXPLAY_METRICS_PORT=9100 \
+    HEXPLAY_METRICS_HOST=0.0.0.0
 EXPOSE 9100
 CMD ["python", "-m", "bot"]

@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 LOCK := constraints.txt
 
-.PHONY: run sandbox test lint bench lock mutation clean translations
+.PHONY: run sandbox test lint bench lock mutation clean translations activity
 
 $(STAMP): pyproject.toml $(LOCK)
 	@if test -x $(PY); then echo "Updating .venv (pyproject.toml or $(LOCK) changed)…"; \
@@ -20,17 +20,39 @@ $(STAMP): pyproject.toml $(LOCK)
 
 # Without DISCORD_TOKEN (environment or .env): the sandbox, a local Discord in your browser.
 # With it: the bot on your Discord servers.
-run: $(STAMP)
+run: $(STAMP) activity
 	@$(PY) -m sandbox
 
 # The sandbox even when a token is configured.
-sandbox: $(STAMP)
+sandbox: $(STAMP) activity
 	@$(PY) -m sandbox --sandbox
 
 # Lint first: a finding fails in seconds, before the tests. Two pytest-xdist workers: half the tests wait
 # on processes, sockets and PostgreSQL rather than the CPU, so two workers on two cores take ~60% of one's time.
-test: lint
+test: lint activity
 	$(PY) -m pytest -n 2
+
+# The Activity's page (activity/, docs/activity.md): rebuilt when its sources, its lockfile or the catalogs
+# changed — `npm ci` installs exactly the lockfile's packages (no install scripts run), then esbuild bundles
+# the page into activity/dist/, which the bot's web server serves. Nothing is fetched when the bot runs.
+# Without Node.js the page is not built (one line says so) and everything else works.
+ACTIVITY_MODULES := activity/node_modules/.package-lock.json
+ACTIVITY_BUILT := activity/dist/.built
+ACTIVITY_INPUTS := $(wildcard activity/src/*) activity/build.mjs activity/package.json $(ACTIVITY_MODULES) \
+	tools/activity_words.py $(wildcard i18n/locale/*/LC_MESSAGES/*.po)
+
+activity: $(STAMP)
+	@if command -v npm >/dev/null 2>&1; then $(MAKE) -s --no-print-directory $(ACTIVITY_BUILT); \
+	else echo "Node.js and npm are not installed: the Activity page is not built (apt-get install nodejs npm)."; fi
+
+$(ACTIVITY_MODULES): activity/package-lock.json
+	@echo "Installing the Activity page's packages from activity/package-lock.json…"
+	@cd activity && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+
+$(ACTIVITY_BUILT): $(ACTIVITY_INPUTS)
+	@$(PY) tools/activity_words.py
+	@cd activity && node build.mjs
+	@echo "Built the Activity page in activity/dist/."
 
 # The habits the code keeps (docs/architecture.md, "Conventions"): ruff's rules and format, mypy's types.
 lint: $(STAMP)
@@ -64,4 +86,4 @@ lock:
 	@rm -rf .venv-lock
 
 clean:
-	rm -rf $(VENV) .venv-lock .pytest_cache .hypothesis mutants
+	rm -rf $(VENV) .venv-lock .pytest_cache .hypothesis mutants activity/node_modules activity/dist activity/words.json

@@ -26,7 +26,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import render  # noqa: E402
-from bot.chat import texts  # noqa: E402
+from bot.chat.words import boards, outcomes  # noqa: E402
+from bot.chat.words import refusal as worded  # noqa: E402
 from bot.domain.errors import Refusal  # noqa: E402
 from bot.service.describe import last_turn  # noqa: E402
 from games import GAMES  # noqa: E402
@@ -75,7 +76,7 @@ def game_costs(game_id: str, repeat: int) -> tuple[tuple[float, float], tuple[fl
     match = match_of(game)
     turn = last_turn(events, "")
     names = [s.name for s in match.seats]
-    words = both(lambda: (texts.board_description(match, game, turn), texts.status_line(match, game)), 300, repeat)
+    words = both(lambda: (boards.board_description(match, game, turn), outcomes.status_line(match, game)), 300, repeat)
     picture = both(lambda: render.render_png(game, player_names=names, last_events=events), 10, repeat)
     return words, picture
 
@@ -95,7 +96,7 @@ def main() -> None:
         lines.append(f"{what:38} {english * scale:>8.1f}{unit} {french * scale:>8.1f}{unit} {french / english:>14.2f}x")
 
     refusal = Refusal("time_limit_range", low=1, high=30)
-    row("a refusal", *both(lambda: texts.refusal(refusal), 5000, repeat), " µs", 1e6)
+    row("a refusal", *both(lambda: worded(refusal), 5000, repeat), " µs", 1e6)
     for game_id in ("bide", "begird", "playbai", "bump"):
         words, picture = game_costs(game_id, repeat)
         row(f"{game_id}: caption and description", *words, " µs", 1e6)

@@ -23,10 +23,18 @@ processes, and counts, from the database and the emulator's record:
 * boards posted twice: a match's thread showing the board of one logged turn (or its opening board)
   more than once.
 
-Each must be 0 (exit status 1 otherwise). It also prints turns/s, /move latency (p50/p95/p99, from the
-interaction to its board), the restarts, 429s and Discord rule violations.
+* late first answers: an interaction (/play, Accept, /move) whose first answer reached Discord after its
+  3 seconds (refused with 10062 Unknown interaction: the player saw "the application did not respond").
 
-Run: .venv/bin/python benchmarks/bench_scale.py [--seconds 120] [--quick]
+Each must be 0 (exit status 1 otherwise). It also prints turns/s, /move latency (p50/p95/p99, from the
+interaction to its board), the first answers' latency (p99, slowest) and the interactions never answered
+(their shard's process was killed), the restarts, 429s and Discord rule violations.
+
+``--cpu-load N`` runs N processes that only burn CPU beside everything, at the bot's own priority (issue 34,
+item 3: answers were late on a busy machine). ``--baseline REV`` runs the same scenario first on the code of git
+revision REV (its tree, run by this virtual environment) and prints the two side by side.
+
+Run: .venv/bin/python benchmarks/bench_scale.py [--seconds 120] [--quick] [--cpu-load 2] [--baseline REV]
 """
 
 from __future__ import annotations
@@ -39,6 +47,7 @@ import itertools
 import random
 import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -56,6 +65,7 @@ from bot.store import open_store  # noqa: E402
 from bot.store.postgres import PostgresStore  # noqa: E402
 from emulator import DiscordEmulator  # noqa: E402
 from emulator.errors import EmulatorError  # noqa: E402
+from emulator.interactions import AUTOCOMPLETE  # noqa: E402
 from emulator.models import Channel  # noqa: E402
 from emulator.sharding import ShardingRules  # noqa: E402
 from sandbox.clockfile import ClockFile  # noqa: E402
@@ -110,10 +120,11 @@ def percentile(values: list[float], share: float) -> float:
 
 
 class Scale:
-    def __init__(self, args: argparse.Namespace, folder: Path, url: str) -> None:
+    def __init__(self, args: argparse.Namespace, folder: Path, url: str, code: Path | None = None) -> None:
         self.args = args
         self.folder = folder
         self.url = url
+        self.code = code  # the tree the processes run (another revision's), or None for this one
         self.rng = random.Random(args.seed)
         self.emu = DiscordEmulator(
             bot_token=TOKEN, default_timeout=20.0, sharding=ShardingRules(max_concurrency=args.bot_processes)
@@ -161,6 +172,7 @@ class Scale:
             emu=self.emu,
             log_dir=self.folder / "logs",
             echo=self._echo if self.args.verbose else None,
+            cwd=self.code,
         )
         started = time.perf_counter()
         await self.fleet.start()
@@ -406,6 +418,21 @@ class Scale:
             "_matches": len(all_ids),
         }
 
+    def first_answers(self) -> dict[str, Any]:
+        """Every interaction's first answer as the emulator saw it (Discord's rule: within 3 s)."""
+        deadline = self.emu.interaction_deadline
+        results = [p.result for p in self.emu.interactions.by_id.values() if p.type != AUTOCOMPLETE]
+        answered = [r.latency for r in results if r.latency is not None]
+        late = [r for r in results if r.latency is not None and r.latency > deadline]
+        return {
+            "interactions": len(results),
+            "late": len(late),
+            "unanswered": sum(1 for r in results if r.latency is None),
+            "p99": percentile(answered, 0.99),
+            "slowest": max(answered, default=float("nan")),
+            "examples": [f"{r.latency:.2f} s: {r.errors[:1]}" for r in late[:3]],
+        }
+
     async def _boards_twice(self, match_id: int, messages: list[Any]) -> int:
         """Boards of one logged turn (or the opening board) posted more than once in the match's thread."""
         moves = await self.store.moves(match_id)
@@ -453,18 +480,27 @@ class Scale:
         await self.emu.stop()
 
 
-async def main_async(args: argparse.Namespace) -> int:
+def cpu_hogs(count: int) -> list[subprocess.Popen[bytes]]:
+    """``count`` processes that only burn CPU, at this process's priority (the bot's processes have it too)."""
+    code = "while True: pass"
+    return [subprocess.Popen([sys.executable, "-c", code]) for _ in range(count)]
+
+
+def revision_tree(revision: str, folder: Path) -> Path:
+    """The tree of a git revision, extracted (git archive) into ``folder``: the code a baseline run runs."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    return folder
+
+
+async def one_run(args: argparse.Namespace, label: str, code: Path | None) -> tuple[int, dict[str, Any]]:
+    """The whole scenario once, on a fresh PostgreSQL cluster: (failed counts, figures for a side-by-side)."""
     cluster = start_cluster()
+    hogs = cpu_hogs(args.cpu_load)
     try:
         with tempfile.TemporaryDirectory(prefix="bench-scale-") as folder:
-            scale = Scale(args, Path(folder), cluster.url)
-            print(
-                f"bench_scale: {args.bot_processes} bot processes (shard k of {args.bot_processes} each), "
-                f"{args.workers} workers, one PostgreSQL; {args.guilds} guilds, {args.matches} matches "
-                f"({', '.join(GAMES)}; {args.computer} against the easy computer), {args.clients} simulated "
-                f"clients for {args.seconds:g} s, the clock {CLOCK_HOURS:g} h ahead by the end",
-                flush=True,
-            )
+            scale = Scale(args, Path(folder), cluster.url, code)
+            print(f"-- {label}", flush=True)
             try:
                 await scale.start()
                 await scale.open_matches()
@@ -480,6 +516,8 @@ async def main_async(args: argparse.Namespace) -> int:
                 errors = len(error_lines)
             finally:
                 await scale.stop()
+            answers = scale.first_answers()
+            counts["late first answers (after Discord's 3 s)"] = answers["late"]
             figures = scale.latencies
             print(
                 f"turns/s: {run['turns'] / run['elapsed']:.1f} ({run['turns']} turns logged in {run['elapsed']:.0f} s, "
@@ -491,6 +529,13 @@ async def main_async(args: argparse.Namespace) -> int:
                 f"(mean {statistics.fmean(figures) * 1000 if figures else 0:.0f} ms); {scale.refused} answered "
                 f"privately, {scale.failed} unanswered (their shard's process down or too slow)"
             )
+            print(
+                f"first answers: {answers['interactions']} interactions, {answers['late']} late (after 3 s), "
+                f"{answers['unanswered']} never answered (their process killed); p99 {answers['p99']:.2f} s, "
+                f"slowest {answers['slowest']:.2f} s"
+            )
+            for example in answers["examples"]:
+                print(f"  late: {example}")
             print(
                 f"faults: SIGKILL {', '.join(scale.kills)}; restarts by the supervisor: {restarts}; "
                 f"settled afterwards: {'yes' if run['quiet'] else 'NO'}"
@@ -521,10 +566,45 @@ async def main_async(args: argparse.Namespace) -> int:
                     continue
                 print(f"  {name}: {value}")
                 bad += value
-            print("all counts 0" if bad == 0 else f"FAILED: {bad} in the counts above")
-            return 0 if bad == 0 else 1
+            print("all counts 0" if bad == 0 else f"FAILED: {bad} in the counts above", flush=True)
+            side = {
+                "late first answers": str(answers["late"]),
+                "never answered": str(answers["unanswered"]),
+                "first answer p99 / slowest": f"{answers['p99']:.2f} / {answers['slowest']:.2f} s",
+                "/move to its board p50 / p99": (
+                    f"{percentile(figures, 0.5) * 1000:.0f} / {percentile(figures, 0.99) * 1000:.0f} ms"
+                ),
+                "/move acknowledged": str(len(figures)),
+                "other counts not 0": str(bad - answers["late"]),
+            }
+            return bad, side
     finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
         cluster.remove()
+
+
+async def main_async(args: argparse.Namespace) -> int:
+    print(
+        f"bench_scale: {args.bot_processes} bot processes (shard k of {args.bot_processes} each), "
+        f"{args.workers} workers, one PostgreSQL; {args.guilds} guilds, {args.matches} matches "
+        f"({', '.join(GAMES)}; {args.computer} against the easy computer), {args.clients} simulated "
+        f"clients for {args.seconds:g} s, the clock {CLOCK_HOURS:g} h ahead by the end; "
+        f"{args.cpu_load} CPU hogs beside them",
+        flush=True,
+    )
+    if not args.baseline:
+        bad, _ = await one_run(args, "this tree", None)
+        return 0 if bad == 0 else 1
+    with tempfile.TemporaryDirectory(prefix="bench-scale-base-") as base:
+        code = revision_tree(args.baseline, Path(base))
+        _, before = await one_run(args, f"baseline: {args.baseline}", code)
+    bad, after = await one_run(args, "this tree", None)
+    print(f"\n{'':32} {'baseline ' + args.baseline[:12]:>22} {'this tree':>22}")
+    for name in after:
+        print(f"{name:32} {before[name]:>22} {after[name]:>22}")
+    return 0 if bad == 0 else 1
 
 
 def main() -> int:
@@ -540,6 +620,8 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--verbose", action="store_true", help="print the processes' warnings")
+    parser.add_argument("--cpu-load", type=int, default=0, help="processes burning CPU beside the bot's (default 0)")
+    parser.add_argument("--baseline", default="", help="a git revision to run first, for a side-by-side")
     args = parser.parse_args()
     if args.quick:
         args.seconds = 30.0

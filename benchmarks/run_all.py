@@ -18,6 +18,7 @@ SCRIPTS = [
     "bench_reminders.py",
     "soak_races.py",
     "bench_sandbox.py",
+    "bench_activity.py",
     "bench_ai.py",
     "bench_computer.py",
 ]

@@ -3,8 +3,10 @@
 Each process plays random Bide matches as both players: before alice moves, bob stores conditional answers to
 a few of her legal turns (`/premove`), and alice mostly plays one of them, so the answer is played at once by
 the process that stored her move. Every 0.3–1.2 s one of the two processes is killed with SIGKILL and started
-again; a process that starts follows the conditional moves a stop left behind, as the bot's start-up does. A
-move is *acknowledged* when `play` returned in a process that printed it.
+again; a process that starts follows the conditional moves a stop left behind, as the bot's start-up does, and
+each live process looks for them twice a second (matches unchanged for a second), as every bot process's look
+does: both processes may follow the same lines at once. A move is *acknowledged* when `play` returned in a
+process that printed it.
 
 At the end (both processes killed, then one clean start-up's catch-up) it checks from the database:
 
@@ -43,13 +45,29 @@ from tests.racing import NoChallengeLimits, log_matches_state  # noqa: E402
 ALICE, BOB = (101, "alice"), (102, "bob")
 
 
+LOOK_EVERY = 0.5  # seconds between a live process's looks for conditional moves left behind
+SETTLE = 1.0  # a match changed more recently is left to the process that stored its move
+
+
+async def look(service: MatchService) -> None:
+    """What every bot process's look does for conditional moves (bot/chat/relay.py), on a shorter clock."""
+    while True:
+        await asyncio.sleep(LOOK_EVERY)
+        followed = await service.follow_left_conditionals(changed_by=time.time() - SETTLE)
+        answered = [[o.match.id, o.answered.changes[0].notation] for o in followed if o.answered is not None]
+        if followed:
+            print(json.dumps({"looked": len(followed), "acked": answered}), flush=True)
+
+
 async def child(url: str, seed: int, matches: int) -> None:
-    store = await open_store(url, pool_size=2)
+    store = await open_store(url, pool_size=3)
     service = MatchService(store, SystemClock(), default_reminder_hours=24)
     rng = random.Random(seed)
+    looking = None
     try:
         caught_up = await service.follow_left_conditionals()  # what the bot's start-up does
         print(json.dumps({"caught_up": len(caught_up)}), flush=True)
+        looking = asyncio.ensure_future(look(service))
         while True:
             match_id = rng.randint(1, matches)
             match = await service.get(match_id)
@@ -79,6 +97,8 @@ async def child(url: str, seed: int, matches: int) -> None:
                 acked.append((match_id, outcome.answered.changes[0].notation))
             print(json.dumps({"acked": acked, "ply": outcome.game.ply if outcome.game else None}), flush=True)
     finally:
+        if looking is not None:
+            looking.cancel()
         await store.close()
 
 
@@ -99,9 +119,10 @@ def spawn(url: str, seed: int, matches: int, log: list, script: str = __file__) 
 
 async def kill_again_and_again(
     url: str, count: int, seconds: float, rng: random.Random, script: str
-) -> tuple[int, list[tuple[int, str]], int]:
+) -> tuple[int, list[tuple[int, str]], int, int]:
     """Two child processes of ``script`` on ``url``; one of them SIGKILLed and started again every 0.3–1.2 s for
-    ``seconds``, then both. (kills, acknowledged (match, notation) pairs, answers caught up at start-ups)."""
+    ``seconds``, then both. (kills, acknowledged (match, notation) pairs, lines followed at start-ups, lines
+    followed by a live process's look)."""
     started: list = []
     live = [spawn(url, rng.randrange(10**9), count, started, script) for _ in range(2)]
     kills = 0
@@ -115,7 +136,7 @@ async def kill_again_and_again(
     for process in live:
         process.send_signal(signal.SIGKILL)
     acked: list[tuple[int, str]] = []
-    caught_up = 0
+    caught_up = looked = 0
     for process, out in started:
         process.wait()
         out.seek(0)
@@ -124,7 +145,8 @@ async def kill_again_and_again(
                 message = json.loads(line)
                 acked.extend(tuple(a) for a in message.get("acked", ()))
                 caught_up += message.get("caught_up", 0)
-    return kills, acked, caught_up
+                looked += message.get("looked", 0)
+    return kills, acked, caught_up, looked
 
 
 async def soak(seconds: float, matches: int, seed: int) -> int:
@@ -140,7 +162,7 @@ async def soak(seconds: float, matches: int, seed: int) -> int:
         await store.close()
 
         rng = random.Random(seed)
-        kills, acked, caught_up_by_starts = await kill_again_and_again(url, matches, seconds, rng, __file__)
+        kills, acked, caught_up_by_starts, looked = await kill_again_and_again(url, matches, seconds, rng, __file__)
         store = await open_store(url)
         service = MatchService(store, SystemClock(), default_reminder_hours=24)
         try:
@@ -156,8 +178,9 @@ async def soak(seconds: float, matches: int, seed: int) -> int:
         moves = sum(len(v) for v in logged.values())
         print(
             f"soak_premoves: {seconds:.0f} s, {matches} matches, 2 processes, {kills} SIGKILLs; {moves} moves logged, "
-            f"{conditional} played as conditional answers, {len(acked)} acknowledged; answers a stop left behind, "
-            f"followed at a restart: {caught_up_by_starts}, at the last start: {caught_up}"
+            f"{conditional} played as conditional answers, {len(acked)} acknowledged; lines a stop left behind, "
+            f"followed at a restart: {caught_up_by_starts}, by a live process's look: {looked}, "
+            f"at the last start: {caught_up}"
         )
         print(f"lost acknowledged: {len(lost)}   lines left behind: {len(left)}   logs that do not replay: {len(bad)}")
         return 1 if lost or left or bad else 0

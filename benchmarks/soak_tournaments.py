@@ -87,7 +87,7 @@ async def soak(seconds: float, events: int, seed: int) -> int:
         await store.close()
 
         rng = random.Random(seed)
-        kills, _, _ = await kill_again_and_again(url, events, seconds, rng, __file__)
+        kills, *_ = await kill_again_and_again(url, events, seconds, rng, __file__)
 
         store = await open_store(url)
         service = MatchService(store, SystemClock(), default_reminder_hours=24)

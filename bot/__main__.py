@@ -7,7 +7,7 @@ import sys
 
 from . import redact
 from .config import TOKEN_HELP, Settings, load_dotenv
-from .domain.errors import CannotListen, StoreUnavailable, TokenRefused
+from .domain.errors import CannotListen, DiscordUnreachable, StoreUnavailable, TokenRefused
 
 USAGE = """usage: python -m bot                                run the bot
        python -m bot backup FILE                      copy the SQLite database to FILE, even while the bot runs
@@ -30,6 +30,7 @@ Settings come from the environment or a .env file (see .env.example):
                                 (unset: Discord's recommended count, all in this process)
   HEXPLAY_METRICS_PORT          serve /healthz and Prometheus /metrics on this port, in the bot and in each
                                 worker (unset or 0: off)
+  HEXPLAY_METRICS_HOST          the address they listen on (default 127.0.0.1; 0.0.0.0 in a container)
   HEXPLAY_DEV_GUILD_IDS, HEXPLAY_REMINDER_HOURS, HEXPLAY_VACATION_DAYS, HEXPLAY_LOG_LEVEL, …: .env.example"""
 
 
@@ -54,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if argv[0] in ("-h", "--help") else 2
     settings = Settings.from_env()
     settings.check_shards()
+    settings.check_activity()
     logging.basicConfig(
         level=getattr(logging, settings.log_level, logging.INFO),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -68,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(run(settings))
     except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl-C, or SIGTERM (bot.runtime.run): a clean stop
         pass
-    except (StoreUnavailable, CannotListen) as error:  # one clear line, and exit so a supervisor can act
+    except (StoreUnavailable, CannotListen, DiscordUnreachable) as error:  # one clear line; a supervisor acts
         print(f"Hexplay cannot start: {error}.", file=sys.stderr)
         return 1
     except TokenRefused:  # a clear line, not a traceback

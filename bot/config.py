@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 import re
+import stat
+import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -81,6 +84,29 @@ def _port(name: str) -> int | None:
     return int(raw) or None
 
 
+# A host name as DNS writes it (letters, digits, hyphens, dot-separated labels), or an IP address.
+_HOST_NAME = re.compile(
+    r"(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*",
+    re.ASCII,
+)
+
+
+def _host(name: str, default: str) -> str:
+    """An address to listen on: an IP address (0.0.0.0 for every interface, :: for IPv6) or a host name."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return str(ipaddress.ip_address(raw))
+    except ValueError:
+        pass
+    if not _HOST_NAME.fullmatch(raw) or raw.replace(".", "").isdigit():
+        raise SystemExit(
+            f"{name} must be an IP address (such as 127.0.0.1 or 0.0.0.0) or a host name, not {_shown(raw)}"
+        )
+    return raw
+
+
 def _ids(name: str) -> list[int]:
     """Comma-separated Discord ids (snowflakes: positive and within 64 bits)."""
     ids = []
@@ -91,6 +117,78 @@ def _ids(name: str) -> list[int]:
             raise SystemExit(f"{name} must list numeric ids, not {_shown(part)}")
         ids.append(int(part))
     return ids
+
+
+def _url(name: str, schemes: tuple[str, ...], example: str) -> str:
+    """An endpoint's URL: one of ``schemes`` and a host (a port, if given, a number), or one clear line."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return ""
+    try:
+        parts = urllib.parse.urlsplit(raw)
+        usable = parts.scheme in schemes and bool(parts.hostname) and parts.port != 0
+    except ValueError:  # a port that is not a number, or out of range
+        usable = False
+    if not usable or any(c.isspace() for c in raw):
+        kinds = " or ".join(f"{scheme}://" for scheme in schemes)
+        raise SystemExit(f"{name} must be a {kinds} URL with a host, such as {example}, not {_shown(raw)}")
+    return raw
+
+
+_LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+def _log_level(name: str) -> str:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return "INFO"
+    if raw.upper() not in _LOG_LEVELS:
+        raise SystemExit(f"{name} must be {', '.join(_LOG_LEVELS[:-1])} or {_LOG_LEVELS[-1]}, not {_shown(raw)}")
+    return raw.upper()
+
+
+# The sandbox's clock runs at most this far ahead (its "+1 day" control): a century keeps dates in range.
+MAX_CLOCK_OFFSET_SECONDS = 100 * 365 * 86400
+
+
+def _offset_file(name: str) -> str:
+    """A file of seconds added to the clock (the sandbox's); it may not exist yet (no offset until written),
+    but its folder must, and what it holds must be a number of seconds in range."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return ""
+    path = Path(raw)
+    try:
+        status = path.stat()
+    except FileNotFoundError:
+        if not path.parent.is_dir():
+            raise SystemExit(f"{name}: the folder of {_shown(raw)} does not exist") from None
+        return raw
+    except OSError as error:
+        raise SystemExit(f"{name}: cannot read {_shown(raw)} ({error.strerror or error})") from None
+    if not stat.S_ISREG(status.st_mode):
+        raise SystemExit(f"{name} must name a file of seconds, not a folder or a device: {_shown(raw)}")
+    try:
+        with path.open("rb") as file:
+            text = file.read(65).decode("ascii", errors="replace").strip()  # not ASCII: not a number either
+    except OSError as error:
+        raise SystemExit(f"{name}: cannot read {_shown(raw)} ({error.strerror or error})") from None
+    if text and (len(text) > 64 or not _DECIMAL.fullmatch(text) or not 0 <= float(text) <= MAX_CLOCK_OFFSET_SECONDS):
+        raise SystemExit(
+            f"{name}: {_shown(raw)} must hold a number of seconds from 0 to {MAX_CLOCK_OFFSET_SECONDS}, "
+            f"not {_shown(text)}"
+        )
+    return raw
+
+
+def _secret(name: str) -> str:
+    """A credential: printable ASCII without spaces; never echoed in a refusal."""
+    raw = os.environ.get(name, "").strip()
+    if raw and (len(raw) > 256 or not all(33 <= ord(c) < 127 for c in raw)):
+        raise SystemExit(
+            f"{name} must be the secret as the developer portal shows it (no spaces, at most 256 characters)"
+        )
+    return raw
 
 
 _DATABASE_SCHEMES = ("postgresql://", "postgres://", "sqlite:///")
@@ -104,6 +202,9 @@ def _database_url(name: str) -> str:
         raise SystemExit(
             f"{name} must start with postgresql:// (postgresql://user:password@host:port/dbname) or sqlite:///"
         )
+    if raw.startswith("sqlite:///") and not raw.removeprefix("sqlite:///").strip():
+        # SQLite would open a temporary database, and the working folder is not a database file
+        raise SystemExit(f"{name} sqlite:/// names no file: give its path, such as sqlite:///data/hexplay.sqlite3")
     return raw
 
 
@@ -167,6 +268,22 @@ class Settings:
     # /healthz and /metrics of this process (bot or worker) on this port; None: not served (HEXPLAY_METRICS_PORT
     # unset or 0). Given here as 0 (tests), any free port, which the server tells.
     metrics_port: int | None = None
+    # where that server listens: this machine only unless told (a container's HEXPLAY_METRICS_HOST=0.0.0.0)
+    metrics_host: str = "127.0.0.1"
+    # -- the Activity (issue 35, docs/activity.md): its web server in the bot process ---------------------------
+    activity_port: int | None = None  # HEXPLAY_ACTIVITY_PORT; None: no Activity (0 given here: any free port)
+    activity_host: str = "127.0.0.1"  # loopback: a TLS reverse proxy in front, Discord's URL mapping to it
+    # the application's OAuth2 client secret (DISCORD_CLIENT_SECRET): exchanges the page's codes; never sent out
+    client_secret: str = field(default="", repr=False)
+    activity_page: str = ""  # the built page's folder (HEXPLAY_ACTIVITY_PAGE; empty: activity/dist of the checkout)
+
+    def check_activity(self) -> None:
+        """One clear line for an Activity that cannot work (``python -m bot`` exits with it)."""
+        if self.activity_port is not None and not self.client_secret:
+            raise SystemExit(
+                "HEXPLAY_ACTIVITY_PORT needs DISCORD_CLIENT_SECRET, the application's OAuth2 client secret "
+                "(developer portal → OAuth2 → Client Secret): the Activity's server exchanges the page's codes with it"
+            )
 
     def check_shards(self) -> None:
         """One clear line for a shard layout that cannot work (``python -m bot`` exits with it)."""
@@ -209,10 +326,10 @@ class Settings:
             reminder_hours=_float("HEXPLAY_REMINDER_HOURS", 24.0, 1, 24 * 14, "hours"),
             reminder_check_seconds=_float("HEXPLAY_REMINDER_CHECK_SECONDS", 60.0, 1, 24 * 3600, "seconds"),
             vacation_days=_float("HEXPLAY_VACATION_DAYS", 30.0, 1, 365, "days"),
-            log_level=os.environ.get("HEXPLAY_LOG_LEVEL", "INFO").strip().upper() or "INFO",
-            api_base_url=os.environ.get("DISCORD_API_BASE_URL", "").strip(),
-            gateway_url=os.environ.get("DISCORD_GATEWAY_URL", "").strip(),
-            clock_offset_file=os.environ.get("HEXPLAY_CLOCK_OFFSET_FILE", "").strip(),
+            log_level=_log_level("HEXPLAY_LOG_LEVEL"),
+            api_base_url=_url("DISCORD_API_BASE_URL", ("http", "https"), "https://discord.com/api/v10"),
+            gateway_url=_url("DISCORD_GATEWAY_URL", ("ws", "wss"), "wss://gateway.discord.gg"),
+            clock_offset_file=_offset_file("HEXPLAY_CLOCK_OFFSET_FILE"),
             render_processes=_count("HEXPLAY_RENDER_PROCESSES", 1, 0, 8, "processes"),
             computer_processes=_count("HEXPLAY_COMPUTER_PROCESSES", 1, 1, 16, "processes"),
             review_simulations=_count("HEXPLAY_REVIEW_SIMULATIONS", 400, 10, 4000, "simulations"),
@@ -220,4 +337,9 @@ class Settings:
             # the floor: heartbeats go every half of it, and a search's process never holds them up
             worker_stale_seconds=_float("HEXPLAY_WORKER_STALE_SECONDS", 15.0, 1, 600, "seconds"),
             metrics_port=_port("HEXPLAY_METRICS_PORT"),
+            metrics_host=_host("HEXPLAY_METRICS_HOST", "127.0.0.1"),
+            activity_port=_port("HEXPLAY_ACTIVITY_PORT"),
+            activity_host=_host("HEXPLAY_ACTIVITY_HOST", "127.0.0.1"),
+            client_secret=_secret("DISCORD_CLIENT_SECRET"),
+            activity_page=os.environ.get("HEXPLAY_ACTIVITY_PAGE", "").strip(),
         )

@@ -28,7 +28,7 @@ from .service.matches import MatchService
 from .store import is_postgres, sqlite_path
 from .store.postgres import PostgresStore
 from .store.postgres.store import explain
-from .store.sqlite import ProcessLock, SqliteStore
+from .store.sqlite import ProcessLock, SqliteStore, check_database_path
 
 BATCH = 5000  # rows per COPY: large enough to stream, small enough for a steady progress bar
 REFUSED, FAILED = 2, 1
@@ -264,7 +264,11 @@ async def migrate(
     source_path = sqlite_path(source_path)
     if not is_postgres(target_url):
         raise MoveStopped("--to must be a PostgreSQL URL (postgresql://user:password@host:port/dbname)", REFUSED)
-    if not Path(source_path).is_file():
+    try:
+        absent = check_database_path(Path(source_path))  # before a .lock is made beside what is not a database
+    except StoreUnavailable as error:
+        raise MoveStopped(str(error), REFUSED) from None
+    if absent:
         raise MoveStopped(f"there is no SQLite database at {source_path}", REFUSED)
     lock = ProcessLock(source_path)
     try:

@@ -10,6 +10,8 @@ import asyncio
 import contextlib
 import logging
 import signal
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from ai.review import ReviewBudget
@@ -18,10 +20,23 @@ from ai.worker import Thinker
 from .chat.announce import Announcer
 from .chat.client import Background, HexplayBot, point_client_at
 from .chat.context import Chat
-from .chat.features import community, info, lobby, moves, offers, premoves, reminders, review, timelimits, tournaments
+from .chat.features import (
+    activity,
+    community,
+    info,
+    lobby,
+    moves,
+    offers,
+    premoves,
+    reminders,
+    review,
+    timelimits,
+    tournaments,
+)
 from .chat.features import settings as settings_feature
 from .chat.features.board import board_view
 from .chat.homes import MatchHomes
+from .chat.launcher import GuildMembers, api_base, serves_activity
 from .chat.opening import MatchOpening
 from .chat.pacing import LocalRequestBudget, SharedRequestBudget
 from .chat.relay import BoardRelay
@@ -29,7 +44,7 @@ from .config import Settings
 from .domain.clock import Clock, OffsetFileClock
 from .domain.errors import StoreUnavailable
 from .jobs import queue
-from .jobs.notices import HINTS, STORED, Notices
+from .jobs.notices import CHANGED, HINTS, STORED, MovePublisher, Notices
 from .observe import health
 from .observe.metrics import BotMetrics
 from .observe.server import MetricsServer, Refresh
@@ -37,6 +52,7 @@ from .service.challenges import ChallengeRefusals
 from .service.computer import ComputerPlayer
 from .service.events import MatchEvents
 from .service.guilds import Guilds
+from .service.launches import Launches
 from .service.matches import MatchService
 from .service.offers import Offers
 from .service.pictures import Pictures
@@ -48,6 +64,12 @@ from .store import is_postgres, open_store, sqlite_path
 from .store.base import Store
 from .store.postgres import PostgresStore
 from .store.sqlite import ProcessLock
+from .web.access import Access
+from .web.identity import DiscordOAuth
+from .web.live import LiveHub
+from .web.server import ActivityServer
+
+PAGE_DIR = Path(__file__).resolve().parent.parent / "activity" / "dist"  # the Activity's built page (activity/)
 
 
 def build_bot(
@@ -79,7 +101,10 @@ def build_bot(
     guilds = Guilds(service)
     options.setdefault("identify_pacing", store.pace_identify)
     bot = HexplayBot(settings, **options)
-    announcer = Announcer(bot, service, MatchHomes(bot), view_for=board_view)
+    # every board carries Open board when this bot serves an Activity (known once logged in: the EMBEDDED flag)
+    announcer = Announcer(
+        bot, service, MatchHomes(bot), view_for=lambda outcome: board_view(outcome, serves_activity(bot, settings))
+    )
     computer = ComputerPlayer(
         service,
         offer_service,
@@ -121,6 +146,7 @@ def build_bot(
         community.CommunityCog(chat, bot.tree),
         tournaments.TournamentCog(chat, desk),
         review.ReviewCog(chat),
+        activity.ActivityCog(chat, launches := Launches()),
     ]
     items = [
         *lobby.ITEMS,
@@ -131,20 +157,71 @@ def build_bot(
         *info.ITEMS,
         *tournaments.ITEMS,
         *review.ITEMS,
+        *activity.ITEMS,
     ]
-    duties: list[Background] = [tournaments.TournamentLoop(bot, desk, settings.reminder_check_seconds)]
+    # every process catches up what a stop left unsaid (boards, conditional moves), beating all along
+    relay = BoardRelay(bot, service, announcer)
+    duties: list[Background] = [
+        tournaments.TournamentLoop(bot, desk, settings.reminder_check_seconds),
+        timelimits.Heartbeat(chat),
+        relay,
+    ]
+    hub = activity_hub(settings, service, events, store)
     if jobs is not None:  # the workers' turns are stored without Discord: a bot posts their boards
-        relay = BoardRelay(bot, service, announcer)
-        listen = {STORED: relay.stored, HINTS: jobs.hint_answered}
-        duties += [relay, Notices(settings.database, listen, on_reconnect=relay.look_soon)]
+        listen: dict[str, Callable[[str], Any]] = {STORED: relay.stored, HINTS: jobs.hint_answered}
+        if hub is not None:  # the Activity's pages hear of every stored move, whichever process stored it
+            listen.update({STORED: both(relay.stored, hub.notice), CHANGED: hub.notice})
+        duties.append(Notices(settings.database, listen, on_reconnect=relay.look_soon))
+    if hub is not None and settings.activity_port is not None:
+        access = Access(
+            service,
+            offer_service,
+            DiscordOAuth(api_base, lambda: bot.application_id, settings.client_secret),
+            GuildMembers(bot),
+            activity.ActivityEffects(bot, chat),
+            launches,
+        )
+        page = Path(settings.activity_page) if settings.activity_page else PAGE_DIR
+        duties.append(
+            ActivityServer(access, hub, host=settings.activity_host, port=settings.activity_port, page_dir=page)
+        )
     if settings.metrics_port is not None:
-        duties.append(observed(bot, store, metrics, jobs, settings.metrics_port))
+        duties.append(observed(bot, store, metrics, jobs, settings.metrics_port, settings.metrics_host))
     bot.serve(chat, cogs, items, reminders.ReminderLoop(bot, chat, tell_paused=chat.opening.tell_paused), duties)
     return bot
 
 
+def both(first: Callable[[str], None], second: Callable[[str], None]) -> Callable[[str], None]:
+    def each(payload: str) -> None:
+        first(payload)
+        second(payload)
+
+    return each
+
+
+def activity_hub(settings: Settings, service: MatchService, events: MatchEvents, store: Store) -> LiveHub | None:
+    """The Activity's live updates: this process's stored moves at once, other processes' by NOTIFY."""
+    if settings.activity_port is None:
+        return None
+
+    async def versions(match_ids: list[int]) -> dict[int, int]:
+        rows = [await service.read(match_id) for match_id in match_ids]
+        return {row.id: row.version for row in rows if row is not None}
+
+    hub = LiveHub(versions)
+    events.on_move(lambda match, move: hub.changed(match.id, match.version))
+    if isinstance(store, PostgresStore):
+        events.on_move(MovePublisher(store.pool).moved)
+    return hub
+
+
+def activity_server(bot: HexplayBot) -> ActivityServer | None:
+    """The Activity's web server, if its settings ask for one (started early by ``run``; tests read its port)."""
+    return next((duty for duty in bot.duties if isinstance(duty, ActivityServer)), None)
+
+
 def observed(
-    bot: HexplayBot, store: Store, metrics: BotMetrics, jobs: queue.JobQueue | None, port: int
+    bot: HexplayBot, store: Store, metrics: BotMetrics, jobs: queue.JobQueue | None, port: int, host: str
 ) -> MetricsServer:
     """The bot's /healthz (every shard connected, the database answering) and /metrics (its registry, with
     the gateway's latency per shard and, on PostgreSQL, the queue's depth read at each scrape)."""
@@ -160,7 +237,7 @@ def observed(
 
         refreshers.append(depth)
     checks = [health.known(bot.gateway_problem), health.database(store.ping)]
-    return MetricsServer(port, metrics.registry, checks, refreshers, role="bot")
+    return MetricsServer(port, metrics.registry, checks, refreshers, role="bot", host=host)
 
 
 def metrics_server(bot: HexplayBot) -> MetricsServer | None:
@@ -188,6 +265,9 @@ async def run(config: Settings) -> None:
             server = metrics_server(bot)
             if server is not None:  # before connecting: a port in use stops the start with one line
                 await server.start()
+            web = activity_server(bot)
+            if web is not None:
+                await web.start()
             _stop_on_sigterm()
             found: list[str] = []
             damage = asyncio.ensure_future(_stop_if_damaged(store, bot, found))
@@ -208,9 +288,15 @@ async def run(config: Settings) -> None:
 
 
 async def _stop_if_damaged(store: Store, bot: HexplayBot, found: list[str]) -> None:
-    """A large SQLite file's integrity check finishes after the start: on damage, stop as a refusal would."""
+    """A large SQLite file's integrity check finishes after the start: on damage, stop as a refusal would; rows
+    that only break a constraint set their matches and events aside (as the check at open does)."""
     problem = await store.damage()
     if problem is None:
+        while not bot.is_ready():  # start-up's own look at what was set aside comes first
+            await asyncio.sleep(0.1)
+        if bot.breaches_pending:
+            await bot.recheck_set_aside(await store.constraint_breaches() or [])
+            await bot.chat.opening.tell_paused()
         return
     found.append(problem)
     logging.getLogger(__name__).critical("stopping: %s", problem)

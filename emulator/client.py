@@ -9,9 +9,11 @@ real user could do it.
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from .activities import PRIMARY_ENTRY_POINT
 from .errors import EmulatorError
 from .gateway import DIRECT_MESSAGES, GUILD_MESSAGES, MESSAGE_CONTENT, GatewaySession
 from .interactions import (
@@ -26,6 +28,7 @@ from .limits import MAX_CONTENT, MAX_FILE_SIZE, SELECT_TYPES
 from .models import Attachment, Channel, Guild, Message, User, new_snowflake
 
 if TYPE_CHECKING:
+    from .activities import Activities
     from .gateway import Gateway
     from .interactions import InteractionService
     from .store import Store
@@ -42,6 +45,7 @@ class UserActions:
     store: Store
     gateway: Gateway
     interactions: InteractionService
+    activities: Activities
     default_timeout: float
 
     def _observe(self, event: str, obj: Any) -> None:  # DiscordEmulator's (tells its observers)
@@ -96,13 +100,31 @@ class UserActions:
         French user): like Discord, the interaction carries the command's default names.
 
         Returns once the bot's first callback arrived (accepted or rejected: see
-        ``result.errors``); raises EmulatorError if none arrives within ``timeout``.
+        ``result.errors``; after a bare acknowledgement, once its answer followed too); raises
+        EmulatorError if none arrives within ``timeout``.
         """
         acting, where = self._user(user), self._channel_of(channel)
         guild = self._check_member(acting, where)
         schema, path = self._find_command(where, command, acting.locale)
         data = self._command_data(schema, path, dict(options or {}), guild, focused=None, locale=acting.locale)
         return await self._dispatch(APPLICATION_COMMAND, acting, where, data, timeout=timeout, label=f"/{command}")
+
+    async def launch(self, user: UserLike, channel: ChannelLike, *, timeout: float | None = None) -> InteractionResult:
+        """Open the app from the App Launcher in ``channel``: its Entry Point command (type 4). With ``handler``
+        1 (APP_HANDLER) the bot gets the interaction and answers it (``LAUNCH_ACTIVITY``, or a message); with 2
+        (DISCORD_LAUNCH_ACTIVITY) Discord launches the Activity itself and the bot hears nothing."""
+        acting, where = self._user(user), self._channel_of(channel)
+        self._check_member(acting, where)
+        entry = next((c for c in self.store.global_commands if c.get("type") == PRIMARY_ENTRY_POINT), None)
+        if entry is None or not self.activities.enabled:
+            raise EmulatorError("the app has no Entry Point command (are its Activities enabled?)")
+        if entry.get("handler") != 1:
+            result = InteractionResult(new_snowflake(), APPLICATION_COMMAND, acting.id, where.id)
+            result.activity = self.activities.launch(acting, where, None)
+            result.callback_type, result.answered = 12, True
+            return result
+        data = {"id": entry["id"], "name": entry["name"], "type": PRIMARY_ENTRY_POINT}
+        return await self._dispatch(APPLICATION_COMMAND, acting, where, data, timeout=timeout, label="entry point")
 
     async def autocomplete(
         self,
@@ -559,9 +581,21 @@ class UserActions:
         if not gateway.dispatch_interaction(payload):
             raise EmulatorError(f"{label}: the bot disconnected")
         result = pending.result
+        started = time.monotonic()
         if not await result._signal.wait_for(lambda: result.answered, timeout):
             raise EmulatorError(f"{label}: the bot did not respond within {timeout}s")
+        if result.callback_type in (5, 6) and kind != AUTOCOMPLETE:
+            # A bare acknowledgement (a bot acknowledges first when its answer takes a while): the user's answer
+            # is what follows, a follow-up or an edit of @original. Waited for within the same timeout, so a
+            # test reads the answer whatever the bot's timing; a bot that never follows up returns as it is.
+            left = max(0.0, timeout - (time.monotonic() - started))
+            await result._signal.wait_for(lambda: _followed_up(result), left)
         return result
+
+
+def _followed_up(result: InteractionResult) -> bool:
+    original = result.original
+    return bool(result.errors or result.followups or (original is not None and not original.loading))
 
 
 # Discord's fallbacks when a localization is missing (application-commands, "Locale fallbacks").

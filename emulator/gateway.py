@@ -400,7 +400,7 @@ class Gateway:
             "session_id": session.session_id,
             "session_type": "normal",
             "resume_gateway_url": self.emu.gateway_url,
-            "application": {"id": str(store.application_id), "flags": 0},
+            "application": {"id": str(store.application_id), "flags": store.application_flags},
             "private_channels": [],
             "relationships": [],
             "presences": [],

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from . import limits
+from .activities import Activities, ActivityInstance
 from .errors import ApiError, EmulatorError, FormErrors, unknown_interaction, unknown_message
 from .host import Host
 from .messaging import (
@@ -32,12 +33,15 @@ MESSAGE_COMPONENT = 3
 AUTOCOMPLETE = 4
 MODAL_SUBMIT = 5
 
-# Callback types accepted per interaction type.
+LAUNCH_ACTIVITY = 12
+
+# Callback types accepted per interaction type. LAUNCH_ACTIVITY answers "command, message component, and modal
+# submission interactions" (developers/activities/how-activities-work.mdx, "Interaction Response").
 ALLOWED_CALLBACKS: dict[int, tuple[int, ...]] = {
-    APPLICATION_COMMAND: (4, 5, 9),
-    MESSAGE_COMPONENT: (4, 5, 6, 7, 9),
+    APPLICATION_COMMAND: (4, 5, 9, LAUNCH_ACTIVITY),
+    MESSAGE_COMPONENT: (4, 5, 6, 7, 9, LAUNCH_ACTIVITY),
     AUTOCOMPLETE: (8,),
-    MODAL_SUBMIT: (4, 5, 6, 7),
+    MODAL_SUBMIT: (4, 5, 6, 7, LAUNCH_ACTIVITY),
 }
 CALLBACK_NAMES = {
     4: "CHANNEL_MESSAGE_WITH_SOURCE",
@@ -46,6 +50,7 @@ CALLBACK_NAMES = {
     7: "UPDATE_MESSAGE",
     8: "APPLICATION_COMMAND_AUTOCOMPLETE_RESULT",
     9: "MODAL",
+    12: "LAUNCH_ACTIVITY",
 }
 
 
@@ -53,7 +58,9 @@ class InteractionResult:
     """Everything the bot did in answer to one interaction; keeps filling in after it is returned.
 
     ``response`` is the message of a type 4/5/7 callback (for 5, the placeholder that later
-    edits fill in); ``messages`` is the visible original (if any) followed by the followups.
+    edits fill in), or the first followup after a type 6 or after the bot deleted its placeholder
+    (``ephemeral`` then says that followup's visibility); ``messages`` is the visible original (if
+    any) followed by the followups.
     """
 
     def __init__(self, interaction_id: int, kind: int, user_id: int, channel_id: int) -> None:
@@ -71,6 +78,7 @@ class InteractionResult:
         self.modal: dict[str, Any] | None = None
         self.errors: list[str] = []
         self.latency: float | None = None
+        self.activity: ActivityInstance | None = None  # the Activity a LAUNCH_ACTIVITY callback opened
         self.answered = False
         self._signal = Signal()
 
@@ -142,6 +150,7 @@ class InteractionHost(Host, Protocol):
 
     interaction_deadline: float  # seconds, real time, for the first callback
     token_lifetime: float  # seconds an interaction token accepts webhook calls
+    activities: Activities
 
 
 class InteractionService:
@@ -243,6 +252,14 @@ class InteractionService:
             limits.check_modal(data, errors)
             errors.raise_if_any()
             result.modal = data
+        elif kind == LAUNCH_ACTIVITY:
+            # "Only available for apps with Activities enabled" (receiving-and-responding.mdx, callback types).
+            if not self.emu.activities.enabled:
+                errors = FormErrors()
+                reason = "LAUNCH_ACTIVITY needs the application's Activities enabled (the EMBEDDED flag)"
+                errors.add(["type"], "INTERACTION_RESPONSE_TYPE_INVALID", reason)
+                errors.raise_if_any()
+            result.activity = self.emu.activities.launch(pending.user, pending.channel, pending.id)
         pending.acknowledged = True
         result.callback_type = kind
         if kind == 4 and message is not None:
@@ -266,6 +283,10 @@ class InteractionService:
     def _callback_response(self, pending: PendingInteraction, kind: int, message: Message | None) -> dict[str, Any]:
         interaction: dict[str, Any] = {"id": str(pending.id), "type": pending.type}
         resource: dict[str, Any] = {"type": kind}
+        if kind == LAUNCH_ACTIVITY and pending.result.activity is not None:
+            # OpenAPI LaunchActivityInteractionCallbackResponse: the resource names the instance.
+            interaction["activity_instance_id"] = pending.result.activity.id
+            resource["activity_instance"] = {"id": pending.result.activity.id}
         if message is not None:
             interaction["response_message_id"] = str(message.id)
             interaction["response_message_loading"] = message.loading
@@ -307,8 +328,9 @@ class InteractionService:
             raise ApiError(400, 50035, "Autocomplete interactions cannot have followups")
         original = result.original
         check_flags(body, FOLLOWUP_MESSAGE_FLAGS)
-        if result.callback_type == 5 and original is not None and original.loading:
-            # Documented quirk: the first followup after a deferral fills in the "thinking" message.
+        if result.callback_type == 5 and original is not None and original.loading and not original.deleted:
+            # Documented quirk: the first followup after a deferral fills in the "thinking" message (once the
+            # bot deleted that message, a followup is a message of its own, with its own flags).
             edit_message(self.store, original, body, uploads)
             original.flags &= ~FLAG_LOADING
             message = original
@@ -325,6 +347,9 @@ class InteractionService:
                 interaction_id=pending.id,
             )
         result.followups.append(message)
+        if message is not original and (result.response is None or result.response.deleted):
+            # the answer to a silent acknowledgement, or after the bot withdrew its "thinking…": what the user sees
+            result.response, result.ephemeral = message, message.ephemeral
         self.emu._message_posted(message)
         return message
 

@@ -625,7 +625,9 @@ def _check_command(command: dict[str, Any], path: Path, errors: FormErrors) -> N
         _check_options(command.get("options") or [], path + ["options"], errors, depth=0)
     else:
         errors.length_between(path + ["name"], command.get("name"), 1, 32)
-        if command.get("description"):
+        if kind == 4:  # PRIMARY_ENTRY_POINT: described like a slash command, no options (emulator/activities.py)
+            errors.length_between(path + ["description"], command.get("description"), 1, 100)
+        elif command.get("description"):
             errors.add(
                 path + ["description"], "BASE_TYPE_MAX_LENGTH", "Context menu commands cannot have a description"
             )

@@ -15,6 +15,15 @@ from typing import Any, Protocol
 from aiohttp import web
 
 from . import limits
+from .activities import (
+    PRIMARY_ENTRY_POINT,
+    Activities,
+    OAuth2,
+    OAuthError,
+    check_entry_points,
+    check_keeps_entry_point,
+    refuse_second_entry_point,
+)
 from .errors import ApiError, FormErrors, missing_permissions, unknown_guild, unknown_message, unknown_user
 from .gateway import GUILDS, Gateway
 from .host import Host
@@ -62,6 +71,8 @@ class RestHost(Host, Protocol):
     gateway: Gateway
     interactions: InteractionService
     session_starts: SessionStarts
+    oauth: OAuth2
+    activities: Activities
 
     @property
     def sharding(self) -> ShardingRules: ...
@@ -78,7 +89,7 @@ class RestApi:
 
     def install(self, app: web.Application) -> None:
         routes: list[tuple[str, str, Handler, bool]] = [
-            ("GET", "/users/@me", self.get_me, True),
+            ("GET", "/users/@me", self.get_me, False),  # the bot's token, or a user's Bearer token
             ("POST", "/users/@me/channels", self.create_dm, True),
             ("GET", "/users/{user_id}", self.get_user, True),
             ("GET", "/oauth2/applications/@me", self.get_application, True),
@@ -87,6 +98,9 @@ class RestApi:
             ("GET", "/gateway/bot", self.get_gateway_bot, True),
             ("GET", "/applications/{app}/commands", self.get_global_commands, True),
             ("PUT", "/applications/{app}/commands", self.put_global_commands, True),
+            ("POST", "/applications/{app}/commands", self.post_global_command, True),
+            ("GET", "/applications/{app}/activity-instances/{instance_id}", self.get_activity_instance, True),
+            ("POST", "/oauth2/token", self.oauth2_token, False),  # authenticated by the client id and secret
             ("GET", "/applications/{app}/guilds/{guild_id}/commands", self.get_guild_commands, True),
             ("PUT", "/applications/{app}/guilds/{guild_id}/commands", self.put_guild_commands, True),
             ("POST", "/interactions/{interaction_id}/{token}/callback", self.interaction_callback, False),
@@ -190,7 +204,31 @@ class RestApi:
 
     async def get_me(self, request: web.Request) -> web.Response:
         store = self.store
+        authorization = request.headers.get("Authorization")
+        if authorization is not None and authorization.startswith("Bearer "):
+            # A user's OAuth2 token (an Activity's server asking who its user is): "identify" needed.
+            user = store.users[self.emu.oauth.bearer(authorization).user_id]
+            return json_response({**store.user_payload(user), "locale": user.locale, "mfa_enabled": False})
+        if authorization != f"Bot {self.emu.bot_token}":
+            raise ApiError(401, 0, "401: Unauthorized")
         return json_response({**store.user_payload(store.bot), "verified": True, "mfa_enabled": False, "email": None})
+
+    async def oauth2_token(self, request: web.Request) -> web.Response:
+        """developers/topics/oauth2.mdx "Authorization Code Grant": a form-encoded exchange of a code."""
+        path = request.path[len(API_PREFIX) :]
+        try:
+            if request.content_type != "application/x-www-form-urlencoded":
+                raise OAuthError(400, "invalid_request", "The body must be application/x-www-form-urlencoded.")
+            form = {key: str(value) for key, value in (await request.post()).items()}
+            answer = self.emu.oauth.exchange(form, request.headers.get("Authorization"))
+        except OAuthError as error:
+            # A stale or forged code is the user's (the server must expect it); the rest is the caller's fault.
+            refused = ApiError(
+                error.status, 0, f"{error.error}: {error.description}", violation=error.error != "invalid_grant"
+            )
+            self.emu._record_rejection(request.method, path, refused)
+            return json_response(error.body(), error.status)
+        return json_response(answer)
 
     async def get_user(self, request: web.Request) -> web.Response:
         user_id = request.match_info["user_id"]
@@ -223,7 +261,7 @@ class RestApi:
                 "owner": owner_payload,
                 "team": None,
                 "verify_key": "0" * 64,
-                "flags": 0,
+                "flags": store.application_flags,
                 "summary": "",
                 "interactions_endpoint_url": None,
                 "bot": store.user_payload(store.bot),
@@ -260,6 +298,30 @@ class RestApi:
         self._app_id(request)
         return json_response(await self._replace_commands(request, None))
 
+    async def post_global_command(self, request: web.Request) -> web.Response:
+        """Create one global command, or overwrite the one of the same type and name (201 / 200)."""
+        self._app_id(request)
+        body, _ = await read_body(request)
+        errors = FormErrors()
+        limits.check_commands([body], errors)
+        check_entry_points([body], errors, embedded=self.emu.activities.enabled, guild=False)
+        errors.raise_if_any()
+        existing = self.store.global_commands
+        kind = body.get("type") or 1
+        same = next((c for c in existing if c["type"] == kind and c["name"] == body.get("name")), None)
+        if kind == PRIMARY_ENTRY_POINT and same is None and any(c["type"] == kind for c in existing):
+            refuse_second_entry_point()
+        kept = [c for c in existing if c is not same]
+        stored = self.store.replace_commands(None, [*kept, body])
+        return json_response(stored[-1], status=200 if same is not None else 201)
+
+    async def get_activity_instance(self, request: web.Request) -> web.Response:
+        self._app_id(request)
+        instance = self.emu.activities.instances.get(request.match_info["instance_id"])
+        if instance is None or instance.ended:
+            raise ApiError(404, 10070, "Unknown Activity Instance")  # the inner code is the emulator's own
+        return json_response(self.emu.activities.payload(instance, self.store.application_id))
+
     def _guild_id(self, request: web.Request) -> int:
         raw = request.match_info["guild_id"]
         if not raw.isdigit() or int(raw) not in self.store.guilds:
@@ -278,7 +340,10 @@ class RestApi:
         body, _ = await read_body(request)
         errors = FormErrors()
         limits.check_commands(body, errors)
+        check_entry_points(body, errors, embedded=self.emu.activities.enabled, guild=guild_id is not None)
         errors.raise_if_any()
+        if guild_id is None and self.emu.activities.enabled:
+            check_keeps_entry_point(self.store.global_commands, body)
         return self.store.replace_commands(guild_id, body)
 
     # ---------------------------------------------------------- interactions
@@ -364,7 +429,8 @@ class RestApi:
         guild = self.store.guilds[self._guild_id(request)]
         user_id = request.match_info["user_id"]
         if not user_id.isdigit() or int(user_id) not in guild.member_ids:
-            raise ApiError(404, 10007, "Unknown Member")
+            # Not a violation: asking is how a bot learns whether someone is a member (an Activity's viewer).
+            raise ApiError(404, 10007, "Unknown Member", violation=False)
         return json_response(self.store.member_payload(guild, self.store.users[int(user_id)]))
 
     async def typing(self, request: web.Request) -> web.Response:

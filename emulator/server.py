@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import secrets
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ from typing import Any
 import yarl
 from aiohttp import web
 
+from .activities import EMBEDDED, PRIMARY_ENTRY_POINT, Activities, OAuth2
 from .client import ChannelLike, UserActions, UserLike
 from .errors import ApiError, EmulatorError
 from .gateway import DIRECT_MESSAGES, GUILD_MEMBERS, GUILD_MESSAGES, GUILDS, RESUMABLE_CLOSE, Gateway, SessionInfo
@@ -70,6 +72,7 @@ class DiscordEmulator(UserActions):
         application_id: int | None = None,
         rate_limits: RateLimits | None = None,
         sharding: ShardingRules | None = None,
+        client_secret: str | None = None,
     ) -> None:
         self.bot_token = bot_token
         self.host = host
@@ -82,6 +85,10 @@ class DiscordEmulator(UserActions):
         # As on Discord, the application id and the bot user's id are the same snowflake.
         self.application_id = application_id or new_snowflake()
         self.store = Store(User(id=self.application_id, name=bot_name, bot=True), self.application_id)
+        # The application's OAuth2 (its client secret, users' codes and tokens) and its Activity (off until
+        # ``enable_activities``, as for a new application): docs/emulator.md, "OAuth2 and Activities".
+        self.oauth = OAuth2(self.application_id, client_secret or secrets.token_urlsafe(24))
+        self.activities = Activities()
         self.violations: list[str] = []
         self.rejections: list[Rejection] = []
         self.requests: list[tuple[str, str]] = []
@@ -177,6 +184,28 @@ class DiscordEmulator(UserActions):
         self.session_starts.rules = rules
 
     # --------------------------------------------------------- world building
+
+    def enable_activities(self, *, default_entry_point: bool = True) -> None:
+        """Turn on the application's Activity, as the developer portal does: the EMBEDDED flag, and (unless
+        the app has one) the default Entry Point command "launch" with Discord's own handler (2)."""
+        self.activities.enabled = True
+        self.store.application_flags |= EMBEDDED
+        commands = self.store.global_commands
+        if default_entry_point and not any(c.get("type") == PRIMARY_ENTRY_POINT for c in commands):
+            default = {
+                "name": "launch",
+                "description": "Launch this app's Activity",
+                "type": PRIMARY_ENTRY_POINT,
+                "handler": 2,
+                "integration_types": [0, 1],
+                "contexts": [0, 1, 2],
+            }
+            self.store.replace_commands(None, [*commands, default])
+
+    @property
+    def client_secret(self) -> str:
+        """The application's OAuth2 client secret (developer portal, OAuth2): the Activity's server needs it."""
+        return self.oauth.client_secret
 
     def create_guild(
         self, name: str, *, owner: User | None = None, shard: tuple[int, int] = (0, 1), locale: str = "en-US"

@@ -62,6 +62,7 @@ class Store:
     def __init__(self, bot: User, application_id: int) -> None:
         self.bot = bot
         self.application_id = application_id
+        self.application_flags = 0  # READY's and GET /oauth2/applications/@me's ``flags`` (EMBEDDED: Activities)
         self.users: dict[int, User] = {bot.id: bot}
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}

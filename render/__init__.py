@@ -95,6 +95,13 @@ def registered() -> tuple[str, ...]:
     return tuple(sorted(_RENDERERS))
 
 
+def registered_palettes() -> dict[str, Callable[[], Image.Image | None]]:
+    """Each game's registered palette function (a copy): game id -> the function :func:`register` was given,
+    a :func:`render.palettes.shipped` one keeping its fitting as ``.fit`` (``tools/palettes.py`` fits them
+    again to rewrite ``render/palettes.json``)."""
+    return dict(_PALETTES)
+
+
 def warm_up() -> None:
     """Load the palettes now rather than on the first picture (a few ms: they are shipped as
     data; fitting one the file lacks takes a few hundred ms)."""
@@ -220,7 +227,7 @@ def render_gif(
 
 
 # Palettes are loaded from render/palettes.json (fitting them costs ~1.7 s of CPU per process);
-# the fitting functions stay, to check and rewrite that file (python -m render.palettes).
+# the fitting functions stay, to check and rewrite that file (python tools/palettes.py).
 register("bide", _bide.render, palette=_palettes.shipped("bide", _bide.palette))
 register("begird", _begird.render, palette=_palettes.shipped("begird", _begird.palette))
 register(

@@ -824,6 +824,21 @@ def last_move_line(game, events: Sequence[Event], names: Sequence[str]) -> str:
 COLUMNS = (("", 3.0, "l"), (N_("on board"), 1.2, "c"), (N_("captured"), 1.2, "c"), (N_("reserves"), 1.2, "c"))
 
 
+def panel_cells(game, names: Sequence[str]) -> list[list[str]]:
+    """The panel's words per seat: player, pieces on the board, captured, in reserve."""
+    return [
+        [_label(names, seat), str(game.on_board(seat)), str(game.captured[seat - 1]), str(game.reserves[seat - 1])]
+        for seat in (1, 2)
+    ]
+
+
+def legend_line() -> str:
+    return t(
+        "Move FROM,TO-F · choices in ( ) · pass · green gates are drawn twice: "
+        "the piece solid where its bumper faces, pale on the other"
+    )
+
+
 def _draw_panel(im: Image.Image, game, g: Geometry, names: Sequence[str], events: Sequence[Event]) -> None:
     margin = int(g.width * 0.03)
     top = g.board_bottom
@@ -834,12 +849,7 @@ def _draw_panel(im: Image.Image, game, g: Geometry, names: Sequence[str], events
         rows.append(
             hd.PanelRow(
                 swatch=piece_sprite(seat, 0, g.row_h * 0.9),
-                cells=[
-                    _label(names, seat),
-                    str(game.on_board(seat)),
-                    str(game.captured[seat - 1]),
-                    str(game.reserves[seat - 1]),
-                ],
+                cells=panel_cells(game, names)[seat - 1],
                 background=background,
                 marker=game.to_move == seat,
                 bold=(seat in winners,),
@@ -849,10 +859,7 @@ def _draw_panel(im: Image.Image, game, g: Geometry, names: Sequence[str], events
     small = max(9, int(g.line_h * 0.62))
     text_top = top + 3 * g.row_h
     guard = t("Guard your center!") if guard_applies(game, events) else ""
-    legend = t(
-        "Move FROM,TO-F · choices in ( ) · pass · green gates are drawn twice: "
-        "the piece solid where its bumper faces, pale on the other"
-    )
+    legend = legend_line()
     # Whole, wrapped (then smaller) when a long chain or a long name needs it: never cut short.
     block = hd.fit_block(
         [last_move_line(game, events, names), (guard, 1.15), legend],

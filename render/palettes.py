@@ -79,7 +79,7 @@ def module_colours(renderer: Callable[..., Image.Image]) -> list[tuple[int, int,
 # Fitting the four games' palettes costs about 1.7 s of CPU, in every process that draws
 # (the bot, each picture worker, each test process). The fitting is deterministic (seeded
 # sample positions, sorted colours, a fixed number of iterations), so its results are
-# committed in SHIPPED_FILE and loaded instead; ``python -m render.palettes`` fits them
+# committed in SHIPPED_FILE and loaded instead; ``python tools/palettes.py`` fits them
 # again and rewrites the file (after a change of a renderer's colours or look), and a test
 # checks that fitting again gives exactly the committed palettes.
 
@@ -119,7 +119,7 @@ def colours_of(palette: Image.Image) -> list[list[int]]:
 
 def regenerate(makers: dict[str, Callable[[], Image.Image | None]]) -> dict:
     """The shipped-palettes document, every palette fitted afresh (``makers``: game id -> a
-    :func:`shipped` function, as :data:`render._PALETTES` holds them)."""
+    :func:`shipped` function, as :func:`render.registered_palettes` gives them)."""
     from PIL import features
 
     fitted_ = {}
@@ -129,7 +129,7 @@ def regenerate(makers: dict[str, Callable[[], Image.Image | None]]) -> dict:
         if palette is not None:
             fitted_[game_id] = colours_of(palette)
     return {
-        "about": "Fitted palettes (render/palettes.py); rewrite with: python -m render.palettes",
+        "about": "Fitted palettes (render/palettes.py); rewrite with: python tools/palettes.py",
         "pillow": Image.__version__,
         "freetype": features.version("freetype2"),
         "palettes": fitted_,
@@ -301,10 +301,3 @@ def random_turn(game, rng: random.Random) -> list[str]:
         trial.apply_action(action)
         if trial.is_over or not trial.turn_in_progress() or (trial.can_end_turn() and rng.random() < 0.6):
             return tokens
-
-
-if __name__ == "__main__":  # python -m render.palettes: fit every game's palette again, rewrite the file
-    import render
-
-    SHIPPED_FILE.write_text(dump(regenerate(render._PALETTES)))
-    print(f"wrote {SHIPPED_FILE}")

@@ -458,13 +458,11 @@ def render(
     return im
 
 
-def _draw_panel(
-    im: Image.Image, game: PlayBai, g: Geometry, names: Sequence[str], goal: Event | None, last_events: Sequence[Event]
-) -> None:
-    d = ImageDraw.Draw(im)
-    pad = int(g.width * 0.03)
-    top = g.field_bottom
-    row_h = g.row_h
+COLUMNS = ((N_("Team"), 3.0, "l"), ("", 1.2, "l"), (N_("Goals"), 1.0, "c"), ("", 2.8, "l"))
+
+
+def panel_cells(game: PlayBai, names: Sequence[str]) -> list[list[str]]:
+    """The panel's words per team: player, colour, goals, what is special about them now."""
     rows = []
     for seat in (1, 2):
         flags = []
@@ -474,40 +472,67 @@ def _draw_panel(
             flags.append(t("kicks off") if game.kickoff else t("to move"))
         if game.options["expert"] and game.last_goal == seat and not game.is_over:
             flags.append(t("one more in a row wins"))
+        rows.append([names[seat - 1], t(SEAT_COLOURS[seat - 1]), str(game.goals[seat - 1]), ", ".join(flags)])
+    return rows
+
+
+def goal_line(game: PlayBai, names: Sequence[str], goal: Event, last_events: Sequence[Event]) -> str:
+    """The line that celebrates a goal scored by the last turn."""
+    seat = goal.seat or 1
+    data = dict(goal.data)
+    score = "-".join(str(v) for v in data.get("score", game.goals))
+    if data.get("wins"):
+        return t(
+            "GOAL! {player} scores on {cell}: {score}, and wins the game!",
+            player=names[seat - 1],
+            cell=goal.cell,
+            score=score,
+        )
+    return t(
+        "GOAL! {player} scores on {cell}: {score} ({turn})",
+        player=names[seat - 1],
+        cell=goal.cell,
+        score=score,
+        turn=game.describe_turn(last_events, say=t).split(" — ")[0],
+    )
+
+
+def rule_line(game: PlayBai) -> str:
+    """The set, the rule, and how the last turn is drawn (when no goal is celebrated)."""
+    rule = t("First to 3 goals") if not game.options["expert"] else t("Expert: two goals in a row")
+    return t(
+        "Set {number} · {rule} · last turn: steps arrows, jumps arcs, passes dashed",
+        number=game.set_number,
+        rule=rule,
+    )
+
+
+def _draw_panel(
+    im: Image.Image, game: PlayBai, g: Geometry, names: Sequence[str], goal: Event | None, last_events: Sequence[Event]
+) -> None:
+    d = ImageDraw.Draw(im)
+    pad = int(g.width * 0.03)
+    top = g.field_bottom
+    row_h = g.row_h
+    rows = []
+    for seat, cells in zip((1, 2), panel_cells(game, names), strict=True):
         background = THEME.winner if game.is_over and seat in game.winners else None
         rows.append(
             hd.PanelRow(
                 swatch=swatch(seat, row_h),
-                cells=[names[seat - 1], t(SEAT_COLOURS[seat - 1]), str(game.goals[seat - 1]), ", ".join(flags)],
+                cells=cells,
                 background=background,
                 marker=not game.is_over and game.to_move == seat,
                 bold=(True, False, True, False),
             )
         )
-    columns = ((N_("Team"), 3.0, "l"), ("", 1.2, "l"), (N_("Goals"), 1.0, "c"), ("", 2.8, "l"))
-    hd.draw_panel(im, (pad, top, g.width - pad, top + row_h * 3), columns, rows, row_h, THEME)
+    hd.draw_panel(im, (pad, top, g.width - pad, top + row_h * 3), COLUMNS, rows, row_h, THEME)
     # A goal is celebrated on the line under the table.
     y = top + row_h * 4
     size = int(row_h * 0.46)
     if goal is not None:
         seat = goal.seat or 1
-        data = dict(goal.data)
-        score = "-".join(str(v) for v in data.get("score", game.goals))
-        if data.get("wins"):
-            text = t(
-                "GOAL! {player} scores on {cell}: {score}, and wins the game!",
-                player=names[seat - 1],
-                cell=goal.cell,
-                score=score,
-            )
-        else:
-            text = t(
-                "GOAL! {player} scores on {cell}: {score} ({turn})",
-                player=names[seat - 1],
-                cell=goal.cell,
-                score=score,
-                turn=game.describe_turn(last_events, say=t).split(" — ")[0],
-            )
+        text = goal_line(game, names, goal, last_events)
         box = (pad, int(y - row_h * 0.92), g.width - pad, int(y - row_h * 0.08))
         d.rounded_rectangle(
             box, radius=row_h * 0.25, fill=THEME.highlight, outline=TEAM[seat], width=max(2, row_h // 12)
@@ -528,14 +553,7 @@ def _draw_panel(
                 by_words=False,
             )
     else:
-        rule = t("First to 3 goals") if not game.options["expert"] else t("Expert: two goals in a row")
-        text = hd.displayable(
-            t(
-                "Set {number} · {rule} · last turn: steps arrows, jumps arcs, passes dashed",
-                number=game.set_number,
-                rule=rule,
-            )
-        )
+        text = hd.displayable(rule_line(game))
         block = hd.fit_block([text], int(size * 0.8), g.width - 2 * pad, row_h * 0.95, line_step=1.2)
         for _, line, ly, line_size in block.lines(y - row_h * 0.5 - block.height / 2):
             hd.draw_text(im, (g.width / 2, ly), line, line_size, THEME.muted, anchor="mm", by_words=False)

@@ -29,6 +29,10 @@ BOT_ENV = (
     "HEXPLAY_REMINDER_CHECK_SECONDS",
     "HEXPLAY_CLOCK_OFFSET_FILE",
     "HEXPLAY_LOG_LEVEL",
+    "HEXPLAY_ACTIVITY_PORT",
+    "HEXPLAY_ACTIVITY_HOST",
+    "HEXPLAY_ACTIVITY_PAGE",
+    "DISCORD_CLIENT_SECRET",
 )
 
 
@@ -49,8 +53,10 @@ class BotProcess:
         *,
         log_level: str = "WARNING",
         reminder_check_seconds: float = 2.0,
+        activity_port: int | None = None,
     ) -> None:
         self.emu = emu
+        self.activity_port = activity_port  # the bot's Activity server (the sandbox page proxies to it)
         self.env = {
             **os.environ,
             "DISCORD_TOKEN": emu.bot_token,
@@ -62,6 +68,10 @@ class BotProcess:
             "HEXPLAY_REMINDER_CHECK_SECONDS": str(reminder_check_seconds),
             "HEXPLAY_CLOCK_OFFSET_FILE": str(clock_file),
             "HEXPLAY_LOG_LEVEL": os.environ.get("HEXPLAY_SANDBOX_BOT_LOG_LEVEL", log_level),
+            "HEXPLAY_ACTIVITY_PORT": str(activity_port or ""),
+            "HEXPLAY_ACTIVITY_HOST": "127.0.0.1",
+            "HEXPLAY_ACTIVITY_PAGE": "",
+            "DISCORD_CLIENT_SECRET": emu.client_secret if activity_port else "",
             "PYTHONUNBUFFERED": "1",
         }
         self.process: asyncio.subprocess.Process | None = None

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from .private import write_private
+
 
 class ClockFile:
     def __init__(self, path: Path) -> None:
@@ -18,6 +20,6 @@ class ClockFile:
         """Move the bot's clock forward; returns the new total offset in seconds."""
         self.offset += seconds
         temporary = self.path.with_suffix(".tmp")
-        temporary.write_text(repr(self.offset), encoding="utf-8")
+        write_private(temporary, repr(self.offset).encode("ascii"))
         os.replace(temporary, self.path)  # the bot never reads a half-written number
         return self.offset

@@ -28,6 +28,8 @@ from typing import Any, BinaryIO
 
 from emulator import DiscordEmulator
 
+from .private import open_private, private_folder
+
 RESTART_DELAY = 1.0  # seconds before a child that ran long enough is started again
 STEADY_RUN = 10.0  # a run this long resets the back-off
 MAX_RESTART_DELAY = 30.0
@@ -111,7 +113,7 @@ class Fleet:
     async def start(self) -> None:
         """Start every child (all at once, as compose does) and supervise them until :meth:`stop`."""
         if self.log_dir is not None:
-            self.log_dir.mkdir(parents=True, exist_ok=True)
+            private_folder(self.log_dir)
         for child in self.children:
             await self._launch(child)
         self._tasks = [asyncio.create_task(self._supervise(child)) for child in self.children]
@@ -157,7 +159,7 @@ class Fleet:
         assert process.stdout is not None
         log: BinaryIO | None = None
         if self.log_dir is not None:
-            log = open(self.log_dir / f"{child.spec.name}.log", "ab")  # noqa: SIM115 (closed below)
+            log = open_private(self.log_dir / f"{child.spec.name}.log", "ab")  # closed below
             log.write(f"--- pid {process.pid} started {time.strftime('%H:%M:%S')}\n".encode())
         loud = True  # lines before any log line (a one-line refusal on stderr) are shown
         try:
@@ -323,6 +325,10 @@ def bot_environment(
         "HEXPLAY_LOG_LEVEL": log_level,
         "HEXPLAY_SHARD_COUNT": "",  # given on the command line
         "HEXPLAY_SHARD_IDS": "",
+        "HEXPLAY_ACTIVITY_PORT": "",  # each bot process gets its own (layout)
+        "HEXPLAY_ACTIVITY_HOST": "127.0.0.1",
+        "HEXPLAY_ACTIVITY_PAGE": "",
+        "DISCORD_CLIENT_SECRET": emu.client_secret,
         "PYTHONUNBUFFERED": "1",
         **(extra or {}),
     }
@@ -341,6 +347,7 @@ def layout(
     reminder_check_seconds: float = 2.0,
     log_level: str = "WARNING",
     extra_env: Mapping[str, str] | None = None,
+    activity_ports: list[int] | None = None,
 ) -> list[ChildSpec]:
     """P bot processes, each ``python -m bot --shard-count N --shard-ids a-b`` for its range of the N shards
     (N = P unless given), and W ``python -m bot worker`` processes, all on one PostgreSQL database."""
@@ -357,7 +364,8 @@ def layout(
     for index, ids in enumerate(shard_ranges(count, bot_processes)):
         span = f"{ids[0]}-{ids[-1]}"
         argv = ("-m", "bot", "--shard-count", str(count), "--shard-ids", span)
-        specs.append(ChildSpec(f"bot-{index}", "bot", argv, env, ids, count))
+        own = {**env, "HEXPLAY_ACTIVITY_PORT": str(activity_ports[index])} if activity_ports else env
+        specs.append(ChildSpec(f"bot-{index}", "bot", argv, own, ids, count))
     worker_env = {
         **env,
         "HEXPLAY_LOG_LEVEL": "INFO",  # its ready line says it is connected (INFO lines are not echoed)

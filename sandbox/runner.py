@@ -20,7 +20,7 @@ import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO
 
 from aiohttp import web
 
@@ -28,9 +28,11 @@ from emulator import DiscordEmulator
 from emulator.sharding import ShardingRules
 
 from . import world
+from .activity import ActivityFace, free_port
 from .botprocess import BotProcess
 from .clockfile import ClockFile
 from .fleet import Fleet, layout
+from .private import open_private, private_folder
 from .web import WebFace
 
 log = logging.getLogger(__name__)
@@ -98,6 +100,7 @@ class SandboxRunner:
         self.clock = ClockFile(data / "sandbox.clock")
         self._save_handle: asyncio.TimerHandle | None = None
         self.face: WebFace | None = None
+        self.activity_ports: list[int] = []  # the bot processes' Activity servers
 
     def _schedule_save(self, event: str, obj: object) -> None:
         if self._save_handle is None:
@@ -110,10 +113,12 @@ class SandboxRunner:
         except OSError:
             log.exception("could not save the sandbox world")
 
-    def _lock(self) -> TextIO:
-        """One sandbox per data folder: two would each overwrite the other's world."""
+    def _lock(self) -> BinaryIO:
+        """One sandbox per data folder (created private: it holds every player's DMs): two would each
+        overwrite the other's world."""
+        private_folder(self.data)
         # Not a with-block: the file stays open while the sandbox runs, since closing it drops the lock.
-        lock = open(self.data / "sandbox.lock", "w")  # noqa: SIM115
+        lock = open_private(self.data / "sandbox.lock", "wb")
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -126,7 +131,6 @@ class SandboxRunner:
 
     async def run(self) -> int:
         logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-        self.data.mkdir(parents=True, exist_ok=True)
         lock = self._lock()
         try:
             return await self._run()
@@ -150,9 +154,11 @@ class SandboxRunner:
         elif world.add_players(self.emu) + world.add_guilds(self.emu, self.layout.guilds, shards):
             self.world_file.save(self.emu)
         self.emu.observers.append(self._schedule_save)
+        self.emu.enable_activities()  # the app's Activity: Open board and the App Launcher (docs/activity.md)
         if self.layout.fleet:
             return await self._run_fleet()
-        bot = BotProcess(self.emu, self.db_path, self.clock.path)
+        bot = BotProcess(self.emu, self.db_path, self.clock.path, activity_port=free_port())
+        self.activity_ports = [bot.activity_port] if bot.activity_port else []
 
         def one_bot() -> list[dict[str, object]]:
             connected = self.emu.bot_connected
@@ -207,7 +213,7 @@ class SandboxRunner:
 
     async def _serve(self, processes: Callable[[], list[dict[str, object]]]) -> tuple[WebFace, web.AppRunner, str]:
         """The web page, on its port; its URL."""
-        face = self.face = WebFace(self.emu, self.clock, processes)
+        face = self.face = WebFace(self.emu, self.clock, processes, ActivityFace(self.emu, lambda: self.activity_ports))
         face.views.used.update(self.world_file.used)
         runner = web.AppRunner(face.app, access_log=None, shutdown_timeout=1.0)
         await runner.setup()
@@ -229,6 +235,8 @@ class SandboxRunner:
             self._save_handle.cancel()
         self._save()
         await face.close_clients()
+        if face.activity is not None:
+            await face.activity.close()
         await runner.cleanup()
         await self.emu.stop()
         print(f"Sandbox stopped; everything is kept in {self.data}/ for next time.", flush=True)
@@ -236,6 +244,7 @@ class SandboxRunner:
     async def _run_fleet(self) -> int:
         """P bot processes and W workers on PostgreSQL, restarted when they die, until Ctrl-C."""
         plan = self.layout
+        self.activity_ports = [free_port() for _ in range(plan.bot_processes)]
         fleet = Fleet(
             layout(
                 self.emu,
@@ -245,6 +254,7 @@ class SandboxRunner:
                 workers=plan.workers,
                 shard_count=plan.shard_count,
                 log_level=os.environ.get("HEXPLAY_SANDBOX_BOT_LOG_LEVEL", "WARNING"),
+                activity_ports=self.activity_ports,
             ),
             emu=self.emu,
             log_dir=self.data / "logs",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -19,8 +20,10 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from emulator import DiscordEmulator, EmulatorError
+from emulator.interactions import InteractionResult
 from emulator.models import Channel, Guild, Message, User
 
+from .activity import ActivityFace, activity_json
 from .clockfile import ClockFile
 from .composer import ComposerError, Pending, Suggestion, lenient_values, option_values, parse, suggest
 from .views import Views
@@ -33,6 +36,7 @@ AUTOCOMPLETE_TIMEOUT = 3.0
 PROCESS_WATCH_SECONDS = 0.5  # how often the processes' state is compared with what the pages were sent
 
 Processes = Callable[[], list[dict[str, Any]]]
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 class Client:
@@ -51,8 +55,15 @@ class Client:
 
 
 class WebFace:
-    def __init__(self, emu: DiscordEmulator, clock: ClockFile, processes: Processes | None = None) -> None:
+    def __init__(
+        self,
+        emu: DiscordEmulator,
+        clock: ClockFile,
+        processes: Processes | None = None,
+        activity: ActivityFace | None = None,
+    ) -> None:
         self.emu = emu
+        self.activity = activity  # the Activity's page, proxy and sign-in (sandbox/activity.py), when served
         self.clock = clock
         # the bot and worker processes as /api/state lists them (sandbox.fleet.Fleet.snapshot, or the one bot)
         self.processes: Processes = processes or list
@@ -62,7 +73,7 @@ class WebFace:
         self._channels_seen = ""
         self._violations_seen = 0
         emu.observers.append(self._on_change)
-        self.app = web.Application()
+        self.app = web.Application(middlewares=[only_this_machine])
         routes = [
             web.get("/", self.index),
             web.get("/api/state", self.state),
@@ -76,6 +87,8 @@ class WebFace:
             web.get("/api/debug", self.debug),
             web.get("/files/{attachment_id}/{filename}", self.file),
             web.static("/static", STATIC),
+            web.post("/api/launch", self.launch),
+            *(activity.routes() if activity is not None else []),
             web.get("/{user}", self.index),
         ]
         self.app.add_routes(routes)
@@ -279,7 +292,10 @@ class WebFace:
         errors = list(getattr(result, "errors", None) or [])
         if getattr(result, "modal", None):
             errors.append("The bot opened a form (modal); the sandbox cannot show forms yet.")
-        return web.json_response({"ok": True, "errors": errors})
+        answer: dict[str, Any] = {"ok": True, "errors": errors}
+        if isinstance(result, InteractionResult) and result.activity is not None:  # LAUNCH_ACTIVITY: open the frame
+            answer["activity"] = {**(activity_json(result) or {}), "application_id": str(self.emu.application_id)}
+        return web.json_response(answer)
 
     async def send(self, request: web.Request) -> web.Response:
         body, user = await self._body(request)
@@ -356,6 +372,12 @@ class WebFace:
         self._in_guild(body, message_id)
         return await self._act(lambda: self.emu.press(user, message_id, custom_id, timeout=ACTION_TIMEOUT))
 
+    async def launch(self, request: web.Request) -> web.Response:
+        """The App Launcher: the app's Entry Point command, as ``user`` in ``channel`` (#games by default)."""
+        body, user = await self._body(request)
+        channel = self._channel(body)
+        return await self._act(lambda: self.emu.launch(user, channel, timeout=ACTION_TIMEOUT))
+
     async def select(self, request: web.Request) -> web.Response:
         body, user = await self._body(request)
         message_id, custom_id = self._message_id(body), str(body.get("custom_id", ""))
@@ -382,6 +404,39 @@ class WebFace:
         for client in self.clients:
             self._push(client, {"type": "clock", "offset": offset})
         return web.json_response({"ok": True, "offset": offset})
+
+
+@web.middleware
+async def only_this_machine(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Only this machine's own page may act: the page plays as any sandbox user and shows every DM.
+
+    A loopback ``Host`` (DNS rebinding sends another name to 127.0.0.1), no foreign ``Origin`` (a page of
+    another site; a websocket's handshake carries one too), and actions in JSON: a ``text/plain`` POST is
+    one any web page may send without asking, a JSON one needs a CORS preflight this server never grants.
+    """
+    if not _loopback(request.host):
+        raise web.HTTPForbidden(text="the sandbox answers only to http://127.0.0.1 (or localhost)")
+    origin = request.headers.get("Origin")
+    if origin is not None and origin != f"{request.scheme}://{request.host}":
+        raise web.HTTPForbidden(text="the sandbox acts only for its own page, not for another site's")
+    if request.method == "POST" and request.content_type != "application/json":
+        raise web.HTTPUnsupportedMediaType(text="send the action as JSON (Content-Type: application/json)")
+    return await handler(request)
+
+
+def _loopback(host: str) -> bool:
+    """``127.0.0.1:8765``, ``localhost``, ``[::1]:8765`` and the like: a name of this machine only."""
+    name = host.lower()
+    if name.startswith("["):
+        name = name[1 : name.find("]")]
+    elif name.count(":") == 1:
+        name = name.split(":")[0]
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
 
 
 def _plain(reason: str) -> str:

@@ -17,6 +17,8 @@ from typing import Any
 from emulator import DiscordEmulator
 from emulator.models import Attachment, Channel, Guild, Message, User
 
+from .private import private_folder, write_private
+
 GUILD_NAME = "Hexplay Sandbox"
 CHANNEL_NAME = "games"
 PLAYERS = ("alice", "bob", "carol", "amelie")
@@ -61,13 +63,13 @@ class WorldFile:
 
     def save(self, emu: DiscordEmulator, used: dict[int, dict[str, str]] | None = None) -> None:
         store = emu.store
-        self.files.mkdir(parents=True, exist_ok=True)
+        private_folder(self.files)
         kept = [m for m in store.messages.values() if not (m.deleted or m.ephemeral or m.loading)]
         for message in kept:
             for attachment in message.attachments:
                 target = self.files / str(attachment.id)
                 if not target.exists():
-                    target.write_bytes(attachment.data)
+                    write_private(target, attachment.data)
         data = {
             "format": FORMAT,
             "application_id": str(emu.application_id),
@@ -78,7 +80,7 @@ class WorldFile:
             "used": {str(k): v for k, v in (used or {}).items() if k in store.messages},
         }
         temporary = self.path.with_suffix(".tmp")
-        temporary.write_text(json.dumps(data), encoding="utf-8")
+        write_private(temporary, json.dumps(data).encode("utf-8"))
         os.replace(temporary, self.path)
 
     # --------------------------------------------------------------- restoring

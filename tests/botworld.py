@@ -12,7 +12,7 @@ from bot.config import Settings
 from bot.domain.clock import Clock, ManualClock
 from bot.domain.seats import game_of, user_to_move
 from bot.jobs import queue
-from bot.runtime import build_bot, metrics_server
+from bot.runtime import activity_server, build_bot, metrics_server
 from bot.store import Store, open_store
 from bot.store.postgres import PostgresStore
 from emulator import DiscordEmulator
@@ -32,6 +32,9 @@ class BotWorld:
         metrics_port: int | None = None,
         review_simulations: int | None = None,
         guild_locale: str = "en-US",
+        activity: bool = False,
+        global_commands: bool = False,
+        render_processes: int = 0,
     ) -> None:
         self.db_path = db_path
         self.jobs = jobs  # PostgreSQL: computer turns and hints go to the workers' queue, as `python -m bot` does
@@ -40,6 +43,9 @@ class BotWorld:
         self.clock = clock or ManualClock()
         self.guild_locale = guild_locale  # the server's preferred_locale ("fr": a French community)
         self.emu = DiscordEmulator(bot_token=TOKEN)
+        self.activity = activity  # the app has Activities enabled and the bot serves one (docs/activity.md)
+        self.global_commands = global_commands  # sync the commands globally, as in production (not to the server)
+        self.render_processes = render_processes  # picture workers (python -m bot has 1; tests draw on a thread)
         self.user_count = users
         self.bot: HexplayBot | None = None
         self.store: Store | None = None
@@ -52,6 +58,8 @@ class BotWorld:
         self.channel = self.emu.create_text_channel(self.guild, "games")
         names = ["alice", "bob", "carol", "dave"] + [f"player{i}" for i in range(5, self.user_count + 1)]
         self.users = [self.emu.create_user(n) for n in names[: self.user_count]]
+        if self.activity:
+            self.emu.enable_activities()  # as the developer portal's switch: the default Entry Point too
         await self.start_bot()
         return self
 
@@ -59,10 +67,13 @@ class BotWorld:
         settings = Settings(
             token=TOKEN,
             db_path=str(self.db_path),
-            dev_guild_ids=[self.guild.id],
+            dev_guild_ids=[] if self.global_commands else [self.guild.id],
             reminder_check_seconds=3600,
             metrics_port=self.metrics_port,
+            render_processes=self.render_processes,
         )
+        if self.activity:  # any free port on loopback; the emulator's client secret
+            settings = dataclasses.replace(settings, activity_port=0, client_secret=self.emu.client_secret)
         if self.review_simulations is not None:
             settings = dataclasses.replace(settings, review_simulations=self.review_simulations)
         self.store = await open_store(str(self.db_path))
@@ -100,6 +111,13 @@ class BotWorld:
         assert self.bot is not None
         server = metrics_server(self.bot)
         assert server is not None, "BotWorld(..., metrics_port=0) serves /healthz and /metrics"
+        return f"http://127.0.0.1:{await server.start()}"
+
+    async def activity_url(self) -> str:
+        """http://127.0.0.1:PORT of the bot's Activity server (BotWorld(..., activity=True))."""
+        assert self.bot is not None
+        server = activity_server(self.bot)
+        assert server is not None, "BotWorld(..., activity=True) serves the Activity"
         return f"http://127.0.0.1:{await server.start()}"
 
     @property

@@ -10,12 +10,20 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from bot.domain.clock import ManualClock
 from bot.service.matches import MatchService
 from bot.store import open_store
 from tests import backends, postgres
 from tests.botworld import BotWorld
+
+# Property tests draw the same examples on every machine and every run (make test, CI): a red run names a fault
+# that the next run and any other clone show too, never a draw of luck. HEXPLAY_HYPOTHESIS=explore searches
+# afresh each run (its finds are kept in .hypothesis/ and tried first next time); docs/testing.md.
+hypothesis_settings.register_profile("repeatable", derandomize=True, database=None, print_blob=True)
+hypothesis_settings.register_profile("explore", print_blob=True)
+hypothesis_settings.load_profile(os.environ.get("HEXPLAY_HYPOTHESIS", "repeatable"))
 
 
 def pytest_runtest_setup(item):

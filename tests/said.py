@@ -8,8 +8,8 @@ from contextlib import contextmanager
 
 import pytest
 
-from bot.chat import texts
 from bot.chat.features.lobby import lobby_text
+from bot.chat.words import info, moves, outcomes, refusal, reminders, settings, shared
 from bot.domain.errors import Refusal
 from bot.domain.outcome import Outcome, ReminderJob
 from bot.domain.seats import game_of
@@ -29,11 +29,11 @@ __all__ = [
 
 def said(outcome: Outcome, now: float | None = None) -> str:
     """The outcome's announcement, as of ``now`` (by default the moment the change was stored)."""
-    return texts.line(outcome, outcome.match.updated_at if now is None else now)
+    return outcomes.line(outcome, outcome.match.updated_at if now is None else now)
 
 
 def refusal_text(error: Refusal) -> str:
-    return texts.refusal(error)
+    return refusal(error)
 
 
 @contextmanager
@@ -41,7 +41,7 @@ def refused(match: str | None = None) -> Iterator[pytest.ExceptionInfo[Refusal]]
     """Like ``pytest.raises(Refusal, match=…)``, matching what the player reads rather than the reason's name."""
     with pytest.raises(Refusal) as raised:
         yield raised
-    text = texts.refusal(raised.value)
+    text = refusal(raised.value)
     if match is not None:
         assert re.search(match, text), f"{match!r} not found in the refusal {text!r}"
 
@@ -49,13 +49,13 @@ def refused(match: str | None = None) -> Iterator[pytest.ExceptionInfo[Refusal]]
 def suggested(service, match, game, user_id: int, typed: str) -> list[tuple[str, str]]:
     """/move's autocomplete choices, as the chat layer shows them."""
     hint = service.suggestions(match, game, user_id, typed)
-    return texts.suggestion_choices(match, hint.choices, hint.note, hint.mover, typed)
+    return moves.suggestion_choices(match, hint.choices, hint.note, hint.mover, typed)
 
 
 async def previewed(service, match_id: int, user_id: int, text: str) -> tuple[bytes, str]:
     """/preview: the picture and its line."""
     tried = await service.preview(match_id, user_id, text)
-    line = texts.preview_line(
+    line = moves.preview_line(
         tried.match, game_of(tried.match), tried.seat, tried.game, tried.notation, tried.events, tried.unfinished
     )
     return tried.png, line
@@ -63,15 +63,15 @@ async def previewed(service, match_id: int, user_id: int, text: str) -> tuple[by
 
 async def history_lines(service, match_id: int) -> list[str]:
     match, logged = await service.history(match_id)
-    return [texts.history_line(match, e.number, e.move, e.holder_id) for e in logged]
+    return [info.history_line(match, e.number, e.move, e.holder_id) for e in logged]
 
 
 def reminder_text(job: ReminderJob, now: float) -> str:
-    return texts.reminder(job, now)
+    return reminders.reminder(job, now)
 
 
 def preferences_text(service, prefs, default_hours: float | None = None) -> str:
-    return texts.preferences(prefs, default_hours or service.default_reminder_hours)
+    return settings.preferences(prefs, default_hours or service.default_reminder_hours)
 
 
 class Words:
@@ -84,16 +84,16 @@ class Words:
         return self.service.clock.now()
 
     def status_line(self, match, game) -> str:
-        return texts.status_line(match, game)
+        return outcomes.status_line(match, game)
 
     def result_line(self, match, game) -> str:
-        return texts.result_line(match, game)
+        return outcomes.result_line(match, game)
 
     def time_note(self, match, prefix: str = "") -> str:
-        return texts.time_note(match, self.now(), prefix)
+        return shared.time_note(match, self.now(), prefix)
 
     def describe_preferences(self, prefs, default_hours: float | None = None) -> str:
-        return texts.preferences(prefs, default_hours or self.service.default_reminder_hours)
+        return settings.preferences(prefs, default_hours or self.service.default_reminder_hours)
 
     def suggestions(self, match, game, user_id: int, typed: str) -> list[tuple[str, str]]:
         return suggested(self.service, match, game, user_id, typed)
@@ -111,14 +111,14 @@ class Words:
             shown.match,
             shown.game,
             shown.png,
-            texts.board_line(shown.match, shown.game, shown.vacations, self.now()),
+            info.board_line(shown.match, shown.game, shown.vacations, self.now()),
         )
 
     async def vacation_note(self, match) -> str:
-        return texts.vacation_note(await self.service.schedule.vacations(match, self.now()))
+        return shared.vacation_note(await self.service.schedule.vacations(match, self.now()))
 
     def ending_dm(self, outcome) -> str:
-        return texts.ending_dm(outcome, self.now())
+        return outcomes.ending_dm(outcome, self.now())
 
     def can_start_early(self, match) -> bool:
         from bot.service.lobby import can_start_early
@@ -127,7 +127,7 @@ class Words:
 
     def text(self, job) -> str:
         """A reminder's or a time-limit notice's text."""
-        return texts.reminder(job, self.now()) if isinstance(job, ReminderJob) else texts.deadline(job)
+        return reminders.reminder(job, self.now()) if isinstance(job, ReminderJob) else reminders.deadline(job)
 
 
 def words(service) -> Words:

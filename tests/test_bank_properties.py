@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.chat.texts import clock_text
+from bot.chat.words.shared import clock_text
 from bot.domain.bank import BankClock, settle
 from bot.domain.errors import Refusal
 from bot.domain.quiet import in_night, morning_after

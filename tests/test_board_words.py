@@ -12,8 +12,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.chat import texts
-from bot.chat.markup import fit_words
+from bot.chat.words import boards
+from bot.chat.words.markup import fit_words
 from bot.domain.model import MatchRow, SeatRow
 from bot.service.describe import last_turn, material, position_groups
 from games import AnyGame, Event, new_game
@@ -84,19 +84,19 @@ def test_any_position_is_described_within_discords_limits(setup, seed, turns, na
     events, notation = play(game, random.Random(seed), turns)
     match = match_of(game, name)
     turn = last_turn(events, notation)
-    description = texts.board_description(match, game, turn)
-    assert 0 < len(description) <= texts.DESCRIPTION_LIMIT
-    if not game.is_over and len(description) < texts.DESCRIPTION_LIMIT:
+    description = boards.board_description(match, game, turn)
+    assert 0 < len(description) <= boards.DESCRIPTION_LIMIT
+    if not game.is_over and len(description) < boards.DESCRIPTION_LIMIT:
         assert "to move" in description
-    assert ("Last move" in description) == bool(events) or len(description) == texts.DESCRIPTION_LIMIT
-    messages = texts.board_text(match, game, turn)
+    assert ("Last move" in description) == bool(events) or len(description) == boards.DESCRIPTION_LIMIT
+    messages = boards.board_text(match, game, turn)
     assert messages and all(0 < len(m) <= 2000 for m in messages)
     spoken = "\n".join(messages)
     for group in position_groups(game):
         for cell in group.cells:  # every piece is named: split over messages, never summarised away
             assert cell in spoken
-    for preview in (texts.preview_description(match, game, turn), texts.preview_description(match, game, turn, "a1")):
-        assert 0 < len(preview) <= texts.DESCRIPTION_LIMIT
+    for preview in (boards.preview_description(match, game, turn), boards.preview_description(match, game, turn, "a1")):
+        assert 0 < len(preview) <= boards.DESCRIPTION_LIMIT
 
 
 def test_a_bide_board_names_the_mover_the_scores_and_the_last_move():
@@ -105,12 +105,12 @@ def test_a_bide_board_names_the_mover_the_scores_and_the_last_move():
     for notation in ("a5", "b4", "f3"):
         events = game.play_turn(notation)
     match = match_of(game)
-    description = texts.board_description(match, game, last_turn(events, game.last_turn_notation))
+    description = boards.board_description(match, game, last_turn(events, game.last_turn_notation))
     assert description.startswith("Bide #1 board, player1 (")
     assert "player2 (" in description and "to move" in description
     assert "Last move, by player1 " in description and "f3" in description
     assert "score" in description and "in hand" in description and "in the pool" in description
-    text = "\n".join(texts.board_text(match, game, last_turn(events, game.last_turn_notation)))
+    text = "\n".join(boards.board_text(match, game, last_turn(events, game.last_turn_notation)))
     assert "2 discs: a5, f3" in text and "1 disc: b4" in text
 
 
@@ -120,9 +120,9 @@ def test_a_begird_board_groups_stones_by_the_islands_they_touch():
     events = game.play_turn(shore)
     match = match_of(game)
     turn = last_turn(events, game.last_turn_notation)
-    description = texts.board_description(match, game, turn)
+    description = boards.board_description(match, game, turn)
     assert f"Last move, by player1 (Black): {shore}" in description and "1 stone" in description
-    text = "\n".join(texts.board_text(match, game, turn))
+    text = "\n".join(boards.board_text(match, game, turn))
     assert "1 stone touching island" in text and shore in text
     stones = [g for g in position_groups(game) if g.seat == 1]
     assert [g.cells for g in stones] == [(shore,)] and 1 in stones[0].where
@@ -131,9 +131,9 @@ def test_a_begird_board_groups_stones_by_the_islands_they_touch():
 def test_a_play_bai_board_says_the_goals_the_playballers_and_the_ball():
     game = new_game("playbai", 2, {})
     match = match_of(game)
-    description = texts.board_description(match, game, None)
+    description = boards.board_description(match, game, None)
     assert "No move yet." in description and "0 goals" in description and "kicks" not in description
-    text = "\n".join(texts.board_text(match, game, None))
+    text = "\n".join(boards.board_text(match, game, None))
     assert "The ball:" in text and "playballers:" in text
     counts = dict(material(game)[0].counts)
     assert counts["goals"] == 0 and counts["playballers"] == len(game.pieces(1))
@@ -144,9 +144,9 @@ def test_a_bump_board_lists_pieces_with_their_facing_and_the_reserves():
     events, notation = play(game, random.Random(7), 3)
     match = match_of(game)
     turn = last_turn(events, notation)
-    description = texts.board_description(match, game, turn)
+    description = boards.board_description(match, game, turn)
     assert "in reserve" in description and "captured" in description and "on the board" in description
-    text = "\n".join(texts.board_text(match, game, turn))
+    text = "\n".join(boards.board_text(match, game, turn))
     assert " facing " in text
     for cell, (_, facing) in game.pieces().items():  # every piece, with the way it faces
         assert f"{cell} facing {DIRECTION_WORDS[facing]} ({facing})" in text
@@ -156,7 +156,7 @@ def test_a_finished_game_is_described_by_its_result():
     game = new_game("bide", 2, {})
     events = game.play_turn("a5")
     events = game.resign(2)
-    description = texts.board_description(match_of(game), game, last_turn(events))
+    description = boards.board_description(match_of(game), game, last_turn(events))
     assert "Game over: player1 (" in description and "wins" in description and "to move" not in description
 
 
@@ -168,7 +168,7 @@ def test_a_long_text_is_cut_at_a_word_with_an_ellipsis():
 
 
 def test_markdown_and_pings_do_not_reach_alt_text():
-    assert texts.plain("**alice** (Red) <@123> played `e5` <t:1700000000:R>") == "alice (Red) a player played e5"
+    assert boards.plain("**alice** (Red) <@123> played `e5` <t:1700000000:R>") == "alice (Red) a player played e5"
 
 
 def test_a_full_begird_board_goes_on_over_several_messages_naming_every_stone():
@@ -177,11 +177,11 @@ def test_a_full_begird_board_goes_on_over_several_messages_naming_every_stone():
     board = {name: 1 if i % 3 else 2 for i, name in enumerate(names)}
     game = type(empty).from_position(2, empty.options, {"board": board, "to_move": 1, "swapped": False})
     match = match_of(game, LONG_NAME)
-    messages = texts.board_text(match, game, None)
+    messages = boards.board_text(match, game, None)
     assert len(messages) > 1 and all(len(m) <= 2000 for m in messages)
     spoken = "\n".join(messages)
     assert all(f" {name}," in spoken or f" {name}." in spoken for name in names)
-    assert len(texts.board_description(match, game, None)) <= texts.DESCRIPTION_LIMIT
+    assert len(boards.board_description(match, game, None)) <= boards.DESCRIPTION_LIMIT
 
 
 def test_a_description_is_bounded_in_the_language_it_is_said_in():
@@ -191,8 +191,8 @@ def test_a_description_is_bounded_in_the_language_it_is_said_in():
     match = match_of(game, LONG_NAME)
     for language in ("en", "fr"):
         with speaking(language):
-            described = texts.board_description(match, game, last_turn(events, notation))
-            preview = texts.preview_description(match, game, last_turn(events, notation), "a1")
-            messages = texts.board_text(match, game, last_turn(events, notation))
-        assert 0 < len(described) <= texts.DESCRIPTION_LIMIT and 0 < len(preview) <= texts.DESCRIPTION_LIMIT
+            described = boards.board_description(match, game, last_turn(events, notation))
+            preview = boards.preview_description(match, game, last_turn(events, notation), "a1")
+            messages = boards.board_text(match, game, last_turn(events, notation))
+        assert 0 < len(described) <= boards.DESCRIPTION_LIMIT and 0 < len(preview) <= boards.DESCRIPTION_LIMIT
         assert all(0 < len(m) <= 2000 for m in messages)

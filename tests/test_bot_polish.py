@@ -6,7 +6,7 @@ import re
 import discord
 import pytest
 
-from bot.chat import texts
+from bot.chat.words import refusal
 from bot.domain.errors import Refusal
 from bot.domain.model import RatingRow
 from games import GAMES
@@ -106,7 +106,7 @@ def test_a_very_long_move_is_answered_quoting_a_short_prefix(game_id, typed):
     game = GAMES[game_id].new(2, None)
     with pytest.raises(GameError) as error:
         game.play_turn(typed)
-    answer = texts.refusal(Refusal("illegal_move", text=typed, why=str(error.value)))
+    answer = refusal(Refusal("illegal_move", text=typed, why=str(error.value)))
     longest_echo = max(len(run) for run in re.findall(r"(?:x|e5 ?|01,?|\()+", answer) or [""])
     assert longest_echo <= ECHO_LIMIT and len(answer) <= 250, answer
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 from collections import Counter
 
 import pytest
@@ -216,3 +217,46 @@ async def test_bad_input_is_refused_privately_and_changes_nothing(world7):
     await refused(alice, "tournament create", {"game": "bump", "format": "swiss"}, "You already run 3 tournaments")
     assert len(await store.tournaments_of_guild(world.guild.id, ("open", "running"))) == 3
     await refused(bob, "tournament standings", {"tournament": 999}, "There is no tournament #999")
+
+
+async def test_an_unreadable_event_is_set_aside_and_its_organizer_is_told_once(world7, caplog):
+    """Issue 34, item 5: a tournament row that cannot be read failed every pass with a traceback, nobody was
+    told, and /tournament standings sent the asker to look at a match. Now the start-up pass sets it aside
+    (one ERROR line), its organizer gets one DM however many passes and restarts follow, and /tournament says
+    privately that it is paused."""
+    world = world7
+    alice = world.users[0]
+    announcement = await create(world, alice, game="begird", format="swiss", rounds=2)
+    tournament_id = int(button(announcement, "Join")["custom_id"].rsplit(":", 1)[1])
+    for user in world.users[:4]:
+        await world.emu.press(user, announcement, button(announcement, "Join")["custom_id"])
+    await world.emu.invoke(alice, world.channel, "tournament start", {})
+    await opened(world, tournament_id, 1, 2)
+    await world.stop_bot()
+    store = await open_store(str(world.db_path))
+    async with store.transaction() as db:
+        await db.execute("UPDATE tournaments SET options = '{not json' WHERE id = ?", (tournament_id,))
+    await store.close()
+    caplog.set_level(logging.INFO, logger="bot")
+
+    def told():
+        return [m for m in world.emu.dms(alice) if f"tournament #{tournament_id} is paused" in m.content]
+
+    async def told_once():
+        return told()
+
+    await world.start_bot()  # the pass at start-up sets it aside and tells its organizer
+    await until(told_once)
+    for _ in range(2):
+        await world.bot.chat.tournaments.current(tournament_id)
+        await world.restart_bot()
+        await asyncio.sleep(0.3)
+    assert len(told()) == 1
+    standings = await world.emu.invoke(
+        world.users[1], world.channel, "tournament standings", {"tournament": tournament_id}
+    )
+    assert standings.ephemeral and f"Tournament #{tournament_id} is paused" in standings.text, standings.text
+    assert "Look at the match" not in standings.text
+    said = [r for r in caplog.records if f"tournament {tournament_id} set aside" in r.getMessage()]
+    assert len(said) == 1, [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert not [r for r in caplog.records if r.exc_info], "set aside, never a traceback"

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from bot.chat import texts
+from bot.chat.words import settings as setting_words
 from bot.domain.clock import ManualClock
 from bot.domain.model import ChallengeRefusal
 from bot.service.challenges import ChallengeRefusals
@@ -228,7 +228,7 @@ async def test_a_player_refuses_challenges_from_everyone_in_a_server_or_from_one
     await refusals.update(BOB[0], GUILD, unblock=ALICE)
     await challenge(service)
     shown = await refusals.settings(BOB[0], GUILD)
-    assert "from everyone" in texts.challenge_settings(shown.challenges, shown.blocked)
+    assert "from everyone" in setting_words.challenge_settings(shown.challenges, shown.blocked)
 
 
 async def test_refusal_settings_refuse_nonsense_with_a_reason(env):

@@ -2,7 +2,8 @@
 
 Every process runs every timer pass; only the database decides who acts. In each trial the processes claim
 the same kind of duty within 0–4 ms of each other: every due duty goes to exactly one of them. A process
-SIGKILLed while it holds claims loses them when their lease ends, and another process takes them then.
+SIGKILLed while it holds claims holds up nobody for long: another process takes them once its heartbeat is
+``STALE_SECONDS`` old (long before their lease ends), and its own restart at once.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import time
 
 import pytest
 
-from bot.domain.clock import ManualClock
+from bot.domain.clock import STALE_SECONDS, ManualClock
 from bot.service.matches import MatchService
 from bot.store import open_store
 from tests.racing import NoChallengeLimits
@@ -23,10 +24,20 @@ ALICE, BOB = (101, "alice"), (102, "bob")
 KINDS = ("reminders", "deadlines", "unannounced", "paused")
 TRIALS = 15  # per kind
 FAR = 10**11  # a store time when every reminder and deadline is due
+LEASE = 300  # far longer than a heartbeat may be missed: a claim freed early was freed by its holder's death
 
 
-async def start_claimer(url: str) -> Process:
-    return await Process.start(url, module="tests.claim_process")
+async def start_claimer(url: str, shard: int | None = None, shards: int = 3, at: float = FAR) -> Process:
+    """A claiming process; with ``shard``, it runs that shard of ``shards`` and beats for it at ``at``."""
+    claimer = await Process.start(url, module="tests.claim_process")
+    if shard is not None:
+        await beat(claimer, shard, shards, at)
+    return claimer
+
+
+async def beat(claimer: Process, shard: int, shards: int, at: float) -> None:
+    claimer.send(kind="beat", now=at, shards=[shards, [shard]])
+    assert await claimer.answer() == {"beat": True}
 
 
 @pytest.fixture
@@ -54,56 +65,75 @@ async def duties(postgres_server):
         await store.close()
 
 
-async def release(store, kind: str, ids: list[int]) -> None:
-    release_one = {
-        "reminders": store.release_reminder,
-        "deadlines": store.release_deadline,
-        "unannounced": store.release_announcement,
-        "paused": store.release_paused_notice,
-    }[kind]
-    for match_id in ids:
-        await release_one(match_id)
+async def release(claimer: Process, kind: str, ids: list[int]) -> None:
+    claimer.send(kind="release", duty=kind, ids=ids)
+    assert await claimer.answer() == {"released": True}
+
+
+async def claim(claimer: Process, kind: str, now: float, at: float = 0) -> list[int]:
+    claimer.send(kind=kind, now=now, lease=LEASE, at=at)
+    return (await claimer.answer())["ids"]
 
 
 async def test_processes_claiming_at_once_each_duty_goes_to_exactly_one(duties):
-    url, store, due = duties
-    claimers = [await start_claimer(url) for _ in range(3)]
+    url, _, due = duties
+    claimers = [await start_claimer(url, shard) for shard in range(3)]
     rng = random.Random(21)
     try:
         for kind in KINDS:
-            claimers[0].send(kind=kind, now=FAR, lease=300, at=0)  # what one process alone takes: the due set
-            alone = sorted((await claimers[0].answer())["ids"])
+            alone = await claim(claimers[0], kind, FAR)  # what one process alone takes: the due set
             assert set(due[kind]) <= set(alone)
-            await release(store, kind, alone)
+            await release(claimers[0], kind, alone)
             for trial in range(TRIALS):
                 at = time.time() + 0.05
                 for claimer in claimers:
-                    claimer.send(kind=kind, now=FAR, lease=300, at=at + rng.uniform(0, 0.004))
+                    claimer.send(kind=kind, now=FAR, lease=LEASE, at=at + rng.uniform(0, 0.004))
                 got = [(await claimer.answer())["ids"] for claimer in claimers]
                 taken = [match_id for ids in got for match_id in ids]
                 assert sorted(taken) == alone, f"{kind} trial {trial}: {got}"  # each once, none lost
-                await release(store, kind, taken)
+                for claimer, ids in zip(claimers, got, strict=True):
+                    await release(claimer, kind, ids)
     finally:
         for claimer in claimers:
             await claimer.stop()
 
 
-async def test_a_killed_process_claims_pass_to_another_when_their_lease_ends(duties):
-    url, _, due = duties
-    doomed, survivor = await start_claimer(url), await start_claimer(url)
-    held: dict[str, list[int]] = {}
+async def killed_holding_every_duty(url: str, due: dict[str, list[int]]) -> dict[str, list[int]]:
+    """A process (shard 0 of 2, beating at FAR) that claims every due duty, then is SIGKILLed."""
+    doomed = await start_claimer(url, shard=0, shards=2)
+    held = {}
     try:
         for kind in KINDS:
-            doomed.send(kind=kind, now=FAR, lease=60, at=0)
-            held[kind] = sorted((await doomed.answer())["ids"])
+            held[kind] = await claim(doomed, kind, FAR)
             assert set(due[kind]) <= set(held[kind])
+    finally:
         doomed.child.send_signal(signal.SIGKILL)
         await doomed.child.wait()
-        for kind in KINDS:
-            survivor.send(kind=kind, now=FAR + 30, lease=60, at=0)  # the lease still runs: not taken twice
-            assert (await survivor.answer())["ids"] == []
-            survivor.send(kind=kind, now=FAR + 61, lease=60, at=0)  # it ended: the survivor does the work
-            assert sorted((await survivor.answer())["ids"]) == held[kind]
+    return held
+
+
+async def test_a_killed_process_claims_pass_to_another_once_its_heartbeat_is_stale(duties):
+    url, _, due = duties
+    held = await killed_holding_every_duty(url, due)
+    survivor = await start_claimer(url, shard=1, shards=2)
+    try:
+        for kind in KINDS:  # its heartbeat is still fresh: it may be alive, so nothing is taken twice
+            assert await claim(survivor, kind, FAR + STALE_SECONDS - 1) == []
+        for kind in KINDS:  # gone: the survivor does the work, long before the lease would have ended
+            assert await claim(survivor, kind, FAR + STALE_SECONDS + 1) == held[kind]
     finally:
         await survivor.stop()
-        await doomed.stop()
+
+
+async def test_a_killed_process_claims_are_its_restarts_at_once(duties):
+    url, _, due = duties
+    held = await killed_holding_every_duty(url, due)
+    other = await start_claimer(url, shard=1, shards=2)
+    restarted = await start_claimer(url, shard=0, shards=2, at=FAR + 1)  # its shard, under a new incarnation
+    try:
+        for kind in KINDS:
+            assert await claim(restarted, kind, FAR + 2) == held[kind]
+            assert await claim(other, kind, FAR + STALE_SECONDS) == []  # the restart beats (its old self would not)
+    finally:
+        await restarted.stop()
+        await other.stop()

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from bot.chat.texts import restarting
+from bot.chat.words.errors import restarting
 from tests.botworld import BotWorld
 
 

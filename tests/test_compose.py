@@ -129,14 +129,17 @@ def test_the_reader_refuses_what_it_does_not_know():
 # -- compose.yaml ----------------------------------------------------------------------------------------
 
 
+DOT_ENV = {"DISCORD_TOKEN": "test-token", "POSTGRES_PASSWORD": "test-password"}  # what .env.example asks for
+
+
 def interpolated(value: str) -> str:
     """Compose's ``${VAR:-default}`` and ``${VAR:?message}`` as the container sees them with .env holding
-    only a token (test-token)."""
+    what .env.example asks for (:data:`DOT_ENV`)."""
 
     def one(found: re.Match[str]) -> str:
         name, how, rest = found.group(1), found.group(2) or "", found.group(3) or ""
-        if name == "DISCORD_TOKEN":
-            return "test-token"
+        if name in DOT_ENV:
+            return DOT_ENV[name]
         assert how in (":-", ":?"), f"${{{name}}} has no default: it must be set in .env"
         return rest if how == ":-" else ""
 
@@ -189,6 +192,21 @@ def test_every_process_uses_postgres_and_serves_its_health_where_the_healthcheck
         assert check[:3] == ["CMD", "python", "-c"], check  # the slim image has no curl
         assert f"http://127.0.0.1:{settings.metrics_port}/healthz" in check[3]
         compile(check[3], "healthcheck", "exec")
+
+
+def test_the_database_password_has_no_default_and_must_be_set_in_env():
+    uses = re.findall(r"\$\{POSTGRES_PASSWORD([^}]*)\}", COMPOSE)
+    assert len(uses) == 2 and all(use.startswith(":?") for use in uses), uses  # compose stops without it
+    dot_env = (ROOT / ".env.example").read_text(encoding="utf-8")
+    assert re.search(r"^POSTGRES_PASSWORD=$", dot_env, re.MULTILINE), ".env.example must ask for it"
+
+
+def test_containers_open_health_and_metrics_to_their_network_explicitly():
+    """Outside a container the bot keeps /healthz and /metrics to loopback; the image and compose open them."""
+    assert re.search(r"^\s*HEXPLAY_METRICS_HOST=0\.0\.0\.0\b", DOCKERFILE, re.MULTILINE), DOCKERFILE
+    for name in (*BOTS, "worker"):
+        assert _settings(environment(name)).metrics_host == "0.0.0.0", name
+    assert _settings({}).metrics_host == "127.0.0.1"
 
 
 def test_every_hexplay_setting_compose_and_the_dockerfile_use_is_one_the_bot_reads():

@@ -11,7 +11,7 @@ import asyncio
 
 import pytest
 
-from bot.chat import texts
+from bot.chat.words import offers as offer_words
 from bot.domain.clock import ManualClock
 from bot.domain.errors import Refusal
 from bot.domain.seats import computer_to_move, game_of, user_to_move
@@ -186,7 +186,7 @@ async def test_a_draw_offer_lapsed_by_the_computers_turn_gets_no_answer(world):
     await service.play(match.id, ALICE[0], game.legal_notations()[0])
     await until(lambda: thinker.asked == 1)
     notice = await computer.offers.offer(match.id, ALICE[0], "draw")
-    assert notice.answerer_ids == [] and notice.computer_ids == (-1,) and "<@-" not in texts.offer(notice)
+    assert notice.answerer_ids == [] and notice.computer_ids == (-1,) and "<@-" not in offer_words.offer(notice)
     weighing = asyncio.Event()
 
     async def slow_draw(state, player, seed):

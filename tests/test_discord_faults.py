@@ -122,6 +122,34 @@ async def test_server_errors_on_the_thread_post_answer_in_time_and_deliver_in_th
     assert any(f"match {match_id}" in r.getMessage() and r.levelname == "WARNING" for r in caplog.records)
 
 
+async def test_a_retry_leaves_a_later_turns_board_to_its_own_command(world, monkeypatch):
+    """alice's board fails and is retried in the background; meanwhile bob moves, and his command is posting
+    his board when the retry wakes: the retry must not post bob's board too (under load, an answer later than
+    Discord's 3 s made the kill soak count such boards twice)."""
+    alice, bob = world.users[:2]
+    match_id, thread = await world.start_two_player()
+    announcer = world.bot.chat.announcer
+    announcer.retry_delays = (1.0, 1.0)
+    world.faults.fail(thread.id, 500)
+    played = await world.emu.invoke(alice, world.channel, "move", {"move": "e5", "match": match_id})
+    await played.wait_followups(1)  # stored, its board not delivered: retried in the background
+    world.faults.heal(thread.id)
+    gate = asyncio.Event()
+    post_board = announcer.post_board
+
+    async def held_up(interaction, outcome):  # bob's command, between storing his turn and posting it
+        await gate.wait()
+        await post_board(interaction, outcome)
+
+    monkeypatch.setattr(announcer, "post_board", held_up)
+    moving = asyncio.ensure_future(world.emu.invoke(bob, thread, "move", {"move": "a1"}))
+    await asyncio.wait_for(announcer._retrying[match_id], 5)  # the retry woke and did what it does
+    gate.set()
+    assert not (await moving).ephemeral
+    await asyncio.sleep(0.3)
+    assert len(boards(world, thread, "played `a1`")) == 1 and await announced(world, match_id)
+
+
 async def test_a_board_already_posted_is_not_posted_again_after_a_restart(world):
     alice = world.users[0]
     match_id, thread = await world.start_two_player()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.chat.texts import mention
+from bot.chat.words.shared import mention
 from bot.domain.clock import ManualClock
 from bot.domain.model import Preferences
 from bot.domain.seats import computer_to_move, game_of

@@ -164,19 +164,60 @@ async def test_a_port_in_use_is_refused_in_one_line_naming_the_setting():
     assert message.startswith(f"HEXPLAY_METRICS_PORT {port}: cannot listen") and "\n" not in message, message
 
 
-@pytest.mark.parametrize("raw", ["http", "-1", "65536", "80.5", "9" * 30, "²"])
-def test_a_bad_metrics_port_is_refused_with_one_line(monkeypatch, raw):
-    monkeypatch.setenv("HEXPLAY_METRICS_PORT", raw)
+@pytest.mark.parametrize(
+    ("name", "raw", "says"),
+    [("HEXPLAY_METRICS_PORT", raw, "must be a port number") for raw in ["http", "-1", "65536", "80.5", "9" * 30, "²"]]
+    + [
+        ("HEXPLAY_METRICS_HOST", raw, "must be an IP address")
+        for raw in ["my host", "300.1.1.1", "a_b", "-x", "http://0.0.0.0", "0.0.0.0:9100", "x" * 300]
+    ],
+)
+def test_a_bad_metrics_port_or_host_is_refused_with_one_line(monkeypatch, name, raw, says):
+    monkeypatch.setenv(name, raw)
     with pytest.raises(SystemExit) as refused:
         Settings.from_env()
     message = str(refused.value)
-    assert message.startswith("HEXPLAY_METRICS_PORT must be a port number") and "\n" not in message, message
+    assert message.startswith(f"{name} {says}") and "\n" not in message, message
 
 
 @pytest.mark.parametrize(("raw", "port"), [("", None), ("0", None), (" 9100 ", 9100), ("65535", 65535)])
 def test_the_metrics_port_is_off_unless_set(monkeypatch, raw, port):
     monkeypatch.setenv("HEXPLAY_METRICS_PORT", raw)
     assert Settings.from_env().metrics_port == port
+
+
+def _address_of_this_machine() -> str | None:
+    """This machine's address on its network (not loopback), or None if it has none."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # a documentation address: no packet is sent for a UDP connect
+        except OSError:
+            return None
+        address = probe.getsockname()[0]
+    return None if address.startswith("127.") else address
+
+
+async def test_health_and_metrics_listen_on_this_machine_only_unless_told(observed):
+    """A scrape from the network reads nothing unless HEXPLAY_METRICS_HOST opens it (compose does)."""
+    from bot.runtime import metrics_server
+
+    base = await observed.metrics_url()
+    assert (await healthz(base))[0] == 200
+    server = metrics_server(observed.bot)
+    assert server is not None and server.host == "127.0.0.1"
+    outside = _address_of_this_machine()
+    if outside is None:
+        pytest.skip("this machine has no address but loopback")
+    with pytest.raises(aiohttp.ClientConnectionError):
+        await get(f"http://{outside}:{server.port}/healthz")
+
+
+@pytest.mark.parametrize(
+    ("raw", "host"), [("", "127.0.0.1"), ("0.0.0.0", "0.0.0.0"), ("::", "::"), ("metrics.internal", "metrics.internal")]
+)
+def test_the_metrics_host_is_loopback_unless_set(monkeypatch, raw, host):
+    monkeypatch.setenv("HEXPLAY_METRICS_HOST", raw)
+    assert Settings.from_env().metrics_host == host
 
 
 # -- a worker ------------------------------------------------------------------------------------------
@@ -196,7 +237,7 @@ async def worker_store(postgres_server):
 async def test_a_worker_reports_the_queue_its_jobs_and_its_health(worker_store):
     store = worker_store
     worker = Worker(store, Settings(database_url=store.url), concurrency=1, stale_seconds=2.0)
-    server = worker.metrics_server(0)
+    server = worker.metrics_server(0, "127.0.0.1")
     base = f"http://127.0.0.1:{await server.start()}"
     sender = queue.JobQueue(store.pool)
     running = None

@@ -92,6 +92,7 @@ async def fill(path: Path) -> dict[str, int]:
             await tournaments.join(event.id, GUILD, player)
         [started] = (await tournaments.start(event.id, GUILD, ALICE[0])).started
         ids["tournament_game"] = started.match.id
+        await store.set_tournament_aside(event.id, "its stored row cannot be read (options …)", 9.5)
         await store.claim_review(ids["finished"], 5, 9.0, 60.0)
         await store.save_review(ids["finished"], {"review": {"players": 2, "accuracy": {"1": 87.5}}})
     finally:

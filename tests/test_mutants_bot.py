@@ -13,7 +13,8 @@ import math
 
 import pytest
 
-from bot.chat import texts
+from bot.chat.words import errors as error_words
+from bot.chat.words import offers as offer_words
 from bot.domain.clock import ManualClock
 from bot.domain.errors import DamagedMatch, StalePosition, VersionConflict
 from bot.domain.model import OfferRow, Preferences, SeatRow
@@ -171,7 +172,8 @@ async def test_a_half_built_turn_is_previewed_as_the_position_after_its_actions_
 async def test_an_announcement_that_fails_is_logged_with_its_match_and_the_others_are_still_made(
     service, monkeypatch, caplog
 ):
-    """history ``unannounced`` 3: the operator's log names the match whose announcement failed."""
+    """history ``claim_missed``: the operator's log names the match whose announcement failed, and its claim is
+    given back."""
     broken = await started(service)
     fine = await started(service, (CAROL, BOB))
     await service.play(broken.id, ALICE[0], "e5")
@@ -185,9 +187,11 @@ async def test_an_announcement_that_fails_is_logged_with_its_match_and_the_other
 
     monkeypatch.setattr(service, "missed", failing)
     caplog.set_level(logging.ERROR, logger="bot")
-    outcomes = await service.unannounced()
+    outcomes = [outcome for i, _ in await service.unannounced() if (outcome := await service.claim_missed(i))]
     assert [o.match.id for o in outcomes] == [fine.id]
     assert [r.getMessage() for r in caplog.records] == [f"match {broken.id}: skipped in this pass"]
+    monkeypatch.setattr(service, "missed", missed)
+    assert await service.claim_missed(broken.id) is not None  # not held: the next try takes it
 
 
 # -- reminders (bot/service/reminders.py) ---------------------------------------------------------
@@ -222,7 +226,7 @@ async def test_a_state_that_its_log_does_not_replay_to_is_set_aside_with_that_re
     assert await service.verify_all() == [match.id]
     paused = await service.read(match.id)
     assert paused.quarantine == "its stored state differs from what its move log replays to"
-    assert "its saved move list does not lead to its saved position" in texts.quarantine_notice(paused)
+    assert "its saved move list does not lead to its saved position" in error_words.quarantine_notice(paused)
     await set_state(service, match.id, good)
     caplog.set_level(logging.WARNING, logger="bot")
     assert await service.verify_all() == []
@@ -263,7 +267,7 @@ async def test_a_declined_and_an_agreed_offer_say_so(service):
     notice = await offers.offer(match.id, ALICE[0], "draw")
     declined = await offers.answer(match.id, BOB[0], "draw", notice.at_seq, False)
     assert (declined.kind, declined.closed, declined.match.id) == ("declined", True, match.id)
-    assert texts.offer_answer(declined, 0.0).startswith(f"<@{BOB[0]}> declined a draw")
+    assert offer_words.offer_answer(declined, 0.0).startswith(f"<@{BOB[0]}> declined a draw")
     notice = await offers.offer(match.id, ALICE[0], "draw")
     agreed = await offers.answer(match.id, BOB[0], "draw", notice.at_seq, True)
     assert (agreed.kind, agreed.closed, agreed.match.id) == ("agreed", True, match.id)

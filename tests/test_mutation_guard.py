@@ -1,11 +1,16 @@
-"""The mutation run's guard against mutants that loop for ever (tests/conftest.py)."""
+"""The mutation run's guards: against mutants that loop for ever (tests/conftest.py), against a package missing
+from mutmut's copy, and against a test that reads code reading mutmut's copy of it (tests/sources.py)."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
+
+from tools.house import PROJECT
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -54,3 +59,55 @@ def test_under_mutmut_a_test_that_loops_for_ever_fails_at_the_limit(tmp_path):
 
 def test_outside_mutmut_no_limit_is_set(tmp_path):
     assert run_looping_test(tmp_path, under_mutmut=False, seconds=5) is None
+
+
+def test_mutmut_s_copy_holds_every_package_of_the_project():
+    """mutmut runs the tests in its copy, ``mutants/``, with the checkout taken off ``sys.path`` (only mutated code
+    may be imported): a package it neither mutates (``source_paths``) nor copies (``also_copy``) cannot be imported
+    there. ``i18n/`` was neither: the tests' conftest failed to import, pytest exited 4 and ``make mutation``
+    stopped in its stats pass, before the first mutant (issue 38)."""
+    settings = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]
+    copied = {path.strip("/") for path in (*settings["source_paths"], *settings["also_copy"])}
+    assert sorted(set(PROJECT) - copied) == []
+
+
+# What mutmut writes beside a function it mutates: a copy of it, switched off until its name is under test.
+MUTANT_BESIDE_THE_ORIGINAL = """
+
+def x_answer__mutmut_1(self, match):
+    raise Refusal("XXnot_askedXX", match=match)
+"""
+
+
+def mutmut_copy(tmp_path) -> Path:
+    """A checkout with mutmut's copy of it inside (``mutants/``), one of whose modules holds a mutant."""
+    checkout = tmp_path / "checkout"
+    leave_out = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copytree(ROOT / "bot", checkout / "bot", ignore=leave_out)
+    copy = checkout / "mutants"
+    for part in ("bot", "games", "i18n", "render", "ai", "tests"):
+        shutil.copytree(ROOT / part, copy / part, ignore=leave_out)
+    shutil.copy(ROOT / "pyproject.toml", copy)
+    mutated = copy / "bot" / "service" / "offers.py"
+    mutated.write_text(mutated.read_text(encoding="utf-8") + MUTANT_BESIDE_THE_ORIGINAL, encoding="utf-8")
+    return copy
+
+
+def test_under_mutmut_a_test_that_reads_code_reads_the_repository(tmp_path):
+    """mutmut's clean run (no mutant on) in its copy: the check that each refusal raised has its sentence reads
+    the repository's bot/, not the copy whose modules say every mutated reason at once (issue 38: 124 of them
+    stopped ``make mutation`` before its first mutant)."""
+    copy = mutmut_copy(tmp_path)
+    run = subprocess.run(
+        [
+            *(sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly"),
+            "tests/test_service_texts.py::test_every_refusal_the_code_raises_has_its_sentence",
+        ],
+        cwd=copy,
+        env={**os.environ, "MUTANT_UNDER_TEST": ""},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
+    assert "1 passed" in run.stdout, run.stdout[-3000:]

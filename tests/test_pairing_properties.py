@@ -1,19 +1,35 @@
-"""Tournament pairing as properties: every generated event keeps the rules docs/tournaments.md states."""
+"""Tournament pairing as properties: every generated event keeps the rules docs/tournaments.md states.
+
+The Swiss rules give way only when no complete round keeps them: each round is checked against a plain
+maximum matching of the pairings the rules allow (networkx's, on a graph built here from the rules as the
+docs state them, without the pairing's weights or tiers), so a relaxed rule is a fault unless no round
+could keep it.
+"""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import dataclass
 
-from hypothesis import given, settings
+import networkx as nx
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from bot.service.pairing import Entrant, berger_rounds, bide_tables, divisions, swiss_round, table_sizes
+from bot.service.pairing import Entrant, SwissRound, berger_rounds, bide_tables, divisions, swiss_round, table_sizes
 from bot.service.standings import placement_points
 
+BYE = "bye"
 
-def play_swiss(count: int, rounds: int, seed: int, withdraw_after: int | None = None):
-    """``rounds`` Swiss rounds of ``count`` players with random results: (pairs per round, byes, balance)."""
+
+@dataclass
+class PlayedRound:
+    entrants: list[Entrant]  # the players as the round was paired
+    paired: SwissRound
+
+
+def play_swiss(count: int, rounds: int, seed: int):
+    """``rounds`` Swiss rounds of ``count`` players with random results: (rounds as paired, byes, balance)."""
     rng = random.Random(seed)
     players = list(range(1, count + 1))
     score: Counter[int] = Counter()
@@ -33,7 +49,6 @@ def play_swiss(count: int, rounds: int, seed: int, withdraw_after: int | None = 
             byes[paired.bye] += 1
             score[paired.bye] += 1
         for first, second in paired.pairs:
-            assert second not in opponents[first], f"round {number}: {first} and {second} meet again"
             opponents[first].add(second)
             opponents[second].add(first)
             balance[first] += 1
@@ -41,19 +56,88 @@ def play_swiss(count: int, rounds: int, seed: int, withdraw_after: int | None = 
             outcome = rng.choice((1.0, 0.5, 0.0))
             score[first] += outcome
             score[second] += 1 - outcome
-        history.append(paired)
+        history.append(PlayedRound(entrants, paired))
     return history, byes, balance
 
 
-@settings(max_examples=40, deadline=None)
-@given(count=st.integers(2, 24), seed=st.integers(0, 10**6), data=st.data())
-def test_swiss_never_rematches_gives_one_bye_at_most_and_balances_turn_order(count, seed, data):
-    # a complete round without a rematch always exists while rounds <= count // 2 (Dirac's theorem)
-    rounds = data.draw(st.integers(1, max(1, count // 2)))
-    history, byes, balance = play_swiss(count, rounds, seed)
+def clashes(a: Entrant, b: Entrant) -> bool:
+    """Rule 2: both moved first more often than second, or both second more often: one of them must again."""
+    return a.balance * b.balance > 0
+
+
+def complete_round_exists(entrants: list[Entrant], *, rematch: bool, clash: bool) -> bool:
+    """Whether everyone can be paired (one bye with an odd number, never a second one) under these rules."""
+    graph = nx.Graph()
+    graph.add_nodes_from(e.id for e in entrants)
+    if len(entrants) % 2:
+        graph.add_node(BYE)
+        graph.add_edges_from((e.id, BYE) for e in entrants if e.byes == 0)
+    for i, a in enumerate(entrants):
+        for b in entrants[i + 1 :]:
+            if (rematch or b.id not in a.opponents) and (clash or not clashes(a, b)):
+                graph.add_edge(a.id, b.id)
+    return 2 * len(nx.max_weight_matching(graph, maxcardinality=True)) == graph.number_of_nodes()
+
+
+def check_swiss_promises(history: list[PlayedRound], byes: Counter[int], balance: Counter[int]) -> None:
+    """What docs/tournaments.md promises of Swiss pairing, round by round."""
+    relaxed_turn_order = 0
+    for number, played in enumerate(history, start=1):
+        by_id = {e.id: e for e in played.entrants}
+        relaxed = played.paired.relaxed
+        for first, second in played.paired.pairs:
+            a, b = by_id[first], by_id[second]
+            assert second not in a.opponents or "rematch" in relaxed, f"round {number}: {first}, {second} meet again"
+            assert not clashes(a, b) or "turn order" in relaxed, f"round {number}: {first}, {second} clash"
+            assert a.balance <= b.balance, f"round {number}: {first} moved first more often than {second}"
+        # a rule gives way only when no complete round keeps it (and the ones before it in the order)
+        if "turn order" in relaxed:
+            relaxed_turn_order += 1
+            assert not complete_round_exists(played.entrants, rematch=False, clash=False), f"round {number}"
+        if "rematch" in relaxed:
+            assert not complete_round_exists(played.entrants, rematch=False, clash=True), f"round {number}"
+        assert "second bye" not in relaxed or not complete_round_exists(played.entrants, rematch=True, clash=True)
     assert all(n <= 1 for n in byes.values()), byes
-    assert all(abs(b) <= 1 for b in balance.values()), balance
-    assert all("rematch" not in r.relaxed for r in history)
+    # each player's first moves minus second moves stay within one, and each round that had to relax the
+    # turn order may take a balance one further (in a clashing pair one of the two moves first again)
+    assert all(abs(b) <= 1 + relaxed_turn_order for b in balance.values()), (balance, relaxed_turn_order)
+
+
+@st.composite
+def swiss_events(draw):
+    """(players, rounds, seed of the results): at most half as many rounds as players, as the docs' promise of
+    no rematch and no second bye holds (Dirac's theorem on the pairings not played yet)."""
+    count = draw(st.integers(2, 24))
+    rounds = draw(st.integers(1, max(1, count // 2)))
+    return count, rounds, draw(st.integers(0, 10**6))
+
+
+@settings(max_examples=40, deadline=None)
+@given(event=swiss_events())
+@example(event=(8, 4, 239))  # the event of test_swiss_relaxes_turn_order_when_no_round_keeps_it
+def test_swiss_never_rematches_gives_one_bye_at_most_and_relaxes_turn_order_only_when_it_must(event):
+    count, rounds, seed = event
+    history, byes, balance = play_swiss(count, rounds, seed)
+    check_swiss_promises(history, byes, balance)
+    assert all("rematch" not in r.paired.relaxed and "second bye" not in r.paired.relaxed for r in history)
+
+
+def test_swiss_relaxes_turn_order_when_no_round_keeps_it():
+    """8 players, 4 rounds (the results of seed 239): no clash-free fourth round exists, since players 6 and 7
+    can each meet only player 5 without a rematch or a clash. The round relaxes the turn order, as documented,
+    and two balances reach +2 and -2 (a test that wanted every balance within one failed on it by luck)."""
+    history, byes, balance = play_swiss(8, 4, 239)
+    check_swiss_promises(history, byes, balance)
+    last = history[-1]
+    assert [r.paired.relaxed for r in history] == [[], [], [], ["turn order"]]
+    entrants = {e.id: e for e in last.entrants}
+    allowed = {
+        p: {q for q in entrants if q != p and q not in entrants[p].opponents and not clashes(entrants[p], entrants[q])}
+        for p in (6, 7)
+    }
+    assert allowed == {6: {5}, 7: {5}}
+    assert not complete_round_exists(last.entrants, rematch=False, clash=False)
+    assert sorted(balance.values()) == [-2, 0, 0, 0, 0, 0, 0, 2]
 
 
 @settings(max_examples=40, deadline=None)

@@ -3,6 +3,7 @@ and a dead or orphaned worker never costs a turn its board."""
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import subprocess
@@ -11,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from bot.service.pictures import Pictures
 from games import GAMES, new_game
@@ -34,12 +36,20 @@ def worker_pids(pictures: Pictures) -> list[int]:
     return list(pictures._pool._processes)  # type: ignore[attr-defined]
 
 
+def difference(expected: bytes, drawn: bytes) -> str:
+    """What differs between two PNGs, for a failure to name its cause: the pixels, or only the encoding."""
+    first, second = Image.open(io.BytesIO(expected)), Image.open(io.BytesIO(drawn))
+    same_pixels = first.size == second.size and first.convert("RGB").tobytes() == second.convert("RGB").tobytes()
+    return f"{'same pixels, other bytes' if same_pixels else 'other pixels'} ({len(expected)} vs {len(drawn)} bytes)"
+
+
 async def test_a_worker_draws_the_same_bytes_as_a_thread_for_every_game(pool):
     for game_id in GAMES:
         for label, game, events, names in generic_cases(game_id):
             expected = render_png(game, player_names=names, last_events=events, title=f"{label} #1")
             drawn = await pool.png(game, player_names=names, last_events=events, title=f"{label} #1")
-            assert drawn == expected, label
+            assert drawn == expected, f"{label}: {difference(expected, drawn)}"
+    assert pool._pool is not None, "the pool broke (a worker died): the pictures were drawn on a thread"
     assert worker_pids(pool), "the pictures were not drawn in a worker"
 
 

@@ -163,3 +163,97 @@ async def test_a_database_failure_after_the_move_was_stored_reports_the_move_pla
     assert later.answered is not None
     assert [(m.notation, m.conditional) for m in await store.moves(match_id)] == [("e5", False), ("d4", True)]
     assert (await log_matches_state(service, match_id))[0]
+
+
+async def test_a_match_stops_looking_for_conditional_moves_once_none_are_left(service):
+    """``premoves_held`` is what makes a move look for conditional moves (two more trips to the database): it
+    is cleared when the last line is followed or dropped, and set again by the next one stored or kept."""
+    match_id = (await started(service)).id
+    await service.add_premove(match_id, BOB[0], "e5; d4")
+    assert (await service.get(match_id)).premoves_held
+    await service.play(match_id, ALICE[0], "c3")  # a turn the line did not expect: cleared
+    assert not (await service.get(match_id)).premoves_held
+    await service.add_premove(match_id, ALICE[0], "e5; d4; a1; b2")
+    await service.play(match_id, BOB[0], "e5")  # answered with d4, the rest of the line kept for a1
+    match = await service.get(match_id)
+    assert match.premoves_held and (await service.store.premoves_of(match_id, ALICE[0])).version == match.version
+    await service.play(match_id, BOB[0], "a1")  # answered with b2: the line is used up
+    assert [m.notation for m in await service.store.moves(match_id)][-2:] == ["a1", "b2"]
+    assert not (await service.get(match_id)).premoves_held
+
+
+async def test_a_line_stored_while_the_last_ones_are_taken_keeps_the_match_looking(service, database):
+    """Two processes: one takes the lines of a position the match has left, the other stores a line for the
+    position it is at. Whichever lands first, a stored line always has ``premoves_held`` set (else the next
+    move would never look for it). Gaps: each of the first event-loop turns, then 0–5 ms."""
+    from bot.store import open_store
+    from tests.racing import race
+    from tests.test_premove_races import gap
+
+    other = await open_store(database)  # the other process, with a connection of its own
+    try:
+        match_id = (await started(service)).id
+        for trial in range(60):
+            match = await service.get(match_id)
+            await backends.execute(service.store, "UPDATE matches SET premoves_held = 1 WHERE id = ?", match_id)
+            await backends.execute(
+                service.store,
+                "INSERT INTO premoves (match_id, user_id, version, lines, updated_at) VALUES (?, ?, ?, ?, 0)",
+                match_id,
+                ALICE[0],
+                match.version - 1,
+                '[["a1"]]',
+            )  # a line of a position the match has left
+            await service.store.set_premoves(match_id, BOB[0], match.version, [], 0.0)
+
+            def take(version=match.version - 1):
+                return service.store.take_premoves(match_id, version)
+
+            def store_line(version=match.version):
+                return other.set_premoves(match_id, BOB[0], version, [["e5", "d4"]], 1.0)
+
+            results = await (race(take, store_line, gap(trial)) if trial % 2 else race(store_line, take, gap(trial)))
+            assert not any(isinstance(r, BaseException) for r in results), (trial, results)
+            assert await service.store.premoves_of(match_id, BOB[0]) is not None
+            assert (await service.get(match_id)).premoves_held, (trial, gap(trial))
+            await service.store.set_premoves(match_id, BOB[0], match.version, [], 0.0)  # for the next trial
+    finally:
+        await other.close()
+
+
+async def test_two_processes_following_the_same_lines_left_behind_answer_once_and_tell_once(service, database):
+    """Every live process's look follows conditional moves a stop left behind, so two may follow the same lines
+    at the same instant: the answer is stored once (its version check), a player whose lines did not expect the
+    move is told once (by the process whose take found them), and the log replays. Half the trials leave an
+    answer to play, half lines to clear; gaps: each of the first event-loop turns, then 0–5 ms."""
+    from bot.store import open_store
+    from tests.racing import race
+    from tests.test_premove_races import gap
+
+    other_store = await open_store(database)  # the other process
+    other = MatchService(other_store, service.clock, default_reminder_hours=24)
+    try:
+        for trial in range(30):
+            match_id = (await started(service)).id
+            expected = trial % 2 == 0
+            await service.add_premove(match_id, BOB[0], "e5; d4" if expected else "c3; d4")
+            store = service.store
+            service.store = DiesAt(store, "premoves_at")  # the move is stored, then its process dies
+            with pytest.raises(ProcessDied):
+                await service.play(match_id, ALICE[0], "e5")
+            service.store = store
+            first, second = await race(service.follow_left_conditionals, other.follow_left_conditionals, gap(trial))
+            assert not isinstance(first, BaseException) and not isinstance(second, BaseException), (first, second)
+            outcomes = [o for o in (*first, *second) if o.match.id == match_id]
+            moves = await store.moves(match_id)
+            if expected:
+                assert [(m.notation, m.conditional) for m in moves] == [("e5", False), ("d4", True)], trial
+                assert sum(o.answered is not None for o in outcomes) == 1, trial  # one board of the answer
+            else:
+                assert [m.notation for m in moves] == ["e5"], trial
+                told = [cleared for o in outcomes for cleared in o.premoves_cleared]
+                assert told == [(BOB[0], "unexpected")], (trial, told)  # told once
+            assert await store.premoves_left_behind() == [], trial
+            assert (await log_matches_state(service, match_id))[0], trial
+    finally:
+        await other_store.close()

@@ -4,6 +4,7 @@ the clock file shared with the bot, and the web face's visibility rules."""
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -139,6 +140,50 @@ async def test_the_world_is_saved_and_restored_with_the_same_ids(tmp_path):
     assert not world.WorldFile(tmp_path / "other.json").load_into(DiscordEmulator())
 
 
+def _shared_with_others(root: Path) -> list[str]:
+    """Every path under ``root`` (itself included) that other users may read or enter."""
+    paths = [root, *root.rglob("*")]
+    return [f"{p} {stat.S_IMODE(p.stat().st_mode):o}" for p in paths if p.stat().st_mode & 0o077]
+
+
+async def test_the_sandbox_data_folder_and_everything_it_writes_are_private(tmp_path):
+    """The emulated Discord holds every player's DMs: a new data folder is 0700 and each file the sandbox
+    writes 0600 (its lock, the world and its attachments, the clock, the processes' logs), under any umask."""
+    import asyncio
+
+    from sandbox.fleet import ChildSpec, Fleet
+    from sandbox.runner import SandboxRunner
+
+    data = tmp_path / "data"
+    old_umask = os.umask(0o022)  # the usual one: files 0644 and folders 0755 unless the code says otherwise
+    try:
+        runner = SandboxRunner(data, 0)
+        runner._lock().close()
+        (data / "sandbox-discord.tmp").write_text("left by a sandbox that was killed")  # replaced, not reused
+        async with DiscordEmulator() as emu:
+            world.build(emu)
+            alice = next(u for u in emu.store.users.values() if u.name == "alice")
+            picture = emu.store.add_attachment("board.png", b"\x89PNG\r\n\x1a\n" + bytes(16))
+            emu.store.add_message(emu.dm_channel(alice), emu.bot, content="your turn", attachments=[picture])
+            runner.world_file.save(emu)
+        runner.clock.advance(3600)
+        child = ChildSpec("bot-0", "bot", ("-c", "print('a line')"), dict(os.environ))
+        fleet = Fleet([child], log_dir=data / "logs", echo=lambda name, line: None)
+        await fleet.start()
+        log = data / "logs" / "bot-0.log"
+        for _ in range(200):
+            if log.exists() and b"a line" in log.read_bytes():
+                break
+            await asyncio.sleep(0.05)
+        await fleet.stop()
+    finally:
+        os.umask(old_umask)
+    assert [p.name for p in (data / "sandbox-discord-files").iterdir()] == [str(picture.id)]
+    assert {p.name for p in data.iterdir()} >= {"sandbox.lock", "sandbox-discord.json", "sandbox.clock", "logs"}
+    assert b"a line" in log.read_bytes()
+    assert _shared_with_others(data) == []
+
+
 async def test_a_world_saved_before_amelie_gets_her_in_every_server(tmp_path):
     async with DiscordEmulator() as emu:
         world.build(emu, guilds=2)
@@ -254,7 +299,8 @@ async def test_bad_requests_to_the_page_api_get_a_reason_not_a_crash(tmp_path):
                 assert response.status == status, (path, body, await response.text())
             response = await client.post("/api/press", json={"user": "alice", "message": "12", "custom_id": "a"})
             assert "does not exist" in (await response.json())["error"]
-            assert (await client.post("/api/send", data=b"{not json")).status == 400
+            malformed = await client.post("/api/send", data=b"{not json", headers={"Content-Type": "application/json"})
+            assert malformed.status == 400
             assert (await client.get("/nobody")).status == 404
             assert (await client.get("/", allow_redirects=False)).headers["Location"] == "/alice"
             emu.violations.append("POST /channels/1/messages: 50035 Invalid Form Body")
@@ -262,6 +308,43 @@ async def test_bad_requests_to_the_page_api_get_a_reason_not_a_crash(tmp_path):
             assert state["violations"] == 1
             debug = await (await client.get("/api/debug")).json()
             assert debug["violations"] == emu.violations and isinstance(debug["rate_limits"], list)
+
+
+async def test_only_the_sandboxs_own_page_on_this_machine_may_act_or_listen(tmp_path):
+    """Another site's page (a text/plain POST needs no CORS preflight) or a foreign Host (DNS rebinding:
+    evil.example resolving to 127.0.0.1) must not play as a sandbox user nor read its DMs."""
+    from aiohttp import WSServerHandshakeError
+    from aiohttp.test_utils import TestClient, TestServer
+
+    async with DiscordEmulator() as emu:
+        world.build(emu)
+        face = WebFace(emu, ClockFile(tmp_path / "clock"))
+        games = face.games_channel(face.guild_named(None))
+        async with TestClient(TestServer(face.app, host="127.0.0.1")) as client:
+            own = f"http://127.0.0.1:{client.port}"
+            body = b'{"user": "alice", "text": "sent by another site"}'
+            for headers, status in [
+                ({"Content-Type": "text/plain", "Origin": "http://evil.example"}, 403),
+                ({"Content-Type": "application/json", "Origin": "http://evil.example"}, 403),
+                ({"Content-Type": "application/json", "Origin": "null"}, 403),
+                ({"Content-Type": "text/plain"}, 415),
+                ({"Content-Type": "application/x-www-form-urlencoded", "Origin": own}, 415),
+                ({"Content-Type": "application/json", "Host": f"evil.example:{client.port}"}, 403),
+            ]:
+                response = await client.post("/api/send", data=body, headers=headers)
+                assert response.status == status, (headers, await response.text())
+            assert not emu.messages(games.id), "another site's request was acted on"
+            rebound = await client.get("/api/state?user=alice", headers={"Host": f"evil.example:{client.port}"})
+            assert rebound.status == 403
+            with pytest.raises(WSServerHandshakeError) as refused:
+                await client.ws_connect("/api/live?user=alice", headers={"Origin": "http://evil.example"})
+            assert refused.value.status == 403
+            for host in (f"localhost:{client.port}", f"[::1]:{client.port}", "127.0.0.1"):
+                assert (await client.get("/api/state?user=alice", headers={"Host": host})).status == 200, host
+            sent = await client.post("/api/send", json={"user": "alice", "text": "mine"}, headers={"Origin": own})
+            assert (await sent.json()).get("ok") and [m.content for m in emu.messages(games.id)] == ["mine"]
+            socket = await client.ws_connect("/api/live?user=alice", headers={"Origin": own})
+            await socket.close()
 
 
 async def test_the_sandbox_has_a_french_player_who_types_and_reads_french(tmp_path):

@@ -50,6 +50,8 @@ def test_ctrl_c_stops_bot_and_closes_database_then_restart_continues(tmp_path: P
     assert not Path(f"/proc/{bot_pid}").exists(), "the bot process outlived the sandbox"
     database = data / "sandbox.sqlite3"
     assert database.exists() and not Path(f"{database}-wal").exists(), "the bot did not close its database"
+    shared = [p for p in [data, *data.rglob("*")] if p.stat().st_mode & 0o077]  # the DMs are the players' own
+    assert shared == [], shared
 
     second = SandboxProcess(data)
     try:

@@ -10,8 +10,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.chat import texts
-from bot.chat.texts import waited
+from bot.chat.words import outcomes as outcome_words
+from bot.chat.words.shared import waited
 from bot.domain.clock import ManualClock
 from bot.domain.errors import Refusal, VersionConflict
 from bot.domain.model import MoveRow, Preferences, SeatRow
@@ -89,7 +89,7 @@ def test_the_result_names_every_winner_and_every_score(winners, scores, text):
         game="bide", id=1, seats=[SeatRow(i + 1, u[0], u[1]) for i, u in enumerate((ALICE, BOB, CAROL))]
     )
     match.user_of = lambda seat: next(s for s in match.seats if s.seat == seat)
-    assert texts.result_line(match, FakeEnd(winners, scores)) == text
+    assert outcome_words.result_line(match, FakeEnd(winners, scores)) == text
 
 
 async def test_a_finished_game_calls_each_hook_with_the_stored_match_and_a_failing_hook_loses_nothing(service, caplog):
@@ -122,7 +122,7 @@ async def test_moves_never_shown_are_announced_after_a_restart_once(service):
     done = await service.get(shown.id)
     await service.store.mark_announced(done.id, done.version, 1, 2)
     await service.store.quarantine(set_aside.id, "broken", 1.0)
-    outcomes = await service.unannounced()
+    outcomes = [outcome for i, _ in await service.unannounced() if (outcome := await service.claim_missed(i))]
     assert [(o.match.id, said(o)) for o in outcomes] == [
         (missed.id, f"**alice** (Red) played `e5`. <@{BOB[0]}>, your move.")
     ]
@@ -136,7 +136,8 @@ async def test_a_match_that_cannot_be_rebuilt_does_not_stop_the_other_announceme
         await service.play(match.id, ALICE[0], "e5")
     await backends.execute(service.store, "UPDATE moves SET events = '[{' WHERE match_id = ?", broken.id)  # damaged
     caplog.set_level(logging.ERROR, logger="bot")
-    assert [o.match.id for o in await service.unannounced()] == [fine.id]
+    outcomes = [outcome for i, _ in await service.unannounced() if (outcome := await service.claim_missed(i))]
+    assert [o.match.id for o in outcomes] == [fine.id]
     assert any(
         f"match {broken.id} set aside: its logged move 1 cannot be read" in r.getMessage() for r in caplog.records
     )
@@ -428,12 +429,12 @@ def test_effects_of_a_turn_are_counted_in_words():
     def events(*kinds):
         return [Event(kind) for kind in kinds]
 
-    assert texts._effects(events("place")) == ""
-    assert texts._effects(events("place", "push")) == " — 1 disc pushed"
-    assert texts._effects(events("push", "push", "capture", "release")) == (
+    assert outcome_words._effects(events("place")) == ""
+    assert outcome_words._effects(events("place", "push")) == " — 1 disc pushed"
+    assert outcome_words._effects(events("push", "push", "capture", "release")) == (
         " — 2 discs pushed, 1 captured, a release: every opponent must release next turn"
     )
-    assert texts._effects(events("capture", "capture", "swap")) == " — 2 captured, the players swapped sides"
+    assert outcome_words._effects(events("capture", "capture", "swap")) == " — 2 captured, the players swapped sides"
 
 
 async def test_replays_one_at_a_time_per_match_and_thirty_seconds_apart_per_player(service, monkeypatch):
@@ -483,7 +484,7 @@ async def test_replays_one_at_a_time_per_match_and_thirty_seconds_apart_per_play
 )
 def test_a_turn_is_announced_in_the_engines_words_ending_as_a_sentence(described, line):
     game = SimpleNamespace(describe_turn=lambda events, notation, say=None: described)
-    assert texts.turn_line("**alice**", game, "e5", []) == line
+    assert outcome_words.turn_line("**alice**", game, "e5", []) == line
 
 
 async def test_a_missed_announcement_tells_the_turn_in_the_engines_words_as_it_was_told(service):

@@ -22,8 +22,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.chat import texts
-from bot.chat.texts import waited
+from bot.chat.words import offers as offer_words
+from bot.chat.words import reminders as reminder_words
+from bot.chat.words import timelimits as timelimit_words
+from bot.chat.words.shared import waited
 from bot.domain.clock import ManualClock
 from bot.domain.errors import Refusal
 from bot.domain.outcome import Outcome
@@ -33,6 +35,7 @@ from bot.service.offers import Offers
 from bot.service.timelimits import TimeLimits
 from bot.store import open_store
 from i18n import speaking
+from tests import sources
 from tests.said import lobby_text, refusal_text, said, words
 
 pytestmark = pytest.mark.both_backends
@@ -193,11 +196,11 @@ async def play_session(service: MatchService, clock: ManualClock, t: Transcript)
 
     offers = Offers(service)
     notice = await offers.offer(match.id, BOB[0], "undo")
-    t.say("takeback asked", texts.offer(notice))
+    t.say("takeback asked", offer_words.offer(notice))
     answer = await offers.answer(match.id, CAROL[0], "undo", notice.at_seq, True)
-    t.say("carol accepts", texts.offer_answer(answer, clock.now()))
+    t.say("carol accepts", offer_words.offer_answer(answer, clock.now()))
     answer = await offers.answer(match.id, ALICE[0], "undo", notice.at_seq, True)
-    t.say("alice accepts", texts.offer_answer(answer, clock.now()))
+    t.say("alice accepts", offer_words.offer_answer(answer, clock.now()))
     t.say("history after the takeback", (await words(service).history(match.id))[1])
     t.say("announced after a restart", said(await service.missed(match.id)))
 
@@ -247,7 +250,7 @@ async def playbai_session(service: MatchService, clock: ManualClock, t: Transcri
     await t.refused("builder with a wrong pick", service.builder(match.id, ALICE[0], None, [99]))
     await t.refused("board zoomed on a play bai cell", words(service).board(match.id, "e2"))
     limits = TimeLimits(service)
-    t.say("bob's vacation", texts.vacation(*_vacation(await limits.vacation(BOB[0], 3), 3)))
+    t.say("bob's vacation", timelimit_words.vacation(*_vacation(await limits.vacation(BOB[0], 3), 3)))
     await t.refused("a second vacation", limits.vacation(BOB[0], 3))
     await t.refused("a 61-day vacation", limits.vacation(ALICE[0], 61))
     played = await t.do("alice plays", service.play(match.id, ALICE[0], "b2-b3"))
@@ -256,10 +259,10 @@ async def playbai_session(service: MatchService, clock: ManualClock, t: Transcri
     t.say("vacation note", await words(service).vacation_note(played.match))
     offers = Offers(service)
     notice = await offers.offer(match.id, ALICE[0], "draw")
-    t.say("draw offered", texts.offer(notice))
+    t.say("draw offered", offer_words.offer(notice))
     await t.refused("the offer again", offers.offer(match.id, ALICE[0], "draw"))
     answer = await offers.answer(match.id, BOB[0], "draw", notice.at_seq, True)
-    t.say("bob agrees", texts.offer_answer(answer, clock.now()))
+    t.say("bob agrees", offer_words.offer_answer(answer, clock.now()))
     t.say("announced after a restart", said(await service.missed(match.id)))
     t.say("history", (await words(service).history(match.id))[1])
     ended = await service.get(match.id)
@@ -304,7 +307,7 @@ async def reminder_session(service: MatchService, clock: ManualClock, t: Transcr
     clock.advance(50 * HOUR)
     (job,) = [j for j in await service.due_reminders() if j.match.id == lobby.id]
     t.say("reminder after 50 h", words(service).text(job))
-    t.say("carol snoozes", texts.snoozed(await service.snooze(lobby.id, CAROL[0], job.ply)))
+    t.say("carol snoozes", reminder_words.snoozed(await service.snooze(lobby.id, CAROL[0], job.ply)))
     await t.refused("carol snoozes an old turn", service.snooze(lobby.id, CAROL[0], job.ply - 1))
 
 
@@ -346,15 +349,32 @@ async def read_the_session(env, caplog, golden: Path) -> list[str]:
 
 
 def test_every_refusal_the_code_raises_has_its_sentence():
-    """A reason without wording would answer the player with a KeyError instead of a sentence."""
-    import re
-    from pathlib import Path
-
-    from bot.chat import texts
+    """A reason without wording would answer the player with a KeyError instead of a sentence. The code is
+    read as written (tests/sources.py: under mutmut too, whose copy holds every mutated string at once)."""
+    from bot.chat import words
 
     raised = set()
-    for path in Path(__file__).resolve().parent.parent.joinpath("bot").rglob("*.py"):
+    for path in sources.ROOT.joinpath("bot").rglob("*.py"):
         source = path.read_text(encoding="utf-8")
         raised |= set(re.findall(r"\b(?:Refusal|StalePosition|MatchPaused|BuilderExpired)\(\s*\"(\w+)\"", source))
     assert len(raised) > 40
-    assert sorted(raised - set(texts.REFUSALS)) == []
+    assert sorted(raised - set(words.REFUSALS)) == []
+
+
+def test_every_words_module_has_its_refusals_merged_once():
+    """Each feature's words module words its own refusals; the package merges every module's table once (one
+    forgotten would answer its reasons with a KeyError) and refuses a reason worded in two modules (the one
+    dict literal it replaced had ruff's duplicate-key check)."""
+    import importlib
+    import pkgutil
+
+    from bot.chat import words
+
+    modules = [
+        importlib.import_module(f"{words.__name__}.{found.name}") for found in pkgutil.iter_modules(words.__path__)
+    ]
+    tables = [module.REFUSALS for module in modules if hasattr(module, "REFUSALS")]
+    assert len(tables) >= 12
+    assert sum(len(table) for table in tables) == len(words.REFUSALS)
+    with pytest.raises(ValueError, match="offer_pending"):
+        words._merged(offer_words, offer_words)

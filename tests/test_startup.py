@@ -176,6 +176,103 @@ def test_good_settings_are_kept(monkeypatch):
     assert settings.computer_processes == 2
 
 
+def _refusal(monkeypatch, name: str, value: str) -> str:
+    """The one line ``Settings.from_env`` stops with when ``name`` is ``value``."""
+    monkeypatch.setenv(name, value)
+    with pytest.raises(SystemExit) as refused:
+        Settings.from_env()
+    message = str(refused.value)
+    assert message.startswith(name) and "\n" not in message and len(message) < 300, message
+    return message
+
+
+@pytest.mark.parametrize("value", ["verbose", "10", "debug2", "INFO,DEBUG", "warn ing", "²"])
+def test_a_log_level_that_is_not_one_is_refused_in_one_line(monkeypatch, value):
+    message = _refusal(monkeypatch, "HEXPLAY_LOG_LEVEL", value)
+    assert (
+        message.startswith("HEXPLAY_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
+        and repr(value) in message
+    )
+
+
+@pytest.mark.parametrize(("value", "level"), [("", "INFO"), (" debug ", "DEBUG"), ("Warning", "WARNING")])
+def test_log_levels_are_read_in_any_case(monkeypatch, value, level):
+    monkeypatch.setenv("HEXPLAY_LOG_LEVEL", value)
+    assert Settings.from_env().log_level == level
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("DISCORD_API_BASE_URL", "not a url"),
+        ("DISCORD_API_BASE_URL", "ftp://discord.example/api"),
+        ("DISCORD_API_BASE_URL", "http://"),
+        ("DISCORD_API_BASE_URL", "http://host:port/api"),
+        ("DISCORD_API_BASE_URL", "http://host:99999/api"),
+        ("DISCORD_API_BASE_URL", "https://exa mple.com/api"),
+        ("DISCORD_API_BASE_URL", "discord.com/api/v10"),
+        ("DISCORD_GATEWAY_URL", "https://gateway.discord.gg"),
+        ("DISCORD_GATEWAY_URL", "wss://"),
+    ],
+)
+def test_a_discord_url_that_cannot_be_one_is_refused_in_one_line(monkeypatch, name, value):
+    message = _refusal(monkeypatch, name, value)
+    assert message.startswith(f"{name} must be a ") and repr(value) in message, message
+
+
+def test_discord_urls_as_the_emulator_and_a_proxy_give_them_are_kept(monkeypatch):
+    monkeypatch.setenv("DISCORD_API_BASE_URL", "http://127.0.0.1:8123/api/v10")
+    monkeypatch.setenv("DISCORD_GATEWAY_URL", "wss://gateway.example:443/")
+    settings = Settings.from_env()
+    assert (settings.api_base_url, settings.gateway_url) == (
+        "http://127.0.0.1:8123/api/v10",
+        "wss://gateway.example:443/",
+    )
+
+
+def test_a_bad_discord_url_or_an_unreachable_discord_stops_the_start_in_one_line(tmp_path):
+    done, _ = run_bot(tmp_path, tmp_path / "db.sqlite3", DISCORD_API_BASE_URL="not a url")
+    assert done.returncode == 1 and done.stderr.strip().splitlines() == [
+        "DISCORD_API_BASE_URL must be a http:// or https:// URL with a host, such as https://discord.com/api/v10, "
+        "not 'not a url'"
+    ], done.stderr
+    # a closed port: nothing answers (WARNING: without discord.py's INFO line "logging in using static token")
+    done, _ = run_bot(tmp_path, tmp_path / "db.sqlite3", HEXPLAY_LOG_LEVEL="WARNING")
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 1 and len(lines) == 1, done.stderr
+    assert lines[0].startswith("Hexplay cannot start: cannot reach Discord at http://127.0.0.1:9/api/v10 (")
+    assert "DISCORD_API_BASE_URL" in lines[0]
+
+
+def _offset_file_refusal(monkeypatch, path: Path) -> str:
+    return _refusal(monkeypatch, "HEXPLAY_CLOCK_OFFSET_FILE", str(path))
+
+
+@pytest.mark.parametrize("content", ["soon", "-5", "nan", "inf", "1e400", "4e9", "12 h", "١٢", "9" * 100])
+def test_a_clock_offset_file_that_holds_no_number_of_seconds_is_refused(tmp_path, monkeypatch, content):
+    offset = tmp_path / "sandbox.clock"
+    offset.write_text(content, encoding="utf-8")
+    assert "must hold a number of seconds" in _offset_file_refusal(monkeypatch, offset)
+
+
+def test_a_clock_offset_file_that_cannot_be_one_is_refused(tmp_path, monkeypatch):
+    assert "not a folder or a device" in _offset_file_refusal(monkeypatch, tmp_path)
+    assert "not a folder or a device" in _offset_file_refusal(monkeypatch, Path("/dev/null"))
+    assert "does not exist" in _offset_file_refusal(monkeypatch, tmp_path / "gone" / "sandbox.clock")
+    binary = tmp_path / "binary"
+    binary.write_bytes(b"\xff\xfe1")
+    assert "must hold a number of seconds" in _offset_file_refusal(monkeypatch, binary)
+
+
+def test_a_clock_offset_file_the_sandbox_writes_or_has_not_written_yet_is_kept(tmp_path, monkeypatch):
+    offset = tmp_path / "sandbox.clock"
+    monkeypatch.setenv("HEXPLAY_CLOCK_OFFSET_FILE", str(offset))
+    assert Settings.from_env().clock_offset_file == str(offset)  # not written yet: no offset until it is
+    for content in ("", "86400.0", "0", " 3600 \n"):
+        offset.write_text(content, encoding="utf-8")
+        assert Settings.from_env().clock_offset_file == str(offset)
+
+
 def test_interaction_tokens_are_redacted_from_logs():
     token = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5OmFiY2RlZg.x-Y_z"
     url = f"https://discord.com/api/v10/interactions/123456789/{token}/callback"

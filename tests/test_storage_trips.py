@@ -11,6 +11,7 @@ import pytest
 from bot.domain.clock import ManualClock
 from bot.domain.errors import VersionConflict
 from bot.domain.model import GuildSettings, MoveRow, OfferRow, Preferences, ReminderPlan
+from bot.domain.seats import game_of
 from bot.service.matches import MatchService
 from bot.store import Store, open_store
 from bot.store.sqlite import SqliteStore
@@ -81,6 +82,35 @@ async def test_a_turn_on_postgresql_makes_at_most_three_round_trips_to_the_serve
     finally:
         await store.close()
         await proxy.stop()
+
+
+async def test_a_turn_after_every_conditional_move_was_followed_makes_three_round_trips_again(postgres_server):
+    """A match where conditional moves were once stored looks for them after each move (two more trips) only
+    while some are left: once followed or cleared, its turns cost what any turn costs."""
+    await backends.empty_postgres(postgres_server.url)
+    proxy = await CountingProxy("127.0.0.1", postgres_server.port).start()
+    store = await open_store(proxy.url(postgres_server.url))
+    try:
+        service = MatchService(store, ManualClock(), default_reminder_hours=24)
+        match_id = await started(service)
+        await store.update_match_fields(match_id, thread_id=555)
+        await service.add_premove(match_id, BOB[0], "e5; d4")
+        await service.play(match_id, ALICE[0], "c3")  # not the turn the line expected: cleared
+        for mover in (BOB, ALICE):  # the second turn is the common path (statements prepared)
+            service.clock.advance(61)
+            proxy.reset()
+            found = await service.resolve(mover[0], GUILD, 555, None)
+            outcome = await service.play(found.id, mover[0], a_cell(found), seen=found)
+            await store.mark_announced(match_id, outcome.match.version, 555, 1)
+        assert proxy.trips <= 3, dict(proxy.kinds)
+    finally:
+        await store.close()
+        await proxy.stop()
+
+
+def a_cell(match) -> str:
+    """A legal turn of the match's position that places a disc on one cell."""
+    return next(n for n in game_of(match).legal_notations() if n != "bide" and "," not in n)
 
 
 async def test_record_move_returns_the_match_as_committed_and_the_offers_it_lapsed(service):

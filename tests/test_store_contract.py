@@ -119,8 +119,9 @@ async def test_a_lease_runs_on_the_lease_clock_while_the_games_clock_jumps_days_
 async def test_boards_and_notices_of_pauses_are_claimed_by_one_process_at_a_time(service):
     store = service.store
     match = await active(service)  # started: its first board is not posted yet
-    assert await store.claim_unannounced(10.0, 60.0) == [match.id]
-    assert await store.claim_unannounced(10.0, 60.0) == []
+    assert await store.unannounced() == [(match.id, match.updated_at)]
+    assert await store.claim_announcement(match.id, 10.0, 60.0)
+    assert not await store.claim_announcement(match.id, 10.0, 60.0)
     assert not await store.claim_announcement(match.id, 20.0, 60.0)
     await store.release_announcement(match.id)
     assert await store.claim_announcement(match.id, 20.0, 60.0)
@@ -262,7 +263,8 @@ async def test_a_file_that_is_not_a_database_is_refused_with_a_clear_reason(tmp_
     with pytest.raises(StoreUnavailable) as refused:
         await SqliteStore.open(path)
     assert str(refused.value) == (
-        f"{path} is not a SQLite database or is damaged: restore a backup or move it away, then start again"
+        f"{path} is not a SQLite database or is damaged (it does not begin as one), so Hexplay left it as it was: "
+        "set HEXPLAY_DB_PATH to the bot's database, or restore a backup of it"
     )
 
 
@@ -282,25 +284,29 @@ async def test_opening_again_keeps_the_schema_version_and_the_data(tmp_path, cap
         await store.close()
 
 
-async def test_a_database_left_readable_by_others_is_made_private_again(tmp_path):
+async def test_a_database_left_readable_by_others_is_left_so_and_the_log_says_how_to_fix_it(tmp_path, caplog):
+    """The bot never changes the mode of a file it did not create (an operator's restored backup, say):
+    SQLite gives the -wal and -shm files the database's own mode, and the log names the chmod."""
     db = tmp_path / "shared" / "hexplay.sqlite3"
     store = await SqliteStore.open(db)
     try:
         await store.beat(1.0)  # a write: the -wal and -shm files exist
     finally:
         await store.close()
-    files = [db, Path(f"{db}-wal"), Path(f"{db}-shm")]
-    for path in files:
-        if path.exists():
-            path.chmod(0o644)
-    store = await SqliteStore.open(db)
+    db.chmod(0o644)
+    db.parent.chmod(0o755)
+    with caplog.at_level(logging.WARNING):
+        store = await SqliteStore.open(db)
     try:
-        assert stat.S_IMODE(db.parent.stat().st_mode) == 0o700
-        for path in files:
-            assert not path.exists() or stat.S_IMODE(path.stat().st_mode) == 0o600, path
-        assert await store.last_seen() == 1.0
+        await store.beat(2.0)
+        modes = {path.name: stat.S_IMODE(path.stat().st_mode) for path in (db, Path(f"{db}-wal"), Path(f"{db}-shm"))}
+        assert modes == {db.name: 0o644, f"{db.name}-wal": 0o644, f"{db.name}-shm": 0o644}, modes
+        assert stat.S_IMODE(db.parent.stat().st_mode) == 0o755
+        assert await store.last_seen() == 2.0
     finally:
         await store.close()
+    warned = [r.getMessage() for r in caplog.records if "can be read by other users" in r.getMessage()]
+    assert len(warned) == 1 and f"chmod 600 {db}" in warned[0], warned
 
 
 DAMAGED = "/data/h.db is not a SQLite database or is damaged: restore a backup or move it away, then start again"

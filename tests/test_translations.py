@@ -28,6 +28,7 @@ SAME_IN_FRENCH = {
     *("Position", "Explorations", "Rotation", "Minute", "Minutes", "Stop", "ok", "OK", "IANA", "Europe", "Paris"),
     *("America", "New_York", "off", "on", "dm", "h", "d", "min", "s", "W", "L", "D", "GIF", "PNG", "ID", "id"),
     *("Pts", "pt", "pts", "score", "E", "SE", "NE", "standard"),  # compass points E, SE, NE (French O, SO, NO for W…)
+    "expert",  # the computer's level above hard (issue 39)
 }
 
 

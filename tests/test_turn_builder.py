@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.chat import texts
+from bot.chat.words import moves as move_words
 from bot.service.turn_builder import (
     CUSTOM_ID_LIMIT,
     MAX_SELECTS,
@@ -35,13 +35,16 @@ def test_a_play_bai_turn_built_pick_by_pick():
     game = new_game("playbai")
     state = build(game, [])
     # issue 26: it said "No action yet: pick the first one. Pick the next action."
-    assert not state.can_end and texts.builder_summary(state) == "No action yet: pick your first action from the menu."
+    assert (
+        not state.can_end
+        and move_words.builder_summary(state) == "No action yet: pick your first action from the menu."
+    )
     assert all(len(c.label) <= 100 and len(c.description) <= 100 for c in state.choices)
     step = next(c for c in state.choices if c.label == "e2-e3")
     assert step.description == "step to e3"
     picks = pick(game, [], "e2-e3")
     state = build(game, picks)
-    assert state.can_end and state.notation == "e2-e3" and "End turn" in texts.builder_summary(state)
+    assert state.can_end and state.notation == "e2-e3" and "End turn" in move_words.builder_summary(state)
     picks = pick(game, picks, "e3-e4")
     state = build(game, picks)
     assert state.notation == "e2-e3,e3-e4" and state.choices == []  # the kick-off allows 2 moves
@@ -53,7 +56,7 @@ def test_a_play_bai_turn_built_pick_by_pick():
 def test_a_pick_that_cannot_end_says_why():
     game = new_game("playbai")
     state = build(game, pick(game, [], "e2-e1"))
-    assert not state.can_end and "dot" in state.why_not_end and "dot" in texts.builder_summary(state)
+    assert not state.can_end and "dot" in state.why_not_end and "dot" in move_words.builder_summary(state)
 
 
 def test_many_actions_are_cut_into_menus_of_25():
@@ -99,11 +102,11 @@ def test_a_bump_turn_is_built_piece_then_target_then_turn_in_small_menus():
     labels = [c.label for c in pieces.choices]
     assert len(labels) <= OPTIONS_PER_SELECT and pieces.more == 0 and not pieces.can_end
     assert labels[0] == "pass" and "Piece on 01" in labels and len([x for x in labels if x.startswith("Piece")]) == 12
-    assert "No action yet" in texts.builder_summary(pieces)
+    assert "No action yet" in move_words.builder_summary(pieces)
     picks = [labels.index("Piece on 01")]
     targets = build(game, picks)
     assert targets.path == ["Piece on 01"] and not targets.can_end
-    assert "01" in texts.builder_summary(targets) and "target" in texts.builder_summary(targets)
+    assert "01" in move_words.builder_summary(targets) and "target" in move_words.builder_summary(targets)
     target_labels = [c.label for c in targets.choices]
     assert "to 03" in target_labels and "stay on 01 (turn it)" in target_labels
     assert all(c.description for c in targets.choices)  # how many turns lead there

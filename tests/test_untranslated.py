@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.sources import ROOT  # the code as written (under mutmut too)
+
 SAID = {"t", "tn", "pt", "N_", "say"}
 NOT_FOR_PLAYERS = {
     *("debug", "info", "warning", "error", "exception", "critical", "getLogger"),  # the operator's log
@@ -32,15 +33,19 @@ FOR_THE_OPERATOR = {
         "no place in the match takes a word about it either (",
         "the word about it was not posted (",
     },
-    "bot/chat/texts.py": {"move log"},  # a quarantine reason the service stores, looked for in it
+    "bot/chat/words/errors.py": {"move log"},  # a quarantine reason the service stores, looked for in it
     "bot/chat/announce.py": {"discord.ui.View | None"},  # a type
-    "render/palettes.py": {"Fitted palettes (render/palettes.py); rewrite with: python -m render.palettes"},
+    "render/palettes.py": {"Fitted palettes (render/palettes.py); rewrite with: python tools/palettes.py"},
 }
 NAMES = {"Play Bai"}  # the games' names are the same in every language
 PHRASE = re.compile(r"[A-Za-z]{3,}.*\s.*[A-Za-z]{3,}")
 FILES = sorted(
     p.relative_to(ROOT).as_posix()
-    for p in [*ROOT.joinpath("bot", "chat").rglob("*.py"), *ROOT.joinpath("render").glob("*.py")]
+    for p in [
+        *ROOT.joinpath("bot", "chat").rglob("*.py"),
+        *ROOT.joinpath("bot", "web").glob("*.py"),  # the Activity's sentences (the page shows them)
+        *ROOT.joinpath("render").rglob("*.py"),
+    ]
     if p.name != "translator.py"
 )
 
@@ -78,7 +83,7 @@ def test_every_phrase_players_read_goes_through_the_catalogs(path):
 
 
 def test_the_check_finds_an_english_phrase_said_raw(tmp_path, monkeypatch):
-    sample = ROOT / "bot" / "chat" / "markup.py"
+    sample = ROOT / "bot" / "chat" / "words" / "markup.py"
     source = sample.read_text(encoding="utf-8")
     monkeypatch.setattr(Path, "read_text", lambda self, encoding=None: source + '\nSHOWN = f"{1} games left"\n')
-    assert [text for _, text in phrases_said_raw("bot/chat/markup.py")] == [" games left"]
+    assert [text for _, text in phrases_said_raw("bot/chat/words/markup.py")] == [" games left"]

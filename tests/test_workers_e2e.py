@@ -13,7 +13,9 @@ import pytest
 
 from bot.config import Settings
 from bot.domain.replay import replay
+from bot.jobs.notices import STORED, notify
 from bot.jobs.worker import Worker
+from bot.service.matches import MatchService
 from bot.store import open_store
 from tests.botworld import BotWorld
 from tests.test_bot_computer import humans_turn_or_over, play_computer
@@ -99,3 +101,28 @@ async def test_a_hint_is_thought_by_the_worker(with_worker):
 async def _all_announced(world, match_id) -> bool:
     match = await world.store.get_match(match_id)
     return match.announced_version >= match.version
+
+
+async def test_the_relay_posts_the_turn_a_conditional_answer_followed_and_then_the_answer(postgres_server):
+    """A worker stores a turn and, at once, the conditional answer a player had stored for it, then NOTIFYs once:
+    the relay posts both boards in the log's order, as the process that stores them itself does."""
+    url = postgres_server.create_database(f"e2e_relay_{random.randrange(10**9)}")
+    world = await BotWorld(url, jobs=True).start()
+    try:
+        alice, bob = world.users[:2]
+        match_id, thread = await world.start_two_player()
+        await world.service.add_premove(match_id, bob.id, "e5; d4")
+        worker_store = await open_store(url)  # the worker's process: no Discord, it tells the bots
+        try:
+            worker = MatchService(worker_store, world.clock, default_reminder_hours=24)
+            stored = await worker.play(match_id, alice.id, "e5")
+            assert stored.answered is not None  # its answer is stored with it
+            await notify(worker_store.pool, STORED, str(match_id))
+        finally:
+            await worker_store.close()
+        await until(lambda: _all_announced(world, match_id), 20, what="the last board posted")
+        boards = [m.content for m in world.emu.messages(thread) if m.attachments][1:]
+        assert [("`e5`" in b, "`d4`" in b) for b in boards] == [(True, False), (False, True)], boards
+        assert "conditional" in boards[1] and f"<@{alice.id}>" in boards[1]  # alice is to move after bob's answer
+    finally:
+        await world.stop()

@@ -48,6 +48,9 @@ class ScriptedThinker:
         for gate in self.gates:
             gate.set()
 
+    async def warm(self) -> None:
+        pass  # Thinker warms its processes before the first job; a script has nothing to warm
+
     def close(self) -> None:
         pass
 

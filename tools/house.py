@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import sys
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,7 +28,9 @@ ROOMS = (
     "bot.observe",
     "bot.service",
     "bot.chat",
+    "bot.chat.words",
     "bot.chat.features",
+    "bot.web",
     "bot.jobs",
     "bot.config",
     "bot.redact",
@@ -47,8 +50,10 @@ def modules() -> dict[str, Path]:
     return found
 
 
-def imports(name: str, path: Path) -> set[str]:
-    """What ``name`` imports (relative imports resolved), anywhere in the file: project modules and discord."""
+def imports(name: str, path: Path, known: AbstractSet[str] = frozenset()) -> set[str]:
+    """What ``name`` imports (relative imports resolved), anywhere in the file (a script's ``__main__`` block
+    too): project modules and discord. ``from package import module`` (a name among ``known`` modules) is an
+    import of that module; the package counts only when a name is taken from the package itself."""
     package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -60,14 +65,16 @@ def imports(name: str, path: Path) -> set[str]:
                 target = ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
             else:
                 target = node.module or ""
-            found.add(target)
-            found.update(f"{target}.{alias.name}" for alias in node.names)
+            named = {f"{target}.{alias.name}" for alias in node.names}
+            found.update(named)
+            if not named <= known:
+                found.add(target)
     return {i for i in found if i.split(".")[0] in (*PROJECT, "discord")}
 
 
 def graph() -> dict[str, set[str]]:
     found = modules()
-    return {name: imports(name, path) for name, path in found.items()}
+    return {name: imports(name, path, found.keys()) for name, path in found.items()}
 
 
 def room(name: str) -> str | None:

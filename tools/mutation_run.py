@@ -56,11 +56,17 @@ class Module:
     fresh: tuple[str, ...] = ()  # code that runs at import: re-check survivors with these tests in a fresh process
 
 
-ENGINE = ("tests/test_contract.py", "tests/test_quiet_path.py")
+ENGINE = ("tests/test_contract.py", "tests/test_quiet_path.py", "tests/test_mutants_engines.py")
 BIDE = ("tests/test_bide_rules.py", "tests/test_bide_properties.py")
 BEGIRD = ("tests/test_begird.py", "tests/test_begird_properties.py", "tests/test_mutants_begird.py")
 PLAYBAI = ("tests/test_playbai.py", "tests/test_playbai_properties.py", "tests/test_mutants_playbai.py")
-BUMP = ("tests/test_bump.py", "tests/test_bump_properties.py", "tests/test_mutants_bump.py", "tests/test_fast_paths.py")
+BUMP = (
+    "tests/test_bump.py",
+    "tests/test_bump_properties.py",
+    "tests/test_mutants_bump.py",
+    "tests/test_fast_paths.py",
+    "tests/test_mutants_engines.py",
+)
 # The bot's fast tests (no Discord but test_challenge_limits' three end-to-end tests, a few seconds each):
 # every bot module runs those of them that reach the mutated function (mutmut's record).
 BOT = (
@@ -348,17 +354,26 @@ def main(argv: list[str]) -> int:
     if listing:
         print("\n".join(name for m in modules for name in sample(m)))
         return 0
-    selection = set(
-        tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]["pytest_add_cli_args_test_selection"]
-    )
-    missing = {t for m in MODULES for t in m.tests} - selection
+    selection = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"][
+        "pytest_add_cli_args_test_selection"
+    ]
+    missing = {t for m in MODULES for t in m.tests} - set(selection)
     if missing:
         sys.exit(f"add {sorted(missing)} to pytest_add_cli_args_test_selection in pyproject.toml")
     started, cpu = time.monotonic(), children_cpu()
     log_path = ROOT / "mutants" / "mutation-run.log"
     if not (MUTANTS / "mutmut-stats.json").exists():
         print("Generating mutants and recording which tests reach each function…", flush=True)
-        subprocess.run([sys.executable, __file__, "--prepare"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+        MUTANTS.mkdir(exist_ok=True)
+        with open(log_path, "a") as log:
+            prepared = subprocess.run([sys.executable, __file__, "--prepare"], cwd=ROOT, stdout=log, stderr=log)
+        if prepared.returncode != 0:
+            # mutmut records the tests only if they all pass in its copy, mutants/ (with no mutant switched on)
+            sys.exit(
+                f"generating the mutants or recording the tests failed (exit {prepared.returncode}); see {log_path}. "
+                "A test failing in mutmut's copy stops it: cd mutants && MUTANT_UNDER_TEST= python -m pytest -x "
+                + " ".join(selection)
+            )
         narrow_stats()
         print(f"  done in {(time.monotonic() - started) / 60:.1f} min", flush=True)
     equivalent = listed_equivalent(DOCS.read_text())

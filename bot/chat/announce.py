@@ -29,10 +29,10 @@ from ..domain.model import MatchRow
 from ..domain.outcome import Outcome
 from ..service.describe import last_turn
 from ..service.matches import MatchService
-from . import texts
 from .common import landed_anyway, mention_only, png_file, reply_error
 from .homes import MatchHomes, describe_failure
 from .speech import in_public, to_person
+from .words import boards, outcomes, posting, premoves
 
 log = logging.getLogger(__name__)
 
@@ -64,9 +64,10 @@ class Announcer:
         self.homes = homes
         self.view_for = view_for  # the board's buttons (chat/views.py), given by the composition root
         self._retrying: dict[int, asyncio.Task[None]] = {}
+        self._owed: dict[int, int] = {}  # match -> the latest version whose board failed to post here
 
     def line(self, outcome: Outcome) -> str:
-        return texts.line(outcome, self.service.clock.now())
+        return outcomes.line(outcome, self.service.clock.now())
 
     # -- one attempt ----------------------------------------------------------------
 
@@ -94,7 +95,7 @@ class Announcer:
                 match.version,
                 error,
             )
-            self.retry_later(match.id)
+            self.retry_later(match.id, match.version)
             raise
         await self.service.mark_announced(match.id, match.version, delivered.message.channel.id, delivered.message.id)
         return delivered
@@ -108,7 +109,7 @@ class Announcer:
         """The board's alt text: the position after the outcome, and the turn it was drawn with."""
         assert outcome.game is not None
         notation = next((c.notation for c in reversed(outcome.changes) if c.kind == "turn"), "")
-        return texts.board_description(outcome.match, outcome.game, last_turn(outcome.events, notation))
+        return boards.board_description(outcome.match, outcome.game, last_turn(outcome.events, notation))
 
     def board_message(self, outcome: Outcome, png: bytes) -> dict[str, Any]:
         """The board's picture, pings and buttons, as send() takes them."""
@@ -137,7 +138,7 @@ class Announcer:
                 return Delivered(await send(home, content))
             except discord.HTTPException as error:
                 if not in_thread and isinstance(error, discord.NotFound):
-                    raise Undelivered(texts.channel_gone()) from None
+                    raise Undelivered(posting.channel_gone()) from None
                 if isinstance(error, discord.DiscordServerError) or not in_thread:
                     raise Undelivered(describe_failure(error)) from None
                 problem = self.homes.thread_refused(match, error)
@@ -147,19 +148,19 @@ class Announcer:
             raise Undelivered(problem)
         parent = await self.homes.channel(match.channel_id)
         if parent is None:
-            raise Undelivered(texts.and_channel_gone(problem))
+            raise Undelivered(posting.and_channel_gone(problem))
         try:
             message = await send(parent, content)
         except (discord.HTTPException, TimeoutError, aiohttp.ClientError, OSError) as error:
-            raise Undelivered(texts.and_channel_refused(problem, describe_failure(error))) from None
-        new_thread = await self._new_thread(match, message) if problem == texts.thread_deleted() else None
-        note = texts.posted_in_channel(problem, match.channel_id, new_thread, problem == texts.thread_deleted())
+            raise Undelivered(posting.and_channel_refused(problem, describe_failure(error))) from None
+        new_thread = await self._new_thread(match, message) if problem == posting.thread_deleted() else None
+        note = posting.posted_in_channel(problem, match.channel_id, new_thread, problem == posting.thread_deleted())
         return Delivered(message, note)
 
     async def _new_thread(self, match: MatchRow, message: discord.Message) -> int | None:
         """Open a new thread for a match whose thread was deleted; the match plays on there (its id, or None)."""
         try:
-            thread = await message.create_thread(name=texts.thread_name(match), auto_archive_duration=10080)
+            thread = await message.create_thread(name=posting.thread_name(match), auto_archive_duration=10080)
         except discord.HTTPException as error:
             log.info("match %s: no new thread (%s); playing in the channel", match.id, error)
             await self.service.set_thread(match.id, None)
@@ -169,19 +170,31 @@ class Announcer:
 
     # -- in the background ---------------------------------------------------------------
 
-    def retry_later(self, match_id: int) -> None:
-        """Keep trying to post the match's latest board until it lands (one task per match)."""
+    def retry_later(self, match_id: int, version: int) -> None:
+        """Keep trying to post the match's board of ``version``, which failed to post, until it lands or a later
+        change's own post shows the position (one task per match: a later failure is owed to the same task)."""
+        self._owed[match_id] = max(version, self._owed.get(match_id, 0))
         running = self._retrying.get(match_id)
         if running is not None and not running.done():
             return
         self._retrying[match_id] = asyncio.create_task(self._retry(match_id), name=f"{TASK_PREFIX}-{match_id}")
 
     async def _retry(self, match_id: int) -> None:
+        try:
+            await self._retry_owed(match_id)
+        finally:
+            self._owed.pop(match_id, None)
+
+    async def _retry_owed(self, match_id: int) -> None:
         for attempt, delay in enumerate(self.retry_delays, start=1):
             await asyncio.sleep(delay)
             match = await self.service.read(match_id)
             if match is None or match.quarantine is not None or match.announced_version >= match.version:
                 return  # delivered meanwhile (a later turn's board, or a restart's catch-up)
+            if match.version > self._owed.get(match_id, 0):
+                # a later change: its own command is posting its board right now (a failure of that post is
+                # owed here next), and posting it from here as well would show it twice
+                return
             if not await self.service.claim_announcement(match_id):
                 continue  # another process is posting it: look again later
             try:
@@ -189,7 +202,7 @@ class Announcer:
                 async with in_public(self.service.languages, outcome.match.guild_id):
                     if await self.already_shown(outcome) or await self._superseded(outcome.match):
                         return
-                    delivered = await self._post(outcome.match, texts.delayed() + self.line(outcome), outcome)
+                    delivered = await self._post(outcome.match, posting.delayed() + self.line(outcome), outcome)
             except Undelivered as error:
                 log.warning("match %s: board still not delivered after %d tries (%s)", match_id, attempt, error)
                 await self.service.release_announcement(match_id)
@@ -219,7 +232,7 @@ class Announcer:
             return False
         # What happened, not the whole line: its clock note ("time runs out in …") may have changed since
         # the board was posted (a stop past the deadline, or an outage that moved it)
-        said = texts.what_happened(outcome) or self.line(outcome)
+        said = outcomes.what_happened(outcome) or self.line(outcome)
         try:
             async for message in home.history(limit=20):
                 if message.author.id != me.id or not message.attachments:
@@ -269,14 +282,14 @@ class Announcer:
         if attempt in done and attempt.exception() is None:
             delivered = attempt.result()
             assert delivered is not None
-            text = texts.done_elsewhere(outcome, now, delivered.message.channel.id, delivered.note)
+            text = posting.done_elsewhere(outcome, now, delivered.message.channel.id, delivered.note)
         else:
             if attempt in done:
                 reason = str(attempt.exception())  # Undelivered: logged and retried by the announcer
             else:
-                reason = texts.discord_slow()
+                reason = posting.discord_slow()
                 attempt.add_done_callback(lambda task: task.cancelled() or task.exception())  # retried inside
-            text = texts.after_commit(outcome, now, reason)
+            text = posting.after_commit(outcome, now, reason)
         await interaction.followup.send(text[:2000], ephemeral=True, allowed_mentions=mention_only(None))
         await self.notify_ending(outcome)
 
@@ -287,7 +300,7 @@ class Announcer:
         try:
             await announce()
         except Exception as error:
-            self.retry_later(outcome.match.id)  # records the board if it landed, posts it if not
+            self.retry_later(outcome.match.id, outcome.match.version)  # records the board if it landed, else posts it
             if landed_anyway(error):
                 log.info("match %s: its reply landed although Discord answered it with an error", outcome.match.id)
                 return
@@ -298,7 +311,7 @@ class Announcer:
                 error,
             )
             await reply_error(
-                interaction, texts.after_commit(outcome, self.service.clock.now(), texts.discord_refused())
+                interaction, posting.after_commit(outcome, self.service.clock.now(), posting.discord_refused())
             )
 
     async def announce_in_home(self, outcome: Outcome) -> None:
@@ -317,7 +330,7 @@ class Announcer:
             return
         for user_id in outcome.ending_dm_user_ids:
             async with to_person(self.service.languages, user_id):
-                text = texts.ending_dm(outcome, self.service.clock.now())
+                text = outcomes.ending_dm(outcome, self.service.clock.now())
             try:
                 user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
                 await user.send(text, allowed_mentions=mention_only(None))
@@ -330,7 +343,7 @@ class Announcer:
         last = outcome.changes[-1] if outcome.changes else None
         for user_id, why in outcome.premoves_cleared:
             async with to_person(self.service.languages, user_id):
-                text = texts.premoves_cleared(outcome.match, why, last.notation if last is not None else "")
+                text = premoves.premoves_cleared(outcome.match, why, last.notation if last is not None else "")
             try:
                 user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
                 await user.send(text, allowed_mentions=mention_only(None))
@@ -350,7 +363,7 @@ class Announcer:
             try:
                 message = await channel.fetch_message(message_id)
                 async with in_public(self.service.languages, outcome.match.guild_id):
-                    content = texts.lapsed(message.content)[:2000]
+                    content = posting.lapsed(message.content)[:2000]
                 await message.edit(content=content, view=None, allowed_mentions=mention_only(None))
             except discord.HTTPException as error:  # its buttons still answer "no longer open"
                 log.info("match %s: could not retire the lapsed offer %s (%s)", outcome.match.id, message_id, error)

@@ -7,6 +7,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+import aiohttp
 import discord
 import yarl
 from discord.ext import commands
@@ -14,12 +15,16 @@ from discord.ext import commands
 from i18n import LANGUAGES, translations
 
 from ..config import Settings
-from ..domain.errors import TokenRefused
-from . import texts
+from ..domain.errors import DiscordUnreachable, TokenRefused
+from ..domain.model import ConstraintBreach
+from ..service.breaches import recheck_set_aside
 from .announce import TASK_PREFIX
 from .common import HexplayTree
 from .context import Chat
+from .launcher import has_activity, sync_with_entry_point, upsert_entry_point
+from .timely import WATCHDOG_SECONDS
 from .translator import CatalogTranslator
+from .words import community
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +49,15 @@ HANDLER_TASKS = (
 discord.VoiceClient.warn_nacl = False
 if hasattr(discord.VoiceClient, "warn_dave"):
     discord.VoiceClient.warn_dave = False
+
+
+def _why(error: Exception) -> str:
+    """A connection failure's reason in a few words (aiohttp's own text repeats the host and the TLS mode)."""
+    if isinstance(error, aiohttp.ClientConnectorError):
+        return error.os_error.strerror or str(error.os_error)
+    if isinstance(error, discord.HTTPException):
+        return f"it answered {error.status}"
+    return str(error) or type(error).__name__
 
 
 def point_client_at(api_base_url: str, gateway_url: str) -> None:
@@ -109,6 +123,10 @@ class HexplayBot(commands.AutoShardedBot):
         self._caught_up = False  # missed boards are posted once, at the first on_ready
         self._offline_since: float | None = None  # when the gateway connection dropped, if it is down
         self.stopping = False  # set by close(): new interactions are refused while the work in flight finishes
+        self.breaches_pending = False  # a large file's check still runs: what it finds is set aside afterwards
+        # Seconds before an unanswered interaction is acknowledged for its handler (timely.py; tests set 0 to take
+        # every interaction down the acknowledged path)
+        self.answer_watchdog_seconds = WATCHDOG_SECONDS
 
     def serve(
         self,
@@ -141,12 +159,12 @@ class HexplayBot(commands.AutoShardedBot):
         chat.service.pictures.start()  # picture workers, if any, start meanwhile (boards use a thread until then)
         await chat.service.pictures.warm_up_here()
         # Matches in play are checked on first use and by a slow pass once connected (start-up does not grow
-        # with the database); the paused ones now, so a repaired match is back in play at once.
-        set_aside = await chat.service.recheck_paused()
-        if set_aside:
-            log.error(
-                "matches paused (their stored data cannot be read, or their move log does not replay): %s", set_aside
-            )
+        # with the database); the paused ones now, so a repaired match is back in play at once, with the rows
+        # the storage's check found breaking a constraint (a large file's check ends later: bot/runtime.py).
+        breaches = await chat.service.store.constraint_breaches()
+        self.breaches_pending = breaches is None
+        if breaches is not None:
+            await self.recheck_set_aside(breaches)
         for language in LANGUAGES:  # compiled now (~0.1 s each), not in the first French player's answer
             translations(language)
         await self.tree.set_translator(CatalogTranslator())  # the commands' names in each user's language
@@ -154,14 +172,31 @@ class HexplayBot(commands.AutoShardedBot):
         assert self.reminders is not None
         self.reminder_task = asyncio.create_task(self._background(self.reminders, *self.duties))
 
+    async def recheck_set_aside(self, breaches: Sequence[ConstraintBreach]) -> None:
+        """Set aside the matches and events of rows that break a constraint; put back what reads again."""
+        paused, events = await recheck_set_aside(self.chat.service, self.chat.tournaments, breaches)
+        if paused:
+            log.error(
+                "matches paused (their stored data cannot be read, breaks a constraint, or their move log does not "
+                "replay): %s",
+                paused,
+            )
+        if events:
+            log.error("tournaments paused (their stored rows cannot be read or break a constraint): %s", events)
+
     @staticmethod
     async def _background(*duties: Background) -> None:
         await asyncio.gather(*(duty.run_forever() for duty in duties))
 
     async def _sync_commands(self) -> None:
+        # With Activities enabled the app has an Entry Point command, which a bulk overwrite must carry
+        # (Discord refuses one without it: 50240): ours goes with the slash commands (bot/chat/launcher.py).
+        activity = has_activity(self)
         if not self.settings.dev_guild_ids:
-            await self.tree.sync()
+            await (sync_with_entry_point(self.tree, self) if activity else self.tree.sync())
             return
+        if activity:
+            await upsert_entry_point(self)
         for guild_id in self.settings.dev_guild_ids:
             guild = discord.Object(guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -254,10 +289,15 @@ class HexplayBot(commands.AutoShardedBot):
             await super().login(token)
         except discord.LoginFailure:  # said to the operator in one line by python -m bot
             raise TokenRefused from None
+        except (aiohttp.ClientConnectionError, discord.DiscordServerError) as error:  # one line, not a traceback
+            raise DiscordUnreachable(
+                f"cannot reach Discord at {discord.http.Route.BASE} ({_why(error)}): check this machine's network"
+                + (", or DISCORD_API_BASE_URL" if self.settings.api_base_url else "")
+            ) from None
 
     def connected_line(self) -> str:
         """One line for the operator: who, where, how commands were synced, and the invite link."""
-        return texts.connected(
+        return community.connected(
             str(self.user),
             self.user.id if self.user else "?",
             len(self.guilds),

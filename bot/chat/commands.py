@@ -10,8 +10,8 @@ from i18n import LANGUAGES
 
 from ..domain.errors import Refusal
 from ..domain.model import MatchRow
-from . import texts
 from .context import chat_of
+from .words import shared
 
 GAME_CHOICES = [app_commands.Choice(name=info.name, value=info.id) for info in GAMES.values()]
 UNSET = "auto"  # the language choice that removes a choice made before
@@ -19,7 +19,7 @@ UNSET = "auto"  # the language choice that removes a choice made before
 
 def language_choices(unset: str) -> list[app_commands.Choice[str]]:
     """/config and /settings language: each language Hexplay speaks, then ``unset`` (back to Discord's)."""
-    named = [app_commands.Choice(name=texts.language_name(code), value=code) for code in LANGUAGES]
+    named = [app_commands.Choice(name=shared.language_name(code), value=code) for code in LANGUAGES]
     return [*named, app_commands.Choice(name=unset, value=UNSET)]
 
 
@@ -53,7 +53,7 @@ async def match_autocomplete(interaction: discord.Interaction, current: str) -> 
     listed = await chat_of(interaction).service.my_matches(interaction.user.id, interaction.guild_id)
     choices = []
     for match, game, waiting in listed:
-        label = texts.match_choice(match, interaction.user.id, game, waiting)
+        label = shared.match_choice(match, interaction.user.id, game, waiting)
         if current and current.lstrip("#") not in str(match.id) and current.lower() not in label.lower():
             continue
         choices.append(app_commands.Choice(name=label, value=match.id))

@@ -11,10 +11,12 @@ import discord
 
 from i18n import use
 
-from ..domain.errors import DamagedMatch, Refusal, StorageDown, StorageFull
-from . import texts
-from .markup import fit
+from ..domain.errors import DamagedMatch, Refusal, StorageDown, StorageFull, StorageReadOnly
+from .launcher import is_entry_point
 from .speech import listen
+from .timely import answer_in_time
+from .words import errors, refusal
+from .words.markup import fit
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +34,7 @@ def mention_only(user_id: int | list[int] | tuple[int, ...] | None) -> discord.A
 
 
 def png_file(data: bytes, filename: str = BOARD_FILENAME, *, description: str) -> discord.File:
-    """A picture to send, with its description (alt text: texts.board_description and friends)."""
+    """A picture to send, with its description (alt text: words/boards.py says it)."""
     return discord.File(io.BytesIO(data), filename=filename, description=description)
 
 
@@ -68,21 +70,24 @@ def stopping(interaction: discord.Interaction) -> bool:
 async def explain(interaction: discord.Interaction, error: BaseException) -> None:
     """What the player is told when a command or button failed; the log gets what the operator needs."""
     if isinstance(error, Refusal):
-        await reply_error(interaction, texts.refusal(error))
+        await reply_error(interaction, refusal(error))
     elif isinstance(error, DamagedMatch):
         service: Any = cast(Any, interaction.client).chat.service  # the bot's context (chat/context.py)
-        await reply_error(interaction, texts.refusal(await service.paused_by(error)))
+        await reply_error(interaction, refusal(await service.paused_by(error)))
     elif isinstance(error, StorageFull):
         log.error("a write failed: the bot's disk is full")
-        await reply_error(interaction, texts.disk_full_after())
+        await reply_error(interaction, errors.disk_full_after())
+    elif isinstance(error, StorageReadOnly):  # refused as a whole: nothing of it can have been stored
+        log.error("a write failed: the database is read-only (%s)", error)
+        await reply_error(interaction, errors.read_only_database())
     elif isinstance(error, StorageDown):
         log.error("the database did not answer: %s", error)
-        await reply_error(interaction, texts.storage_down_after())
+        await reply_error(interaction, errors.storage_down_after())
     elif landed_anyway(error):
         log.info("a reply landed although Discord answered it with an error; not answering again")
     else:
         log.error("a command or button failed", exc_info=error)
-        await reply_error(interaction, texts.something_went_wrong())
+        await reply_error(interaction, errors.something_went_wrong())
 
 
 async def speak_to(interaction: discord.Interaction) -> None:
@@ -98,10 +103,12 @@ async def speak_to(interaction: discord.Interaction) -> None:
 
 
 async def guarded(interaction: discord.Interaction, action: Callable[[], Awaitable[Any]]) -> None:
-    """Run a button's work; whatever goes wrong is explained to the presser (explain)."""
+    """Run a button's work, acknowledged within Discord's 3 seconds however long it takes (timely.py); whatever
+    goes wrong is explained to the presser (explain)."""
+    answer_in_time(interaction)
     await speak_to(interaction)
     if stopping(interaction):
-        await reply_error(interaction, texts.restarting())
+        await reply_error(interaction, errors.restarting())
         return
     try:
         await action()
@@ -110,19 +117,24 @@ async def guarded(interaction: discord.Interaction, action: Callable[[], Awaitab
 
 
 class HexplayTree(discord.app_commands.CommandTree):
-    """The command tree: refuses new commands while the bot stops; explains every failure the same way."""
+    """The command tree: acknowledges every command in time (timely.py), refuses new commands while the bot
+    stops, explains every failure the same way."""
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        answer_in_time(interaction)  # first: reading the speaker's language is already a trip to the database
         await speak_to(interaction)
-        if not stopping(interaction):
-            return True
-        if interaction.type is not discord.InteractionType.autocomplete:  # suggestions simply stop
-            await reply_error(interaction, texts.restarting())
-        return False
+        if stopping(interaction):
+            if interaction.type is not discord.InteractionType.autocomplete:  # suggestions simply stop
+                await reply_error(interaction, errors.restarting())
+            return False
+        if is_entry_point(interaction):  # the App Launcher's Entry Point: no command of the tree (features/activity.py)
+            interaction.client.dispatch("entry_point", interaction)
+            return False
+        return True
 
     async def on_error(self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError) -> None:
         original = getattr(error, "original", error)
         if isinstance(error, discord.app_commands.CheckFailure) and original is error:
-            await reply_error(interaction, str(error) or texts.cannot_use_here())
+            await reply_error(interaction, str(error) or errors.cannot_use_here())
             return
         await explain(interaction, original)

@@ -19,8 +19,8 @@ import aiohttp
 import discord
 
 from ..domain.model import MatchRow
-from . import texts
 from .pacing import RequestBudget, Unpaced
+from .words import posting
 
 LOCKED_CODES = (160005, 50083)  # the thread is locked; the thread is archived (and, for the bot, locked)
 # Failures that say nothing about the place: Discord or the network was down, the next try may land.
@@ -74,13 +74,13 @@ class MatchHomes:
         """The match's home to post in, or None and why it cannot take a post."""
         in_thread = match.thread_id is not None
         if match.thread_id is not None and self.locked.known(match.thread_id):
-            return None, texts.thread_locked()
+            return None, posting.thread_locked()
         home = await self.channel(match.home_channel_id, pace)
         if home is None:
-            return None, texts.thread_deleted() if in_thread else texts.channel_gone()
+            return None, posting.thread_deleted() if in_thread else posting.channel_gone()
         if in_thread and getattr(home, "locked", False):
             self.locked.remember(home.id)
-            return None, texts.thread_locked()
+            return None, posting.thread_locked()
         return home, ""
 
     def thread_refused(self, match: MatchRow, error: discord.HTTPException) -> str:
@@ -88,8 +88,8 @@ class MatchHomes:
         if match.thread_id is not None and error.code in LOCKED_CODES:
             self.locked.remember(match.thread_id)
         if isinstance(error, discord.NotFound):
-            return texts.thread_deleted()
-        return texts.thread_refuses(describe_failure(error))
+            return posting.thread_deleted()
+        return posting.thread_refuses(describe_failure(error))
 
     async def channel(self, channel_id: int, pace: RequestBudget = UNPACED) -> Any | None:
         if self.client.get_channel(channel_id) is None:
@@ -112,35 +112,35 @@ class MatchHomes:
                 raise
             except discord.HTTPException as error:
                 if match.thread_id is None:
-                    raise Refused(texts.channel_refused(describe_failure(error))) from None
+                    raise Refused(posting.channel_refused(describe_failure(error))) from None
                 problem = self.thread_refused(match, error)
         if match.thread_id is None or not channel_fallback:
             raise Refused(problem)
         parent = await self.channel(match.channel_id, pace)
         if parent is None:
-            raise Refused(texts.and_channel_gone(problem))
+            raise Refused(posting.and_channel_gone(problem))
         try:
             await pace.spend()
             return await parent.send(text, **send)
         except TRANSIENT:
             raise
         except discord.HTTPException as error:
-            raise Refused(texts.and_channel_refused(problem, describe_failure(error))) from None
+            raise Refused(posting.and_channel_refused(problem, describe_failure(error))) from None
 
 
 def describe_failure(error: BaseException) -> str:
     """Why Discord did not take a post, for players and the log."""
     if isinstance(error, asyncio.TimeoutError):
-        return texts.discord_failure("timeout")
+        return posting.discord_failure("timeout")
     if isinstance(error, discord.HTTPException):
         if error.code == 160005:
-            return texts.discord_failure("locked")
+            return posting.discord_failure("locked")
         if error.code == 50083:
-            return texts.discord_failure("archived")
+            return posting.discord_failure("archived")
         if isinstance(error, discord.DiscordServerError):
-            return texts.discord_failure("server", error.status)
-        return texts.discord_failure("other", error.status, error.text)
-    return texts.discord_failure("unreachable")
+            return posting.discord_failure("server", error.status)
+        return posting.discord_failure("other", error.status, error.text)
+    return posting.discord_failure("unreachable")
 
 
 async def channel_by_id(client: discord.Client, channel_id: int) -> Any | None:

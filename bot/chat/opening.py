@@ -19,11 +19,11 @@ from ..domain.model import MatchRow
 from ..domain.outcome import Outcome
 from ..service.guilds import Guilds
 from ..service.matches import MatchService
-from . import texts
 from .announce import Announcer, Undelivered
 from .common import mention_only, png_file
 from .homes import channel_by_id, games_channel
 from .speech import in_public
+from .words import errors, outcomes, posting
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +79,7 @@ class MatchOpening:
         by the same path, without saying it was a restart.
         """
         async with in_public(self.service.languages, outcome.match.guild_id):
-            await self._open_missed_match(outcome, texts.posted_after_restart() if after_restart else "")
+            await self._open_missed_match(outcome, posting.posted_after_restart() if after_restart else "")
 
     async def _open_missed_match(self, outcome: Outcome, prefix: str) -> None:
         match = outcome.match
@@ -101,7 +101,7 @@ class MatchOpening:
             except discord.HTTPException as error:
                 log.warning("match %s: its first board was refused after a restart (%s)", match.id, error)
         if message is None:
-            self.announcer.retry_later(match.id)  # until it lands, as any board Discord refused
+            self.announcer.retry_later(match.id, match.version)  # until it lands, as any board Discord refused
             return
         await self.service.mark_announced(match.id, match.version, message.channel.id, message.id)
 
@@ -125,7 +125,7 @@ class MatchOpening:
         if lobby_message is not None:
             thread: Any | None
             try:
-                thread = await lobby_message.create_thread(name=texts.thread_name(match), auto_archive_duration=10080)
+                thread = await lobby_message.create_thread(name=posting.thread_name(match), auto_archive_duration=10080)
             except discord.HTTPException as error:
                 # opened before a stop that came before it was stored: a message's thread has the message's id
                 thread = (
@@ -145,12 +145,12 @@ class MatchOpening:
         png = await self.service.render(match, outcome.game)
         kwargs = self.announcer.board_message(outcome, png)
         kwargs["allowed_mentions"] = mention_only(match.human_ids())
-        return texts.begins(match, outcome.game, self.service.clock.now()), kwargs, png
+        return outcomes.begins(match, outcome.game, self.service.clock.now()), kwargs, png
 
     async def _starter_post(self, channel: Any, match: MatchRow) -> discord.Message | None:
         """A short post naming the match, for its thread to open on (None if the bot may not post there)."""
         try:
-            message: discord.Message = await channel.send(texts.starter(match), allowed_mentions=mention_only(None))
+            message: discord.Message = await channel.send(posting.starter(match), allowed_mentions=mention_only(None))
             return message
         except discord.HTTPException as error:
             log.info("cannot post a match's starter message in %s (%s)", getattr(channel, "id", "?"), error)
@@ -161,13 +161,19 @@ class MatchOpening:
     async def announce_missed(self, started_at: float) -> None:
         """Post the boards of moves that were stored but never shown (a stop between the two).
 
-        A board that was posted just before a stop, but not yet recorded, is found in the
-        channel and recorded instead of being posted twice.
+        Each board is claimed as its turn comes and given back if it was not posted: a stop half-way holds up
+        nothing (this process's claims end with it). A board that was posted just before a stop, but not yet
+        recorded, is found in the channel and recorded instead of being posted twice.
         """
-        for outcome in await self.service.unannounced():
-            if outcome.match.updated_at > started_at:
-                continue  # changed since this start: its own command is announcing it
-            await self.service.for_one_match(outcome.match.id, self._announce_missed(outcome))
+        # changed since this start: its own command is announcing it (the periodic look catches any it did not)
+        for match_id, _ in await self.service.unannounced(changed_by=started_at):
+            outcome = await self.service.claim_missed(match_id)
+            if outcome is None:
+                continue  # posted meanwhile, or a live process is posting it
+            try:
+                await self.service.for_one_match(match_id, self._announce_missed(outcome))
+            finally:
+                await self.service.release_announcement(match_id)  # not posted: a later look or retry takes it
 
     async def _announce_missed(self, outcome: Outcome) -> None:
         if outcome.game is None or await self.announcer.already_shown(outcome):
@@ -177,7 +183,7 @@ class MatchOpening:
             return
         try:
             async with in_public(self.service.languages, outcome.match.guild_id):
-                prefix = texts.posted_after_restart()
+                prefix = posting.posted_after_restart()
             await self.announcer.announce(outcome, prefix=prefix, unless_superseded=True)
         except Undelivered:
             return  # logged, and retried in the background
@@ -202,7 +208,7 @@ class MatchOpening:
             return
         mentions = " ".join(f"<@{u}>" for u in match.human_ids())
         async with in_public(self.service.languages, match.guild_id):
-            notice = texts.quarantine_notice(match)
+            notice = errors.quarantine_notice(match)
         try:
             await home.send(f"{mentions} {notice}", allowed_mentions=discord.AllowedMentions(users=True))
         except discord.HTTPException as error:

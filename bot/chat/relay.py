@@ -1,10 +1,15 @@
-"""Boards of turns that a worker stored (python -m bot worker: no Discord there) are posted by a bot process.
+"""What a stop or a lost notice left unsaid, caught up by any live process; and the boards of workers' turns.
 
-A worker's NOTIFY says "a turn of match N was stored" (wired in bot/runtime.py); the first bot process
-to claim the match's board in the database (``claim_announcement``, with a lease) posts it, the others
-find it claimed. A notice can be lost (a listener reconnecting, every bot stopped), so each process
-also looks now and then for boards stored a while ago and still not posted, under the same claim as
-the start-up catch-up: whatever happens, each board is posted once.
+Every bot process, on either backend, looks every ``look_every`` seconds for boards stored a while ago and
+never posted (a process stopped between the two, or its post failed for good) and for conditional moves a
+stop left unfollowed between a move and its answer, and catches them up: a killed process's work waits
+for no restart. Each board is claimed on its own as it is posted (``claim_announcement``), so another
+process never posts it meanwhile, and a process that dies holds one claim at most, until its heartbeat
+stops (bot.domain.clock).
+
+With workers (python -m bot worker: no Discord there), a worker's NOTIFY says "a turn of match N was
+stored" (wired in bot/runtime.py); the first bot process to claim the match's board posts it, the others
+find it claimed. A notice can be lost (a listener reconnecting, every bot stopped): the look finds it.
 """
 
 from __future__ import annotations
@@ -24,9 +29,9 @@ log = logging.getLogger(__name__)
 
 
 class BoardRelay:
-    look_every = 30.0  # seconds between looks for boards a lost notice left unposted
-    # A board younger than this is left to whoever stored it (a player's own command posts its board);
-    # a worker's board comes by its notice well within it.
+    look_every = 10.0  # seconds between looks for boards and conditional moves left behind
+    # A change younger than this is left to whoever stored it (a player's own command posts its board, and the
+    # process that stored a move follows its conditional moves at once); a worker's board comes by its notice.
     settle_seconds = 20.0
 
     def __init__(self, client: discord.Client, service: MatchService, announcer: Announcer) -> None:
@@ -35,6 +40,10 @@ class BoardRelay:
         self.announcer = announcer
         self._posting: set[asyncio.Task[object]] = set()
         self._stopping = False
+        # (match, when it changed) of the boards the last look found unposted. A board is posted by a look only
+        # once the one before found it unposted too: a whole look's time on the wall clock, whatever the games'
+        # clock does (the sandbox moves it days ahead, which would make any board look settled at once).
+        self._unposted: set[tuple[int, float]] = set()
 
     def stored(self, payload: str) -> None:
         """A worker's notice: a turn of this match is stored; post its board unless another process does."""
@@ -58,35 +67,55 @@ class BoardRelay:
                 log.exception("the look for unposted boards failed")
 
     async def look_once(self) -> int:
-        """Post the boards stored at least ``settle_seconds`` ago and never posted; how many were posted."""
+        """Post the boards stored at least ``settle_seconds`` ago and found unposted by the last look too, then
+        follow the conditional moves left behind as long, once their move's board is posted; how many boards
+        were posted."""
         posted = 0
         settled = self.service.clock.now() - self.settle_seconds
-        for outcome in await self.service.unannounced():  # claimed: no other process posts these meanwhile
-            if outcome.match.updated_at > settled:
-                await self.service.release_announcement(outcome.match.id)  # its own command is posting it
-                continue
-            if await self.announcer.already_shown(outcome):  # posted just before a process stopped
-                continue
-            posted += bool(await self.service.for_one_match(outcome.match.id, self._post(outcome)))
+        found = await self.service.unannounced(changed_by=settled)
+        earlier, self._unposted = self._unposted, set(found)
+        for match_id, changed in found:
+            if self._stopping:
+                return posted
+            if (match_id, changed) in earlier:
+                posted += await self._claim_and_post(match_id, look=True)
+        waiting = {match_id for match_id, _ in await self.service.unannounced()}
+        for outcome in await self.service.follow_left_conditionals(changed_by=settled, unless=waiting):
+            await self.announcer.follow_conditional(outcome)  # the answer's board, and who was told what
         return posted
 
-    async def _claim_and_post(self, match_id: int) -> None:
+    async def _claim_and_post(self, match_id: int, look: bool = False) -> int:
+        """Post the match's unposted boards under this process's claim; how many were posted. ``look``: the
+        board may have been posted just before a process stopped (the channel is read first)."""
         if not await self.service.claim_announcement(match_id):
-            return  # posted already, or another process is posting it
-        outcome = await self.service.for_one_match(match_id, self.service.missed(match_id))
-        if outcome is None:
+            return 0  # posted already, or another process is posting it
+        outcomes = await self.service.for_one_match(match_id, self.service.missed_turns(match_id))
+        if not outcomes:
             await self.service.release_announcement(match_id)
-            return
-        await self.service.for_one_match(match_id, self._post(outcome))
+            return 0
+        posted = 0
+        latest = outcomes[-1].match.version
+        for number, outcome in enumerate(outcomes):
+            if number and not await self.service.claim_announcement(match_id):
+                break  # posting one board ended the claim: another process took the next meanwhile
+            if look and await self.announcer.already_shown(outcome):  # recorded as posted: the claim ended
+                continue
+            if not await self.service.for_one_match(match_id, self._post(outcome, latest)):
+                break
+            posted += 1
+        await self.service.release_announcement(match_id)  # whatever is left is for a later try
+        return posted
 
-    async def _post(self, outcome: Outcome) -> bool:
+    async def _post(self, outcome: Outcome, latest: int) -> bool:
+        """Post one board, unless the match moved past ``latest`` (the last board this claim owes): that change's
+        own board shows the position, and an older one after it would mislead."""
+        current = await self.service.read(outcome.match.id)
+        if current is None or current.version > latest:
+            return False
         try:
-            delivered = await self.announcer.announce(outcome, unless_superseded=True)
+            await self.announcer.announce(outcome)
         except Undelivered:
             return False  # logged, released and retried in the background by the announcer
-        if delivered is None:  # a later turn was stored meanwhile: its own board shows the position
-            await self.service.release_announcement(outcome.match.id)
-            return False
         await self.announcer.notify_ending(outcome)
         return True
 
@@ -94,7 +123,13 @@ class BoardRelay:
         # named with the announcer's prefix: the client's clean stop waits for these posts too
         task = asyncio.create_task(work, name=name)
         self._posting.add(task)
-        task.add_done_callback(self._posting.discard)
+        task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Task[object]) -> None:
+        """A post or look that failed is said here, once (a later look posts its board), not left to asyncio."""
+        self._posting.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("%s failed; a later look posts its board", task.get_name(), exc_info=task.exception())
 
     async def stop(self, grace: float) -> None:
         """No new posts; those in flight finish (bounded)."""

@@ -7,6 +7,12 @@ import os
 import time
 from typing import Protocol
 
+# A bot process beats (``Store.beat``, naming its incarnation: its start) at least every BEAT_SECONDS of the
+# lease clock; one not seen for STALE_SECONDS is gone, and the claims it named are free to any other process
+# (docs/scale.md). A restart names a new incarnation at once: its old claims are free from its first beat.
+BEAT_SECONDS = 10.0
+STALE_SECONDS = 30.0
+
 
 class Clock(Protocol):
     def now(self) -> float:

@@ -284,3 +284,18 @@ class ChallengeRefusal:
     rule: str
     user_id: int | None = None
     wait: float = 0.0
+
+
+@dataclass(frozen=True)
+class ConstraintBreach:
+    """A stored row that breaks one of the schema's constraints (written with them off: a hand edit, a damaged
+    page that still parses), as a check of the storage found it; its match or event is set aside."""
+
+    table: str
+    rowid: int
+    rule: str  # the constraint it breaks, as the schema writes it ("CHECK (deadline_notice BETWEEN 0 AND 3)")
+    match_id: int | None = None  # the match the row belongs to, if it is a match's and says which
+    tournament_id: int | None = None  # the event the row belongs to, if it is an event's and says which
+
+    def describe(self) -> str:
+        return f"its row {self.rowid} of {self.table} breaks the schema's rule {self.rule}"

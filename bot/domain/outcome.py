@@ -1,4 +1,4 @@
-"""What a change to a match produced, as data: the chat layer says it (``bot/chat/texts.py``).
+"""What a change to a match produced, as data: the chat layer says it (``bot/chat/words/``).
 
 The service decides and stores; it returns what happened (an :class:`Outcome` holding its
 :class:`Change`\\ s) and never a sentence. Jobs and notices the timers produce are data too.

@@ -13,6 +13,7 @@ from .model import ReminderPlan, SeatRow
 FORMATS = ("round-robin", "swiss")
 # open: taking players; running: its games are played; finished: its podium stands; cancelled: stopped early.
 LIVE_STATUSES = ("open", "running")
+TOURNAMENT_STATUSES = ("open", "running", "finished", "cancelled")
 
 
 @dataclass
@@ -48,6 +49,7 @@ class TournamentRow:
     version: int  # bumped by every change: the compare-and-set that makes each change happen once
     created_at: float
     players: list[TournamentPlayer] = field(default_factory=list)
+    set_aside: str | None = None  # why the event is paused (its stored rows cannot be used), if it is
 
     def player(self, user_id: int) -> TournamentPlayer | None:
         return next((p for p in self.players if p.user_id == user_id), None)

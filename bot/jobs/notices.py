@@ -100,3 +100,26 @@ def _payload_to(handler: Callable[[str], Any]) -> Callable[[Any, int, str, str],
             log.exception("a notice on %s could not be handled: %r", channel, payload[:100])
 
     return deliver
+
+
+CHANGED = "hexplay_match_changed"  # payload: "<match id>:<version>"; any process stored a move (the Activity's pages)
+
+
+class MovePublisher:
+    """Tells every process of each move this one stores (``MatchEvents.on_move``), so the Activity's pages
+    open on any of them hear of it at once. A lost notice is caught by their look every few seconds."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self.pool = pool
+        self._sending: set[asyncio.Task[None]] = set()
+
+    def moved(self, match: Any, move: Any) -> None:
+        task = asyncio.get_running_loop().create_task(self._send(f"{match.id}:{match.version}"))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+
+    async def _send(self, payload: str) -> None:
+        try:
+            await notify(self.pool, CHANGED, payload)
+        except Exception as error:  # the pages' look finds the change a few seconds later
+            log.info("could not publish a stored move (%s): %r", payload, error)

@@ -113,14 +113,14 @@ class Worker:
             return "the worker is stopping"
         return None if self.taking_jobs else "the queue loop is not running"
 
-    def metrics_server(self, port: int) -> MetricsServer:
+    def metrics_server(self, port: int, host: str) -> MetricsServer:
         """/healthz (the database answers, the queue loop runs) and /metrics (with the queue's depth at each scrape)."""
 
         async def depth() -> None:
             self.metrics.queue_depth(await self.jobs.depth())
 
         checks = [health.database(self.store.ping), health.known(self.queue_problem)]
-        return MetricsServer(port, self.metrics.registry, checks, [depth], role="worker")
+        return MetricsServer(port, self.metrics.registry, checks, [depth], role="worker", host=host)
 
     def stop(self) -> None:
         """SIGTERM: no new job; jobs still thinking are handed back to the queue; stores under way finish."""
@@ -195,7 +195,8 @@ async def run_worker(settings: Settings, concurrency: int, stale_seconds: float)
     try:
         await queue.install(store.pool)
         worker = Worker(store, settings, concurrency, stale_seconds)
-        server = worker.metrics_server(settings.metrics_port) if settings.metrics_port is not None else None
+        port, host = settings.metrics_port, settings.metrics_host
+        server = worker.metrics_server(port, host) if port is not None else None
         if server is not None:
             await server.start()  # a port in use stops the start with one line
         try:

@@ -38,7 +38,7 @@ class MetricsServer:
         checks: Sequence[Check],
         refreshers: Sequence[Refresh] = (),
         role: str = "bot",
-        host: str = "0.0.0.0",  # in a container, the scraper and the healthcheck come from outside it
+        host: str = "127.0.0.1",  # this machine only; a container's HEXPLAY_METRICS_HOST=0.0.0.0 opens it
     ) -> None:
         self.wanted_port, self.host = port, host
         self.registry = registry

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from typing import TypeVar
 
 from games import AnyGame, Event, GameError, load_state
@@ -327,7 +327,11 @@ class MatchCore:
         pending = await self.store.premoves_at(match.id, before)
         if pending:
             await self._follow_lines(pending, outcome, move)
-        await self.store.take_premoves(match.id, before)  # followed: answered, carried on or cleared
+        taken = await self.store.take_premoves(match.id, before)  # followed: answered, carried on or cleared
+        if outcome.premoves_cleared:  # told by the one process whose take found their lines (another may be
+            # following the same lines left behind: an answer is stored once by its version check, a notice here)
+            mine = {premoves.user_id for premoves in taken}
+            outcome.premoves_cleared = tuple(cleared for cleared in outcome.premoves_cleared if cleared[0] in mine)
 
     async def _follow_lines(self, taken: list[PremoveRow], outcome: Outcome, move: MoveRow) -> None:
         match, game = outcome.match, outcome.game
@@ -390,19 +394,28 @@ class MatchCore:
         await self._follow_conditional(match.version, answered, move)  # others' lines may expect this answer
         return True
 
-    async def follow_left_conditionals(self) -> list[Outcome]:
-        """At start-up: conditional moves a stop left behind between a move and its answer. Those made for
-        the position the match's last move left are followed now (the answer played, the rest kept, or
-        cleared and told), as that move would have; older ones can no longer apply and are dropped."""
+    async def follow_left_conditionals(
+        self, changed_by: float | None = None, unless: Collection[int] = ()
+    ) -> list[Outcome]:
+        """Conditional moves a stop left behind between a move and its answer (at start-up, and by any live
+        process's look for them). Those made for the position the match's last move left are followed now
+        (the answer played, the rest kept, or cleared and told), as that move would have; older ones can no
+        longer apply and are dropped. A match changed after ``changed_by`` (the games' clock), or one of
+        ``unless`` (its move's board not posted yet), is left alone: the process that stored its move may be
+        following them right now, and posts that board after it has."""
         outcomes = []
         for match_id, version in await self.store.premoves_left_behind():
-            outcome = await self.for_one_match(match_id, self._follow_left(match_id, version))
+            if match_id in unless:
+                continue
+            outcome = await self.for_one_match(match_id, self._follow_left(match_id, version, changed_by))
             if outcome is not None:
                 outcomes.append(outcome)
         return outcomes
 
-    async def _follow_left(self, match_id: int, version: int) -> Outcome | None:
+    async def _follow_left(self, match_id: int, version: int, changed_by: float | None) -> Outcome | None:
         match = await self.get(match_id)
+        if changed_by is not None and match.updated_at > changed_by:
+            return None
         moves = await self.store.moves(match_id)
         if version != match.version - 1 or not moves:
             await self.store.take_premoves(match_id, version)  # stale: a later change already moved on

@@ -2,7 +2,7 @@
 
 Pure: what each game's caption and panel show (scores, stones, goals, pieces and reserves), where
 each player's things stand (by cell name, grouped the way each game is read), and the last turn.
-``bot/chat/texts.py`` says it in sentences.
+``bot/chat/words/boards.py`` says it in sentences.
 """
 
 from __future__ import annotations

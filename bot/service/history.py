@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from games import AnyGame, Event
@@ -40,7 +41,37 @@ class Logged:
     """Who held the move's seat when it was made (None for a takeback row)."""
 
 
+@dataclass
+class Position:
+    """A match as it stood after ``ply`` moves of its log (taken-back turns left out): the Activity's view."""
+
+    match: MatchRow
+    game: AnyGame
+    ply: int
+    plies: int
+    """How many moves the log has (taken-back turns left out): ``ply == plies`` is the latest position."""
+    move: MoveRow | None
+    """The move that led here (None at the start)."""
+    events: list[Event]
+
+
 class HistoryFlow(MatchCore):
+    async def position_at(self, match_id: int, ply: int | None = None) -> Position:
+        """The position after ``ply`` moves (None, or beyond the log: the latest), with the move that led there."""
+        match = await self.get(match_id)
+        if match.status == "lobby" or match.state is None:
+            raise Refusal("not_started", match=match)
+        moves = effective_moves(await self.store.moves(match.id))
+        plies = len(moves)
+        if ply is None or ply >= plies:
+            ply, game = plies, game_of(match)  # the stored position (the log replays to it: MatchCore checks)
+        else:
+            game = replay(match, moves[: max(0, ply)])
+            ply = max(0, ply)
+        move = moves[ply - 1] if ply else None
+        events = [Event.from_json(e) for e in move.events] if move is not None else []
+        return Position(match, game, ply, plies, move, events)
+
     async def last_events(self, match: MatchRow) -> list[Event]:
         turn = await self.last_turn(match)
         return list(turn.events) if turn is not None else []
@@ -113,27 +144,65 @@ class HistoryFlow(MatchCore):
         finally:
             self.replays.done(match_id)
 
-    async def unannounced(self) -> list[Outcome]:
-        """Moves stored but never shown (the bot stopped between the two), to post at start-up."""
-        outcomes = []
-        for match_id in await self.store.claim_unannounced(self.clock.lease_now(), CLAIM_LEASE):
-            outcome = await self.for_one_match(match_id, self.missed(match_id))  # one bad match stops no other
-            if outcome is not None:
-                outcomes.append(outcome)
-        return outcomes
+    async def unannounced(self, changed_by: float | None = None) -> list[tuple[int, float]]:
+        """(match id, when it last changed) of the matches whose latest board was stored but never shown (a stop
+        came between the two), oldest change first; only those changed at ``changed_by`` (the games' clock) or
+        before, when given. Nothing is claimed here: each board is claimed as it is posted
+        (:meth:`claim_missed`), so a process that dies holds one at most, and only until its heartbeat stops."""
+        return [
+            (m, changed) for m, changed in await self.store.unannounced() if changed_by is None or changed <= changed_by
+        ]
+
+    async def claim_missed(self, match_id: int) -> Outcome | None:
+        """Claim the posting of the match's latest board and rebuild it from the log; None when it is posted,
+        a live process holds it, or it cannot be rebuilt (then let go, or the match set aside)."""
+        if not await self.claim_announcement(match_id):
+            return None
+        outcome = await self.for_one_match(match_id, self.missed(match_id))  # one bad match stops no other
+        if outcome is None:
+            await self.release_announcement(match_id)
+        return outcome
 
     async def claim_announcement(self, match_id: int) -> bool:
-        """Hold the posting of the match's latest board (a retry): False if it is posted, or another holds it."""
+        """Hold the posting of the match's latest board: False if it is posted, or a live process holds it."""
         return await self.store.claim_announcement(match_id, self.clock.lease_now(), CLAIM_LEASE)
 
     async def release_announcement(self, match_id: int) -> None:
+        """Give back this process's claim on the match's board (not posted this time)."""
         await self.store.release_announcement(match_id)
 
     async def missed(self, match_id: int) -> Outcome:
         """The announcement of the match's latest stored change, rebuilt from its log."""
         match = await self.get(match_id)
-        game = game_of(match)
         moves = await self.store.moves(match_id)
+        return await self._rebuilt(match, game_of(match), moves)
+
+    async def missed_turns(self, match_id: int) -> list[Outcome]:
+        """The boards the match's last turns still owe, oldest first: the latest change's and, when that was a
+        conditional answer, the turn it answered if its board was not posted either (a worker stored both:
+        the process that stores them itself posts both, the answered turn first)."""
+        match = await self.get(match_id)
+        moves = await self.store.moves(match_id)
+        outcomes = [await self._rebuilt(match, game_of(match), moves)]
+        back = 0
+        while (
+            back + 1 < len(moves)
+            and moves[-1 - back].conditional
+            and match.version - back - 1 > match.announced_version
+        ):
+            back += 1  # a conditional answer is stored at the version after the turn it answers
+            earlier = moves[:-back]
+            game = replay(match, earlier)
+            then = dataclasses.replace(
+                match, version=match.version - back, state=game.to_json(), status="active", result=None
+            )
+            answered = await self._rebuilt(then, game, earlier)
+            answered.mention_user_id = None  # answered at once: no ping for a turn already played
+            outcomes.insert(0, answered)
+        return outcomes
+
+    async def _rebuilt(self, match: MatchRow, game: AnyGame, moves: list[MoveRow]) -> Outcome:
+        """The announcement of the last of ``moves`` (the match's log up to ``match``'s version)."""
         if not moves:
             return Outcome(match, game, (Change("status"),), started=True, mention_user_id=person_to_move(match, game))
         last = moves[-1]
@@ -147,5 +216,6 @@ class HistoryFlow(MatchCore):
             holder_id=holder,
             notation=last.notation if last.kind == "turn" else "",
             events=events,
+            conditional=last.conditional,
         )
         return await self.announcement(match, game, (change,), events)

@@ -63,6 +63,12 @@ class Offers:
         computers = tuple(u for u in answerers if match.is_computer(u))
         return OfferNotice(match, kind, len(moves), user_id, people, computers, tuple(answerers))
 
+    async def open_offers(self, match_id: int) -> list[OfferRow]:
+        """The match's draw offer and takeback request still open on its position (the Activity shows them)."""
+        moves = await self.store.moves(match_id)
+        found = [await self.store.get_offer(match_id, kind) for kind in ("draw", "undo")]
+        return [offer for offer in found if offer is not None and offer.at_seq == len(moves)]
+
     async def posted(self, notice: OfferNotice, channel_id: int, message_id: int) -> None:
         """Where the offer was posted, so that a move lapsing it can take its buttons away."""
         await self.store.set_offer_message(notice.match.id, notice.kind, notice.at_seq, channel_id, message_id)

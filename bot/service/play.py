@@ -15,7 +15,7 @@ from .core import MatchCore
 from .engine_words import Reason, reason
 from .locks import one_at_a_time
 from .suggestions import MAX_CHOICES, suggest_moves
-from .turn_builder import BuilderError, BuilderState
+from .turn_builder import BuilderError, BuilderState, NextAction, follow, next_actions
 from .turn_builder import build as build_turn
 
 
@@ -168,6 +168,25 @@ class PlayFlow(MatchCore):
             return match, build_turn(game, picks)
         except BuilderError as error:
             raise Refusal("builder_says", why=str(error)) from None
+
+    async def tapped(
+        self, match_id: int, user_id: int, version: int, actions: list[str]
+    ) -> tuple[MatchRow, BuilderState, list[NextAction]]:
+        """The turn built by tapping (the Activity): the mover's position after ``actions`` and what may follow.
+        The same checks as the menus' builder; an action the game refuses is refused with the game's reason."""
+        match, game = await self.active(match_id)
+        seat = engine_seat_of(match, game, user_id)
+        if version != match.version:
+            raise StalePosition("old_button")
+        if game.to_move != seat:
+            raise Refusal("not_your_turn", match=match, game=game)
+        try:
+            state = follow(game, actions)
+        except BuilderError as error:
+            raise Refusal("builder_says", why=str(error)) from None
+        except GameError as error:
+            raise Refusal("illegal_move", text=",".join(actions), why=Reason.of(error)) from None
+        return match, state, next_actions(state)
 
     @staticmethod
     def suggestions(match: MatchRow, game: AnyGame, user_id: int, typed: str) -> Suggestion:

@@ -208,4 +208,6 @@ class TimeLimits:
         return True
 
     async def heartbeat(self) -> None:
-        await self.store.beat(self.service.clock.now(), self.shards)
+        """This process is alive now: outages are measured from it, and (PostgreSQL) the claims it holds stay
+        its own while it beats (bot.domain.clock.STALE_SECONDS)."""
+        await self.store.beat(self.service.clock.now(), self.shards, held_at=self.service.clock.lease_now())

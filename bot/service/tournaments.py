@@ -17,7 +17,7 @@ from games import GameError
 from games import get as get_game
 from render.standings import render_standings
 
-from ..domain.errors import Refusal
+from ..domain.errors import DamagedTournament, Refusal, TournamentPaused
 from ..domain.model import MatchRow
 from ..domain.outcome import Change, Outcome
 from ..domain.replay import apply_logged, effective_moves, replay
@@ -78,10 +78,97 @@ class Tournaments:
     # -- finding an event ------------------------------------------------------------------------
 
     async def get(self, tournament_id: int, guild_id: int | None = None) -> TournamentRow:
-        tournament = await self.store.get_tournament(tournament_id)
+        tournament = await self._read(tournament_id)
         if tournament is None or (guild_id is not None and tournament.guild_id != guild_id):
             raise Refusal("no_tournament", tournament_id=tournament_id)
         return tournament
+
+    async def _read(self, tournament_id: int) -> TournamentRow | None:
+        """The event as stored (None if there is none); one whose rows cannot be used is set aside, once, and
+        refused as paused (TournamentPaused), as a match is."""
+        try:
+            tournament = await self.store.get_tournament(tournament_id)
+        except DamagedTournament as damaged:
+            await self.set_aside(damaged.tournament_id, damaged.reason)
+            raise TournamentPaused("tournament_paused", tournament_id=tournament_id) from None
+        if tournament is None:
+            return None
+        problem = tournament.set_aside or self.unusable(tournament)
+        if problem is not None:
+            await self.set_aside(tournament.id, problem)
+            raise TournamentPaused("tournament_paused", tournament_id=tournament.id)
+        return tournament
+
+    async def games(self, tournament: TournamentRow) -> list[TournamentGame]:
+        """The event's games by round; rows that cannot be read set the event aside (TournamentPaused)."""
+        try:
+            return await self.store.tournament_games(tournament.id)
+        except DamagedTournament as damaged:
+            await self.set_aside(damaged.tournament_id, damaged.reason)
+            raise TournamentPaused("tournament_paused", tournament_id=tournament.id) from None
+
+    async def current(self, tournament_id: int) -> TournamentRow | None:
+        """The event as stored now, or None when there is none or it is set aside (for the bot's own looks)."""
+        try:
+            return await self._read(tournament_id)
+        except TournamentPaused:
+            return None
+
+    @staticmethod
+    def unusable(tournament: TournamentRow) -> str | None:
+        """Why a stored event that reads cannot be run (its game, its options, a value out of its range), or None."""
+        try:
+            info = get_game(tournament.game)
+            info.resolve_options(tournament.options)
+        except (GameError, TypeError, ValueError) as error:
+            return f"its game or options cannot be used ({error})"
+        if tournament.rounds < 0 or tournament.round < 0 or tournament.max_players < 2:
+            return "its stored counts are out of range (rounds, round, max_players)"
+        if tournament.days_per_move is not None and tournament.days_per_move <= 0:
+            return "its stored time limit is not a positive number of days"
+        return None
+
+    # -- events set aside --------------------------------------------------------------------------
+
+    async def set_aside(self, tournament_id: int, reason: str) -> bool:
+        """Pause an event whose rows cannot be used (its organizer is told once, by the bot; its matches play
+        on); True if it was not set aside before."""
+        if not await self.store.set_tournament_aside(tournament_id, reason, self.clock.now()):
+            return False
+        log.error(
+            "tournament %s set aside: %s; it is paused until repaired (its matches play on), other events are served",
+            tournament_id,
+            reason,
+        )
+        return True
+
+    async def recheck_set_aside(self, keep: frozenset[int] = frozenset()) -> list[int]:
+        """At start-up: put back in play each event set aside whose rows read again (an operator repaired them),
+        except those in ``keep`` (a check of the storage still finds a fault in them). The ones still aside."""
+        for tournament_id in await self.store.tournaments_set_aside():
+            if tournament_id in keep:
+                continue
+            try:
+                tournament = await self.store.get_tournament(tournament_id)
+                if tournament is not None:
+                    await self.store.tournament_games(tournament_id)
+            except DamagedTournament:
+                continue
+            if tournament is None or self.unusable(tournament) is None:
+                await self.store.release_tournament_aside(tournament_id)
+                log.warning("tournament %s: its stored rows read again; back in play", tournament_id)
+        return await self.store.tournaments_set_aside()
+
+    async def aside_untold(self, lease: float = 300.0) -> list[tuple[int, int | None]]:
+        """Events set aside whose organizer was not told yet, claimed (one process tells): (event, organizer)."""
+        return await self.store.claim_tournaments_aside_untold(self.clock.lease_now(), lease)
+
+    async def aside_told(self, tournament_id: int) -> None:
+        await self.store.tournament_aside_told(tournament_id)
+
+    async def aside_not_told(self, tournament_id: int) -> None:
+        """Telling failed this time: the notice goes back for a later try."""
+        await self.store.release_tournament_aside_notice(tournament_id)
 
     async def resolve(
         self, guild_id: int, tournament_id: int | None, statuses: tuple[str, ...], latest_finished: bool = False
@@ -90,14 +177,24 @@ class Tournaments:
         ``latest_finished``, when there is none, the one that finished last)."""
         if tournament_id is not None:
             return await self.get(tournament_id, guild_id)
-        found = await self.store.tournaments_of_guild(guild_id, statuses)
+        found = await self._of_guild(guild_id, statuses)
         if not found and latest_finished:
-            found = (await self.store.tournaments_of_guild(guild_id, ("finished",)))[-1:]
+            found = (await self._of_guild(guild_id, ("finished",)))[-1:]
         if not found:
             raise Refusal("no_tournaments")
         if len(found) > 1:
             raise Refusal("which_tournament", ids=[t.id for t in found])
         return found[0]
+
+    async def _of_guild(self, guild_id: int, statuses: tuple[str, ...]) -> list[TournamentRow]:
+        """The server's events in ``statuses``; one whose rows cannot be read is set aside (the store lists
+        no event set aside) and the list read again."""
+        while True:
+            try:
+                return await self.store.tournaments_of_guild(guild_id, statuses)
+            except DamagedTournament as damaged:
+                if not await self.set_aside(damaged.tournament_id, damaged.reason):
+                    raise  # set aside already, yet listed: a store fault, not one more event to set aside
 
     # -- before the start ------------------------------------------------------------------------
 
@@ -272,7 +369,13 @@ class Tournaments:
             return await self._tend(tournament_id)
 
     async def _tend(self, tournament_id: int) -> TournamentNews | None:
-        tournament = await self.store.get_tournament(tournament_id)
+        try:
+            return await self._tend_readable(tournament_id)
+        except TournamentPaused:  # set aside (now or before): nothing more is done in it
+            return None
+
+    async def _tend_readable(self, tournament_id: int) -> TournamentNews | None:
+        tournament = await self._read(tournament_id)
         if tournament is None:
             return None
         now = self.clock.now()
@@ -289,7 +392,7 @@ class Tournaments:
         if tournament.status != "running":
             return None
         news = TournamentNews(tournament)
-        games = await self.store.tournament_games(tournament.id)
+        games = await self.games(tournament)
         matches = await self.rounds.matches(games)
         news.forfeits = await self._forfeit(tournament, matches)
         if news.forfeits:
@@ -388,7 +491,7 @@ class Tournaments:
 
     async def standings(self, tournament_id: int, guild_id: int) -> Standings:
         tournament = await self.get(tournament_id, guild_id)
-        games = await self.store.tournament_games(tournament.id)
+        games = await self.games(tournament)
         matches = await self.rounds.matches(games)
         results = await self.rounds.results(games, matches)
         division_of: dict[int, int] = {}

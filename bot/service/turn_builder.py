@@ -148,13 +148,7 @@ def build(game: AnyGame, picks: list[int]) -> BuilderState:
         except GameError as error:  # pragma: no cover - legal_actions only lists applicable actions
             raise BuilderError(reason(error)) from None
     state = BuilderState(trial, list(picks), notations, events, path=path)
-    state.can_end = trial.is_over or trial.can_end_turn()
-    if not state.can_end:
-        probe = trial.copy()
-        try:
-            probe.end_turn()
-        except GameError as error:
-            state.why_not_end = reason(error)
+    _can_end(state)
     state.full = len(encode(picks + [0xFFF])) > ID_BUDGET
     if trial.is_over or state.full:
         return state
@@ -171,3 +165,80 @@ def build(game: AnyGame, picks: list[int]) -> BuilderState:
         state.choices.append(Choice(index, _clip(notation), _clip(description) if description else ""))
     state.more = max(0, len(options) - room)
     return state
+
+
+def _can_end(state: BuilderState) -> None:
+    """Whether the turn may end after the actions so far, and if not, the game's reason (in the reader's words)."""
+    trial = state.game
+    state.can_end = trial.is_over or trial.can_end_turn()
+    if not state.can_end:
+        probe = trial.copy()
+        try:
+            probe.end_turn()
+        except GameError as error:
+            state.why_not_end = reason(error)
+
+
+# -- the same turn, built by tapping (the Activity: docs/activity.md) ------------------------------------------
+
+MAX_ACTIONS = 16  # more actions than any turn of these games has: a longer list is refused unread
+MOVING = ("move", "jump", "shift", "pass")  # events of the acting piece (not of what it pushes or bumps)
+
+
+@dataclass
+class NextAction:
+    """One legal next action as a board shows it: its notation, its words and the cells it touches."""
+
+    notation: str
+    label: str  # the notation and what it does, as the menus' options say it
+    cells: tuple[str, ...]  # every cell it touches, in the order its events name them
+    start: str | None  # the cell a tap starts on (the piece moved, the point placed on); None: a button
+    end: str | None  # the cell it ends on; None for a placement (``start`` says it)
+
+
+def follow(game: AnyGame, actions: list[str]) -> BuilderState:
+    """The turn builder after ``actions`` given in notation (the Activity names actions, the menus number
+    them): each is read in the position the ones before it made, by the game's own rules. Raises the game's
+    GameError for an action that cannot come next."""
+    if game.is_over:
+        raise BuilderError(t("the game is over"))
+    if game.turn_in_progress():
+        raise BuilderError(t("another turn is in progress"))
+    if len(actions) > MAX_ACTIONS:
+        raise BuilderError(t("a turn has at most {count} actions", count=MAX_ACTIONS))
+    trial = game.copy()
+    notations: list[str] = []
+    events: list[Event] = []
+    for text in actions:
+        if trial.is_over or not trial.legal_actions():
+            raise GameError("the turn is complete: nothing can follow {done}", done=",".join(notations) or "-")
+        action = trial.parse_action(text)
+        notations.append(trial.format_action(action))
+        events.extend(trial.apply_action(action))
+    state = BuilderState(trial, [], notations, events)
+    _can_end(state)
+    return state
+
+
+def next_actions(state: BuilderState) -> list[NextAction]:
+    """Every action that may come next, most useful first (the order of the menus), with its cells."""
+    trial = state.game
+    listed = []
+    for action in ranked_actions(trial):
+        probe = trial.copy()
+        touched: list[str] = []
+        start = end = None
+        for event in probe.apply_action(action):
+            for name in (event.src, event.cell, event.dst):
+                if name and name not in touched:
+                    touched.append(name)
+            if start is None:
+                start = event.src or event.cell
+            if event.kind in MOVING and event.dst:
+                end = event.dst
+            elif event.kind == "rotate" and event.cell and end is None:
+                end = event.cell
+        listed.append(
+            NextAction(trial.format_action(action), trial.describe_action(action, say=t), tuple(touched), start, end)
+        )
+    return listed

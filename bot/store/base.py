@@ -15,6 +15,7 @@ from ..domain.bank import BankClock
 from ..domain.model import (
     ChallengeCaps,
     ChallengeRefusal,
+    ConstraintBreach,
     ExplorationRow,
     GuildSettings,
     Languages,
@@ -36,6 +37,11 @@ from .tournaments import TournamentStore
 class Store(TournamentStore, Protocol):
     shared: bool
     """Whether several bot processes may use this database at once (PostgreSQL), or one only (SQLite)."""
+    incarnation: str
+    """This opening of the store: one process's start. Every claim it takes names it, and a claim is free once
+    its incarnation is gone, whatever its lease says: on SQLite (one process holds the file) any claim another
+    start took; on PostgreSQL one whose incarnation no shard heartbeat has named for ``STALE_SECONDS`` of the
+    lease clock (bot.domain.clock; ``beat`` names it). A claim is always given back by the one who took it."""
 
     async def close(self) -> None:
         """Release the connection(s); nothing may be asked afterwards."""
@@ -44,6 +50,12 @@ class Store(TournamentStore, Protocol):
     async def damage(self) -> str | None:
         """What a check of the storage itself left for after opening found (SQLite's integrity check of a
         large file); None when sound. The runtime stops the bot on an answer: it must not serve damage."""
+        ...
+
+    async def constraint_breaches(self) -> list[ConstraintBreach] | None:
+        """Stored rows a check of the storage found breaking one of the schema's constraints (SQLite's
+        quick_check; PostgreSQL checks every write, so none): the service sets each one's match or event aside
+        and the bot starts. None while that check still runs beside a large file (``damage()`` waits for it)."""
         ...
 
     async def schema_version(self) -> int: ...
@@ -114,20 +126,24 @@ class Store(TournamentStore, Protocol):
         ...
 
     async def mark_announced(self, match_id: int, version: int, channel_id: int, message_id: int) -> None:
-        """The board of ``version`` was posted as this message (reminders link to it); its claim ends."""
+        """The board of ``version`` was posted as this message (reminders link to it); this process's claim
+        ends, and anyone's once ``version`` is the latest (nothing is left to post)."""
         ...
 
-    async def claim_unannounced(self, now: float, lease: float) -> list[int]:
-        """Matches changed by a move whose board was never posted (the bot stopped in between), claimed for
-        ``lease`` seconds: one process posts each."""
+    async def unannounced(self) -> list[tuple[int, float]]:
+        """(match id, when it last changed) of the matches in play or finished, not set aside, whose latest
+        board was never posted (a stop came between the two), oldest change first. Nothing is claimed: each
+        is claimed on its own (``claim_announcement``) as it is posted."""
         ...
 
     async def release_announcement(self, match_id: int) -> None:
-        """Give a claimed board back (not posted this time): a later try, in any process, takes it."""
+        """Give back the match's board this process claimed (not posted this time): a later try, in any
+        process, takes it. Another process's claim is left alone."""
         ...
 
     async def claim_announcement(self, match_id: int, now: float, lease: float) -> bool:
-        """Claim the posting of one match's latest board (a retry); False if it is posted, or another holds it."""
+        """Claim the posting of one match's latest board for ``lease`` seconds at most; False if it is posted,
+        or a live process (this one included) holds it."""
         ...
 
     async def update_match_fields(self, match_id: int, **fields: Any) -> None: ...
@@ -233,19 +249,21 @@ class Store(TournamentStore, Protocol):
 
     async def take_premoves(self, match_id: int, version: int) -> list[PremoveRow]:
         """Delete and return the match's conditional moves made at ``version`` or before (the move from
-        ``version`` has been followed: they were answered or cleared; older ones were stale)."""
+        ``version`` has been followed: they were answered or cleared; older ones were stale). With none left
+        in the match, its ``premoves_held`` is cleared in the same transaction (its moves look for none)."""
         ...
 
     async def premoves_left_behind(self) -> list[tuple[int, int]]:
         """(match id, version) of conditional moves an active match has moved past without their being
-        followed (a stop between a move and its answer): for the start-up's catch-up."""
+        followed (a stop between a move and its answer): for the catch-up of any live process."""
         ...
 
     async def keep_premoves(
         self, match_id: int, user_id: int, version: int, lines: list[list[str]], now: float
     ) -> bool:
         """Store what is left of a player's conditional moves after a move, at the match's new ``version``:
-        only if the match is at that version and the player has not entered new ones meanwhile (True if kept)."""
+        only if the match is at that version and the player has not entered new ones meanwhile (True if kept;
+        the match's ``premoves_held`` is set again with it)."""
         ...
 
     async def get_exploration(self, match_id: int, user_id: int) -> ExplorationRow | None: ...
@@ -393,9 +411,12 @@ class Store(TournamentStore, Protocol):
         """When each shard of a ``shard_count`` layout was last seen alive (shards never run are missing)."""
         ...
 
-    async def beat(self, now: float, shards: tuple[int, tuple[int, ...]] | None = None) -> None:
-        """The bot is alive at ``now`` (written by every timer pass and at shutdown); ``shards`` (count, ids):
-        the shards this process runs are too."""
+    async def beat(
+        self, now: float, shards: tuple[int, tuple[int, ...]] | None = None, held_at: float | None = None
+    ) -> None:
+        """The bot is alive at ``now`` (written every ``BEAT_SECONDS``, by every timer pass and at shutdown);
+        ``shards`` (count, ids): the shards this process runs are too, run by this ``incarnation``, seen at
+        ``held_at`` of the lease clock (default ``now``)."""
         ...
 
     async def record_outage(self, started_at: float, ended_at: float, shard: tuple[int, int] | None = None) -> int:

@@ -2,20 +2,21 @@
 
 Every change to a tournament is a compare-and-set on its ``version``: a join, a leave, a withdrawal, a round
 with its matches, the end. Two processes acting on the same event at once never both apply; the loser gets
-``VersionConflict`` (or False) and reads again.
+``VersionConflict`` (or False) and reads again. An event's rows are read defensively (``tournament_from`` and
+``game_from`` in sqlite/rows.py): a value that cannot be read raises ``DamagedTournament`` (the service sets the
+event aside), never anything else.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
 from typing import Any, Protocol
 
-from ..domain.tournament import NewRound, TournamentGame, TournamentPlayer, TournamentRow
+from ..domain.tournament import NewRound, TournamentGame, TournamentRow
 
 TOURNAMENT_COLUMNS = (
     "id, guild_id, channel_id, message_id, organizer_id, game, options, format, rounds, days_per_move,"
-    " max_players, starts_at, rated, status, round, version, created_at"
+    " max_players, starts_at, rated, status, round, version, created_at,"
+    " (SELECT q.reason FROM tournament_quarantine q WHERE q.tournament_id = tournaments.id)"
 )
 PLAYER_COLUMNS = "user_id, name, joined_at, rating, withdrawn_at"
 GAME_COLUMNS = "round, board, division, match_id, bye_user_id"
@@ -92,45 +93,24 @@ class TournamentStore(Protocol):
         """When each of these people last played a turn, in any match (those who never did are missing)."""
         ...
 
+    # Events set aside: rows that cannot be read (or break a constraint) pause their event, as a match is paused;
+    # the lists and the pass leave it out, and its organizer is told once.
 
-def tournament_from(values: Sequence[Any], players: list[Sequence[Any]]) -> TournamentRow:
-    row = TournamentRow(
-        id=int(values[0]),
-        guild_id=int(values[1]),
-        channel_id=int(values[2]),
-        message_id=None if values[3] is None else int(values[3]),
-        organizer_id=int(values[4]),
-        game=str(values[5]),
-        options=json.loads(values[6]),
-        format=str(values[7]),
-        rounds=int(values[8]),
-        days_per_move=None if values[9] is None else float(values[9]),
-        max_players=int(values[10]),
-        starts_at=None if values[11] is None else float(values[11]),
-        rated=bool(values[12]),
-        status=str(values[13]),
-        round=int(values[14]),
-        version=int(values[15]),
-        created_at=float(values[16]),
-    )
-    row.players = [
-        TournamentPlayer(
-            int(p[0]),
-            str(p[1]),
-            float(p[2]),
-            None if p[3] is None else float(p[3]),
-            None if p[4] is None else float(p[4]),
-        )
-        for p in players
-    ]
-    return row
+    async def set_tournament_aside(self, tournament_id: int, reason: str, now: float) -> bool:
+        """Set an event aside; False if it already was."""
+        ...
 
+    async def release_tournament_aside(self, tournament_id: int) -> None:
+        """Its rows read again (repaired): back in play."""
+        ...
 
-def game_from(values: Sequence[Any]) -> TournamentGame:
-    return TournamentGame(
-        int(values[0]),
-        int(values[1]),
-        int(values[2]),
-        None if values[3] is None else int(values[3]),
-        None if values[4] is None else int(values[4]),
-    )
+    async def tournaments_set_aside(self) -> list[int]: ...
+
+    async def claim_tournaments_aside_untold(self, now: float, lease: float) -> list[tuple[int, int | None]]:
+        """Events set aside whose organizer was not told yet, claimed for ``lease`` seconds: (event, its
+        organizer if that much of its row reads)."""
+        ...
+
+    async def release_tournament_aside_notice(self, tournament_id: int) -> None: ...
+
+    async def tournament_aside_told(self, tournament_id: int) -> None: ...

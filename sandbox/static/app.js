@@ -225,6 +225,7 @@ function componentAction(message, node, request) {
     node.classList.add("busy");
     try {
       const answer = await api(request.path, { message: message.id, ...request.body() });
+      if (answer.activity) ActivityHost.show(USER, state.me, answer.activity);  // the bot answered LAUNCH_ACTIVITY
       const problem = answer.error || (answer.errors || []).join("; ");
       if (problem) errorLine.textContent = `This interaction failed: ${problem}`;
     } catch (error) {
@@ -557,6 +558,17 @@ $("#menu").addEventListener("click", () => document.body.classList.toggle("sideb
 $("#sidebar-shade").addEventListener("click", () => document.body.classList.remove("sidebar-open"));
 $("#channels").addEventListener("click", (event) => {
   if (event.target.closest(".channel")) document.body.classList.remove("sidebar-open");  // even the channel already open
+});
+// The App Launcher: the app's Entry Point command, run in the channel shown; the bot answers LAUNCH_ACTIVITY.
+$("#launcher").addEventListener("click", async () => {
+  $("#composer-error").textContent = "";
+  try {
+    const answer = await api("/api/launch", { channel: state.current, guild: GUILD });
+    if (answer.activity) ActivityHost.show(USER, state.me, answer.activity);
+    else $("#composer-error").textContent = answer.error || (answer.errors || []).join("; ") || "The app did not launch its Activity.";
+  } catch (error) {
+    $("#composer-error").textContent = error.message;
+  }
 });
 for (const button of document.querySelectorAll("#clock-panel button")) {
   button.addEventListener("click", async () => {

@@ -6,12 +6,22 @@ import discord
 
 from ...domain.outcome import Outcome
 from ..game_words import quick_label
+from .activity import OpenBoardButton
 from .lobby import RematchButton
 from .moves import QuickActionButton, TurnBuilderButton
 
 
-def board_view(outcome: Outcome) -> discord.ui.View | None:
-    """Quick-action buttons that are legal in the new position; Rematch on a final board."""
+def board_view(outcome: Outcome, open_board: bool = False) -> discord.ui.View | None:
+    """Quick-action buttons that are legal in the new position; Rematch on a final board; Open board (the
+    Activity) on every board when this bot serves one."""
+    game, match = outcome.game, outcome.match
+    view = _play_buttons(outcome) or discord.ui.View(timeout=None)
+    if open_board and game is not None:
+        view.add_item(OpenBoardButton(match.id))
+    return view if view.children else None
+
+
+def _play_buttons(outcome: Outcome) -> discord.ui.View | None:
     game, match = outcome.game, outcome.match
     if game is not None and game.is_over:  # the final board offers the same players another match
         view = discord.ui.View(timeout=None)

@@ -10,10 +10,11 @@ from discord.ext import commands
 
 from i18n import pt, speaking
 
-from .. import texts
 from ..commands import GAME_CHOICES, chosen_language, guild_only, language_choices
 from ..common import mention_only
 from ..context import Chat
+from ..words import community as words
+from ..words import shared
 
 
 def shown_name(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> str:
@@ -34,7 +35,7 @@ class CommunityCog(commands.Cog, name="Community"):
         guild_id = guild_only(interaction)
         name, board = await self.chat.ratings.leaderboard(guild_id, game.value)
         await interaction.response.send_message(
-            texts.leaderboard(name, board, interaction.user.id), ephemeral=True, allowed_mentions=mention_only(None)
+            words.leaderboard(name, board, interaction.user.id), ephemeral=True, allowed_mentions=mention_only(None)
         )
 
     @app_commands.command(name="profile", description="A player's ratings, results and current matches here")
@@ -44,7 +45,7 @@ class CommunityCog(commands.Cog, name="Community"):
         target = user or interaction.user
         shown = await self.chat.ratings.profile(guild_id, target.id)
         await interaction.response.send_message(
-            texts.profile(shown.user_id, shown.ratings, shown.playing),
+            words.profile(shown.user_id, shown.ratings, shown.playing),
             ephemeral=True,
             allowed_mentions=mention_only(None),
         )
@@ -89,10 +90,10 @@ class CommunityCog(commands.Cog, name="Community"):
         if changes:  # Discord hides the command from non-admins; the service checks again
             await guilds.configure(guild_id, is_admin=interaction.permissions.manage_guild, **changes)
             self.chat.service.languages.forget_guild(guild_id)
-            prefix = texts.saved().strip() + "\n"
+            prefix = shared.saved().strip() + "\n"
         settings = await guilds.settings(guild_id)
-        shown = texts.server_settings(settings, self.chat.service.default_reminder_hours)
-        shown += "\n" + texts.server_language(settings.language, await self.chat.service.languages.of_guild(guild_id))
+        shown = words.server_settings(settings, self.chat.service.default_reminder_hours)
+        shown += "\n" + words.server_language(settings.language, await self.chat.service.languages.of_guild(guild_id))
         await interaction.response.send_message(prefix + shown, ephemeral=True)
 
     @app_commands.command(name="help", description="Hexplay's commands on one page")
@@ -109,4 +110,4 @@ class CommunityCog(commands.Cog, name="Community"):
                 for command in self.tree.get_commands()
                 if isinstance(command, app_commands.Command | app_commands.Group)
             ]
-            await interaction.response.send_message(texts.help_page(commands_), ephemeral=True)
+            await interaction.response.send_message(words.help_page(commands_), ephemeral=True)

@@ -12,11 +12,13 @@ from games import get as get_game
 from i18n import t
 
 from ...domain.seats import game_of
-from .. import texts
 from ..commands import GAME_CHOICES, guild_only, match_autocomplete, resolve_match_id
 from ..common import guarded, mention_only, png_file
 from ..context import Chat, chat_of
 from ..game_words import option_description, summary
+from ..words import boards
+from ..words import info as words
+from .activity import open_board_view
 
 
 class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx:gif:(?P<match>\d+)"):
@@ -41,7 +43,7 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx
             await interaction.response.defer(ephemeral=True, thinking=True)
             gif = await service.history_gif(self.match_id, interaction.user.id, interaction.guild_id)
             row = await service.get(self.match_id)
-            described = texts.replay_description(row, game_of(row))
+            described = boards.replay_description(row, game_of(row))
             await interaction.followup.send(
                 file=png_file(gif, f"match-{self.match_id}.gif", description=described), ephemeral=True
             )
@@ -88,11 +90,11 @@ async def games_page(
     guild_id = guild_only(interaction)
     if scope == "all":
         matches = await chat.guilds.server_matches(guild_id)
-        count, content = len(matches), texts.server_matches(matches, chat.now(), page)
+        count, content = len(matches), words.server_matches(matches, chat.now(), page)
     else:
         listed = await chat.service.my_matches(interaction.user.id, guild_id)
-        count, content = len(listed), texts.my_matches(listed, interaction.user.id, chat.now(), page)
-    pages = texts.match_pages(count)
+        count, content = len(listed), words.my_matches(listed, interaction.user.id, chat.now(), page)
+    pages = words.match_pages(count)
     page = min(max(page, 0), pages - 1)
     if pages == 1:
         return content, None
@@ -122,7 +124,7 @@ class InfoCog(commands.Cog, name="Info"):
         service = self.chat.service
         if text:
             shown = await service.board(match_id, picture=False)
-            first, *more = texts.board_text(shown.match, shown.game, shown.last)
+            first, *more = boards.board_text(shown.match, shown.game, shown.last)
             await interaction.response.send_message(first, ephemeral=True, allowed_mentions=mention_only(None))
             for part in more:
                 await interaction.followup.send(part, ephemeral=True, allowed_mentions=mention_only(None))
@@ -132,12 +134,14 @@ class InfoCog(commands.Cog, name="Info"):
             # builds its background (a second or so), past Discord's 3 s on a busy machine.
             await interaction.response.defer(ephemeral=True, thinking=True)
         shown = await service.board(match_id, zoom=zoom or None)
-        line = texts.board_line(shown.match, shown.game, shown.vacations, self.chat.now())
-        file = png_file(shown.png, description=texts.board_description(shown.match, shown.game, shown.last))
+        line = words.board_line(shown.match, shown.game, shown.vacations, self.chat.now())
+        file = png_file(shown.png, description=boards.board_description(shown.match, shown.game, shown.last))
+        view = open_board_view(interaction.client, self.chat, match_id)  # the Activity, when this bot has one
+        extra: dict[str, Any] = {"view": view} if view is not None else {}
         if zoom:
-            await interaction.followup.send(line, file=file, ephemeral=True)
+            await interaction.followup.send(line, file=file, ephemeral=True, **extra)
         else:
-            await interaction.response.send_message(line, file=file, ephemeral=True)
+            await interaction.response.send_message(line, file=file, ephemeral=True, **extra)
 
     @app_commands.command(name="history", description="A match's move list, with a GIF replay on request")
     @app_commands.describe(
@@ -149,11 +153,11 @@ class InfoCog(commands.Cog, name="Info"):
         match_id = await resolve_match_id(interaction, match, acting=False)
         service = self.chat.service
         row, logged = await service.history(match_id)
-        text = texts.history(row, [texts.history_line(row, e.number, e.move, e.holder_id) for e in logged])
+        text = words.history(row, [words.history_line(row, e.number, e.move, e.holder_id) for e in logged])
         if gif:
             await interaction.response.defer(ephemeral=True, thinking=True)
             data = await service.history_gif(match_id, interaction.user.id, interaction.guild_id)
-            described = texts.replay_description(row, game_of(row))
+            described = boards.replay_description(row, game_of(row))
             await interaction.followup.send(
                 text, file=png_file(data, f"match-{match_id}.gif", description=described), ephemeral=True
             )

@@ -16,13 +16,15 @@ from ...domain.model import MatchRow
 from ...domain.outcome import Change
 from ...domain.seats import COMPUTER_LEVELS
 from ...service.lobby import can_start_early
-from .. import texts
 from ..commands import GAME_CHOICES, guild_only
 from ..common import guarded, mention_only
 from ..context import Chat, chat_of
 from ..game_words import option_description
 from ..homes import games_channel
 from ..speech import privately, publicly
+from ..timely import PUBLIC
+from ..words import lobby as words
+from ..words import outcomes
 
 DAY_CHOICES: list[app_commands.Choice[int]] = [app_commands.Choice(name="No time limit", value=0)] + [
     app_commands.Choice(name=f"{d} day{'s' * (d != 1)} per move", value=d) for d in (1, 3, 7, 14)
@@ -30,7 +32,7 @@ DAY_CHOICES: list[app_commands.Choice[int]] = [app_commands.Choice(name="No time
 
 
 def lobby_text(match: MatchRow) -> str:
-    return texts.lobby_text(match, can_start_early(match))
+    return words.lobby_text(match, can_start_early(match))
 
 
 class LobbyButton(
@@ -126,7 +128,7 @@ async def lobby_pressed(interaction: discord.Interaction, action: str, match_id:
         home = await chat.opening.open_match(interaction, match, outcome)
         if interaction.message is not None and home not in (interaction.message.id, interaction.message.channel.id):
             await interaction.edit_original_response(
-                content=content + "\n" + texts.played_in(home), allowed_mentions=mention_only(None)
+                content=content + "\n" + words.played_in(home), allowed_mentions=mention_only(None)
             )
     elif match.status == "lobby":
         await interaction.response.edit_message(
@@ -142,7 +144,7 @@ async def _retire_stale_lobby(interaction: discord.Interaction, chat: Chat, matc
     if stored is None or stored.status == "lobby" or interaction.response.is_done():
         return
     if stored.status == "cancelled":
-        content = texts.change_line(stored, None, Change("cancelled"))
+        content = outcomes.change_line(stored, None, Change("cancelled"))
     else:
         content = lobby_text(stored)
     await interaction.response.edit_message(content=content, view=None, allowed_mentions=mention_only(None))
@@ -155,7 +157,7 @@ async def rematch_pressed(interaction: discord.Interaction, match_id: int) -> No
     service.check_guild(await service.get(match_id), interaction.guild_id)
     match = await chat.guilds.rematch(match_id, interaction.user.id)
     invited = [u for u in match.human_ids() if u != interaction.user.id]
-    text = texts.rematch_asked(interaction.user.id, invited, lobby_text(match))
+    text = words.rematch_asked(interaction.user.id, invited, lobby_text(match))
     channel = await games_channel(interaction.client, match.channel_id)  # never a thread: no thread in a thread
     if channel is None:
         raise Refusal("channel_gone")
@@ -163,7 +165,7 @@ async def rematch_pressed(interaction: discord.Interaction, match_id: int) -> No
     await service.set_lobby_message(match.id, message.id)
     started = await service.start_if_ready(match.id)  # against the computer: nobody else to wait for
     with privately():
-        where = texts.rematch_where(channel.id, started is not None)
+        where = words.rematch_where(channel.id, started is not None)
     await interaction.response.send_message(where, ephemeral=True)
     if started is None:
         return
@@ -186,7 +188,9 @@ class LobbyCog(commands.Cog, name="Play"):
     def __init__(self, chat: Chat) -> None:
         self.chat = chat
 
-    @app_commands.command(name="play", description="Start a match: invite opponents, or leave seats open for anyone")
+    @app_commands.command(
+        name="play", description="Start a match: invite opponents, or leave seats open for anyone", extras=PUBLIC
+    )
     @app_commands.describe(
         game="Which game to play",
         opponent="Invite a player (they accept or decline with buttons), or the bot itself to play the computer",
@@ -264,7 +268,7 @@ class LobbyCog(commands.Cog, name="Play"):
     ) -> None:
         """The new match's lobby, for everyone in the channel; against the computer, its start at once."""
         service = self.chat.service
-        text = texts.invitation(match, interaction.user.id, [uid for uid, _ in invited], lobby_text(match))
+        text = words.invitation(match, interaction.user.id, [uid for uid, _ in invited], lobby_text(match))
         view = lobby_view(match)
         assert view is not None  # a new match is a lobby
         response = await interaction.response.send_message(
@@ -281,7 +285,7 @@ class LobbyCog(commands.Cog, name="Play"):
             await lobby.edit(content=content, view=None, allowed_mentions=mention_only(None))
             home = await self.chat.opening.open_match(interaction, started.match, started, lobby_message=lobby)
             if home not in (lobby.id, lobby.channel.id):  # opened away from the lobby: say where
-                await lobby.edit(content=content + "\n" + texts.played_in(home), allowed_mentions=mention_only(None))
+                await lobby.edit(content=content + "\n" + words.played_in(home), allowed_mentions=mention_only(None))
 
     @play.autocomplete("options")
     async def options_autocomplete(

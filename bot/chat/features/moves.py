@@ -17,11 +17,13 @@ from ...domain.model import MatchRow
 from ...domain.seats import game_of
 from ...service.describe import last_turn
 from ...service.turn_builder import BuilderState, Choice, decode, encode
-from .. import texts
 from ..announce import Undelivered
 from ..commands import match_autocomplete, resolve_match, resolve_match_id
 from ..common import guarded, png_file
 from ..context import Chat, chat_of
+from ..timely import PUBLIC
+from ..words import boards, refusal, shared
+from ..words import moves as words
 
 
 class QuickActionButton(
@@ -103,7 +105,7 @@ class ResignCancelButton(
             if interaction.user.id != self.user_id:
                 raise Refusal("not_your_confirmation")
             match = await chat_of(interaction).service.get(self.match_id)
-            await interaction.response.edit_message(content=texts.resign_cancelled(match), view=None)
+            await interaction.response.edit_message(content=words.resign_cancelled(match), view=None)
 
         await guarded(interaction, run)
 
@@ -242,7 +244,7 @@ async def turn_builder(
     try:
         match, state = await chat.service.builder(match_id, interaction.user.id, version, picks)
     except BuilderExpired as expired:  # close the old builder rather than leave dead menus
-        await interaction.response.edit_message(content=texts.refusal(expired), attachments=[], view=None)
+        await interaction.response.edit_message(content=refusal(expired), attachments=[], view=None)
         return
     # A picture takes a moment: acknowledge first (Discord allows 3 s), then show it.
     if op == "open":
@@ -250,9 +252,9 @@ async def turn_builder(
     else:
         await interaction.response.defer()
     png = await chat.service.render(match, state.game, state.events)
-    content = texts.turn_builder(match, texts.builder_summary(state), state.more, state.full)
+    content = words.turn_builder(match, words.builder_summary(state), state.more, state.full)
     view = builder_view(match.id, match.version, state)
-    file = png_file(png, "turn.png", description=texts.preview_description(match, state.game, last_turn(state.events)))
+    file = png_file(png, "turn.png", description=boards.preview_description(match, state.game, last_turn(state.events)))
     if op == "open":
         await interaction.followup.send(content, file=file, view=view, ephemeral=True)
     else:
@@ -266,14 +268,14 @@ async def submit_built_turn(
     try:
         _, state = await chat.service.builder(match_id, interaction.user.id, version, picks)
     except BuilderExpired as expired:
-        await interaction.response.edit_message(content=texts.refusal(expired), attachments=[], view=None)
+        await interaction.response.edit_message(content=refusal(expired), attachments=[], view=None)
         return
     if not state.can_end:
         raise Refusal("turn_not_finished", why=state.why_not_end)
     outcome = await chat.service.play(match_id, interaction.user.id, state.notation, expected_version=version)
 
     async def announce() -> None:
-        await interaction.response.edit_message(content=texts.played(state.notation), attachments=[], view=None)
+        await interaction.response.edit_message(content=words.played(state.notation), attachments=[], view=None)
         if outcome.game is not None:
             with contextlib.suppress(Undelivered):  # logged and retried in the background; the mover was answered
                 await chat.announcer.announce(outcome)
@@ -287,7 +289,7 @@ async def resign_and_announce(interaction: discord.Interaction, match_id: int) -
     outcome = await chat.service.resign(match_id, interaction.user.id)
 
     async def announce() -> None:
-        await interaction.response.edit_message(content=texts.you_resigned(), view=None)
+        await interaction.response.edit_message(content=words.you_resigned(), view=None)
         if outcome.game is not None:
             with contextlib.suppress(Undelivered):  # logged and retried; the resignation itself is answered
                 await chat.announcer.announce(outcome)
@@ -303,7 +305,9 @@ class MovesCog(commands.Cog, name="Moves"):
     def __init__(self, chat: Chat) -> None:
         self.chat = chat
 
-    @app_commands.command(name="move", description="Play your turn, e.g. e5 (autocomplete lists legal moves)")
+    @app_commands.command(
+        name="move", description="Play your turn, e.g. e5 (autocomplete lists legal moves)", extras=PUBLIC
+    )
     @app_commands.describe(
         move="Your turn in the game's notation; keep typing after a space or comma to add actions",
         match="Which match (only needed outside the match's thread)",
@@ -331,11 +335,11 @@ class MovesCog(commands.Cog, name="Moves"):
         """The picture after a turn not played, what is said beside it, and its description."""
         tried = await self.chat.service.preview(match_id, user_id, move)
         before = game_of(tried.match)
-        line = texts.preview_line(
+        line = words.preview_line(
             tried.match, before, tried.seat, tried.game, tried.notation, tried.events, tried.unfinished
         )
         turn = last_turn(tried.events, tried.notation)
-        described = texts.preview_description(tried.match, tried.game, turn, hint=tried.notation if hint else "")
+        described = boards.preview_description(tried.match, tried.game, turn, hint=tried.notation if hint else "")
         return tried.png, line, described
 
     @app_commands.command(name="hint", description="Privately: the move the medium computer would play for you")
@@ -349,7 +353,7 @@ class MovesCog(commands.Cog, name="Moves"):
         notation = await chat.computer.hint(match_id, interaction.user.id)
         png, line, described = await self._preview(match_id, interaction.user.id, notation, hint=True)
         await interaction.followup.send(
-            texts.hint(notation, line)[:2000], file=png_file(png, "hint.png", description=described), ephemeral=True
+            words.hint(notation, line)[:2000], file=png_file(png, "hint.png", description=described), ephemeral=True
         )
 
     @app_commands.command(name="turn", description="Build your turn action by action from menus (privately)")
@@ -369,11 +373,11 @@ class MovesCog(commands.Cog, name="Moves"):
                 interaction.user.id, interaction.guild_id or 0, interaction.channel_id or 0, match_ref
             )
             if row.status != "active":
-                return [app_commands.Choice(name=texts.not_in_play(row), value="-")]
+                return [app_commands.Choice(name=shared.not_in_play(row), value="-")]
             suggested = service.suggestions(row, game_of(row), interaction.user.id, current)
         except Refusal as error:
-            return [app_commands.Choice(name=texts.clip_choice(texts.refusal(error)), value="-")]
-        pairs = texts.suggestion_choices(row, suggested.choices, suggested.note, suggested.mover, current)
+            return [app_commands.Choice(name=shared.clip_choice(refusal(error)), value="-")]
+        pairs = words.suggestion_choices(row, suggested.choices, suggested.note, suggested.mover, current)
         return [app_commands.Choice(name=name, value=value) for name, value in pairs]
 
     @move.autocomplete("match")
@@ -390,4 +394,4 @@ class MovesCog(commands.Cog, name="Moves"):
         view = discord.ui.View(timeout=None)
         view.add_item(ResignConfirmButton(match_id, interaction.user.id))
         view.add_item(ResignCancelButton(match_id, interaction.user.id))
-        await interaction.response.send_message(texts.resign_question(row), view=view, ephemeral=True)
+        await interaction.response.send_message(words.resign_question(row), view=view, ephemeral=True)

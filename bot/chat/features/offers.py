@@ -13,12 +13,13 @@ from i18n import t
 
 from ...domain.errors import Refusal, StalePosition
 from ...domain.outcome import OfferNotice
-from .. import texts
 from ..commands import match_autocomplete, resolve_match_id
 from ..common import guarded, mention_only
 from ..context import Chat, chat_of
 from ..homes import channel_by_id
 from ..speech import in_public, privately, publicly
+from ..timely import PUBLIC
+from ..words import offers as words
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +74,7 @@ async def _post_offer(
 ) -> None:
     view = offer_view(match_id, kind, notice.at_seq)
     mentions = mention_only(notice.answerer_ids)
-    text = texts.offer(notice)
+    text = words.offer(notice)
     if interaction.channel_id == notice.match.home_channel_id:
         response = await interaction.response.send_message(text, view=view, allowed_mentions=mentions)
         channel_id, message_id = notice.match.home_channel_id, response.message_id
@@ -83,7 +84,7 @@ async def _post_offer(
             raise Refusal("offer_thread_gone")
         message = await home.send(text, view=view, allowed_mentions=mentions)
         with privately():
-            sent_in = texts.sent_in(notice.match.home_channel_id)
+            sent_in = words.sent_in(notice.match.home_channel_id)
         await interaction.response.send_message(sent_in, ephemeral=True)
         channel_id, message_id = message.channel.id, message.id
     if message_id is not None:
@@ -116,7 +117,7 @@ async def _computer_answers(
             if channel is not None:
                 message = await channel.fetch_message(message_id)
                 view = None if answer.closed else offer_view(notice.match.id, notice.kind, notice.at_seq)
-                said = texts.offer_answer(answer, chat.now())
+                said = words.offer_answer(answer, chat.now())
                 await message.edit(
                     content=f"{message.content}\n{said}"[:2000], view=view, allowed_mentions=mention_only(None)
                 )
@@ -142,7 +143,7 @@ async def offer_pressed(interaction: discord.Interaction, kind: str, match_id: i
         answer.outcome.lapsed_offers = tuple(o for o in answer.outcome.lapsed_offers if o[1] != interaction.message.id)
 
     async def show() -> None:
-        said = texts.offer_answer(answer, chat.now())
+        said = words.offer_answer(answer, chat.now())
         await interaction.response.edit_message(
             content=f"{original}\n{said}"[:2000], view=view, allowed_mentions=mention_only(None)
         )
@@ -160,7 +161,7 @@ class OffersCog(commands.Cog, name="Offers"):
         self.chat = chat
 
     @app_commands.command(
-        name="draw", description="Offer a draw (games that can be drawn); the others accept or decline"
+        name="draw", description="Offer a draw (games that can be drawn); the others accept or decline", extras=PUBLIC
     )
     @app_commands.describe(match="Which match (only needed outside the match's thread)")
     @app_commands.autocomplete(match=match_autocomplete)
@@ -168,7 +169,7 @@ class OffersCog(commands.Cog, name="Offers"):
         match_id = await resolve_match_id(interaction, match)
         await offer_and_announce(interaction, match_id, "draw")
 
-    @app_commands.command(name="undo", description="Ask the other players to take back your last turn")
+    @app_commands.command(name="undo", description="Ask the other players to take back your last turn", extras=PUBLIC)
     @app_commands.describe(match="Which match (only needed outside the match's thread)")
     @app_commands.autocomplete(match=match_autocomplete)
     async def undo(self, interaction: discord.Interaction, match: int | None = None) -> None:

@@ -13,10 +13,11 @@ from discord.ext import commands
 from ...domain.errors import Refusal
 from ...service.premoves import EXPLORE_STEPS
 from ...service.suggestions import CHOICE_TEXT_LIMIT
-from .. import texts
 from ..commands import match_autocomplete, resolve_match, resolve_match_id
 from ..common import png_file
 from ..context import Chat
+from ..words import boards, refusal, shared
+from ..words import premoves as words
 
 STEP_CHOICES = [app_commands.Choice(name=step, value=step) for step in EXPLORE_STEPS]
 
@@ -42,20 +43,20 @@ class PremovesCog(commands.Cog, name="Premoves"):
         user_id = interaction.user.id
         if clear:
             await service.clear_premoves(match_id, user_id)
-            await interaction.response.send_message(texts.premoves_removed(), ephemeral=True)
+            await interaction.response.send_message(words.premoves_removed(), ephemeral=True)
             return
         if line is None or not line.strip():
             shown = await service.premoves(match_id, user_id)
         else:
             shown = await service.add_premove(match_id, user_id, line)
         if not shown.line:
-            await interaction.response.send_message(texts.premoves(shown), ephemeral=True)
+            await interaction.response.send_message(words.premoves(shown), ephemeral=True)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)  # stored; the picture takes a moment
         png = await service.line_picture(shown)
         assert png is not None
-        content = texts.premoves(shown)
-        described = texts.described(texts.premove_picture(), content)
+        content = words.premoves(shown)
+        described = boards.described(words.premove_picture(), content)
         await interaction.followup.send(
             content, file=png_file(png, "premove.png", description=described), ephemeral=True
         )
@@ -66,12 +67,12 @@ class PremovesCog(commands.Cog, name="Premoves"):
         try:
             row = await resolve_match(interaction, getattr(interaction.namespace, "match", None))
             if row.status != "active":
-                return [app_commands.Choice(name=texts.not_in_play(row), value="-")]
+                return [app_commands.Choice(name=shared.not_in_play(row), value="-")]
             pairs = service.premove_suggestions(row, interaction.user.id, current)
         except Refusal as error:
-            return [app_commands.Choice(name=texts.clip_choice(texts.refusal(error)), value="-")]
+            return [app_commands.Choice(name=shared.clip_choice(refusal(error)), value="-")]
         return [
-            app_commands.Choice(name=texts.clip_choice(name), value=value)
+            app_commands.Choice(name=shared.clip_choice(name), value=value)
             for name, value in pairs
             if len(value) <= CHOICE_TEXT_LIMIT  # a longer line is simply typed on
         ]
@@ -96,8 +97,8 @@ class PremovesCog(commands.Cog, name="Premoves"):
         match_id = await resolve_match_id(interaction, match)
         await interaction.response.defer(ephemeral=True, thinking=True)  # a picture takes a moment
         shown = await self.chat.service.explore(match_id, interaction.user.id, step.value if step else "open", turn)
-        content = texts.exploration(shown)
-        described = texts.described(texts.explore_picture(), content)
+        content = words.exploration(shown)
+        described = boards.described(words.explore_picture(), content)
         await interaction.followup.send(
             content, file=png_file(shown.png, "explore.png", description=described), ephemeral=True
         )
@@ -108,9 +109,9 @@ class PremovesCog(commands.Cog, name="Premoves"):
         try:
             row = await resolve_match(interaction, getattr(interaction.namespace, "match", None))
             if row.status != "active":
-                return [app_commands.Choice(name=texts.not_in_play(row), value="-")]
+                return [app_commands.Choice(name=shared.not_in_play(row), value="-")]
             kept = await service.exploration_of(row.id, interaction.user.id)
             pairs = service.explore_suggestions(kept, row, current)
         except Refusal as error:
-            return [app_commands.Choice(name=texts.clip_choice(texts.refusal(error)), value="-")]
-        return [app_commands.Choice(name=texts.clip_choice(name), value=value) for name, value in pairs]
+            return [app_commands.Choice(name=shared.clip_choice(refusal(error)), value="-")]
+        return [app_commands.Choice(name=shared.clip_choice(name), value=value) for name, value in pairs]

@@ -27,11 +27,11 @@ from i18n import t
 
 from ...domain.outcome import DeadlineJob, ReminderJob
 from ...service.timelimits import TIMED_OUT
-from .. import texts
 from ..common import guarded, mention_only
 from ..context import Chat, chat_of
 from ..homes import TRANSIENT, Refused, describe_failure
 from ..speech import in_public, to_person
+from ..words import reminders as words
 from .timelimits import ClaimButton
 
 log = logging.getLogger(__name__)
@@ -57,7 +57,7 @@ class SnoozeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
             match = await chat_of(interaction).service.snooze(self.match_id, interaction.user.id, self.ply)
-            await interaction.response.send_message(texts.snoozed(match), ephemeral=True)
+            await interaction.response.send_message(words.snoozed(match), ephemeral=True)
 
         await guarded(interaction, run)
 
@@ -156,7 +156,7 @@ class ReminderLoop:
         view = discord.ui.View(timeout=None)
         view.add_item(SnoozeButton(job.match.id, job.ply))
         view.add_item(discord.ui.Button(label=t("Open the board"), url=self._link(job)))
-        text = texts.board_link(texts.reminder(job, self.chat.now()), self._link(job))
+        text = words.board_link(words.reminder(job, self.chat.now()), self._link(job))
         no_dm = ""
         if job.via == "dm":
             no_dm = await self._dm(job.user_id, text, view)
@@ -173,7 +173,7 @@ class ReminderLoop:
                 allowed_mentions=mention_only(job.user_id),
             )
         except Refused as refusal:
-            raise Refused(texts.both(no_dm, str(refusal)) if no_dm else str(refusal)) from None
+            raise Refused(words.both(no_dm, str(refusal)) if no_dm else str(refusal)) from None
 
     async def _reminder_refused(self, job: ReminderJob, why: str) -> None:
         tries = await self.chat.service.refused_try(job.match.id, "reminder", job.match.version)
@@ -205,7 +205,7 @@ class ReminderLoop:
     async def _say_reminders_stopped(self, job: ReminderJob, why: str) -> str:
         """Where the match lives (its thread, else its channel); returns where it was said, or why not."""
         async with in_public(self.chat.service.languages, job.match.guild_id):
-            text = texts.reminders_stopped(job, why)
+            text = words.reminders_stopped(job, why)
         try:
             message = await self.homes.post(
                 job.match, text[:2000], pace=self.budget, allowed_mentions=mention_only(job.user_id)
@@ -252,10 +252,10 @@ class ReminderLoop:
     async def _deliver_deadline(self, job: DeadlineJob) -> None:
         view = discord.ui.View(timeout=None)
         if job.level == TIMED_OUT:
-            view.add_item(ClaimButton(job.match.id, job.ply, texts.claim_label(len(job.claimant_ids))))
+            view.add_item(ClaimButton(job.match.id, job.ply, words.claim_label(len(job.claimant_ids))))
             await self.homes.post(
                 job.match,
-                texts.deadline(job),
+                words.deadline(job),
                 pace=self.budget,
                 view=view,
                 allowed_mentions=mention_only(job.claimant_ids + [job.user_id]),
@@ -263,13 +263,13 @@ class ReminderLoop:
             return
         view.add_item(discord.ui.Button(label=t("Open the board"), url=self._link(job)))
         if job.via == "dm":
-            no_dm = await self._dm(job.user_id, texts.deadline(job), view)
+            no_dm = await self._dm(job.user_id, words.deadline(job), view)
             if not no_dm:
                 return
             log.info("no DM for %s (%s); warning in the match instead", job.user_id, no_dm)
         await self.homes.post(
             job.match,
-            f"<@{job.user_id}> {texts.deadline(job)}",
+            f"<@{job.user_id}> {words.deadline(job)}",
             pace=self.budget,
             view=view,
             allowed_mentions=mention_only(job.user_id),
@@ -303,7 +303,7 @@ class ReminderLoop:
             channel = await self.client.create_dm(user or discord.Object(user_id))
             await channel.send(text, view=view)
         except discord.Forbidden:
-            return texts.dms_closed()
+            return words.dms_closed()
         except (discord.HTTPException, *TRANSIENT) as error:
             return describe_failure(error)
         return ""

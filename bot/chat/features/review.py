@@ -10,11 +10,13 @@ from discord.ext import commands
 
 from ...domain.errors import Refusal
 from ...service.review import Review, ReviewProgress, ReviewTicket
-from .. import texts
 from ..commands import guild_only
 from ..common import guarded, png_file
 from ..context import Chat, chat_of
 from ..speech import publicly
+from ..timely import PUBLIC
+from ..words import boards, refusal
+from ..words import review as words
 
 
 class TurningPointButton(
@@ -27,7 +29,7 @@ class TurningPointButton(
     def __init__(self, match_id: int, index: int, mode: str, label: str | None = None) -> None:
         super().__init__(
             discord.ui.Button(
-                label=texts.review_first_point() if label is None else label,
+                label=words.review_first_point() if label is None else label,
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"hx:rv:{match_id}:{index}:{mode}",
             )
@@ -55,8 +57,8 @@ def summary_view(match_id: int) -> discord.ui.View:
 
 def stepping_view(match_id: int, index: int, count: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(TurningPointButton(match_id, (index - 1) % count, "e", texts.review_previous()))
-    view.add_item(TurningPointButton(match_id, (index + 1) % count, "e", texts.review_next()))
+    view.add_item(TurningPointButton(match_id, (index - 1) % count, "e", words.review_previous()))
+    view.add_item(TurningPointButton(match_id, (index + 1) % count, "e", words.review_next()))
     return view
 
 
@@ -71,9 +73,9 @@ async def show_turning_point(interaction: discord.Interaction, match_id: int, in
         await interaction.response.defer(ephemeral=True, thinking=True)
     else:
         await interaction.response.defer()
-    point = await reviews.turning_point(review, index, texts.review_legend(review, review.turning_point(index)))
-    content = texts.review_point(point)
-    described = texts.described(texts.review_point_picture(), content, review.match)
+    point = await reviews.turning_point(review, index, words.review_legend(review, review.turning_point(index)))
+    content = words.review_point(point)
+    described = boards.described(words.review_point_picture(), content, review.match)
     file = png_file(point.png, "turning-point.png", description=described)
     view = stepping_view(match_id, index, count)
     if mode == "n":
@@ -85,8 +87,8 @@ async def show_turning_point(interaction: discord.Interaction, match_id: int, in
 async def post_summary(interaction: discord.Interaction, chat: Chat, review: Review) -> None:
     graph = await chat.reviews.graph(review)
     view = summary_view(review.match.id) if review.result.turning_points else None
-    content = texts.review_summary(review)
-    described = texts.described(texts.review_graph_picture(), content, review.match)
+    content = words.review_summary(review)
+    described = boards.described(words.review_graph_picture(), content, review.match)
     await interaction.edit_original_response(
         content=content, attachments=[png_file(graph, "review.png", description=described)], view=view
     )
@@ -97,7 +99,9 @@ class ReviewCog(commands.Cog, name="Review"):
         self.chat = chat
 
     @app_commands.command(
-        name="review", description="The computer's review of a finished match: winning chances, mistakes, accuracy"
+        name="review",
+        description="The computer's review of a finished match: winning chances, mistakes, accuracy",
+        extras=PUBLIC,
     )
     @app_commands.describe(match="Which finished match (only needed outside its thread)")
     async def review(self, interaction: discord.Interaction, match: int | None = None) -> None:
@@ -112,16 +116,16 @@ class ReviewCog(commands.Cog, name="Review"):
             await interaction.response.defer(thinking=True)
             await post_summary(interaction, self.chat, await reviews.stored(ticket.match.id, guild_id))
             return
-        await interaction.response.send_message(texts.review_progress(ticket.match, 0, ticket.total, ticket.ahead))
+        await interaction.response.send_message(words.review_progress(ticket.match, 0, ticket.total, ticket.ahead))
 
         async def progress(now: ReviewProgress) -> None:
             await interaction.edit_original_response(
-                content=texts.review_progress(ticket.match, now.done, now.total, now.ahead)
+                content=words.review_progress(ticket.match, now.done, now.total, now.ahead)
             )
 
         try:
             done = await reviews.wait(ticket, interaction.user.id, progress)
-        except Refusal as refusal:  # the message is out already: it says what became of the review
-            await interaction.edit_original_response(content=texts.refusal(refusal))
+        except Refusal as error:  # the message is out already: it says what became of the review
+            await interaction.edit_original_response(content=refusal(error))
             return
         await post_summary(interaction, self.chat, done)

@@ -12,10 +12,11 @@ from i18n import current, use
 
 from ...domain.errors import Refusal
 from ...domain.quiet import zones_like
-from .. import texts
 from ..commands import chosen_language, guild_only, language_choices
 from ..common import mention_only
 from ..context import Chat
+from ..words import settings as words
+from ..words import shared
 
 
 class SettingsCog(commands.Cog, name="Settings"):
@@ -95,9 +96,9 @@ class SettingsCog(commands.Cog, name="Settings"):
         stored = await languages.stored(user_id)
         default_hours = await service.default_reminder_hours_in(guild_id)
         shown = await refusals.settings(user_id, guild_id)
-        text = (texts.saved() if changed else "") + texts.preferences(prefs, default_hours)
-        text += "\n" + texts.challenge_settings(shown.challenges, shown.blocked)
-        text += "\n" + texts.language_setting(stored.chosen, current())
+        text = (shared.saved() if changed else "") + words.preferences(prefs, default_hours)
+        text += "\n" + words.challenge_settings(shown.challenges, shown.blocked)
+        text += "\n" + words.language_setting(stored.chosen, current())
         await interaction.response.send_message(text, ephemeral=True, allowed_mentions=mention_only(None))
 
     @settings.autocomplete("quiet_zone")

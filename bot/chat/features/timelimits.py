@@ -1,7 +1,10 @@
-"""Time limits: the Claim button of a time-out, and /vacation."""
+"""Time limits: the Claim button of a time-out, /vacation, and the process's heartbeat (outages are measured
+from it)."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Any
 
 import discord
@@ -10,10 +13,11 @@ from discord.ext import commands
 
 from i18n import t
 
+from ...domain.clock import BEAT_SECONDS
 from ...domain.errors import Refusal, StalePosition
-from .. import texts
 from ..common import guarded
 from ..context import Chat, chat_of
+from ..words import timelimits as words
 
 
 class ClaimButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx:claim:(?P<match>\d+):(?P<ply>\d+)"):
@@ -38,6 +42,32 @@ class ClaimButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx:
 
 
 ITEMS = (ClaimButton,)
+
+log = logging.getLogger(__name__)
+
+
+class Heartbeat:
+    """The process beats every ``BEAT_SECONDS`` from its start, whatever else it is doing (a long reminder pass,
+    a look posting many boards): on PostgreSQL a process not seen for ``STALE_SECONDS`` is gone and its claims
+    are taken over, so the beat must not wait behind the work it holds claims for."""
+
+    def __init__(self, chat: Chat, every: float = BEAT_SECONDS) -> None:
+        self.chat = chat
+        self.every = every
+        self._stopping = False
+
+    async def run_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.every)
+            if self._stopping:
+                return
+            try:
+                await self.chat.timelimits.heartbeat()
+            except Exception as error:  # the database is away: every duty fails with it, and says so
+                log.warning("could not record the heartbeat (%s)", error)
+
+    async def stop(self, grace: float) -> None:
+        self._stopping = True  # the clean stop records the last one
 
 
 async def claim_pressed(interaction: discord.Interaction, match_id: int, ply: int) -> None:
@@ -64,4 +94,4 @@ class TimeLimitsCog(commands.Cog, name="Time limits"):
     @app_commands.describe(days="How many days (your yearly allowance is shown if it is not enough)")
     async def vacation(self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 60]) -> None:
         until, left, paused = await self.chat.timelimits.vacation(interaction.user.id, days)
-        await interaction.response.send_message(texts.vacation(until, days, left, paused), ephemeral=True)
+        await interaction.response.send_message(words.vacation(until, days, left, paused), ephemeral=True)

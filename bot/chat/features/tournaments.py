@@ -19,16 +19,18 @@ from discord.ext import commands
 
 from i18n import N_, t
 
-from ...domain.errors import Refusal
+from ...domain.errors import Refusal, TournamentPaused
 from ...domain.model import MatchRow
 from ...domain.tournament import TournamentRow
 from ...service.tournaments import Standings, TournamentNews
-from .. import texts
 from ..commands import GAME_CHOICES, guild_only
 from ..common import guarded, mention_only, png_file
 from ..context import Chat, chat_of
 from ..homes import channel_by_id
-from ..speech import in_public, publicly
+from ..speech import in_public, publicly, to_person
+from ..timely import PUBLIC
+from ..words import boards, standings
+from ..words import tournaments as words
 from .lobby import DAY_CHOICES
 
 log = logging.getLogger(__name__)
@@ -94,13 +96,13 @@ async def button_pressed(interaction: discord.Interaction, action: str, tourname
         stored = await chat.tournaments.get(tournament_id, guild_id)
         if stored.status != "open" and not interaction.response.is_done():  # a stale announcement: bring it up to date
             await interaction.message.edit(  # type: ignore[union-attr]
-                content=texts.tournament_announcement(stored, chat.now()),
+                content=words.tournament_announcement(stored, chat.now()),
                 view=None,
                 allowed_mentions=mention_only(None),
             )
         raise
     await interaction.response.edit_message(
-        content=texts.tournament_announcement(tournament, chat.now()),
+        content=words.tournament_announcement(tournament, chat.now()),
         view=announcement_view(tournament),
         allowed_mentions=mention_only(None),
     )
@@ -123,7 +125,7 @@ class TournamentDesk:
         if channel is None:
             return
         async with in_public(self.chat.service.languages, tournament.guild_id):
-            content, view = texts.tournament_announcement(tournament, self.chat.now()), announcement_view(tournament)
+            content, view = words.tournament_announcement(tournament, self.chat.now()), announcement_view(tournament)
         try:
             await channel.get_partial_message(tournament.message_id).edit(
                 content=content, view=view, allowed_mentions=mention_only(None)
@@ -138,7 +140,9 @@ class TournamentDesk:
             return
         kwargs: dict[str, Any] = {"allowed_mentions": mention_only(mentions)}
         if png is not None:
-            kwargs["file"] = png_file(png, STANDINGS_FILE, description=texts.described(texts.standings_picture(), text))
+            kwargs["file"] = png_file(
+                png, STANDINGS_FILE, description=boards.described(standings.standings_picture(), text)
+            )
         try:
             await channel.send(text, **kwargs)
         except discord.HTTPException as error:
@@ -156,7 +160,7 @@ class TournamentDesk:
         for outcome in news.forfeits:
             await self.chat.announcer.announce_in_home(outcome)
         if news.withdrawn:
-            await self.post(tournament, texts.tournament_withdrawn(tournament, news.withdrawn, inactive=True), [])
+            await self.post(tournament, words.tournament_withdrawn(tournament, news.withdrawn, inactive=True), [])
         await self._open(news)
         if news.started:
             await self.tell_round(tournament)
@@ -187,7 +191,7 @@ class TournamentDesk:
             return
         if not await self.chat.service.store.claim_tournament_notice(tournament.id, tournament.round):
             return
-        games = await self.chat.service.store.tournament_games(tournament.id)
+        games = await self.tournaments.games(tournament)
         number = tournament.round if tournament.format == "swiss" else None
         tables: list[MatchRow] = []
         for game in games:
@@ -196,18 +200,20 @@ class TournamentDesk:
                 if match is not None:
                     tables.append(match)
         byes = [g.bye_user_id for g in games if g.bye_user_id is not None and g.round == tournament.round]
-        await self.post(tournament, texts.tournament_round(tournament, tournament.round, tables, byes), [])
+        await self.post(tournament, words.tournament_round(tournament, tournament.round, tables, byes), [])
 
     async def tell_podium(self, table: Standings) -> None:
         if not await self.chat.service.store.claim_tournament_notice(table.tournament.id, 0):
             return
         png = await self.standings_picture(table)
         mentions = [r.user_id for r in table.rows if r.place <= 3]
-        await self.post(table.tournament, texts.podium(table) + "\n" + texts.standings_text(table), mentions, png)
+        await self.post(
+            table.tournament, standings.podium(table) + "\n" + standings.standings_text(table), mentions, png
+        )
 
     async def standings_picture(self, table: Standings) -> bytes:
-        headers, rows, withdrawn = texts.standings_rows(table)
-        title, subtitle = texts.standings_title(table)
+        headers, rows, withdrawn = standings.standings_rows(table)
+        title, subtitle = standings.standings_title(table)
         return await self.tournaments.picture(title, subtitle, headers, rows, withdrawn)
 
     # -- after a game, and the pass ------------------------------------------------------------------
@@ -230,15 +236,41 @@ class TournamentDesk:
                 news = await self.tournaments.tend(tournament_id)
                 if news is not None:
                     await self.tell(news)
-                tournament = await self.chat.service.store.get_tournament(tournament_id)
+                tournament = await self.tournaments.current(tournament_id)  # None once set aside
                 if tournament is not None:
                     await self.tell_round(tournament)
+        except TournamentPaused:  # set aside meanwhile: its organizer is told by the pass
+            pass
         except Exception:  # the pass looks again
             log.exception("tournament %s: tending it failed", tournament_id)
 
     async def tend_all(self) -> None:
         for tournament_id in await self.chat.service.store.tournaments_to_tend(self.chat.now()):
             await self.tend(tournament_id)
+        await self.tell_set_aside()
+
+    async def tell_set_aside(self) -> None:
+        """Tell the organizer of each event newly set aside (its rows cannot be used), once, by DM."""
+        for tournament_id, organizer_id in await self.tournaments.aside_untold():
+            if organizer_id is None:
+                log.error(
+                    "tournament %s is set aside but its row does not say who organizes it: nobody can be told",
+                    tournament_id,
+                )
+                await self.tournaments.aside_told(tournament_id)  # said once in the log, not at every pass
+                continue
+            async with to_person(self.chat.service.languages, organizer_id):
+                text = words.tournament_set_aside(tournament_id)
+            try:
+                user = self.client.get_user(organizer_id) or await self.client.fetch_user(organizer_id)
+                await user.send(text, allowed_mentions=mention_only(None))
+            except discord.Forbidden as error:  # closed DMs: the log has said it; /tournament answers "paused"
+                log.info("tournament %s: its organizer %s cannot be told (%s)", tournament_id, organizer_id, error)
+            except discord.HTTPException as error:
+                log.warning("tournament %s: could not tell its organizer (%s); trying later", tournament_id, error)
+                await self.tournaments.aside_not_told(tournament_id)
+                continue
+            await self.tournaments.aside_told(tournament_id)
 
     async def settle(self) -> None:
         """Wait for the looks at events under way (tests, and a clean stop)."""
@@ -285,7 +317,7 @@ class TournamentCog(commands.GroupCog, name="Tournaments", group_name="tournamen
         super().__init__()
 
     @app_commands.command(
-        name="create", description="Create a tournament in this channel: players join with its button"
+        name="create", description="Create a tournament in this channel: players join with its button", extras=PUBLIC
     )
     @app_commands.describe(
         game="Which game",
@@ -327,7 +359,7 @@ class TournamentCog(commands.GroupCog, name="Tournaments", group_name="tournamen
         )
         async with in_public(self.chat.service.languages, tournament.guild_id):
             view = announcement_view(tournament)
-            content = texts.tournament_announcement(tournament, self.chat.now())
+            content = words.tournament_announcement(tournament, self.chat.now())
         assert view is not None  # a new tournament is open
         response = await interaction.response.send_message(content, view=view, allowed_mentions=mention_only(None))
         if response.message_id is not None:
@@ -340,7 +372,7 @@ class TournamentCog(commands.GroupCog, name="Tournaments", group_name="tournamen
         found = await self.chat.tournaments.resolve(guild_id, tournament, ("open",))
         user = (interaction.user.id, interaction.user.display_name)
         joined = await self.chat.tournaments.join(found.id, guild_id, user)
-        await interaction.response.send_message(texts.tournament_joined(joined, user[0], True), ephemeral=True)
+        await interaction.response.send_message(words.tournament_joined(joined, user[0], True), ephemeral=True)
         await self.desk.refresh_announcement(joined)
 
     @app_commands.command(name="leave", description="Leave a tournament before it starts")
@@ -350,22 +382,24 @@ class TournamentCog(commands.GroupCog, name="Tournaments", group_name="tournamen
         found = await self.chat.tournaments.resolve(guild_id, tournament, ("open",))
         left = await self.chat.tournaments.leave(found.id, guild_id, interaction.user.id)
         await interaction.response.send_message(
-            texts.tournament_joined(left, interaction.user.id, False), ephemeral=True
+            words.tournament_joined(left, interaction.user.id, False), ephemeral=True
         )
         await self.desk.refresh_announcement(left)
 
-    @app_commands.command(name="start", description="Start your tournament now: its first games open at once")
+    @app_commands.command(
+        name="start", description="Start your tournament now: its first games open at once", extras=PUBLIC
+    )
     @app_commands.describe(tournament="The tournament's number (the server's only open one otherwise)")
     async def start(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         guild_id = guild_only(interaction)
         found = await self.chat.tournaments.resolve(guild_id, tournament, ("open",))
         news = await self.chat.tournaments.start(found.id, guild_id, interaction.user.id)
         async with in_public(self.chat.service.languages, guild_id):
-            started = texts.tournament_started(news.tournament)
+            started = words.tournament_started(news.tournament)
         await interaction.response.send_message(started, allowed_mentions=mention_only(None))
         await self.desk.tell(news)
 
-    @app_commands.command(name="standings", description="A tournament's table: points and tie-breaks")
+    @app_commands.command(name="standings", description="A tournament's table: points and tie-breaks", extras=PUBLIC)
     @app_commands.describe(tournament="The tournament's number (the server's only running one otherwise)")
     async def standings(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         guild_id = guild_only(interaction)
@@ -374,8 +408,8 @@ class TournamentCog(commands.GroupCog, name="Tournaments", group_name="tournamen
         await interaction.response.defer()
         async with in_public(self.chat.service.languages, guild_id):  # the table is posted for everyone
             png = await self.desk.standings_picture(table)
-            content = texts.standings_text(table)
-            file = png_file(png, STANDINGS_FILE, description=texts.described(texts.standings_picture(), content))
+            content = standings.standings_text(table)
+            file = png_file(png, STANDINGS_FILE, description=boards.described(standings.standings_picture(), content))
         await interaction.followup.send(content, file=file, allowed_mentions=mention_only(None))
 
     @app_commands.command(
@@ -386,13 +420,15 @@ class TournamentCog(commands.GroupCog, name="Tournaments", group_name="tournamen
         guild_id = guild_only(interaction)
         found = await self.chat.tournaments.resolve(guild_id, tournament, ("running",))
         news = await self.chat.tournaments.withdraw(found.id, guild_id, interaction.user.id)
-        await interaction.response.send_message(texts.you_withdrew(news.tournament, len(news.forfeits)), ephemeral=True)
+        await interaction.response.send_message(words.you_withdrew(news.tournament, len(news.forfeits)), ephemeral=True)
         async with in_public(self.chat.service.languages, guild_id):
-            withdrawn = texts.tournament_withdrawn(news.tournament, [interaction.user.id], False)
+            withdrawn = words.tournament_withdrawn(news.tournament, [interaction.user.id], False)
         await self.desk.post(news.tournament, withdrawn, [])
         await self.desk.tell(news)
 
-    @app_commands.command(name="cancel", description="Cancel a tournament (its organizer, or a server manager)")
+    @app_commands.command(
+        name="cancel", description="Cancel a tournament (its organizer, or a server manager)", extras=PUBLIC
+    )
     @app_commands.describe(tournament="The tournament's number (the server's only open or running one otherwise)")
     async def cancel(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         guild_id = guild_only(interaction)
@@ -400,6 +436,6 @@ class TournamentCog(commands.GroupCog, name="Tournaments", group_name="tournamen
         manager = bool(interaction.permissions.manage_guild)
         cancelled = await self.chat.tournaments.cancel(found.id, guild_id, interaction.user.id, manager)
         async with in_public(self.chat.service.languages, guild_id):
-            said = texts.tournament_cancelled(cancelled, interaction.user.id)
+            said = words.tournament_cancelled(cancelled, interaction.user.id)
         await interaction.response.send_message(said, allowed_mentions=mention_only(None))
         await self.desk.refresh_announcement(cancelled)

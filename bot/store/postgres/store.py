@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import secrets
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -28,10 +29,12 @@ from urllib.parse import urlsplit
 import asyncpg
 
 from ...domain.bank import BankClock
+from ...domain.clock import STALE_SECONDS
 from ...domain.errors import StorageDown, StorageFull, StoreUnavailable, VersionConflict
 from ...domain.model import (
     ChallengeCaps,
     ChallengeRefusal,
+    ConstraintBreach,
     ExplorationRow,
     GuildSettings,
     Languages,
@@ -125,6 +128,18 @@ def _match_row(record: Any) -> MatchRow:
     return match
 
 
+def _free(claim: str, now: str, me: str) -> str:
+    """SQL: the claim in the columns ``claim``_until and ``claim``_by may be taken (``now``: the parameter of the
+    lease clock's time, ``me``: of this incarnation). It was given back, its lease ran out, or the process
+    that took it is gone: no shard heartbeat has named its incarnation for STALE_SECONDS (killed, or started
+    again under a new one). A claim of this process is held by it whatever its heartbeat says."""
+    return (
+        f"({claim}_until IS NULL OR {claim}_until <= {now} OR ({claim}_by IS NOT NULL AND {claim}_by <> {me}"
+        f" AND NOT EXISTS (SELECT 1 FROM shard_heartbeats h WHERE h.incarnation = {claim}_by"
+        f" AND h.incarnation_seen > {now} - {float(STALE_SECONDS)})))"
+    )
+
+
 def _count(status: str) -> int:
     """Rows an INSERT/UPDATE/DELETE touched, from its status ("UPDATE 1")."""
     return int(status.rsplit(" ", 1)[-1]) if status and status[-1].isdigit() else 0
@@ -166,6 +181,7 @@ class PostgresStore(PostgresTournaments):
         self.pool = pool
         self.url = url
         self._holding: set[asyncio.Task[None]] = set()  # identify buckets held for their interval
+        self.incarnation = secrets.token_hex(8)  # this process's start: its claims name it (Store.incarnation)
 
     @classmethod
     async def open(
@@ -209,6 +225,9 @@ class PostgresStore(PostgresTournaments):
 
     async def damage(self) -> str | None:
         return None  # the server checks its own pages (data checksums, if the operator enabled them)
+
+    async def constraint_breaches(self) -> list[ConstraintBreach] | None:
+        return []  # the server checks every constraint on every write: no stored row can break one
 
     async def grant_requests(self, second: int, wanted: int, limit: int) -> int:
         """The second's row is locked while its count is read and raised: processes granting at once queue on
@@ -457,38 +476,47 @@ class PostgresStore(PostgresTournaments):
         """The board of ``version`` was posted as this message (reminders link to it); its claim ends."""
         await self._execute(
             "UPDATE matches SET board_channel_id = $1, board_message_id = $2,"
-            " announced_version = GREATEST(announced_version, $3), announce_claimed_until = NULL WHERE id = $4",
+            " announced_version = GREATEST(announced_version, $3), announce_claimed_until = CASE"
+            " WHEN announce_claimed_by = $5 OR $3 >= version THEN NULL ELSE announce_claimed_until END WHERE id = $4",
             channel_id,
             message_id,
             version,
             match_id,
+            self.incarnation,
         )
 
-    async def claim_unannounced(self, now: float, lease: float) -> list[int]:
-        """Matches changed by a move whose board was never posted, claimed for ``lease`` seconds."""
+    async def unannounced(self) -> list[tuple[int, float]]:
+        """Matches whose latest board was never posted, oldest change first (the partial index finds them)."""
         rows = await self._fetch(
-            "UPDATE matches SET announce_claimed_until = $1 WHERE status IN ('active', 'finished')"
-            " AND announced_version < version AND NOT EXISTS (SELECT 1 FROM quarantine q WHERE q.match_id = id)"
-            " AND (announce_claimed_until IS NULL OR announce_claimed_until <= $2) RETURNING id",
-            now + lease,
-            now,
+            "SELECT id, updated_at FROM matches m WHERE announced_version < version"
+            " AND status IN ('active', 'finished') AND NOT EXISTS (SELECT 1 FROM quarantine q WHERE q.match_id = m.id)"
+            " ORDER BY updated_at, id"
         )
-        return sorted(r[0] for r in rows)
+        return [(int(r[0]), float(r[1])) for r in rows]
 
     async def release_announcement(self, match_id: int) -> None:
-        """Give a claimed board back (not posted this time): a later try, in any process, takes it."""
-        await self._execute("UPDATE matches SET announce_claimed_until = NULL WHERE id = $1", match_id)
+        """Give back a board this process claimed (not posted this time): a later try, in any process, takes it."""
+        await self._release("matches", "announce_claimed", "id", match_id)
 
     async def claim_announcement(self, match_id: int, now: float, lease: float) -> bool:
-        """Claim the posting of one match's latest board (a retry); False if it is posted, or another holds it."""
+        """Claim the posting of one match's latest board; False if it is posted, or a live process holds it."""
         status = await self._execute(
-            "UPDATE matches SET announce_claimed_until = $1 WHERE id = $2 AND announced_version < version"
-            " AND (announce_claimed_until IS NULL OR announce_claimed_until <= $3)",
+            "UPDATE matches SET announce_claimed_until = $1, announce_claimed_by = $4"
+            f" WHERE id = $2 AND announced_version < version AND {_free('announce_claimed', '$3', '$4')}",
             now + lease,
             match_id,
             now,
+            self.incarnation,
         )
         return _count(status) == 1
+
+    async def _release(self, table: str, claim: str, key: str, value: int) -> None:
+        """Give back the claim (columns ``claim``_until and ``claim``_by) of one row, if this process holds it."""
+        await self._execute(
+            f"UPDATE {table} SET {claim}_until = NULL, {claim}_by = NULL WHERE {key} = $1 AND {claim}_by = $2",
+            value,
+            self.incarnation,
+        )
 
     async def update_match_fields(self, match_id: int, **fields: Any) -> None:
         allowed = {"thread_id", "lobby_message_id"}
@@ -648,6 +676,7 @@ class PostgresStore(PostgresTournaments):
                     deadline_at = CASE WHEN $8 THEN NULL WHEN $7 THEN $9::double precision ELSE deadline_at END,
                     deadline_notice = CASE WHEN $7 OR $8 THEN 0 ELSE deadline_notice END,
                     deadline_claimed_until = CASE WHEN $7 OR $8 THEN NULL ELSE deadline_claimed_until END,
+                    deadline_claimed_by = CASE WHEN $7 OR $8 THEN NULL ELSE deadline_claimed_by END,
                     turn_allowance = CASE WHEN $8 THEN NULL WHEN $7 THEN $25::double precision ELSE turn_allowance END,
                     warnings_held_until = CASE WHEN $7 OR $8 THEN NULL ELSE warnings_held_until END
                 WHERE id = $1 AND version = $2 AND status = 'active'
@@ -718,15 +747,16 @@ class PostgresStore(PostgresTournaments):
     async def claim_paused_untold(self, now: float, lease: float) -> list[int]:
         """Set-aside matches whose players have not been told yet, claimed for ``lease`` seconds."""
         rows = await self._fetch(
-            "UPDATE quarantine SET told_claimed_until = $1 WHERE players_told = 0"
-            " AND (told_claimed_until IS NULL OR told_claimed_until <= $2) RETURNING match_id",
+            "UPDATE quarantine SET told_claimed_until = $1, told_claimed_by = $3"
+            f" WHERE players_told = 0 AND {_free('told_claimed', '$2', '$3')} RETURNING match_id",
             now + lease,
             now,
+            self.incarnation,
         )
         return sorted(r[0] for r in rows)
 
     async def release_paused_notice(self, match_id: int) -> None:
-        await self._execute("UPDATE quarantine SET told_claimed_until = NULL WHERE match_id = $1", match_id)
+        await self._release("quarantine", "told_claimed", "match_id", match_id)
 
     async def quarantine_told(self, match_id: int) -> None:
         await self._execute("UPDATE quarantine SET players_told = 1 WHERE match_id = $1", match_id)
@@ -788,28 +818,46 @@ class PostgresStore(PostgresTournaments):
         return [(int(r[0]), int(r[1])) for r in rows]
 
     async def take_premoves(self, match_id: int, version: int) -> list[PremoveRow]:
-        rows = await self._fetch(
-            "DELETE FROM premoves WHERE match_id = $1 AND version <= $2 RETURNING match_id, user_id, version, lines",
-            match_id,
-            version,
-        )
+        """The match row is locked first, as ``set_premoves`` and ``keep_premoves`` do: a line stored meanwhile
+        either committed before the count of those left (each statement its own snapshot) or sets
+        ``premoves_held`` again after this transaction."""
+        async with self.transaction() as db:
+            await db.execute("SELECT 1 FROM matches WHERE id = $1 FOR UPDATE", match_id)
+            rows = await db.fetch(
+                "DELETE FROM premoves WHERE match_id = $1 AND version <= $2"
+                " RETURNING match_id, user_id, version, lines",
+                match_id,
+                version,
+            )
+            await db.execute(  # none left: the match's moves stop looking for them
+                "UPDATE matches SET premoves_held = 0 WHERE id = $1 AND premoves_held = 1"
+                " AND NOT EXISTS (SELECT 1 FROM premoves WHERE match_id = $1)",
+                match_id,
+            )
         return [p for p in (_premove_from(tuple(r)) for r in rows) if p is not None]
 
     async def keep_premoves(
         self, match_id: int, user_id: int, version: int, lines: list[list[str]], now: float
     ) -> bool:
-        done = await self._execute(
-            "INSERT INTO premoves (match_id, user_id, version, lines, updated_at)"
-            " SELECT id, $2, version, $3, $4 FROM matches WHERE id = $1 AND version = $5 AND status = 'active'"
-            " ON CONFLICT (match_id, user_id) DO UPDATE SET version = excluded.version, lines = excluded.lines,"
-            " updated_at = excluded.updated_at WHERE premoves.version < excluded.version",
-            match_id,
-            user_id,
-            json.dumps(lines),
-            now,
-            version,
-        )
-        return _count(done) == 1
+        async with self.transaction() as db:  # the match row first, as take_premoves locks it
+            held = await db.execute(
+                "UPDATE matches SET premoves_held = 1 WHERE id = $1 AND version = $2 AND status = 'active'",
+                match_id,
+                version,
+            )
+            if _count(held) != 1:
+                return False
+            done = await db.execute(
+                "INSERT INTO premoves (match_id, user_id, version, lines, updated_at) VALUES ($1, $2, $5, $3, $4)"
+                " ON CONFLICT (match_id, user_id) DO UPDATE SET version = excluded.version, lines = excluded.lines,"
+                " updated_at = excluded.updated_at WHERE premoves.version < excluded.version",
+                match_id,
+                user_id,
+                json.dumps(lines),
+                now,
+                version,
+            )
+            return _count(done) == 1
 
     async def get_exploration(self, match_id: int, user_id: int) -> ExplorationRow | None:
         row = await self._fetchrow(
@@ -848,20 +896,21 @@ class PostgresStore(PostgresTournaments):
         one process only: rows another pass is claiming are skipped, not waited for)."""
         held = now if held_at is None else held_at
         rows = await self._fetch(
-            "UPDATE reminders SET claimed_until = $1 WHERE match_id IN (SELECT match_id FROM reminders"
-            " WHERE remind_at <= $2 AND snoozed = 0 AND (claimed_until IS NULL OR claimed_until <= $3)"
+            "UPDATE reminders SET claimed_until = $1, claimed_by = $5 WHERE match_id IN (SELECT match_id FROM reminders"
+            f" WHERE remind_at <= $2 AND snoozed = 0 AND {_free('claimed', '$3', '$5')}"
             " ORDER BY remind_at LIMIT $4 FOR UPDATE SKIP LOCKED)"
             " RETURNING match_id, user_id, ply, remind_at, last_sent_at, snoozed",
             held + lease,
             now,
             held,
             limit,
+            self.incarnation,
         )
         return sorted((ReminderRow(r[0], r[1], r[2], r[3], r[4], bool(r[5])) for r in rows), key=lambda r: r.remind_at)
 
     async def release_reminder(self, match_id: int) -> None:
         """Give a claimed reminder back (not delivered this time): the next pass, in any process, tries again."""
-        await self._execute("UPDATE reminders SET claimed_until = NULL WHERE match_id = $1", match_id)
+        await self._release("reminders", "claimed", "match_id", match_id)
 
     async def get_reminder(self, match_id: int) -> ReminderRow | None:
         r = await self._fetchrow(
@@ -1092,7 +1141,7 @@ class PostgresStore(PostgresTournaments):
         (see the SQLite store)."""
         held = now if held_at is None else held_at
         due = ["(deadline_notice < 3 AND deadline_at <= $2)"]
-        params: list[Any] = [held + lease, now, held]
+        params: list[Any] = [held + lease, now, held, self.incarnation]
         for level, before in warnings:
             n = len(params)
             due.append(
@@ -1107,17 +1156,18 @@ class PostgresStore(PostgresTournaments):
             skip = f" AND ((guild_id >> 22) % ${len(params) + 1}) <> ALL(${len(params) + 2}::bigint[])"
             params += [count, list(paused)]
         rows = await self._fetch(
-            "UPDATE matches SET deadline_claimed_until = $1 WHERE status = 'active' AND deadline_at IS NOT NULL"
+            "UPDATE matches SET deadline_claimed_until = $1, deadline_claimed_by = $4"
+            " WHERE status = 'active' AND deadline_at IS NOT NULL"
             f" AND deadline_notice < 3 AND ({' OR '.join(due)})"
             " AND NOT EXISTS (SELECT 1 FROM quarantine q WHERE q.match_id = id)"
-            f" AND (deadline_claimed_until IS NULL OR deadline_claimed_until <= $3){skip} RETURNING id, deadline_at",
+            f" AND {_free('deadline_claimed', '$3', '$4')}{skip} RETURNING id, deadline_at",
             *params,
         )
         return [r[0] for r in sorted(rows, key=lambda r: (r[1], r[0]))]
 
     async def release_deadline(self, match_id: int) -> None:
         """Give a claimed deadline notice back (not delivered this time)."""
-        await self._execute("UPDATE matches SET deadline_claimed_until = NULL WHERE id = $1", match_id)
+        await self._release("matches", "deadline_claimed", "id", match_id)
 
     async def set_deadline_notice(self, match_id: int, expected_version: int, level: int) -> bool:
         """Remember what was sent about the current deadline (its claim ends); False if the match changed."""
@@ -1178,18 +1228,24 @@ class PostgresStore(PostgresTournaments):
         rows = await self._fetch("SELECT shard_id, last_seen FROM shard_heartbeats WHERE shard_count = $1", shard_count)
         return {r[0]: r[1] for r in rows}
 
-    async def beat(self, now: float, shards: tuple[int, tuple[int, ...]] | None = None) -> None:
-        """The bot is alive at ``now`` (written by every timer pass and at shutdown); so are its shards."""
+    async def beat(
+        self, now: float, shards: tuple[int, tuple[int, ...]] | None = None, held_at: float | None = None
+    ) -> None:
+        """The bot is alive at ``now`` (written by every timer pass and at shutdown); so are its shards, run by
+        this process's incarnation, seen at ``held_at`` of the lease clock: while it is fresh, its claims hold."""
         count, ids = shards or (1, (0,))
         await self._execute(
             "WITH bot AS (INSERT INTO heartbeat AS h (id, last_seen) VALUES (1, $1)"
             " ON CONFLICT (id) DO UPDATE SET last_seen = GREATEST(h.last_seen, excluded.last_seen))"
-            " INSERT INTO shard_heartbeats AS s (shard_count, shard_id, last_seen)"
-            " SELECT $2, unnest($3::int[]), $1"
-            " ON CONFLICT (shard_count, shard_id) DO UPDATE SET last_seen = GREATEST(s.last_seen, excluded.last_seen)",
+            " INSERT INTO shard_heartbeats AS s (shard_count, shard_id, last_seen, incarnation, incarnation_seen)"
+            " SELECT $2, unnest($3::int[]), $1, $4, $5"
+            " ON CONFLICT (shard_count, shard_id) DO UPDATE SET last_seen = GREATEST(s.last_seen, excluded.last_seen),"
+            " incarnation = excluded.incarnation, incarnation_seen = excluded.incarnation_seen",
             now,
             count,
             list(ids),
+            self.incarnation,
+            now if held_at is None else held_at,
         )
 
     async def record_outage(self, started_at: float, ended_at: float, shard: tuple[int, int] | None = None) -> int:

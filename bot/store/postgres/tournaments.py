@@ -11,7 +11,8 @@ from typing import Any
 import asyncpg
 
 from ...domain.tournament import NewRound, TournamentGame, TournamentRow
-from ..tournaments import GAME_COLUMNS, PLAYER_COLUMNS, TOURNAMENT_COLUMNS, game_from, tournament_from
+from ..sqlite.rows import game_from, tournament_from
+from ..tournaments import GAME_COLUMNS, PLAYER_COLUMNS, TOURNAMENT_COLUMNS
 
 _TOURNAMENT_LOCK = 7_357_004  # advisory (transaction) lock: one count-and-insert of a new event at a time
 
@@ -110,7 +111,8 @@ class PostgresTournaments:
     async def tournaments_of_guild(self, guild_id: int, statuses: tuple[str, ...]) -> list[TournamentRow]:
         async with self.transaction() as db:
             ids = await db.fetch(
-                "SELECT id FROM tournaments WHERE guild_id = $1 AND status = ANY($2::text[]) ORDER BY id",
+                "SELECT id FROM tournaments WHERE guild_id = $1 AND status = ANY($2::text[]) AND id NOT IN"
+                " (SELECT tournament_id FROM tournament_quarantine) ORDER BY id",
                 guild_id,
                 list(statuses),
             )
@@ -254,7 +256,7 @@ class PostgresTournaments:
         rows = await self._fetch(
             f"SELECT {GAME_COLUMNS} FROM tournament_games WHERE tournament_id = $1 ORDER BY round, board", tournament_id
         )
-        return [game_from(list(r)) for r in rows]
+        return [game_from(tournament_id, list(r)) for r in rows]
 
     async def tournament_of_match(self, match_id: int) -> int | None:
         rows = await self._fetch("SELECT tournament_id FROM tournament_games WHERE match_id = $1", match_id)
@@ -262,8 +264,10 @@ class PostgresTournaments:
 
     async def tournaments_to_tend(self, now: float) -> list[int]:
         rows = await self._fetch(
-            "SELECT id FROM tournaments WHERE status = 'running' OR (status = 'finished' AND podium_told = 0)"
-            " OR (status = 'open' AND starts_at IS NOT NULL AND starts_at <= $1) ORDER BY id",
+            "SELECT id FROM tournaments WHERE (status = 'running' OR (status = 'finished' AND podium_told = 0)"
+            " OR (status = 'open' AND starts_at IS NOT NULL AND starts_at <= $1)"
+            " OR status NOT IN ('open', 'running', 'finished', 'cancelled'))"  # damaged: looked at, then set aside
+            " AND id NOT IN (SELECT tournament_id FROM tournament_quarantine) ORDER BY id",
             now,
         )
         return [int(r[0]) for r in rows]
@@ -292,3 +296,47 @@ class PostgresTournaments:
             user_ids,
         )
         return {int(r[0]): float(r[1]) for r in rows}
+
+    # -- events set aside: their rows cannot be read; paused, never rewritten ----------------------------
+
+    async def set_tournament_aside(self, tournament_id: int, reason: str, now: float) -> bool:
+        async with self.transaction() as db:
+            done = await db.fetchval(
+                "INSERT INTO tournament_quarantine (tournament_id, reason, since) VALUES ($1, $2, $3)"
+                " ON CONFLICT (tournament_id) DO NOTHING RETURNING tournament_id",
+                tournament_id,
+                reason,
+                now,
+            )
+        return done is not None
+
+    async def release_tournament_aside(self, tournament_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM tournament_quarantine WHERE tournament_id = $1", tournament_id)
+
+    async def tournaments_set_aside(self) -> list[int]:
+        rows = await self._fetch("SELECT tournament_id FROM tournament_quarantine ORDER BY tournament_id")
+        return [int(r[0]) for r in rows]
+
+    async def claim_tournaments_aside_untold(self, now: float, lease: float) -> list[tuple[int, int | None]]:
+        async with self.transaction() as db:
+            rows = await db.fetch(
+                "UPDATE tournament_quarantine q SET told_claimed_until = $1 WHERE organizer_told = 0"
+                " AND (told_claimed_until IS NULL OR told_claimed_until <= $2)"
+                " RETURNING q.tournament_id, (SELECT t.organizer_id FROM tournaments t WHERE t.id = q.tournament_id)",
+                now + lease,
+                now,
+            )
+        return sorted((int(r[0]), int(r[1]) if r[1] is not None and r[1] > 0 else None) for r in rows)
+
+    async def release_tournament_aside_notice(self, tournament_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE tournament_quarantine SET told_claimed_until = NULL WHERE tournament_id = $1", tournament_id
+            )
+
+    async def tournament_aside_told(self, tournament_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE tournament_quarantine SET organizer_told = 1 WHERE tournament_id = $1", tournament_id
+            )

@@ -15,8 +15,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...domain.bank import BankClock
-from ...domain.errors import DamagedMatch
+from ...domain.errors import DamagedMatch, DamagedTournament
 from ...domain.model import ExplorationRow, GuildSettings, MatchRow, MoveRow, PremoveRow, ReviewRow, SeatRow
+from ...domain.tournament import FORMATS, TOURNAMENT_STATUSES, TournamentGame, TournamentPlayer, TournamentRow
 
 _RATING_COLUMNS = "guild_id, game, user_id, name, mu, sigma, games, wins, losses, draws"
 
@@ -311,3 +312,75 @@ def _review_from(values: Any) -> ReviewRow:
     return ReviewRow(
         int(match_id), int(done), int(total), document, None if claimed_until is None else float(claimed_until)
     )
+
+
+# How each column of an event's rows must read (as a match's, bot/store/sqlite/rows.py): a value that does not
+# is damage confined to that event (DamagedTournament), never an exception for whoever asked.
+_TOURNAMENT_KINDS = (
+    ("id", _INT),
+    ("guild_id", _INT),
+    ("channel_id", _INT),
+    ("message_id", _OPT_INT),
+    ("organizer_id", _INT),
+    ("game", _TEXT),
+    ("options", _JSON),
+    ("format", _TEXT),
+    ("rounds", _INT),
+    ("days_per_move", _OPT_REAL),
+    ("max_players", _INT),
+    ("starts_at", _OPT_REAL),
+    ("rated", _INT),
+    ("status", _TEXT),
+    ("round", _INT),
+    ("version", _INT),
+    ("created_at", _REAL),
+)
+_PLAYER_KINDS = (
+    ("user_id", _INT),
+    ("name", _TEXT),
+    ("joined_at", _REAL),
+    ("rating", _OPT_REAL),
+    ("withdrawn_at", _OPT_REAL),
+)
+_GAME_KINDS = (("round", _INT), ("board", _INT), ("division", _INT), ("match_id", _OPT_INT), ("bye_user_id", _OPT_INT))
+
+
+def _decoded(
+    tournament_id: int, what: str, kinds: tuple[tuple[str, str], ...], values: Sequence[Any]
+) -> dict[str, Any]:
+    """One row's values by column name; DamagedTournament naming every column that cannot be read."""
+    decoded, problems = {}, []
+    for (name, kind), raw in zip(kinds, values, strict=True):
+        try:
+            decoded[name] = _decode(kind, raw)
+        except ValueError as error:
+            problems.append(f"{name} {error}")
+    if problems:
+        raise DamagedTournament(tournament_id, f"its stored {what} cannot be read ({'; '.join(problems)})")
+    return decoded
+
+
+def tournament_from(values: Sequence[Any], players: list[Sequence[Any]]) -> TournamentRow:
+    """An event (its columns, then why it is set aside or None) and its players as stored; DamagedTournament if
+    any of it cannot be read (a damaged disk, a hand-edited file: SQLite keeps whatever was written), or breaks
+    what the schema's constraints say."""
+    tournament_id = values[0] if isinstance(values[0], int) else 0
+    row = _decoded(tournament_id, "row", _TOURNAMENT_KINDS, values[:-1])
+    if row["status"] not in TOURNAMENT_STATUSES:
+        raise DamagedTournament(tournament_id, f"its stored row cannot be read (status holds {_shown(row['status'])})")
+    if row["format"] not in FORMATS:
+        raise DamagedTournament(tournament_id, f"its stored row cannot be read (format holds {_shown(row['format'])})")
+    rated = row.pop("rated")
+    tournament = TournamentRow(**row, rated=bool(rated), set_aside=values[-1])
+    tournament.players = [TournamentPlayer(**_decoded(tournament_id, "player", _PLAYER_KINDS, p)) for p in players]
+    return tournament
+
+
+def game_from(tournament_id: int, values: Sequence[Any]) -> TournamentGame:
+    """A table of a round; DamagedTournament if it cannot be read (or is neither a match nor a bye)."""
+    game = TournamentGame(**_decoded(tournament_id, "game", _GAME_KINDS, values))
+    if (game.match_id is None) == (game.bye_user_id is None):
+        raise DamagedTournament(
+            tournament_id, f"its stored game {game.round}.{game.board} is neither a match nor a bye"
+        )
+    return game

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
@@ -27,10 +28,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ...domain.bank import BankClock
-from ...domain.errors import StorageFull, StoreUnavailable, VersionConflict
+from ...domain.errors import StorageFull, StorageReadOnly, StoreUnavailable, VersionConflict
 from ...domain.model import (
     ChallengeCaps,
     ChallengeRefusal,
+    ConstraintBreach,
     ExplorationRow,
     GuildSettings,
     Languages,
@@ -46,7 +48,8 @@ from ...domain.model import (
     ReviewRow,
     SeatRow,
 )
-from .files import _explain, _private_files
+from .breaches import find_breaches
+from .files import _create_private, _explain, check_database_path, warn_if_shared
 from .integrity import IntegrityCheck
 from .migrations import MIGRATIONS
 from .rows import (
@@ -68,6 +71,11 @@ def _full(error: sqlite3.Error) -> bool:
     return getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
 
 
+def _read_only(error: sqlite3.Error) -> bool:
+    """SQLITE_READONLY or one of its extended codes: SQLite refused the write as a whole, nothing of it is stored."""
+    return (getattr(error, "sqlite_errorcode", None) or 0) & 0xFF == sqlite3.SQLITE_READONLY
+
+
 T = TypeVar("T")
 
 _BUMP_VERSION = "UPDATE matches SET version = version + 1, updated_at = ? WHERE id = ? AND version = ? AND status = ?"
@@ -75,7 +83,12 @@ _BUMP_VERSION = "UPDATE matches SET version = version + 1, updated_at = ? WHERE 
 
 def _in_transaction(conn: sqlite3.Connection, work: Callable[..., T], *args: Any) -> T:
     """``work(conn, *args)`` in one transaction: committed if it returns, rolled back if it raises."""
-    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("BEGIN IMMEDIATE")  # a database that refuses writes refuses this already
+    except sqlite3.Error as error:
+        if _read_only(error):
+            raise StorageReadOnly(str(error)) from None
+        raise
     try:
         result = work(conn, *args)
         conn.execute("COMMIT")
@@ -84,6 +97,8 @@ def _in_transaction(conn: sqlite3.Connection, work: Callable[..., T], *args: Any
             conn.execute("ROLLBACK")
         if isinstance(error, sqlite3.Error) and _full(error):
             raise StorageFull(str(error)) from None
+        if isinstance(error, sqlite3.Error) and _read_only(error):
+            raise StorageReadOnly(str(error)) from None
         raise
     return result
 
@@ -185,16 +200,22 @@ class SqliteStore(SqliteTournaments):
         self._identify_locks: dict[int, asyncio.Lock] = {}
         self._identify_at: dict[int, float] = {}  # bucket -> loop time of its last IDENTIFY
         self._integrity: IntegrityCheck | None = None
+        self._breaches: list[ConstraintBreach] | None = []  # rows the check at open found breaking a constraint
+        self.incarnation = secrets.token_hex(8)  # this start: the one process the file serves
 
     @classmethod
     async def open(cls, path: str | Path) -> SqliteStore:
         """Open (creating if needed) and check the database; StoreUnavailable says why it cannot be used.
 
-        The files are private (0600, a new folder 0700): they hold user ids and server data.
+        A path that is neither absent nor a SQLite database is refused before anything is created or changed.
+        The files it creates are private (0600, a new folder 0700): they hold user ids and server data.
         """
         path = Path(path)
         if str(path) != ":memory:":
-            _private_files(path)
+            if check_database_path(path):
+                _create_private(path)
+            else:
+                warn_if_shared(path)
         try:
             connection = await SqliteThread.connect(str(path))
         except sqlite3.Error as error:
@@ -206,19 +227,19 @@ class SqliteStore(SqliteTournaments):
             await connection.execute("PRAGMA foreign_keys=ON")
             await connection.execute("PRAGMA busy_timeout=5000")
             if _bytes(path) <= cls.check_at_open_bytes:
-                row = await store._one("PRAGMA quick_check")
-                if row is None or row[0] != "ok":
-                    raise sqlite3.DatabaseError(f"database disk image is malformed ({row[0] if row else '?'})")
+                findings = [str(r[0]) for r in await store._all("PRAGMA quick_check")]
+                if findings != ["ok"]:  # rows that break a constraint set their match or event aside; else damage
+                    store._breaches = await store._run(find_breaches, findings)
+                    if store._breaches is None:
+                        raise sqlite3.DatabaseError(f"database disk image is malformed ({findings[0]})")
             else:  # reads the whole file (seconds per GB): start-up must not grow with the database
                 store._integrity = IntegrityCheck(path)
             await store._migrate()
             async with store.transaction() as db:  # a read-only file fails here, not at the first move
                 await db.execute(f"PRAGMA user_version = {await _user_version(db)}")
-        except sqlite3.Error as error:
+        except (sqlite3.Error, StorageReadOnly) as error:
             await connection.close()  # else its thread keeps the process alive
             raise StoreUnavailable(_explain(path, error)) from None
-        if str(path) != ":memory:":
-            _private_files(path)  # the -wal and -shm files now exist
         return store
 
     async def close(self) -> None:
@@ -229,6 +250,13 @@ class SqliteStore(SqliteTournaments):
     async def damage(self) -> str | None:
         """A large file's integrity check, run after opening on a connection of its own: what it found."""
         return None if self._integrity is None else await self._integrity.result()
+
+    async def constraint_breaches(self) -> list[ConstraintBreach] | None:
+        """Rows quick_check found breaking a CHECK or NOT NULL constraint (bot/store/sqlite/breaches.py): at open,
+        or for a large file once its check beside the bot finished (None until then: ``damage()`` waits)."""
+        if self._integrity is None:
+            return list(self._breaches or [])
+        return self._integrity.breaches
 
     async def grant_requests(self, second: int, wanted: int, limit: int) -> int:
         def grant(conn: sqlite3.Connection) -> int:
@@ -315,8 +343,8 @@ class SqliteStore(SqliteTournaments):
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[SqliteThread]:
         async with self._holding():
-            await self._db.execute("BEGIN IMMEDIATE")
             try:
+                await self._db.execute("BEGIN IMMEDIATE")  # a database that refuses writes refuses this already
                 try:
                     yield self._db
                 except BaseException:
@@ -330,6 +358,8 @@ class SqliteStore(SqliteTournaments):
                     if self._db.in_transaction:
                         await self._db.execute("ROLLBACK")
                     raise StorageFull(str(error)) from None
+                if _read_only(error):
+                    raise StorageReadOnly(str(error)) from None
                 raise
 
     # -- post-game reviews ---------------------------------------------------------
@@ -470,37 +500,42 @@ class SqliteStore(SqliteTournaments):
         await self._transact(
             lambda conn: conn.execute(
                 "UPDATE matches SET board_channel_id = ?, board_message_id = ?,"
-                " announced_version = MAX(announced_version, ?), announce_claimed_until = NULL WHERE id = ?",
-                (channel_id, message_id, version, match_id),
+                " announced_version = MAX(announced_version, ?), announce_claimed_until = CASE"
+                " WHEN announce_claimed_by = ? OR ? >= version THEN NULL ELSE announce_claimed_until END WHERE id = ?",
+                (channel_id, message_id, version, self.incarnation, version, match_id),
             )
         )
 
-    async def claim_unannounced(self, now: float, lease: float) -> list[int]:
-        """Matches changed by a move whose board was never posted (the bot stopped in between), claimed for
-        ``lease`` seconds: one process posts each."""
-        async with self.transaction() as db:
-            rows = await db.execute_fetchall(
-                "UPDATE matches SET announce_claimed_until = ? WHERE status IN ('active', 'finished')"
-                " AND announced_version < version AND id NOT IN (SELECT match_id FROM quarantine)"
-                " AND (announce_claimed_until IS NULL OR announce_claimed_until <= ?) RETURNING id",
-                (now + lease, now),
-            )
-        return sorted(r[0] for r in rows)
+    async def unannounced(self) -> list[tuple[int, float]]:
+        """Matches whose latest board was never posted (the bot stopped in between), oldest change first."""
+        rows = await self._all(
+            "SELECT id, updated_at FROM matches WHERE status IN ('active', 'finished') AND announced_version < version"
+            " AND id NOT IN (SELECT match_id FROM quarantine) ORDER BY updated_at, id",
+            (),
+        )
+        return [(int(r[0]), float(r[1])) for r in rows]
 
     async def release_announcement(self, match_id: int) -> None:
-        """Give a claimed board back (not posted this time): a later try, in any process, takes it."""
-        async with self.transaction() as db:
-            await db.execute("UPDATE matches SET announce_claimed_until = NULL WHERE id = ?", (match_id,))
+        """Give back a board this process claimed (not posted this time): a later try takes it."""
+        await self._release("matches", "announce_claimed", "id", match_id)
 
     async def claim_announcement(self, match_id: int, now: float, lease: float) -> bool:
-        """Claim the posting of one match's latest board (a retry); False if it is posted, or another holds it."""
+        """Claim the posting of one match's latest board; False if it is posted, or this start holds it."""
         async with self.transaction() as db:
             cursor = await db.execute(
-                "UPDATE matches SET announce_claimed_until = ? WHERE id = ? AND announced_version < version"
-                " AND (announce_claimed_until IS NULL OR announce_claimed_until <= ?)",
-                (now + lease, match_id, now),
+                "UPDATE matches SET announce_claimed_until = ?, announce_claimed_by = ?"
+                f" WHERE id = ? AND announced_version < version AND {_free('announce_claimed')}",
+                (now + lease, self.incarnation, match_id, now, self.incarnation),
             )
             return cursor.rowcount == 1
+
+    async def _release(self, table: str, claim: str, key: str, value: int) -> None:
+        """Give back the claim (columns ``claim``_until and ``claim``_by) of one row, if this start holds it."""
+        async with self.transaction() as db:
+            await db.execute(
+                f"UPDATE {table} SET {claim}_until = NULL, {claim}_by = NULL WHERE {key} = ? AND {claim}_by = ?",
+                (value, self.incarnation),
+            )
 
     async def update_match_fields(self, match_id: int, **fields: Any) -> None:
         allowed = {"thread_id", "lobby_message_id"}
@@ -633,9 +668,10 @@ class SqliteStore(SqliteTournaments):
             if turn_changed:
                 conn.execute("UPDATE matches SET turn_started_at = ? WHERE id = ?", (now, match_id))
             if turn_changed or finished:
-                conn.execute(
+                conn.execute(  # a new turn: its own deadline, and nobody's claim on the old one's notices
                     "UPDATE matches SET deadline_at = ?, deadline_notice = 0, turn_allowance = ?,"
-                    " warnings_held_until = NULL WHERE id = ?",
+                    " warnings_held_until = NULL, deadline_claimed_until = NULL, deadline_claimed_by = NULL"
+                    " WHERE id = ?",
                     (None if finished else deadline_at, None if finished else turn_allowance, match_id),
                 )
             if bank is not None:
@@ -681,15 +717,14 @@ class SqliteStore(SqliteTournaments):
         """Set-aside matches whose players have not been told yet, claimed for ``lease`` seconds."""
         async with self.transaction() as db:
             rows = await db.execute_fetchall(
-                "UPDATE quarantine SET told_claimed_until = ? WHERE players_told = 0"
-                " AND (told_claimed_until IS NULL OR told_claimed_until <= ?) RETURNING match_id",
-                (now + lease, now),
+                "UPDATE quarantine SET told_claimed_until = ?, told_claimed_by = ?"
+                f" WHERE players_told = 0 AND {_free('told_claimed')} RETURNING match_id",
+                (now + lease, self.incarnation, now, self.incarnation),
             )
         return sorted(r[0] for r in rows)
 
     async def release_paused_notice(self, match_id: int) -> None:
-        async with self.transaction() as db:
-            await db.execute("UPDATE quarantine SET told_claimed_until = NULL WHERE match_id = ?", (match_id,))
+        await self._release("quarantine", "told_claimed", "match_id", match_id)
 
     async def quarantine_told(self, match_id: int) -> None:
         async with self.transaction() as db:
@@ -752,6 +787,11 @@ class SqliteStore(SqliteTournaments):
                 "DELETE FROM premoves WHERE match_id = ? AND version <= ? RETURNING match_id, user_id, version, lines",
                 (match_id, version),
             )
+            await db.execute(  # none left: the match's moves stop looking for them
+                "UPDATE matches SET premoves_held = 0 WHERE id = ? AND premoves_held = 1"
+                " AND NOT EXISTS (SELECT 1 FROM premoves WHERE match_id = ?)",
+                (match_id, match_id),
+            )
         return [p for p in map(_premove_from, rows) if p is not None]
 
     async def keep_premoves(
@@ -765,7 +805,10 @@ class SqliteStore(SqliteTournaments):
                 " updated_at = excluded.updated_at WHERE premoves.version < excluded.version",
                 (user_id, json.dumps(lines), now, match_id, version),
             )
-            return cursor.rowcount == 1
+            if cursor.rowcount != 1:
+                return False
+            await db.execute("UPDATE matches SET premoves_held = 1 WHERE id = ?", (match_id,))
+            return True
 
     async def get_exploration(self, match_id: int, user_id: int) -> ExplorationRow | None:
         row = await self._one(
@@ -805,18 +848,24 @@ class SqliteStore(SqliteTournaments):
         one process only)."""
         async with self.transaction() as db:
             rows = await db.execute_fetchall(
-                "UPDATE reminders SET claimed_until = ? WHERE match_id IN (SELECT match_id FROM reminders"
-                " WHERE remind_at <= ? AND snoozed = 0 AND (claimed_until IS NULL OR claimed_until <= ?)"
-                " ORDER BY remind_at LIMIT ?)"
+                "UPDATE reminders SET claimed_until = ?, claimed_by = ?"
+                " WHERE match_id IN (SELECT match_id FROM reminders"
+                f" WHERE remind_at <= ? AND snoozed = 0 AND {_free('claimed')} ORDER BY remind_at LIMIT ?)"
                 " RETURNING match_id, user_id, ply, remind_at, last_sent_at, snoozed",
-                (_held(now, held_at) + lease, now, _held(now, held_at), -1 if limit is None else limit),
+                (
+                    _held(now, held_at) + lease,
+                    self.incarnation,
+                    now,
+                    _held(now, held_at),
+                    self.incarnation,
+                    -1 if limit is None else limit,
+                ),
             )
         return sorted((ReminderRow(r[0], r[1], r[2], r[3], r[4], bool(r[5])) for r in rows), key=lambda r: r.remind_at)
 
     async def release_reminder(self, match_id: int) -> None:
         """Give a claimed reminder back (not delivered this time): the next pass, in any process, tries again."""
-        async with self.transaction() as db:
-            await db.execute("UPDATE reminders SET claimed_until = NULL WHERE match_id = ?", (match_id,))
+        await self._release("reminders", "claimed", "match_id", match_id)
 
     async def get_reminder(self, match_id: int) -> ReminderRow | None:
         r = await self._one(
@@ -1053,17 +1102,24 @@ class SqliteStore(SqliteTournaments):
         skip = f" AND ((guild_id >> 22) % {int(count)}) NOT IN ({marks})" if paused else ""
         async with self.transaction() as db:
             rows = await db.execute_fetchall(
-                "UPDATE matches SET deadline_claimed_until = ? WHERE status = 'active' AND deadline_at IS NOT NULL"
+                "UPDATE matches SET deadline_claimed_until = ?, deadline_claimed_by = ?"
+                " WHERE status = 'active' AND deadline_at IS NOT NULL"
                 f" AND deadline_notice < 3 AND ({' OR '.join(due)}) AND id NOT IN (SELECT match_id FROM quarantine)"
-                f" AND (deadline_claimed_until IS NULL OR deadline_claimed_until <= ?){skip} RETURNING id, deadline_at",
-                [_held(now, held_at) + lease, *params, _held(now, held_at), *paused],
+                f" AND {_free('deadline_claimed')}{skip} RETURNING id, deadline_at",
+                [
+                    _held(now, held_at) + lease,
+                    self.incarnation,
+                    *params,
+                    _held(now, held_at),
+                    self.incarnation,
+                    *paused,
+                ],
             )
         return [r[0] for r in sorted(rows, key=lambda r: (r[1], r[0]))]
 
     async def release_deadline(self, match_id: int) -> None:
         """Give a claimed deadline notice back (not delivered this time)."""
-        async with self.transaction() as db:
-            await db.execute("UPDATE matches SET deadline_claimed_until = NULL WHERE id = ?", (match_id,))
+        await self._release("matches", "deadline_claimed", "id", match_id)
 
     async def set_deadline_notice(self, match_id: int, expected_version: int, level: int) -> bool:
         """Remember what was sent about the current deadline (its claim ends); False if the match changed."""
@@ -1123,8 +1179,11 @@ class SqliteStore(SqliteTournaments):
         rows = await self._all("SELECT shard_id, last_seen FROM shard_heartbeats WHERE shard_count = ?", (shard_count,))
         return {r[0]: r[1] for r in rows}
 
-    async def beat(self, now: float, shards: tuple[int, tuple[int, ...]] | None = None) -> None:
-        """The bot is alive at ``now`` (written by every timer pass and at shutdown); so are its shards."""
+    async def beat(
+        self, now: float, shards: tuple[int, tuple[int, ...]] | None = None, held_at: float | None = None
+    ) -> None:
+        """The bot is alive at ``now`` (written by every timer pass and at shutdown); so are its shards, run by
+        this start (one process: its claims do not depend on it)."""
         async with self.transaction() as db:
             await db.execute(
                 "INSERT INTO heartbeat (id, last_seen) VALUES (1, ?)"
@@ -1134,9 +1193,11 @@ class SqliteStore(SqliteTournaments):
             count, ids = shards or (1, (0,))
             for shard_id in ids:
                 await db.execute(
-                    "INSERT INTO shard_heartbeats (shard_count, shard_id, last_seen) VALUES (?, ?, ?)"
-                    " ON CONFLICT (shard_count, shard_id) DO UPDATE SET last_seen = MAX(last_seen, excluded.last_seen)",
-                    (count, shard_id, now),
+                    "INSERT INTO shard_heartbeats (shard_count, shard_id, last_seen, incarnation, incarnation_seen)"
+                    " VALUES (?, ?, ?, ?, ?) ON CONFLICT (shard_count, shard_id) DO UPDATE SET"
+                    " last_seen = MAX(last_seen, excluded.last_seen), incarnation = excluded.incarnation,"
+                    " incarnation_seen = excluded.incarnation_seen",
+                    (count, shard_id, now, self.incarnation, _held(now, held_at)),
                 )
 
     async def record_outage(self, started_at: float, ended_at: float, shard: tuple[int, int] | None = None) -> int:
@@ -1308,6 +1369,13 @@ def _bytes(path: Path) -> int:
         return path.stat().st_size if str(path) != ":memory:" else 0
     except OSError:
         return 0
+
+
+def _free(claim: str) -> str:
+    """SQL: the claim in the columns ``claim``_until and ``claim``_by may be taken (two ``?``: the lease clock's
+    time, this start). It was given back, its lease ran out, or an earlier start took it: one process serves
+    the file (ProcessLock), so a start that is not this one has ended, killed or not."""
+    return f"({claim}_until IS NULL OR {claim}_until <= ? OR {claim}_by IS NULL OR {claim}_by <> ?)"
 
 
 def _held(now: float, held_at: float | None) -> float:

@@ -9,7 +9,8 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from ...domain.tournament import NewRound, TournamentGame, TournamentRow
-from ..tournaments import GAME_COLUMNS, PLAYER_COLUMNS, TOURNAMENT_COLUMNS, game_from, tournament_from
+from ..tournaments import GAME_COLUMNS, PLAYER_COLUMNS, TOURNAMENT_COLUMNS
+from .rows import game_from, tournament_from
 
 T = TypeVar("T")
 
@@ -106,7 +107,8 @@ class SqliteTournaments:
         def read(conn: sqlite3.Connection) -> list[TournamentRow]:
             marks = ",".join("?" for _ in statuses)
             ids = conn.execute(
-                f"SELECT id FROM tournaments WHERE guild_id = ? AND status IN ({marks}) ORDER BY id",
+                f"SELECT id FROM tournaments WHERE guild_id = ? AND status IN ({marks}) AND id NOT IN"
+                " (SELECT tournament_id FROM tournament_quarantine) ORDER BY id",
                 (guild_id, *statuses),
             ).fetchall()
             return [t for t in (_read(conn, i) for (i,) in ids) if t is not None]
@@ -262,7 +264,7 @@ class SqliteTournaments:
             f"SELECT {GAME_COLUMNS} FROM tournament_games WHERE tournament_id = ? ORDER BY round, board",
             (tournament_id,),
         )
-        return [game_from(r) for r in rows]
+        return [game_from(tournament_id, r) for r in rows]
 
     async def tournament_of_match(self, match_id: int) -> int | None:
         rows = await self._all("SELECT tournament_id FROM tournament_games WHERE match_id = ?", (match_id,))
@@ -270,8 +272,10 @@ class SqliteTournaments:
 
     async def tournaments_to_tend(self, now: float) -> list[int]:
         rows = await self._all(
-            "SELECT id FROM tournaments WHERE status = 'running' OR (status = 'finished' AND podium_told = 0)"
-            " OR (status = 'open' AND starts_at IS NOT NULL AND starts_at <= ?) ORDER BY id",
+            "SELECT id FROM tournaments WHERE (status = 'running' OR (status = 'finished' AND podium_told = 0)"
+            " OR (status = 'open' AND starts_at IS NOT NULL AND starts_at <= ?)"
+            " OR status NOT IN ('open', 'running', 'finished', 'cancelled'))"  # damaged: looked at, then set aside
+            " AND id NOT IN (SELECT tournament_id FROM tournament_quarantine) ORDER BY id",
             (now,),
         )
         return [int(r[0]) for r in rows]
@@ -296,6 +300,61 @@ class SqliteTournaments:
             user_ids,
         )
         return {int(u): float(at) for u, at in rows}
+
+    # -- events set aside: their rows cannot be read; paused, never rewritten ----------------------------
+
+    async def set_tournament_aside(self, tournament_id: int, reason: str, now: float) -> bool:
+        def write(conn: sqlite3.Connection) -> bool:
+            cursor = conn.execute(
+                "INSERT OR IGNORE INTO tournament_quarantine (tournament_id, reason, since) VALUES (?, ?, ?)",
+                (tournament_id, reason, now),
+            )
+            return cursor.rowcount == 1
+
+        done: bool = await self._transact(write)
+        return done
+
+    async def release_tournament_aside(self, tournament_id: int) -> None:
+        await self._transact(
+            lambda conn: conn.execute("DELETE FROM tournament_quarantine WHERE tournament_id = ?", (tournament_id,))
+        )
+
+    async def tournaments_set_aside(self) -> list[int]:
+        rows = await self._all("SELECT tournament_id FROM tournament_quarantine ORDER BY tournament_id")
+        return [int(r[0]) for r in rows]
+
+    async def claim_tournaments_aside_untold(self, now: float, lease: float) -> list[tuple[int, int | None]]:
+        def write(conn: sqlite3.Connection) -> list[tuple[int, int | None]]:
+            claimed = conn.execute(
+                "UPDATE tournament_quarantine SET told_claimed_until = ? WHERE organizer_told = 0"
+                " AND (told_claimed_until IS NULL OR told_claimed_until <= ?) RETURNING tournament_id",
+                (now + lease, now),
+            ).fetchall()
+            return [(int(i), _organizer(conn, int(i))) for (i,) in sorted(claimed)]
+
+        result: list[tuple[int, int | None]] = await self._transact(write)
+        return result
+
+    async def release_tournament_aside_notice(self, tournament_id: int) -> None:
+        await self._transact(
+            lambda conn: conn.execute(
+                "UPDATE tournament_quarantine SET told_claimed_until = NULL WHERE tournament_id = ?", (tournament_id,)
+            )
+        )
+
+    async def tournament_aside_told(self, tournament_id: int) -> None:
+        await self._transact(
+            lambda conn: conn.execute(
+                "UPDATE tournament_quarantine SET organizer_told = 1 WHERE tournament_id = ?", (tournament_id,)
+            )
+        )
+
+
+def _organizer(conn: sqlite3.Connection, tournament_id: int) -> int | None:
+    """The organizer of an event set aside, if that much of its row still reads (whom to tell)."""
+    row = conn.execute("SELECT organizer_id FROM tournaments WHERE id = ?", (tournament_id,)).fetchone()
+    value = None if row is None else row[0]
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
 
 class _Undo(Exception):

@@ -1,0 +1,56 @@
+"""The Activity page's words from the catalogs: ``activity/words.json`` for the page's build.
+
+    python tools/activity_words.py   # the Makefile runs it before bundling the page (make activity)
+
+The page marks what it says with ``say("…")`` and ``sayN("…", "…", count)`` (activity/src/words.js);
+``make translations`` collects those calls into the catalogs with the bot's sentences (tools/translations.py),
+so a translator sees them in the same file. This writes, for each language with a catalog, the page's
+sentences and their translations (plural ones as a list of forms), which the bundle carries: the page
+hard-codes no sentence and needs no request for its words.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from babel.messages.pofile import read_po
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from i18n import DOMAIN, LANGUAGES, catalog_path  # noqa: E402
+
+PAGE_SOURCES = "activity/src/"
+OUTPUT = ROOT / "activity" / "words.json"
+
+
+def page_words(language: str) -> dict[str, str | list[str]]:
+    """The translated sentences the page says, by their English (a plural one by its singular)."""
+    with catalog_path(language).open("rb") as source:
+        catalog = read_po(source, locale=language, domain=DOMAIN)
+    found: dict[str, str | list[str]] = {}
+    for message in catalog:
+        if not message.id or not any(str(where).startswith(PAGE_SOURCES) for where, _ in message.locations):
+            continue
+        if isinstance(message.id, (tuple, list)):
+            forms = [str(form or "") for form in message.string or ()]
+            if all(forms) and not message.fuzzy:
+                found[str(message.id[0])] = forms
+        elif message.string and not message.fuzzy:
+            found[str(message.id)] = str(message.string)
+    return found
+
+
+def main() -> int:
+    words = {language: page_words(language) for language in LANGUAGES[1:]}
+    text = json.dumps(words, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    if not OUTPUT.exists() or OUTPUT.read_text(encoding="utf-8") != text:
+        OUTPUT.write_text(text, encoding="utf-8")
+    print(f"{OUTPUT.relative_to(ROOT)}: " + ", ".join(f"{len(w)} sentences in {lang}" for lang, w in words.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
