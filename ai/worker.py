@@ -21,6 +21,7 @@ from typing import Any
 from games.registry import load_state, new_game
 
 from .player import accepts_draw, choose_turn
+from .puzzles import find_puzzle_document
 from .review import ReviewBudget, assess
 
 
@@ -104,6 +105,12 @@ class Thinker:
         return await loop.run_in_executor(
             self._executor(), assess_position, dict(state), played, budget.simulations, budget.seconds, seed
         )
+
+    async def find_puzzle(self, state: Mapping[str, Any], played: str) -> dict[str, Any] | None:
+        """Whether the position before the turn ``played`` holds a puzzle it missed (one bounded proof: a task
+        no longer than the proof's budget, so turns never wait behind a whole match's search)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor(), find_puzzle_document, dict(state), played)
 
     async def warm(self) -> None:
         """Start every process of the pool and warm it (:func:`warm_up`), so the first turn waits for neither."""

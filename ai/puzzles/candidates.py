@@ -19,7 +19,7 @@ from games.bump import Bump
 from games.hexgrid import distance
 from games.interface import AnyGame
 from games.playbai import PlayBai
-from games.registry import new_game
+from games.registry import load_state, new_game
 
 from ..player import choose_turn
 from ..review import GameReview
@@ -176,6 +176,13 @@ def find_puzzle(
     No filter: the caller already chose the position (a review's drop).
     """
     return try_position(game_before_turn, played_turn, budget, filtered=False).puzzle
+
+
+def find_puzzle_document(state: dict[str, Any], played: str) -> dict[str, Any] | None:
+    """:func:`find_puzzle` over plain data, for a worker process: the position's state document and the turn
+    played there in, the puzzle's document (or None) out; the cheap filter first, as for a whole game."""
+    attempt = try_position(load_state(state), played)
+    return None if attempt.puzzle is None else attempt.puzzle.to_json()
 
 
 def review_turns(review: GameReview) -> list[int]:

@@ -31,10 +31,11 @@ from ..domain.model import (
     ReviewRow,
     SeatRow,
 )
+from .puzzles import PuzzleStore
 from .tournaments import TournamentStore
 
 
-class Store(TournamentStore, Protocol):
+class Store(TournamentStore, PuzzleStore, Protocol):
     shared: bool
     """Whether several bot processes may use this database at once (PostgreSQL), or one only (SQLite)."""
     incarnation: str

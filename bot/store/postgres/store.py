@@ -64,6 +64,7 @@ from ..sqlite.rows import (
     guild_settings_from,
 )
 from .migrations import MIGRATIONS, applies
+from .puzzles import PostgresPuzzles
 from .tournaments import PostgresTournaments
 
 log = logging.getLogger(__name__)
@@ -172,7 +173,7 @@ def explain(url: str, error: BaseException) -> str:
     return f"cannot use PostgreSQL at {where}: {str(error).replace(url, where)}"
 
 
-class PostgresStore(PostgresTournaments):
+class PostgresStore(PostgresTournaments, PostgresPuzzles):
     """The database on a PostgreSQL server, through a pool of connections."""
 
     shared = True  # any number of bot processes and workers

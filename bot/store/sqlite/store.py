@@ -52,6 +52,7 @@ from .breaches import find_breaches
 from .files import _create_private, _explain, check_database_path, warn_if_shared
 from .integrity import IntegrityCheck
 from .migrations import MIGRATIONS
+from .puzzles import SqlitePuzzles
 from .rows import (
     _RATING_COLUMNS,
     _accepted,
@@ -186,7 +187,7 @@ async def _user_version(db: SqliteThread) -> int:
     return int(row[0]) if row else 0
 
 
-class SqliteStore(SqliteTournaments):
+class SqliteStore(SqliteTournaments, SqlitePuzzles):
     """The database. One connection; reads and write transactions are serialised by one lock."""
 
     shared = False  # one process per file (ProcessLock)
