@@ -28,6 +28,7 @@ from .chat.features import (
     moves,
     offers,
     premoves,
+    puzzles,
     reminders,
     review,
     timelimits,
@@ -56,6 +57,7 @@ from .service.launches import Launches
 from .service.matches import MatchService
 from .service.offers import Offers
 from .service.pictures import Pictures
+from .service.puzzles import Puzzles
 from .service.ratings import Ratings
 from .service.review import Reviews
 from .service.timelimits import TimeLimits
@@ -70,6 +72,8 @@ from .web.live import LiveHub
 from .web.server import ActivityServer
 
 PAGE_DIR = Path(__file__).resolve().parent.parent / "activity" / "dist"  # the Activity's built page (activity/)
+
+PUZZLE_SEARCH_SECONDS = 300.0  # how often finished matches are searched for puzzles (a few each time)
 
 
 def build_bot(
@@ -133,6 +137,8 @@ def build_bot(
         tournaments=Tournaments(service),
         tally=metrics,
     )
+    # puzzles are searched where reviews are: one bounded proof per task in the computer's pool
+    puzzle_service = Puzzles(service, computer.thinker.find_puzzle)
     desk = tournaments.TournamentDesk(bot, chat)
     events.on_finish(desk.match_finished)  # a tournament's game ended: its next round may start
     cogs = [
@@ -146,6 +152,7 @@ def build_bot(
         community.CommunityCog(chat, bot.tree),
         tournaments.TournamentCog(chat, desk),
         review.ReviewCog(chat),
+        puzzles.PuzzleCog(chat, puzzle_service),
         activity.ActivityCog(chat, launches := Launches()),
     ]
     items = [
@@ -157,6 +164,7 @@ def build_bot(
         *info.ITEMS,
         *tournaments.ITEMS,
         *review.ITEMS,
+        *puzzles.ITEMS,
         *activity.ITEMS,
     ]
     # every process catches up what a stop left unsaid (boards, conditional moves), beating all along
@@ -165,6 +173,7 @@ def build_bot(
         tournaments.TournamentLoop(bot, desk, settings.reminder_check_seconds),
         timelimits.Heartbeat(chat),
         relay,
+        puzzles.PuzzleSearchLoop(bot, puzzle_service, PUZZLE_SEARCH_SECONDS),
     ]
     hub = activity_hub(settings, service, events, store)
     if jobs is not None:  # the workers' turns are stored without Discord: a bot posts their boards

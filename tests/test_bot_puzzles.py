@@ -1,0 +1,103 @@
+"""/puzzle through Discord (issue 36): the real bot, the emulator, and the real search in the computer's pool.
+
+A small-board Begird match where Black missed a win in two (e4) is played through the service and searched
+for puzzles as the bot's background pass does (``Puzzles.scan``, the proofs in the bot's own process pool).
+Then, through the emulator: a player who did not play it is given the puzzle privately with its picture and
+hint button, answers it right (the opponent's reply played, the next turn asked, solved, the rating changed
+once), another answers it wrong; the autocomplete, /puzzle text, /puzzle stats, and the hint button.
+"""
+
+from __future__ import annotations
+
+from bot.domain.seats import game_of, user_to_move
+from tests import backends
+from tests.test_puzzles_cases import BLACK, WHITE
+
+MISSED = "j6"
+
+
+async def planted_puzzle(world) -> int:
+    match_id, _ = await world.start_two_player(game="begird", options="board=small")
+    turns = [stone for pair in zip(BLACK, (*WHITE, "f4"), strict=True) for stone in pair]
+    for notation in [*turns, MISSED]:
+        match = await world.service.get(match_id)
+        await world.service.play(match_id, user_to_move(match, game_of(match)), notation)
+    match = await world.service.get(match_id)
+    await world.service.resign(match_id, user_to_move(match, game_of(match)))
+    puzzles = world.bot.get_cog("Puzzles").puzzles
+    assert await puzzles.scan(match_id) >= 1
+    await backends.execute(world.store, "DELETE FROM puzzles WHERE source_ply <> ?", len(turns))  # just this one
+    return match_id
+
+
+def button(message, label):
+    return next(b for b in message.buttons() if b["label"] == label)
+
+
+async def answer(world, user, move):
+    result = await world.emu.invoke(user, world.channel, "puzzle answer", {"move": move})
+    await result.wait_for(lambda r: bool(r.followups), timeout=10)
+    return result.followups[0]
+
+
+async def test_a_puzzle_solved_and_missed_through_discord(world):
+    carol, dave = world.users[2], world.users[3]
+    none = await world.emu.invoke(carol, world.channel, "puzzle start", {})
+    await none.wait_for(lambda r: bool(r.followups) or "No puzzle" in r.text, timeout=10)
+    assert "No puzzle is left" in none.text
+    match_id = await planted_puzzle(world)
+
+    given = await world.emu.invoke(carol, world.channel, "puzzle start", {})
+    await given.wait_for(lambda r: bool(r.followups) and bool(r.followups[0].attachments), timeout=20)
+    shown = given.followups[0]
+    assert shown.ephemeral and "Black to move, win in 2" in shown.content
+    assert shown.attachments[0].filename == "puzzle.png" and "Black to move" in shown.attachments[0].description
+    assert "alice" not in shown.content + shown.attachments[0].description  # who played it: not before it is solved
+    assert "bob" not in shown.content + shown.attachments[0].description
+
+    offered = await world.emu.autocomplete(carol, world.channel, "puzzle answer", {"move": "e"})
+    assert "e4" in {choice["value"] for choice in offered}
+
+    words = await world.emu.invoke(carol, world.channel, "puzzle text", {})
+    assert words.messages[0].ephemeral and "Puzzle #" in words.text and "e1" in words.text
+
+    first = await answer(world, carol, "e4")
+    assert first.ephemeral and "Right: `e4`" in first.content and "Your opponent answers" in first.content
+    assert first.attachments and first.attachments[0].filename == "puzzle.png"
+    reply = "e5" if "`e5`" in first.content else "f5"
+    last = await answer(world, carol, {"e5": "f5", "f5": "e5"}[reply])
+    assert "Solved!" in last.content and "The solution: `e4" in last.content
+    assert f"match #{match_id}" in last.content and "Your puzzle rating:" in last.content
+
+    after = await world.emu.invoke(carol, world.channel, "puzzle answer", {"move": "e5"})
+    await after.wait_for(lambda r: bool(r.text), timeout=10)
+    assert "not solving a puzzle" in after.text  # over: nothing is recorded twice
+    stats = await world.emu.invoke(carol, world.channel, "puzzle stats", {})
+    assert "Solved 1, missed 0" in stats.text and "streak 1" in stats.text
+    (solved_rating,) = (await backends.fetch(world.store, "SELECT rating FROM puzzle_players"))[0]
+    assert solved_rating > 1500
+
+    his = await world.emu.invoke(dave, world.channel, "puzzle start", {})
+    await his.wait_for(lambda r: bool(r.followups) and bool(r.followups[0].attachments), timeout=20)
+    hint = await world.emu.press(dave, his.followups[0], button(his.followups[0], "Hint")["custom_id"])
+    await hint.wait_for(lambda r: bool(r.text), timeout=10)
+    assert "a cell of row e" in hint.text and hint.messages[0].ephemeral
+    wrong = await answer(world, dave, "j5")
+    assert "Not this time: the answer was `e4`" in wrong.content
+    ratings = sorted(r[0] for r in await backends.fetch(world.store, "SELECT rating FROM puzzle_players"))
+    assert ratings[0] < 1500 < ratings[1] and ratings[1] == solved_rating  # each player's rating changed once
+
+
+async def test_a_french_player_is_given_the_puzzle_in_french(world):
+    await planted_puzzle(world)
+    amelie = world.add_user("amelie", locale="fr")
+    given = await world.emu.invoke(amelie, world.channel, "puzzle start", {})
+    await given.wait_for(lambda r: bool(r.followups) and bool(r.followups[0].attachments), timeout=20)
+    shown = given.followups[0]
+    assert "Noir joue, gain en 2" in shown.content and "Problème n° 1" in shown.content
+    assert "Noir joue" in shown.attachments[0].description
+    hint = await world.emu.press(amelie, shown, button(shown, "Indice")["custom_id"])
+    await hint.wait_for(lambda r: bool(r.text), timeout=10)
+    assert "une case de la rangée e" in hint.text
+    wrong = await answer(world, amelie, "j5")
+    assert "Pas cette fois : la réponse était `e4`" in wrong.content and "La solution" in wrong.content
