@@ -86,6 +86,9 @@ async def test_a_puzzle_solved_and_missed_through_discord(world):
     assert "Not this time: the answer was `e4`" in wrong.content
     ratings = sorted(r[0] for r in await backends.fetch(world.store, "SELECT rating FROM puzzle_players"))
     assert ratings[0] < 1500 < ratings[1] and ratings[1] == solved_rating  # each player's rating changed once
+    board = await world.emu.invoke(dave, world.channel, "puzzle leaderboard", {})
+    assert f"1. <@{carol.id}> — {round(solved_rating)} (1 solved)" in board.text
+    assert f"<@{dave.id}>" not in board.text  # solved none
 
 
 async def test_a_french_player_is_given_the_puzzle_in_french(world):

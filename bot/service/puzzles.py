@@ -192,8 +192,9 @@ class Puzzles:
     async def player(self, user_id: int) -> PuzzlePlayerRow:
         return await self.store.get_puzzle_player(user_id) or PuzzlePlayerRow(user_id)
 
-    async def leaderboard(self, member_ids: list[int], limit: int = 10) -> list[PuzzlePlayerRow]:
-        return await self.store.puzzle_leaderboard(member_ids, limit)
+    async def leaderboard(self, guild_id: int, limit: int = 10) -> list[PuzzlePlayerRow]:
+        """The server's best puzzle ratings: players who solved one of its puzzles."""
+        return await self.store.puzzle_leaderboard(guild_id, limit)
 
     # -- inside --------------------------------------------------------------------------------
 

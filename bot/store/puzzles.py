@@ -76,8 +76,8 @@ class PuzzleStore(Protocol):
 
     async def get_puzzle_player(self, user_id: int) -> PuzzlePlayerRow | None: ...
 
-    async def puzzle_leaderboard(self, user_ids: Sequence[int], limit: int) -> list[PuzzlePlayerRow]:
-        """The best puzzle ratings among ``user_ids`` (a server's members who solved any), highest first."""
+    async def puzzle_leaderboard(self, guild_id: int, limit: int) -> list[PuzzlePlayerRow]:
+        """The best puzzle ratings among the players who solved a puzzle of this server, highest first."""
         ...
 
 

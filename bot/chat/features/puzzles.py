@@ -140,6 +140,13 @@ class PuzzleCog(commands.GroupCog, name="Puzzles", group_name="puzzle"):
         for part in more:
             await interaction.followup.send(part, ephemeral=True, allowed_mentions=mention_only(None))
 
+    @app_commands.command(name="leaderboard", description="This server's best puzzle ratings")
+    async def leaderboard(self, interaction: discord.Interaction) -> None:
+        board = await self.puzzles.leaderboard(guild_only(interaction))
+        await interaction.response.send_message(
+            words.leaderboard(board), ephemeral=True, allowed_mentions=mention_only(None)
+        )
+
     @app_commands.command(name="stats", description="Your puzzle rating, puzzles solved and your streak")
     async def stats(self, interaction: discord.Interaction) -> None:
         player = await self.puzzles.player(interaction.user.id)

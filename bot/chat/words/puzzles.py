@@ -159,6 +159,25 @@ def stats_message(player: PuzzlePlayerRow) -> str:
     )
 
 
+def leaderboard(board: list[PuzzlePlayerRow]) -> str:
+    """The server's best puzzle ratings (players who solved one of its puzzles)."""
+    if not board:
+        return t("Nobody has solved a puzzle of this server yet: `/puzzle start` gives you one.")
+    lines = [t("**Puzzle leaderboard**")]
+    for rank, row in enumerate(board, start=1):
+        lines.append(
+            tn(
+                "{rank}. <@{user}> — {rating} ({count} solved)",
+                "{rank}. <@{user}> — {rating} ({count} solved)",
+                row.solved,
+                rank=rank,
+                user=row.user_id,
+                rating=number(round(row.rating)),
+            )
+        )
+    return "\n".join(lines)
+
+
 def hint_label() -> str:
     return t("Hint")
 

@@ -170,13 +170,12 @@ class PostgresPuzzles:
         row = await self._fetchrow(f"SELECT {PLAYER_COLUMNS} FROM puzzle_players WHERE user_id = $1", user_id)
         return None if row is None else player_from(list(row))
 
-    async def puzzle_leaderboard(self, user_ids: Sequence[int], limit: int) -> list[PuzzlePlayerRow]:
-        if not user_ids:
-            return []
+    async def puzzle_leaderboard(self, guild_id: int, limit: int) -> list[PuzzlePlayerRow]:
         rows = await self._fetch(
-            f"SELECT {PLAYER_COLUMNS} FROM puzzle_players WHERE user_id = ANY($1::bigint[]) AND solved > 0"
+            f"SELECT {PLAYER_COLUMNS} FROM puzzle_players WHERE user_id IN (SELECT a.user_id FROM puzzle_attempts a"
+            " JOIN puzzles p ON p.id = a.puzzle_id WHERE p.guild_id = $1 AND a.status = 'solved')"
             " ORDER BY rating DESC, user_id LIMIT $2",
-            list(user_ids),
+            guild_id,
             limit,
         )
         return [player_from(list(row)) for row in rows]

@@ -167,13 +167,11 @@ class SqlitePuzzles:
         row = await self._one(f"SELECT {PLAYER_COLUMNS} FROM puzzle_players WHERE user_id = ?", (user_id,))
         return None if row is None else player_from(row)
 
-    async def puzzle_leaderboard(self, user_ids: Sequence[int], limit: int) -> list[PuzzlePlayerRow]:
-        if not user_ids:
-            return []
-        marks = ",".join("?" for _ in user_ids)
+    async def puzzle_leaderboard(self, guild_id: int, limit: int) -> list[PuzzlePlayerRow]:
         rows = await self._all(
-            f"SELECT {PLAYER_COLUMNS} FROM puzzle_players WHERE user_id IN ({marks}) AND solved > 0"
+            f"SELECT {PLAYER_COLUMNS} FROM puzzle_players WHERE user_id IN (SELECT a.user_id FROM puzzle_attempts a"
+            " JOIN puzzles p ON p.id = a.puzzle_id WHERE p.guild_id = ? AND a.status = 'solved')"
             " ORDER BY rating DESC, user_id LIMIT ?",
-            (*user_ids, limit),
+            (guild_id, limit),
         )
         return [player_from(row) for row in rows]
