@@ -51,6 +51,7 @@ from .observe.metrics import BotMetrics
 from .observe.server import MetricsServer, Refresh
 from .service.challenges import ChallengeRefusals
 from .service.computer import ComputerPlayer
+from .service.daily_puzzles import DailyPuzzles
 from .service.events import MatchEvents
 from .service.guilds import Guilds
 from .service.launches import Launches
@@ -139,6 +140,7 @@ def build_bot(
     )
     # puzzles are searched where reviews are: one bounded proof per task in the computer's pool
     puzzle_service = Puzzles(service, computer.thinker.find_puzzle)
+    daily_puzzles = DailyPuzzles(puzzle_service)
     desk = tournaments.TournamentDesk(bot, chat)
     events.on_finish(desk.match_finished)  # a tournament's game ended: its next round may start
     cogs = [
@@ -152,7 +154,7 @@ def build_bot(
         community.CommunityCog(chat, bot.tree),
         tournaments.TournamentCog(chat, desk),
         review.ReviewCog(chat),
-        puzzles.PuzzleCog(chat, puzzle_service),
+        puzzles.PuzzleCog(chat, puzzle_service, daily_puzzles),
         activity.ActivityCog(chat, launches := Launches()),
     ]
     items = [
@@ -174,6 +176,7 @@ def build_bot(
         timelimits.Heartbeat(chat),
         relay,
         puzzles.PuzzleSearchLoop(bot, puzzle_service, PUZZLE_SEARCH_SECONDS),
+        puzzles.DailyPuzzleLoop(bot, chat, daily_puzzles, settings.reminder_check_seconds),
     ]
     hub = activity_hub(settings, service, events, store)
     if jobs is not None:  # the workers' turns are stored without Discord: a bot posts their boards

@@ -9,6 +9,8 @@ once), another answers it wrong; the autocomplete, /puzzle text, /puzzle stats, 
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.domain.seats import game_of, user_to_move
 from tests import backends
 from tests.test_puzzles_cases import BLACK, WHITE
@@ -104,3 +106,45 @@ async def test_a_french_player_is_given_the_puzzle_in_french(world):
     assert "une case de la rangée e" in hint.text
     wrong = await answer(world, amelie, "j5")
     assert "Pas cette fois : la réponse était `e4`" in wrong.content and "La solution" in wrong.content
+
+
+async def test_the_daily_puzzle_is_posted_once_and_solved_from_its_button(world):
+    from bot.chat.features.puzzles import DailyPuzzleLoop
+    from bot.service.daily_puzzles import DAILY_LEASE, DailyPuzzles
+
+    await planted_puzzle(world)
+    alice, carol = world.users[0], world.users[2]
+    cog = world.bot.get_cog("Puzzles")
+    loop = DailyPuzzleLoop(world.bot, cog.chat, cog.daily, 60)
+    set_up = await world.emu.invoke(alice, world.channel, "puzzle daily", {"channel": world.channel.id, "hour": 0})
+    assert "posted in" in set_up.text and set_up.messages[0].ephemeral
+
+    # a process claims the day and Discord takes its post, then it is killed before it records it
+    class DiesBeforeRecording(DailyPuzzles):
+        async def posted(self, post, message_id):
+            pass  # killed: the post is out, the store never hears of it, the claim is never given back
+
+    killed = DailyPuzzleLoop(world.bot, cog.chat, DiesBeforeRecording(cog.puzzles), 60)
+    post = await killed.daily.claim(world.guild.id, world.channel.id)
+    assert post is not None
+    await killed._post(post)
+    assert await loop.post_due() == 0  # its claim still holds
+    world.clock.advance(DAILY_LEASE + 1)
+    assert await loop.post_due() == 1  # posted again with the same nonce: Discord hands back the first message
+    assert await loop.post_due() == 0
+    posts = [m for m in world.emu.messages(world.channel) if m.author_id == world.bot.user.id and m.nonce == post.nonce]
+    assert len(posts) == 1
+
+    solve = button(world.emu.message(posts[0].id), "Solve")
+    pressed = await world.emu.press(carol, world.emu.message(posts[0].id), solve["custom_id"])
+    await pressed.wait_for(lambda r: bool(r.followups) and bool(r.followups[0].attachments), timeout=20)
+    assert pressed.followups[0].ephemeral and "win in 2" in pressed.followups[0].content
+    first = await answer(world, carol, "e4")
+    reply = "e5" if "`e5`" in first.content else "f5"
+    assert "Solved!" in (await answer(world, carol, {"e5": "f5", "f5": "e5"}[reply])).content
+    for _ in range(100):  # the post is edited after the solver is told
+        shown = world.emu.message(posts[0].id)
+        if "Solved by" in shown.content:
+            break
+        await asyncio.sleep(0.05)
+    assert "Solved by 1 player." in shown.content and f"Fastest: <@{carol.id}>" in shown.content

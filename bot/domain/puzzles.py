@@ -74,3 +74,19 @@ class AttemptEnd:
     rating_change: float
     puzzle_rating_change: float
     puzzle_deviation: float
+    solve_seconds: float | None = None
+    """A solve's time from the attempt's start: a daily post of the puzzle counts it (and keeps the fastest)."""
+
+
+@dataclass(frozen=True)
+class DailyPuzzleRow:
+    """One server's daily puzzle of one day (UTC) and its post."""
+
+    guild_id: int
+    day: str  # YYYY-MM-DD, UTC
+    puzzle_id: int
+    channel_id: int
+    message_id: int | None  # None until Discord took the post
+    solvers: int
+    fastest_user_id: int | None
+    fastest_seconds: float | None

@@ -133,6 +133,18 @@ class Puzzles:
                     raise Refusal("puzzle_busy")
         return await self._view(attempt)
 
+    async def start_puzzle(self, user_id: int, puzzle_id: int) -> PuzzleView:
+        """The player's attempt at this puzzle (a daily one): opened now, or the one they are solving; refused
+        when they have finished it, or are solving another."""
+        attempt = await self.store.get_puzzle_attempt(puzzle_id, user_id)
+        if attempt is None:
+            attempt = await self.store.start_puzzle_attempt(puzzle_id, user_id, self.service.clock.now())
+            if attempt is None:
+                raise Refusal("puzzle_other_open")
+        if attempt.status != "open":
+            raise Refusal("puzzle_already_tried")
+        return await self._view(attempt)
+
     async def current(self, user_id: int) -> PuzzleView:
         """The puzzle the player is solving; a refusal when there is none."""
         attempt = await self.store.open_puzzle_attempt(user_id)
@@ -250,7 +262,8 @@ class Puzzles:
             streak=streak,
             best_streak=max(before.best_streak, streak),
         )
-        return AttemptEnd(player, rating - before.rating, puzzle_rating - row.rating, puzzle_deviation)
+        seconds = self.service.clock.now() - view.attempt.started_at if solved else None
+        return AttemptEnd(player, rating - before.rating, puzzle_rating - row.rating, puzzle_deviation, seconds)
 
 
 def solution_line(puzzle: Puzzle) -> tuple[str, ...]:

@@ -18,11 +18,25 @@ import math
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from ..domain.puzzles import AttemptEnd, NewPuzzle, PuzzleAttemptRow, PuzzlePlayerRow, PuzzleRow
+from ..domain.puzzles import AttemptEnd, DailyPuzzleRow, NewPuzzle, PuzzleAttemptRow, PuzzlePlayerRow, PuzzleRow
 
 PUZZLE_COLUMNS = "id, guild_id, game, document, rating, deviation, source_match_id, source_ply, attempts, created_at"
 ATTEMPT_COLUMNS = "puzzle_id, user_id, progress, status, version, hinted, started_at, finished_at, rating_change"
 PLAYER_COLUMNS = "user_id, rating, deviation, volatility, solved, failed, streak, best_streak"
+DAILY_COLUMNS = "guild_id, day, puzzle_id, channel_id, message_id, solvers, fastest_user_id, fastest_seconds"
+#: A server's next daily puzzle: one of its own never posted before, nearest an average rating.
+PICK_DAILY = (
+    "SELECT id FROM puzzles p WHERE guild_id = {guild} AND NOT EXISTS"
+    " (SELECT 1 FROM daily_puzzles d WHERE d.puzzle_id = p.id) ORDER BY ABS(rating - 1500), id LIMIT 1"
+)
+#: Where a solve of a daily puzzle is counted: its post's solvers and fastest.
+COUNT_SOLVER = (
+    "UPDATE daily_puzzles SET solvers = solvers + 1,"
+    " fastest_user_id = CASE WHEN fastest_seconds IS NULL OR {seconds} < fastest_seconds THEN {user}"
+    " ELSE fastest_user_id END,"
+    " fastest_seconds = CASE WHEN fastest_seconds IS NULL OR {seconds} < fastest_seconds THEN {seconds}"
+    " ELSE fastest_seconds END WHERE puzzle_id = {puzzle}"
+)
 
 
 class PuzzleStore(Protocol):
@@ -80,6 +94,32 @@ class PuzzleStore(Protocol):
         """The best puzzle ratings among the players who solved a puzzle of this server, highest first."""
         ...
 
+    async def set_daily_puzzle(self, guild_id: int, channel_id: int | None, hour: int) -> None:
+        """Where (None: nowhere) and at which hour (UTC) the server's daily puzzle is posted."""
+        ...
+
+    async def daily_puzzle_settings(self, guild_id: int) -> tuple[int | None, int] | None: ...
+
+    async def daily_puzzles_due(self, day: str, hour: int, now: float) -> list[tuple[int, int]]:
+        """(server, channel) of the servers whose daily puzzle of ``day`` is due by ``hour`` and not posted (nor
+        claimed by a live lease)."""
+        ...
+
+    async def claim_daily_puzzle(
+        self, guild_id: int, day: str, channel_id: int, now: float, lease: float
+    ) -> DailyPuzzleRow | None:
+        """Claim the posting of the server's puzzle of ``day`` until ``now + lease`` (its puzzle chosen at the
+        first claim and kept); None when it is posted, claimed by another, or the server has no puzzle left."""
+        ...
+
+    async def daily_puzzle_posted(self, guild_id: int, day: str, message_id: int) -> None: ...
+
+    async def release_daily_puzzle(self, guild_id: int, day: str) -> None: ...
+
+    async def daily_of_puzzle(self, puzzle_id: int) -> DailyPuzzleRow | None:
+        """The daily post a puzzle was given in, if any."""
+        ...
+
 
 def puzzle_from(values: Sequence[Any]) -> PuzzleRow:
     pid, guild_id, game, document, rating, deviation, source_match_id, source_ply, attempts, created_at = values
@@ -133,6 +173,20 @@ def player_from(values: Sequence[Any]) -> PuzzlePlayerRow:
         int(failed),
         int(streak),
         int(best),
+    )
+
+
+def daily_from(values: Sequence[Any]) -> DailyPuzzleRow:
+    guild_id, day, puzzle_id, channel_id, message_id, solvers, fastest_user_id, fastest_seconds = values
+    return DailyPuzzleRow(
+        int(guild_id),
+        str(day),
+        int(puzzle_id),
+        int(channel_id),
+        None if message_id is None else int(message_id),
+        int(solvers),
+        None if fastest_user_id is None else int(fastest_user_id),
+        None if fastest_seconds is None else _number(fastest_seconds, 0.0),
     )
 
 

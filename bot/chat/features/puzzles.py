@@ -16,11 +16,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from ...domain.errors import Refusal
+from ...service.daily_puzzles import DailyPost, DailyPuzzles
 from ...service.puzzles import PuzzleAnswer, Puzzles, PuzzleView
 from ...service.suggestions import suggest_moves
 from ..commands import GAME_CHOICES, guild_only
 from ..common import guarded, mention_only, png_file
 from ..context import Chat
+from ..speech import in_public
 from ..words import puzzles as words
 from ..words import refusal, shared
 
@@ -62,14 +64,53 @@ class PuzzleHintButton(
         await interaction.response.send_message(words.hint_message(hint), ephemeral=True)
 
 
-ITEMS = (PuzzleHintButton,)
+class PuzzleSolveButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"hx:pz:solve:(?P<puzzle>\d+)",
+):
+    """The daily post's button: the presser's own private attempt at that puzzle."""
+
+    def __init__(self, puzzle_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=words.solve_label(),
+                emoji="🧩",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"hx:pz:solve:{puzzle_id}",
+            )
+        )
+        self.puzzle_id = puzzle_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
+    ) -> PuzzleSolveButton:
+        return cls(int(match["puzzle"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: self._solve(interaction))
+
+    async def _solve(self, interaction: discord.Interaction) -> None:
+        cog = cog_of(interaction)
+        view = await cog.daily.solve(interaction.user.id, guild_only(interaction), self.puzzle_id)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.followup.send(
+            words.puzzle_message(view), file=await picture(cog.chat, view), view=hint_view(view), ephemeral=True
+        )
 
 
-def puzzles_of(interaction: discord.Interaction) -> Puzzles:
+ITEMS = (PuzzleHintButton, PuzzleSolveButton)
+
+
+def cog_of(interaction: discord.Interaction) -> PuzzleCog:
     cog = interaction.client.get_cog("Puzzles") if isinstance(interaction.client, commands.bot.BotBase) else None
     if not isinstance(cog, PuzzleCog):
         raise RuntimeError("the puzzles feature is not loaded")
-    return cog.puzzles
+    return cog
+
+
+def puzzles_of(interaction: discord.Interaction) -> Puzzles:
+    return cog_of(interaction).puzzles
 
 
 def hint_view(view: PuzzleView) -> discord.ui.View:
@@ -86,9 +127,10 @@ async def picture(chat: Chat, view: PuzzleView) -> discord.File:
 class PuzzleCog(commands.GroupCog, name="Puzzles", group_name="puzzle"):
     """Puzzles found in this server's finished games."""
 
-    def __init__(self, chat: Chat, puzzles: Puzzles) -> None:
+    def __init__(self, chat: Chat, puzzles: Puzzles, daily: DailyPuzzles) -> None:
         self.chat = chat
         self.puzzles = puzzles
+        self.daily = daily
         super().__init__()
 
     @app_commands.command(name="start", description="A puzzle from this server's games, at your level (private)")
@@ -114,12 +156,32 @@ class PuzzleCog(commands.GroupCog, name="Puzzles", group_name="puzzle"):
         content = words.answer_message(answered)
         if answered.check.status != "continue":
             await interaction.followup.send(content, ephemeral=True, allowed_mentions=mention_only(None))
+            if answered.check.status == "right":
+                await self._recount(answered)
             return
         png = await self.chat.service.pictures.png(
             answered.view.game, player_names=words.player_names(answered.view), title=words.heading(answered.view)
         )
         file = png_file(png, "puzzle.png", description=words.reply_picture(answered))
         await interaction.followup.send(content, file=file, view=hint_view(answered.view), ephemeral=True)
+
+    async def _recount(self, answered: PuzzleAnswer) -> None:
+        """A daily puzzle's post shows its new count of solvers (and the fastest): best effort, the count is
+        stored; the next solve shows it if this edit fails."""
+        daily = await self.daily.post_of(answered.view.row.id)
+        if daily is None or daily.message_id is None:
+            return
+        try:
+            channel = self.chat.announcer.client.get_channel(daily.channel_id)
+            if isinstance(channel, discord.TextChannel | discord.Thread):
+                puzzle = answered.view.puzzle
+                async with in_public(self.chat.service.languages, daily.guild_id):
+                    content = words.daily_post(puzzle, puzzle.start(), daily)
+                await channel.get_partial_message(daily.message_id).edit(
+                    content=content, allowed_mentions=mention_only(None)
+                )
+        except discord.HTTPException:
+            log.warning("the daily puzzle post %s could not be updated", daily.message_id, exc_info=True)
 
     @answer.autocomplete("move")
     async def answer_autocomplete(
@@ -145,6 +207,18 @@ class PuzzleCog(commands.GroupCog, name="Puzzles", group_name="puzzle"):
         board = await self.puzzles.leaderboard(guild_only(interaction))
         await interaction.response.send_message(
             words.leaderboard(board), ephemeral=True, allowed_mentions=mention_only(None)
+        )
+
+    @app_commands.command(name="daily", description="Post a puzzle every day in a channel, at an hour (UTC)")
+    @app_commands.describe(channel="Where (leave out to stop the daily puzzle)", hour="The hour, 0 to 23 (UTC)")
+    @app_commands.default_permissions(manage_guild=True)
+    async def daily_setting(
+        self, interaction: discord.Interaction, channel: discord.TextChannel | None = None, hour: int = 12
+    ) -> None:
+        guild_id = guild_only(interaction)
+        await self.daily.configure(guild_id, None if channel is None else channel.id, hour)
+        await interaction.response.send_message(
+            words.daily_set(None if channel is None else channel.id, hour), ephemeral=True
         )
 
     @app_commands.command(name="stats", description="Your puzzle rating, puzzles solved and your streak")
@@ -178,3 +252,62 @@ class PuzzleSearchLoop:
             await asyncio.wait_for(self._pass.acquire(), grace)
         except TimeoutError:
             log.info("a puzzle search was still running at shutdown: another process takes it up after its lease")
+
+
+class DailyPuzzleLoop:
+    """Every ``interval``: the daily puzzles due are claimed and posted, each once (bot/service/daily_puzzles.py)."""
+
+    def __init__(self, client: discord.Client, chat: Chat, daily: DailyPuzzles, interval: float) -> None:
+        self.client = client
+        self.chat = chat
+        self.daily = daily
+        self.interval = interval
+        self._pass = asyncio.Lock()
+
+    async def run_forever(self) -> None:
+        await self.client.wait_until_ready()
+        while not self.client.is_closed():
+            async with self._pass:
+                try:
+                    await self.post_due()
+                except Exception:
+                    log.exception("the daily puzzle pass failed")
+            await asyncio.sleep(self.interval)
+
+    async def post_due(self) -> int:
+        posted = 0
+        for guild_id, channel_id in await self.daily.due():
+            post = await self.daily.claim(guild_id, channel_id)
+            if post is None:
+                continue
+            try:
+                await self._post(post)
+                posted += 1
+            except BaseException:
+                await asyncio.shield(self.daily.release(post))  # another pass posts it (same nonce: once)
+                raise
+        return posted
+
+    async def _post(self, post: DailyPost) -> None:
+        channel = self.client.get_channel(post.row.channel_id) or await self.client.fetch_channel(post.row.channel_id)
+        if not isinstance(channel, discord.abc.Messageable):
+            raise RuntimeError(f"channel {post.row.channel_id} takes no messages")
+        async with in_public(self.chat.service.languages, post.row.guild_id):
+            png = await self.chat.service.pictures.png(post.game, player_names=words.colours(post.game), title=None)
+            file = png_file(png, "puzzle.png", description=words.daily_picture(post.puzzle, post.game))
+            buttons = discord.ui.View(timeout=None)
+            buttons.add_item(PuzzleSolveButton(post.row.puzzle_id))
+            message = await channel.send(
+                words.daily_post(post.puzzle, post.game, post.row),
+                file=file,
+                view=buttons,
+                nonce=post.nonce,
+                allowed_mentions=mention_only(None),
+            )
+        await self.daily.posted(post, message.id)
+
+    async def stop(self, grace: float) -> None:
+        try:
+            await asyncio.wait_for(self._pass.acquire(), grace)
+        except TimeoutError:
+            log.info("a daily puzzle post was still being made at shutdown: its claim lapses, the next posts it once")

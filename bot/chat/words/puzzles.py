@@ -12,7 +12,7 @@ from games import get as get_game
 from i18n import number, t, tn
 
 from ...domain.model import MatchRow, SeatRow
-from ...domain.puzzles import PuzzlePlayerRow
+from ...domain.puzzles import DailyPuzzleRow, PuzzlePlayerRow
 from ...service.puzzles import Hint, PuzzleAnswer, PuzzleView
 from . import boards
 from .markup import escape
@@ -23,9 +23,8 @@ def _colour(game: AnyGame, seat: int) -> str:
     return t(names[seat - 1]) if 0 < seat <= len(names) else t("seat {seat}", seat=seat)
 
 
-def _task(view: PuzzleView) -> str:
-    """What to find, as Lichess says it ("win in 2")."""
-    goal, turns_left = view.goal, view.turns_left
+def _task(goal: Any, turns_left: int) -> str:
+    """What to find (``ai.puzzles.Goal``), as Lichess says it ("win in 2")."""
     if goal.kind == "win":
         return tn("win in {count}", "win in {count}", turns_left)
     if goal.kind == "goal":
@@ -53,13 +52,18 @@ def heading(view: PuzzleView) -> str:
         game=view.game.info.name,
         rating=number(round(view.row.rating)),
         colour=_colour(view.game, view.seat),
-        task=_task(view),
+        task=_task(view.goal, view.turns_left),
     )
 
 
 def puzzle_message(view: PuzzleView) -> str:
     how = t("Answer with `/puzzle answer` (the same autocomplete as /move); `/puzzle text` says the board in words.")
     return f"**{heading(view)}**\n{how}"
+
+
+def colours(game: AnyGame) -> list[str]:
+    """The picture's names by seat for everyone (the daily post): the seats' colours."""
+    return [_colour(game, seat) for seat in range(1, game.players + 1)]
 
 
 def player_names(view: PuzzleView) -> list[str]:
@@ -109,7 +113,7 @@ def answer_message(answer: PuzzleAnswer) -> str:
             "✅ Right: `{move}`. Your opponent answers `{reply}`. Your turn again: {task}.",
             move=escape(check.expected),
             reply=escape(check.reply or ""),
-            task=_task(answer.view),
+            task=_task(answer.view.goal, answer.view.turns_left),
         )
     line = " ".join(answer.solution)
     source = answer.view.row.source_match_id
@@ -178,6 +182,50 @@ def leaderboard(board: list[PuzzlePlayerRow]) -> str:
     return "\n".join(lines)
 
 
+def daily_post(puzzle: Any, game: AnyGame, daily: DailyPuzzleRow) -> str:
+    """The daily puzzle's public post (``puzzle``: ``ai.puzzles.Puzzle``): what to find, and who solved it."""
+    lines = [
+        t(
+            "**Daily puzzle · {game}**: {colour} to move, {task}.",
+            game=game.info.name,
+            colour=_colour(game, puzzle.to_move),
+            task=_task(puzzle.goal, puzzle.goal.turns),
+        ),
+        t("Press **Solve** to try it privately."),
+    ]
+    if daily.solvers:
+        lines.append(tn("Solved by {count} player.", "Solved by {count} players.", daily.solvers))
+    if daily.fastest_user_id is not None and daily.fastest_seconds is not None:
+        lines.append(
+            t(
+                "Fastest: <@{user}> in {seconds} s.",
+                user=daily.fastest_user_id,
+                seconds=number(round(daily.fastest_seconds)),
+            )
+        )
+    return "\n".join(lines)
+
+
+def daily_picture(puzzle: Any, game: AnyGame) -> str:
+    return boards.picture_description(
+        t(
+            "The daily puzzle: {colour} to move, {task}.",
+            colour=_colour(game, puzzle.to_move),
+            task=_task(puzzle.goal, puzzle.goal.turns),
+        )
+    )
+
+
+def daily_set(channel_id: int | None, hour: int) -> str:
+    if channel_id is None:
+        return t("No daily puzzle will be posted any more.")
+    return t("A daily puzzle will be posted in <#{channel}> at {hour}:00 UTC.", channel=channel_id, hour=hour)
+
+
+def solve_label() -> str:
+    return t("Solve")
+
+
 def hint_label() -> str:
     return t("Hint")
 
@@ -192,6 +240,10 @@ REFUSALS: dict[str, Callable[[dict[str, Any]], str]] = {
         else t("No puzzle is left for you here yet: they come from this server's finished games.")
     ),
     "puzzle_busy": lambda f: t("Your puzzle is being opened in another window: try again."),
+    "puzzle_other_open": lambda f: t("Finish the puzzle you are solving first (`/puzzle answer`)."),
+    "puzzle_already_tried": lambda f: t("You have already tried this puzzle."),
+    "puzzle_not_daily": lambda f: t("This is not a daily puzzle of this server."),
+    "puzzle_daily_hour": lambda f: t("The hour is a whole hour from 0 to 23 (UTC)."),
     "puzzle_not_started": lambda f: t("You are not solving a puzzle: `/puzzle start` gives you one."),
     "puzzle_not_yours": lambda f: t("This puzzle is not yours to answer: `/puzzle start` gives you your own."),
     "puzzle_finished": lambda f: t("That puzzle is over: `/puzzle start` gives you the next."),

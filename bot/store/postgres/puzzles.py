@@ -10,8 +10,19 @@ from typing import Any
 
 import asyncpg
 
-from ...domain.puzzles import AttemptEnd, NewPuzzle, PuzzleAttemptRow, PuzzlePlayerRow, PuzzleRow
-from ..puzzles import ATTEMPT_COLUMNS, PLAYER_COLUMNS, PUZZLE_COLUMNS, attempt_from, player_from, puzzle_from
+from ...domain.puzzles import AttemptEnd, DailyPuzzleRow, NewPuzzle, PuzzleAttemptRow, PuzzlePlayerRow, PuzzleRow
+from ..puzzles import (
+    ATTEMPT_COLUMNS,
+    COUNT_SOLVER,
+    DAILY_COLUMNS,
+    PICK_DAILY,
+    PLAYER_COLUMNS,
+    PUZZLE_COLUMNS,
+    attempt_from,
+    daily_from,
+    player_from,
+    puzzle_from,
+)
 
 _BIGINT = 2**63
 
@@ -164,6 +175,13 @@ class PostgresPuzzles:
                     end.puzzle_deviation,
                     puzzle_id,
                 )
+                if status == "solved" and end.solve_seconds is not None:
+                    await db.execute(
+                        COUNT_SOLVER.format(seconds="$1::double precision", user="$2::bigint", puzzle="$3"),
+                        end.solve_seconds,
+                        user_id,
+                        puzzle_id,
+                    )
         return True
 
     async def get_puzzle_player(self, user_id: int) -> PuzzlePlayerRow | None:
@@ -179,3 +197,76 @@ class PostgresPuzzles:
             limit,
         )
         return [player_from(list(row)) for row in rows]
+
+    async def set_daily_puzzle(self, guild_id: int, channel_id: int | None, hour: int) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO puzzle_settings (guild_id, channel_id, hour) VALUES ($1, $2, $3) ON CONFLICT (guild_id)"
+                " DO UPDATE SET channel_id = excluded.channel_id, hour = excluded.hour",
+                guild_id,
+                channel_id,
+                hour,
+            )
+
+    async def daily_puzzle_settings(self, guild_id: int) -> tuple[int | None, int] | None:
+        row = await self._fetchrow("SELECT channel_id, hour FROM puzzle_settings WHERE guild_id = $1", guild_id)
+        return None if row is None else (None if row[0] is None else int(row[0]), int(row[1]))
+
+    async def daily_puzzles_due(self, day: str, hour: int, now: float) -> list[tuple[int, int]]:
+        rows = await self._fetch(
+            "SELECT s.guild_id, s.channel_id FROM puzzle_settings s LEFT JOIN daily_puzzles d"
+            " ON d.guild_id = s.guild_id AND d.day = $1 WHERE s.channel_id IS NOT NULL AND s.hour <= $2"
+            " AND (d.guild_id IS NULL OR (d.message_id IS NULL AND (d.claimed_until IS NULL OR d.claimed_until < $3)))"
+            " ORDER BY s.guild_id",
+            day,
+            hour,
+            now,
+        )
+        return [(int(g), int(c)) for g, c in rows]
+
+    async def claim_daily_puzzle(
+        self, guild_id: int, day: str, channel_id: int, now: float, lease: float
+    ) -> DailyPuzzleRow | None:
+        async with self.transaction() as db:
+            picked = await db.fetchval(PICK_DAILY.format(guild="$1"), guild_id)
+            if picked is not None:  # the first claim of the day chooses; a second one finds the row there
+                await db.execute(
+                    "INSERT INTO daily_puzzles (guild_id, day, puzzle_id, channel_id) VALUES ($1, $2, $3, $4)"
+                    " ON CONFLICT (guild_id, day) DO NOTHING",
+                    guild_id,
+                    day,
+                    picked,
+                    channel_id,
+                )
+            row = await db.fetchrow(
+                f"UPDATE daily_puzzles SET claimed_until = $3 WHERE guild_id = $1 AND day = $2 AND message_id IS NULL"
+                f" AND (claimed_until IS NULL OR claimed_until < $4) RETURNING {DAILY_COLUMNS}",
+                guild_id,
+                day,
+                now + lease,
+                now,
+            )
+        return None if row is None else daily_from(list(row))
+
+    async def daily_puzzle_posted(self, guild_id: int, day: str, message_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE daily_puzzles SET message_id = $3, claimed_until = NULL WHERE guild_id = $1 AND day = $2",
+                guild_id,
+                day,
+                message_id,
+            )
+
+    async def release_daily_puzzle(self, guild_id: int, day: str) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE daily_puzzles SET claimed_until = NULL WHERE guild_id = $1 AND day = $2 AND message_id IS NULL",
+                guild_id,
+                day,
+            )
+
+    async def daily_of_puzzle(self, puzzle_id: int) -> DailyPuzzleRow | None:
+        if not -_BIGINT <= puzzle_id < _BIGINT:
+            return None
+        row = await self._fetchrow(f"SELECT {DAILY_COLUMNS} FROM daily_puzzles WHERE puzzle_id = $1", puzzle_id)
+        return None if row is None else daily_from(list(row))

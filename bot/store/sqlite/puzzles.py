@@ -7,8 +7,19 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ...domain.puzzles import AttemptEnd, NewPuzzle, PuzzleAttemptRow, PuzzlePlayerRow, PuzzleRow
-from ..puzzles import ATTEMPT_COLUMNS, PLAYER_COLUMNS, PUZZLE_COLUMNS, attempt_from, player_from, puzzle_from
+from ...domain.puzzles import AttemptEnd, DailyPuzzleRow, NewPuzzle, PuzzleAttemptRow, PuzzlePlayerRow, PuzzleRow
+from ..puzzles import (
+    ATTEMPT_COLUMNS,
+    COUNT_SOLVER,
+    DAILY_COLUMNS,
+    PICK_DAILY,
+    PLAYER_COLUMNS,
+    PUZZLE_COLUMNS,
+    attempt_from,
+    daily_from,
+    player_from,
+    puzzle_from,
+)
 
 _SQLITE_INTEGER = 2**63
 
@@ -158,6 +169,12 @@ class SqlitePuzzles:
                     "UPDATE puzzles SET rating = rating + ?, deviation = ?, attempts = attempts + 1 WHERE id = ?",
                     (end.puzzle_rating_change, end.puzzle_deviation, puzzle_id),
                 )
+                if status == "solved" and end.solve_seconds is not None:
+                    seconds = end.solve_seconds
+                    conn.execute(
+                        COUNT_SOLVER.format(seconds="?", user="?", puzzle="?"),
+                        (seconds, user_id, seconds, seconds, puzzle_id),  # in the order the statement reads them
+                    )
             return True
 
         result: bool = await self._transact(write)
@@ -175,3 +192,80 @@ class SqlitePuzzles:
             (guild_id, limit),
         )
         return [player_from(row) for row in rows]
+
+    async def set_daily_puzzle(self, guild_id: int, channel_id: int | None, hour: int) -> None:
+        await self._transact(
+            lambda conn: conn.execute(
+                "INSERT INTO puzzle_settings (guild_id, channel_id, hour) VALUES (?, ?, ?) ON CONFLICT (guild_id)"
+                " DO UPDATE SET channel_id = excluded.channel_id, hour = excluded.hour",
+                (guild_id, channel_id, hour),
+            )
+        )
+
+    async def daily_puzzle_settings(self, guild_id: int) -> tuple[int | None, int] | None:
+        row = await self._one("SELECT channel_id, hour FROM puzzle_settings WHERE guild_id = ?", (guild_id,))
+        return None if row is None else (None if row[0] is None else int(row[0]), int(row[1]))
+
+    async def daily_puzzles_due(self, day: str, hour: int, now: float) -> list[tuple[int, int]]:
+        rows = await self._all(
+            "SELECT s.guild_id, s.channel_id FROM puzzle_settings s LEFT JOIN daily_puzzles d"
+            " ON d.guild_id = s.guild_id AND d.day = ? WHERE s.channel_id IS NOT NULL AND s.hour <= ?"
+            " AND (d.guild_id IS NULL OR (d.message_id IS NULL AND (d.claimed_until IS NULL OR d.claimed_until < ?)))"
+            " ORDER BY s.guild_id",
+            (day, hour, now),
+        )
+        return [(int(g), int(c)) for g, c in rows]
+
+    async def claim_daily_puzzle(
+        self, guild_id: int, day: str, channel_id: int, now: float, lease: float
+    ) -> DailyPuzzleRow | None:
+        def write(conn: sqlite3.Connection) -> DailyPuzzleRow | None:
+            row = conn.execute(
+                "SELECT message_id, claimed_until FROM daily_puzzles WHERE guild_id = ? AND day = ?", (guild_id, day)
+            ).fetchone()
+            if row is None:
+                picked = conn.execute(PICK_DAILY.format(guild="?"), (guild_id,)).fetchone()
+                if picked is None:
+                    return None
+                conn.execute(
+                    "INSERT INTO daily_puzzles (guild_id, day, puzzle_id, channel_id, claimed_until)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (guild_id, day, picked[0], channel_id, now + lease),
+                )
+            elif row[0] is not None or (row[1] is not None and row[1] >= now):
+                return None
+            else:
+                conn.execute(
+                    "UPDATE daily_puzzles SET claimed_until = ? WHERE guild_id = ? AND day = ?",
+                    (now + lease, guild_id, day),
+                )
+            return daily_from(
+                conn.execute(
+                    f"SELECT {DAILY_COLUMNS} FROM daily_puzzles WHERE guild_id = ? AND day = ?", (guild_id, day)
+                ).fetchone()
+            )
+
+        result: DailyPuzzleRow | None = await self._transact(write)
+        return result
+
+    async def daily_puzzle_posted(self, guild_id: int, day: str, message_id: int) -> None:
+        await self._transact(
+            lambda conn: conn.execute(
+                "UPDATE daily_puzzles SET message_id = ?, claimed_until = NULL WHERE guild_id = ? AND day = ?",
+                (message_id, guild_id, day),
+            )
+        )
+
+    async def release_daily_puzzle(self, guild_id: int, day: str) -> None:
+        await self._transact(
+            lambda conn: conn.execute(
+                "UPDATE daily_puzzles SET claimed_until = NULL WHERE guild_id = ? AND day = ? AND message_id IS NULL",
+                (guild_id, day),
+            )
+        )
+
+    async def daily_of_puzzle(self, puzzle_id: int) -> DailyPuzzleRow | None:
+        if not -_SQLITE_INTEGER <= puzzle_id < _SQLITE_INTEGER:
+            return None
+        row = await self._one(f"SELECT {DAILY_COLUMNS} FROM daily_puzzles WHERE puzzle_id = ?", (puzzle_id,))
+        return None if row is None else daily_from(row)

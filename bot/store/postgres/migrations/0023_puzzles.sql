@@ -46,3 +46,24 @@ CREATE TABLE puzzle_players (
     streak INTEGER NOT NULL DEFAULT 0,
     best_streak INTEGER NOT NULL DEFAULT 0
 );
+-- The daily puzzle: where and when a server wants it (set by /puzzle daily), and each day's post, claimed for a
+-- lease by the process that posts it (posted with the day as its nonce, so a repost after a killed process is
+-- Discord's same message), with its solvers' count and the fastest.
+CREATE TABLE puzzle_settings (
+    guild_id BIGINT PRIMARY KEY,
+    channel_id BIGINT,
+    hour INTEGER NOT NULL DEFAULT 12
+);
+CREATE TABLE daily_puzzles (
+    guild_id BIGINT NOT NULL,
+    day TEXT NOT NULL,
+    puzzle_id BIGINT NOT NULL REFERENCES puzzles (id),
+    channel_id BIGINT NOT NULL,
+    message_id BIGINT,
+    claimed_until DOUBLE PRECISION,
+    solvers INTEGER NOT NULL DEFAULT 0,
+    fastest_user_id BIGINT,
+    fastest_seconds DOUBLE PRECISION,
+    PRIMARY KEY (guild_id, day)
+);
+CREATE INDEX daily_puzzles_by_puzzle ON daily_puzzles (puzzle_id);
