@@ -161,7 +161,10 @@ async def test_a_damaged_puzzle_is_set_aside_with_a_reason_and_the_player_goes_o
 async def test_a_hint_costs_the_gain(service):
     puzzles, puzzle_id, _ = await solved_setup(service)
     await puzzles.start(BOB[0], GUILD)
-    _, hint = await puzzles.hint(BOB[0])
+    with pytest.raises(Refusal, match="puzzle_finished"):  # an old puzzle's button: nothing hinted
+        await puzzles.hint(BOB[0], puzzle_id + 1)
+    assert not (await puzzles.current(BOB[0])).attempt.hinted
+    _, hint = await puzzles.hint(BOB[0], puzzle_id)
     assert (hint.kind, hint.value) == ("row", "e")
     view = await puzzles.current(BOB[0])
     first = await puzzles.answer(BOB[0], puzzle_id, view.attempt.version, "e4")

@@ -190,9 +190,12 @@ class Puzzles:
             raise Refusal("puzzle_moved_on")
         return PuzzleAnswer(check, view, None, solution_line(view.puzzle), end.rating_change, end.player)
 
-    async def hint(self, user_id: int) -> tuple[PuzzleView, Hint]:
-        """Where the turn to find now starts; a solve then gains nothing."""
+    async def hint(self, user_id: int, puzzle_id: int | None = None) -> tuple[PuzzleView, Hint]:
+        """Where the turn to find now starts (in the puzzle ``puzzle_id``, if the caller means one: a hint button
+        of a puzzle since finished is refused, not applied to the next); a solve then gains nothing."""
         view = await self.current(user_id)
+        if puzzle_id is not None and view.row.id != puzzle_id:
+            raise Refusal("puzzle_finished")
         attempt = view.attempt
         if not attempt.hinted and not await self.store.advance_puzzle_attempt(
             attempt.puzzle_id, user_id, attempt.version, attempt.progress, hinted=True, now=self.service.clock.now()

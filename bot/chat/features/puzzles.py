@@ -58,9 +58,7 @@ class PuzzleHintButton(
     async def _hint(self, interaction: discord.Interaction) -> None:
         if interaction.user.id != self.user_id:
             raise Refusal("puzzle_not_yours")
-        view, hint = await puzzles_of(interaction).hint(interaction.user.id)
-        if view.row.id != self.puzzle_id:
-            raise Refusal("puzzle_finished")
+        _, hint = await puzzles_of(interaction).hint(interaction.user.id, self.puzzle_id)
         await interaction.response.send_message(words.hint_message(hint), ephemeral=True)
 
 
