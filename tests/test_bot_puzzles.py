@@ -10,7 +10,9 @@ once), another answers it wrong; the autocomplete, /puzzle text, /puzzle stats, 
 from __future__ import annotations
 
 import asyncio
+import time
 
+from ai.puzzles import self_play_game
 from bot.domain.seats import game_of, user_to_move
 from tests import backends
 from tests.test_puzzles_cases import BLACK, WHITE
@@ -148,3 +150,33 @@ async def test_the_daily_puzzle_is_posted_once_and_solved_from_its_button(world)
             break
         await asyncio.sleep(0.05)
     assert "Solved by 1 player." in shown.content and f"Fastest: <@{carol.id}>" in shown.content
+
+
+async def test_move_is_answered_while_a_match_is_searched_for_puzzles(world):
+    """The search runs in the computer's pool, one proof at a time: a /move meanwhile is no slower than the
+    review's bound (issue 36: "a /move must be no slower while it runs")."""
+    _, turns = self_play_game("begird", 0)  # a whole game on the standard board: seconds of proofs
+    finished, _ = await world.start_two_player(game="begird")
+    for notation in turns:
+        match = await world.service.get(finished)
+        await world.service.play(finished, user_to_move(match, game_of(match)), notation)
+    assert (await world.service.get(finished)).status == "finished"
+    playing, thread = await world.start_two_player(game="begird", options="board=small", a=2, b=3)
+
+    async def timed_move(notation):
+        match = await world.service.get(playing)
+        mover = next(u for u in world.users if u.id == user_to_move(match, game_of(match)))
+        started = time.perf_counter()
+        result = await world.emu.invoke(mover, thread, "move", {"move": notation})
+        assert not result.ephemeral, result.text
+        return time.perf_counter() - started
+
+    baseline = [await timed_move(n) for n in ("a5", "e5")]
+    search = asyncio.create_task(world.bot.get_cog("Puzzles").puzzles.scan(finished))
+    await asyncio.sleep(0.5)
+    during = [await timed_move(n) for n in ("h4", "g2", "f7", "f6")]
+    assert not search.done(), "the search was over too soon to measure anything"
+    print(f"/move answered in {baseline} s before the search, {during} s during it")  # shown with -s
+    assert max(during) < max(1.0, 5 * max(baseline)), (baseline, during)
+    await search  # and it finishes: the match is searched once
+    assert await world.store.matches_to_scan(world.clock.lease_now(), 10) == []
