@@ -15,6 +15,7 @@ import time
 from ai.puzzles import self_play_game
 from bot.domain.seats import game_of, user_to_move
 from tests import backends
+from tests.test_bot_lifecycle import grant_manage_guild
 from tests.test_puzzles_cases import BLACK, WHITE
 
 MISSED = "j6"
@@ -118,6 +119,9 @@ async def test_the_daily_puzzle_is_posted_once_and_solved_from_its_button(world)
     alice, carol = world.users[0], world.users[2]
     cog = world.bot.get_cog("Puzzles")
     loop = DailyPuzzleLoop(world.bot, cog.chat, cog.daily, 60)
+    refused = await world.emu.invoke(alice, world.channel, "puzzle daily", {"channel": world.channel.id, "hour": 0})
+    assert "Manage Server" in refused.text and refused.messages[0].ephemeral
+    grant_manage_guild(world, alice)
     set_up = await world.emu.invoke(alice, world.channel, "puzzle daily", {"channel": world.channel.id, "hour": 0})
     assert "posted in" in set_up.text and set_up.messages[0].ephemeral
 

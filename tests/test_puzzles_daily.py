@@ -46,9 +46,12 @@ async def test_one_post_a_day_across_processes_and_a_killed_one(service, databas
         stores.append(await open_store(database))
     processes = [DailyPuzzles(Puzzles(MatchService(store, clock), inline_search)) for store in stores]
     try:
-        await processes[0].configure(GUILD, CHANNEL, HOUR)
+        with pytest.raises(Refusal, match="puzzle_daily_needs_manage_server"):
+            await processes[0].configure(GUILD, CHANNEL, HOUR, is_manager=False)
+        assert await processes[0].due() == [] and await stores[0].daily_puzzle_settings(GUILD) is None
+        await processes[0].configure(GUILD, CHANNEL, HOUR, is_manager=True)
         with pytest.raises(Refusal, match="puzzle_daily_hour"):
-            await processes[0].configure(GUILD, CHANNEL, 24)
+            await processes[0].configure(GUILD, CHANNEL, 24, is_manager=True)
         assert day_and_hour(clock.now())[1] == HOUR - 1
         assert await processes[-1].due() == []  # not yet the hour
         clock.advance(3600)
@@ -90,7 +93,7 @@ async def test_a_solve_is_counted_on_the_post_once_with_the_fastest(service):
     await server_with_puzzles(service, 1)
     puzzles = Puzzles(service, inline_search)
     daily = DailyPuzzles(puzzles)
-    await daily.configure(GUILD, CHANNEL, 0)
+    await daily.configure(GUILD, CHANNEL, 0, is_manager=True)
     post = await daily.claim(GUILD, CHANNEL)
     assert post is not None
     await daily.posted(post, 777)

@@ -54,7 +54,11 @@ class DailyPuzzles:
         self.store = puzzles.store
         self.clock = puzzles.service.clock
 
-    async def configure(self, guild_id: int, channel_id: int | None, hour: int) -> None:
+    async def configure(self, guild_id: int, channel_id: int | None, hour: int, *, is_manager: bool) -> None:
+        """Set the server's daily puzzle (Manage Server only: Discord does not enforce a subcommand's
+        default permissions, so the service does)."""
+        if not is_manager:
+            raise Refusal("puzzle_daily_needs_manage_server")
         if not 0 <= hour <= 23:
             raise Refusal("puzzle_daily_hour", hour=hour)
         await self.store.set_daily_puzzle(guild_id, channel_id, hour)

@@ -209,12 +209,12 @@ class PuzzleCog(commands.GroupCog, name="Puzzles", group_name="puzzle"):
 
     @app_commands.command(name="daily", description="Post a puzzle every day in a channel, at an hour (UTC)")
     @app_commands.describe(channel="Where (leave out to stop the daily puzzle)", hour="The hour, 0 to 23 (UTC)")
-    @app_commands.default_permissions(manage_guild=True)
     async def daily_setting(
         self, interaction: discord.Interaction, channel: discord.TextChannel | None = None, hour: int = 12
     ) -> None:
         guild_id = guild_only(interaction)
-        await self.daily.configure(guild_id, None if channel is None else channel.id, hour)
+        manager = bool(interaction.permissions.manage_guild)
+        await self.daily.configure(guild_id, None if channel is None else channel.id, hour, is_manager=manager)
         await interaction.response.send_message(
             words.daily_set(None if channel is None else channel.id, hour), ephemeral=True
         )

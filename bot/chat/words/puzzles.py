@@ -244,6 +244,9 @@ REFUSALS: dict[str, Callable[[dict[str, Any]], str]] = {
     "puzzle_already_tried": lambda f: t("You have already tried this puzzle."),
     "puzzle_not_daily": lambda f: t("This is not a daily puzzle of this server."),
     "puzzle_daily_hour": lambda f: t("The hour is a whole hour from 0 to 23 (UTC)."),
+    "puzzle_daily_needs_manage_server": lambda f: t(
+        "Only members with the Manage Server permission can set the daily puzzle."
+    ),
     "puzzle_not_started": lambda f: t("You are not solving a puzzle: `/puzzle start` gives you one."),
     "puzzle_not_yours": lambda f: t("This puzzle is not yours to answer: `/puzzle start` gives you your own."),
     "puzzle_finished": lambda f: t("That puzzle is over: `/puzzle start` gives you the next."),
