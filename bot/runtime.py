@@ -138,8 +138,9 @@ def build_bot(
         tournaments=Tournaments(service),
         tally=metrics,
     )
-    # puzzles are searched where reviews are: one bounded proof per task in the computer's pool
-    puzzle_service = Puzzles(service, computer.thinker.find_puzzle)
+    # puzzles are searched in a pool of their own at low priority: a computer's turn never waits behind a proof
+    puzzle_pool = Thinker(1, start_method="spawn", niceness=10)
+    puzzle_service = Puzzles(service, puzzle_pool.find_puzzle, puzzle_pool.self_play_puzzles)
     daily_puzzles = DailyPuzzles(puzzle_service)
     desk = tournaments.TournamentDesk(bot, chat)
     events.on_finish(desk.match_finished)  # a tournament's game ended: its next round may start
@@ -175,7 +176,7 @@ def build_bot(
         tournaments.TournamentLoop(bot, desk, settings.reminder_check_seconds),
         timelimits.Heartbeat(chat),
         relay,
-        puzzles.PuzzleSearchLoop(bot, puzzle_service, PUZZLE_SEARCH_SECONDS),
+        puzzles.PuzzleSearchLoop(bot, puzzle_service, PUZZLE_SEARCH_SECONDS, close=puzzle_pool.close),
         puzzles.DailyPuzzleLoop(bot, chat, daily_puzzles, settings.reminder_check_seconds),
     ]
     hub = activity_hub(settings, service, events, store)

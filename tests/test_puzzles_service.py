@@ -11,6 +11,7 @@ import random
 import pytest
 
 from ai.puzzles import find_puzzle_document
+from ai.worker import self_play_puzzle_documents
 from bot.domain.errors import Refusal
 from bot.domain.puzzles import NewPuzzle
 from bot.service.puzzles import Puzzles
@@ -172,3 +173,25 @@ async def test_a_hint_costs_the_gain(service):
     last = await puzzles.answer(BOB[0], puzzle_id, None, winning)
     assert last.check.status == "right" and last.rating_change == 0
     assert (await puzzles.player(BOB[0])).solved == 1
+
+
+async def self_play_inline(game, seed):
+    """The bot's self-play search, in this process (the bot runs it in its puzzles' own pool)."""
+    return await asyncio.to_thread(self_play_puzzle_documents, game, seed)
+
+
+async def test_a_new_server_is_given_puzzles_of_the_computers_own_games_after_its_own(service):
+    puzzles = Puzzles(service, inline_search, self_play_inline)
+    with pytest.raises(Refusal, match="puzzle_none_left"):
+        await puzzles.start(BOB[0], GUILD)
+    stored = await puzzles.grow_shared(("bide",), seed=0, target=1)
+    assert stored >= 1 and await service.store.shared_puzzle_count("bide") == stored
+    assert await puzzles.grow_shared(("bide",), seed=0, target=10**6) == 0  # the same game again: stored once
+    assert await puzzles.grow_shared(("bide",), seed=1, target=1) == 0  # enough of them: nothing played
+    shared = await puzzles.start(BOB[0], OTHER_GUILD)  # a server with no finished games has puzzles
+    assert shared.row.guild_id == 0 and shared.row.source_match_id is None and shared.goal.kind == "points"
+    assert shared.row.document["source"]["self_play"] == {"seed": 0, "level": "easy"}
+    match, _ = await missed_win_match(service)
+    await puzzles.scan(match.id)
+    own = await puzzles.start(CAROL[0], GUILD)  # the server's own puzzles first
+    assert own.row.guild_id == GUILD and own.row.source_match_id == match.id

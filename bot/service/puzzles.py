@@ -39,6 +39,10 @@ log = logging.getLogger(__name__)
 
 #: The search of one position: its state document and the turn played there -> a puzzle's document or None.
 PuzzleSearch = Callable[[dict[str, Any], str], Awaitable[dict[str, Any] | None]]
+#: One game of the computer against itself (game id, seed) -> its puzzles' documents.
+SelfPlaySearch = Callable[[str, int], Awaitable[list[dict[str, Any]]]]
+SHARED_TARGET = 30  # puzzles of each game kept from the computer's own games, for servers without their own
+SELF_PLAY_LEVEL = "easy"  # ai.puzzles.self_play_candidates' level (part of each puzzle's key)
 
 SCAN_LEASE = 600.0  # seconds a process holds a match's search before another may take it over
 PUZZLE_VOLATILITY = 0.06  # a puzzle's own volatility is not kept: it changes slowly and alike for all
@@ -75,10 +79,11 @@ class PuzzleAnswer:
 
 
 class Puzzles:
-    def __init__(self, service: MatchService, search: PuzzleSearch) -> None:
+    def __init__(self, service: MatchService, search: PuzzleSearch, self_play: SelfPlaySearch | None = None) -> None:
         self.service = service
         self.store = service.store
         self.search = search
+        self.self_play = self_play  # None: no puzzles of the computer's own games are made here
 
     # -- finding -------------------------------------------------------------------------------
 
@@ -115,6 +120,26 @@ class Puzzles:
         stored = await self.store.finish_puzzle_scan(match.id, match.guild_id, found, self.service.clock.now())
         log.info("match %s searched for puzzles: %d found, %d new", match.id, len(found), stored)
         return stored
+
+    async def grow_shared(self, games: tuple[str, ...], seed: int, target: int = SHARED_TARGET) -> int:
+        """One game of the computer against itself (``seed``) for the first of ``games`` with fewer than
+        ``target`` shared puzzles, its puzzles stored for every server (each once: a seed played twice, by two
+        processes, stores nothing twice); the number stored."""
+        if self.self_play is None:
+            return 0
+        for game in games:
+            if await self.store.shared_puzzle_count(game) >= target:
+                continue
+            found = []
+            for document in await self.self_play(game, seed):
+                turn = int(document.get("source", {}).get("turn", 0))
+                document["source"] = {"self_play": {"seed": seed, "level": SELF_PLAY_LEVEL}, "turn": turn}
+                puzzle = NewPuzzle(game, document, float(document["difficulty"]["rating"]), turn)
+                found.append((f"{game}:{SELF_PLAY_LEVEL}:{seed}:{turn}", puzzle))
+            stored = await self.store.add_shared_puzzles(found, self.service.clock.now())
+            log.info("%s: %d puzzles of the computer's game %d, %d new", game, len(found), seed, stored)
+            return stored
+        return 0
 
     # -- solving -------------------------------------------------------------------------------
 

@@ -26,9 +26,12 @@ PLAYER_COLUMNS = "user_id, rating, deviation, volatility, solved, failed, streak
 DAILY_COLUMNS = "guild_id, day, puzzle_id, channel_id, message_id, solvers, fastest_user_id, fastest_seconds"
 #: A server's next daily puzzle: one of its own never posted before, nearest an average rating.
 PICK_DAILY = (
-    "SELECT id FROM puzzles p WHERE guild_id = {guild} AND NOT EXISTS"
-    " (SELECT 1 FROM daily_puzzles d WHERE d.puzzle_id = p.id) ORDER BY ABS(rating - 1500), id LIMIT 1"
+    "SELECT id FROM puzzles p WHERE guild_id IN ({guild}, 0) AND NOT EXISTS"
+    " (SELECT 1 FROM daily_puzzles d WHERE d.puzzle_id = p.id)"  # a puzzle is one post's, ever (its count)
+    " ORDER BY guild_id = 0, ABS(rating - 1500), id LIMIT 1"
 )
+#: The server whose puzzles every server is given after its own: the computer's games against itself.
+SHARED_GUILD = 0
 #: Where a solve of a daily puzzle is counted: its post's solvers and fastest.
 COUNT_SOLVER = (
     "UPDATE daily_puzzles SET solvers = solvers + 1,"
@@ -57,8 +60,16 @@ class PuzzleStore(Protocol):
 
     async def pick_puzzle(self, guild_id: int, user_id: int, rating: float, game: str | None) -> PuzzleRow | None:
         """The server's puzzle (of ``game``, if named) the player has never attempted whose rating is nearest
-        ``rating``; None when there is none left."""
+        ``rating``, else such a puzzle of the computer's own games (:data:`SHARED_GUILD`); None when there is
+        none left."""
         ...
+
+    async def add_shared_puzzles(self, found: Sequence[tuple[str, NewPuzzle]], now: float) -> int:
+        """Store puzzles of the computer's games against itself for every server, each (key: its game, level,
+        seed and turn) once; the number new to the store."""
+        ...
+
+    async def shared_puzzle_count(self, game: str) -> int: ...
 
     async def open_puzzle_attempt(self, user_id: int) -> PuzzleAttemptRow | None:
         """The player's attempt being solved, if any."""

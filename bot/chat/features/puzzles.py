@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -27,6 +29,9 @@ from ..words import puzzles as words
 from ..words import refusal, shared
 
 log = logging.getLogger(__name__)
+
+#: The games whose puzzles the computer's own games feed, the cheapest to search first (docs/puzzles.md's figures).
+SELF_PLAY_GAMES = ("bide", "playbai", "bump", "begird")
 
 
 class PuzzleHintButton(
@@ -226,14 +231,19 @@ class PuzzleCog(commands.GroupCog, name="Puzzles", group_name="puzzle"):
 
 
 class PuzzleSearchLoop:
-    """Periodically: search a few finished matches not yet searched for puzzles (each position one bounded
-    proof in the computer's pool, so computer turns never wait long behind it)."""
+    """Periodically: search a few finished matches not yet searched for puzzles, then, while the puzzles of
+    the computer's own games are few, one more such game (both in the puzzles' own low-priority pool, so
+    neither a /move nor a computer's turn waits behind them)."""
 
-    def __init__(self, client: discord.Client, puzzles: Puzzles, interval: float) -> None:
+    def __init__(
+        self, client: discord.Client, puzzles: Puzzles, interval: float, close: Callable[[], None] = lambda: None
+    ) -> None:
         self.client = client
         self.puzzles = puzzles
         self.interval = interval
+        self.close = close  # the pool's, at the stop
         self._pass = asyncio.Lock()
+        self._seeds = random.Random()  # two processes rarely play one seed; if they do, it is stored once
 
     async def run_forever(self) -> None:
         await self.client.wait_until_ready()
@@ -241,7 +251,8 @@ class PuzzleSearchLoop:
             await asyncio.sleep(self.interval)  # first: a start-up has more pressing work than puzzles
             async with self._pass:
                 try:
-                    await self.puzzles.scan_pending()
+                    if not await self.puzzles.scan_pending():
+                        await self.puzzles.grow_shared(SELF_PLAY_GAMES, self._seeds.randrange(2**31))
                 except Exception:
                     log.exception("the puzzle search failed")
 
@@ -250,6 +261,7 @@ class PuzzleSearchLoop:
             await asyncio.wait_for(self._pass.acquire(), grace)
         except TimeoutError:
             log.info("a puzzle search was still running at shutdown: another process takes it up after its lease")
+        self.close()
 
 
 class DailyPuzzleLoop:

@@ -18,6 +18,7 @@ from ..puzzles import (
     PICK_DAILY,
     PLAYER_COLUMNS,
     PUZZLE_COLUMNS,
+    SHARED_GUILD,
     attempt_from,
     daily_from,
     player_from,
@@ -90,15 +91,37 @@ class PostgresPuzzles:
     async def pick_puzzle(self, guild_id: int, user_id: int, rating: float, game: str | None) -> PuzzleRow | None:
         of_game = " AND game = $4" if game is not None else ""
         row = await self._fetchrow(
-            f"SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE guild_id = $1{of_game} AND NOT EXISTS"
+            f"SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE guild_id IN ($1, {SHARED_GUILD}){of_game} AND NOT EXISTS"
             " (SELECT 1 FROM puzzle_attempts a WHERE a.puzzle_id = p.id AND a.user_id = $2)"
-            " ORDER BY ABS(rating - $3), id LIMIT 1",
+            f" ORDER BY guild_id = {SHARED_GUILD}, ABS(rating - $3), id LIMIT 1",
             guild_id,
             user_id,
             rating,
             *([game] if game is not None else []),
         )
         return None if row is None else puzzle_from(list(row))
+
+    async def add_shared_puzzles(self, found: Sequence[tuple[str, NewPuzzle]], now: float) -> int:
+        stored = 0
+        async with self.transaction() as db:
+            for key, puzzle in found:
+                new_id = await db.fetchval(
+                    "INSERT INTO puzzles (guild_id, game, document, rating, source_ply, created_at, self_play)"
+                    " VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING id",
+                    SHARED_GUILD,
+                    puzzle.game,
+                    json.dumps(puzzle.document),
+                    puzzle.rating,
+                    puzzle.source_ply,
+                    now,
+                    key,
+                )
+                stored += new_id is not None
+        return stored
+
+    async def shared_puzzle_count(self, game: str) -> int:
+        row = await self._fetchrow(f"SELECT COUNT(*) FROM puzzles WHERE guild_id = {SHARED_GUILD} AND game = $1", game)
+        return int(row[0]) if row is not None else 0
 
     async def open_puzzle_attempt(self, user_id: int) -> PuzzleAttemptRow | None:
         row = await self._fetchrow(

@@ -15,6 +15,7 @@ from ..puzzles import (
     PICK_DAILY,
     PLAYER_COLUMNS,
     PUZZLE_COLUMNS,
+    SHARED_GUILD,
     attempt_from,
     daily_from,
     player_from,
@@ -91,12 +92,39 @@ class SqlitePuzzles:
     async def pick_puzzle(self, guild_id: int, user_id: int, rating: float, game: str | None) -> PuzzleRow | None:
         of_game = " AND game = ?" if game is not None else ""
         row = await self._one(
-            f"SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE guild_id = ?{of_game} AND NOT EXISTS"
+            f"SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE guild_id IN (?, {SHARED_GUILD}){of_game} AND NOT EXISTS"
             " (SELECT 1 FROM puzzle_attempts a WHERE a.puzzle_id = p.id AND a.user_id = ?)"
-            " ORDER BY ABS(rating - ?), id LIMIT 1",
+            f" ORDER BY guild_id = {SHARED_GUILD}, ABS(rating - ?), id LIMIT 1",
             (guild_id, *([game] if game is not None else []), user_id, rating),
         )
         return None if row is None else puzzle_from(row)
+
+    async def add_shared_puzzles(self, found: Sequence[tuple[str, NewPuzzle]], now: float) -> int:
+        def write(conn: sqlite3.Connection) -> int:
+            stored = 0
+            for key, puzzle in found:
+                cursor = conn.execute(
+                    "INSERT OR IGNORE INTO puzzles (guild_id, game, document, rating, source_ply, created_at,"
+                    " self_play) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        SHARED_GUILD,
+                        puzzle.game,
+                        json.dumps(puzzle.document),
+                        puzzle.rating,
+                        puzzle.source_ply,
+                        now,
+                        key,
+                    ),
+                )
+                stored += cursor.rowcount
+            return stored
+
+        result: int = await self._transact(write)
+        return result
+
+    async def shared_puzzle_count(self, game: str) -> int:
+        row = await self._one(f"SELECT COUNT(*) FROM puzzles WHERE guild_id = {SHARED_GUILD} AND game = ?", (game,))
+        return int(row[0]) if row is not None else 0
 
     async def open_puzzle_attempt(self, user_id: int) -> PuzzleAttemptRow | None:
         row = await self._one(

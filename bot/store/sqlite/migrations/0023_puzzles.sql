@@ -18,8 +18,12 @@ CREATE TABLE puzzles (
     source_ply INTEGER,
     attempts INTEGER NOT NULL DEFAULT 0,
     created_at REAL NOT NULL,
+    self_play TEXT,
     UNIQUE (guild_id, source_match_id, source_ply)
 );
+-- Puzzles of the computer's games against itself (server 0: every server's, so a new one has puzzles on day
+-- one; no server's games are in them), each stored once by its game, level, seed and turn.
+CREATE UNIQUE INDEX puzzles_self_play ON puzzles (self_play) WHERE self_play IS NOT NULL;
 CREATE INDEX puzzles_by_guild_rating ON puzzles (guild_id, rating);
 -- A player's attempt at a puzzle: one per player and puzzle (its rating changes once), at most one open at a
 -- time per player; every answer a compare-and-set on its version.
@@ -66,4 +70,4 @@ CREATE TABLE daily_puzzles (
     fastest_seconds REAL,
     PRIMARY KEY (guild_id, day)
 );
-CREATE INDEX daily_puzzles_by_puzzle ON daily_puzzles (puzzle_id);
+CREATE UNIQUE INDEX daily_puzzles_by_puzzle ON daily_puzzles (puzzle_id);
