@@ -184,3 +184,19 @@ async def test_move_is_answered_while_a_match_is_searched_for_puzzles(world):
     assert max(during) < max(1.0, 5 * max(baseline)), (baseline, during)
     await search  # and it finishes: the match is searched once
     assert await world.store.matches_to_scan(world.clock.lease_now(), 10) == []
+
+
+async def test_a_daily_puzzle_whose_channel_is_gone_is_skipped_for_the_day_not_retried_each_minute(world):
+    from bot.chat.features.puzzles import DailyPuzzleLoop
+
+    await planted_puzzle(world)
+    cog = world.bot.get_cog("Puzzles")
+    await world.store.set_daily_puzzle(world.guild.id, 987_654_321_000, 0)  # a channel deleted since
+    loop = DailyPuzzleLoop(world.bot, cog.chat, cog.daily, 60)
+    assert await loop.post_due() == 0
+    asked = [v for v in world.emu.violations if "404 10003 Unknown Channel" in v]
+    assert len(asked) == 1  # asked once, on purpose: the fixture fails a test on any other
+    world.emu.violations[:] = [v for v in world.emu.violations if v not in asked]
+    assert await loop.post_due() == 0 and await cog.daily.due() == []  # done for today: not asked again
+    world.clock.advance(86_400)
+    assert await cog.daily.due() == [(world.guild.id, 987_654_321_000)]  # tomorrow it tries again

@@ -90,6 +90,10 @@ class DailyPuzzles:
     async def posted(self, post: DailyPost, message_id: int) -> None:
         await self.store.daily_puzzle_posted(post.row.guild_id, post.row.day, message_id)
 
+    async def skip(self, post: DailyPost) -> None:
+        """No post today (its channel cannot take it): the day is done, its puzzle stays the day's."""
+        await self.store.daily_puzzle_posted(post.row.guild_id, post.row.day, SKIPPED)
+
     async def release(self, post: DailyPost) -> None:
         await self.store.release_daily_puzzle(post.row.guild_id, post.row.day)
 

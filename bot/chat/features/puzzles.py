@@ -293,6 +293,9 @@ class DailyPuzzleLoop:
             try:
                 await self._post(post)
                 posted += 1
+            except (discord.NotFound, discord.Forbidden) as error:  # the channel is gone or closed to the bot
+                log.warning("server %s: the daily puzzle cannot be posted in %s: %s", guild_id, channel_id, error)
+                await self.daily.skip(post)  # not today; tomorrow's pass tries again
             except BaseException:
                 await asyncio.shield(self.daily.release(post))  # another pass posts it (same nonce: once)
                 raise
