@@ -33,7 +33,7 @@ import aiohttp  # noqa: E402
 import render  # noqa: E402
 from bot.service.turn_builder import follow, next_actions  # noqa: E402
 from games import get  # noqa: E402
-from i18n import speaking  # noqa: E402
+from i18n import speaking, t  # noqa: E402
 from render.scenes import view  # noqa: E402
 from tests.activity_page import Page  # noqa: E402
 from tests.botworld import BotWorld  # noqa: E402
@@ -92,7 +92,7 @@ def costs(runs: int) -> None:
 
             def tapped(g=game) -> bytes:
                 state = follow(g, [])
-                legal = next_actions(state)
+                legal = next_actions(state, t)
                 scene, _ = view(state.game, player_names=names, last_events=state.events)
                 return json.dumps([[a.notation, a.cells] for a in legal] + [scene.to_json(static=False)]).encode()
 

@@ -20,6 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bot.chat.words.moves import move_choices  # noqa: E402
 from bot.domain.clock import ManualClock  # noqa: E402
 from bot.service.matches import MatchService  # noqa: E402
 from bot.service.ratings import Ratings  # noqa: E402
@@ -118,7 +119,7 @@ def main() -> int:
         cpu(
             f"autocomplete, owed release of {game.hands[game.to_move - 1]} (side {side})",
             20,
-            lambda g=game: suggest_moves(g, ""),
+            lambda g=game: move_choices(suggest_moves(g, "")),  # the choices and their words, as /move shows them
         )
     asyncio.run(bench_service(args.matches))
     return 0

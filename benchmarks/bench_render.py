@@ -207,6 +207,20 @@ def main() -> int:
         local_calib = calibration_ms(7)  # next to the measure: the machine's load drifts during a run
         times = cpu_ms(one, args.renders)
         report(label, times, cold, len(one()), "mid" in label, (local_calib + calibration_ms(7)) / 2)
+    print("zoomed (issue 37: /board zoom and the board post's Zoom button, privately, around the last turn):")
+    for label, game, events, names in all_cases():
+        if "mid" not in label or not render.zoom_helps(game):
+            continue
+
+        def zoomed(game=game, names=names, events=events):
+            return render.render_png(game, player_names=names, last_events=events, width=args.width, zoom="last")
+
+        cold = cpu_ms(zoomed, 1)[0]
+        for _ in range(5):
+            zoomed()
+        local_calib = calibration_ms(7)
+        times = cpu_ms(zoomed, args.renders)
+        report(f"{label} zoom", times, cold, len(zoomed()), False, (local_calib + calibration_ms(7)) / 2)
     print("each position below drawn once, after the turns before it:")
     for label, game_id, players, options, first, last in TURN_RUNS:
         local_calib = calibration_ms(7)

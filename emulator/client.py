@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .activities import PRIMARY_ENTRY_POINT
+from .archiving import unarchive
 from .errors import EmulatorError
 from .gateway import DIRECT_MESSAGES, GUILD_MESSAGES, MESSAGE_CONTENT, GatewaySession
 from .interactions import (
@@ -495,6 +496,10 @@ class UserActions:
         guild = self._check_member(acting, where)
         if not content or len(content) > MAX_CONTENT:
             raise EmulatorError("a user message needs 1-2000 characters")
+        if where.is_thread and where.locked:
+            raise EmulatorError("the thread is locked")
+        if where.is_thread and where.archived:  # writing in an archived thread unarchives it
+            unarchive(self, where)  # type: ignore[arg-type]  # the mixin is the emulator itself
         message = self.store.add_message(where, acting, content=content)
         payload = self.store.message_payload(message)
         if guild is not None:

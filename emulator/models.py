@@ -149,6 +149,11 @@ class Channel:
     invitable: bool = True
     auto_archive_duration: int = 1440
     created_at: dt.datetime = field(default_factory=utcnow)
+    active_at: float | None = None
+    """A thread's latest activity (made, a message, unarchived), by the emulator's clock (``Store.clock``): it
+    archives itself ``auto_archive_duration`` minutes later, as Discord's threads do."""
+    archived_at: float | None = None
+    """When a thread's archive status last changed, by the emulator's clock (its ``archive_timestamp``)."""
     last_message_id: int | None = None
     message_count: int = 0
     member_ids: set[int] = field(default_factory=set)

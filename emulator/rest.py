@@ -24,6 +24,7 @@ from .activities import (
     check_keeps_entry_point,
     refuse_second_entry_point,
 )
+from .archiving import unarchive
 from .errors import ApiError, FormErrors, missing_permissions, unknown_guild, unknown_message, unknown_user
 from .gateway import GUILDS, Gateway
 from .host import Host
@@ -400,7 +401,9 @@ class RestApi:
         if "name" in body:
             channel.name = body["name"]
         if channel.is_thread:
-            for key in ("archived", "locked", "invitable"):
+            if body.get("archived") is not None:
+                self.store.set_archived(channel, bool(body["archived"]))
+            for key in ("locked", "invitable"):
                 if body.get(key) is not None:
                     setattr(channel, key, bool(body[key]))
             if duration is not None:
@@ -486,8 +489,7 @@ class RestApi:
             if channel.locked:
                 raise ApiError(400, 160005, "Thread is locked")
             if channel.archived:  # sending unarchives a thread that is not locked
-                channel.archived = False
-                self.emu.gateway.dispatch("THREAD_UPDATE", self.store.channel_payload(channel), intents=GUILDS)
+                unarchive(self.emu, channel)
             return
         if not self.store.bot_permissions(channel) & SEND_MESSAGES:
             raise missing_permissions()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import secrets
 import socket
@@ -14,6 +16,7 @@ import yarl
 from aiohttp import web
 
 from .activities import EMBEDDED, PRIMARY_ENTRY_POINT, Activities, OAuth2
+from .archiving import archive_idle_threads, keep_archiving
 from .client import ChannelLike, UserActions, UserLike
 from .errors import ApiError, EmulatorError
 from .gateway import DIRECT_MESSAGES, GUILD_MEMBERS, GUILD_MESSAGES, GUILDS, RESUMABLE_CLOSE, Gateway, SessionInfo
@@ -105,6 +108,7 @@ class DiscordEmulator(UserActions):
         self._posted: list[Message] = []
         self._posted_signal = Signal()
         self._runner: web.AppRunner | None = None
+        self._archiving: asyncio.Task[None] | None = None
         # Called as observer(event, obj) after every change a user could see (see _observe).
         self.observers: list[Observer] = []
 
@@ -146,10 +150,16 @@ class DiscordEmulator(UserActions):
         await web.SockSite(runner, sock).start()
         self._runner = runner
         self.store.attachment_base_url = self.base_url
+        self._archiving = asyncio.create_task(keep_archiving(self))  # threads idle long enough archive themselves
 
     async def stop(self) -> None:
         if self._runner is None:
             return
+        if self._archiving is not None:
+            self._archiving.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._archiving
+            self._archiving = None
         await self.gateway.close_all()
         await self._runner.cleanup()
         self._runner = None
@@ -182,6 +192,11 @@ class DiscordEmulator(UserActions):
     @sharding.setter
     def sharding(self, rules: ShardingRules) -> None:
         self.session_starts.rules = rules
+
+    def archive_idle_threads(self) -> list[Channel]:
+        """Archive the threads idle for their ``auto_archive_duration`` now (the emulator also looks every 30 s),
+        as Discord does; the threads archived. Idle time is by ``store.clock``."""
+        return archive_idle_threads(self)
 
     # --------------------------------------------------------- world building
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import mimetypes
 import struct
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import quote
 
@@ -74,6 +76,8 @@ class Store:
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self._command_ids: dict[tuple[int | None, int, str], int] = {}
         self.attachment_base_url = ""
+        # The time threads are idle by (auto-archiving): the system's, or the sandbox's clock with its advance.
+        self.clock: Callable[[], float] = time.time
 
     # ------------------------------------------------------------------ lookups
 
@@ -166,9 +170,32 @@ class Store:
             auto_archive_duration=auto_archive_duration,
             invitable=invitable,
             member_ids={owner_id},
+            active_at=self.clock(),
         )
         self._register_channel(thread)
         return thread
+
+    def set_archived(self, thread: Channel, archived: bool) -> None:
+        """Archive or unarchive a thread now (unarchiving is activity: its idle time starts again)."""
+        now = self.clock()
+        if archived != thread.archived:
+            thread.archived, thread.archived_at = archived, now
+        if not archived:
+            thread.active_at = now
+
+    def idle_threads(self) -> list[Channel]:
+        """Threads in use that have had no activity for their ``auto_archive_duration`` (minutes): Discord
+        archives them then, and they leave the channel list until a message or a member unarchives them."""
+        now = self.clock()
+        return [
+            c
+            for c in self.channels.values()
+            if c.is_thread
+            and not c.archived
+            and not c.deleted
+            and now - (c.active_at if c.active_at is not None else c.created_at.timestamp())
+            >= c.auto_archive_duration * 60
+        ]
 
     def dm_channel_for(self, user: User) -> Channel:
         channel = self.dm_channels.get(user.id)
@@ -205,6 +232,8 @@ class Store:
         self.channel_messages[channel.id].append(message)
         channel.last_message_id = message.id
         channel.message_count += 1
+        if channel.is_thread:
+            channel.active_at = self.clock()
         return message
 
     def threads_of(self, channel: Channel) -> list[Channel]:
@@ -324,7 +353,11 @@ class Store:
                     "locked": channel.locked,
                     "invitable": channel.invitable,
                     "auto_archive_duration": channel.auto_archive_duration,
-                    "archive_timestamp": iso(channel.created_at),
+                    "archive_timestamp": iso(
+                        channel.created_at
+                        if channel.archived_at is None
+                        else dt.datetime.fromtimestamp(channel.archived_at, dt.UTC)
+                    ),
                     "create_timestamp": iso(channel.created_at),
                 },
             )

@@ -102,11 +102,12 @@ Players take turns placing one stone of their colour on any empty cell;
 Black starts. **Pie rule:** on the second turn White may answer `swap`
 instead of placing, taking over Black's stone (and Black) while the other
 player continues as White.
-**Win** with a group of your stones that touches at least 3 islands spread
-so widely that the shortest run of consecutive islands containing them all
-is at least 9 islands long. Draws are impossible.
-Variants: `small` (75 cells, 9 islands, a run of 6) and `y` (the game of Y:
-a triangle whose 3 sides are the islands; touch all three).
+**To win**, a group of your stones leaves no 7 islands in a row untouched
+(islands 1, 5 and 9 do it). Draws are impossible.
+Variants: `small` (75 cells, 9 islands: leave no 4 in a row untouched) and
+`y` (the game of Y: a triangle whose 3 sides are the islands; touch all
+three). In pictures the islands alternate two colours; the last one (15,
+or 9 on `small`) has its own only to set it apart from island 1.
 Notation: a cell such as `e5`, or `swap`."""
 
 # Per variant: the board's bounds (q, r, s ranges) and the island sizes clockwise.
@@ -503,26 +504,10 @@ class Begird(TurnBookkeeping[int]):
                     hint = say("{cell} — {count} cells from island {islands}", cell=name, count=near, islands=islands)
                 else:
                     hint = say("{cell} — {count} cells from islands {islands}", cell=name, count=near, islands=islands)
-            else:  # far from many at once (the middle): what matters is the rule, not a list (issue 26)
-                facts = {
-                    "cell": name,
-                    "count": near,
-                    "islands": len(which),
-                    "need": lay.need,
-                    "total": lay.island_count,
-                }
-                if near == 1:
-                    hint = say(
-                        "{cell} — {count} cell from {islands} islands; to win, a group must touch islands "
-                        "spanning {need} of the {total}",
-                        **facts,
-                    )
-                else:
-                    hint = say(
-                        "{cell} — {count} cells from {islands} islands; to win, a group must touch islands "
-                        "spanning {need} of the {total}",
-                        **facts,
-                    )
+            elif near == 1:  # far from many at once (the middle): a count, not a list (issue 26)
+                hint = say("{cell} — {count} cell from {islands} islands", cell=name, count=near, islands=len(which))
+            else:
+                hint = say("{cell} — {count} cells from {islands} islands", cell=name, count=near, islands=len(which))
         colour = self.to_move
         if colour is not None and not self.cells[action]:
             if self._would_win(action, colour):
@@ -530,6 +515,23 @@ class Begird(TurnBookkeeping[int]):
             elif self._would_win(action, 3 - colour):
                 hint = say("{hint}; blocks a winning cell of the opponent", hint=hint)
         return hint
+
+    def describe_actions(self, actions: Sequence[int], say: Say = plain) -> list[str]:
+        """As :meth:`describe_action`, and the first cell far from many islands (the middle, where a list of
+        islands teaches nothing) says the winning rule too, in the picture's words (:func:`rule_words`): once
+        in a list, never on every line (issue 37)."""
+        described = [self.describe_action(action, say) for action in actions]
+        lay = self.layout
+        for index, action in enumerate(actions):
+            if action != SWAP and not lay.cell_masks[action] and self._far_from_many(action):
+                described[index] = say("{hint}. {rule}", hint=described[index], rule=rule_words(lay, say))
+                break
+        return described
+
+    def _far_from_many(self, action: int) -> bool:
+        """More than two islands at the cell's least distance: its hint counts them instead of naming them."""
+        gaps = self.layout.island_distance[action]
+        return sum(1 for g in gaps if g == min(gaps)) > 2
 
     def would_win(self, i: int, colour: int) -> bool:
         """Whether a stone of ``colour`` on empty cell ``i`` would win at once (for tools such as the AI)."""
@@ -783,6 +785,15 @@ Begird.info = GameInfo(
     quick_actions=(QuickAction("swap", "Swap"),),
     game_class=Begird,
 )
+
+
+def rule_words(lay: Layout, say: Say = plain) -> str:
+    """The winning rule in one wording, for the picture's rule line (``render/begird.py``) and the autocomplete:
+    by RULES.md a group wins when the islands minus the longest run it leaves untouched reach ``need``; said the
+    way round a player looks at the ring (Y's three sides: touch them all)."""
+    if lay.island_count <= 3:
+        return say("To win, a group touches all three sides")
+    return say("To win, a group leaves no {gap} islands in a row untouched", gap=lay.island_count - lay.need + 1)
 
 
 def _listed(items: Sequence[object], say: Say) -> str:

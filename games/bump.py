@@ -928,12 +928,13 @@ class Bump(TurnBookkeeping[BumpAction]):
         return f"{notation} — " + ", ".join(parts)
 
     def rank_actions(self, actions: list[BumpAction]) -> list[BumpAction]:
-        """Suggestions: pass, then moves that occupy the centre or capture, then the rest."""
+        """Suggestions: moves that occupy the centre or capture, then the rest, then reinforcements, and
+        pass last (the first suggestion is what Tab picks: it must not be a turn that does nothing)."""
         seat = self.current or 1
 
         def key(action: BumpAction) -> tuple[int | tuple[int, ...], ...]:
             if action[0] == "pass":
-                return (0,)
+                return (4,)
             if action[0] == "reinforce":
                 return (3, action[1], action[2])
             out = self._enumerate()["outcomes"].get(action)
@@ -1202,7 +1203,8 @@ def describe_events(events: Sequence[Event], say: Say = plain) -> str:
 
     "bumps 06 to 07, which bumps 17 (captured against the wall), then 021 bumps 03 to 513
     (chosen: 513, rather than 04). Guard your center!" — the subject is the moved piece unless
-    another bumper is named. Each clause is worded whole through ``say`` (its order is the language's).
+    another bumper is named; "no bumps" for a move that bumped nothing, however many steps it took. Each
+    clause is worded whole through ``say`` (its order is the language's).
     """
     mover = None
     for e in events:
@@ -1242,6 +1244,9 @@ def describe_events(events: Sequence[Event], say: Say = plain) -> str:
         pending_choice = None
         previous_dst = e.dst
     text = ", ".join(words)
+    if not words and any(e.kind in ("shift", "rotate") for e in events):
+        # a move that bumped nothing says so: the caption, the alt text and the announcement say the same words
+        text = say("no bumps")
     if any(e.kind == "reinforce" for e in events):
         text = say("brings on a reserve piece, {chain}", chain=text) if text else say("brings on a reserve piece")
     if any(e.kind == "guard" for e in events):

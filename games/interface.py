@@ -351,6 +351,11 @@ class Game(ABC, Generic[ActionT]):
         richer text."""
         return self.format_action(action)
 
+    def describe_actions(self, actions: Sequence[ActionT], say: Say = plain) -> list[str]:
+        """:meth:`describe_action` of each action of a list shown together (an autocomplete, a menu): a game may
+        say once there what would repeat on every line (Begird's winning rule)."""
+        return [self.describe_action(action, say) for action in actions]
+
     def describe_turn(self, events: Sequence[Event], notation: str = "", say: Say = plain) -> str:
         """A played turn in words for announcements, from its events and canonical
         notation, called on the game after the turn and worded through ``say``. The default is the

@@ -5,10 +5,12 @@ Every sentence in the code is English and goes through :func:`t` (or :func:`tn` 
 ``i18n/locale/fr/LC_MESSAGES/hexplay.po``, read with Babel; ``make translations`` collects new
 sentences into the catalogs (docs/translating.md).
 
-Which language: the chat layer decides per message (the interaction's locale for private answers, the
-server's for public posts, the player's stored language for DMs) and says it with :func:`speaking`.
-The choice is a context variable, so concurrent interactions in one process never mix languages, and
-code below the chat layer (the pictures, the words of a turn) needs no language argument.
+Which language: the chat layer decides per message (the interaction's person's language for private answers,
+the server's for public posts, the player's stored language for DMs) and says it with :func:`speaking`.
+One context variable holds one :class:`Voice`: the language being spoken and, while an interaction is answered,
+the two languages decided for it once at its start (:func:`answering`). So concurrent interactions in one
+process never mix languages, and code below the chat layer (the pictures, the words of a turn) needs no
+language argument.
 
 Placeholders are ``str.format`` fields named by what they hold (``{name} wins``), so a translation may
 reorder them; literal braces are doubled. The tests check that each translation keeps its fields.
@@ -18,10 +20,12 @@ from __future__ import annotations
 
 import gettext
 import io
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from functools import cache
+from dataclasses import dataclass, replace
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -31,12 +35,31 @@ DEFAULT = "en"
 DOMAIN = "hexplay"
 LOCALE_DIR = Path(__file__).parent / "locale"
 
-_language: ContextVar[str] = ContextVar("language", default=DEFAULT)
+
+@dataclass(frozen=True)
+class Voice:
+    """What is being spoken: the language now, and what an interaction decided once, at its start."""
+
+    language: str = DEFAULT
+    """The language being spoken now (what :func:`t` says)."""
+    private: str | None = None
+    """The interaction's person's language: its answers (None outside an interaction)."""
+    public: str | None = None
+    """The language of what the interaction posts for everyone in ``place`` (None outside an interaction)."""
+    place: int | None = None
+    """Where the interaction came from (its server's id; None in a DM)."""
+
+
+#: Outside any interaction, nothing said yet: English.
+UNSPOKEN = Voice()
+_voice: ContextVar[Voice] = ContextVar("voice", default=UNSPOKEN)
 
 
 def language_of(locale: str | None) -> str:
     """The language Hexplay speaks for a Discord locale (``fr``, ``en-US``, ``pt-BR``…) or a language code;
     English for anything without a catalog."""
+    if locale in LANGUAGES:  # already one of ours (most calls): nothing to read
+        return locale
     if not locale:
         return DEFAULT
     base = str(locale).replace("_", "-").split("-")[0].lower()
@@ -45,24 +68,46 @@ def language_of(locale: str | None) -> str:
 
 def current() -> str:
     """The language being spoken now."""
-    return _language.get()
+    return _voice.get().language
+
+
+def voice() -> Voice:
+    """What is being spoken now, and what the interaction being answered (if any) decided."""
+    return _voice.get()
 
 
 @contextmanager
 def speaking(language: str | None) -> Iterator[str]:
     """Speak ``language`` (a language code or a Discord locale) inside the block."""
-    token = _language.set(language_of(language))
+    said = language_of(language)
+    token = _voice.set(replace(_voice.get(), language=said))
     try:
-        yield _language.get()
+        yield said
     finally:
-        _language.reset(token)
+        _voice.reset(token)
 
 
 def use(language: str | None) -> str:
-    """Speak ``language`` from now on in this task: for the start of a task of its own (an interaction's
-    handler), where no block encloses the work. Tasks started later copy it; other tasks never see it."""
-    _language.set(language_of(language))
-    return _language.get()
+    """Speak ``language`` from now on in this task: for the start of a task of its own, where no block encloses
+    the work. Tasks started later copy it; other tasks never see it."""
+    said = language_of(language)
+    _voice.set(replace(_voice.get(), language=said))
+    return said
+
+
+def answering(private: str, public: str, place: int | None) -> str:
+    """The start of an interaction's task: its two languages, decided once, held for the rest of it (and the
+    tasks it starts): its person's (``private``) is spoken from now on; ``public`` is for what it posts for
+    everyone in ``place``."""
+    said = language_of(private)
+    _voice.set(Voice(said, said, language_of(public), place))
+    return said
+
+
+def on_its_own() -> None:
+    """A task started by an interaction that outlives it (a retry later): no interaction's languages any more,
+    so what it posts is said in the languages of its own time."""
+    _voice.set(Voice(_voice.get().language))
 
 
 def catalog_path(language: str) -> Path:
@@ -90,21 +135,85 @@ def translations(language: str) -> gettext.NullTranslations:
     return gettext.GNUTranslations(compiled)
 
 
+@cache
+def sentences_of(language: str, prefix: str) -> dict[str, str | list[str]]:
+    """The translated sentences a page says, by their English (a plural one by its singular, as a list of forms):
+    those of ``language``'s catalog said in files under ``prefix`` (``activity/src/``, ``sandbox/static/``). A web
+    page fills them itself (its ``say``); untranslated and fuzzy entries are left out, so it says the English."""
+    if language == DEFAULT:
+        return {}
+    from babel.messages.pofile import read_po  # only when a page asks
+
+    with catalog_path(language).open("rb") as source:
+        catalog = read_po(source, locale=language, domain=DOMAIN)
+    found: dict[str, str | list[str]] = {}
+    for message in catalog:
+        if not message.id or message.fuzzy or not any(str(where).startswith(prefix) for where, _ in message.locations):
+            continue
+        if isinstance(message.id, (tuple, list)):
+            forms = [str(form or "") for form in message.string or ()]
+            if all(forms):
+                found[str(message.id[0])] = forms
+        elif message.string:
+            found[str(message.id)] = str(message.string)
+    return found
+
+
 def t(message: str, /, **fields: Any) -> str:
     """``message`` in the current language, its ``{fields}`` filled in."""
-    return translations(current()).gettext(message).format(**fields)
+    language = current()
+    return fill(translations(language).gettext(message), fields, language)
 
 
 def tn(singular: str, plural: str, count: int | float, /, **fields: Any) -> str:
     """The form for ``count`` (``{count}`` is a field too): the language's plural rule picks it
     (French says "0 partie", English "0 games")."""
-    chosen = translations(current()).ngettext(singular, plural, _whole(count))
-    return chosen.format(count=_shown(count), **fields)
+    language = current()
+    chosen = translations(language).ngettext(singular, plural, _whole(count))
+    return fill(chosen, {"count": _shown(count), **fields}, language)
 
 
 def pt(context: str, message: str, /, **fields: Any) -> str:
     """``message`` where the same English means different things: ``pt("command name", "move")``."""
-    return translations(current()).pgettext(context, message).format(**fields)
+    language = current()
+    return fill(translations(language).pgettext(context, message), fields, language)
+
+
+def fill(template: str, fields: dict[str, Any], language: str) -> str:
+    """``template``'s fields filled in, and the language's elisions made where a field's value begins with a
+    vowel: French "au tour de {player}" says "au tour d’amelie" (the translator writes "de": the name is not
+    known until now). Only a word the language elides, standing right before a field, changes."""
+    if not _may_elide(template, language):
+        return template.format(**fields)
+    return _ELIDABLE[language].sub(lambda hit: _elided(hit, fields), template).format(**fields)
+
+
+# A word French elides before a vowel ("de", "que", "jusque", "lorsque", "puisque"), then any markdown opening, then
+# a simple field: "de **{player}**". Its apostrophe is the catalog's typographic one.
+_ELIDABLE = {
+    "fr": re.compile(
+        r"(?<![\w’'])(?P<word>[Dd]e|[Qq]ue|[Jj]usque|[Ll]orsque|[Pp]uisque) (?P<mark>(?:\*\*|__|\*|_)*)"
+        r"(?P<field>\{(?P<name>\w+)(?:[!:][^{}]*)?\})"
+    )
+}
+_VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüÿæœAEIOUYÀÂÄÉÈÊËÎÏÔÖÙÛÜŸÆŒ")
+_MARKUP = "*_~`\\|"
+
+
+@lru_cache(maxsize=8192)  # the catalogs' sentences: a fixed set, bounded all the same
+def _may_elide(template: str, language: str) -> bool:
+    """Whether ``template`` has a word that may elide before a field (cached: the catalogs are fixed)."""
+    pattern = _ELIDABLE.get(language)
+    return pattern is not None and pattern.search(template) is not None
+
+
+def _elided(hit: re.Match[str], fields: dict[str, Any]) -> str:
+    """The word before a field, elided ("de " → "d’") when the field's value starts with a vowel followed by a
+    letter: a name ("amelie", "**Émile**"), not a cell ("e5") nor a mention ("<@1>") nor a number."""
+    value = str(fields.get(hit["name"], "")).lstrip(_MARKUP)
+    if len(value) < 2 or value[0] not in _VOWELS or not value[1].isalpha():
+        return hit.group()
+    return f"{hit['word'][:-1]}’{hit['mark']}{hit['field']}"
 
 
 def N_(message: str) -> str:

@@ -24,6 +24,7 @@ from . import animation as _animation
 from . import begird as _begird
 from . import bide as _bide
 from . import bump as _bump
+from . import bump_zoom as _bump_zoom
 from . import palettes as _palettes
 from . import playbai as _playbai
 from . import png as _png
@@ -41,6 +42,7 @@ __all__ = [
     "render_image",
     "render_png",
     "warm_up",
+    "zoom_helps",
 ]
 
 DEFAULT_WIDTH = 1080
@@ -66,6 +68,7 @@ class UnknownGame(LookupError):
 
 _RENDERERS: dict[str, Callable[..., Image.Image]] = {}
 _PALETTES: dict[str, Callable[[], Image.Image | None]] = {}
+_ZOOM_HELPS: dict[str, Callable[[Game], bool]] = {}
 
 
 def register(
@@ -73,6 +76,7 @@ def register(
     renderer: Renderer | Callable[..., Image.Image],
     *,
     palette: Callable[[], Image.Image | None] | None = None,
+    zoom_helps: Callable[[Game], bool] | None = None,
 ) -> None:
     """Make ``renderer`` draw every game whose ``info.id`` is ``game_id`` (replaces any earlier one).
 
@@ -82,6 +86,9 @@ def register(
     its background. Without it each picture gets its own adaptive palette (about
     13 ms more per picture at 1080 px); :func:`render.palettes.sampled` makes one
     from the game's own pictures.
+
+    ``zoom_helps``, for a renderer that takes a ``zoom``: whether a game's whole picture is too small for a
+    phone to read its names (see :func:`zoom_helps`).
     """
     key = game_id.strip().lower()
     _RENDERERS[key] = renderer
@@ -89,6 +96,10 @@ def register(
         _PALETTES[key] = palette
     else:
         _PALETTES.pop(key, None)
+    if zoom_helps is not None:
+        _ZOOM_HELPS[key] = zoom_helps
+    else:
+        _ZOOM_HELPS.pop(key, None)
 
 
 def registered() -> tuple[str, ...]:
@@ -164,6 +175,13 @@ def can_zoom(game_id: str) -> bool:
         return False
 
 
+def zoom_helps(game: Game) -> bool:
+    """Whether a phone needs the zoom to read ``game``'s names: its whole picture, shown 400 px wide, writes
+    them under 7 px x-height (Bump, Begird's standard board), so its board posts offer the zoom."""
+    helps = _ZOOM_HELPS.get(game.info.id)
+    return helps is not None and can_zoom(game.info.id) and helps(game)
+
+
 def names_by_seat(game: Game, player_names: Sequence[str] | None) -> list[str] | None:
     """Players' names (in sitting order) rearranged by the seat each holds now."""
     if not player_names:
@@ -229,8 +247,13 @@ def render_gif(
 # Palettes are loaded from render/palettes.json (fitting them costs ~1.7 s of CPU per process);
 # the fitting functions stay, to check and rewrite that file (python tools/palettes.py).
 register("bide", _bide.render, palette=_palettes.shipped("bide", _bide.palette))
-register("begird", _begird.render, palette=_palettes.shipped("begird", _begird.palette))
+register("begird", _begird.render, palette=_palettes.shipped("begird", _begird.palette), zoom_helps=_begird.zoom_helps)
 register(
     "playbai", _playbai.render, palette=_palettes.shipped("playbai", _palettes.sampled("playbai", _playbai.render))
 )
-register("bump", _bump.render, palette=_palettes.shipped("bump", _palettes.sampled("bump", _bump.render)))
+register(
+    "bump",
+    _bump_zoom.render,  # the whole board (render.bump), or part of it larger
+    palette=_palettes.shipped("bump", _palettes.sampled("bump", _bump.render)),
+    zoom_helps=_bump_zoom.zoom_helps,
+)

@@ -37,7 +37,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from games.begird import SEAT_COLOURS, island_cells, winning_group
+from games.begird import SEAT_COLOURS, island_cells, rule_words, winning_group
 from games.begird import layout as board_layout
 from games.hexgrid import neighbours
 from games.interface import Event
@@ -452,22 +452,25 @@ def win_line(game) -> str:
 
 
 def rule_line(game) -> str:
-    """The win rule as a player can check it on the picture, with an example that wins."""
+    """The win rule as a player can check it on the picture, with an example that wins: in the words the
+    autocomplete says it (``games.begird.rule_words``), so the rule reads the same wherever it is said. Then
+    why the last island has a colour of its own (:func:`land_tone`), lest a player look for a rule in it."""
     lay = game.layout
-    n = lay.island_count
-    if n == 3:
-        return t("Win: a group of your stones touching all three sides (islands 1, 2 and 3).")
-    # RULES.md: a group wins when n minus the longest run of islands it does not touch is at
-    # least `need`; said the way round a player looks at the ring.
-    gap = n - lay.need + 1
-    example = [1, (1 + lay.need + 1) // 2, lay.need]
-    assert lay.covering_run(sum(1 << (k - 1) for k in example)) == lay.need
-    return t(
-        "Win: one group of your stones touching islands all round the board, leaving no {gap} "
-        "islands in a row untouched (islands {islands} do it)",
-        gap=gap,
-        islands=_and(example),
-    )
+    rule = rule_words(lay, t)
+    if lay.island_count == 3:
+        line = t("{rule} (islands 1, 2 and 3).", rule=rule)
+    else:
+        # RULES.md: a group wins when n minus the longest run of islands it does not touch is at least `need`.
+        example = [1, (1 + lay.need + 1) // 2, lay.need]
+        assert lay.covering_run(sum(1 << (k - 1) for k in example)) == lay.need
+        line = t("{rule} (islands {islands} do it).", rule=rule, islands=_and(example))
+    return f"{line} {last_island_colour(lay.island_count)}" if lay.island_count % 2 else line
+
+
+def last_island_colour(count: int) -> str:
+    """Why island ``count`` (an odd count: the last) has a colour of its own: two colours alternate round the
+    ring, and an odd ring would end on island 1's."""
+    return t("Island {last}'s own colour only sets it apart from island 1.", last=count)
 
 
 # -- the picture ---------------------------------------------------------------------------------
@@ -498,12 +501,8 @@ def render(
     if zoom is None:
         _draw_position(im, game, g, last_events, (0.0, 0.0))
     else:
-        centre = zoom_cell(game, zoom, last_events)
-        big = geometry(variant, width * ZOOM)
-        cx, cy = big.layout.centre(game.board.cells[game.board.parse(centre)])
+        centre, big, (x0, y0) = zoom_view(game, zoom, last_events, width)
         view_w, view_h = width, g.board_bottom - g.title_h
-        x0 = round(min(max(cx - view_w / 2, 0), big.width - view_w))
-        y0 = round(min(max(cy - view_h / 2, big.title_h), big.board_bottom - view_h))
         view = board_background(variant, big.width).crop((x0, y0, x0 + view_w, y0 + view_h))
         _draw_position(view, game, big, last_events, (x0, y0))
         im.paste(view, (0, g.title_h))
@@ -516,6 +515,29 @@ def render(
     hd.draw_title_bar(im, g.title_h, heading, status_line(game, names) + zoom_words, THEME)
     _draw_panel(im, game, g, names, last_events)
     return im
+
+
+def zoom_view(
+    game, zoom: str, last_events: Sequence[Event] = (), width: int = DEFAULT_WIDTH
+) -> tuple[str, Geometry, tuple[int, int]]:
+    """A zoomed picture's board: (the cell it centres on, the geometry of the board :data:`ZOOM` times
+    larger, the pixel of that larger board shown at the top-left corner of the picture's board part)."""
+    variant = _variant_of(game)
+    width = picture_width(variant, width)
+    g = geometry(variant, width)
+    centre = zoom_cell(game, zoom, last_events)
+    big = geometry(variant, width * ZOOM)
+    cx, cy = big.layout.centre(game.board.cells[game.board.parse(centre)])
+    view_w, view_h = width, g.board_bottom - g.title_h
+    x0 = round(min(max(cx - view_w / 2, 0), big.width - view_w))
+    y0 = round(min(max(cy - view_h / 2, big.title_h), big.board_bottom - view_h))
+    return centre, big, (x0, y0)
+
+
+def zoom_helps(game) -> bool:
+    """Whether a phone needs the zoom: the standard board's names stand 5.6 px (x-height) in a picture
+    shown 400 px wide, the small and Y boards' 9.6 and 7.4 px (docs/rendering.md)."""
+    return _variant_of(game) == "standard"
 
 
 def zoom_cell(game, zoom: str, last_events: Sequence[Event] = ()) -> str:

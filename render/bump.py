@@ -330,21 +330,29 @@ def render(
     title: str | None = None,
     width: int = DEFAULT_WIDTH,
 ) -> Image.Image:
+    """The picture of a Bump game as an RGB image, the whole board (render/bump_zoom.py: part of it, larger)."""
     g = geometry(width)
+    im = hd.new_picture(board_background(g.width))  # records what is drawn: fast PNG (render/png.py)
+    draw_position(im, g, game, seat_names(player_names), list(last_events), title)
+    return im
+
+
+def draw_position(
+    im: Image.Image, g: Geometry, game, names: Sequence[str], events: list[Event], title: str | None, zoomed: str = ""
+) -> None:
+    """The title bar (``zoomed``: words said after the status), pieces, last turn and panel on ``im``, a
+    picture of geometry ``g`` whose board is drawn already."""
     lay = g.layout
     sp = g.spacing
-    names = seat_names(player_names)
-    im = hd.new_picture(board_background(g.width))  # records what is drawn: fast PNG (render/png.py)
     heading = hd.displayable(title, "Bump") if title else "Bump"
     hd.draw_title_bar(
         im,
         g.title_h,
         heading,
-        status_line(game, names),
+        status_line(game, names) + zoomed,
         THEME,
         accent_colour=PIECE[game.to_move - 1] if game.to_move else None,
     )
-    events = list(last_events)
     ends = gate_end_facings(game, events)
     # The path, turn and bump marks are drawn straight on the board, some under sprites:
     # each records its area (_touch_around) so that no sprite there is taken for one on
@@ -371,7 +379,6 @@ def render(
     for badge, at in choices:  # a choice's words over the one name they cover, for this turn only
         hd.paste_centred(im, badge, at)
     _draw_panel(im, game, g, names, events)
-    return im
 
 
 def name_size(spacing: float) -> int:
@@ -810,15 +817,10 @@ def last_move_line(game, events: Sequence[Event], names: Sequence[str]) -> str:
         return t("Last: {player} {move}: {words}", player=_label(names, mover), move=notation, words=words)
     if words:
         return t("Last: {move}: {words}", move=notation, words=words)
-    if notation == "pass":
-        return (
-            t("Last: {player} {move}", player=_label(names, mover), move=notation)
-            if mover
-            else t("Last: {move}", move=notation)
-        )
+    # a pass (the engine's words say "no bumps" for any move that bumped nothing)
     if mover:
-        return t("Last: {player} {move}: no bumps", player=_label(names, mover), move=notation)
-    return t("Last: {move}: no bumps", move=notation)
+        return t("Last: {player} {move}", player=_label(names, mover), move=notation)
+    return t("Last: {move}", move=notation)
 
 
 COLUMNS = (("", 3.0, "l"), (N_("on board"), 1.2, "c"), (N_("captured"), 1.2, "c"), (N_("reserves"), 1.2, "c"))

@@ -1,8 +1,9 @@
 """Pictures of a post-game review (docs/review.md): the evaluation graph, and a turn drawn over its board.
 
-- :func:`evaluation_graph`: each player's winning chance (0–100 %) after every turn, one line per player,
-  the turning points marked by how bad they were. Drawn wide and with large type: a phone shows it about
-  360 px wide.
+- :func:`evaluation_graph`: the winning chances (0–100 %) after every turn, the turning points marked by
+  how bad they were. Two players: one line, the chance of the player whose side it is drawn from (the
+  other's is the rest: a second line would mirror it); more: each player's own chance. Drawn wide and with
+  large type: a phone shows it about 360 px wide.
 - :func:`turn_overlay`: the board before a turn (the game's own renderer), the turn played drawn in one
   colour and the computer's preferred turn in another (rings on the cells they place on, arrows for what
   they move), with a legend below naming both.
@@ -15,7 +16,7 @@ from collections.abc import Callable, Sequence
 from PIL import Image, ImageDraw
 
 from games.interface import Event, Game
-from i18n import t
+from i18n import pt, t
 
 from . import begird as _begird
 from . import bide as _bide
@@ -43,10 +44,12 @@ def evaluation_graph(
     title: str = "",
     width: int = GRAPH_WIDTH,
     height: int = GRAPH_HEIGHT,
+    side: int = 0,
 ) -> bytes:
     """The graph as PNG: ``chances[k]`` are the players' chances (0..1) after ``k`` turns (0: the start);
-    ``marks`` are (position, label) of the turning points: a line across and a dot on each player's curve,
-    coloured by the label (blunder, mistake, inaccuracy)."""
+    ``marks`` are (position, label) of the turning points: a line across and a dot on each curve, coloured
+    by the label (blunder, mistake, inaccuracy). With two players one curve is drawn, player ``side``'s
+    (0 or 1); with more, one per player."""
     im = Image.new("RGB", (width, height), PAPER)
     draw = ImageDraw.Draw(im)
     scale = width / GRAPH_WIDTH
@@ -57,10 +60,12 @@ def evaluation_graph(
         [line], fitted = hd.fit_lines(title, text, width - 20, bold=True)  # shrunk, never cut
         hd.draw_text(im, (width / 2, top), line, fitted, INK, anchor="ma", bold=True)
         top += text + round(10 * scale)
-    rows = (len(names) + 1) // 2
+    drawn = _curves(names, side)
+    rows = (len(drawn) + 1) // 2
     legend = rows * (small + round(8 * scale)) + round(6 * scale)
     left, right = round(88 * scale), round(20 * scale)
-    bottom = round(40 * scale) + legend
+    axis = small + round(6 * scale)  # the turn axis's name, under its numbers
+    bottom = round(40 * scale) + axis + legend
     x0, x1, y0, y1 = left, width - right, top + round(8 * scale), height - bottom
     positions = max(1, len(chances) - 1)
 
@@ -81,7 +86,9 @@ def evaluation_graph(
     step = _tick_step(positions)
     for k in range(0, positions + 1, step):
         hd.draw_text(im, (x_of(k), y1 + 6 * scale), str(k), small, INK, anchor="ma")
-    for player in range(len(names)):
+    # TRANSLATORS: the name of the review graph's horizontal axis: the turns played, 0 at the start.
+    hd.draw_text(im, ((x0 + x1) / 2, y1 + 6 * scale + axis), pt("review graph axis", "Turn"), small, INK, anchor="ma")
+    for player, _ in drawn:
         colour = LINE_COLOURS[player % len(LINE_COLOURS)]
         points = [(x_of(k), y_of(c[player])) for k, c in enumerate(chances) if player < len(c)]
         if len(points) > 1:
@@ -92,7 +99,7 @@ def evaluation_graph(
             continue
         x = x_of(position)
         draw.line([(x, y0), (x, y1)], fill=LABEL_COLOURS.get(label, INK), width=max(1, round(2 * scale)))
-        for player in range(len(names)):
+        for player, _ in drawn:
             if player < len(chances[position]):
                 y = y_of(chances[position][player])
                 draw.ellipse(
@@ -101,19 +108,30 @@ def evaluation_graph(
                     outline=PAPER,
                     width=max(1, round(2 * scale)),
                 )
-    # the legend: a swatch and a name per player, two to a row
+    # the legend: a swatch and whose chance each curve is, two to a row
     ly = height - legend + round(2 * scale)
     column = (width - 2 * left // 2) / 2
-    for player, name in enumerate(names):
-        cx = left // 2 + column * (player % 2)
-        cy = ly + (player // 2) * (small + round(8 * scale))
+    for row, (player, words) in enumerate(drawn):
+        cx = left // 2 + column * (row % 2)
+        cy = ly + (row // 2) * (small + round(8 * scale))
         colour = LINE_COLOURS[player % len(LINE_COLOURS)]
         draw.rectangle([cx, cy + small * 0.35, cx + 28 * scale, cy + small * 0.65], fill=colour)
         [label], fitted = hd.fit_lines(
-            hd.displayable(name, t("Player {number}", number=player + 1)), small, column - 40 * scale
+            words, small, (width - left) - 40 * scale if len(drawn) == 1 else column - 40 * scale
         )
         hd.draw_text(im, (cx + 36 * scale, cy), label, fitted, INK)
     return _png.encode(im.quantize(255, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE))
+
+
+def _curves(names: Sequence[str], side: int) -> list[tuple[int, str]]:
+    """(player index, legend words) of each curve drawn: two players' chances add up to 100 %, so one
+    curve says it all (player ``side``'s); with more, each player's own."""
+    shown = [hd.displayable(name, t("Player {number}", number=k + 1)) for k, name in enumerate(names)]
+    if len(names) == 2:
+        side = side if side in (0, 1) else 0
+        # TRANSLATORS: the review graph's one line in a two-player game: whose winning chance it is.
+        return [(side, t("{name}: winning chance", name=shown[side]))]
+    return list(enumerate(shown))
 
 
 def _tick_step(positions: int) -> int:
@@ -162,10 +180,12 @@ def turn_overlay(
     player_names: Sequence[str] | None = None,
     title: str | None = None,
     width: int = OVERLAY_WIDTH,
+    last_events: Sequence[Event] = (),
 ) -> bytes:
     """The board ``before`` a turn with the turn ``played`` (red) and the preferred turn ``best`` (green)
-    drawn over it, and ``legend`` (what each colour is, in words) below."""
-    board = render_image(before, player_names=player_names, title=title, width=width)
+    drawn over it, and ``legend`` (what each colour is, in words) below. ``last_events``: the turn that led
+    to ``before``, drawn and said as on the board the mover saw."""
+    board = render_image(before, player_names=player_names, title=title, width=width, last_events=last_events)
     centre = _centre_finder(before, board.width)
     r = board.width / 30
     _mark_turn(board, best, centre, BEST_COLOUR, r * 1.2)

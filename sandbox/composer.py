@@ -13,19 +13,24 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from i18n import N_, t
+
 SUBCOMMAND_TYPES = (1, 2)
 TYPE_NAMES = {
-    3: "text",
-    4: "whole number",
-    5: "true/false",
-    6: "user",
-    7: "channel",
-    8: "role",
-    9: "user or role",
-    10: "number",
-    11: "file",
+    3: N_("text"),
+    4: N_("whole number"),
+    5: N_("true/false"),
+    6: N_("user"),
+    7: N_("channel"),
+    8: N_("role"),
+    9: N_("user or role"),
+    10: N_("number"),
+    11: N_("file"),
 }
 TRUE_WORDS, FALSE_WORDS = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}
+# A value ending with one of these goes on after a space ("e5; d4" as the bot writes a /premove line, "e5, d4"):
+# the space does not end the option, and a word after it is the value's, never an option's name.
+GOES_ON = (";", ",")
 
 
 class ComposerError(Exception):
@@ -56,12 +61,12 @@ def find_command(commands: list[dict[str, Any]], name: str) -> dict[str, Any] | 
 
 def parse(text: str, commands: list[dict[str, Any]]) -> Parsed:
     if not text.startswith("/"):
-        raise ComposerError("Commands start with /")
+        raise ComposerError(t("Commands start with /"))
     match = re.match(r"/(\S*)", text)
     assert match is not None
     command = find_command(commands, match.group(1))
     if command is None:
-        raise ComposerError(f"There is no command /{match.group(1)}. Type / to see them.")
+        raise ComposerError(t("There is no command /{name}. Type / to see them.", name=match.group(1)))
     position = match.end()
     schema: list[dict[str, Any]] = command.get("options") or []
     path: list[str] = []
@@ -70,7 +75,7 @@ def parse(text: str, commands: list[dict[str, Any]]) -> Parsed:
         sub = next((o for o in schema if word and o["name"] == word.group(1)), None)
         if sub is None:
             known = ", ".join(o["name"] for o in schema)
-            raise ComposerError(f"/{command['name']} needs one of: {known}")
+            raise ComposerError(t("/{command} needs one of: {known}", command=command["name"], known=known))
         assert word is not None  # the subcommand was found in it
         path.append(sub["name"])
         schema = sub.get("options") or []
@@ -88,7 +93,7 @@ def parse(text: str, commands: list[dict[str, Any]]) -> Parsed:
         end = found[index + 1].start() if index + 1 < len(found) else len(rest)
         name = hit.group(1)
         if name in parsed.values:
-            raise ComposerError(f"Option {name} is given twice.")
+            raise ComposerError(t("Option {name} is given twice.", name=name))
         value_start = hit.end()
         parsed.values[name] = rest[value_start:end].strip()
         parsed.last, parsed.last_start = name, position + value_start
@@ -98,11 +103,11 @@ def parse(text: str, commands: list[dict[str, Any]]) -> Parsed:
 def option_values(parsed: Parsed, users: dict[str, int]) -> dict[str, Any]:
     """The options as the emulator takes them, checked the way Discord's client checks them."""
     if parsed.tail:
-        raise ComposerError(f"I don't understand {parsed.tail!r}: write options as name:value")
+        raise ComposerError(t("I don't understand {text!r}: write options as name:value", text=parsed.tail))
     values = _convert(parsed, users)
     missing = [o["name"] for o in parsed.schema if o.get("required") and o["name"] not in values]
     if missing:
-        raise ComposerError("Missing: " + ", ".join(f"{m}:" for m in missing))
+        raise ComposerError(t("Missing: {options}", options=", ".join(f"{m}:" for m in missing)))
     return values
 
 
@@ -117,19 +122,24 @@ def _convert(parsed: Parsed, users: dict[str, int]) -> dict[str, Any]:
         if kind == 5:
             word = raw.lower()
             if word not in TRUE_WORDS | FALSE_WORDS:
-                raise ComposerError(f"{name} must be true or false")
+                raise ComposerError(t("{name} must be true or false", name=name))
             values[name] = word in TRUE_WORDS
         elif kind in (6, 9):
             key = raw.lstrip("@").lower()
             if key not in users:
-                raise ComposerError(f"{name}: there is no user {raw!r} (users: {', '.join(sorted(users))})")
+                known = ", ".join(sorted(users))
+                raise ComposerError(
+                    t("{name}: there is no user {raw!r} (users: {known})", name=name, raw=raw, known=known)
+                )
             values[name] = users[key]
         elif kind in (4, 10):
             choice = next((c for c in spec.get("choices") or [] if c["name"].lower() == raw.lower()), None)
             try:
                 values[name] = choice["value"] if choice else (int(raw) if kind == 4 else float(raw))
             except ValueError:
-                raise ComposerError(f"{name} must be a {TYPE_NAMES[kind]}, not {raw!r}") from None
+                raise ComposerError(
+                    t("{name} must be a {kind}, not {raw!r}", name=name, kind=t(TYPE_NAMES[kind]), raw=raw)
+                ) from None
         else:
             values[name] = raw
     return values
@@ -164,7 +174,8 @@ def suggest(text: str, commands: list[dict[str, Any]], users: list[str], limit: 
             if c.get("type", 1) == 1 and c["name"].startswith(typed)
         ]
         return Pending(
-            "Commands", [Suggestion("/" + c["name"], c.get("description", ""), f"/{c['name']} ") for c in found[:limit]]
+            t("Commands"),
+            [Suggestion("/" + c["name"], c.get("description", ""), f"/{c['name']} ") for c in found[:limit]],
         )
     try:
         parsed = parse(text, commands)
@@ -174,10 +185,11 @@ def suggest(text: str, commands: list[dict[str, Any]], users: list[str], limit: 
     if parsed.last is None:
         return _option_suggestions(text, parsed, parsed.tail, limit)
     value = parsed.values[parsed.last]
-    if text.endswith(" ") and value:
+    if text.endswith(" ") and value and not value.endswith(GOES_ON):
         return _option_suggestions(text, parsed, "", limit)
     word = text.rsplit(None, 1)[-1]
-    if " " in value and any(name.startswith(word) for name in unused):
+    before_word = value[: -len(word)].rstrip() if value.endswith(word) else value
+    if " " in value and not before_word.endswith(GOES_ON) and any(name.startswith(word) for name in unused):
         return _option_suggestions(text, parsed, word, limit)
     return _value_suggestions(text, parsed, users, limit)
 
@@ -190,11 +202,15 @@ def _option_suggestions(text: str, parsed: Parsed, typed: str, limit: int) -> Pe
     remaining.sort(key=lambda o: not o.get("required"))
     items = []
     for spec in remaining[:limit]:
-        detail = spec.get("description", "") + ("" if spec.get("required") else " (optional)")
+        detail = (
+            spec.get("description", "")
+            if spec.get("required")
+            else t("{description} (optional)", description=spec.get("description", ""))
+        )
         items.append(Suggestion(spec["name"] + ":", detail, f"{base}{spec['name']}:"))
     if not items:
-        return Pending("Press Enter to send")
-    return Pending(f"/{parsed.name} options", items)
+        return Pending(t("Press Enter to send"))
+    return Pending(t("/{command} options", command=parsed.name), items)
 
 
 def _value_suggestions(text: str, parsed: Parsed, users: list[str], limit: int) -> Pending:
@@ -203,7 +219,7 @@ def _value_suggestions(text: str, parsed: Parsed, users: list[str], limit: int) 
     spec = parsed.option(name) or {}
     typed = parsed.values[name]
     prefix = text[: parsed.last_start]
-    title = f"{name}: {spec.get('description', '')}"
+    title = t("{option}: {description}", option=name, description=spec.get("description", ""))
     if spec.get("autocomplete"):
         return Pending(title, ask_bot=name, prefix=prefix)
     choices = spec.get("choices") or []
@@ -220,7 +236,9 @@ def _value_suggestions(text: str, parsed: Parsed, users: list[str], limit: int) 
                 for c in found[:limit]
             ],
         )
-    return Pending(title + f" ({TYPE_NAMES.get(spec['type'], 'value')})")
+    type_name = TYPE_NAMES.get(spec["type"])
+    kind = t(type_name) if type_name else t("value")
+    return Pending(t("{title} ({kind})", title=title, kind=kind))
 
 
 def lenient_values(parsed: Parsed, users: dict[str, int], focused: str) -> dict[str, Any]:

@@ -58,6 +58,16 @@ class Layout:
     def shard_count(self) -> int:
         return self.shards or self.bot_processes
 
+    def described(self) -> str:
+        """What runs, as the start line says it: "4 servers, 2 bot processes (2 shards), 1 worker"."""
+        return ", ".join(
+            (
+                _count(self.guilds, "server"),
+                f"{_count(self.bot_processes, 'bot process', 'bot processes')} ({_count(self.shard_count, 'shard')})",
+                _count(self.workers, "worker"),
+            )
+        )
+
     def check(self) -> None:
         """One line for a layout that cannot work (``python -m sandbox`` exits with it)."""
         if not self.database_url and (self.bot_processes > 1 or self.workers > 0):
@@ -69,6 +79,11 @@ class Layout:
             raise SystemExit("--database-url must be a PostgreSQL URL: postgresql://user:password@host:port/dbname")
         if self.shard_count < self.bot_processes:
             raise SystemExit(f"--shards {self.shard_count} cannot be shared by {self.bot_processes} bot processes")
+
+
+def _count(number: int, one: str, many: str | None = None) -> str:
+    """``number`` things, in the singular for one (the start line said "1 workers")."""
+    return f"{number} {one if number == 1 else many or one + 's'}"
 
 
 def _listen(port: int) -> socket.socket:
@@ -146,6 +161,8 @@ class SandboxRunner:
             # every shard in a bucket of its own: the processes IDENTIFY together, as a large bot's may
             sharding=ShardingRules(max_concurrency=shards) if self.layout.fleet else None,
         )
+        # Threads go idle on the bot's clock, "+1 day" included: a finished match's thread archives itself as on Discord
+        self.emu.store.clock = self.clock.now
         await self.emu.start()
         resumed = self.world_file.load_into(self.emu)
         if not resumed:
@@ -265,11 +282,7 @@ class SandboxRunner:
         stop = self._stop_on_signals()
         status = 0
         try:
-            print(
-                f"Starting the Hexplay sandbox: {plan.guilds} servers, {plan.bot_processes} bot processes "
-                f"({plan.shard_count} shards), {plan.workers} workers, on PostgreSQL…",
-                flush=True,
-            )
+            print(f"Starting the Hexplay sandbox: {plan.described()}, on PostgreSQL…", flush=True)
             await fleet.start()
             ready = asyncio.create_task(fleet.wait_connected())
             stopping = asyncio.create_task(stop.wait())

@@ -22,7 +22,9 @@ from aiohttp import WSMsgType, web
 from emulator import DiscordEmulator, EmulatorError
 from emulator.interactions import InteractionResult
 from emulator.models import Channel, Guild, Message, User
+from i18n import speaking, t
 
+from . import words
 from .activity import ActivityFace, activity_json
 from .clockfile import ClockFile
 from .composer import ComposerError, Pending, Suggestion, lenient_values, option_values, parse, suggest
@@ -85,6 +87,8 @@ class WebFace:
             web.post("/api/select", self.select),
             web.post("/api/clock", self.advance_clock),
             web.get("/api/debug", self.debug),
+            web.get("/api/words", self.words),
+            web.get("/lib/elision.js", words.elision),
             web.get("/files/{attachment_id}/{filename}", self.file),
             web.static("/static", STATIC),
             web.post("/api/launch", self.launch),
@@ -195,8 +199,28 @@ class WebFace:
                 "clock_offset": self.clock.offset,
                 "bot_connected": self.emu.bot_connected,
                 "violations": len(self.emu.violations),
+                "commands": self.command_names(user, self.games_channel(guild)),
             }
         )
+
+    def command_names(self, user: User, channel: Channel) -> list[dict[str, Any]]:
+        """Each command the player's Discord shows, by its English name: its name and options' names as they read
+        them (amelie's ``/jouer jeu: adversaire:``), for the page's own examples of what to type."""
+        english = {c["id"]: c for c in self.emu.commands(channel.guild_id)}
+        named = []
+        for seen in self.emu.command_list(user, channel):
+            default = english.get(seen["id"])
+            if default is None:
+                continue
+            options = zip(default.get("options") or [], seen.get("options") or [], strict=False)
+            named.append(
+                {
+                    "english": default["name"],
+                    "name": seen["name"],
+                    "options": {o["name"]: s["name"] for o, s in options},
+                }
+            )
+        return named
 
     async def debug(self, request: web.Request) -> web.Response:
         """For contributors: what the emulator refused, and Discord's rate limits in use."""
@@ -291,7 +315,7 @@ class WebFace:
             return web.json_response({"error": _plain(str(error))})
         errors = list(getattr(result, "errors", None) or [])
         if getattr(result, "modal", None):
-            errors.append("The bot opened a form (modal); the sandbox cannot show forms yet.")
+            errors.append(t("The bot opened a form (modal); the sandbox cannot show forms yet."))
         answer: dict[str, Any] = {"ok": True, "errors": errors}
         if isinstance(result, InteractionResult) and result.activity is not None:  # LAUNCH_ACTIVITY: open the frame
             answer["activity"] = {**(activity_json(result) or {}), "application_id": str(self.emu.application_id)}
@@ -299,10 +323,14 @@ class WebFace:
 
     async def send(self, request: web.Request) -> web.Response:
         body, user = await self._body(request)
+        with speaking(user.locale):  # the composer's refusals, as the player's Discord client says them
+            return await self._send(user, body)
+
+    async def _send(self, user: User, body: dict[str, Any]) -> web.Response:
         channel = self._channel(body)
         text = str(body.get("text", "")).strip()
         if not text:
-            return web.json_response({"error": "Nothing to send."})
+            return web.json_response({"error": t("Nothing to send.")})
         if not text.startswith("/"):
             return await self._act(lambda: self.emu.user_message(user, channel, text))
         commands = self.commands_of(user, channel, text)
@@ -325,11 +353,20 @@ class WebFace:
                 return english
         return seen
 
+    async def words(self, request: web.Request) -> web.Response:
+        """The page's own words in the player's language (sandbox/words.py)."""
+        user = self.user_named(request.query.get("user", ""))
+        return web.json_response(words.page_words(user.locale))
+
     def user_ids(self) -> dict[str, int]:
         return {u.name.lower(): u.id for u in self.humans()}
 
     async def suggest(self, request: web.Request) -> web.Response:
         body, user = await self._body(request)
+        with speaking(user.locale):  # the pop-up's titles and refusals in the player's language
+            return await self._suggest(user, body)
+
+    async def _suggest(self, user: User, body: dict[str, Any]) -> web.Response:
         channel = self._channel(body)
         text = str(body.get("text", ""))
         commands = self.commands_of(user, channel, text)
@@ -354,9 +391,9 @@ class WebFace:
                 user, channel, parsed.name, values, focused=focused, timeout=AUTOCOMPLETE_TIMEOUT
             )
         except EmulatorError as error:
-            return Pending(f"{pending.title} — no answer from the bot ({_plain(str(error))})")
+            return Pending(t("{title} — no answer from the bot ({why})", title=pending.title, why=_plain(str(error))))
         suggestions = [Suggestion(str(c["name"]), "", f"{pending.prefix}{c['value']} ") for c in choices]
-        title = pending.title if suggestions else f"{pending.title} — the bot suggests nothing for this"
+        title = pending.title if suggestions else t("{title} — the bot suggests nothing for this", title=pending.title)
         return Pending(title, suggestions)
 
     @staticmethod
@@ -390,19 +427,24 @@ class WebFace:
         )
 
     async def advance_clock(self, request: web.Request) -> web.Response:
-        """One clock for every server and process (they all read the one clock file)."""
+        """One clock for every server and process (they all read the one clock file): forward by ``hours``, or back
+        to the real time with ``real_time: true``. Threads idle long enough by the new time archive at once."""
         body, _ = await self._body(request)
         if body.get("guild") not in (None, ""):
             self.guild_named(body.get("guild"))
-        try:
-            hours = float(body.get("hours", 0))
-        except (TypeError, ValueError):
-            raise web.HTTPBadRequest(text="hours must be a number") from None
-        if not 0 < hours <= 24 * 30:
-            raise web.HTTPBadRequest(text="advance by 0 to 720 hours")
-        offset = self.clock.advance(hours * 3600)
+        if body.get("real_time") is True:
+            offset = self.clock.real_time()
+        else:
+            try:
+                hours = float(body.get("hours", 0))
+            except (TypeError, ValueError):
+                raise web.HTTPBadRequest(text="hours must be a number") from None
+            if not 0 < hours <= 24 * 30:
+                raise web.HTTPBadRequest(text="advance by 0 to 720 hours, or send real_time: true")
+            offset = self.clock.advance(hours * 3600)
         for client in self.clients:
             self._push(client, {"type": "clock", "offset": offset})
+        self.emu.archive_idle_threads()
         return web.json_response({"ok": True, "offset": offset})
 
 
@@ -442,7 +484,7 @@ def _loopback(host: str) -> bool:
 def _plain(reason: str) -> str:
     """The emulator's reasons, in the words of Discord's client where there is one."""
     if "did not respond within" in reason:
-        return "The application did not respond."
+        return t("The application did not respond.")
     if "no bot is connected" in reason or "the bot disconnected" in reason:
-        return "Hexplay is offline (the bot is not connected)."
+        return t("Hexplay is offline (the bot is not connected).")
     return reason

@@ -134,6 +134,10 @@ class WorldFile:
                 store.attachments[attachment.id] = attachment
             store.messages[message.id] = message
             store.channel_messages[message.channel_id].append(message)
+        for channel in store.channels.values():  # a world saved before threads archived: active at its last message
+            if channel.is_thread and channel.active_at is None:
+                latest = [m.created_at for m in store.channel_messages[channel.id]]
+                channel.active_at = max([channel.created_at, *latest]).timestamp()
         self.used = {int(k): v for k, v in data.get("used", {}).items()}
         return True
 
@@ -216,6 +220,8 @@ def _channel(channel: Channel) -> dict[str, Any]:
         "invitable": channel.invitable,
         "auto_archive_duration": channel.auto_archive_duration,
         "created_at": _time(channel.created_at),
+        "active_at": channel.active_at,
+        "archived_at": channel.archived_at,
         "last_message_id": channel.last_message_id,
         "message_count": channel.message_count,
         "member_ids": sorted(channel.member_ids),

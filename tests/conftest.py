@@ -197,6 +197,19 @@ async def service(database):
 
 
 @pytest.fixture
+async def world7(tmp_path):
+    """The bot against the emulator with eight users (tournaments), on SQLite, without Discord's per-channel limit:
+    a round posts a starter message per match in the event's channel, and 5 posts in 5 s would make its tests wait
+    (the bot's handling of 429s is tested in test_bot_ratelimits.py)."""
+    world = await BotWorld(tmp_path / "t.db", users=8).start()
+    world.emu.rate_limits.enabled = False
+    yield world
+    violations = list(world.emu.violations)
+    await world.stop()
+    assert violations == []
+
+
+@pytest.fixture
 async def world(database):
     """The real bot against the emulator; a test fails if the bot broke any Discord rule."""
     world = await BotWorld(database).start()

@@ -29,7 +29,7 @@ __all__ = [
 
 def said(outcome: Outcome, now: float | None = None) -> str:
     """The outcome's announcement, as of ``now`` (by default the moment the change was stored)."""
-    return outcomes.line(outcome, outcome.match.updated_at if now is None else now)
+    return outcomes.announcement_text(outcome, outcome.match.updated_at if now is None else now)
 
 
 def refusal_text(error: Refusal) -> str:

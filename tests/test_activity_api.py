@@ -233,7 +233,7 @@ async def test_the_view_speaks_the_viewers_language(world) -> None:
     amelie = world.add_user("amelie", locale="fr")
     match_id, _ = await world.start_two_player("begird", a=0, b=1)
     view = await (await page(world, amelie)).view(match_id)
-    assert "au tour de" in view["panel"]["status"]
+    assert "au tour d’alice" in view["panel"]["status"]  # French, elided before the name
     status, body = await (await page(world, amelie)).play(match_id, view["match"]["version"], "i9")
     assert status == 403 and "Vous ne jouez pas" in body["reason"]
 

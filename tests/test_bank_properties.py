@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.chat.words.shared import clock_text
+from bot.chat.words.shared import bank_clock_text
 from bot.domain.bank import BankClock, settle
 from bot.domain.errors import Refusal
 from bot.domain.quiet import in_night, morning_after
-from bot.service.clocks import MAX_CLOCK, MIN_BANK, parse_clock
+from bot.service.time_input import MAX_CLOCK, MIN_BANK, parse_bank_clock
 
 HOUR = 3600.0
 hours = st.integers(min_value=1, max_value=24 * 365)
@@ -57,14 +57,14 @@ def test_a_bank_never_exceeds_its_cap_never_goes_negative_and_accounts_for_every
 @settings(max_examples=60, deadline=None)
 @given(clocks())
 def test_a_clock_written_back_reads_as_itself(clock):
-    assert parse_clock(clock_text(clock)) == clock
+    assert parse_bank_clock(bank_clock_text(clock)) == clock
 
 
 @settings(max_examples=150, deadline=None)
 @given(st.text(alphabet="0123456789.+-hdmax ", max_size=24))
 def test_any_text_is_a_sound_clock_or_refused(text):
     try:
-        clock = parse_clock(text)
+        clock = parse_bank_clock(text)
     except Refusal as refusal:
         assert refusal.reason.startswith("clock_")
         return
@@ -76,7 +76,7 @@ def test_any_text_is_a_sound_clock_or_refused(text):
 )
 def test_an_empty_negative_absurd_or_inverted_clock_is_refused(text):
     with pytest.raises(Refusal):
-        parse_clock(text)
+        parse_bank_clock(text)
 
 
 ZONES = ["Europe/London", "Europe/Paris", "America/New_York", "Australia/Lord_Howe", "Asia/Kolkata", "UTC"]

@@ -807,10 +807,15 @@ def test_hints_name_the_stone_a_swap_takes_the_nearest_islands_and_what_a_cell_d
 
 
 def test_a_hint_far_from_many_islands_teaches_the_winning_rule_instead_of_listing_them():
-    """Issue 26: "i9 — 8 cells from islands 1 and 2 and 10 and 11 and …" taught nothing."""
+    """Issue 26: "i9 — 8 cells from islands 1 and 2 and 10 and 11 and …" taught nothing. Issue 37: the rule came
+    on every such line, worded otherwise than the picture: now once in a list, in the picture's words."""
     g = game()
     i9 = g.describe_action(g.board.parse("i9"))
-    assert i9 == "i9 — 8 cells from 8 islands; to win, a group must touch islands spanning 9 of the 15"
+    assert i9 == "i9 — 8 cells from 8 islands"
+    middle = [g.board.parse(name) for name in ("i9", "h9", "i10", "j9")]
+    said = g.describe_actions(middle)
+    rule = "To win, a group leaves no 7 islands in a row untouched"
+    assert said[0] == f"i9 — 8 cells from 8 islands. {rule}" and all(rule not in s for s in said[1:]), said
     for variant in ("standard", "small", "y"):
         board = Begird.new(2, {"board": variant})
         for cell in range(len(board.board.names)):

@@ -152,6 +152,24 @@ def test_a_bump_board_lists_pieces_with_their_facing_and_the_reserves():
         assert f"{cell} facing {DIRECTION_WORDS[facing]} ({facing})" in text
 
 
+def test_a_bump_move_of_three_steps_that_bumps_nothing_reads_the_same_in_the_caption_and_the_description():
+    """Issue 37: the picture said "06,031: no bumps" while its description listed three moves ("moved 06 to 05,
+    moved 05 to 04, moved 04 to 031"): one move, said in the engine's words in both."""
+    from render.bump import last_move_line
+
+    game = new_game("bump", 2, {})
+    rng = random.Random(1)
+    while not any(n.startswith("06,031") for n in game.legal_notations()):  # a seeded game reaching such a move
+        game.play_turn(rng.choice(game.legal_notations()))
+    notation = next(n for n in game.legal_notations() if n.startswith("06,031"))
+    events = game.play_turn(notation)
+    assert sum(e.kind == "shift" for e in events) == 3 and not any(e.kind == "bump" for e in events)
+    caption = last_move_line(game, events, ["player1", "player2"])
+    description = boards.board_description(match_of(game), game, last_turn(events, notation))
+    assert caption.endswith(f"{notation}: no bumps"), caption
+    assert f"{notation} — no bumps." in description and "moved" not in description, description
+
+
 def test_a_finished_game_is_described_by_its_result():
     game = new_game("bide", 2, {})
     events = game.play_turn("a5")

@@ -94,6 +94,24 @@ async def test_a_bank_run_dry_warns_once_an_hour_before_and_the_opponent_claims_
     assert await banks(world, match_id) == {"alice": 0, "bob": 2}  # the time-out emptied alice's bank
 
 
+async def test_the_24_hour_warning_and_the_reminder_due_together_come_as_one_message(world):
+    """Issue 37: a bank's 24 h warning and the day's reminder came as two near-identical DMs in one second."""
+    alice = world.users[0]
+    match_id, _thread = await start_banked(world, "48h+1h max 48h")
+    world.clock.advance(24 * HOUR + 60)  # the reminder (24 h) and the warning (24 h left) fall due together
+    assert await world.bot.reminders.run_once() == 1
+    told = world.emu.dms(alice)
+    assert len(told) == 1, [m.content for m in told]
+    assert "It is your turn" in told[0].content and "your time runs out <t:" in told[0].content, told[0].content
+    assert {b["label"] for b in told[0].buttons()} == {"Snooze for this turn", "Open the board"}
+    match = await world.service.get(match_id)
+    assert match.deadline_notice == 1 and (await world.store.get_reminder(match_id)).last_sent_at is not None
+    assert await world.bot.reminders.run_once() == 0 and len(world.emu.dms(alice)) == 1  # each recorded sent
+    world.clock.advance(23 * HOUR)  # 1 h left: the next warning comes alone
+    await world.bot.reminders.run_once()
+    assert await dm_count(world, alice, "Your time") == 1
+
+
 async def test_a_vacation_and_an_outage_stop_the_bank(world):
     alice, bob = world.users[:2]
     match_id, thread = await start_banked(world, "10h+0h max 10h")
@@ -144,7 +162,7 @@ async def test_a_reminder_and_a_warning_due_at_night_wait_for_the_morning_even_a
     world.clock.advance(60)  # 08:00: the morning
     await world.bot.reminders.run_once()
     assert await dm_count(world, alice, "It is your turn") == 1
-    assert await dm_count(world, alice, "Your time") == 1
+    assert len(world.emu.dms(alice)) == 1 and "your time runs out" in world.emu.dms(alice)[0].content  # one message
     off = await world.emu.invoke(alice, world.channel, "settings", {"quiet_zone": "off"})
     assert "Quiet hours" not in off.text
     assert (await world.store.get_preferences(alice.id, world.guild.id)).quiet_zone is None

@@ -224,6 +224,8 @@ async def test_hint_is_private_and_only_where_allowed(world):
     assert asked.ephemeral and "Hint: the medium computer would play `" in asked.text
     notation = asked.text.split("`")[1]
     assert notation in (await world.game(match_id)).legal_notations()
+    assert f"Play it with `/move move:{notation}`" in asked.text  # the command as it is typed (issue 37)
+    assert " played " not in asked.text and "would play" in asked.text.split("\n")[1], asked.text
     assert asked.followups[0].attachments  # the board after the hinted move
     assert (await world.game(match_id)).ply == 0  # nothing was played
     stranger = await world.emu.invoke(bob, thread, "hint", {"match": match_id})

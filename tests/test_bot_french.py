@@ -101,7 +101,7 @@ async def test_each_person_reads_their_own_language_and_a_dm_keeps_it_after_a_re
         again = await emu.invoke(amelie, channel, "board", {})
         assert "no match in progress" in again.text  # her choice now wins over her Discord's French
         back = await emu.invoke(amelie, channel, "reglages", {"langue": "Langue de mon Discord"})
-        assert "Langue : Français, celle de votre Discord." in back.text
+        assert "Langue\u202f: Français, celle de votre Discord." in back.text
 
         accept = button(lobby.response, "Accept")
         await emu.press(amelie, lobby.response, accept["custom_id"])

@@ -389,9 +389,11 @@ async def test_time_limit_warns_then_lets_the_opponent_claim_the_win(world):
     assert sum("Your time" in m.content for m in world.emu.dms(alice)) == 1
     await world.bot.reminders.run_once()
     assert sum("Your time" in m.content for m in world.emu.dms(alice)) == 1  # once only
-    world.clock.advance(22.5 * HOUR)  # 30 min left: the 1 h warning
+    world.clock.advance(22.5 * HOUR)  # 30 min left: the 1 h warning, with the day's reminder due too: one message
     await world.bot.reminders.run_once()
-    assert sum("Your time" in m.content for m in world.emu.dms(alice)) == 2
+    last = world.emu.dms(alice)[-1]
+    assert "It is your turn" in last.content and "your time runs out <t:" in last.content, last.content
+    assert sum("Your time" in m.content or "your time runs out" in m.content for m in world.emu.dms(alice)) == 2
     early = await world.service.get(match_id)
     assert early.status == "active" and timeouts(world, thread) == []
     world.clock.advance(HOUR)
@@ -405,7 +407,7 @@ async def test_time_limit_warns_then_lets_the_opponent_claim_the_win(world):
     assert len(timeouts(world, thread)) == 1  # announced once
     claimed = await world.emu.press(bob, notice, claim["custom_id"])
     assert not claimed.ephemeral and world.emu.message(notice.id).buttons() == []
-    final = await arrives(world, thread, lambda m: "ran out of time" in m.content and m.attachments)
+    final = await arrives(world, thread, lambda m: "lost on time" in m.content and m.attachments)
     assert "Game over" in final.content and "bob" in final.content and {alice.id, bob.id} <= set(final.mentions)
     match = await world.service.get(match_id)
     assert match.status == "finished" and match.deadline_at is None

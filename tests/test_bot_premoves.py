@@ -85,6 +85,8 @@ async def test_a_takeback_clears_them(world):
     asked = await world.emu.invoke(bob, thread, "undo", {})
     done = await world.emu.press(alice, asked.response, button(asked.response, "Accept")["custom_id"])
     assert "taken back" in done.text
+    told = await dm_arrives(world, bob, "were cleared")  # his own takeback: still told what went (issue 37)
+    assert "`a1` was taken back" in told.content and "your turn now" in told.content, told.content
     listed = await world.emu.invoke(bob, thread, "premove", {})
     assert "no conditional moves" in listed.text
     await world.emu.invoke(bob, thread, "move", {"move": "a1"})
@@ -106,8 +108,9 @@ async def test_explore_is_private_plays_both_sides_and_saves_a_line(world):
     back = await explore(world, bob, thread, step="back")
     assert "One turn back" in back.text
     await explore(world, bob, thread, turn="c3")
+    await explore(world, bob, thread, turn="b2")  # alice's again: no answer of bob's follows it
     saved = await explore(world, bob, thread, step="save")
-    assert "if `e5`, you `c3`" in saved.text, saved.text
+    assert "if `e5`, you `c3`" in saved.text and "Not saved: `b2`" in saved.text, saved.text
     assert len(world.emu.messages(thread)) == before and await world.store.moves(match_id) == []
     await world.emu.invoke(alice, thread, "move", {"move": "e5"})
     await arrives(world, thread, lambda m: "conditional move" in m.content)

@@ -108,7 +108,7 @@ async def test_a_french_player_is_given_the_puzzle_in_french(world):
     await hint.wait_for(lambda r: bool(r.text), timeout=10)
     assert "une case de la rangée e" in hint.text
     wrong = await answer(world, amelie, "j5")
-    assert "Pas cette fois : la réponse était `e4`" in wrong.content and "La solution" in wrong.content
+    assert "Pas cette fois\u202f: la réponse était `e4`" in wrong.content and "La solution" in wrong.content
 
 
 async def test_the_daily_puzzle_is_posted_once_and_solved_from_its_button(world):

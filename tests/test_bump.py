@@ -748,14 +748,15 @@ def test_x_also_names_an_option_that_stasis_would_capture():
 
 
 def test_autocomplete_lists_a_pieces_moves_first_and_reads_loose_spacing():
+    from bot.chat.words.moves import move_choices
     from bot.service.suggestions import suggest_moves
 
     g = game({"03": [1, 0], "031": [1, 0], "39": [2, 0]})
-    values = [v for _, v in suggest_moves(g, "03")]
+    values = [v for _, v in move_choices(suggest_moves(g, "03"))]
     assert len(values) == 25 and all(v[2] in ",-" for v in values)  # 03's own moves, not 031's
-    assert any(v.startswith("031") for _, v in suggest_moves(g, "031"))
-    assert "03,04" in [v for _, v in suggest_moves(g, "03 , 04")]
-    assert "there is no piece on 05" in suggest_moves(g, "05")[0][0]
+    assert any(v.startswith("031") for _, v in move_choices(suggest_moves(g, "031")))
+    assert "03,04" in [v for _, v in move_choices(suggest_moves(g, "03 , 04"))]
+    assert "there is no piece on 05" in move_choices(suggest_moves(g, "05"))[0][0]
 
 
 # -- previews and suggestions ------------------------------------------------------------------
@@ -770,7 +771,21 @@ def test_a_preview_shows_the_events_the_move_will_cause():
     assert g.outcome(PASS).events == [Event("pass", seat=1)]
 
 
-def test_suggestions_pass_then_bumping_moves_by_centre_and_gain_then_quiet_moves_then_reinforcements():
+def test_autocomplete_offers_real_moves_first_and_pass_last():
+    """Issue 37: ``pass — move nothing`` came first, so Tab (the first choice) passed. Every choice offered
+    before anything is typed is a real move (a piece always has more than 25: pass, ranked last, is not
+    among them); typing "p" offers pass."""
+    from bot.chat.words.moves import move_choices
+    from bot.service.suggestions import suggest_moves
+
+    for position in (Bump.new(), game({"44": [1, 4], "39": [2, 0]})):
+        values = [v for _, v in move_choices(suggest_moves(position, ""))]
+        assert len(values) == 25 and all(v.split(",")[0].split("-")[0] in NAMES for v in values), values
+        assert position.rank_actions(position.legal_actions())[-1] == PASS
+    assert [v for _, v in move_choices(suggest_moves(Bump.new(), "p"))] == ["pass"]
+
+
+def test_suggestions_bumping_moves_by_centre_and_gain_then_quiet_moves_then_reinforcements_then_pass():
     g = game(
         {"02": [1, 1], "03": [2, 0], "05": [2, 1], "06": [2, 0], "031": [2, 5], "39": [2, 0]},
         options={"reserve1": 1},
@@ -791,7 +806,7 @@ def test_suggestions_pass_then_bumping_moves_by_centre_and_gain_then_quiet_moves
             quiet.append(action)
     assert {key[1] for key, _ in bumping} == {-2, -1, 0, 1}  # bumps that win, lose or trade material
     assert reinforcements
-    expected = [PASS] + [a for _, a in sorted(bumping)] + sorted(quiet, key=lambda a: a[1:4]) + sorted(reinforcements)
+    expected = [a for _, a in sorted(bumping)] + sorted(quiet, key=lambda a: a[1:4]) + sorted(reinforcements) + [PASS]
     assert g.rank_actions(g.legal_actions()) == expected
 
 

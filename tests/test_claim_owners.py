@@ -14,6 +14,7 @@ import pytest
 from bot.domain.clock import STALE_SECONDS
 from bot.service.matches import MatchService
 from bot.service.timelimits import WARNINGS
+from bot.service.tournaments import Tournaments
 from bot.store import open_store
 from tests.racing import NoChallengeLimits
 
@@ -106,3 +107,32 @@ async def test_a_new_turn_ends_the_claim_on_the_last_turns_deadline_notices(serv
     await service.play(match_id, BOB[0], "d4")  # in time: alice's turn now, with a deadline of its own
     match = await store.get_match(match_id)
     assert await store.claim_deadlines(match.deadline_at + 1, WARNINGS, LEASE, held_at=now + 1) == [match_id]
+
+
+async def test_a_killed_starts_tournament_claims_are_the_next_starts_at_once(service, database):
+    """The two claims of an event (its standings after a Swiss round, the notice to the organizer of an event
+    set aside) name their holder too: a killed holder's restart takes them at once, not after their lease."""
+    first = service.store
+    tournaments = Tournaments(service)
+    event = await tournaments.create(organizer=1, guild_id=1, channel_id=2, game_id="bump", fmt="swiss", rounds=3)
+    for user_id in (1, 2, 3, 4):
+        await tournaments.join(event.id, 1, (user_id, f"p{user_id}"))
+    news = await tournaments.start(event.id, 1, 1)
+    for outcome in news.started:
+        await service.resign(outcome.match.id, outcome.match.seats[1].user_id)
+    aside = await tournaments.create(organizer=5, guild_id=1, channel_id=2, game_id="bump", fmt="swiss", rounds=3)
+    await first.set_tournament_aside(aside.id, "a test sets it aside", 1.0)
+    now = service.clock.lease_now()
+    await first.beat(now, (1, (0,)))
+    assert await first.claim_tournament_standings(event.id, 1, now, LEASE)
+    assert await first.claim_tournaments_aside_untold(now, LEASE) == [(aside.id, 5)]
+    # first is SIGKILLed here. Its restart beats for its shard and takes both at once.
+    restarted = await open_store(database)
+    try:
+        await restarted.beat(now + 1, (1, (0,)))
+        assert await restarted.claim_tournament_standings(event.id, 1, now + 2, LEASE)
+        assert await restarted.claim_tournaments_aside_untold(now + 2, LEASE) == [(aside.id, 5)]
+        assert not await restarted.claim_tournament_standings(event.id, 1, now + 3, LEASE)  # its own now
+        assert await restarted.claim_tournaments_aside_untold(now + 3, LEASE) == []
+    finally:
+        await restarted.close()

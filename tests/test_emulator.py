@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import io
 import struct
 import zlib
@@ -279,6 +280,47 @@ async def test_threads(emu: DiscordEmulator, world: SimpleNamespace) -> None:
     assert refused.ephemeral and bot.events["thread_error"].code == 50013
     assert emu.threads(world.quiet) == []
     assert emu.violations == []  # a 403 is a situation to handle, not a rule broken
+
+
+async def test_an_idle_thread_archives_itself_after_its_auto_archive_duration(
+    emu: DiscordEmulator, world: SimpleNamespace
+) -> None:
+    """Issue 37: the sandbox's threads never archived. Discord archives a thread ``auto_archive_duration`` minutes
+    after its last activity, tells the bot (THREAD_UPDATE) and leaves it out of the channel list; a message
+    unarchives it. Idle time is by the store's clock (the sandbox's moves with its "+1 day")."""
+    now = [1_000_000.0]
+    emu.store.clock = lambda: now[0]
+    seen: list[tuple[str, int, bool]] = []
+    emu.observers.append(
+        lambda event, obj: seen.append((event, obj.id, obj.archived)) if event == "channel_updated" else None
+    )
+    async with SampleBot(emu) as bot:
+        await emu.invoke(world.alice, world.games, "game")  # a thread, "Game on!" posted in it at once
+        [thread] = emu.threads(world.games)
+        assert thread.auto_archive_duration == 1440 and bot.client.get_channel(thread.id) is not None
+        now[0] += 1439 * 60
+        assert emu.archive_idle_threads() == [] and not thread.archived
+        await emu.user_message(world.alice, thread, "still here")  # activity: a day from now, again
+        now[0] += 1439 * 60
+        assert emu.archive_idle_threads() == []
+        now[0] += 60
+        assert emu.archive_idle_threads() == [thread] and thread.archived
+        assert emu.archive_idle_threads() == []  # once
+        assert seen == [("channel_updated", thread.id, True)]
+        metadata = emu.store.channel_payload(thread)["thread_metadata"]
+        archived_at = dt.datetime.fromtimestamp(now[0], dt.UTC)
+        assert metadata["archived"] and dt.datetime.fromisoformat(metadata["archive_timestamp"]) == archived_at
+
+        async def told() -> None:
+            while bot.client.get_channel(thread.id) is not None:  # discord.py drops an archived thread from its cache
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(told(), timeout=3)  # discord.py saw THREAD_UPDATE
+        await emu.user_message(world.bob, thread, "one more")  # writing in it unarchives it
+        assert not thread.archived and seen[-1] == ("channel_updated", thread.id, False)
+        now[0] += 1440 * 60
+        assert emu.archive_idle_threads() == [thread]
+    assert emu.violations == []
 
 
 async def test_direct_messages(emu: DiscordEmulator, world: SimpleNamespace) -> None:

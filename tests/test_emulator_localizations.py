@@ -168,7 +168,7 @@ async def test_the_bot_syncs_its_commands_in_french_and_a_french_player_plays_by
         assert any("accept" in b["custom_id"] for b in lobby.response.buttons())
         aide = (await world.emu.invoke(amelie, world.channel, "aide")).response
         assert aide is not None
-        assert "`/jouer` — Lancer une partie : invitez des adversaires" in aide.content
+        assert "`/jouer` — Lancer une partie\u202f: invitez des adversaires" in aide.content
         assert "(creer, rejoindre, quitter, commencer, classement, abandonner, annuler)" in aide.content
         assert "`/play` — Start a match" in (await world.emu.invoke(world.users[0], world.channel, "help")).text
     finally:

@@ -8,7 +8,7 @@ import pickle
 
 import pytest
 
-from bot.service.engine_words import Reason
+from bot.chat.words.shared import engine_words
 from games import Event, IllegalMove, new_game
 from games.bump import Bump, _too_many_choices
 from games.registry import GAMES
@@ -45,8 +45,7 @@ def test_an_illegal_move_keeps_its_template_and_fields():
     assert str(braces) == "not a Bump action: {'a': 1}" and pickle.loads(pickle.dumps(braces)).fields == {
         "action": {"a": 1}
     }
-    refused = Reason.of(error)  # what a refusal carries: the sentence now, the template for later
-    assert refused == str(error) and (refused.template, refused.english) == (error.template, str(error))
+    assert engine_words(error) == str(error)  # a refusal carries the error; the one function that words it
 
 
 def shouting(template, /, **fields):

@@ -8,8 +8,7 @@ import pytest
 from bot.domain.errors import Refusal
 from bot.domain.model import GuildSettings, Languages
 from bot.service.guilds import Guilds
-from bot.service.languages import FRESH_FOR
-from bot.service.languages import Languages as LanguageService
+from bot.service.languages import FRESH_FOR, LanguageLookup
 
 pytestmark = pytest.mark.both_backends
 GUILD, ALICE = 9000, 101
@@ -32,7 +31,7 @@ async def test_a_persons_language_is_their_choice_else_their_discords_last(servi
 
 async def test_another_process_reads_the_stored_languages_after_a_restart(service):
     await service.languages.interaction(ALICE, "fr", GUILD, "fr")
-    fresh = LanguageService(service.store, service.clock)  # another process, or this one restarted
+    fresh = LanguageLookup(service.store, service.clock)  # another process, or this one restarted
     assert await fresh.of_player(ALICE) == "fr"
     assert await fresh.of_guild(GUILD) == "fr"
     assert await fresh.of_guild(None) == "en"
@@ -64,7 +63,7 @@ async def test_an_unknown_language_is_refused_and_nothing_is_stored(service):
 
 
 async def test_a_choice_made_in_another_process_arrives_within_a_minute(service):
-    here, there = service.languages, LanguageService(service.store, service.clock)
+    here, there = service.languages, LanguageLookup(service.store, service.clock)
     await here.interaction(ALICE, "fr", None, None)
     await there.choose(ALICE, "en")
     assert await here.of_player(ALICE) == "fr"  # cached here, briefly
@@ -93,7 +92,7 @@ async def test_a_choice_racing_a_noted_locale_keeps_both(service):
     write touches its own column, so neither undoes the other, whatever the order (0-5 ms apart)."""
     import asyncio
 
-    here, there = service.languages, LanguageService(service.store, service.clock)
+    here, there = service.languages, LanguageLookup(service.store, service.clock)
     for trial in range(20):
         user = 500 + trial
         gap = (trial % 6) / 1000

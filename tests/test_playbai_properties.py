@@ -231,6 +231,7 @@ def test_pinned_counts_of_distinct_complete_turns(case):
 @settings(max_examples=25, deadline=None)
 @given(seed=seeds, turns=st.integers(0, 30), cut=st.sampled_from([0, 1, 1, 2]))
 def test_every_autocomplete_value_is_a_turn_the_engine_accepts(seed, turns, cut):
+    from bot.chat.words.moves import move_choices
     from bot.service.suggestions import suggest_moves
 
     game = random_game(seed, turns)
@@ -245,7 +246,7 @@ def test_every_autocomplete_value_is_a_turn_the_engine_accepts(seed, turns, cut)
         prefix.append(trial.format_action(action))
         trial.apply_action(action)
     typed = ",".join(prefix) + ("," if prefix else "")
-    choices = suggest_moves(game, typed)
+    choices = move_choices(suggest_moves(game, typed))
     assert 1 <= len(choices) <= 25
     for label, value in choices:
         if label.startswith(("✗", "No legal move")):

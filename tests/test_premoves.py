@@ -84,8 +84,41 @@ async def test_a_takeback_clears_them(service):
     answer = await offers.answer(match_id, ALICE[0], "undo", notice.at_seq, True)
     assert answer.outcome is not None and answer.outcome.answered is None
     assert await service.store.premoves_of(match_id, BOB[0]) is None
+    # his own takeback cleared them: he is told which turn went and that it is his to play again (issue 37)
+    assert answer.outcome.premoves_cleared == ((BOB[0], "takeback"),)
+    told = cleared_notice(answer.outcome, BOB[0])
+    assert "were cleared" in told and "`a1` was taken back" in told and "your turn now" in told, told
     await service.play(match_id, BOB[0], "a1")
     assert len(await service.store.moves(match_id)) == 4  # e5, a1, takeback, a1: nothing conditional played
+
+
+def cleared_notice(outcome, user_id: int) -> str:
+    """The DM a player whose conditional moves ``outcome`` cleared reads (as the announcer words it)."""
+    from bot.chat.words import premoves as words
+
+    why = dict(outcome.premoves_cleared)[user_id]
+    return words.premoves_cleared(outcome.match, user_id, why, outcome.changes[-1].notation)
+
+
+async def test_a_move_that_ends_the_game_clears_them_without_a_notice(service):
+    match_id = await two_player(service)
+    await service.add_premove(match_id, BOB[0], "e5; d4")
+    outcome = await service.resign(match_id, ALICE[0])  # the result pings bob: the game is over, nothing to plan
+    assert outcome.finished and outcome.premoves_cleared == ()
+    assert await service.store.premoves_of(match_id, BOB[0]) is None
+
+
+async def test_with_three_seats_the_notice_says_your_turn_only_when_it_is(service):
+    service.limits = NoChallengeLimits()
+    match = await service.create(
+        game_id="bide", creator=ALICE, invited=[BOB, CAROL], guild_id=GUILD, channel_id=CHANNEL, players=3
+    )
+    await service.accept(match.id, BOB[0])
+    await service.accept(match.id, CAROL[0])
+    await service.add_premove(match.id, CAROL[0], "e5; d4; c3")
+    outcome = await service.play(match.id, ALICE[0], "a1")  # unexpected; bob is to move, not carol
+    told = cleared_notice(outcome, CAROL[0])
+    assert "`a1`" in told and "matched none of your lines" in told and "your turn" not in told, told
 
 
 async def test_a_new_answer_to_the_same_position_replaces_the_old_one(service):
@@ -180,12 +213,28 @@ async def test_exploration_plays_both_sides_steps_back_branches_and_saves_a_line
     assert [n for n, _ in branch.turns] == ["e5", "c3"]
     saved = await service.explore(match_id, BOB[0], "save")
     assert saved.saved is not None and [[t for t, _ in line.turns] for line in saved.saved.lines] == [["e5", "c3"]]
+    assert saved.saved.dropped == []
     assert len(await service.store.moves(match_id)) == 0  # nothing reached the match
     with pytest.raises(Refusal) as illegal:
         await service.explore(match_id, BOB[0], turn="q9")
     assert "not a legal move" in refused_with(illegal)
     outcome = await service.play(match_id, ALICE[0], "e5")
     assert outcome.answered is not None and outcome.answered.changes[0].notation == "c3"
+
+
+async def test_saving_a_line_that_ends_on_their_turn_says_what_was_not_saved(service):
+    from bot.chat.words import premoves as words
+
+    match_id = await two_player(service)
+    for turn in ("e5", "d4", "c3"):  # alice, bob, alice: the last turn has no answer of bob's after it
+        await service.explore(match_id, BOB[0], turn=turn)
+    saved = await service.explore(match_id, BOB[0], "save")
+    assert saved.saved is not None and [[t for t, _ in line.turns] for line in saved.saved.lines] == [["e5", "d4"]]
+    assert saved.saved.dropped == ["c3"]
+    said = words.exploration(saved)
+    assert "Not saved: `c3`" in said and "Saved." in said, said
+    typed = await service.add_premove(match_id, BOB[0], "e5; d4; c3")  # /premove line: the same
+    assert typed.dropped == ["c3"] and "Not saved: `c3`" in words.premoves(typed)
 
 
 async def test_an_exploration_past_500_turns_is_refused(service):
@@ -235,7 +284,7 @@ def test_a_tree_of_lines_keeps_one_answer_per_position_and_the_latest_line(picks
     for depth, choices in picks:
         line = _random_line(game, choices, depth * 2)
         try:
-            line = checked_line(match, game, BOB[0], line)
+            line, _ = checked_line(match, game, BOB[0], line)
         except Refusal:
             continue  # no turn of bob's in it: refused, nothing kept
         lines, _ = with_line(match, game, BOB[0], lines, line)

@@ -11,8 +11,9 @@ import pytest
 from PIL import Image
 
 import render
-from games.begird import VARIANTS, Begird, island_cells, layout, shores, winning_group
+from games.begird import VARIANTS, Begird, island_cells, layout, rule_words, shores, winning_group
 from games.interface import Event
+from i18n import speaking, t
 from render import begird as rb
 from render.animation import replay
 
@@ -425,11 +426,41 @@ def test_one_vocabulary():
     _, lines = rb.panel_text(game, NAMES, [])
     assert lines[0] == "", "no 'No swap'"
     assert rb.rule_line(game) == (
-        "Win: one group of your stones touching islands all round the board, leaving no 7 islands in a row "
-        "untouched (islands 1, 5 and 9 do it)"
+        "To win, a group leaves no 7 islands in a row untouched (islands 1, 5 and 9 do it). "
+        "Island 15's own colour only sets it apart from island 1."
     )
-    assert rb.rule_line(Begird.new(2, {"board": "y"})).startswith("Win: a group of your stones touching all three")
+    assert rb.rule_line(Begird.new(2, {"board": "y"})).startswith("To win, a group touches all three sides")
     assert rb.LAST_MARK == render.hexdraw.LAST_MOVE_RING
+
+
+@pytest.mark.parametrize("variant", ["standard", "small", "y"])
+def test_the_picture_and_the_autocomplete_word_the_winning_rule_alike(variant):
+    """Issue 37: the autocomplete said "to win, a group must touch islands spanning 9 of the 15" on every line
+    while the picture said it otherwise: one wording (``games.begird.rule_words``), in English and in French."""
+    from bot.chat.words.moves import move_choices
+    from bot.service.suggestions import suggest_moves
+
+    game = Begird.new(2, {"board": variant})
+    for language in ("en", "fr"):
+        with speaking(language):
+            labels = [label for label, _ in move_choices(suggest_moves(game, ""))]
+            rule = rule_words(game.layout, t)
+            assert sum(rule in label for label in labels) == 1, labels  # once in the list
+            assert rb.rule_line(game).startswith(rule)
+
+
+@pytest.mark.parametrize("variant", ["standard", "small", "y"])
+def test_the_last_islands_colour_of_its_own_is_explained_where_it_is_drawn(variant):
+    """Issue 37: island 15 (9 on the small board, 3 on Y's) is drawn in a third colour, so that neighbours always
+    differ on an odd ring; the panel says so, lest a player look for a rule in it."""
+    game = Begird.new(2, {"board": variant})
+    count = game.layout.island_count
+    tones = [rb.land_tone(k, count) for k in range(count)]
+    assert tones.count(tones[-1]) == 1 and len(set(tones[:-1])) == 2  # the last island alone has its colour
+    assert f"Island {count}'s own colour only sets it apart from island 1." in rb.rule_line(game)
+    assert "has its own only to set it apart from island 1" in " ".join(game.info.summary.split())  # /rules too
+    with speaking("fr"):
+        assert f"L’île {count} n’a sa propre couleur" in rb.rule_line(game)
 
 
 @pytest.mark.parametrize("variant", ["standard", "small"])
@@ -441,7 +472,7 @@ def test_the_win_rule_line_states_the_rule_the_engine_plays(variant):
 
     lay = layout(variant)
     line = rb.rule_line(Begird.new(2, {"board": variant}))
-    gap = int(re.search(r"leaving no (\d+) islands in a row untouched", line).group(1))
+    gap = int(re.search(r"leaves no (\d+) islands in a row untouched", line).group(1))
     n = lay.island_count
     for mask in range(1 << n):
         untouched = n - lay.covering_run(mask)

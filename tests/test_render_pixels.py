@@ -340,6 +340,39 @@ def test_tiles_change_no_pixel(case, monkeypatch):
     assert fast.tobytes() == plain.tobytes(), f"{label}: a tile hid something drawn without hexdraw.touch"
 
 
+ZOOMED = [
+    (f"{label} zoom {zoom}", game, events, names, zoom)
+    for label, game, events, names in [*generic_cases("bump"), *cases("begird")]
+    if "over" not in label or game.info.id == "bump"
+    for zoom in (("last", "C1", "36") if game.info.id == "bump" else ("last",))
+]
+
+
+@pytest.mark.parametrize("case", ZOOMED, ids=[c[0] for c in ZOOMED])
+def test_zoomed_pictures_take_the_fast_path_right(case, monkeypatch):
+    """A zoomed picture (issue 37: Bump's, Begird's) converts like the whole picture, stays as close to what
+    was drawn as the others, and no tile hides a mark."""
+    from PIL import ImageChops
+
+    from render import changes as ch
+
+    label, game, events, names, zoom = case
+    im = render.render_image(game, player_names=names, last_events=events, zoom=zoom)
+    palette = render._palette_of(game.info.id)
+    whole = im.copy().quantize(palette=palette, dither=Image.Dither.NONE)
+    assert png.to_palette(im, palette).tobytes() == whole.tobytes(), label
+    got = decoded(render.render_png(game, player_names=names, last_events=events, zoom=zoom))
+    assert got.tobytes() == whole.convert("RGB").tobytes(), label
+    diff = ImageChops.difference(im, got)
+    channel_max = ImageChops.lighter(ImageChops.lighter(*diff.split()[:2]), diff.split()[2])
+    hist = channel_max.histogram()
+    mean = sum(i * n for i, n in enumerate(hist)) / sum(hist)
+    assert mean < 1.2 and max(i for i, n in enumerate(hist) if n) <= 48, (label, mean)
+    monkeypatch.setattr(ch, "USE_TILES", False)
+    plain = render.render_image(game, player_names=names, last_events=events, zoom=zoom)
+    assert im.tobytes() == plain.tobytes(), f"{label}: a tile hid something drawn without hexdraw.touch"
+
+
 def test_pictures_drawn_in_parallel_threads_are_the_same():
     """The bot draws in worker threads: the shared caches (tiles, palettes, text) hold."""
     from concurrent.futures import ThreadPoolExecutor

@@ -123,16 +123,35 @@ def test_every_text_of_every_picture_fits_whole(game_id, language, drawn_texts):
             with speaking(language):
                 im = render.render_image(game, player_names=names_for(game.players), last_events=events, width=width)
             pictures += 1
-            where = f"{game_id} ply {game.ply} at {width} px"
-            texts = [t for t in drawn_texts if t[2] is not None]
-            assert texts, where
-            for text, _size, box in texts:
-                assert "…" not in text, (where, text)
-                assert box is not None
-                assert box[0] >= 0 and box[1] >= 0 and box[2] <= im.width and box[3] <= im.height, (where, text, box)
-            # Texts laid out word by word give the box of their whole line; a line's own runs are one entry.
-            for i, (a_text, _, a) in enumerate(texts):
-                for b_text, _, b in texts[i + 1 :]:
-                    assert a is not None and b is not None
-                    assert not overlapping(a, b), (where, a_text, b_text)
+            assert_texts_fit(im, drawn_texts, f"{game_id} ply {game.ply} at {width} px")
     assert pictures >= (8 if language == "en" else 2)
+
+
+def assert_texts_fit(im, drawn_texts, where: str) -> list:
+    """Every text drawn whole, inside the picture, none on another; the texts drawn."""
+    texts = [t for t in drawn_texts if t[2] is not None]
+    assert texts, where
+    for text, _size, box in texts:
+        assert "…" not in text, (where, text)
+        assert box[0] >= 0 and box[1] >= 0 and box[2] <= im.width and box[3] <= im.height, (where, text, box)
+    # Texts laid out word by word give the box of their whole line; a line's own runs are one entry.
+    for i, (a_text, _, a) in enumerate(texts):
+        for b_text, _, b in texts[i + 1 :]:
+            assert not overlapping(a, b), (where, a_text, b_text)
+    return texts
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize(("game_id", "options"), [("bump", {}), ("begird", {"board": "standard"})])
+def test_every_text_of_a_zoomed_picture_fits_whole(game_id, options, language, drawn_texts):
+    """A zoomed picture (issue 37) says more in its title bar ("· around 582, ×2") over a board drawn twice
+    as large: every text whole, inside the picture, none on another."""
+    pictures = 0
+    for game, events in positions(game_id, 2, options, 5, 20, 60):
+        drawn_texts.clear()
+        with speaking(language):
+            im = render.render_image(game, player_names=names_for(2), last_events=events, zoom="last")
+        pictures += 1
+        texts = assert_texts_fit(im, drawn_texts, f"{game_id} ply {game.ply} zoomed")
+        assert any("×2" in text for text, _, _ in texts), game.ply
+    assert pictures >= 3

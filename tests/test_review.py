@@ -145,3 +145,81 @@ def test_the_pictures_are_phone_sized_pngs(tmp_path):
         assert picture.format == "PNG" and 600 <= picture.width <= 1080
     (tmp_path / "graph.png").write_bytes(graph)
     (tmp_path / "overlay.png").write_bytes(overlay)
+
+
+# -- the graph as a phone reads it (issue 37) ---------------------------------------------------------
+
+
+def rising(players: int, turns: int = 20) -> list[tuple[float, ...]]:
+    """Chances where the last player's rise from an even share to certain, the others' fall evenly."""
+    out = []
+    for k in range(turns + 1):
+        last = 1 / players + (1 - 1 / players) * k / turns
+        out.append(tuple([(1 - last) / (players - 1)] * (players - 1) + [last]))
+    return out
+
+
+@pytest.fixture
+def graph_drawing(monkeypatch):
+    """The graph's texts (through hexdraw.draw_text) and its lines (ImageDraw's) as they are drawn."""
+    from PIL import ImageDraw
+
+    from render import hexdraw as hd
+
+    texts: list[tuple[str, tuple[int, int, int, int] | None]] = []
+    lines: list[tuple[list, object]] = []
+    real_text, real_line = hd.draw_text, ImageDraw.ImageDraw.line
+
+    def text(im, xy, words, size, fill, **kw):
+        box = real_text(im, xy, words, size, fill, **kw)
+        texts.append((words, box))
+        return box
+
+    def line(self, xy, fill=None, width=0, joint=None):
+        lines.append((list(xy), fill))
+        return real_line(self, xy, fill, width, joint)
+
+    monkeypatch.setattr(hd, "draw_text", text)
+    monkeypatch.setattr(ImageDraw.ImageDraw, "line", line)
+    return texts, lines
+
+
+def curves(lines) -> list[list]:
+    """The players' curves among the lines drawn: in a player's colour, through every position."""
+    from render.review import LINE_COLOURS
+
+    return [points for points, fill in lines if fill in LINE_COLOURS and len(points) > 2]
+
+
+def test_a_two_player_graph_draws_one_line_from_the_viewers_side(graph_drawing):
+    """The second line of a two-player graph was the first mirrored (100 − p): it said nothing more. One
+    line now, the chance of the player whose side it is drawn from (``side``: 0 or 1)."""
+    texts, lines = graph_drawing
+    chances = rising(2)  # the second player's chance rises
+    for side in (0, 1):
+        lines.clear()
+        evaluation_graph(chances, ["alice", "bob"], [(5, "blunder")], "Begird #2", side=side)
+        [curve] = curves(lines)
+        ys = [y for _, y in curve]
+        assert len(curve) == len(chances)
+        assert (ys[-1] < ys[0]) == (side == 1)  # y grows downwards: bob's line rises, alice's falls
+    assert any(words.startswith("bob") for words, _ in texts)  # the legend names whose chance it is
+
+
+def test_a_graph_of_three_players_draws_each_players_own_chance(graph_drawing):
+    _, lines = graph_drawing
+    evaluation_graph(rising(3), ["a", "b", "c"], [], "Bide #3")
+    assert len(curves(lines)) == 3
+
+
+def test_the_graphs_turn_axis_is_labelled(graph_drawing):
+    """Under the turn numbers, across the middle of the plot: what they count."""
+    texts, _ = graph_drawing
+    evaluation_graph(rising(2, 40), ["alice", "bob"], [], "Begird #2")
+    ticks = {words: box for words, box in texts if words.isdigit()}
+    assert {"0", "40"} <= set(ticks)
+    [(_, label)] = [(words, box) for words, box in texts if words == "Turn"]
+    assert label is not None
+    lowest_tick = max(box[3] for box in ticks.values() if box is not None)
+    assert label[1] >= lowest_tick  # below the numbers
+    assert ticks["0"][0] < (label[0] + label[2]) / 2 < ticks["40"][2]

@@ -13,8 +13,8 @@ import pytest
 from ai.review import ReviewBudget
 from ai.worker import Thinker
 from bot.domain.errors import Refusal
-from bot.domain.seats import game_of, user_to_move
-from bot.service.review import ReviewProgress, Reviews
+from bot.domain.seats import game_of, player_names, user_to_move
+from bot.service.review import Review, ReviewProgress, Reviews
 
 pytestmark = pytest.mark.both_backends
 
@@ -111,7 +111,7 @@ async def test_a_review_is_searched_once_stored_and_then_instant(service, review
     # in the match's thread, no id is needed
     await service.store.update_match_fields(match.id, thread_id=4242)
     assert (await reviews.request(BOB[0], GUILD, 4242, None)).ready
-    point = await reviews.turning_point(done, done.result.turning_points.index(case["blunder"]), ("red", "green"))
+    point = await reviews.turning_point(done, done.worst_first.index(case["blunder"]), ("red", "green"))
     assert point.turn.index == case["blunder"] and point.png.startswith(b"\x89PNG")
 
 
@@ -203,3 +203,59 @@ async def test_a_review_whose_searcher_died_is_searched_again(service, reviews):
 
     review = await asyncio.wait_for(reviews.wait(ticket, ALICE[0], progress), 10)
     assert len(review.result.turns) == 3 and reviews.thinker.positions == 3
+
+
+# -- what the review's pictures say (issue 37) --------------------------------------------------------------
+
+
+@pytest.fixture
+def drawn_texts(monkeypatch):
+    """Every text the pictures write through ``hexdraw.draw_text`` (also from the drawing thread)."""
+    from render import hexdraw as hd
+
+    seen: list[str] = []
+    real = hd.draw_text
+
+    def recording(im, xy, text, size, fill, **kw):
+        seen.append(text)
+        return real(im, xy, text, size, fill, **kw)
+
+    monkeypatch.setattr(hd, "draw_text", recording)
+    return seen
+
+
+def given_review(match, case) -> Review:
+    """The match's review as if searched: the known blunder its one turning point (nothing searched)."""
+    from ai.review import GameReview, TurnReview
+
+    blunder = case["blunder"]
+    turns = [
+        TurnReview(k, 1 + k % 2, notation, notation, 0.9, 0.1 if k == blunder else 0.9)
+        for k, notation in enumerate(case["turns"])
+    ]
+    chances = [(0.5, 0.5)] * (len(turns) + 1)
+    return Review(match, GameReview(2, chances, turns, {1: 50.0, 2: 50.0}, [blunder]), player_names(match), {}, 0.0)
+
+
+async def test_the_graphs_title_names_the_match_once_from_the_askers_side(service, reviews, drawn_texts):
+    """It said "#2 · Begird #2"; drawn from the asker's side (bob's line for bob, the first player's for
+    anyone who did not play)."""
+    match, case = await finished_blunder_game(service)
+    review = given_review(match, case)
+    await reviews.graph(review, BOB[0])
+    assert drawn_texts[0] == f"Begird #{match.id}" and all(f"#{match.id} ·" not in text for text in drawn_texts)
+    assert any(text.startswith("bob") for text in drawn_texts) and not any(t.startswith("alice") for t in drawn_texts)
+    drawn_texts.clear()
+    await reviews.graph(review, PEOPLE[2][0])  # carol watched
+    assert any(text.startswith("alice") for text in drawn_texts) and not any(t.startswith("bob") for t in drawn_texts)
+
+
+async def test_a_turning_points_picture_says_the_turn_before_it(service, reviews, drawn_texts):
+    """The board before a turn was drawn without the turn that led to it: "Last turn: —" mid-game."""
+    match, case = await finished_blunder_game(service)
+    blunder = case["blunder"]
+    assert blunder > 0
+    await reviews.turning_point(given_review(match, case), 0, ("red", "green"))
+    said = " ".join(drawn_texts)
+    assert "Last turn:" in said and "Last turn: —" not in said
+    assert case["turns"][blunder - 1] in said[said.index("Last turn:") :], said

@@ -247,3 +247,68 @@ def test_on_a_phone_the_channel_list_folds_away_and_pictures_take_the_width(brow
         raise
     finally:
         page.close()
+
+
+def test_amelie_reads_the_page_in_french_and_its_pop_up_markup_threads_and_clock_behave(browser, sandbox, shots):
+    """Issue 37, the sandbox page: its own words stayed English for a French user; a pop-up with a title and no
+    suggestions showed "null"; Discord's "-#" subtext was shown raw; a finished match's thread never archived; the
+    clock could not be set back to real time from the page."""
+    page = open_page(browser, sandbox, "amelie")
+    try:
+        # The page's own words come from the catalogs in her language, elision included ("en tant qu'alice").
+        page.wait_for_function("document.documentElement.lang === 'fr'")
+        assert page.locator("#channels .section-title.channels").text_content() == "Salons textuels"
+        assert page.locator("#clock-label").text_content() == "Horloge du bac à sable\u202f:"
+        assert page.locator("#clock-panel button[data-hours='24']").text_content() == "+1 jour"
+        assert "Jouer en tant qu’alice" in page.locator("#new-tab").get_attribute("title")
+        assert page.locator("#composer").get_attribute("placeholder").startswith("Envoyer un message dans #games")
+
+        # A pop-up with a title and no suggestions: the title alone, never "null".
+        page.locator("#composer").click()
+        page.locator("#composer").type("/jouer jeu:bide places:")  # a whole number: no suggestion to offer
+        page.wait_for_function("document.querySelector('#popup .title')?.textContent.includes('(nombre entier)')")
+        popup = page.locator("#popup").inner_text()
+        assert "null" not in popup and page.locator("#popup .item").count() == 0, popup
+        page.locator("#composer").fill("")
+
+        # Discord's subtext is small grey text, not "-#".
+        html = page.evaluate("markdown('Les notes\\n-# Accuracy: Lichess')")
+        assert '<small class="subtext">Accuracy: Lichess</small>' in html and "-#" not in html, html
+
+        # A game with the computer, resigned: its thread leaves the list a week later by the sandbox clock, as a
+        # thread idle for its auto-archive duration (7 days: the bot's) does on Discord.
+        threads = "[...document.querySelectorAll('.channel.thread')].map((c) => c.dataset.id)"
+        before = page.evaluate(threads)
+        page.locator("#composer").type("/play game:bide computer:easy")
+        page.keyboard.press("Escape")
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"{threads}.length > {len(before)}")
+        [thread] = [id for id in page.evaluate(threads) if id not in before]  # hers: other tests' threads listed too
+        # "amelie used /jouer": the command as her Discord names it, whatever she typed.
+        page.wait_for_function("document.querySelector('#messages .message .used .mention')?.textContent === '/jouer'")
+        page.locator(f'.channel[data-id="{thread}"]').click()
+        page.wait_for_selector("#messages .message img")
+        page.locator("#composer").type("/resign")
+        page.keyboard.press("Escape")
+        page.keyboard.press("Enter")
+        page.locator(".message.ephemeral").get_by_role("button", name="Oui, abandonner").click()
+        page.locator(".message", has_text="Game over").last.wait_for()
+        sandbox.call("/api/clock", {"user": "amelie", "hours": 24 * 7 - 1})
+        page.wait_for_timeout(300)
+        assert page.locator(f'.channel[data-id="{thread}"]').count() == 1  # not yet: idle under a week
+        page.locator("#clock-panel button[data-hours='1']").click()
+        page.wait_for_function(f"!document.querySelector('.channel[data-id=\"{thread}\"]')")
+        shots(page, "french-archived-thread")
+
+        # Back to the real time from the page.
+        back = page.locator("#real-time")
+        assert back.is_visible() and back.text_content() == "Revenir à l’heure réelle"
+        back.click()
+        page.wait_for_function("document.querySelector('#clock-offset').textContent === 'heure réelle'")
+        assert back.is_hidden() and sandbox.call("/api/state?user=amelie")["clock_offset"] == 0
+        assert not page.errors, page.errors
+    except Exception:
+        shots(page, "failed-french")
+        raise
+    finally:
+        page.close()

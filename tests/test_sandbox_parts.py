@@ -15,6 +15,7 @@ from emulator import DiscordEmulator
 from sandbox import world
 from sandbox.clockfile import ClockFile
 from sandbox.composer import ComposerError, lenient_values, option_values, parse, suggest
+from sandbox.runner import Layout
 from sandbox.web import WebFace
 from tests.botworld import BotWorld
 
@@ -44,6 +45,15 @@ COMMANDS = [
         ],
     },
     {"name": "history", "description": "Moves", "options": [{"name": "gif", "type": 5, "description": "replay"}]},
+    {
+        "name": "premove",
+        "description": "Conditional moves",
+        "options": [
+            {"name": "line", "type": 3, "autocomplete": True, "description": "a line"},
+            {"name": "clear", "type": 5, "description": "remove them"},
+            {"name": "match", "type": 4, "autocomplete": True, "description": "which match"},
+        ],
+    },
 ]
 USERS = {"alice": 1, "bob": 2}
 
@@ -53,8 +63,8 @@ def labels(text):
 
 
 def test_the_popup_offers_commands_then_options_then_values():
-    assert labels("/") == ["/history", "/move", "/play"]
-    assert labels("/p") == ["/play"]
+    assert labels("/") == ["/history", "/move", "/play", "/premove"]
+    assert labels("/pl") == ["/play"]
     assert labels("/play ") == ["game:", "opponent:", "seats:", "options:"]  # required first
     assert labels("/play game:") == ["Bide", "Begird"]
     assert labels("/play game:bid") == ["Bide"]
@@ -73,6 +83,17 @@ def test_values_the_bot_autocompletes_are_asked_of_the_bot():
     # An option not understood yet is left out of the autocomplete request rather than refused.
     parsed = parse("/move match:x move:e", COMMANDS)
     assert lenient_values(parsed, USERS, "move") == {"move": "e"}
+
+
+def test_a_premove_line_goes_on_after_a_semicolon_and_its_space_as_the_bot_writes_it():
+    """Issue 37: "/premove line:e5; " offered option names instead of the bot's next turns, and "e5; c" offered
+    clear:, so a line could not be continued from the pop-up as the bot writes lines ("e5; d4")."""
+    for typed in ("/premove line:e5; ", "/premove line:e5;", "/premove line:e5; c", "/premove line:e5, "):
+        pending = suggest(typed, COMMANDS, list(USERS))
+        assert pending.ask_bot == "line" and pending.prefix == "/premove line:", typed
+    assert lenient_values(parse("/premove line:e5; ", COMMANDS), USERS, "line") == {"line": "e5;"}
+    assert labels("/premove line:e5 ") == ["clear:", "match:"]  # a whole value, then a space: the next option
+    assert labels("/premove line:e5 c") == ["clear:"]
 
 
 def test_options_are_read_as_discord_would_send_them():
@@ -373,3 +394,10 @@ async def test_the_sandbox_has_a_french_player_who_types_and_reads_french(tmp_pa
             assert [b["label"] for b in posted.buttons()][:2] == ["Accept", "Decline"]
     finally:
         await bot_world.stop()
+
+
+def test_the_start_line_counts_in_the_singular_for_one():
+    url = "postgresql://u:p@127.0.0.1:5432/db"
+    assert Layout(4, 2, 1, url).described() == "4 servers, 2 bot processes (2 shards), 1 worker"
+    assert Layout(1, 1, 0, url, shards=3).described() == "1 server, 1 bot process (3 shards), 0 workers"
+    assert Layout(2, 1, 2, url, shards=1).described() == "2 servers, 1 bot process (1 shard), 2 workers"

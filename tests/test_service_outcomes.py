@@ -163,6 +163,32 @@ async def test_the_end_is_sent_by_dm_only_to_those_with_reminders_on_by_dm(servi
     assert outcome.ending_dm_user_ids == (CAROL[0],)
 
 
+async def test_a_rated_game_ending_before_its_second_turn_says_with_its_result_that_it_is_not_rated(service):
+    """Issue 37: an abort was silently unrated, even in a rated event; the result now says so (and why)."""
+    from bot.service.ratings import Ratings
+
+    ratings = Ratings(service)
+    aborted = await active(service)
+    await service.play(aborted.id, ALICE[0], "e5")
+    outcome = await service.resign(aborted.id, BOB[0])  # before the second turn: an abort
+    assert outcome.finished and outcome.unrated == "too_short"
+    assert "Not rated: the game ended before its second turn" in said(outcome)
+    assert not await ratings.settle(await service.get(aborted.id))  # the rule the ratings apply is the one said
+    played = await active(service)
+    await service.play(played.id, ALICE[0], "e5")
+    await service.play(played.id, BOB[0], "d4")
+    outcome = await service.resign(played.id, ALICE[0])
+    assert outcome.unrated is None and "Not rated" not in said(outcome)
+    assert await ratings.settle(await service.get(played.id))
+    service.clock.advance(61)
+    unrated = await service.create(
+        game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL, rated=False
+    )
+    await service.accept(unrated.id, BOB[0])
+    outcome = await service.resign(unrated.id, ALICE[0])  # never meant to be rated: nothing to explain
+    assert outcome.unrated is None and "Not rated" not in said(outcome)
+
+
 async def test_a_reminder_tells_the_time_left_when_the_match_has_a_limit(service):
     service.clock.advance(61)
     await service.store.set_preferences(ALICE[0], GUILD, Preferences(delay_hours=2))
@@ -413,12 +439,61 @@ async def test_the_deadline_itself_is_already_out_of_time(service):
     assert words(service).time_note(match, "; ") == "; out of time"
 
 
+async def test_a_time_out_that_ends_a_two_player_game_says_lost_on_time_and_with_three_out_of_the_game(service):
+    """Issue 37: "ran out of time and is out of the game" read oddly where the game simply ended."""
+    from bot.service.timelimits import TimeLimits
+
+    limits = TimeLimits(service)
+    service.clock.advance(61)
+    lobby = await service.create(
+        game_id="bide", creator=ALICE, invited=[BOB], guild_id=GUILD, channel_id=CHANNEL, days_per_move=1
+    )
+    match = (await service.accept(lobby.id, BOB[0])).match
+    service.clock.current = match.deadline_at + 1
+    outcome = await limits.claim(match.id, BOB[0], 0)
+    assert outcome.finished and said(outcome).startswith(f"**alice** (Red) lost on time (claimed by <@{BOB[0]}>).")
+    assert "out of the game" not in said(outcome)
+    service.clock.advance(61)
+    lobby = await service.create(
+        game_id="bide",
+        creator=ALICE,
+        invited=[BOB, CAROL],
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        days_per_move=1,
+        players=3,
+    )
+    await service.accept(lobby.id, BOB[0])
+    match = (await service.accept(lobby.id, CAROL[0])).match
+    service.clock.current = match.deadline_at + 1
+    outcome = await limits.claim(match.id, CAROL[0], 0)
+    assert not outcome.finished and "ran out of time and is out of the game" in said(outcome)
+
+
+async def test_a_preview_and_its_description_never_say_played_for_a_turn_not_played(service):
+    """Issue 37: "Preview (not played): alice played `e5`" (French "a joué") contradicted itself."""
+    from bot.chat.words import boards
+    from bot.service.describe import LastTurn
+    from i18n import speaking
+    from tests.said import previewed
+
+    match = await active(service)
+    for language, played, not_played in (("en", " played ", "would play"), ("fr", "a joué", "jouerait")):
+        with speaking(language):
+            _, line = await previewed(service, match.id, ALICE[0], "e5")
+            assert not_played in line and played not in line, line
+            tried = await service.preview(match.id, ALICE[0], "e5")
+            turn = LastTurn(tried.seat, tried.notation, tuple(tried.events))
+            described = boards.preview_description(tried.match, tried.game, turn)
+            assert ("Last move" if language == "en" else "Dernier coup") not in described, described
+
+
 async def test_a_change_that_lost_a_race_is_refused_with_the_truth():
     async def lost():
         raise VersionConflict(1)
 
     with refused() as raised:
-        await MatchService.guarded(lost())
+        await MatchService.stored_or_refused(lost())
     assert refusal_text(raised.value) == (
         "The position changed at the same moment (another turn or button came first), "
         "so nothing was done: look at the latest board and try again."

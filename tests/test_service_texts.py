@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+import i18n
+from bot.chat.words import moves as move_words
 from bot.chat.words import offers as offer_words
 from bot.chat.words import reminders as reminder_words
 from bot.chat.words import timelimits as timelimit_words
@@ -37,6 +39,7 @@ from bot.store import open_store
 from i18n import speaking
 from tests import sources
 from tests.said import lobby_text, refusal_text, said, words
+from tests.test_french_typography import typography_faults
 
 pytestmark = pytest.mark.both_backends
 
@@ -64,11 +67,14 @@ class Transcript:
     def __init__(self, clock: ManualClock) -> None:
         self.lines: list[str] = []
         self.said: list[str] = []  # what players read, without the steps' labels
+        self.sentences: list[str] = []  # those of them that are a message's words (not a list of choices)
         self.clock = clock
 
     def say(self, label: str, text: object) -> None:
         self.lines.append(f"{label}: {text}")
         self.said.append(str(text))
+        if isinstance(text, str):
+            self.sentences.append(text)
 
     async def do(self, label: str, awaitable):
         result = await awaitable
@@ -81,6 +87,7 @@ class Transcript:
         except Refusal as error:
             self.lines.append(f"{label}: refused: {refusal_text(error)}")
             self.said.append(refusal_text(error))
+            self.sentences.append(refusal_text(error))
         else:
             self.say(label, f"NOT REFUSED ({result!r})")
 
@@ -243,11 +250,11 @@ async def playbai_session(service: MatchService, clock: ManualClock, t: Transcri
     await t.refused("preview of a wrong step", words(service).preview(match.id, ALICE[0], "b2-b9"))
     await t.refused("preview by bob", words(service).preview(match.id, BOB[0], "b2-b3"))
     await t.refused("preview by carol", words(service).preview(match.id, CAROL[0], "b2-b3"))
-    _, state = await service.builder(match.id, ALICE[0], match.version, [0])
-    t.say("builder after one pick", (state.notation, state.can_end, state.why_not_end))
-    await t.refused("builder of an old position", service.builder(match.id, ALICE[0], match.version - 1, []))
-    await t.refused("builder for bob", service.builder(match.id, BOB[0], None, []))
-    await t.refused("builder with a wrong pick", service.builder(match.id, ALICE[0], None, [99]))
+    _, state = await service.builder(match.id, ALICE[0], match.version, [0], i18n.t)
+    t.say("builder after one pick", (state.notation, state.can_end, move_words.why_not_end(state)))
+    await t.refused("builder of an old position", service.builder(match.id, ALICE[0], match.version - 1, [], i18n.t))
+    await t.refused("builder for bob", service.builder(match.id, BOB[0], None, [], i18n.t))
+    await t.refused("builder with a wrong pick", service.builder(match.id, ALICE[0], None, [99], i18n.t))
     await t.refused("board zoomed on a play bai cell", words(service).board(match.id, "e2"))
     limits = TimeLimits(service)
     t.say("bob's vacation", timelimit_words.vacation(*_vacation(await limits.vacation(BOB[0], 3), 3)))
@@ -318,9 +325,13 @@ async def test_what_players_read_matches_the_reviewed_transcript(env, caplog):
 @pytest.mark.sqlite_only  # the words do not depend on the backend
 async def test_in_french_what_players_read_matches_its_transcript_and_holds_no_english(env, caplog):
     with speaking("fr"):
-        said = await read_the_session(env, caplog, GOLDEN_FRENCH)
+        session = await read_the_session(env, caplog, GOLDEN_FRENCH)
+    said = session.said
     english = sorted({(word, line) for line in said for word in readable_words(line) if word.lower() in ENGLISH_ONLY})
     assert english == [], f"English in French sentences: {english[:20]}"
+    # French typography holds in what is said, not only in the catalog: a « ; » glued in code is found here (issue 37)
+    glued = [(line, faults) for line in session.sentences if (faults := typography_faults(line))]
+    assert glued == [], f"« ; : ! ? » without their narrow no-break space: {glued[:8]}"
 
 
 def readable_words(line: str) -> list[str]:
@@ -330,7 +341,7 @@ def readable_words(line: str) -> list[str]:
     return re.findall(r"[A-Za-zÀ-ÿ]+", line)
 
 
-async def read_the_session(env, caplog, golden: Path) -> list[str]:
+async def read_the_session(env, caplog, golden: Path) -> Transcript:
     service, clock = env
     caplog.set_level(logging.WARNING, logger="bot")
     t = Transcript(clock)
@@ -345,7 +356,7 @@ async def read_the_session(env, caplog, golden: Path) -> list[str]:
     if text != expected:
         diff = "".join(difflib.unified_diff(expected.splitlines(True), text.splitlines(True), "golden", "now"))
         pytest.fail(f"what players read changed (HEXPLAY_UPDATE_GOLDEN=1 rewrites {golden.name}):\n{diff}")
-    return t.said
+    return t
 
 
 def test_every_refusal_the_code_raises_has_its_sentence():

@@ -7,6 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.chat.words.moves import move_choices
 from bot.service.suggestions import suggest_moves
 from games import new_game
 
@@ -31,7 +32,7 @@ def random_turn(game, rng: random.Random) -> list[str]:
 def check_position(game, rng: random.Random, cut: int) -> None:
     prefix = random_turn(game, rng)[:cut]
     typed = ",".join(prefix) + ("," if prefix else "")
-    for label, value in suggest_moves(game, typed):
+    for label, value in move_choices(suggest_moves(game, typed)):
         if label.startswith(NOTES):
             continue
         game.copy().play_turn(value)  # raises if the engine refuses the offered turn

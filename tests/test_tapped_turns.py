@@ -9,12 +9,13 @@ import pytest
 
 from bot.service.turn_builder import BuilderError, follow, next_actions
 from games import GameError, get
+from i18n import t
 
 
 def test_every_legal_action_is_offered_with_its_cells() -> None:
     for game_id in ("bide", "begird", "playbai", "bump"):
         game = get(game_id).new(2, {})
-        legal = next_actions(follow(game, []))
+        legal = next_actions(follow(game, []), t)
         assert sorted(a.notation for a in legal) == sorted(game.legal_notations()), game_id
         for action in legal:
             assert (action.start is None) == (action.cells == ()), action
@@ -30,7 +31,7 @@ def test_a_play_bai_turn_of_three_actions_is_built_one_at_a_time() -> None:
         chosen: list[str] = []
         state = follow(game, chosen)
         while len(chosen) < 3:
-            steps = [a for a in next_actions(state) if a.start and a.end]
+            steps = [a for a in next_actions(state, t) if a.start and a.end]
             if not steps:
                 break
             chosen.append(rng.choice(steps).notation)
@@ -65,7 +66,7 @@ def test_bumps_choices_share_their_piece_and_target_and_are_told_apart_by_their_
             game.play_turn(game.format_action(rng.choice(game.legal_actions())))
         if game.is_over:
             continue
-        legal = next_actions(follow(game, []))
+        legal = next_actions(follow(game, []), t)
         choices = [a for a in legal if "(" in a.notation]
         if not choices:
             continue
@@ -79,9 +80,9 @@ def test_bumps_choices_share_their_piece_and_target_and_are_told_apart_by_their_
 def test_the_pie_rule_and_bide_are_buttons() -> None:
     begird = get("begird").new(2, {})
     begird.play_turn("i9")
-    swap = next(a for a in next_actions(follow(begird, [])) if a.notation == "swap")
+    swap = next(a for a in next_actions(follow(begird, []), t) if a.notation == "swap")
     assert (swap.cells, swap.start, swap.end) == ((), None, None)
-    bide = next(a for a in next_actions(follow(get("bide").new(2, {}), [])) if a.notation == "bide")
+    bide = next(a for a in next_actions(follow(get("bide").new(2, {}), []), t) if a.notation == "bide")
     assert bide.start is None
 
 

@@ -7,13 +7,13 @@ import asyncio
 
 import pytest
 
-from bot.domain.clock import ManualClock
+from bot.domain.clock import STALE_SECONDS, ManualClock
 from bot.domain.seats import game_of, user_to_move
 from bot.domain.tournament import NewRound
 from bot.service.matches import MatchService
 from bot.service.ratings import Ratings
 from bot.service.timelimits import TimeLimits
-from bot.service.tournaments import INACTIVE_DAYS, Tournaments
+from bot.service.tournaments import INACTIVE_DAYS, STANDINGS_LEASE, Tournaments
 from bot.store import open_store
 from tests.racing import log_matches_state
 from tests.said import refused
@@ -212,3 +212,63 @@ async def test_a_scheduled_event_starts_by_itself_and_one_nobody_came_to_is_call
     assert started.round == 1 and len(started.started) == 1 and len(started.byes) == 1
     called_off = await tournaments.tend(empty.id)
     assert called_off.tournament.status == "cancelled" and not called_off.started
+
+
+async def test_the_standings_after_a_swiss_round_are_claimed_once_and_count_that_round_only(service, database, backend):
+    """Issue 37, item 6: the standings after each Swiss round are posted once across processes and restarts. The
+    claim goes to one process while it lives; recorded as posted it never comes back; let go, or its holder gone
+    (killed while posting: on PostgreSQL its heartbeat stale, on SQLite any later start), the next look takes it
+    at once, not after the lease. The table counts the rounds up to the one ended."""
+    tournaments = Tournaments(service)
+    tournament = await event(tournaments, [1, 2, 3, 4], rounds=3)
+    first = await tournaments.start(tournament.id, GUILD, 1)
+    assert await tournaments.claim_round_standings(tournament.id) is None  # round 1 under way: nothing ended
+    for outcome in first.started:
+        await service.resign(outcome.match.id, outcome.match.seats[1].user_id)
+    second = await tournaments.tend(tournament.id)
+    assert second is not None and second.round == 2
+    await service.resign(second.started[0].match.id, second.started[0].match.seats[1].user_id)  # a round-2 game ends
+
+    other_store = await open_store(database)  # another process on the same database
+    try:
+        other = Tournaments(MatchService(other_store, service.clock))
+        await service.store.beat(service.clock.lease_now(), (2, (0,)))  # two live processes, each beating
+        await other_store.beat(service.clock.lease_now(), (2, (1,)))
+        table = await tournaments.claim_round_standings(tournament.id)
+        assert table is not None and table.after_round == 1 and table.through_round == 1 and table.games_left == 0
+        assert sum(row.points for row in table.rows) == 2  # round 1's two games; not round 2's
+        assert await tournaments.claim_round_standings(tournament.id) is None  # claimed: not twice
+        if backend == "postgres":  # (on SQLite a later start is the one process: the earlier one is gone)
+            assert await other.claim_round_standings(tournament.id) is None  # its holder lives
+        await tournaments.round_standings_posted(tournament.id, 1, posted=False)  # Discord failed: let go
+        table = await other.claim_round_standings(tournament.id)
+        assert table is not None and table.after_round == 1
+        service.clock.advance(STALE_SECONDS + 1)  # the claimer was killed: it beats no more, the first does
+        assert STALE_SECONDS + 1 < STANDINGS_LEASE
+        await service.store.beat(service.clock.lease_now(), (2, (0,)))
+        assert await tournaments.claim_round_standings(tournament.id) is not None  # at once, not after the lease
+        await tournaments.round_standings_posted(tournament.id, 1, posted=True)
+        service.clock.advance(STANDINGS_LEASE + 1)
+        assert await other.claim_round_standings(tournament.id) is None  # posted: never again
+        assert await Tournaments(MatchService(other_store, service.clock)).claim_round_standings(tournament.id) is None
+        assert not await service.store.claim_tournament_standings(tournament.id, 1, service.clock.lease_now(), 60)
+        now = await tournaments.standings(tournament.id, GUILD)
+        assert now.after_round == 0 and sum(row.points for row in now.rows) == 3  # as it stands: round 2's game too
+    finally:
+        await other_store.close()
+
+
+async def test_a_round_robin_and_a_swiss_first_round_owe_no_standings_between_rounds(service):
+    tournaments = Tournaments(service)
+    robin = await event(tournaments, [1, 2, 3], fmt="round-robin")
+    news = await tournaments.start(robin.id, GUILD, 1)
+    for outcome in news.started[:2]:
+        await service.resign(outcome.match.id, outcome.match.seats[1].user_id)
+    assert await tournaments.claim_round_standings(robin.id) is None  # every round at once: the podium's table
+    swiss = await event(tournaments, [1, 2, 3, 4], rounds=1)
+    news = await tournaments.start(swiss.id, GUILD, 1)
+    for outcome in news.started:
+        await service.resign(outcome.match.id, outcome.match.seats[1].user_id)
+    ended = await tournaments.tend(swiss.id)
+    assert ended is not None and ended.final is not None  # its one round ended it: the podium, nothing between
+    assert await tournaments.claim_round_standings(swiss.id) is None

@@ -15,12 +15,10 @@ import json
 import sys
 from pathlib import Path
 
-from babel.messages.pofile import read_po
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from i18n import DOMAIN, LANGUAGES, catalog_path  # noqa: E402
+from i18n import LANGUAGES, sentences_of  # noqa: E402
 
 PAGE_SOURCES = "activity/src/"
 OUTPUT = ROOT / "activity" / "words.json"
@@ -28,19 +26,7 @@ OUTPUT = ROOT / "activity" / "words.json"
 
 def page_words(language: str) -> dict[str, str | list[str]]:
     """The translated sentences the page says, by their English (a plural one by its singular)."""
-    with catalog_path(language).open("rb") as source:
-        catalog = read_po(source, locale=language, domain=DOMAIN)
-    found: dict[str, str | list[str]] = {}
-    for message in catalog:
-        if not message.id or not any(str(where).startswith(PAGE_SOURCES) for where, _ in message.locations):
-            continue
-        if isinstance(message.id, (tuple, list)):
-            forms = [str(form or "") for form in message.string or ()]
-            if all(forms) and not message.fuzzy:
-                found[str(message.id[0])] = forms
-        elif message.string and not message.fuzzy:
-            found[str(message.id)] = str(message.string)
-    return found
+    return sentences_of(language, PAGE_SOURCES)
 
 
 def main() -> int:

@@ -6,8 +6,8 @@
     python tools/translations.py --missing fr PATH… [--from FILE.po…]  # what under PATH lacks French
     python tools/translations.py --commands fr           # the commands' table docs/translating.md shows
 
-The code marks what it says with ``t``, ``tn``, ``pt`` and ``N_`` (i18n/__init__.py), the Activity's page (JavaScript,
-activity/src) with ``say`` and ``sayN``; the engines keep no
+The code marks what it says with ``t``, ``tn``, ``pt`` and ``N_`` (i18n/__init__.py), the web pages (JavaScript: the
+Activity's, activity/src, and the sandbox's, sandbox/static) with ``say`` and ``sayN``; the engines keep no
 language but give their reasons as templates (``IllegalMove("no such cell: {cell}", cell=…)``) and word
 turns through the ``say`` they are handed, so those calls are read too. The slash commands' names,
 descriptions and choices come from the command tree itself (bot/chat/translator.py ``command_strings``).
@@ -35,8 +35,9 @@ sys.path.insert(0, str(ROOT))
 
 from i18n import DOMAIN, LANGUAGES, LOCALE_DIR, catalog_path  # noqa: E402
 
-SOURCES = ("bot", "render", "games", "i18n")
-PAGE_SOURCES = "activity/src"  # the Activity's page (JavaScript): its say("…") and sayN("…", "…", n)
+SOURCES = ("bot", "render", "games", "i18n", "sandbox")
+# The web pages (JavaScript): their say("…") and sayN("…", "…", n). The Activity's, and the sandbox's own page.
+PAGE_SOURCES = ("activity/src", "sandbox/static")
 PAGE_KEYWORDS = {"say": None, "sayN": (1, 2)}
 COMMENT_TAGS = ("TRANSLATORS:",)
 KEYWORDS = {
@@ -63,11 +64,12 @@ def collected() -> Catalog:
         ):
             where = (f"{source}/{filename}", line)
             catalog.add(message, locations=[where], auto_comments=comments, context=context)
-    page = extract_from_dir(
-        ROOT / PAGE_SOURCES, method_map=[("**.js", "javascript")], keywords=PAGE_KEYWORDS, comment_tags=COMMENT_TAGS
-    )
-    for filename, line, message, comments, context in page:
-        catalog.add(message, locations=[(f"{PAGE_SOURCES}/{filename}", line)], auto_comments=comments, context=context)
+    for pages in PAGE_SOURCES:
+        page = extract_from_dir(
+            ROOT / pages, method_map=[("**.js", "javascript")], keywords=PAGE_KEYWORDS, comment_tags=COMMENT_TAGS
+        )
+        for filename, line, message, comments, context in page:
+            catalog.add(message, locations=[(f"{pages}/{filename}", line)], auto_comments=comments, context=context)
     for context, message, where in _command_strings():
         catalog.add(message, locations=[where], context=context)
     for message, where, comment in _game_strings():

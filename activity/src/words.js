@@ -4,6 +4,7 @@
 // the bot's sentences ("{name} to move"), so a translation may reorder them. The board's own words (cell
 // names, the panel, the server's refusals) arrive already translated from the server.
 import catalogs from "../words.json";
+import { elide } from "./elision.js";
 
 let language = "en";
 
@@ -20,7 +21,7 @@ export function speaking() {
 }
 
 function fill(text, fields) {
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? String(fields[name]) : whole))
+  return elide(language, text, fields).replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? String(fields[name]) : whole))
     .replace(/\{\{/g, "{").replace(/\}\}/g, "}");
 }
 

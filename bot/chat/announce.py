@@ -25,12 +25,15 @@ from typing import Any
 import aiohttp
 import discord
 
+from i18n import on_its_own
+
 from ..domain.model import MatchRow
 from ..domain.outcome import Outcome
 from ..service.describe import last_turn
 from ..service.matches import MatchService
-from .common import landed_anyway, mention_only, png_file, reply_error
+from .failures import landed_anyway, reply_error
 from .homes import MatchHomes, describe_failure
+from .outgoing import mention_only, png_file
 from .speech import in_public, to_person
 from .words import boards, outcomes, posting, premoves
 
@@ -66,8 +69,8 @@ class Announcer:
         self._retrying: dict[int, asyncio.Task[None]] = {}
         self._owed: dict[int, int] = {}  # match -> the latest version whose board failed to post here
 
-    def line(self, outcome: Outcome) -> str:
-        return outcomes.line(outcome, self.service.clock.now())
+    def text_of(self, outcome: Outcome) -> str:
+        return outcomes.announcement_text(outcome, self.service.clock.now())
 
     # -- one attempt ----------------------------------------------------------------
 
@@ -86,7 +89,7 @@ class Announcer:
         if unless_superseded and await self._superseded(match):
             return None
         try:
-            delivered = await self._post(match, prefix + self.line(outcome), outcome)
+            delivered = await self._post(match, prefix + self.text_of(outcome), outcome)
         except Undelivered as error:
             await self.service.release_announcement(match.id)  # whoever retries may claim it
             log.warning(
@@ -180,6 +183,7 @@ class Announcer:
         self._retrying[match_id] = asyncio.create_task(self._retry(match_id), name=f"{TASK_PREFIX}-{match_id}")
 
     async def _retry(self, match_id: int) -> None:
+        on_its_own()  # minutes later: the server's language as it is then, not as the interaction found it
         try:
             await self._retry_owed(match_id)
         finally:
@@ -202,7 +206,7 @@ class Announcer:
                 async with in_public(self.service.languages, outcome.match.guild_id):
                     if await self.already_shown(outcome) or await self._superseded(outcome.match):
                         return
-                    delivered = await self._post(outcome.match, posting.delayed() + self.line(outcome), outcome)
+                    delivered = await self._post(outcome.match, posting.delayed() + self.text_of(outcome), outcome)
             except Undelivered as error:
                 log.warning("match %s: board still not delivered after %d tries (%s)", match_id, attempt, error)
                 await self.service.release_announcement(match_id)
@@ -232,7 +236,7 @@ class Announcer:
             return False
         # What happened, not the whole line: its clock note ("time runs out in …") may have changed since
         # the board was posted (a stop past the deadline, or an outage that moved it)
-        said = outcomes.what_happened(outcome) or self.line(outcome)
+        said = outcomes.what_happened(outcome) or self.text_of(outcome)
         try:
             async for message in home.history(limit=20):
                 if message.author.id != me.id or not message.attachments:
@@ -266,7 +270,7 @@ class Announcer:
                 await interaction.response.defer(thinking=True)
             async with in_public(self.service.languages, match.guild_id):  # the board is for everyone
                 png = await self.service.render(match, game, outcome.events)
-                kwargs = dict(content=self.line(outcome), **self.board_message(outcome, png))
+                kwargs = dict(content=self.text_of(outcome), **self.board_message(outcome, png))
             if late:
                 message_id: int | None = (await interaction.followup.send(wait=True, **kwargs)).id
             else:
@@ -343,7 +347,7 @@ class Announcer:
         last = outcome.changes[-1] if outcome.changes else None
         for user_id, why in outcome.premoves_cleared:
             async with to_person(self.service.languages, user_id):
-                text = premoves.premoves_cleared(outcome.match, why, last.notation if last is not None else "")
+                text = premoves.premoves_cleared(outcome.match, user_id, why, last.notation if last is not None else "")
             try:
                 user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
                 await user.send(text, allowed_mentions=mention_only(None))

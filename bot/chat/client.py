@@ -19,8 +19,8 @@ from ..domain.errors import DiscordUnreachable, TokenRefused
 from ..domain.model import ConstraintBreach
 from ..service.breaches import recheck_set_aside
 from .announce import TASK_PREFIX
-from .common import HexplayTree
 from .context import Chat
+from .door import HexplayTree
 from .launcher import has_activity, sync_with_entry_point, upsert_entry_point
 from .timely import WATCHDOG_SECONDS
 from .translator import CatalogTranslator

@@ -20,8 +20,8 @@ from ..domain.outcome import Outcome
 from ..service.guilds import Guilds
 from ..service.matches import MatchService
 from .announce import Announcer, Undelivered
-from .common import mention_only, png_file
 from .homes import channel_by_id, games_channel
+from .outgoing import mention_only, png_file
 from .speech import in_public
 from .words import errors, outcomes, posting
 

@@ -13,7 +13,7 @@ ever. An answer carrying files (a board) that is ready only after ``UPLOAD_BY_SE
 too: its upload might not arrive within the 3 s.
 
 Every interaction passes through here first (``answer_in_time``, from the command tree's check and from
-``common.guarded`` for buttons), before any work that can be slow. The watchdog and the handler's first answer
+``door.handle_press`` for buttons), before any work that can be slow. The watchdog and the handler's first answer
 hold one lock, so the two never both answer. Autocomplete cannot be acknowledged late (its answer is the list):
 it is left as it is.
 """
@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from contextvars import ContextVar
 from typing import Any
 
 import discord
@@ -41,6 +42,17 @@ UPLOAD_BY_SECONDS = 1.0
 PUBLIC = {"answers": "public"}
 # The stand-ins the watchdog leaves for the handler's answer.
 SILENT, PUBLIC_THINKING, PRIVATE_THINKING, GONE = "silent", "public", "private", "gone"
+# The task handling the interaction the running code serves (discord.py runs a command's check and callback,
+# and a button's callback, in one task): what it sets off to post later waits for it (``answering``).
+_ANSWERING: ContextVar[asyncio.Task[Any] | None] = ContextVar("answering", default=None)
+
+
+def answering() -> asyncio.Task[Any] | None:
+    """The task handling the interaction this code runs for, if it runs in one (None in a timer's pass, a worker's
+    relay, the Activity's server): work it starts in the background and that posts waits for this task to end,
+    so that its posts come after the interaction's answer."""
+    task = _ANSWERING.get()
+    return task if task is asyncio.current_task() else None  # a task it started carries its context, not its answer
 
 
 def answer_in_time(interaction: discord.Interaction, delay: float | None = None) -> None:
@@ -52,6 +64,7 @@ def answer_in_time(interaction: discord.Interaction, delay: float | None = None)
         discord.InteractionType.modal_submit,
     ):
         return
+    _ANSWERING.set(asyncio.current_task())
     existing = getattr(interaction, "_cs_response", None)
     if isinstance(existing, TimelyResponse) or (existing is not None and existing.is_done()):
         return  # watched already, or answered before it came here (then nothing is late)

@@ -54,14 +54,18 @@ class Outcome:
     """A finished game pings every person in it…"""
     ending_dm_user_ids: tuple[int, ...] = ()
     """…and sends a direct message to those whose reminders come by DM."""
+    unrated: str | None = None
+    """Why a finished game its players asked to be rated does not count, said with its result: "too_short" (it
+    ended before its second turn). None when it counts or was never rated (``bot/service/rating_rules.py``)."""
     lapsed_offers: tuple[tuple[int, int], ...] = ()
     """Posted offers this move lapsed (channel, message): their buttons are taken away."""
     answered: Outcome | None = None
     """The turn a player's conditional moves answered this move with, stored right after it (announced next)."""
     premoves_cleared: tuple[tuple[int, str], ...] = ()
     """(player, why) for each player whose conditional moves this move cleared, told privately: "unexpected"
-    (a turn none of their lines expected), "changed" (a takeback, a resignation, a draw, a time-out) or
-    "illegal" (their answer could not be played)."""
+    (a turn none of their lines expected), "takeback" (the turn they answered was taken back, theirs too),
+    "resign" or "timeout" (a player left a game that goes on) or "illegal" (their answer could not be played).
+    Nobody is told when the move ended the game (its result is posted) or of their own resignation."""
 
     @property
     def mention_user_ids(self) -> list[int]:
@@ -104,6 +108,28 @@ class DeadlineJob:
     left: float
     """Seconds left before the deadline (zero or less for a time-out)."""
     claimant_ids: list[int]
+
+
+@dataclass
+class TurnNotice:
+    """A turn reminder and a time-limit warning due in the same pass for the same player and turn: said in one
+    message (two in the same second read as one said twice), each still recorded as sent by its own
+    compare-and-set, as when they go alone."""
+
+    reminder: ReminderJob
+    warning: DeadlineJob
+
+    @property
+    def match(self) -> MatchRow:
+        return self.warning.match
+
+    @property
+    def user_id(self) -> int:
+        return self.warning.user_id
+
+    @property
+    def via(self) -> str:
+        return self.warning.via
 
 
 @dataclass

@@ -50,6 +50,7 @@ class TournamentRow:
     created_at: float
     players: list[TournamentPlayer] = field(default_factory=list)
     set_aside: str | None = None  # why the event is paused (its stored rows cannot be used), if it is
+    standings_told: int = 0  # the last round whose standings (Swiss, between rounds) were posted in its channel
 
     def player(self, user_id: int) -> TournamentPlayer | None:
         return next((p for p in self.players if p.user_id == user_id), None)

@@ -20,17 +20,18 @@ from games import get as get_game
 
 from ..domain.clock import Clock, SystemClock
 from ..domain.errors import DamagedMatch, MatchPaused, Refusal, StorageDown, StorageFull, VersionConflict
-from ..domain.model import MatchRow, MoveRow, PremoveRow, RecordedMove
+from ..domain.model import MatchRow, MoveRow, RecordedMove
 from ..domain.outcome import Change, Outcome
 from ..domain.replay import replay
-from ..domain.seats import game_of, person_to_move, player_names, player_row, title, user_to_move
+from ..domain.seats import game_of, person_to_move, player_names, title, user_to_move
 from ..store.base import Store
 from .events import MatchEvents
-from .languages import Languages
+from .languages import LanguageLookup
 from .limits import ChallengeLimits, ReplayGate, StoredChallengeLimits
 from .locks import InProcessMatchLocks, MatchLocks
 from .pictures import Pictures
-from .premove_lines import followed
+from .premove_following import PremoveFollowing
+from .rating_rules import unrated_reason
 from .schedule import Schedule
 
 log = logging.getLogger(__name__)
@@ -63,7 +64,8 @@ class MatchCore:
         self.limits: ChallengeLimits = limits or StoredChallengeLimits(store)
         self.events = events or MatchEvents()
         self.replays = replays or ReplayGate()
-        self.languages = Languages(store, self.clock)  # who is spoken to in which language (one cache a process)
+        self.premove_following = PremoveFollowing(self)  # answers after each stored move
+        self.languages = LanguageLookup(store, self.clock)  # who is spoken to in which language (one cache a process)
         # Active matches whose move log this process has seen rebuild their stored position (or has written
         # itself, move by move): a fact no later write by any process undoes, since every write is a move
         # applied to a position so checked. Checked on a match's first use, so start-up does not grow with
@@ -250,16 +252,16 @@ class MatchCore:
         version the caller read: Refusal "changed_meanwhile" if the match moved on since.
 
         Then the conditional moves made for the position it left are answered or cleared
-        (:meth:`_follow_conditional`): an answer is stored at once, as its player's turn.
+        (``premove_following.py``): an answer is stored at once, as its player's turn.
         """
-        outcome = await self._commit(match, game, before, move, change, resigned_seat)
+        outcome = await self.commit_without_following(match, game, before, move, change, resigned_seat)
         try:
-            await self._follow_conditional(match.version, outcome, move)
+            await self.premove_following.after_move(match.version, outcome, move)
         except Exception:  # the move is stored: its answer waits for the catch-up, the mover hears the truth
             log.exception("match %s: its conditional moves could not be followed now (at start-up instead)", match.id)
         return outcome
 
-    async def _commit(
+    async def commit_without_following(
         self,
         match: MatchRow,
         game: AnyGame,
@@ -268,6 +270,7 @@ class MatchCore:
         change: Change,
         resigned_seat: int | None = None,
     ) -> Outcome:
+        """``commit_move`` but for the conditional moves: the stored move's outcome, nobody's lines followed."""
         now = self.clock.now()
         turn_changed = (game.to_move, game.ply) != before
         finished = game.is_over
@@ -278,7 +281,7 @@ class MatchCore:
             bank = await self.schedule.settled_bank(match, game_of(match), now, played=move.kind == "turn")
         deadline, allowance = None, None
         if turn_changed and not finished:
-            deadline, allowance = await self.schedule.turn_clock(match, game, now, bank)
+            deadline, allowance = await self.schedule.turn_deadline(match, game, now, bank)
         recorded = await self._stored_once(
             match,
             move,
@@ -309,122 +312,12 @@ class MatchCore:
         outcome.lapsed_offers = tuple(recorded.lapsed_offers)  # the move deleted them in its transaction
         return outcome
 
-    # -- conditional moves (/premove) ---------------------------------------------------------------
-
-    async def _follow_conditional(self, before: int, outcome: Outcome, move: MoveRow) -> None:
-        """After the move from version ``before``: the conditional moves made for that position are taken
-        (they never outlive it). A player to move whose lines expected this turn has their answer played now,
-        in a compare-and-set on the new version like any turn; the rest of a line that expected it is kept for
-        the next position; the others are cleared and their players told (``outcome.premoves_cleared``).
-
-        A premove edited at ``before`` was stored before this move (the edit holds the version in its
-        transaction) and is read here; one edited later is refused: a stale premove is never played. They are
-        deleted only once followed, so a stop in between leaves them for :meth:`follow_left_conditionals`.
-        """
-        match = outcome.match
-        if not match.premoves_held:  # nobody ever stored any here: no trip to the database
-            return
-        pending = await self.store.premoves_at(match.id, before)
-        if pending:
-            await self._follow_lines(pending, outcome, move)
-        taken = await self.store.take_premoves(match.id, before)  # followed: answered, carried on or cleared
-        if outcome.premoves_cleared:  # told by the one process whose take found their lines (another may be
-            # following the same lines left behind: an answer is stored once by its version check, a notice here)
-            mine = {premoves.user_id for premoves in taken}
-            outcome.premoves_cleared = tuple(cleared for cleared in outcome.premoves_cleared if cleared[0] in mine)
-
-    async def _follow_lines(self, taken: list[PremoveRow], outcome: Outcome, move: MoveRow) -> None:
-        match, game = outcome.match, outcome.game
-        if game is None:
-            return
-        cleared: list[tuple[int, str]] = []
-        for premoves in taken:
-            expected = move.kind == "turn" and not game.is_over
-            rest = followed(premoves.lines, move.notation) if expected else []
-            if not rest:
-                if premoves.user_id != move.user_id:  # their own resignation needs no notice
-                    cleared.append((premoves.user_id, "unexpected" if expected else "changed"))
-            elif user_to_move(match, game) == premoves.user_id and outcome.answered is None:
-                if not await self._answer(outcome, premoves.user_id, rest):
-                    cleared.append((premoves.user_id, "illegal"))
-            else:  # several seats: the line goes on with someone else's turn
-                await self.store.keep_premoves(match.id, premoves.user_id, match.version, rest, self.clock.now())
-        outcome.premoves_cleared = tuple(cleared)
-
-    async def _answer(self, outcome: Outcome, user_id: int, lines: list[list[str]]) -> bool:
-        """Play the player's conditional answer on the position of ``outcome``; keep the rest of its lines.
-        False if the answer is not legal (it was when entered: a changed engine); a position that moved on
-        meanwhile (a takeback landing first) plays nothing."""
-        match, game = outcome.match, outcome.game
-        assert game is not None and game.to_move is not None
-        answer = lines[0][0]
-        trial = game.copy()
-        seat = trial.to_move
-        assert seat is not None
-        holder = player_row(match, trial, seat).user_id
-        before = (trial.to_move, trial.ply)
-        try:
-            events = trial.play_turn(answer)
-        except GameError:
-            log.warning("match %s: a conditional answer %r is not legal; cleared", match.id, answer)
-            return False
-        notation = trial.last_turn_notation
-        move = MoveRow(
-            0, before[1], seat, user_id, "turn", notation, [e.to_json() for e in events], 0.0, answer, conditional=True
-        )
-        change = Change(
-            "turn",
-            user_id=user_id,
-            seat=seat,
-            holder_id=holder,
-            notation=notation,
-            events=tuple(events),
-            conditional=True,
-        )
-        try:
-            answered = await self._commit(match, trial, before, move, change)
-        except Refusal as refusal:
-            log.info("match %s: a conditional answer was not played (%s)", match.id, refusal.reason)
-            return True  # the position moved on: the answer no longer applies, and nothing is said
-        rest = [line[1:] for line in lines if line[0] == answer and len(line) > 1]
-        if rest and not trial.is_over:
-            await self.store.keep_premoves(match.id, user_id, answered.match.version, rest, self.clock.now())
-        outcome.answered = answered
-        outcome.mention_user_id = None  # they answered at once: no ping for a turn already played
-        await self._follow_conditional(match.version, answered, move)  # others' lines may expect this answer
-        return True
-
     async def follow_left_conditionals(
         self, changed_by: float | None = None, unless: Collection[int] = ()
     ) -> list[Outcome]:
-        """Conditional moves a stop left behind between a move and its answer (at start-up, and by any live
-        process's look for them). Those made for the position the match's last move left are followed now
-        (the answer played, the rest kept, or cleared and told), as that move would have; older ones can no
-        longer apply and are dropped. A match changed after ``changed_by`` (the games' clock), or one of
-        ``unless`` (its move's board not posted yet), is left alone: the process that stored its move may be
-        following them right now, and posts that board after it has."""
-        outcomes = []
-        for match_id, version in await self.store.premoves_left_behind():
-            if match_id in unless:
-                continue
-            outcome = await self.for_one_match(match_id, self._follow_left(match_id, version, changed_by))
-            if outcome is not None:
-                outcomes.append(outcome)
-        return outcomes
-
-    async def _follow_left(self, match_id: int, version: int, changed_by: float | None) -> Outcome | None:
-        match = await self.get(match_id)
-        if changed_by is not None and match.updated_at > changed_by:
-            return None
-        moves = await self.store.moves(match_id)
-        if version != match.version - 1 or not moves:
-            await self.store.take_premoves(match_id, version)  # stale: a later change already moved on
-            return None
-        last = moves[-1]
-        change = Change(last.kind, user_id=last.user_id, seat=last.seat, notation=last.notation)
-        outcome = await self.announcement(match, game_of(match), (change,))
-        await self._follow_conditional(version, outcome, last)
-        return outcome
+        """Conditional moves a stop left behind between a move and its answer, followed now
+        (:meth:`PremoveFollowing.left_behind`)."""
+        return await self.premove_following.left_behind(changed_by, unless)
 
     async def _stored_once(
         self, match: MatchRow, move: MoveRow, record: Callable[[], Awaitable[RecordedMove]]
@@ -435,7 +328,7 @@ class MatchCore:
         was saved" for a move that was. The log says: our move at the next version, or not.
         """
         try:
-            return await self.guarded(record())
+            return await self.stored_or_refused(record())
         except StorageDown:
             pass
         for pause in LOST_ANSWER_CHECKS:
@@ -460,7 +353,7 @@ class MatchCore:
         raise Refusal("storage_unknown")
 
     @staticmethod
-    async def guarded(operation: Awaitable[T]) -> T:
+    async def stored_or_refused(operation: Awaitable[T]) -> T:
         """A change's one transaction: a conflict or a full disk rolled all of it back, and the player hears so."""
         try:
             return await operation
@@ -490,6 +383,7 @@ class MatchCore:
             finished=True,
             ending_user_ids=everyone,
             ending_dm_user_ids=tuple(by_dm),
+            unrated=unrated_reason(match, await self.store.moves(match.id)),
         )
 
     async def render(

@@ -13,10 +13,10 @@ from typing import Any
 
 from ..domain.errors import Refusal
 from ..domain.model import GuildSettings, MatchRow, SeatRow
-from .clocks import is_off, parse_clock
 from .languages import check as check_language
 from .lobby import MAX_DAYS_PER_MOVE, MIN_DAYS_PER_MOVE
 from .matches import MatchService
+from .time_input import is_off, parse_bank_clock
 
 KEEP: Any = object()  # an argument left out: the setting stays as it is
 
@@ -63,10 +63,12 @@ class Guilds:
                 raise Refusal("reminder_delay_range")
             settings.reminder_hours = reminder_hours
         if clock_text is not KEEP:
-            settings.clock = None if clock_text is None or is_off(clock_text) else parse_clock(clock_text)
+            settings.clock = None if clock_text is None or is_off(clock_text) else parse_bank_clock(clock_text)
         if analysis is not KEEP:  # conditional moves and analysis boards by default (None: allowed)
             settings.analysis = analysis
-        await self.service.guarded(self.store.set_guild_settings(guild_id, settings, self.service.clock.now()))
+        await self.service.stored_or_refused(
+            self.store.set_guild_settings(guild_id, settings, self.service.clock.now())
+        )
         return settings
 
     async def settings(self, guild_id: int) -> GuildSettings:
@@ -96,7 +98,7 @@ class Guilds:
             SeatRow(i + 1, s.user_id, s.name, accepted=s.user_id == user_id or s.is_computer, computer=s.computer)
             for i, s in enumerate(rotated)
         ]
-        new_id = await service.guarded(
+        new_id = await service.stored_or_refused(
             self.store.create_match(
                 game=old.game,
                 options=old.options,

@@ -6,7 +6,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from games import AnyGame, Event
-from render import can_zoom
+from render import can_zoom, zoom_helps
 
 from ..domain.errors import Refusal
 from ..domain.model import MatchRow, MoveRow
@@ -16,6 +16,12 @@ from ..domain.seats import game_of, person_to_move, player_names, player_row, ti
 from .core import MatchCore
 from .describe import LastTurn, last_turn
 from .reminders import CLAIM_LEASE
+
+
+def zoom_offered(game: AnyGame) -> bool:
+    """Whether the game's board posts offer the zoom: a phone cannot read its names on the whole board
+    (Bump, Begird's standard board; render.zoom_helps)."""
+    return zoom_helps(game)
 
 
 @dataclass

@@ -32,7 +32,7 @@ class Spoken:
     public: str
 
 
-class Languages:
+class LanguageLookup:
     def __init__(self, store: Store, clock: Clock) -> None:
         self.store, self.clock = store, clock
         self._players: dict[int, tuple[float, Stored]] = {}

@@ -11,11 +11,10 @@ from ..domain.errors import Refusal
 from ..domain.model import MatchRow, SeatRow
 from ..domain.outcome import Change, Outcome
 from ..domain.seats import COMPUTER_LEVELS, DEFAULT_COMPUTER_LEVEL, computer_seat_name, info, person_to_move
-from .clocks import is_off, parse_clock
 from .core import MatchCore
-from .engine_words import Reason
 from .limits import Challenge
 from .locks import one_at_a_time
+from .time_input import is_off, parse_bank_clock
 
 MIN_DAYS_PER_MOVE, MAX_DAYS_PER_MOVE = 1.0, 30.0
 
@@ -72,7 +71,7 @@ class LobbyFlow(MatchCore):
         control: ``days_per_move``, or a bank clock (``clock_text``, e.g. ``72h+36h max 120h``; "off": none),
         else the server's default."""
         level, count = self._computer_seats(computer, computers, with_bot)
-        clock = None if clock_text is None or is_off(clock_text) else parse_clock(clock_text)
+        clock = None if clock_text is None or is_off(clock_text) else parse_bank_clock(clock_text)
         if clock is not None and days_per_move is not None:
             raise Refusal("two_time_controls")
         if clock is None and days_per_move is None:  # the match option, else the server's default (0: none)
@@ -88,7 +87,7 @@ class LobbyFlow(MatchCore):
             game = get_game(game_id)  # an unknown id is a GameError, said as the engine words it
             options = game.resolve_options(parse_options(options_text))
         except GameError as error:
-            raise Refusal("game_says", why=Reason.of(error)) from None
+            raise Refusal("game_says", why=error) from None
         unique: list[tuple[int, str]] = []
         for user in invited:
             if user[0] == creator[0]:
@@ -101,7 +100,7 @@ class LobbyFlow(MatchCore):
         except GameError as error:
             raise Refusal(
                 "player_count",
-                why=Reason.of(error),
+                why=error,
                 invited=len(unique),
                 computers=count,
                 counted=bool(count and not players),
@@ -115,7 +114,7 @@ class LobbyFlow(MatchCore):
             SeatRow(len(unique) + 2 + i, -(i + 1), computer_seat_name(level, i + 1, count), computer=level)
             for i in range(count)
         ]
-        match_id = await self.guarded(
+        match_id = await self.stored_or_refused(
             self.store.create_match(
                 game=game.id,
                 options=options,
@@ -194,7 +193,7 @@ class LobbyFlow(MatchCore):
         if seat is None or user_id == match.creator_id:
             raise Refusal("only_invited_decline")
         if match.players == 2:  # a declined challenge between two is over
-            await self.guarded(self.store.cancel_match(match.id, match.version, self.clock.now()))
+            await self.stored_or_refused(self.store.cancel_match(match.id, match.version, self.clock.now()))
             cancelled = await self.store.get_match(match_id)
             assert cancelled is not None
             return Outcome(cancelled, None, (Change("declined", user_id=user_id),), finished=True)
@@ -221,7 +220,7 @@ class LobbyFlow(MatchCore):
         match = await self._lobby(match_id)
         if user_id != match.creator_id:
             raise Refusal("only_creator_cancels")
-        await self.guarded(self.store.cancel_match(match.id, match.version, self.clock.now()))
+        await self.stored_or_refused(self.store.cancel_match(match.id, match.version, self.clock.now()))
         cancelled = await self.store.get_match(match_id)
         assert cancelled is not None
         return Outcome(cancelled, None, (Change("cancelled", user_id=user_id),), finished=True)
@@ -255,8 +254,8 @@ class LobbyFlow(MatchCore):
         now = self.clock.now()
         match.seats = seats
         reminder = self.schedule.reminder_for(match, game)
-        deadline, allowance = await self.schedule.turn_clock(match, game, now)
-        await self.guarded(
+        deadline, allowance = await self.schedule.turn_deadline(match, game, now)
+        await self.stored_or_refused(
             self.store.start_match(
                 match.id,
                 match.version,
@@ -274,4 +273,4 @@ class LobbyFlow(MatchCore):
         return Outcome(started, game, (Change("started"),), mention_user_id=person_to_move(started, game), started=True)
 
     async def _lobby_change(self, match: MatchRow, **change: Any) -> None:
-        await self.guarded(self.store.lobby_change(match.id, match.version, now=self.clock.now(), **change))
+        await self.stored_or_refused(self.store.lobby_change(match.id, match.version, now=self.clock.now(), **change))

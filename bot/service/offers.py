@@ -57,7 +57,7 @@ class Offers:
                 "offer_pending", match=match, kind=kind, maker_id=pending.user_id, yours=pending.user_id == user_id
             )
         offer = OfferRow(match_id, kind, user_id, len(moves), [], service.clock.now())
-        await service.guarded(self.store.make_offer(match_id, match.version, offer))
+        await service.stored_or_refused(self.store.make_offer(match_id, match.version, offer))
         answerers = self._answerers(match, user_id)
         people = [u for u in answerers if not match.is_computer(u)]
         computers = tuple(u for u in answerers if match.is_computer(u))

@@ -127,9 +127,10 @@ class _Workers:
     def executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             # forkserver: a worker is not forked from this process, whose other threads (database,
-            # discord.py) may hold locks at that instant; the server preloads the drawing code.
+            # discord.py) may hold locks at that instant; the server preloads the drawing code: this module
+            # (it named "bot.pictures", which is no module: a preload that fails to import is skipped silently).
             context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(["bot.pictures"])
+            context.set_forkserver_preload([__name__])
             self._close_alive()
             self._alive = context.Pipe(duplex=False)
             self._pool = ProcessPoolExecutor(

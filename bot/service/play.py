@@ -5,16 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games import AnyGame, Event, GameError
-from games.interface import split_turn
+from games.interface import Say, split_turn
 
 from ..domain.errors import BuilderExpired, Refusal, StalePosition
 from ..domain.model import MatchRow, MoveRow
 from ..domain.outcome import Change, Outcome
 from ..domain.seats import engine_seat_of, game_of, player_row, user_to_move
 from .core import MatchCore
-from .engine_words import Reason, reason
 from .locks import one_at_a_time
-from .suggestions import MAX_CHOICES, suggest_moves
+from .suggestions import MAX_CHOICES, MoveChoice, suggest_moves
 from .turn_builder import BuilderError, BuilderState, NextAction, follow, next_actions
 from .turn_builder import build as build_turn
 
@@ -31,16 +30,16 @@ class Preview:
     """The mover's engine seat, before the turn."""
     notation: str
     events: list[Event]
-    unfinished: str | None = None
-    """Why the actions so far are not a whole turn yet, or None for a whole turn."""
+    unfinished: GameError | None = None
+    """The engine's reason the actions so far are not a whole turn yet, or None for a whole turn."""
 
 
 @dataclass
 class Suggestion:
     """Autocomplete for /move: the choices, and why the player cannot play now (None if they can)."""
 
-    choices: list[tuple[str, str]]
-    """(shown, value) pairs: legal continuations of what was typed."""
+    choices: list[MoveChoice]
+    """Legal continuations of what was typed (``bot/chat/words/moves.py`` words them)."""
     note: str | None = None
     """"over", "left", "not_playing" or "not_your_turn"."""
     mover: str = ""
@@ -89,7 +88,7 @@ class PlayFlow(MatchCore):
         try:
             events = game.play_turn(text)
         except GameError as error:
-            raise Refusal("illegal_move", text=text, why=Reason.of(error)) from None
+            raise Refusal("illegal_move", text=text, why=error) from None
         notation = game.last_turn_notation
         move = MoveRow(0, before_ply, seat, user_id, "turn", notation, [e.to_json() for e in events], 0.0, entered=text)
         change = Change("turn", user_id=user_id, seat=seat, holder_id=holder, notation=notation, events=tuple(events))
@@ -105,7 +104,7 @@ class PlayFlow(MatchCore):
         try:
             events = game.resign(seat)
         except GameError as error:
-            raise Refusal("game_says", why=Reason.of(error)) from None
+            raise Refusal("game_says", why=error) from None
         move = MoveRow(0, game.ply, seat, user_id, "resign", "resign", [e.to_json() for e in events], 0.0)
         change = Change("resign", user_id=user_id, seat=seat, holder_id=user_id, events=tuple(events))
         return await self.commit_move(match, game, before, move, change, resigned_seat=game.player_of_seat(seat))
@@ -131,10 +130,10 @@ class PlayFlow(MatchCore):
             # Not a whole turn: show the actions so far, if each of them is legal (a turn half-built).
             partial = self._partial_turn(game, text)
             if partial is None:
-                raise Refusal("illegal_move", text=text, why=Reason.of(error)) from None
+                raise Refusal("illegal_move", text=text, why=error) from None
             trial, events = partial
             png = await self.render(match, trial, events)
-            return Preview(match, trial, png, seat, trial.format_turn(trial.turn_actions), events, reason(error))
+            return Preview(match, trial, png, seat, trial.format_turn(trial.turn_actions), events, error)
         return Preview(match, trial, await self.render(match, trial, events), seat, trial.last_turn_notation, events)
 
     @staticmethod
@@ -155,9 +154,10 @@ class PlayFlow(MatchCore):
         return (trial, events) if trial.turn_in_progress() else None
 
     async def builder(
-        self, match_id: int, user_id: int, version: int | None, picks: list[int]
+        self, match_id: int, user_id: int, version: int | None, picks: list[int], say: Say
     ) -> tuple[MatchRow, BuilderState]:
-        """The turn builder's state for the mover (see :mod:`bot.service.turn_builder`)."""
+        """The turn builder's state for the mover (see :mod:`bot.service.turn_builder`); its menus labelled
+        through ``say``."""
         match, game = await self.active(match_id)
         seat = engine_seat_of(match, game, user_id)
         if version is not None and version != match.version:
@@ -165,15 +165,16 @@ class PlayFlow(MatchCore):
         if game.to_move != seat:
             raise Refusal("not_your_turn", match=match, game=game)
         try:
-            return match, build_turn(game, picks)
+            return match, build_turn(game, picks, say)
         except BuilderError as error:
-            raise Refusal("builder_says", why=str(error)) from None
+            raise Refusal("builder_says", why=error) from None
 
     async def tapped(
-        self, match_id: int, user_id: int, version: int, actions: list[str]
+        self, match_id: int, user_id: int, version: int, actions: list[str], say: Say
     ) -> tuple[MatchRow, BuilderState, list[NextAction]]:
-        """The turn built by tapping (the Activity): the mover's position after ``actions`` and what may follow.
-        The same checks as the menus' builder; an action the game refuses is refused with the game's reason."""
+        """The turn built by tapping (the Activity): the mover's position after ``actions`` and what may follow
+        (labelled through ``say``). The same checks as the menus' builder; an action the game refuses is refused
+        with the game's reason."""
         match, game = await self.active(match_id)
         seat = engine_seat_of(match, game, user_id)
         if version != match.version:
@@ -183,10 +184,10 @@ class PlayFlow(MatchCore):
         try:
             state = follow(game, actions)
         except BuilderError as error:
-            raise Refusal("builder_says", why=str(error)) from None
+            raise Refusal("builder_says", why=error) from None
         except GameError as error:
-            raise Refusal("illegal_move", text=",".join(actions), why=Reason.of(error)) from None
-        return match, state, next_actions(state)
+            raise Refusal("illegal_move", text=",".join(actions), why=error) from None
+        return match, state, next_actions(state, say)
 
     @staticmethod
     def suggestions(match: MatchRow, game: AnyGame, user_id: int, typed: str) -> Suggestion:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ..domain.errors import Refusal
 from ..domain.model import Preferences
-from .clocks import is_off, parse_night, parse_zone
 from .core import MatchCore
+from .time_input import is_off, parse_night, parse_zone
 
 
 class PreferenceFlow(MatchCore):
@@ -42,7 +42,7 @@ class PreferenceFlow(MatchCore):
             if via not in ("dm", "ping"):
                 raise Refusal("reminder_via")
             prefs.via = via
-        await self.guarded(self.store.set_preferences(user_id, guild_id, prefs))
+        await self.stored_or_refused(self.store.set_preferences(user_id, guild_id, prefs))
         return prefs
 
     async def default_reminder_hours_in(self, guild_id: int) -> float:

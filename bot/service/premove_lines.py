@@ -13,9 +13,8 @@ from typing import Any
 from games import AnyGame, Event, GameError, load_state
 
 from ..domain.errors import Refusal
-from ..domain.model import MatchRow
+from ..domain.model import MatchRow, MoveRow
 from ..domain.seats import player_row, user_to_move
-from .engine_words import Reason
 
 #: Branches (lines) of conditional moves one player may hold in one match.
 MAX_BRANCHES = 64
@@ -23,13 +22,14 @@ MAX_BRANCHES = 64
 MAX_EXPLORED_TURNS = 500
 
 
-def checked_line(match: MatchRow, game: AnyGame, user_id: int, entered: list[str]) -> list[str]:
-    """The line as canonical notations, each turn legal in turn from ``game`` (a copy is played on).
+def checked_line(match: MatchRow, game: AnyGame, user_id: int, entered: list[str]) -> tuple[list[str], list[str]]:
+    """The line as canonical notations, each turn legal in turn from ``game`` (a copy is played on), and the
+    turns left out of it: trailing turns of others after the player's last answer say nothing (no answer
+    follows them), so they are not kept, and the player is told which.
 
     Refusal, with nothing kept, for: a line starting on the player's own turn (they can simply play it), an
     illegal turn (which one, who was to move, and the engine's reason), a turn after the game would end, a
-    line with no turn of the player's. Trailing turns of others after the player's last answer say nothing
-    and are dropped.
+    line with no turn of the player's.
     """
     if not entered:
         raise Refusal("premove_empty")
@@ -47,13 +47,13 @@ def checked_line(match: MatchRow, game: AnyGame, user_id: int, entered: list[str
         try:
             trial.play_turn(text)
         except GameError as error:
-            raise Refusal("premove_illegal", number=number, text=text, why=Reason.of(error), mover=mover.name) from None
+            raise Refusal("premove_illegal", number=number, text=text, why=error, mover=mover.name) from None
         turns.append(trial.last_turn_notation)
         if mover.user_id == user_id:
             last_mine = len(turns) - 1
     if last_mine < 0:
         raise Refusal("premove_no_answer")
-    return turns[: last_mine + 1]
+    return turns[: last_mine + 1], turns[last_mine + 1 :]
 
 
 def movers(match: MatchRow, game: AnyGame, line: list[str]) -> list[int | None]:
@@ -98,6 +98,17 @@ def followed(lines: list[list[str]], notation: str) -> list[list[str]]:
     """What is left of the lines after the match saw the turn ``notation``: the rest of each line that
     expected it (none: the turn matched no branch)."""
     return [line[1:] for line in lines if line and line[0] == notation and len(line) > 1]
+
+
+def why_cleared(holder: int, move: MoveRow, game: AnyGame) -> str | None:
+    """Why ``holder`` is told that ``move`` cleared their lines (which expected no such move), or None when
+    nothing is worth saying: the game is over (its result is posted, pinging every player), or it is the
+    holder's own resignation. "unexpected": a turn none of their lines expected; "takeback": the turn they
+    answered was taken back (their own takeback too: the lines were made for the position it undid);
+    "resign" or "timeout": another player left a game that goes on."""
+    if game.is_over or (move.kind == "resign" and move.user_id == holder):
+        return None
+    return "unexpected" if move.kind == "turn" else move.kind
 
 
 def explored(base: dict[str, Any], turns: list[str]) -> tuple[AnyGame, list[Event]]:

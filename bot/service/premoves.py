@@ -1,14 +1,14 @@
 """Conditional moves (/premove) and the private analysis board (/explore) of a player in a match.
 
 Conditional moves are stored with the match's version, in a transaction that holds that version: the move
-that follows answers or clears them (``MatchCore._follow_conditional``), and any other change of the match
-leaves them stale, never played. An exploration is a copy of the position kept for its player alone:
+that follows answers or clears them (``premove_following.py``), and any other change of the match leaves them
+stale, never played. An exploration is a copy of the position kept for its player alone:
 nothing played on it reaches the match, and a line of it can be saved as conditional moves.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from games import AnyGame, Event, GameError
 from games.interface import split_turns
@@ -17,10 +17,9 @@ from ..domain.errors import Refusal
 from ..domain.model import ExplorationRow, MatchRow
 from ..domain.seats import game_of, player_names, title
 from .core import MatchCore
-from .engine_words import Reason
 from .locks import one_at_a_time
 from .premove_lines import MAX_EXPLORED_TURNS, checked_line, explored, movers, with_line
-from .suggestions import MAX_CHOICES, suggest_moves
+from .suggestions import MAX_CHOICES, MoveChoice, suggest_moves
 
 EXPLORE_STEPS = ("open", "new", "back", "forward", "save", "close")
 
@@ -42,6 +41,8 @@ class Premoves:
     added: bool = False
     replaced: int = 0
     """Lines the one just added replaced (they gave another answer to the same position)."""
+    dropped: list[str] = field(default_factory=list)
+    """Turns at the end of the line entered that were not saved: others' turns after the player's last answer."""
 
 
 @dataclass
@@ -84,12 +85,13 @@ class PremoveFlow(MatchCore):
         return await self._add_line(match, game, user_id, split_turns(text))
 
     async def _add_line(self, match: MatchRow, game: AnyGame, user_id: int, entered: list[str]) -> Premoves:
-        line = checked_line(match, game, user_id, entered)
+        line, dropped = checked_line(match, game, user_id, entered)
         held = await self.store.premoves_of(match.id, user_id)
         lines = held.lines if held is not None and held.version == match.version else []
         lines, replaced = with_line(match, game, user_id, lines, line)
-        await self.guarded(self.store.set_premoves(match.id, user_id, match.version, lines, self.clock.now()))
-        return Premoves(match, self._shown(match, game, user_id, lines), line, added=True, replaced=replaced)
+        await self.stored_or_refused(self.store.set_premoves(match.id, user_id, match.version, lines, self.clock.now()))
+        shown = self._shown(match, game, user_id, lines)
+        return Premoves(match, shown, line, added=True, replaced=replaced, dropped=dropped)
 
     async def line_picture(self, shown: Premoves) -> bytes | None:
         """The board at the end of the line just added (drawn after it is stored: nothing waits on it)."""
@@ -113,7 +115,7 @@ class PremoveFlow(MatchCore):
         match, _ = await self.active(match_id)
         if match.seat_of(user_id) is None:
             raise Refusal("not_a_player", match=match)
-        await self.guarded(self.store.set_premoves(match.id, user_id, match.version, [], self.clock.now()))
+        await self.stored_or_refused(self.store.set_premoves(match.id, user_id, match.version, [], self.clock.now()))
         return Premoves(match, [])
 
     @staticmethod
@@ -127,7 +129,7 @@ class PremoveFlow(MatchCore):
             shown.append(PremoveLine([(n, w == user_id) for n, w in zip(line, who, strict=True)]))
         return shown
 
-    def premove_suggestions(self, match: MatchRow, user_id: int, typed: str) -> list[tuple[str, str]]:
+    def premove_suggestions(self, match: MatchRow, user_id: int, typed: str) -> list[MoveChoice]:
         """Autocomplete for a line: legal continuations of its last turn, on the position after the turns
         before it (those already typed are kept in each choice's value). Empty when a typed turn is illegal."""
         game = game_of(match)
@@ -143,7 +145,8 @@ class PremoveFlow(MatchCore):
             except GameError:
                 return []
         prefix = f"{done}; " if before else ""
-        return [(prefix + shown, prefix + value) for shown, value in suggest_moves(game, last.strip())][:MAX_CHOICES]
+        choices = suggest_moves(game, last.strip())
+        return [replace(choice, value=prefix + choice.value, before=prefix) for choice in choices][:MAX_CHOICES]
 
     # -- the private analysis board -------------------------------------------------------------
 
@@ -169,7 +172,7 @@ class PremoveFlow(MatchCore):
             try:
                 position.play_turn(turn)
             except GameError as error:
-                raise Refusal("illegal_move", text=turn, why=Reason.of(error)) from None
+                raise Refusal("illegal_move", text=turn, why=error) from None
             turns, shown = [*turns[:shown], position.last_turn_notation], shown + 1
             step = "turn"
         elif step == "back":
@@ -213,7 +216,7 @@ class PremoveFlow(MatchCore):
             game, player_names=player_names(match), last_events=events, title=f"{title(match)} · {what}"
         )
 
-    def explore_suggestions(self, kept: ExplorationRow | None, match: MatchRow, typed: str) -> list[tuple[str, str]]:
+    def explore_suggestions(self, kept: ExplorationRow | None, match: MatchRow, typed: str) -> list[MoveChoice]:
         """Autocomplete for a turn on the analysis board: legal turns at the position it shows."""
         if kept is None or kept.version != match.version:
             position = game_of(match)

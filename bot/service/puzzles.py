@@ -30,7 +30,6 @@ from games.interface import GameError
 
 from ..domain.errors import DamagedMatch, Refusal
 from ..domain.puzzles import AttemptEnd, NewPuzzle, PuzzleAttemptRow, PuzzlePlayerRow, PuzzleRow
-from .engine_words import Reason
 from .glicko import updated
 from .matches import MatchService
 from .review import positions_of
@@ -191,7 +190,7 @@ class Puzzles:
         try:
             check = view.puzzle.check(text, attempt.progress, choice=attempt.version)
         except GameError as error:
-            raise Refusal("illegal_move", text=text, why=Reason.of(error)) from None
+            raise Refusal("illegal_move", text=text, why=error) from None
         except ValueError:  # the stored progress does not follow the solution: set the attempt aside
             await self._void(attempt)
             raise Refusal("puzzle_unreadable") from None

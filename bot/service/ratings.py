@@ -21,8 +21,8 @@ from ..domain.errors import Refusal
 from ..domain.model import MatchRow, RatingRow
 from ..domain.replay import apply_logged, effective_moves, replay
 from ..domain.seats import game_of, player_row
-from .engine_words import Reason
 from .matches import MatchService
+from .rating_rules import unrated_reason
 
 log = logging.getLogger(__name__)
 
@@ -84,11 +84,11 @@ class Ratings:
         return match is not None and await self.service.usable(match) and await self.settle(match)
 
     async def _counts(self, match: MatchRow) -> bool:
-        """Rated matches between people that got past their first turn (an earlier end is an abort)."""
+        """Rated matches between people that got past their first turn (an earlier end is an abort, and its result
+        says so: :func:`rating_rules.unrated_reason`)."""
         if not match.rated or any(s.is_computer or s.user_id in self.computer_ids for s in match.seats):
             return False
-        turns = [m for m in effective_moves(await self.store.moves(match.id)) if m.kind == "turn"]
-        return len(turns) >= 2
+        return unrated_reason(match, await self.store.moves(match.id)) is None
 
     async def _current(self, match: MatchRow) -> dict[int, RatingRow]:
         return await self.store.ratings_of(match.guild_id, match.game, [s.user_id for s in match.seats])
@@ -143,7 +143,7 @@ class Ratings:
         try:
             info = get_game(game_id)
         except GameError as error:
-            raise Refusal("game_says", why=Reason.of(error)) from None
+            raise Refusal("game_says", why=error) from None
         return info.name, leaderboard_order(await self.store.leaderboard(guild_id, info.id))
 
     async def profile(self, guild_id: int, user_id: int) -> Profile:

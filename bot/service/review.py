@@ -85,8 +85,21 @@ class Review:
     seconds: float
     """CPU seconds the searches took."""
 
+    @property
+    def worst_first(self) -> list[int]:
+        """The turning points (turn indices), the biggest drop first (of two alike, the earlier turn): the
+        order they are listed and stepped through in."""
+        turns = self.result.turns
+        return sorted(self.result.turning_points, key=lambda i: (-turns[i].drop, i))
+
     def turning_point(self, index: int) -> TurnReview:
-        return self.result.turns[self.result.turning_points[index]]
+        """The ``index``-th turning point, the biggest first."""
+        return self.result.turns[self.worst_first[index]]
+
+    def side_of(self, user_id: int | None) -> int:
+        """The player whose side the graph is drawn from: the viewer's own if they played, else the first."""
+        seat = self.match.seat_of(user_id) if user_id is not None else None
+        return seat.seat if seat is not None else 1
 
 
 @dataclass(frozen=True)
@@ -278,32 +291,44 @@ class Reviews:
 
     # -- pictures ---------------------------------------------------------------------------------
 
-    async def graph(self, review: Review) -> bytes:
+    async def graph(self, review: Review, viewer_id: int | None = None) -> bytes:
+        """The graph, titled with the match's name (which holds its number), from ``viewer_id``'s side."""
         marks = [(i + 1, review.result.turns[i].label or "") for i in review.result.turning_points]
+        side = review.side_of(viewer_id) - 1
         return await asyncio.to_thread(
-            evaluation_graph, review.result.chances, review.names, marks, f"#{review.match.id} · {title(review.match)}"
+            evaluation_graph, review.result.chances, review.names, marks, title(review.match), side=side
         )
 
     async def turning_point(self, review: Review, index: int, legend: tuple[str, str]) -> TurningPoint:
-        """Turning point ``index`` (0-based, wrapped around) drawn over the board before it."""
+        """Turning point ``index`` (0-based, the biggest first, wrapped around) drawn over the board before it,
+        as the mover saw it: with the turn that led there."""
         points = review.result.turning_points
         if not points:
             raise Refusal("review_no_turning_points", match=review.match)
         index %= len(points)
         turn = review.turning_point(index)
-        position = positions_of(review.match, await self.store.moves(review.match.id))[turn.index]
+        positions = positions_of(review.match, await self.store.moves(review.match.id))
+        position = positions[turn.index]
+        previous = positions[turn.index - 1] if turn.index > 0 else None
+        led_here = previous.game.copy().play_turn(previous.played) if previous and previous.played else []
         played = position.game.copy().play_turn(turn.played)
         best = position.game.copy().play_turn(turn.best) if turn.best and turn.best != turn.played else []
         png = await asyncio.to_thread(
-            self._draw_turn, position.game, played, best, legend, review.names, title(review.match)
+            self._draw_turn, position.game, led_here, played, best, legend, review.names, title(review.match)
         )
         return TurningPoint(review, index, turn, png)
 
     @staticmethod
     def _draw_turn(
-        game: AnyGame, played: list[Event], best: list[Event], legend: tuple[str, str], names: list[str], heading: str
+        game: AnyGame,
+        led_here: list[Event],
+        played: list[Event],
+        best: list[Event],
+        legend: tuple[str, str],
+        names: list[str],
+        heading: str,
     ) -> bytes:
-        return turn_overlay(game, played, best, legend=legend, player_names=names, title=heading)
+        return turn_overlay(game, played, best, legend=legend, player_names=names, title=heading, last_events=led_here)
 
     # -- searching ---------------------------------------------------------------------------------
 

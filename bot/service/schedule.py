@@ -20,10 +20,10 @@ class Schedule:
         self.default_reminder_hours = default_reminder_hours
 
     async def deadline_for(self, match: MatchRow, game: AnyGame, now: float) -> float | None:
-        """When the player now to move runs out of time (see :meth:`turn_clock`)."""
-        return (await self.turn_clock(match, game, now))[0]
+        """When the player now to move runs out of time (see :meth:`turn_deadline`)."""
+        return (await self.turn_deadline(match, game, now))[0]
 
-    async def turn_clock(
+    async def turn_deadline(
         self, match: MatchRow, game: AnyGame, now: float, settled: tuple[int, float] | None = None
     ) -> tuple[float | None, float | None]:
         """(deadline, allowance) of the turn now starting: when the player to move runs out of time, and with a

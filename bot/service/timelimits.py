@@ -16,7 +16,7 @@ import logging
 
 from ..domain.errors import Refusal, StalePosition
 from ..domain.model import MoveRow
-from ..domain.outcome import Change, DeadlineJob, Outcome
+from ..domain.outcome import Change, DeadlineJob, Outcome, ReminderJob, TurnNotice
 from ..domain.quiet import held_until
 from ..domain.seats import game_of, player_row, user_to_move
 from .matches import MatchService
@@ -28,6 +28,24 @@ log = logging.getLogger(__name__)
 WARNINGS = ((2, HOUR), (1, 24 * HOUR))  # (notice level, time left when it is sent), most urgent first
 TIMED_OUT = 3
 OUTAGE_GRACE = 5 * 60.0  # a stop longer than this gives every running clock its time back
+
+
+def together(
+    deadlines: list[DeadlineJob], reminders: list[ReminderJob]
+) -> tuple[list[DeadlineJob], list[ReminderJob], list[TurnNotice]]:
+    """A pass's notices, each warning paired with the reminder of the same player, match and turn (due together:
+    a bank's 24 h warning and the day's reminder) into one :class:`TurnNotice`: (time-limit notices still alone,
+    reminders still alone, pairs). Each keeps its own claim and is recorded sent by its own compare-and-set."""
+    warnings = {(job.match.id, job.user_id, job.ply): job for job in deadlines if job.level < TIMED_OUT}
+    pairs, alone = [], []
+    for job in reminders:
+        warning = warnings.pop((job.match.id, job.user_id, job.ply), None)
+        if warning is None:
+            alone.append(job)
+        else:
+            pairs.append(TurnNotice(job, warning))
+    paired = {id(pair.warning) for pair in pairs}
+    return [job for job in deadlines if id(job) not in paired], alone, pairs
 
 
 class TimeLimits:
@@ -154,7 +172,7 @@ class TimeLimits:
         if days > left:
             raise Refusal("vacation_allowance", left=max(0.0, left), allowance=self.vacation_days_per_year)
         until = now + days * DAY
-        await service.guarded(self.store.add_vacation(user_id, now, until))
+        await service.stored_or_refused(self.store.add_vacation(user_id, now, until))
         paused = 0
         for match in await service.usable_only(await self.store.matches_of_user(user_id, None, ("active",))):
             if match.deadline_at is None:

@@ -29,7 +29,6 @@ from ..domain.tournament import (
     TournamentGame,
     TournamentRow,
 )
-from .engine_words import Reason
 from .lobby import MAX_DAYS_PER_MOVE, MIN_DAYS_PER_MOVE, parse_options
 from .matches import MatchService
 from .rounds import Rounds
@@ -44,6 +43,7 @@ MIN_SIZE, MAX_SIZE = 2, 64
 MAX_START_HOURS = 30 * 24
 INACTIVE_DAYS = 30.0  # a player who lost on time and has not played a turn for this long is withdrawn
 CHANGE_TRIES = 5  # a change that met another one (a join at the same instant) is read again and retried
+STANDINGS_LEASE = 300.0  # seconds a process holds the posting of a round's standings before another may take it
 
 
 @dataclass
@@ -52,6 +52,8 @@ class Standings:
     rows: list[Standing]
     tiebreaks: tuple[str, ...]
     games_left: int  # games of the current round (round robin: of the event) still being played
+    after_round: int = 0  # the table as it stood when this round (Swiss) ended, later rounds left out; 0: as it stands
+    through_round: int = 0  # the last round whose games count here: what a Share button shows again
 
 
 @dataclass
@@ -217,7 +219,7 @@ class Tournaments:
             info = get_game(game_id)
             options = info.resolve_options(parse_options(options_text))
         except GameError as error:
-            raise Refusal("game_says", why=Reason.of(error)) from None
+            raise Refusal("game_says", why=error) from None
         if fmt not in FORMATS:
             raise Refusal("tournament_format", formats=FORMATS)
         if fmt == "round-robin" and info.max_players > 2:
@@ -352,7 +354,7 @@ class Tournaments:
         return news
 
     async def store_round(self, tournament: TournamentRow, new: NewRound) -> list[int] | None:
-        return await self.service.guarded(
+        return await self.service.stored_or_refused(
             self.store.store_round(tournament.id, tournament.version, new, self.clock.now())
         )
 
@@ -489,9 +491,12 @@ class Tournaments:
 
     # -- standings --------------------------------------------------------------------------------------
 
-    async def standings(self, tournament_id: int, guild_id: int) -> Standings:
+    async def standings(self, tournament_id: int, guild_id: int, through_round: int | None = None) -> Standings:
+        """The table as it stands, or (``through_round``) counting only the games of the rounds up to that one:
+        once a later round has started, the table as it stood after that round."""
         tournament = await self.get(tournament_id, guild_id)
-        games = await self.games(tournament)
+        through = tournament.round if through_round is None else max(0, min(through_round, tournament.round))
+        games = [g for g in await self.games(tournament) if g.round <= through]
         matches = await self.rounds.matches(games)
         results = await self.rounds.results(games, matches)
         division_of: dict[int, int] = {}
@@ -509,4 +514,34 @@ class Tournaments:
         current = [g for g in games if tournament.format != "swiss" or g.round == tournament.round]
         left = sum(1 for g in current if g.match_id in matches and matches[g.match_id].status == "active")
         tiebreaks = SWISS_TIEBREAKS if tournament.format == "swiss" else ROUND_ROBIN_TIEBREAKS
-        return Standings(tournament, rows, tiebreaks, left)
+        after = through if through < tournament.round else 0
+        return Standings(tournament, rows, tiebreaks, left, after_round=after, through_round=through)
+
+    async def claim_round_standings(self, tournament_id: int) -> Standings | None:
+        """The standings after the last Swiss round that ended, when they are owed to the event's channel and
+        this process claims their posting (for STANDINGS_LEASE seconds; ``round_standings_posted`` then records
+        them, once across processes and restarts). None otherwise: not a running Swiss past its first round,
+        posted already, or claimed by another process. The last round's table is the podium's."""
+        tournament = await self.current(tournament_id)
+        if tournament is None or not self.standings_owed(tournament):
+            return None  # nothing owed (or posted already: no write at every look)
+        ended = tournament.round - 1
+        lease_now = self.clock.lease_now()
+        if not await self.store.claim_tournament_standings(tournament.id, ended, lease_now, STANDINGS_LEASE):
+            return None
+        try:
+            return await self.standings(tournament.id, tournament.guild_id, through_round=ended)
+        except Exception:  # unreadable now: let the claim go for the next look (a cancellation lets its lease end)
+            await self.round_standings_posted(tournament.id, ended, posted=False)
+            raise
+
+    @staticmethod
+    def standings_owed(tournament: TournamentRow) -> bool:
+        """Whether the standings after a Swiss round that ended are still to be posted (before the next round's
+        notice: the channel reads in the order things happened)."""
+        swiss = tournament.format == "swiss" and tournament.status == "running"
+        return swiss and tournament.standings_told < tournament.round - 1
+
+    async def round_standings_posted(self, tournament_id: int, round_number: int, posted: bool) -> None:
+        """The claimed standings after ``round_number`` were posted (never again), or not (another look retries)."""
+        await self.store.tournament_standings_posted(tournament_id, round_number, posted)

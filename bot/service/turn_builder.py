@@ -12,6 +12,10 @@ service call as ``/move``: one stored turn, one announcement.
 Discord's limits are applied here: at most 25 options per select menu, at
 most 4 menus (the fifth row holds the buttons), custom ids of at most 100
 characters, option labels and descriptions of at most 100.
+
+No words of its own: the engines label the menus through the ``say`` they are handed (the chat layer hands
+``i18n.t``), a refusal is a :class:`BuilderError` of a kind, the engine's reason a :class:`games.GameError`,
+and a group's count a number (``bot/chat/words/moves.py`` says them).
 """
 
 from __future__ import annotations
@@ -20,9 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games import AnyGame, Event, GameError
-from i18n import t, tn
-
-from .engine_words import reason
+from games.interface import Say
 
 OPTIONS_PER_SELECT = 25
 MAX_SELECTS = 4
@@ -32,7 +34,14 @@ TEXT_LIMIT = 100
 
 
 class BuilderError(ValueError):
-    """The picks no longer fit the position (an old builder) or are malformed."""
+    """The picks no longer fit the position (an old builder) or are malformed: ``kind`` says which
+    ("damaged_buttons", "game_over", "turn_in_progress", "older_position", "too_many_actions" with ``count``,
+    "engine" with the engine's ``error``), ``fields`` what its wording needs."""
+
+    def __init__(self, kind: str, **fields: Any) -> None:
+        super().__init__(kind)
+        self.kind = kind
+        self.fields = fields
 
 
 def encode(indices: list[int]) -> str:
@@ -45,7 +54,7 @@ def decode(text: str) -> list[int]:
     try:
         return [int(part, 16) for part in text.split(".")]
     except ValueError:
-        raise BuilderError(t("this turn builder's buttons are damaged; open a new one")) from None
+        raise BuilderError("damaged_buttons") from None
 
 
 def _clip(text: str) -> str:
@@ -57,7 +66,8 @@ def _clip(text: str) -> str:
 class Choice:
     index: int  # position in the ranked legal actions: the value sent back by the menu
     label: str
-    description: str
+    description: str  # what the action does ("" for a group: ``count`` says how many turns it holds)
+    count: int = 0  # a group's actions (0: an action)
 
 
 @dataclass
@@ -71,7 +81,7 @@ class BuilderState:
     choices: list[Choice] = field(default_factory=list)  # at most MAX_SELECTS * OPTIONS_PER_SELECT
     more: int = 0  # legal actions left out of the menus (use /move for them)
     can_end: bool = False
-    why_not_end: str = ""
+    why_not_end: GameError | None = None  # the engine's reason the turn cannot end yet
     full: bool = False  # no room left in the custom ids: end the turn or undo
     path: list[str] = field(default_factory=list)  # groups picked towards the next action (Bump: piece, target)
 
@@ -99,14 +109,14 @@ class Option:
     count: int = 1  # actions in the group
 
 
-def menu_options(game: AnyGame, path: list[str]) -> list[Option]:
+def menu_options(game: AnyGame, path: list[str], say: Say) -> list[Option]:
     """What the next menu offers below ``path``: each group once, where its best action ranks, and the
     actions whose path ends here. A game without groups offers its ranked actions, index for index."""
     depth = len(path)
     options: list[Option] = []
     groups: dict[str, Option] = {}
     for action in ranked_actions(game):
-        steps = game.builder_path(action, say=t)  # the labels in the reader's language (same for every pick)
+        steps = game.builder_path(action, say=say)  # the labels in the reader's language (same for every pick)
         if list(steps[:depth]) != path:
             continue
         if len(steps) == depth:
@@ -119,24 +129,24 @@ def menu_options(game: AnyGame, path: list[str]) -> list[Option]:
     return options
 
 
-def build(game: AnyGame, picks: list[int]) -> BuilderState:
+def build(game: AnyGame, picks: list[int], say: Say) -> BuilderState:
     """Replay ``picks`` on a copy of ``game`` (at the start of the mover's turn) and list what may follow.
 
     A pick is an index in the menu of its step: a group (a step down, e.g. Bump's piece then target) or
     an action (played on the copy).
     """
     if game.is_over:
-        raise BuilderError(t("the game is over"))
+        raise BuilderError("game_over")
     if game.turn_in_progress():
-        raise BuilderError(t("another turn is in progress"))
+        raise BuilderError("turn_in_progress")
     trial = game.copy()
     notations: list[str] = []
     events: list[Event] = []
     path: list[str] = []
     for index in picks:
-        options = [] if trial.is_over else menu_options(trial, path)
+        options = [] if trial.is_over else menu_options(trial, path, say)
         if not 0 <= index < len(options):
-            raise BuilderError(t("this turn builder belongs to an older position; open a new one"))
+            raise BuilderError("older_position")
         picked = options[index]
         if picked.group is not None:
             path.append(picked.group)
@@ -146,21 +156,21 @@ def build(game: AnyGame, picks: list[int]) -> BuilderState:
         try:
             events.extend(trial.apply_action(picked.action))
         except GameError as error:  # pragma: no cover - legal_actions only lists applicable actions
-            raise BuilderError(reason(error)) from None
+            raise BuilderError("engine", error=error) from None
     state = BuilderState(trial, list(picks), notations, events, path=path)
     _can_end(state)
     state.full = len(encode(picks + [0xFFF])) > ID_BUDGET
     if trial.is_over or state.full:
         return state
-    options = menu_options(trial, path)
+    options = menu_options(trial, path, say)
     room = OPTIONS_PER_SELECT * MAX_SELECTS
+    hints = iter(trial.describe_actions([o.action for o in options[:room] if o.group is None], say=say))
     for index, option in enumerate(options[:room]):
         if option.group is not None:
-            moves = tn("{count} move", "{count} moves", option.count)
-            state.choices.append(Choice(index, _clip(option.group), moves))
+            state.choices.append(Choice(index, _clip(option.group), "", option.count))
             continue
         notation = trial.format_action(option.action)
-        hint = trial.describe_action(option.action, say=t)
+        hint = next(hints)
         description = hint.split(" — ", 1)[1] if " — " in hint else ""
         state.choices.append(Choice(index, _clip(notation), _clip(description) if description else ""))
     state.more = max(0, len(options) - room)
@@ -168,7 +178,7 @@ def build(game: AnyGame, picks: list[int]) -> BuilderState:
 
 
 def _can_end(state: BuilderState) -> None:
-    """Whether the turn may end after the actions so far, and if not, the game's reason (in the reader's words)."""
+    """Whether the turn may end after the actions so far, and if not, the game's reason."""
     trial = state.game
     state.can_end = trial.is_over or trial.can_end_turn()
     if not state.can_end:
@@ -176,7 +186,7 @@ def _can_end(state: BuilderState) -> None:
         try:
             probe.end_turn()
         except GameError as error:
-            state.why_not_end = reason(error)
+            state.why_not_end = error
 
 
 # -- the same turn, built by tapping (the Activity: docs/activity.md) ------------------------------------------
@@ -201,11 +211,11 @@ def follow(game: AnyGame, actions: list[str]) -> BuilderState:
     them): each is read in the position the ones before it made, by the game's own rules. Raises the game's
     GameError for an action that cannot come next."""
     if game.is_over:
-        raise BuilderError(t("the game is over"))
+        raise BuilderError("game_over")
     if game.turn_in_progress():
-        raise BuilderError(t("another turn is in progress"))
+        raise BuilderError("turn_in_progress")
     if len(actions) > MAX_ACTIONS:
-        raise BuilderError(t("a turn has at most {count} actions", count=MAX_ACTIONS))
+        raise BuilderError("too_many_actions", count=MAX_ACTIONS)
     trial = game.copy()
     notations: list[str] = []
     events: list[Event] = []
@@ -220,11 +230,13 @@ def follow(game: AnyGame, actions: list[str]) -> BuilderState:
     return state
 
 
-def next_actions(state: BuilderState) -> list[NextAction]:
+def next_actions(state: BuilderState, say: Say) -> list[NextAction]:
     """Every action that may come next, most useful first (the order of the menus), with its cells."""
     trial = state.game
     listed = []
-    for action in ranked_actions(trial):
+    actions = ranked_actions(trial)
+    hints = trial.describe_actions(actions, say=say)
+    for action, hint in zip(actions, hints, strict=True):
         probe = trial.copy()
         touched: list[str] = []
         start = end = None
@@ -238,7 +250,5 @@ def next_actions(state: BuilderState) -> list[NextAction]:
                 end = event.dst
             elif event.kind == "rotate" and event.cell and end is None:
                 end = event.cell
-        listed.append(
-            NextAction(trial.format_action(action), trial.describe_action(action, say=t), tuple(touched), start, end)
-        )
+        listed.append(NextAction(trial.format_action(action), hint, tuple(touched), start, end))
     return listed

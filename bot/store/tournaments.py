@@ -15,7 +15,7 @@ from ..domain.tournament import NewRound, TournamentGame, TournamentRow
 
 TOURNAMENT_COLUMNS = (
     "id, guild_id, channel_id, message_id, organizer_id, game, options, format, rounds, days_per_move,"
-    " max_players, starts_at, rated, status, round, version, created_at,"
+    " max_players, starts_at, rated, status, round, version, created_at, standings_told,"
     " (SELECT q.reason FROM tournament_quarantine q WHERE q.tournament_id = tournaments.id)"
 )
 PLAYER_COLUMNS = "user_id, name, joined_at, rating, withdrawn_at"
@@ -87,6 +87,15 @@ class TournamentStore(Protocol):
 
     async def claim_tournament_notice(self, tournament_id: int, round_number: int) -> bool:
         """Claim the telling of a round (its number) or of the podium (0): True once, to one process."""
+        ...
+
+    async def claim_tournament_standings(self, tournament_id: int, round_number: int, now: float, lease: float) -> bool:
+        """Claim the posting of the standings after a round, for ``lease`` seconds: True to one process, unless they
+        were posted (``tournament_standings_posted``) or another process holds them (its lease still running)."""
+        ...
+
+    async def tournament_standings_posted(self, tournament_id: int, round_number: int, posted: bool) -> None:
+        """The claimed standings after a round were posted (never again), or not (the claim is let go: retried)."""
         ...
 
     async def last_turns(self, user_ids: list[int]) -> dict[int, float]:

@@ -286,7 +286,7 @@ class ActivityServer:
         with speaking(language):
             try:
                 await self.access.may_see(match_id, identity.user_id)
-                match, state, legal = await self.access.service.tapped(match_id, identity.user_id, version, actions)
+                match, state, legal = await self.access.service.tapped(match_id, identity.user_id, version, actions, t)
             except Refusal as error:
                 raise self._refusal(error) from None
             return answer(views.built_turn(match, state, legal, body.get("have")))

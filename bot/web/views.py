@@ -13,6 +13,7 @@ from i18n import t
 from render.scenes import view as board_view
 
 from ..chat import words
+from ..chat.words import moves as move_words
 from ..domain.errors import Refusal
 from ..domain.model import MatchRow, OfferRow
 from ..domain.seats import game_of, info, player_names, title, user_to_move
@@ -132,6 +133,6 @@ def built_turn(
             for a in legal
         ],
         "can_end": state.can_end and bool(state.notations),
-        "why_not_end": state.why_not_end if state.notations else "",
+        "why_not_end": move_words.why_not_end(state) if state.notations else "",
         "view": board(match, state.game, state.events, have),
     }

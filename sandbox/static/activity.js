@@ -151,8 +151,8 @@ const ActivityHost = (() => {
     const close = document.createElement("button");
     close.type = "button";
     close.id = "activity-close";
-    close.title = "Leave the Activity";
-    close.setAttribute("aria-label", "Leave the Activity");
+    close.title = say("Leave the Activity");
+    close.setAttribute("aria-label", say("Leave the Activity"));
     close.textContent = "✕";
     close.addEventListener("click", hide);
     head.append(title, close);

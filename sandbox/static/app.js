@@ -50,34 +50,38 @@ function avatar(name, bot) {
 function channelName(id) {
   const channel = state.channels.find((c) => c.id === id);
   if (channel) return channel.name;
-  return state.dm && state.dm.id === id ? "Hexplay" : "unknown";
+  return state.dm && state.dm.id === id ? "Hexplay" : say("unknown");
 }
 
-// Discord's timestamps, <t:UNIX:STYLE>, as its client shows them (in English, in the reader's time zone). Relative
+// The reader's locale for dates and times, as Discord's client uses theirs: British English, or the player's language.
+function dateLocale() { return Words.language === "en" ? "en-GB" : Words.language; }
+
+// Discord's timestamps, <t:UNIX:STYLE>, as its client shows them (in the reader's language and time zone). Relative
 // ones count from the sandbox clock, which the bot's deadlines follow.
 function timestamp(seconds, style) {
   const date = new Date(seconds * 1000);
   const time = { hour: "2-digit", minute: "2-digit" };
   const long = { day: "numeric", month: "long", year: "numeric" };
+  const locale = dateLocale();
   switch (style) {
-    case "t": return date.toLocaleTimeString("en-GB", time);
-    case "T": return date.toLocaleTimeString("en-GB", { ...time, second: "2-digit" });
-    case "d": return date.toLocaleDateString("en-GB");
-    case "D": return date.toLocaleDateString("en-GB", long);
-    case "F": return date.toLocaleString("en-GB", { weekday: "long", ...long, ...time });
+    case "t": return date.toLocaleTimeString(locale, time);
+    case "T": return date.toLocaleTimeString(locale, { ...time, second: "2-digit" });
+    case "d": return date.toLocaleDateString(locale);
+    case "D": return date.toLocaleDateString(locale, long);
+    case "F": return date.toLocaleString(locale, { weekday: "long", ...long, ...time });
     case "R": return relativeTime(seconds * 1000 - (Date.now() + state.clockOffset * 1000));
-    default: return date.toLocaleString("en-GB", { ...long, ...time });  // "f", Discord's default
+    default: return date.toLocaleString(locale, { ...long, ...time });  // "f", Discord's default
   }
 }
 
 function relativeTime(ms) {
   const units = [["year", 365 * 864e5], ["month", 30 * 864e5], ["day", 864e5], ["hour", 36e5], ["minute", 6e4], ["second", 1e3]];
   const [unit, size] = units.find(([, size]) => Math.abs(ms) >= size) || units[units.length - 1];
-  return new Intl.RelativeTimeFormat("en", { numeric: "always" }).format(Math.round(ms / size), unit);
+  return new Intl.RelativeTimeFormat(Words.language, { numeric: "always" }).format(Math.round(ms / size), unit);
 }
 
-// Discord's markdown, the parts the bot uses: code, bold, italic, underline, strike, quotes, headings, mentions, links,
-// timestamps, and backslash escapes (`\(` is a plain "(").
+// Discord's markdown, the parts the bot uses: code, bold, italic, underline, strike, quotes, headings, subtext (-#),
+// mentions, links, timestamps, and backslash escapes (`\(` is a plain "(").
 function markdown(text) {
   const blocks = [];
   const keep = (html) => { blocks.push(html); return `\u0000${blocks.length - 1}\u0000`; };
@@ -85,10 +89,11 @@ function markdown(text) {
   html = html.replace(/`([^`\n]+)`/g, (_, code) => keep(`<code>${code}</code>`));
   html = html.replace(/\\(&lt;|&gt;|&amp;|&quot;|&#39;|[!-\/:-@\[-`{-~])/g, (_, escaped) => keep(escaped));
   html = html.replace(/&lt;t:(-?\d+)(?::([tTdDfFR]))?&gt;/g, (_, seconds, style) => {
-    const full = new Date(Number(seconds) * 1000).toLocaleString("en-GB", { dateStyle: "full", timeStyle: "short" });
+    const full = new Date(Number(seconds) * 1000).toLocaleString(dateLocale(), { dateStyle: "full", timeStyle: "short" });
     return keep(`<time class="timestamp" title="${full}">${escapeHtml(timestamp(Number(seconds), style))}</time>`);
   });
   html = html
+    .replace(/^-# (.*)$/gm, '<small class="subtext">$1</small>')  // Discord's subtext: small, grey, its own line
     .replace(/^### (.*)$/gm, "<h3>$1</h3>").replace(/^## (.*)$/gm, "<h2>$1</h2>").replace(/^# (.*)$/gm, "<h1>$1</h1>")
     .replace(/^&gt; (.*)$/gm, "<blockquote>$1</blockquote>")
     .replace(/\*\*(.+?)\*\*/g, "<strong>$1</strong>").replace(/__(.+?)__/g, "<u>$1</u>")
@@ -162,15 +167,18 @@ function renderProcesses(processes) {
   const panel = $("#process-panel");
   panel.hidden = processes.length < 2;
   panel.replaceChildren(...processes.map((p) => {
-    const shards = p.shard_ids.length ? `shard${p.shard_ids.length > 1 ? "s" : ""} ${p.shard_ids[0]}${p.shard_ids.length > 1 ? `–${p.shard_ids[p.shard_ids.length - 1]}` : ""} of ${p.shard_count}` : "";
+    const ids = p.shard_ids;
+    const range = ids.length > 1 ? `${ids[0]}–${ids[ids.length - 1]}` : `${ids[0]}`;
+    const shards = ids.length ? sayN("shard {range} of {total}", "shards {range} of {total}", ids.length, { range, total: p.shard_count }) : "";
     const last = p.exits[p.exits.length - 1];
-    const when = last ? new Date(last.at * 1000).toLocaleTimeString() : "";
-    const status = last ? (last.status === -9 ? "killed" : `exit ${last.status}`) : "";
+    const when = last ? new Date(last.at * 1000).toLocaleTimeString(dateLocale()) : "";
+    const status = last ? (last.status === -9 ? say("killed") : say("exit {status}", { status: last.status })) : "";
     return el("div", { class: "process", title: `pid ${p.pid ?? "–"}` },
       el("span", { class: `dot${p.connected ? " on" : ""}` }),
       el("span", {}, p.name),
-      el("span", { class: "detail" }, [shards, p.pid ? `pid ${p.pid}` : "", p.connected ? "" : p.alive ? "connecting…" : "down"].filter(Boolean).join(" · ")),
-      p.restarts ? el("span", { class: "restarted", title: `${status} at ${when}` }, `restarted ${p.restarts}× (${status} ${when})`) : null);
+      el("span", { class: "detail" }, [shards, p.pid ? `pid ${p.pid}` : "", p.connected ? "" : p.alive ? say("connecting…") : say("down")].filter(Boolean).join(" · ")),
+      p.restarts ? el("span", { class: "restarted", title: say("{status} at {time}", { status, time: when }) },
+        say("restarted {count}× ({status} {time})", { count: p.restarts, status, time: when })) : null);
   }));
 }
 
@@ -183,21 +191,26 @@ function renderUserPanel() {
   const next = others.find((u) => u.name !== USER);
   const link = $("#new-tab");
   link.href = next ? guildUrl(next.name, state.guild.id) : "#";
-  link.textContent = next ? `open ${next.name} ↗` : "";
-  link.title = `Play as ${next?.name} in a new tab (two players on one machine)`;
+  link.textContent = next ? say("open {name} ↗", { name: next.name }) : "";
+  link.title = next ? say("Play as {name} in a new tab (two players on one machine)", { name: next.name }) : "";
 }
 
 // For contributors: the bot broke one of Discord's rules (the emulator refused a request).
 function renderViolations(count) {
   const link = $("#violations");
   link.hidden = !count;
-  link.textContent = `⚠ the bot broke ${count} Discord rule${count === 1 ? "" : "s"} (details)`;
+  link.textContent = sayN("⚠ the bot broke {count} Discord rule (details)", "⚠ the bot broke {count} Discord rules (details)", count);
 }
 
 function renderClock(offset) {
   state.clockOffset = offset || 0;
   const hours = Math.round(offset / 360) / 10;
-  $("#clock-offset").textContent = offset > 0 ? `+${hours >= 48 ? `${Math.round(hours / 2.4) / 10} days` : `${hours} h`}` : "real time";
+  const days = Math.round(hours / 2.4) / 10;
+  const number = (value) => value.toLocaleString(Words.language);
+  $("#clock-offset").textContent = offset > 0
+    ? (hours >= 48 ? sayN("+{count} day", "+{count} days", days, { count: number(days) }) : say("+{hours} h", { hours: number(hours) }))
+    : say("real time");
+  $("#real-time").hidden = !(offset > 0);  // back to the real time: shown only while the clock is ahead
 }
 
 // ------------------------------------------------------------------ messages
@@ -227,9 +240,9 @@ function componentAction(message, node, request) {
       const answer = await api(request.path, { message: message.id, ...request.body() });
       if (answer.activity) ActivityHost.show(USER, state.me, answer.activity);  // the bot answered LAUNCH_ACTIVITY
       const problem = answer.error || (answer.errors || []).join("; ");
-      if (problem) errorLine.textContent = `This interaction failed: ${problem}`;
+      if (problem) errorLine.textContent = say("This interaction failed: {problem}", { problem });
     } catch (error) {
-      errorLine.textContent = `This interaction failed: ${error.message}`;
+      errorLine.textContent = say("This interaction failed: {problem}", { problem: error.message });
     } finally {
       node.classList.remove("busy");
     }
@@ -262,7 +275,7 @@ function renderSelect(component, message) {
   const multiple = (component.max_values || 1) > 1;
   const select = el("select", { class: "component", multiple, disabled: component.disabled, "data-custom-id": component.custom_id,
     size: multiple ? Math.min(options.length, 6) : null },
-    multiple ? null : el("option", { value: "", selected: !options.some((o) => o.default), disabled: true }, component.placeholder || "Make a selection"),
+    multiple ? null : el("option", { value: "", selected: !options.some((o) => o.default), disabled: true }, component.placeholder || say("Make a selection")),
     options.map((o) => el("option", { value: o.value, title: o.description || "", selected: Boolean(o.default) }, [o.emoji?.name, o.label].filter(Boolean).join(" "))));
   const chosen = () => [...select.selectedOptions].map((o) => o.value).filter(Boolean);
   const send = componentAction(message, select, { path: "/api/select", body: () => ({ custom_id: component.custom_id, values: chosen() }) });
@@ -271,11 +284,11 @@ function renderSelect(component, message) {
     return select;
   }
   const min = component.min_values ?? 1;
-  const submit = el("button", { class: "component style-1", type: "button", disabled: component.disabled }, "Choose");
+  const submit = el("button", { class: "component style-1", type: "button", disabled: component.disabled }, say("Choose"));
   submit.addEventListener("click", () => {
     const count = chosen().length;
     if (count < min || count > component.max_values) {
-      select.closest(".body").querySelector(".action-error").textContent = `Pick between ${min} and ${component.max_values}.`;
+      select.closest(".body").querySelector(".action-error").textContent = say("Pick between {least} and {most}.", { least: min, most: component.max_values });
       return;
     }
     send();
@@ -289,24 +302,24 @@ function renderMessage(message) {
   const embedded = new Set(message.embeds.flatMap((e) => [e.image?.url, e.thumbnail?.url]).filter(Boolean));
   const pictures = message.attachments.filter((a) => !embedded.has(`attachment://${a.filename}`));
   const body = el("div", { class: "body" },
-    message.used ? el("div", { class: "used" }, `${message.used.user} used `, el("span", { class: "mention" }, message.used.command)) : null,
-    el("div", { class: "head" }, el("span", { class: "author" }, author.name), author.bot ? el("span", { class: "tag" }, "App") : null,
+    message.used ? el("div", { class: "used" }, say("{user} used ", { user: message.used.user }), el("span", { class: "mention" }, `/${commandName(message.used.command.slice(1)).name}`)) : null,
+    el("div", { class: "head" }, el("span", { class: "author" }, author.name), author.bot ? el("span", { class: "tag" }, say("App")) : null,
       el("time", { datetime: message.time, title: new Date(message.time).toLocaleString() },
-        new Date(message.time).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })),
-      message.edited ? el("time", {}, "(edited)") : null),
-    message.loading ? el("div", { class: "thinking" }, `${author.name} is thinking…`) : null,
+        new Date(message.time).toLocaleTimeString(dateLocale(), { hour: "2-digit", minute: "2-digit" })),
+      message.edited ? el("time", {}, say("(edited)")) : null),
+    message.loading ? el("div", { class: "thinking" }, say("{name} is thinking…", { name: author.name })) : null,
     message.content ? el("div", { class: "content", html: markdown(message.content) }) : null,
     message.embeds.map((e) => renderEmbed(e, message)),
     pictures.length ? el("div", { class: "attachments" }, pictures.map((a) => a.type.startsWith("image/")
       ? el("a", { href: a.url, target: "_blank" }, el("img", { src: a.url, loading: "lazy", alt: a.description || a.filename, width: a.width, height: a.height,
         style: a.width ? `aspect-ratio:${a.width}/${a.height};height:auto` : null, onload: keepAtBottom }))
-      : el("a", { href: a.url, download: a.filename }, `Download ${a.filename}`))) : null,
+      : el("a", { href: a.url, download: a.filename }, say("Download {file}", { file: a.filename })))) : null,
     message.components.map((c) => renderComponent(c, message)),
     message.thread ? el("div", { class: "thread-link", onclick: () => openChannel(message.thread.id) },
-      "↳", el("b", {}, message.thread.name), el("span", {}, "— open thread")) : null,
+      "↳", el("b", {}, message.thread.name), el("span", {}, say("— open thread"))) : null,
     el("div", { class: "action-error" }),
-    message.ephemeral ? el("div", { class: "ephemeral-note" }, "Only you can see this · ",
-      el("a", { onclick: () => { node.remove(); } }, "Dismiss message")) : null);
+    message.ephemeral ? el("div", { class: "ephemeral-note" }, say("Only you can see this · "),
+      el("a", { onclick: () => { node.remove(); } }, say("Dismiss message"))) : null);
   const node = el("div", { class: `message${message.ephemeral ? " ephemeral" : ""}${mentionsMe ? " mentions-me" : ""}`,
     id: `m${message.id}`, "data-id": message.id, "data-author": author.name }, avatar(author.name, author.bot), body);
   return node;
@@ -314,19 +327,21 @@ function renderMessage(message) {
 
 // What a newcomer needs to start, shown where there is nothing yet.
 function emptyState(channelId, isDm, channel) {
-  const example = (text) => el("code", { class: "example", title: "Click to put it in the message box",
+  const example = (text) => el("code", { class: "example", title: say("Click to put it in the message box"),
     onclick: () => { composer.value = text; composer.focus(); requestSuggestions(); } }, text);
   const other = Object.values(state.users).find((u) => !u.bot && u.name !== USER)?.name || "bob";
-  if (isDm) return el("div", { class: "empty" }, "Direct messages from the bot arrive here: turn reminders, ",
-    "when a match has waited a day for your move. The sandbox clock (bottom left) makes a day pass at once.");
-  if (channel?.thread) return el("div", { class: "empty" }, "No messages yet.");
+  if (isDm) return el("div", { class: "empty" }, say("Direct messages from the bot arrive here: turn reminders, when a match has waited a day for your move. The sandbox clock (bottom left) makes a day pass at once."));
+  if (channel?.thread) return el("div", { class: "empty" }, say("No messages yet."));
+  // The player's own command names (amelie's are French), as Discord's client shows them.
+  const play = commandName("play"), move = commandName("move"), rules = commandName("rules");
   return el("div", { class: "empty welcome" },
-    el("h3", {}, `Welcome to the Hexplay sandbox, ${USER}!`),
-    el("p", {}, "This page imitates a Discord server with the real Hexplay bot in it. Start a match:"),
-    el("p", {}, example(`/play game:bide opponent:${other}`), " or ", example(`/play game:begird opponent:${other}`)),
-    el("p", {}, `Then open ${other} in another tab (link at the bottom left) to accept, and play with `,
-      example("/move move:"), " in the match's thread: the pop-up lists the legal moves. ",
-      example("/rules game:bide"), " explains a game."));
+    el("h3", {}, say("Welcome to the Hexplay sandbox, {name}!", { name: USER })),
+    el("p", {}, say("This page imitates a Discord server with the real Hexplay bot in it. Start a match:")),
+    el("p", {}, example(`/${play.name} ${play.option("game")}:bide ${play.option("opponent")}:${other}`), say(" or "),
+      example(`/${play.name} ${play.option("game")}:begird ${play.option("opponent")}:${other}`)),
+    el("p", {}, say("Then open {name} in another tab (link at the bottom left) to accept, and play with ", { name: other }),
+      example(`/${move.name} ${move.option("move")}:`), say(" in the match's thread: the pop-up lists the legal moves. "),
+      example(`/${rules.name} ${rules.option("game")}:bide`), say(" explains a game.")));
 }
 
 function nearBottom() {
@@ -378,9 +393,11 @@ async function openChannel(channelId, messageId = null) {
   const thread = state.channels.find((c) => c.id === channelId);
   const isDm = channelId === state.dm.id;
   $("#channel-title").textContent = isDm ? "@ Hexplay" : `${thread?.thread ? "↳" : "#"} ${thread?.name || "?"}`;
-  $("#channel-hint").textContent = isDm ? "Your direct messages with the bot (reminders arrive here)"
-    : thread?.thread ? "A match's thread: play with /move here" : "Start a match with /play";
-  $("#composer").placeholder = isDm ? "Message @Hexplay" : `Message ${thread?.thread ? "" : "#"}${thread?.name || ""} — type / for commands`;
+  $("#channel-hint").textContent = isDm ? say("Your direct messages with the bot (reminders arrive here)")
+    : thread?.thread ? say("A match's thread: play with /{command} here", { command: commandName("move").name })
+    : say("Start a match with /{command}", { command: commandName("play").name });
+  $("#composer").placeholder = isDm ? say("Message @Hexplay")
+    : say("Message {channel} — type / for commands", { channel: `${thread?.thread ? "" : "#"}${thread?.name || ""}` });
   renderSidebar();
   const messages = await api(`/api/messages?user=${encodeURIComponent(USER)}&channel=${channelId}`);
   if (state.current !== channelId) return;
@@ -442,6 +459,7 @@ async function refreshState() {
   state.users = Object.fromEntries(data.users.map((u) => [u.id, u]));
   state.channels = data.channels;
   state.dm = data.dm;
+  state.commands = data.commands;
   $("#guild-name").textContent = data.guild.name;
   renderClock(data.clock_offset);
   renderViolations(data.violations);
@@ -462,11 +480,11 @@ function showPopup(title, items) {
   suggestions = items;
   selected = -1;
   if (!title && !items.length) { popup.hidden = true; return; }
-  popup.replaceChildren(el("div", { class: "title" }, title || ""),
-    ...items.map((item, index) => el("div", { class: "item", "data-index": index,
-      onmousedown: (event) => { event.preventDefault(); pick(index); } },
-      el("span", { class: "label" }, item.label), el("span", { class: "detail" }, item.detail))),
-    items.length ? el("div", { class: "hint" }, "↑↓ to choose · Tab or click to pick · Enter to send") : null);
+  const rows = items.map((item, index) => el("div", { class: "item", "data-index": index,
+    onmousedown: (event) => { event.preventDefault(); pick(index); } },
+    el("span", { class: "label" }, item.label), el("span", { class: "detail" }, item.detail)));
+  const hint = items.length ? [el("div", { class: "hint" }, say("↑↓ to choose · Tab or click to pick · Enter to send"))] : [];
+  popup.replaceChildren(el("div", { class: "title" }, title || ""), ...rows, ...hint);  // never a null child: it shows "null"
   popup.hidden = false;
 }
 
@@ -494,7 +512,7 @@ function requestSuggestions() {
       const answer = await api("/api/suggest", { channel: state.current, text });
       if (sequence === suggestSequence) showPopup(answer.title, answer.items);
     } catch (error) {
-      if (sequence === suggestSequence) showPopup(`Cannot suggest: ${error.message}`, []);
+      if (sequence === suggestSequence) showPopup(say("Cannot suggest: {why}", { why: error.message }), []);
     }
   }, 120);
 }
@@ -510,7 +528,7 @@ async function send() {
     if (answer.error) $("#composer-error").textContent = answer.error;
     else {
       composer.value = "";
-      if (answer.errors?.length) $("#composer-error").textContent = `The bot's answer was refused: ${answer.errors.join("; ")}`;
+      if (answer.errors?.length) $("#composer-error").textContent = say("The bot's answer was refused: {why}", { why: answer.errors.join("; ") });
     }
   } catch (error) {
     $("#composer-error").textContent = error.message;
@@ -565,20 +583,59 @@ $("#launcher").addEventListener("click", async () => {
   try {
     const answer = await api("/api/launch", { channel: state.current, guild: GUILD });
     if (answer.activity) ActivityHost.show(USER, state.me, answer.activity);
-    else $("#composer-error").textContent = answer.error || (answer.errors || []).join("; ") || "The app did not launch its Activity.";
+    else $("#composer-error").textContent = answer.error || (answer.errors || []).join("; ") || say("The app did not launch its Activity.");
   } catch (error) {
     $("#composer-error").textContent = error.message;
   }
 });
-for (const button of document.querySelectorAll("#clock-panel button")) {
+for (const button of document.querySelectorAll("#clock-panel button[data-hours]")) {
   button.addEventListener("click", async () => {
     const answer = await api("/api/clock", { hours: Number(button.dataset.hours) });
     renderClock(answer.offset);
   });
 }
+$("#real-time").addEventListener("click", async () => renderClock((await api("/api/clock", { real_time: true })).offset));
+
+// The words index.html is written with, in the player's language (the page says nothing before this).
+function localizeStatic() {
+  const texts = {
+    "#channels .section-title.channels": say("Text channels"),
+    "#channels .section-title.dms": say("Direct messages"),
+    "#clock-label": say("Sandbox clock:"),
+    "#clock-offset": say("real time"),
+    "#clock-panel button[data-hours='1']": say("+1 hour"),
+    "#clock-panel button[data-hours='24']": say("+1 day"),
+    "#real-time": say("Back to real time"),
+    "label[for=user-switch]": say("Playing as"),
+    "#new-tab": say("other player ↗"),
+    "#guild-pick-label": say("Server"),
+    "#offline": say("reconnecting…"),
+    "#launcher": say("Activities"),
+  };
+  for (const [selector, text] of Object.entries(texts)) $(selector).textContent = text;
+  const titles = {
+    "#process-panel": say("The bot processes (each a range of gateway shards) and the computer-player workers; one that dies is started again"),
+    "#clock-panel": say("Moves the bot's clock forward, so reminders fall due without waiting"),
+    "#real-time": say("Sets the bot's clock back to the real time"),
+    "#new-tab": say("Open another player in a new tab"),
+    "#guild-switch": say("Switch server"),
+    "#menu": say("Channels"),
+    "#launcher": say("Activities: open Hexplay's board (the app's Entry Point command)"),
+  };
+  for (const [selector, text] of Object.entries(titles)) $(selector).title = text;
+  $("#menu").setAttribute("aria-label", say("Channels"));
+}
+
+// A command as the player's Discord names it, with its options (amelie's /jouer jeu:… adversaire:…).
+function commandName(english) {
+  const found = (state.commands || []).find((c) => c.english === english);
+  return { name: found?.name || english, option: (name) => found?.options?.[name] || name };
+}
 
 (async function start() {
-  document.title = `${USER} — Hexplay sandbox`;
+  await loadWords(USER);
+  localizeStatic();
+  document.title = say("{name} — Hexplay sandbox", { name: USER });
   loadSeen();
   await refreshState();
   renderUserPanel();

@@ -19,10 +19,11 @@ from i18n import t
 from ...domain.errors import Refusal
 from ...domain.outcome import OfferAnswer, OfferNotice, Outcome
 from ...service.launches import Launches
-from ..common import guarded, mention_only
 from ..context import Chat, chat_of
+from ..door import handle_press
 from ..homes import channel_by_id
 from ..launcher import serves_activity
+from ..outgoing import mention_only
 from ..speech import in_public
 from ..words import offers as offer_words
 from .offers import computer_answers, offer_view
@@ -46,7 +47,7 @@ class OpenBoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r
         return cls(int(match["match"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: launch(interaction, self.match_id))
+        await handle_press(interaction, lambda: launch(interaction, self.match_id))
 
 
 ITEMS = (OpenBoardButton,)
@@ -90,7 +91,7 @@ class ActivityCog(commands.Cog, name="Activity"):
     @commands.Cog.listener()
     async def on_entry_point(self, interaction: discord.Interaction) -> None:
         """The App Launcher's Entry Point command (dispatched by the command tree): the player's list."""
-        await guarded(interaction, lambda: launch(interaction, None))
+        await handle_press(interaction, lambda: launch(interaction, None))
 
 
 class ActivityEffects:

@@ -5,17 +5,22 @@ from __future__ import annotations
 import discord
 
 from ...domain.outcome import Outcome
+from ...service.history import zoom_offered
 from ..game_words import quick_label
 from .activity import OpenBoardButton
+from .info import ZoomButton
 from .lobby import RematchButton
 from .moves import QuickActionButton, TurnBuilderButton
 
 
 def board_view(outcome: Outcome, open_board: bool = False) -> discord.ui.View | None:
-    """Quick-action buttons that are legal in the new position; Rematch on a final board; Open board (the
-    Activity) on every board when this bot serves one."""
+    """Quick-action buttons that are legal in the new position; Rematch on a final board; Zoom on every
+    board a phone cannot read whole (Bump, Begird's standard board); Open board (the Activity) on every
+    board when this bot serves one."""
     game, match = outcome.game, outcome.match
     view = _play_buttons(outcome) or discord.ui.View(timeout=None)
+    if game is not None and zoom_offered(game):
+        view.add_item(ZoomButton(match.id))
     if open_board and game is not None:
         view.add_item(OpenBoardButton(match.id))
     return view if view.children else None

@@ -11,8 +11,8 @@ from discord.ext import commands
 from i18n import pt, speaking
 
 from ..commands import GAME_CHOICES, chosen_language, guild_only, language_choices
-from ..common import mention_only
 from ..context import Chat
+from ..outgoing import mention_only
 from ..words import community as words
 from ..words import shared
 

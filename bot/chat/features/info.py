@@ -13,9 +13,10 @@ from i18n import t
 
 from ...domain.seats import game_of
 from ..commands import GAME_CHOICES, guild_only, match_autocomplete, resolve_match_id
-from ..common import guarded, mention_only, png_file
 from ..context import Chat, chat_of
+from ..door import handle_press
 from ..game_words import option_description, summary
+from ..outgoing import mention_only, png_file
 from ..words import boards
 from ..words import info as words
 from .activity import open_board_view
@@ -48,7 +49,7 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx
                 file=png_file(gif, f"match-{self.match_id}.gif", description=described), ephemeral=True
             )
 
-        await guarded(interaction, run)
+        await handle_press(interaction, run)
 
 
 class GamesPageButton(
@@ -77,10 +78,54 @@ class GamesPageButton(
             content, view = await games_page(chat_of(interaction), interaction, self.scope, self.page)
             await interaction.response.edit_message(content=content, view=view, allowed_mentions=mention_only(None))
 
-        await guarded(interaction, run)
+        await handle_press(interaction, run)
 
 
-ITEMS = (ReplayButton, GamesPageButton)
+class ZoomButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx:zoom:(?P<match>\d+)"):
+    """Under a board a phone cannot read whole (Bump, Begird's standard board): privately, the board around
+    where the play is, twice as large (``/board zoom:last``)."""
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=t("Zoom"), emoji="🔍", style=discord.ButtonStyle.secondary, custom_id=f"hx:zoom:{match_id}"
+            )
+        )
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
+    ) -> ZoomButton:
+        return cls(int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            chat = chat_of(interaction)
+            chat.service.check_guild(await chat.service.get(self.match_id), interaction.guild_id)  # before any work
+            await send_board(interaction, chat, self.match_id, "last")
+
+        await handle_press(interaction, run)
+
+
+ITEMS = (ReplayButton, GamesPageButton, ZoomButton)
+
+
+async def send_board(interaction: discord.Interaction, chat: Chat, match_id: int, zoom: str | None) -> None:
+    """The match's board, privately: whole, or ``zoom`` ("last" or a cell) part of it enlarged."""
+    if zoom:
+        # A zoomed board is drawn at twice the scale: the first one of a board size
+        # builds its background (a second or so), past Discord's 3 s on a busy machine.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    shown = await chat.service.board(match_id, zoom=zoom or None)
+    line = words.board_line(shown.match, shown.game, shown.vacations, chat.now())
+    file = png_file(shown.png, description=boards.board_description(shown.match, shown.game, shown.last))
+    view = open_board_view(interaction.client, chat, match_id)  # the Activity, when this bot has one
+    extra: dict[str, Any] = {"view": view} if view is not None else {}
+    if zoom:
+        await interaction.followup.send(line, file=file, ephemeral=True, **extra)
+    else:
+        await interaction.response.send_message(line, file=file, ephemeral=True, **extra)
 
 
 async def games_page(
@@ -113,7 +158,7 @@ class InfoCog(commands.Cog, name="Info"):
     @app_commands.command(name="board", description="Show a match's current board")
     @app_commands.describe(
         match="Which match (only needed outside the match's thread)",
-        zoom="Begird: enlarge the board around the last move (last) or a cell (e.g. i9)",
+        zoom="Bump, Begird: enlarge the board around the last move (last) or a space (e.g. i9, 431)",
         text="Privately, the position in words instead of a picture (for screen readers)",
     )
     @app_commands.autocomplete(match=match_autocomplete)
@@ -129,19 +174,7 @@ class InfoCog(commands.Cog, name="Info"):
             for part in more:
                 await interaction.followup.send(part, ephemeral=True, allowed_mentions=mention_only(None))
             return
-        if zoom:
-            # A zoomed board is drawn at twice the scale: the first one of a board size
-            # builds its background (a second or so), past Discord's 3 s on a busy machine.
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        shown = await service.board(match_id, zoom=zoom or None)
-        line = words.board_line(shown.match, shown.game, shown.vacations, self.chat.now())
-        file = png_file(shown.png, description=boards.board_description(shown.match, shown.game, shown.last))
-        view = open_board_view(interaction.client, self.chat, match_id)  # the Activity, when this bot has one
-        extra: dict[str, Any] = {"view": view} if view is not None else {}
-        if zoom:
-            await interaction.followup.send(line, file=file, ephemeral=True, **extra)
-        else:
-            await interaction.response.send_message(line, file=file, ephemeral=True, **extra)
+        await send_board(interaction, self.chat, match_id, zoom)
 
     @app_commands.command(name="history", description="A match's move list, with a GIF replay on request")
     @app_commands.describe(

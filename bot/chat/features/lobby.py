@@ -17,10 +17,11 @@ from ...domain.outcome import Change
 from ...domain.seats import COMPUTER_LEVELS
 from ...service.lobby import can_start_early
 from ..commands import GAME_CHOICES, guild_only
-from ..common import guarded, mention_only
 from ..context import Chat, chat_of
+from ..door import handle_press
 from ..game_words import option_description
 from ..homes import games_channel
+from ..outgoing import mention_only
 from ..speech import privately, publicly
 from ..timely import PUBLIC
 from ..words import lobby as words
@@ -60,7 +61,7 @@ class LobbyButton(
         return cls(match["action"], int(match["match"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(
+        await handle_press(
             interaction, lambda: publicly(interaction, lobby_pressed(interaction, self.action, self.match_id))
         )
 
@@ -79,7 +80,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"h
         return cls(int(match["match"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: publicly(interaction, rematch_pressed(interaction, self.match_id)))
+        await handle_press(interaction, lambda: publicly(interaction, rematch_pressed(interaction, self.match_id)))
 
 
 ITEMS = (LobbyButton, RematchButton)
@@ -121,7 +122,7 @@ async def lobby_pressed(interaction: discord.Interaction, action: str, match_id:
         await _retire_stale_lobby(interaction, chat, match_id)
         raise
     match = outcome.match
-    said = chat.announcer.line(outcome)
+    said = chat.announcer.text_of(outcome)
     if outcome.started:
         content = lobby_text(match) + "\n" + said
         await interaction.response.edit_message(content=content, view=None, allowed_mentions=mention_only(None))
@@ -170,7 +171,7 @@ async def rematch_pressed(interaction: discord.Interaction, match_id: int) -> No
     if started is None:
         return
     await message.edit(
-        content=lobby_text(started.match) + "\n" + chat.announcer.line(started),
+        content=lobby_text(started.match) + "\n" + chat.announcer.text_of(started),
         view=None,
         allowed_mentions=mention_only(None),
     )
@@ -211,7 +212,7 @@ class LobbyCog(commands.Cog, name="Play"):
     @app_commands.choices(computer=[app_commands.Choice(name=level, value=level) for level in COMPUTER_LEVELS])
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.choices(days=DAY_CHOICES)
-    async def play(
+    async def start_match(
         self,
         interaction: discord.Interaction,
         game: app_commands.Choice[str],
@@ -281,13 +282,13 @@ class LobbyCog(commands.Cog, name="Play"):
         started = await service.start_if_ready(match.id)  # you against the computer: nobody to wait for
         if started is not None:
             lobby = await interaction.original_response()
-            content = lobby_text(started.match) + "\n" + self.chat.announcer.line(started)
+            content = lobby_text(started.match) + "\n" + self.chat.announcer.text_of(started)
             await lobby.edit(content=content, view=None, allowed_mentions=mention_only(None))
             home = await self.chat.opening.open_match(interaction, started.match, started, lobby_message=lobby)
             if home not in (lobby.id, lobby.channel.id):  # opened away from the lobby: say where
                 await lobby.edit(content=content + "\n" + words.played_in(home), allowed_mentions=mention_only(None))
 
-    @play.autocomplete("options")
+    @start_match.autocomplete("options")
     async def options_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:

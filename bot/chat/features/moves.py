@@ -19,8 +19,9 @@ from ...service.describe import last_turn
 from ...service.turn_builder import BuilderState, Choice, decode, encode
 from ..announce import Undelivered
 from ..commands import match_autocomplete, resolve_match, resolve_match_id
-from ..common import guarded, png_file
 from ..context import Chat, chat_of
+from ..door import handle_press
+from ..outgoing import png_file
 from ..timely import PUBLIC
 from ..words import boards, refusal, shared
 from ..words import moves as words
@@ -49,7 +50,7 @@ class QuickActionButton(
         return cls(int(match["match"]), int(match["version"]), match["notation"], getattr(item, "label", None))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(
+        await handle_press(
             interaction,
             lambda: play_and_announce(interaction, self.match_id, self.notation, expected_version=self.version),
         )
@@ -78,7 +79,7 @@ class ResignConfirmButton(
                 raise Refusal("not_your_confirmation")
             await resign_and_announce(interaction, self.match_id)
 
-        await guarded(interaction, run)
+        await handle_press(interaction, run)
 
 
 class ResignCancelButton(
@@ -107,7 +108,7 @@ class ResignCancelButton(
             match = await chat_of(interaction).service.get(self.match_id)
             await interaction.response.edit_message(content=words.resign_cancelled(match), view=None)
 
-        await guarded(interaction, run)
+        await handle_press(interaction, run)
 
 
 class TurnBuilderButton(
@@ -139,7 +140,7 @@ class TurnBuilderButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         picks = decode(self.picks) if self.op != "open" else []
-        await guarded(interaction, lambda: turn_builder(interaction, self.op, self.match_id, self.version, picks))
+        await handle_press(interaction, lambda: turn_builder(interaction, self.op, self.match_id, self.version, picks))
 
 
 class TurnBuilderSelect(
@@ -158,7 +159,7 @@ class TurnBuilderSelect(
         placeholder: str | None = None,
     ) -> None:
         options = [
-            discord.SelectOption(label=c.label, value=str(c.index), description=c.description or None)
+            discord.SelectOption(label=c.label, value=str(c.index), description=words.choice_description(c) or None)
             for c in (choices or [])
         ] or [discord.SelectOption(label="-", value="-")]
         super().__init__(
@@ -190,7 +191,7 @@ class TurnBuilderSelect(
             picks = decode(self.picks) + [int(values[0])]
             await turn_builder(interaction, "pick", self.match_id, self.version, picks)
 
-        await guarded(interaction, run)
+        await handle_press(interaction, run)
 
 
 ITEMS = (QuickActionButton, ResignConfirmButton, ResignCancelButton, TurnBuilderButton, TurnBuilderSelect)
@@ -242,7 +243,7 @@ async def turn_builder(
         await submit_built_turn(interaction, chat, match_id, version, picks)
         return
     try:
-        match, state = await chat.service.builder(match_id, interaction.user.id, version, picks)
+        match, state = await chat.service.builder(match_id, interaction.user.id, version, picks, t)
     except BuilderExpired as expired:  # close the old builder rather than leave dead menus
         await interaction.response.edit_message(content=refusal(expired), attachments=[], view=None)
         return
@@ -266,7 +267,7 @@ async def submit_built_turn(
 ) -> None:
     """End turn: the picked actions go through the same service call as /move."""
     try:
-        _, state = await chat.service.builder(match_id, interaction.user.id, version, picks)
+        _, state = await chat.service.builder(match_id, interaction.user.id, version, picks, t)
     except BuilderExpired as expired:
         await interaction.response.edit_message(content=refusal(expired), attachments=[], view=None)
         return

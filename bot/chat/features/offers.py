@@ -14,9 +14,10 @@ from i18n import t
 from ...domain.errors import Refusal, StalePosition
 from ...domain.outcome import OfferNotice
 from ..commands import match_autocomplete, resolve_match_id
-from ..common import guarded, mention_only
 from ..context import Chat, chat_of
+from ..door import handle_press
 from ..homes import channel_by_id
+from ..outgoing import mention_only
 from ..speech import in_public, privately, publicly
 from ..timely import PUBLIC
 from ..words import offers as words
@@ -49,7 +50,7 @@ class OfferButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         pressed = (interaction, self.kind, self.match_id, self.at_seq, self.accept)
-        await guarded(interaction, lambda: publicly(interaction, offer_pressed(*pressed)))
+        await handle_press(interaction, lambda: publicly(interaction, offer_pressed(*pressed)))
 
 
 ITEMS = (OfferButton,)

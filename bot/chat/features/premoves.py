@@ -14,10 +14,11 @@ from ...domain.errors import Refusal
 from ...service.premoves import EXPLORE_STEPS
 from ...service.suggestions import CHOICE_TEXT_LIMIT
 from ..commands import match_autocomplete, resolve_match, resolve_match_id
-from ..common import png_file
 from ..context import Chat
+from ..outgoing import png_file
 from ..words import boards, refusal, shared
 from ..words import premoves as words
+from ..words.moves import move_choices
 
 STEP_CHOICES = [app_commands.Choice(name=step, value=step) for step in EXPLORE_STEPS]
 
@@ -68,7 +69,7 @@ class PremovesCog(commands.Cog, name="Premoves"):
             row = await resolve_match(interaction, getattr(interaction.namespace, "match", None))
             if row.status != "active":
                 return [app_commands.Choice(name=shared.not_in_play(row), value="-")]
-            pairs = service.premove_suggestions(row, interaction.user.id, current)
+            pairs = move_choices(service.premove_suggestions(row, interaction.user.id, current))
         except Refusal as error:
             return [app_commands.Choice(name=shared.clip_choice(refusal(error)), value="-")]
         return [
@@ -111,7 +112,7 @@ class PremovesCog(commands.Cog, name="Premoves"):
             if row.status != "active":
                 return [app_commands.Choice(name=shared.not_in_play(row), value="-")]
             kept = await service.exploration_of(row.id, interaction.user.id)
-            pairs = service.explore_suggestions(kept, row, current)
+            pairs = move_choices(service.explore_suggestions(kept, row, current))
         except Refusal as error:
             return [app_commands.Choice(name=shared.clip_choice(refusal(error)), value="-")]
         return [app_commands.Choice(name=shared.clip_choice(name), value=value) for name, value in pairs]

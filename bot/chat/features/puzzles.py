@@ -20,11 +20,13 @@ from discord.ext import commands
 from ...domain.errors import Refusal
 from ...service.daily_puzzles import DailyPost, DailyPuzzles
 from ...service.puzzles import PuzzleAnswer, Puzzles, PuzzleView
-from ...service.suggestions import suggest_moves
+from ...service.suggestions import MAX_CHOICES, suggest_moves
 from ..commands import GAME_CHOICES, guild_only
-from ..common import guarded, mention_only, png_file
 from ..context import Chat
+from ..door import handle_press
+from ..outgoing import mention_only, png_file
 from ..speech import in_public
+from ..words import moves as move_words
 from ..words import puzzles as words
 from ..words import refusal, shared
 
@@ -58,7 +60,7 @@ class PuzzleHintButton(
         return cls(int(match["puzzle"]), int(match["user"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: self._hint(interaction))
+        await handle_press(interaction, lambda: self._hint(interaction))
 
     async def _hint(self, interaction: discord.Interaction) -> None:
         if interaction.user.id != self.user_id:
@@ -91,7 +93,7 @@ class PuzzleSolveButton(
         return cls(int(match["puzzle"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: self._solve(interaction))
+        await handle_press(interaction, lambda: self._solve(interaction))
 
     async def _solve(self, interaction: discord.Interaction) -> None:
         cog = cog_of(interaction)
@@ -194,7 +196,8 @@ class PuzzleCog(commands.GroupCog, name="Puzzles", group_name="puzzle"):
             view = await self.puzzles.current(interaction.user.id)
         except Refusal as error:
             return [app_commands.Choice(name=shared.clip_choice(refusal(error)), value="-")]
-        pairs = await asyncio.to_thread(suggest_moves, view.game, current)
+        choices = await asyncio.to_thread(suggest_moves, view.game, current)
+        pairs = move_words.move_choices(choices[:MAX_CHOICES])
         return [app_commands.Choice(name=name, value=value) for name, value in pairs]
 
     @app_commands.command(name="text", description="Privately, your puzzle's position in words (for screen readers)")

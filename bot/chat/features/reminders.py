@@ -25,11 +25,12 @@ import discord
 
 from i18n import t
 
-from ...domain.outcome import DeadlineJob, ReminderJob
-from ...service.timelimits import TIMED_OUT
-from ..common import guarded, mention_only
+from ...domain.outcome import DeadlineJob, ReminderJob, TurnNotice
+from ...service.timelimits import TIMED_OUT, together
 from ..context import Chat, chat_of
+from ..door import handle_press
 from ..homes import TRANSIENT, Refused, describe_failure
+from ..outgoing import mention_only
 from ..speech import in_public, to_person
 from ..words import reminders as words
 from .timelimits import ClaimButton
@@ -59,12 +60,12 @@ class SnoozeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx
             match = await chat_of(interaction).service.snooze(self.match_id, interaction.user.id, self.ply)
             await interaction.response.send_message(words.snoozed(match), ephemeral=True)
 
-        await guarded(interaction, run)
+        await handle_press(interaction, run)
 
 
 ITEMS = (SnoozeButton,)
 
-Job = TypeVar("Job", ReminderJob, DeadlineJob)
+Job = TypeVar("Job", ReminderJob, DeadlineJob, TurnNotice)
 
 
 class ReminderLoop:
@@ -101,20 +102,30 @@ class ReminderLoop:
                 log.exception("reminder pass failed")
 
     async def run_once(self) -> int:
-        """Deliver every due time-limit warning, time-out and reminder; returns how many were sent."""
+        """Deliver every due time-limit warning, time-out and reminder; returns how many were sent (a warning
+        and a reminder of the same turn, due together, go as one message and count as one)."""
         async with self._pass:
             await self.chat.timelimits.heartbeat()
             turns = _Turns(self.in_flight)
-            sending = [turns.start(self._deadline, job) for job in await self.chat.timelimits.due()]
+            deadlines = await self.chat.timelimits.due()
+            # time-outs start at once; warnings wait for the reminders' claim, to go with a reminder due with them
+            sending = [turns.start(self._deadline, job) for job in deadlines if job.level == TIMED_OUT]
+            warnings = [job for job in deadlines if job.level != TIMED_OUT]
             sent = 0
             try:
-                while True:
-                    reminders, more = await self.chat.service.due_reminder_batch(self.batch)
-                    sending += [turns.start(self._reminder, job) for job in reminders]
-                    if not more:
-                        break
+                reminders, more = await self.chat.service.due_reminder_batch(self.batch)
+            except Exception:  # the warnings claimed are still sent, not left to their lease
+                await asyncio.gather(*sending, *(turns.start(self._deadline, job) for job in warnings))
+                raise
+            warnings, reminders, pairs = together(warnings, reminders)
+            sending += [turns.start(self._deadline, job) for job in warnings]
+            sending += [turns.start(self._together, pair) for pair in pairs]
+            sending += [turns.start(self._reminder, job) for job in reminders]
+            try:
+                while more:
                     sent += sum(await asyncio.gather(*sending))  # this batch within its lease, then the next
-                    sending = []
+                    reminders, more = await self.chat.service.due_reminder_batch(self.batch)
+                    sending = [turns.start(self._reminder, job) for job in reminders]
             except Exception:
                 await asyncio.gather(*sending)  # the notices under way are finished and recorded
                 raise
@@ -215,6 +226,52 @@ class ReminderLoop:
         except TRANSIENT as error:
             return f"the word about it was not posted ({describe_failure(error)})"
         return f"said so in channel {message.channel.id}"
+
+    # -- a reminder and a warning due together -------------------------------------------
+
+    async def _together(self, notice: TurnNotice) -> bool:
+        """One message for both; each is then recorded (or released, or counted as refused) as it would be alone."""
+        try:
+            async with to_person(self.chat.service.languages, notice.user_id):
+                await self._deliver_together(notice)
+        except Refused as refusal:
+            await self._deadline_refused(notice.warning, str(refusal))
+            await self._reminder_refused(notice.reminder, str(refusal))
+            return False
+        except TRANSIENT as error:
+            log.warning(
+                "match %s: reminder and time-limit warning for %s not delivered (%s); the next pass tries again",
+                notice.match.id,
+                notice.user_id,
+                describe_failure(error),
+            )
+            await self.chat.timelimits.release(notice.warning)
+            await self.chat.service.release_reminder(notice.reminder)
+            return False
+        self.chat.tally.reminder_sent()
+        await self.chat.timelimits.done(notice.warning)
+        await self.chat.service.reminder_done(notice.reminder)
+        return True
+
+    async def _deliver_together(self, notice: TurnNotice) -> None:
+        """As a warning goes (by DM if the player wants them so, else a ping where the match lives, its channel if
+        the thread cannot take it), with the reminder's Snooze too."""
+        view = discord.ui.View(timeout=None)
+        view.add_item(SnoozeButton(notice.match.id, notice.reminder.ply))
+        view.add_item(discord.ui.Button(label=t("Open the board"), url=self._link(notice.warning)))
+        text = words.reminder_with_warning(notice)
+        if notice.via == "dm":
+            no_dm = await self._dm(notice.user_id, text, view)
+            if not no_dm:
+                return
+            log.info("no DM for %s (%s); reminder and warning in the match instead", notice.user_id, no_dm)
+        await self.homes.post(
+            notice.match,
+            f"<@{notice.user_id}> {text}",
+            pace=self.budget,
+            view=view,
+            allowed_mentions=mention_only(notice.user_id),
+        )
 
     # -- time limits ---------------------------------------------------------------------
 
@@ -340,6 +397,6 @@ class _Turns:
         return asyncio.create_task(in_turn())
 
 
-def _place(job: ReminderJob | DeadlineJob) -> tuple[str, int]:
+def _place(job: ReminderJob | DeadlineJob | TurnNotice) -> tuple[str, int]:
     """Where the notice goes first: the player's DMs, or the match's home (its thread, or the channel)."""
     return ("dm", job.user_id) if job.via == "dm" else ("home", job.match.home_channel_id)  # time-outs: "ping"

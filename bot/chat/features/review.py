@@ -11,8 +11,9 @@ from discord.ext import commands
 from ...domain.errors import Refusal
 from ...service.review import Review, ReviewProgress, ReviewTicket
 from ..commands import guild_only
-from ..common import guarded, png_file
 from ..context import Chat, chat_of
+from ..door import handle_press
+from ..outgoing import png_file
 from ..speech import publicly
 from ..timely import PUBLIC
 from ..words import boards, refusal
@@ -43,7 +44,7 @@ class TurningPointButton(
         return cls(int(match["match"]), int(match["index"]), match["mode"], getattr(item, "label", None) or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: show_turning_point(interaction, self.match_id, self.index, self.mode))
+        await handle_press(interaction, lambda: show_turning_point(interaction, self.match_id, self.index, self.mode))
 
 
 ITEMS = (TurningPointButton,)
@@ -85,7 +86,7 @@ async def show_turning_point(interaction: discord.Interaction, match_id: int, in
 
 
 async def post_summary(interaction: discord.Interaction, chat: Chat, review: Review) -> None:
-    graph = await chat.reviews.graph(review)
+    graph = await chat.reviews.graph(review, interaction.user.id)  # from the asker's side, if they played
     view = summary_view(review.match.id) if review.result.turning_points else None
     content = words.review_summary(review)
     described = boards.described(words.review_graph_picture(), content, review.match)

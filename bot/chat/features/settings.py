@@ -8,13 +8,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from i18n import current, use
+from i18n import current, language_of
 
 from ...domain.errors import Refusal
 from ...domain.quiet import zones_like
 from ..commands import chosen_language, guild_only, language_choices
-from ..common import mention_only
 from ..context import Chat
+from ..outgoing import mention_only
+from ..speech import now_speaking
 from ..words import settings as words
 from ..words import shared
 
@@ -92,7 +93,8 @@ class SettingsCog(commands.Cog, name="Settings"):
             await refusals.update(user_id, guild_id, **refusal_change)
         languages = service.languages
         if language is not None:  # the answer is already in the new language
-            use((await languages.choose(user_id, chosen_language(language))).chosen or interaction.locale.value)
+            chosen = (await languages.choose(user_id, chosen_language(language))).chosen
+            now_speaking(language_of(chosen or interaction.locale.value))
         stored = await languages.stored(user_id)
         default_hours = await service.default_reminder_hours_in(guild_id)
         shown = await refusals.settings(user_id, guild_id)

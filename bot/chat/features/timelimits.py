@@ -15,8 +15,8 @@ from i18n import t
 
 from ...domain.clock import BEAT_SECONDS
 from ...domain.errors import Refusal, StalePosition
-from ..common import guarded
 from ..context import Chat, chat_of
+from ..door import handle_press
 from ..words import timelimits as words
 
 
@@ -38,7 +38,7 @@ class ClaimButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx:
         return cls(int(match["match"]), int(match["ply"]), getattr(item, "label", None))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: claim_pressed(interaction, self.match_id, self.ply))
+        await handle_press(interaction, lambda: claim_pressed(interaction, self.match_id, self.ply))
 
 
 ITEMS = (ClaimButton,)

@@ -22,13 +22,14 @@ from i18n import N_, t
 from ...domain.errors import Refusal, TournamentPaused
 from ...domain.model import MatchRow
 from ...domain.tournament import TournamentRow
-from ...service.tournaments import Standings, TournamentNews
+from ...service.tournaments import Standings, TournamentNews, Tournaments
 from ..commands import GAME_CHOICES, guild_only
-from ..common import guarded, mention_only, png_file
 from ..context import Chat, chat_of
+from ..door import handle_press
 from ..homes import channel_by_id
+from ..outgoing import mention_only, png_file
 from ..speech import in_public, publicly, to_person
-from ..timely import PUBLIC
+from ..timely import PUBLIC, answering
 from ..words import boards, standings
 from ..words import tournaments as words
 from .lobby import DAY_CHOICES
@@ -40,6 +41,11 @@ FORMAT_CHOICES = [
     app_commands.Choice(name="Round robin", value="round-robin"),
 ]
 STANDINGS_FILE = "standings.png"
+# A round's notice waits for its matches' threads (so that it links them all) at most this long (game clock).
+ROUND_NOTICE_PATIENCE = 600.0
+LOOK_BACK = 20  # the channel's latest posts looked at for standings a killed process posted but did not record
+# A game's end by a command: the look at its event waits for the command's answer at most this long.
+ANSWER_FIRST_SECONDS = 15.0
 
 
 class TournamentButton(
@@ -64,12 +70,64 @@ class TournamentButton(
         return cls(match["action"], int(match["tournament"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(
+        await handle_press(
             interaction, lambda: publicly(interaction, button_pressed(interaction, self.action, self.tournament_id))
         )
 
 
-ITEMS = (TournamentButton,)
+class ShareStandingsButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx:tour:share:(?P<tournament>\d+):(?P<round>\d+)"
+):
+    """Under the private answer of /tournament standings: posts the same table for everyone, once per press. Its
+    custom id carries the event and the last round the table counted, so a press after a restart, or after later
+    games ended, shows that table again (a round that has ended since: the table as it stood after it)."""
+
+    def __init__(self, tournament_id: int, through_round: int) -> None:
+        custom_id = f"hx:tour:share:{tournament_id}:{through_round}"
+        super().__init__(discord.ui.Button(label=t("Share"), style=discord.ButtonStyle.secondary, custom_id=custom_id))
+        self.tournament_id = tournament_id
+        self.through_round = through_round
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
+    ) -> ShareStandingsButton:
+        return cls(int(match["tournament"]), int(match["round"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handle_press(interaction, lambda: share_pressed(interaction, self.tournament_id, self.through_round))
+
+
+ITEMS = (TournamentButton, ShareStandingsButton)
+
+
+def share_view(table: Standings) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ShareStandingsButton(table.tournament.id, table.through_round))
+    return view
+
+
+async def share_pressed(interaction: discord.Interaction, tournament_id: int, through_round: int) -> None:
+    """Post the standings the pressed answer showed, for everyone in the server's language: the answer to this
+    press (so one press posts once, and a slow picture is acknowledged in time like any answer)."""
+    chat = chat_of(interaction)
+    guild_id = guild_only(interaction)
+    table = await chat.tournaments.standings(tournament_id, guild_id, through_round=through_round)
+    async with in_public(chat.service.languages, guild_id):
+        content, file = await standings_message(chat.tournaments, table)
+    await interaction.response.send_message(content, file=file, allowed_mentions=mention_only(None))
+
+
+async def standings_message(tournaments: Tournaments, table: Standings, lead: str = "") -> tuple[str, discord.File]:
+    """A table's post: ``lead`` (the podium) and the table in words, and its picture described with the same
+    words, every player named (a screen reader hears who stands where, never "a player")."""
+    content = (lead + "\n" if lead else "") + standings.standings_text(table)
+    headers, rows, withdrawn = standings.standings_rows(table)
+    title, subtitle = standings.standings_title(table)
+    png = await tournaments.picture(title, subtitle, headers, rows, withdrawn)
+    names = {player.user_id: player.name for player in table.tournament.players}
+    description = boards.described(standings.standings_picture(), content, names=names)
+    return content, png_file(png, STANDINGS_FILE, description=description)
 
 
 def announcement_view(tournament: TournamentRow) -> discord.ui.View | None:
@@ -133,25 +191,36 @@ class TournamentDesk:
         except discord.HTTPException as error:  # deleted or not editable: the event goes on without it
             log.info("tournament %s: its announcement cannot be edited (%s)", tournament.id, error)
 
-    async def post(self, tournament: TournamentRow, text: str, mentions: list[int], png: bytes | None = None) -> None:
+    async def post(
+        self, tournament: TournamentRow, text: str, mentions: list[int], file: discord.File | None = None
+    ) -> bool:
+        """Post in the event's channel; False only when Discord failed for now (a later try may land it), True
+        when it was posted or never can be (the channel is gone, or the bot may not post there)."""
         channel = await channel_by_id(self.client, tournament.channel_id)
         if channel is None:
             log.warning("tournament %s: its channel is gone", tournament.id)
-            return
+            return True
         kwargs: dict[str, Any] = {"allowed_mentions": mention_only(mentions)}
-        if png is not None:
-            kwargs["file"] = png_file(
-                png, STANDINGS_FILE, description=boards.described(standings.standings_picture(), text)
-            )
+        if file is not None:
+            kwargs["file"] = file
         try:
             await channel.send(text, **kwargs)
+        except (discord.Forbidden, discord.NotFound) as error:
+            log.warning("tournament %s: a notice was refused (%s)", tournament.id, error)
         except discord.HTTPException as error:
             log.warning("tournament %s: a notice was refused (%s)", tournament.id, error)
+            return False
+        return True
 
     async def tell(self, news: TournamentNews) -> None:
-        """Post what one look at an event did: forfeits in their threads, the new round's matches opened in
-        theirs (the players pinged there), the round's notice and the podium in the event's channel, in the
-        server's language."""
+        """Post what one look at an event did: forfeits in their threads, the standings after the round that
+        ended, the new round's matches opened in theirs (the players pinged there), the round's notice and the
+        podium in the event's channel, in the server's language. One event's telling at a time here (a command's
+        and the look a game's end set off), so that what it posts comes in the order it happened."""
+        async with self._telling.setdefault(news.tournament.id, asyncio.Lock()):
+            await self._tell_now(news)
+
+    async def _tell_now(self, news: TournamentNews) -> None:
         async with in_public(self.chat.service.languages, news.tournament.guild_id):
             await self._tell(news)
 
@@ -161,12 +230,16 @@ class TournamentDesk:
             await self.chat.announcer.announce_in_home(outcome)
         if news.withdrawn:
             await self.post(tournament, words.tournament_withdrawn(tournament, news.withdrawn, inactive=True), [])
+        if news.started:
+            await self.tell_round_standings(tournament.id)
         await self._open(news)
         if news.started:
-            await self.tell_round(tournament)
+            await self.tell_round(tournament.id)
         if news.final is not None:
             await self.tell_podium(news.final)
-        if (news.started and news.round == 1) or news.final is not None or tournament.status == "cancelled":
+        # a round robin stores all its rounds at the start: its first news is of its last round
+        starting = news.started and (news.round == 1 or tournament.format == "round-robin")
+        if starting or news.final is not None or tournament.status == "cancelled":
             await self.refresh_announcement(tournament)
 
     async def _open(self, news: TournamentNews) -> None:
@@ -185,11 +258,14 @@ class TournamentDesk:
             if stored is not None and stored.announced_version < stored.version:
                 await service.release_announcement(match_id)  # not posted: whoever retries may claim it
 
-    async def tell_round(self, tournament: TournamentRow) -> None:
-        """The current round's pairings in the event's channel, once (claimed in the store)."""
-        if tournament.status != "running" or tournament.round == 0:
-            return
-        if not await self.chat.service.store.claim_tournament_notice(tournament.id, tournament.round):
+    async def tell_round(self, tournament_id: int) -> None:
+        """The current round's pairings in the event's channel, once (claimed in the store), when every one of
+        its matches has its thread and first board, so that the notice links them all, and the standings after
+        the round before are posted: until then (opening a round takes a while under Discord's limits) whoever
+        looks leaves it to the look after the last opens, or, past ROUND_NOTICE_PATIENCE (a match that cannot be
+        opened, standings that cannot be posted), tells it with what there is."""
+        tournament = await self.tournaments.current(tournament_id)  # as stored now: its standings may be told
+        if tournament is None or tournament.status != "running" or tournament.round == 0:
             return
         games = await self.tournaments.games(tournament)
         number = tournament.round if tournament.format == "swiss" else None
@@ -199,22 +275,53 @@ class TournamentDesk:
                 match = await self.chat.service.read(game.match_id)
                 if match is not None:
                     tables.append(match)
+        ready = all(m.board_message_id is not None for m in tables) and not self.tournaments.standings_owed(tournament)
+        stored_at = min((m.created_at for m in tables), default=self.chat.now())  # when the round was stored
+        if not ready and self.chat.now() - stored_at < ROUND_NOTICE_PATIENCE:
+            return
+        if not await self.chat.service.store.claim_tournament_notice(tournament.id, tournament.round):
+            return
         byes = [g.bye_user_id for g in games if g.bye_user_id is not None and g.round == tournament.round]
-        await self.post(tournament, words.tournament_round(tournament, tournament.round, tables, byes), [])
+        async with in_public(self.chat.service.languages, tournament.guild_id):
+            notice = words.tournament_round(tournament, tournament.round, tables, byes)
+        await self.post(tournament, notice, [])
+
+    async def tell_round_standings(self, tournament_id: int) -> None:
+        """The standings after the Swiss round that ended last, in the event's channel, once across processes and
+        restarts: claimed in the store (for a lease), looked for among the channel's latest posts (a process
+        killed between posting them and recording it), recorded once Discord took them, let go if it failed."""
+        table = await self.tournaments.claim_round_standings(tournament_id)
+        if table is None:
+            return
+        posted = False
+        try:
+            async with in_public(self.chat.service.languages, table.tournament.guild_id):
+                content, file = await standings_message(self.tournaments, table)
+            posted = await self._posted_already(table.tournament, content.split("\n", 1)[0])
+            posted = posted or await self.post(table.tournament, content, [], file)
+        finally:
+            await self.tournaments.round_standings_posted(tournament_id, table.after_round, posted)
+
+    async def _posted_already(self, tournament: TournamentRow, heading: str) -> bool:
+        """Whether one of the channel's latest posts by the bot begins with ``heading``."""
+        channel = await channel_by_id(self.client, tournament.channel_id)
+        me = self.client.user
+        if channel is None or me is None or not hasattr(channel, "history"):
+            return False
+        try:
+            async for message in channel.history(limit=LOOK_BACK):
+                if message.author.id == me.id and message.content.startswith(heading):
+                    return True
+        except discord.HTTPException:
+            return False
+        return False
 
     async def tell_podium(self, table: Standings) -> None:
         if not await self.chat.service.store.claim_tournament_notice(table.tournament.id, 0):
             return
-        png = await self.standings_picture(table)
+        content, file = await standings_message(self.tournaments, table, lead=standings.podium(table))
         mentions = [r.user_id for r in table.rows if r.place <= 3]
-        await self.post(
-            table.tournament, standings.podium(table) + "\n" + standings.standings_text(table), mentions, png
-        )
-
-    async def standings_picture(self, table: Standings) -> bytes:
-        headers, rows, withdrawn = standings.standings_rows(table)
-        title, subtitle = standings.standings_title(table)
-        return await self.tournaments.picture(title, subtitle, headers, rows, withdrawn)
+        await self.post(table.tournament, content, mentions, file)
 
     # -- after a game, and the pass ------------------------------------------------------------------
 
@@ -224,21 +331,28 @@ class TournamentDesk:
         tournament_id = await self.chat.service.store.tournament_of_match(match.id)
         if tournament_id is None:
             return
-        task = asyncio.create_task(self.tend(tournament_id))
+        task = asyncio.create_task(self._tend_after(answering(), tournament_id))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    async def _tend_after(self, interaction_task: asyncio.Task[Any] | None, tournament_id: int) -> None:
+        """Tend the event once the interaction that ended the game (if one did) has its answer: a new round's
+        threads and the standings come after the mover's board, never before it."""
+        if interaction_task is not None:
+            await asyncio.wait({interaction_task}, timeout=ANSWER_FIRST_SECONDS)
+        await self.tend(tournament_id)
+
     async def tend(self, tournament_id: int) -> None:
-        """Look at an event and tell what was done; then tell its current round if nobody has (a stop came
-        between a round's storing and its notice: its matches are opened by start-up's catch-up)."""
+        """Look at an event and tell what was done; then tell what nobody has told yet (a stop came between a
+        round's storing and its notices: its matches are opened by start-up's catch-up): the standings after
+        the round that ended, the current round's pairings."""
         try:
             async with self._telling.setdefault(tournament_id, asyncio.Lock()):
                 news = await self.tournaments.tend(tournament_id)
                 if news is not None:
-                    await self.tell(news)
-                tournament = await self.tournaments.current(tournament_id)  # None once set aside
-                if tournament is not None:
-                    await self.tell_round(tournament)
+                    await self._tell_now(news)
+                await self.tell_round_standings(tournament_id)
+                await self.tell_round(tournament_id)
         except TournamentPaused:  # set aside meanwhile: its organizer is told by the pass
             pass
         except Exception:  # the pass looks again
@@ -399,18 +513,15 @@ class TournamentCog(commands.GroupCog, name="Tournaments", group_name="tournamen
         await interaction.response.send_message(started, allowed_mentions=mention_only(None))
         await self.desk.tell(news)
 
-    @app_commands.command(name="standings", description="A tournament's table: points and tie-breaks", extras=PUBLIC)
+    @app_commands.command(name="standings", description="A tournament's table: points and tie-breaks")
     @app_commands.describe(tournament="The tournament's number (the server's only running one otherwise)")
     async def standings(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+        """Answered privately, in the asker's language, with a Share button that posts it for everyone."""
         guild_id = guild_only(interaction)
         found = await self.chat.tournaments.resolve(guild_id, tournament, ("running",), latest_finished=True)
         table = await self.chat.tournaments.standings(found.id, guild_id)
-        await interaction.response.defer()
-        async with in_public(self.chat.service.languages, guild_id):  # the table is posted for everyone
-            png = await self.desk.standings_picture(table)
-            content = standings.standings_text(table)
-            file = png_file(png, STANDINGS_FILE, description=boards.described(standings.standings_picture(), content))
-        await interaction.followup.send(content, file=file, allowed_mentions=mention_only(None))
+        content, file = await standings_message(self.chat.tournaments, table)
+        await interaction.response.send_message(content, file=file, view=share_view(table), ephemeral=True)
 
     @app_commands.command(
         name="withdraw", description="Leave a tournament under way: your remaining games are forfeited"

@@ -5,7 +5,7 @@ other pictures (a preview, a hint, a replay, a review's graph). Read from ``bot/
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from games import AnyGame, Event
 from i18n import number, pt, t, tn
@@ -14,7 +14,7 @@ from ...domain.model import MatchRow
 from ...domain.seats import info, title
 from ...service.describe import Group, LastTurn, material, position_groups
 from .markup import MESSAGE_LIMIT, fit_words
-from .shared import joined_and, seat_name, versus
+from .shared import joined_and, seat_name, semicolon, versus
 
 DESCRIPTION_LIMIT = 1024  # Discord's limit on an attachment's description; the words are cut in the language said
 
@@ -49,7 +49,7 @@ def _material_line(match: MatchRow, game: AnyGame) -> str:
         counts = ", ".join(_MATERIAL_WORDS.get(k, lambda n, k=k: f"{k} {n}")(n) for k, n in m.counts)
         parts.append(t("{player}: {counts}", player=_plain_label(match, game, m.seat), counts=counts) if counts else "")
     shown = [p for p in parts if p]
-    return ("; ".join(shown) + ".") if shown else ""
+    return (semicolon().join(shown) + ".") if shown else ""
 
 
 def _state_line(match: MatchRow, game: AnyGame) -> str:
@@ -80,8 +80,9 @@ _EVENT_WORDS: dict[str, Callable[[Event], str]] = {
 }
 
 
-def _last_turn_line(match: MatchRow, game: AnyGame, turn: LastTurn | None) -> str:
-    """The last move by whom, and what it did: the engine's words (Game.describe_turn), else its events'."""
+def _last_turn_line(match: MatchRow, game: AnyGame, turn: LastTurn | None, played: bool = True) -> str:
+    """The last move by whom, and what it did: the engine's words (Game.describe_turn), else its events'. A turn
+    not ``played`` (a preview's, a hint's) is said as the turn shown, never as a move made."""
     if turn is None:
         return t("No move yet.")
     who = _plain_label(match, game, turn.seat) if turn.seat is not None else ""
@@ -92,21 +93,27 @@ def _last_turn_line(match: MatchRow, game: AnyGame, turn: LastTurn | None) -> st
         if turn.notation:
             described = f"{turn.notation}" + (f" ({described})" if described else "")
     described = described.rstrip(".") or t("a turn")
+    if not played:
+        if who:
+            return t("The turn shown, by {player}, not played: {move}.", player=who, move=described)
+        return t("The turn shown, not played: {move}.", move=described)
     if who:
         return t("Last move, by {player}: {move}.", player=who, move=described)
     return t("Last move: {move}.", move=described)
 
 
-def board_description(match: MatchRow, game: AnyGame, turn: LastTurn | None, heading: str | None = None) -> str:
+def board_description(
+    match: MatchRow, game: AnyGame, turn: LastTurn | None, played: bool = True, heading: str | None = None
+) -> str:
     """A board picture's description (alt text): the match, whose turn or the result, each player's
-    scores or material, and the last move and what it did; at most 1,024 characters of the words said
-    (French runs longer than English), cut at a word. ``heading`` says what the board is instead of the
-    match's name (a puzzle's position)."""
+    scores or material, and the last move and what it did (``played`` False: the turn a preview shows); at most
+    1,024 characters of the words said (French runs longer than English), cut at a word. ``heading`` says what
+    the board is instead of the match's name (a puzzle's position)."""
     names = versus([_plain_label(match, game, s) for s in range(1, game.players + 1)])
     parts = [
         heading or t("{match} board, {players}.", match=title(match), players=names),
         _state_line(match, game),
-        _last_turn_line(match, game, turn),
+        _last_turn_line(match, game, turn, played),
         _material_line(match, game),
     ]
     return fit_words(" ".join(p for p in parts if p), DESCRIPTION_LIMIT)
@@ -208,20 +215,31 @@ _MENTION_OR_TIME = re.compile(r"<@!?\d+>|<t:\d+(?::[a-zA-Z])?>")
 _MARKS = re.compile(r"\*\*|__|`|\|\||\\(?=[^\w\s])")
 
 
-def plain(text: str) -> str:
-    """A message's words for alt text: no markdown, no pings (a screen reader reads them as symbols)."""
-    text = _MENTION_OR_TIME.sub(lambda m: t("a player") if m.group().startswith("<@") else "", text)
+def plain(text: str, names: Mapping[int, str] | None = None) -> str:
+    """A message's words for alt text: no markdown, no pings (a screen reader reads them as symbols): a ping
+    of someone in ``names`` is said as their name, anyone else's as "a player"."""
+    text = _MENTION_OR_TIME.sub(lambda m: _mentioned(m.group(), names or {}), text)
     return " ".join(_MARKS.sub("", text).split())
 
 
-def described(lead: str, content: str = "", match: MatchRow | None = None) -> str:
-    """A picture beside a message that already says it in words: what the picture is, then those words."""
-    return picture_description(f"{lead} {plain(content)}".strip(), match)
+def _mentioned(markup: str, names: Mapping[int, str]) -> str:
+    if not markup.startswith("<@"):
+        return ""  # a timestamp: the words around it say when
+    name = names.get(int(markup.strip("<@!>")))
+    return name if name is not None else t("a player")
+
+
+def described(
+    lead: str, content: str = "", match: MatchRow | None = None, names: Mapping[int, str] | None = None
+) -> str:
+    """A picture beside a message that already says it in words: what the picture is, then those words (the
+    people it pings named from ``names``)."""
+    return picture_description(f"{lead} {plain(content, names)}".strip(), match)
 
 
 def preview_description(match: MatchRow, game: AnyGame, turn: LastTurn | None, hint: str = "") -> str:
     """A position after a turn that is not played: /preview, /hint (``hint``: the suggested turn), the turn builder."""
-    board = board_description(match, game, turn)
+    board = board_description(match, game, turn, played=False)
     if hint:
         return fit_words(
             t("Hint: the computer suggests {move}; the board after it, not played. {board}", move=hint, board=board),

@@ -12,7 +12,7 @@ from i18n import number, t, tn
 
 from ...domain.model import PROVISIONAL_GAMES, RATING_START, GuildSettings, MatchRow, RatingRow
 from ...domain.seats import title
-from .shared import clock_text, language_name
+from .shared import bank_clock_text, language_name
 
 
 def server_settings(settings: GuildSettings, default_reminder_hours: float) -> str:
@@ -28,7 +28,7 @@ def server_settings(settings: GuildSettings, default_reminder_hours: float) -> s
         days = tn("{count} day per move", "{count} days per move", settings.days_per_move)
     hours = number(settings.reminder_hours or default_reminder_hours)
     if settings.clock is not None:
-        days = t("a bank clock, {clock} (instead of days per move)", clock=clock_text(settings.clock))
+        days = t("a bank clock, {clock} (instead of days per move)", clock=bank_clock_text(settings.clock))
     if settings.reminder_hours:
         delay = t("• Default reminder delay: {hours} h (each player may set their own with /settings)", hours=hours)
     else:

@@ -1,6 +1,6 @@
 """What any command can meet: the refusals of finding its match (none, another's thread, paused, over, not
 yours) and of the storage (full, down, unknown), and the answers to failures that are not the player's doing
-(``bot/chat/common.py`` says them). A paused match's notice (``quarantine_notice``) is said here too."""
+(``bot/chat/failures.py`` says them). A paused match's notice (``quarantine_notice``) is said here too."""
 
 from __future__ import annotations
 

@@ -15,11 +15,11 @@ from ...domain.model import MatchRow, MoveRow
 from ...domain.seats import game_of, player_row, title
 from .markup import escape
 from .outcomes import status_line
-from .shared import bank_note, bounded, held_label, seat_name, time_note, vacation_note, versus, waited
+from .shared import bank_note, bounded, held_label, seat_name, semicolon, time_note, vacation_note, versus, waited
 
 
 def board_line(match: MatchRow, game: AnyGame, vacations: list[tuple[str, float]], now: float) -> str:
-    text = status_line(match, game) + time_note(match, now, " — ") + bank_note(match, game, now, "; ", vacations)
+    text = status_line(match, game) + time_note(match, now, " — ") + bank_note(match, game, now, semicolon(), vacations)
     away = vacation_note(vacations)
     return text + (f"\n{away}." if away else "")
 
@@ -96,7 +96,7 @@ def my_matches(listed: list[tuple[MatchRow, AnyGame | None, bool]], user_id: int
         else:
             assert game.to_move is not None
             state = t("{player} to move", player=escape(player_row(match, game, game.to_move).name))
-        state += time_note(match, now, ", ") + bank_note(match, game, now, "; ")
+        state += time_note(match, now, ", ") + bank_note(match, game, now, semicolon())
         others = ", ".join(escape(s.name) for s in match.seats if s.user_id != user_id) or t("open seats")
         lines.append(
             t(
@@ -127,7 +127,7 @@ def server_matches(matches: list[MatchRow], now: float, page: int = 0) -> str:
                 players=names,
                 mover=mover,
                 time=time_note(match, now, ", "),
-                banks=bank_note(match, game, now, "; "),
+                banks=bank_note(match, game, now, semicolon()),
                 channel=match.home_channel_id,
                 link=link,
             )

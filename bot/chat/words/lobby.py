@@ -14,7 +14,7 @@ from i18n import number, pt, t, tn
 from ...domain.model import ChallengeCaps, ChallengeRefusal, MatchRow
 from ...domain.seats import title
 from .markup import escape, fit, quoted
-from .shared import clock_text, engine_words, mention
+from .shared import bank_clock_text, engine_words, mention, semicolon
 
 
 def lobby_text(match: MatchRow, can_start_early: bool) -> str:
@@ -23,7 +23,7 @@ def lobby_text(match: MatchRow, can_start_early: bool) -> str:
     if match.days_per_move:
         terms.append(tn("{count} day per move", "{count} days per move", match.days_per_move))
     if match.clock is not None:
-        terms.append(t("bank clock {clock}", clock=clock_text(match.clock)))
+        terms.append(t("bank clock {clock}", clock=bank_clock_text(match.clock)))
     if match.has_computer:
         terms.append(t("not rated: the computer plays"))
     elif not match.rated:
@@ -32,7 +32,7 @@ def lobby_text(match: MatchRow, can_start_early: bool) -> str:
         terms.append(t("hints allowed: joining agrees to /hint for everyone"))
     # TRANSLATORS: a lobby's first line; the match's terms follow in parentheses.
     head = tn("**{title}** — {count} seat", "**{title}** — {count} seats", match.players, title=title(match))
-    lines = [head + (f" ({'; '.join(terms)})" if terms else "")]
+    lines = [head + (f" ({semicolon().join(terms)})" if terms else "")]
     for seat in match.seats:
         if seat.is_computer:
             lines.append(

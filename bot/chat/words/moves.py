@@ -8,11 +8,13 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from games import AnyGame, Event
+from games import AnyGame, Event, GameError
 from i18n import t, tn
 
 from ...domain.model import MatchRow
 from ...domain.seats import title
+from ...service.suggestions import MoveChoice
+from ...service.turn_builder import BuilderError, BuilderState, Choice
 from .markup import fit, quoted
 from .outcomes import turn_line
 from .shared import clip_choice, engine_words, seat_label
@@ -25,21 +27,22 @@ def preview_line(
     game: AnyGame,
     notation: str,
     events: Sequence[Event],
-    unfinished: str | None,
+    unfinished: GameError | None,
 ) -> str:
     if unfinished is not None:
         return t(
             "Preview of a turn in progress (not played): `{notation}` — not a whole turn yet: {why}.",
             notation=notation,
-            why=fit(unfinished, 300),
+            why=fit(engine_words(unfinished), 300),
         )
-    return t("Preview (not played): {turn}", turn=turn_line(seat_label(match, before, seat), game, notation, events))
+    turn = turn_line(seat_label(match, before, seat), game, notation, events, played=False)
+    return t("Preview (not played): {turn}", turn=turn)
 
 
 def hint(notation: str, preview: str) -> str:
     return t(
         "Hint: the medium computer would play `{notation}` (only you see this).\n"
-        "{preview}\nPlay it with `/move {notation}`.",
+        "{preview}\nPlay it with `/move move:{notation}`.",
         notation=notation,
         preview=preview,
     )
@@ -54,13 +57,56 @@ def resign_cancelled(match: MatchRow) -> str:
 
 
 def suggestion_choices(
-    match: MatchRow, choices: list[tuple[str, str]], note: str | None, mover: str, typed: str
+    match: MatchRow, choices: Sequence[MoveChoice], note: str | None, mover: str, typed: str
 ) -> list[tuple[str, str]]:
     """/move's autocomplete: the legal continuations, after a first line saying why you cannot play now."""
+    pairs = move_choices(choices)
     if note is None:
-        return choices
+        return pairs
     shown = clip_choice(suggestion_note(match, note, mover))
-    return [(shown, clip_choice(typed) if note == "not_your_turn" else "-"), *choices]
+    return [(shown, clip_choice(typed) if note == "not_your_turn" else "-"), *pairs]
+
+
+def move_choices(choices: Sequence[MoveChoice]) -> list[tuple[str, str]]:
+    """Autocomplete's (label, value) pairs for a turn (/move, /premove, /explore): each choice worded."""
+    hints = _action_hints(choices)
+    return [
+        (choice.before + clip_choice(_move_choice_label(choice, hints.get(index, ""))), choice.value)
+        for index, choice in enumerate(choices)
+    ]
+
+
+def _action_hints(choices: Sequence[MoveChoice]) -> dict[int, str]:
+    """The hints of the actions listed, each game's worded together (``describe_actions``): a game may say once
+    in a list what every line would repeat (Begird's winning rule). Index in ``choices`` -> hint."""
+    shown: dict[int, list[int]] = {}
+    for index, choice in enumerate(choices):
+        if choice.kind == "action" and choice.game is not None:
+            shown.setdefault(id(choice.game), []).append(index)
+    hints: dict[int, str] = {}
+    for indexes in shown.values():
+        game = choices[indexes[0]].game
+        assert game is not None
+        hints.update(zip(indexes, game.describe_actions([choices[i].action for i in indexes], say=t), strict=True))
+    return hints
+
+
+def _move_choice_label(choice: MoveChoice, hint: str) -> str:
+    if choice.kind == "action":
+        label = ",".join([*choice.done, hint])
+        return t("{turn} (then {rest})", turn=label, rest=",".join(choice.rest)) if choice.rest else label
+    if choice.kind == "end_here":
+        return t("{turn} — end the turn here", turn=",".join(choice.done))
+    if choice.kind == "needs_more":
+        if choice.error is None:
+            return t("This turn takes more than one action — each choice below is a whole turn")
+        said = engine_words(choice.error)
+        return t("{reason} — each choice below is a whole turn", reason=f"{said[:1].upper()}{said[1:]}")
+    if choice.kind == "illegal":
+        return f"✗ {choice.typed}: {engine_words(choice.error)}"
+    if choice.kind == "over":
+        return t("The game is over")
+    return t("No legal move starts with {typed!r}", typed=choice.typed)
 
 
 def suggestion_note(match: MatchRow, note: str, mover: str) -> str:
@@ -74,7 +120,7 @@ def suggestion_note(match: MatchRow, note: str, mover: str) -> str:
     return t("Not your turn: {player} is to move", player=mover)
 
 
-def builder_summary(state: Any) -> str:
+def builder_summary(state: BuilderState) -> str:
     """The turn builder's line: the actions picked so far, and what to do next."""
     if state.path:  # part way down a game's groups (Bump: a piece, then its target, then the turn)
         done = t("So far: `{notation}`.", notation=state.notation) + " " if state.notations else ""
@@ -90,8 +136,35 @@ def builder_summary(state: Any) -> str:
     if state.can_end:
         return t("{so_far} Pick another action, or press **End turn** to play it.", so_far=head)
     if state.why_not_end and state.notations:
-        return t("{so_far} Pick the next action ({why}).", so_far=head, why=state.why_not_end)
+        return t("{so_far} Pick the next action ({why}).", so_far=head, why=why_not_end(state))
     return t("{so_far} Pick the next action.", so_far=head)
+
+
+def why_not_end(state: BuilderState) -> str:
+    """The engine's reason the turn built so far cannot end yet ("" when it can)."""
+    return engine_words(state.why_not_end) if state.why_not_end is not None else ""
+
+
+def choice_description(choice: Choice) -> str:
+    """A turn builder's menu option's description: what the action does, or how many turns a group holds."""
+    if choice.count:
+        return tn("{count} move", "{count} moves", choice.count)
+    return choice.description
+
+
+_BUILDER_SAYS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "damaged_buttons": lambda f: t("this turn builder's buttons are damaged; open a new one"),
+    "game_over": lambda f: t("the game is over"),
+    "turn_in_progress": lambda f: t("another turn is in progress"),
+    "older_position": lambda f: t("this turn builder belongs to an older position; open a new one"),
+    "too_many_actions": lambda f: t("a turn has at most {count} actions", count=f["count"]),
+    "engine": lambda f: engine_words(f["error"]),
+}
+
+
+def builder_error(error: BuilderError) -> str:
+    """Why the turn builder cannot go on (the picks no longer fit, or are malformed)."""
+    return _BUILDER_SAYS[error.kind](error.fields)
 
 
 def turn_builder(match: MatchRow, summary: str, more: int, full: bool) -> str:
@@ -164,7 +237,7 @@ REFUSALS: dict[str, Callable[[dict[str, Any]], str]] = {
         "This turn builder has expired: the match has moved on since it was opened. "
         "Open a new one from the latest board (or /turn)."
     ),
-    "builder_says": lambda f: t("Turn builder: {why}.", why=engine_words(f["why"])),
+    "builder_says": lambda f: t("Turn builder: {why}.", why=builder_error(f["why"])),
     "turn_not_finished": lambda f: t("The turn cannot end yet: {why}.", why=engine_words(f["why"])),
     "pick_an_action": lambda f: t("Pick an action from the menu."),
     "not_your_confirmation": lambda f: t("This confirmation belongs to another player."),

@@ -10,7 +10,7 @@ from i18n import N_, t
 
 from ...domain.outcome import OfferAnswer, OfferNotice
 from ...domain.seats import title
-from .outcomes import line
+from .outcomes import announcement_text
 from .shared import mention
 
 OFFER_KINDS = {"draw": N_("a draw"), "undo": N_("to take back their last turn")}
@@ -48,7 +48,7 @@ def offer_answer(answer: OfferAnswer, now: float) -> str:
         waiting = " ".join(mention(match, u) for u in answer.waiting_ids)
         return t("{player} accepted; waiting for {waiting}.", player=mention(match, answer.user_id), waiting=waiting)
     assert answer.outcome is not None
-    return t("Accepted: {outcome}", outcome=line(answer.outcome, now))
+    return t("Accepted: {outcome}", outcome=announcement_text(answer.outcome, now))
 
 
 def sent_in(channel_id: int) -> str:

@@ -13,7 +13,7 @@ from ...domain.model import MatchRow
 from ...domain.outcome import Change, Outcome
 from ...domain.seats import player_row, title, user_to_move
 from .markup import escape
-from .shared import bank_note, held_label, joined_and, mention, seat_label, time_note
+from .shared import bank_note, held_label, joined_and, mention, seat_label, semicolon, time_note
 
 
 def _effects(events: Sequence[Event]) -> str:
@@ -32,14 +32,21 @@ def _effects(events: Sequence[Event]) -> str:
     return f" — {', '.join(parts)}" if parts else ""
 
 
-def turn_line(label: str, game: AnyGame | None, notation: str, events: Sequence[Event]) -> str:
-    """A played turn, in the engine's words when it has them (Game.describe_turn: Bump's chains,
-    "alice: 03,05-4 — bumps 06 to 07, which bumps 17 (captured against the wall)."), else counted."""
+def turn_line(label: str, game: AnyGame | None, notation: str, events: Sequence[Event], played: bool = True) -> str:
+    """A turn, in the engine's words when it has them (Game.describe_turn: Bump's chains,
+    "alice: 03,05-4 — bumps 06 to 07, which bumps 17 (captured against the wall)."), else counted. A turn
+    not ``played`` (a preview, a hint) is said as one that would be: never "played" for a turn nobody made."""
     described = game.describe_turn(list(events), notation, say=t) if game is not None else ""
     if described and described != notation:
-        return f"{label}: {described}" + ("" if described.endswith(("!", ".")) else ".")
+        # TRANSLATORS: a turn in the engine's words after who made it: "alice: 03,05-4 — bumps 06 to 07"
+        said = t("{player}: {turn}", player=label, turn=described)
+        return said + ("" if described.endswith(("!", ".")) else ".")
+    effects = _effects(events)
+    if not played:
+        # TRANSLATORS: a turn previewed, not played; {effects} as in "{player} played `{notation}`{effects}."
+        return t("{player} would play `{notation}`{effects}.", player=label, notation=notation, effects=effects)
     # TRANSLATORS: {effects} is empty or " — 2 discs pushed, 1 captured" (the turn's effects, listed)
-    return t("{player} played `{notation}`{effects}.", player=label, notation=notation, effects=_effects(events))
+    return t("{player} played `{notation}`{effects}.", player=label, notation=notation, effects=effects)
 
 
 def result_line(match: MatchRow, game: AnyGame) -> str:
@@ -62,7 +69,7 @@ def result_line(match: MatchRow, game: AnyGame) -> str:
 
 def status_line(match: MatchRow, game: AnyGame) -> str:
     if game.is_over:
-        return f"{title(match)}: {result_line(match, game)}"
+        return t("{match}: {result}", match=title(match), result=result_line(match, game))
     assert game.to_move is not None
     return t(
         "{match}, turn {turn}: {player} to move.",
@@ -98,6 +105,10 @@ def change_line(match: MatchRow, game: AnyGame | None, change: Change) -> str:
     if kind == "resign":
         return t("{player} resigned.", player=label)
     if kind == "timeout":
+        if game is not None and game.is_over:  # two players (or the last two): the game is lost on time
+            if change.user_id is not None:
+                return t("{player} lost on time (claimed by <@{user}>).", player=label, user=change.user_id)
+            return t("{player} lost on time.", player=label)
         if change.user_id is not None:
             return t(
                 "{player} ran out of time and is out of the game (claimed by <@{user}>).",
@@ -122,7 +133,7 @@ def what_happened(outcome: Outcome) -> str:
     return " ".join(change_line(outcome.match, outcome.game, change) for change in outcome.changes)
 
 
-def line(outcome: Outcome, now: float) -> str:
+def announcement_text(outcome: Outcome, now: float) -> str:
     """The announcement of an outcome: what happened, then who is to move (pinged) or the result."""
     match, game = outcome.match, outcome.game
     text = what_happened(outcome)
@@ -130,7 +141,8 @@ def line(outcome: Outcome, now: float) -> str:
         return text
     if game.is_over:
         everyone = outcome.ending_user_ids or tuple(match.human_ids())
-        return f"{text} {result_line(match, game)} " + " ".join(f"<@{u}>" for u in everyone)
+        unrated = f" {unrated_line(outcome.unrated)}" if outcome.unrated else ""
+        return f"{text} {result_line(match, game)}{unrated} " + " ".join(f"<@{u}>" for u in everyone)
     mover = user_to_move(match, game)
     if mover is not None and match.is_computer(mover):
         return f"{text} " + t("{player} is thinking…", player=mention(match, mover))
@@ -139,19 +151,30 @@ def line(outcome: Outcome, now: float) -> str:
         "<@{user}>, your move{deadline}{banks}.",
         user=mover,
         deadline=time_note(match, now, " — "),
-        banks=bank_note(match, game, now, "; "),
+        banks=bank_note(match, game, now, semicolon()),
     )
+
+
+def unrated_line(reason: str) -> str:
+    """Why a rated match's result does not count for the ratings (``Outcome.unrated``)."""
+    if reason == "too_short":
+        return t("Not rated: the game ended before its second turn, so it counts as an abort.")
+    return t("Not rated.")
 
 
 def ending_dm(outcome: Outcome, now: float) -> str:
     """The direct message a player gets when a game ends."""
-    return t("**{match}** has ended. {announcement}", match=title(outcome.match), announcement=line(outcome, now))
+    return t(
+        "**{match}** has ended. {announcement}",
+        match=title(outcome.match),
+        announcement=announcement_text(outcome, now),
+    )
 
 
 def begins(match: MatchRow, game: AnyGame, now: float) -> str:
     """The first board's text: who plays, who is to move, how to play."""
     mentions = " ".join(mention(match, s.user_id) for s in sorted(match.seats, key=lambda s: s.seat))
-    status = status_line(match, game) + time_note(match, now, " — ") + bank_note(match, game, now, "; ")
+    status = status_line(match, game) + time_note(match, now, " — ") + bank_note(match, game, now, semicolon())
     return t(
         "**{match}** begins: {players}\n{status}\nPlay with `/move` here; `/rules` explains the game.",
         match=title(match),

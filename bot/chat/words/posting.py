@@ -11,12 +11,12 @@ from ...domain.model import MatchRow
 from ...domain.outcome import Outcome
 from ...domain.seats import title
 from .markup import escape
-from .outcomes import line
+from .outcomes import announcement_text
 from .shared import versus
 
 
 def thread_name(match: MatchRow) -> str:
-    return f"{title(match)}: {versus([s.name for s in match.seats])}"[:100]
+    return t("{match}: {players}", match=title(match), players=versus([s.name for s in match.seats]))[:100]
 
 
 def starter(match: MatchRow) -> str:
@@ -37,7 +37,7 @@ def after_commit(outcome: Outcome, now: float, reason: str) -> str:
     return t(
         "Played and saved: {announcement}\nThe board could not be posted in the match yet ({reason}); "
         "it will be posted there as soon as Discord allows. Do not play the turn again.",
-        announcement=line(outcome, now),
+        announcement=announcement_text(outcome, now),
         reason=reason,
     )
 
@@ -51,7 +51,9 @@ def discord_slow() -> str:
 
 
 def done_elsewhere(outcome: Outcome, now: float, channel_id: int, note: str) -> str:
-    text = t("Done: {announcement} (see <#{channel}>)", announcement=line(outcome, now), channel=channel_id)
+    text = t(
+        "Done: {announcement} (see <#{channel}>)", announcement=announcement_text(outcome, now), channel=channel_id
+    )
     return text + (f"\n{note}" if note else "")
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from i18n import N_, t, tn
 
 from ...domain.model import MatchRow
-from ...domain.seats import title
+from ...domain.seats import game_of, title, user_to_move
 from ...service.premoves import Exploration, Premoves
 from .markup import escape, fit, quoted
 from .outcomes import result_line
@@ -33,6 +33,17 @@ def premoves(shown: Premoves) -> str:
         return t("You have no conditional moves in {title}.", title=title(shown.match)) + " " + premove_how()
     head = t("**Your conditional moves in {title}** (only you see them)", title=title(shown.match))
     said = t("Saved.") + " " if shown.added else ""
+    if shown.dropped:
+        said += (
+            tn(
+                "Not saved: `{turns}`, the last turn, after your last answer (a line ends with an answer of yours).",
+                "Not saved: `{turns}`, the last {count} turns, after your last answer (a line ends with an answer "
+                "of yours).",
+                len(shown.dropped),
+                turns=fit("; ".join(shown.dropped), 200),
+            )
+            + " "
+        )
     if shown.replaced:
         said += (
             tn(
@@ -56,22 +67,27 @@ def premoves(shown: Premoves) -> str:
     return bounded(text, 2000 - len(footer)) + footer
 
 
-def premoves_cleared(match: MatchRow, why: str, notation: str) -> str:
-    """The private notice that a player's conditional moves were cleared."""
+def premoves_cleared(match: MatchRow, user_id: int, why: str, notation: str) -> str:
+    """The private notice to ``user_id`` that their conditional moves were cleared, and why; "your turn" only
+    when it is (the match as the move left it: with several seats, someone else may be to move)."""
     if why == "unexpected":
         reason = t("the turn played, `{notation}`, matched none of your lines", notation=notation)
     elif why == "illegal":
         reason = t("your answer could not be played there")
-    elif why == "changed":
-        reason = t("the position changed (a takeback, a resignation, a draw or a time-out)")
+    elif why == "takeback" and notation:
+        reason = t("the turn `{notation}` was taken back by agreement", notation=notation)
+    elif why == "takeback":
+        reason = t("the last turn was taken back by agreement")
+    elif why == "resign":
+        reason = t("a player resigned")
+    elif why == "timeout":
+        reason = t("a player ran out of time and left the game")
     else:
         reason = t("the position changed")
-    return t(
-        "Your conditional moves in **{title}** were cleared: {reason}. It is for you to play now; "
-        "`/premove` sets new ones.",
-        title=title(match),
-        reason=reason,
-    )
+    said = t("Your conditional moves in **{title}** were cleared: {reason}.", title=title(match), reason=reason)
+    if user_to_move(match, game_of(match)) == user_id:
+        return said + " " + t("It is your turn now; `/premove` sets new conditional moves.")
+    return said + " " + t("`/premove` sets new conditional moves.")
 
 
 def premoves_removed() -> str:

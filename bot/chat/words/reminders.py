@@ -9,9 +9,9 @@ from typing import Any
 from i18n import t
 
 from ...domain.model import MatchRow
-from ...domain.outcome import DeadlineJob, ReminderJob
+from ...domain.outcome import DeadlineJob, ReminderJob, TurnNotice
 from ...domain.seats import title
-from .shared import duration, seat_label, time_note
+from .shared import duration, seat_label, semicolon, time_note
 
 
 def reminder(job: ReminderJob, now: float) -> str:
@@ -20,14 +20,33 @@ def reminder(job: ReminderJob, now: float) -> str:
         "It is your turn in **{title}** (waiting {waited}{time_left}).",
         title=title(match),
         waited=duration(job.waited),
-        time_left=time_note(match, now, "; "),
+        time_left=time_note(match, now, semicolon()),
     )
-    if job.last_turn is not None:
-        seat, notation = job.last_turn
-        text += " " + t(
-            "Last move: {player} played `{notation}`.", player=seat_label(match, job.game, seat), notation=notation
-        )
-    return text
+    return text + _last_move(job)
+
+
+def _last_move(job: ReminderJob) -> str:
+    if job.last_turn is None:
+        return ""
+    seat, notation = job.last_turn
+    return " " + t(
+        "Last move: {player} played `{notation}`.", player=seat_label(job.match, job.game, seat), notation=notation
+    )
+
+
+def reminder_with_warning(notice: TurnNotice) -> str:
+    """A reminder and a time-limit warning due together, as one message: the warning's time, the reminder's wait."""
+    match = notice.match
+    assert match.deadline_at is not None  # a warning is about a deadline
+    text = t(
+        "It is your turn in **{title}** (waiting {waited}), and your time runs out <t:{when}:R> ({left} left). "
+        "Play with /move, or take a /vacation.",
+        title=title(match),
+        waited=duration(notice.reminder.waited),
+        when=int(match.deadline_at),
+        left=duration(notice.warning.left),
+    )
+    return text + _last_move(notice.reminder)
 
 
 def board_link(text: str, link: str) -> str:

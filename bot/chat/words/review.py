@@ -106,7 +106,7 @@ def review_summary(review: Review) -> str:
         lines.append(t("**{name}**: {accuracy} · {tally}", name=escape(name), accuracy=figure, tally=tally))
     if result.turning_points:
         lines.append(t("Biggest mistakes (the turning points, marked on the graph):"))
-        lines += [review_turn_line(review, result.turns[i]) for i in result.turning_points]
+        lines += [review_turn_line(review, result.turns[i]) for i in review.worst_first]  # the biggest first
     else:
         lines.append(t("No turn lost 5 points of winning chance or more."))
     lines.append(t("-# {thresholds} Accuracy: Lichess's formula, on those chances.", thresholds=t(REVIEW_THRESHOLDS)))

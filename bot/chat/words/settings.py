@@ -27,7 +27,7 @@ def preferences(prefs: Preferences, default_hours: float) -> str:
     return said + quiet_note(prefs)
 
 
-def _clock_time(minute: int) -> str:
+def _time_of_day(minute: int) -> str:
     return f"{minute // 60:02d}:{minute % 60:02d}"
 
 
@@ -38,8 +38,8 @@ def quiet_note(prefs: Preferences) -> str:
     return " " + t(
         "Quiet hours: **{start}–{end}** in {zone}: no reminder or time warning then; it waits for your morning "
         "(a time limit itself never waits).",
-        start=_clock_time(prefs.quiet_start),
-        end=_clock_time(prefs.quiet_end),
+        start=_time_of_day(prefs.quiet_start),
+        end=_time_of_day(prefs.quiet_end),
         zone=escape(prefs.quiet_zone),
     )
 

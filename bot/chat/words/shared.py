@@ -86,7 +86,7 @@ def time_note(match: MatchRow, now: float, prefix: str = "") -> str:
     return prefix + t("time runs out <t:{deadline}:R>", deadline=int(match.deadline_at))
 
 
-def clock_text(clock: BankClock) -> str:
+def bank_clock_text(clock: BankClock) -> str:
     """A bank clock as players write it: ``72h+36h max 120h`` (notation: the same in every language, as typed)."""
     return f"{_number(clock.initial / HOUR)}h+{_number(clock.increment / HOUR)}h max {_number(clock.cap / HOUR)}h"
 
@@ -126,12 +126,19 @@ def bank_note(
     if not shown:
         return ""
     # TRANSLATORS: each player's bank of time, e.g. "banks (72h+36h max 120h): alice 71.5 h (running), bob 72 h"
-    return prefix + t("banks ({clock}): {banks}", clock=clock_text(match.clock), banks=", ".join(shown))
+    return prefix + t("banks ({clock}): {banks}", clock=bank_clock_text(match.clock), banks=", ".join(shown))
+
+
+def semicolon() -> str:
+    """« ; » between two parts of a sentence, as the language writes it (French: a narrow no-break space before)."""
+    # TRANSLATORS: the separator between two parts of a sentence; French typography puts a narrow no-break space
+    # (U+202F) before « ; »
+    return t("; ")
 
 
 def vacation_note(vacations: list[tuple[str, float]]) -> str:
     """Players of the match on vacation, shown to their opponents."""
-    return "; ".join(
+    return semicolon().join(
         t("{name} is on vacation until <t:{until}:f>", name=escape(name), until=int(until)) for name, until in vacations
     )
 
@@ -169,12 +176,19 @@ def versus(items: Sequence[str]) -> str:
 # -- what every feature says alike -----------------------------------------------------------------
 
 
+#: Fields of an engine's reason that hold a word of the game's data (a seat's colour name, "Red", marked for
+#: the catalogs by bot/chat/game_words.py): said in the language spoken too.
+TRANSLATED_FIELDS = ("colour",)
+
+
 def engine_words(why: object) -> str:
-    """An engine's reason in the language being spoken: a :class:`games.GameError` carries its English template
-    and fields (the engines keep no language), anything else is already words."""
+    """An engine's reason in the language being spoken, the one function that words a :class:`games.GameError`
+    (it carries its English template and fields: the engines keep no language); anything else is already
+    words."""
     template = getattr(why, "template", "") if isinstance(why, GameError) else ""
     if template:
-        return t(template, **getattr(why, "fields", {}))
+        fields = getattr(why, "fields", {})
+        return t(template, **{key: t(value) if key in TRANSLATED_FIELDS else value for key, value in fields.items()})
     return str(why)
 
 

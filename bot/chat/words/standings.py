@@ -50,7 +50,9 @@ def standings_rows(table: Standings) -> tuple[list[str], list[list[str]], list[b
 def standings_title(table: Standings) -> tuple[str, str]:
     """(title, subtitle) of the standings picture."""
     tournament = table.tournament
-    if tournament.status == "finished":
+    if table.after_round:
+        stage = t("After round {round} of {rounds}", round=table.after_round, rounds=tournament.rounds)
+    elif tournament.status == "finished":
         stage = t("Final standings")
     elif tournament.format == "swiss":
         stage = t("Round {round} of {rounds}", round=tournament.round, rounds=tournament.rounds)

@@ -51,12 +51,15 @@ def tournament_announcement(tournament: TournamentRow, now: float) -> str:
     else:
         clock = tn("{count} day per move", "{count} days per move", tournament.days_per_move)
     title_ = as_heading(tournament_title(tournament))
-    lines = [
-        t("🏆 **{title}** organized by <@{organizer}>", title=title_, organizer=tournament.organizer_id),
+    lines = [t("🏆 **{title}** organized by <@{organizer}>", title=title_, organizer=tournament.organizer_id)]
+    if tournament.options:  # the variant its games are played in (board=small), written as /play's lobby writes it
+        options = ", ".join(f"{key}={value}" for key, value in tournament.options.items())
+        lines.append(t("Options: {options}.", options=escape(options)))
+    lines.append(
         t("{rounds}; {clock}; rated.", rounds=rounds, clock=clock)
         if tournament.rated
-        else t("{rounds}; {clock}; not rated.", rounds=rounds, clock=clock),
-    ]
+        else t("{rounds}; {clock}; not rated.", rounds=rounds, clock=clock)
+    )
     if tournament.status == "open":
         if tournament.starts_at is not None:
             lines.append(t("Starts <t:{when}:R>.", when=int(tournament.starts_at)))

@@ -29,7 +29,6 @@ from urllib.parse import urlsplit
 import asyncpg
 
 from ...domain.bank import BankClock
-from ...domain.clock import STALE_SECONDS
 from ...domain.errors import StorageDown, StorageFull, StoreUnavailable, VersionConflict
 from ...domain.model import (
     ChallengeCaps,
@@ -63,6 +62,7 @@ from ..sqlite.rows import (
     clock_columns,
     guild_settings_from,
 )
+from .leases import free_claim
 from .migrations import MIGRATIONS, applies
 from .puzzles import PostgresPuzzles
 from .tournaments import PostgresTournaments
@@ -127,18 +127,6 @@ def _match_row(record: Any) -> MatchRow:
     reason = values[_COLUMN_COUNT + 1]
     match.quarantine = reason if reason is not None else match.damage
     return match
-
-
-def _free(claim: str, now: str, me: str) -> str:
-    """SQL: the claim in the columns ``claim``_until and ``claim``_by may be taken (``now``: the parameter of the
-    lease clock's time, ``me``: of this incarnation). It was given back, its lease ran out, or the process
-    that took it is gone: no shard heartbeat has named its incarnation for STALE_SECONDS (killed, or started
-    again under a new one). A claim of this process is held by it whatever its heartbeat says."""
-    return (
-        f"({claim}_until IS NULL OR {claim}_until <= {now} OR ({claim}_by IS NOT NULL AND {claim}_by <> {me}"
-        f" AND NOT EXISTS (SELECT 1 FROM shard_heartbeats h WHERE h.incarnation = {claim}_by"
-        f" AND h.incarnation_seen > {now} - {float(STALE_SECONDS)})))"
-    )
 
 
 def _count(status: str) -> int:
@@ -503,7 +491,7 @@ class PostgresStore(PostgresTournaments, PostgresPuzzles):
         """Claim the posting of one match's latest board; False if it is posted, or a live process holds it."""
         status = await self._execute(
             "UPDATE matches SET announce_claimed_until = $1, announce_claimed_by = $4"
-            f" WHERE id = $2 AND announced_version < version AND {_free('announce_claimed', '$3', '$4')}",
+            f" WHERE id = $2 AND announced_version < version AND {free_claim('announce_claimed', '$3', '$4')}",
             now + lease,
             match_id,
             now,
@@ -749,7 +737,7 @@ class PostgresStore(PostgresTournaments, PostgresPuzzles):
         """Set-aside matches whose players have not been told yet, claimed for ``lease`` seconds."""
         rows = await self._fetch(
             "UPDATE quarantine SET told_claimed_until = $1, told_claimed_by = $3"
-            f" WHERE players_told = 0 AND {_free('told_claimed', '$2', '$3')} RETURNING match_id",
+            f" WHERE players_told = 0 AND {free_claim('told_claimed', '$2', '$3')} RETURNING match_id",
             now + lease,
             now,
             self.incarnation,
@@ -898,7 +886,7 @@ class PostgresStore(PostgresTournaments, PostgresPuzzles):
         held = now if held_at is None else held_at
         rows = await self._fetch(
             "UPDATE reminders SET claimed_until = $1, claimed_by = $5 WHERE match_id IN (SELECT match_id FROM reminders"
-            f" WHERE remind_at <= $2 AND snoozed = 0 AND {_free('claimed', '$3', '$5')}"
+            f" WHERE remind_at <= $2 AND snoozed = 0 AND {free_claim('claimed', '$3', '$5')}"
             " ORDER BY remind_at LIMIT $4 FOR UPDATE SKIP LOCKED)"
             " RETURNING match_id, user_id, ply, remind_at, last_sent_at, snoozed",
             held + lease,
@@ -1161,7 +1149,7 @@ class PostgresStore(PostgresTournaments, PostgresPuzzles):
             " WHERE status = 'active' AND deadline_at IS NOT NULL"
             f" AND deadline_notice < 3 AND ({' OR '.join(due)})"
             " AND NOT EXISTS (SELECT 1 FROM quarantine q WHERE q.match_id = id)"
-            f" AND {_free('deadline_claimed', '$3', '$4')}{skip} RETURNING id, deadline_at",
+            f" AND {free_claim('deadline_claimed', '$3', '$4')}{skip} RETURNING id, deadline_at",
             *params,
         )
         return [r[0] for r in sorted(rows, key=lambda r: (r[1], r[0]))]

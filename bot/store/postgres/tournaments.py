@@ -13,6 +13,7 @@ import asyncpg
 from ...domain.tournament import NewRound, TournamentGame, TournamentRow
 from ..sqlite.rows import game_from, tournament_from
 from ..tournaments import GAME_COLUMNS, PLAYER_COLUMNS, TOURNAMENT_COLUMNS
+from .leases import free_claim
 
 _TOURNAMENT_LOCK = 7_357_004  # advisory (transaction) lock: one count-and-insert of a new event at a time
 
@@ -55,6 +56,7 @@ class PostgresTournaments:
 
     transaction: Callable[[], AbstractAsyncContextManager[asyncpg.Connection]]
     _fetch: Callable[..., Any]
+    incarnation: str
 
     async def create_tournament(
         self,
@@ -287,6 +289,32 @@ class PostgresTournaments:
                 )
         return done is not None
 
+    async def claim_tournament_standings(self, tournament_id: int, round_number: int, now: float, lease: float) -> bool:
+        async with self.transaction() as db:
+            done = await db.fetchval(
+                "UPDATE tournaments SET standings_claimed_until = $1, standings_claimed_by = $5"
+                f" WHERE id = $2 AND standings_told < $3 AND {free_claim('standings_claimed', '$4', '$5')}"
+                " RETURNING id",
+                now + lease,
+                tournament_id,
+                round_number,
+                now,
+                self.incarnation,
+            )
+        return done is not None
+
+    async def tournament_standings_posted(self, tournament_id: int, round_number: int, posted: bool) -> None:
+        async with self.transaction() as db:
+            if posted:
+                await db.execute(
+                    "UPDATE tournaments SET standings_told = GREATEST(standings_told, $1),"
+                    " standings_claimed_until = NULL WHERE id = $2",
+                    round_number,
+                    tournament_id,
+                )
+            else:
+                await db.execute("UPDATE tournaments SET standings_claimed_until = NULL WHERE id = $1", tournament_id)
+
     async def last_turns(self, user_ids: list[int]) -> dict[int, float]:
         if not user_ids:
             return {}
@@ -321,11 +349,12 @@ class PostgresTournaments:
     async def claim_tournaments_aside_untold(self, now: float, lease: float) -> list[tuple[int, int | None]]:
         async with self.transaction() as db:
             rows = await db.fetch(
-                "UPDATE tournament_quarantine q SET told_claimed_until = $1 WHERE organizer_told = 0"
-                " AND (told_claimed_until IS NULL OR told_claimed_until <= $2)"
+                "UPDATE tournament_quarantine q SET told_claimed_until = $1, told_claimed_by = $3"
+                f" WHERE organizer_told = 0 AND {free_claim('told_claimed', '$2', '$3')}"
                 " RETURNING q.tournament_id, (SELECT t.organizer_id FROM tournaments t WHERE t.id = q.tournament_id)",
                 now + lease,
                 now,
+                self.incarnation,
             )
         return sorted((int(r[0]), int(r[1]) if r[1] is not None and r[1] > 0 else None) for r in rows)
 

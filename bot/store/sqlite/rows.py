@@ -334,6 +334,7 @@ _TOURNAMENT_KINDS = (
     ("round", _INT),
     ("version", _INT),
     ("created_at", _REAL),
+    ("standings_told", _INT),
 )
 _PLAYER_KINDS = (
     ("user_id", _INT),

@@ -51,6 +51,7 @@ from ...domain.model import (
 from .breaches import find_breaches
 from .files import _create_private, _explain, check_database_path, warn_if_shared
 from .integrity import IntegrityCheck
+from .leases import free_claim
 from .migrations import MIGRATIONS
 from .puzzles import SqlitePuzzles
 from .rows import (
@@ -525,7 +526,7 @@ class SqliteStore(SqliteTournaments, SqlitePuzzles):
         async with self.transaction() as db:
             cursor = await db.execute(
                 "UPDATE matches SET announce_claimed_until = ?, announce_claimed_by = ?"
-                f" WHERE id = ? AND announced_version < version AND {_free('announce_claimed')}",
+                f" WHERE id = ? AND announced_version < version AND {free_claim('announce_claimed')}",
                 (now + lease, self.incarnation, match_id, now, self.incarnation),
             )
             return cursor.rowcount == 1
@@ -719,7 +720,7 @@ class SqliteStore(SqliteTournaments, SqlitePuzzles):
         async with self.transaction() as db:
             rows = await db.execute_fetchall(
                 "UPDATE quarantine SET told_claimed_until = ?, told_claimed_by = ?"
-                f" WHERE players_told = 0 AND {_free('told_claimed')} RETURNING match_id",
+                f" WHERE players_told = 0 AND {free_claim('told_claimed')} RETURNING match_id",
                 (now + lease, self.incarnation, now, self.incarnation),
             )
         return sorted(r[0] for r in rows)
@@ -851,7 +852,7 @@ class SqliteStore(SqliteTournaments, SqlitePuzzles):
             rows = await db.execute_fetchall(
                 "UPDATE reminders SET claimed_until = ?, claimed_by = ?"
                 " WHERE match_id IN (SELECT match_id FROM reminders"
-                f" WHERE remind_at <= ? AND snoozed = 0 AND {_free('claimed')} ORDER BY remind_at LIMIT ?)"
+                f" WHERE remind_at <= ? AND snoozed = 0 AND {free_claim('claimed')} ORDER BY remind_at LIMIT ?)"
                 " RETURNING match_id, user_id, ply, remind_at, last_sent_at, snoozed",
                 (
                     _held(now, held_at) + lease,
@@ -1106,7 +1107,7 @@ class SqliteStore(SqliteTournaments, SqlitePuzzles):
                 "UPDATE matches SET deadline_claimed_until = ?, deadline_claimed_by = ?"
                 " WHERE status = 'active' AND deadline_at IS NOT NULL"
                 f" AND deadline_notice < 3 AND ({' OR '.join(due)}) AND id NOT IN (SELECT match_id FROM quarantine)"
-                f" AND {_free('deadline_claimed')}{skip} RETURNING id, deadline_at",
+                f" AND {free_claim('deadline_claimed')}{skip} RETURNING id, deadline_at",
                 [
                     _held(now, held_at) + lease,
                     self.incarnation,
@@ -1370,13 +1371,6 @@ def _bytes(path: Path) -> int:
         return path.stat().st_size if str(path) != ":memory:" else 0
     except OSError:
         return 0
-
-
-def _free(claim: str) -> str:
-    """SQL: the claim in the columns ``claim``_until and ``claim``_by may be taken (two ``?``: the lease clock's
-    time, this start). It was given back, its lease ran out, or an earlier start took it: one process serves
-    the file (ProcessLock), so a start that is not this one has ended, killed or not."""
-    return f"({claim}_until IS NULL OR {claim}_until <= ? OR {claim}_by IS NULL OR {claim}_by <> ?)"
 
 
 def _held(now: float, held_at: float | None) -> float:

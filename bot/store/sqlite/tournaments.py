@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 
 from ...domain.tournament import NewRound, TournamentGame, TournamentRow
 from ..tournaments import GAME_COLUMNS, PLAYER_COLUMNS, TOURNAMENT_COLUMNS
+from .leases import free_claim
 from .rows import game_from, tournament_from
 
 T = TypeVar("T")
@@ -46,6 +47,7 @@ class SqliteTournaments:
     _run: Callable[..., Any]
     _transact: Callable[..., Any]
     _all: Callable[..., Any]
+    incarnation: str
 
     async def create_tournament(
         self,
@@ -291,6 +293,26 @@ class SqliteTournaments:
         done: bool = await self._transact(write)
         return done
 
+    async def claim_tournament_standings(self, tournament_id: int, round_number: int, now: float, lease: float) -> bool:
+        def write(conn: sqlite3.Connection) -> bool:
+            query = (
+                "UPDATE tournaments SET standings_claimed_until = ?, standings_claimed_by = ?"
+                f" WHERE id = ? AND standings_told < ? AND {free_claim('standings_claimed')}"
+            )
+            values = (now + lease, self.incarnation, tournament_id, round_number, now, self.incarnation)
+            return conn.execute(query, values).rowcount == 1
+
+        done: bool = await self._transact(write)
+        return done
+
+    async def tournament_standings_posted(self, tournament_id: int, round_number: int, posted: bool) -> None:
+        if posted:
+            query = "UPDATE tournaments SET standings_told = MAX(standings_told, ?), standings_claimed_until = NULL"
+            values: tuple[int, ...] = (round_number, tournament_id)
+        else:
+            query, values = "UPDATE tournaments SET standings_claimed_until = NULL", (tournament_id,)
+        await self._transact(lambda conn: conn.execute(query + " WHERE id = ?", values))
+
     async def last_turns(self, user_ids: list[int]) -> dict[int, float]:
         if not user_ids:
             return {}
@@ -326,9 +348,9 @@ class SqliteTournaments:
     async def claim_tournaments_aside_untold(self, now: float, lease: float) -> list[tuple[int, int | None]]:
         def write(conn: sqlite3.Connection) -> list[tuple[int, int | None]]:
             claimed = conn.execute(
-                "UPDATE tournament_quarantine SET told_claimed_until = ? WHERE organizer_told = 0"
-                " AND (told_claimed_until IS NULL OR told_claimed_until <= ?) RETURNING tournament_id",
-                (now + lease, now),
+                "UPDATE tournament_quarantine SET told_claimed_until = ?, told_claimed_by = ? WHERE organizer_told = 0"
+                f" AND {free_claim('told_claimed')} RETURNING tournament_id",
+                (now + lease, self.incarnation, now, self.incarnation),
             ).fetchall()
             return [(int(i), _organizer(conn, int(i))) for (i,) in sorted(claimed)]
 

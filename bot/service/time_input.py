@@ -25,7 +25,7 @@ def is_off(text: str) -> bool:
     return text.strip().lower() in OFF_WORDS
 
 
-def parse_clock(text: str) -> BankClock:
+def parse_bank_clock(text: str) -> BankClock:
     """``72h+36h max 120h`` (hours, or ``d`` for days): the initial bank, the increment per turn, the cap."""
     found = _CLOCK.match(text)
     if found is None:
