@@ -21,6 +21,7 @@ from typing import Any
 from games.registry import load_state, new_game
 
 from .player import accepts_draw, choose_turn
+from .puzzles import find_puzzle_document, self_play_candidates
 from .review import ReviewBudget, assess
 
 
@@ -51,6 +52,12 @@ def assess_position(
     }
 
 
+def self_play_puzzle_documents(game_id: str, seed: int) -> list[dict[str, Any]]:
+    """In a worker process: the puzzles of one game of the easy computer against itself (seconds of CPU: run it
+    in a pool of its own, at low priority, never in the computer's)."""
+    return [puzzle.to_json() for puzzle in self_play_candidates(game_id, seed)]
+
+
 def consider_draw(state: Mapping[str, Any], player: int, seed: int) -> bool:
     """In a worker process: whether the computer playing ``player`` accepts a draw offer."""
     return accepts_draw(load_state(state), player, seed=seed)
@@ -60,6 +67,13 @@ def warm_up() -> None:
     """In a worker process: the search's imports (numpy) and a first small search, paid when the pool starts
     rather than on a player's first turn."""
     choose_turn(new_game("begird", 2, {"board": "small"}), "easy", seed=0)
+
+
+def _start_worker(parent: int, niceness: int) -> None:
+    """In a new worker: lower its priority (a background pool's), and leave with its parent."""
+    if niceness:
+        os.nice(niceness)
+    _leave_with_parent(parent)
 
 
 def _leave_with_parent(parent: int) -> None:
@@ -77,8 +91,9 @@ def _leave_with_parent(parent: int) -> None:
 class Thinker:
     """A small process pool for computer turns (one search per process at a time)."""
 
-    def __init__(self, processes: int = 1, start_method: str | None = None) -> None:
+    def __init__(self, processes: int = 1, start_method: str | None = None, niceness: int = 0) -> None:
         self.processes = processes
+        self.niceness = niceness  # added to the workers' nice value: a background pool's is lower priority
         # A bot passes "spawn": its workers must not be forked from a process whose other threads
         # (database, pictures) may hold locks at that instant. Workers leave when their parent dies.
         self.start_method = start_method
@@ -88,7 +103,10 @@ class Thinker:
         if self._pool is None:
             context = None if self.start_method is None else multiprocessing.get_context(self.start_method)
             self._pool = ProcessPoolExecutor(
-                max_workers=self.processes, mp_context=context, initializer=_leave_with_parent, initargs=(os.getpid(),)
+                max_workers=self.processes,
+                mp_context=context,
+                initializer=_start_worker,
+                initargs=(os.getpid(), self.niceness),
             )
         return self._pool
 
@@ -104,6 +122,17 @@ class Thinker:
         return await loop.run_in_executor(
             self._executor(), assess_position, dict(state), played, budget.simulations, budget.seconds, seed
         )
+
+    async def find_puzzle(self, state: Mapping[str, Any], played: str) -> dict[str, Any] | None:
+        """Whether the position before the turn ``played`` holds a puzzle it missed (one bounded proof: a task
+        no longer than the proof's budget, so turns never wait behind a whole match's search)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor(), find_puzzle_document, dict(state), played)
+
+    async def self_play_puzzles(self, game_id: str, seed: int) -> list[dict[str, Any]]:
+        """The puzzles of one self-play game (:func:`self_play_puzzle_documents`): for a background pool only."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor(), self_play_puzzle_documents, game_id, seed)
 
     async def warm(self) -> None:
         """Start every process of the pool and warm it (:func:`warm_up`), so the first turn waits for neither."""

@@ -28,6 +28,7 @@ from .chat.features import (
     moves,
     offers,
     premoves,
+    puzzles,
     reminders,
     review,
     timelimits,
@@ -50,12 +51,14 @@ from .observe.metrics import BotMetrics
 from .observe.server import MetricsServer, Refresh
 from .service.challenges import ChallengeRefusals
 from .service.computer import ComputerPlayer
+from .service.daily_puzzles import DailyPuzzles
 from .service.events import MatchEvents
 from .service.guilds import Guilds
 from .service.launches import Launches
 from .service.matches import MatchService
 from .service.offers import Offers
 from .service.pictures import Pictures
+from .service.puzzles import Puzzles
 from .service.ratings import Ratings
 from .service.review import Reviews
 from .service.timelimits import TimeLimits
@@ -70,6 +73,8 @@ from .web.live import LiveHub
 from .web.server import ActivityServer
 
 PAGE_DIR = Path(__file__).resolve().parent.parent / "activity" / "dist"  # the Activity's built page (activity/)
+
+PUZZLE_SEARCH_SECONDS = 300.0  # how often finished matches are searched for puzzles (a few each time)
 
 
 def build_bot(
@@ -133,6 +138,10 @@ def build_bot(
         tournaments=Tournaments(service),
         tally=metrics,
     )
+    # puzzles are searched in a pool of their own at low priority: a computer's turn never waits behind a proof
+    puzzle_pool = Thinker(1, start_method="spawn", niceness=10)
+    puzzle_service = Puzzles(service, puzzle_pool.find_puzzle, puzzle_pool.self_play_puzzles)
+    daily_puzzles = DailyPuzzles(puzzle_service)
     desk = tournaments.TournamentDesk(bot, chat)
     events.on_finish(desk.match_finished)  # a tournament's game ended: its next round may start
     cogs = [
@@ -146,6 +155,7 @@ def build_bot(
         community.CommunityCog(chat, bot.tree),
         tournaments.TournamentCog(chat, desk),
         review.ReviewCog(chat),
+        puzzles.PuzzleCog(chat, puzzle_service, daily_puzzles),
         activity.ActivityCog(chat, launches := Launches()),
     ]
     items = [
@@ -157,6 +167,7 @@ def build_bot(
         *info.ITEMS,
         *tournaments.ITEMS,
         *review.ITEMS,
+        *puzzles.ITEMS,
         *activity.ITEMS,
     ]
     # every process catches up what a stop left unsaid (boards, conditional moves), beating all along
@@ -165,6 +176,8 @@ def build_bot(
         tournaments.TournamentLoop(bot, desk, settings.reminder_check_seconds),
         timelimits.Heartbeat(chat),
         relay,
+        puzzles.PuzzleSearchLoop(bot, puzzle_service, PUZZLE_SEARCH_SECONDS, close=puzzle_pool.close),
+        puzzles.DailyPuzzleLoop(bot, chat, daily_puzzles, settings.reminder_check_seconds),
     ]
     hub = activity_hub(settings, service, events, store)
     if jobs is not None:  # the workers' turns are stored without Discord: a bot posts their boards

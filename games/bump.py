@@ -504,6 +504,29 @@ class Bump(TurnBookkeeping[BumpAction]):
             cached.events = out.events
         return out
 
+    def centre_takers(self) -> list[BumpAction]:
+        """The legal turns after which the mover stands on the opponent's centre (what the next turn's
+        victory phase looks at): a move onto it that bumps nothing, or a move whose bumps leave a piece of the
+        mover's there. From the enumeration, without playing a turn (puzzles ask it of every position)."""
+        if self._result is not None or self._turn:
+            return []
+        seat = self.current
+        assert seat is not None
+        goal = OPPONENT_CENTRE[seat]
+        outcomes = self._enumerate()["outcomes"]
+        return [
+            action
+            for action, outcome in outcomes.items()
+            if (outcome.guard if outcome is not None else action[0] == "move" and action[2] == goal)
+        ]
+
+    def bumping_turns(self) -> list[BumpAction]:
+        """The legal turns that bump a piece: every other turn moves (or brings on) the one piece it names
+        and nothing else, so only these can move an opponent's piece off a space."""
+        if self._result is not None or self._turn:
+            return []
+        return [action for action, outcome in self._enumerate()["outcomes"].items() if outcome is not None]
+
     def random_action(self, rng: random.Random) -> BumpAction:
         """A random legal turn without enumerating them all (playouts, benchmarks): a random
         piece of the mover, then a random (destination, facing) it can reach; the default

@@ -237,6 +237,17 @@ def _tables(side: int) -> _Tables:
     return moves, rays, dot_mask, zone_masks, pass_actions, ball_keys
 
 
+@cache
+def _aiming(side: int, seat: int) -> _Moves:
+    """Per cell, its moves (as in :func:`_tables`) along a line that holds one of the end zones ``seat``
+    attacks: the only moves that can score (a step or a jump ends on its own line)."""
+    moves_from, _, _, zone_masks, _, _ = _tables(side)
+    zone = zone_masks[2 - seat]
+    return tuple(
+        tuple(m for m in options if zone >> m[0] & 1 or any(zone & bit for _, bit in m[5])) for options in moves_from
+    )
+
+
 def _cells_of(mask: int) -> list[int]:
     out = []
     while mask:
@@ -257,6 +268,7 @@ def search_turns(
     start: int,
     winning_goal: bool,
     first_only: bool = False,
+    goals_only: bool = False,
 ) -> dict[ResultKey, Path]:
     """Resulting positions of the complete turns from a state, each with its actions.
 
@@ -265,7 +277,9 @@ def search_turns(
     ordinary end, :data:`GOAL` for a goal that does not win, and ``("win",
     key)`` for the winning goal (the game stops with the scorer in the end
     zone, so those positions differ). Paths have the fewest moves; passes are
-    added only where needed (at most two to reach a team-mate).
+    added only where needed (at most two to reach a team-mate). With ``goals_only`` only a goal is looked
+    for: the first found (with the fewest moves) is the one result, and the last move's layer is not
+    explored beyond the moves into an end zone.
     """
     moves_from, rays, dot_mask, zone_masks, pass_actions, ball_keys = _tables(fld.side)
     start_mask, start_ball = start & ((1 << KEY_SHIFT) - 1), start >> KEY_SHIFT
@@ -326,7 +340,7 @@ def search_turns(
         reach = 1 << ball
         here_paths[ball] = ()
     seen: dict[int, int] = {}  # team shape -> the ball cells it has been reached with
-    if used:  # with no move yet, the same state reached later by moves must still count
+    if used and not goals_only:  # with no move yet, the same state reached later by moves must still count
         seen[mine] = reach
         if not mine & dot_mask:
             for b, path in here_paths.items():
@@ -365,7 +379,8 @@ def search_turns(
                 groups = tuple(components(mask ^ (1 << c)) for c in cells)
             for c, mates in zip(cells, groups, strict=True):
                 here = 1 << c
-                for n, n_bit, pair, step_action, jump_action, beyond in moves_from[c]:
+                options = _aiming(fld.side, seat)[c] if last and goals_only else moves_from[c]
+                for n, n_bit, pair, step_action, jump_action, beyond in options:
                     if not occ & n_bit:
                         dst = n
                         dst_bit = n_bit
@@ -395,9 +410,11 @@ def search_turns(
                             goal: ResultKey = ("win", new_mask | ball_keys[dst]) if winning_goal else GOAL
                             if goal not in results:
                                 results[goal] = mask_paths[(taken & -taken).bit_length() - 1] + action
-                                if first_only:
+                                if first_only or goals_only:
                                     return results
                         continue
+                    if last and goals_only:
+                        continue  # the last move scores or nothing does
                     new_mask = mask ^ toggled
                     if last and new_mask & dot_mask:
                         continue  # the turn could not end there
@@ -451,7 +468,7 @@ def search_turns(
                                 path = mask_paths[h] + action + extra
                         if not last:
                             new_paths[b] = path
-                        if endable and not (at_start and b == start_ball):
+                        if endable and not goals_only and not (at_start and b == start_ball):
                             results[new_mask | ball_keys[b]] = path
                             if first_only:
                                 return results
@@ -574,6 +591,30 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
             self._goal_wins(seat),
             first_only,
         )
+
+    def scoring_turn(self) -> Path | None:
+        """The actions of a turn that scores from the turn in progress (one with the fewest moves), or
+        None when no turn scores now: what :meth:`turn_results` says of goals, for less (puzzles ask it
+        of every position they try)."""
+        if self._result is not None:
+            return None
+        seat = self.current
+        assert seat is not None
+        if self._scored is not None:
+            return ()
+        found = search_turns(
+            self.field,
+            seat,
+            self._mask(seat),
+            self._mask(3 - seat),
+            self.ball,
+            self._moves,
+            self.move_limit(),
+            self._start_key(),
+            self._goal_wins(seat),
+            goals_only=True,
+        )
+        return next(iter(found.values()), None)
 
     def complete_turns(self) -> dict[str, Any]:
         """Notation -> resulting position, one (shortest) notation per distinct position.

@@ -18,6 +18,7 @@ import pytest
 
 from bot.domain.clock import ManualClock
 from bot.domain.model import GuildSettings, Preferences
+from bot.domain.puzzles import AttemptEnd, NewPuzzle, PuzzlePlayerRow
 from bot.migrate_db import migrate
 from bot.service.matches import MatchService
 from bot.service.offers import Offers
@@ -95,9 +96,30 @@ async def fill(path: Path) -> dict[str, int]:
         await store.set_tournament_aside(event.id, "its stored row cannot be read (options …)", 9.5)
         await store.claim_review(ids["finished"], 5, 9.0, 60.0)
         await store.save_review(ids["finished"], {"review": {"players": 2, "accuracy": {"1": 87.5}}})
+        await fill_puzzles(store, ids["finished"])
     finally:
         await store.close()
     return ids
+
+
+async def fill_puzzles(store, match_id: int) -> None:
+    """Puzzles (docs/puzzles.md): a searched match's two puzzles, an attempt solved, a player's rating, a server's
+    daily setting and post."""
+    assert await store.claim_puzzle_scan(match_id, 9.0, 60.0)
+    found = [NewPuzzle("bide", {"format": 1, "ply": ply}, 1500.5 + ply, ply) for ply in (2, 3)]
+    assert await store.finish_puzzle_scan(match_id, GUILD, found, 9.5) == 2
+    puzzle = await store.pick_puzzle(GUILD, DAN[0], 1500.0, None)
+    attempt = await store.start_puzzle_attempt(puzzle.id, DAN[0], 10.0)
+    end = AttemptEnd(
+        PuzzlePlayerRow(DAN[0], 1620.25, 240.5, 0.06, solved=1, streak=1, best_streak=1), 120.25, -80.5, 300.0
+    )
+    assert await store.advance_puzzle_attempt(
+        puzzle.id, DAN[0], attempt.version, ["e5"], status="solved", end=end, now=11.0
+    )
+    await store.set_daily_puzzle(HUGE, CHANNEL, 9)
+    await store.set_daily_puzzle(GUILD, CHANNEL, 23)
+    daily = await store.claim_daily_puzzle(GUILD, "2026-11-28", CHANNEL, 12.0, 60.0)
+    await store.daily_puzzle_posted(GUILD, daily.day, HUGE - 3)
 
 
 def sqlite_rows(path: Path) -> dict[str, list[tuple]]:

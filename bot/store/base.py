@@ -20,6 +20,7 @@ from .matches import MatchStore
 from .offers import OfferStore
 from .preferences import PreferenceStore
 from .premoves import PremoveStore
+from .puzzles import PuzzleStore
 from .quarantine import QuarantineStore
 from .ratings import RatingStore
 from .reminders import ReminderStore
@@ -44,6 +45,7 @@ class Store(
     ShardStore,
     RatingStore,
     TournamentStore,
+    PuzzleStore,
     Protocol,
 ):
     shared: bool

@@ -39,6 +39,7 @@ from . import (
     moves,
     offers,
     premoves,
+    puzzles,
     reminders,
     review,
     settings,
@@ -63,6 +64,7 @@ def _merged(*modules: ModuleType) -> dict[str, Wording]:
 
 REFUSALS = _merged(
     activity,
+    puzzles,
     errors,
     lobby,
     moves,

@@ -102,13 +102,16 @@ def _last_turn_line(match: MatchRow, game: AnyGame, turn: LastTurn | None, playe
     return t("Last move: {move}.", move=described)
 
 
-def board_description(match: MatchRow, game: AnyGame, turn: LastTurn | None, played: bool = True) -> str:
+def board_description(
+    match: MatchRow, game: AnyGame, turn: LastTurn | None, played: bool = True, heading: str | None = None
+) -> str:
     """A board picture's description (alt text): the match, whose turn or the result, each player's
     scores or material, and the last move and what it did (``played`` False: the turn a preview shows); at most
-    1,024 characters of the words said (French runs longer than English), cut at a word."""
+    1,024 characters of the words said (French runs longer than English), cut at a word. ``heading`` says what
+    the board is instead of the match's name (a puzzle's position)."""
     names = versus([_plain_label(match, game, s) for s in range(1, game.players + 1)])
     parts = [
-        t("{match} board, {players}.", match=title(match), players=names),
+        heading or t("{match} board, {players}.", match=title(match), players=names),
         _state_line(match, game),
         _last_turn_line(match, game, turn, played),
         _material_line(match, game),
@@ -172,13 +175,14 @@ def _group_line(match: MatchRow, game: AnyGame, group: Group) -> str:
     return t("{player}, {things}: {cells}.", player=_plain_label(match, game, group.seat), things=things, cells=listed)
 
 
-def board_text(match: MatchRow, game: AnyGame, turn: LastTurn | None) -> list[str]:
+def board_text(match: MatchRow, game: AnyGame, turn: LastTurn | None, heading: str | None = None) -> list[str]:
     """``/board text``: the position in words for screen readers, as private messages of at most
     2,000 characters each. A large position is split over several messages (at line breaks, a long
-    list at its commas) rather than summarised: every piece is named."""
+    list at its commas) rather than summarised: every piece is named. ``heading`` as for
+    :func:`board_description`."""
     names = versus([_plain_label(match, game, s) for s in range(1, game.players + 1)])
     lines = [
-        t("{match}, {players}.", match=title(match), players=names),
+        heading or t("{match}, {players}.", match=title(match), players=names),
         _state_line(match, game),
         _last_turn_line(match, game, turn),
         _material_line(match, game),

@@ -37,6 +37,7 @@ from .offers import PostgresOffers
 from .plumbing import DOWN, MIGRATION_LOCK, PostgresPlumbing
 from .preferences import PostgresPreferences
 from .premoves import PostgresPremoves
+from .puzzles import PostgresPuzzles
 from .quarantine import PostgresQuarantine
 from .ratings import PostgresRatings
 from .reminders import PostgresReminders
@@ -92,6 +93,7 @@ class PostgresStore(
     PostgresShards,
     PostgresRatings,
     PostgresTournaments,
+    PostgresPuzzles,
     PostgresPlumbing,
 ):
     """The database on a PostgreSQL server, through a pool of connections."""

@@ -39,6 +39,7 @@ from .offers import SqliteOffers
 from .plumbing import SqlitePlumbing
 from .preferences import SqlitePreferences
 from .premoves import SqlitePremoves
+from .puzzles import SqlitePuzzles
 from .quarantine import SqliteQuarantine
 from .ratings import SqliteRatings
 from .reminders import SqliteReminders
@@ -70,6 +71,7 @@ class SqliteStore(
     SqliteShards,
     SqliteRatings,
     SqliteTournaments,
+    SqlitePuzzles,
     SqlitePlumbing,
 ):
     """The database. One connection; reads and write transactions are serialised by one lock."""

@@ -1,0 +1,110 @@
+"""The daily puzzle (issue 36, docs/puzzles.md): one of a server's puzzles posted once a day in the channel it
+chose (``/puzzle daily``), at the hour it chose (UTC), with a Solve button; each player solves it privately
+and the post keeps the count of solvers and the fastest.
+
+Once a day across every process: the day's post is claimed in the store for a short lease (its puzzle chosen
+at the first claim and kept), posted with the day as its Discord nonce (``enforce_nonce``: a repost of the
+same nonce within Discord's window returns the first message), then marked posted. A process killed between
+the post and the mark leaves the claim to lapse; the next claimer posts with the same nonce and Discord hands
+back the message already there, so the channel sees one post. The lease is shorter than the nonce's window.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from dataclasses import dataclass
+
+from ai.puzzles import Puzzle
+from games import AnyGame
+
+from ..domain.errors import Refusal
+from ..domain.puzzles import DailyPuzzleRow
+from .puzzles import Puzzles, PuzzleView
+
+log = logging.getLogger(__name__)
+
+DAILY_LEASE = 60.0  # seconds: well inside Discord's nonce window of a few minutes
+SKIPPED = 0  # the message id recorded for a day whose puzzle could not be read: nothing posted, never retried
+
+
+def day_and_hour(now: float) -> tuple[str, int]:
+    moment = dt.datetime.fromtimestamp(now, dt.UTC)
+    return moment.date().isoformat(), moment.hour
+
+
+def nonce_of(day: str) -> str:
+    """The post's nonce: the day (Discord checks nonces per channel and author)."""
+    return "pz" + day.replace("-", "")
+
+
+@dataclass(frozen=True)
+class DailyPost:
+    """A claimed daily post, to be made."""
+
+    row: DailyPuzzleRow
+    puzzle: Puzzle
+    game: AnyGame
+    nonce: str
+
+
+class DailyPuzzles:
+    def __init__(self, puzzles: Puzzles) -> None:
+        self.puzzles = puzzles
+        self.store = puzzles.store
+        self.clock = puzzles.service.clock
+
+    async def configure(self, guild_id: int, channel_id: int | None, hour: int, *, is_manager: bool) -> None:
+        """Set the server's daily puzzle (Manage Server only: Discord does not enforce a subcommand's
+        default permissions, so the service does)."""
+        if not is_manager:
+            raise Refusal("puzzle_daily_needs_manage_server")
+        if not 0 <= hour <= 23:
+            raise Refusal("puzzle_daily_hour", hour=hour)
+        await self.store.set_daily_puzzle(guild_id, channel_id, hour)
+
+    async def due(self) -> list[tuple[int, int]]:
+        day, hour = day_and_hour(self.clock.now())
+        return await self.store.daily_puzzles_due(day, hour, self.clock.lease_now())
+
+    async def claim(self, guild_id: int, channel_id: int) -> DailyPost | None:
+        """Claim today's post of the server; None when another process has it, it is done, or no puzzle is
+        left."""
+        day, _ = day_and_hour(self.clock.now())
+        row = await self.store.claim_daily_puzzle(guild_id, day, channel_id, self.clock.lease_now(), DAILY_LEASE)
+        if row is None:
+            return None
+        stored = await self.store.get_puzzle(row.puzzle_id)
+        try:
+            if stored is None:
+                raise ValueError("the puzzle is gone")
+            puzzle = Puzzle.from_json(stored.document)
+        except ValueError as error:
+            log.warning(
+                "server %s: the daily puzzle %s cannot be read (%s): none today", guild_id, row.puzzle_id, error
+            )
+            await self.store.daily_puzzle_posted(guild_id, day, SKIPPED)
+            return None
+        return DailyPost(row, puzzle, puzzle.start(), nonce_of(day))
+
+    async def posted(self, post: DailyPost, message_id: int) -> None:
+        await self.store.daily_puzzle_posted(post.row.guild_id, post.row.day, message_id)
+
+    async def skip(self, post: DailyPost) -> None:
+        """No post today (its channel cannot take it): the day is done, its puzzle stays the day's."""
+        await self.store.daily_puzzle_posted(post.row.guild_id, post.row.day, SKIPPED)
+
+    async def release(self, post: DailyPost) -> None:
+        await self.store.release_daily_puzzle(post.row.guild_id, post.row.day)
+
+    async def solve(self, user_id: int, guild_id: int, puzzle_id: int) -> PuzzleView:
+        """The Solve button: the player's own attempt at a daily puzzle of this server."""
+        daily = await self.store.daily_of_puzzle(puzzle_id)
+        if daily is None or daily.guild_id != guild_id:
+            raise Refusal("puzzle_not_daily")
+        return await self.puzzles.start_puzzle(user_id, puzzle_id)
+
+    async def post_of(self, puzzle_id: int) -> DailyPuzzleRow | None:
+        """The daily post a puzzle was given in (to show its new count after a solve)."""
+        daily = await self.store.daily_of_puzzle(puzzle_id)
+        return None if daily is None or daily.message_id in (None, SKIPPED) else daily
