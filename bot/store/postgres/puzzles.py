@@ -4,11 +4,7 @@ is the compare-and-set on the attempt's version (its row lock makes a second wri
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from contextlib import AbstractAsyncContextManager
-from typing import Any
-
-import asyncpg
+from collections.abc import Sequence
 
 from ...domain.puzzles import AttemptEnd, DailyPuzzleRow, NewPuzzle, PuzzleAttemptRow, PuzzlePlayerRow, PuzzleRow
 from ..puzzles import (
@@ -24,16 +20,13 @@ from ..puzzles import (
     player_from,
     puzzle_from,
 )
+from .plumbing import PostgresPlumbing
 
 _BIGINT = 2**63
 
 
-class PostgresPuzzles:
-    """Mixed into PostgresStore, whose ``transaction``, ``_fetch`` and ``_fetchrow`` it uses."""
-
-    transaction: Callable[[], AbstractAsyncContextManager[asyncpg.Connection]]
-    _fetch: Callable[..., Any]
-    _fetchrow: Callable[..., Any]
+class PostgresPuzzles(PostgresPlumbing):
+    """Mixed into PostgresStore: its ``transaction``, ``_fetch`` and ``_fetchrow`` are the plumbing's."""
 
     async def matches_to_scan(self, now: float, limit: int) -> list[int]:
         rows = await self._fetch(
