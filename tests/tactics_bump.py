@@ -20,14 +20,21 @@ from ai.knowledge.bump import centre_distance
 from ai.turns import apply_turn
 from games.bump import NAMES, OPPONENT_CENTRE, PASS, SPACE_COUNT, Bump, BumpAction
 
-#: seat 1 to move (pieces: space -> [seat, facing]): a win forced in two
+#: seat 1 to move (pieces: space -> [seat, facing]): a win forced in two (one piece a side: find(4, "forced", 1, 1))
 FORCED = [
     {"292": [1, 3], "39": [2, 3]},
     {"192": [1, 2], "19": [2, 3]},
     {"57": [1, 0], "59": [2, 4]},
     {"092": [1, 2], "29": [2, 0]},
 ]
-#: seat 1 to move, seat 2 threatening a win in one
+#: the same with two pieces against one (find(6, "forced", 2, 1)): not yet solved reliably (docs/ai.md, Bump)
+FORCED_TWO_ON_ONE = [
+    {"092": [1, 0], "49": [1, 2], "39": [2, 3]},
+    {"47": [1, 5], "292": [1, 3], "381": [2, 3]},
+    {"392": [1, 1], "58": [1, 1], "09": [2, 2]},
+    {"07": [1, 3], "49": [1, 0], "59": [2, 3]},
+]
+#: seat 1 to move, seat 2 threatening a win in one (find(5, "stopped", 2, 1))
 STOPPED = [
     {"21": [2, 3], "111": [2, 2], "22": [1, 4]},
 ]
