@@ -110,9 +110,9 @@ def set_chance(carrier: int | None, closeness: float, carrier_moves: bool) -> fl
 
 class PlayBaiKnowledge(GameKnowledge[PlayBai]):
     rollout_turns = 0  # static evaluation at the leaves (see the module's docstring)
-    # the budget counts listed moves (simulation_moves): at this scale easy and medium cost what they did before
-    # (a node lists hundreds of turns), so the ladder keeps its steps (docs/ai.md, "What each level costs")
-    simulation_scale = 0.09
+    # the budget counts listed moves (simulation_moves): easy is the minimum (10 units) and medium 100, which beat
+    # it 10 of 10 (at 0.09, 45 units: 6 of 10) for 0.11 s a turn (docs/ai.md, "What each level costs")
+    simulation_scale = 0.2
     settings = SearchSettings(c_puct=1.5, expand_after=0, initial_visits=1.0, simulation_moves=700)
 
     def expand(self, game: PlayBai, rng: random.Random) -> Expansion:
