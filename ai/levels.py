@@ -42,7 +42,8 @@ class Level:
 # hard: at most a quarter of the old hard's CPU per turn in each game; expert: within the old hard's CPU per
 # turn (docs/ai.md, "Figures (issue 39)", has the arena runs behind each count). Play Bai's count is in units
 # of 700 listed moves (its SearchSettings.simulation_moves), each worth more than a simulation of the others:
-# hard 250 cost 20.5-21.0% of the old hard's CPU per turn in whole games and scored 50% against it.
+# hard 250 cost 18.2-21.0% of the old hard's CPU per turn in whole games and scored 50% (seed 0's openings)
+# and 72.2% (seed 1's) against it.
 HARD = MappingProxyType({"begird": 3000, "bide": 650, "bump": 1800, "playbai": 250})
 EXPERT = MappingProxyType({"begird": 14400, "bide": 2800, "bump": 8000, "playbai": 900})
 
