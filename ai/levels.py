@@ -40,11 +40,12 @@ class Level:
 
 
 # hard: at most a quarter of the old hard's CPU per turn in each game; expert: within the old hard's CPU per
-# turn (docs/ai.md, "Figures (issue 39)", has the arena runs behind each count). Play Bai's turns cost the
-# most to list, so its counts are the lowest (2000 at hard cost 67% of the old hard's CPU in a game; 700
-# cost 0.41 s and 2800 cost 2.26 s a turn on 8 positions, against the old hard's 1.53 s in whole games).
-HARD = MappingProxyType({"begird": 3000, "bide": 650, "bump": 1800, "playbai": 600})
-EXPERT = MappingProxyType({"begird": 14400, "bide": 2800, "bump": 8000, "playbai": 1800})
+# turn (docs/ai.md, "Figures (issue 39)", has the arena runs behind each count). Play Bai's count is in units
+# of 700 listed moves (its SearchSettings.simulation_moves), each worth more than a simulation of the others:
+# hard 250 cost 18.2-21.0% of the old hard's CPU per turn in whole games and scored 50% (seed 0's openings)
+# and 72.2% (seed 1's) against it.
+HARD = MappingProxyType({"begird": 3000, "bide": 650, "bump": 1800, "playbai": 250})
+EXPERT = MappingProxyType({"begird": 14400, "bide": 2800, "bump": 8000, "playbai": 900})
 
 LEVELS: dict[str, Level] = {
     "random": Level("random", 0, None),

@@ -69,6 +69,7 @@ class Node:
         "value",
         "visits",
         "w",
+        "w0",
     )
 
     def __init__(self, state: AnyGame, players: int) -> None:
@@ -83,6 +84,8 @@ class Node:
         self.prior: np.ndarray = NO_CHILDREN
         self.n: np.ndarray = NO_CHILDREN
         self.w: np.ndarray = NO_CHILDREN
+        # the children's initial values times SearchSettings.initial_visits (None: not valued at expansion)
+        self.w0: np.ndarray | None = None
         # RAVE (when the knowledge reports who filled what): each child's key and its AMAF visits and sums
         self.amaf_keys: np.ndarray | None = None
         self.amaf_n: np.ndarray = NO_CHILDREN
@@ -141,7 +144,10 @@ class MCTS:
         self.seconds = seconds  # CPU seconds (process time); None: simulations only
         settings = knowledge.settings
         self.c_puct = settings.c_puct
-        self.expand_after = max(1, settings.expand_after)
+        self.expand_after = max(0, settings.expand_after)
+        self.initial_visits = settings.initial_visits
+        self.simulation_moves = settings.simulation_moves
+        self.listed = 0  # moves listed by expansions (simulation_moves' budget)
         self.rave = settings.rave_weight
         self.solver = settings.solver
         self.players = 0
@@ -158,12 +164,14 @@ class MCTS:
     def _new_node(self, state: AnyGame) -> Node:
         return Node(state, self.players)
 
-    def _expand(self, node: Node) -> None:
+    def _expand(self, node: Node) -> tuple[float, ...] | None:
+        """List ``node``'s moves; the expansion's per-seat value of the position, if it gave one."""
         state = node.state
         assert not state.is_over
         expansion: Expansion = self.knowledge.expand(state, self.rng)
         moves = list(expansion.moves)
         count = len(moves)
+        self.listed += count
         if not count:
             raise RuntimeError(f"{state.info.id}: no complete turn from a position that is not over")
         if expansion.solved is not None:
@@ -186,6 +194,9 @@ class MCTS:
             node.amaf_w = np.zeros(count)
         else:
             node.amaf_keys = None
+        if self.initial_visits and expansion.values is not None:
+            node.w0 = np.asarray(expansion.values, dtype=float)[order] * self.initial_visits
+        return expansion.value
 
     def _child(self, node: Node, index: int) -> Node:
         kid = node.kids[index]
@@ -201,7 +212,10 @@ class MCTS:
         n = node.n
         visits = node.visits
         fpu = node.value[node.mover] / visits if visits else 0.5  # first-play urgency: the node's own value
-        q = np.where(n > 0, node.w / np.maximum(n, 1.0), fpu)
+        if node.w0 is not None:  # each child valued at expansion, as if visited initial_visits times
+            q = (node.w + node.w0) / (n + self.initial_visits)
+        else:
+            q = np.where(n > 0, node.w / np.maximum(n, 1.0), fpu)
         if node.amaf_keys is not None:
             an = node.amaf_n
             beta = an / (an + n + n * an / self.rave + 1e-12)
@@ -239,10 +253,20 @@ class MCTS:
                 break
             if not node.expanded:
                 if node.visits >= self.expand_after or node is root:
-                    self._expand(node)
+                    value = self._expand(node)
                     if node.solved is not None:
                         returns = node.solved
                         owner = None
+                        break
+                    if not self.expand_after and node is not root:
+                        # expanded at its first visit: the leaf's return is its expansion's value (one turn
+                        # looked ahead) where given, else a playout from it, as an unexpanded leaf's
+                        if value is not None:
+                            returns = by_player(node.state, value)
+                            owner = None
+                        else:
+                            by_seat, owner = self.knowledge.playout(node.state, self.rng)
+                            returns = by_player(node.state, by_seat)
                         break
                 else:
                     by_seat, owner = self.knowledge.playout(node.state, self.rng)
@@ -293,12 +317,20 @@ class MCTS:
             value = root.solved[mover] if root.solved else 0.5
             return SearchResult(turn, 0, 0, value, len(root.moves), solved, solved)
         done = 0
-        while done < self.simulations and root.solved is None:
+        spent = 0.0  # simulations, or with simulation_moves the moves listed in simulations' worth
+        floor = self.simulation_moves / 20
+        while spent < self.simulations and root.solved is None:
             if self.seconds is not None and time.process_time() - start > self.seconds:
                 break
-            if done % self.check_every == 0 and done and self._decided(root, done, start):
+            if done % self.check_every == 0 and done and self._decided(root, done, start, spent):
                 break
-            self._simulate(root)
+            if self.simulation_moves:
+                before = self.listed
+                self._simulate(root)
+                spent += max(self.listed - before, floor) / self.simulation_moves
+            else:
+                self._simulate(root)
+                spent += 1
             done += 1
         deadline = None if self.seconds is None else start + self.seconds + self.final_check_grace
         index = self._final_choice(root, deadline)
@@ -316,7 +348,7 @@ class MCTS:
             chosen,
         )
 
-    def _decided(self, root: Node, done: int, start: float) -> bool:
+    def _decided(self, root: Node, done: int, start: float, spent: float = 0.0) -> bool:
         """Whether the rest of the budget can no longer change the most visited turn.
 
         The final choice ranks turns by visits; once the leader is ahead of the runner-up
@@ -325,11 +357,14 @@ class MCTS:
         left (doubled, against a slow spell), so a search the cap will stop ends as soon
         as its answer is settled; without one, stopping early keeps a seed's answer.
         """
-        left = self.simulations - done
+        if self.simulation_moves:  # ``spent``: the budget spent; the simulations the rest buys at the pace so far
+            left = int((self.simulations - spent) * done / spent) + 1 if spent else self.simulations
+        else:
+            left = self.simulations - done
         if self.seconds is not None:
-            spent = time.process_time() - start
-            if spent > 0:
-                left = min(left, int(2 * done * (self.seconds - spent) / spent) + 1)
+            elapsed = time.process_time() - start
+            if elapsed > 0:
+                left = min(left, int(2 * done * (self.seconds - elapsed) / elapsed) + 1)
         n = root.n
         if len(n) < 2:
             return False

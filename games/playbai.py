@@ -795,6 +795,42 @@ class PlayBai(TurnBookkeeping[PlayBaiAction]):
     def end_turn_quiet(self) -> None:
         self._end_turn(None)
 
+    def apply_result_quiet(self, key: ResultKey) -> None:
+        """Play a whole turn, from its start, by its result: a key of :meth:`turn_results` of this position.
+
+        The position is the one the key's actions lead to (``apply_quiet`` each, then ``end_turn_quiet``),
+        without them: the computer's search lists results by the hundred and plays few
+        (games/playbaikeys.py). The key is trusted to be one of this position's results.
+        """
+        if self._result is not None:
+            raise IllegalMove("the game is over")
+        if self._turn:
+            raise ValueError("apply_result_quiet plays a whole turn from the turn's start")  # the search's misuse
+        seat = self.current
+        assert seat is not None
+        if isinstance(key, int):
+            shape = key
+        elif len(key) == 1:  # GOAL: the carrier steps into the end zone with the ball
+            self._goal(seat, self.ball, None)
+            self._end_turn(None)
+            return
+        else:
+            shape = key[1]
+        self._start_key()
+        cells = self.seat_of
+        for i, s in enumerate(cells):
+            if s == seat:
+                cells[i] = 0
+        mask = shape & ((1 << KEY_SHIFT) - 1)
+        for i in _cells_of(mask):
+            cells[i] = seat
+        self.ball = shape >> KEY_SHIFT
+        if isinstance(key, int):
+            self._moves = 1
+            self._end_turn(None)
+        else:  # ("win", key): the winning goal, the scorer in the end zone
+            self._goal(seat, self.ball, None)
+
     def _end_turn(self, events: list[Event] | None) -> None:
         why = self._why_not_endable()
         if why:

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from ai.knowledge import knowledge_for
 from ai.levels import LEVELS
+from ai.mcts import MCTS
 from ai.player import TREES, choose_turn
 from ai.search import Budget, TreeCache, scaled_simulations, search
+from ai.turns import by_player
 from games import new_game
+from games.playbai import PlayBai
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -99,3 +106,46 @@ def test_the_cross_version_arena_plays_paired_games_through_each_trees_own_code(
     assert all(r["new_hash"] == r["old_hash"] and r["search_seconds"]["new"] for r in lines)
     summary = (tmp_path / "versions-smoke.txt").read_text()
     assert "2 games (1 pairs)" in summary and "rave_weight=0" in summary and "load average" in summary
+
+
+def _with(knowledge, **settings):
+    """``knowledge`` with some of its search settings changed (on this instance only)."""
+    knowledge.settings = dataclasses.replace(knowledge.settings, **settings)
+    return knowledge
+
+
+def test_a_leaf_expanded_at_its_first_visit_returns_its_expansions_value():
+    game = new_game("playbai")
+    know = knowledge_for(game)
+    assert know.settings.expand_after == 0
+    result = MCTS(know, random.Random(5), simulations=1).search(game)
+    leaf = result.subtree  # the one child visited: expanded at that visit, its return its expansion's value
+    assert leaf is not None and leaf.expanded and leaf.visits == 1 and all(kid is None for kid in leaf.kids)
+    value = know.expand(leaf.state, random.Random(0)).value
+    assert value is not None and leaf.value == pytest.approx(list(by_player(leaf.state, value)))
+
+
+def test_expanded_at_its_first_visit_without_a_value_a_leaf_is_played_out_not_searched_to_the_end():
+    game = new_game("begird", options={"board": "small"})
+    know = _with(knowledge_for(game), expand_after=0, rave_weight=0.0)
+    mcts = MCTS(know, random.Random(2), simulations=40)
+    mcts.check_every = 10**9  # no early stop
+    result = mcts.search(game)
+    assert result.simulations == 40
+    # the root's expansion, then one new node per simulation: each simulation stops at the leaf it expands
+    assert mcts.listed <= 41 * len(game.empties)
+
+
+def test_a_budget_in_listed_moves_buys_more_simulations_where_fewer_moves_are_listed():
+    crowded = new_game("playbai")
+    doc = {"pieces": {"e5": 1, "h6": 2}, "ball": "e5", "goals": [0, 0], "to_move": 1}  # one piece a side
+    sparse = PlayBai.from_position(2, {}, {**doc, "kickoff": False, "last_goal": None})
+    counts = {}
+    for name, game in (("crowded", crowded), ("sparse", sparse)):
+        mcts = MCTS(_with(knowledge_for(game), simulation_moves=700), random.Random(1), simulations=60)
+        mcts.check_every = 10**9  # no early stop: the whole budget is spent
+        counts[name] = mcts.search(game).simulations
+    assert counts["sparse"] > 3 * counts["crowded"], counts
+    off = MCTS(_with(knowledge_for(crowded), simulation_moves=0), random.Random(1), simulations=60)
+    off.check_every = 10**9
+    assert off.search(crowded).simulations == 60  # off: the budget counts simulations

@@ -40,7 +40,9 @@ class SearchSettings:
     """Exploration: PUCT's constant (the prior times sqrt(parent visits) / (1 + visits))."""
     expand_after: int = 1
     """A leaf is expanded (its turns listed, its knowledge computed) once it has had this many visits;
-    before that each visit is one playout from it (MoHex: a threshold; the old search: 1)."""
+    before that each visit is one playout from it (MoHex: a threshold; the old search: 1). 0: at its
+    first visit, the leaf's value then being its expansion's (:attr:`Expansion.value`, where given:
+    one turn looked ahead instead of a playout)."""
     rave_weight: float = 0.0
     """0: no RAVE. Else the equivalence parameter k of RAVE's blend (Gelly and Silver): a child's value
     mixes its own mean with its all-moves-as-first mean, the latter weighing
@@ -49,6 +51,16 @@ class SearchSettings:
     solver: bool = True
     """Proven wins and losses are propagated up the tree (MCTS-Solver); off: only a node's own
     immediate result is exact."""
+    simulation_moves: int = 0
+    """0: the budget counts simulations. Else it counts the moves the search lists: a simulation spends
+    the moves its expansions listed (at least a twentieth of this number) over this number, a typical
+    expansion's count, so a position with few turns (late in a game, a puzzle of a few pieces) gets
+    more simulations for the same work, and a crowded one fewer (time by need, still a function of the
+    seed)."""
+    initial_visits: float = 0.0
+    """0: off. Else, where an expansion values its moves (:attr:`Expansion.values`), each child starts as
+    if it had had this many visits at that value: the search judges a new child before it visits it
+    (heuristic node initialisation), instead of spending a simulation on each child's first look."""
 
 
 @dataclass
@@ -63,6 +75,12 @@ class Expansion:
     """Per move, its index in the owner array a playout reports (RAVE); None: no RAVE at this node."""
     solved: tuple[float, ...] | None = None
     """Per-seat exact value of the position when already decided (a win at once, every turn ending it)."""
+    values: Sequence[float] | np.ndarray | None = None
+    """Per move, the mover's estimated value (0 to 1) of the position after it (used with
+    ``SearchSettings.initial_visits``); None: the children are judged only by visiting them."""
+    value: tuple[float, ...] | None = None
+    """Per-seat estimated value of the position itself (e.g. the mover's best of ``values``): a leaf's
+    return when it is expanded at its first visit (``SearchSettings.expand_after`` 0)."""
 
 
 class GameKnowledge(Generic[GameT]):

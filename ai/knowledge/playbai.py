@@ -1,10 +1,18 @@
-"""Play Bai for the search: goals found by the engine's turn search, a static estimate.
+"""Play Bai for the search: every turn's result judged at once, one turn looked ahead at the leaves.
 
-Random Play Bai turns almost never score, so playouts say nothing: a leaf is
-scored at once from the goals, who holds the ball and how close it is to
-the end zones it attacks; the tree does the looking ahead. The engine's
-``turn_results()`` names every distinct result, so a scoring turn (``GOAL``)
-and the winning goal (``("win", …)``) are known without playing them.
+Random Play Bai turns almost never score, so playouts say nothing: a position is estimated from the
+goals and the set in play, as a chance to win the match (:func:`match_chance`): who holds the ball and
+how close it is to the end zones it attacks gives the chance to score the set's goal, and the goals
+scored say what that goal is worth (one goal is far from the game at 0–0, the game itself at 2–2).
+
+A node is expanded at its first visit (``expand_after`` 0): the engine lists its turns' results
+without their actions (:func:`games.playbaikeys.result_keys`), each result is estimated from its key
+alone (the mover's cells and the ball: a few table look-ups), the children start from those values
+(``initial_visits``) and the node's own value is its mover's best result — so a leaf whose mover can
+score is seen to be one, and a turn that leaves the opponent a goal is seen at the first look at it.
+The engine names a goal (``GOAL``) and the winning goal (``("win", …)``) among the results, so both are
+known without playing them; a result is played by the engine's ``apply_result_quiet`` and only the
+chosen turn's actions are looked up.
 """
 
 from __future__ import annotations
@@ -15,12 +23,15 @@ from functools import cache
 from typing import Any
 
 from games.hexgrid import distance
-from games.playbai import GOAL, KEY_SHIFT, PlayBai, field
+from games.playbai import GOALS_TO_WIN, KEY_SHIFT, PlayBai, field
+from games.playbaikeys import result_keys
 
-from ..turns import Turn, apply_turn, returns_of
+from ..turns import Turn, returns_of
 from .base import Expansion, GameKnowledge, SearchSettings
 
 CELLS = (1 << KEY_SHIFT) - 1
+#: The weight of a goal (or the winning goal) in the prior, against 1 to 4 for keeping the ball.
+GOAL_WEIGHT = 60.0
 
 
 @cache
@@ -32,8 +43,12 @@ def zone_distance(side: int, seat: int) -> tuple[int, ...]:
     return tuple(min(distance(c, t) for t in targets) for c in cells)
 
 
-def _is_win(turn: Turn) -> bool:
-    return _wins(turn.label)
+@cache
+def _closeness(side: int, seat: int) -> tuple[float, ...]:
+    """Per cell: 1 on an end zone ``seat`` attacks, 0 on the farthest cell."""
+    dist = zone_distance(side, seat)
+    far = max(dist) or 1
+    return tuple(1 - d / far for d in dist)
 
 
 def _wins(label: Any) -> bool:
@@ -41,69 +56,151 @@ def _wins(label: Any) -> bool:
     return type(label) is tuple and label[:1] == ("win",)
 
 
+@cache
+def _match_table(expert: bool) -> dict[tuple[int, int, int | None], float]:
+    """Seat 1's chance to win from (goals of seat 1, goals of seat 2, last scorer), every later goal
+    even: the race to three goals, or (expert) to two in a row."""
+    table: dict[tuple[int, int, int | None], float] = {}
+    if expert:  # only the last scorer matters: W1 = 1/2 + W2/2, W2 = W1/2
+        for a in range(8):
+            for b in range(8):
+                table[(a, b, None)] = 0.5
+                table[(a, b, 1)] = 2 / 3
+                table[(a, b, 2)] = 1 / 3
+        return table
+    for a in range(GOALS_TO_WIN, -1, -1):
+        for b in range(GOALS_TO_WIN, -1, -1):
+            for last in (None, 1, 2):
+                if a >= GOALS_TO_WIN:
+                    table[(a, b, last)] = 1.0
+                elif b >= GOALS_TO_WIN:
+                    table[(a, b, last)] = 0.0
+                else:
+                    table[(a, b, last)] = 0.5 * table[(a + 1, b, 1)] + 0.5 * table[(a, b + 1, 2)]
+    return table
+
+
+def match_chance(goals: tuple[int, int] | list[int], last_goal: int | None, expert: bool, next_goal: float) -> float:
+    """Seat 1's chance to win the match when it scores the set's goal with chance ``next_goal``."""
+    table = _match_table(expert)
+    a, b = goals
+    if expert:
+        first = 1.0 if last_goal == 1 else table[(a, b, 1)]
+        second = 0.0 if last_goal == 2 else table[(a, b, 2)]
+    else:
+        first = table[(min(a + 1, GOALS_TO_WIN), b, 1)]
+        second = table[(a, min(b + 1, GOALS_TO_WIN), 2)]
+    return next_goal * first + (1 - next_goal) * second
+
+
+#: How far the ball's place sways the chance to score the set's goal (a logistic's slope): the leaves look
+#: one turn ahead, so a goal within reach is seen as one, and the ball's place is only a lean.
+SET_SLOPE = 1.0
+
+
+def set_chance(carrier: int | None, closeness: float, carrier_moves: bool) -> float:
+    """Seat 1's chance to score the set's goal, from who holds the ball and how close it is to the zones
+    it attacks (``closeness``, 0 to 1), and whether the carrier moves next."""
+    if not carrier:
+        return 0.5
+    lead = SET_SLOPE * (0.3 + 1.0 * closeness + (0.8 * closeness if carrier_moves else 0.0))
+    lead = lead if carrier == 1 else -lead
+    return 1.0 / (1.0 + math.exp(-lead))
+
+
 class PlayBaiKnowledge(GameKnowledge[PlayBai]):
     rollout_turns = 0  # static evaluation at the leaves (see the module's docstring)
-    simulation_scale = 0.4  # every new node enumerates hundreds of turns
-    settings = SearchSettings(c_puct=1.5, expand_after=1)
+    # the budget counts listed moves (simulation_moves): easy is the minimum (10 units) and medium 100, which beat
+    # it 10 of 10 (at 0.09, 45 units: 6 of 10) for 0.11 s a turn (docs/ai.md, "What each level costs")
+    simulation_scale = 0.2
+    settings = SearchSettings(c_puct=1.5, expand_after=0, initial_visits=1.0, simulation_moves=700)
 
     def expand(self, game: PlayBai, rng: random.Random) -> Expansion:
-        """The engine's distinct turns as (name, actions) pairs, with no object per candidate: a node lists
-        hundreds of turns and plays few."""
-        results = game.turn_results()
-        if not results:
+        """The engine's distinct results, each valued for the mover from its key: no object per candidate,
+        no actions (a node lists hundreds of results and plays few)."""
+        keys = result_keys(game)
+        if not keys:
             raise RuntimeError("playbai: no complete turn from a position that is not over")
-        win = next((label for label in results if _wins(label)), None)
-        if win is not None:
-            move = (win, results[win])
-            return Expansion([move], solved=returns_of(self.play(game, move)))
-        labels = list(results)
-        return Expansion(list(results.items()), self.weights(game, labels))
-
-    def play(self, game: PlayBai, move: Any) -> PlayBai:
-        return apply_turn(game.copy(), move[1])
-
-    def turn_of(self, game: PlayBai, move: Any) -> Turn[PlayBai]:
-        return Turn(tuple(move[1]), game, label=move[0])
-
-    def winning_turn(self, game: PlayBai, turns: list[Turn[PlayBai]]) -> Turn[PlayBai] | None:
-        return next((t for t in turns if _is_win(t)), None)
-
-    def prior(self, game: PlayBai, turns: list[Turn[PlayBai]]) -> list[float]:
-        return self.weights(game, [t.label for t in turns])
-
-    def weights(self, game: PlayBai, labels: list[Any]) -> list[float]:
-        """Prior weights of the turns named ``labels``: goals first, then keeping the ball near the zone."""
         seat = game.to_move
         assert seat is not None
-        dist = zone_distance(game.options["side"], seat)
-        far = max(dist) or 1
-        weights = []
-        for key in labels:
-            if key == GOAL or _wins(key):
-                weights.append(60.0)
-            elif isinstance(key, int):
-                ball = key >> KEY_SHIFT
-                if (key & CELLS) >> ball & 1:  # we hold the ball after the turn
-                    weights.append(1.0 + 3.0 * (1 - dist[ball] / far))
-                else:
-                    weights.append(0.6)
+        win = next((key for key in keys if _wins(key)), None)
+        if win is not None:
+            return Expansion([win], solved=returns_of(self.play(game, win)))
+        values, weights = self.judge(game, keys)
+        best = max(values)
+        value = (best, 1.0 - best) if seat == 1 else (1.0 - best, best)
+        return Expansion(keys, weights, values=values, value=value)
+
+    def judge(self, game: PlayBai, keys: list[Any]) -> tuple[list[float], list[float]]:
+        """Per result key: the mover's chance to win after it (:func:`match_chance`) and its prior weight
+        (a goal first, then keeping the ball near the zones it attacks)."""
+        seat = game.to_move
+        assert seat is not None
+        other = 3 - seat
+        side = game.options["side"]
+        expert = game.options["expert"]
+        goals = game.goals
+        last = game.last_goal
+        near_mine = _closeness(side, seat)
+        near_theirs = _closeness(side, other)
+
+        def mine(chance: float) -> float:  # seat 1's chance to win -> the mover's
+            return chance if seat == 1 else 1.0 - chance
+
+        scored = list(goals)
+        scored[seat - 1] += 1
+        after_goal = mine(match_chance(scored, seat, expert, 0.5))  # a new set, even
+        # after an ordinary turn the opponent moves: held by the mover, by the opponent, or loose
+        cells = game.seat_of
+        held_mine: dict[int, float] = {}
+        held_theirs: dict[int, float] = {}
+        loose = mine(match_chance(goals, last, expert, 0.5))
+        values: list[float] = []
+        weights: list[float] = []
+        for key in keys:
+            if type(key) is not int:
+                values.append(1.0 if _wins(key) else after_goal)
+                weights.append(GOAL_WEIGHT)
+                continue
+            ball = key >> KEY_SHIFT
+            if key >> ball & 1:
+                v = held_mine.get(ball)
+                if v is None:
+                    chance = set_chance(seat, near_mine[ball], False)
+                    v = held_mine[ball] = mine(match_chance(goals, last, expert, chance))
+                values.append(v)
+                weights.append(1.0 + 3.0 * near_mine[ball])
+            elif cells[ball] == other:
+                v = held_theirs.get(ball)
+                if v is None:
+                    chance = set_chance(other, near_theirs[ball], True)
+                    v = held_theirs[ball] = mine(match_chance(goals, last, expert, chance))
+                values.append(v)
+                weights.append(0.6)
             else:
-                weights.append(1.0)
-        return weights
+                values.append(loose)
+                weights.append(0.6)
+        return values, weights
+
+    def play(self, game: PlayBai, move: Any) -> PlayBai:
+        after = game.copy()
+        after.apply_result_quiet(move)
+        return after
+
+    def turn_of(self, game: PlayBai, move: Any) -> Turn[PlayBai]:
+        return Turn(tuple(game.turn_results()[move]), game, label=move)
+
+    def winning_turn(self, game: PlayBai, turns: list[Turn[PlayBai]]) -> Turn[PlayBai] | None:
+        return next((t for t in turns if _wins(t.label)), None)
+
+    def prior(self, game: PlayBai, turns: list[Turn[PlayBai]]) -> list[float]:
+        return self.judge(game, [t.label for t in turns])[1]
 
     def estimate(self, game: PlayBai) -> tuple[float, ...]:
-        # A goal (3.0) outweighs any ball position (at most 0.3 + 1.0 + 0.8).
-        g1, g2 = game.goals
-        diff = 3.0 * (g1 - g2)
         carrier = game.carrier()
-        if carrier:
-            sign = 1 if carrier == 1 else -1
-            dist = zone_distance(game.options["side"], carrier)
-            closeness = 1 - dist[game.ball] / (max(dist) or 1)
-            diff += sign * (0.3 + 1.0 * closeness)
-            if game.to_move == carrier:
-                diff += sign * 0.8 * closeness  # it moves next: close to the zone is a threat
-        v = 1.0 / (1.0 + math.exp(-diff))
+        closeness = _closeness(game.options["side"], carrier)[game.ball] if carrier else 0.0
+        chance = set_chance(carrier, closeness, game.to_move == carrier)
+        v = match_chance(game.goals, game.last_goal, game.options["expert"], chance)
         return (v, 1.0 - v)
 
     def evaluate(self, game: PlayBai, rng: random.Random) -> tuple[float, ...]:
