@@ -43,8 +43,10 @@ class Level:
 # turn (docs/ai.md, "Figures (issue 39)", has the arena runs behind each count). Play Bai's turns cost the
 # most to list, so its counts are the lowest (2000 at hard cost 67% of the old hard's CPU in a game; 700
 # cost 0.41 s and 2800 cost 2.26 s a turn on 8 positions, against the old hard's 1.53 s in whole games).
-HARD = MappingProxyType({"begird": 3000, "bide": 650, "bump": 1800, "playbai": 600})
-EXPERT = MappingProxyType({"begird": 14400, "bide": 2800, "bump": 8000, "playbai": 1800})
+# Bide's playouts are cut short and estimated (ai/knowledge/bide.py), so its counts are higher: 1400 at
+# hard cost 20.5% and 6000 at expert 65% of the old hard's CPU per turn, both sides at x0.25.
+HARD = MappingProxyType({"begird": 3000, "bide": 1400, "bump": 1800, "playbai": 600})
+EXPERT = MappingProxyType({"begird": 14400, "bide": 6000, "bump": 8000, "playbai": 1800})
 
 LEVELS: dict[str, Level] = {
     "random": Level("random", 0, None),
