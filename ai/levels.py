@@ -44,13 +44,15 @@ class Level:
 # most to list, so its counts are the lowest (2000 at hard cost 67% of the old hard's CPU in a game; 700
 # cost 0.41 s and 2800 cost 2.26 s a turn on 8 positions, against the old hard's 1.53 s in whole games).
 # Bide's playouts are cut short and estimated (ai/knowledge/bide.py), so its counts are higher: 1400 at
-# hard cost 20.5% and 6000 at expert 65% of the old hard's CPU per turn, both sides at x0.25.
+# hard cost 20.5% and 6000 at expert 65% of the old hard's CPU per turn, both sides at x0.25. Its easy is
+# 10: with those playouts 30 simulations made easy nearly medium's match with four seats (medium 58% over
+# 48 games, 72% against easy at 10; docs/ai.md).
 HARD = MappingProxyType({"begird": 3000, "bide": 1400, "bump": 1800, "playbai": 600})
 EXPERT = MappingProxyType({"begird": 14400, "bide": 6000, "bump": 8000, "playbai": 1800})
 
 LEVELS: dict[str, Level] = {
     "random": Level("random", 0, None),
-    "easy": Level("easy", 60, 1.0),
+    "easy": Level("easy", 60, 1.0, MappingProxyType({"bide": 10})),
     "medium": Level("medium", 500, 2.5),
     "hard": Level("hard", 2500, 1.0, HARD),
     "expert": Level("expert", 12000, 4.0, EXPERT),
