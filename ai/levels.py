@@ -43,13 +43,16 @@ class Level:
 # turn (docs/ai.md, "Figures (issue 39)", has the arena runs behind each count). Play Bai's count is in units
 # of 700 listed moves (its SearchSettings.simulation_moves), each worth more than a simulation of the others:
 # hard 250 cost 18.2-21.0% of the old hard's CPU per turn in whole games and scored 50% (seed 0's openings)
-# and 72.2% (seed 1's) against it.
-HARD = MappingProxyType({"begird": 3000, "bide": 650, "bump": 1800, "playbai": 250})
-EXPERT = MappingProxyType({"begird": 14400, "bide": 2800, "bump": 8000, "playbai": 900})
+# and 72.2% (seed 1's) against it. Bide's playouts are cut short and estimated (ai/knowledge/bide.py), so its
+# counts are higher: 1400 at hard cost 20.5% and 6000 at expert 65% of the old hard's CPU per turn, both sides
+# at x0.25. Its easy is 10: with those playouts 30 simulations made easy nearly medium's match with four seats
+# (medium 58% over 48 games, 72% against easy at 10; docs/ai.md).
+HARD = MappingProxyType({"begird": 3000, "bide": 1400, "bump": 1800, "playbai": 250})
+EXPERT = MappingProxyType({"begird": 14400, "bide": 6000, "bump": 8000, "playbai": 900})
 
 LEVELS: dict[str, Level] = {
     "random": Level("random", 0, None),
-    "easy": Level("easy", 60, 1.0),
+    "easy": Level("easy", 60, 1.0, MappingProxyType({"bide": 10})),
     "medium": Level("medium", 500, 2.5),
     "hard": Level("hard", 2500, 1.0, HARD),
     "expert": Level("expert", 12000, 4.0, EXPERT),

@@ -16,6 +16,8 @@ show it (``--no-reuse`` turns that off). Only names every version has are used: 
     --scale X          every level's simulations and CPU cap times X (tuning at reduced budgets)
     --set DOTTED=VALUE set a named search parameter before the first turn (a JSON value), e.g.
                        --set ai.knowledge.begird.BegirdKnowledge.settings.rave_weight=500
+    --simulations LEVEL=N  the level's own simulation count in every game (before --scale): tuning a count
+                       without editing ai/levels.py (a version without per-game counts: its base count)
 """
 
 from __future__ import annotations
@@ -39,6 +41,19 @@ def scale_levels(scale: float) -> None:
             if getattr(level, "per_game", None):  # a version with per-game counts: scaled alike
                 changes["per_game"] = {game: max(1, round(n * scale)) for game, n in level.per_game.items()}
             ai.levels.LEVELS[name] = dataclasses.replace(level, **changes)
+
+
+def set_simulations(assignment: str) -> None:
+    import ai.levels
+
+    name, _, raw = assignment.partition("=")
+    level = ai.levels.LEVELS[name]
+    count = int(raw)
+    if getattr(level, "per_game", None):
+        changes: dict[str, Any] = {"per_game": dict.fromkeys(level.per_game, count)}
+    else:
+        changes = {"simulations": count}
+    ai.levels.LEVELS[name] = dataclasses.replace(level, **changes)
 
 
 def set_parameter(assignment: str) -> None:
@@ -70,6 +85,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--set", action="append", default=[])
+    parser.add_argument("--simulations", action="append", default=[], metavar="LEVEL=N")
     parser.add_argument("--no-reuse", action="store_true", help="never reuse a kept tree between turns")
     args = parser.parse_args()
     from ai import choose_turn
@@ -80,6 +96,8 @@ def main() -> int:
         {"reuse": True} if "reuse" in inspect.signature(choose_turn).parameters and not args.no_reuse else {}
     )
 
+    for assignment in args.simulations:
+        set_simulations(assignment)
     if args.scale != 1.0:
         scale_levels(args.scale)
     for assignment in args.set:

@@ -73,6 +73,7 @@ class Side:
     scale: float
     sets: list[str]
     reuse: bool = True  # keep the search's tree between turns where the version can
+    simulations: int | None = None  # the level's count in every game (before the scale); None: the level's own
 
 
 class Player:
@@ -85,6 +86,8 @@ class Player:
             args += ["--set", assignment]
         if not side.reuse:
             args.append("--no-reuse")
+        if side.simulations is not None:
+            args += ["--simulations", f"{side.level}={side.simulations}"]
         self.process = subprocess.Popen(
             args, cwd=side.tree, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
         )
@@ -202,7 +205,8 @@ def summary(args: argparse.Namespace, old: Side, new: Side, records: list[GameRe
         per_turn = process / turns if turns else 0.0
         ratios[side.name] = statistics.fmean(search) if search else 0.0
         lines.append(
-            f"  {side.name} ({side.level}, scale {side.scale:g}{', ' + ' '.join(side.sets) if side.sets else ''}"
+            f"  {side.name} ({side.level}{'' if side.simulations is None else f' at {side.simulations}'}, "
+            f"scale {side.scale:g}{', ' + ' '.join(side.sets) if side.sets else ''}"
             f"{'' if side.reuse else ', no tree reuse'}; "
             f"ai/ {source_hash(side.tree)}): search CPU per turn mean {ratios[side.name]:.3f} s, "
             f"p95 {percentile95(search):.3f} s; process CPU per turn {per_turn:.3f} s ({turns} turns)"
@@ -267,6 +271,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--scale", type=float, default=1.0, help="both sides' budgets times this")
     parser.add_argument("--old-set", action="append", default=[])
     parser.add_argument("--new-set", action="append", default=[])
+    parser.add_argument("--old-simulations", type=int, help="the old level's count in every game (before --scale)")
+    parser.add_argument("--new-simulations", type=int, help="the new level's count in every game (before --scale)")
     parser.add_argument("--new-no-reuse", action="store_true", help="the new side never reuses its tree")
     parser.add_argument("--pairs", type=int, default=10)
     parser.add_argument("--min-pairs", type=int, default=5)
@@ -281,8 +287,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--label", help="file name part (default: game, seats, levels, scale, date)")
     args = parser.parse_args(argv)
     options = parse_options(args.option)
-    old = Side("old", args.old.resolve(), args.old_level or args.level, args.scale, args.old_set)
-    new = Side("new", args.new.resolve(), args.new_level or args.level, args.scale, args.new_set, not args.new_no_reuse)
+    old = Side(
+        "old",
+        args.old.resolve(),
+        args.old_level or args.level,
+        args.scale,
+        args.old_set,
+        simulations=args.old_simulations,
+    )
+    new = Side(
+        "new",
+        args.new.resolve(),
+        args.new_level or args.level,
+        args.scale,
+        args.new_set,
+        not args.new_no_reuse,
+        args.new_simulations,
+    )
     stamp = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H%M")
     label = args.label or f"{args.game}-{args.players}p-{new.level}-vs-{old.level}-x{args.scale:g}-{stamp}"
     header = (

@@ -253,8 +253,12 @@ def test_multi_seat_bide_playouts_are_scored_by_margin_two_seats_by_winner():
     assert any(0.0 < v < 1.0 for values in graded for v in values)
     two = new_game("bide", options={"side": 4})
     two.play_turn("bide")
-    for seed in range(5):
-        assert sorted(know.evaluate(two, random.Random(seed))) in ([0.0, 1.0], [0.5, 0.5])
+    for seed in range(5):  # a playout that reaches the end is scored by its winner alone
+        ended = two.copy()
+        rng = random.Random(seed)
+        while not ended.is_over:
+            know.rollout_step(ended, rng)
+        assert sorted(know.playout_value(ended)) in ([0.0, 1.0], [0.5, 0.5])
 
 
 # -- determinism and budgets --------------------------------------------------------------

@@ -18,6 +18,7 @@ from math import perm
 from games.bide import BIDE, Bide
 
 from ..turns import TooManyTurns, Turn, apply_turn, enumerate_turns, returns_of
+from . import bide_eval
 from .base import GameKnowledge, SearchSettings
 from .bide_playout import PlayoutWeights
 
@@ -34,7 +35,11 @@ def bide_key(game: Bide) -> Hashable:
 
 
 class BideKnowledge(GameKnowledge[Bide]):
-    rollout_turns = 400  # playouts always end: every turn draws or places a disc
+    # A playout's first turns, then the fitted estimate (ai/knowledge/bide_eval.py) of where it stopped: a
+    # whole playout (some 45 turns from mid-game) is mostly noise from its random releases, and its tail most
+    # of its cost (0.63 ms a simulation with whole playouts, 0.26 ms with 6 turns and the estimate, on 18
+    # positions of recorded games). The arena runs behind it: docs/ai.md, "Bide".
+    rollout_turns = 6
     simulation_scale = 0.5
     # expansion (every release listed, a prior from each one's scores) at the 3rd visit: 5 of 6 games against
     # the 2nd visit's at hard x0.25, for 20% less CPU (benchmarks/results/ai/versions-tune-bide-*)
@@ -106,9 +111,12 @@ class BideKnowledge(GameKnowledge[Bide]):
         PlayoutWeights(game).play_turn(rng)
 
     def evaluate(self, game: Bide, rng: random.Random) -> tuple[float, ...]:
-        """A playout from ``game`` (:mod:`ai.knowledge.bide_playout`), its weights kept from turn to turn."""
+        """A playout from ``game`` (:mod:`ai.knowledge.bide_playout`), its weights kept from turn to turn,
+        cut after :attr:`rollout_turns` turns and scored by :meth:`estimate` if the board is not full by then."""
         if game.is_over:
             return returns_of(game)
+        if not self.rollout_turns:
+            return self.estimate(game)
         state = game.copy()
         playout = PlayoutWeights(state)
         for _ in range(self.rollout_turns):
@@ -130,15 +138,15 @@ class BideKnowledge(GameKnowledge[Bide]):
         winner-only playouts (81% there, not re-tuned). Only playouts are softened:
         the tree's own ends, and the solver, keep exact returns.
         """
+        if not state.is_over:
+            return self.estimate(state)
         if state.players <= 2:
-            return super().playout_value(state)
+            return returns_of(state)
         return margin_returns(state)
 
     def estimate(self, game: Bide) -> tuple[float, ...]:
-        scores = game.group_scores()
-        top = max(scores)
-        leaders = [k for k, s in enumerate(scores) if s == top]
-        return tuple(1.0 / len(leaders) if k in leaders else 0.0 for k in range(game.players))
+        """Each seat's expected playout result from a position not over (:mod:`ai.knowledge.bide_eval`)."""
+        return bide_eval.estimate(game)
 
 
 def margin_returns(game: Bide, temperature: float = MARGIN_TEMPERATURE) -> tuple[float, ...]:
