@@ -104,7 +104,7 @@ async def fill(path: Path) -> dict[str, int]:
 
 async def fill_puzzles(store, match_id: int) -> None:
     """Puzzles (docs/puzzles.md): a searched match's two puzzles, an attempt solved, a player's rating, a server's
-    daily setting and post."""
+    daily setting, a day's post and the next day's held by a claim."""
     assert await store.claim_puzzle_scan(match_id, 9.0, 60.0)
     found = [NewPuzzle("bide", {"format": 1, "ply": ply}, 1500.5 + ply, ply) for ply in (2, 3)]
     assert await store.finish_puzzle_scan(match_id, GUILD, found, 9.5) == 2
@@ -120,6 +120,8 @@ async def fill_puzzles(store, match_id: int) -> None:
     await store.set_daily_puzzle(GUILD, CHANNEL, 23)
     daily = await store.claim_daily_puzzle(GUILD, "2026-11-28", CHANNEL, 12.0, 60.0)
     await store.daily_puzzle_posted(GUILD, daily.day, HUGE - 3)
+    held = await store.claim_daily_puzzle(GUILD, "2026-11-29", CHANNEL, 13.0, 60.0)  # a claim named by its start
+    assert held is not None and held.puzzle_id != daily.puzzle_id
 
 
 def sqlite_rows(path: Path) -> dict[str, list[tuple]]:

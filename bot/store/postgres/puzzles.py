@@ -4,11 +4,7 @@ is the compare-and-set on the attempt's version (its row lock makes a second wri
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from contextlib import AbstractAsyncContextManager
-from typing import Any
-
-import asyncpg
+from collections.abc import Sequence
 
 from ...domain.puzzles import AttemptEnd, DailyPuzzleRow, NewPuzzle, PuzzleAttemptRow, PuzzlePlayerRow, PuzzleRow
 from ..puzzles import (
@@ -24,16 +20,14 @@ from ..puzzles import (
     player_from,
     puzzle_from,
 )
+from .leases import free_claim
+from .plumbing import PostgresPlumbing
 
 _BIGINT = 2**63
 
 
-class PostgresPuzzles:
-    """Mixed into PostgresStore, whose ``transaction``, ``_fetch`` and ``_fetchrow`` it uses."""
-
-    transaction: Callable[[], AbstractAsyncContextManager[asyncpg.Connection]]
-    _fetch: Callable[..., Any]
-    _fetchrow: Callable[..., Any]
+class PostgresPuzzles(PostgresPlumbing):
+    """Mixed into PostgresStore."""
 
     async def matches_to_scan(self, now: float, limit: int) -> list[int]:
         rows = await self._fetch(
@@ -239,11 +233,12 @@ class PostgresPuzzles:
         rows = await self._fetch(
             "SELECT s.guild_id, s.channel_id FROM puzzle_settings s LEFT JOIN daily_puzzles d"
             " ON d.guild_id = s.guild_id AND d.day = $1 WHERE s.channel_id IS NOT NULL AND s.hour <= $2"
-            " AND (d.guild_id IS NULL OR (d.message_id IS NULL AND (d.claimed_until IS NULL OR d.claimed_until < $3)))"
+            f" AND (d.guild_id IS NULL OR (d.message_id IS NULL AND {free_claim('d.claimed', '$3', '$4')}))"
             " ORDER BY s.guild_id",
             day,
             hour,
             now,
+            self.incarnation,
         )
         return [(int(g), int(c)) for g, c in rows]
 
@@ -262,19 +257,21 @@ class PostgresPuzzles:
                     channel_id,
                 )
             row = await db.fetchrow(
-                f"UPDATE daily_puzzles SET claimed_until = $3 WHERE guild_id = $1 AND day = $2 AND message_id IS NULL"
-                f" AND (claimed_until IS NULL OR claimed_until < $4) RETURNING {DAILY_COLUMNS}",
+                "UPDATE daily_puzzles SET claimed_until = $3, claimed_by = $5 WHERE guild_id = $1 AND day = $2"
+                f" AND message_id IS NULL AND {free_claim('claimed', '$4', '$5')} RETURNING {DAILY_COLUMNS}",
                 guild_id,
                 day,
                 now + lease,
                 now,
+                self.incarnation,
             )
         return None if row is None else daily_from(list(row))
 
     async def daily_puzzle_posted(self, guild_id: int, day: str, message_id: int) -> None:
         async with self.transaction() as db:
             await db.execute(
-                "UPDATE daily_puzzles SET message_id = $3, claimed_until = NULL WHERE guild_id = $1 AND day = $2",
+                "UPDATE daily_puzzles SET message_id = $3, claimed_until = NULL, claimed_by = NULL"
+                " WHERE guild_id = $1 AND day = $2",
                 guild_id,
                 day,
                 message_id,
@@ -283,9 +280,11 @@ class PostgresPuzzles:
     async def release_daily_puzzle(self, guild_id: int, day: str) -> None:
         async with self.transaction() as db:
             await db.execute(
-                "UPDATE daily_puzzles SET claimed_until = NULL WHERE guild_id = $1 AND day = $2 AND message_id IS NULL",
+                "UPDATE daily_puzzles SET claimed_until = NULL, claimed_by = NULL"
+                " WHERE guild_id = $1 AND day = $2 AND message_id IS NULL AND claimed_by = $3",
                 guild_id,
                 day,
+                self.incarnation,
             )
 
     async def daily_of_puzzle(self, puzzle_id: int) -> DailyPuzzleRow | None:

@@ -21,6 +21,7 @@ from ..puzzles import (
     player_from,
     puzzle_from,
 )
+from .leases import free_claim
 
 _SQLITE_INTEGER = 2**63
 
@@ -32,6 +33,7 @@ class SqlitePuzzles:
     _transact: Callable[..., Any]
     _all: Callable[..., Any]
     _one: Callable[..., Any]
+    incarnation: str
 
     async def matches_to_scan(self, now: float, limit: int) -> list[int]:
         rows = await self._all(
@@ -238,9 +240,9 @@ class SqlitePuzzles:
         rows = await self._all(
             "SELECT s.guild_id, s.channel_id FROM puzzle_settings s LEFT JOIN daily_puzzles d"
             " ON d.guild_id = s.guild_id AND d.day = ? WHERE s.channel_id IS NOT NULL AND s.hour <= ?"
-            " AND (d.guild_id IS NULL OR (d.message_id IS NULL AND (d.claimed_until IS NULL OR d.claimed_until < ?)))"
+            f" AND (d.guild_id IS NULL OR (d.message_id IS NULL AND {free_claim('d.claimed')}))"
             " ORDER BY s.guild_id",
-            (day, hour, now),
+            (day, hour, now, self.incarnation),
         )
         return [(int(g), int(c)) for g, c in rows]
 
@@ -248,30 +250,21 @@ class SqlitePuzzles:
         self, guild_id: int, day: str, channel_id: int, now: float, lease: float
     ) -> DailyPuzzleRow | None:
         def write(conn: sqlite3.Connection) -> DailyPuzzleRow | None:
-            row = conn.execute(
-                "SELECT message_id, claimed_until FROM daily_puzzles WHERE guild_id = ? AND day = ?", (guild_id, day)
-            ).fetchone()
-            if row is None:
+            kept = conn.execute("SELECT 1 FROM daily_puzzles WHERE guild_id = ? AND day = ?", (guild_id, day))
+            if kept.fetchone() is None:
                 picked = conn.execute(PICK_DAILY.format(guild="?"), (guild_id,)).fetchone()
                 if picked is None:
                     return None
-                conn.execute(
-                    "INSERT INTO daily_puzzles (guild_id, day, puzzle_id, channel_id, claimed_until)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    (guild_id, day, picked[0], channel_id, now + lease),
+                conn.execute(  # the first claim of the day chooses its puzzle; later claims find it kept
+                    "INSERT INTO daily_puzzles (guild_id, day, puzzle_id, channel_id) VALUES (?, ?, ?, ?)",
+                    (guild_id, day, picked[0], channel_id),
                 )
-            elif row[0] is not None or (row[1] is not None and row[1] >= now):
-                return None
-            else:
-                conn.execute(
-                    "UPDATE daily_puzzles SET claimed_until = ? WHERE guild_id = ? AND day = ?",
-                    (now + lease, guild_id, day),
-                )
-            return daily_from(
-                conn.execute(
-                    f"SELECT {DAILY_COLUMNS} FROM daily_puzzles WHERE guild_id = ? AND day = ?", (guild_id, day)
-                ).fetchone()
-            )
+            row = conn.execute(
+                "UPDATE daily_puzzles SET claimed_until = ?, claimed_by = ? WHERE guild_id = ? AND day = ?"
+                f" AND message_id IS NULL AND {free_claim('claimed')} RETURNING {DAILY_COLUMNS}",
+                (now + lease, self.incarnation, guild_id, day, now, self.incarnation),
+            ).fetchone()
+            return None if row is None else daily_from(row)
 
         result: DailyPuzzleRow | None = await self._transact(write)
         return result
@@ -279,7 +272,8 @@ class SqlitePuzzles:
     async def daily_puzzle_posted(self, guild_id: int, day: str, message_id: int) -> None:
         await self._transact(
             lambda conn: conn.execute(
-                "UPDATE daily_puzzles SET message_id = ?, claimed_until = NULL WHERE guild_id = ? AND day = ?",
+                "UPDATE daily_puzzles SET message_id = ?, claimed_until = NULL, claimed_by = NULL"
+                " WHERE guild_id = ? AND day = ?",
                 (message_id, guild_id, day),
             )
         )
@@ -287,8 +281,9 @@ class SqlitePuzzles:
     async def release_daily_puzzle(self, guild_id: int, day: str) -> None:
         await self._transact(
             lambda conn: conn.execute(
-                "UPDATE daily_puzzles SET claimed_until = NULL WHERE guild_id = ? AND day = ? AND message_id IS NULL",
-                (guild_id, day),
+                "UPDATE daily_puzzles SET claimed_until = NULL, claimed_by = NULL"
+                " WHERE guild_id = ? AND day = ? AND message_id IS NULL AND claimed_by = ?",
+                (guild_id, day, self.incarnation),
             )
         )
 
