@@ -74,7 +74,8 @@ async def fill(path: Path) -> dict[str, int]:
             await service.create(game_id="bump", creator=DAN, invited=[ALICE], guild_id=GUILD, channel_id=CHANNEL)
         ).id
         await store.set_preferences(DAN[0], HUGE, Preferences(reminders=True, delay_hours=6.5, via="ping"))
-        await store.set_guild_settings(HUGE, GuildSettings(HUGE - 1, 2.0, 12.0, language="fr"), 7.0)
+        shared = GuildSettings(HUGE - 1, 2.0, 12.0, language="fr", share_puzzles=True)
+        await store.set_guild_settings(HUGE, shared, 7.0)
         await store.see_guild_language(HUGE, "en", 7.5)
         await store.see_player_language(DAN[0], "fr", 7.5)
         await store.choose_player_language(DAN[0], "en", 7.6)

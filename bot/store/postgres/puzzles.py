@@ -17,6 +17,7 @@ from ..puzzles import (
     SHARED_GUILD,
     attempt_from,
     daily_from,
+    given_in,
     player_from,
     puzzle_from,
 )
@@ -85,7 +86,7 @@ class PostgresPuzzles(PostgresPlumbing):
     async def pick_puzzle(self, guild_id: int, user_id: int, rating: float, game: str | None) -> PuzzleRow | None:
         of_game = " AND game = $4" if game is not None else ""
         row = await self._fetchrow(
-            f"SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE guild_id IN ($1, {SHARED_GUILD}){of_game} AND NOT EXISTS"
+            f"SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE {given_in('$1', '$1')}{of_game} AND NOT EXISTS"
             " (SELECT 1 FROM puzzle_attempts a WHERE a.puzzle_id = p.id AND a.user_id = $2)"
             f" ORDER BY guild_id = {SHARED_GUILD}, ABS(rating - $3), id LIMIT 1",
             guild_id,

@@ -18,6 +18,7 @@ from ..puzzles import (
     SHARED_GUILD,
     attempt_from,
     daily_from,
+    given_in,
     player_from,
     puzzle_from,
 )
@@ -94,10 +95,10 @@ class SqlitePuzzles:
     async def pick_puzzle(self, guild_id: int, user_id: int, rating: float, game: str | None) -> PuzzleRow | None:
         of_game = " AND game = ?" if game is not None else ""
         row = await self._one(
-            f"SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE guild_id IN (?, {SHARED_GUILD}){of_game} AND NOT EXISTS"
+            f"SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE {given_in('?', '?')}{of_game} AND NOT EXISTS"
             " (SELECT 1 FROM puzzle_attempts a WHERE a.puzzle_id = p.id AND a.user_id = ?)"
             f" ORDER BY guild_id = {SHARED_GUILD}, ABS(rating - ?), id LIMIT 1",
-            (guild_id, *([game] if game is not None else []), user_id, rating),
+            (guild_id, guild_id, *([game] if game is not None else []), user_id, rating),
         )
         return None if row is None else puzzle_from(row)
 
