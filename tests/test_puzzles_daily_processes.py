@@ -8,11 +8,13 @@ the killed process posts nothing twice.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import signal
 import time
 
 from bot.domain.clock import STALE_SECONDS, ManualClock
+from bot.domain.puzzles import NewPuzzle
 from bot.service.daily_puzzles import DAILY_LEASE, DailyPuzzles, day_and_hour
 from bot.service.matches import MatchService
 from bot.service.puzzles import Puzzles
@@ -22,13 +24,14 @@ from tests.racing import NoChallengeLimits
 from tests.test_puzzles_daily import server_with_puzzles
 from tests.test_puzzles_service import inline_search
 from tests.test_races_processes import Process
-from tests.test_review_service import GUILD
+from tests.test_review_service import GUILD, OTHER_GUILD
 
 CHANNEL = 9555
 NOW = 1_800_000_000.0
 DAY = 86_400.0
 DAYS = 7
 KILLED_DAY = 2
+TRIALS = 20
 
 
 async def start_poster(url: str) -> Process:
@@ -106,3 +109,35 @@ async def test_two_processes_post_each_days_puzzle_once_and_a_killed_holders_day
         for poster in posters:
             await poster.stop()
         await store.close()
+
+
+async def test_two_servers_claiming_their_days_at_once_never_fail_on_the_same_puzzle(postgres_server):
+    """Two servers with only the computer's own puzzles claim their day at the same instant from two processes'
+    pools: both choose the same puzzle (a puzzle is posted once ever), and the one that comes second finds it
+    taken: no post this pass, not an error; its next pass chooses another. Two claims of one server's day at
+    once: one claim at most, no error. Fails before the fix: UniqueViolationError on daily_puzzles_by_puzzle."""
+    await backends.empty_postgres(postgres_server.url)
+    stores = [await open_store(postgres_server.url), await open_store(postgres_server.url)]
+    try:
+        found = [(f"seed {k}", NewPuzzle("begird", {"format": 1}, 1500.0, k)) for k in range(2 * TRIALS)]
+        await stores[0].add_shared_puzzles(found, 1.0)  # the store chooses; the document is read at posting
+        for shard, store in enumerate(stores):  # each process beats, as the bot does: its claims hold
+            await store.beat(NOW, (2, (shard,)))
+        for trial in range(TRIALS):
+            day = f"2027-02-{trial + 1:02d}"
+            claims = await asyncio.gather(
+                stores[0].claim_daily_puzzle(GUILD, day, CHANNEL, NOW, DAILY_LEASE),
+                stores[1].claim_daily_puzzle(OTHER_GUILD, day, CHANNEL, NOW, DAILY_LEASE),
+                stores[1].claim_daily_puzzle(GUILD, day, CHANNEL, NOW, DAILY_LEASE),
+                return_exceptions=True,
+            )
+            assert not any(isinstance(c, BaseException) for c in claims), (trial, claims)
+            assert claims[0] is None or claims[2] is None, (trial, claims)  # one server's day: one claim at most
+            assert any(c is not None for c in claims), (trial, claims)  # and some server's day posted
+            for guild_id in (GUILD, OTHER_GUILD):  # the next pass: each server's day, once
+                await stores[0].claim_daily_puzzle(guild_id, day, CHANNEL, NOW + DAILY_LEASE + 1, DAILY_LEASE)
+        rows = await backends.fetch(stores[0], "SELECT guild_id, day, puzzle_id FROM daily_puzzles")
+        assert len(rows) == 2 * TRIALS and len({r[2] for r in rows}) == 2 * TRIALS
+    finally:
+        for store in stores:
+            await store.close()

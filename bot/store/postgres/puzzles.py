@@ -249,9 +249,10 @@ class PostgresPuzzles(PostgresPlumbing):
         async with self.transaction() as db:
             picked = await db.fetchval(PICK_DAILY.format(guild="$1"), guild_id)
             if picked is not None:  # the first claim of the day chooses; a second one finds the row there
-                await db.execute(
+                await db.execute(  # no conflict target: another server's day may take the puzzle meanwhile (a
+                    # puzzle is one post's), and then this day has none until the next pass chooses again
                     "INSERT INTO daily_puzzles (guild_id, day, puzzle_id, channel_id) VALUES ($1, $2, $3, $4)"
-                    " ON CONFLICT (guild_id, day) DO NOTHING",
+                    " ON CONFLICT DO NOTHING",
                     guild_id,
                     day,
                     picked,
