@@ -110,7 +110,7 @@ async def fill_puzzles(store, match_id: int) -> None:
     found = [NewPuzzle("bide", {"format": 1, "ply": ply}, 1500.5 + ply, ply) for ply in (2, 3)]
     assert await store.finish_puzzle_scan(match_id, GUILD, found, 9.5) == 2
     puzzle = await store.pick_puzzle(GUILD, DAN[0], 1500.0, None)
-    attempt = await store.start_puzzle_attempt(puzzle.id, DAN[0], 10.0)
+    attempt = await store.start_puzzle_attempt(puzzle.id, DAN[0], GUILD, 10.0)
     end = AttemptEnd(
         PuzzlePlayerRow(DAN[0], 1620.25, 240.5, 0.06, solved=1, streak=1, best_streak=1), 120.25, -80.5, 300.0
     )

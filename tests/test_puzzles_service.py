@@ -238,13 +238,27 @@ async def test_a_sharing_server_takes_its_own_and_shared_puzzles_at_the_players_
     by_guild = {guild_id: pid for pid, guild_id, _ in rows}
     store = service.store
     given = [await store.pick_puzzle(OTHER_GUILD, CAROL[0], 1500.0, None)]  # the nearest of its own and shared
-    await store.start_puzzle_attempt(given[-1].id, CAROL[0], 2.0)
+    await store.start_puzzle_attempt(given[-1].id, CAROL[0], OTHER_GUILD, 2.0)
     await backends.execute(store, "UPDATE puzzle_attempts SET status = 'solved'")
     given.append(await store.pick_puzzle(OTHER_GUILD, CAROL[0], 1500.0, None))
-    await store.start_puzzle_attempt(given[-1].id, CAROL[0], 3.0)
+    await store.start_puzzle_attempt(given[-1].id, CAROL[0], OTHER_GUILD, 3.0)
     await backends.execute(store, "UPDATE puzzle_attempts SET status = 'solved'")
     given.append(await store.pick_puzzle(OTHER_GUILD, CAROL[0], 1500.0, None))  # then the computer's own
-    await store.start_puzzle_attempt(given[-1].id, CAROL[0], 4.0)
+    await store.start_puzzle_attempt(given[-1].id, CAROL[0], OTHER_GUILD, 4.0)
     await backends.execute(store, "UPDATE puzzle_attempts SET status = 'solved'")
     assert [p.id for p in given] == [by_guild[GUILD], by_guild[OTHER_GUILD], by_guild[0]]
     assert await store.pick_puzzle(OTHER_GUILD, CAROL[0], 1500.0, None) is None  # never the third's: it keeps its own
+
+
+async def test_a_shared_puzzle_solved_counts_on_the_leaderboard_of_the_server_it_was_solved_in(service):
+    puzzles, puzzle_id, _ = await solved_setup(service)
+    for guild_id in (GUILD, OTHER_GUILD):
+        await Guilds(service).configure(guild_id, is_admin=True, share_puzzles=True)
+    view = await puzzles.start(CAROL[0], OTHER_GUILD)
+    first = await puzzles.answer(CAROL[0], puzzle_id, view.attempt.version, "e4")
+    winning = {"e5": "f5", "f5": "e5"}[first.check.reply]
+    assert (await puzzles.answer(CAROL[0], puzzle_id, None, winning)).check.status == "right"
+    assert [p.user_id for p in await service.store.puzzle_leaderboard(OTHER_GUILD, 10)] == [CAROL[0]]
+    assert await service.store.puzzle_leaderboard(GUILD, 10) == []  # its source server: not one of its players
+    await backends.execute(service.store, "UPDATE puzzle_attempts SET guild_id = NULL")  # made before 0024
+    assert [p.user_id for p in await service.store.puzzle_leaderboard(GUILD, 10)] == [CAROL[0]]

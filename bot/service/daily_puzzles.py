@@ -104,7 +104,7 @@ class DailyPuzzles:
         daily = await self.store.daily_of_puzzle(puzzle_id)
         if daily is None or daily.guild_id != guild_id:
             raise Refusal("puzzle_not_daily")
-        return await self.puzzles.start_puzzle(user_id, puzzle_id)
+        return await self.puzzles.start_puzzle(user_id, puzzle_id, guild_id)
 
     async def post_of(self, puzzle_id: int) -> DailyPuzzleRow | None:
         """The daily post a puzzle was given in (to show its new count after a solve)."""

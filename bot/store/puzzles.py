@@ -90,9 +90,11 @@ class PuzzleStore(Protocol):
 
     async def get_puzzle_attempt(self, puzzle_id: int, user_id: int) -> PuzzleAttemptRow | None: ...
 
-    async def start_puzzle_attempt(self, puzzle_id: int, user_id: int, now: float) -> PuzzleAttemptRow | None:
-        """Open the player's attempt at the puzzle; None (nothing stored) if they have another open or have
-        attempted this one already."""
+    async def start_puzzle_attempt(
+        self, puzzle_id: int, user_id: int, guild_id: int, now: float
+    ) -> PuzzleAttemptRow | None:
+        """Open the player's attempt at the puzzle, made in server ``guild_id`` (its leaderboard's); None (nothing
+        stored) if they have another open or have attempted this one already."""
         ...
 
     async def advance_puzzle_attempt(
@@ -115,7 +117,8 @@ class PuzzleStore(Protocol):
     async def get_puzzle_player(self, user_id: int) -> PuzzlePlayerRow | None: ...
 
     async def puzzle_leaderboard(self, guild_id: int, limit: int) -> list[PuzzlePlayerRow]:
-        """The best puzzle ratings among the players who solved a puzzle of this server, highest first."""
+        """The best puzzle ratings among the players who solved a puzzle in this server (an attempt from before
+        the server was recorded: a puzzle of this server's), highest first."""
         ...
 
     async def set_daily_puzzle(self, guild_id: int, channel_id: int | None, hour: int) -> None:

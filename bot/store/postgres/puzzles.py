@@ -132,13 +132,16 @@ class PostgresPuzzles(PostgresPlumbing):
         )
         return None if row is None else attempt_from(list(row))
 
-    async def start_puzzle_attempt(self, puzzle_id: int, user_id: int, now: float) -> PuzzleAttemptRow | None:
+    async def start_puzzle_attempt(
+        self, puzzle_id: int, user_id: int, guild_id: int, now: float
+    ) -> PuzzleAttemptRow | None:
         async with self.transaction() as db:
             row = await db.fetchrow(  # DO NOTHING: attempted already, or another open (the unique index)
-                "INSERT INTO puzzle_attempts (puzzle_id, user_id, started_at) VALUES ($1, $2, $3)"
+                "INSERT INTO puzzle_attempts (puzzle_id, user_id, guild_id, started_at) VALUES ($1, $2, $3, $4)"
                 f" ON CONFLICT DO NOTHING RETURNING {ATTEMPT_COLUMNS}",
                 puzzle_id,
                 user_id,
+                guild_id,
                 now,
             )
         return None if row is None else attempt_from(list(row))
@@ -209,7 +212,7 @@ class PostgresPuzzles(PostgresPlumbing):
     async def puzzle_leaderboard(self, guild_id: int, limit: int) -> list[PuzzlePlayerRow]:
         rows = await self._fetch(
             f"SELECT {PLAYER_COLUMNS} FROM puzzle_players WHERE user_id IN (SELECT a.user_id FROM puzzle_attempts a"
-            " JOIN puzzles p ON p.id = a.puzzle_id WHERE p.guild_id = $1 AND a.status = 'solved')"
+            " JOIN puzzles p ON p.id = a.puzzle_id WHERE COALESCE(a.guild_id, p.guild_id) = $1 AND a.status = 'solved')"
             " ORDER BY rating DESC, user_id LIMIT $2",
             guild_id,
             limit,

@@ -143,11 +143,13 @@ class SqlitePuzzles:
         )
         return None if row is None else attempt_from(row)
 
-    async def start_puzzle_attempt(self, puzzle_id: int, user_id: int, now: float) -> PuzzleAttemptRow | None:
+    async def start_puzzle_attempt(
+        self, puzzle_id: int, user_id: int, guild_id: int, now: float
+    ) -> PuzzleAttemptRow | None:
         def write(conn: sqlite3.Connection) -> PuzzleAttemptRow | None:
             cursor = conn.execute(  # OR IGNORE: attempted already, or another open (the unique index)
-                "INSERT OR IGNORE INTO puzzle_attempts (puzzle_id, user_id, started_at) VALUES (?, ?, ?)",
-                (puzzle_id, user_id, now),
+                "INSERT OR IGNORE INTO puzzle_attempts (puzzle_id, user_id, guild_id, started_at) VALUES (?, ?, ?, ?)",
+                (puzzle_id, user_id, guild_id, now),
             )
             if cursor.rowcount != 1:
                 return None
@@ -218,7 +220,7 @@ class SqlitePuzzles:
     async def puzzle_leaderboard(self, guild_id: int, limit: int) -> list[PuzzlePlayerRow]:
         rows = await self._all(
             f"SELECT {PLAYER_COLUMNS} FROM puzzle_players WHERE user_id IN (SELECT a.user_id FROM puzzle_attempts a"
-            " JOIN puzzles p ON p.id = a.puzzle_id WHERE p.guild_id = ? AND a.status = 'solved')"
+            " JOIN puzzles p ON p.id = a.puzzle_id WHERE COALESCE(a.guild_id, p.guild_id) = ? AND a.status = 'solved')"
             " ORDER BY rating DESC, user_id LIMIT ?",
             (guild_id, limit),
         )

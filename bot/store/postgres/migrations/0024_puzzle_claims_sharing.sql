@@ -4,3 +4,6 @@
 -- share_puzzles; NULL: not shared): servers that share draw from each other's puzzles besides their own.
 ALTER TABLE daily_puzzles ADD COLUMN claimed_by TEXT;
 ALTER TABLE guild_settings ADD COLUMN share_puzzles INTEGER;
+-- The server where each attempt was made, for its puzzle leaderboard (a shared puzzle is another server's); an
+-- attempt made before 24 counts for its puzzle's server, as it did.
+ALTER TABLE puzzle_attempts ADD COLUMN guild_id BIGINT;
