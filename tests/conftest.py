@@ -152,12 +152,7 @@ def backend():
 @pytest.fixture(scope="session")
 def postgres_server():
     """One real PostgreSQL server for the whole run (started only if a test needs it), removed at the end."""
-    try:
-        cluster = postgres.start_cluster()
-    except FileNotFoundError:
-        if postgres.required():
-            pytest.fail("HEXPLAY_REQUIRE_POSTGRES=1 but " + postgres.SKIP_REASON)
-        pytest.skip(postgres.SKIP_REASON)
+    cluster = postgres.cluster_for_a_test()
     try:
         yield cluster
     finally:

@@ -145,3 +145,16 @@ def start_cluster() -> Cluster:
     cluster.start()
     cluster.create_database(DATABASE)
     return cluster
+
+
+def cluster_for_a_test() -> Cluster:
+    """:func:`start_cluster`, or the test skipped with one line (failed in CI, ``HEXPLAY_REQUIRE_POSTGRES=1``)
+    when the server is not installed."""
+    import pytest
+
+    try:
+        return start_cluster()
+    except FileNotFoundError:
+        if required():
+            pytest.fail("HEXPLAY_REQUIRE_POSTGRES=1 but " + SKIP_REASON)
+        pytest.skip(SKIP_REASON)

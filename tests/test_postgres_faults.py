@@ -93,12 +93,7 @@ def test_the_password_is_never_shown_where_a_url_is():
 def restartable_server():
     """A server of this test's own: restarting the session's shared one took every later PostgreSQL test of
     its process down with it whenever a restart failed on a loaded machine (129 errors in one run)."""
-    try:
-        cluster = postgres.start_cluster()
-    except FileNotFoundError:
-        if postgres.required():
-            pytest.fail("HEXPLAY_REQUIRE_POSTGRES=1 but " + postgres.SKIP_REASON)
-        pytest.skip(postgres.SKIP_REASON)
+    cluster = postgres.cluster_for_a_test()
     try:
         yield cluster
     finally:

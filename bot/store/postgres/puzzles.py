@@ -28,7 +28,7 @@ _BIGINT = 2**63
 
 
 class PostgresPuzzles(PostgresPlumbing):
-    """Mixed into PostgresStore."""
+    """Mixed into PostgresStore: its ``transaction``, ``_fetch`` and ``_fetchrow`` are the plumbing's."""
 
     async def matches_to_scan(self, now: float, limit: int) -> list[int]:
         rows = await self._fetch(

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from ...domain.puzzles import AttemptEnd, DailyPuzzleRow, NewPuzzle, PuzzleAttemptRow, PuzzlePlayerRow, PuzzleRow
 from ..puzzles import (
@@ -23,18 +22,13 @@ from ..puzzles import (
     puzzle_from,
 )
 from .leases import free_claim
+from .plumbing import SqlitePlumbing
 
 _SQLITE_INTEGER = 2**63
 
 
-class SqlitePuzzles:
-    """Mixed into SqliteStore, whose ``_run``, ``_transact``, ``_all`` and ``_one`` it uses."""
-
-    _run: Callable[..., Any]
-    _transact: Callable[..., Any]
-    _all: Callable[..., Any]
-    _one: Callable[..., Any]
-    incarnation: str
+class SqlitePuzzles(SqlitePlumbing):
+    """Mixed into SqliteStore: its ``_run``, ``_transact``, ``_all`` and ``_one`` are the plumbing's."""
 
     async def matches_to_scan(self, now: float, limit: int) -> list[int]:
         rows = await self._all(
