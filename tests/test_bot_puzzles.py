@@ -200,3 +200,47 @@ async def test_a_daily_puzzle_whose_channel_is_gone_is_skipped_for_the_day_not_r
     assert await loop.post_due() == 0 and await cog.daily.due() == []  # done for today: not asked again
     world.clock.advance(86_400)
     assert await cog.daily.due() == [(world.guild.id, 987_654_321_000)]  # tomorrow it tries again
+
+
+async def test_servers_that_share_their_puzzles_by_config_give_them_to_each_other_without_naming_the_match(world):
+    alice, carol = world.users[0], world.users[2]
+    match_id = await planted_puzzle(world)
+    other = world.emu.create_guild("Other Server")
+    lounge = world.emu.create_text_channel(other, "lounge")
+    world.global_commands = True  # as in production: the commands in every server
+    await world.restart_bot()
+
+    async def started(channel):
+        given = await world.emu.invoke(carol, channel, "puzzle start", {})
+        await given.wait_for(lambda r: bool(r.followups) or "No puzzle" in r.text, timeout=20)
+        return given
+
+    assert "No puzzle is left" in (await started(lounge)).text  # another server's games: not here
+    grant_manage_guild(world, alice)
+    for channel in (world.channel, lounge):
+        shown = await world.emu.invoke(alice, channel, "config", {})
+        assert "Puzzles shared with other servers that share theirs: no (default)" in shown.text
+    saved = await world.emu.invoke(alice, lounge, "config", {"share_puzzles": True})
+    assert "Saved" in saved.text and "Puzzles shared with other servers that share theirs: yes" in saved.text
+    assert "No puzzle is left" in (await started(lounge)).text  # its source server does not share yet
+    await world.emu.invoke(alice, world.channel, "config", {"share_puzzles": True})
+    assert (await world.store.guild_settings(world.guild.id)).share_puzzles is True
+
+    given = await started(lounge)
+    shown = given.followups[0]
+    assert "Black to move, win in 2" in shown.content and "alice" not in shown.content and "bob" not in shown.content
+    first = await world.emu.invoke(carol, lounge, "puzzle answer", {"move": "e4"})
+    await first.wait_for(lambda r: bool(r.followups), timeout=10)
+    reply = "e5" if "`e5`" in first.followups[0].content else "f5"
+    last = await world.emu.invoke(carol, lounge, "puzzle answer", {"move": {"e5": "f5", "f5": "e5"}[reply]})
+    await last.wait_for(lambda r: bool(r.followups), timeout=10)
+    told = last.followups[0].content
+    assert "Solved!" in told and "From a game of another server that shares its puzzles with this one." in told
+    assert f"#{match_id}" not in told and "/history" not in told  # its match would name its players
+
+    amelie = world.add_user("amelie", locale="fr")
+    grant_manage_guild(world, amelie)
+    french = await world.emu.invoke(amelie, world.channel, "config", {"share_puzzles": False})
+    assert "Problèmes partagés avec les autres serveurs qui partagent les leurs\u202f: non" in french.text
+    assert (await world.store.guild_settings(world.guild.id)).share_puzzles is False
+    assert "No puzzle is left" in (await started(lounge)).text  # no longer shared: none of its puzzles there

@@ -74,7 +74,8 @@ async def fill(path: Path) -> dict[str, int]:
             await service.create(game_id="bump", creator=DAN, invited=[ALICE], guild_id=GUILD, channel_id=CHANNEL)
         ).id
         await store.set_preferences(DAN[0], HUGE, Preferences(reminders=True, delay_hours=6.5, via="ping"))
-        await store.set_guild_settings(HUGE, GuildSettings(HUGE - 1, 2.0, 12.0, language="fr"), 7.0)
+        shared = GuildSettings(HUGE - 1, 2.0, 12.0, language="fr", share_puzzles=True)
+        await store.set_guild_settings(HUGE, shared, 7.0)
         await store.see_guild_language(HUGE, "en", 7.5)
         await store.see_player_language(DAN[0], "fr", 7.5)
         await store.choose_player_language(DAN[0], "en", 7.6)
@@ -104,12 +105,12 @@ async def fill(path: Path) -> dict[str, int]:
 
 async def fill_puzzles(store, match_id: int) -> None:
     """Puzzles (docs/puzzles.md): a searched match's two puzzles, an attempt solved, a player's rating, a server's
-    daily setting and post."""
+    daily setting, a day's post and the next day's held by a claim."""
     assert await store.claim_puzzle_scan(match_id, 9.0, 60.0)
     found = [NewPuzzle("bide", {"format": 1, "ply": ply}, 1500.5 + ply, ply) for ply in (2, 3)]
     assert await store.finish_puzzle_scan(match_id, GUILD, found, 9.5) == 2
     puzzle = await store.pick_puzzle(GUILD, DAN[0], 1500.0, None)
-    attempt = await store.start_puzzle_attempt(puzzle.id, DAN[0], 10.0)
+    attempt = await store.start_puzzle_attempt(puzzle.id, DAN[0], GUILD, 10.0)
     end = AttemptEnd(
         PuzzlePlayerRow(DAN[0], 1620.25, 240.5, 0.06, solved=1, streak=1, best_streak=1), 120.25, -80.5, 300.0
     )
@@ -120,6 +121,8 @@ async def fill_puzzles(store, match_id: int) -> None:
     await store.set_daily_puzzle(GUILD, CHANNEL, 23)
     daily = await store.claim_daily_puzzle(GUILD, "2026-11-28", CHANNEL, 12.0, 60.0)
     await store.daily_puzzle_posted(GUILD, daily.day, HUGE - 3)
+    held = await store.claim_daily_puzzle(GUILD, "2026-11-29", CHANNEL, 13.0, 60.0)  # a claim named by its start
+    assert held is not None and held.puzzle_id != daily.puzzle_id
 
 
 def sqlite_rows(path: Path) -> dict[str, list[tuple]]:

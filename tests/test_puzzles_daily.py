@@ -58,6 +58,8 @@ async def test_one_post_a_day_across_processes_and_a_killed_one(service, databas
         rng = random.Random(len(stores))
         days = []
         for day in range(3):
+            for shard, store in enumerate(stores):  # each process beats, as the bot does: its claims hold
+                await store.beat(clock.lease_now(), (len(stores), (shard,)))
             assert await processes[-1].due() == [(GUILD, CHANNEL)]
 
             async def claim(process):
@@ -109,3 +111,21 @@ async def test_a_solve_is_counted_on_the_post_once_with_the_fastest(service):
     with pytest.raises(Refusal, match="puzzle_already_tried"):
         await daily.solve(BOB[0], GUILD, post.row.puzzle_id)
     assert (await daily.post_of(post.row.puzzle_id)).solvers == 1
+
+
+async def test_a_day_claimed_by_a_process_start_that_is_gone_is_taken_at_once(service):
+    """A process killed holding the day's post (its claim names its start): a restart (SQLite: one process
+    serves the file) or another process (PostgreSQL: no heartbeat names that start) takes the day at once,
+    not after the lease, and keeps its puzzle."""
+    await server_with_puzzles(service, 2)
+    daily = DailyPuzzles(Puzzles(service, inline_search))
+    await daily.configure(GUILD, CHANNEL, 0, is_manager=True)
+    first = await daily.claim(GUILD, CHANNEL)
+    assert first is not None and await daily.claim(GUILD, CHANNEL) is None  # held by this start, within its lease
+    await backends.execute(service.store, "UPDATE daily_puzzles SET claimed_by = 'a start now gone'")
+    assert await daily.due() == [(GUILD, CHANNEL)]
+    again = await daily.claim(GUILD, CHANNEL)
+    assert again is not None and again.row.puzzle_id == first.row.puzzle_id
+    await daily.release(again)
+    (row,) = await backends.fetch(service.store, "SELECT claimed_until, claimed_by FROM daily_puzzles")
+    assert tuple(row) == (None, None)

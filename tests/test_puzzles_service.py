@@ -14,6 +14,7 @@ from ai.puzzles import find_puzzle_document
 from ai.worker import self_play_puzzle_documents
 from bot.domain.errors import Refusal
 from bot.domain.puzzles import NewPuzzle
+from bot.service.guilds import Guilds
 from bot.service.puzzles import Puzzles
 from tests import backends
 from tests.test_puzzles_cases import BLACK, WHITE
@@ -22,7 +23,8 @@ from tests.test_review_service import ALICE, BOB, GUILD, OTHER_GUILD, PEOPLE, a_
 pytestmark = pytest.mark.both_backends
 
 CAROL = PEOPLE[2]
-MISSED = "j6"  # Black's turn instead of e4, which wins in two (tests/test_puzzles_cases.py)
+MISSED = "j6"
+THIRD_GUILD = 9200  # Black's turn instead of e4, which wins in two (tests/test_puzzles_cases.py)
 
 
 async def inline_search(state, played):
@@ -195,3 +197,68 @@ async def test_a_new_server_is_given_puzzles_of_the_computers_own_games_after_it
     await puzzles.scan(match.id)
     own = await puzzles.start(CAROL[0], GUILD)  # the server's own puzzles first
     assert own.row.guild_id == GUILD and own.row.source_match_id == match.id
+
+
+@pytest.mark.parametrize(
+    ("here", "there", "given"),
+    [(None, None, False), (True, None, False), (None, True, False), (False, True, False), (True, True, True)],
+)
+async def test_a_servers_puzzles_are_given_elsewhere_only_when_both_servers_share(service, here, there, given):
+    """/config share_puzzles: a server that shares draws from the puzzles of every server that shares too; one
+    that does not, or whose source server does not, gets none of theirs."""
+    _, puzzle_id, _ = await solved_setup(service)
+    guilds = Guilds(service)
+    for guild_id, share in ((GUILD, there), (OTHER_GUILD, here)):
+        if share is not None:
+            await guilds.configure(guild_id, is_admin=True, share_puzzles=share)
+    assert (await guilds.settings(OTHER_GUILD)).share_puzzles is here
+    puzzles = Puzzles(service, inline_search)
+    if given:
+        view = await puzzles.start(CAROL[0], OTHER_GUILD)
+        assert view.row.id == puzzle_id and view.row.guild_id == GUILD
+    else:
+        with pytest.raises(Refusal, match="puzzle_none_left"):
+            await puzzles.start(CAROL[0], OTHER_GUILD)
+    assert (await puzzles.start(BOB[0], GUILD)).row.id == puzzle_id  # its own server's players get it either way
+
+
+async def test_a_sharing_server_takes_its_own_and_shared_puzzles_at_the_players_level_before_self_play(service):
+    await solved_setup(service)
+    guilds = Guilds(service)
+    for guild_id in (GUILD, OTHER_GUILD, THIRD_GUILD):
+        await guilds.configure(guild_id, is_admin=True, share_puzzles=guild_id != THIRD_GUILD)
+    (document,) = (await backends.fetch(service.store, "SELECT document FROM puzzles"))[0]
+    doc = json.loads(document)
+    match, _ = await missed_win_match(service, guild=OTHER_GUILD)
+    await service.store.finish_puzzle_scan(match.id, OTHER_GUILD, [NewPuzzle("begird", doc, 1700.0, 1)], 1.0)
+    third, _ = await missed_win_match(service, guild=THIRD_GUILD)
+    await service.store.finish_puzzle_scan(third.id, THIRD_GUILD, [NewPuzzle("begird", doc, 1500.0, 1)], 1.0)
+    await service.store.add_shared_puzzles([("self-play key", NewPuzzle("begird", doc, 1500.0, 2))], 1.0)
+    rows = await backends.fetch(service.store, "SELECT id, guild_id, rating FROM puzzles ORDER BY id")
+    by_guild = {guild_id: pid for pid, guild_id, _ in rows}
+    store = service.store
+    given = [await store.pick_puzzle(OTHER_GUILD, CAROL[0], 1500.0, None)]  # the nearest of its own and shared
+    await store.start_puzzle_attempt(given[-1].id, CAROL[0], OTHER_GUILD, 2.0)
+    await backends.execute(store, "UPDATE puzzle_attempts SET status = 'solved'")
+    given.append(await store.pick_puzzle(OTHER_GUILD, CAROL[0], 1500.0, None))
+    await store.start_puzzle_attempt(given[-1].id, CAROL[0], OTHER_GUILD, 3.0)
+    await backends.execute(store, "UPDATE puzzle_attempts SET status = 'solved'")
+    given.append(await store.pick_puzzle(OTHER_GUILD, CAROL[0], 1500.0, None))  # then the computer's own
+    await store.start_puzzle_attempt(given[-1].id, CAROL[0], OTHER_GUILD, 4.0)
+    await backends.execute(store, "UPDATE puzzle_attempts SET status = 'solved'")
+    assert [p.id for p in given] == [by_guild[GUILD], by_guild[OTHER_GUILD], by_guild[0]]
+    assert await store.pick_puzzle(OTHER_GUILD, CAROL[0], 1500.0, None) is None  # never the third's: it keeps its own
+
+
+async def test_a_shared_puzzle_solved_counts_on_the_leaderboard_of_the_server_it_was_solved_in(service):
+    puzzles, puzzle_id, _ = await solved_setup(service)
+    for guild_id in (GUILD, OTHER_GUILD):
+        await Guilds(service).configure(guild_id, is_admin=True, share_puzzles=True)
+    view = await puzzles.start(CAROL[0], OTHER_GUILD)
+    first = await puzzles.answer(CAROL[0], puzzle_id, view.attempt.version, "e4")
+    winning = {"e5": "f5", "f5": "e5"}[first.check.reply]
+    assert (await puzzles.answer(CAROL[0], puzzle_id, None, winning)).check.status == "right"
+    assert [p.user_id for p in await service.store.puzzle_leaderboard(OTHER_GUILD, 10)] == [CAROL[0]]
+    assert await service.store.puzzle_leaderboard(GUILD, 10) == []  # its source server: not one of its players
+    await backends.execute(service.store, "UPDATE puzzle_attempts SET guild_id = NULL")  # made before 0024
+    assert [p.user_id for p in await service.store.puzzle_leaderboard(GUILD, 10)] == [CAROL[0]]

@@ -242,6 +242,7 @@ class GuildSettings:
     clock: BankClock | None = None  # the bank clock a match gets when /play names no time control; None: none
     analysis: bool | None = None  # conditional moves and analysis boards in matches that do not say; None: allowed
     language: str | None = None  # the public posts' language (/config language); None: the server's own locale
+    share_puzzles: bool | None = None  # its puzzles given to, and taken from, servers that share (None: not shared)
 
 
 @dataclass(frozen=True)

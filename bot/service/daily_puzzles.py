@@ -2,11 +2,13 @@
 chose (``/puzzle daily``), at the hour it chose (UTC), with a Solve button; each player solves it privately
 and the post keeps the count of solvers and the fastest.
 
-Once a day across every process: the day's post is claimed in the store for a short lease (its puzzle chosen
-at the first claim and kept), posted with the day as its Discord nonce (``enforce_nonce``: a repost of the
-same nonce within Discord's window returns the first message), then marked posted. A process killed between
-the post and the mark leaves the claim to lapse; the next claimer posts with the same nonce and Discord hands
-back the message already there, so the channel sees one post. The lease is shorter than the nonce's window.
+Once a day across every process: the day's post is claimed in the store (its puzzle chosen at the first claim
+and kept), the claim naming the process start that holds it as every claim does (``free_claim``), posted with
+the day as its Discord nonce (``enforce_nonce``: a repost of the same nonce within Discord's window returns the
+first message), then marked posted. A process killed between the post and the mark leaves the claim to the
+next look once it is known gone (at once on SQLite, once its heartbeat is stale on PostgreSQL); the next
+claimer posts with the same nonce and Discord hands back the message already there, so the channel sees one
+post. The lease, which only bounds a live holder, is shorter than the nonce's window.
 """
 
 from __future__ import annotations
@@ -102,7 +104,7 @@ class DailyPuzzles:
         daily = await self.store.daily_of_puzzle(puzzle_id)
         if daily is None or daily.guild_id != guild_id:
             raise Refusal("puzzle_not_daily")
-        return await self.puzzles.start_puzzle(user_id, puzzle_id)
+        return await self.puzzles.start_puzzle(user_id, puzzle_id, guild_id)
 
     async def post_of(self, puzzle_id: int) -> DailyPuzzleRow | None:
         """The daily post a puzzle was given in (to show its new count after a solve)."""

@@ -45,6 +45,7 @@ class Guilds:
         clock_text: Any = KEEP,
         analysis: Any = KEEP,
         language: Any = KEEP,
+        share_puzzles: Any = KEEP,
     ) -> GuildSettings:
         """Change the server's settings (each left out stays); ``clock_text``: the default bank clock, as
         ``72h+36h max 120h``, or "off" (matches then get the default days per move). A refusal changes nothing."""
@@ -72,6 +73,8 @@ class Guilds:
             settings.clock = None if clock_text is None or is_off(clock_text) else parse_bank_clock(clock_text)
         if analysis is not KEEP:  # conditional moves and analysis boards by default (None: allowed)
             settings.analysis = analysis
+        if share_puzzles is not KEEP:  # its puzzles given to servers that share theirs, and theirs taken
+            settings.share_puzzles = share_puzzles
         await self.service.stored_or_refused(
             self.store.set_guild_settings(guild_id, settings, self.service.clock.now())
         )

@@ -150,19 +150,19 @@ class Puzzles:
             row = await self.store.pick_puzzle(guild_id, user_id, player.rating, game)
             if row is None:
                 raise Refusal("puzzle_none_left", game=game)
-            attempt = await self.store.start_puzzle_attempt(row.id, user_id, self.service.clock.now())
+            attempt = await self.store.start_puzzle_attempt(row.id, user_id, guild_id, self.service.clock.now())
             if attempt is None:  # another /puzzle of theirs came first: that one is theirs
                 attempt = await self.store.open_puzzle_attempt(user_id)
                 if attempt is None:
                     raise Refusal("puzzle_busy")
         return await self._view(attempt)
 
-    async def start_puzzle(self, user_id: int, puzzle_id: int) -> PuzzleView:
+    async def start_puzzle(self, user_id: int, puzzle_id: int, guild_id: int) -> PuzzleView:
         """The player's attempt at this puzzle (a daily one): opened now, or the one they are solving; refused
         when they have finished it, or are solving another."""
         attempt = await self.store.get_puzzle_attempt(puzzle_id, user_id)
         if attempt is None:
-            attempt = await self.store.start_puzzle_attempt(puzzle_id, user_id, self.service.clock.now())
+            attempt = await self.store.start_puzzle_attempt(puzzle_id, user_id, guild_id, self.service.clock.now())
             if attempt is None:
                 raise Refusal("puzzle_other_open")
         if attempt.status != "open":

@@ -32,6 +32,19 @@ PICK_DAILY = (
 )
 #: The server whose puzzles every server is given after its own: the computer's games against itself.
 SHARED_GUILD = 0
+
+
+def given_in(guild: str, again: str) -> str:
+    """SQL: puzzle ``p`` may be given to a player of server ``guild`` (``again``: the same parameter, a second
+    time, for SQLite's positional ones): one of its own games', one of the computer's own, or, when the server
+    shares its puzzles (/config share_puzzles), one of another sharing server's games."""
+    return (
+        f"(p.guild_id IN ({guild}, {SHARED_GUILD}) OR EXISTS (SELECT 1 FROM guild_settings mine, guild_settings theirs"
+        f" WHERE mine.guild_id = {again} AND mine.share_puzzles = 1"
+        " AND theirs.guild_id = p.guild_id AND theirs.share_puzzles = 1))"
+    )
+
+
 #: Where a solve of a daily puzzle is counted: its post's solvers and fastest.
 COUNT_SOLVER = (
     "UPDATE daily_puzzles SET solvers = solvers + 1,"
@@ -59,9 +72,9 @@ class PuzzleStore(Protocol):
     async def get_puzzle(self, puzzle_id: int) -> PuzzleRow | None: ...
 
     async def pick_puzzle(self, guild_id: int, user_id: int, rating: float, game: str | None) -> PuzzleRow | None:
-        """The server's puzzle (of ``game``, if named) the player has never attempted whose rating is nearest
-        ``rating``, else such a puzzle of the computer's own games (:data:`SHARED_GUILD`); None when there is
-        none left."""
+        """The puzzle of the server's games (of ``game``, if named) the player has never attempted whose rating is
+        nearest ``rating`` (a server that shares its puzzles draws from every sharing server's as its own), else
+        such a puzzle of the computer's own games (:data:`SHARED_GUILD`); None when there is none left."""
         ...
 
     async def add_shared_puzzles(self, found: Sequence[tuple[str, NewPuzzle]], now: float) -> int:
@@ -77,9 +90,11 @@ class PuzzleStore(Protocol):
 
     async def get_puzzle_attempt(self, puzzle_id: int, user_id: int) -> PuzzleAttemptRow | None: ...
 
-    async def start_puzzle_attempt(self, puzzle_id: int, user_id: int, now: float) -> PuzzleAttemptRow | None:
-        """Open the player's attempt at the puzzle; None (nothing stored) if they have another open or have
-        attempted this one already."""
+    async def start_puzzle_attempt(
+        self, puzzle_id: int, user_id: int, guild_id: int, now: float
+    ) -> PuzzleAttemptRow | None:
+        """Open the player's attempt at the puzzle, made in server ``guild_id`` (its leaderboard's); None (nothing
+        stored) if they have another open or have attempted this one already."""
         ...
 
     async def advance_puzzle_attempt(
@@ -102,7 +117,8 @@ class PuzzleStore(Protocol):
     async def get_puzzle_player(self, user_id: int) -> PuzzlePlayerRow | None: ...
 
     async def puzzle_leaderboard(self, guild_id: int, limit: int) -> list[PuzzlePlayerRow]:
-        """The best puzzle ratings among the players who solved a puzzle of this server, highest first."""
+        """The best puzzle ratings among the players who solved a puzzle in this server (an attempt from before
+        the server was recorded: a puzzle of this server's), highest first."""
         ...
 
     async def set_daily_puzzle(self, guild_id: int, channel_id: int | None, hour: int) -> None:

@@ -244,7 +244,8 @@ def guild_settings_from(row: Any) -> GuildSettings:
     clock = clock_from(row[3], row[4], row[5])
     analysis = None if row[6] is None else bool(row[6])
     clock = clock if isinstance(clock, BankClock) else None
-    return GuildSettings(row[0], row[1], row[2], clock, analysis, language=row[7])
+    share = None if row[8] is None else bool(row[8])
+    return GuildSettings(row[0], row[1], row[2], clock, analysis, language=row[7], share_puzzles=share)
 
 
 def _turn_list(value: Any) -> list[str]:

@@ -58,6 +58,7 @@ class CommunityCog(commands.Cog, name="Community"):
         clock="Default bank clock instead of days, e.g. 72h+36h max 120h (initial + per turn, max cap); off: none",
         premoves="Allow conditional moves (/premove) and analysis boards (/explore) by default (yes unless set)",
         language="The language of Hexplay's posts in this server (its own preferred locale unless set)",
+        share_puzzles="Share this server's puzzles with servers that share theirs, and get theirs (no unless set)",
     )
     @app_commands.choices(language=language_choices("The server's own (Discord's preferred locale)"))
     @app_commands.default_permissions(manage_guild=True)
@@ -70,6 +71,7 @@ class CommunityCog(commands.Cog, name="Community"):
         clock: app_commands.Range[str, 1, 60] | None = None,
         premoves: bool | None = None,
         language: app_commands.Choice[str] | None = None,
+        share_puzzles: bool | None = None,
     ) -> None:
         guild_id = guild_only(interaction)
         guilds = self.chat.guilds
@@ -86,6 +88,8 @@ class CommunityCog(commands.Cog, name="Community"):
             changes["analysis"] = premoves
         if language is not None:
             changes["language"] = chosen_language(language)
+        if share_puzzles is not None:
+            changes["share_puzzles"] = share_puzzles
         prefix = ""
         if changes:  # Discord hides the command from non-admins; the service checks again
             await guilds.configure(guild_id, is_admin=interaction.permissions.manage_guild, **changes)

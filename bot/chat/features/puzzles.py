@@ -158,7 +158,7 @@ class PuzzleCog(commands.GroupCog, name="Puzzles", group_name="puzzle"):
         await self._tell(interaction, answered)
 
     async def _tell(self, interaction: discord.Interaction, answered: PuzzleAnswer) -> None:
-        content = words.answer_message(answered)
+        content = words.answer_message(answered, interaction.guild_id)
         if answered.check.status != "continue":
             await interaction.followup.send(content, ephemeral=True, allowed_mentions=mention_only(None))
             if answered.check.status == "right":

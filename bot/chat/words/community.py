@@ -45,6 +45,11 @@ def server_settings(settings: GuildSettings, default_reminder_hours: float) -> s
                 "• Conditional moves and analysis boards: {allowed} (a match may choose at /play)",
                 allowed=_allowed(settings.analysis),
             ),
+            t("• Puzzles shared with other servers that share theirs: yes")
+            if settings.share_puzzles
+            else t("• Puzzles shared with other servers that share theirs: no (default)")
+            if settings.share_puzzles is None
+            else t("• Puzzles shared with other servers that share theirs: no"),
         ]
     )
 

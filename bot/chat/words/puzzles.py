@@ -106,7 +106,9 @@ def board_text(view: PuzzleView) -> list[str]:
     return boards.board_text(_as_match(view), view.game, None, heading=heading(view))
 
 
-def answer_message(answer: PuzzleAnswer) -> str:
+def answer_message(answer: PuzzleAnswer, guild_id: int | None) -> str:
+    """The verdict told in server ``guild_id``: a puzzle of another server's game (shared by both) names no match
+    of it, which would lead to its players."""
     check = answer.check
     if check.status == "continue":
         return t(
@@ -131,8 +133,10 @@ def answer_message(answer: PuzzleAnswer) -> str:
                 change=f"{answer.rating_change:+.0f}",
             )
         )
-    if source is not None:
+    if source is not None and answer.view.row.guild_id == guild_id:
         lines.append(t("From match #{match} of this server (`/history match:{match}`).", match=source))
+    elif source is not None:
+        lines.append(t("From a game of another server that shares its puzzles with this one."))
     return "\n".join(lines)
 
 

@@ -56,7 +56,7 @@ class PostgresPreferences(PostgresPlumbing):
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         row = await self._fetchrow(
             "SELECT match_channel_id, days_per_move, reminder_hours, clock_bank, clock_increment, clock_cap,"
-            " analysis, language FROM guild_settings WHERE guild_id = $1",
+            " analysis, language, share_puzzles FROM guild_settings WHERE guild_id = $1",
             guild_id,
         )
         return guild_settings_from(row)
@@ -64,13 +64,14 @@ class PostgresPreferences(PostgresPlumbing):
     async def set_guild_settings(self, guild_id: int, settings: GuildSettings, now: float) -> None:
         await self._execute(
             "INSERT INTO guild_settings (guild_id, match_channel_id, days_per_move, reminder_hours, updated_at,"
-            " clock_bank, clock_increment, clock_cap, analysis, language)"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+            " clock_bank, clock_increment, clock_cap, analysis, language, share_puzzles)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
             " ON CONFLICT (guild_id)"
             " DO UPDATE SET match_channel_id = excluded.match_channel_id, days_per_move = excluded.days_per_move,"
             " reminder_hours = excluded.reminder_hours, updated_at = excluded.updated_at,"
             " clock_bank = excluded.clock_bank, clock_increment = excluded.clock_increment,"
-            " clock_cap = excluded.clock_cap, analysis = excluded.analysis, language = excluded.language",
+            " clock_cap = excluded.clock_cap, analysis = excluded.analysis, language = excluded.language,"
+            " share_puzzles = excluded.share_puzzles",
             guild_id,
             settings.match_channel_id,
             settings.days_per_move,
@@ -79,4 +80,5 @@ class PostgresPreferences(PostgresPlumbing):
             *clock_columns(settings.clock),
             None if settings.analysis is None else int(settings.analysis),
             settings.language,
+            None if settings.share_puzzles is None else int(settings.share_puzzles),
         )

@@ -17,9 +17,11 @@ from ..puzzles import (
     SHARED_GUILD,
     attempt_from,
     daily_from,
+    given_in,
     player_from,
     puzzle_from,
 )
+from .leases import free_claim
 from .plumbing import PostgresPlumbing
 
 _BIGINT = 2**63
@@ -84,7 +86,7 @@ class PostgresPuzzles(PostgresPlumbing):
     async def pick_puzzle(self, guild_id: int, user_id: int, rating: float, game: str | None) -> PuzzleRow | None:
         of_game = " AND game = $4" if game is not None else ""
         row = await self._fetchrow(
-            f"SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE guild_id IN ($1, {SHARED_GUILD}){of_game} AND NOT EXISTS"
+            f"SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE {given_in('$1', '$1')}{of_game} AND NOT EXISTS"
             " (SELECT 1 FROM puzzle_attempts a WHERE a.puzzle_id = p.id AND a.user_id = $2)"
             f" ORDER BY guild_id = {SHARED_GUILD}, ABS(rating - $3), id LIMIT 1",
             guild_id,
@@ -130,13 +132,16 @@ class PostgresPuzzles(PostgresPlumbing):
         )
         return None if row is None else attempt_from(list(row))
 
-    async def start_puzzle_attempt(self, puzzle_id: int, user_id: int, now: float) -> PuzzleAttemptRow | None:
+    async def start_puzzle_attempt(
+        self, puzzle_id: int, user_id: int, guild_id: int, now: float
+    ) -> PuzzleAttemptRow | None:
         async with self.transaction() as db:
             row = await db.fetchrow(  # DO NOTHING: attempted already, or another open (the unique index)
-                "INSERT INTO puzzle_attempts (puzzle_id, user_id, started_at) VALUES ($1, $2, $3)"
+                "INSERT INTO puzzle_attempts (puzzle_id, user_id, guild_id, started_at) VALUES ($1, $2, $3, $4)"
                 f" ON CONFLICT DO NOTHING RETURNING {ATTEMPT_COLUMNS}",
                 puzzle_id,
                 user_id,
+                guild_id,
                 now,
             )
         return None if row is None else attempt_from(list(row))
@@ -207,7 +212,7 @@ class PostgresPuzzles(PostgresPlumbing):
     async def puzzle_leaderboard(self, guild_id: int, limit: int) -> list[PuzzlePlayerRow]:
         rows = await self._fetch(
             f"SELECT {PLAYER_COLUMNS} FROM puzzle_players WHERE user_id IN (SELECT a.user_id FROM puzzle_attempts a"
-            " JOIN puzzles p ON p.id = a.puzzle_id WHERE p.guild_id = $1 AND a.status = 'solved')"
+            " JOIN puzzles p ON p.id = a.puzzle_id WHERE COALESCE(a.guild_id, p.guild_id) = $1 AND a.status = 'solved')"
             " ORDER BY rating DESC, user_id LIMIT $2",
             guild_id,
             limit,
@@ -232,11 +237,12 @@ class PostgresPuzzles(PostgresPlumbing):
         rows = await self._fetch(
             "SELECT s.guild_id, s.channel_id FROM puzzle_settings s LEFT JOIN daily_puzzles d"
             " ON d.guild_id = s.guild_id AND d.day = $1 WHERE s.channel_id IS NOT NULL AND s.hour <= $2"
-            " AND (d.guild_id IS NULL OR (d.message_id IS NULL AND (d.claimed_until IS NULL OR d.claimed_until < $3)))"
+            f" AND (d.guild_id IS NULL OR (d.message_id IS NULL AND {free_claim('d.claimed', '$3', '$4')}))"
             " ORDER BY s.guild_id",
             day,
             hour,
             now,
+            self.incarnation,
         )
         return [(int(g), int(c)) for g, c in rows]
 
@@ -246,28 +252,31 @@ class PostgresPuzzles(PostgresPlumbing):
         async with self.transaction() as db:
             picked = await db.fetchval(PICK_DAILY.format(guild="$1"), guild_id)
             if picked is not None:  # the first claim of the day chooses; a second one finds the row there
-                await db.execute(
+                await db.execute(  # no conflict target: another server's day may take the puzzle meanwhile (a
+                    # puzzle is one post's), and then this day has none until the next pass chooses again
                     "INSERT INTO daily_puzzles (guild_id, day, puzzle_id, channel_id) VALUES ($1, $2, $3, $4)"
-                    " ON CONFLICT (guild_id, day) DO NOTHING",
+                    " ON CONFLICT DO NOTHING",
                     guild_id,
                     day,
                     picked,
                     channel_id,
                 )
             row = await db.fetchrow(
-                f"UPDATE daily_puzzles SET claimed_until = $3 WHERE guild_id = $1 AND day = $2 AND message_id IS NULL"
-                f" AND (claimed_until IS NULL OR claimed_until < $4) RETURNING {DAILY_COLUMNS}",
+                "UPDATE daily_puzzles SET claimed_until = $3, claimed_by = $5 WHERE guild_id = $1 AND day = $2"
+                f" AND message_id IS NULL AND {free_claim('claimed', '$4', '$5')} RETURNING {DAILY_COLUMNS}",
                 guild_id,
                 day,
                 now + lease,
                 now,
+                self.incarnation,
             )
         return None if row is None else daily_from(list(row))
 
     async def daily_puzzle_posted(self, guild_id: int, day: str, message_id: int) -> None:
         async with self.transaction() as db:
             await db.execute(
-                "UPDATE daily_puzzles SET message_id = $3, claimed_until = NULL WHERE guild_id = $1 AND day = $2",
+                "UPDATE daily_puzzles SET message_id = $3, claimed_until = NULL, claimed_by = NULL"
+                " WHERE guild_id = $1 AND day = $2",
                 guild_id,
                 day,
                 message_id,
@@ -276,9 +285,11 @@ class PostgresPuzzles(PostgresPlumbing):
     async def release_daily_puzzle(self, guild_id: int, day: str) -> None:
         async with self.transaction() as db:
             await db.execute(
-                "UPDATE daily_puzzles SET claimed_until = NULL WHERE guild_id = $1 AND day = $2 AND message_id IS NULL",
+                "UPDATE daily_puzzles SET claimed_until = NULL, claimed_by = NULL"
+                " WHERE guild_id = $1 AND day = $2 AND message_id IS NULL AND claimed_by = $3",
                 guild_id,
                 day,
+                self.incarnation,
             )
 
     async def daily_of_puzzle(self, puzzle_id: int) -> DailyPuzzleRow | None:

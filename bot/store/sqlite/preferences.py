@@ -57,7 +57,7 @@ class SqlitePreferences(SqlitePlumbing):
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         row = await self._one(
             "SELECT match_channel_id, days_per_move, reminder_hours, clock_bank, clock_increment, clock_cap,"
-            " analysis, language FROM guild_settings WHERE guild_id = ?",
+            " analysis, language, share_puzzles FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )
         return guild_settings_from(row)
@@ -66,12 +66,14 @@ class SqlitePreferences(SqlitePlumbing):
         async with self.transaction() as db:
             await db.execute(
                 "INSERT INTO guild_settings (guild_id, match_channel_id, days_per_move, reminder_hours, updated_at,"
-                " clock_bank, clock_increment, clock_cap, analysis, language) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " clock_bank, clock_increment, clock_cap, analysis, language, share_puzzles)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id)"
                 " DO UPDATE SET match_channel_id = excluded.match_channel_id, days_per_move = excluded.days_per_move,"
                 " reminder_hours = excluded.reminder_hours, updated_at = excluded.updated_at,"
                 " clock_bank = excluded.clock_bank, clock_increment = excluded.clock_increment,"
-                " clock_cap = excluded.clock_cap, analysis = excluded.analysis, language = excluded.language",
+                " clock_cap = excluded.clock_cap, analysis = excluded.analysis, language = excluded.language,"
+                " share_puzzles = excluded.share_puzzles",
                 (
                     guild_id,
                     settings.match_channel_id,
@@ -81,5 +83,6 @@ class SqlitePreferences(SqlitePlumbing):
                     *clock_columns(settings.clock),
                     None if settings.analysis is None else int(settings.analysis),
                     settings.language,
+                    None if settings.share_puzzles is None else int(settings.share_puzzles),
                 ),
             )

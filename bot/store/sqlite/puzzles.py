@@ -17,9 +17,11 @@ from ..puzzles import (
     SHARED_GUILD,
     attempt_from,
     daily_from,
+    given_in,
     player_from,
     puzzle_from,
 )
+from .leases import free_claim
 from .plumbing import SqlitePlumbing
 
 _SQLITE_INTEGER = 2**63
@@ -87,10 +89,10 @@ class SqlitePuzzles(SqlitePlumbing):
     async def pick_puzzle(self, guild_id: int, user_id: int, rating: float, game: str | None) -> PuzzleRow | None:
         of_game = " AND game = ?" if game is not None else ""
         row = await self._one(
-            f"SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE guild_id IN (?, {SHARED_GUILD}){of_game} AND NOT EXISTS"
+            f"SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE {given_in('?', '?')}{of_game} AND NOT EXISTS"
             " (SELECT 1 FROM puzzle_attempts a WHERE a.puzzle_id = p.id AND a.user_id = ?)"
             f" ORDER BY guild_id = {SHARED_GUILD}, ABS(rating - ?), id LIMIT 1",
-            (guild_id, *([game] if game is not None else []), user_id, rating),
+            (guild_id, guild_id, *([game] if game is not None else []), user_id, rating),
         )
         return None if row is None else puzzle_from(row)
 
@@ -135,11 +137,13 @@ class SqlitePuzzles(SqlitePlumbing):
         )
         return None if row is None else attempt_from(row)
 
-    async def start_puzzle_attempt(self, puzzle_id: int, user_id: int, now: float) -> PuzzleAttemptRow | None:
+    async def start_puzzle_attempt(
+        self, puzzle_id: int, user_id: int, guild_id: int, now: float
+    ) -> PuzzleAttemptRow | None:
         def write(conn: sqlite3.Connection) -> PuzzleAttemptRow | None:
             cursor = conn.execute(  # OR IGNORE: attempted already, or another open (the unique index)
-                "INSERT OR IGNORE INTO puzzle_attempts (puzzle_id, user_id, started_at) VALUES (?, ?, ?)",
-                (puzzle_id, user_id, now),
+                "INSERT OR IGNORE INTO puzzle_attempts (puzzle_id, user_id, guild_id, started_at) VALUES (?, ?, ?, ?)",
+                (puzzle_id, user_id, guild_id, now),
             )
             if cursor.rowcount != 1:
                 return None
@@ -210,7 +214,7 @@ class SqlitePuzzles(SqlitePlumbing):
     async def puzzle_leaderboard(self, guild_id: int, limit: int) -> list[PuzzlePlayerRow]:
         rows = await self._all(
             f"SELECT {PLAYER_COLUMNS} FROM puzzle_players WHERE user_id IN (SELECT a.user_id FROM puzzle_attempts a"
-            " JOIN puzzles p ON p.id = a.puzzle_id WHERE p.guild_id = ? AND a.status = 'solved')"
+            " JOIN puzzles p ON p.id = a.puzzle_id WHERE COALESCE(a.guild_id, p.guild_id) = ? AND a.status = 'solved')"
             " ORDER BY rating DESC, user_id LIMIT ?",
             (guild_id, limit),
         )
@@ -233,9 +237,9 @@ class SqlitePuzzles(SqlitePlumbing):
         rows = await self._all(
             "SELECT s.guild_id, s.channel_id FROM puzzle_settings s LEFT JOIN daily_puzzles d"
             " ON d.guild_id = s.guild_id AND d.day = ? WHERE s.channel_id IS NOT NULL AND s.hour <= ?"
-            " AND (d.guild_id IS NULL OR (d.message_id IS NULL AND (d.claimed_until IS NULL OR d.claimed_until < ?)))"
+            f" AND (d.guild_id IS NULL OR (d.message_id IS NULL AND {free_claim('d.claimed')}))"
             " ORDER BY s.guild_id",
-            (day, hour, now),
+            (day, hour, now, self.incarnation),
         )
         return [(int(g), int(c)) for g, c in rows]
 
@@ -243,30 +247,21 @@ class SqlitePuzzles(SqlitePlumbing):
         self, guild_id: int, day: str, channel_id: int, now: float, lease: float
     ) -> DailyPuzzleRow | None:
         def write(conn: sqlite3.Connection) -> DailyPuzzleRow | None:
-            row = conn.execute(
-                "SELECT message_id, claimed_until FROM daily_puzzles WHERE guild_id = ? AND day = ?", (guild_id, day)
-            ).fetchone()
-            if row is None:
+            kept = conn.execute("SELECT 1 FROM daily_puzzles WHERE guild_id = ? AND day = ?", (guild_id, day))
+            if kept.fetchone() is None:
                 picked = conn.execute(PICK_DAILY.format(guild="?"), (guild_id,)).fetchone()
                 if picked is None:
                     return None
-                conn.execute(
-                    "INSERT INTO daily_puzzles (guild_id, day, puzzle_id, channel_id, claimed_until)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    (guild_id, day, picked[0], channel_id, now + lease),
+                conn.execute(  # the first claim of the day chooses its puzzle; later claims find it kept
+                    "INSERT INTO daily_puzzles (guild_id, day, puzzle_id, channel_id) VALUES (?, ?, ?, ?)",
+                    (guild_id, day, picked[0], channel_id),
                 )
-            elif row[0] is not None or (row[1] is not None and row[1] >= now):
-                return None
-            else:
-                conn.execute(
-                    "UPDATE daily_puzzles SET claimed_until = ? WHERE guild_id = ? AND day = ?",
-                    (now + lease, guild_id, day),
-                )
-            return daily_from(
-                conn.execute(
-                    f"SELECT {DAILY_COLUMNS} FROM daily_puzzles WHERE guild_id = ? AND day = ?", (guild_id, day)
-                ).fetchone()
-            )
+            row = conn.execute(
+                "UPDATE daily_puzzles SET claimed_until = ?, claimed_by = ? WHERE guild_id = ? AND day = ?"
+                f" AND message_id IS NULL AND {free_claim('claimed')} RETURNING {DAILY_COLUMNS}",
+                (now + lease, self.incarnation, guild_id, day, now, self.incarnation),
+            ).fetchone()
+            return None if row is None else daily_from(row)
 
         result: DailyPuzzleRow | None = await self._transact(write)
         return result
@@ -274,7 +269,8 @@ class SqlitePuzzles(SqlitePlumbing):
     async def daily_puzzle_posted(self, guild_id: int, day: str, message_id: int) -> None:
         await self._transact(
             lambda conn: conn.execute(
-                "UPDATE daily_puzzles SET message_id = ?, claimed_until = NULL WHERE guild_id = ? AND day = ?",
+                "UPDATE daily_puzzles SET message_id = ?, claimed_until = NULL, claimed_by = NULL"
+                " WHERE guild_id = ? AND day = ?",
                 (message_id, guild_id, day),
             )
         )
@@ -282,8 +278,9 @@ class SqlitePuzzles(SqlitePlumbing):
     async def release_daily_puzzle(self, guild_id: int, day: str) -> None:
         await self._transact(
             lambda conn: conn.execute(
-                "UPDATE daily_puzzles SET claimed_until = NULL WHERE guild_id = ? AND day = ? AND message_id IS NULL",
-                (guild_id, day),
+                "UPDATE daily_puzzles SET claimed_until = NULL, claimed_by = NULL"
+                " WHERE guild_id = ? AND day = ? AND message_id IS NULL AND claimed_by = ?",
+                (guild_id, day, self.incarnation),
             )
         )
 
