@@ -14,18 +14,14 @@ import time
 
 from bot.service.limits import Challenge, StoredChallengeLimits
 from bot.store import open_store
+from tests.child_orders import orders
 
 
 async def main(url: str) -> None:
     store = await open_store(url, pool_size=2)
     limits = StoredChallengeLimits(store)
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader()
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    print(json.dumps({"ready": True}), flush=True)
     try:
-        while line := await reader.readline():
-            order = json.loads(line)
+        async for order in orders():
             invited = tuple((user_id, "someone") for user_id in order["invited"])
             challenge = Challenge(order["guild"], order["challenger"], invited)
             await asyncio.sleep(max(0.0, order["at"] - time.time()))

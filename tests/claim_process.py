@@ -21,6 +21,7 @@ import time
 from bot.service.timelimits import WARNINGS
 from bot.store import open_store
 from bot.store.base import Store
+from tests.child_orders import orders
 
 
 async def claim(store: Store, kind: str, now: float, lease: float) -> list[int]:
@@ -48,13 +49,8 @@ async def release(store: Store, kind: str, ids: list[int]) -> None:
 
 async def main(url: str) -> None:
     store = await open_store(url, pool_size=2)
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader()
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    print(json.dumps({"ready": True}), flush=True)
     try:
-        while line := await reader.readline():
-            order = json.loads(line)
+        async for order in orders():
             if order["kind"] == "beat":
                 count, ids = order["shards"]
                 await store.beat(order["now"], (count, tuple(ids)))  # the lease clock at the same time

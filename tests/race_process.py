@@ -15,18 +15,14 @@ from bot.domain.clock import SystemClock
 from bot.domain.errors import Refusal
 from bot.service.matches import MatchService
 from bot.store import open_store
+from tests.child_orders import orders
 
 
 async def main(url: str) -> None:
     store = await open_store(url, pool_size=2)
     service = MatchService(store, SystemClock(), default_reminder_hours=24)
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader()
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    print(json.dumps({"ready": True}), flush=True)
     try:
-        while line := await reader.readline():
-            order = json.loads(line)
+        async for order in orders():
             seen = await service.get(order["match"])  # read before the start: the other process may move first
             await asyncio.sleep(max(0.0, order["at"] - time.time()))
             try:

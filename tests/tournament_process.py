@@ -19,19 +19,15 @@ from bot.domain.clock import ManualClock
 from bot.service.matches import MatchService
 from bot.service.tournaments import Tournaments
 from bot.store import open_store
+from tests.child_orders import orders
 
 
 async def main(url: str) -> None:
     store = await open_store(url, pool_size=2)
     clock = ManualClock()
     tournaments = Tournaments(MatchService(store, clock, default_reminder_hours=24))
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader()
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    print(json.dumps({"ready": True}), flush=True)
     try:
-        while line := await reader.readline():
-            order = json.loads(line)
+        async for order in orders():
             clock.current = order["now"]
             await store.beat(order["now"], (2, (order["shard"],)))
             await asyncio.sleep(max(0.0, order["at"] - time.time()))
