@@ -12,7 +12,7 @@ import json
 import sys
 import time
 
-from bot.service.limits import Challenge, StoredChallengeLimits
+from bot.service.challenge_limits import Challenge, StoredChallengeLimits
 from bot.store import open_store
 from tests.child_orders import orders
 

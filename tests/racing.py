@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.domain.replay import replay
-from bot.service.limits import CAPS
+from bot.service.challenge_limits import CAPS
 from bot.service.matches import MatchService
 
 Operation = Callable[[], Awaitable[Any]]

@@ -10,7 +10,7 @@ import time
 import pytest
 
 import bot.service.pictures as pictures_module
-from bot.service.limits import MAX_OPEN_LOBBIES
+from bot.service.challenge_limits import MAX_OPEN_LOBBIES
 from tests.botworld import BotWorld
 from tests.faults import delete_thread
 from tests.said import refused

@@ -13,9 +13,15 @@ import pytest
 from bot.chat.words import settings as setting_words
 from bot.domain.clock import ManualClock
 from bot.domain.model import ChallengeRefusal
+from bot.service.challenge_limits import (
+    CAPS,
+    CHALLENGES_PER_MINUTE,
+    MAX_INVITATIONS_WAITING,
+    SAME_PLAYER_PER_DAY,
+    Challenge,
+)
 from bot.service.challenges import ChallengeRefusals
 from bot.service.guilds import Guilds
-from bot.service.limits import CAPS, CHALLENGES_PER_MINUTE, MAX_INVITATIONS_WAITING, SAME_PLAYER_PER_DAY, Challenge
 from bot.service.matches import MatchService
 from bot.store import open_store
 from bot.store.sqlite import SqliteStore

@@ -1,10 +1,10 @@
 """Two bot processes race challenges for the last place in a challenge limit, on one PostgreSQL database.
 
-The rule that judges a challenge lives in the service (bot/service/limits.py, ``first_broken_rule``); the store
-reads the counts and records the challenge. Atomicity is the store's: the rule runs inside the transaction that
-reads the counts and inserts the challenge, under an advisory lock, so the second challenge waits for the first
-to commit and then counts it. Each trial leaves one place in a limit (the challenger's pace in the server, or the
-same person challenged too often), has both processes ask 0–5 ms apart at a wall-clock instant they share, and
+The rule that judges a challenge lives in the service (bot/service/challenge_limits.py, ``first_broken_rule``); the
+store reads the counts and records the challenge. Atomicity is the store's: the rule runs inside the transaction
+that reads the counts and inserts the challenge, under an advisory lock, so the second challenge waits for the
+first to commit and then counts it. Each trial leaves one place in a limit (the challenger's pace in the server, or
+the same person challenged too often), has both processes ask 0–5 ms apart at a wall-clock instant they share, and
 checks exactly one is admitted, the other refused by that limit, and the stored records say the same.
 """
 
@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from bot.service.limits import CAPS, Challenge, StoredChallengeLimits
+from bot.service.challenge_limits import CAPS, Challenge, StoredChallengeLimits
 from bot.store import open_store
 from tests import backends
 from tests.test_races_processes import Process

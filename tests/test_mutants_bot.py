@@ -20,12 +20,13 @@ from bot.domain.clock import ManualClock
 from bot.domain.errors import DamagedMatch, StalePosition, VersionConflict
 from bot.domain.model import OfferRow, Preferences, SeatRow
 from bot.domain.seats import game_of, picture_name, player_names, user_to_move
+from bot.service.challenge_limits import CAPS, Challenge, StoredChallengeLimits
 from bot.service.challenges import MAX_BLOCKS, ChallengeRefusals
 from bot.service.guilds import Guilds
-from bot.service.limits import CAPS, Challenge, ReplayGate, StoredChallengeLimits
 from bot.service.matches import MatchService
 from bot.service.offers import Offers
 from bot.service.ratings import Ratings
+from bot.service.replay_gate import ReplayGate
 from bot.service.timelimits import OUTAGE_GRACE, TimeLimits
 from bot.store.rows import clock_from, move_from, seat_from
 from bot.store.sqlite import SqliteStore
@@ -466,7 +467,7 @@ async def test_refusing_challenges_in_a_server_keeps_that_servers_reminder_prefe
     assert (await service.preferences(ALICE[0], OTHER_GUILD)).challenges == Preferences().challenges
 
 
-# -- soft limits (bot/service/limits.py) -----------------------------------------------------------------
+# -- soft limits (bot/service/challenge_limits.py) -----------------------------------------------------------------
 
 
 def test_a_first_replay_never_waits_whatever_the_clock_reads():
@@ -515,8 +516,8 @@ async def test_nobody_is_to_move_in_a_finished_match(service):
 async def test_the_same_player_challenged_too_often_may_be_challenged_again_when_the_oldest_challenge_ages_out(
     service,
 ):
-    """store ``_challenge_refusal`` 97 (now service.limits ``first_broken_rule``): the wait is until the oldest of
-    the day's challenges is a day old."""
+    """store ``_challenge_refusal`` 97 (now service.challenge_limits ``first_broken_rule``): the wait is until
+    the oldest of the day's challenges is a day old."""
     limits = StoredChallengeLimits(service.store, CAPS)
     challenge = Challenge(GUILD, ALICE[0], (BOB,))
     start = service.clock.now()

@@ -2,7 +2,7 @@
 
 "nobody" is a preference of the server, beside the reminders: a player may welcome challenges among friends
 and refuse them in a large public server. A block is about a person, so it holds in every server. Both are
-enforced where challenges are admitted (bot/service/limits.py), for /play and rematches alike.
+enforced where challenges are admitted (bot/service/challenge_limits.py), for /play and rematches alike.
 """
 
 from __future__ import annotations

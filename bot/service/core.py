@@ -25,13 +25,14 @@ from ..domain.outcome import Change, Outcome
 from ..domain.replay import replay
 from ..domain.seats import game_of, person_to_move, player_names, title, user_to_move
 from ..store.base import Store
+from .challenge_limits import ChallengeLimits, StoredChallengeLimits
 from .events import MatchEvents
 from .languages import LanguageLookup
-from .limits import ChallengeLimits, ReplayGate, StoredChallengeLimits
 from .locks import InProcessMatchLocks, MatchLocks
 from .pictures import Pictures
 from .premove_following import PremoveFollowing
 from .rating_rules import unrated_reason
+from .replay_gate import ReplayGate
 from .schedule import Schedule
 
 log = logging.getLogger(__name__)

@@ -11,8 +11,8 @@ from ..domain.errors import Refusal
 from ..domain.model import MatchRow, SeatRow
 from ..domain.outcome import Change, Outcome
 from ..domain.seats import COMPUTER_LEVELS, DEFAULT_COMPUTER_LEVEL, computer_seat_name, info, person_to_move
+from .challenge_limits import Challenge
 from .core import MatchCore
-from .limits import Challenge
 from .locks import one_at_a_time
 from .time_input import is_off, parse_bank_clock
 
