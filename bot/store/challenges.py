@@ -3,7 +3,7 @@
 bot/store/base.py's ``Store`` includes it; sqlite/challenges.py and postgres/challenges.py implement it.
 
 The store reads the counts a challenge is judged on; the rule that judges them (which limit comes first, what a
-refusal says) is the service's (bot/service/limits.py), handed to ``admit_challenge`` and applied inside the
+refusal says) is the service's (bot/service/challenge_limits.py), handed to ``admit_challenge`` and applied inside the
 transaction that reads the counts and records the challenge, so the check and the count stay one atomic step.
 """
 
