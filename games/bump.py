@@ -1257,7 +1257,7 @@ def describe_events(events: Sequence[Event], say: Say = plain) -> str:
         assert winner is not None  # a win on the centre names its seat
         colour = say(SEAT_COLOURS[winner - 1])  # the colour's name in the reader's language
         won = say("{colour} stands on {space} and wins.", colour=colour, space=ends[0].cell)
-        text = (text + " " if text else "") + won
+        text = say("{chain}. {won}", chain=text, won=won) if text else won  # its own sentence after the move's
     return text
 
 

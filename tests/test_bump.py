@@ -819,8 +819,11 @@ def test_the_turn_told_for_a_reinforcement_a_guard_call_a_win_and_a_centre_captu
     g = game({"08": [1, 0], "39": [2, 0]})
     events = g.play_turn("08,C2")
     assert g.describe_turn(events, g.last_turn_notation) == "08,C2 — bumps 39 to 38. Guard your center!"
+    after = g.copy()
     events = g.play_turn("pass")
     assert g.describe_turn(events, "pass") == "pass — Blue stands on C2 and wins."
+    events = after.play_turn("38-1")  # a move that leaves the centre taken: its words, then the win, two sentences
+    assert after.describe_turn(events, after.last_turn_notation) == "38-1 — no bumps. Blue stands on C2 and wins."
     g = game({"01": [1, 2], "02": [1, 5], "39": [2, 0]})
     assert g.describe_turn(g.play_turn("02-3")) == "bumps 01 (captured on centre C1)"
 
