@@ -113,12 +113,13 @@ def play_a_short_bide_game(alice, bob, sandbox, shots):
     lobby.wait_for()
     shots(bob, "1-lobby-seen-by-bob")
 
-    # bob accepts with the button; the match's thread appears for both, with the board picture.
+    # bob accepts with the button; the match's thread appears for both, with the board picture. Other tests of
+    # this module's sandbox may have left threads: wait for this match's (threads are listed newest first).
+    threads = {page: page.locator(".channel.thread").count() for page in (alice, bob)}
     lobby.get_by_role("button", name="Accept").click()
-    bob.locator(".channel.thread").first.wait_for()
-    open_thread(bob)
-    alice.locator(".channel.thread").first.wait_for()
-    open_thread(alice)
+    for page in (bob, alice):
+        page.wait_for_function(f"document.querySelectorAll('.channel.thread').length > {threads[page]}")
+        open_thread(page)
     assert alice.locator("#messages .message img").first.evaluate("img => img.naturalWidth") > 300
 
     # alice's move from the bot's own autocomplete (an AUTOCOMPLETE interaction through the emulator).
