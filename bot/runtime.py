@@ -152,7 +152,7 @@ def build_bot(
         info.InfoCog(chat),
         settings_feature.SettingsCog(chat),
         timelimits.TimeLimitsCog(chat),
-        community.CommunityCog(chat, bot.tree),
+        community.CommunityCog(chat, bot.tree, daily_puzzles),
         tournaments.TournamentCog(chat, desk),
         review.ReviewCog(chat),
         puzzles.PuzzleCog(chat, puzzle_service, daily_puzzles),

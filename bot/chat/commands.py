@@ -33,6 +33,12 @@ def guild_only(interaction: discord.Interaction) -> int:
     return interaction.guild_id
 
 
+def bot_can_post_in(channel: discord.abc.GuildChannel) -> bool:
+    """Whether the bot may post a picture in the channel (see it, send, attach), by its cached permissions."""
+    mine = channel.permissions_for(channel.guild.me)
+    return mine.view_channel and mine.send_messages and mine.attach_files
+
+
 async def resolve_match(interaction: discord.Interaction, match: int | None, *, acting: bool = True) -> MatchRow:
     """The match a command means: named, the thread it is typed in, or the user's only one (as read now).
 

@@ -1,6 +1,7 @@
 """The daily puzzle (issue 36, docs/puzzles.md): one of a server's puzzles posted once a day in the channel it
-chose (``/puzzle daily``), at the hour it chose (UTC), with a Solve button; each player solves it privately
-and the post keeps the count of solvers and the fastest.
+chose, at the hour it chose (UTC) (``/config puzzle_channel: puzzle_hour:``, or its shortcut ``/puzzle daily``:
+one rule, :meth:`DailyPuzzles.planned`), with a Solve button; each player solves it privately and the post keeps
+the count of solvers and the fastest.
 
 Once a day across every process: the day's post is claimed in the store (its puzzle chosen at the first claim
 and kept), the claim naming the process start that holds it as every claim does (``free_claim``), posted with
@@ -16,6 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 from ai.puzzles import Puzzle
 from games import AnyGame
@@ -27,6 +29,8 @@ from .puzzles import Puzzles, PuzzleView
 log = logging.getLogger(__name__)
 
 DAILY_LEASE = 60.0  # seconds: well inside Discord's nonce window of a few minutes
+DEFAULT_HOUR = 12  # UTC: the hour of a daily puzzle whose channel is set without one
+KEEP: Any = object()  # a part of the setting left out: it stays as it is
 SKIPPED = 0  # the message id recorded for a day whose puzzle could not be read: nothing posted, never retried
 
 
@@ -56,14 +60,63 @@ class DailyPuzzles:
         self.store = puzzles.store
         self.clock = puzzles.service.clock
 
-    async def configure(self, guild_id: int, channel_id: int | None, hour: int, *, is_manager: bool) -> None:
-        """Set the server's daily puzzle (Manage Server only: Discord does not enforce a subcommand's
-        default permissions, so the service does)."""
+    async def setting(self, guild_id: int) -> tuple[int, int] | None:
+        """Where and at which hour (UTC) the server's daily puzzle is posted; None when it is not."""
+        stored = await self.store.daily_puzzle_settings(guild_id)
+        if stored is None or stored[0] is None:
+            return None
+        return stored[0], stored[1]
+
+    async def planned(
+        self,
+        guild_id: int,
+        *,
+        is_manager: bool,
+        channel_id: Any = KEEP,
+        hour: Any = KEEP,
+        bot_can_post: bool = True,
+    ) -> tuple[int | None, int]:
+        """The server's daily puzzle setting after this change (``channel_id`` None: no daily post), checked,
+        not stored: ``/config`` checks all its changes before storing any. The one rule of both commands:
+        Manage Server only (Discord does not enforce a subcommand's default permissions, so the service
+        does), an hour from 0 to 23, a channel the bot can post in, and an hour alone only for a server that
+        has a channel."""
         if not is_manager:
             raise Refusal("puzzle_daily_needs_manage_server")
-        if not 0 <= hour <= 23:
+        if hour is not KEEP and not (isinstance(hour, int) and 0 <= hour <= 23):
             raise Refusal("puzzle_daily_hour", hour=hour)
-        await self.store.set_daily_puzzle(guild_id, channel_id, hour)
+        stored = await self.store.daily_puzzle_settings(guild_id)
+        old_channel, old_hour = stored if stored is not None else (None, DEFAULT_HOUR)
+        channel = old_channel if channel_id is KEEP else channel_id
+        if channel is None:
+            if channel_id is KEEP and hour is not KEEP:  # an hour for a daily puzzle that has no channel
+                raise Refusal("puzzle_daily_needs_channel")
+            return None, old_hour if hour is KEEP else hour
+        if channel_id is not KEEP and not bot_can_post:
+            raise Refusal("puzzle_daily_cannot_post", channel=channel)
+        return channel, old_hour if hour is KEEP else hour
+
+    async def change(
+        self,
+        guild_id: int,
+        *,
+        is_manager: bool,
+        channel_id: Any = KEEP,
+        hour: Any = KEEP,
+        bot_can_post: bool = True,
+    ) -> tuple[int | None, int]:
+        """Check (:meth:`planned`) and store the server's daily puzzle setting; the setting stored."""
+        channel, hour = await self.planned(
+            guild_id, is_manager=is_manager, channel_id=channel_id, hour=hour, bot_can_post=bot_can_post
+        )
+        await self.store.set_daily_puzzle(guild_id, channel, hour)
+        return channel, hour
+
+    async def configure(
+        self, guild_id: int, channel_id: int | None, hour: int, *, is_manager: bool, bot_can_post: bool = True
+    ) -> None:
+        """``/puzzle daily``'s shortcut: the channel (None: no daily post) and the hour at once."""
+        await self.change(guild_id, is_manager=is_manager, channel_id=channel_id, hour=hour, bot_can_post=bot_can_post)
 
     async def due(self) -> list[tuple[int, int]]:
         day, hour = day_and_hour(self.clock.now())

@@ -10,10 +10,13 @@ from discord.ext import commands
 
 from i18n import pt, speaking
 
-from ..commands import GAME_CHOICES, chosen_language, guild_only, language_choices
+from ...domain.errors import Refusal
+from ...service.daily_puzzles import DailyPuzzles
+from ..commands import GAME_CHOICES, bot_can_post_in, chosen_language, guild_only, language_choices
 from ..context import Chat
 from ..outgoing import mention_only
 from ..words import community as words
+from ..words import puzzles as puzzle_words
 from ..words import shared
 
 
@@ -24,8 +27,9 @@ def shown_name(command: app_commands.Command[Any, ..., Any] | app_commands.Group
 
 
 class CommunityCog(commands.Cog, name="Community"):
-    def __init__(self, chat: Chat, tree: app_commands.CommandTree[Any]) -> None:
+    def __init__(self, chat: Chat, tree: app_commands.CommandTree[Any], daily_puzzles: DailyPuzzles) -> None:
         self.chat = chat
+        self.daily_puzzles = daily_puzzles  # its setting is one of /config's (one rule with /puzzle daily's)
         self.tree = tree  # /help lists the commands as synced, so it never goes stale
 
     @app_commands.command(name="leaderboard", description="The best rated players of a game in this server")
@@ -59,6 +63,9 @@ class CommunityCog(commands.Cog, name="Community"):
         premoves="Allow conditional moves (/premove) and analysis boards (/explore) by default (yes unless set)",
         language="The language of Hexplay's posts in this server (its own preferred locale unless set)",
         share_puzzles="Share this server's puzzles with servers that share theirs, and get theirs (no unless set)",
+        puzzle_channel="Post a puzzle every day in this channel, at puzzle_hour (as /puzzle daily does)",
+        puzzle_hour="The hour of the daily puzzle, 0 to 23 (UTC; 12 unless set)",
+        puzzle_stop="Stop posting the daily puzzle",
     )
     @app_commands.choices(language=language_choices("The server's own (Discord's preferred locale)"))
     @app_commands.default_permissions(manage_guild=True)
@@ -72,9 +79,25 @@ class CommunityCog(commands.Cog, name="Community"):
         premoves: bool | None = None,
         language: app_commands.Choice[str] | None = None,
         share_puzzles: bool | None = None,
+        puzzle_channel: discord.TextChannel | None = None,
+        puzzle_hour: int | None = None,
+        puzzle_stop: bool = False,
     ) -> None:
         guild_id = guild_only(interaction)
         guilds = self.chat.guilds
+        daily = self.daily_puzzles
+        daily_change: dict[str, Any] = {}
+        if puzzle_stop:
+            if puzzle_channel is not None:
+                raise Refusal("puzzle_daily_stop_and_channel")
+            daily_change["channel_id"] = None
+        elif puzzle_channel is not None:
+            daily_change.update(channel_id=puzzle_channel.id, bot_can_post=bot_can_post_in(puzzle_channel))
+        if puzzle_hour is not None:
+            daily_change["hour"] = puzzle_hour
+        manager = bool(interaction.permissions.manage_guild)
+        if daily_change:  # checked before anything is stored: a refusal leaves every setting as it was
+            await daily.planned(guild_id, is_manager=manager, **daily_change)
         changes: dict[str, Any] = {}
         if channel is not None:
             changes["match_channel_id"] = channel.id
@@ -92,11 +115,15 @@ class CommunityCog(commands.Cog, name="Community"):
             changes["share_puzzles"] = share_puzzles
         prefix = ""
         if changes:  # Discord hides the command from non-admins; the service checks again
-            await guilds.configure(guild_id, is_admin=interaction.permissions.manage_guild, **changes)
+            await guilds.configure(guild_id, is_admin=manager, **changes)
             self.chat.service.languages.forget_guild(guild_id)
+        if daily_change:
+            await daily.change(guild_id, is_manager=manager, **daily_change)
+        if changes or daily_change:
             prefix = shared.saved().strip() + "\n"
         settings = await guilds.settings(guild_id)
         shown = words.server_settings(settings, self.chat.service.default_reminder_hours)
+        shown += "\n" + puzzle_words.daily_setting(await daily.setting(guild_id))
         shown += "\n" + words.server_language(settings.language, await self.chat.service.languages.of_guild(guild_id))
         await interaction.response.send_message(prefix + shown, ephemeral=True)
 

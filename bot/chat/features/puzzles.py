@@ -18,10 +18,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from ...domain.errors import Refusal
-from ...service.daily_puzzles import DailyPost, DailyPuzzles
+from ...service.daily_puzzles import DEFAULT_HOUR, DailyPost, DailyPuzzles
 from ...service.puzzles import PuzzleAnswer, Puzzles, PuzzleView
 from ...service.suggestions import MAX_CHOICES, suggest_moves
-from ..commands import GAME_CHOICES, guild_only
+from ..commands import GAME_CHOICES, bot_can_post_in, guild_only
 from ..context import Chat
 from ..door import handle_press
 from ..outgoing import mention_only, png_file
@@ -218,11 +218,15 @@ class PuzzleCog(commands.GroupCog, name="Puzzles", group_name="puzzle"):
     @app_commands.command(name="daily", description="Post a puzzle every day in a channel, at an hour (UTC)")
     @app_commands.describe(channel="Where (leave out to stop the daily puzzle)", hour="The hour, 0 to 23 (UTC)")
     async def daily_setting(
-        self, interaction: discord.Interaction, channel: discord.TextChannel | None = None, hour: int = 12
+        self, interaction: discord.Interaction, channel: discord.TextChannel | None = None, hour: int = DEFAULT_HOUR
     ) -> None:
+        """A shortcut of /config puzzle_channel: puzzle_hour: (or puzzle_stop:), by the same rule."""
         guild_id = guild_only(interaction)
         manager = bool(interaction.permissions.manage_guild)
-        await self.daily.configure(guild_id, None if channel is None else channel.id, hour, is_manager=manager)
+        can_post = channel is None or bot_can_post_in(channel)
+        await self.daily.configure(
+            guild_id, None if channel is None else channel.id, hour, is_manager=manager, bot_can_post=can_post
+        )
         await interaction.response.send_message(
             words.daily_set(None if channel is None else channel.id, hour), ephemeral=True
         )

@@ -226,6 +226,14 @@ def daily_set(channel_id: int | None, hour: int) -> str:
     return t("A daily puzzle will be posted in <#{channel}> at {hour}:00 UTC.", channel=channel_id, hour=hour)
 
 
+def daily_setting(setting: tuple[int, int] | None) -> str:
+    """The daily puzzle's line of ``/config``."""
+    if setting is None:
+        return t("• Daily puzzle: none (choose a channel with `puzzle_channel`)")
+    channel, hour = setting
+    return t("• Daily puzzle: in <#{channel}> at {hour}:00 UTC", channel=channel, hour=hour)
+
+
 def solve_label() -> str:
     return t("Solve")
 
@@ -248,6 +256,17 @@ REFUSALS: dict[str, Callable[[dict[str, Any]], str]] = {
     "puzzle_already_tried": lambda f: t("You have already tried this puzzle."),
     "puzzle_not_daily": lambda f: t("This is not a daily puzzle of this server."),
     "puzzle_daily_hour": lambda f: t("The hour is a whole hour from 0 to 23 (UTC)."),
+    "puzzle_daily_needs_channel": lambda f: t(
+        "Choose the daily puzzle's channel first (`/config puzzle_channel`), then its hour."
+    ),
+    "puzzle_daily_cannot_post": lambda f: t(
+        "I cannot post in <#{channel}> (I need to see it, send messages and attach files there): "
+        "choose another channel or give me those permissions.",
+        channel=f["channel"],
+    ),
+    "puzzle_daily_stop_and_channel": lambda f: t(
+        "Choose either a channel for the daily puzzle or to stop it, not both."
+    ),
     "puzzle_daily_needs_manage_server": lambda f: t(
         "Only members with the Manage Server permission can set the daily puzzle."
     ),
