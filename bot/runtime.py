@@ -149,7 +149,7 @@ def build_bot(
         moves.MovesCog(chat),
         premoves.PremovesCog(chat),
         offers.OffersCog(chat),
-        info.InfoCog(chat),
+        info.InfoCog(chat, puzzle_service),
         settings_feature.SettingsCog(chat),
         timelimits.TimeLimitsCog(chat),
         community.CommunityCog(chat, bot.tree, daily_puzzles),

@@ -244,3 +244,45 @@ async def test_servers_that_share_their_puzzles_by_config_give_them_to_each_othe
     assert "Problèmes partagés avec les autres serveurs qui partagent les leurs\u202f: non" in french.text
     assert (await world.store.guild_settings(world.guild.id)).share_puzzles is False
     assert "No puzzle is left" in (await started(lounge)).text  # no longer shared: none of its puzzles there
+
+
+async def test_board_shows_the_puzzle_being_solved_in_words_or_as_a_picture(world):
+    """/board naming no match, outside a match's thread, means the player's open puzzle (screen readers: the
+    same words as /puzzle text); in a match's thread it is that match; with no puzzle open, /board is as ever."""
+    carol, dave = world.users[2], world.users[3]
+    match_id = await planted_puzzle(world)
+    before = await world.emu.invoke(carol, world.channel, "board", {"text": True})
+    assert "no match in progress" in before.text  # no puzzle open: the match rule as before
+
+    given = await world.emu.invoke(carol, world.channel, "puzzle start", {})
+    await given.wait_for(lambda r: bool(r.followups) and bool(r.followups[0].attachments), timeout=20)
+    said = await world.emu.invoke(carol, world.channel, "board", {"text": True})
+    same = await world.emu.invoke(carol, world.channel, "puzzle text", {})
+    assert said.messages[0].ephemeral and "Puzzle #" in said.text and "Black to move" in said.text
+    assert [m.content for m in said.messages] == [m.content for m in same.messages]
+    picture = await world.emu.invoke(carol, world.channel, "board", {})
+    await picture.wait_for(lambda r: bool(r.followups) and bool(r.followups[0].attachments), timeout=20)
+    shown = picture.followups[0]
+    assert shown.ephemeral and "Black to move, win in 2" in shown.content
+    assert shown.attachments[0].filename == "puzzle.png" and "Black to move" in shown.attachments[0].description
+    assert button(shown, "Hint")
+
+    thread_id = (await world.service.get(match_id)).thread_id
+    in_thread = await world.emu.invoke(carol, world.emu.channel(thread_id), "board", {"text": True})
+    assert "Puzzle #" not in in_thread.text and f"#{match_id}" in in_thread.text  # the thread's match
+    named = await world.emu.invoke(carol, world.channel, "board", {"match": match_id, "text": True})
+    assert "Puzzle #" not in named.text and f"#{match_id}" in named.text
+    elsewhere = await world.emu.invoke(dave, world.channel, "board", {"text": True})
+    assert "Puzzle #" not in elsewhere.text  # carol's puzzle is hers alone
+
+    first = await answer(world, carol, "e4")
+    reply = "e5" if "`e5`" in first.content else "f5"
+    assert "Solved!" in (await answer(world, carol, {"e5": "f5", "f5": "e5"}[reply])).content
+    after = await world.emu.invoke(carol, world.channel, "board", {"text": True})
+    assert "no match in progress" in after.text  # solved: no puzzle open any more
+
+    amelie = world.add_user("amelie", locale="fr")
+    french = await world.emu.invoke(amelie, world.channel, "puzzle start", {})
+    await french.wait_for(lambda r: bool(r.followups) and bool(r.followups[0].attachments), timeout=20)
+    en_mots = await world.emu.invoke(amelie, world.channel, "board", {"text": True})
+    assert "Problème n° 1" in en_mots.text and "Noir joue" in en_mots.text

@@ -176,6 +176,14 @@ class Puzzles:
             raise Refusal("puzzle_not_started")
         return await self._view(attempt)
 
+    async def shown_by_board(self, user_id: int, channel_id: int) -> PuzzleView | None:
+        """The puzzle ``/board`` (naming no match) shows: the player's open one, unless the command is typed in
+        a match's thread (there it means that match); None: ``/board`` shows a match as it always has."""
+        if await self.store.match_by_thread(channel_id) is not None:
+            return None
+        attempt = await self.store.open_puzzle_attempt(user_id)
+        return None if attempt is None else await self._view(attempt)
+
     async def answer(self, user_id: int, puzzle_id: int, version: int | None, text: str) -> PuzzleAnswer:
         """Judge the player's answer to their open attempt at ``puzzle_id`` (at ``version``, if the caller read
         one), and record it once."""

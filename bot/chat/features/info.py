@@ -12,6 +12,7 @@ from games import get as get_game
 from i18n import t
 
 from ...domain.seats import game_of
+from ...service.puzzles import Puzzles
 from ..commands import GAME_CHOICES, guild_only, match_autocomplete, resolve_match_id
 from ..context import Chat, chat_of
 from ..door import handle_press
@@ -20,6 +21,7 @@ from ..outgoing import mention_only, png_file
 from ..words import boards
 from ..words import info as words
 from .activity import open_board_view
+from .puzzles import show_puzzle
 
 
 class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hx:gif:(?P<match>\d+)"):
@@ -152,12 +154,13 @@ async def games_page(
 
 
 class InfoCog(commands.Cog, name="Info"):
-    def __init__(self, chat: Chat) -> None:
+    def __init__(self, chat: Chat, puzzles: Puzzles) -> None:
         self.chat = chat
+        self.puzzles = puzzles  # /board shows the player's open puzzle (docs/puzzles.md)
 
     @app_commands.command(name="board", description="Show a match's current board")
     @app_commands.describe(
-        match="Which match (only needed outside the match's thread)",
+        match="Which match (only needed outside the match's thread; without it, a puzzle you are solving)",
         zoom="Bump, Begird: enlarge the board around the last move (last) or a space (e.g. i9, 431)",
         text="Privately, the position in words instead of a picture (for screen readers)",
     )
@@ -165,6 +168,11 @@ class InfoCog(commands.Cog, name="Info"):
     async def board(
         self, interaction: discord.Interaction, match: int | None = None, zoom: str | None = None, text: bool = False
     ) -> None:
+        if match is None and zoom is None:  # a puzzle open, outside a match's thread: the board meant is the puzzle's
+            puzzle = await self.puzzles.shown_by_board(interaction.user.id, interaction.channel_id or 0)
+            if puzzle is not None:
+                await show_puzzle(interaction, self.chat, puzzle, text=text)
+                return
         match_id = await resolve_match_id(interaction, match, acting=False)
         service = self.chat.service
         if text:

@@ -129,6 +129,21 @@ async def picture(chat: Chat, view: PuzzleView) -> discord.File:
     return png_file(png, "puzzle.png", description=words.picture_description(view))
 
 
+async def show_puzzle(interaction: discord.Interaction, chat: Chat, view: PuzzleView, *, text: bool) -> None:
+    """The player's puzzle, privately: in words (``text``: for screen readers), or its picture with the Hint
+    button (as /puzzle start gives it)."""
+    if text:
+        first, *more = words.board_text(view)
+        await interaction.response.send_message(first, ephemeral=True, allowed_mentions=mention_only(None))
+        for part in more:
+            await interaction.followup.send(part, ephemeral=True, allowed_mentions=mention_only(None))
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)  # the picture takes a moment
+    await interaction.followup.send(
+        words.puzzle_message(view), file=await picture(chat, view), view=hint_view(view), ephemeral=True
+    )
+
+
 class PuzzleCog(commands.GroupCog, name="Puzzles", group_name="puzzle"):
     """Puzzles found in this server's finished games."""
 
@@ -202,11 +217,7 @@ class PuzzleCog(commands.GroupCog, name="Puzzles", group_name="puzzle"):
 
     @app_commands.command(name="text", description="Privately, your puzzle's position in words (for screen readers)")
     async def text(self, interaction: discord.Interaction) -> None:
-        view = await self.puzzles.current(interaction.user.id)
-        first, *more = words.board_text(view)
-        await interaction.response.send_message(first, ephemeral=True, allowed_mentions=mention_only(None))
-        for part in more:
-            await interaction.followup.send(part, ephemeral=True, allowed_mentions=mention_only(None))
+        await show_puzzle(interaction, self.chat, await self.puzzles.current(interaction.user.id), text=True)
 
     @app_commands.command(name="leaderboard", description="This server's best puzzle ratings")
     async def leaderboard(self, interaction: discord.Interaction) -> None:
