@@ -91,7 +91,7 @@ def build_bot(
     boards of the turns they store come back through a relay; without, the bot thinks in ``thinker``.
     With ``settings.metrics_port`` the bot serves /healthz and /metrics (:func:`metrics_server`).
     """
-    metrics = BotMetrics(job_kinds=(queue.TURN, queue.HINT, queue.REVIEW) if jobs is not None else ())
+    metrics = BotMetrics(job_kinds=(queue.TURN, queue.HINT, queue.REVIEW, queue.PUZZLE) if jobs is not None else ())
     events = MatchEvents()
     events.on_move(metrics.move_stored)  # turns stored, by game and by who played them
     service = MatchService(
@@ -138,9 +138,14 @@ def build_bot(
         tournaments=Tournaments(service),
         tally=metrics,
     )
-    # puzzles are searched in a pool of their own at low priority: a computer's turn never waits behind a proof
-    puzzle_pool = Thinker(1, start_method="spawn", niceness=10)
-    puzzle_service = Puzzles(service, puzzle_pool.find_puzzle, puzzle_pool.self_play_puzzles)
+    # puzzles are searched in a pool of their own at low priority (a computer's turn never waits behind a proof),
+    # or, with workers, by them: jobs of the lowest priority, and this process starts no puzzle pool at all
+    puzzle_pool = Thinker(1, start_method="spawn", niceness=10) if jobs is None else None
+    puzzle_service = (
+        Puzzles(service, puzzle_pool.find_puzzle, puzzle_pool.self_play_puzzles)
+        if puzzle_pool is not None
+        else Puzzles(service, None, jobs=jobs)
+    )
     daily_puzzles = DailyPuzzles(puzzle_service)
     desk = tournaments.TournamentDesk(bot, chat)
     events.on_finish(desk.match_finished)  # a tournament's game ended: its next round may start
@@ -176,7 +181,9 @@ def build_bot(
         tournaments.TournamentLoop(bot, desk, settings.reminder_check_seconds),
         timelimits.Heartbeat(chat),
         relay,
-        puzzles.PuzzleSearchLoop(bot, puzzle_service, PUZZLE_SEARCH_SECONDS, close=puzzle_pool.close),
+        puzzles.PuzzleSearchLoop(
+            bot, puzzle_service, PUZZLE_SEARCH_SECONDS, close=puzzle_pool.close if puzzle_pool else lambda: None
+        ),
         puzzles.DailyPuzzleLoop(bot, chat, daily_puzzles, settings.reminder_check_seconds),
     ]
     hub = activity_hub(settings, service, events, store)

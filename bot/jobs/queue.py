@@ -1,8 +1,9 @@
 """The job queue on PostgreSQL (PgQueuer, on asyncpg): its schema, the jobs, and sending them.
 
-Three kinds of job: a computer's turn (the match and the version it is for: played only if the match is
-still at that version), a hint (answered by NOTIFY to the bot process that waits for it) and a post-game
-review (stored in the reviews table, whose progress the bot process that waits for it reads). The queue's
+Four kinds of job: a computer's turn (the match and the version it is for: played only if the match is
+still at that version), a hint (answered by NOTIFY to the bot process that waits for it), a post-game
+review (stored in the reviews table, whose progress the bot process that waits for it reads) and a puzzle
+search (a finished match's, or one game of the computer against itself: docs/puzzles.md), the least urgent. The queue's
 tables live in a schema of their own (``hexplay_jobs``), installed by PgQueuer's own installer at start
 (once, under an advisory lock, whichever processes start together), outside the bot's numbered
 migrations: they are PostgreSQL's alone, and SQLite has no queue.
@@ -29,8 +30,10 @@ from ..domain.errors import Refusal
 SCHEMA = "hexplay_jobs"
 WAKE_UPS = Channel("hexplay_jobs")  # PgQueuer's own NOTIFY channel: a job was queued or changed
 TURN, HINT, SWEEP, REVIEW = "computer_turn", "hint", "computer_turn_sweep", "review"
-# A hint has a player waiting on it; a turn's player is a computer; a review of a finished game can wait.
-HINT_PRIORITY, TURN_PRIORITY, REVIEW_PRIORITY = 10, 0, -10
+PUZZLE = "puzzle_search"
+# A hint has a player waiting on it; a turn's player is a computer; a review of a finished game can wait;
+# a puzzle search has nobody waiting on it at all.
+HINT_PRIORITY, TURN_PRIORITY, REVIEW_PRIORITY, PUZZLE_PRIORITY = 10, 0, -10, -20
 _INSTALL_LOCK = 7_357_101  # transaction-level advisory lock: processes starting together install once
 
 
@@ -92,7 +95,20 @@ class ReviewOrder:
         return f"review:{self.match_id}"  # one job waiting or running per match
 
 
-def encode(order: TurnOrder | HintOrder | ReviewOrder) -> bytes:
+@dataclass(frozen=True)
+class PuzzleOrder:
+    """Search this finished match for puzzles (``match_id``), or play one game of the computer against itself
+    with this ``seed`` for the shared puzzles (``match_id`` None)."""
+
+    match_id: int | None = None
+    seed: int | None = None
+
+    def dedupe_key(self) -> str:
+        # one job waiting or running per match; one game against itself at a time (its seed does not matter)
+        return f"puzzle:match:{self.match_id}" if self.match_id is not None else "puzzle:self_play"
+
+
+def encode(order: TurnOrder | HintOrder | ReviewOrder | PuzzleOrder) -> bytes:
     return json.dumps(asdict(order)).encode()
 
 
@@ -106,6 +122,10 @@ def decode_hint(payload: bytes | None) -> HintOrder:
 
 def decode_review(payload: bytes | None) -> ReviewOrder:
     return ReviewOrder(**json.loads(payload or b"{}"))
+
+
+def decode_puzzle(payload: bytes | None) -> PuzzleOrder:
+    return PuzzleOrder(**json.loads(payload or b"{}"))
 
 
 class JobQueue:
@@ -152,6 +172,19 @@ class JobQueue:
             f"SELECT count(*) FROM {SCHEMA}.pgqueuer WHERE entrypoint = $1 AND status = 'queued'", REVIEW
         )
         return max(0, int(waiting or 0) - 1)
+
+    async def puzzle_scan_due(self, match_id: int) -> None:
+        """Have a worker search this finished match for puzzles (a job already waiting for it is not doubled)."""
+        await self._puzzle(PuzzleOrder(match_id=match_id))
+
+    async def self_play_due(self, seed: int) -> None:
+        """Have a worker play one game of the computer against itself for the shared puzzles (one at a time)."""
+        await self._puzzle(PuzzleOrder(seed=seed))
+
+    async def _puzzle(self, order: PuzzleOrder) -> None:
+        await self.queries.enqueue(
+            PUZZLE, encode(order), priority=PUZZLE_PRIORITY, dedupe_key=order.dedupe_key(), on_conflict="skip"
+        )
 
     async def depth(self) -> dict[tuple[str, str], int]:
         """The jobs in the queue now: (kind, status) -> how many (a finished job leaves the table)."""

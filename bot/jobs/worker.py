@@ -1,4 +1,5 @@
-"""``python -m bot worker``: a process that takes computer turns, hints and reviews from the queue and thinks them.
+"""``python -m bot worker``: a process that takes computer turns, hints, reviews and puzzle searches from the queue
+and thinks them.
 
 It is the computer player of bot/service/computer.py without Discord: it thinks in its own process pool
 (``ai.worker.Thinker``: the search never holds this event loop, whose heartbeats tell PgQueuer the job
@@ -11,6 +12,10 @@ worker's dequeue takes it again (PgQueuer re-picks a picked job whose heartbeat 
 the same turn (same seed). The store's compare-and-set on the version makes sure it is stored once,
 whoever finishes. On SIGTERM the worker takes no new job, hands back the ones still thinking (queued
 again at once, for another worker) and lets a turn being stored finish.
+
+Puzzle searches (docs/puzzles.md) are the least urgent jobs: queued at the lowest priority, at most one running
+across all workers (PgQueuer's concurrency limit, kept in the database), thought in a pool of their own at
+nice 10, so a computer's turn neither waits in the queue behind them nor shares a search process with them.
 
 With ``HEXPLAY_METRICS_PORT`` it serves /healthz (the database answers, the queue loop runs) and /metrics
 (the turns it stores and plays, its jobs' durations, the queue's depth) until it stops.
@@ -47,6 +52,7 @@ from ..service.computer import ComputerPlayer
 from ..service.events import MatchEvents
 from ..service.matches import MatchService
 from ..service.offers import Offers
+from ..service.puzzles import JOB_LEASE, SELF_PLAY_GAMES, Puzzles
 from ..service.review import Reviews
 from ..store import open_store
 from ..store.postgres.store import PostgresStore, redacted
@@ -56,6 +62,8 @@ from .notices import HINTS, STORED, notify
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
+PUZZLE_NICENESS = 10  # the puzzle pool's processes yield the CPU to the turns' and the bot's
+PUZZLE_JOBS_AT_ONCE = 1  # across all workers: a worker's other task slots stay free for turns and hints
 SWEEP_EVERY = "* * * * *"  # cron: once a minute, one worker (PgQueuer's scheduler) sends any turn left unsent
 
 
@@ -64,7 +72,7 @@ class Worker:
         self.store = store
         self.concurrency = concurrency
         self.stale_seconds = stale_seconds
-        self.metrics = WorkerMetrics(job_kinds=(queue.TURN, queue.HINT, queue.REVIEW))
+        self.metrics = WorkerMetrics(job_kinds=(queue.TURN, queue.HINT, queue.REVIEW, queue.PUZZLE))
         events = MatchEvents()
         events.on_move(self.metrics.move_stored)
         clock: Clock | None = OffsetFileClock(settings.clock_offset_file) if settings.clock_offset_file else None
@@ -80,11 +88,15 @@ class Worker:
         )
         # post-game reviews: one position per task of the same pool, so a turn waits one position at most
         self.reviews = Reviews(self.service, self.computer.thinker, ReviewBudget(settings.review_simulations))
+        # puzzle searches: a low-priority pool of their own (started at the first such job), never the turns'
+        self.puzzle_pool = Thinker(1, start_method="spawn", niceness=PUZZLE_NICENESS)
+        self.puzzles = Puzzles(self.service, self.puzzle_pool.find_puzzle, self.puzzle_pool.self_play_puzzles)
         events.on_change(self.computer.changed)  # a computer to move again (computer against computer): a new job
         self.pgq = PgQueuer(AsyncpgPoolDriver(store.pool), channel=queue.WAKE_UPS, queries=self.jobs.queries)
         self.pgq.entrypoint(queue.TURN)(self.turn_job)
         self.pgq.entrypoint(queue.HINT)(self.hint_job)
         self.pgq.entrypoint(queue.REVIEW)(self.review_job)
+        self.pgq.entrypoint(queue.PUZZLE, concurrency_limit=PUZZLE_JOBS_AT_ONCE)(self.puzzle_job)
         self.pgq.schedule(queue.SWEEP, SWEEP_EVERY)(self.sweep)
         self._thinking: set[asyncio.Future[Any]] = set()
         self.stopping = False
@@ -106,6 +118,7 @@ class Worker:
         finally:
             self.taking_jobs = False
         await self.computer.close()  # a turn being stored finishes; the search processes stop
+        self.puzzle_pool.close()
 
     def queue_problem(self) -> str | None:
         """Why the worker takes no jobs, or None when its queue loop runs (``/healthz``)."""
@@ -161,6 +174,20 @@ class Worker:
         stored = await self._handed_back_on_stop(self.reviews.search(order.match_id))
         log.info("match %s: review %s (job %s)", order.match_id, "stored" if stored else "not searched", job.id)
         self.metrics.job_done(queue.REVIEW, time.perf_counter() - taken)
+
+    async def puzzle_job(self, job: Job) -> None:
+        """Search a finished match for puzzles, or play a game of the computer against itself for them. A job
+        delivered twice stores each puzzle once (the store's uniqueness); a job whose worker died is taken again
+        once stale, and its match is not held by a lease of the dead worker's (``JOB_LEASE``)."""
+        taken = time.perf_counter()
+        order = queue.decode_puzzle(job.payload)
+        if order.match_id is not None:
+            stored = await self._handed_back_on_stop(self.puzzles.scan(order.match_id, lease=JOB_LEASE))
+            log.info("match %s searched for puzzles: %s stored (job %s)", order.match_id, stored, job.id)
+        elif order.seed is not None:
+            stored = await self._handed_back_on_stop(self.puzzles.grow_shared(SELF_PLAY_GAMES, order.seed))
+            log.info("the computer's game %s: %s puzzles stored (job %s)", order.seed, stored, job.id)
+        self.metrics.job_done(queue.PUZZLE, time.perf_counter() - taken)
 
     async def sweep(self, schedule: Schedule) -> None:
         """A computer turn whose job was never sent (its process died between storing the move and sending

@@ -1,11 +1,13 @@
 """Puzzles from a server's own finished matches (issue 36, docs/puzzles.md): finding them, and solving them.
 
 **Finding.** Each finished match is searched once (its scan claimed in the store for a lease): every position
-before a turn is handed to ``search`` (in the bot, the computer's pool: ``Thinker.find_puzzle``, one position
-per call, so a computer's turn waits for at most one bounded proof), which answers the puzzle that turn
-missed (``ai.puzzles.find``'s proof: forced, unique) or nothing. The match's puzzles are stored with the scan's
-end in one transaction, for the match's server only. A match whose stored data cannot be read is marked
-searched with nothing found.
+before a turn is handed to ``search`` (a low-priority pool of its own: ``Thinker.find_puzzle``, one position
+per call), which answers the puzzle that turn missed (``ai.puzzles.find``'s proof: forced, unique) or
+nothing. Where workers are configured (PostgreSQL, ``jobs``), the bot searches nothing: :meth:`search_pass`
+sends each match (and each game of the computer against itself) to the workers' queue as a job of the
+lowest priority, and a worker runs :meth:`scan` / :meth:`grow_shared` (bot/jobs/worker.py). The match's
+puzzles are stored with the scan's end in one transaction, for the match's server only. A match whose stored
+data cannot be read is marked searched with nothing found.
 
 **Solving.** ``/puzzle`` gives the player the server's puzzle nearest their puzzle rating that they have never
 attempted (or the one they are solving). Each answer is checked by the puzzle's own data
@@ -22,7 +24,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 from ai.puzzles import Check, Goal, Puzzle
 from games import AnyGame
@@ -40,11 +42,26 @@ log = logging.getLogger(__name__)
 PuzzleSearch = Callable[[dict[str, Any], str], Awaitable[dict[str, Any] | None]]
 #: One game of the computer against itself (game id, seed) -> its puzzles' documents.
 SelfPlaySearch = Callable[[str, int], Awaitable[list[dict[str, Any]]]]
+#: The games whose puzzles the computer's own games feed, the cheapest to search first (docs/puzzles.md's figures).
+SELF_PLAY_GAMES = ("bide", "playbai", "bump", "begird")
 SHARED_TARGET = 30  # puzzles of each game kept from the computer's own games, for servers without their own
 SELF_PLAY_LEVEL = "easy"  # ai.puzzles.self_play_candidates' level (part of each puzzle's key)
 
-SCAN_LEASE = 600.0  # seconds a process holds a match's search before another may take it over
 PUZZLE_VOLATILITY = 0.06  # a puzzle's own volatility is not kept: it changes slowly and alike for all
+SCAN_BATCH = 5  # finished matches searched (or sent to the workers) per pass
+SCAN_LEASE = 600.0  # seconds a process holds a match's search before another may take it over
+#: A worker's scan holds no lease of its own: the queue's heartbeat is its lease (a killed worker's job is taken
+#: again once stale, and must not then find the match claimed for ten minutes); a job delivered twice, both
+#: running, stores each puzzle once (the store's uniqueness per server, match and turn).
+JOB_LEASE = 0.0
+
+
+class PuzzleJobs(Protocol):
+    """Puzzle searches run by worker processes instead of this one (bot/jobs: a job queue)."""
+
+    async def puzzle_scan_due(self, match_id: int) -> None: ...
+
+    async def self_play_due(self, seed: int) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -78,25 +95,50 @@ class PuzzleAnswer:
 
 
 class Puzzles:
-    def __init__(self, service: MatchService, search: PuzzleSearch, self_play: SelfPlaySearch | None = None) -> None:
+    def __init__(
+        self,
+        service: MatchService,
+        search: PuzzleSearch | None,
+        self_play: SelfPlaySearch | None = None,
+        jobs: PuzzleJobs | None = None,
+    ) -> None:
         self.service = service
         self.store = service.store
-        self.search = search
+        self.search = search  # None: this process searches nothing (the workers do)
         self.self_play = self_play  # None: no puzzles of the computer's own games are made here
+        self.jobs = jobs  # None: searched here; else sent to the workers' queue
 
     # -- finding -------------------------------------------------------------------------------
 
-    async def scan_pending(self, limit: int = 5) -> int:
+    async def search_pass(self, games: tuple[str, ...], seed: int) -> int:
+        """The background pass: search a few finished matches not yet searched; when that stores nothing, one
+        game of the computer against itself (``seed``) while a game has few shared puzzles. With ``jobs``, each
+        is sent to the workers instead (a match or game already waiting or running is not sent twice); the
+        number stored here, or of jobs sent."""
+        if self.jobs is None:
+            stored = await self.scan_pending()
+            return stored or await self.grow_shared(games, seed)
+        pending = await self.store.matches_to_scan(self.service.clock.lease_now(), SCAN_BATCH)
+        for match_id in pending:
+            await self.jobs.puzzle_scan_due(match_id)
+        if not pending and await self._short_of_shared(games) is not None:
+            await self.jobs.self_play_due(seed)
+            return 1
+        return len(pending)
+
+    async def scan_pending(self, limit: int = SCAN_BATCH) -> int:
         """Search up to ``limit`` finished matches not yet searched; the puzzles stored."""
         stored = 0
         for match_id in await self.store.matches_to_scan(self.service.clock.lease_now(), limit):
             stored += await self.scan(match_id) or 0
         return stored
 
-    async def scan(self, match_id: int) -> int | None:
+    async def scan(self, match_id: int, lease: float = SCAN_LEASE) -> int | None:
         """Search one finished match for puzzles and store them; the number stored, or None when the match
-        is not finished or another process has it (or had it: done)."""
-        if not await self.store.claim_puzzle_scan(match_id, self.service.clock.lease_now(), SCAN_LEASE):
+        is not finished or another process has it (or had it: done). ``lease``: :data:`JOB_LEASE` in a worker."""
+        if self.search is None:
+            raise RuntimeError("this process searches no puzzles: the workers do")
+        if not await self.store.claim_puzzle_scan(match_id, self.service.clock.lease_now(), lease):
             return None
         try:
             match = await self.store.get_match(match_id)
@@ -126,9 +168,8 @@ class Puzzles:
         processes, stores nothing twice); the number stored."""
         if self.self_play is None:
             return 0
-        for game in games:
-            if await self.store.shared_puzzle_count(game) >= target:
-                continue
+        game = await self._short_of_shared(games, target)
+        if game is not None:
             found = []
             for document in await self.self_play(game, seed):
                 turn = int(document.get("source", {}).get("turn", 0))
@@ -139,6 +180,13 @@ class Puzzles:
             log.info("%s: %d puzzles of the computer's game %d, %d new", game, len(found), seed, stored)
             return stored
         return 0
+
+    async def _short_of_shared(self, games: tuple[str, ...], target: int = SHARED_TARGET) -> str | None:
+        """The first of ``games`` with fewer than ``target`` puzzles of the computer's own games."""
+        for game in games:
+            if await self.store.shared_puzzle_count(game) < target:
+                return game
+        return None
 
     # -- solving -------------------------------------------------------------------------------
 

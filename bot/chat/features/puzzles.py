@@ -19,7 +19,7 @@ from discord.ext import commands
 
 from ...domain.errors import Refusal
 from ...service.daily_puzzles import DEFAULT_HOUR, DailyPost, DailyPuzzles
-from ...service.puzzles import PuzzleAnswer, Puzzles, PuzzleView
+from ...service.puzzles import SELF_PLAY_GAMES, PuzzleAnswer, Puzzles, PuzzleView
 from ...service.suggestions import MAX_CHOICES, suggest_moves
 from ..commands import GAME_CHOICES, bot_can_post_in, guild_only
 from ..context import Chat
@@ -31,9 +31,6 @@ from ..words import puzzles as words
 from ..words import refusal, shared
 
 log = logging.getLogger(__name__)
-
-#: The games whose puzzles the computer's own games feed, the cheapest to search first (docs/puzzles.md's figures).
-SELF_PLAY_GAMES = ("bide", "playbai", "bump", "begird")
 
 
 class PuzzleHintButton(
@@ -251,7 +248,7 @@ class PuzzleCog(commands.GroupCog, name="Puzzles", group_name="puzzle"):
 class PuzzleSearchLoop:
     """Periodically: search a few finished matches not yet searched for puzzles, then, while the puzzles of
     the computer's own games are few, one more such game (both in the puzzles' own low-priority pool, so
-    neither a /move nor a computer's turn waits behind them)."""
+    neither a /move nor a computer's turn waits behind them; with workers, sent to their queue instead)."""
 
     def __init__(
         self, client: discord.Client, puzzles: Puzzles, interval: float, close: Callable[[], None] = lambda: None
@@ -269,8 +266,7 @@ class PuzzleSearchLoop:
             await asyncio.sleep(self.interval)  # first: a start-up has more pressing work than puzzles
             async with self._pass:
                 try:
-                    if not await self.puzzles.scan_pending():
-                        await self.puzzles.grow_shared(SELF_PLAY_GAMES, self._seeds.randrange(2**31))
+                    await self.puzzles.search_pass(SELF_PLAY_GAMES, self._seeds.randrange(2**31))
                 except Exception:
                     log.exception("the puzzle search failed")
 
