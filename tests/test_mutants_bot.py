@@ -17,7 +17,7 @@ from bot.chat.words import errors as error_words
 from bot.chat.words import offers as offer_words
 from bot.domain.bank import BankClock
 from bot.domain.clock import ManualClock
-from bot.domain.errors import DamagedMatch, StalePosition, VersionConflict
+from bot.domain.errors import DamagedMatch, DamagedTournament, StalePosition, VersionConflict
 from bot.domain.model import OfferRow, Preferences, SeatRow
 from bot.domain.seats import game_of, picture_name, player_names, user_to_move
 from bot.service.challenge_limits import CAPS, Challenge, StoredChallengeLimits
@@ -28,7 +28,7 @@ from bot.service.offers import Offers
 from bot.service.ratings import Ratings
 from bot.service.replay_gate import ReplayGate
 from bot.service.timelimits import OUTAGE_GRACE, TimeLimits
-from bot.store.rows import clock_from, move_from, seat_from
+from bot.store.rows import clock_from, move_from, seat_from, tournament_from
 from bot.store.sqlite import SqliteStore
 from tests import test_damaged_rows as damaged_rows
 from tests.said import refusal_text, refused
@@ -604,6 +604,16 @@ def test_a_damaged_seat_names_its_columns_and_values():
     seat, problem = seat_from(("one", ALICE[0], 5, 1, 0, None, None))
     assert problem == "seat holds 'one'; name holds 5"
     assert (seat.seat, seat.name) == (0, "?")
+
+
+def test_an_event_stored_with_an_unknown_format_names_itself_and_the_value():
+    """rows ``tournament_from`` 34: the DamagedTournament names the event, so that event (only) is set aside."""
+    row = (7, GUILD, CHANNEL, None, ALICE[0], "begird", "{}", "league", 3, None, 16, None, 1, "open", 0, 1, 0.0, 0)
+    with pytest.raises(DamagedTournament) as raised:
+        tournament_from((*row, None), [])
+    assert raised.value.tournament_id == 7
+    assert raised.value.reason == "its stored row cannot be read (format holds 'league')"
+    assert tournament_from((*row[:7], "swiss", *row[8:], None), []).format == "swiss"  # the same row, readable
 
 
 async def test_a_logged_move_that_cannot_be_read_names_its_match(service):

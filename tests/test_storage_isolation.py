@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.domain.model import ExplorationRow, PremoveRow
 from bot.domain.seats import game_of
 from bot.service.matches import MatchService
 from bot.service.offers import Offers
@@ -29,6 +30,9 @@ TABLES = {
     "reminders": "match_id",
     "offers": "match_id",
     "quarantine": "match_id",
+    "premoves": "match_id",
+    "explorations": "match_id",
+    "reviews": "match_id",
 }
 
 
@@ -44,7 +48,9 @@ async def lobby(service: MatchService, **kwargs):
     return await service.create(**kwargs)
 
 
-async def active(service: MatchService, players, guild=GUILD, first_move: str | None = "e5", days=None):
+async def active(
+    service: MatchService, players, guild=GUILD, first_move: str | None = "e5", days=None, clock_text=None
+):
     service.clock.advance(61)  # past the challenge rate limit (3 a minute per user)
     match = await service.create(
         game_id="bide",
@@ -53,6 +59,7 @@ async def active(service: MatchService, players, guild=GUILD, first_move: str | 
         guild_id=guild,
         channel_id=CHANNEL,
         days_per_move=days,
+        clock_text=clock_text,
     )
     for user in players[1:]:
         await service.accept(match.id, user[0])
@@ -206,6 +213,8 @@ async def test_a_reminder_marked_sent_or_snoozed_is_only_that_matchs(service):
     await assert_untouched(service, bystanders, lambda: service.store.reminder_sent(target.id, reminder.ply, 5.0, 10.0))
     await assert_untouched(service, bystanders, lambda: service.store.snooze(target.id, BOB[0], reminder.ply))
     assert (await service.store.get_reminder(target.id)).snoozed
+    await assert_untouched(service, bystanders, lambda: service.store.postpone_reminder(target.id, reminder.ply, 99.0))
+    assert (await service.store.get_reminder(target.id)).remind_at == 99.0
 
 
 async def test_thread_and_lobby_message_ids_are_set_on_one_match(service):
@@ -250,6 +259,8 @@ async def test_a_deadline_warning_or_a_vacation_moves_only_that_matchs_clock(ser
     store = service.store
     await assert_untouched(service, bystanders, lambda: store.set_deadline_notice(target.id, target.version, 1))
     assert (await store.get_match(target.id)).deadline_notice == 1
+    await assert_untouched(service, bystanders, lambda: store.hold_warnings(target.id, target.version, 5000.0))
+    assert (await store.get_match(target.id)).warnings_held_until == 5000.0
     await assert_untouched(service, bystanders, lambda: store.extend_deadline(target.id, target.version, 3600.0))
     extended = await store.get_match(target.id)
     assert (extended.deadline_at, extended.deadline_notice) == (target.deadline_at + 3600.0, 0)
@@ -282,3 +293,84 @@ async def test_an_acceptance_counts_only_in_its_own_match(service):
     await service.store.withdraw_offer(target.id, "undo", notice.at_seq)
     # the bystanders' requests (same kind, same log length) are still open; this one is gone
     assert await service.store.accept_offer(target.id, "undo", notice.at_seq, ERIN[0]) is None
+
+
+async def test_a_move_on_a_bank_clock_settles_only_its_own_movers_bank(service):
+    # every bystander has a first seat too: only the match id tells the target's apart
+    target = await active(service, (CAROL, DAN), first_move=None, clock_text="10h+4h max 12h")
+    bystanders = await crowd(service)
+    await assert_untouched(service, bystanders, lambda: service.play(target.id, CAROL[0], "e5"))
+    assert [s.bank for s in (await service.get(target.id)).seats] == [12 * 3600.0, 10 * 3600.0]
+
+
+async def test_conditional_moves_are_stored_read_and_taken_only_in_their_own_match(service):
+    # bob holds lines at the same version in a bystander: only the match id tells them apart
+    target = await active(service, (CAROL, BOB))
+    bystanders = await crowd(service)
+    versions = {i: (await service.get(i)).version for i in bystanders}
+    twin = next(i for i in bystanders if versions[i] == target.version)
+    store = service.store
+    await store.set_premoves(twin, BOB[0], target.version, [["b2", "c3"]], 1.0)
+    mine = PremoveRow(target.id, BOB[0], target.version, [["d4", "e5"]])
+
+    await assert_untouched(
+        service, bystanders, lambda: store.set_premoves(target.id, BOB[0], target.version, mine.lines, 2.0)
+    )
+    assert (await service.get(target.id)).premoves_held
+    assert await store.premoves_of(target.id, BOB[0]) == mine
+    assert await store.premoves_at(target.id, target.version) == [mine]
+    assert await store.premoves_of(twin, BOB[0]) == PremoveRow(twin, BOB[0], target.version, [["b2", "c3"]])
+
+    await assert_untouched(service, bystanders, lambda: store.take_premoves(target.id, target.version))
+    assert await store.premoves_at(target.id, target.version) == []
+    assert not (await service.get(target.id)).premoves_held  # none left here, whatever the bystander holds
+
+    kept = [["a1", "b2"]]
+    await assert_untouched(
+        service, bystanders, lambda: store.keep_premoves(target.id, BOB[0], target.version, kept, 3.0)
+    )
+    assert await store.premoves_of(target.id, BOB[0]) == PremoveRow(target.id, BOB[0], target.version, kept)
+    assert (await service.get(target.id)).premoves_held
+    await assert_untouched(service, bystanders, lambda: store.set_premoves(target.id, BOB[0], target.version, [], 4.0))
+    assert await store.premoves_of(target.id, BOB[0]) is None
+
+
+async def test_an_analysis_board_is_read_and_dropped_only_in_its_own_match(service):
+    # bob has a board in a bystander too: only the match id tells them apart
+    target = await active(service, (CAROL, BOB))
+    bystanders = await crowd(service)
+    store = service.store
+    theirs = ExplorationRow(bystanders[0], BOB[0], 1, {"cells": "theirs"}, ["a1"], 1)
+    await store.put_exploration(theirs, 1.0)
+    mine = ExplorationRow(target.id, BOB[0], target.version, {"cells": "mine"}, ["e5", "d4"], 1)
+    await assert_untouched(service, bystanders, lambda: store.put_exploration(mine, 2.0))
+    assert await store.get_exploration(target.id, BOB[0]) == mine
+    assert await store.get_exploration(bystanders[0], BOB[0]) == theirs
+    await assert_untouched(service, bystanders, lambda: store.drop_exploration(target.id, BOB[0]))
+    assert await store.get_exploration(target.id, BOB[0]) is None
+
+
+async def test_a_review_is_claimed_searched_saved_and_let_go_only_in_its_own_match(service):
+    # the bystanders' reviews are running (claimed, no result yet): only the match id tells them apart
+    target = await active(service, (CAROL, DAN))
+    bystanders = await crowd(service)
+    store = service.store
+    for i in bystanders[:2]:
+        assert await store.claim_review(i, 5, 100.0, 60.0)
+    assert await store.get_review(target.id) is None
+    await assert_untouched(service, bystanders, lambda: store.claim_review(target.id, 3, 100.0, 60.0))
+    await assert_untouched(service, bystanders, lambda: store.review_progress(target.id, 2, 110.0, 60.0))
+    running = await store.get_review(target.id)
+    assert (running.match_id, running.done, running.total, running.data, running.claimed_until) == (
+        target.id,
+        2,
+        3,
+        None,
+        170.0,
+    )
+    await assert_untouched(service, bystanders, lambda: store.save_review(target.id, {"turns": [1, 2]}))
+    saved = await store.get_review(target.id)
+    assert (saved.done, saved.total, saved.data, saved.claimed_until) == (3, 3, {"turns": [1, 2]}, None)
+    assert (await store.get_review(bystanders[0])).data is None
+    await assert_untouched(service, bystanders, lambda: store.release_review(target.id))
+    assert await store.get_review(target.id) is None

@@ -12,13 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.domain.errors import StoreUnavailable
-from bot.domain.model import GuildSettings, Preferences, RatingRow
+from bot.domain.errors import StorageReadOnly, StoreUnavailable
+from bot.domain.model import ExplorationRow, GuildSettings, Preferences, RatingRow
 from bot.service.matches import MatchService
 from bot.service.offers import Offers
 from bot.service.ratings import Ratings
 from bot.store.sqlite import SqliteStore
 from bot.store.sqlite.files import _explain
+from bot.store.sqlite.plumbing import in_transaction
 
 pytestmark = pytest.mark.both_backends
 
@@ -197,6 +198,16 @@ async def test_deadline_warnings_come_at_their_level_once_and_a_set_aside_match_
     # an extension is refused for a turn that is no longer the one read
     assert not await store.extend_deadline(three_days.id, three_days.version - 1, HOUR)
     assert (await store.get_match(three_days.id)).deadline_at == d3
+
+
+async def test_the_request_budget_of_a_second_is_shared_by_every_ask_and_never_overdrawn(service):
+    """Every process of the bot takes its bulk requests from one budget per wall-clock second."""
+    store = service.store
+    assert await store.grant_requests(1_000, 3, 5) == 3
+    assert await store.grant_requests(1_000, 3, 5) == 2  # what is left of that second
+    assert await store.grant_requests(1_000, 1, 5) == 0
+    assert await store.grant_requests(1_001, 4, 5) == 4  # a new second, a new budget
+    assert await store.grant_requests(1_001, 2, 5) == 1
 
 
 # -- ratings and server settings ------------------------------------------------------------------
@@ -430,6 +441,44 @@ async def test_two_matches_of_the_same_players_ending_at_once_both_count(service
     assert all(await asyncio.gather(*(ratings.settle(m) for m in ended)))
     rows = await service.store.ratings_of(GUILD, "bide", [ALICE[0], BOB[0]])
     assert (rows[ALICE[0]].games, rows[ALICE[0]].wins, rows[BOB[0]].losses) == (2, 2, 2)
+
+
+@pytest.mark.sqlite_only
+async def test_a_database_that_refuses_writes_refuses_each_write_whole_with_sqlites_reason(service):
+    """The operator's log quotes the reason (bot/chat/failures.py); nothing of the refused write is stored."""
+    store = service.store
+    match = await active(service)
+    async with store.reading() as db:
+        await db.execute("PRAGMA query_only = 1")  # SQLite answers SQLITE_READONLY, as for a read-only file
+    with pytest.raises(StorageReadOnly, match="^attempt to write a readonly database$"):
+        await store.grant_requests(1_000, 1, 5)  # one trip to the database thread
+    board = ExplorationRow(match.id, BOB[0], match.version, {}, ["e5"], 1)
+    with pytest.raises(StorageReadOnly, match="^attempt to write a readonly database$"):
+        await store.put_exploration(board, 1.0)  # a transaction of the store's async API
+    async with store.reading() as db:
+        await db.execute("PRAGMA query_only = 0")  # the operator makes it writable again
+    assert await store.get_exploration(match.id, BOB[0]) is None
+    assert await store.grant_requests(1_000, 5, 5) == 5  # the refused ask took nothing
+
+
+def test_a_write_refused_inside_a_transaction_rolls_it_all_back_with_sqlites_reason(tmp_path):
+    """A write refused after the transaction began (not only at its BEGIN) is the same refusal."""
+    conn = sqlite3.connect(tmp_path / "refusing.sqlite3", isolation_level=None)
+    try:
+        conn.execute("CREATE TABLE t (x INTEGER)")
+
+        def work(db: sqlite3.Connection) -> None:
+            db.execute("INSERT INTO t VALUES (1)")
+            db.execute("PRAGMA query_only = 1")  # from here SQLite refuses writes: SQLITE_READONLY
+            db.execute("INSERT INTO t VALUES (2)")
+
+        with pytest.raises(StorageReadOnly, match="^attempt to write a readonly database$"):
+            in_transaction(conn, work)
+        conn.execute("PRAGMA query_only = 0")
+        assert not conn.in_transaction
+        assert conn.execute("SELECT COUNT(*) FROM t").fetchone() == (0,)
+    finally:
+        conn.close()
 
 
 # -- 64-bit ids ------------------------------------------------------------------------------

@@ -103,6 +103,9 @@ SQLITE_SAMPLES = (
     ("reviews", 4),
 )
 
+# A store module whose feature is tested in its own file outside BOT (fast: no Discord, no browser) also runs it.
+SQLITE_FEATURE_TESTS = {"languages": ("tests/test_languages.py",)}
+
 # Sample sizes: chosen so the whole run fits well inside an hour on this shared 2-core machine
 # (docs/testing.md has the measured figures). The tests are the fast ones for that module only.
 MODULES = (
@@ -133,7 +136,10 @@ MODULES = (
     Module("bot/domain/seats.py", 10, BOT),
     Module("bot/domain/replay.py", 10, BOT),
     # The SQLite store, one module per feature (87 mutants between them; 80 when it was one file of ~1,300 lines)
-    *(Module(f"bot/store/sqlite/{name}.py", sample, BOT) for name, sample in SQLITE_SAMPLES),
+    *(
+        Module(f"bot/store/sqlite/{name}.py", sample, (*BOT, *SQLITE_FEATURE_TESTS.get(name, ())))
+        for name, sample in SQLITE_SAMPLES
+    ),
     Module("bot/store/rows.py", 20, BOT),
 )
 #: Modules whose SQL strings mutmut changes in letter case only (equivalent: judged by rule).
