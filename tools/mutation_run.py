@@ -82,6 +82,9 @@ BOT = (
     "tests/test_lifecycle_races.py",
     "tests/test_mutants_bot.py",
 )
+# The match features a match is played through: the bot's fast tests and the rules the 2026-11-28 run found
+# unpinned there (lost answers, tapped turns, looking back, quiet hours, the background check's pace).
+SERVICE = (*BOT, "tests/test_mutants_service.py")
 
 # The SQLite store's modules and their samples, roughly by size.
 SQLITE_SAMPLES = (
@@ -118,13 +121,13 @@ MODULES = (
     Module("games/bumpresolve.py", 15, (*BUMP, *ENGINE)),
     Module("games/interface.py", 25, (*ENGINE, *BIDE, *BEGIRD, *PLAYBAI, *BUMP)),
     Module("games/registry.py", 15, ENGINE),
-    Module("bot/service/core.py", 30, BOT),
-    Module("bot/service/lobby.py", 30, BOT),
-    Module("bot/service/play.py", 20, BOT),
-    Module("bot/service/history.py", 20, BOT),
+    Module("bot/service/core.py", 30, SERVICE),
+    Module("bot/service/lobby.py", 30, SERVICE),
+    Module("bot/service/play.py", 20, SERVICE),
+    Module("bot/service/history.py", 20, SERVICE),
     Module("bot/service/reminders.py", 15, BOT),
-    Module("bot/service/preferences.py", 10, BOT),
-    Module("bot/service/verify.py", 10, BOT),
+    Module("bot/service/preferences.py", 10, SERVICE),
+    Module("bot/service/verify.py", 10, SERVICE),
     Module("bot/service/offers.py", 30, BOT),
     Module("bot/service/timelimits.py", 25, BOT),
     Module("bot/service/ratings.py", 20, BOT),
