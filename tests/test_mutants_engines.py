@@ -162,8 +162,9 @@ def test_begird_refuses_a_cell_off_the_board_on_both_paths(cell: int) -> None:
         # games.bump.xǁBumpǁparse_action__mutmut_57 (the reason dropped)
         ("R,01-0 (02)", "a reinforcement bumps nothing: remove the parentheses"),
     ],
-    # Plain ids: pytest escapes the reason's "–" as "\u2013", and mutmut cannot select an id with a backslash
-    # twice in one process, so the run left the first case out (and _parse_facing 13 survived).
+    # Plain ids: pytest wrote the reason's "–" as "\u2013", and the mutation run leaves out every id holding a
+    # backslash, so the first case ran for no mutant (and _parse_facing 13 survived); tests/conftest.py now
+    # gives such text a plain id anyway.
     ids=["facing-out-of-range", "reinforcement-with-choices"],
 )
 def test_bump_says_why_it_cannot_read_a_turn(text: str, reason: str) -> None:
