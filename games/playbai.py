@@ -257,6 +257,23 @@ def _cells_of(mask: int) -> list[int]:
     return out
 
 
+def closed_under_passes(balls: int, held: int, dst_bit: int, reach: int, mates: tuple[int, ...]) -> tuple[int, int]:
+    """(the mover's group, the ball cells) of a team shape once passes are made, after a move that landed on
+    ``dst_bit`` (whose pass reach is ``reach``) and left the ball on ``balls`` (``held``: those the shape's
+    pieces hold); ``mates`` are the other pieces' groups (pieces that can pass to each other). The mover's group
+    is its landing cell and the groups of mates it can pass with; the others keep theirs. Both searches of a
+    turn ask it (:func:`search_turns`, :func:`games.playbaikeys.result_keys`)."""
+    group = dst_bit
+    for part in mates:
+        if part & reach:
+            group |= part
+    reached = balls | group if held & group else balls
+    for part in mates:
+        if part & held and not part & group:
+            reached |= part
+    return group, reached
+
+
 def search_turns(
     fld: Field,
     seat: int,
@@ -422,19 +439,10 @@ def search_turns(
                     held = after & new_mask
                     before = seen.get(new_mask, 0)
                     if held & ~before:  # (the ball cells seen are closed under passes already)
-                        # The closure: the mover's group is its landing cell and the
-                        # groups of mates it can pass with; the others keep theirs.
                         reach = reach_of[dst]
                         if reach is None:
                             reach = pass_reach(dst)
-                        group = dst_bit
-                        for part in mates:
-                            if part & reach:
-                                group |= part
-                        reached = after | group if held & group else after
-                        for part in mates:
-                            if part & held and not part & group:
-                                reached |= part
+                        group, reached = closed_under_passes(after, held, dst_bit, reach, mates)
                         new = reached & ~before
                     else:
                         new = after & ~before

@@ -11,7 +11,7 @@ positions); the actions of the one turn chosen come from ``turn_results()``.
 
 from __future__ import annotations
 
-from .playbai import GOAL, GOALS_TO_WIN, KEY_SHIFT, PlayBai, ResultKey, _cells_of, _tables
+from .playbai import GOAL, GOALS_TO_WIN, KEY_SHIFT, PlayBai, ResultKey, _cells_of, _tables, closed_under_passes
 
 
 def result_keys(game: PlayBai) -> list[ResultKey]:
@@ -130,15 +130,7 @@ def _search_keys(
                         r = reach_of[dst]
                         if r < 0:
                             r = pass_reach(dst)
-                        group = dst_bit
-                        for part in mates:
-                            if part & r:
-                                group |= part
-                        reached = after | group if held & group else after
-                        for part in mates:
-                            if part & held and not part & group:
-                                reached |= part
-                        new = reached & ~before
+                        new = closed_under_passes(after, held, dst_bit, r, mates)[1] & ~before
                     else:
                         new = after & ~before
                     if not new:

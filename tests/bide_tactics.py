@@ -21,7 +21,6 @@ tests.
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Hashable
 from math import perm
@@ -31,7 +30,8 @@ from ai.knowledge.bide import bide_key
 from ai.player import choose_turn
 from ai.turns import Turn, enumerate_turns
 from games.bide import Bide
-from games.registry import load_state, new_game
+from games.registry import new_game
+from tests.tactics_data import collect, load_games
 
 DATA = Path(__file__).parent / "data" / "bide_tactics.json"
 
@@ -154,22 +154,11 @@ def find(seed: int, kinds: dict[str, list[dict]], per_kind: int, empties: int = 
 
 
 def main(per_kind: int = 4) -> None:
-    kinds: dict[str, list[dict]] = {"win_in_two": [], "denial": []}
-    seed = 0
-    while any(len(found) < per_kind for found in kinds.values()) and seed < 400:
-        find(seed, kinds, per_kind)
-        seed += 1
-    DATA.write_text(json.dumps(kinds, indent=1) + "\n")
-    print({kind: len(found) for kind, found in kinds.items()}, "from", seed, "games")
+    collect(DATA, {"win_in_two": [], "denial": []}, find, per_kind)
 
 
 def load(kind: str) -> list[Bide]:
-    games = []
-    for entry in json.loads(DATA.read_text())[kind]:
-        game = load_state(entry["state"])
-        assert isinstance(game, Bide)
-        games.append(game)
-    return games
+    return load_games(DATA, kind, Bide)
 
 
 if __name__ == "__main__":

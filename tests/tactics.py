@@ -14,13 +14,13 @@ verify both the premise and the computer's answer.
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
 from ai.player import choose_turn
 from games.begird import SWAP, Begird
-from games.registry import load_state, new_game
+from games.registry import new_game
+from tests.tactics_data import collect, load_games
 
 DATA = Path(__file__).parent / "data" / "tactics.json"
 
@@ -100,22 +100,11 @@ def find(seed: int, kinds: dict[str, list[dict]], per_kind: int) -> None:
 
 
 def main(per_kind: int = 4) -> None:
-    kinds: dict[str, list[dict]] = {"double_threat_win": [], "double_threat_block": []}
-    seed = 0
-    while any(len(found) < per_kind for found in kinds.values()) and seed < 400:
-        find(seed, kinds, per_kind)
-        seed += 1
-    DATA.write_text(json.dumps(kinds, indent=1) + "\n")
-    print({kind: len(found) for kind, found in kinds.items()}, "from", seed, "games")
+    collect(DATA, {"double_threat_win": [], "double_threat_block": []}, find, per_kind)
 
 
 def load(kind: str) -> list[Begird]:
-    games = []
-    for entry in json.loads(DATA.read_text())[kind]:
-        game = load_state(entry["state"])
-        assert isinstance(game, Begird)
-        games.append(game)
-    return games
+    return load_games(DATA, kind, Begird)
 
 
 if __name__ == "__main__":

@@ -368,6 +368,18 @@ def test_guard_your_center_and_win_at_the_start_of_the_next_turn():
         g.play_turn("pass")
 
 
+def test_centre_takers_are_the_turns_that_end_on_the_opponents_centre():
+    # games.bump.xǁBumpǁcentre_takers__mutmut_6 (the enumeration's outcomes dropped): the puzzles ask it
+    g = game({"08": [1, 0], "39": [2, 0]})
+    takers = g.centre_takers()
+    assert sorted(g.format_action(a) for a in takers) == ["08,C2", "08,C2-1", "08,C2-5"]
+    for action in g.legal_actions():
+        after = g.copy()
+        after.apply_quiet(action)
+        assert (action in takers) == after.occupies_opponent_centre(1), g.format_action(action)
+    assert game({"01": [1, 0], "39": [2, 0]}).centre_takers() == []  # too far to reach C2 this turn
+
+
 # -- the seed's named examples ------------------------------------------------------------
 
 

@@ -7,6 +7,7 @@ file and a manual clock, like tests/test_service.py.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import math
@@ -20,7 +21,7 @@ from bot.domain.clock import ManualClock
 from bot.domain.errors import DamagedMatch, DamagedTournament, StalePosition, VersionConflict
 from bot.domain.model import OfferRow, Preferences, SeatRow
 from bot.domain.seats import game_of, picture_name, player_names, user_to_move
-from bot.service.challenge_limits import CAPS, Challenge, StoredChallengeLimits
+from bot.service.challenge_limits import CAPS, Challenge, StoredChallengeLimits, first_broken_rule
 from bot.service.challenges import MAX_BLOCKS, ChallengeRefusals
 from bot.service.guilds import Guilds
 from bot.service.matches import MatchService
@@ -28,6 +29,7 @@ from bot.service.offers import Offers
 from bot.service.ratings import Ratings
 from bot.service.replay_gate import ReplayGate
 from bot.service.timelimits import OUTAGE_GRACE, TimeLimits
+from bot.store.challenges import ChallengeCounts
 from bot.store.rows import clock_from, move_from, seat_from, tournament_from
 from bot.store.sqlite import SqliteStore
 from tests import test_damaged_rows as damaged_rows
@@ -290,6 +292,19 @@ async def test_an_offer_pings_the_people_asked_and_leaves_computer_seats_to_the_
     assert notice.answerer_ids == [] and notice.computer_ids == (-1,) and notice.asked_ids == (-1,)
 
 
+async def test_the_activity_lists_the_offers_open_on_the_position_only(service):
+    """offers ``open_offers`` 7 (the kind not asked for) and 14 (the offers of other positions listed instead)."""
+    match = await started(service, game="bump")
+    moved = await service.play(match.id, ALICE[0], game_of(match).legal_notations()[0])
+    kept = OfferRow(match.id, "undo", ALICE[0], 0, [], service.clock.now())  # a row a store kept past the move
+    await service.store.make_offer(match.id, moved.match.version, kept)
+    offers = Offers(service)
+    assert await offers.open_offers(match.id) == []
+    notice = await offers.offer(match.id, BOB[0], "draw")
+    assert [(o.kind, o.user_id, o.at_seq) for o in await offers.open_offers(match.id)] == [("draw", BOB[0], 1)]
+    assert notice.at_seq == 1
+
+
 # -- time limits, vacations, outages (bot/service/timelimits.py) --------------------------------------
 
 
@@ -358,6 +373,44 @@ async def test_a_vacation_pauses_the_clocks_where_it_is_your_move_and_says_how_m
         await limits.vacation(ALICE[0], 7)
 
 
+async def test_a_time_limit_warning_in_the_movers_quiet_hours_waits_for_their_morning(service):
+    """timelimits ``_job`` 72 (the quiet hours not read: the warning sent in the night)."""
+    match = await started(service, days_per_move=2)
+    await service.set_preferences(
+        BOB[0], GUILD, reminders=None, delay_hours=None, via="dm", quiet_zone="UTC", quiet_hours="22:00-07:00"
+    )
+    await service.play(match.id, ALICE[0], "e5")
+    limits = TimeLimits(service)
+    service.clock.advance(2 * DAY - 2 * HOUR)  # 06:01 UTC: two hours left, in bob's night
+    assert await limits.due() == []
+    morning = (await service.get(match.id)).warnings_held_until
+    assert morning is not None and 0 < morning - service.clock.now() <= HOUR
+    service.clock.advance(HOUR)
+    (warning,) = await limits.due()
+    assert (warning.user_id, warning.via, warning.left) == (BOB[0], "dm", HOUR)
+
+
+async def test_a_process_running_some_shards_makes_good_each_shards_own_outage(service, caplog):
+    """timelimits ``recover_outage`` 31 (a shard's own heartbeat not read), 48 and 50 (the log line's counts)."""
+    match = await started(service, days_per_move=1)  # GUILD is on shard 0 of 2
+    first = TimeLimits(service)
+    first.shards = (2, (0,))
+    await first.heartbeat()
+    service.clock.advance(HOUR)
+    with caplog.at_level(logging.WARNING, logger="bot.service.timelimits"):
+        assert await first.recover_outage() == HOUR
+    assert (await service.get(match.id)).deadline_at == match.deadline_at + HOUR
+    assert [r.getMessage() for r in caplog.records] == ["shard 0 was down for 3600 s; 1 running clocks extended"]
+    caplog.clear()
+    second = TimeLimits(service)  # shard 1 never beat: the bot's last heartbeat stands for it
+    second.shards = (2, (1,))
+    service.clock.advance(2 * HOUR)
+    with caplog.at_level(logging.WARNING, logger="bot.service.timelimits"):
+        assert await second.recover_outage() == 2 * HOUR
+    assert [r.getMessage() for r in caplog.records] == ["shard 1 was down for 7200 s; 0 running clocks extended"]
+    assert (await service.get(match.id)).deadline_at == match.deadline_at + HOUR  # not on shard 1
+
+
 # -- ratings (bot/service/ratings.py) ------------------------------------------------------------------
 
 
@@ -411,6 +464,18 @@ async def test_a_profile_ranks_the_player_in_each_game_of_this_server_and_lists_
     assert (row.user_id, row.games, rank in (2, 3), count) == (CAROL[0], 1, True, 3)
 
 
+async def test_an_unrated_game_between_rated_players_is_settled_at_once(service, caplog):
+    """ratings ``settle`` 14 (the games counts read for a game that does not count: "stale" for ever)."""
+    ratings = Ratings(service)
+    assert await ratings.settle(await finished(service)) is True  # alice and bob now have ratings
+    unrated = await finished(service, rated=False)
+    with caplog.at_level(logging.WARNING, logger="bot.service.ratings"):
+        assert await ratings.settle(unrated) is False
+    assert caplog.records == []  # settled, not given up on as changing under it
+    assert await service.store.unrated_finished_ids() == []
+    assert [row.games for row in (await ratings.leaderboard(GUILD, "bide"))[1]] == [1, 1]
+
+
 # -- server settings and rematches (bot/service/guilds.py) ---------------------------------------
 
 
@@ -439,6 +504,16 @@ async def test_a_rematch_keeps_the_time_limit(service):
     old = await finished(service, days_per_move=2)
     new = await Guilds(service).rematch(old.id, BOB[0])
     assert new.status == "lobby" and new.days_per_move == 2 and (new.rated, new.hints) == (old.rated, old.hints)
+
+
+async def test_a_servers_default_clock_is_set_and_turned_off(service):
+    """guilds ``configure`` 48 ("off" and None read as a clock: refused)."""
+    guilds = Guilds(service)
+    for off in ("off", None):
+        set_on = await guilds.configure(GUILD, is_admin=True, clock_text="1d+12h max 2d")
+        assert set_on.clock == BankClock(DAY, 12 * HOUR, 2 * DAY)
+        assert (await guilds.configure(GUILD, is_admin=True, clock_text=off)).clock is None
+        assert (await guilds.settings(GUILD)).clock is None
 
 
 # -- who takes challenges (bot/service/challenges.py) -----------------------------------------------
@@ -478,6 +553,14 @@ def test_a_first_replay_never_waits_whatever_the_clock_reads():
     assert gate.wait_for(1, 20.0) == gate.cooldown - 10.0 and gate.wait_for(2, 20.0) == 0.0
 
 
+def test_a_cap_of_zero_challenges_waits_a_whole_window():
+    """challenge_limits ``_until_one_ages_out`` 3 (no challenge counted: no oldest to wait for)."""
+    caps = dataclasses.replace(CAPS, per_window=0)
+    counts = ChallengeCounts(frozenset(), frozenset(), 0, (0, None), {BOB[0]: (0, None)}, {BOB[0]: 0})
+    refusal = first_broken_rule(counts, [BOB[0]], 1000.0, caps)
+    assert (refusal.rule, refusal.wait) == ("rate", caps.window)
+
+
 # -- when things fall due (bot/service/schedule.py) ------------------------------------------------------
 
 
@@ -491,6 +574,13 @@ async def test_a_person_playing_only_the_computer_has_no_clock(service):
     assert match.days_per_move == 1 and match.deadline_at is None
     people = await started(service, days_per_move=1)
     assert people.deadline_at == service.clock.now() + DAY
+
+
+async def test_a_tables_deadline_is_the_days_per_move_from_now(service):
+    """schedule ``deadline_for`` 3 (the time it counts from dropped); the tournament rounds ask it."""
+    match = await started(service, days_per_move=3)
+    now = service.clock.now() + HOUR
+    assert await service.schedule.deadline_for(match, game_of(match), now) == now + 3 * DAY
 
 
 # -- seats (bot/domain/seats.py) --------------------------------------------------------------------------

@@ -14,8 +14,8 @@ from games.begird import Begird
 from games.bide import Bide
 from games.bump import Bump, describe_events
 from games.bumpboard import parse_space
-from games.interface import Event, IllegalMove, StateError
-from games.playbai import PASS, STEP, PlayBai
+from games.interface import Event, IllegalMove, OptionError, StateError
+from games.playbai import JUMP, PASS, STEP, PlayBai
 
 
 def test_begird_names_the_occupied_cell_and_its_colour() -> None:
@@ -162,6 +162,10 @@ def test_begird_refuses_a_cell_off_the_board_on_both_paths(cell: int) -> None:
         # games.bump.xǁBumpǁparse_action__mutmut_57 (the reason dropped)
         ("R,01-0 (02)", "a reinforcement bumps nothing: remove the parentheses"),
     ],
+    # Plain ids: pytest wrote the reason's "–" as "\u2013", and the mutation run leaves out every id holding a
+    # backslash, so the first case ran for no mutant (and _parse_facing 13 survived); tests/conftest.py now
+    # gives such text a plain id anyway.
+    ids=["facing-out-of-range", "reinforcement-with-choices"],
 )
 def test_bump_says_why_it_cannot_read_a_turn(text: str, reason: str) -> None:
     game = Bump.new(options={"reserve1": 1})
@@ -193,3 +197,62 @@ def test_play_bai_says_why_an_action_is_refused() -> None:
             with pytest.raises(IllegalMove) as refused:
                 step(action)  # type: ignore[arg-type]  # ("x",) is no action: that is the point
             assert str(refused.value) == reason
+
+
+def test_a_bump_move_that_changes_nothing_suggests_the_next_facing() -> None:
+    # games.bump.xǁBumpǁ_check_legal__mutmut_83 (the example's facing two steps on): the example is the
+    # piece turned one step, wrapping from 5 to 0
+    game = Bump.from_position(
+        2, None, {"pieces": {"08": [1, 5], "39": [2, 0]}, "to_move": 1, "reserves": [0, 0], "captured": [0, 0]}
+    )
+    with pytest.raises(IllegalMove) as refused:
+        game.play_turn("08")
+    assert str(refused.value) == (
+        "08 stays on 08 facing 5: that moves nothing. Name another space or a new facing (e.g. 08-0), "
+        "or write pass to skip moving"
+    )
+
+
+def test_a_guard_call_alone_is_its_own_sentence() -> None:
+    # games.bump.x_describe_events__mutmut_154 (say(None)): in play a guard call follows the move or the
+    # reinforcement that reached the centre, but describe_events words whatever events it is handed
+    # (tests/test_game_words.py tells a guard call alone this way)
+    assert describe_events([Event("guard", seat=1, cell="C2")]) == "Guard your center!"
+
+
+def test_a_play_bai_jump_off_the_edge_names_the_cell_and_the_direction() -> None:
+    # games.playbai.xǁPlayBaiǁ_why_illegal__mutmut_133 (the reason's template broken: a KeyError instead)
+    position = {
+        "pieces": {"b1": 1, "c3": 1, "d5": 1, "b4": 2, "f6": 2, "g7": 2},
+        "ball": "c3",
+        "goals": [0, 0],
+        "to_move": 1,
+        "kickoff": False,
+        "last_goal": None,
+    }
+    game = PlayBai.from_position(2, None, position)
+    west = 3
+    action = (JUMP, game.board.names.index("b1"), west)
+    for step in (game.apply_action, game.apply_quiet):
+        with pytest.raises(IllegalMove) as refused:
+            step(action)
+        assert str(refused.value) == "nothing to jump over: b1 is at the edge towards w"
+    with pytest.raises(IllegalMove) as refused:
+        game.parse_action("b1^w")
+    assert str(refused.value) == "nothing to jump over: b1 is at the edge towards w"
+
+
+def test_a_wrong_seat_count_for_a_two_player_game_names_both_counts() -> None:
+    # games.interface.xǁGameInfoǁcheck_players__mutmut_12 (the count asked dropped: a KeyError) and _13
+    # (the reason's text changed)
+    with pytest.raises(OptionError) as refused:
+        Bump.new(players=3)
+    assert str(refused.value) == "Bump is played by exactly 2 players, not 3"
+    assert refused.value.fields["players"] == 3  # the bot words it from the template and its fields
+
+
+def test_a_state_of_another_game_names_the_game_it_holds() -> None:
+    # games.interface.xǁGameǁfrom_json__mutmut_26 and _27 (the game found read from no key: None)
+    with pytest.raises(StateError) as refused:
+        Bide.from_json(Begird.new().to_json())
+    assert str(refused.value) == "state of 'begird', not 'bide'"

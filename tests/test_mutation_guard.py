@@ -11,6 +11,7 @@ import tomllib
 from pathlib import Path
 
 from tools.house import PROJECT
+from tools.mutation_run import reselectable
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -59,6 +60,39 @@ def test_under_mutmut_a_test_that_loops_for_ever_fails_at_the_limit(tmp_path):
 
 def test_outside_mutmut_no_limit_is_set(tmp_path):
     assert run_looping_test(tmp_path, under_mutmut=False, seconds=5) is None
+
+
+ESCAPED_IDS_TEST = """
+import pytest
+
+@pytest.mark.parametrize("reason", ["row a has cells a1\u2013a5", "colour True is not 1 \\\\(Black\\\\)"])
+def test_reason(reason):
+    assert reason
+"""
+
+
+def test_a_case_whose_text_pytest_would_escape_keeps_an_id_the_mutation_run_selects(tmp_path):
+    """pytest escapes a non-ASCII character or a backslash in an id ("a1\\u2013a5"), and the driver leaves every
+    id holding a backslash out of mutmut's record (tools/mutation_run.py's ``reselectable``): such cases ran
+    for no mutant (test_mutants_engines' first Bump reason, and Bump's ``_parse_facing`` 13 survived).
+    tests/conftest.py's pytest_make_parametrize_id gives text parameters plain ids."""
+    (tmp_path / "test_escaped.py").write_text(ESCAPED_IDS_TEST)
+    env = {k: v for k, v in os.environ.items() if k != "MUTANT_UNDER_TEST"}
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "tests.conftest", "-p", "no:cacheprovider"]
+        + [str(tmp_path / "test_escaped.py")],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    ids = [line for line in result.stdout.splitlines() if "::" in line]
+    assert [nodeid.partition("::")[2] for nodeid in ids] == [
+        "test_reason[row a has cells a1-a5]",
+        "test_reason[colour True is not 1 (Black)]",
+    ], result.stdout + result.stderr
+    assert all(reselectable(nodeid) for nodeid in ids)
 
 
 def test_mutmut_s_copy_holds_every_package_of_the_project():
