@@ -14,6 +14,7 @@ tmp folder) to be looked at.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -151,6 +152,34 @@ def test_a_whole_begird_match_played_by_tapping_at_phone_width(browser, sandbox,
     finally:
         alice.close()
         bob.close()
+
+
+def test_a_play_does_not_fetch_the_position_its_answer_brings(browser, sandbox, shots):
+    """The live notice of the page's own Play comes before the Play's answer (the server tells watchers as it
+    stores the turn): fetching the view then asked for what the answer brings, while the bot drew and posted the
+    thread's board (benchmarks/bench_activity.py). The opponent's turn is still fetched at its notice."""
+    thread = start_match(sandbox, "begird", "alice", "bob", "board=small")
+    alice = open_chat(browser, sandbox, "alice", thread)
+    try:
+        frame = open_board(alice)
+        match_id = frame.evaluate("hexplay.page.latest.match.id")
+        view_url = re.compile(rf"/api/activity/matches/{match_id}(\?|$)")
+        fetched: list[str] = []
+        alice.on("request", lambda r: r.method == "GET" and view_url.search(r.url) and fetched.append(r.url))
+        posted = len(boards_in(sandbox, "alice", thread))
+        play_turn(alice, frame, [BEGIRD_ALICE[0]])
+        frame.wait_for_function("hexplay.page.latest.plies === 1 && !hexplay.turn.playing")
+        wait_until(lambda: len(boards_in(sandbox, "alice", thread)) > posted, "the Play's board post")
+        assert fetched == [], fetched
+        move(sandbox, "bob", thread, BEGIRD_BOB[0])
+        frame.wait_for_function("hexplay.page.latest.plies === 2")
+        assert len(fetched) == 1, fetched
+        assert not alice.errors, alice.errors
+    except Exception:
+        shots(alice, "failed-own-play-notice")
+        raise
+    finally:
+        alice.close()
 
 
 def test_a_bump_turn_with_a_bump_choice(browser, sandbox, shots):
