@@ -1,5 +1,5 @@
 """The Activity at phone size on a slow phone: Chromium at 390 × 844 with a 4× CPU slowdown (CDP
-Emulation.setCPUThrottlingRate), in the sandbox, a Begird match on the small board played to its end.
+Emulation.setCPUThrottlingRate), in the sandbox, Begird matches on the small board played to their end.
 
 Figures, each the median and the worst of its samples, printed beside their goals and the `/move` baseline
 measured in the same run:
@@ -10,7 +10,9 @@ measured in the same run:
 - a tap answered: from the touch event to the frame showing its highlight (the page alone), and to the
   position the tap leads to (the server's turn builder answered and the preview drawn);
 - Play → the thread's board post: from the Play press to the board post in the player's chat page, beside
-  `/move` typed in the other player's chat page (Enter → its board post), turn for turn in the same match.
+  `/move` typed in the other player's chat page (Enter → its board post), turn for turn in the same match. Two
+  matches, alice tapping in the first and bob in the second, so that each side opens one game and ends one (a
+  first picture and a winning one cost more than the others); each turn's figure is printed too.
 
     python benchmarks/bench_activity.py   # needs Chromium (apt-get install chromium) and the built page (make)
 """
@@ -22,6 +24,8 @@ import os
 import statistics
 import sys
 import tempfile
+from dataclasses import dataclass, field
+from itertools import zip_longest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -36,6 +40,7 @@ SLOWDOWN = 4
 REOPENINGS = 5
 ALICE = ["j5", "i5", "h5", "g5", "f5", "e4", "d3", "c2", "b1"]  # tests/test_activity_browser.py's short Begird
 BOB = ["a5", "j1", "a4", "j2", "b6", "i1", "c7", "h1"]
+TURNS = [cell for pair in zip_longest(ALICE, BOB) for cell in pair if cell]  # alice's 9th turn ends the game
 NEW_BOARD = """() => { window.nextBoardPost = new Promise((resolve, reject) => {
   const count = () => document.querySelectorAll('#messages .message img').length;
   const before = count();
@@ -84,30 +89,36 @@ def board_post_after(page, act, sandbox, thread) -> tuple[float, float]:
     return stored, shown
 
 
-def main() -> int:
-    if not (ROOT / "activity" / "dist" / "index.html").exists():
-        raise SystemExit("the Activity page is not built: run make (it needs Node.js and npm)")
-    with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
-        sandbox = SandboxProcess(Path(folder) / "data")
-        sandbox.keep_reading()
-        browser = playwright.chromium.launch(
-            executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"]
-        )
-        try:
-            thread = start_match(sandbox, "begird", "alice", "bob", "board=small")
-            alice, bob = open_chat(browser, sandbox, "alice", thread), open_chat(browser, sandbox, "bob", thread)
-            slow_down(alice)
-            slow_down(bob)
-            paints = first_paints(alice)
-            frame = open_board(alice)
-            plays: list[float] = []  # to the board post stored by Discord
-            moves: list[float] = []
-            plays_shown: list[float] = []  # to the board post shown in the player's chat
-            moves_shown: list[float] = []
-            for turn, cell in enumerate(ALICE):
-                progress(f"turn {2 * turn + 1}: alice taps {cell} and plays")
+@dataclass
+class Turns:
+    """Milliseconds from each turn's start to its board post: stored by the imitation Discord, and shown in the
+    mover's chat; Play's and /move's, and each turn's kind in turn order."""
+
+    plays: list[float] = field(default_factory=list)
+    moves: list[float] = field(default_factory=list)
+    plays_shown: list[float] = field(default_factory=list)
+    moves_shown: list[float] = field(default_factory=list)
+    order: list[tuple[str, float]] = field(default_factory=list)
+
+
+def one_match(browser, sandbox, tapper: str, turns: Turns) -> tuple[list[float], list[float], list[float]]:
+    """A Begird on the small board where ``tapper`` plays by tapping and Play, the other player by typing /move;
+    alice moves first and her last turn ends the game. Its first paints (alice's match only), taps and previews."""
+    thread = start_match(sandbox, "begird", "alice", "bob", "board=small")
+    pages = {name: open_chat(browser, sandbox, name, thread) for name in ("alice", "bob")}
+    try:
+        for page in pages.values():
+            slow_down(page)
+        paints = first_paints(pages[tapper]) if tapper == "alice" else []
+        frame = open_board(pages[tapper])
+        for turn, cell in enumerate(TURNS):
+            mover = "alice" if turn % 2 == 0 else "bob"
+            page = pages[mover]
+            frame.wait_for_function(f"hexplay.page.latest.plies === {turn}")  # the Activity shows the last turn
+            if mover == tapper:
+                progress(f"{tapper}'s match, turn {turn + 1}: {mover} taps {cell} and plays")
                 frame.wait_for_function("hexplay.turn.state !== null && !hexplay.turn.busy")
-                tap(alice, frame, cell)
+                tap(page, frame, cell)
                 frame.wait_for_function("hexplay.turn.state.actions.length === 1 && !hexplay.turn.busy")
 
                 def press_play() -> float:
@@ -116,30 +127,53 @@ def main() -> int:
                         "performance.timeOrigin + performance.getEntriesByName('hexplay:play').pop().startTime"
                     )
 
-                stored, shown = board_post_after(alice, press_play, sandbox, thread)
-                plays.append(stored)
-                plays_shown.append(shown)
-                if turn == len(BOB):
-                    break
-                frame.wait_for_function(f"hexplay.page.latest.plies === {2 * turn + 1}")
+                stored, shown = board_post_after(page, press_play, sandbox, thread)
+                turns.plays.append(stored)
+                turns.plays_shown.append(shown)
+                turns.order.append(("Play", stored))
+            else:
+                progress(f"{tapper}'s match, turn {turn + 1}: {mover} types /move {cell}")
 
-                def type_move(notation=BOB[turn]) -> float:
-                    bob.locator("#composer").fill(f"/move move:{notation}")
-                    bob.keyboard.press("Escape")
-                    started = bob.evaluate("performance.timeOrigin + performance.now()")
-                    bob.keyboard.press("Enter")
+                def type_move(page=page, notation=cell) -> float:
+                    page.locator("#composer").fill(f"/move move:{notation}")
+                    page.keyboard.press("Escape")
+                    started = page.evaluate("performance.timeOrigin + performance.now()")
+                    page.keyboard.press("Enter")
                     return started
 
-                stored, shown = board_post_after(bob, type_move, sandbox, thread)
-                moves.append(stored)
-                moves_shown.append(shown)
-                frame.wait_for_function(f"hexplay.page.latest.plies === {2 * turn + 2}")
-            taps = frame.evaluate("hexplay.seen.taps")
-            previews = frame.evaluate("hexplay.seen.previews")
+                stored, shown = board_post_after(page, type_move, sandbox, thread)
+                turns.moves.append(stored)
+                turns.moves_shown.append(shown)
+                turns.order.append(("/move", stored))
+        frame.wait_for_function(f"hexplay.page.latest.plies === {len(TURNS)}")
+        return paints, frame.evaluate("hexplay.seen.taps"), frame.evaluate("hexplay.seen.previews")
+    finally:
+        for page in pages.values():
+            page.close()
+
+
+def main() -> int:
+    if not (ROOT / "activity" / "dist" / "index.html").exists():
+        raise SystemExit("the Activity page is not built: run make (it needs Node.js and npm)")
+    turns = Turns()
+    paints: list[float] = []
+    taps: list[float] = []
+    previews: list[float] = []
+    with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
+        sandbox = SandboxProcess(Path(folder) / "data")
+        sandbox.keep_reading()
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        try:
+            for tapper in ("alice", "bob"):  # each way opens and ends one game: like turns on both sides
+                painted, tapped, previewed = one_match(browser, sandbox, tapper, turns)
+                paints += painted
+                taps += tapped
+                previews += previewed
         finally:
             browser.close()
             sandbox.interrupt()
             sandbox.kill()
+    plays, moves = turns.plays, turns.moves
     print(f"The Activity in Chromium at 390 × 844, {SLOWDOWN}× CPU slowdown (Begird, small board, to its end)")
     print(f"  (load average while it ran: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
     print(line("first paint after the Activity opens", paints, "goal: under 1000 ms"))
@@ -147,8 +181,12 @@ def main() -> int:
     print(line("a tap to the position it leads to (server)", previews, ""))
     print(line("Play → the thread's board post, posted", plays, "goal: no slower than /move"))
     print(line("/move → the thread's board post, posted", moves, "(the baseline)"))
-    print(line("Play → the board post in the player's chat", plays_shown, ""))
-    print(line("/move → the board post in the player's chat", moves_shown, ""))
+    print(line("Play → the board post in the player's chat", turns.plays_shown, ""))
+    print(line("/move → the board post in the player's chat", turns.moves_shown, ""))
+    print("  each turn, posted (ms, in turn order; a match's first turn opens it, its last ends it):")
+    for number, first in enumerate(range(0, len(turns.order), len(TURNS)), start=1):
+        said = [f"{kind} {ms:.0f}" for kind, ms in turns.order[first : first + len(TURNS)]]
+        print(f"    match {number}: " + ", ".join(said))
     ok = (
         max(paints) < 1000
         and statistics.median(taps) < 100

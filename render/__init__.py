@@ -35,6 +35,7 @@ __all__ = [
     "Renderer",
     "UnknownGame",
     "can_zoom",
+    "draw_ahead",
     "quantize",
     "register",
     "registered",
@@ -69,6 +70,7 @@ class UnknownGame(LookupError):
 _RENDERERS: dict[str, Callable[..., Image.Image]] = {}
 _PALETTES: dict[str, Callable[[], Image.Image | None]] = {}
 _ZOOM_HELPS: dict[str, Callable[[Game], bool]] = {}
+_AHEAD: dict[str, Callable[[Game], object]] = {}
 
 
 def register(
@@ -77,6 +79,7 @@ def register(
     *,
     palette: Callable[[], Image.Image | None] | None = None,
     zoom_helps: Callable[[Game], bool] | None = None,
+    ahead: Callable[[Game], object] | None = None,
 ) -> None:
     """Make ``renderer`` draw every game whose ``info.id`` is ``game_id`` (replaces any earlier one).
 
@@ -89,6 +92,9 @@ def register(
 
     ``zoom_helps``, for a renderer that takes a ``zoom``: whether a game's whole picture is too small for a
     phone to read its names (see :func:`zoom_helps`).
+
+    ``ahead``, optional: builds what a later picture of the game's board draws that this position's does not
+    (see :func:`draw_ahead`).
     """
     key = game_id.strip().lower()
     _RENDERERS[key] = renderer
@@ -100,6 +106,10 @@ def register(
         _ZOOM_HELPS[key] = zoom_helps
     else:
         _ZOOM_HELPS.pop(key, None)
+    if ahead is not None:
+        _AHEAD[key] = ahead
+    else:
+        _AHEAD.pop(key, None)
 
 
 def registered() -> tuple[str, ...]:
@@ -217,6 +227,18 @@ def quantize(im: Image.Image, game_id: str) -> Image.Image:
     return im.quantize(255, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
+def draw_ahead(game: Game) -> None:
+    """Build now, for the pictures of ``game``'s board to come, what the first of them would build: the board
+    drawn once (its background, kept), and what its game registered as ``ahead`` (Begird: the golden islands of a
+    won game). Each is tens of ms the first time in a process (Begird's standard board: 130 ms and 110 ms), a few
+    ms after: a picture worker does it when a board is first drawn, so that neither the first turn it draws nor
+    the winning one waits for it (docs/activity.md, the figures)."""
+    render_image(game)
+    extra = _AHEAD.get(game.info.id)
+    if extra is not None:
+        extra(game)
+
+
 def _palette_of(game_id: str) -> Image.Image | None:
     make = _PALETTES.get(game_id)
     return make() if make is not None else None
@@ -247,7 +269,13 @@ def render_gif(
 # Palettes are loaded from render/palettes.json (fitting them costs ~1.7 s of CPU per process);
 # the fitting functions stay, to check and rewrite that file (python tools/palettes.py).
 register("bide", _bide.render, palette=_palettes.shipped("bide", _bide.palette))
-register("begird", _begird.render, palette=_palettes.shipped("begird", _begird.palette), zoom_helps=_begird.zoom_helps)
+register(
+    "begird",
+    _begird.render,
+    palette=_palettes.shipped("begird", _begird.palette),
+    zoom_helps=_begird.zoom_helps,
+    ahead=_begird.golden_islands,
+)
 register(
     "playbai", _playbai.render, palette=_palettes.shipped("playbai", _palettes.sampled("playbai", _playbai.render))
 )

@@ -312,6 +312,12 @@ def island_tiles(variant: str, width: int) -> tuple[tuple[Image.Image, tuple[int
     return tuple(tiles)
 
 
+def golden_islands(game) -> None:
+    """Build the golden islands a won game's picture pastes (:func:`island_tiles`), for ``render.draw_ahead``."""
+    variant = _variant_of(game)
+    island_tiles(variant, picture_width(variant, DEFAULT_WIDTH))
+
+
 # -- sprites sized for a geometry -----------------------------------------------------------
 
 

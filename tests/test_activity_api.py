@@ -160,6 +160,39 @@ async def test_a_turn_tapped_and_played_posts_the_same_board_as_move(world) -> N
     assert played["view"]["ply"] == 1 and not played["view"]["you"]["can_act"]
 
 
+async def test_a_plays_board_is_posted_before_the_page_is_answered(world, monkeypatch) -> None:
+    """As /move's board is its answer, Play's board goes out before the page's answer is built: built meanwhile,
+    the answer (and the page redrawing on it) took the CPU the picture and its post needed, and Play's board came
+    later than /move's. A picture that takes long holds the page at most ``board_first`` seconds."""
+    match_id, thread = await world.start_two_player("begird")
+    access = activity_server(world.bot).access
+    pictures = world.service.pictures
+    drawn = pictures.png
+    delay = 0.3
+
+    async def slow(*args, **kwargs):
+        await asyncio.sleep(delay)
+        return await drawn(*args, **kwargs)
+
+    monkeypatch.setattr(pictures, "png", slow)
+    for turn in range(2):
+        mover = await world.user_to_move(match_id)
+        game = await world.game(match_id)
+        move = game.format_action(game.rank_actions(game.legal_actions())[0])
+        version = (await world.service.get(match_id)).version
+        started = asyncio.get_running_loop().time()
+        status, played = await (await page(world, mover)).play(match_id, version, move)
+        waited = asyncio.get_running_loop().time() - started
+        assert status == 200 and played["version"] > version
+        posted = [m.content for m in await board_posts(world, thread)]
+        if turn == 0:  # the board was there when the page was answered
+            assert any(move in content for content in posted), (move, posted)
+        else:  # a picture slower than the bound: the page is answered first, the board follows
+            assert waited < delay and not any(move in content for content in posted), (waited, posted)
+            await world.emu.wait_for_message(thread, lambda m, move=move: bool(m.attachments) and move in m.content)
+        access.board_first, delay = 0.05, 1.0
+
+
 async def test_two_plays_racing_on_one_version_store_one_turn(world) -> None:
     rng = __import__("random").Random(35)
     match_id, _ = await world.start_two_player("begird")

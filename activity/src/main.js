@@ -34,9 +34,20 @@ const turn = new TurnBuilder({
     seen.tapAt = 0;
     if (tappedAt) afterPaint((now) => seen.previews.push(now - tappedAt));
   },
-  onPlayed: (answer) => (answer.view ? showView(answer.view) : refresh()),
-  onRefused: (error) => failed(error),
+  onPlayed: (answer) => {
+    if (answer.view) showView(answer.view);
+    else refresh();
+    afterOwnPlay(answer.version);
+  },
+  onRefused: (error) => {
+    failed(error); // (a turn refused as "changed" fetches the match again)
+    afterOwnPlay(error && error.code === "changed" ? Infinity : 0);
+  },
 });
+// The newest version a change notice told of while the page's own Play was on its way (0: none). That Play's
+// own notice comes before its answer (the server tells watchers as it stores the turn, then answers); fetching
+// the view then would ask for what the answer brings, while the server draws and posts the thread's board.
+let heardWhilePlaying = 0;
 const live = new Live(api, {
   onVersion: (version) => changed(version),
   onRefused: (code) => (code === "reopen" ? lockOut() : live.stop()),
@@ -262,9 +273,18 @@ function tapped(target, event) {
   afterPaint((now) => seen.taps.push(now - started));
 }
 
-/** A change notice: fetch the latest view unless that version is the one drawn. */
+/** A change notice: fetch the latest view unless that version is the one drawn (or the page's Play brings it). */
 function changed(version) {
-  if (page.latest && !page.locked && version !== page.latest.match.version) refresh();
+  if (turn.playing) heardWhilePlaying = Math.max(heardWhilePlaying, version);
+  else if (page.latest && !page.locked && version !== page.latest.match.version) refresh();
+}
+
+/** The page's Play was answered (at ``version``; Infinity when it refused and the page looks again anyway): a
+ * change told of meanwhile that the answer did not bring (the opponent's answer already) is fetched now. */
+function afterOwnPlay(version) {
+  const heard = heardWhilePlaying;
+  heardWhilePlaying = 0;
+  if (heard > 0 && heard > version) changed(heard);
 }
 
 // ------------------------------------------------------------------ start

@@ -22,6 +22,7 @@ export class TurnBuilder {
     this.source = null; // the `from` cell tapped, whose destinations are shown
     this.pending = null; // the cell of the action being asked for: shown picked until the server answers
     this.busy = false;
+    this.playing = false; // a Play is on its way: its answer carries the new position
     this.generation = 0; // answers meant for an older turn are dropped
   }
 
@@ -151,14 +152,17 @@ export class TurnBuilder {
     if (!this.active() || !this.state.can_end || this.busy) return;
     const generation = this.generation;
     this.busy = true;
+    this.playing = true;
     this.show();
     performance.mark("hexplay:play");
     try {
       const answer = await this.hooks.api.post(`matches/${this.match}/play`, { version: this.version, actions: this.state.actions });
+      this.playing = false;
       if (generation !== this.generation) return;
       this.busy = false;
       this.hooks.onPlayed(answer);
     } catch (error) {
+      this.playing = false;
       if (generation !== this.generation) return;
       this.busy = false;
       this.show();

@@ -12,6 +12,10 @@ the turn builder) has no state document and is drawn on a thread, as is every pi
 the pool is off (``processes=0``), not ready yet (just after a start) or broken (a worker
 died: the pool is then replaced), so a stored turn never waits for the pool. GIF replays
 have their own single worker.
+
+When a board is first drawn, a worker then prepares it (``render.draw_ahead``): its background, and
+what a later picture draws that the first does not (Begird's golden islands of a won game), so that
+neither the next turn's picture nor the winning one builds them while its post waits.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import logging
 import multiprocessing
 import os
@@ -31,7 +36,7 @@ from typing import Any, TypeVar
 
 from games import AnyGame, Event, load_state
 from i18n import current, speaking
-from render import render_gif, render_png, warm_up
+from render import draw_ahead, render_gif, render_png, warm_up
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -72,6 +77,11 @@ def draw_replay(
         )
 
 
+def prepare_board(state: dict[str, Any]) -> None:
+    """In a worker process: build what the pictures of this stored state's board will need (render.draw_ahead)."""
+    draw_ahead(load_state(state))
+
+
 def _replay_here(
     frames: list[tuple[AnyGame, Sequence[Event]]], player_names: list[str], title: str | None, language: str
 ) -> bytes:
@@ -110,6 +120,7 @@ class _Workers:
         self._alive: tuple[Connection, Connection] | None = None  # (worker end, our end) of the liveness pipe
         self._warming: Future[Any] | None = None  # a warm-up task in the current pool
         self.ready = False  # a worker of the current pool has started and built the palettes
+        self._prepared: set[str] = set()  # the boards a worker of the current pool was given to prepare
 
     def warm(self) -> Future[Any]:
         """Start the workers in the background (idempotent); ``ready`` once one has built the palettes."""
@@ -133,10 +144,25 @@ class _Workers:
             context.set_forkserver_preload([__name__])
             self._close_alive()
             self._alive = context.Pipe(duplex=False)
+            self._prepared = set()
             self._pool = ProcessPoolExecutor(
                 max_workers=self.processes, mp_context=context, initializer=start_worker, initargs=(self._alive[0],)
             )
         return self._pool
+
+    def prepare(self, game: AnyGame) -> None:
+        """Have a worker build what the pictures of ``game``'s board will need (:func:`prepare_board`), once per
+        board and pool, without waiting for it: queued behind the pictures asked for so far."""
+        board = json.dumps([game.info.id, game.options], sort_keys=True, default=str)
+        pool = self._pool
+        if pool is None or board in self._prepared or game.turn_in_progress():
+            return
+        self._prepared.add(board)
+        try:
+            future = pool.submit(prepare_board, game.to_json())
+        except (BrokenProcessPool, RuntimeError):  # broken or shut down: the next pool's first picture asks again
+            return
+        future.add_done_callback(_unless_failed)
 
     async def run(self, function: Callable[..., T], *args: Any) -> T | None:
         """``function(*args)`` in a worker; None if the pool broke (a worker died), which is then replaced."""
@@ -162,6 +188,12 @@ class _Workers:
             for end in self._alive:
                 end.close()
             self._alive = None
+
+
+def _unless_failed(future: Future[Any]) -> None:
+    """A board prepared ahead that failed costs only time (its first picture builds it): said, not raised."""
+    if not future.cancelled() and future.exception() is not None:
+        log.info("a picture worker could not prepare a board ahead (%r)", future.exception())
 
 
 class Pictures:
@@ -207,6 +239,7 @@ class Pictures:
     ) -> bytes:
         if self.processes > 0 and not self._boards.ready:
             self._boards.warm()
+            self._boards.prepare(game)  # the worker prepares this board once started
         elif self.processes > 0 and not game.turn_in_progress():
             drawn = await self._boards.run(
                 draw_state,
@@ -218,6 +251,8 @@ class Pictures:
                 current(),
             )
             if drawn is not None:
+                # after this picture, not before it: later ones of this board (the winning one) find it built
+                self._boards.prepare(game)
                 return drawn
         # asyncio.to_thread copies the context: the thread speaks the asker's language.
         return await asyncio.to_thread(

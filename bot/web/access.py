@@ -30,6 +30,9 @@ log = logging.getLogger(__name__)
 
 MEMBERS_KEEP = 300.0  # seconds a "member of that server" answer is kept
 LISTED = 50  # matches in the list
+# Seconds a Play's answer waits for the thread's board first (as long as /move's mover waits for a board posted
+# elsewhere: the announcer's answer_within); a slower Discord is told of by the board's own retries, not the page.
+BOARD_FIRST_SECONDS = 2.0
 
 
 class Members(Protocol):
@@ -65,6 +68,7 @@ class Access:
         self.members, self.effects, self.launches = members, effects, launches
         self.identities = identities or Identities(oauth)
         self.pace = pace or Pace()
+        self.board_first = BOARD_FIRST_SECONDS
         self.client_id: Callable[[], int | None] = oauth.client_id
         self._members: OrderedDict[tuple[int, int], tuple[float, bool]] = OrderedDict()
         self._effects: set[asyncio.Task[None]] = set()
@@ -142,15 +146,18 @@ class Access:
     async def play(
         self, match_id: int, user_id: int, version: int, actions: list[str], seen: MatchRow | None = None
     ) -> Outcome:
-        """The turn, through the one path /move takes (compare-and-set on ``version``); then its board, started
-        before the page's answer is built. ``seen``: the match as just read (saves reading it again)."""
+        """The turn, through the one path /move takes (compare-and-set on ``version``); then its board, posted
+        before the page's answer is built, as /move's board is its answer: built meanwhile, the answer (and the
+        page redrawing on it) took the CPU the picture and its post needed, and Play's board came later than
+        /move's (docs/activity.md, the figures). The page waits at most ``BOARD_FIRST_SECONDS`` for it.
+        ``seen``: the match as just read (saves reading it again)."""
         try:
             text = ",".join(actions)
             outcome = await self.service.play(match_id, user_id, text, expected_version=version, seen=seen)
         except Refusal:
             await self._unless_moved_on(match_id, version)
             raise
-        self._after(self.effects.announce(outcome), match_id)
+        await asyncio.wait({self._after(self.effects.announce(outcome), match_id)}, timeout=self.board_first)
         return outcome
 
     async def _unless_moved_on(self, match_id: int, version: int) -> None:
@@ -187,8 +194,9 @@ class Access:
         self._after(self.effects.offer_answered(answer), match_id)
         return answer.kind
 
-    def _after(self, effect: Awaitable[None], match_id: int) -> None:
-        """Post what a stored change shows on Discord, without holding the page's answer."""
+    def _after(self, effect: Awaitable[None], match_id: int) -> asyncio.Task[None]:
+        """Post what a stored change shows on Discord, in a task of its own (a page that goes away does not
+        cancel it); the task, for a caller that waits for it."""
 
         async def run() -> None:
             try:
@@ -199,7 +207,4 @@ class Access:
         task = asyncio.get_running_loop().create_task(run(), name=f"hexplay-announce-activity-{match_id}")
         self._effects.add(task)
         task.add_done_callback(self._effects.discard)
-
-    async def started(self) -> None:
-        """Let the effects just scheduled take their first step (the board's picture) before the answer is built."""
-        await asyncio.sleep(0)
+        return task

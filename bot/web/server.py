@@ -302,7 +302,6 @@ class ActivityServer:
             try:
                 seen = await self.access.may_see(match_id, identity.user_id)
                 outcome = await self.access.play(match_id, identity.user_id, version, actions, seen)
-                await self.access.started()
                 position = await self.access.service.position_at(match_id)
             except Refusal as error:
                 raise self._refusal(error) from None
