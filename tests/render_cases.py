@@ -1,4 +1,5 @@
-"""Sample positions of every registered game, for the picture tests and benchmarks.
+"""Sample positions of every registered game, for the picture tests and benchmarks; and
+:func:`same_picture`, how those tests compare two PNGs.
 
 Positions come from seeded random play through the generic engine interface
 (``legal_actions``/``apply_action``/``end_turn``), so a newly registered game
@@ -7,9 +8,12 @@ gets cases without writing any.
 
 from __future__ import annotations
 
+import io
 import random
 from collections.abc import Mapping
 from typing import Any
+
+from PIL import Image
 
 from games import new_game
 from games.interface import Event, Game
@@ -59,3 +63,10 @@ def generic_cases(game_id: str, players: int = 2):
     for label, turns, seed in (("start", 0, 1), ("mid", 30, 2), ("over", 10_000, 3)):
         game, events = played(game_id, players, None, turns, seed)
         yield f"{game_id} {label}", game, events, NAMES[:players]
+
+
+def same_picture(first: bytes, second: bytes) -> bool:
+    """Two PNGs hold the same picture: size, mode, palette and every pixel. Not their bytes: ISA-L's deflate
+    does not always give the same bytes for the same rows (docs/rendering.md, "Deflate by bands")."""
+    a, b = Image.open(io.BytesIO(first)), Image.open(io.BytesIO(second))
+    return (a.size, a.mode, a.getpalette(), a.tobytes()) == (b.size, b.mode, b.getpalette(), b.tobytes())
