@@ -273,10 +273,12 @@ function tapped(target, event) {
   afterPaint((now) => seen.taps.push(now - started));
 }
 
-/** A change notice: fetch the latest view unless that version is the one drawn (or the page's Play brings it). */
+/** A change notice: fetch the latest view if that version is newer than the one drawn (and the page's Play does
+ * not bring it). Only newer: the socket's "hello" tells the version read when it connected, and on a busy server
+ * it may come after the page's own Play has drawn a later one (versions only grow). */
 function changed(version) {
   if (turn.playing) heardWhilePlaying = Math.max(heardWhilePlaying, version);
-  else if (page.latest && !page.locked && version !== page.latest.match.version) refresh();
+  else if (page.latest && !page.locked && version > page.latest.match.version) refresh();
 }
 
 /** The page's Play was answered (at ``version``; Infinity when it refused and the page looks again anyway): a
