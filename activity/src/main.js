@@ -52,7 +52,7 @@ const live = new Live(api, {
   onVersion: (version) => changed(version),
   onRefused: (code) => (code === "reopen" ? lockOut() : live.stop()),
 });
-window.hexplay = { page, turn, zoom, board, api, seen }; // what is shown, for the browser tests and the benchmark
+window.hexplay = { page, turn, zoom, board, api, seen, live }; // what is shown, for the browser tests and the benchmark
 
 function mark(name) {
   performance.mark(`hexplay:${name}`);
