@@ -46,9 +46,11 @@ class Level:
 # and 72.2% (seed 1's) against it. Bide's playouts are cut short and estimated (ai/knowledge/bide.py), so its
 # counts are higher: 1400 at hard cost 20.5% and 6000 at expert 65% of the old hard's CPU per turn, both sides
 # at x0.25. Its easy is 10: with those playouts 30 simulations made easy nearly medium's match with four seats
-# (medium 58% over 48 games, 72% against easy at 10; docs/ai.md).
-HARD = MappingProxyType({"begird": 3000, "bide": 1400, "bump": 1800, "playbai": 250})
-EXPERT = MappingProxyType({"begird": 14400, "bide": 6000, "bump": 8000, "playbai": 900})
+# (medium 58% over 48 games, 72% against easy at 10; docs/ai.md). Bump's leaves are scored by its static estimate
+# (no playout) and a simulation is cheap: hard 6000 won 4 of 4 against the old hard at 12.0% of its CPU per turn
+# (both at x0.25).
+HARD = MappingProxyType({"begird": 3000, "bide": 1400, "bump": 6000, "playbai": 250})
+EXPERT = MappingProxyType({"begird": 14400, "bide": 6000, "bump": 24000, "playbai": 900})
 
 LEVELS: dict[str, Level] = {
     "random": Level("random", 0, None),
