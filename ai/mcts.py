@@ -8,7 +8,8 @@ from a :class:`~ai.knowledge.base.GameKnowledge`, and so do the search's setting
   visits, value sums; numpy, so choosing among 220 children is a few array
   operations rather than a Python loop over objects); a child's node is made
   only when it is first selected, and a leaf is expanded (its turns listed,
-  its knowledge computed) only after ``expand_after`` visits.
+  its knowledge computed) only after ``expand_after`` visits (at once, with
+  ``expand_urgent``, where the knowledge says the mover must answer a threat).
 - **Values by player.** Each node keeps the sum of *each player's* returns and
   an edge the sum of its chooser's, so a node chooses by the component of the
   player to move there (max^n backup): 3–6 seat Bide needs no special case.
@@ -146,6 +147,7 @@ class MCTS:
         self.c_puct = settings.c_puct
         self.expand_after = max(0, settings.expand_after)
         self.initial_visits = settings.initial_visits
+        self.expand_urgent = settings.expand_urgent
         self.simulation_moves = settings.simulation_moves
         self.listed = 0  # moves listed by expansions (simulation_moves' budget)
         self.rave = settings.rave_weight
@@ -252,7 +254,11 @@ class MCTS:
                 owner = None
                 break
             if not node.expanded:
-                if node.visits >= self.expand_after or node is root:
+                if (
+                    node.visits >= self.expand_after
+                    or node is root
+                    or (self.expand_urgent and self.knowledge.urgent(node.state))
+                ):
                     value = self._expand(node)
                     if node.solved is not None:
                         returns = node.solved

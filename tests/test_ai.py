@@ -358,6 +358,63 @@ def test_bump_clears_its_own_centre(seed):
     assert not after.is_over and after.piece_at("C1") is None
 
 
+def test_bump_a_taken_centre_lists_only_the_bumping_turns_and_every_other_turn_loses():
+    from ai.knowledge.bump import BumpKnowledge
+
+    game = bump(BUMP_CENTRE_TAKEN)
+    listed = BumpKnowledge().turns(game, random.Random(0))
+    assert sorted(t.actions[0] for t in listed) == sorted(game.bumping_turns())
+    assert len(listed) < len(game.legal_actions()) // 4  # far fewer to play out than every turn
+    bumping = set(game.bumping_turns())
+    clearing = set()
+    for action in game.legal_actions():  # exhaustive: the turns that save Blue are all listed
+        after = apply_turn(game.copy(), (action,))
+        if not after.is_over:
+            clearing.add(action)
+        else:
+            assert action in bumping or after.winners == (2,)
+    assert clearing and clearing <= {t.actions[0] for t in listed if not t.state.is_over}
+
+
+# Blue's piece on 29 stands next to Orange's centre C2, but Orange's pieces around it push any Blue
+# piece that steps on back off (eight such moves, none leaving Blue on C2): no threat.
+BUMP_BOUNCES_OFF = {
+    "pieces": {
+        "11": [2, 2],
+        "14": [1, 1],
+        "221": [1, 0],
+        "312": [2, 2],
+        "32": [1, 3],
+        "34": [1, 5],
+        "411": [2, 2],
+        "53": [1, 5],
+        "15": [2, 4],
+        "55": [2, 3],
+        "193": [2, 3],
+        "27": [2, 3],
+        "29": [1, 0],
+        "48": [2, 1],
+        "49": [2, 4],
+        "59": [2, 5],
+    },
+    "to_move": 1,
+    "reserves": [0, 0],
+}
+
+
+def test_bump_a_move_onto_the_centre_that_is_pushed_back_off_is_no_threat_in_the_prior():
+    from ai.knowledge.bump import BumpKnowledge
+    from games.bump import C2
+
+    game = bump(BUMP_BOUNCES_OFF)
+    turns = enumerate_turns(game)
+    onto = [i for i, t in enumerate(turns) if t.actions[0][0] == "move" and t.actions[0][2] == C2]
+    assert len(onto) == 8 and not game.centre_takers()  # every one is pushed back off
+    prior = BumpKnowledge().prior(game, turns)
+    others = [w for i, w in enumerate(prior) if i not in onto]
+    assert max(prior[i] for i in onto) <= max(others)  # it was 30 against at most ~5: tried again and again
+
+
 def test_bump_playouts_are_cut_short_and_estimated():
     from ai.knowledge.bump import BumpKnowledge
 

@@ -149,3 +149,31 @@ def test_a_budget_in_listed_moves_buys_more_simulations_where_fewer_moves_are_li
     off = MCTS(_with(knowledge_for(crowded), simulation_moves=0), random.Random(1), simulations=60)
     off.check_every = 10**9
     assert off.search(crowded).simulations == 60  # off: the budget counts simulations
+
+
+def test_an_urgent_leaf_is_expanded_at_its_first_visit_only_with_expand_urgent():
+    # Blue can step onto Orange's centre (C2) where nothing can bump it off: after such a step Orange must clear
+    # its centre at once (an urgent leaf), and cannot, so the step wins
+    from games.bump import Bump
+
+    game = Bump.from_position(
+        2,
+        {},
+        {"pieces": {"09": [1, 0], "31": [2, 1], "44": [2, 4], "22": [1, 4], "13": [1, 4]}, "to_move": 1},
+    )
+    seen = {}
+    for urgent in (False, True):
+        know = _with(knowledge_for(game), expand_after=4, expand_urgent=urgent)
+        mcts = MCTS(know, random.Random(3))
+        mcts.players = game.players
+        root = mcts._new_node(game.copy())
+        mcts._expand(root)
+        for _ in range(20):
+            mcts._simulate(root)
+        kids = [k for k in root.kids if k is not None and know.urgent(k.state)]
+        seen[urgent] = (root.solved, [(k.visits, k.expanded) for k in kids])
+    solved, kids = seen[False]  # off: each step waits its four visits unexpanded, nothing is proven yet
+    assert solved is None and kids and all(not expanded and visits <= 4 for visits, expanded in kids)
+    solved, kids = seen[True]  # on: the first step is expanded at its first visit, proven, and proves the root
+    assert solved == (1.0, 0.0) and kids == [(1, True)]
+    assert not knowledge_for(new_game("begird")).settings.expand_urgent  # off by default elsewhere

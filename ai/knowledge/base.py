@@ -57,6 +57,11 @@ class SearchSettings:
     expansion's count, so a position with few turns (late in a game, a puzzle of a few pieces) gets
     more simulations for the same work, and a crowded one fewer (time by need, still a function of the
     seed)."""
+    expand_urgent: bool = False
+    """Off: every leaf waits ``expand_after`` visits. On: a leaf the knowledge calls urgent
+    (:meth:`GameKnowledge.urgent`: its mover must answer a threat now, e.g. a Bump centre taken) is
+    expanded at its first visit, so the search learns at once whether the threat is answerable (a
+    position where every turn loses is proven at its expansion)."""
     initial_visits: float = 0.0
     """0: off. Else, where an expansion values its moves (:attr:`Expansion.values`), each child starts as
     if it had had this many visits at that value: the search judges a new child before it visits it
@@ -130,6 +135,11 @@ class GameKnowledge(Generic[GameT]):
         """Per-seat value of a leaf (:meth:`evaluate`) and, for RAVE, who filled what: an array indexed by
         :attr:`Expansion.amaf_keys` holding the seat that owns each at the playout's end (None: no RAVE)."""
         return self.evaluate(game, rng), None
+
+    def urgent(self, game: GameT) -> bool:
+        """Whether the mover of ``game`` must answer a threat now (expanded at its first visit when
+        ``SearchSettings.expand_urgent`` is on); cheap, it is asked of every new leaf."""
+        return False
 
     def turns(self, game: GameT, rng: random.Random) -> list[Turn[GameT]]:
         """The complete turns the search considers from ``game`` (never empty while it goes on)."""

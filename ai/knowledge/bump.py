@@ -7,8 +7,9 @@ close each side's nearest piece is to the opponent's centre, counted in
 shifts through the gates (walls respected, pieces ignored).
 
 When the mover's own centre is occupied it must clear it this turn or lose
-when the turn passes: then every turn is played out (a few hundred cheap
-moves) so the search sees at once which ones clear it.
+when the turn passes: then its candidates are the turns that bump (no other
+turn can move the opponent's piece), each played out so the search sees at
+once which ones clear it.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from games.bump import CENTRE, NEIGHBOURS, OPPONENT_CENTRE, PASS, SPACE_COUNT, B
 from ..turns import Turn, apply_turn
 from .base import GameKnowledge, SearchSettings
 
-PLAYOUT_TURNS = 8
+PLAYOUT_TURNS = 0
 
 
 @cache
@@ -61,15 +62,23 @@ class BumpKnowledge(GameKnowledge[Bump]):
     simulation_scale = 1.0
     # expansion (every turn listed: most of Bump's search time) at the 4th visit: won the first games against
     # the 2nd visit's at hard x0.25 for ~20% less CPU (benchmarks/results/ai/versions-tune-bump-*)
-    settings = SearchSettings(c_puct=1.5, expand_after=4)
+    settings = SearchSettings(c_puct=1.5, expand_after=4, expand_urgent=True)
 
     def turns(self, game: Bump, rng: random.Random) -> list[Turn[Bump]]:
-        turns = super().turns(game, rng)
         seat = game.to_move
-        if seat is not None and self._centre_taken(game, seat):
-            for turn in turns:
-                turn.result(game)  # must clear the centre: see every outcome now
+        if seat is None or not self._centre_taken(game, seat):
+            return super().turns(game, rng)
+        # The mover must clear its centre this turn. Only a turn that bumps can move the opponent's piece
+        # (any other moves or brings on the one piece it names): every other turn loses, so the candidates
+        # are the bumping turns, each played out now to see whether it clears; with none, a pass (lost).
+        turns = [Turn((action,), game) for action in game.bumping_turns()] or [Turn((PASS,), game)]
+        for turn in turns:
+            turn.result(game)
         return turns
+
+    def urgent(self, game: Bump) -> bool:
+        seat = game.to_move
+        return seat is not None and self._centre_taken(game, seat)
 
     @staticmethod
     def _centre_taken(game: Bump, seat: int) -> bool:
@@ -84,7 +93,9 @@ class BumpKnowledge(GameKnowledge[Bump]):
         seat = game.to_move
         assert seat is not None
         dist = centre_distance(seat)
-        goal = OPPONENT_CENTRE[seat]
+        # Only a turn that leaves a piece of the mover on the goal threatens: a move onto it whose bumps
+        # push the piece back off is no threat (it drew a centre-taker's weight, and the search kept trying it).
+        takers = set(game.centre_takers())
         weights = []
         for turn in turns:
             if turn.state is not None and turn.state.is_over:
@@ -95,7 +106,7 @@ class BumpKnowledge(GameKnowledge[Bump]):
                 w = 0.3
             elif action[0] == "move":
                 _, src, dst, _, choices = action
-                w = 30.0 if dst == goal else 1.0 + max(0, dist[src] - dist[dst]) * 0.7 + 0.5 * len(choices)
+                w = 30.0 if action in takers else 1.0 + max(0, dist[src] - dist[dst]) * 0.7 + 0.5 * len(choices)
             else:
                 w = 0.5
             if turn.state is not None:
