@@ -48,9 +48,25 @@ class MatchOpening:
 
         Returns the id of the channel or thread the first board went to (where the match is played). Everything
         is said in the server's language, even the fallback answer to the interaction (the players read it).
+
+        The opening holds the match's board claim, as every catch-up does: a start-up's catch-up (this process's
+        or another's, which finds the start stored and its board unposted) or a look never opens the thread and
+        posts the first board too. If one of them claimed it first, it opens the match and this path leaves it.
         """
-        async with in_public(self.service.languages, match.guild_id):
-            return await self._open_match(interaction, match, outcome, lobby_message)
+        if not await self.service.claim_announcement(match.id):
+            return await self._opened_elsewhere(match)
+        try:
+            async with in_public(self.service.languages, match.guild_id):
+                return await self._open_match(interaction, match, outcome, lobby_message)
+        finally:
+            await self.service.release_announcement(match.id)  # posted: the claim ended already; else a look posts it
+
+    async def _opened_elsewhere(self, match: MatchRow) -> int:
+        """Where a match that a catch-up is opening (or has opened) is played, as far as is stored now."""
+        current = await self.service.read(match.id)
+        if current is None:
+            return match.channel_id
+        return current.board_channel_id or current.thread_id or current.channel_id
 
     async def _open_match(
         self, interaction: discord.Interaction, match: MatchRow, outcome: Outcome, lobby_message: discord.Message | None
