@@ -18,6 +18,7 @@ from bot.domain.errors import StorageDown
 from bot.domain.seats import game_of
 from bot.service.guilds import Guilds
 from bot.service.matches import MatchService
+from bot.service.timelimits import TimeLimits
 from bot.service.turn_builder import MAX_ACTIONS
 from bot.service.verify import BACKGROUND_CHECKS_PER_SECOND
 from bot.store.sqlite import SqliteStore
@@ -245,3 +246,12 @@ async def test_the_background_check_paces_itself_at_its_rate(service, monkeypatc
     monkeypatch.setattr(asyncio, "sleep", timed)
     assert await fresh.verify_in_background(per_second) == 0
     assert pauses == [1 / (per_second or BACKGROUND_CHECKS_PER_SECOND)] * 3
+
+
+async def test_a_bank_clocks_first_turn_is_warned_a_day_before_the_bank_runs_out(service):
+    """lobby ``_start`` 62: the first turn's allowance is the mover's bank (72 h), so a day before it runs out the
+    mover is warned, as on any later turn (without it the first turn counted as a turn of 0 s: no warning)."""
+    match = await started(service, clock_text="72h+36h max 120h")
+    assert match.turn_allowance == 72 * HOUR and match.deadline_at is not None
+    job = await TimeLimits(service)._job(match.id, match.deadline_at - 23 * HOUR)
+    assert job is not None and (job.level, job.user_id) == (1, ALICE[0])

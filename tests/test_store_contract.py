@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.domain.bank import BankClock
 from bot.domain.errors import StorageReadOnly, StoreUnavailable
 from bot.domain.model import ExplorationRow, GuildSettings, Preferences, RatingRow
 from bot.service.matches import MatchService
@@ -254,6 +255,9 @@ async def test_server_settings_round_trip_and_lists_stay_in_their_server(service
     await store.set_guild_settings(GUILD, GuildSettings(5, 2.0, 6.0), 1.0)
     await store.set_guild_settings(GUILD, GuildSettings(7, None, 8.0), 2.0)
     assert await store.guild_settings(GUILD) == GuildSettings(7, None, 8.0)
+    every = GuildSettings(7, 1.5, 8.0, BankClock(72 * 3600, 36 * 3600, 120 * 3600), False, "fr", True)
+    await store.set_guild_settings(GUILD, every, 3.0)  # every setting stored is the one read back
+    assert await store.guild_settings(GUILD) == every
     assert await store.guild_settings(OTHER_GUILD) == GuildSettings()
     older = await active(service)
     newer = await active(service)
