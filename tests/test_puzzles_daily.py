@@ -47,11 +47,11 @@ async def test_one_post_a_day_across_processes_and_a_killed_one(service, databas
     processes = [DailyPuzzles(Puzzles(MatchService(store, clock), inline_search)) for store in stores]
     try:
         with pytest.raises(Refusal, match="puzzle_daily_needs_manage_server"):
-            await processes[0].configure(GUILD, CHANNEL, HOUR, is_manager=False)
+            await processes[0].change(GUILD, is_manager=False, channel_id=CHANNEL, hour=HOUR)
         assert await processes[0].due() == [] and await stores[0].daily_puzzle_settings(GUILD) is None
-        await processes[0].configure(GUILD, CHANNEL, HOUR, is_manager=True)
+        await processes[0].change(GUILD, is_manager=True, channel_id=CHANNEL, hour=HOUR)
         with pytest.raises(Refusal, match="puzzle_daily_hour"):
-            await processes[0].configure(GUILD, CHANNEL, 24, is_manager=True)
+            await processes[0].change(GUILD, is_manager=True, channel_id=CHANNEL, hour=24)
         assert day_and_hour(clock.now())[1] == HOUR - 1
         assert await processes[-1].due() == []  # not yet the hour
         clock.advance(3600)
@@ -95,7 +95,7 @@ async def test_a_solve_is_counted_on_the_post_once_with_the_fastest(service):
     await server_with_puzzles(service, 1)
     puzzles = Puzzles(service, inline_search)
     daily = DailyPuzzles(puzzles)
-    await daily.configure(GUILD, CHANNEL, 0, is_manager=True)
+    await daily.change(GUILD, is_manager=True, channel_id=CHANNEL, hour=0)
     post = await daily.claim(GUILD, CHANNEL)
     assert post is not None
     await daily.posted(post, 777)
@@ -119,7 +119,7 @@ async def test_a_day_claimed_by_a_process_start_that_is_gone_is_taken_at_once(se
     not after the lease, and keeps its puzzle."""
     await server_with_puzzles(service, 2)
     daily = DailyPuzzles(Puzzles(service, inline_search))
-    await daily.configure(GUILD, CHANNEL, 0, is_manager=True)
+    await daily.change(GUILD, is_manager=True, channel_id=CHANNEL, hour=0)
     first = await daily.claim(GUILD, CHANNEL)
     assert first is not None and await daily.claim(GUILD, CHANNEL) is None  # held by this start, within its lease
     await backends.execute(service.store, "UPDATE daily_puzzles SET claimed_by = 'a start now gone'")

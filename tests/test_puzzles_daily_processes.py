@@ -46,7 +46,7 @@ async def test_two_processes_post_each_days_puzzle_once_and_a_killed_holders_day
     service = MatchService(store, ManualClock(NOW), default_reminder_hours=24)
     service.limits = NoChallengeLimits()
     await server_with_puzzles(service, DAYS + 1)
-    await DailyPuzzles(Puzzles(service, inline_search)).configure(GUILD, CHANNEL, 0, is_manager=True)
+    await DailyPuzzles(Puzzles(service, inline_search)).change(GUILD, is_manager=True, channel_id=CHANNEL, hour=0)
     posters = [await start_poster(postgres_server.url), await start_poster(postgres_server.url)]
     rng = random.Random(36)
     posted_by: dict[str, list[int]] = {}  # day: the message ids of the processes that recorded its post

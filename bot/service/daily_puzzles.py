@@ -105,18 +105,13 @@ class DailyPuzzles:
         hour: Any = KEEP,
         bot_can_post: bool = True,
     ) -> tuple[int | None, int]:
-        """Check (:meth:`planned`) and store the server's daily puzzle setting; the setting stored."""
+        """Check (:meth:`planned`) and store the server's daily puzzle setting; the setting stored (``/config``'s
+        puzzle options, and ``/puzzle daily``'s channel and hour at once)."""
         channel, hour = await self.planned(
             guild_id, is_manager=is_manager, channel_id=channel_id, hour=hour, bot_can_post=bot_can_post
         )
         await self.store.set_daily_puzzle(guild_id, channel, hour)
         return channel, hour
-
-    async def configure(
-        self, guild_id: int, channel_id: int | None, hour: int, *, is_manager: bool, bot_can_post: bool = True
-    ) -> None:
-        """``/puzzle daily``'s shortcut: the channel (None: no daily post) and the hour at once."""
-        await self.change(guild_id, is_manager=is_manager, channel_id=channel_id, hour=hour, bot_can_post=bot_can_post)
 
     async def due(self) -> list[tuple[int, int]]:
         day, hour = day_and_hour(self.clock.now())

@@ -232,8 +232,12 @@ class PuzzleCog(commands.GroupCog, name="Puzzles", group_name="puzzle"):
         guild_id = guild_only(interaction)
         manager = bool(interaction.permissions.manage_guild)
         can_post = channel is None or bot_can_post_in(channel)
-        await self.daily.configure(
-            guild_id, None if channel is None else channel.id, hour, is_manager=manager, bot_can_post=can_post
+        await self.daily.change(
+            guild_id,
+            is_manager=manager,
+            channel_id=None if channel is None else channel.id,
+            hour=hour,
+            bot_can_post=can_post,
         )
         await interaction.response.send_message(
             words.daily_set(None if channel is None else channel.id, hour), ephemeral=True
