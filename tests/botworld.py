@@ -71,6 +71,9 @@ class BotWorld:
             reminder_check_seconds=3600,
             metrics_port=self.metrics_port,
             render_processes=self.render_processes,
+            # the emulator paces an unsharded session only when asked (ShardingRules.pace_unsharded), as these
+            # tests restart a bot within Discord's 5 s all the time; the pacing itself: test_identify_pacing.py
+            identify_seconds=0.0 if not self.emu.sharding.pace_unsharded else self.emu.sharding.identify_interval,
         )
         if self.activity:  # any free port on loopback; the emulator's client secret
             settings = dataclasses.replace(settings, activity_port=0, client_secret=self.emu.client_secret)

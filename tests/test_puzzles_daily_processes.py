@@ -51,7 +51,6 @@ async def test_two_processes_post_each_days_puzzle_once_and_a_killed_holders_day
     rng = random.Random(36)
     posted_by: dict[str, list[int]] = {}  # day: the message ids of the processes that recorded its post
     claimed: dict[str, set[int]] = {}  # day: the puzzles its claims were given
-    won = set()
 
     def note(answer: dict, message: int) -> None:
         for guild_id, day, puzzle_id in answer["claimed"]:
@@ -91,10 +90,9 @@ async def test_two_processes_post_each_days_puzzle_once_and_a_killed_holders_day
             posters[racers[1]].send(now=now, at=at + gap, post=True, message=day * 10 + racers[1], shard=racers[1])
             answers = {racer: await posters[racer].answer() for racer in racers}
             assert sorted(len(a["claimed"]) for a in answers.values()) == [0, 1], (day, answers)
+            # which of the two wins is the scheduler's choice: on a loaded machine one may win every race
             for racer, answer in answers.items():
                 note(answer, day * 10 + racer)
-                if answer["claimed"]:
-                    won.add(racer)
         days = [day_and_hour(NOW + d * DAY)[0] for d in range(DAYS)]
         rows = await backends.fetch(
             store, "SELECT day, puzzle_id, message_id, claimed_until, claimed_by FROM daily_puzzles ORDER BY day"
@@ -104,7 +102,6 @@ async def test_two_processes_post_each_days_puzzle_once_and_a_killed_holders_day
         assert all(claimed[r[0]] == {r[1]} for r in rows)  # the killed holder's day kept its puzzle
         assert all(posted_by[r[0]] == [r[2]] for r in rows)  # each day's post recorded once, by its poster
         assert all(r[3] is None and r[4] is None for r in rows)  # no claim left behind
-        assert won == {0, 1}  # each process won some of the races
     finally:
         for poster in posters:
             await poster.stop()

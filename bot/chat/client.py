@@ -259,6 +259,8 @@ class HexplayBot(commands.AutoShardedBot):
         the shared database. Without pacing configured (tests), discord.py's own wait."""
         if self.identify_pacing is None:
             return await super().before_identify_hook(shard_id, initial=initial)
+        if self.settings.identify_seconds <= 0:
+            return None  # a gateway that does not pace IDENTIFYs (set so for tests' restarts)
         bucket = (shard_id or 0) % await self._concurrency()
         await self.identify_pacing(bucket, self.settings.identify_seconds + IDENTIFY_MARGIN_SECONDS)
 

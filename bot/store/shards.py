@@ -7,6 +7,21 @@ from __future__ import annotations
 
 from typing import Protocol
 
+# When a bucket's IDENTIFY may go, given its ``last`` IDENTIFY and the clock's ``now`` (an SQL condition, the
+# same on both backends): the last is ``interval`` old, or so far ahead of the clock (the clock was set back)
+# that it cannot be trusted and would otherwise hold every start back for as long.
+IDENTIFY_MAY_GO = "({last} <= {now} - {interval} OR {last} > {now} + {interval})"
+# A sleep may end a hair before the clock that judges it agrees; this keeps the next try from coming too soon.
+IDENTIFY_SLACK_SECONDS = 0.01
+
+
+def identify_wait(ahead: float | None, interval: float) -> float:
+    """How long to wait before trying a refused IDENTIFY again, given how far the bucket's last IDENTIFY is
+    ``ahead`` of the clock (negative: behind it; None: the row has gone): what is left of its interval, and
+    never more than one interval (a time ahead of the clock is waited out in steps)."""
+    left = interval + (ahead if ahead is not None else -interval)
+    return min(interval, max(0.0, left)) + IDENTIFY_SLACK_SECONDS
+
 
 class ShardStore(Protocol):
     async def last_seen(self) -> float | None: ...

@@ -20,8 +20,6 @@ from ..rows import MATCH_COLUMNS, match_from, seat_from
 # Advisory lock keys (transaction-level): migrations, challenge counts, rating settlements.
 MIGRATION_LOCK, CHALLENGE_LOCK, RATING_LOCK = 7_357_001, 7_357_002, 7_357_003
 
-IDENTIFY_LOCK = 7_358_000  # + the bucket: one lock per IDENTIFY rate-limit bucket
-
 _BIGINT = (-(2**63), 2**63)
 
 # A read that met a dead connection is tried again after these pauses (well inside Discord's 3 s to answer).

@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import asyncio
 
-from ...domain.errors import StorageDown
-from .plumbing import DOWN, IDENTIFY_LOCK, PostgresPlumbing, rows_touched
+from ..shards import IDENTIFY_MAY_GO, identify_wait
+from .plumbing import PostgresPlumbing, rows_touched
 
 
 class PostgresShards(PostgresPlumbing):
     """Mixed into PostgresStore."""
-
-    _holding: set[asyncio.Task[None]]  # identify buckets held for their interval
 
     async def last_seen(self) -> float | None:
         row = await self._fetchrow("SELECT last_seen FROM heartbeat WHERE id = 1")
@@ -91,27 +89,24 @@ class PostgresShards(PostgresPlumbing):
         return granted
 
     async def pace_identify(self, bucket: int, interval: float) -> None:
-        """Take the bucket's transaction-level advisory lock (waiting for another process's IDENTIFY to age),
-        and hold it ``interval`` seconds after returning: the IDENTIFY goes now, the next one of the bucket,
-        from any process, no sooner. A process that dies releases it at once (its connection ends), which is
-        safe: its IDENTIFY, if any, was sent before."""
-        taken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-
-        async def hold() -> None:
-            try:
-                async with self.pool.acquire() as conn, conn.transaction():
-                    await conn.execute("SELECT pg_advisory_xact_lock($1)", IDENTIFY_LOCK + bucket)
-                    taken.set_result(None)
-                    await asyncio.sleep(interval)
-            except BaseException as error:
-                if not taken.done():
-                    taken.set_exception(error if isinstance(error, Exception) else StorageDown("stopped"))
-                raise
-
-        task = asyncio.create_task(hold())
-        self._holding.add(task)
-        task.add_done_callback(self._holding.discard)
-        try:
-            await taken
-        except DOWN as error:
-            raise await self._down(error) from None
+        """A compare-and-set on the bucket's row, timed by the database's clock (one clock for every host): the
+        IDENTIFY may go once the row's last IDENTIFY is ``interval`` seconds old, and this process's time is
+        written in the same statement. Otherwise wait out what is left and try again. The time outlives its
+        process, so a process killed just after identifying still holds back the next one."""
+        while True:
+            taken = await self._fetchrow(
+                "INSERT INTO identify_times AS t (bucket, identified_at)"
+                " VALUES ($1, extract(epoch FROM clock_timestamp()))"
+                " ON CONFLICT (bucket) DO UPDATE SET identified_at = excluded.identified_at"
+                f" WHERE {IDENTIFY_MAY_GO.format(last='t.identified_at', now='excluded.identified_at', interval='$2')}"
+                " RETURNING identified_at",
+                bucket,
+                interval,
+            )
+            if taken is not None:
+                return
+            row = await self._fetchrow(
+                "SELECT identified_at - extract(epoch FROM clock_timestamp()) FROM identify_times WHERE bucket = $1",
+                bucket,
+            )
+            await asyncio.sleep(identify_wait(row[0] if row else None, interval))

@@ -17,7 +17,6 @@ reminder and deadline, the lapsed offers, all in data-modifying CTEs), and recor
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import secrets
 from urllib.parse import urlsplit
@@ -103,7 +102,6 @@ class PostgresStore(
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self.pool = pool
         self.url = url
-        self._holding: set[asyncio.Task[None]] = set()  # identify buckets held for their interval
         self.incarnation = secrets.token_hex(8)  # this process's start: its claims name it (Store.incarnation)
 
     @classmethod
@@ -141,9 +139,6 @@ class PostgresStore(
         return store
 
     async def close(self) -> None:
-        for task in list(self._holding):
-            task.cancel()
-        await asyncio.gather(*self._holding, return_exceptions=True)
         await self.pool.close()
 
     async def damage(self) -> str | None:

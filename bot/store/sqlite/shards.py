@@ -7,15 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 
+from ..shards import IDENTIFY_MAY_GO, identify_wait
 from .plumbing import SqlitePlumbing, lease_time
 
 
 class SqliteShards(SqlitePlumbing):
     """Mixed into SqliteStore."""
-
-    _identify_locks: dict[int, asyncio.Lock]
-    _identify_at: dict[int, float]  # bucket -> loop time of its last IDENTIFY
 
     async def last_seen(self) -> float | None:
         row = await self._one("SELECT last_seen FROM heartbeat WHERE id = 1")
@@ -87,11 +86,21 @@ class SqliteShards(SqlitePlumbing):
         return await self._transact(grant)
 
     async def pace_identify(self, bucket: int, interval: float) -> None:
-        """One process per SQLite file: the IDENTIFYs of a bucket are spaced in this process."""
-        loop = asyncio.get_running_loop()
-        lock = self._identify_locks.setdefault(bucket, asyncio.Lock())
-        async with lock:
-            wait = self._identify_at.get(bucket, -interval) + interval - loop.time()
-            if wait > 0:
-                await asyncio.sleep(wait)
-            self._identify_at[bucket] = loop.time()
+        """A compare-and-set on the bucket's row, timed by the wall clock: the time outlives the process, so a
+        bot killed just after identifying and restarted at once still waits out Discord's interval."""
+        condition = IDENTIFY_MAY_GO.format(last="identified_at", now="excluded.identified_at", interval="?")
+
+        def take(conn: sqlite3.Connection) -> float | None:
+            now = time.time()
+            taken = conn.execute(
+                "INSERT INTO identify_times (bucket, identified_at) VALUES (?, ?)"
+                f" ON CONFLICT (bucket) DO UPDATE SET identified_at = excluded.identified_at WHERE {condition}",
+                (bucket, now, interval, interval),
+            )
+            if taken.rowcount:
+                return None
+            row = conn.execute("SELECT identified_at FROM identify_times WHERE bucket = ?", (bucket,)).fetchone()
+            return row[0] - now if row else -interval
+
+        while (ahead := await self._transact(take)) is not None:
+            await asyncio.sleep(identify_wait(ahead, interval))

@@ -84,8 +84,6 @@ class SqliteStore(
         self._db = connection
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task | None = None
-        self._identify_locks: dict[int, asyncio.Lock] = {}
-        self._identify_at: dict[int, float] = {}  # bucket -> loop time of its last IDENTIFY
         self._integrity: IntegrityCheck | None = None
         self._breaches: list[ConstraintBreach] | None = []  # rows the check at open found breaking a constraint
         self.incarnation = secrets.token_hex(8)  # this start: the one process the file serves
