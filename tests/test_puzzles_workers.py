@@ -148,3 +148,39 @@ async def test_a_worker_killed_mid_search_loses_nothing_another_stores_the_puzzl
 
 async def _picked(service) -> bool:
     return [status for _, status, _, _ in await jobs(service.store)] == ["picked"]
+
+
+async def test_a_puzzle_search_leaves_every_task_slot_of_a_worker_to_turns(service, queue_url):
+    """A worker of concurrency 2 proving puzzles still thinks two computer turns at once: the puzzle job is
+    taken by a queue manager of its own (before, it held one of the two slots for its whole search, and the
+    second turn waited in the queue). The searches are held open here so that what runs at once can be seen."""
+    worker = in_process_worker(service, queue_url)
+    worker.concurrency = 2
+    searches_may_end = asyncio.Event()
+    proving: list[int] = []
+    thinking: list[int] = []
+
+    async def long_scan(match_id: int, lease: float) -> int:
+        proving.append(match_id)
+        await searches_may_end.wait()
+        return 0
+
+    async def long_turn(match_id: int, version: int) -> str:
+        thinking.append(match_id)
+        await searches_may_end.wait()
+        return "stale"
+
+    worker.puzzles.scan = long_scan  # type: ignore[method-assign]
+    worker.computer.play_queued_turn = long_turn  # type: ignore[method-assign,assignment]
+    running = asyncio.ensure_future(worker.run())
+    try:
+        await worker.jobs.puzzle_scan_due(1)
+        await until(lambda: proving == [1], 30, what="the puzzle job taken")
+        await worker.jobs.turn_due(2, 5)
+        await worker.jobs.turn_due(3, 5)
+        await until(lambda: sorted(thinking) == [2, 3], 30, what="both turns thought at once")
+        assert proving == [1]
+    finally:
+        searches_may_end.set()
+        worker.stop()
+        await running

@@ -15,7 +15,8 @@ again at once, for another worker) and lets a turn being stored finish.
 
 Puzzle searches (docs/puzzles.md) are the least urgent jobs: queued at the lowest priority, at most one running
 across all workers (PgQueuer's concurrency limit, kept in the database), thought in a pool of their own at
-nice 10, so a computer's turn neither waits in the queue behind them nor shares a search process with them.
+nice 10, so a computer's turn neither waits in the queue behind them nor shares a search process with them. They
+are taken by a queue manager of their own, so a puzzle job never holds one of the task slots of turns and hints.
 
 With ``HEXPLAY_METRICS_PORT`` it serves /healthz (the database answers, the queue loop runs) and /metrics
 (the turns it stores and plays, its jobs' durations, the queue's depth) until it stops.
@@ -35,6 +36,7 @@ from typing import Any, TypeVar
 
 from pgqueuer.adapters.drivers.asyncpg import AsyncpgPoolDriver
 from pgqueuer.core.applications import PgQueuer
+from pgqueuer.core.qm import QueueManager
 from pgqueuer.domain.errors import RetryRequested
 from pgqueuer.domain.models import Job, Schedule
 
@@ -63,7 +65,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 PUZZLE_NICENESS = 10  # the puzzle pool's processes yield the CPU to the turns' and the bot's
-PUZZLE_JOBS_AT_ONCE = 1  # across all workers: a worker's other task slots stay free for turns and hints
+PUZZLE_JOBS_AT_ONCE = 1  # across all workers (PgQueuer keeps the count in the database)
 SWEEP_EVERY = "* * * * *"  # cron: once a minute, one worker (PgQueuer's scheduler) sends any turn left unsent
 
 
@@ -96,8 +98,12 @@ class Worker:
         self.pgq.entrypoint(queue.TURN)(self.turn_job)
         self.pgq.entrypoint(queue.HINT)(self.hint_job)
         self.pgq.entrypoint(queue.REVIEW)(self.review_job)
-        self.pgq.entrypoint(queue.PUZZLE, concurrency_limit=PUZZLE_JOBS_AT_ONCE)(self.puzzle_job)
         self.pgq.schedule(queue.SWEEP, SWEEP_EVERY)(self.sweep)
+        # Puzzle jobs have a manager of their own, whose task slots are not the turns': a manager's cap counts
+        # every job it holds, so a puzzle job in the turns' manager kept one of their K slots for its whole search.
+        self.puzzle_jobs = QueueManager(queue.queries(AsyncpgPoolDriver(store.pool)), self.pgq.channel)
+        self.puzzle_jobs.shutdown = self.pgq.shutdown  # one stop for both
+        self.puzzle_jobs.entrypoint(queue.PUZZLE, concurrency_limit=PUZZLE_JOBS_AT_ONCE)(self.puzzle_job)
         self._thinking: set[asyncio.Future[Any]] = set()
         self.stopping = False
         self.taking_jobs = False  # PgQueuer's loop is running (/healthz)
@@ -108,13 +114,27 @@ class Worker:
         self.taking_jobs = True
         try:
             await self.computer.thinker.warm()  # the search processes started and warmed before the first job
-            await self.pgq.run(
-                batch_size=1,
-                max_concurrent_tasks=max(2, self.concurrency),
-                heartbeat_timeout=timedelta(seconds=self.stale_seconds),
-                # a stale job is noticed at a dequeue: look at least this often, even if no NOTIFY wakes it
-                dequeue_timeout=timedelta(seconds=min(5.0, self.stale_seconds / 2)),
-            )
+            heartbeat = timedelta(seconds=self.stale_seconds)
+            # a stale job is noticed at a dequeue: look at least this often, even if no NOTIFY wakes it
+            dequeue = timedelta(seconds=min(5.0, self.stale_seconds / 2))
+            managers = [
+                self.pgq.run(
+                    batch_size=1,
+                    max_concurrent_tasks=max(2, self.concurrency),
+                    heartbeat_timeout=heartbeat,
+                    dequeue_timeout=dequeue,
+                ),
+                # at least twice the batch (PgQueuer's rule); the database's limit keeps it to one puzzle job
+                self.puzzle_jobs.run(
+                    batch_size=1, max_concurrent_tasks=2, heartbeat_timeout=heartbeat, dequeue_timeout=dequeue
+                ),
+            ]
+            running = [asyncio.ensure_future(manager) for manager in managers]
+            try:
+                await asyncio.gather(*running)
+            finally:
+                self.pgq.shutdown.set()  # one manager failed or stopped: the other stops too
+                await asyncio.gather(*running, return_exceptions=True)
         finally:
             self.taking_jobs = False
         await self.computer.close()  # a turn being stored finishes; the search processes stop
@@ -216,8 +236,8 @@ class Worker:
 
 async def run_worker(settings: Settings, concurrency: int, stale_seconds: float) -> None:
     """Run a worker until SIGTERM or Ctrl-C; StoreUnavailable (one line) if the database cannot be used."""
-    # its connections: the queue's listener, its heartbeats and dequeues, and each job's reads and store
-    store = await open_store(settings.database, pool_size=concurrency + 4, statement_cache=settings.statement_cache)
+    # its connections: the two queue managers' listeners, their heartbeats and dequeues, and each job's reads and store
+    store = await open_store(settings.database, pool_size=concurrency + 5, statement_cache=settings.statement_cache)
     assert isinstance(store, PostgresStore), "the worker runs on PostgreSQL (python -m bot refuses SQLite)"
     try:
         await queue.install(store.pool)
