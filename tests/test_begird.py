@@ -16,16 +16,8 @@ from collections import deque
 import pytest
 
 from games import IllegalMove, StateError, get, load_state, new_game
-from games.begird import (
-    SWAP,
-    VARIANTS,
-    Begird,
-    clockwise_ring,
-    layout,
-    shores,
-    split_into_islands,
-    winning_group,
-)
+from games.begird import SWAP, Begird, winning_group
+from games.begirdboard import VARIANTS, clockwise_ring, layout, shores, split_into_islands
 from games.cli import main as cli_main
 from games.hexgrid import HexBoard, distance, neighbours
 

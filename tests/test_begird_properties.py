@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_begird import Reference
 
-from games.begird import SWAP, VARIANTS, Begird, layout, winning_group
+from games.begird import SWAP, Begird, winning_group
+from games.begirdboard import VARIANTS, layout
 
 REFERENCES = {v: Reference(layout(v).board, v) for v in VARIANTS}
 

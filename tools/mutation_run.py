@@ -119,7 +119,9 @@ SQLITE_FEATURE_TESTS = {"languages": ("tests/test_languages.py",)}
 MODULES = (
     Module("games/hexgrid.py", 25, ("tests/test_hexgrid.py", *BIDE, *BEGIRD)),
     Module("games/bide.py", 60, (*BIDE, *ENGINE)),
-    Module("games/begird.py", 50, (*BEGIRD, *ENGINE)),
+    # Begird's game (50 mutants when the boards were in it) and its boards (layouts, islands, the win table).
+    Module("games/begird.py", 38, (*BEGIRD, *ENGINE)),
+    Module("games/begirdboard.py", 12, (*BEGIRD, *ENGINE)),
     Module("games/playbai.py", 50, (*PLAYBAI, *ENGINE)),
     # Bump's engine in three (40 mutants when it was one file of ~1,300 lines): the game's face (notation, the
     # position document, text), its rules (movement, enumeration, the turn) and its words.
