@@ -67,6 +67,8 @@ PLAYBAI = (
 )
 BUMP = (
     "tests/test_bump.py",
+    "tests/test_bump_choices.py",
+    "tests/test_bump_words.py",
     "tests/test_bump_properties.py",
     "tests/test_mutants_bump.py",
     "tests/test_fast_paths.py",
