@@ -58,7 +58,13 @@ class Module:
 
 ENGINE = ("tests/test_contract.py", "tests/test_quiet_path.py", "tests/test_mutants_engines.py")
 BIDE = ("tests/test_bide_rules.py", "tests/test_bide_properties.py")
-BEGIRD = ("tests/test_begird.py", "tests/test_begird_properties.py", "tests/test_mutants_begird.py")
+BEGIRD = (
+    "tests/test_begird.py",
+    "tests/test_begird_turns.py",
+    "tests/test_begird_words.py",
+    "tests/test_begird_properties.py",
+    "tests/test_mutants_begird.py",
+)
 PLAYBAI = (
     "tests/test_playbai.py",
     "tests/test_playbai_properties.py",
