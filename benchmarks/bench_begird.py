@@ -18,7 +18,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from games.begird import VARIANTS, Begird
+from games.begird import Begird
+from games.begirdboard import VARIANTS
 
 TARGET = 200.0
 

@@ -37,8 +37,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from games.begird import SEAT_COLOURS, island_cells, rule_words, winning_group
-from games.begird import layout as board_layout
+from games.begird import SEAT_COLOURS, rule_words, winning_group
+from games.begirdboard import island_cells
+from games.begirdboard import layout as board_layout
 from games.hexgrid import neighbours
 from games.interface import Event
 from i18n import N_, t, tn

@@ -46,11 +46,9 @@ from games.bump import (
     INDEX,
     NAMES,
     NEIGHBOURS,
-    SEAT_COLOURS,
-    describe_events,
     gate_part,
-    turn_notation,
 )
+from games.bumpwords import SEAT_COLOURS, describe_events, turn_notation
 from games.interface import Event
 from i18n import N_, t
 

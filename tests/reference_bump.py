@@ -11,7 +11,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from games.bump import MAX_POINTS, NAMES, PASS, Bump, BumpAction, PieceBoard, move_action, rotation_cost
+from games.bump import NAMES, PASS, Bump, BumpAction, PieceBoard, move_action, rotation_cost
+from games.bumprules import MAX_POINTS
 
 
 def raw_moves(game: Bump, seat: int) -> Iterator[tuple[int, int, int]]:

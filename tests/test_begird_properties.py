@@ -1,4 +1,4 @@
-"""Begird property tests (hypothesis), against the from-scratch reference in test_begird.py.
+"""Begird property tests (hypothesis), against the from-scratch reference in tests/begird_reference.py.
 
 * No draws: on any completely filled board exactly one colour has a winning
   group — random fills and fills biased towards either colour, on every board.
@@ -12,9 +12,10 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_begird import Reference
 
-from games.begird import SWAP, VARIANTS, Begird, layout, winning_group
+from games.begird import SWAP, Begird, winning_group
+from games.begirdboard import VARIANTS, layout
+from tests.begird_reference import Reference
 
 REFERENCES = {v: Reference(layout(v).board, v) for v in VARIANTS}
 

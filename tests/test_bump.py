@@ -1,4 +1,9 @@
-"""Bump: every clause of RULES.md §4, the decisions of issue 8 and the seed's named examples."""
+"""Bump: the board, the set-up, movement, bumps, the seed's named examples, reinforcements and the end.
+
+Every clause of RULES.md §4, the decisions of issue 8 and the seed's named examples are tested across
+tests/test_bump*.py: stasis and choices in test_bump_choices.py, words and suggestions in
+test_bump_words.py.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +19,6 @@ from games.bump import (
     GATES,
     NAMES,
     NEIGHBOURS,
-    PASS,
     START,
     Bump,
     SpaceNameError,
@@ -22,30 +26,7 @@ from games.bump import (
     parse_space,
     space_at,
 )
-from games.interface import Event
-
-
-def at(q: int, r: int) -> str:
-    """The name of the space drawn at (q, r)."""
-    i = space_at((q, r))
-    assert i >= 0, (q, r)
-    return NAMES[i]
-
-
-def game(pieces: dict[str, list[int]], to_move: int = 1, **extra) -> Bump:
-    position = {"pieces": pieces, "to_move": to_move, "reserves": [0, 0], "captured": [0, 0], "held_centre": []}
-    options = extra.pop("options", None)
-    position.update(extra)
-    return Bump.from_position(2, options, position)
-
-
-def kinds(events, kind):
-    return [e for e in events if e.kind == kind]
-
-
-def bumps(events):
-    return [(e.src, e.dst) for e in events if e.kind == "bump"]
-
+from tests.bump_helpers import at, bumps, game, kinds
 
 # -- board -----------------------------------------------------------------------------
 
@@ -191,6 +172,36 @@ def test_bad_positions_are_refused_with_a_reason(pieces, reason):
         game(pieces)
 
 
+def test_start_spaces_are_the_set_up():
+    assert sorted(NAMES[s] for s in START[1]) == sorted([f"{f}1" for f in range(6)] + [f"{f}11" for f in range(6)])
+
+
+def test_bad_positions_and_reinforcements_are_refused_with_the_reason():
+    import copy
+
+    game = get("bump").new(2)
+    doc = copy.deepcopy(game.position())
+    doc["reserves"], doc["captured"] = [2, 0], [2, 0]
+    with pytest.raises(StateError, match="^seat 1 has 16 pieces in all; at most 15$"):
+        Bump.from_position(2, {}, doc)
+    with pytest.raises(StateError, match="^malformed Bump position: "):
+        Bump.from_position(2, {}, ["01"])
+    with pytest.raises(IllegalMove, match="^not a Bump reinforcement: "):
+        game.apply_action(("reinforce", 3, 6))  # no facing 6
+
+
+@pytest.mark.parametrize(
+    "pieces",
+    [
+        {"08": [1, 0], "09": [2, 1]},  # 08 faces 09, which does not face back
+        {"09": [2, 1], "08": [1, 0]},  # the same, listed the other way round
+    ],
+)
+def test_an_unstable_position_is_refused_whichever_piece_comes_first(pieces):
+    with pytest.raises(StateError, match="bumps 09: a position must be stable"):
+        game(pieces)
+
+
 # -- movement --------------------------------------------------------------------------
 
 
@@ -279,6 +290,27 @@ def test_decision_1_a_written_move_that_changes_nothing_is_refused_with_why(text
     with pytest.raises(IllegalMove, match=r"03 stays on 03 facing 0: .*write pass"):
         g.play_turn(text)
     assert g.to_move == 1 and g.pieces()["03"] == (1, 0)
+
+
+def test_piece_at_takes_a_space_by_name_or_by_number():
+    from games.bumpboard import NAMES
+
+    game = get("bump").new(2)
+    occupied = [i for i in range(len(NAMES)) if game.piece_at(i) is not None]
+    assert len(occupied) == 24 and game.piece_at("C1") is None
+    assert all(game.piece_at(NAMES[i]) == game.piece_at(i) for i in occupied)
+
+
+def test_random_turns_are_legal_turns():
+    import random
+
+    game, rng = get("bump").new(2), random.Random(3)
+    for _ in range(12):
+        action = game.random_action(rng)
+        game.apply_action(action)  # refuses an illegal action
+        if game.turn_in_progress() and not game.is_over:
+            game.end_turn()
+    assert game.ply == 12
 
 
 # -- bumps -----------------------------------------------------------------------------
@@ -450,171 +482,6 @@ def test_a_piece_is_bumped_through_a_gate_by_the_direction_of_the_bump():
     assert bumps(events) == [("05", "06")]  # out of the gate into area 2
 
 
-# -- stasis (decision 4) ----------------------------------------------------------------------
-
-# A triangle s1 → s2 → s3 → s1 with a bumper behind each corner keeps a piece cycling.
-S1, S2, S3 = (1, -2), (2, -2), (1, -1)
-CYCLE = {at(0, -2): [2, 0], at(3, -3): [2, 2], at(1, 0): [2, 4], at(0, -1): [1, 0], "39": [2, 0]}
-
-
-def test_stasis_captures_on_the_third_repetition_within_one_turn():
-    g = game(dict(CYCLE))
-    events = g.play_turn(f"{at(0, -1)},{at(*S1)}")
-    cycle = [(at(*S1), at(*S2)), (at(*S2), at(*S3)), (at(*S3), at(*S1))]
-    assert bumps(events) == cycle * 2 + [(at(*S1), None)]
-    capture = dict(kinds(events, "capture")[0].data)
-    assert capture["reason"] == "stasis" and capture["toward"] == at(*S2)  # the picture draws the push to S2
-    assert g.captured == [1, 0]
-
-
-def test_partial_stasis_a_choice_breaks_the_cycle():
-    pieces = dict(CYCLE, **{at(2, -3): [2, 1]})  # a second bumper on s2, pushing to (2, -1)
-    move = f"{at(0, -1)},{at(*S1)}"
-    escape = at(2, -1)
-    # default (decision 2): the lowest facing, 1, pushes it out at once
-    g = game(dict(pieces))
-    g.play_turn(move)
-    assert g.pieces()[escape] == (1, 0) and g.last_turn_notation == f"{move} ({escape})"
-    # choosing the cycle twice leads to stasis
-    g = game(dict(pieces))
-    events = g.play_turn(f"{move} ({at(*S3)}) ({at(*S3)})")
-    assert dict(kinds(events, "capture")[0].data)["reason"] == "stasis"
-    # choosing the cycle once, then the other bump: spared
-    g = game(dict(pieces))
-    g.play_turn(f"{move} ({at(*S3)} {escape})")
-    assert g.pieces()[escape] == (1, 0) and g.captured == [0, 0]
-    assert g.last_turn_notation == f"{move} ({at(*S3)}) ({escape})"
-    # after one cycle the cycle's push is not a capture yet, so (x) names nothing
-    with pytest.raises(IllegalMove, match="choice 2 \\(x\\) names no option"):
-        game(dict(pieces)).play_turn(f"{move} ({at(*S3)}) (x)")
-
-
-def test_stasis_history_lasts_the_whole_game_and_ignores_whose_turn():
-    g = game({"02": [1, 1], "03": [2, 2], "39": [2, 0]})
-    g.play_turn("02-0")  # 1st: 03 → 04
-    g.play_turn("04,03")  # 2nd (seat 2's own move walks into the same bump)
-    assert g.pieces()["04"] == (2, 2)
-    g.play_turn("pass")
-    events = g.play_turn("04,03")  # 3rd occurrence: stasis
-    assert dict(kinds(events, "capture")[0].data)["reason"] == "stasis"
-    assert g.captured == [0, 1]
-
-
-def test_stasis_history_is_in_the_state_json_not_the_position():
-    g = game({"02": [1, 1], "03": [2, 2], "39": [2, 0]})
-    g.play_turn("02-0")
-    g.play_turn("04,03")
-    doc = json.loads(json.dumps(g.to_json()))
-    assert "stasis" not in doc["position"]
-    assert [count for _, count in doc["extra"]["stasis"]] == [2]
-    again = Bump.from_json(doc)
-    again.play_turn("pass")
-    events = again.play_turn("04,03")
-    assert dict(kinds(events, "capture")[0].data)["reason"] == "stasis"
-
-
-# -- choices (decisions 2 and 3) -------------------------------------------------------------
-
-# The mover's 04 comes to 03 facing 4, where two bumpers face it: 02 (facing 0, pushing it back
-# to 04) and 021 (facing 5, pushing it to 513).
-TWO = {"02": [2, 0], "021": [2, 5], "04": [1, 4], "39": [2, 0]}
-
-
-def choice_game():
-    return game(dict(TWO))
-
-
-def test_decision_2_default_is_the_lowest_facing_bumper():
-    g = choice_game()
-    events = g.play_turn("04,03-4")
-    # bumpers on 03: 02 facing 0 (pushes to 04) and 021 facing 5 (pushes to 513): 0 < 5
-    assert bumps(events) == [("03", "04")]
-    assert g.last_turn_notation == "04,03 (04)"  # facing 4 unchanged: no -4
-    choice = dict(kinds(events, "choice")[0].data)
-    assert choice["options"] == ("04", "513") and choice["chosen"] == "04"
-
-
-def test_decision_3_choice_named_by_the_space_pushed_into():
-    g = choice_game()
-    events = g.play_turn("04,03 (513)")
-    assert bumps(events) == [("03", "513")]
-    assert g.last_turn_notation == "04,03 (513)"
-    assert g.pieces()["513"] == (1, 4)
-
-
-def test_decision_3_entries_in_one_or_several_parentheses_and_missing_ones_default():
-    one = game(dict(CYCLE, **{at(2, -3): [2, 1]}))
-    two = one.copy()
-    move = f"{at(0, -1)},{at(*S1)}"
-    one.play_turn(f"{move} ({at(*S3)} {at(2, -1)})")
-    two.play_turn(f"{move} ({at(*S3)}) ({at(2, -1)})")
-    assert one.position() == two.position()
-    three = game(dict(CYCLE, **{at(2, -3): [2, 1]}))
-    three.play_turn(f"{move} ({at(*S3)})")  # the second choice takes the default: escape
-    assert three.position() == one.position()
-
-
-def test_decision_3_refusals():
-    with pytest.raises(IllegalMove, match=r"names no option: the piece on 03 can be pushed to \(04\) or \(513\)"):
-        choice_game().play_turn("04,03 (06)")
-    with pytest.raises(IllegalMove, match=r"has 1 choice; remove \(04\)"):
-        choice_game().play_turn("04,03 (04) (04)")
-    with pytest.raises(IllegalMove, match=r"no choice to make: remove the parentheses"):
-        game({"02": [1, 1], "03": [2, 2], "39": [2, 0]}).play_turn("02-0 (04)")
-    with pytest.raises(IllegalMove, match="remove the parentheses"):
-        choice_game().play_turn("pass (04)")
-    with pytest.raises(IllegalMove, match="moves nothing"):
-        choice_game().play_turn("04 (04)")
-
-
-def test_decision_3_x_names_a_push_into_a_wall_or_any_capture():
-    # the mover's piece arrives on the area's edge (4, -2) facing 2; (3, -2) faces 0 (into the
-    # wall) and (4, -1) faces 4 (back to (4, -3)).
-    west, south, start, edge = at(3, -2), at(4, -1), at(4, -3), at(4, -2)
-    pieces = {west: [2, 0], south: [2, 4], start: [1, 3], "39": [2, 0]}
-    move = f"{start},{edge}-2"
-    g = game(dict(pieces))
-    events = g.play_turn(f"{move} (x)")
-    assert dict(kinds(events, "capture")[0].data)["reason"] == "wall"
-    assert g.last_turn_notation == f"{move} (x)" and g.captured == [1, 0]
-    g = game(dict(pieces))
-    g.play_turn(move)  # default: facing 0 < 4, the wall
-    assert g.captured == [1, 0] and g.last_turn_notation == f"{move} (x)"
-    g = game(dict(pieces))
-    g.play_turn(f"{move} ({start})")
-    assert g.pieces()[start] == (1, 2) and g.captured == [0, 0]
-
-
-def test_decision_3_every_choice_point_takes_an_entry_even_when_all_options_capture():
-    # 512 comes to 03 facing 4; both pushes (to 04 and to 513) run into pieces.
-    pieces = {"02": [2, 0], "021": [2, 5], "04": [2, 0], "513": [2, 4], "512": [1, 5], "39": [2, 0]}
-    g = game(dict(pieces))
-    events = g.play_turn("512,03-4")
-    assert g.last_turn_notation == "512,03-4 (04)" and g.captured == [1, 0]
-    assert dict(kinds(events, "choice")[0].data)["options"] == ("04", "513")
-    g = game(dict(pieces))
-    g.play_turn("512,03-4 (x)")  # x names the first capturing option
-    assert g.last_turn_notation == "512,03-4 (04)"
-    g = game(dict(pieces))
-    events = g.play_turn("512,03-4 (513)")
-    assert g.last_turn_notation == "512,03-4 (513)" and dict(kinds(events, "bump")[0].data)["direction"] == 5
-
-
-def test_legal_actions_list_every_choice_variant():
-    g = choice_game()
-    notes = [n for n in g.legal_notations() if n.startswith("04,03")]
-    assert "04,03 (04)" in notes and "04,03 (513)" in notes and "04,03" not in notes
-    assert "04,03-5 (04)" in notes and "04,03-5 (513)" in notes  # blind toward both bumpers
-    assert "04,03-3" in notes  # facing 3 meets 02 bumper to bumper: only 021 bumps, no choice
-    cycle = game(dict(CYCLE, **{at(2, -3): [2, 1]}))
-    move = f"{at(0, -1)},{at(*S1)}"
-    variants = sorted(n for n in cycle.legal_notations() if n.startswith(move + " "))
-    # at s2: escape at once, or go round and then escape, or go round twice into stasis
-    assert variants == sorted(
-        [f"{move} ({at(2, -1)})", f"{move} ({at(*S3)}) ({at(2, -1)})", f"{move} ({at(*S3)}) ({at(*S3)})"]
-    )
-
-
 # -- reinforcements (decision 7) -------------------------------------------------------------
 
 
@@ -699,194 +566,6 @@ def test_a_position_where_the_mover_already_stands_on_the_centre_is_over():
     assert g.is_over and g.winners == (1,)
 
 
-# -- words -----------------------------------------------------------------------------------
-
-
-def test_describe_turn_tells_the_chain_and_the_captures():
-    g = game({"02": [1, 1], "03": [2, 0], "05": [2, 1], "06": [2, 0], "031": [2, 5], "39": [2, 0]})
-    events = g.play_turn("02-0")
-    assert g.describe_turn(events) == (
-        "bumps 03 to 04, which bumps 05 (captured against a piece), then 031 bumps 04 (captured against the wall)"
-    )
-    # the stored log ties each capture to the bump that made it (same number)
-    numbered = [(e.kind, e.src or e.cell, dict(e.data)["number"]) for e in events if e.kind in ("bump", "capture")]
-    assert numbered == [
-        ("bump", "03", 1),
-        ("bump", "05", 2),
-        ("capture", "05", 2),
-        ("bump", "04", 3),
-        ("capture", "04", 3),
-    ]
-
-
-def test_describe_turn_names_choices_and_the_guard_call():
-    g = choice_game()
-    events = g.play_turn("04,03 (513)")
-    assert g.describe_turn(events) == "021 bumps 03 to 513 (chosen: 513, rather than 04)"
-
-
-def test_describe_action_for_suggestions():
-    g = choice_game()
-    hints = {g.format_action(a): g.describe_action(a) for a in g.legal_actions()}
-    assert hints["04,03 (04)"] == "04,03 (04) — bumps 1, choosing 03 to 04"
-    assert hints["04,03 (513)"] == "04,03 (513) — bumps 1, choosing 03 to 513"
-    quiet = [h for n, h in hints.items() if n.startswith("04,05")]
-    assert quiet and all(h.endswith("no bumps") for h in quiet)
-    capture = game({"02": [1, 1], "03": [2, 0], "05": [2, 1], "06": [2, 0], "031": [2, 5], "39": [2, 0]})
-    hints = {capture.format_action(a): capture.describe_action(a) for a in capture.legal_actions()}
-    assert hints["02-0"] == "02-0 — bumps 3, captures 2 of theirs"
-    assert hints["pass"] == "pass — move nothing"
-
-
-def test_start_spaces_are_the_set_up():
-    assert sorted(NAMES[s] for s in START[1]) == sorted([f"{f}1" for f in range(6)] + [f"{f}11" for f in range(6)])
-
-
-def test_x_also_names_an_option_that_stasis_would_capture():
-    pieces = dict(CYCLE, **{at(2, -3): [2, 1]})
-    move = f"{at(0, -1)},{at(*S1)}"
-    probe = game(dict(pieces))
-    probe.play_turn(f"{move} ({at(*S3)}) ({at(2, -1)})")
-    s2_on = [key for key in probe.stasis if key.endswith(f"| {at(*S2)}>2")]
-    assert len(s2_on) == 1  # the push s2 → s3 from the same position, once
-    # the same position with that push already seen twice: going on round now captures
-    doc = game(dict(pieces)).to_json()
-    doc["extra"]["stasis"] = [[s2_on[0], 2]]
-    g = Bump.from_json(doc)
-    events = g.play_turn(f"{move} (x)")
-    assert dict(kinds(events, "choice")[0].data)["chosen"] == at(*S3)  # written by its space
-    assert dict(kinds(events, "capture")[0].data)["reason"] == "stasis"
-    assert g.last_turn_notation == f"{move} ({at(*S3)})"
-
-
-def test_autocomplete_lists_a_pieces_moves_first_and_reads_loose_spacing():
-    from bot.chat.words.moves import move_choices
-    from bot.service.suggestions import suggest_moves
-
-    g = game({"03": [1, 0], "031": [1, 0], "39": [2, 0]})
-    values = [v for _, v in move_choices(suggest_moves(g, "03"))]
-    assert len(values) == 25 and all(v[2] in ",-" for v in values)  # 03's own moves, not 031's
-    assert any(v.startswith("031") for _, v in move_choices(suggest_moves(g, "031")))
-    assert "03,04" in [v for _, v in move_choices(suggest_moves(g, "03 , 04"))]
-    assert "there is no piece on 05" in move_choices(suggest_moves(g, "05"))[0][0]
-
-
-# -- previews and suggestions ------------------------------------------------------------------
-
-
-def test_a_preview_shows_the_events_the_move_will_cause():
-    g = choice_game()
-    for action in g.legal_actions():
-        played = g.copy().apply_action(action)
-        assert g.outcome(action).events == played, g.format_action(action)
-        assert g.outcome(action).events == played  # asked again: the same, from the cache
-    assert g.outcome(PASS).events == [Event("pass", seat=1)]
-
-
-def test_autocomplete_offers_real_moves_first_and_pass_last():
-    """Issue 37: ``pass — move nothing`` came first, so Tab (the first choice) passed. Every choice offered
-    before anything is typed is a real move (a piece always has more than 25: pass, ranked last, is not
-    among them); typing "p" offers pass."""
-    from bot.chat.words.moves import move_choices
-    from bot.service.suggestions import suggest_moves
-
-    for position in (Bump.new(), game({"44": [1, 4], "39": [2, 0]})):
-        values = [v for _, v in move_choices(suggest_moves(position, ""))]
-        assert len(values) == 25 and all(v.split(",")[0].split("-")[0] in NAMES for v in values), values
-        assert position.rank_actions(position.legal_actions())[-1] == PASS
-    assert [v for _, v in move_choices(suggest_moves(Bump.new(), "p"))] == ["pass"]
-
-
-def test_suggestions_bumping_moves_by_centre_and_gain_then_quiet_moves_then_reinforcements_then_pass():
-    g = game(
-        {"02": [1, 1], "03": [2, 0], "05": [2, 1], "06": [2, 0], "031": [2, 5], "39": [2, 0]},
-        options={"reserve1": 1},
-        reserves=[1, 0],
-    )
-    bumping, quiet, reinforcements = [], [], []
-    for action in g.legal_actions():
-        if action == PASS:
-            continue
-        trial = g.copy()
-        events = trial.apply_action(action)
-        if action[0] == "reinforce":
-            reinforcements.append(action)
-        elif kinds(events, "bump"):
-            gain = (trial.captured[1] - g.captured[1]) - (trial.captured[0] - g.captured[0])
-            bumping.append(((-trial.occupies_opponent_centre(1), -gain, *action[1:]), action))
-        else:
-            quiet.append(action)
-    assert {key[1] for key, _ in bumping} == {-2, -1, 0, 1}  # bumps that win, lose or trade material
-    assert reinforcements
-    expected = [a for _, a in sorted(bumping)] + sorted(quiet, key=lambda a: a[1:4]) + sorted(reinforcements) + [PASS]
-    assert g.rank_actions(g.legal_actions()) == expected
-
-
-def test_the_turn_told_for_a_reinforcement_a_guard_call_a_win_and_a_centre_capture():
-    g = Bump.new(options={"reserve1": 2})
-    g.play_turn("01,03")
-    g.play_turn("pass")
-    events = g.play_turn("R,01")
-    assert g.describe_turn(events, g.last_turn_notation) == "R,01-0 — brings on a reserve piece"
-    g = game({"08": [1, 0], "39": [2, 0]})
-    events = g.play_turn("08,C2")
-    assert g.describe_turn(events, g.last_turn_notation) == "08,C2 — bumps 39 to 38. Guard your center!"
-    after = g.copy()
-    events = g.play_turn("pass")
-    assert g.describe_turn(events, "pass") == "pass — Blue stands on C2 and wins."
-    events = after.play_turn("38-1")  # a move that leaves the centre taken: its words, then the win, two sentences
-    assert after.describe_turn(events, after.last_turn_notation) == "38-1 — no bumps. Blue stands on C2 and wins."
-    g = game({"01": [1, 2], "02": [1, 5], "39": [2, 0]})
-    assert g.describe_turn(g.play_turn("02-3")) == "bumps 01 (captured on centre C1)"
-
-
-def test_the_turn_told_names_every_option_not_chosen():
-    g = game({"02": [2, 0], "021": [2, 5], "031": [2, 4], "04": [1, 4], "39": [2, 0]})
-    events = g.play_turn("04,03 (513)")
-    assert g.describe_turn(events, g.last_turn_notation) == (
-        "04,03 (513) — 021 bumps 03 to 513 (chosen: 513, rather than 04 or 512)"
-    )
-
-
-def test_two_pushes_into_walls_are_one_turn_written_x():
-    # 08 comes to 093 facing 3, where two bumpers would both push it into a wall:
-    # one notation, "(x)", so one turn (the first wall), and "(x)" replays it.
-    pieces = {
-        "01": [1, 0],
-        "03": [1, 0],
-        "11": [1, 1],
-        "111": [1, 3],
-        "113": [1, 1],
-        "13": [1, 3],
-        "221": [1, 4],
-        "411": [1, 5],
-        "413": [1, 3],
-        "52": [1, 0],
-        "55": [1, 2],
-        "08": [2, 3],
-        "09": [2, 4],
-        "092": [2, 4],
-        "17": [2, 3],
-        "191": [2, 2],
-        "39": [2, 0],
-        "47": [2, 2],
-        "49": [2, 1],
-        "59": [2, 2],
-        "592": [2, 2],
-    }
-    g = game(pieces, to_move=2, reserves=[1, 1], captured=[1, 2])
-    notations = g.legal_notations()
-    assert len(set(notations)) == len(notations)
-    assert [n for n in notations if n.startswith("08,093")] == ["08,093 (x)"]
-    direct = g.copy()
-    direct.apply_action(next(a for a in g.legal_actions() if g.format_action(a) == "08,093 (x)"))
-    direct.end_turn()
-    typed = g.copy()
-    typed.play_turn("08,093 (x)")
-    assert typed.position() == direct.position() and typed.last_turn_notation == "08,093 (x)"
-    assert typed.captured == [1, 3]
-
-
 def test_text_board_of_the_opening():
     lines = get("bump").new(2).render_text().splitlines()
     assert lines[5] == " :   .   .   .  b3   C  b0   .   .   .   :   .   .   .  o3   C  o0   .   .   .   :"
@@ -895,50 +574,3 @@ def test_text_board_of_the_opening():
         "1 Blue   pieces 12  captured  0  reserves 0 (to move)",
         "2 Orange pieces 12  captured  0  reserves 0",
     ]
-
-
-def test_piece_at_takes_a_space_by_name_or_by_number():
-    from games.bumpboard import NAMES
-
-    game = get("bump").new(2)
-    occupied = [i for i in range(len(NAMES)) if game.piece_at(i) is not None]
-    assert len(occupied) == 24 and game.piece_at("C1") is None
-    assert all(game.piece_at(NAMES[i]) == game.piece_at(i) for i in occupied)
-
-
-def test_random_turns_are_legal_turns():
-    import random
-
-    game, rng = get("bump").new(2), random.Random(3)
-    for _ in range(12):
-        action = game.random_action(rng)
-        game.apply_action(action)  # refuses an illegal action
-        if game.turn_in_progress() and not game.is_over:
-            game.end_turn()
-    assert game.ply == 12
-
-
-def test_bad_positions_and_reinforcements_are_refused_with_the_reason():
-    import copy
-
-    game = get("bump").new(2)
-    doc = copy.deepcopy(game.position())
-    doc["reserves"], doc["captured"] = [2, 0], [2, 0]
-    with pytest.raises(StateError, match="^seat 1 has 16 pieces in all; at most 15$"):
-        Bump.from_position(2, {}, doc)
-    with pytest.raises(StateError, match="^malformed Bump position: "):
-        Bump.from_position(2, {}, ["01"])
-    with pytest.raises(IllegalMove, match="^not a Bump reinforcement: "):
-        game.apply_action(("reinforce", 3, 6))  # no facing 6
-
-
-@pytest.mark.parametrize(
-    "pieces",
-    [
-        {"08": [1, 0], "09": [2, 1]},  # 08 faces 09, which does not face back
-        {"09": [2, 1], "08": [1, 0]},  # the same, listed the other way round
-    ],
-)
-def test_an_unstable_position_is_refused_whichever_piece_comes_first(pieces):
-    with pytest.raises(StateError, match="bumps 09: a position must be stable"):
-        game(pieces)

@@ -17,7 +17,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.bump import NAMES, NEIGHBOURS, OPPOSITE, PASS, START, Bump, turn_notation
+from games.bump import NAMES, NEIGHBOURS, OPPOSITE, PASS, START, Bump
+from games.bumpwords import turn_notation
 
 COUNTS = json.loads((Path(__file__).parent / "data" / "bump_turn_counts.json").read_text())
 seeds = st.integers(min_value=0, max_value=2**32 - 1)

@@ -10,7 +10,8 @@ import pytest
 
 from bot.chat.words.shared import engine_words
 from games import Event, IllegalMove, new_game
-from games.bump import Bump, _too_many_choices
+from games.bump import Bump
+from games.bumprules import _too_many_choices
 from games.registry import GAMES
 from tools import translations
 

@@ -12,8 +12,9 @@ import pytest
 
 from games.begird import Begird
 from games.bide import Bide
-from games.bump import Bump, describe_events
+from games.bump import Bump
 from games.bumpboard import parse_space
+from games.bumpwords import describe_events
 from games.interface import Event, IllegalMove, OptionError, StateError
 from games.playbai import JUMP, PASS, STEP, PlayBai
 

@@ -11,7 +11,8 @@ import pytest
 from PIL import Image
 
 import render
-from games.begird import VARIANTS, Begird, island_cells, layout, rule_words, shores, winning_group
+from games.begird import Begird, rule_words, winning_group
+from games.begirdboard import VARIANTS, island_cells, layout, shores
 from games.interface import Event
 from i18n import speaking, t
 from render import begird as rb

@@ -58,7 +58,13 @@ class Module:
 
 ENGINE = ("tests/test_contract.py", "tests/test_quiet_path.py", "tests/test_mutants_engines.py")
 BIDE = ("tests/test_bide_rules.py", "tests/test_bide_properties.py")
-BEGIRD = ("tests/test_begird.py", "tests/test_begird_properties.py", "tests/test_mutants_begird.py")
+BEGIRD = (
+    "tests/test_begird.py",
+    "tests/test_begird_turns.py",
+    "tests/test_begird_words.py",
+    "tests/test_begird_properties.py",
+    "tests/test_mutants_begird.py",
+)
 PLAYBAI = (
     "tests/test_playbai.py",
     "tests/test_playbai_properties.py",
@@ -67,6 +73,8 @@ PLAYBAI = (
 )
 BUMP = (
     "tests/test_bump.py",
+    "tests/test_bump_choices.py",
+    "tests/test_bump_words.py",
     "tests/test_bump_properties.py",
     "tests/test_mutants_bump.py",
     "tests/test_fast_paths.py",
@@ -119,9 +127,15 @@ SQLITE_FEATURE_TESTS = {"languages": ("tests/test_languages.py",)}
 MODULES = (
     Module("games/hexgrid.py", 25, ("tests/test_hexgrid.py", *BIDE, *BEGIRD)),
     Module("games/bide.py", 60, (*BIDE, *ENGINE)),
-    Module("games/begird.py", 50, (*BEGIRD, *ENGINE)),
+    # Begird's game (50 mutants when the boards were in it) and its boards (layouts, islands, the win table).
+    Module("games/begird.py", 38, (*BEGIRD, *ENGINE)),
+    Module("games/begirdboard.py", 12, (*BEGIRD, *ENGINE)),
     Module("games/playbai.py", 50, (*PLAYBAI, *ENGINE)),
-    Module("games/bump.py", 40, (*BUMP, *ENGINE)),
+    # Bump's engine in three (40 mutants when it was one file of ~1,300 lines): the game's face (notation, the
+    # position document, text), its rules (movement, enumeration, the turn) and its words.
+    Module("games/bump.py", 20, (*BUMP, *ENGINE)),
+    Module("games/bumprules.py", 20, (*BUMP, *ENGINE)),
+    Module("games/bumpwords.py", 10, (*BUMP, *ENGINE)),
     Module("games/bumpboard.py", 25, BUMP, fresh=("tests/test_bump.py",)),
     Module("games/bumpresolve.py", 15, (*BUMP, *ENGINE)),
     Module("games/interface.py", 25, (*ENGINE, *BIDE, *BEGIRD, *PLAYBAI, *BUMP)),

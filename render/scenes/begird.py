@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from games.begird import layout as board_layout
 from games.begird import winning_group
+from games.begirdboard import layout as board_layout
 from games.hexgrid import neighbours
 from games.interface import Event
 from i18n import t
