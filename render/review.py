@@ -20,7 +20,7 @@ from i18n import pt, t
 
 from . import begird as _begird
 from . import bide as _bide
-from . import bump as _bump
+from . import bump_board as _bump_board
 from . import hexdraw as hd
 from . import playbai as _playbai
 from . import png as _png
@@ -151,7 +151,7 @@ def _centre_finder(game: Game, width: int) -> Callable[[str], tuple[float, float
     if game_id == "playbai":
         return lambda name: _playbai.cell_centre(game, name, width)  # type: ignore[arg-type]
     if game_id == "bump":
-        return lambda name: _bump.space_centre(name, width)
+        return lambda name: _bump_board.space_centre(name, width)
     raise LookupError(f"no overlay for {game_id!r}")
 
 
