@@ -43,7 +43,11 @@ from i18n import N_, t
 
 from . import hexdraw as hd
 from .bump_board import (
+    BUMP,
+    CROSS,
     DEFAULT_WIDTH,
+    OPTION,
+    PATH,
     PIECE,
     PIECE_R,
     THEME,
@@ -57,12 +61,6 @@ from .bump_board import (
     relabel,
     twin_piece,
 )
-
-# the last turn's marks
-PATH = (125, 60, 152)  # violet: the mover's path and rotation
-BUMP = (204, 0, 102)  # reddish purple: bumps
-CROSS = (200, 20, 20)
-OPTION = (120, 120, 126)
 
 
 def seat_names(player_names: Sequence[str] | None) -> list[str]:

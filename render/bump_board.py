@@ -57,6 +57,10 @@ PIECE = ((0, 114, 178), (230, 159, 0))  # Okabe–Ito blue and orange
 CENTRE_TINT = tuple(hd.mix(c, CELL_FILL, 0.55) for c in PIECE)
 PIECE_OUTLINE = (30, 30, 34)
 BUMPER = (22, 22, 26)
+PATH = (125, 60, 152)  # violet: the mover's path and rotation
+BUMP = (204, 0, 102)  # reddish purple: bumps
+CROSS = (200, 20, 20)
+OPTION = (120, 120, 126)
 # a gate piece's twin (in the part its bumper does not face): a pale disc, a dark name
 TWIN_FILL = tuple(hd.mix(c, GATE_FILL, 0.72) for c in PIECE)
 TWIN_INK = tuple(hd.mix(c, (0, 0, 0), 0.45) for c in PIECE)

@@ -290,7 +290,7 @@ def test_every_game_has_a_fixed_palette_that_converts_its_colours_to_themselves(
     palette = render._palette_of(game_id)
     assert palette is not None and len(palette.getpalette("RGB")) <= 3 * 255, "index 255 stays free for GIFs"
     module = {"bide": render._bide, "begird": render._begird, "playbai": render._playbai, "bump": render._bump}
-    exact = palettes.module_colours(module[game_id].render)
+    exact = palettes.module_colours(module[game_id].render, render._bump_board if game_id == "bump" else None)
     values = palette.getpalette("RGB")
     got = [tuple(values[3 * i : 3 * i + 3]) for i in palettes.lookup(exact, palette)]
     assert got == exact
