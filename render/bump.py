@@ -42,6 +42,8 @@ from games.interface import Event
 from i18n import N_, t
 
 from . import hexdraw as hd
+from . import panels, sprites
+from . import textdraw as td
 from .bump_board import (
     BUMP,
     CROSS,
@@ -68,7 +70,7 @@ def seat_names(player_names: Sequence[str] | None) -> list[str]:
     for seat in (1, 2):
         colour = t(SEAT_COLOURS[seat - 1])
         given = player_names[seat - 1] if player_names and seat - 1 < len(player_names) else None
-        names.append(hd.displayable(str(given), colour) if given else colour)
+        names.append(td.displayable(str(given), colour) if given else colour)
     return names
 
 
@@ -124,8 +126,8 @@ def draw_position(
     picture of geometry ``g`` whose board is drawn already."""
     lay = g.layout
     sp = g.spacing
-    heading = hd.displayable(title, "Bump") if title else "Bump"
-    hd.draw_title_bar(
+    heading = td.displayable(title, "Bump") if title else "Bump"
+    panels.draw_title_bar(
         im,
         g.title_h,
         heading,
@@ -152,12 +154,12 @@ def draw_position(
                 if cell == solid
                 else twin_piece(seat, facing, sp, NAMES[space])
             )
-            hd.paste_centred(im, sprite, lay.centre(cell))
+            sprites.paste_centred(im, sprite, lay.centre(cell))
     _draw_rotation(im, lay, events, game)
     choices = _draw_bumps(im, lay, events, game, ends)
     relabel(im, lay, game, events)
     for badge, at in choices:  # a choice's words over the one name they cover, for this turn only
-        hd.paste_centred(im, badge, at)
+        sprites.paste_centred(im, badge, at)
     _draw_panel(im, game, g, names, events)
 
 
@@ -271,7 +273,7 @@ def _draw_path(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event], ends
         _touch_around(im, points, sp * 0.09)
         d.line(points, fill=PATH, width=width, joint="curve")
         a, tip = _shorten(back_in, solid, 0, sp * PIECE_R)
-        hd.draw_arrow(im, a, tip, PATH, max(2.0, sp * 0.09), halo=None)
+        sprites.draw_arrow(im, a, tip, PATH, max(2.0, sp * 0.09), halo=None)
     elif len(points) >= 2:
         _touch_around(im, points, sp * 0.09)
         d.line(
@@ -281,7 +283,7 @@ def _draw_path(im: Image.Image, lay: hd.HexLayout, events: Sequence[Event], ends
             joint="curve",
         )
         a, tip = _shorten(points[-2], points[-1], sp * 0.2, sp * PIECE_R)
-        hd.draw_arrow(im, a, tip, PATH, max(2.0, sp * 0.09), halo=None)
+        sprites.draw_arrow(im, a, tip, PATH, max(2.0, sp * 0.09), halo=None)
     r = max(2, int(sp * 0.1))
     start = space_centre_on(lay, first, None)
     _touch_around(im, [start], r)
@@ -396,7 +398,7 @@ def _draw_bumps(
             continue
         data = dict(e.data)
         centre = space_centre_on(lay, e.cell, None, data.get("facing"))
-        hd.paste_centred(im, piece_sprite(e.seat or 1, data.get("facing", 0), sp, ghost=True), centre)
+        sprites.paste_centred(im, piece_sprite(e.seat or 1, data.get("facing", 0), sp, ghost=True), centre)
         r = sp * 0.3
         w = max(3, int(sp * 0.1))
         _touch_around(im, [centre], r + w)
@@ -420,7 +422,7 @@ def _draw_bumps(
             # chosen push goes up), so it covers no name and the arrow stays clear
             chosen_at = space_centre_on(lay, data["chosen"], here) if data["chosen"] != "x" else None
             up = chosen_at is not None and chosen_at[1] < here[1] - 1
-            badge = hd.badge_sprite(
+            badge = sprites.badge_sprite(
                 t("chose {option}", option=data["chosen"]), max(10, int(sp * 0.36)), (255, 255, 255), BUMP
             )
             # ... and a little away from the chosen side, clear of the bump's number on its corner
@@ -438,13 +440,13 @@ def _draw_bumps(
             # Across the side crossed, from beside the name it left to the rim of the piece bumped
             # there: the names (written again over the marks, bump_board.relabel) never hide its head.
             a, b = _shorten(src, dst, sp * 0.2, sp * PIECE_R * 0.9)
-            hd.draw_arrow(im, a, b, BUMP, width, halo=(255, 255, 255), halo_width=halo_width)
+            sprites.draw_arrow(im, a, b, BUMP, width, halo=(255, 255, 255), halo_width=halo_width)
         else:
             # its tail went under the twin and out of the gate (_draw_bump_tails_through_gates):
             # the head comes in through the solid part's open side
             _out, back_in, solid = through
             a, b = _shorten(back_in, solid, 0, sp * PIECE_R * 0.9)
-            hd.draw_arrow(im, a, b, BUMP, width, halo=(255, 255, 255), halo_width=halo_width)
+            sprites.draw_arrow(im, a, b, BUMP, width, halo=(255, 255, 255), halo_width=halo_width)
         # The number sits on a corner of the side crossed, where three cells meet: off every name.
         ux, uy = _unit(src, dst)
         nx, ny = uy, -ux
@@ -452,7 +454,7 @@ def _draw_bumps(
         corner = ((src[0] + dst[0]) / 2 + nx * side, (src[1] + dst[1]) / 2 + ny * side)
         badges.append((str(number), corner))
     for text, at in badges:
-        hd.paste_centred(im, hd.badge_sprite(text, max(10, int(sp * 0.36)), BUMP, (255, 255, 255)), at)
+        sprites.paste_centred(im, sprites.badge_sprite(text, max(10, int(sp * 0.36)), BUMP, (255, 255, 255)), at)
     return choices
 
 
@@ -546,7 +548,7 @@ def _draw_panel(im: Image.Image, game, g: Geometry, names: Sequence[str], events
     for seat in (1, 2):
         background = THEME.winner if seat in winners else (THEME.highlight if game.to_move == seat else None)
         rows.append(
-            hd.PanelRow(
+            panels.PanelRow(
                 swatch=piece_sprite(seat, 0, g.row_h * 0.9),
                 cells=panel_cells(game, names)[seat - 1],
                 background=background,
@@ -554,13 +556,13 @@ def _draw_panel(im: Image.Image, game, g: Geometry, names: Sequence[str], events
                 bold=(seat in winners,),
             )
         )
-    hd.draw_panel(im, (margin, top, g.width - margin, 0), COLUMNS, rows, g.row_h, THEME, header=True)
+    panels.draw_panel(im, (margin, top, g.width - margin, 0), COLUMNS, rows, g.row_h, THEME, header=True)
     small = max(9, int(g.line_h * 0.62))
     text_top = top + 3 * g.row_h
     guard = t("Guard your center!") if guard_applies(game, events) else ""
     legend = legend_line()
     # Whole, wrapped (then smaller) when a long chain or a long name needs it: never cut short.
-    block = hd.fit_block(
+    block = td.fit_block(
         [last_move_line(game, events, names), (guard, 1.15), legend],
         small,
         g.width - 2 * margin,
@@ -570,7 +572,7 @@ def _draw_panel(im: Image.Image, game, g: Geometry, names: Sequence[str], events
     )
     inks = (THEME.ink, THEME.accent, THEME.muted)
     for k, line, y, size in block.lines(text_top):
-        hd.draw_text(
+        td.draw_text(
             im,
             (margin, y),
             line,

@@ -41,11 +41,13 @@ from games.bump import (
 from games.interface import Event
 
 from . import hexdraw as hd
+from . import panels, sprites
+from . import textdraw as td
 
 DEFAULT_WIDTH = 1080
 MIN_WIDTH = 320
 
-THEME = hd.Theme()
+THEME = panels.Theme()
 PAGE = THEME.background
 CELL_FILL = (236, 229, 212)
 CELL_LINE = (186, 172, 146)
@@ -69,7 +71,7 @@ PIECE_R = 0.44  # of the spacing between neighbouring centres
 BUMPER_SPREAD = 50  # degrees either side of the facing: the bar covers the facing edge and more
 BUMPER_DEPTH = 0.56  # the bar's inner edge, of the piece's radius
 NAME_SIZE = 0.64  # players type these names: as large as a cell allows, for phones
-CELL_NAME_W = 0.86  # widest name, of the spacing: narrowed to fit (hexdraw.draw_label)
+CELL_NAME_W = 0.86  # widest name, of the spacing: narrowed to fit (textdraw.draw_label)
 PIECE_NAME_W = 0.78
 NAME_SQUEEZE = 0.6  # three-digit names are narrowed to this much of their width before they shrink
 WALL_W = 0.10
@@ -172,7 +174,7 @@ def board_background(width: int) -> Image.Image:
             )
     im = canvas.image()
     for i, _part, cell in DRAWN:
-        hd.draw_label(
+        td.draw_label(
             im, lay.centre(cell), NAMES[i], name_size(sp), cell_name_ink(i), sp * CELL_NAME_W, NAME_SQUEEZE, bold=True
         )
     return im
@@ -181,7 +183,7 @@ def board_background(width: int) -> Image.Image:
 @lru_cache(maxsize=64)
 def piece_sprite(seat: int, facing: int, spacing: float, ghost: bool = False) -> Image.Image:
     """A piece: a disc in the seat's colour, a thick dark bar across the edge its bumper faces."""
-    k = hd.SPRITE_SUPERSAMPLE
+    k = sprites.SPRITE_SUPERSAMPLE
     r = spacing * PIECE_R
     size = math.ceil(2 * r + 4)
     big = Image.new("RGBA", (size * k, size * k), (0, 0, 0, 0))
@@ -220,7 +222,7 @@ def twin_ink(seat: int) -> tuple[int, int, int]:
 def twin_sprite(seat: int, facing: int, spacing: float) -> Image.Image:
     """A gate piece's twin, in the part its bumper does not face: a pale disc ringed in the seat's
     colour, its bumper a lighter bar on the same edge — the gate is taken, the piece is elsewhere."""
-    k = hd.SPRITE_SUPERSAMPLE
+    k = sprites.SPRITE_SUPERSAMPLE
     r = spacing * PIECE_R
     size = math.ceil(2 * r + 4)
     big = Image.new("RGBA", (size * k, size * k), (0, 0, 0, 0))
@@ -292,7 +294,7 @@ def _piece_label(
     """A piece's name, nudged away from its bumper and outlined in the piece's colour, so that it
     reads where it crosses the bumper bar or a mark (a twin's: dark on its pale disc)."""
     ux, uy = hd.SCREEN_DIRECTIONS[facing]
-    hd.draw_label(
+    td.draw_label(
         im,
         (centre[0] - ux * spacing * 0.07, centre[1] - uy * spacing * 0.07),
         name,
@@ -341,7 +343,7 @@ def relabel(im: Image.Image, lay: hd.HexLayout, game, events: Sequence[Event]) -
             if pid >= 0:
                 _piece_label(im, centre, b.owner[pid], b.facing[pid], sp, NAMES[space], twin=cell != solid)
             else:
-                hd.draw_label(
+                td.draw_label(
                     im,
                     centre,
                     NAMES[space],

@@ -63,7 +63,8 @@ def module_colours(
 
     from dataclasses import astuple, is_dataclass
 
-    from .hexdraw import LAST_MOVE_HALO, LAST_MOVE_RING, Theme
+    from .panels import Theme
+    from .sprites import LAST_MOVE_HALO, LAST_MOVE_RING
 
     themes: list[DataclassInstance] = [Theme()]
     for name, value in vars(module).items() if module is not None else ():

@@ -123,9 +123,9 @@ def glyph_boxes(im: Image.Image, centre, half_w: float, half_h: float, ink, tole
 def digits_x_height(digit_height: float) -> float:
     """The x-height of the font whose digits stand ``digit_height`` tall. Bump's names are digits (bold): a
     name is held to the x-height of the font it is written in, found from its digits' height."""
-    from render import hexdraw as hd
+    from render import textdraw as td
 
-    face = hd.font(200, bold=True)
+    face = td.font(200, bold=True)
     x, zero = face.getbbox("x"), face.getbbox("0")
     return digit_height * (x[3] - x[1]) / (zero[3] - zero[1])
 
