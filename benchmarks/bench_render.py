@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 from PIL import Image, ImageDraw  # noqa: E402
 
 import render  # noqa: E402
-from render import hexdraw as hd  # noqa: E402
+from render import textdraw as td  # noqa: E402
 from tests.render_cases import cases, generic_cases  # noqa: E402
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ def _calibration_work():
         x, y, r = rng.uniform(0, 1080), rng.uniform(0, 1300), rng.uniform(5, 60)
         d.ellipse((x - r, y - r, x + r, y + r), fill=(rng.randrange(256), rng.randrange(256), rng.randrange(256)))
     palette = im.quantize(255, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    font = hd.font(24)
+    font = td.font(24)
 
     def work():
         canvas = im.copy()

@@ -265,7 +265,7 @@ def check_entry_points(commands: Any, errors: Any, *, embedded: bool, guild: boo
     PRIMARY_ENTRY_POINT command", and ``options`` only on CHAT_INPUT commands. The inner error codes are the
     emulator's own (Discord documents none); status 400 and code 50035 are Discord's."""
     if not isinstance(commands, list):
-        return  # limits.check_commands said so
+        return  # commandlimits.check_commands said so
     entry_points = 0
     for index, command in enumerate(commands):
         if not isinstance(command, dict):

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from . import limits
+from . import commandlimits, limits
 from .activities import Activities, ActivityInstance
 from .errors import ApiError, EmulatorError, FormErrors, unknown_interaction, unknown_message
 from .host import Host
@@ -244,7 +244,9 @@ class InteractionService:
         elif kind == 8:
             errors = FormErrors()
             focused = pending.focused_option()
-            limits.check_choices(data.get("choices"), errors, option_type=focused.get("type") if focused else None)
+            commandlimits.check_choices(
+                data.get("choices"), errors, option_type=focused.get("type") if focused else None
+            )
             errors.raise_if_any()
             result.choices = list(data["choices"])
         elif kind == 9:

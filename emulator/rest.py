@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from aiohttp import web
 
-from . import limits
+from . import commandlimits, limits
 from .activities import (
     PRIMARY_ENTRY_POINT,
     Activities,
@@ -304,7 +304,7 @@ class RestApi:
         self._app_id(request)
         body, _ = await read_body(request)
         errors = FormErrors()
-        limits.check_commands([body], errors)
+        commandlimits.check_commands([body], errors)
         check_entry_points([body], errors, embedded=self.emu.activities.enabled, guild=False)
         errors.raise_if_any()
         existing = self.store.global_commands
@@ -340,7 +340,7 @@ class RestApi:
     async def _replace_commands(self, request: web.Request, guild_id: int | None) -> list[dict[str, Any]]:
         body, _ = await read_body(request)
         errors = FormErrors()
-        limits.check_commands(body, errors)
+        commandlimits.check_commands(body, errors)
         check_entry_points(body, errors, embedded=self.emu.activities.enabled, guild=guild_id is not None)
         errors.raise_if_any()
         if guild_id is None and self.emu.activities.enabled:

@@ -18,10 +18,10 @@ from aiohttp import web
 from .activities import EMBEDDED, PRIMARY_ENTRY_POINT, Activities, OAuth2
 from .archiving import archive_idle_threads, keep_archiving
 from .client import ChannelLike, UserActions, UserLike
+from .commandlimits import LOCALES
 from .errors import ApiError, EmulatorError
 from .gateway import DIRECT_MESSAGES, GUILD_MEMBERS, GUILD_MESSAGES, GUILDS, RESUMABLE_CLOSE, Gateway, SessionInfo
 from .interactions import InteractionService
-from .limits import LOCALES
 from .models import Channel, Guild, Message, User, new_snowflake
 from .ratelimits import RateLimiter, RateLimitHit, RateLimits, WindowCounter
 from .rest import RestApi

@@ -24,6 +24,7 @@ from . import animation as _animation
 from . import begird as _begird
 from . import bide as _bide
 from . import bump as _bump
+from . import bump_board as _bump_board
 from . import bump_zoom as _bump_zoom
 from . import palettes as _palettes
 from . import playbai as _playbai
@@ -282,6 +283,6 @@ register(
 register(
     "bump",
     _bump_zoom.render,  # the whole board (render.bump), or part of it larger
-    palette=_palettes.shipped("bump", _palettes.sampled("bump", _bump.render)),
+    palette=_palettes.shipped("bump", _palettes.sampled("bump", _bump.render, colours_in=_bump_board)),
     zoom_helps=_bump_zoom.zoom_helps,
 )

@@ -45,13 +45,15 @@ from games.interface import Event
 from i18n import N_, t, tn
 
 from . import hexdraw as hd
+from . import panels, sprites
+from . import textdraw as td
 
 DEFAULT_WIDTH = 1080
 MIN_WIDTH = 320
 STILL_MIN = 1000  # requests at least this wide are still pictures, drawn at a readable width
 READABLE_WIDTH = {"standard": 1280, "small": 1080, "y": 1080}
 
-THEME = hd.Theme()
+THEME = panels.Theme()
 PAGE = THEME.background
 SEA = (214, 232, 240)  # around the board, between the islands
 CELL_FILL = (238, 216, 172)  # an empty cell: light wood
@@ -70,7 +72,7 @@ BLACK_STONE = (28, 28, 30)
 WHITE_STONE = (246, 246, 242)
 STONE_COLOURS = (BLACK_STONE, WHITE_STONE)
 STONE_OUTLINE = ((0, 0, 0), (52, 52, 56))
-LAST_MARK = hd.LAST_MOVE_RING  # the last stone placed is ringed as in every game
+LAST_MARK = sprites.LAST_MOVE_RING  # the last stone placed is ringed as in every game
 WIN_RING = (236, 168, 0)
 WIN_RING_HALO = (90, 56, 0)
 
@@ -277,7 +279,7 @@ def _draw_board(variant: str, width: int, won: bool) -> Image.Image:
     # type them, and read them on a phone about 400 px wide (docs/rendering.md, "Legibility").
     name_size = max(8, round(sp * NAME_SIZE))
     for i, c in enumerate(board.cells):
-        hd.draw_label(im, hl.centre(c), board.names[i], name_size, NAME_INK, sp * NAME_W, NAME_SQUEEZE, bold=True)
+        td.draw_label(im, hl.centre(c), board.names[i], name_size, NAME_INK, sp * NAME_W, NAME_SQUEEZE, bold=True)
     return im
 
 
@@ -326,7 +328,7 @@ def stone(seat: int, spacing: float) -> Image.Image:
     # No shadow: at this size a shadow would reach the next cell (and a stone's outline
     # already sets it off the wood), and stones that keep to their cells are pasted as
     # cached tiles (render/changes.py).
-    return hd.disc_sprite(
+    return sprites.disc_sprite(
         round(spacing * STONE_R, 1),
         stone_colour(seat),
         STONE_OUTLINE[(seat - 1) % 2],
@@ -337,18 +339,18 @@ def stone(seat: int, spacing: float) -> Image.Image:
 
 def swatch(seat: int, size: float) -> Image.Image:
     """A stone for the panel, ``size`` pixels across."""
-    return hd.disc_sprite(
+    return sprites.disc_sprite(
         round(size / 2, 1), stone_colour(seat), STONE_OUTLINE[(seat - 1) % 2], round(max(1.5, size * 0.06), 1)
     )
 
 
 def last_mark(spacing: float) -> Image.Image:
     """The last stone's mark: the ring every game puts around its last move."""
-    return hd.last_move_ring(spacing * STONE_R, spacing)
+    return sprites.last_move_ring(spacing * STONE_R, spacing)
 
 
 def win_ring(spacing: float) -> Image.Image:
-    return hd.ring_sprite(
+    return sprites.ring_sprite(
         round(spacing * WIN_RING_R, 1),
         WIN_RING,
         round(max(2.5, spacing * 0.085), 1),
@@ -366,7 +368,7 @@ def seat_names(player_names: Sequence[str] | None) -> list[str]:
     for seat in (1, 2):
         colour = t(SEAT_COLOURS[seat - 1])
         given = player_names[seat - 1] if player_names and seat - 1 < len(player_names) else None
-        names.append(hd.displayable(str(given), colour) if given else colour)
+        names.append(td.displayable(str(given), colour) if given else colour)
     return names
 
 
@@ -518,8 +520,8 @@ def render(
 
     heading = t("Begird · {board}", board=_board_words(game))
     if title:
-        heading = hd.displayable(title, heading)
-    hd.draw_title_bar(im, g.title_h, heading, status_line(game, names) + zoom_words, THEME)
+        heading = td.displayable(title, heading)
+    panels.draw_title_bar(im, g.title_h, heading, status_line(game, names) + zoom_words, THEME)
     _draw_panel(im, game, g, names, last_events)
     return im
 
@@ -583,20 +585,20 @@ def _draw_position(
         tiles = island_tiles(g.variant, g.width)
         for k in islands:
             sprite, corner = tiles[k - 1]
-            hd.paste_at(im, sprite, (corner[0] - ox, corner[1] - oy))
+            sprites.paste_at(im, sprite, (corner[0] - ox, corner[1] - oy))
 
     # Stones (each covers its cell's name).
     cells = game.cells
-    sprites = {1: stone(1, sp), 2: stone(2, sp)}
+    stones = {1: stone(1, sp), 2: stone(2, sp)}
     for i, owner in enumerate(cells):
         if owner:
-            hd.paste_centred(im, sprites[owner], at(board.cells[i]))
+            sprites.paste_centred(im, stones[owner], at(board.cells[i]))
 
     # The winning group: a gold ring on each stone.
     if won_cells:
         ring = win_ring(sp)
         for name in won_cells:
-            hd.paste_centred(im, ring, at(board.cells[board.parse(name)]))
+            sprites.paste_centred(im, ring, at(board.cells[board.parse(name)]))
 
     # The last stone placed: ringed, as the last move is in every game.
     for e in last_events:
@@ -606,7 +608,7 @@ def _draw_position(
             except ValueError:
                 continue
             if cells[i]:
-                hd.paste_centred(im, last_mark(sp), at(board.cells[i]))
+                sprites.paste_centred(im, last_mark(sp), at(board.cells[i]))
 
 
 def _board_words(game) -> str:
@@ -687,7 +689,7 @@ def _draw_panel(im, game, g: Geometry, names, last_events) -> None:
         elif game.to_move == seat:
             background = THEME.highlight
         rows.append(
-            hd.PanelRow(
+            panels.PanelRow(
                 swatch=swatch(seat, row_h * 0.74),
                 cells=cells,
                 background=background,
@@ -695,16 +697,16 @@ def _draw_panel(im, game, g: Geometry, names, last_events) -> None:
                 bold=(seat in winners,),
             )
         )
-    hd.draw_panel(im, (margin, table_top, width - margin, 0), COLUMNS, rows, row_h, THEME, header=False)
+    panels.draw_panel(im, (margin, table_top, width - margin, 0), COLUMNS, rows, row_h, THEME, header=False)
     # Under the table: the swap, the last turn, and last how the game was won or else the win
     # rule in grey; wrapped (then smaller) rather than cut short.
     won = win_line(game)
     paragraphs = [lines[0], lines[1], won or rule_line(game)]
     inks = (THEME.ink, THEME.ink, THEME.ink if won else THEME.muted)
     top = table_top + 2 * row_h + int(row_h * 0.1)
-    block = hd.fit_block(paragraphs, small, width - 2 * margin, g.height - top - int(row_h * 0.15))
+    block = td.fit_block(paragraphs, small, width - 2 * margin, g.height - top - int(row_h * 0.15))
     for k, line, y, size in block.lines(top):
-        hd.draw_text(im, (margin, y), line, size, inks[k], anchor="lm")
+        td.draw_text(im, (margin, y), line, size, inks[k], anchor="lm")
 
 
 # -- one palette for every picture -------------------------------------------------------------------

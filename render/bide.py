@@ -28,6 +28,8 @@ from games.interface import Event
 from i18n import N_, current, t, tn
 
 from . import hexdraw as hd
+from . import panels, sprites
+from . import textdraw as td
 
 DEFAULT_WIDTH = 1080
 MIN_WIDTH = 320
@@ -45,7 +47,7 @@ DISC_COLOURS: tuple[tuple[int, int, int], ...] = (
 )
 DISC_MARKERS: tuple[str, ...] = ("dot", "square", "triangle", "diamond", "cross", "star")
 
-THEME = hd.Theme()
+THEME = panels.Theme()
 PAGE = THEME.background
 BAND_LIGHT = (238, 226, 200)  # value 0 (outer ring)
 BAND_DARK = (205, 178, 134)  # the centre
@@ -58,8 +60,8 @@ LETTER_INK = (95, 78, 55)
 DISC_OUTLINE = (35, 32, 30)
 ARROW_INK = (20, 20, 20)
 ARROW_HALO = (255, 255, 255)
-LAST_RING = hd.LAST_MOVE_RING
-LAST_RING_HALO = hd.LAST_MOVE_HALO
+LAST_RING = sprites.LAST_MOVE_RING
+LAST_RING_HALO = sprites.LAST_MOVE_HALO
 
 # Proportions, in units of the distance between neighbouring points.
 DISC_R = 0.445
@@ -213,14 +215,14 @@ def disc(seat: int, spacing: float, value: int | None = None) -> Image.Image:
     board hides the values printed on the points)."""
     radius, outline = round(spacing * DISC_R, 1), round(max(1.5, spacing * 0.028), 1)
     if value is None:
-        return hd.disc_sprite(radius, seat_colour(seat), DISC_OUTLINE, outline, seat_marker(seat))
+        return sprites.disc_sprite(radius, seat_colour(seat), DISC_OUTLINE, outline, seat_marker(seat))
     return _valued_disc(seat, radius, outline, value)
 
 
 @lru_cache(maxsize=256)
 def _valued_disc(seat: int, radius: float, outline: float, value: int) -> Image.Image:
-    base = hd.disc_sprite(radius, seat_colour(seat), DISC_OUTLINE, outline, None)
-    k = hd.SPRITE_SUPERSAMPLE
+    base = sprites.disc_sprite(radius, seat_colour(seat), DISC_OUTLINE, outline, None)
+    k = sprites.SPRITE_SUPERSAMPLE
     side = base.width
     over = Image.new("RGBA", (side * k, side * k), (0, 0, 0, 0))
     d = ImageDraw.Draw(over)
@@ -228,14 +230,14 @@ def _valued_disc(seat: int, radius: float, outline: float, value: int) -> Image.
     inner = (radius - outline) * k
     ink = hd.contrast_ink(seat_colour(seat)) + (255,)
     hd._draw_marker(d, seat_marker(seat), (c, c - inner * 0.3), inner * 0.34, ink)
-    d.text((c, c + inner * 0.47), str(value), font=hd.font(int(inner * 0.56), bold=True), fill=ink, anchor="mm")
+    d.text((c, c + inner * 0.47), str(value), font=td.font(int(inner * 0.56), bold=True), fill=ink, anchor="mm")
     over = over.resize((side, side), Image.Resampling.LANCZOS)
     return Image.alpha_composite(base, over)
 
 
 def swatch(seat: int, size: float) -> Image.Image:
     """A disc for the legend, ``size`` pixels across."""
-    return hd.disc_sprite(
+    return sprites.disc_sprite(
         round(size / 2, 1), seat_colour(seat), DISC_OUTLINE, round(max(1.5, size * 0.05), 1), seat_marker(seat)
     )
 
@@ -359,7 +361,7 @@ def seat_names(players: int, player_names: Sequence[str] | None) -> list[str]:
     for seat in range(1, players + 1):
         colour = t(SEAT_COLOURS[seat - 1])
         given = player_names[seat - 1] if player_names and seat - 1 < len(player_names) else None
-        names.append(hd.displayable(str(given), colour) if given else colour)
+        names.append(td.displayable(str(given), colour) if given else colour)
     return names
 
 
@@ -450,30 +452,30 @@ def render(
     accent = seat_colour(game.to_move) if game.to_move else None
     heading = t("Bide · {players} players · {points} points", players=players, points=len(board))
     if title:
-        heading = hd.displayable(title, heading)
-    hd.draw_title_bar(im, g.title_h, heading, status_line(game, names), THEME, accent_colour=accent)
+        heading = td.displayable(title, heading)
+    panels.draw_title_bar(im, g.title_h, heading, status_line(game, names), THEME, accent_colour=accent)
 
     # Discs, each with its point's value.
     cells = game.cells
     values = board.edge_distance
     for i, owner in enumerate(cells):
         if owner:
-            hd.paste_centred(im, disc(owner, sp, values[i]), layout.centre(board.cells[i]))
+            sprites.paste_centred(im, disc(owner, sp, values[i]), layout.centre(board.cells[i]))
 
     # Game over: each seat's best group (the one that scores) outlined in its colour.
     if game.is_over:
         for seat in range(1, players + 1):
-            outline = hd.group_outline(sp * DISC_R, sp, seat_colour(seat))
+            outline = sprites.group_outline(sp * DISC_R, sp, seat_colour(seat))
             for i in best_group(game, seat):
-                hd.paste_centred(im, outline, layout.centre(board.cells[i]))
+                sprites.paste_centred(im, outline, layout.centre(board.cells[i]))
 
     # Last turn: rings around the placed discs, arrows for every push.
     last = trace_last_turn(last_events)
     index = {name: i for i, name in enumerate(board.names)}
-    ring = hd.last_move_ring(sp * DISC_R, sp)
+    ring = sprites.last_move_ring(sp * DISC_R, sp)
     for name in last.placed:
         if name in index:
-            hd.paste_centred(im, ring, layout.centre(board.cells[index[name]]))
+            sprites.paste_centred(im, ring, layout.centre(board.cells[index[name]]))
     arrow_w = round(max(2.0, sp * 0.06), 1)
     halo_w = round(max(1.0, sp * 0.018), 1)
     head = round(sp * 0.2, 1)
@@ -493,14 +495,14 @@ def render(
         if (dst, src) in both_ways:  # pushed there and back: keep the two arrows apart
             off = sp * 0.075
             sx, sy, tx, ty = sx - uy * off, sy + ux * off, tx - uy * off, ty + ux * off
-        hd.draw_arrow(im, (sx, sy), (tx, ty), ARROW_INK, arrow_w, ARROW_HALO, halo_w, head)
+        sprites.draw_arrow(im, (sx, sy), (tx, ty), ARROW_INK, arrow_w, ARROW_HALO, halo_w, head)
     if len(last.placed) > 1:
         badge_size = round(sp * 0.26)
         for name, order in last.placed.items():
             if name in index:
                 x, y = layout.centre(board.cells[index[name]])
-                badge = hd.badge_sprite(str(order), badge_size, (20, 20, 20), (255, 255, 255), (255, 255, 255))
-                hd.paste_centred(im, badge, (x + sp * 0.3, y - sp * 0.3))
+                badge = sprites.badge_sprite(str(order), badge_size, (20, 20, 20), (255, 255, 255), (255, 255, 255))
+                sprites.paste_centred(im, badge, (x + sp * 0.3, y - sp * 0.3))
 
     _draw_panel(im, game, g, names, custom, colour_names, last_events)
     return im
@@ -532,7 +534,7 @@ def page_background(side: int, width: int, players: int, over: bool = False, lan
     margin, table_top, small = _panel_frame(g)
     d = ImageDraw.Draw(im)
     d.line((margin, g.board_bottom, width - margin, g.board_bottom), fill=THEME.rule, width=2)
-    hd.draw_panel(
+    panels.draw_panel(
         im, (margin, table_top, width - margin, 0), OVER_COLUMNS if over else COLUMNS, [], row_h, THEME, header=True
     )
 
@@ -541,19 +543,19 @@ def page_background(side: int, width: int, players: int, over: bool = False, lan
     top_value = max(board_for_side(side).edge_distance)
     key = t("Point value = distance from the edge:")
     cy = y + row_h * 0.5
-    d.text((margin, cy), key, font=hd.font(small), fill=THEME.muted, anchor="lm")
-    x = margin + hd.text_width(key, small) + row_h * 0.3
+    d.text((margin, cy), key, font=td.font(small), fill=THEME.muted, anchor="lm")
+    x = margin + td.text_width(key, small) + row_h * 0.3
     box = int(row_h * 0.62)
     for value in range(top_value + 1):
         colour = hd.mix(BAND_LIGHT, BAND_DARK, value / max(1, top_value))
         d.rounded_rectangle(
             (x, cy - box / 2, x + box, cy + box / 2), radius=box * 0.2, fill=colour, outline=GRID_LINE, width=1
         )
-        d.text((x + box / 2, cy), str(value), font=hd.font(int(box * 0.6)), fill=NAME_INK, anchor="mm")
+        d.text((x + box / 2, cy), str(value), font=td.font(int(box * 0.6)), fill=NAME_INK, anchor="mm")
         x += box + row_h * 0.15
     scoring = t("  ·  a seat scores its best group")
-    if x + hd.text_width(scoring, small) < width - margin:
-        d.text((x, cy), scoring, font=hd.font(small), fill=THEME.muted, anchor="lm")
+    if x + td.text_width(scoring, small) < width - margin:
+        d.text((x, cy), scoring, font=td.font(small), fill=THEME.muted, anchor="lm")
     return im
 
 
@@ -599,7 +601,7 @@ def _draw_panel(im, game, g: Geometry, names, custom, colour_names, last_events)
             background = THEME.highlight
         score_column = 2 if game.is_over else 3
         rows.append(
-            hd.PanelRow(
+            panels.PanelRow(
                 swatch=swatch(seat, row_h * 0.78),
                 cells=cells,
                 background=background,
@@ -610,7 +612,7 @@ def _draw_panel(im, game, g: Geometry, names, custom, colour_names, last_events)
             )
         )
     columns = OVER_COLUMNS if game.is_over else COLUMNS
-    hd.draw_panel(im, (margin, table_top + row_h, width - margin, 0), columns, rows, row_h, THEME, header=False)
+    panels.draw_panel(im, (margin, table_top + row_h, width - margin, 0), columns, rows, row_h, THEME, header=False)
 
     # The last turn in words (and, once over, what the outlines mean).
     y = table_top + row_h * (players + 1) + int(row_h * 0.15)
@@ -622,9 +624,9 @@ def _draw_panel(im, game, g: Geometry, names, custom, colour_names, last_events)
         parts.append(t("outlined: each seat's best group"))
     if parts:
         # Whole, on two lines (then smaller) when long names need it, in the line's slot.
-        block = hd.fit_block([" · ".join(parts)], small, width - 2 * margin, row_h * 1.02, line_step=1.2)
+        block = td.fit_block([" · ".join(parts)], small, width - 2 * margin, row_h * 1.02, line_step=1.2)
         for _, line, ly, size in block.lines(y + (row_h - block.height) / 2):
-            hd.draw_text(im, (margin, ly), line, size, THEME.ink, anchor="lm")
+            td.draw_text(im, (margin, ly), line, size, THEME.ink, anchor="lm")
 
 
 # -- one palette for every picture -------------------------------------------------------------------

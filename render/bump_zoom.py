@@ -25,7 +25,8 @@ from games.interface import Event
 from i18n import t
 
 from . import hexdraw as hd
-from .bump import DEFAULT_WIDTH, PAGE, Geometry, board_background, draw_position, geometry, piece_cell, seat_names
+from .bump import draw_position, seat_names
+from .bump_board import DEFAULT_WIDTH, PAGE, Geometry, board_background, geometry, piece_cell
 
 ZOOM = 2
 MIDDLE = "05"  # gate 0, between the areas: where a zoom with no last turn to show looks

@@ -2,7 +2,8 @@
 
 A picture is a copy of a cached background with a few things drawn on it.
 :func:`new_picture` makes that copy and remembers what the drawing functions of
-:mod:`render.hexdraw` change: rectangles (text, panels, sprites over other
+:mod:`render.hexdraw`, :mod:`render.textdraw`, :mod:`render.sprites` and
+:mod:`render.panels` change: rectangles (text, panels, sprites over other
 drawing) and *tiles*. The PNG encoder (:mod:`render.png`) then converts only
 those rectangles to the palette and pastes them on the background's own,
 cached, palette image.

@@ -25,6 +25,7 @@ import sys
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, cast
 
 from PIL import Image
@@ -41,9 +42,12 @@ SAMPLE_TURNS = (0, 30, 100)  # the start, a mid-game, and a late one (the end if
 MAX_EXACT = 64
 
 
-def module_colours(renderer: Callable[..., Image.Image]) -> list[tuple[int, int, int]]:
-    """The RGB constants of the renderer's module (tuples of three 0-255 ints, alone or in tuples)."""
-    module = sys.modules.get(getattr(renderer, "__module__", ""), None)
+def module_colours(
+    renderer: Callable[..., Image.Image], named_in: ModuleType | None = None
+) -> list[tuple[int, int, int]]:
+    """The RGB constants of the renderer's module, or of ``named_in`` where a renderer's colours are named in
+    another module (Bump's, in render/bump_board.py): tuples of three 0-255 ints, alone or in tuples."""
+    module = named_in or sys.modules.get(getattr(renderer, "__module__", ""), None)
     found: list[tuple[int, int, int]] = []
 
     def take(value) -> None:
@@ -59,7 +63,8 @@ def module_colours(renderer: Callable[..., Image.Image]) -> list[tuple[int, int,
 
     from dataclasses import astuple, is_dataclass
 
-    from .hexdraw import LAST_MOVE_HALO, LAST_MOVE_RING, Theme
+    from .panels import Theme
+    from .sprites import LAST_MOVE_HALO, LAST_MOVE_RING
 
     themes: list[DataclassInstance] = [Theme()]
     for name, value in vars(module).items() if module is not None else ():
@@ -151,10 +156,13 @@ def dump(document: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def sampled(game_id: str, renderer: Callable[..., Image.Image]) -> Callable[[], Image.Image | None]:
+def sampled(
+    game_id: str, renderer: Callable[..., Image.Image], colours_in: ModuleType | None = None
+) -> Callable[[], Image.Image | None]:
     """A function returning the game's palette image ("P", 255 colours), built on first call
     (:func:`fitted` to the game's pictures of seeded sample positions, the renderer's colour
-    constants exact); None if the samples cannot be drawn (then pictures get an adaptive palette)."""
+    constants exact: those of its module, or of ``colours_in``); None if the samples cannot be
+    drawn (then pictures get an adaptive palette)."""
 
     @lru_cache(maxsize=1)
     def build() -> Image.Image | None:
@@ -168,7 +176,7 @@ def sampled(game_id: str, renderer: Callable[..., Image.Image]) -> Callable[[], 
         except Exception:  # an unknown or test game: fall back to adaptive palettes
             log.debug("no sample pictures for %r", game_id, exc_info=True)
             return None
-        return fitted(samples, module_colours(renderer))
+        return fitted(samples, module_colours(renderer, colours_in))
 
     return build
 

@@ -32,10 +32,12 @@ from games.playbai import SEAT_COLOURS, PlayBai, field
 from i18n import N_, t
 
 from . import hexdraw as hd
+from . import panels, sprites
+from . import textdraw as td
 
 DEFAULT_WIDTH = 1080
 MIN_WIDTH = 320
-THEME = hd.Theme()
+THEME = panels.Theme()
 PAGE = THEME.background
 TEAM = {1: (230, 159, 0), 2: (0, 114, 178)}  # Okabe–Ito orange and blue
 TEAM_DARK = {1: (120, 72, 0), 2: (0, 56, 96)}
@@ -127,7 +129,7 @@ def background(side: int, width: int = DEFAULT_WIDTH) -> Image.Image:
 @lru_cache(maxsize=32)
 def piece_sprite(seat: int, radius: float) -> Image.Image:
     """A playballer: round for Orange, square for Blue, with outline and shadow."""
-    k = hd.SPRITE_SUPERSAMPLE
+    k = sprites.SPRITE_SUPERSAMPLE
     side = math.ceil(radius * 2 + 8)
     im = Image.new("RGBA", (side * k, side * k), (0, 0, 0, 0))
     d = ImageDraw.Draw(im)
@@ -154,7 +156,7 @@ def piece_sprite(seat: int, radius: float) -> Image.Image:
 @lru_cache(maxsize=32)
 def ball_sprite(radius: float) -> Image.Image:
     """The ball: white, black outline and seams, in a thick yellow halo."""
-    k = hd.SPRITE_SUPERSAMPLE
+    k = sprites.SPRITE_SUPERSAMPLE
     halo = radius * 0.55
     side = math.ceil((radius + halo) * 2 + 4)
     im = Image.new("RGBA", (side * k, side * k), (0, 0, 0, 0))
@@ -329,11 +331,11 @@ def draw_last_turn(im: Image.Image, game: PlayBai, g: Geometry, events: Sequence
         x1 = min(im.width * k, int((max(xs) + margin) // k + 1) * k)
         y1 = min(im.height * k, int((max(ys) + margin) // k + 1) * k)
         sprite, (dx, dy) = _stroke_sprite(tuple((x - x0, y - y0) for x, y in pts), w, dashed, h, x1 - x0, y1 - y0)
-        hd.paste_at(im, sprite, (x0 // k + dx, y0 // k + dy))
+        sprites.paste_at(im, sprite, (x0 // k + dx, y0 // k + dy))
     badge = max(14, int(g.size * 0.62))
     for number, (x, y) in badges:
-        sprite = hd.badge_sprite(str(number), badge, (255, 255, 255), TRACE, outline=TRACE)
-        hd.paste_centred(im, sprite, (x / k, y / k))
+        sprite = sprites.badge_sprite(str(number), badge, (255, 255, 255), TRACE, outline=TRACE)
+        sprites.paste_centred(im, sprite, (x / k, y / k))
 
 
 @lru_cache(maxsize=2048)
@@ -357,7 +359,7 @@ def _stroke_sprite(
 
 @lru_cache(maxsize=16)
 def _star_sprite(radius: float) -> Image.Image:
-    k = hd.SPRITE_SUPERSAMPLE
+    k = sprites.SPRITE_SUPERSAMPLE
     side = math.ceil(radius * 2 + 6)
     im = Image.new("RGBA", (side * k, side * k), (0, 0, 0, 0))
     d = ImageDraw.Draw(im)
@@ -375,7 +377,7 @@ def seat_names(player_names: Sequence[str] | None) -> list[str]:
     for seat in (1, 2):
         given = player_names[seat - 1] if player_names and len(player_names) >= seat else ""
         colour = t(SEAT_COLOURS[seat - 1])
-        names.append(hd.displayable(given, colour) or colour)
+        names.append(td.displayable(given, colour) or colour)
     return names
 
 
@@ -434,11 +436,11 @@ def render(
     radius = g.size * 0.62
     goal = next((e for e in last_events if e.kind == "goal"), None)
     if goal is not None and goal.cell:
-        hd.paste_centred(im, _star_sprite(g.size * 0.95), g.centre(game, goal.cell))
+        sprites.paste_centred(im, _star_sprite(g.size * 0.95), g.centre(game, goal.cell))
     for seat in (1, 2):
         sprite = piece_sprite(seat, round(radius, 2))
         for i in game.pieces(seat):
-            hd.paste_centred(im, sprite, g.layout.centre(board.cells[i]))
+            sprites.paste_centred(im, sprite, g.layout.centre(board.cells[i]))
     reset = any(e.kind == "set" for e in last_events)
     if not reset:
         # After a goal that starts a new set the field is the set-up again: arrows
@@ -448,12 +450,12 @@ def render(
     ball_cell = board.cells[game.ball]
     cx, cy = g.layout.centre(ball_cell)
     if game.seat_of[game.ball]:
-        hd.paste_centred(im, ball_sprite(round(g.size * 0.3, 2)), (cx + g.size * 0.36, cy - g.size * 0.36))
+        sprites.paste_centred(im, ball_sprite(round(g.size * 0.3, 2)), (cx + g.size * 0.36, cy - g.size * 0.36))
     else:
-        hd.paste_centred(im, ball_sprite(round(g.size * 0.42, 2)), (cx, cy))
-    heading = hd.displayable(title or t("Play Bai: {first} vs {second}", first=names[0], second=names[1]), "Play Bai")
+        sprites.paste_centred(im, ball_sprite(round(g.size * 0.42, 2)), (cx, cy))
+    heading = td.displayable(title or t("Play Bai: {first} vs {second}", first=names[0], second=names[1]), "Play Bai")
     turn_seat = game.winners[0] if game.is_over and game.winners else (game.to_move or 1)
-    hd.draw_title_bar(im, g.title_h, heading, status_line(game, names, goal), THEME, accent_colour=TEAM[turn_seat])
+    panels.draw_title_bar(im, g.title_h, heading, status_line(game, names, goal), THEME, accent_colour=TEAM[turn_seat])
     _draw_panel(im, game, g, names, goal, last_events)
     return im
 
@@ -518,7 +520,7 @@ def _draw_panel(
     for seat, cells in zip((1, 2), panel_cells(game, names), strict=True):
         background = THEME.winner if game.is_over and seat in game.winners else None
         rows.append(
-            hd.PanelRow(
+            panels.PanelRow(
                 swatch=swatch(seat, row_h),
                 cells=cells,
                 background=background,
@@ -526,7 +528,7 @@ def _draw_panel(
                 bold=(True, False, True, False),
             )
         )
-    hd.draw_panel(im, (pad, top, g.width - pad, top + row_h * 3), COLUMNS, rows, row_h, THEME)
+    panels.draw_panel(im, (pad, top, g.width - pad, top + row_h * 3), COLUMNS, rows, row_h, THEME)
     # A goal is celebrated on the line under the table.
     y = top + row_h * 4
     size = int(row_h * 0.46)
@@ -539,9 +541,9 @@ def _draw_panel(
         )
         hd.touch(im, (box[0] - 2, box[1] - 2, box[2] + 3, box[3] + 3))
         # Whole, on two lines (then smaller) when long names need it, inside the banner.
-        block = hd.fit_block([text], size, box[2] - box[0] - pad, (box[3] - box[1]) * 0.92, line_step=1.15)
+        block = td.fit_block([text], size, box[2] - box[0] - pad, (box[3] - box[1]) * 0.92, line_step=1.15)
         for _, line, ly, line_size in block.lines((box[1] + box[3] - block.height) / 2):
-            hd.draw_text(
+            td.draw_text(
                 im,
                 ((box[0] + box[2]) / 2, ly),
                 line,
@@ -553,7 +555,7 @@ def _draw_panel(
                 by_words=False,
             )
     else:
-        text = hd.displayable(rule_line(game))
-        block = hd.fit_block([text], int(size * 0.8), g.width - 2 * pad, row_h * 0.95, line_step=1.2)
+        text = td.displayable(rule_line(game))
+        block = td.fit_block([text], int(size * 0.8), g.width - 2 * pad, row_h * 0.95, line_step=1.2)
         for _, line, ly, line_size in block.lines(y - row_h * 0.5 - block.height / 2):
-            hd.draw_text(im, (g.width / 2, ly), line, line_size, THEME.muted, anchor="mm", by_words=False)
+            td.draw_text(im, (g.width / 2, ly), line, line_size, THEME.muted, anchor="mm", by_words=False)

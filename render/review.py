@@ -20,11 +20,11 @@ from i18n import pt, t
 
 from . import begird as _begird
 from . import bide as _bide
-from . import bump as _bump
-from . import hexdraw as hd
+from . import bump_board as _bump_board
 from . import playbai as _playbai
 from . import png as _png
-from . import render_image
+from . import render_image, sprites
+from . import textdraw as td
 
 GRAPH_WIDTH, GRAPH_HEIGHT = 720, 480
 OVERLAY_WIDTH = 720  # a board drawn for a phone: the overlay's marks stay visible when scaled down
@@ -57,8 +57,8 @@ def evaluation_graph(
     small = round(24 * scale)
     top = round(14 * scale)
     if title:
-        [line], fitted = hd.fit_lines(title, text, width - 20, bold=True)  # shrunk, never cut
-        hd.draw_text(im, (width / 2, top), line, fitted, INK, anchor="ma", bold=True)
+        [line], fitted = td.fit_lines(title, text, width - 20, bold=True)  # shrunk, never cut
+        td.draw_text(im, (width / 2, top), line, fitted, INK, anchor="ma", bold=True)
         top += text + round(10 * scale)
     drawn = _curves(names, side)
     rows = (len(drawn) + 1) // 2
@@ -82,12 +82,12 @@ def evaluation_graph(
             fill=GRID if percent not in (0, 100) else (160, 160, 160),
             width=max(1, round(scale * (2 if percent == 50 else 1))),
         )
-        hd.draw_text(im, (x0 - 8 * scale, y), t("{percent}%", percent=percent), small, INK, anchor="rm")
+        td.draw_text(im, (x0 - 8 * scale, y), t("{percent}%", percent=percent), small, INK, anchor="rm")
     step = _tick_step(positions)
     for k in range(0, positions + 1, step):
-        hd.draw_text(im, (x_of(k), y1 + 6 * scale), str(k), small, INK, anchor="ma")
+        td.draw_text(im, (x_of(k), y1 + 6 * scale), str(k), small, INK, anchor="ma")
     # TRANSLATORS: the name of the review graph's horizontal axis: the turns played, 0 at the start.
-    hd.draw_text(im, ((x0 + x1) / 2, y1 + 6 * scale + axis), pt("review graph axis", "Turn"), small, INK, anchor="ma")
+    td.draw_text(im, ((x0 + x1) / 2, y1 + 6 * scale + axis), pt("review graph axis", "Turn"), small, INK, anchor="ma")
     for player, _ in drawn:
         colour = LINE_COLOURS[player % len(LINE_COLOURS)]
         points = [(x_of(k), y_of(c[player])) for k, c in enumerate(chances) if player < len(c)]
@@ -116,17 +116,17 @@ def evaluation_graph(
         cy = ly + (row // 2) * (small + round(8 * scale))
         colour = LINE_COLOURS[player % len(LINE_COLOURS)]
         draw.rectangle([cx, cy + small * 0.35, cx + 28 * scale, cy + small * 0.65], fill=colour)
-        [label], fitted = hd.fit_lines(
+        [label], fitted = td.fit_lines(
             words, small, (width - left) - 40 * scale if len(drawn) == 1 else column - 40 * scale
         )
-        hd.draw_text(im, (cx + 36 * scale, cy), label, fitted, INK)
+        td.draw_text(im, (cx + 36 * scale, cy), label, fitted, INK)
     return _png.encode(im.quantize(255, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE))
 
 
 def _curves(names: Sequence[str], side: int) -> list[tuple[int, str]]:
     """(player index, legend words) of each curve drawn: two players' chances add up to 100 %, so one
     curve says it all (player ``side``'s); with more, each player's own."""
-    shown = [hd.displayable(name, t("Player {number}", number=k + 1)) for k, name in enumerate(names)]
+    shown = [td.displayable(name, t("Player {number}", number=k + 1)) for k, name in enumerate(names)]
     if len(names) == 2:
         side = side if side in (0, 1) else 0
         # TRANSLATORS: the review graph's one line in a two-player game: whose winning chance it is.
@@ -151,7 +151,7 @@ def _centre_finder(game: Game, width: int) -> Callable[[str], tuple[float, float
     if game_id == "playbai":
         return lambda name: _playbai.cell_centre(game, name, width)  # type: ignore[arg-type]
     if game_id == "bump":
-        return lambda name: _bump.space_centre(name, width)
+        return lambda name: _bump_board.space_centre(name, width)
     raise LookupError(f"no overlay for {game_id!r}")
 
 
@@ -162,7 +162,7 @@ def _mark_turn(
     for event in events:
         try:
             if event.src and event.dst and event.src != event.dst:
-                hd.draw_arrow(im, centre(event.src), centre(event.dst), colour, max(3.0, r * 0.35))
+                sprites.draw_arrow(im, centre(event.src), centre(event.dst), colour, max(3.0, r * 0.35))
             elif event.cell:
                 x, y = centre(event.cell)
                 draw.ellipse([x - r, y - r, x + r, y + r], outline=PAPER, width=max(5, round(r * 0.5)))
@@ -199,6 +199,6 @@ def turn_overlay(
         ImageDraw.Draw(out).ellipse(
             [size * 0.5, y + size * 0.1, size * 1.3, y + size * 0.9], outline=colour, width=max(3, size // 5)
         )
-        [text], fitted = hd.fit_lines(hd.displayable(words, "?"), size, board.width - size * 2.2)
-        hd.draw_text(out, (size * 1.7, y), text, fitted, INK)
+        [text], fitted = td.fit_lines(td.displayable(words, "?"), size, board.width - size * 2.2)
+        td.draw_text(out, (size * 1.7, y), text, fitted, INK)
     return _png.encode(out.quantize(255, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE))

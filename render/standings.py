@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from .hexdraw import displayable, font
+from .textdraw import displayable, font
 
 WIDTH = 720
 MARGIN = 20

@@ -15,7 +15,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from emulator import DiscordEmulator, EmulatorError, limits, patch_discord
+from emulator import DiscordEmulator, EmulatorError, commandlimits, limits, patch_discord
 from emulator.errors import FormErrors
 
 TOKEN = "test-token"
@@ -368,7 +368,7 @@ async def test_resume_after_disconnect_and_wait_for_message(emu: DiscordEmulator
 
 def test_limits_reject_what_discord_rejects() -> None:
     errors = FormErrors()
-    limits.check_commands(
+    commandlimits.check_commands(
         [
             {
                 "name": "Bad",

@@ -15,7 +15,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from emulator import DiscordEmulator, limits, patch_discord
+from emulator import DiscordEmulator, commandlimits, patch_discord
 from emulator.errors import EmulatorError, FormErrors
 from tests.botworld import BotWorld
 
@@ -24,7 +24,7 @@ TOKEN = "test-token"
 
 def refusals(commands: list[dict[str, Any]]) -> dict[str, Any]:
     errors = FormErrors()
-    limits.check_commands(commands, errors)
+    commandlimits.check_commands(commands, errors)
     return errors.tree
 
 

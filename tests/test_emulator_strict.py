@@ -17,7 +17,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from emulator import DiscordEmulator, RateLimits, RouteLimit, limits, patch_discord
+from emulator import DiscordEmulator, RateLimits, RouteLimit, commandlimits, patch_discord
 from emulator.errors import FormErrors
 
 TOKEN = "test-token"
@@ -196,7 +196,7 @@ def test_command_choices_must_have_the_option_type() -> None:
     for kind, good, bad in ((3, "x", 1), (4, 1, "1"), (4, 2**53 - 1, 2**53), (10, 0.5, "0.5"), (10, 3, False)):
         for value, refused in ((good, False), (bad, True)):
             errors = FormErrors()
-            limits.check_commands([{"name": "c", "description": "c", "options": [option(kind, value)]}], errors)
+            commandlimits.check_commands([{"name": "c", "description": "c", "options": [option(kind, value)]}], errors)
             assert bool(errors.tree) == refused, (kind, value, errors.tree)
             if refused:
                 assert "value" in errors.tree["0"]["options"]["0"]["choices"]["0"]
@@ -459,7 +459,7 @@ def test_command_fields_the_openapi_description_constrains() -> None:
     ]
     for extra, where in wrong:
         errors = FormErrors()
-        limits.check_commands([{**base, **extra}], errors)
+        commandlimits.check_commands([{**base, **extra}], errors)
         node = errors.tree["0"]
         for part in where:
             node = node[str(part)]
@@ -477,7 +477,7 @@ def test_command_fields_the_openapi_description_constrains() -> None:
         ],
     }
     errors = FormErrors()
-    limits.check_commands([fine], errors)
+    commandlimits.check_commands([fine], errors)
     assert errors.tree == {}
 
 

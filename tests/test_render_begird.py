@@ -431,7 +431,7 @@ def test_one_vocabulary():
         "Island 15's own colour only sets it apart from island 1."
     )
     assert rb.rule_line(Begird.new(2, {"board": "y"})).startswith("To win, a group touches all three sides")
-    assert rb.LAST_MARK == render.hexdraw.LAST_MOVE_RING
+    assert rb.LAST_MARK == render.sprites.LAST_MOVE_RING
 
 
 @pytest.mark.parametrize("variant", ["standard", "small", "y"])

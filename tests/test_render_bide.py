@@ -14,6 +14,8 @@ from games.bide import Bide, board_for_side
 from games.interface import Event
 from render import bide as rb
 from render import hexdraw as hd
+from render import panels, sprites
+from render import textdraw as td
 from render.animation import replay
 
 WIDTH = rb.DEFAULT_WIDTH
@@ -207,8 +209,8 @@ def test_finished_game_highlights_the_winner():
     game = Bide.from_position(2, {"side": 5}, {"board": cells})
     assert game.is_over and game.winners == (1,)
     im = decode(render.render_png(game, player_names=["Winner", "Loser"]))
-    assert colour_count(im, hd.Theme().winner, panel_box(game)) > 1000
-    assert colour_count(im, hd.Theme().highlight, panel_box(game)) == 0
+    assert colour_count(im, panels.Theme().winner, panel_box(game)) > 1000
+    assert colour_count(im, panels.Theme().highlight, panel_box(game)) == 0
     assert "Winner wins" in rb.status_line(game, ["Winner", "Loser"])
     check_discs(game, im)
 
@@ -216,8 +218,8 @@ def test_finished_game_highlights_the_winner():
 def test_game_in_progress_highlights_the_seat_to_move():
     game = Bide.from_position(3, {"side": 5}, random_position(3, 5, seed=1) | {"to_move": 2})
     im = render.render_image(game)
-    assert colour_count(im, hd.Theme().highlight, panel_box(game)) > 1000
-    assert colour_count(im, hd.Theme().winner, panel_box(game)) == 0
+    assert colour_count(im, panels.Theme().highlight, panel_box(game)) > 1000
+    assert colour_count(im, panels.Theme().winner, panel_box(game)) == 0
     assert "Blue to move" in rb.status_line(game, rb.seat_names(3, None))
 
 
@@ -383,9 +385,9 @@ def test_finished_game_outlines_each_seats_best_group():
 
 def test_title_is_a_real_bold_face_with_the_dot_on_the_i():
     """The old faux-bold (a stroke) filled the gap under the dot: "Bide" read "Blde"."""
-    assert hd.font(30, bold=True).getname() == ("DejaVu Sans", "Bold")
+    assert td.font(30, bold=True).getname() == ("DejaVu Sans", "Bold")
     im = Image.new("RGB", (240, 120), (0, 0, 0))
-    hd.draw_title_bar(im, 120, "i", "subtitle")
+    panels.draw_title_bar(im, 120, "i", "subtitle")
     ink = [[hd.luminance(im.getpixel((x, y))) > 0.8 for x in range(im.width)] for y in range(int(120 * 0.55))]
     columns = [x for x in range(im.width) if any(row[x] for row in ink)]
     middle = (columns[0] + columns[-1]) // 2
@@ -401,5 +403,5 @@ def test_turn_counter_and_last_move_ring_are_shared():
     game = Bide.new(2)
     events = game.play_turn("e5")
     assert rb.status_line(game, ["A", "B"]).startswith("Turn 2 ·")
-    assert rb.LAST_RING == hd.LAST_MOVE_RING and rb.LAST_RING_HALO == hd.LAST_MOVE_HALO
+    assert rb.LAST_RING == sprites.LAST_MOVE_RING and rb.LAST_RING_HALO == sprites.LAST_MOVE_HALO
     assert render.render_image(game, last_events=events).width == rb.DEFAULT_WIDTH

@@ -11,6 +11,7 @@ from PIL import Image, ImageChops, ImageDraw
 import render
 from games.bump import COORDS, INDEX, Bump, gate_part
 from render import bump as rb
+from render import bump_board
 from render import hexdraw as hd
 
 NAMES = ["alice", "bob"]
@@ -30,8 +31,8 @@ def game(pieces, to_move=1, **extra):
     return Bump.from_position(2, None, {"pieces": pieces, "to_move": to_move, **extra})
 
 
-def centre_of(space: str, facing: int | None = None, width: int = rb.DEFAULT_WIDTH):
-    lay = rb.geometry(width).layout
+def centre_of(space: str, facing: int | None = None, width: int = bump_board.DEFAULT_WIDTH):
+    lay = bump_board.geometry(width).layout
     i = INDEX[space]
     cells = COORDS[i]
     cell = cells[gate_part(i, facing)] if facing is not None and len(cells) == 2 else cells[0]
@@ -64,30 +65,30 @@ def test_registered_and_small_enough():
     data = render.render_png(Bump.new(), player_names=NAMES)
     assert len(data) < 300_000
     im = decode(data)
-    assert im.width == rb.DEFAULT_WIDTH and im.height == rb.geometry(rb.DEFAULT_WIDTH).height
+    assert im.width == bump_board.DEFAULT_WIDTH and im.height == bump_board.geometry(bump_board.DEFAULT_WIDTH).height
     small = decode(render.render_png(Bump.new(), player_names=NAMES, width=400))
     assert small.width == 400
 
 
 def test_pieces_in_two_colours_with_the_bumper_on_the_facing_edge():
     im = decode(render.render_png(Bump.new(), player_names=NAMES))
-    sp = rb.geometry(rb.DEFAULT_WIDTH).spacing
+    sp = bump_board.geometry(bump_board.DEFAULT_WIDTH).spacing
     for space, seat, facing in (("01", 1, 0), ("11", 1, 1), ("09", 2, 3), ("091", 2, 4)):
         c = centre_of(space)
         ux, uy = math.cos(math.radians(60 * facing)), math.sin(math.radians(60 * facing))
         bumper = at(im, c, ux * sp * 0.36, uy * sp * 0.36)
         blind = blind_side(im, c, facing, sp)
-        assert near(bumper, rb.BUMPER), (space, bumper)
-        assert near(blind, rb.PIECE[seat - 1]), (space, blind)
-    assert math.dist(rb.PIECE[0], rb.PIECE[1]) > 150
+        assert near(bumper, bump_board.BUMPER), (space, bumper)
+        assert near(blind, bump_board.PIECE[seat - 1]), (space, blind)
+    assert math.dist(bump_board.PIECE[0], bump_board.PIECE[1]) > 150
 
 
 def test_centres_are_marked_with_their_owners_colour():
     im = decode(render.render_png(game({"02": [1, 0], "08": [2, 3]}), player_names=NAMES))
-    sp = rb.geometry(rb.DEFAULT_WIDTH).spacing
+    sp = bump_board.geometry(bump_board.DEFAULT_WIDTH).spacing
     for space, seat in (("C1", 0), ("C2", 1)):
         ring = at(im, centre_of(space), sp * 0.37, 0)
-        assert near(ring, rb.PIECE[seat], 60), (space, ring)
+        assert near(ring, bump_board.PIECE[seat], 60), (space, ring)
 
 
 @pytest.mark.parametrize("facing", range(6))
@@ -95,14 +96,14 @@ def test_a_gate_piece_is_drawn_in_the_part_its_bumper_faces(facing):
     """The rules: a piece on a gate is drawn solid in the part its bumper faces (facings f, f ± 1
     beside area 2 for gate f), and only there; the other part holds its pale twin."""
     im = decode(render.render_png(game({"15": [1, facing], "39": [2, 0]}), player_names=NAMES))
-    sp = rb.geometry(rb.DEFAULT_WIDTH).spacing
+    sp = bump_board.geometry(bump_board.DEFAULT_WIDTH).spacing
     drawn = COORDS[INDEX["15"]][gate_part(INDEX["15"], facing)]
     other = next(c for c in COORDS[INDEX["15"]] if c != drawn)
-    lay = rb.geometry(rb.DEFAULT_WIDTH).layout
-    assert near(blind_side(im, lay.centre(drawn), facing, sp), rb.PIECE[0])
+    lay = bump_board.geometry(bump_board.DEFAULT_WIDTH).layout
+    assert near(blind_side(im, lay.centre(drawn), facing, sp), bump_board.PIECE[0])
     # solid: mostly blue inside the rim; the other part: a pale twin, next to no blue
-    assert share_near(im, lay.centre(drawn), sp * 0.36, rb.PIECE[0]) > 0.4
-    assert share_near(im, lay.centre(other), sp * 0.36, rb.PIECE[0]) < 0.05
+    assert share_near(im, lay.centre(drawn), sp * 0.36, bump_board.PIECE[0]) > 0.4
+    assert share_near(im, lay.centre(other), sp * 0.36, bump_board.PIECE[0]) < 0.05
     # facings 1, 0 and 2 face area 2: the part beside area 2 (x > the middle)
     assert (lay.centre(drawn)[0] > lay.centre(COORDS[INDEX["05"]][0])[0]) == (facing in (0, 1, 2))
 
@@ -114,20 +115,20 @@ def test_the_other_part_of_an_occupied_gate_shows_the_pieces_twin(facing):
     g = game({"25": [2, facing], "02": [1, 0]})
     im = decode(render.render_png(g, player_names=NAMES))
     empty = decode(render.render_png(game({"02": [1, 0], "39": [2, 0]}), player_names=NAMES))
-    sp = rb.geometry(rb.DEFAULT_WIDTH).spacing
-    lay = rb.geometry(rb.DEFAULT_WIDTH).layout
+    sp = bump_board.geometry(bump_board.DEFAULT_WIDTH).spacing
+    lay = bump_board.geometry(bump_board.DEFAULT_WIDTH).layout
     cells = COORDS[INDEX["25"]]
     twin = lay.centre(cells[1 - gate_part(INDEX["25"], facing)])
     ux, uy = hd.SCREEN_DIRECTIONS[facing]
     blind = blind_side(im, twin, facing, sp, 0.33)
-    assert near(blind, rb.twin_fill(2), 20) and not near(blind, rb.PIECE[1], 60), blind
-    assert not near(blind_side(empty, twin, facing, sp, 0.33), rb.twin_fill(2), 20)  # an empty gate has none
+    assert near(blind, bump_board.twin_fill(2), 20) and not near(blind, bump_board.PIECE[1], 60), blind
+    assert not near(blind_side(empty, twin, facing, sp, 0.33), bump_board.twin_fill(2), 20)  # an empty gate has none
     rim = blind_side(im, twin, facing, sp, 0.415)  # the rim, opposite the bumper
-    assert near(rim, rb.PIECE[1], 60), rim
+    assert near(rim, bump_board.PIECE[1], 60), rim
     bumper = at(im, twin, ux * sp * 0.36, uy * sp * 0.36)
     assert sum(bumper) < sum(blind) - 150, (bumper, blind)  # the bumper, darker, where it faces
     name = [at(im, twin, dx * sp, 0) for dx in (-0.2, -0.15, -0.1, -0.05, 0.0, 0.05, 0.1, 0.15, 0.2)]
-    assert any(near(p, rb.twin_ink(2), 40) for p in name), name
+    assert any(near(p, bump_board.twin_ink(2), 40) for p in name), name
 
 
 def test_a_piece_bumped_onto_a_gate_gets_its_arrow_where_it_is_drawn_solid():
@@ -139,13 +140,13 @@ def test_a_piece_bumped_onto_a_gate_gets_its_arrow_where_it_is_drawn_solid():
     events = g.play_turn("29-5")
     assert [(e.src, e.dst) for e in events if e.kind == "bump"] == [("28", "27"), ("26", "25")]
     im = decode(render.render_png(g, player_names=NAMES, last_events=events))
-    sp = rb.geometry(rb.DEFAULT_WIDTH).spacing
-    lay = rb.geometry(rb.DEFAULT_WIDTH).layout
+    sp = bump_board.geometry(bump_board.DEFAULT_WIDTH).spacing
+    lay = bump_board.geometry(bump_board.DEFAULT_WIDTH).layout
     cells = COORDS[INDEX["25"]]
     solid, twin = lay.centre(cells[0]), lay.centre(cells[1])
-    assert gate_part(INDEX["25"], 0) == 0 and near(blind_side(im, solid, 0, sp), rb.PIECE[1])
+    assert gate_part(INDEX["25"], 0) == 0 and near(blind_side(im, solid, 0, sp), bump_board.PIECE[1])
     # the head comes in from below left of the solid copy (its open side), up to its rim
-    ux, uy = hd.SCREEN_DIRECTIONS[rb.gate_link_side(INDEX["25"], 0)]
+    ux, uy = hd.SCREEN_DIRECTIONS[bump_board.gate_link_side(INDEX["25"], 0)]
     assert any(near(at(im, solid, ux * sp * t, uy * sp * t), rb.BUMP, 50) for t in (0.5, 0.55, 0.6)), "no head"
     # ... and none sits on the twin's rim facing 26, where the arrow came in
     (ax, ay), (bx, by) = centre_of("26"), twin
@@ -158,7 +159,7 @@ def test_the_chain_is_drawn_numbered_with_ghosts_and_crosses():
     g = game({"02": [1, 1], "03": [2, 0], "05": [2, 1], "06": [2, 0], "031": [2, 5], "39": [2, 0]})
     events = g.play_turn("02-0")
     im = decode(render.render_png(g, player_names=NAMES, last_events=events))
-    sp = rb.geometry(rb.DEFAULT_WIDTH).spacing
+    sp = bump_board.geometry(bump_board.DEFAULT_WIDTH).spacing
     # bump 1 pushes 03 east to 04: its badge sits on the upper corner of the side between them,
     # where three cells meet, off every name
     a, b = centre_of("03"), centre_of("04")
@@ -241,10 +242,10 @@ def test_space_names_are_large_enough_for_a_phone(space):
     """Players type space names: scaled to 400 px wide (a phone), a name's digits stay at least
     7 px tall (they were 5.6 px), on empty cells and on pieces (white on blue) alike."""
     im = decode(render.render_png(game({"02": [1, 3], "122": [1, 3]}), player_names=NAMES))
-    sp = rb.geometry(rb.DEFAULT_WIDTH).spacing
+    sp = bump_board.geometry(bump_board.DEFAULT_WIDTH).spacing
     x, y = centre_of(space)
     on_piece = space in ("02", "122")
-    colour = (255, 255, 255) if on_piece else rb.NAME_INK
+    colour = (255, 255, 255) if on_piece else bump_board.NAME_INK
     w, h = sp * (0.3 if on_piece else 0.4), sp * (0.3 if on_piece else 0.36)  # inside the disc / the cell
     rows = [
         yy
@@ -253,7 +254,7 @@ def test_space_names_are_large_enough_for_a_phone(space):
     ]
     assert rows, space
     height = rows[-1] - rows[0] + 1
-    assert height * 400 / rb.DEFAULT_WIDTH >= 7.0, (space, height)
+    assert height * 400 / bump_board.DEFAULT_WIDTH >= 7.0, (space, height)
 
 
 @pytest.mark.parametrize(
@@ -272,9 +273,12 @@ def test_the_last_turns_marks_leave_every_name_whole(pieces, turn):
     events = g.play_turn(turn)
     marked = decode(render.render_png(g, player_names=NAMES, last_events=events))
     plain = decode(render.render_png(g, player_names=NAMES))
-    sp = rb.geometry(rb.DEFAULT_WIDTH).spacing
-    lay = rb.geometry(rb.DEFAULT_WIDTH).layout
-    inks = (rb.NAME_INK, rb.GATE_INK)  # the names of empty spaces (a piece's name is written after the marks)
+    sp = bump_board.geometry(bump_board.DEFAULT_WIDTH).spacing
+    lay = bump_board.geometry(bump_board.DEFAULT_WIDTH).layout
+    inks = (
+        bump_board.NAME_INK,
+        bump_board.GATE_INK,
+    )  # the names of empty spaces (a piece's name is written after the marks)
 
     def within(im, colour, tolerance=12):  # "1" where every channel of ``im`` is within ``tolerance``
         diff = ImageChops.difference(im, Image.new("RGB", im.size, colour)).split()

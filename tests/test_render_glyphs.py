@@ -7,7 +7,7 @@ from babel.messages.pofile import read_po
 from PIL import Image, ImageDraw
 
 from i18n import LANGUAGES, catalog_path
-from render import hexdraw as hd
+from render import textdraw as td
 
 EXTRA = "«»’éèêëàâçîïôùûüœÉÀÇ"
 MISSING = "\U0010ffff"  # a character no font has: what the font draws for a missing glyph
@@ -15,7 +15,7 @@ MISSING = "\U0010ffff"  # a character no font has: what the font draws for a mis
 
 def mask(ch: str, bold: bool) -> bytes:
     im = Image.new("L", (48, 48), 0)
-    ImageDraw.Draw(im).text((6, 6), ch, font=hd.font(28, bold), fill=255)
+    ImageDraw.Draw(im).text((6, 6), ch, font=td.font(28, bold), fill=255)
     return im.tobytes()
 
 

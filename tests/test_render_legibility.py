@@ -20,7 +20,7 @@ from games.begird import Begird
 from games.bump import COORDS, INDEX, NAMES, Bump
 from games.playbai import PlayBai
 from render import begird as rbg
-from render import bump as rbu
+from render import bump_board
 from render import playbai as rpb
 
 PHONE = 400
@@ -75,10 +75,10 @@ def test_bump_space_names_have_digits_a_phone_reads(space):
     and narrowed three-digit names about 5 px wide), on empty cells, gates and pieces alike."""
     g = Bump.from_position(2, None, {"pieces": {"122": [1, 3], "39": [2, 0]}, "to_move": 1})
     im = decode(render.render_png(g))
-    lay = rbu.geometry(rbu.DEFAULT_WIDTH).layout
+    lay = bump_board.geometry(bump_board.DEFAULT_WIDTH).layout
     sp = lay.spacing
     on_piece = space == "122"
-    ink = (255, 255, 255) if on_piece else (rbu.GATE_INK if space == "05" else rbu.NAME_INK)
+    ink = (255, 255, 255) if on_piece else (bump_board.GATE_INK if space == "05" else bump_board.NAME_INK)
     heights = glyph_heights(im, lay.centre(COORDS[INDEX[space]][0]), sp * 0.45, sp * 0.36, ink, 40)
     assert heights, space
     digits = at_phone_width(min(heights), im.width)  # min: a wall beside the cell is not a digit
@@ -123,9 +123,9 @@ def glyph_boxes(im: Image.Image, centre, half_w: float, half_h: float, ink, tole
 def digits_x_height(digit_height: float) -> float:
     """The x-height of the font whose digits stand ``digit_height`` tall. Bump's names are digits (bold): a
     name is held to the x-height of the font it is written in, found from its digits' height."""
-    from render import hexdraw as hd
+    from render import textdraw as td
 
-    face = hd.font(200, bold=True)
+    face = td.font(200, bold=True)
     x, zero = face.getbbox("x"), face.getbbox("0")
     return digit_height * (x[3] - x[1]) / (zero[3] - zero[1])
 
@@ -133,7 +133,7 @@ def digits_x_height(digit_height: float) -> float:
 def bump_names_seen(im: Image.Image, game, layout, width: int) -> dict[str, tuple[float, float]]:
     """Per space name wholly in the picture (empty spaces, gates and blue pieces: their ink is the
     name's alone), (x-height, narrowest digit's width but a 1's) at 400 px wide."""
-    from render.bump import PIECE_R
+    from render.bump_board import PIECE_R
 
     sp = layout.spacing
     pieces = game.pieces()
@@ -149,7 +149,9 @@ def bump_names_seen(im: Image.Image, game, layout, width: int) -> dict[str, tupl
             if held is not None and len(cells) == 2:
                 continue  # a gate piece: its twin is drawn in the other part
             ink = (
-                (255, 255, 255) if held else (rbu.GATE_INK if space.endswith("5") and len(space) == 2 else rbu.NAME_INK)
+                (255, 255, 255)
+                if held
+                else (bump_board.GATE_INK if space.endswith("5") and len(space) == 2 else bump_board.NAME_INK)
             )
             half_h = sp * PIECE_R * 0.8
             boxes = glyph_boxes(im, (x, y), sp * 0.45, half_h, ink)
@@ -182,7 +184,7 @@ def test_bump_whole_board_names_are_under_what_a_phone_reads():
     stand 5.9-6.1 px (x-height of their font), their digits narrowed to 3.3-4.1 px wide."""
     game, events = bump_mid_game()
     im = decode(render.render_png(game, last_events=events))
-    seen = bump_names_seen(im, game, rbu.geometry(rbu.DEFAULT_WIDTH).layout, im.width)
+    seen = bump_names_seen(im, game, bump_board.geometry(bump_board.DEFAULT_WIDTH).layout, im.width)
     three = [figures for name, figures in seen.items() if len(name) == 3]
     assert len(three) > 50
     assert max(x for x, _ in three) < PHONE_X_HEIGHT and max(w for _, w in three) < 5
@@ -198,7 +200,7 @@ def test_bump_zoomed_names_have_an_x_height_a_phone_reads(zoom):
     game, events = bump_mid_game()
     im = decode(render.render_png(game, last_events=events, zoom=zoom))
     _, left = bump_zoom.zoom_window(game, zoom, events)
-    layout = bump_zoom.zoom_geometry(rbu.DEFAULT_WIDTH, left).layout
+    layout = bump_zoom.zoom_geometry(bump_board.DEFAULT_WIDTH, left).layout
     seen = bump_names_seen(im, game, layout, im.width)
     assert len(seen) >= 40, seen  # about one area and its gates: 61 spaces and more
     narrow = {name: figures for name, figures in seen.items() if figures[0] < PHONE_X_HEIGHT or figures[1] < 6.5}

@@ -23,7 +23,8 @@ from render_cases import cases, generic_cases
 
 import render
 from render import hexdraw as hd
-from render import png
+from render import png, sprites
+from render import textdraw as td
 
 GOLDEN = Path(__file__).parent / "golden" / "render_pixels.json"
 
@@ -143,10 +144,10 @@ def test_cached_text_matches_imagedraw():
         ):
             for anchor in ("la", "lm", "mm"):
                 plain = Image.new("RGB", (320, 60), (240, 240, 230))
-                ImageDraw.Draw(plain).text(xy, text, font=hd.font(22), fill=(20, 30, 40), anchor=anchor, **kwargs)
+                ImageDraw.Draw(plain).text(xy, text, font=td.font(22), fill=(20, 30, 40), anchor=anchor, **kwargs)
                 for _ in range(2):  # the second draw comes from the cache
                     cached = Image.new("RGB", (320, 60), (240, 240, 230))
-                    hd.draw_text(cached, xy, text, 22, (20, 30, 40), anchor=anchor, **kwargs)
+                    td.draw_text(cached, xy, text, 22, (20, 30, 40), anchor=anchor, **kwargs)
                     assert cached.tobytes() == plain.tobytes(), (text, xy, kwargs, anchor)
 
 
@@ -155,27 +156,27 @@ def test_latin_lines_are_laid_out_word_by_word_like_imagedraw(anchor):
     """A Latin line is drawn word by word (its words' masks repeat): the same ink, at most
     a pixel away, and text_width agrees with where the words go."""
     text = "Last turn: Alice played e5 · 2 discs pushed"
-    assert hd._by_words(text, anchor)
+    assert td._by_words(text, anchor)
     plain = Image.new("L", (900, 60), 0)
-    ImageDraw.Draw(plain).text((450, 30), text, font=hd.font(24), fill=255, anchor=anchor)
+    ImageDraw.Draw(plain).text((450, 30), text, font=td.font(24), fill=255, anchor=anchor)
     words = Image.new("RGB", (900, 60), (0, 0, 0))
-    hd.draw_text(words, (450, 30), text, 24, (255, 255, 255), anchor=anchor)
+    td.draw_text(words, (450, 30), text, 24, (255, 255, 255), anchor=anchor)
     words = words.convert("L")
     a, b = plain.getbbox(), words.getbbox()
     assert all(abs(p - q) <= 1 for p, q in zip(a, b, strict=False)), (a, b)
     assert abs(sum(plain.tobytes()) - sum(words.tobytes())) < 0.02 * sum(plain.tobytes())
-    assert abs(hd.text_width(text, 24) - hd.font(24).getlength(text)) <= 1.0
-    assert not hd._by_words("مرحبا بالعالم يا صديقي", anchor), "right-to-left text is laid out whole"
+    assert abs(td.text_width(text, 24) - td.font(24).getlength(text)) <= 1.0
+    assert not td._by_words("مرحبا بالعالم يا صديقي", anchor), "right-to-left text is laid out whole"
 
 
 def test_new_picture_records_what_is_drawn():
     background = Image.new("RGB", (100, 80), (255, 255, 255))
     im = hd.new_picture(background)
-    sprite = hd.disc_sprite(10.0, (200, 0, 0))
-    hd.paste_centred(im, sprite, (50, 40))  # on untouched background: a cached tile
-    hd.paste_centred(im, sprite, (50, 40))  # over it: a rectangle to convert
-    hd.paste_centred(im, sprite, (80, 40))  # beside it, no visible pixel in common: a tile
-    hd.draw_text(im, (5, 5), "A", 12, (0, 0, 0))
+    sprite = sprites.disc_sprite(10.0, (200, 0, 0))
+    sprites.paste_centred(im, sprite, (50, 40))  # on untouched background: a cached tile
+    sprites.paste_centred(im, sprite, (50, 40))  # over it: a rectangle to convert
+    sprites.paste_centred(im, sprite, (80, 40))  # beside it, no visible pixel in common: a tile
+    td.draw_text(im, (5, 5), "A", 12, (0, 0, 0))
     hd.fill_rect(im, (0, 70, 100, 80), (20, 20, 20))
     hd.touch(im, (90, 70, 120, 90))  # clipped to the picture later
     changes = hd.changes_of(im)
@@ -222,20 +223,20 @@ def test_random_overlapping_drawing_converts_like_the_whole_picture(seed):
     background = Image.new("RGB", (240, 180), (247, 243, 234))
     hd.ImageDraw.Draw(background).polygon([(0, 0), (240, 60), (120, 180)], fill=(205, 178, 134))
     im = hd.new_picture(background)
-    sprites = [
-        hd.disc_sprite(12.0, (220, 60, 40), marker="dot"),
-        hd.disc_sprite(9.5, (30, 90, 190)),
-        hd.ring_sprite(13.0, (255, 255, 255), 3.0, (20, 20, 20), 1.0),
+    pasted = [
+        sprites.disc_sprite(12.0, (220, 60, 40), marker="dot"),
+        sprites.disc_sprite(9.5, (30, 90, 190)),
+        sprites.ring_sprite(13.0, (255, 255, 255), 3.0, (20, 20, 20), 1.0),
     ]
     for _ in range(40):
         kind = rng.random()
         x, y = rng.uniform(-10, 250), rng.uniform(-10, 190)
         if kind < 0.7:
-            hd.paste_centred(im, rng.choice(sprites), (x, y))
+            sprites.paste_centred(im, rng.choice(pasted), (x, y))
         elif kind < 0.8:
-            hd.draw_arrow(im, (x, y), (x + rng.uniform(-40, 40), y + rng.uniform(-40, 40)), (20, 20, 20), 3.0)
+            sprites.draw_arrow(im, (x, y), (x + rng.uniform(-40, 40), y + rng.uniform(-40, 40)), (20, 20, 20), 3.0)
         elif kind < 0.9:
-            hd.draw_text(im, (x, y), "e5 Zoë", rng.randint(9, 20), (40, 36, 30), anchor="mm")
+            td.draw_text(im, (x, y), "e5 Zoë", rng.randint(9, 20), (40, 36, 30), anchor="mm")
         else:
             hd.fill_rect(im, (int(x), int(y), int(x) + rng.randint(1, 60), int(y) + rng.randint(1, 30)), (44, 48, 58))
     changes = hd.changes_of(im)
@@ -290,7 +291,7 @@ def test_every_game_has_a_fixed_palette_that_converts_its_colours_to_themselves(
     palette = render._palette_of(game_id)
     assert palette is not None and len(palette.getpalette("RGB")) <= 3 * 255, "index 255 stays free for GIFs"
     module = {"bide": render._bide, "begird": render._begird, "playbai": render._playbai, "bump": render._bump}
-    exact = palettes.module_colours(module[game_id].render)
+    exact = palettes.module_colours(module[game_id].render, render._bump_board if game_id == "bump" else None)
     values = palette.getpalette("RGB")
     got = [tuple(values[3 * i : 3 * i + 3]) for i in palettes.lookup(exact, palette)]
     assert got == exact
@@ -301,7 +302,7 @@ def test_fitted_palette_keeps_exact_colours_against_close_neighbours():
 
     page, ink = (247, 243, 234), (33, 33, 38)
     sample = Image.new("RGB", (64, 64), page)
-    ImageDraw.Draw(sample).text((4, 20), "Ab", font=hd.font(30), fill=ink)
+    ImageDraw.Draw(sample).text((4, 20), "Ab", font=td.font(30), fill=ink)
     near = Image.new("RGB", (64, 4), (243, 239, 230))  # frequent, and nearer page's lookup cell than page
     palette = palettes.fitted([sample, near], [page, ink], size=40)
     values = palette.getpalette("RGB")
@@ -390,10 +391,10 @@ def test_tiles_are_pasted_whole_only_where_nothing_was_drawn_in_their_box():
 
     background = Image.new("RGB", (120, 100), (250, 240, 230))
     im = hd.new_picture(background)
-    sprite = hd.disc_sprite(10.0, (200, 0, 0))
-    hd.paste_centred(im, sprite, (40, 40))  # alone: pasted whole
-    hd.paste_centred(im, sprite, (62, 62))  # its box meets the first's corner, not its disc: through the mask
-    hd.paste_centred(im, sprite, (100, 40))  # alone again
+    sprite = sprites.disc_sprite(10.0, (200, 0, 0))
+    sprites.paste_centred(im, sprite, (40, 40))  # alone: pasted whole
+    sprites.paste_centred(im, sprite, (62, 62))  # its box meets the first's corner, not its disc: through the mask
+    sprites.paste_centred(im, sprite, (100, 40))  # alone again
     ops = [op for op in hd.changes_of(im).ops if isinstance(op, ch.TileOp)]
     assert [op.masked for op in ops] == [False, True, False]
     palette = im.quantize(64, dither=Image.Dither.NONE)

@@ -6,7 +6,7 @@ Each game is played through (seeded random turns, the engines' own interface) wi
 a player can have (32 characters, Discord's limit, of the widest letter; a spaced one; a computer
 seat's picture name), plus the turns whose footers say most (Begird's swap offered and made, a
 resignation, a draw), at the widths the bot draws (its PNGs and its GIF frames). Every call of
-``hexdraw.draw_text`` is recorded: texts, sizes, boxes.
+``textdraw.draw_text`` is recorded: texts, sizes, boxes.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 import render
 from games import new_game
 from i18n import speaking
-from render import hexdraw as hd
+from render import textdraw as td
 from render.palettes import random_turn
 
 LONGEST = "W" * 32
@@ -94,16 +94,16 @@ def every_picture(game_id: str):
 
 @pytest.fixture
 def drawn_texts(monkeypatch):
-    """Every text drawn through ``hexdraw.draw_text`` while the fixture is active: (text, size, box)."""
+    """Every text drawn through ``textdraw.draw_text`` while the fixture is active: (text, size, box)."""
     seen: list[tuple[str, int, tuple[int, int, int, int] | None]] = []
-    real = hd.draw_text
+    real = td.draw_text
 
     def recording(im, xy, text, size, fill, **kw):
         box = real(im, xy, text, size, fill, **kw)
         seen.append((text, size, box))
         return box
 
-    monkeypatch.setattr(hd, "draw_text", recording)
+    monkeypatch.setattr(td, "draw_text", recording)
     return seen
 
 

@@ -161,14 +161,14 @@ def rising(players: int, turns: int = 20) -> list[tuple[float, ...]]:
 
 @pytest.fixture
 def graph_drawing(monkeypatch):
-    """The graph's texts (through hexdraw.draw_text) and its lines (ImageDraw's) as they are drawn."""
+    """The graph's texts (through textdraw.draw_text) and its lines (ImageDraw's) as they are drawn."""
     from PIL import ImageDraw
 
-    from render import hexdraw as hd
+    from render import textdraw as td
 
     texts: list[tuple[str, tuple[int, int, int, int] | None]] = []
     lines: list[tuple[list, object]] = []
-    real_text, real_line = hd.draw_text, ImageDraw.ImageDraw.line
+    real_text, real_line = td.draw_text, ImageDraw.ImageDraw.line
 
     def text(im, xy, words, size, fill, **kw):
         box = real_text(im, xy, words, size, fill, **kw)
@@ -179,7 +179,7 @@ def graph_drawing(monkeypatch):
         lines.append((list(xy), fill))
         return real_line(self, xy, fill, width, joint)
 
-    monkeypatch.setattr(hd, "draw_text", text)
+    monkeypatch.setattr(td, "draw_text", text)
     monkeypatch.setattr(ImageDraw.ImageDraw, "line", line)
     return texts, lines
 

@@ -210,17 +210,17 @@ async def test_a_review_whose_searcher_died_is_searched_again(service, reviews):
 
 @pytest.fixture
 def drawn_texts(monkeypatch):
-    """Every text the pictures write through ``hexdraw.draw_text`` (also from the drawing thread)."""
-    from render import hexdraw as hd
+    """Every text the pictures write through ``textdraw.draw_text`` (also from the drawing thread)."""
+    from render import textdraw as td
 
     seen: list[str] = []
-    real = hd.draw_text
+    real = td.draw_text
 
     def recording(im, xy, text, size, fill, **kw):
         seen.append(text)
         return real(im, xy, text, size, fill, **kw)
 
-    monkeypatch.setattr(hd, "draw_text", recording)
+    monkeypatch.setattr(td, "draw_text", recording)
     return seen
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import hexdraw as hd
+from .. import sprites
 
 UNIT = hd.HexLayout(1 / hd.SQRT3, (0.0, 0.0))  # a layout whose cell centres are 1 apart
 MARGIN = 0.15  # board units added around everything drawn, in the view box
@@ -138,8 +139,8 @@ class Scene:
         self.marks.append(mark)
 
     def last_move_ring(self, at: Point, piece_r: float) -> None:
-        """The sign every game puts around its last move (hexdraw.last_move_ring, in board units)."""
-        self.ring(at, piece_r + 0.03, hd.LAST_MOVE_RING, 0.045, hd.LAST_MOVE_HALO, 0.014)
+        """The sign every game puts around its last move (sprites.last_move_ring, in board units)."""
+        self.ring(at, piece_r + 0.03, sprites.LAST_MOVE_RING, 0.045, sprites.LAST_MOVE_HALO, 0.014)
 
     def arrow(
         self,

@@ -12,6 +12,7 @@ from i18n import t
 
 from .. import bide as pic
 from .. import hexdraw as hd
+from .. import sprites
 from .base import UNIT, Panel, Scene, colour, label, panel_row, unit_vector
 
 
@@ -44,7 +45,7 @@ def scene(game, names: Sequence[str], last_events: Sequence[Event]) -> Scene:
                     pic.DISC_R + 0.045,
                     pic.seat_colour(seat),
                     0.07,
-                    hd.LAST_MOVE_HALO,
+                    sprites.LAST_MOVE_HALO,
                     0.018,
                     kind="group",
                 )

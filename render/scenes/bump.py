@@ -1,6 +1,6 @@
 """Bump as a scene: the spaces (a gate drawn twice, one name), walls, pieces with their bumpers and names, the
-last turn's path, turn, bumps and captures (the picture: render/bump.py, whose colours, sizes and words these
-are)."""
+last turn's path, turn, bumps and captures (the picture: render/bump.py and render/bump_board.py, whose colours,
+sizes and words these are)."""
 
 from __future__ import annotations
 
@@ -13,19 +13,20 @@ from games.interface import Event
 from i18n import t
 
 from .. import bump as pic
+from .. import bump_board
 from .base import UNIT, Panel, Scene, colour, label, panel_row
 
 
 def scene(game, names: Sequence[str], last_events: Sequence[Event]) -> Scene:
     drawn = _board().on_board()
     for i, seat in ((C1, 0), (C2, 1)):  # each seat's centre, ringed in its colour
-        drawn.ring(UNIT.centre(COORDS[i][0]), 0.40, pic.PIECE[seat], 0.07, kind="centre")
+        drawn.ring(UNIT.centre(COORDS[i][0]), 0.40, bump_board.PIECE[seat], 0.07, kind="centre")
     board = game.board
     for space, pid in enumerate(board.cells):
         if pid < 0:
             continue
         seat, facing = board.owner[pid], board.facing[pid]
-        solid = pic.piece_cell(space, facing)
+        solid = bump_board.piece_cell(space, facing)
         for cell in COORDS[space]:
             twin = cell != solid  # a gate's piece is solid where its bumper faces, pale in the other part
             drawn.piece(
@@ -33,19 +34,19 @@ def scene(game, names: Sequence[str], last_events: Sequence[Event]) -> Scene:
                 UNIT.centre(cell),
                 seat,
                 "piece",
-                pic.PIECE_R,
-                pic.twin_fill(seat) if twin else pic.PIECE[seat - 1],
-                stroke=pic.PIECE[seat - 1] if twin else pic.PIECE_OUTLINE,
+                bump_board.PIECE_R,
+                bump_board.twin_fill(seat) if twin else bump_board.PIECE[seat - 1],
+                stroke=bump_board.PIECE[seat - 1] if twin else bump_board.PIECE_OUTLINE,
                 width=0.07 if twin else 0.035,
                 facing=60 * facing,
-                bumper=colour(pic.BUMPER),
+                bumper=colour(bump_board.BUMPER),
                 twin=twin,
                 label=label(
                     NAMES[space],
-                    pic.NAME_SIZE,
-                    pic.twin_ink(seat) if twin else pic.name_ink(seat),
+                    bump_board.NAME_SIZE,
+                    bump_board.twin_ink(seat) if twin else bump_board.name_ink(seat),
                     bold=True,
-                    fit=pic.PIECE_NAME_W,
+                    fit=bump_board.PIECE_NAME_W,
                 ),
             )
     _last_turn(drawn, game, list(last_events))
@@ -90,7 +91,7 @@ def _last_turn(drawn: Scene, game, events: list[Event]) -> None:
         dx, dy = dst[0] - src[0], dst[1] - src[1]
         length = math.hypot(dx, dy) or 1.0
         a = (src[0] + dx / length * 0.2, src[1] + dy / length * 0.2)
-        b = (dst[0] - dx / length * pic.PIECE_R * 0.9, dst[1] - dy / length * pic.PIECE_R * 0.9)
+        b = (dst[0] - dx / length * bump_board.PIECE_R * 0.9, dst[1] - dy / length * bump_board.PIECE_R * 0.9)
         drawn.arrow([a, b], pic.BUMP, 0.13, head=0.4, halo=(255, 255, 255), halo_width=0.035, badge=str(number))
 
 
@@ -98,25 +99,29 @@ def _last_turn(drawn: Scene, game, events: list[Event]) -> None:
 def _board() -> Scene:
     """The spaces (a gate drawn twice, one name) and the walls."""
     drawn = Scene("bump")
-    for i, part, cell in pic.DRAWN:
+    for i, part, cell in bump_board.DRAWN:
         gate = AREAS[i] == 0 and len(COORDS[i]) == 2
         drawn.cell(
             NAMES[i],
             UNIT.centre(cell),
             UNIT.corners(cell),
-            fill=pic.cell_fill(i),
-            stroke=pic.CELL_LINE,
-            width=pic.LINE_W,
-            text=label(NAMES[i], pic.NAME_SIZE, pic.cell_name_ink(i), bold=True, fit=pic.CELL_NAME_W),
+            fill=bump_board.cell_fill(i),
+            stroke=bump_board.CELL_LINE,
+            width=bump_board.LINE_W,
+            text=label(
+                NAMES[i], bump_board.NAME_SIZE, bump_board.cell_name_ink(i), bold=True, fit=bump_board.CELL_NAME_W
+            ),
             gate_part=part if gate else None,
         )
     walls = []
-    for i, part, cell in pic.DRAWN:
+    for i, part, cell in bump_board.DRAWN:
         for d in range(6):
-            if NEIGHBOURS[i][d] >= 0 or (AREAS[i] == 0 and len(COORDS[i]) == 2 and d == pic.gate_link_side(i, part)):
+            if NEIGHBOURS[i][d] >= 0 or (
+                AREAS[i] == 0 and len(COORDS[i]) == 2 and d == bump_board.gate_link_side(i, part)
+            ):
                 continue
-            walls.append(pic._edge(UNIT, cell, d))
-    drawn.segments(walls, pic.WALL, pic.WALL_W, caps="round")
+            walls.append(bump_board._edge(UNIT, cell, d))
+    drawn.segments(walls, bump_board.WALL, bump_board.WALL_W, caps="round")
     return drawn
 
 
@@ -124,7 +129,7 @@ def panel(game, names: Sequence[str], last_events: Sequence[Event], title: str |
     events = list(last_events)
     winners = set(game.winners)
     rows = [
-        panel_row(seat, pic.PIECE[seat - 1], cells, to_move=game.to_move == seat, winner=seat in winners)
+        panel_row(seat, bump_board.PIECE[seat - 1], cells, to_move=game.to_move == seat, winner=seat in winners)
         for seat, cells in zip((1, 2), pic.panel_cells(game, names), strict=True)
     ]
     guard = t("Guard your center!") if pic.guard_applies(game, events) else ""
