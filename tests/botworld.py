@@ -61,6 +61,11 @@ class BotWorld:
         if self.activity:
             self.emu.enable_activities()  # as the developer portal's switch: the default Entry Point too
         await self.start_bot()
+        # Ready comes before on_ready's catch-up is done, and this world's clock stands still: a match a test
+        # makes before the first start's catch-up has looked would count as missed by the start and be opened by
+        # it (under load, its reminder pings went to a thread instead of #games). So a test begins once that
+        # catch-up is done. A restart (start_bot) does not wait: its tests watch what its catch-up posts.
+        await asyncio.wait_for(self.bot.caught_up.wait(), 15)
         return self
 
     async def start_bot(self) -> HexplayBot:

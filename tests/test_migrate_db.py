@@ -85,6 +85,7 @@ async def fill(path: Path) -> dict[str, int]:
         await store.record_outage(1000.0, 1500.0)
         await store.count_refused_try(ids["played"], "reminder", 3)
         await store.grant_requests(1_700_000_000, 5, 20)
+        await store.pace_identify(0, 5.5)  # the bucket's last IDENTIFY (migration 0025)
         service.clock.advance(61)
         tournaments = Tournaments(service)
         event = await tournaments.create(

@@ -121,6 +121,8 @@ class HexplayBot(commands.AutoShardedBot):
         self.reminder_task: asyncio.Task[None] | None = None
         self.verify_task: asyncio.Task[int] | None = None  # the slow check of untouched matches (once connected)
         self._caught_up = False  # missed boards are posted once, at the first on_ready
+        # set once the first on_ready's catch-up is done (missed boards, conditional answers, the computer's turns)
+        self.caught_up = asyncio.Event()
         self._offline_since: float | None = None  # when the gateway connection dropped, if it is down
         self.stopping = False  # set by close(): new interactions are refused while the work in flight finishes
         self.breaches_pending = False  # a large file's check still runs: what it finds is set aside afterwards
@@ -232,6 +234,7 @@ class HexplayBot(commands.AutoShardedBot):
         resumed = await self.chat.computer.resume()  # its turns that a stop interrupted
         if resumed:
             log.info("the computer resumes its turn in %d matches", resumed)
+        self.caught_up.set()
         self.verify_task = asyncio.create_task(
             self.chat.service.verify_in_background(on_set_aside=self.chat.opening.tell_paused)
         )
