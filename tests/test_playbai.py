@@ -13,7 +13,9 @@ import pytest
 from games import IllegalMove, StateError, get, load_state, new_game
 from games.cli import main as cli_main
 from games.hexgrid import distance
-from games.playbai import GOAL, JUMP, PASS, STEP, PlayBai, field
+from games.playbai import PlayBai
+from games.playbaifield import field
+from games.playbaisearch import GOAL, JUMP, PASS, STEP
 
 
 def pos(pieces, ball, to_move=1, kickoff=False, goals=(0, 0), last_goal=None, **options):
@@ -790,7 +792,7 @@ def test_the_kick_off_note_only_at_a_kick_off():
 
 
 def test_a_result_key_names_the_team_and_the_ball_even_on_the_first_cell():
-    from games.playbai import KEY_SHIFT, key_cells
+    from games.playbaisearch import KEY_SHIFT, key_cells
 
     names = [f"c{i}" for i in range(10)]
     assert key_cells(0b101 | 7 << KEY_SHIFT, names) == (("c0", "c2"), "c7")
