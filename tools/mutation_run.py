@@ -67,6 +67,8 @@ BEGIRD = (
 )
 PLAYBAI = (
     "tests/test_playbai.py",
+    "tests/test_playbai_turns.py",
+    "tests/test_playbai_words.py",
     "tests/test_playbai_properties.py",
     "tests/test_mutants_playbai.py",
     "tests/test_playbai_keys.py",
