@@ -31,7 +31,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from games.playbai import GOAL, PlayBai
+from games.playbai import PlayBai
+from games.playbaisearch import GOAL
 
 CAP = 500
 ENUMERATION_AIM_MS = 5.0

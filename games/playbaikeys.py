@@ -1,17 +1,19 @@
 """Play Bai's complete turns as result keys only, without the actions that reach them (the computer's search).
 
-:func:`games.playbai.search_turns` finds every distinct result of a turn *and* the fewest actions reaching
+:func:`games.playbaisearch.search_turns` finds every distinct result of a turn *and* the fewest actions reaching
 it; a search expands hundreds of positions a turn and plays only a few of their results, so it needs the
 results alone: :func:`result_keys` is the same breadth-first search over team shapes and ball cells with
 the paths left out (no path per state, no passes worked out), and a result is then played by
-:meth:`games.playbai.PlayBai.apply_result_quiet`, whose position is the one its actions lead to. The keys
+:meth:`games.playbairules.PlayBaiRules.apply_result_quiet`, whose position is the one its actions lead to. The keys
 and their order are those of ``turn_results()`` (tests/test_playbai_keys.py checks both on random
 positions); the actions of the one turn chosen come from ``turn_results()``.
 """
 
 from __future__ import annotations
 
-from .playbai import GOAL, GOALS_TO_WIN, KEY_SHIFT, PlayBai, ResultKey, _cells_of, _tables, closed_under_passes
+from .playbai import PlayBai
+from .playbairules import GOALS_TO_WIN
+from .playbaisearch import GOAL, KEY_SHIFT, ResultKey, _cells_of, _tables, closed_under_passes
 
 
 def result_keys(game: PlayBai) -> list[ResultKey]:
@@ -35,7 +37,7 @@ def result_keys(game: PlayBai) -> list[ResultKey]:
 def _search_keys(
     side: int, seat: int, mine: int, opp: int, ball: int, limit: int, winning_goal: bool
 ) -> list[ResultKey]:
-    """:func:`games.playbai.search_turns` from a turn's start (``used`` 0), keys only, in its order."""
+    """:func:`games.playbaisearch.search_turns` from a turn's start (``used`` 0), keys only, in its order."""
     moves_from, rays, dot_mask, zone_masks, _, ball_keys = _tables(side)
     opp_zone = zone_masks[2 - seat]
     start = mine | ball << KEY_SHIFT

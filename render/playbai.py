@@ -28,7 +28,8 @@ from itertools import pairwise
 from PIL import Image, ImageDraw
 
 from games.interface import Event
-from games.playbai import SEAT_COLOURS, PlayBai, field
+from games.playbai import SEAT_COLOURS, PlayBai
+from games.playbaifield import field
 from i18n import N_, t
 
 from . import hexdraw as hd

@@ -15,7 +15,8 @@ from games.begird import Begird
 from games.bide import Bide
 from games.bump import CENTRE, OPPONENT_CENTRE, Bump
 from games.interface import AnyGame
-from games.playbai import GOAL, PlayBai
+from games.playbai import PlayBai
+from games.playbaisearch import GOAL
 
 
 def key(game: AnyGame) -> Hashable:

@@ -16,8 +16,10 @@ from __future__ import annotations
 import random
 
 from ai.knowledge.playbai import zone_distance
-from games.playbai import PlayBai, ResultKey, field
+from games.playbai import PlayBai
+from games.playbaifield import field
 from games.playbaikeys import result_keys
+from games.playbaisearch import ResultKey
 
 SIDE = 5
 

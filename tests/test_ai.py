@@ -445,7 +445,7 @@ def playbai(**changes):
 
 
 def can_score(game):
-    from games.playbai import GOAL
+    from games.playbaisearch import GOAL
 
     return any(t.label == GOAL or (isinstance(t.label, tuple) and t.label[0] == "win") for t in enumerate_turns(game))
 

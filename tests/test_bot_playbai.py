@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import random
 
-from games.playbai import GOAL
+from games.playbaisearch import GOAL
 from tests.test_bot_e2e import move
 
 

@@ -16,7 +16,8 @@ from games.bump import Bump
 from games.bumpboard import parse_space
 from games.bumpwords import describe_events
 from games.interface import Event, IllegalMove, OptionError, StateError
-from games.playbai import JUMP, PASS, STEP, PlayBai
+from games.playbai import PlayBai
+from games.playbaisearch import JUMP, PASS, STEP
 
 
 def test_begird_names_the_occupied_cell_and_its_colour() -> None:

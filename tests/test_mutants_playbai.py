@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from games.interface import IllegalMove
-from games.playbai import STEP, PlayBai
+from games.playbai import PlayBai
+from games.playbaisearch import STEP
 
 
 def position(pieces: dict[str, int]) -> PlayBai:

@@ -3,7 +3,7 @@
 The reference here walks every action sequence with the engine's own
 ``apply_action`` (rule by rule, one action at a time) and collects the
 distinct positions a turn can end in; the fast layered search in
-``games.playbai.search_turns`` shares none of that code and must agree.
+``games.playbaisearch.search_turns`` shares none of that code and must agree.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import IllegalMove, load_state
-from games.playbai import GOAL, KEY_SHIFT, PlayBai
+from games.playbai import PlayBai
+from games.playbaisearch import GOAL, KEY_SHIFT
 
 COUNTS = json.loads((Path(__file__).parent / "data" / "playbai_turn_counts.json").read_text())
 

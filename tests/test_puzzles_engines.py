@@ -7,7 +7,8 @@ import random
 
 from ai.turns import apply_turn, random_actions
 from games.bump import OPPONENT_CENTRE, Bump
-from games.playbai import GOAL, PlayBai
+from games.playbai import PlayBai
+from games.playbaisearch import GOAL
 
 
 def is_goal(result: object) -> bool:

@@ -67,6 +67,8 @@ BEGIRD = (
 )
 PLAYBAI = (
     "tests/test_playbai.py",
+    "tests/test_playbai_turns.py",
+    "tests/test_playbai_words.py",
     "tests/test_playbai_properties.py",
     "tests/test_mutants_playbai.py",
     "tests/test_playbai_keys.py",
@@ -130,7 +132,12 @@ MODULES = (
     # Begird's game (50 mutants when the boards were in it) and its boards (layouts, islands, the win table).
     Module("games/begird.py", 38, (*BEGIRD, *ENGINE)),
     Module("games/begirdboard.py", 12, (*BEGIRD, *ENGINE)),
-    Module("games/playbai.py", 50, (*PLAYBAI, *ENGINE)),
+    # Play Bai's engine in four (50 mutants when it was one file of ~1,400 lines): the game's face (notation,
+    # words, the position document, text), the rules of a turn, the turn search and the field.
+    Module("games/playbai.py", 16, (*PLAYBAI, *ENGINE)),
+    Module("games/playbairules.py", 18, (*PLAYBAI, *ENGINE)),
+    Module("games/playbaisearch.py", 12, (*PLAYBAI, *ENGINE)),
+    Module("games/playbaifield.py", 4, (*PLAYBAI, *ENGINE)),
     # Bump's engine in three (40 mutants when it was one file of ~1,300 lines): the game's face (notation, the
     # position document, text), its rules (movement, enumeration, the turn) and its words.
     Module("games/bump.py", 20, (*BUMP, *ENGINE)),

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from games.interface import Event
-from games.playbai import field
+from games.playbaifield import field
 from i18n import t
 
 from .. import playbai as pic
