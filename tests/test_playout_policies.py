@@ -94,3 +94,45 @@ def test_the_bide_knowledge_scores_a_playout_as_the_old_one_did() -> None:
                 if theirs.is_over:
                     break
             assert knowledge.evaluate(game, random.Random(seed)) == knowledge.playout_value(theirs), (players, seed)
+
+
+def test_a_bide_playout_near_the_end_runs_to_the_full_board() -> None:
+    # whole_playout_empty: a two-seat playout that has few empty points left when its rollout_turns are up is
+    # played on to the end (the same draws as the reference playout), so its value is the result, not an estimate
+    knowledge = knowledge_for(Bide.new(2))
+    knowledge.whole_playout_empty = 25
+    ended = 0
+    for seed in range(12):
+        game = random_bide(seed, 2, 5, 30 + seed)
+        if game.is_over:
+            continue
+        theirs = game.copy()
+        rng = random.Random(seed)
+        for _ in range(knowledge.rollout_turns):
+            reference_playouts.bide_rollout_step(theirs, rng)
+            if theirs.is_over:
+                break
+        whole = theirs.empty_count <= 25
+        while whole and not theirs.is_over:
+            reference_playouts.bide_rollout_step(theirs, rng)
+        value = knowledge.evaluate(game, random.Random(seed))
+        assert value == knowledge.playout_value(theirs), seed
+        ended += whole
+        assert whole == (sorted(value) in ([0.0, 1.0], [0.5, 0.5])), seed  # only the estimate is fractional
+    assert ended >= 4  # the test saw playouts run on and playouts cut
+    # with four seats the playouts stay cut (the setting is two seats' only)
+    four = knowledge_for(Bide.new(4))
+    four.whole_playout_empty = 61
+    game = random_bide(1, 4, 5, 30)
+    assert not game.is_over
+    assert four.evaluate(game, random.Random(1)) == four.playout_value(_cut(game, four.rollout_turns, 1))
+
+
+def _cut(game: Bide, turns: int, seed: int) -> Bide:
+    state = game.copy()
+    rng = random.Random(seed)
+    for _ in range(turns):
+        reference_playouts.bide_rollout_step(state, rng)
+        if state.is_over:
+            break
+    return state

@@ -40,6 +40,10 @@ class BideKnowledge(GameKnowledge[Bide]):
     # of its cost (0.63 ms a simulation with whole playouts, 0.26 ms with 6 turns and the estimate, on 18
     # positions of recorded games). The arena runs behind it: docs/ai.md, "Bide".
     rollout_turns = 6
+    # With two seats, a playout that has this many empty points or fewer left when its rollout_turns are up
+    # runs on to the full board: near the end a playout is short and its result exact, where the estimate is
+    # least sure (0: always cut). Four seats keep the cut playouts (their margins were not measured so).
+    whole_playout_empty = 0
     simulation_scale = 0.5
     # expansion (every release listed, a prior from each one's scores) at the 3rd visit: 5 of 6 games against
     # the 2nd visit's at hard x0.25, for 20% less CPU (benchmarks/results/ai/versions-tune-bide-*)
@@ -112,7 +116,8 @@ class BideKnowledge(GameKnowledge[Bide]):
 
     def evaluate(self, game: Bide, rng: random.Random) -> tuple[float, ...]:
         """A playout from ``game`` (:mod:`ai.knowledge.bide_playout`), its weights kept from turn to turn,
-        cut after :attr:`rollout_turns` turns and scored by :meth:`estimate` if the board is not full by then."""
+        cut after :attr:`rollout_turns` turns and scored by :meth:`estimate` if the board is not full by then
+        (played on to the end if it has no more than :attr:`whole_playout_empty` empty points left)."""
         if game.is_over:
             return returns_of(game)
         if not self.rollout_turns:
@@ -123,6 +128,9 @@ class BideKnowledge(GameKnowledge[Bide]):
             playout.play_turn(rng)
             if state.is_over:
                 break
+        if state.players == 2 and state.empty_count <= self.whole_playout_empty:
+            while not state.is_over:
+                playout.play_turn(rng)
         return self.playout_value(state)
 
     def playout_value(self, state: Bide) -> tuple[float, ...]:
