@@ -45,6 +45,11 @@ class BideKnowledge(GameKnowledge[Bide]):
     # least sure (0: always cut). Four seats keep the cut playouts (their margins were not measured so).
     whole_playout_empty = 0
     simulation_scale = 0.5
+    # Time by need (simulation_share): a search with more than late_empty empty points gets early_share of its
+    # level's simulations, one with fewer late_share (1 and 1: every position alike).
+    late_empty = 36
+    early_share = 1.0
+    late_share = 1.0
     # expansion (every release listed, a prior from each one's scores) at the 3rd visit: 5 of 6 games against
     # the 2nd visit's at hard x0.25, for 20% less CPU (benchmarks/results/ai/versions-tune-bide-*)
     settings = SearchSettings(c_puct=1.5, expand_after=3)
@@ -110,6 +115,9 @@ class BideKnowledge(GameKnowledge[Bide]):
                 w += 1.5
             weights.append(w)
         return weights
+
+    def simulation_share(self, game: Bide) -> float:
+        return self.late_share if game.empty_count <= self.late_empty else self.early_share
 
     def rollout_step(self, game: Bide, rng: random.Random) -> None:
         PlayoutWeights(game).play_turn(rng)
