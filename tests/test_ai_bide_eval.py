@@ -47,48 +47,6 @@ def test_the_counts_agree_with_the_engines_groups():
             assert total[seat - 1] == sum(game.board.edge_distance[p] for p in mine)
 
 
-def reference_groups(game: Bide, seat: int) -> list[set[int]]:
-    """The seat's groups, grown one neighbour at a time until nothing joins (slow and plain)."""
-    groups = [{p} for p, owner in enumerate(game.cells) if owner == seat]
-    merged = True
-    while merged:
-        merged = False
-        for a in range(len(groups)):
-            for b in range(a + 1, len(groups)):
-                if any(q in groups[b] for p in groups[a] for q in game.board.neighbour_indices[p]):
-                    groups[a] |= groups.pop(b)
-                    merged = True
-                    break
-            if merged:
-                break
-    return groups
-
-
-def test_the_added_counts_agree_with_plain_group_counting():
-    values = None
-    for game in positions():
-        values = game.board.edge_distance
-        counts = bide_eval.group_counts(game)
-        for seat in range(1, game.players + 1):
-            i = seat - 1
-            groups = reference_groups(game, seat)
-            scores = sorted((sum(values[p] for p in g) for g in groups), reverse=True) + [0, 0]
-            assert (counts.best[i], counts.second[i], counts.groups[i]) == (scores[0], scores[1], len(groups))
-            empty = [p for p, owner in enumerate(game.cells) if not owner]
-            # the empty points next to a best group (one of them, on a tie); none while no group scores
-            touching = [g for g in groups if sum(values[p] for p in g) == scores[0] > 0]
-            nbrs = game.board.neighbour_indices
-            liberties = [sum(1 for p in empty if any(q in g for q in nbrs[p])) for g in touching]
-            assert counts.liberties[i] in (liberties or [0])
-            joined = [
-                values[p] + sum(sum(values[q] for q in g) for g in groups if g & set(game.board.neighbour_indices[p]))
-                for p in empty
-                if any(g & set(game.board.neighbour_indices[p]) for g in groups)
-            ]
-            assert counts.merge[i] == max(joined, default=0)
-    assert values is not None
-
-
 def test_the_estimate_is_a_chance_per_seat_and_a_resigned_seat_has_none():
     for game in positions():
         chances = bide_eval.estimate(game)

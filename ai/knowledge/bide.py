@@ -43,10 +43,12 @@ class BideKnowledge(GameKnowledge[Bide]):
     # With two seats, a playout that has this many empty points or fewer left when its rollout_turns are up
     # runs on to the full board: near the end a playout is short and its result exact, where the estimate is
     # least sure (0: always cut). Four seats keep the cut playouts (their margins were not measured so).
+    # Off: 30 and 25 (with other changes) showed no gain at full budget (docs/ai.md, runs 7-9).
     whole_playout_empty = 0
     simulation_scale = 0.5
     # Time by need (simulation_share): a search with more than late_empty empty points gets early_share of its
-    # level's simulations, one with fewer late_share (1 and 1: every position alike).
+    # level's simulations, one with fewer late_share (1 and 1: every position alike). 0.5 and 1.5 showed no
+    # gain at full budget nor against these at x0.5 (docs/ai.md, run 9 and its tuning run).
     late_empty = 36
     early_share = 1.0
     late_share = 1.0

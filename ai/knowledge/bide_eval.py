@@ -5,9 +5,7 @@ time; from a realistic position its result is nearly a coin toss (a random relea
 playout tells the search little. :func:`estimate` gives each seat's expected playout result from counts of
 the position instead, at a fraction of a playout's cost: per seat, its best group's score, the value and
 number of its discs on the board, its hand, whether it owes a release, whether it moves now or
-next, and whether its next turn could fill the board (hand against empty points); with two seats also its
-second-best group, the empty points next to its best group, the best score one more disc could make, its
-best group squared and its number of groups. Each count's weight
+next, and whether its next turn could fill the board (hand against empty points). Each count's weight
 depends on how full the board is (three basis functions of the empty points), and the seats' utilities
 become chances by a softmax: with two seats, a logistic regression on their differences.
 
@@ -16,11 +14,6 @@ of recorded games ended (``benchmarks/fit_bide_eval.py`` reproduces them): with 
 (0/1), with more to the margin-scored returns the multi-seat playouts use (:func:`ai.knowledge.bide.margin_returns`).
 Measured on held-out games, the estimate of a position is as close to one more playout's result as a
 playout itself is, so its error against the playouts' mean is small next to one playout's spread.
-
-The two-seat weights were fitted again (issue 39's full-budget runs) with the added counts and the positions
-of 44 games between `hard` computers at full budget (the arena's, beside the `medium` ones): fitted on
-`medium` games alone, the estimate named the real winner of held-out `hard` games less often than chance
-in the middle game (33% of positions with 35-44 empty points; 46% after the refit, 0.82 -> 0.89 below 8).
 """
 
 from __future__ import annotations
@@ -41,30 +34,20 @@ FEATURES = (
     "moves next",
     "its next turn could fill the board",
     "share of the empty points its next hand covers",
-    "second-best group / 10",
-    "empty points next to its best group (0 while no group scores) / 10",
-    "best score one more disc could make (an empty point and the groups it touches) / 10",
-    "(best group / 10) squared",
-    "groups / 5",
 )
 
 #: Per feature, the weights of its three basis functions of the empty points ``e``:
 #: ``1``, ``e / 61`` and ``max(0, 1 - e / 15)`` (the last one for the end of the game).
 WEIGHTS_TWO_SEATS: tuple[tuple[float, float, float], ...] = (
-    (0.301, 0.342, -3.841),
-    (1.414, -1.284, -1.618),
-    (-1.882, 1.277, -2.637),
-    (-1.438, -0.530, -3.619),
-    (-0.080, 0.087, 0.602),
-    (0.238, 0.048, 0.566),
-    (-0.238, -0.048, -0.566),
-    (0.052, 0.056, -0.175),
-    (4.236, 3.877, -3.314),
-    (0.274, -0.282, 0.289),
-    (-0.872, 0.940, 1.114),
-    (0.716, -0.972, 0.048),
-    (0.306, -1.168, 1.063),
-    (0.012, -0.523, 0.029),
+    (0.262, -0.413, 1.651),
+    (3.026, -3.462, -0.298),
+    (1.265, 1.071, 0.994),
+    (1.343, -0.698, 0.085),
+    (-0.063, 0.112, 0.784),
+    (0.023, -0.010, -0.003),
+    (-0.023, 0.010, 0.003),
+    (0.459, 0.273, -0.650),
+    (4.943, 8.718, -4.671),
 )
 WEIGHTS_MORE_SEATS: tuple[tuple[float, float, float], ...] = (
     (0.988, -1.207, 1.130),
@@ -76,54 +59,23 @@ WEIGHTS_MORE_SEATS: tuple[tuple[float, float, float], ...] = (
     (0.177, -0.218, -0.028),
     (-1.666, -0.884, 1.931),
     (2.880, 0.609, -3.236),
-    # the counts added for two seats (issue 39's full-budget runs) are not used with more
-    (0.0, 0.0, 0.0),
-    (0.0, 0.0, 0.0),
-    (0.0, 0.0, 0.0),
-    (0.0, 0.0, 0.0),
-    (0.0, 0.0, 0.0),
 )
 
 
 def seat_counts(game: Bide) -> tuple[list[int], list[int], list[int]]:
     """Each seat's best group score, the value of its discs on the board and their number (one pass)."""
-    counts = group_counts(game)
-    return counts.best, counts.total, counts.count
-
-
-class GroupCounts:
-    """Per seat (index seat - 1), what :func:`seat_features` reads of its groups, from one pass over the board."""
-
-    __slots__ = ("best", "count", "groups", "liberties", "merge", "second", "total")
-
-    def __init__(self, players: int) -> None:
-        self.best = [0] * players  # its best group's score
-        self.second = [0] * players  # its second-best group's score
-        self.total = [0] * players  # the value of its discs on the board
-        self.count = [0] * players  # their number
-        self.groups = [0] * players  # its groups
-        self.liberties = [0] * players  # empty points next to its best group (0 while no group scores)
-        self.merge = [0] * players  # the best score one more disc of its could make: an empty point's
-        # value plus the groups of its that the point touches (a group grows or two join)
-
-
-def group_counts(game: Bide) -> GroupCounts:
-    """The seats' groups counted (one flood fill, then one look at each empty point's neighbours)."""
     players = game.players
     cells = game.cells
     values = game.board.edge_distance
     neighbours = game.board.neighbour_indices
-    out = GroupCounts(players)
-    best, second, total, count, groups = out.best, out.second, out.total, out.count, out.groups
-    group_of = [-1] * len(cells)
-    scores: list[int] = []
-    firsts: list[int] = []  # each group's first point
-    best_group = [-1] * players
+    best = [0] * players
+    total = [0] * players
+    count = [0] * players
+    seen = [False] * len(cells)
     for start, owner in enumerate(cells):
-        if not owner or group_of[start] >= 0:
+        if not owner or seen[start]:
             continue
-        label = len(scores)
-        group_of[start] = label
+        seen[start] = True
         stack = [start]
         score = size = 0
         while stack:
@@ -131,40 +83,15 @@ def group_counts(game: Bide) -> GroupCounts:
             score += values[p]
             size += 1
             for q in neighbours[p]:
-                if group_of[q] < 0 and cells[q] == owner:
-                    group_of[q] = label
+                if not seen[q] and cells[q] == owner:
+                    seen[q] = True
                     stack.append(q)
-        scores.append(score)
-        firsts.append(start)
         i = owner - 1
         total[i] += score
         count[i] += size
-        groups[i] += 1
         if score > best[i]:
-            second[i] = best[i]
             best[i] = score
-            best_group[i] = label
-        elif score > second[i]:
-            second[i] = score
-    liberties, merge = out.liberties, out.merge
-    owner_of = [cells[p] - 1 for p in firsts]
-    for p, owner in enumerate(cells):
-        if owner:
-            continue
-        touched = {group_of[q] for q in neighbours[p]}
-        touched.discard(-1)
-        if not touched:
-            continue
-        joined: dict[int, int] = {}  # seat index -> the point's value plus its groups the point touches
-        for label in touched:
-            i = owner_of[label]
-            joined[i] = joined.get(i, values[p]) + scores[label]
-            if label == best_group[i]:
-                liberties[i] += 1
-        for i, score in joined.items():
-            if score > merge[i]:
-                merge[i] = score
-    return out
+    return best, total, count
 
 
 def basis(empty: int) -> tuple[float, float, float]:
@@ -175,8 +102,7 @@ def basis(empty: int) -> tuple[float, float, float]:
 def seat_features(game: Bide) -> list[list[float]]:
     """Per seat, the counts of :data:`FEATURES` (scaled as named there)."""
     empty = game.empty_count
-    counts = group_counts(game)
-    best, total, count = counts.best, counts.total, counts.count
+    best, total, count = seat_counts(game)
     mover = game.to_move or 1
     players = game.players
     rows = []
@@ -196,11 +122,6 @@ def seat_features(game: Bide) -> list[list[float]]:
                 1.0 if order == 1 else 0.0,
                 1.0 if next_hand >= empty else 0.0,
                 min(next_hand, empty) / max(empty, 1),
-                counts.second[i] / 10,
-                counts.liberties[i] / 10,
-                counts.merge[i] / 10,
-                (best[i] / 10) ** 2,
-                counts.groups[i] / 5,
             ]
         )
     return rows
