@@ -20,7 +20,7 @@ from games.bide import BIDE, Bide
 from ..turns import TooManyTurns, Turn, apply_turn, enumerate_turns, returns_of
 from . import bide_eval
 from .base import GameKnowledge, SearchSettings
-from .bide_playout import PlayoutWeights
+from .bide_playout import Mast, PlayoutWeights
 
 EXACT_RELEASES = 120  # enumerate every release order up to this many…
 EXACT_FINISHES = 720  # …or this many when the release fills the board (the game's last turn)
@@ -45,6 +45,10 @@ class BideKnowledge(GameKnowledge[Bide]):
     # least sure (0: always cut). Four seats keep the cut playouts (their margins were not measured so).
     # Off: 30 and 25 (with other changes) showed no gain at full budget (docs/ai.md, runs 7-9).
     whole_playout_empty = 0
+    # MAST in the playouts: the probability that a playout disc goes to the point whose discs have paid best
+    # for its seat in this search's playouts so far (0: off, the weighted draw alone).
+    mast_greedy = 0.0
+    _mast: Mast | None = None
     simulation_scale = 0.5
     # Time by need (simulation_share): a search with more than late_empty empty points gets early_share of its
     # level's simulations, one with fewer late_share (1 and 1: every position alike). 0.5 and 1.5 showed no
@@ -133,7 +137,8 @@ class BideKnowledge(GameKnowledge[Bide]):
         if not self.rollout_turns:
             return self.estimate(game)
         state = game.copy()
-        playout = PlayoutWeights(state)
+        mast = self._mast_for(state) if self.mast_greedy else None
+        playout = PlayoutWeights(state, mast)
         for _ in range(self.rollout_turns):
             playout.play_turn(rng)
             if state.is_over:
@@ -141,7 +146,18 @@ class BideKnowledge(GameKnowledge[Bide]):
         if state.players == 2 and state.empty_count <= self.whole_playout_empty:
             while not state.is_over:
                 playout.play_turn(rng)
-        return self.playout_value(state)
+        value = self.playout_value(state)
+        if mast is not None:
+            mast.learn(value)
+        return value
+
+    def _mast_for(self, game: Bide) -> Mast:
+        """This knowledge's MAST table (one per knowledge object, i.e. per search and its kept tree)."""
+        mast = self._mast
+        if mast is None or len(mast.n) != game.players + 1:
+            mast = Mast(game.players, len(game.cells), self.mast_greedy)
+            self._mast = mast
+        return mast
 
     def playout_value(self, state: Bide) -> tuple[float, ...]:
         """Where a playout stopped; with more than two seats scored by margins, not by its winner alone.
