@@ -186,3 +186,7 @@ def test_the_bide_knowledge_with_mast_learns_from_its_playouts() -> None:
     assert sum(map(sum, mast.n)) >= 30  # every playout placed a disc or more
     for n_row, w_row in zip(mast.n, mast.w, strict=True):
         assert all(0.0 <= w <= n for n, w in zip(n_row, w_row, strict=True))  # returns between 0 and 1
+    four = knowledge_for(Bide.new(4))
+    four.mast_greedy = 0.5
+    four.evaluate(random_bide(4, 4, 5, 14), random.Random(4))
+    assert four._mast is None  # two seats only

@@ -46,8 +46,9 @@ class BideKnowledge(GameKnowledge[Bide]):
     # Off: 30 and 25 (with other changes) showed no gain at full budget (docs/ai.md, runs 7-9).
     whole_playout_empty = 0
     # MAST in the playouts: the probability that a playout disc goes to the point whose discs have paid best
-    # for its seat in this search's playouts so far (0: off, the weighted draw alone). 0.5 against 0, both
-    # at hard x0.5: 13 of 18 (72.2%) for 2% more CPU per turn (docs/ai.md, "Figures (issue 39)").
+    # for its seat in this search's playouts so far (0: off, the weighted draw alone); two seats only (four
+    # were not measured with it). 0.5 against 0, both at hard x0.5: 13 of 18 (72.2%) for 2% more CPU per
+    # turn (docs/ai.md, "Figures (issue 39)").
     mast_greedy = 0.5
     _mast: Mast | None = None
     simulation_scale = 0.5
@@ -138,7 +139,7 @@ class BideKnowledge(GameKnowledge[Bide]):
         if not self.rollout_turns:
             return self.estimate(game)
         state = game.copy()
-        mast = self._mast_for(state) if self.mast_greedy else None
+        mast = self._mast_for(state) if self.mast_greedy and state.players == 2 else None
         playout = PlayoutWeights(state, mast)
         for _ in range(self.rollout_turns):
             playout.play_turn(rng)
