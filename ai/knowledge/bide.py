@@ -154,7 +154,8 @@ class BideKnowledge(GameKnowledge[Bide]):
         return value
 
     def _mast_for(self, game: Bide) -> Mast:
-        """This knowledge's MAST table (one per knowledge object, i.e. per search and its kept tree)."""
+        """This knowledge's MAST table: one per knowledge object, and ``ai.search`` makes one per search (a kept
+        tree reused on the next turn starts a fresh table), so a seed still gives the same turn."""
         mast = self._mast
         if mast is None or len(mast.n) != game.players + 1:
             mast = Mast(game.players, len(game.cells), self.mast_greedy)
