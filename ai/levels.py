@@ -47,7 +47,8 @@ class Level:
 # cost 60% for 53.3%). Bide's playouts are cut short and estimated (ai/knowledge/bide.py), so its
 # counts are higher: 1400 at hard cost 20.5% and 6000 at expert 65% of the old hard's CPU per turn, both sides
 # at x0.25 (at full budget hard 1400 cost 14.7% for 37.5%, and 2200 cost 24.3% for 44.4%: not kept, its
-# gain unconfirmed and its CPU at the aim's edge). Its easy is 10: with those playouts 30 simulations made
+# gain unconfirmed and its CPU at the aim's edge; with MAST in its two-seat playouts hard 1400 scored 54.2%
+# for 15.3%, 24 games, the aim's lower bound not reached). Its easy is 10: with those playouts 30 simulations made
 # easy nearly medium's match with four seats (medium 58% over 48 games, 72% against easy at 10; docs/ai.md).
 # Bump's leaves are scored by its static estimate (no playout) and a simulation is cheap: hard 6000 won 4 of 4
 # against the old hard at 12.0% of its CPU per turn (both at x0.25).

@@ -38,11 +38,13 @@ class Budget:
     """Whether ``simulations`` is still to be scaled by the game (False: already this game's own count)."""
 
 
-def scaled_simulations(budget: Budget, knowledge: GameKnowledge[Any]) -> int:
-    """The simulations ``budget`` buys in the game ``knowledge`` serves."""
+def scaled_simulations(budget: Budget, knowledge: GameKnowledge[Any], game: AnyGame | None = None) -> int:
+    """The simulations ``budget`` buys in the game ``knowledge`` serves; with ``game``, times the share its
+    knowledge gives that position (:meth:`GameKnowledge.simulation_share`: time by need, 1 by default)."""
+    share = 1.0 if game is None else knowledge.simulation_share(game)
     if not budget.scaled:
-        return max(MIN_SIMULATIONS, budget.simulations)
-    return max(MIN_SIMULATIONS, round(budget.simulations * knowledge.simulation_scale))
+        return max(MIN_SIMULATIONS, round(budget.simulations * share))
+    return max(MIN_SIMULATIONS, round(budget.simulations * knowledge.simulation_scale * share))
 
 
 class TreeCache:
@@ -100,7 +102,8 @@ def search(
     keeps its own chosen subtree there for the next turn.
     """
     know = knowledge or knowledge_for(game)
-    mcts = MCTS(know, random.Random(seed), simulations=scaled_simulations(budget, know), seconds=budget.seconds)
+    simulations = scaled_simulations(budget, know, game)
+    mcts = MCTS(know, random.Random(seed), simulations=simulations, seconds=budget.seconds)
     if trees is None:
         return mcts.search(game)
     result = mcts.search(game, trees.find(game, know))

@@ -32,6 +32,28 @@ def test_hard_and_expert_name_each_games_own_count_and_others_scale():
     assert scaled_simulations(Budget(1), bide) == 10  # never fewer than ten
 
 
+def test_a_positions_share_of_the_simulations_is_its_knowledges(monkeypatch):
+    # time by need: Bide's simulation_share gives a search early_share of its simulations while more than
+    # late_empty points are empty, late_share after; the search is made with that many
+    bide = knowledge_for(new_game("bide"))
+    monkeypatch.setattr(type(bide), "early_share", 0.5)
+    monkeypatch.setattr(type(bide), "late_share", 1.5)
+    early = new_game("bide")
+    late = new_game("bide")
+    rng = random.Random(2)
+    while late.empty_count > bide.late_empty:
+        bide.rollout_step(late, rng)
+    hard = LEVELS["hard"].budget_for("bide")
+    assert scaled_simulations(hard, bide, early) == round(0.5 * hard.simulations)
+    assert scaled_simulations(hard, bide, late) == round(1.5 * hard.simulations)
+    assert scaled_simulations(Budget(500), bide, late) == round(500 * bide.simulation_scale * 1.5)
+    made = []
+    monkeypatch.setattr(MCTS, "search", lambda self, game, root=None: made.append(self.simulations))
+    search(early, Budget(200), knowledge=bide)
+    search(late, Budget(200), knowledge=bide)
+    assert made == [50, 150]
+
+
 def test_a_kept_tree_is_found_after_the_opponents_reply_and_reused():
     trees = TreeCache()
     game = new_game("begird", options={"board": "small"})

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ai.knowledge import knowledge_for
-from ai.knowledge.bide_playout import PlayoutWeights
+from ai.knowledge.bide_playout import Mast, PlayoutWeights
 from games.bide import Bide
 from tests import reference_playouts
 
@@ -83,8 +83,10 @@ def test_a_bide_draw_is_the_old_draw(seed: int, players: int, turns: int) -> Non
 
 def test_the_bide_knowledge_scores_a_playout_as_the_old_one_did() -> None:
     # evaluate() is what the search calls: the same value from the same seed, two and four seats.
+    # (MAST's greedy discs off: the draws are the reference's, disc for disc; MAST is tested below)
     for players in (2, 4):
         knowledge = knowledge_for(Bide.new(players))
+        knowledge.mast_greedy = 0.0
         for seed in range(6):
             game = random_bide(seed, players, 5, 12)
             theirs = game.copy()
@@ -94,3 +96,97 @@ def test_the_bide_knowledge_scores_a_playout_as_the_old_one_did() -> None:
                 if theirs.is_over:
                     break
             assert knowledge.evaluate(game, random.Random(seed)) == knowledge.playout_value(theirs), (players, seed)
+
+
+def test_a_bide_playout_near_the_end_runs_to_the_full_board() -> None:
+    # whole_playout_empty: a two-seat playout that has few empty points left when its rollout_turns are up is
+    # played on to the end (the same draws as the reference playout), so its value is the result, not an estimate
+    knowledge = knowledge_for(Bide.new(2))
+    knowledge.whole_playout_empty = 25
+    knowledge.mast_greedy = 0.0
+    ended = 0
+    for seed in range(12):
+        game = random_bide(seed, 2, 5, 30 + seed)
+        if game.is_over:
+            continue
+        theirs = game.copy()
+        rng = random.Random(seed)
+        for _ in range(knowledge.rollout_turns):
+            reference_playouts.bide_rollout_step(theirs, rng)
+            if theirs.is_over:
+                break
+        whole = theirs.empty_count <= 25
+        while whole and not theirs.is_over:
+            reference_playouts.bide_rollout_step(theirs, rng)
+        value = knowledge.evaluate(game, random.Random(seed))
+        assert value == knowledge.playout_value(theirs), seed
+        ended += whole
+        assert whole == (sorted(value) in ([0.0, 1.0], [0.5, 0.5])), seed  # only the estimate is fractional
+    assert ended >= 4  # the test saw playouts run on and playouts cut
+    # with four seats the playouts stay cut (the setting is two seats' only)
+    four = knowledge_for(Bide.new(4))
+    four.whole_playout_empty = 61
+    four.mast_greedy = 0.0
+    game = random_bide(1, 4, 5, 30)
+    assert not game.is_over
+    assert four.evaluate(game, random.Random(1)) == four.playout_value(_cut(game, four.rollout_turns, 1))
+
+
+def _cut(game: Bide, turns: int, seed: int) -> Bide:
+    state = game.copy()
+    rng = random.Random(seed)
+    for _ in range(turns):
+        reference_playouts.bide_rollout_step(state, rng)
+        if state.is_over:
+            break
+    return state
+
+
+def test_mast_learns_each_playouts_discs_and_draws_the_best_paying_point() -> None:
+    # BideKnowledge.mast_greedy: a search's playouts credit every disc they placed with the playout's return
+    # for its seat; with probability mast_greedy a disc goes to the empty point with its seat's best mean
+    game = random_bide(3, 2, 5, 10)
+    assert not game.is_over
+    mast = Mast(2, len(game.cells), greedy=1.0)
+    empty = [p for p, owner in enumerate(game.cells) if not owner]
+    good, bad = empty[0], empty[1]
+    mast.placed = [(1, good), (1, bad), (2, good)]
+    mast.learn((1.0, 0.0))
+    mast.placed = [(1, bad)]
+    mast.learn((0.0, 1.0))
+    assert mast.placed == []
+    assert (mast.n[1][good], mast.w[1][good], mast.n[1][bad], mast.w[1][bad]) == (1, 1.0, 2, 1.0)
+    assert (mast.n[2][good], mast.w[2][good]) == (1, 0.0)
+    assert mast.best(1, game.cells) == good  # mean 1.0 against 0.5
+    seat = game.to_move
+    assert seat is not None
+    weights = PlayoutWeights(game.copy(), mast)
+    assert weights.draw(1, random.Random(0)) == good and mast.placed == [(1, good)]
+    # never greedy: the weighted draw, recorded all the same
+    mast.greedy, mast.placed = 0.0, []
+    rng, plain = random.Random(5), random.Random(5)
+    plain.random()  # the greedy roll comes first
+    point = PlayoutWeights(game.copy(), mast).draw(2, rng)
+    assert point == PlayoutWeights(game.copy()).draw(2, plain) and mast.placed == [(2, point)]
+
+
+def test_the_bide_knowledge_with_mast_learns_from_its_playouts() -> None:
+    game = random_bide(4, 2, 5, 14)
+    off = knowledge_for(game)
+    off.mast_greedy = 0.0
+    off.evaluate(game, random.Random(4))
+    assert off._mast is None  # mast_greedy 0: no table, the playouts as before
+    knowledge = knowledge_for(game)
+    knowledge.mast_greedy = 0.5
+    rng = random.Random(4)
+    for _ in range(30):
+        knowledge.evaluate(game, rng)
+    mast = knowledge._mast
+    assert mast is not None and mast.placed == []  # each playout's discs credited when it ended
+    assert sum(map(sum, mast.n)) >= 30  # every playout placed a disc or more
+    for n_row, w_row in zip(mast.n, mast.w, strict=True):
+        assert all(0.0 <= w <= n for n, w in zip(n_row, w_row, strict=True))  # returns between 0 and 1
+    four = knowledge_for(Bide.new(4))
+    four.mast_greedy = 0.5
+    four.evaluate(random_bide(4, 4, 5, 14), random.Random(4))
+    assert four._mast is None  # two seats only

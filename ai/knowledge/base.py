@@ -136,6 +136,11 @@ class GameKnowledge(Generic[GameT]):
         :attr:`Expansion.amaf_keys` holding the seat that owns each at the playout's end (None: no RAVE)."""
         return self.evaluate(game, rng), None
 
+    def simulation_share(self, game: GameT) -> float:
+        """The share of a budget's simulations a search of ``game`` gets (time by need: fewer where the
+        position matters less, more where it decides the game); 1 here, every position alike."""
+        return 1.0
+
     def urgent(self, game: GameT) -> bool:
         """Whether the mover of ``game`` must answer a threat now (expanded at its first visit when
         ``SearchSettings.expand_urgent`` is on); cheap, it is asked of every new leaf."""

@@ -20,7 +20,7 @@ from games.bide import BIDE, Bide
 from ..turns import TooManyTurns, Turn, apply_turn, enumerate_turns, returns_of
 from . import bide_eval
 from .base import GameKnowledge, SearchSettings
-from .bide_playout import PlayoutWeights
+from .bide_playout import Mast, PlayoutWeights
 
 EXACT_RELEASES = 120  # enumerate every release order up to this many…
 EXACT_FINISHES = 720  # …or this many when the release fills the board (the game's last turn)
@@ -40,7 +40,24 @@ class BideKnowledge(GameKnowledge[Bide]):
     # of its cost (0.63 ms a simulation with whole playouts, 0.26 ms with 6 turns and the estimate, on 18
     # positions of recorded games). The arena runs behind it: docs/ai.md, "Bide".
     rollout_turns = 6
+    # With two seats, a playout that has this many empty points or fewer left when its rollout_turns are up
+    # runs on to the full board: near the end a playout is short and its result exact, where the estimate is
+    # least sure (0: always cut). Four seats keep the cut playouts (their margins were not measured so).
+    # Off: 30 and 25 (with other changes) showed no gain at full budget (docs/ai.md, runs 7-9).
+    whole_playout_empty = 0
+    # MAST in the playouts: the probability that a playout disc goes to the point whose discs have paid best
+    # for its seat in this search's playouts so far (0: off, the weighted draw alone); two seats only (four
+    # were not measured with it). 0.5 against 0, both at hard x0.5: 13 of 18 (72.2%) for 2% more CPU per
+    # turn (docs/ai.md, "Figures (issue 39)").
+    mast_greedy = 0.5
+    _mast: Mast | None = None
     simulation_scale = 0.5
+    # Time by need (simulation_share): a search with more than late_empty empty points gets early_share of its
+    # level's simulations, one with fewer late_share (1 and 1: every position alike). 0.5 and 1.5 showed no
+    # gain at full budget nor against these at x0.5 (docs/ai.md, run 9 and its tuning run).
+    late_empty = 36
+    early_share = 1.0
+    late_share = 1.0
     # expansion (every release listed, a prior from each one's scores) at the 3rd visit: 5 of 6 games against
     # the 2nd visit's at hard x0.25, for 20% less CPU (benchmarks/results/ai/versions-tune-bide-*)
     settings = SearchSettings(c_puct=1.5, expand_after=3)
@@ -107,23 +124,43 @@ class BideKnowledge(GameKnowledge[Bide]):
             weights.append(w)
         return weights
 
+    def simulation_share(self, game: Bide) -> float:
+        return self.late_share if game.empty_count <= self.late_empty else self.early_share
+
     def rollout_step(self, game: Bide, rng: random.Random) -> None:
         PlayoutWeights(game).play_turn(rng)
 
     def evaluate(self, game: Bide, rng: random.Random) -> tuple[float, ...]:
         """A playout from ``game`` (:mod:`ai.knowledge.bide_playout`), its weights kept from turn to turn,
-        cut after :attr:`rollout_turns` turns and scored by :meth:`estimate` if the board is not full by then."""
+        cut after :attr:`rollout_turns` turns and scored by :meth:`estimate` if the board is not full by then
+        (played on to the end if it has no more than :attr:`whole_playout_empty` empty points left)."""
         if game.is_over:
             return returns_of(game)
         if not self.rollout_turns:
             return self.estimate(game)
         state = game.copy()
-        playout = PlayoutWeights(state)
+        mast = self._mast_for(state) if self.mast_greedy and state.players == 2 else None
+        playout = PlayoutWeights(state, mast)
         for _ in range(self.rollout_turns):
             playout.play_turn(rng)
             if state.is_over:
                 break
-        return self.playout_value(state)
+        if state.players == 2 and state.empty_count <= self.whole_playout_empty:
+            while not state.is_over:
+                playout.play_turn(rng)
+        value = self.playout_value(state)
+        if mast is not None:
+            mast.learn(value)
+        return value
+
+    def _mast_for(self, game: Bide) -> Mast:
+        """This knowledge's MAST table: one per knowledge object, and ``ai.search`` makes one per search (a kept
+        tree reused on the next turn starts a fresh table), so a seed still gives the same turn."""
+        mast = self._mast
+        if mast is None or len(mast.n) != game.players + 1:
+            mast = Mast(game.players, len(game.cells), self.mast_greedy)
+            self._mast = mast
+        return mast
 
     def playout_value(self, state: Bide) -> tuple[float, ...]:
         """Where a playout stopped; with more than two seats scored by margins, not by its winner alone.

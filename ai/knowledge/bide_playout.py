@@ -16,13 +16,46 @@ import random
 from games.bide import BIDE, Bide
 
 
+class Mast:
+    """MAST (move-average sampling): each seat's mean playout return after a disc of its on each point, over
+    one search's playouts; a playout disc then goes, with probability ``greedy``, to the empty point with the
+    best mean for its seat (Finnsson and Björnsson; Ludii's MAST). The knowledge keeps one per search."""
+
+    __slots__ = ("greedy", "n", "placed", "w")
+
+    def __init__(self, players: int, points: int, greedy: float) -> None:
+        self.greedy = greedy
+        self.n = [[0] * points for _ in range(players + 1)]  # row 0 unused
+        self.w = [[0.0] * points for _ in range(players + 1)]
+        self.placed: list[tuple[int, int]] = []  # (seat, point) of the playout under way
+
+    def best(self, seat: int, cells: list[int]) -> int | None:
+        """The empty point with ``seat``'s best mean so far (None: no empty point has one yet)."""
+        n, w = self.n[seat], self.w[seat]
+        best, top = None, -1.0
+        for p, owner in enumerate(cells):
+            if not owner and n[p]:
+                mean = w[p] / n[p]
+                if mean > top:
+                    best, top = p, mean
+        return best
+
+    def learn(self, returns: tuple[float, ...]) -> None:
+        """The playout under way ended with ``returns`` (by seat): credit each of its discs."""
+        for seat, p in self.placed:
+            self.n[seat][p] += 1
+            self.w[seat][p] += returns[seat - 1]
+        self.placed.clear()
+
+
 class PlayoutWeights:
     """Each seat's draw weight of each point in one game, kept up to date as discs are placed through it."""
 
-    __slots__ = ("base", "game", "neighbours", "own", "points", "seats", "weights")
+    __slots__ = ("base", "game", "mast", "neighbours", "own", "points", "seats", "weights")
 
-    def __init__(self, game: Bide) -> None:
+    def __init__(self, game: Bide, mast: Mast | None = None) -> None:
         self.game = game
+        self.mast = mast
         cells = game.cells
         count = len(cells)
         self.neighbours = game.board.neighbour_indices
@@ -38,7 +71,17 @@ class PlayoutWeights:
         self.weights = [[0 if cells[p] else self.base[p] + 2 * row[p] for p in self.points] for row in self.own]
 
     def draw(self, seat: int, rng: random.Random) -> int:
-        """An empty point for ``seat``'s next disc (one ``rng.random()``)."""
+        """An empty point for ``seat``'s next disc (one ``rng.random()``; with MAST, one more first)."""
+        mast = self.mast
+        if mast is not None:
+            if rng.random() < mast.greedy:
+                best = mast.best(seat, self.game.cells)
+                if best is not None:
+                    mast.placed.append((seat, best))
+                    return best
+            point = rng.choices(self.points, self.weights[seat])[0]
+            mast.placed.append((seat, point))
+            return point
         return rng.choices(self.points, self.weights[seat])[0]
 
     def place(self, point: int) -> None:
