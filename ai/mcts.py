@@ -10,6 +10,9 @@ from a :class:`~ai.knowledge.base.GameKnowledge`, and so do the search's setting
   only when it is first selected, and a leaf is expanded (its turns listed,
   its knowledge computed) only after ``expand_after`` visits (at once, with
   ``expand_urgent``, where the knowledge says the mover must answer a threat).
+- **Shared listings** (``share_expansions``): a position reached again within one search (a
+  transposition; in Play Bai the set-up every goal leads to) takes its first node's listing instead
+  of listing its moves again; each node keeps its own visits.
 - **Values by player.** Each node keeps the sum of *each player's* returns and
   an edge the sum of its chooser's, so a node chooses by the component of the
   player to move there (max^n backup): 3–6 seat Bide needs no special case.
