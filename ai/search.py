@@ -100,7 +100,11 @@ def search(
     keeps its own chosen subtree there for the next turn.
     """
     know = knowledge or knowledge_for(game)
-    mcts = MCTS(know, random.Random(seed), simulations=scaled_simulations(budget, know), seconds=budget.seconds)
+    simulations = scaled_simulations(budget, know)
+    share = know.budget_share(game)
+    if share != 1.0:  # time by need: the knowledge says what this position deserves
+        simulations = max(MIN_SIMULATIONS, round(simulations * share))
+    mcts = MCTS(know, random.Random(seed), simulations=simulations, seconds=budget.seconds)
     if trees is None:
         return mcts.search(game)
     result = mcts.search(game, trees.find(game, know))

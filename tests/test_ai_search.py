@@ -192,6 +192,29 @@ def test_a_position_reached_again_takes_its_first_listing_only_with_share_expans
         assert node.n is first.n or node is first
 
 
+def test_play_bais_budget_before_and_after_the_first_goal_scales_a_search(monkeypatch):
+    import ai.search
+
+    asked = []
+
+    class Recording(MCTS):
+        def __init__(self, knowledge, rng, simulations=1000, seconds=None):
+            asked.append(simulations)
+            super().__init__(knowledge, rng, simulations, seconds)
+
+    monkeypatch.setattr(ai.search, "MCTS", Recording)
+    know = knowledge_for(new_game("playbai"))
+    monkeypatch.setattr(know, "budget_before_first_goal", 2.0, raising=False)
+    monkeypatch.setattr(know, "budget_after_first_goal", 0.5, raising=False)
+    doc = {"pieces": {"e5": 1, "h6": 2}, "ball": "e5", "to_move": 1, "kickoff": False}
+    for goals, last in (([0, 0], None), ([1, 0], 1), ([0, 0], None)):
+        game = PlayBai.from_position(2, {}, {**doc, "goals": goals, "last_goal": last})
+        search(game, Budget(40, scaled=False), seed=1, knowledge=know)
+    assert asked == [80, 20, 80]  # twice the budget before the first goal, half after it
+    monkeypatch.undo()
+    assert knowledge_for(new_game("playbai")).budget_share(new_game("playbai")) == 1.0  # as shipped: off
+
+
 def test_an_urgent_leaf_is_expanded_at_its_first_visit_only_with_expand_urgent():
     # Blue can step onto Orange's centre (C2) where nothing can bump it off: after such a step Orange must clear
     # its centre at once (an urgent leaf), and cannot, so the step wins

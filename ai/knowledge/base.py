@@ -143,6 +143,11 @@ class GameKnowledge(Generic[GameT]):
         :attr:`Expansion.amaf_keys` holding the seat that owns each at the playout's end (None: no RAVE)."""
         return self.evaluate(game, rng), None
 
+    def budget_share(self, game: GameT) -> float:
+        """The budget of a search of ``game`` times this (time by need: more where a game is decided, less
+        where it mostly is already); 1 by default. The CPU cap is unchanged."""
+        return 1.0
+
     def urgent(self, game: GameT) -> bool:
         """Whether the mover of ``game`` must answer a threat now (expanded at its first visit when
         ``SearchSettings.expand_urgent`` is on); cheap, it is asked of every new leaf."""
