@@ -10,6 +10,9 @@ from a :class:`~ai.knowledge.base.GameKnowledge`, and so do the search's setting
   only when it is first selected, and a leaf is expanded (its turns listed,
   its knowledge computed) only after ``expand_after`` visits (at once, with
   ``expand_urgent``, where the knowledge says the mover must answer a threat).
+- **Shared listings** (``share_expansions``): a position reached again within one search (a
+  transposition; in Play Bai the set-up every goal leads to) takes its first node's listing instead
+  of listing its moves again; each node keeps its own visits.
 - **Values by player.** Each node keeps the sum of *each player's* returns and
   an edge the sum of its chooser's, so a node chooses by the component of the
   player to move there (max^n backup): 3–6 seat Bide needs no special case.
@@ -36,6 +39,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,6 +111,19 @@ class Node:
         return self.value[player] / self.visits if self.visits else 0.0
 
 
+@dataclass(frozen=True)
+class _Listing:
+    """One position's expansion as its nodes keep it: the children in the tree's order (a random order
+    of equal children), their priors, RAVE keys and initial values (read-only: nodes may share them)."""
+
+    moves: list[Any]
+    prior: np.ndarray
+    amaf_keys: np.ndarray | None
+    w0: np.ndarray | None
+    solved: tuple[float, ...] | None  # by player
+    value: tuple[float, ...] | None  # by seat, as the knowledge gave it
+
+
 @dataclass
 class SearchResult:
     turn: Turn
@@ -150,6 +167,8 @@ class MCTS:
         self.expand_urgent = settings.expand_urgent
         self.simulation_moves = settings.simulation_moves
         self.listed = 0  # moves listed by expansions (simulation_moves' budget)
+        self.share_expansions = settings.share_expansions
+        self._listings: dict[Hashable, _Listing] = {}  # by position key, with share_expansions
         self.rave = settings.rave_weight
         self.solver = settings.solver
         self.players = 0
@@ -170,35 +189,50 @@ class MCTS:
         """List ``node``'s moves; the expansion's per-seat value of the position, if it gave one."""
         state = node.state
         assert not state.is_over
+        key = self.knowledge.key(state) if self.share_expansions else None
+        listing = self._listings.get(key) if key is not None else None
+        if listing is None:
+            listing = self._listing(state)
+            if key is not None:
+                self._listings[key] = listing
+        if listing.solved is not None:
+            node.solved = listing.solved
+        node.moves = listing.moves
+        node.prior = listing.prior
+        count = len(listing.moves)
+        node.n = np.zeros(count)
+        node.w = np.zeros(count)
+        node.kids = [None] * count
+        node.amaf_keys = listing.amaf_keys
+        if listing.amaf_keys is not None:
+            node.amaf_n = np.zeros(count)
+            node.amaf_w = np.zeros(count)
+        node.w0 = listing.w0
+        return listing.value
+
+    def _listing(self, state: AnyGame) -> _Listing:
+        """The knowledge's expansion of ``state`` as the tree keeps it (shared, read-only, by the nodes of
+        one position when ``share_expansions``)."""
         expansion: Expansion = self.knowledge.expand(state, self.rng)
         moves = list(expansion.moves)
         count = len(moves)
         self.listed += count
         if not count:
             raise RuntimeError(f"{state.info.id}: no complete turn from a position that is not over")
-        if expansion.solved is not None:
-            node.solved = by_player(state, expansion.solved)
+        solved = by_player(state, expansion.solved) if expansion.solved is not None else None
         priors = expansion.priors
         prior = np.ones(count) if priors is None else np.asarray(priors, dtype=float)
         total = prior.sum()
         prior = prior / total if total > 0 else np.full(count, 1.0 / count)
         # A random order of equal children, against a bias towards the engine's move order.
         order = self._numpy_rng().permutation(count)
-        node.moves = [moves[i] for i in order]
-        node.prior = prior[order]
-        node.n = np.zeros(count)
-        node.w = np.zeros(count)
-        node.kids = [None] * count
+        amaf_keys = None
         if self.rave and expansion.amaf_keys is not None:
-            keys = np.asarray(expansion.amaf_keys, dtype=np.intp)
-            node.amaf_keys = keys[order]
-            node.amaf_n = np.zeros(count)
-            node.amaf_w = np.zeros(count)
-        else:
-            node.amaf_keys = None
+            amaf_keys = np.asarray(expansion.amaf_keys, dtype=np.intp)[order]
+        w0 = None
         if self.initial_visits and expansion.values is not None:
-            node.w0 = np.asarray(expansion.values, dtype=float)[order] * self.initial_visits
-        return expansion.value
+            w0 = np.asarray(expansion.values, dtype=float)[order] * self.initial_visits
+        return _Listing([moves[i] for i in order], prior[order], amaf_keys, w0, solved, expansion.value)
 
     def _child(self, node: Node, index: int) -> Node:
         kid = node.kids[index]

@@ -173,6 +173,70 @@ def test_a_budget_in_listed_moves_buys_more_simulations_where_fewer_moves_are_li
     assert off.search(crowded).simulations == 60  # off: the budget counts simulations
 
 
+def test_a_position_reached_again_takes_its_first_listing_only_with_share_expansions():
+    # Blue's carrier on a2 runs to Orange's end zone unless Orange stops it: goals by many paths, each
+    # leading to the same set-up (Orange to kick off at 0-1), and transpositions of quiet turns
+    doc = {
+        "pieces": {"a2": 1, "e5": 1, "h3": 1, "b6": 2, "d7": 2, "g4": 2},
+        "ball": "a2",
+        "goals": [0, 0],
+        "to_move": 2,
+        "kickoff": False,
+        "last_goal": None,
+    }
+    game = PlayBai.from_position(2, {}, doc)
+    seen = {}
+    for share in (False, True):
+        know = _with(knowledge_for(game), share_expansions=share)
+        listed = []
+        expand = know.expand
+        know.expand = lambda state, rng: listed.append(know.key(state)) or expand(state, rng)  # type: ignore[method-assign]
+        mcts = MCTS(know, random.Random(4), simulations=1300)  # in listed-move units (Play Bai: 700)
+        mcts.check_every = 10**9  # no early stop: the whole budget is spent
+        result = mcts.search(game)
+        nodes = []
+        stack = [result.subtree]
+        while stack:
+            node = stack.pop()
+            if node is not None and node.expanded:
+                nodes.append(node)
+                stack.extend(node.kids)
+        seen[share] = (result.simulations, listed, nodes)
+    sims_off, listed_off, _ = seen[False]
+    assert len(listed_off) > len(set(listed_off))  # positions do repeat in this search
+    sims_on, listed_on, nodes = seen[True]
+    assert len(listed_on) == len(set(listed_on))  # on: each position listed once
+    assert sims_on > 2 * sims_off  # and a shared listing costs no listed moves: more simulations
+    by_key = {}
+    for node in nodes:  # the nodes of one position share its listing, each keeping its own visits
+        first = by_key.setdefault(know.key(node.state), node)
+        assert node.moves is first.moves and node.prior is first.prior
+        assert node.n is first.n or node is first
+
+
+def test_play_bais_budget_before_and_after_the_first_goal_scales_a_search(monkeypatch):
+    import ai.search
+
+    asked = []
+
+    class Recording(MCTS):
+        def __init__(self, knowledge, rng, simulations=1000, seconds=None):
+            asked.append(simulations)
+            super().__init__(knowledge, rng, simulations, seconds)
+
+    monkeypatch.setattr(ai.search, "MCTS", Recording)
+    know = knowledge_for(new_game("playbai"))
+    monkeypatch.setattr(know, "budget_before_first_goal", 2.0, raising=False)
+    monkeypatch.setattr(know, "budget_after_first_goal", 0.5, raising=False)
+    doc = {"pieces": {"e5": 1, "h6": 2}, "ball": "e5", "to_move": 1, "kickoff": False}
+    for goals, last in (([0, 0], None), ([1, 0], 1), ([0, 0], None)):
+        game = PlayBai.from_position(2, {}, {**doc, "goals": goals, "last_goal": last})
+        search(game, Budget(40, scaled=False), seed=1, knowledge=know)
+    assert asked == [80, 20, 80]  # twice the budget before the first goal, half after it
+    monkeypatch.undo()
+    assert knowledge_for(new_game("playbai")).simulation_share(new_game("playbai")) == 1.0  # as shipped: off
+
+
 def test_an_urgent_leaf_is_expanded_at_its_first_visit_only_with_expand_urgent():
     # Blue can step onto Orange's centre (C2) where nothing can bump it off: after such a step Orange must clear
     # its centre at once (an urgent leaf), and cannot, so the step wins

@@ -66,6 +66,13 @@ class SearchSettings:
     """0: off. Else, where an expansion values its moves (:attr:`Expansion.values`), each child starts as
     if it had had this many visits at that value: the search judges a new child before it visits it
     (heuristic node initialisation), instead of spending a simulation on each child's first look."""
+    share_expansions: bool = False
+    """Off: every node lists its own moves. On: a position reached again within one search (by another
+    path: a transposition, or the same set-up after any goal) takes the listing of its first node
+    (:meth:`GameKnowledge.key`: the moves, priors and initial values, shared read-only) instead of
+    listing them again; the new node still keeps its own visits. With ``simulation_moves`` a shared
+    listing costs no listed moves (the simulation is charged the floor), so the budget buys more
+    simulations where positions repeat; still a function of the seed (the table lives for one search)."""
 
 
 @dataclass

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Hashable
 from functools import cache
 from typing import Any
 
@@ -113,7 +114,20 @@ class PlayBaiKnowledge(GameKnowledge[PlayBai]):
     # the budget counts listed moves (simulation_moves): easy is the minimum (10 units) and medium 100, which beat
     # it 10 of 10 (at 0.09, 45 units: 6 of 10) for 0.11 s a turn (docs/ai.md, "What each level costs")
     simulation_scale = 0.2
-    settings = SearchSettings(c_puct=1.5, expand_after=0, initial_visits=1.0, simulation_moves=700)
+    # share_expansions: every goal leads to the same set-up, so a search near a goal lists it again and again
+    # (a defence against a run: 1,787 listings of 582 positions); listed once, the same budget buys 7 times the
+    # simulations there (docs/ai.md, "Figures (issue 39)")
+    settings = SearchSettings(
+        c_puct=1.5, expand_after=0, initial_visits=1.0, simulation_moves=700, share_expansions=True
+    )
+
+    # Time by need: the first goal decides a match (its scorer won 68 of 78 recorded arena games, docs/ai.md),
+    # so a search before it may be given more of the budget and one after it less (1 and 1: off).
+    budget_before_first_goal = 1.0
+    budget_after_first_goal = 1.0
+
+    def simulation_share(self, game: PlayBai) -> float:
+        return self.budget_after_first_goal if any(game.goals) else self.budget_before_first_goal
 
     def expand(self, game: PlayBai, rng: random.Random) -> Expansion:
         """The engine's distinct results, each valued for the mover from its key: no object per candidate,
@@ -123,7 +137,8 @@ class PlayBaiKnowledge(GameKnowledge[PlayBai]):
             raise RuntimeError("playbai: no complete turn from a position that is not over")
         seat = game.to_move
         assert seat is not None
-        win = next((key for key in keys if _wins(key)), None)
+        # the goals are the only keys that are not ints: look at those alone (a node lists hundreds)
+        win = next((key for key in keys if type(key) is not int and _wins(key)), None)
         if win is not None:
             return Expansion([win], solved=returns_of(self.play(game, win)))
         values, weights = self.judge(game, keys)
@@ -181,6 +196,11 @@ class PlayBaiKnowledge(GameKnowledge[PlayBai]):
                 values.append(loose)
                 weights.append(0.6)
         return values, weights
+
+    def key(self, game: PlayBai) -> Hashable:
+        """Everything a turn's listing and its values depend on: the cells, the ball, the mover, whether it
+        kicks off, the goals and who scored last (a faster :func:`ai.turns.position_key`)."""
+        return (bytes(game.seat_of), game.ball, game.to_move, game.kickoff, tuple(game.goals), game.last_goal)
 
     def play(self, game: PlayBai, move: Any) -> PlayBai:
         after = game.copy()
