@@ -96,15 +96,19 @@ def quickest_first(items):
     items.sort(key=lambda item: duration.get(item.nodeid, 0.0))
 
 
-#: Under mutmut, a test still running after this many seconds fails (the slowest test takes ~30 s).
+#: Under mutmut, a test that has used this many CPU seconds fails (the slowest test takes ~30 s)…
 MUTANT_TEST_SECONDS = int(os.environ.get("HEXPLAY_MUTANT_TEST_SECONDS", "120"))
+#: …and so does one still running after this many seconds of the clock (a mutant that waits for ever).
+MUTANT_TEST_WALL_SECONDS = 5 * MUTANT_TEST_SECONDS
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_call(item):
-    """Under mutmut, a test that runs past :data:`MUTANT_TEST_SECONDS` fails, so a mutant that
-    loops for ever is killed within minutes: mutmut's own time-out once let one run 31 minutes
-    (docs/testing.md). Never in ``make test``."""
+    """Under mutmut, a test that uses :data:`MUTANT_TEST_SECONDS` of CPU, or runs
+    :data:`MUTANT_TEST_WALL_SECONDS` by the clock, fails, so a mutant that loops for ever is killed
+    within minutes: mutmut's own time-out once let one run 31 minutes (docs/testing.md). CPU time first:
+    on a loaded machine (mutmut runs at nice 19) a correct property test once passed 120 s of the clock
+    while mutmut recorded its statistics, and the whole run stopped. Never in ``make test``."""
     if (
         "MUTANT_UNDER_TEST" not in os.environ
         or not hasattr(signal, "SIGALRM")
@@ -114,15 +118,20 @@ def pytest_runtest_call(item):
         return
 
     def expire(signum, frame):
-        raise TimeoutError(f"still running after {MUTANT_TEST_SECONDS} s under mutmut: the mutant loops")
+        spent = "CPU seconds" if signum == signal.SIGPROF else "seconds"
+        limit = MUTANT_TEST_SECONDS if signum == signal.SIGPROF else MUTANT_TEST_WALL_SECONDS
+        raise TimeoutError(f"still running after {limit} {spent} under mutmut: the mutant loops")
 
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(MUTANT_TEST_SECONDS)
+    previous = {sig: signal.signal(sig, expire) for sig in (signal.SIGALRM, signal.SIGPROF)}
+    signal.setitimer(signal.ITIMER_PROF, MUTANT_TEST_SECONDS)
+    signal.alarm(MUTANT_TEST_WALL_SECONDS)
     try:
         yield
     finally:
         signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def pytest_configure(config):

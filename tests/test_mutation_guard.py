@@ -21,10 +21,27 @@ def test_loops_for_ever():
         pass
 """
 
+WAITING_TEST = """
+import time
 
-def run_looping_test(tmp_path, under_mutmut: bool, seconds: float) -> subprocess.CompletedProcess | None:
-    """pytest (with the project's conftest) on a test that never ends; None if it was still running."""
-    (tmp_path / "test_loop.py").write_text(LOOPING_TEST)
+def test_waits_for_ever():
+    while True:
+        time.sleep(0.1)
+"""
+
+SLOW_CLOCK_TEST = """
+import time
+
+def test_waits_longer_than_the_cpu_limit_then_passes():
+    time.sleep(2.5)  # like a test on a loaded machine at nice 19: the clock runs, its CPU does not
+"""
+
+
+def run_looping_test(
+    tmp_path, under_mutmut: bool, seconds: float, test: str = LOOPING_TEST
+) -> subprocess.CompletedProcess | None:
+    """pytest (with the project's conftest) on ``test`` (one that never ends); None if it was still running."""
+    (tmp_path / "test_loop.py").write_text(test)
     env = {k: v for k, v in os.environ.items() if k != "MUTANT_UNDER_TEST"}
     env["HEXPLAY_MUTANT_TEST_SECONDS"] = "1"
     if under_mutmut:
@@ -55,7 +72,20 @@ def run_looping_test(tmp_path, under_mutmut: bool, seconds: float) -> subprocess
 def test_under_mutmut_a_test_that_loops_for_ever_fails_at_the_limit(tmp_path):
     result = run_looping_test(tmp_path, under_mutmut=True, seconds=60)
     assert result is not None and result.returncode == 1, result and result.stdout
-    assert "still running after 1 s under mutmut" in result.stdout
+    assert "still running after 1 CPU seconds under mutmut" in result.stdout
+
+
+def test_under_mutmut_a_test_that_waits_for_ever_fails_at_the_clocks_limit(tmp_path):
+    result = run_looping_test(tmp_path, under_mutmut=True, seconds=60, test=WAITING_TEST)
+    assert result is not None and result.returncode == 1, result and result.stdout
+    assert "still running after 5 seconds under mutmut" in result.stdout
+
+
+def test_under_mutmut_the_limit_counts_cpu_not_the_clock(tmp_path):
+    """A correct test slowed by the machine's load is not failed: mutmut's statistics run once stopped on a
+    property test that passed 120 s of the clock at nice 19 (on 28 Nov)."""
+    result = run_looping_test(tmp_path, under_mutmut=True, seconds=60, test=SLOW_CLOCK_TEST)
+    assert result is not None and result.returncode == 0, result and result.stdout
 
 
 def test_outside_mutmut_no_limit_is_set(tmp_path):
