@@ -180,3 +180,13 @@ def test_under_mutmut_a_test_that_reads_code_reads_the_repository(tmp_path):
     )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
     assert "1 passed" in run.stdout, run.stdout[-3000:]
+
+
+def test_the_report_scores_a_module_with_no_mutant_left_to_judge():
+    """make mutation on 28 Nov ran every mutant, then stopped in its report (ZeroDivisionError) on a small module
+    whose every sampled mutant was a listed equivalent."""
+    from tools.mutation_run import Row
+
+    every_one_equivalent = Row("games/small.py", 2, 0, 0, ["a", "b"], ["a", "b"])
+    assert every_one_equivalent.score == "none judged"
+    assert Row("games/x.py", 4, 2, 1, ["d"], []).score == "3/4 = 75.0%"

@@ -307,6 +307,8 @@ class Row:
     @property
     def score(self) -> str:
         judged = self.sampled - len(self.equivalent)
+        if not judged:  # a small module whose every sampled mutant is a listed equivalent (or none was sampled)
+            return "none judged"
         return f"{self.killed + self.timeouts}/{judged} = {100 * (self.killed + self.timeouts) / judged:.1f}%"
 
 
