@@ -115,3 +115,26 @@ async def test_a_last_identify_far_ahead_of_the_clock_does_not_hold_starts_back(
 )
 def test_the_wait_after_a_refused_identify(ahead, wait):
     assert identify_wait(ahead, INTERVAL) == pytest.approx(wait + 0.01)
+
+
+async def test_a_refused_identify_sleeps_out_the_interval_instead_of_asking_again_and_again(database, backend):
+    """A refused IDENTIFY reads how long is left and sleeps that long: a couple of tries, not one every 10 ms
+    (the spacing would hold either way; the database would be asked a hundred times a second)."""
+    store = await open_store(database)
+    try:
+        await store.pace_identify(0, 0.5)
+        tries = 0
+        asks = "_transact" if backend == "sqlite" else "_fetchrow"
+        ask = getattr(store, asks)
+
+        async def counted(*args, **kwargs):
+            nonlocal tries
+            tries += 1
+            return await ask(*args, **kwargs)
+
+        setattr(store, asks, counted)
+        await store.pace_identify(0, 0.5)
+        # SQLite: a refusal, then the try that goes; PostgreSQL: a refusal and its read, then the try that goes
+        assert tries <= (3 if backend == "sqlite" else 4), tries
+    finally:
+        await store.close()

@@ -122,7 +122,7 @@ SQLITE_SAMPLES = (
 )
 
 # A store module whose feature is tested in its own file outside BOT (fast: no Discord, no browser) also runs it.
-SQLITE_FEATURE_TESTS = {"languages": ("tests/test_languages.py",)}
+SQLITE_FEATURE_TESTS = {"languages": ("tests/test_languages.py",), "shards": ("tests/test_identify_pacing.py",)}
 
 # Sample sizes: chosen so the whole run fits well inside an hour on this shared 2-core machine
 # (docs/testing.md has the measured figures). The tests are the fast ones for that module only.
