@@ -218,3 +218,20 @@ def test_two_pushes_into_walls_are_one_turn_written_x():
     typed.play_turn("08,093 (x)")
     assert typed.position() == direct.position() and typed.last_turn_notation == "08,093 (x)"
     assert typed.captured == [1, 3]
+
+
+def test_a_choice_no_bumper_makes_is_refused_by_its_number_and_space():
+    """A move whose choice names a direction no bumper pushes in (a raw action, as the search or a stored
+    turn could hold) is refused with the choice's number (counted from 1) and the space pushed."""
+    g = choice_game()
+    src, dst, facing = 10, 8, 0
+    assert ("move", src, dst, facing, (0,)) in g.legal_actions() and (
+        "move",
+        src,
+        dst,
+        facing,
+        (5,),
+    ) in g.legal_actions()
+    with pytest.raises(IllegalMove) as refused:
+        g.apply_action(("move", src, dst, facing, (1,)))
+    assert str(refused.value) == "choice 1: no bumper pushes 03 that way"
