@@ -89,12 +89,7 @@ def test_the_bide_knowledge_scores_a_playout_as_the_old_one_did() -> None:
         knowledge.mast_greedy = 0.0
         for seed in range(6):
             game = random_bide(seed, players, 5, 12)
-            theirs = game.copy()
-            rng = random.Random(seed)
-            for _ in range(knowledge.rollout_turns):
-                reference_playouts.bide_rollout_step(theirs, rng)
-                if theirs.is_over:
-                    break
+            theirs, _ = reference_cut_playout(game, seed, knowledge.rollout_turns)
             assert knowledge.evaluate(game, random.Random(seed)) == knowledge.playout_value(theirs), (players, seed)
 
 
@@ -109,12 +104,7 @@ def test_a_bide_playout_near_the_end_runs_to_the_full_board() -> None:
         game = random_bide(seed, 2, 5, 30 + seed)
         if game.is_over:
             continue
-        theirs = game.copy()
-        rng = random.Random(seed)
-        for _ in range(knowledge.rollout_turns):
-            reference_playouts.bide_rollout_step(theirs, rng)
-            if theirs.is_over:
-                break
+        theirs, rng = reference_cut_playout(game, seed, knowledge.rollout_turns)
         whole = theirs.empty_count <= 25
         while whole and not theirs.is_over:
             reference_playouts.bide_rollout_step(theirs, rng)
@@ -190,3 +180,14 @@ def test_the_bide_knowledge_with_mast_learns_from_its_playouts() -> None:
     four.mast_greedy = 0.5
     four.evaluate(random_bide(4, 4, 5, 14), random.Random(4))
     assert four._mast is None  # two seats only
+
+
+def reference_cut_playout(game: Bide, seed: int, turns: int) -> tuple[Bide, random.Random]:
+    """The reference playout's first ``turns`` turns from a copy of ``game`` (seeded by ``seed``), and its rng."""
+    theirs = game.copy()
+    rng = random.Random(seed)
+    for _ in range(turns):
+        reference_playouts.bide_rollout_step(theirs, rng)
+        if theirs.is_over:
+            break
+    return theirs, rng
