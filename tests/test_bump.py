@@ -188,6 +188,11 @@ def test_bad_positions_and_reinforcements_are_refused_with_the_reason():
         Bump.from_position(2, {}, ["01"])
     with pytest.raises(IllegalMove, match="^not a Bump reinforcement: "):
         game.apply_action(("reinforce", 3, 6))  # no facing 6
+    # a raw move off the board (no space 128 or -1, no facing 6) is refused with the action itself in the reason
+    for bad in (("move", 128, 0, 0, ()), ("move", 0, -1, 0, ()), ("move", 0, 0, 6, ())):
+        with pytest.raises(IllegalMove) as refused:
+            game.apply_action(bad)
+        assert str(refused.value) == f"not a Bump move: {bad!r}"
 
 
 @pytest.mark.parametrize(
@@ -218,7 +223,9 @@ def test_shift_then_rotate_within_three_points():
 def test_rotation_costs_the_shorter_way_round():
     g = game({"02": [1, 0], "39": [2, 0]})
     g.copy().play_turn("02-3")  # three steps either way
-    g.copy().play_turn("02,03-5")  # one shift + one step (0 → 5 anticlockwise)
+    anticlockwise = g.copy().play_turn("02,03-5")  # one shift + one step (0 → 5 anticlockwise)
+    # the log says which way it turned: one step back, not five forward
+    assert dict(kinds(anticlockwise, "rotate")[0].data) == {"from": 0, "to": 5, "steps": -1}
     with pytest.raises(IllegalMove, match="3 is more than 3|is more than 3"):
         g.copy().play_turn("02,04-3")
 

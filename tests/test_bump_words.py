@@ -4,10 +4,23 @@ suggestions' order (autocomplete, the turn builder)."""
 from __future__ import annotations
 
 from games.bump import NAMES, PASS, Bump
+from games.bumprules import _too_many_choices
 from games.interface import Event
 from tests.bump_helpers import choice_game, game, kinds
 
 # -- words -----------------------------------------------------------------------------------
+
+
+def test_too_many_choices_counts_in_words():
+    """Each branch of the wording (one choice or many, one entry or many); here, with Bump's words, so that
+    make mutation runs it on games/bumprules.py."""
+    said = [str(_too_many_choices(count, extra)) for count, extra in ((1, 1), (1, 2), (0, 1), (2, 3))]
+    assert said == [
+        "this move has 1 choice; remove the last 1 entry",
+        "this move has 1 choice; remove the last 2 entries",
+        "this move has 0 choices; remove the last 1 entry",
+        "this move has 2 choices; remove the last 3 entries",
+    ]
 
 
 def test_describe_turn_tells_the_chain_and_the_captures():

@@ -11,7 +11,6 @@ import pytest
 from bot.chat.words.shared import engine_words
 from games import Event, IllegalMove, new_game
 from games.bump import Bump
-from games.bumprules import _too_many_choices
 from games.registry import GAMES
 from tools import translations
 
@@ -84,16 +83,6 @@ def test_a_bump_move_too_long_counts_its_shifts_and_points_in_words(move, reason
     with pytest.raises(IllegalMove) as caught:
         bump.play_turn(move)
     assert str(caught.value) == reason
-
-
-def test_too_many_choices_counts_in_words():
-    said = [str(_too_many_choices(count, extra)) for count, extra in ((1, 1), (1, 2), (0, 1), (2, 3))]
-    assert said == [
-        "this move has 1 choice; remove the last 1 entry",
-        "this move has 1 choice; remove the last 2 entries",
-        "this move has 0 choices; remove the last 1 entry",
-        "this move has 2 choices; remove the last 3 entries",
-    ]
 
 
 def extracted_from_games() -> set[str]:

@@ -193,6 +193,10 @@ def test_play_bai_says_why_an_action_is_refused() -> None:
         (STEP, cell["f6"], game.field.nbr[cell["f6"]][0]): "f6 is not yours",
         (PASS, cell["b3"], cell["b2"]): "there is no playballer on b2 to receive the pass",
         (STEP, cell["b3"], cell["b4"]): "b4 is occupied: jump over it with b3^e",  # _why_illegal__mutmut_97
+        # games.playbairules.xǁPlayBaiRulesǁ_why_illegal__mutmut_27, _40 and _122 (the reasons' wording changed)
+        (STEP, 10_000, 0): "no such cell: 10000",
+        (7, cell["b3"], 0): f"not a Play Bai action: (7, {cell['b3']}, 0)",
+        (JUMP, cell["b3"], 6): "no such direction: 6",
     }
     for action, reason in refusals.items():
         for step in (game.apply_action, game.apply_quiet):
