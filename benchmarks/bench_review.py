@@ -7,7 +7,7 @@ the review's CPU seconds (measured, and projected to 61 positions when the game 
 position, and two baselines measured on the same machine in the same run: replaying the game's turns, and one
 /hint search (the medium level) of the game's middle position. The target: at most 30 s per 60-turn game.
 
-Run: .venv/bin/python benchmarks/bench_review.py [--simulations 400] [--turns 60] [--seed 1]
+Run: .venv/bin/python benchmarks/bench_review.py [--simulations 400] [--turns 60] [--seed 1] [--game playbai]
 Results: benchmarks/results/bench_review-<date>.txt
 
 Side by side with another version (issue 39): ``--baseline TREE`` reviews the same games (played by this
@@ -116,6 +116,16 @@ def review_in(tree: Path, game_id: str, options: dict, notations: list[str], sim
     return json.loads(done.stdout)
 
 
+def chosen(args: argparse.Namespace) -> list[tuple[str, dict[str, object]]]:
+    """The games asked for with ``--game`` (every two-player game when none is)."""
+    return [(game_id, options) for game_id, options in GAMES if not args.game or game_id in args.game]
+
+
+def games_part(args: argparse.Namespace) -> str:
+    """A results file's name part for a run of some games only (a whole run's file is not overwritten)."""
+    return "".join(f"-{game_id}" for game_id in args.game) if args.game else ""
+
+
 def swing(chances: list[list[float]]) -> float:
     """Mean absolute change of the first player's chance between neighbouring positions, in points."""
     series = [c[0] for c in chances if c]
@@ -133,7 +143,7 @@ def side_by_side(args: argparse.Namespace) -> None:
     ]
     for line in lines:
         print(line, flush=True)
-    for game_id, options in GAMES:
+    for game_id, options in chosen(args):
         _start, notations = played_game(game_id, options, args.turns, args.seed)
         reviews = {
             "baseline": review_in(baseline, game_id, options, notations, args.baseline_simulations),
@@ -154,7 +164,7 @@ def side_by_side(args: argparse.Namespace) -> None:
                 title = f"{game_id}: {side} review ({sum(review['seconds']):.0f} CPU s)"
                 png = evaluation_graph(chances, ["first player", "second player"], title=title)
                 (args.graphs / f"{game_id}-{side}.png").write_bytes(png)
-    out = ROOT / "benchmarks" / "results" / f"bench_review-versions-{datetime.date.today()}.txt"
+    out = ROOT / "benchmarks" / "results" / f"bench_review-versions-{datetime.date.today()}{games_part(args)}.txt"
     out.write_text("\n".join(lines) + "\n")
     print(f"saved {out.relative_to(ROOT)}")
 
@@ -167,6 +177,9 @@ def main() -> None:
     parser.add_argument("--baseline", type=Path, help="another version's work tree: review the same games in both")
     parser.add_argument("--baseline-simulations", type=int, default=REVIEW_BUDGET.simulations)
     parser.add_argument("--graphs", type=Path, help="with --baseline: draw each review's graph here")
+    parser.add_argument(
+        "--game", action="append", choices=[game_id for game_id, _ in GAMES], help="only this game (repeatable)"
+    )
     args = parser.parse_args()
     if args.baseline:
         side_by_side(args)
@@ -180,7 +193,7 @@ def main() -> None:
     ]
     print(lines[0], flush=True)
     print(lines[1], flush=True)
-    for game_id, options in GAMES:
+    for game_id, options in chosen(args):
         m = measure(game_id, options, budget, args.turns, args.seed)
         verdict = "ok" if m["projected"] <= TARGET else "OVER"
         accuracy = ", ".join(f"{m['accuracy'].get(p, 0):.0f}" for p in (1, 2))
@@ -190,7 +203,7 @@ def main() -> None:
         )
         lines.append(line)
         print(line, flush=True)
-    out = ROOT / "benchmarks" / "results" / f"bench_review-{datetime.date.today()}.txt"
+    out = ROOT / "benchmarks" / "results" / f"bench_review-{datetime.date.today()}{games_part(args)}.txt"
     out.write_text("\n".join(lines) + "\n")
     print(f"saved {out.relative_to(ROOT)}")
 
