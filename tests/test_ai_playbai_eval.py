@@ -13,8 +13,8 @@ from ai.knowledge.playbai import (
     PlayBaiKnowledge,
     _closeness,
     cell_distances,
-    danger_of,
     fitted_set_chance,
+    next_to,
 )
 from games.playbai import KEY_SHIFT, PlayBai
 from games.playbaikeys import result_keys
@@ -32,20 +32,21 @@ def load_fit():
     return module
 
 
-def held_results(game: PlayBai) -> dict[tuple[float, int], list[int]]:
-    """The mover's results that keep the ball, by (the ball's closeness, its danger): the key's index."""
+def held_results(game: PlayBai) -> dict[tuple[float, bool], list[int]]:
+    """The mover's results that keep the ball, by (the ball's closeness, an opponent next to it): the keys'
+    indices."""
     seat = game.to_move
     assert seat is not None
     side = game.options["side"]
     opponents = [c for c, s in enumerate(game.seat_of) if s == 3 - seat]
-    groups: dict[tuple[float, int], list[int]] = {}
+    groups: dict[tuple[float, bool], list[int]] = {}
     for index, key in enumerate(result_keys(game)):
         if type(key) is not int:
             continue
         ball = key >> KEY_SHIFT
         if key >> ball & 1:
-            danger = danger_of(cell_distances(side)[ball], opponents)
-            groups.setdefault((_closeness(side, seat)[ball], danger), []).append(index)
+            threatened = next_to(cell_distances(side)[ball], opponents)
+            groups.setdefault((_closeness(side, seat)[ball], threatened), []).append(index)
     return groups
 
 
@@ -61,7 +62,7 @@ def test_a_carrier_left_next_to_an_opponent_is_valued_below_one_as_close_and_out
     know.fitted_set_chance = fitted
     values, _ = know.judge(game, result_keys(game))
     groups = held_results(game)
-    pairs = [(c, groups[(c, 1)][0], groups[(c, 0)][0]) for c, d in groups if d == 1 and (c, 0) in groups]
+    pairs = [(c, groups[(c, True)][0], groups[(c, False)][0]) for c, t in groups if t and (c, False) in groups]
     assert pairs, "the position should offer a result next to an opponent and one out of reach, as close"
     for _, near, far in pairs:
         if fitted:
@@ -76,21 +77,21 @@ def test_the_fitted_lean_favours_a_safe_carrier_and_not_one_about_to_be_jumped()
         def mine(p: float, c: int = carrier) -> float:  # seat 1's chance -> the carrier's
             return p if c == 1 else 1 - p
 
-        assert mine(fitted_set_chance(carrier, 0.5, 0)) > 0.8
-        assert mine(fitted_set_chance(carrier, 0.5, 1)) < 0.2
-        assert mine(fitted_set_chance(carrier, 0.5, 3)) < mine(fitted_set_chance(carrier, 0.5, 0))
-        assert mine(fitted_set_chance(carrier, 0.9, 0)) > mine(fitted_set_chance(carrier, 0.1, 0))
-    assert fitted_set_chance(None, 0.0, 0) == 0.5
+        assert mine(fitted_set_chance(carrier, 0.5, False)) > 0.8
+        assert mine(fitted_set_chance(carrier, 0.5, True)) < 0.1
+        assert mine(fitted_set_chance(carrier, 0.9, False)) > mine(fitted_set_chance(carrier, 0.1, False))
+    assert fitted_set_chance(None, 0.0, False) == 0.5
 
 
-def test_danger_counts_the_nearest_opponent_within_three():
+def test_next_to_sees_an_opponent_on_the_carriers_ring_only():
     side = 5
     row = cell_distances(side)[30]  # the centre
     ring = [c for c, d in enumerate(row) if d == 1]
-    far = [c for c, d in enumerate(row) if d == 4]
-    assert danger_of(row, ring[:1] + far) == 1
-    assert danger_of(row, far) == 0
-    assert danger_of(row, []) == 0
+    beyond = [c for c, d in enumerate(row) if d in (2, 3)]
+    assert len(ring) == 6
+    assert next_to(row, ring[:1] + beyond)
+    assert not next_to(row, beyond)
+    assert not next_to(row, [])
 
 
 def test_the_shipped_weights_are_the_fit_on_the_recorded_games_and_beat_the_hand_set_lean():

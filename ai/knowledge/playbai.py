@@ -112,21 +112,22 @@ def set_chance(carrier: int | None, closeness: float, carrier_moves: bool) -> fl
 
 #: The fitted lean (``benchmarks/fit_playbai_eval.py``, a logistic fitted to who scored each set's goal from
 #: the positions of recorded arena games): the carrier's log-odds are ``SET_WEIGHTS[0]`` plus
-#: ``SET_WEIGHTS[1]`` times the ball's closeness to the zones it attacks, minus ``SET_WEIGHTS[2 + d - 1]``
-#: when the opponent moves next with a playballer at distance ``d`` (1 to 3) of the carrier: a carrier
-#: next to an opponent about to move lost its set's goal 310 times of 328 (the ball is taken by a jump).
-#: Whether the carrier moves next weighed nothing once these were known (fitted: 0.01 and -0.08).
-SET_WEIGHTS = (1.18, 3.39, 6.36, 3.12, 1.19)
+#: ``SET_WEIGHTS[1]`` times the ball's closeness to the zones it attacks, minus ``SET_WEIGHTS[2]`` when the
+#: opponent moves next with a playballer next to the carrier: such a carrier lost its set's goal 310 times
+#: of 328 (a jump over the carrier takes the ball, a bounce off the edge included). Whether the carrier moves
+#: next weighed nothing once these were known; an opponent at distance 2 or 3 fitted the games better but
+#: misjudged reach (a jump crosses a line of playballers in one move), so it is left out (docs/ai.md).
+SET_WEIGHTS = (1.58, 1.10, 5.10)
 
 
 def fitted_set_chance(
-    carrier: int | None, closeness: float, danger: int, weights: tuple[float, ...] = SET_WEIGHTS
+    carrier: int | None, closeness: float, threatened: bool, weights: tuple[float, ...] = SET_WEIGHTS
 ) -> float:
-    """Seat 1's chance to score the set's goal by :data:`SET_WEIGHTS`; ``danger`` is the distance (1 to 3)
-    of the nearest opponent of the carrier when that opponent moves next, else 0."""
+    """Seat 1's chance to score the set's goal by :data:`SET_WEIGHTS`; ``threatened``: an opponent stands
+    next to the carrier and moves next."""
     if not carrier:
         return 0.5
-    lead = weights[0] + weights[1] * closeness - (weights[1 + danger] if danger else 0.0)
+    lead = weights[0] + weights[1] * closeness - (weights[2] if threatened else 0.0)
     lead = lead if carrier == 1 else -lead
     return 1.0 / (1.0 + math.exp(-lead))
 
@@ -138,11 +139,10 @@ def cell_distances(side: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(distance(a, b) for b in cells) for a in cells)
 
 
-def danger_of(distances: tuple[int, ...], opponents: list[int]) -> int:
-    """The nearest of ``opponents``' distance to a carrier (row ``distances`` of :func:`cell_distances`)
-    if it is 3 or less (a jump over the carrier within a turn's three moves), else 0."""
-    near = min((distances[c] for c in opponents), default=4)
-    return near if near <= 3 else 0
+def next_to(distances: tuple[int, ...], opponents: list[int]) -> bool:
+    """Whether one of ``opponents`` stands next to the carrier (``distances``: its row of
+    :func:`cell_distances`)."""
+    return any(distances[c] == 1 for c in opponents)
 
 
 class PlayBaiKnowledge(GameKnowledge[PlayBai]):
@@ -162,8 +162,8 @@ class PlayBaiKnowledge(GameKnowledge[PlayBai]):
     budget_before_first_goal = 1.0
     budget_after_first_goal = 1.0
 
-    # The set's chance from the fitted lean (SET_WEIGHTS: the ball's place and an opponent within a jump of the
-    # carrier) rather than the hand-set one (set_chance); docs/ai.md, "Figures (issue 39)"
+    # The set's chance from the fitted lean (SET_WEIGHTS: the ball's place and an opponent next to the carrier)
+    # rather than the hand-set one (set_chance); docs/ai.md, "Figures (issue 39)"
     fitted_set_chance = True
 
     def simulation_share(self, game: PlayBai) -> float:
@@ -226,7 +226,7 @@ class PlayBaiKnowledge(GameKnowledge[PlayBai]):
                 v = held_mine.get(ball)
                 if v is None:
                     if fitted:
-                        chance = fitted_set_chance(seat, near_mine[ball], danger_of(distances[ball], opponents))
+                        chance = fitted_set_chance(seat, near_mine[ball], next_to(distances[ball], opponents))
                     else:
                         chance = set_chance(seat, near_mine[ball], False)
                     v = held_mine[ball] = mine(match_chance(goals, last, expert, chance))
@@ -236,7 +236,7 @@ class PlayBaiKnowledge(GameKnowledge[PlayBai]):
                 v = held_theirs.get(ball)
                 if v is None:
                     if fitted:
-                        chance = fitted_set_chance(other, near_theirs[ball], 0)
+                        chance = fitted_set_chance(other, near_theirs[ball], False)
                     else:
                         chance = set_chance(other, near_theirs[ball], True)
                     v = held_theirs[ball] = mine(match_chance(goals, last, expert, chance))
@@ -274,9 +274,9 @@ class PlayBaiKnowledge(GameKnowledge[PlayBai]):
             chance = set_chance(carrier, closeness, game.to_move == carrier)
         elif carrier and game.to_move != carrier:
             opponents = [c for c, s in enumerate(game.seat_of) if s == 3 - carrier]
-            chance = fitted_set_chance(carrier, closeness, danger_of(cell_distances(side)[game.ball], opponents))
+            chance = fitted_set_chance(carrier, closeness, next_to(cell_distances(side)[game.ball], opponents))
         else:
-            chance = fitted_set_chance(carrier, closeness, 0)
+            chance = fitted_set_chance(carrier, closeness, False)
         v = match_chance(game.goals, game.last_goal, game.options["expert"], chance)
         return (v, 1.0 - v)
 
