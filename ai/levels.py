@@ -45,8 +45,11 @@ class Level:
 # hard 250 cost 18.2-21.0% of the old hard's CPU per turn in whole games and scored 50% (seed 0's openings)
 # and 72.2% (seed 1's) against it; expert 1300 cost 78.8% and scored 58.8% (17 games at full budget; 900 had
 # cost 60% for 53.3%); with shared listings (PlayBaiKnowledge's share_expansions) 1300 cost 81.6% and scored 58.3%
-# over 24 games of other openings. Bide's playouts are cut short and estimated (ai/knowledge/bide.py), so its
-# counts are higher: 1400 at hard cost 20.5% and 6000 at expert 65% of the old hard's CPU per turn, both sides
+# over 24 games of other openings. With the fitted lean (PlayBaiKnowledge's fitted_set_chance: a carrier next
+# to an opponent about to move is seen to lose the ball) the same counts won far more for the same cost
+# (docs/ai.md, "Figures (issue 39)", full budget: hard 19 of 24 at 19.1-21.3%, expert 20 of 20 at 79.8-80.4%).
+# Bide's playouts are cut short and estimated (ai/knowledge/bide.py), so its counts are higher: 1400 at hard
+# cost 20.5% and 6000 at expert 65% of the old hard's CPU per turn, both sides
 # at x0.25 (at full budget hard 1400 cost 14.7% for 37.5%, and 2200 cost 24.3% for 44.4%: not kept, its
 # gain unconfirmed and its CPU at the aim's edge; with MAST in its two-seat playouts hard 1400 scored 54.2%
 # for 15.3%, 24 games, the aim's lower bound not reached). Its easy is 10: with those playouts 30 simulations made

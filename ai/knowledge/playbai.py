@@ -101,12 +101,48 @@ SET_SLOPE = 1.0
 
 def set_chance(carrier: int | None, closeness: float, carrier_moves: bool) -> float:
     """Seat 1's chance to score the set's goal, from who holds the ball and how close it is to the zones
-    it attacks (``closeness``, 0 to 1), and whether the carrier moves next."""
+    it attacks (``closeness``, 0 to 1), and whether the carrier moves next (the hand-set lean, before
+    :data:`SET_WEIGHTS`; ``PlayBaiKnowledge.fitted_set_chance`` False)."""
     if not carrier:
         return 0.5
     lead = SET_SLOPE * (0.3 + 1.0 * closeness + (0.8 * closeness if carrier_moves else 0.0))
     lead = lead if carrier == 1 else -lead
     return 1.0 / (1.0 + math.exp(-lead))
+
+
+#: The fitted lean (``benchmarks/fit_playbai_eval.py``, a logistic fitted to who scored each set's goal from
+#: the positions of recorded arena games): the carrier's log-odds are ``SET_WEIGHTS[0]`` plus
+#: ``SET_WEIGHTS[1]`` times the ball's closeness to the zones it attacks, minus ``SET_WEIGHTS[2]`` when the
+#: opponent moves next with a playballer next to the carrier: such a carrier lost its set's goal 310 times
+#: of 328 (a jump over the carrier takes the ball, a bounce off the edge included). Whether the carrier moves
+#: next weighed nothing once these were known; an opponent at distance 2 or 3 fitted the games better but
+#: misjudged reach (a jump crosses a line of playballers in one move), so it is left out (docs/ai.md).
+SET_WEIGHTS = (1.58, 1.10, 5.10)
+
+
+def fitted_set_chance(
+    carrier: int | None, closeness: float, threatened: bool, weights: tuple[float, ...] = SET_WEIGHTS
+) -> float:
+    """Seat 1's chance to score the set's goal by :data:`SET_WEIGHTS`; ``threatened``: an opponent stands
+    next to the carrier and moves next."""
+    if not carrier:
+        return 0.5
+    lead = weights[0] + weights[1] * closeness - (weights[2] if threatened else 0.0)
+    lead = lead if carrier == 1 else -lead
+    return 1.0 / (1.0 + math.exp(-lead))
+
+
+@cache
+def cell_distances(side: int) -> tuple[tuple[int, ...], ...]:
+    """Hex distance between every two cells of the field of ``side``."""
+    cells = field(side).board.cells
+    return tuple(tuple(distance(a, b) for b in cells) for a in cells)
+
+
+def next_to(distances: tuple[int, ...], opponents: list[int]) -> bool:
+    """Whether one of ``opponents`` stands next to the carrier (``distances``: its row of
+    :func:`cell_distances`)."""
+    return any(distances[c] == 1 for c in opponents)
 
 
 class PlayBaiKnowledge(GameKnowledge[PlayBai]):
@@ -125,6 +161,10 @@ class PlayBaiKnowledge(GameKnowledge[PlayBai]):
     # so a search before it may be given more of the budget and one after it less (1 and 1: off).
     budget_before_first_goal = 1.0
     budget_after_first_goal = 1.0
+
+    # The set's chance from the fitted lean (SET_WEIGHTS: the ball's place and an opponent next to the carrier)
+    # rather than the hand-set one (set_chance); docs/ai.md, "Figures (issue 39)"
+    fitted_set_chance = True
 
     def simulation_share(self, game: PlayBai) -> float:
         return self.budget_after_first_goal if any(game.goals) else self.budget_before_first_goal
@@ -158,6 +198,11 @@ class PlayBaiKnowledge(GameKnowledge[PlayBai]):
         last = game.last_goal
         near_mine = _closeness(side, seat)
         near_theirs = _closeness(side, other)
+        fitted = self.fitted_set_chance
+        distances = cell_distances(side)
+        cells = game.seat_of
+        # the mover's turn moves none of the opponent's playballers: their cells are known before the keys
+        opponents = [c for c, s in enumerate(cells) if s == other]
 
         def mine(chance: float) -> float:  # seat 1's chance to win -> the mover's
             return chance if seat == 1 else 1.0 - chance
@@ -166,7 +211,6 @@ class PlayBaiKnowledge(GameKnowledge[PlayBai]):
         scored[seat - 1] += 1
         after_goal = mine(match_chance(scored, seat, expert, 0.5))  # a new set, even
         # after an ordinary turn the opponent moves: held by the mover, by the opponent, or loose
-        cells = game.seat_of
         held_mine: dict[int, float] = {}
         held_theirs: dict[int, float] = {}
         loose = mine(match_chance(goals, last, expert, 0.5))
@@ -181,14 +225,20 @@ class PlayBaiKnowledge(GameKnowledge[PlayBai]):
             if key >> ball & 1:
                 v = held_mine.get(ball)
                 if v is None:
-                    chance = set_chance(seat, near_mine[ball], False)
+                    if fitted:
+                        chance = fitted_set_chance(seat, near_mine[ball], next_to(distances[ball], opponents))
+                    else:
+                        chance = set_chance(seat, near_mine[ball], False)
                     v = held_mine[ball] = mine(match_chance(goals, last, expert, chance))
                 values.append(v)
                 weights.append(1.0 + 3.0 * near_mine[ball])
             elif cells[ball] == other:
                 v = held_theirs.get(ball)
                 if v is None:
-                    chance = set_chance(other, near_theirs[ball], True)
+                    if fitted:
+                        chance = fitted_set_chance(other, near_theirs[ball], False)
+                    else:
+                        chance = set_chance(other, near_theirs[ball], True)
                     v = held_theirs[ball] = mine(match_chance(goals, last, expert, chance))
                 values.append(v)
                 weights.append(0.6)
@@ -218,8 +268,15 @@ class PlayBaiKnowledge(GameKnowledge[PlayBai]):
 
     def estimate(self, game: PlayBai) -> tuple[float, ...]:
         carrier = game.carrier()
-        closeness = _closeness(game.options["side"], carrier)[game.ball] if carrier else 0.0
-        chance = set_chance(carrier, closeness, game.to_move == carrier)
+        side = game.options["side"]
+        closeness = _closeness(side, carrier)[game.ball] if carrier else 0.0
+        if not self.fitted_set_chance:
+            chance = set_chance(carrier, closeness, game.to_move == carrier)
+        elif carrier and game.to_move != carrier:
+            opponents = [c for c, s in enumerate(game.seat_of) if s == 3 - carrier]
+            chance = fitted_set_chance(carrier, closeness, next_to(cell_distances(side)[game.ball], opponents))
+        else:
+            chance = fitted_set_chance(carrier, closeness, False)
         v = match_chance(game.goals, game.last_goal, game.options["expert"], chance)
         return (v, 1.0 - v)
 
