@@ -27,6 +27,12 @@ from a :class:`~ai.knowledge.base.GameKnowledge`, and so do the search's setting
   takes the best of them. Proven children are never explored again, a proven
   root ends the search, and the final choice takes a proven win and skips
   turns that lose at once whenever another exists.
+- **A forced win first** (``forced_win_budget``; Bump): the root is checked
+  exactly for a short forced win (the knowledge's ``forced_win``, within a
+  budget that grows with the search's, its CPU not taken from the tree
+  search's cap); one found is played at once. The solver proves such wins
+  too, but late where every reply must be shown to lose, and it takes the
+  first proof it completes, maybe a longer win.
 - **Time by need**: the search stops once the most visited turn cannot be
   overtaken with the simulations left, or the root is proven.
 
@@ -171,6 +177,7 @@ class MCTS:
         self._listings: dict[Hashable, _Listing] = {}  # by position key, with share_expansions
         self.rave = settings.rave_weight
         self.solver = settings.solver
+        self.forced_win_budget = settings.forced_win_budget
         self.players = 0
         self._numpy: np.random.Generator | None = None
 
@@ -343,8 +350,12 @@ class MCTS:
         its visits count as if this search had made them, and the budget buys that many more)."""
         if game.is_over:
             raise ValueError("the game is over: there is no turn to choose")
-        start = time.process_time()  # the cap counts the root expansion (Play Bai's can be long)
         self.players = game.players
+        if self.forced_win_budget:  # bounded by its own budget: the cap below is the tree search's alone
+            forced = self.knowledge.forced_win(game, int(self.forced_win_budget * self.simulations))
+            if forced is not None:
+                return self._forced_result(game, forced)
+        start = time.process_time()  # the cap counts the root expansion (Play Bai's can be long)
         if root is None:
             root = self._new_node(game.copy())
         if not root.expanded:
@@ -387,6 +398,14 @@ class MCTS:
             self._position_values(root, chosen),
             chosen,
         )
+
+    def _forced_result(self, game: AnyGame, forced: Expansion) -> SearchResult:
+        """The result of a search that found a forced win before searching: its turn, its exact value."""
+        assert forced.solved is not None
+        solved = by_player(game, forced.solved)
+        mover = game.player_of_seat(game.to_move or 0) - 1
+        turn = self.knowledge.turn_of(game, forced.moves[0])
+        return SearchResult(turn, 0, 0, solved[mover], len(forced.moves), solved, solved)
 
     def _decided(self, root: Node, done: int, start: float, spent: float = 0.0) -> bool:
         """Whether the rest of the budget can no longer change the most visited turn.

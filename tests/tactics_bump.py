@@ -10,6 +10,9 @@ when no reply clears it (a "win in one"). With a piece or two a side near a cent
 
 The same checks (:func:`forces_in_two`, :func:`stops_win_in_one`) verify the premise and the computer's answer.
 The positions were found by :func:`find` (random placements near a centre, random facings, seeded).
+:func:`wins_within_two` is the wider exhaustive definition the search's root check
+(:mod:`ai.knowledge.bump_tactics`) is held to: a turn after which every reply leaves the mover a win in one,
+a step onto the centre included (which :func:`forces_in_two` counts only when no reply clears it).
 """
 
 from __future__ import annotations
@@ -94,6 +97,23 @@ def forces_in_two(game: Bump, action: BumpAction) -> bool:
     return True
 
 
+def wins_within_two(game: Bump, action: BumpAction) -> bool:
+    """Whether after the mover's ``action`` every reply (all of them, each played) loses at once or leaves the
+    mover a win in one."""
+    seat = game.to_move
+    child = after(game, action)
+    if child.is_over:
+        return child.winners == (seat,)
+    for reply in child.legal_actions():
+        grandchild = after(child, reply)
+        if grandchild.is_over:
+            if grandchild.winners != (seat,):
+                return False
+        elif not has_win_in_one(grandchild):
+            return False
+    return True
+
+
 def stops_win_in_one(game: Bump, action: BumpAction) -> bool:
     """Whether after the mover's ``action`` the opponent has no win in one."""
     child = after(game, action)
@@ -102,23 +122,28 @@ def stops_win_in_one(game: Bump, action: BumpAction) -> bool:
     return not has_win_in_one(child)
 
 
+def random_position(rng: random.Random, attacker: int, attackers: int, defenders: int) -> Bump | None:
+    """Seat 1 to move, ``attackers`` pieces of ``attacker`` and ``defenders`` of the other seat placed within three
+    shifts of the centre ``attacker`` attacks, random facings; None when the placement is no position (or over)."""
+    near = [s for s in range(SPACE_COUNT) if 1 <= centre_distance(attacker)[s] <= 3]
+    spaces = rng.sample(near, attackers + defenders)
+    pieces = {NAMES[s]: [attacker if i < attackers else 3 - attacker, rng.randrange(6)] for i, s in enumerate(spaces)}
+    try:
+        game = position(pieces)
+    except ValueError:
+        return None
+    return None if game.is_over else game
+
+
 def find(seed: int, kind: str, attackers: int, defenders: int, tries: int = 500) -> list[dict]:
     """Random placements within three shifts of the attacked centre, kept when they are puzzles of ``kind``
     ("forced": seat 1 attacks; "stopped": seat 2 threatens) with few answers."""
     rng = random.Random(seed)
     attacker = 1 if kind == "forced" else 2
-    near = [s for s in range(SPACE_COUNT) if 1 <= centre_distance(attacker)[s] <= 3]
     found = []
     for _ in range(tries):
-        spaces = rng.sample(near, attackers + defenders)
-        pieces = {
-            NAMES[s]: [attacker if i < attackers else 3 - attacker, rng.randrange(6)] for i, s in enumerate(spaces)
-        }
-        try:
-            game = position(pieces)
-        except ValueError:
-            continue
-        if game.is_over:
+        game = random_position(rng, attacker, attackers, defenders)
+        if game is None:
             continue
         moves = game.legal_actions()
         if kind == "forced":
@@ -130,5 +155,5 @@ def find(seed: int, kind: str, attackers: int, defenders: int, tries: int = 500)
         else:
             continue
         if answers and len(answers) <= len(moves) // 8:
-            found.append(pieces)
+            found.append(game.position()["pieces"])
     return found

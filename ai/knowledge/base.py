@@ -73,6 +73,12 @@ class SearchSettings:
     listing them again; the new node still keeps its own visits. With ``simulation_moves`` a shared
     listing costs no listed moves (the simulation is charged the floor), so the budget buys more
     simulations where positions repeat; still a function of the seed (the table lives for one search)."""
+    forced_win_budget: float = 0.0
+    """0: off. Else the root is first checked exactly for a forced win (:meth:`GameKnowledge.forced_win`:
+    Bump's wins within two of the mover's turns), with a budget of this many of the knowledge's units
+    of work (Bump: turns listed) per simulation of the search's budget, so a level's check grows with its
+    search; a win found is played at once (the tree is not searched), none found (or the budget spent)
+    leaves the answer to the tree search. Deterministic: it draws nothing from the seed."""
 
 
 @dataclass
@@ -142,6 +148,12 @@ class GameKnowledge(Generic[GameT]):
         """Per-seat value of a leaf (:meth:`evaluate`) and, for RAVE, who filled what: an array indexed by
         :attr:`Expansion.amaf_keys` holding the seat that owns each at the playout's end (None: no RAVE)."""
         return self.evaluate(game, rng), None
+
+    def forced_win(self, game: GameT, budget: int) -> Expansion | None:
+        """A turn that forces a win from ``game``, found exactly within ``budget`` units of work (the
+        knowledge's own: :attr:`SearchSettings.forced_win_budget`), as a solved :class:`Expansion` (the
+        turn, the per-seat exact value); None when none was found. None here: no game-blind check."""
+        return None
 
     def simulation_share(self, game: GameT) -> float:
         """The share of a budget's simulations a search of ``game`` gets (time by need: fewer where the
