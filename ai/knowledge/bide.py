@@ -52,7 +52,10 @@ class BideKnowledge(GameKnowledge[Bide]):
     mast_greedy = 0.5
     # MAST with more than two seats: a playout pays each seat its margin-scored share (margin_returns, or the
     # estimate where the playout was cut), so a point's mean is the share its discs' playouts gave that seat.
-    # Its own value, since four seats' playouts are scored otherwise (0: off).
+    # Its own value, since four seats' playouts are scored otherwise (0: off). Off: 2% more CPU per turn, and
+    # no gain confirmed: 0.5 against 0, both at hard x0.5, 6 of 19 games; at full budget against the old hard
+    # (run 3) 14 of 20 games, where the same 18 games without it (run 4) scored 8.5 against its 12
+    # (docs/ai.md): a hint at full budget, not a confirmation.
     mast_greedy_many = 0.0
     _mast: Mast | None = None
     simulation_scale = 0.5
