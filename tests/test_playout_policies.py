@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ai.knowledge import knowledge_for
+from ai.knowledge.bide import BideKnowledge
 from ai.knowledge.bide_playout import Mast, PlayoutWeights
+from ai.search import Budget, search
 from games.bide import Bide
 from tests import reference_playouts
 
@@ -177,9 +180,49 @@ def test_the_bide_knowledge_with_mast_learns_from_its_playouts() -> None:
     for n_row, w_row in zip(mast.n, mast.w, strict=True):
         assert all(0.0 <= w <= n for n, w in zip(n_row, w_row, strict=True))  # returns between 0 and 1
     four = knowledge_for(Bide.new(4))
-    four.mast_greedy = 0.5
+    four.mast_greedy, four.mast_greedy_many = 0.5, 0.0
     four.evaluate(random_bide(4, 4, 5, 14), random.Random(4))
-    assert four._mast is None  # two seats only
+    assert four._mast is None  # mast_greedy is two seats'; more seats read mast_greedy_many
+
+
+def test_with_four_seats_mast_credits_each_disc_with_its_seats_share_of_the_playout() -> None:
+    # BideKnowledge.mast_greedy_many: a four-seat playout pays each seat its margin-scored share (summing to 1),
+    # and every disc a seat placed in it is credited with that seat's share
+    game = random_bide(6, 4, 5, 12)
+    assert not game.is_over
+    knowledge = knowledge_for(game)
+    knowledge.mast_greedy, knowledge.mast_greedy_many = 0.0, 0.5
+    value = knowledge.evaluate(game, random.Random(6))
+    mast = knowledge._mast
+    assert mast is not None and mast.greedy == 0.5 and mast.placed == []
+    assert sum(value) == pytest.approx(1.0) and len(set(value)) > 1  # graded shares, not one winner
+    credited = 0
+    for seat in range(1, 5):
+        for n, w in zip(mast.n[seat], mast.w[seat], strict=True):
+            assert w == pytest.approx(n * value[seat - 1])  # one playout: each disc got its seat's share
+            credited += n
+    assert credited >= knowledge.rollout_turns // 2  # the playout's discs, each seat's own
+    # the table keeps learning over the search's playouts, each mean a share between 0 and 1
+    rng = random.Random(7)
+    for _ in range(40):
+        knowledge.evaluate(game, rng)
+    assert knowledge._mast is mast and sum(map(sum, mast.n)) > credited
+    assert all(0.0 <= w <= n for s in range(1, 5) for n, w in zip(mast.n[s], mast.w[s], strict=True))
+    # two seats never read mast_greedy_many: the playout is the reference's, draw for draw
+    two = random_bide(6, 2, 5, 12)
+    plain = knowledge_for(two)
+    plain.mast_greedy, plain.mast_greedy_many = 0.0, 0.9
+    theirs, _ = reference_cut_playout(two, 6, plain.rollout_turns)
+    assert plain.evaluate(two, random.Random(6)) == plain.playout_value(theirs) and plain._mast is None
+
+
+def test_a_four_seat_search_with_mast_gives_the_same_turn_for_a_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the table lives for one search (ai.search makes a fresh knowledge), so a seed still decides the turn
+    monkeypatch.setattr(BideKnowledge, "mast_greedy_many", 0.5)
+    game = random_bide(8, 4, 5, 10)
+    assert not game.is_over
+    turns = [search(game, Budget(120, scaled=False), seed=5).turn.actions for _ in range(2)]
+    assert turns[0] == turns[1]
 
 
 def reference_cut_playout(game: Bide, seed: int, turns: int) -> tuple[Bide, random.Random]:

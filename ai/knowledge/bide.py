@@ -46,10 +46,17 @@ class BideKnowledge(GameKnowledge[Bide]):
     # Off: 30 and 25 (with other changes) showed no gain at full budget (docs/ai.md, runs 7-9).
     whole_playout_empty = 0
     # MAST in the playouts: the probability that a playout disc goes to the point whose discs have paid best
-    # for its seat in this search's playouts so far (0: off, the weighted draw alone); two seats only (four
-    # were not measured with it). 0.5 against 0, both at hard x0.5: 13 of 18 (72.2%) for 2% more CPU per
+    # for its seat in this search's playouts so far (0: off, the weighted draw alone); two seats (more seats:
+    # mast_greedy_many). 0.5 against 0, both at hard x0.5: 13 of 18 (72.2%) for 2% more CPU per
     # turn (docs/ai.md, "Figures (issue 39)").
     mast_greedy = 0.5
+    # MAST with more than two seats: a playout pays each seat its margin-scored share (margin_returns, or the
+    # estimate where the playout was cut), so a point's mean is the share its discs' playouts gave that seat.
+    # Its own value, since four seats' playouts are scored otherwise (0: off). Off: 2% more CPU per turn, and
+    # no gain confirmed: 0.5 against 0, both at hard x0.5, 6 of 19 games; at full budget against the old hard
+    # (run 3) 14 of 20 games, where the same 18 games without it (run 4) scored 8.5 against its 12
+    # (docs/ai.md): a hint at full budget, not a confirmation.
+    mast_greedy_many = 0.0
     _mast: Mast | None = None
     simulation_scale = 0.5
     # Time by need (simulation_share): a search with more than late_empty empty points gets early_share of its
@@ -139,7 +146,8 @@ class BideKnowledge(GameKnowledge[Bide]):
         if not self.rollout_turns:
             return self.estimate(game)
         state = game.copy()
-        mast = self._mast_for(state) if self.mast_greedy and state.players == 2 else None
+        greedy = self.mast_greedy if state.players == 2 else self.mast_greedy_many
+        mast = self._mast_for(state, greedy) if greedy else None
         playout = PlayoutWeights(state, mast)
         for _ in range(self.rollout_turns):
             playout.play_turn(rng)
@@ -153,12 +161,12 @@ class BideKnowledge(GameKnowledge[Bide]):
             mast.learn(value)
         return value
 
-    def _mast_for(self, game: Bide) -> Mast:
+    def _mast_for(self, game: Bide, greedy: float) -> Mast:
         """This knowledge's MAST table: one per knowledge object, and ``ai.search`` makes one per search (a kept
         tree reused on the next turn starts a fresh table), so a seed still gives the same turn."""
         mast = self._mast
         if mast is None or len(mast.n) != game.players + 1:
-            mast = Mast(game.players, len(game.cells), self.mast_greedy)
+            mast = Mast(game.players, len(game.cells), greedy)
             self._mast = mast
         return mast
 
