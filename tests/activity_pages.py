@@ -134,6 +134,26 @@ def play_turn(page, frame, notations: list[str]) -> None:
     frame.locator("#play").click()
 
 
+def what_the_page_holds(frame) -> str:
+    """The Activity's state in one line, printed when a browser test fails (what a screenshot cannot show: the
+    versions, whether the turn builder waits for the server, the notice's words)."""
+    try:
+        return frame.evaluate(
+            """() => JSON.stringify({
+                latest: hexplay.page.latest
+                    && {version: hexplay.page.latest.match.version, plies: hexplay.page.latest.plies},
+                viewing: hexplay.page.ply,
+                turn: {match: hexplay.turn.match, version: hexplay.turn.version, busy: hexplay.turn.busy,
+                       playing: hexplay.turn.playing, source: hexplay.turn.source, pending: hexplay.turn.pending,
+                       actions: hexplay.turn.state && hexplay.turn.state.actions,
+                       legal: hexplay.turn.state && hexplay.turn.state.legal.length},
+                notice: document.querySelector('#notice').hidden ? null : document.querySelector('#notice').textContent,
+            })"""
+        )
+    except Exception as error:  # the page itself may be what broke
+        return f"(could not read the page: {error!r})"
+
+
 def plies(frame) -> int:
     return frame.evaluate("hexplay.page.latest ? hexplay.page.latest.plies : -1")
 

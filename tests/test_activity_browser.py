@@ -32,6 +32,7 @@ from tests.activity_pages import (
     start_match,
     tap,
     wait_until,
+    what_the_page_holds,
 )
 from tests.sandbox_process import ROOT, SandboxProcess
 
@@ -101,6 +102,7 @@ def shots(tmp_path):
 def test_a_whole_begird_match_played_by_tapping_at_phone_width(browser, sandbox, shots):
     thread = start_match(sandbox, "begird", "alice", "bob", "board=small")
     alice, bob = open_chat(browser, sandbox, "alice", thread), open_chat(browser, sandbox, "bob", thread)
+    alice_board = bob_board = None
     try:
         alice_board, bob_board = open_board(alice), open_board(bob)
         # At 390 px the Activity takes the screen, as Discord's phone app does.
@@ -148,6 +150,8 @@ def test_a_whole_begird_match_played_by_tapping_at_phone_width(browser, sandbox,
     except Exception:
         shots(alice, "failed-begird-alice")
         shots(bob, "failed-begird-bob")
+        for name, board in (("alice", alice_board), ("bob", bob_board)):
+            print(f"{name}'s board:", what_the_page_holds(board) if board is not None else "not opened")
         raise
     finally:
         alice.close()
