@@ -87,14 +87,7 @@ def forces_in_two(game: Bump, action: BumpAction) -> bool:
         return _no_reply_clears(child, seat)
     if not has_win_in_one(after(child, PASS)):  # not even a threat
         return False
-    for reply in child.legal_actions():
-        grandchild = after(child, reply)
-        if grandchild.is_over:
-            if grandchild.winners != (seat,):
-                return False
-        elif not has_win_in_one(grandchild):
-            return False
-    return True
+    return _every_reply_loses(child, seat)
 
 
 def wins_within_two(game: Bump, action: BumpAction) -> bool:
@@ -104,6 +97,11 @@ def wins_within_two(game: Bump, action: BumpAction) -> bool:
     child = after(game, action)
     if child.is_over:
         return child.winners == (seat,)
+    return _every_reply_loses(child, seat)
+
+
+def _every_reply_loses(child: Bump, seat: int | None) -> bool:
+    """Whether every reply in ``child`` (each played) ends the game won by ``seat`` or leaves it a win in one."""
     for reply in child.legal_actions():
         grandchild = after(child, reply)
         if grandchild.is_over:
