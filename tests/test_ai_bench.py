@@ -1,17 +1,12 @@
 """benchmarks/bench_ai.py: saved games resume, are counted once, and make the figures table."""
 
-import importlib.util
 import json
-from pathlib import Path
 
-BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_ai.py"
+from tests.scripts import load_script
 
 
 def load_bench():
-    spec = importlib.util.spec_from_file_location("bench_ai", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/bench_ai.py")
 
 
 def test_saved_games_resume_count_once_and_fill_the_table(tmp_path):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 from pathlib import Path
@@ -14,18 +13,14 @@ from ai.knowledge import bide_eval
 from ai.knowledge.bide import BideKnowledge
 from games.bide import Bide
 from games.registry import new_game
+from tests.scripts import load_script
 from tests.test_playout_policies import random_bide
 
 ROOT = Path(__file__).resolve().parent.parent
-FIT = ROOT / "benchmarks" / "fit_bide_eval.py"
 
 
 def load_fit():
-    spec = importlib.util.spec_from_file_location("fit_bide_eval", FIT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/fit_bide_eval.py")
 
 
 def positions():

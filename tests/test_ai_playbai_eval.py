@@ -3,9 +3,6 @@ fit behind ``SET_WEIGHTS`` (benchmarks/fit_playbai_eval.py)."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
 from ai.knowledge.playbai import (
@@ -18,18 +15,12 @@ from ai.knowledge.playbai import (
 )
 from games.playbai import KEY_SHIFT, PlayBai
 from games.playbaikeys import result_keys
+from tests.scripts import load_script
 from tests.tactics_playbai import position
-
-ROOT = Path(__file__).resolve().parent.parent
-FIT = ROOT / "benchmarks" / "fit_playbai_eval.py"
 
 
 def load_fit():
-    spec = importlib.util.spec_from_file_location("fit_playbai_eval", FIT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/fit_playbai_eval.py")
 
 
 def held_results(game: PlayBai) -> dict[tuple[float, bool], list[int]]:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
+from tests.scripts import load_script
+
 ROOT = Path(__file__).resolve().parent.parent
-spec = importlib.util.spec_from_file_location("lockfile", ROOT / "tools" / "lockfile.py")
-lockfile = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(lockfile)
+lockfile = load_script("tools/lockfile.py")
 
 
 def test_write_pins_every_installed_package_exactly(tmp_path, monkeypatch):

@@ -122,17 +122,9 @@ def test_a_bide_playout_near_the_end_runs_to_the_full_board() -> None:
     four.mast_greedy = 0.0
     game = random_bide(1, 4, 5, 30)
     assert not game.is_over
-    assert four.evaluate(game, random.Random(1)) == four.playout_value(_cut(game, four.rollout_turns, 1))
-
-
-def _cut(game: Bide, turns: int, seed: int) -> Bide:
-    state = game.copy()
-    rng = random.Random(seed)
-    for _ in range(turns):
-        reference_playouts.bide_rollout_step(state, rng)
-        if state.is_over:
-            break
-    return state
+    assert four.evaluate(game, random.Random(1)) == four.playout_value(
+        reference_cut_playout(game, 1, four.rollout_turns)[0]
+    )
 
 
 def test_mast_learns_each_playouts_discs_and_draws_the_best_paying_point() -> None:
