@@ -190,6 +190,35 @@ def test_a_play_does_not_fetch_the_position_its_answer_brings(browser, sandbox, 
         bob.close()
 
 
+def test_a_notice_that_brings_nothing_newer_keeps_the_turn_being_built(browser, sandbox, shots):
+    """Two notices of one version (a notice and the socket's hello after it reconnects, or the fallback's look)
+    fetch the view twice. The second answer is no newer than the board drawn: drawing it again restarted the turn
+    builder, and a tap made between the two answers was lost (the whole-match test timed out so under load)."""
+    thread = start_match(sandbox, "begird", "bob", "alice", "board=small")
+    bob = open_chat(browser, sandbox, "bob", thread)
+    try:
+        frame = open_board(bob)
+        ready_to_build(frame)
+        stone = next(a for a in legal(frame) if a["notation"] == BEGIRD_ALICE[0])
+        choose(bob, frame, stone)
+        fetched = frame.evaluate("hexplay.seen.noticesFetched")
+        drawn = frame.evaluate("hexplay.page.drawn")
+        # a notice of a version the page has not drawn; the view it fetches is the one drawn (as the second of two)
+        frame.evaluate("hexplay.live.hooks.onVersion(hexplay.page.latest.match.version + 1)")
+        frame.wait_for_function(f"hexplay.seen.noticesFetched > {fetched}")
+        assert frame.evaluate("hexplay.turn.state && hexplay.turn.state.actions") == [BEGIRD_ALICE[0]]
+        assert frame.evaluate("hexplay.page.drawn") == drawn
+        frame.locator("#play").click()
+        frame.wait_for_function("hexplay.page.latest.plies === 1 && !hexplay.turn.playing")
+        assert not bob.errors, bob.errors
+    except Exception:
+        shots(bob, "failed-notice-nothing-newer")
+        print("bob's board:", what_the_page_holds(frame) if "frame" in locals() else "not opened")
+        raise
+    finally:
+        bob.close()
+
+
 def test_a_bump_turn_with_a_bump_choice(browser, sandbox, shots):
     thread = start_match(sandbox, "bump", "alice", "bob")
     alice = open_chat(browser, sandbox, "alice", thread)

@@ -23,8 +23,9 @@ const zoom = new ZoomView($("#board"), $("#content"), {
 // view: the view drawn; latest: the match's latest view (the one played on); ply: the history step shown
 const page = { sdk: null, me: null, view: null, latest: null, ply: null, locked: false, drawn: 0 };
 // When things reached the screen, for the benchmark (benchmarks/bench_activity.py): the first board's paint
-// (ms since the epoch, to compare with the parent's opening), each tap's and each tap's preview (ms after it).
-const seen = { firstPaint: 0, taps: [], previews: [], tapAt: 0 };
+// (ms since the epoch, to compare with the parent's opening), each tap's and each tap's preview (ms after it);
+// and how many views a change notice fetched (the browser tests wait on it).
+const seen = { firstPaint: 0, taps: [], previews: [], tapAt: 0, noticesFetched: 0 };
 const turn = new TurnBuilder({
   api,
   board,
@@ -129,14 +130,23 @@ async function openMatch(id, fromList) {
   }
 }
 
-async function refresh() {
+/** Fetch the match's latest view and draw it. ``onNotice``: a change notice asked, so an answer no newer than the
+ * view drawn is dropped. Two notices of one version (a notice and the socket's hello after it reconnects, or the
+ * fallback's look) fetch it twice; drawing the second answer again restarted the turn being built on the first
+ * (a tap lost), and an answer overtaken by a newer one would be drawn over it. A refused turn or a Play answered
+ * without its view always draws: the turn builder must start again even when the version is the same. */
+async function refresh(onNotice = false) {
   const id = page.latest ? page.latest.match.id : null;
   if (id === null || page.locked) return;
   try {
     const view = await api.get(`matches/${id}`, { have: board.staticKey }); // the static layers are kept
-    if (page.latest && page.latest.match.id === id) showView(view);
+    const latest = page.latest;
+    const stale = onNotice && latest && view.match.version <= latest.match.version;
+    if (latest && latest.match.id === id && !stale) showView(view);
   } catch (error) {
     if (!(error && error.code === "changed")) failed(error);
+  } finally {
+    if (onNotice) seen.noticesFetched += 1;
   }
 }
 
@@ -278,7 +288,7 @@ function tapped(target, event) {
  * it may come after the page's own Play has drawn a later one (versions only grow). */
 function changed(version) {
   if (turn.playing) heardWhilePlaying = Math.max(heardWhilePlaying, version);
-  else if (page.latest && !page.locked && version > page.latest.match.version) refresh();
+  else if (page.latest && !page.locked && version > page.latest.match.version) refresh(true);
 }
 
 /** The page's Play was answered (at ``version``; Infinity when it refused and the page looks again anyway): a
