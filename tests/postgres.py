@@ -102,7 +102,18 @@ class Cluster:
             conf.write(settings)
 
     def start(self) -> None:
-        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "log"), "-w", "-t", "30", "start")
+        # The port was free when chosen; another process (an outgoing connection's own port too) may have taken it
+        # before the server listened, which is no fault of the code under test: choose another and start again.
+        for attempt in range(3):
+            try:
+                self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "log"), "-w", "-t", "30", "start")
+                return
+            except RuntimeError as error:
+                if "Address already in use" not in str(error) or attempt == 2:
+                    raise
+            self.port = free_port()
+            with open(self.data / "postgresql.conf", "a", encoding="utf-8") as conf:
+                conf.write(f"port = {self.port}\n")  # (the last setting of a name is the one taken)
 
     def stop(self, mode: str = "fast") -> None:
         self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop", check=False)
