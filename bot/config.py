@@ -84,6 +84,18 @@ def _port(name: str) -> int | None:
     return int(raw) or None
 
 
+def _inherited_socket(name: str) -> int | None:
+    """The file descriptor of a listening socket handed down by the process that started this one; unset: None."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return None
+    if not _WHOLE.fullmatch(raw) or not 3 <= int(raw) <= 65535:
+        raise SystemExit(
+            f"{name} must be the number of a socket handed down to this process (3 or above), not {_shown(raw)}"
+        )
+    return int(raw)
+
+
 # A host name as DNS writes it (letters, digits, hyphens, dot-separated labels), or an IP address.
 _HOST_NAME = re.compile(
     r"(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*",
@@ -273,12 +285,18 @@ class Settings:
     # -- the Activity (issue 35, docs/activity.md): its web server in the bot process ---------------------------
     activity_port: int | None = None  # HEXPLAY_ACTIVITY_PORT; None: no Activity (0 given here: any free port)
     activity_host: str = "127.0.0.1"  # loopback: a TLS reverse proxy in front, Discord's URL mapping to it
+    # HEXPLAY_ACTIVITY_FD: a listening socket on that port handed down by the process that started the bot (the
+    # sandbox), served instead of binding the port: nobody can take the port between its choice and the bot's
+    # start, and a bot started again serves the same one
+    activity_socket_fd: int | None = None
     # the application's OAuth2 client secret (DISCORD_CLIENT_SECRET): exchanges the page's codes; never sent out
     client_secret: str = field(default="", repr=False)
     activity_page: str = ""  # the built page's folder (HEXPLAY_ACTIVITY_PAGE; empty: activity/dist of the checkout)
 
     def check_activity(self) -> None:
         """One clear line for an Activity that cannot work (``python -m bot`` exits with it)."""
+        if self.activity_socket_fd is not None and self.activity_port is None:
+            raise SystemExit("HEXPLAY_ACTIVITY_FD needs HEXPLAY_ACTIVITY_PORT, the port its socket listens on")
         if self.activity_port is not None and not self.client_secret:
             raise SystemExit(
                 "HEXPLAY_ACTIVITY_PORT needs DISCORD_CLIENT_SECRET, the application's OAuth2 client secret "
@@ -340,6 +358,7 @@ class Settings:
             metrics_host=_host("HEXPLAY_METRICS_HOST", "127.0.0.1"),
             activity_port=_port("HEXPLAY_ACTIVITY_PORT"),
             activity_host=_host("HEXPLAY_ACTIVITY_HOST", "127.0.0.1"),
+            activity_socket_fd=_inherited_socket("HEXPLAY_ACTIVITY_FD"),
             client_secret=_secret("DISCORD_CLIENT_SECRET"),
             activity_page=os.environ.get("HEXPLAY_ACTIVITY_PAGE", "").strip(),
         )

@@ -203,7 +203,14 @@ def build_bot(
         )
         page = Path(settings.activity_page) if settings.activity_page else PAGE_DIR
         duties.append(
-            ActivityServer(access, hub, host=settings.activity_host, port=settings.activity_port, page_dir=page)
+            ActivityServer(
+                access,
+                hub,
+                host=settings.activity_host,
+                port=settings.activity_port,
+                page_dir=page,
+                inherited_fd=settings.activity_socket_fd,
+            )
         )
     if settings.metrics_port is not None:
         duties.append(observed(bot, store, metrics, jobs, settings.metrics_port, settings.metrics_host))

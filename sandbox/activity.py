@@ -37,11 +37,23 @@ NOT_BUILT = (
 )
 
 
-def free_port(host: str = "127.0.0.1") -> int:
-    """A port free on loopback now (for a bot process's Activity server)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind((host, 0))
-        return int(probe.getsockname()[1])
+def listening_socket(host: str = "127.0.0.1") -> socket.socket:
+    """A socket listening on a free loopback port, for a bot process's Activity server: the sandbox holds it and
+    hands it down (HEXPLAY_ACTIVITY_FD). A port found free and given by number could be taken by any other process
+    (an outgoing connection's own port too) before the bot listened on it, and the bot then exited at start-up."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.bind((host, 0))
+        sock.listen(socket.SOMAXCONN)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def handed_down(sock: socket.socket) -> dict[str, str]:
+    """The bot's environment for serving the Activity on ``sock`` (passed with ``pass_fds=(sock.fileno(),)``)."""
+    return {"HEXPLAY_ACTIVITY_PORT": str(sock.getsockname()[1]), "HEXPLAY_ACTIVITY_FD": str(sock.fileno())}
 
 
 def activity_json(result: InteractionResult) -> dict[str, Any] | None:

@@ -12,10 +12,13 @@ import asyncio
 import contextlib
 import os
 import signal
+import socket
 import sys
 from pathlib import Path
 
 from emulator import DiscordEmulator
+
+from .activity import handed_down
 
 # Environment variables the bot reads from .env as well; the sandbox sets every one, so a real
 # token or database in .env never reaches the sandbox's bot (load_dotenv does not override).
@@ -53,10 +56,12 @@ class BotProcess:
         *,
         log_level: str = "WARNING",
         reminder_check_seconds: float = 2.0,
-        activity_port: int | None = None,
+        activity_socket: socket.socket | None = None,
     ) -> None:
         self.emu = emu
-        self.activity_port = activity_port  # the bot's Activity server (the sandbox page proxies to it)
+        # the bot's Activity server (the sandbox page proxies to it), on a socket the sandbox holds and hands down
+        self.activity_socket = activity_socket
+        self.activity_port = None if activity_socket is None else int(activity_socket.getsockname()[1])
         self.env = {
             **os.environ,
             "DISCORD_TOKEN": emu.bot_token,
@@ -68,10 +73,14 @@ class BotProcess:
             "HEXPLAY_REMINDER_CHECK_SECONDS": str(reminder_check_seconds),
             "HEXPLAY_CLOCK_OFFSET_FILE": str(clock_file),
             "HEXPLAY_LOG_LEVEL": os.environ.get("HEXPLAY_SANDBOX_BOT_LOG_LEVEL", log_level),
-            "HEXPLAY_ACTIVITY_PORT": str(activity_port or ""),
+            **(
+                handed_down(activity_socket)
+                if activity_socket
+                else {"HEXPLAY_ACTIVITY_PORT": "", "HEXPLAY_ACTIVITY_FD": ""}
+            ),
             "HEXPLAY_ACTIVITY_HOST": "127.0.0.1",
             "HEXPLAY_ACTIVITY_PAGE": "",
-            "DISCORD_CLIENT_SECRET": emu.client_secret if activity_port else "",
+            "DISCORD_CLIENT_SECRET": emu.client_secret if activity_socket else "",
             "PYTHONUNBUFFERED": "1",
         }
         self.process: asyncio.subprocess.Process | None = None
@@ -88,6 +97,7 @@ class BotProcess:
             env=self.env,
             start_new_session=True,
             preexec_fn=_die_with_parent,
+            pass_fds=() if self.activity_socket is None else (self.activity_socket.fileno(),),
         )
 
     async def wait_connected(self, timeout: float = 60.0) -> None:

@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import os
 import signal
+import socket
 import sys
 import time
 from collections import deque
@@ -28,6 +29,7 @@ from typing import Any, BinaryIO
 
 from emulator import DiscordEmulator
 
+from .activity import handed_down
 from .private import open_private, private_folder
 
 RESTART_DELAY = 1.0  # seconds before a child that ran long enough is started again
@@ -47,6 +49,7 @@ class ChildSpec:
     env: Mapping[str, str]
     shard_ids: tuple[int, ...] = ()  # a bot's shards (of ``shard_count``)
     shard_count: int | None = None
+    pass_fds: tuple[int, ...] = ()  # sockets handed down (a bot's Activity server: HEXPLAY_ACTIVITY_FD)
 
 
 @dataclass
@@ -129,6 +132,7 @@ class Fleet:
             stderr=asyncio.subprocess.STDOUT,
             start_new_session=True,  # the terminal's Ctrl-C reaches the supervisor, which stops them in order
             preexec_fn=_die_with_parent,
+            pass_fds=child.spec.pass_fds,
         )
         child.started_at = time.monotonic()
         self._changed()
@@ -326,6 +330,7 @@ def bot_environment(
         "HEXPLAY_SHARD_COUNT": "",  # given on the command line
         "HEXPLAY_SHARD_IDS": "",
         "HEXPLAY_ACTIVITY_PORT": "",  # each bot process gets its own (layout)
+        "HEXPLAY_ACTIVITY_FD": "",
         "HEXPLAY_ACTIVITY_HOST": "127.0.0.1",
         "HEXPLAY_ACTIVITY_PAGE": "",
         "DISCORD_CLIENT_SECRET": emu.client_secret,
@@ -347,7 +352,7 @@ def layout(
     reminder_check_seconds: float = 2.0,
     log_level: str = "WARNING",
     extra_env: Mapping[str, str] | None = None,
-    activity_ports: list[int] | None = None,
+    activity_sockets: list[socket.socket] | None = None,
 ) -> list[ChildSpec]:
     """P bot processes, each ``python -m bot --shard-count N --shard-ids a-b`` for its range of the N shards
     (N = P unless given), and W ``python -m bot worker`` processes, all on one PostgreSQL database."""
@@ -364,8 +369,13 @@ def layout(
     for index, ids in enumerate(shard_ranges(count, bot_processes)):
         span = f"{ids[0]}-{ids[-1]}"
         argv = ("-m", "bot", "--shard-count", str(count), "--shard-ids", span)
-        own = {**env, "HEXPLAY_ACTIVITY_PORT": str(activity_ports[index])} if activity_ports else env
-        specs.append(ChildSpec(f"bot-{index}", "bot", argv, own, ids, count))
+        if activity_sockets:  # each bot its own Activity server, on a socket the supervisor holds and hands down
+            held = activity_sockets[index]
+            specs.append(
+                ChildSpec(f"bot-{index}", "bot", argv, {**env, **handed_down(held)}, ids, count, (held.fileno(),))
+            )
+        else:
+            specs.append(ChildSpec(f"bot-{index}", "bot", argv, env, ids, count))
     worker_env = {
         **env,
         "HEXPLAY_LOG_LEVEL": "INFO",  # its ready line says it is connected (INFO lines are not echoed)

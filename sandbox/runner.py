@@ -28,7 +28,7 @@ from emulator import DiscordEmulator
 from emulator.sharding import ShardingRules
 
 from . import world
-from .activity import ActivityFace, free_port
+from .activity import ActivityFace, listening_socket
 from .botprocess import BotProcess
 from .clockfile import ClockFile
 from .fleet import Fleet, layout
@@ -116,6 +116,7 @@ class SandboxRunner:
         self._save_handle: asyncio.TimerHandle | None = None
         self.face: WebFace | None = None
         self.activity_ports: list[int] = []  # the bot processes' Activity servers
+        self.activity_sockets: list[socket.socket] = []  # their listening sockets, held here and handed down
 
     def _schedule_save(self, event: str, obj: object) -> None:
         if self._save_handle is None:
@@ -174,7 +175,8 @@ class SandboxRunner:
         self.emu.enable_activities()  # the app's Activity: Open board and the App Launcher (docs/activity.md)
         if self.layout.fleet:
             return await self._run_fleet()
-        bot = BotProcess(self.emu, self.db_path, self.clock.path, activity_port=free_port())
+        self.activity_sockets = [listening_socket()]
+        bot = BotProcess(self.emu, self.db_path, self.clock.path, activity_socket=self.activity_sockets[0])
         self.activity_ports = [bot.activity_port] if bot.activity_port else []
 
         def one_bot() -> list[dict[str, object]]:
@@ -255,13 +257,16 @@ class SandboxRunner:
         if face.activity is not None:
             await face.activity.close()
         await runner.cleanup()
+        for held in self.activity_sockets:  # (the bot processes have stopped: nobody serves them now)
+            held.close()
         await self.emu.stop()
         print(f"Sandbox stopped; everything is kept in {self.data}/ for next time.", flush=True)
 
     async def _run_fleet(self) -> int:
         """P bot processes and W workers on PostgreSQL, restarted when they die, until Ctrl-C."""
         plan = self.layout
-        self.activity_ports = [free_port() for _ in range(plan.bot_processes)]
+        self.activity_sockets = [listening_socket() for _ in range(plan.bot_processes)]
+        self.activity_ports = [int(held.getsockname()[1]) for held in self.activity_sockets]
         fleet = Fleet(
             layout(
                 self.emu,
@@ -271,7 +276,7 @@ class SandboxRunner:
                 workers=plan.workers,
                 shard_count=plan.shard_count,
                 log_level=os.environ.get("HEXPLAY_SANDBOX_BOT_LOG_LEVEL", "WARNING"),
-                activity_ports=self.activity_ports,
+                activity_sockets=self.activity_sockets,
             ),
             emu=self.emu,
             log_dir=self.data / "logs",

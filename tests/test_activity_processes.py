@@ -15,7 +15,7 @@ import pytest
 
 from bot.service.matches import MatchService
 from bot.web.live import LiveHub
-from sandbox.activity import free_port
+from sandbox.activity import handed_down, listening_socket
 from sandbox.fleet import bot_environment
 from tests.activity_page import Page
 from tests.botworld import BotWorld
@@ -42,18 +42,22 @@ async def world(database, tmp_path):
 
 async def second_bot(world: BotWorld, tmp_path: Path) -> tuple[asyncio.subprocess.Process, str]:
     """`python -m bot` on the same database and emulator, with its own Activity server."""
-    port = free_port()
+    held = listening_socket()  # handed down, as the sandbox does: no other process can take the port meanwhile
+    port = held.getsockname()[1]
     env = bot_environment(
         world.emu,
         str(world.db_path),
         tmp_path / "clock",
         extra={
-            "HEXPLAY_ACTIVITY_PORT": str(port),
+            **handed_down(held),
             "HEXPLAY_DEV_GUILD_IDS": str(world.guild.id),
             "HEXPLAY_RENDER_PROCESSES": "0",
         },
     )
-    child = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=ROOT, env=env)
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=ROOT, env=env, pass_fds=(held.fileno(),)
+    )
+    held.close()  # (the child has its own copy)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     async with aiohttp.ClientSession() as session:

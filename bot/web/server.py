@@ -14,6 +14,8 @@ import logging
 import mimetypes
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from socket import AF_INET, AF_INET6, SO_ACCEPTCONN, SOCK_STREAM, SOL_SOCKET
+from socket import socket as Socket
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -79,9 +81,19 @@ def answer(data: Any, status: int = 200) -> web.Response:
 class ActivityServer:
     """``HEXPLAY_ACTIVITY_PORT``'s server: a background duty of the bot (``run_forever`` / ``stop``)."""
 
-    def __init__(self, access: Access, hub: LiveHub, *, host: str, port: int, page_dir: Path | None) -> None:
+    def __init__(
+        self,
+        access: Access,
+        hub: LiveHub,
+        *,
+        host: str,
+        port: int,
+        page_dir: Path | None,
+        inherited_fd: int | None = None,
+    ) -> None:
         self.access, self.hub = access, hub
         self.host, self.wanted_port = host, port
+        self.inherited_fd = inherited_fd  # HEXPLAY_ACTIVITY_FD: a listening socket handed down, served as it is
         self.page_dir = page_dir
         self.port: int | None = None
         self._runner: web.AppRunner | None = None
@@ -112,19 +124,43 @@ class ActivityServer:
                 runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=SHUTDOWN_SECONDS)
                 await runner.setup()
                 try:
-                    await web.TCPSite(runner, self.host, self.wanted_port).start()
+                    await self._site(runner).start()
                 except OSError as error:
                     await runner.cleanup()
                     raise CannotListen(
                         f"HEXPLAY_ACTIVITY_PORT {self.wanted_port}: cannot listen on {self.host}:{self.wanted_port} "
                         f"({error.strerror or error})"
                     ) from None
+                except CannotListen:
+                    await runner.cleanup()
+                    raise
                 self._runner = runner
                 self.port = int(runner.addresses[0][1])
                 log.info("the Activity's server at http://%s:%d/", self.host, self.port)
         if self.port is None:
             raise CannotListen("the Activity's server was stopped before it listened")
         return self.port
+
+    def _site(self, runner: web.AppRunner) -> web.BaseSite:
+        """Where to serve: the port, or the listening socket handed down (HEXPLAY_ACTIVITY_FD)."""
+        if self.inherited_fd is None:
+            return web.TCPSite(runner, self.host, self.wanted_port)
+        fd = self.inherited_fd
+        try:
+            sock = Socket(fileno=fd)
+        except OSError as error:
+            raise CannotListen(f"HEXPLAY_ACTIVITY_FD {fd} is not a socket ({error.strerror or error})") from None
+        tcp = sock.family in (AF_INET, AF_INET6) and sock.type == SOCK_STREAM
+        if not tcp or not sock.getsockopt(SOL_SOCKET, SO_ACCEPTCONN):
+            sock.detach()  # not ours to close
+            raise CannotListen(f"HEXPLAY_ACTIVITY_FD {fd} is not a listening TCP socket")
+        port = int(sock.getsockname()[1])
+        if self.wanted_port not in (0, port):
+            sock.detach()
+            raise CannotListen(
+                f"HEXPLAY_ACTIVITY_FD {fd} listens on port {port}, not HEXPLAY_ACTIVITY_PORT {self.wanted_port}"
+            )
+        return web.SockSite(runner, sock)
 
     async def run_forever(self) -> None:
         await self.start()
