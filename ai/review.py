@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from games.interface import AnyGame
 
 from .accuracy import player_accuracy, turn_accuracy, volatility_weights
-from .search import Budget, search
+from .knowledge import knowledge_for
+from .search import Budget, SearchResult, search
 from .turns import by_player, position_key, returns_of
 
 
@@ -63,14 +64,32 @@ def assess(game: AnyGame, played: str | None, budget: ReviewBudget = REVIEW_BUDG
     if game.is_over:
         chances = by_player(game, returns_of(game))
         return PositionView(chances, None, False, time.process_time() - start)
-    result = search(game, budget, seed)
+    know = knowledge_for(game)
+    if know.review_share != 1.0:
+        budget = replace(budget, simulations=max(1, round(budget.simulations * know.review_share)))
+    result = search(game, budget, seed, know)
     best = result.turn
     same = False
     if played is not None:
         after = game.copy()
         after.play_turn(played)
         same = position_key(after) == position_key(best.result(game))
-    return PositionView(_normalised(result.position_values), best.notation, same, time.process_time() - start)
+    values = chosen_values(result) if know.review_value == "chosen" else result.position_values
+    return PositionView(_normalised(values), best.notation, same, time.process_time() - start)
+
+
+def chosen_values(result: SearchResult) -> tuple[float, ...]:
+    """Each player's value of the position by the search's chosen turn: its exact value when proven, else
+    the mean of the simulations through it; where it has none (a forced or solved root, a turn chosen
+    unvisited), the search's own position values."""
+    chosen = result.subtree
+    if chosen is None:
+        return result.position_values
+    if chosen.solved is not None:
+        return chosen.solved
+    if chosen.visits:
+        return tuple(v / chosen.visits for v in chosen.value)
+    return result.position_values
 
 
 def _normalised(values: tuple[float, ...]) -> tuple[float, ...]:

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
+from ai import review
 from ai.accuracy import player_accuracy, turn_accuracy, volatility_weights, window_size
 from ai.knowledge import knowledge_for
 from ai.review import BLUNDER, ReviewBudget, assess, judge
@@ -223,3 +224,62 @@ def test_the_graphs_turn_axis_is_labelled(graph_drawing):
     lowest_tick = max(box[3] for box in ticks.values() if box is not None)
     assert label[1] >= lowest_tick  # below the numbers
     assert ticks["0"][0] < (label[0] + label[2]) / 2 < ticks["40"][2]
+
+
+# -- per game: what a position's search spends and how its chance is scored --------------------------
+
+
+def _searches_of_a_review(monkeypatch, case: dict, budget: ReviewBudget):
+    """Each position's (budget, search result, view) as ``assess`` reviews ``case``'s game."""
+    seen = []
+    real = review.search
+
+    def spy(game, budget, seed=0, knowledge=None, trees=None):
+        result = real(game, budget, seed, knowledge, trees)
+        seen.append((budget, result))
+        return result
+
+    monkeypatch.setattr(review, "search", spy)
+    game = new_game(case["game"], 2, case["options"])
+    searches = []
+    for k, notation in enumerate(case["turns"]):
+        before = len(seen)
+        view = assess(game, notation, budget, seed=k)
+        if len(seen) > before:
+            searches.append((*seen[-1], view))
+        game.play_turn(notation)
+    return searches
+
+
+def _share(values):
+    return tuple(v / sum(values) for v in values)
+
+
+def test_a_play_bai_review_spends_its_share_of_the_budget_and_scores_the_chosen_turn(monkeypatch):
+    """Play Bai's review (docs/review.md): a quarter of the review's simulations, and a position's chance is its
+    chosen turn's mean, not the mean over the turns tried (which leans towards the player not to move)."""
+    case = next(c for c in BLUNDERS if c["game"] == "playbai")
+    know = knowledge_for(new_game("playbai", 2, case["options"]))
+    assert know.review_share == 0.25 and know.review_value == "chosen"
+    searches = _searches_of_a_review(monkeypatch, case, ReviewBudget(simulations=400, seconds=None))
+    assert searches and all(budget.simulations == 100 for budget, _result, _view in searches)
+    differs = 0
+    for _budget, result, view in searches:
+        chosen = result.subtree
+        if chosen is None:  # forced: the position takes the search's own values
+            assert view.chances == _share(result.position_values)
+            continue
+        expected = chosen.solved or tuple(v / chosen.visits for v in chosen.value)
+        assert view.chances == pytest.approx(_share(expected))
+        differs += view.chances != pytest.approx(_share(result.position_values), abs=1e-3)
+    assert differs >= len(searches) // 4  # the setting is seen: 10 of these 22 positions score differently
+
+
+def test_other_games_reviews_spend_the_whole_budget_on_the_mean_over_the_turns(monkeypatch):
+    case = next(c for c in BLUNDERS if c["game"] == "begird")
+    assert knowledge_for(new_game("begird", 2, case["options"])).review_share == 1.0
+    searches = _searches_of_a_review(monkeypatch, {**case, "turns": case["turns"][:6]}, TEST_BUDGET)
+    assert len(searches) == 6
+    for budget, result, view in searches:
+        assert budget.simulations == TEST_BUDGET.simulations
+        assert view.chances == pytest.approx(_share(result.position_values))

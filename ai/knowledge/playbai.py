@@ -166,6 +166,16 @@ class PlayBaiKnowledge(GameKnowledge[PlayBai]):
     # rather than the hand-set one (set_chance); docs/ai.md, "Figures (issue 39)"
     fitted_set_chance = True
 
+    # A post-game review (docs/review.md, "Play Bai's review"): a position's chance is its chosen turn's mean. The
+    # mean over the turns tried leans towards the player not to move: most of hundreds of turns are tried once,
+    # and a turn tried once is worth its opponent's best reply (a zig-zag from one position to the next). A
+    # quarter of the review's budget (100 simulations, 20 units of listed moves) keeps a review within the old
+    # search's CPU, every listing being most of a simulation's cost; against a 3,000-simulation search of the
+    # same positions the chosen turn at 100 was 7.4 and 8.9 points off, the mean over the turns at 400 8.3 and
+    # 12.1 (two recorded games, benchmarks/bench_review.py --deep)
+    review_share = 0.25
+    review_value = "chosen"
+
     def simulation_share(self, game: PlayBai) -> float:
         return self.budget_after_first_goal if any(game.goals) else self.budget_before_first_goal
 
