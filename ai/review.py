@@ -22,7 +22,7 @@ from games.interface import AnyGame
 
 from .accuracy import player_accuracy, turn_accuracy, volatility_weights
 from .knowledge import knowledge_for
-from .search import Budget, SearchResult, search
+from .search import Budget, search
 from .turns import by_player, position_key, returns_of
 
 
@@ -74,22 +74,7 @@ def assess(game: AnyGame, played: str | None, budget: ReviewBudget = REVIEW_BUDG
         after = game.copy()
         after.play_turn(played)
         same = position_key(after) == position_key(best.result(game))
-    values = chosen_values(result) if know.review_value == "chosen" else result.position_values
-    return PositionView(_normalised(values), best.notation, same, time.process_time() - start)
-
-
-def chosen_values(result: SearchResult) -> tuple[float, ...]:
-    """Each player's value of the position by the search's chosen turn: its exact value when proven, else
-    the mean of the simulations through it; where it has none (a forced or solved root, a turn chosen
-    unvisited), the search's own position values."""
-    chosen = result.subtree
-    if chosen is None:
-        return result.position_values
-    if chosen.solved is not None:
-        return chosen.solved
-    if chosen.visits:
-        return tuple(v / chosen.visits for v in chosen.value)
-    return result.position_values
+    return PositionView(_normalised(result.position_values), best.notation, same, time.process_time() - start)
 
 
 def _normalised(values: tuple[float, ...]) -> tuple[float, ...]:
@@ -146,10 +131,24 @@ def chances_filled(views: Sequence[PositionView], players: int) -> list[tuple[fl
     return filled
 
 
+def chances_shown(views: Sequence[PositionView], movers: Sequence[int], players: int) -> list[tuple[float, ...]]:
+    """Each position's chances as the review shows them: :func:`chances_filled`, then, from the last position
+    back, a position whose mover has a lower chance than after the turn they played takes the next position's
+    chances. The turn played is one of the mover's choices, so the position is worth at least what it led to
+    (minimax's bound): a search that underrated it (a short search leans towards the player not to move)
+    does not show the mover worse off before a turn than after it."""
+    chances = chances_filled(views, players)
+    for k in range(len(movers) - 1, -1, -1):
+        mover = movers[k] - 1
+        if chances[k + 1][mover] > chances[k][mover]:
+            chances[k] = chances[k + 1]
+    return chances
+
+
 def judge(views: Sequence[PositionView], played: Sequence[str], movers: Sequence[int], players: int) -> GameReview:
     """The review of a game from its positions' views (one more than the turns ``played`` by ``movers``)."""
     assert len(views) == len(played) + 1 == len(movers) + 1
-    chances = chances_filled(views, players)
+    chances = chances_shown(views, movers, players)
     turns = []
     for k, (notation, player) in enumerate(zip(played, movers, strict=True)):
         before = chances[k][player - 1]

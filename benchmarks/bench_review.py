@@ -14,12 +14,13 @@ Side by side with another version (issue 39): ``--baseline TREE`` reviews the sa
 tree's easy computer) through each tree's own ``ai.review.assess`` (benchmarks/review_side.py, each in its
 own process), at ``--simulations`` for this tree and ``--baseline-simulations`` for the baseline, and prints
 for each: CPU seconds, simulations per position, and how much the first player's chance swings from one
-position to the next (mean absolute change, in points: lower is steadier). ``--graphs DIR`` draws each
+position to the next (mean absolute change, in points: lower is steadier) as the review shows it (its graph:
+``ai.review.judge``'s chances) and as the searches gave it ("searches' swing"). ``--graphs DIR`` draws each
 review's evaluation graph (render/review.py) as ``DIR/<game>-<side>.png``.
 
 ``--deep N`` adds a reference: every position searched again by this tree at N simulations (scaled per game),
 without a CPU cap and without the early stop, scored by its chosen turn's mean (:func:`deep_reference`); each
-side's "from deep" is the mean distance of its first player's chance from the reference's, in points (lower
+side's "from deep" is the mean distance of its first player's chance as shown from the reference's, in points (lower
 is nearer). Its graph is ``DIR/<game>-deep.png``.
 """
 
@@ -42,8 +43,8 @@ sys.path.insert(0, str(ROOT))
 
 from ai import choose_turn  # noqa: E402
 from ai.knowledge import knowledge_for  # noqa: E402
-from ai.mcts import MCTS  # noqa: E402
-from ai.review import REVIEW_BUDGET, ReviewBudget, assess, chosen_values, judge  # noqa: E402
+from ai.mcts import MCTS, SearchResult  # noqa: E402
+from ai.review import REVIEW_BUDGET, ReviewBudget, assess, judge  # noqa: E402
 from ai.search import Budget, scaled_simulations  # noqa: E402
 from games.registry import new_game  # noqa: E402
 
@@ -145,6 +146,20 @@ def swing(chances: list[list[float]]) -> float:
     return 100 * statistics.fmean(abs(b - a) for a, b in itertools.pairwise(series)) if len(series) > 1 else 0.0
 
 
+def chosen_values(result: SearchResult) -> tuple[float, ...]:
+    """Each player's value of a searched position by its chosen turn: exact when proven, else the mean of the
+    simulations through it; where it has none (a forced or solved root, a turn chosen unvisited), the search's
+    own position values."""
+    chosen = result.subtree
+    if chosen is None:
+        return result.position_values
+    if chosen.solved is not None:
+        return chosen.solved
+    if chosen.visits:
+        return tuple(v / chosen.visits for v in chosen.value)
+    return result.position_values
+
+
 def deep_reference(game_id: str, options: dict, notations: list[str], simulations: int) -> list[float | None]:
     """The first player's chance at each position (the start, then after each turn) by a deep search of this
     tree: ``simulations`` scaled per game, no CPU cap, no early stop, scored by its chosen turn's mean (the
@@ -184,7 +199,7 @@ def side_by_side(args: argparse.Namespace) -> None:
         f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
         + (f"; deep reference: this tree at {args.deep} simulations, no cap, no early stop" if args.deep else ""),
         f"{'game':8} {'turns':>5} {'side':>9} {'review CPU s':>12} {'simulations/position':>21} {'swing (points)':>15}"
-        f" {'from deep (points)':>19}",
+        f" {'from deep (points)':>19} {'searches swing':>15}",
     ]
     for line in lines:
         print(line, flush=True)
@@ -203,15 +218,17 @@ def side_by_side(args: argparse.Namespace) -> None:
             if args.graphs:
                 draw(args.graphs, game_id, "deep", deep, None)
         for side, review in reviews.items():
-            distance = f"{from_deep(review['chances'], reference):>19.1f}" if reference is not None else f"{'-':>19}"
+            shown = review["shown"]
+            distance = f"{from_deep(shown, reference):>19.1f}" if reference is not None else f"{'-':>19}"
             line = (
                 f"{game_id:8} {len(notations):>5} {side:>9} {sum(review['seconds']):>12.1f} "
-                f"{statistics.fmean(review['simulations']):>21.0f} {swing(review['chances']):>15.1f} {distance}"
+                f"{statistics.fmean(review['simulations']):>21.0f} {swing(shown):>15.1f} {distance} "
+                f"{swing(review['chances']):>15.1f}"
             )
             lines.append(line)
             print(line, flush=True)
             if args.graphs:
-                draw(args.graphs, game_id, side, review["chances"], sum(review["seconds"]))
+                draw(args.graphs, game_id, side, shown, sum(review["seconds"]))
     out = ROOT / "benchmarks" / "results" / f"bench_review-versions-{datetime.date.today()}{games_part(args)}.txt"
     out.write_text("\n".join(lines) + "\n")
     print(f"saved {out.relative_to(ROOT)}")

@@ -11,7 +11,6 @@ import pytest
 
 from ai.knowledge import knowledge_for
 from ai.mcts import MCTS
-from ai.review import chosen_values
 from ai.search import Budget, scaled_simulations
 from ai.turns import by_player, returns_of
 from games.registry import new_game
@@ -45,7 +44,7 @@ def test_the_deep_reference_makes_every_simulation_and_scores_each_positions_cho
     stopped_early = 0
     game = new_game(case["game"], 2, case["options"])
     for k, ((simulations, result), notation) in enumerate(zip(searches, case["turns"], strict=True)):
-        values = chosen_values(result)
+        values = bench.chosen_values(result)
         assert reference[k] == (pytest.approx(values[0] / sum(values)) if values else None)
         proven = set(values) <= {0.0, 1.0}  # the search proved the position (its chosen turn exact)
         assert result.simulations == simulations or proven or not values  # the whole budget, unless solved

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Literal
+from typing import Any, Generic
 
 import numpy as np
 
@@ -113,10 +113,6 @@ class GameKnowledge(Generic[GameT]):
     #: A post-game review's budget for this game, as a share of the review's (``ai.review.REVIEW_BUDGET``,
     #: before ``simulation_scale``); play never reads it.
     review_share: float = 1.0
-    #: How a post-game review scores a position from its search (``ai.review.assess``; docs/review.md):
-    #: ``"turns"``, the mean of the simulations through the turns not proven to lose; ``"chosen"``, the
-    #: chosen turn's own mean (the search's value of its preferred turn). Play never reads it.
-    review_value: Literal["turns", "chosen"] = "turns"
 
     # -- what the search calls ---------------------------------------------------------
 

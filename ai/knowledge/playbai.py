@@ -166,15 +166,11 @@ class PlayBaiKnowledge(GameKnowledge[PlayBai]):
     # rather than the hand-set one (set_chance); docs/ai.md, "Figures (issue 39)"
     fitted_set_chance = True
 
-    # A post-game review (docs/review.md, "Play Bai's review"): a position's chance is its chosen turn's mean. The
-    # mean over the turns tried leans towards the player not to move: most of hundreds of turns are tried once,
-    # and a turn tried once is worth its opponent's best reply (a zig-zag from one position to the next). A
-    # quarter of the review's budget (100 simulations, 20 units of listed moves) keeps a review within the old
-    # search's CPU, every listing being most of a simulation's cost; against a 3,000-simulation search of the
-    # same positions the chosen turn at 100 was 7.4 and 8.9 points off, the mean over the turns at 400 8.3 and
-    # 12.1 (two recorded games, benchmarks/bench_review.py --deep)
+    # A post-game review's budget (docs/review.md, "Play Bai's review"): a quarter of the review's (100 simulations,
+    # 20 units of listed moves), every listing being most of a simulation's cost, keeps a review within the old
+    # search's CPU (85% and 64% on the recorded games of seeds 1 and 2); there the mean over the turns at 100, as
+    # the review shows it, was 8.0 and 10.3 points from a 3,000-simulation search, the old review's 17.0 and 13.7
     review_share = 0.25
-    review_value = "chosen"
 
     def simulation_share(self, game: PlayBai) -> float:
         return self.budget_after_first_goal if any(game.goals) else self.budget_before_first_goal
