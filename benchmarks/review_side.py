@@ -48,7 +48,7 @@ def main() -> int:
     for k, notation in enumerate([*notations, None]):
         before = len(counted)
         if notation is not None:
-            movers.append(game.player_of_seat(game.to_move))
+            movers.append(game.player_of_seat(game.to_move or 0))  # a turn is played: someone moves
         began = time.process_time()
         view = review.assess(game, notation, budget, seed=k)
         views.append(view)
