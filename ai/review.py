@@ -147,8 +147,18 @@ def chances_shown(views: Sequence[PositionView], movers: Sequence[int], players:
 
 def judge(views: Sequence[PositionView], played: Sequence[str], movers: Sequence[int], players: int) -> GameReview:
     """The review of a game from its positions' views (one more than the turns ``played`` by ``movers``)."""
-    assert len(views) == len(played) + 1 == len(movers) + 1
-    chances = chances_shown(views, movers, players)
+    return verdicts(chances_shown(views, movers, players), views, played, movers, players)
+
+
+def verdicts(
+    chances: list[tuple[float, ...]],
+    views: Sequence[PositionView],
+    played: Sequence[str],
+    movers: Sequence[int],
+    players: int,
+) -> GameReview:
+    """The review of a game whose positions show ``chances`` (:func:`judge`: :func:`chances_shown`)."""
+    assert len(views) == len(chances) == len(played) + 1 == len(movers) + 1
     turns = []
     for k, (notation, player) in enumerate(zip(played, movers, strict=True)):
         before = chances[k][player - 1]
