@@ -4,7 +4,8 @@ For each two-player game, the game of ``bench_review.py`` (60 turns by the easy 
 once at the review budget, and its chances are shown two ways: as the searches gave them (forced turns filled,
 :func:`ai.review.chances_filled`) and with the bound (:func:`ai.review.chances_shown`). Each is printed with its
 swing and its distance from a deep search of the same positions (``bench_review.py``'s ``deep_reference``, at
-``--deep`` simulations, scaled per game), in points; and the review's labels and accuracies either way.
+``--deep`` simulations, scaled per game), in points; the mean gap between each turn's drop and the deep search's
+drop for that turn ("drop gap", points); and the review's labels and accuracies either way.
 
 Run: .venv/bin/python benchmarks/bench_review_bound.py [--seed 1] [--deep 1500] [--game bump]
 Results: benchmarks/results/bench_review_bound-<date>.txt
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
+import statistics
 import sys
 import time
 from collections import Counter
@@ -35,6 +37,20 @@ def described(review: GameReview) -> str:
     return f"{counts:>9} {', '.join(f'{review.accuracy.get(p, 0):.1f}' for p in (1, 2)):>11}"
 
 
+def drop_gap(review: GameReview, reference: list[float | None]) -> float:
+    """Mean absolute difference, in points, between each turn's drop and the drop of the mover's chance in
+    ``reference`` (the first player's, by position) over the same turn, where the reference says both."""
+    gaps = []
+    for turn in review.turns:
+        before, after = reference[turn.index], reference[turn.index + 1]
+        if before is None or after is None:
+            continue
+        if turn.player == 2:
+            before, after = 1 - before, 1 - after
+        gaps.append(abs(turn.drop - max(0.0, before - after)))
+    return 100 * statistics.fmean(gaps) if gaps else 0.0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=1)
@@ -46,7 +62,8 @@ def main() -> None:
         f"per game), cap {REVIEW_BUDGET.seconds} CPU s; deep reference {args.deep} simulations, no cap, no early stop; "
         f"games of 60 turns by the easy computer, seed {args.seed}; load average "
         f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}",
-        f"{'game':8} {'turns':>5} {'chances':>9} {'swing':>6} {'from deep':>10} {'labels i/m/b':>12} {'accuracy':>11}",
+        f"{'game':8} {'turns':>5} {'chances':>9} {'swing':>6} {'from deep':>10} {'drop gap':>9} "
+        f"{'labels i/m/b':>12} {'accuracy':>11}",
     ]
     for line in lines:
         print(line, flush=True)
@@ -69,7 +86,7 @@ def main() -> None:
             review = verdicts(chances, views, notations, movers, 2)
             line = (
                 f"{game_id:8} {len(notations):>5} {way:>9} {swing(series):>6.1f} {from_deep(series, reference):>10.1f} "
-                f"{described(review)}"
+                f"{drop_gap(review, reference):>9.1f} {described(review)}"
             )
             lines.append(line)
             print(line, flush=True)

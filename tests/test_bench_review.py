@@ -11,6 +11,7 @@ import pytest
 
 from ai.knowledge import knowledge_for
 from ai.mcts import MCTS
+from ai.review import GameReview, TurnReview
 from ai.search import Budget, scaled_simulations
 from ai.turns import by_player, returns_of
 from games.registry import new_game
@@ -54,3 +55,13 @@ def test_the_deep_reference_makes_every_simulation_and_scores_each_positions_cho
         game.play_turn(notation)
     assert reference[-1] == by_player(game, returns_of(game))[0]  # the last position: the game's result
     assert stopped_early  # without the reference's setting, some of these searches would stop early
+
+
+def test_the_drop_gap_compares_each_turns_drop_with_the_references_drop_for_its_mover():
+    bound = load_script("benchmarks/bench_review_bound.py")
+    turns = [TurnReview(0, 1, "a", None, 0.6, 0.4), TurnReview(1, 2, "b", None, 0.6, 0.6)]
+    review = GameReview(2, [(0.6, 0.4), (0.4, 0.6), (0.4, 0.6)], turns, {}, [])
+    # player 1 dropped 20 points where the reference saw none; player 2 dropped none, the reference none
+    # (player 2's chance rose from 50% to 80%)
+    assert bound.drop_gap(review, [0.5, 0.5, 0.2]) == pytest.approx(10.0)
+    assert bound.drop_gap(review, [0.6, 0.4, None]) == pytest.approx(0.0)  # a position the reference lacks
