@@ -136,9 +136,15 @@ def chances_shown(views: Sequence[PositionView], movers: Sequence[int], players:
     back, a position whose mover has a lower chance than after the turn they played takes the next position's
     chances. The turn played is one of the mover's choices, so the position is worth at least what it led to
     (minimax's bound): a search that underrated it (a short search leans towards the player not to move)
-    does not show the mover worse off before a turn than after it."""
+    does not show the mover worse off before a turn than after it.
+
+    Only where the next position is the one the turn led to: in a two-player game, and never from the last
+    position, which may follow a resignation, an agreed draw or a time-out (applied after the last turn;
+    with more players a resignation may come between any two turns)."""
     chances = chances_filled(views, players)
-    for k in range(len(movers) - 1, -1, -1):
+    if players != 2:
+        return chances
+    for k in range(len(movers) - 2, -1, -1):
         mover = movers[k] - 1
         if chances[k + 1][mover] > chances[k][mover]:
             chances[k] = chances[k + 1]

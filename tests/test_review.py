@@ -285,24 +285,43 @@ def _view(chances):
 
 
 def test_a_position_whose_mover_did_better_than_its_search_saw_shows_the_next_positions_chances():
-    views = [_view((0.3, 0.7)), _view((0.6, 0.4)), _view((1.0, 0.0))]  # the last: player 1 won
-    review = judge(views, ["a", "b"], [1, 2], 2)
-    # player 1's turn led to 60% for them: the position before it was worth at least that
-    assert review.chances == [(0.6, 0.4), (0.6, 0.4), (1.0, 0.0)]
-    assert [t.drop for t in review.turns] == [0.0, pytest.approx(0.4)]  # player 2's loss in full
-    three = [_view((0.2, 0.3, 0.5)), _view((0.4, 0.3, 0.3)), _view((0.1, 0.8, 0.1))]
-    assert chances_shown(three, [1, 3], 3) == [(0.4, 0.3, 0.3), (0.4, 0.3, 0.3), (0.1, 0.8, 0.1)]
+    views = [_view((0.3, 0.7)), _view((0.6, 0.4)), _view((0.8, 0.2)), _view((1.0, 0.0))]  # the last: 1 won
+    review = judge(views, ["a", "b", "c"], [1, 2, 1], 2)
+    # player 1's first turn led to 60% for them: the position before it was worth at least that
+    assert review.chances == [(0.6, 0.4), (0.6, 0.4), (0.8, 0.2), (1.0, 0.0)]
+    assert [t.drop for t in review.turns] == [0.0, pytest.approx(0.2), 0.0]  # each turn's own drop as without it
+    views = [_view((0.6, 0.4)), _view((0.7, 0.3)), _view((0.5, 0.5)), _view((1.0, 0.0))]
+    review = judge(views, ["a", "b", "c"], [1, 2, 1], 2)
+    assert review.chances[:3] == [(0.6, 0.4), (0.5, 0.5), (0.5, 0.5)]  # player 2's turn led to 50% for them
+    assert review.turns[0].drop == pytest.approx(0.1)  # so player 1's turn before it left them 50%, not 70%
+
+
+def test_the_last_position_bounds_nothing_it_may_follow_a_resignation():
+    """Player 2 resigned after player 1's last turn: the position before that turn keeps its own chances, and
+    player 2's turn before it is no blunder."""
+    views = [_view((0.5, 0.5)), _view((0.5, 0.5)), _view((1.0, 0.0))]
+    review = judge(views, ["a", "b"], [2, 1], 2)
+    assert review.chances == [(0.5, 0.5), (0.5, 0.5), (1.0, 0.0)]
+    assert [t.drop for t in review.turns] == [0.0, 0.0]
+
+
+def test_with_more_players_the_chances_shown_are_the_searches():
+    """With three players or more a resignation may come between two turns: no position is bounded."""
+    views = [_view((0.2, 0.3, 0.5)), _view((0.4, 0.3, 0.3)), _view((0.3, 0.4, 0.3)), _view((0.0, 1.0, 0.0))]
+    assert chances_shown(views, [1, 3, 1], 3) == chances_filled(views, 3)
 
 
 @given(st.lists(st.tuples(st.floats(0, 1), st.booleans(), st.booleans()), min_size=1, max_size=30))
 def test_the_chances_shown_are_the_searches_and_never_below_the_turn_played(positions):
     """Each position shows its own search's chances or the next position's, the last its own, and no mover is
-    shown worse off before their turn than after it."""
+    shown worse off before their turn than after it, but for the last turn (the last position may follow a
+    resignation)."""
     views = [_view(() if forced else (p, 1 - p)) for p, forced, _ in positions] + [_view((1.0, 0.0))]
     movers = [1 if first else 2 for _, _, first in positions]
     filled = chances_filled(views, 2)
     shown = chances_shown(views, movers, 2)
-    assert shown[-1] == (1.0, 0.0)
+    assert shown[-1] == (1.0, 0.0) and shown[-2] == filled[-2]
     for k, mover in enumerate(movers):
         assert shown[k] in (filled[k], shown[k + 1])
-        assert shown[k][mover - 1] >= shown[k + 1][mover - 1]
+        if k < len(movers) - 1:
+            assert shown[k][mover - 1] >= shown[k + 1][mover - 1]
