@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from games.interface import AnyGame
 
 from .accuracy import player_accuracy, turn_accuracy, volatility_weights
+from .knowledge import knowledge_for
 from .search import Budget, search
 from .turns import by_player, position_key, returns_of
 
@@ -63,7 +64,10 @@ def assess(game: AnyGame, played: str | None, budget: ReviewBudget = REVIEW_BUDG
     if game.is_over:
         chances = by_player(game, returns_of(game))
         return PositionView(chances, None, False, time.process_time() - start)
-    result = search(game, budget, seed)
+    know = knowledge_for(game)
+    if know.review_share != 1.0:
+        budget = replace(budget, simulations=max(1, round(budget.simulations * know.review_share)))
+    result = search(game, budget, seed, know)
     best = result.turn
     same = False
     if played is not None:
@@ -127,10 +131,40 @@ def chances_filled(views: Sequence[PositionView], players: int) -> list[tuple[fl
     return filled
 
 
+def chances_shown(views: Sequence[PositionView], movers: Sequence[int], players: int) -> list[tuple[float, ...]]:
+    """Each position's chances as the review shows them: :func:`chances_filled`, then, from the last position
+    back, a position whose mover has a lower chance than after the turn they played takes the next position's
+    chances. The turn played is one of the mover's choices, so the position is worth at least what it led to
+    (minimax's bound): a search that underrated it (a short search leans towards the player not to move)
+    does not show the mover worse off before a turn than after it.
+
+    Only where the next position is the one the turn led to: in a two-player game, and never from the last
+    position, which may follow a resignation, an agreed draw or a time-out (applied after the last turn;
+    with more players a resignation may come between any two turns)."""
+    chances = chances_filled(views, players)
+    if players != 2:
+        return chances
+    for k in range(len(movers) - 2, -1, -1):
+        mover = movers[k] - 1
+        if chances[k + 1][mover] > chances[k][mover]:
+            chances[k] = chances[k + 1]
+    return chances
+
+
 def judge(views: Sequence[PositionView], played: Sequence[str], movers: Sequence[int], players: int) -> GameReview:
     """The review of a game from its positions' views (one more than the turns ``played`` by ``movers``)."""
-    assert len(views) == len(played) + 1 == len(movers) + 1
-    chances = chances_filled(views, players)
+    return verdicts(chances_shown(views, movers, players), views, played, movers, players)
+
+
+def verdicts(
+    chances: list[tuple[float, ...]],
+    views: Sequence[PositionView],
+    played: Sequence[str],
+    movers: Sequence[int],
+    players: int,
+) -> GameReview:
+    """The review of a game whose positions show ``chances`` (:func:`judge`: :func:`chances_shown`)."""
+    assert len(views) == len(chances) == len(played) + 1 == len(movers) + 1
     turns = []
     for k, (notation, player) in enumerate(zip(played, movers, strict=True)):
         before = chances[k][player - 1]

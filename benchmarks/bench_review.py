@@ -14,8 +14,14 @@ Side by side with another version (issue 39): ``--baseline TREE`` reviews the sa
 tree's easy computer) through each tree's own ``ai.review.assess`` (benchmarks/review_side.py, each in its
 own process), at ``--simulations`` for this tree and ``--baseline-simulations`` for the baseline, and prints
 for each: CPU seconds, simulations per position, and how much the first player's chance swings from one
-position to the next (mean absolute change, in points: lower is steadier). ``--graphs DIR`` draws each
+position to the next (mean absolute change, in points: lower is steadier) as the review shows it (its graph:
+``ai.review.judge``'s chances) and as the searches gave it ("searches' swing"). ``--graphs DIR`` draws each
 review's evaluation graph (render/review.py) as ``DIR/<game>-<side>.png``.
+
+``--deep N`` adds a reference: every position searched again by this tree at N simulations (scaled per game),
+without a CPU cap and without the early stop, scored by its chosen turn's mean (:func:`deep_reference`); each
+side's "from deep" is the mean distance of its first player's chance as shown from the reference's, in points (lower
+is nearer). Its graph is ``DIR/<game>-deep.png``.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import datetime
 import itertools
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -35,9 +42,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ai import choose_turn  # noqa: E402
+from ai.knowledge import knowledge_for  # noqa: E402
+from ai.mcts import MCTS, SearchResult  # noqa: E402
 from ai.review import REVIEW_BUDGET, ReviewBudget, assess, judge  # noqa: E402
+from ai.search import Budget, scaled_simulations  # noqa: E402
 from games.registry import new_game  # noqa: E402
 
+#: The deep reference's seeds: position ``k`` is searched with ``DEEP_SEED + k`` (not the review's ``k``).
+DEEP_SEED = 10_000
 GAMES: tuple[tuple[str, dict[str, object]], ...] = (("bide", {}), ("begird", {}), ("playbai", {}), ("bump", {}))
 TARGET = 30.0
 
@@ -122,8 +134,10 @@ def chosen(args: argparse.Namespace) -> list[tuple[str, dict[str, object]]]:
 
 
 def games_part(args: argparse.Namespace) -> str:
-    """A results file's name part for a run of some games only (a whole run's file is not overwritten)."""
-    return "".join(f"-{game_id}" for game_id in args.game) if args.game else ""
+    """A results file's name part for a run of some games only (a whole run's file is not overwritten), and
+    the run's ``--label``."""
+    games = "".join(f"-{game_id}" for game_id in args.game) if args.game else ""
+    return games + (f"-{args.label}" if args.label else "")
 
 
 def swing(chances: list[list[float]]) -> float:
@@ -132,14 +146,60 @@ def swing(chances: list[list[float]]) -> float:
     return 100 * statistics.fmean(abs(b - a) for a, b in itertools.pairwise(series)) if len(series) > 1 else 0.0
 
 
+def chosen_values(result: SearchResult) -> tuple[float, ...]:
+    """Each player's value of a searched position by its chosen turn: exact when proven, else the mean of the
+    simulations through it; where it has none (a forced or solved root, a turn chosen unvisited), the search's
+    own position values."""
+    chosen = result.subtree
+    if chosen is None:
+        return result.position_values
+    if chosen.solved is not None:
+        return chosen.solved
+    if chosen.visits:
+        return tuple(v / chosen.visits for v in chosen.value)
+    return result.position_values
+
+
+def deep_reference(game_id: str, options: dict, notations: list[str], simulations: int) -> list[float | None]:
+    """The first player's chance at each position (the start, then after each turn) by a deep search of this
+    tree: ``simulations`` scaled per game, no CPU cap, no early stop, scored by its chosen turn's mean (the
+    standard value of a search; exact where the game is over or the search proved it). None where the turn
+    was forced (nothing to choose)."""
+    game = new_game(game_id, 2, options)
+    reference: list[float | None] = []
+    for k, notation in enumerate([*notations, None]):
+        if game.is_over:
+            values = assess(game, None).chances
+        else:
+            know = knowledge_for(game)
+            mcts = MCTS(
+                know, random.Random(DEEP_SEED + k), simulations=scaled_simulations(Budget(simulations), know, game)
+            )
+            mcts.check_every = sys.maxsize  # every simulation is made: the reference is the budget's, not a choice's
+            values = chosen_values(mcts.search(game))
+        reference.append(values[0] / sum(values) if values and sum(values) > 0 else None)
+        if notation is not None:
+            game.play_turn(notation)
+    return reference
+
+
+def from_deep(chances: list[list[float]], reference: list[float | None]) -> float:
+    """Mean absolute distance of the first player's chance from the reference's, in points, over the
+    positions where both say one."""
+    gaps = [abs(c[0] - r) for c, r in zip(chances, reference, strict=True) if c and r is not None]
+    return 100 * statistics.fmean(gaps) if gaps else 0.0
+
+
 def side_by_side(args: argparse.Namespace) -> None:
     baseline = args.baseline.resolve()
     lines = [
         f"bench_review {datetime.date.today()} side by side: this tree at {args.simulations} simulations, "
         f"{baseline} at {args.baseline_simulations} (scaled per game), cap {REVIEW_BUDGET.seconds} CPU s a position; "
         f"games of {args.turns} turns by this tree's easy computer, seed {args.seed}; {os.cpu_count()} CPUs, "
-        f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}",
-        f"{'game':8} {'turns':>5} {'side':>9} {'review CPU s':>12} {'simulations/position':>21} {'swing (points)':>15}",
+        f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+        + (f"; deep reference: this tree at {args.deep} simulations, no cap, no early stop" if args.deep else ""),
+        f"{'game':8} {'turns':>5} {'side':>9} {'review CPU s':>12} {'simulations/position':>21} {'swing (points)':>15}"
+        f" {'from deep (points)':>19} {'searches swing':>15}",
     ]
     for line in lines:
         print(line, flush=True)
@@ -149,24 +209,41 @@ def side_by_side(args: argparse.Namespace) -> None:
             "baseline": review_in(baseline, game_id, options, notations, args.baseline_simulations),
             "new": review_in(ROOT, game_id, options, notations, args.simulations),
         }
+        reference = deep_reference(game_id, options, notations, args.deep) if args.deep else None
+        if reference is not None:
+            deep = [[r, 1 - r] if r is not None else [] for r in reference]
+            line = f"{game_id:8} {len(notations):>5} {'deep':>9} {'':>12} {args.deep:>21} {swing(deep):>15.1f}"
+            lines.append(line)
+            print(line, flush=True)
+            if args.graphs:
+                draw(args.graphs, game_id, "deep", deep, None)
         for side, review in reviews.items():
+            shown = review["shown"]
+            distance = f"{from_deep(shown, reference):>19.1f}" if reference is not None else f"{'-':>19}"
             line = (
                 f"{game_id:8} {len(notations):>5} {side:>9} {sum(review['seconds']):>12.1f} "
-                f"{statistics.fmean(review['simulations']):>21.0f} {swing(review['chances']):>15.1f}"
+                f"{statistics.fmean(review['simulations']):>21.0f} {swing(shown):>15.1f} {distance} "
+                f"{swing(review['chances']):>15.1f}"
             )
             lines.append(line)
             print(line, flush=True)
             if args.graphs:
-                from render.review import evaluation_graph
-
-                args.graphs.mkdir(parents=True, exist_ok=True)
-                chances = [c or [0.5, 0.5] for c in review["chances"]]
-                title = f"{game_id}: {side} review ({sum(review['seconds']):.0f} CPU s)"
-                png = evaluation_graph(chances, ["first player", "second player"], title=title)
-                (args.graphs / f"{game_id}-{side}.png").write_bytes(png)
+                draw(args.graphs, game_id, side, shown, sum(review["seconds"]))
     out = ROOT / "benchmarks" / "results" / f"bench_review-versions-{datetime.date.today()}{games_part(args)}.txt"
     out.write_text("\n".join(lines) + "\n")
     print(f"saved {out.relative_to(ROOT)}")
+
+
+def draw(directory: Path, game_id: str, side: str, chances: list[list[float]], seconds: float | None) -> None:
+    """A review's evaluation graph (render/review.py) as ``directory/<game>-<side>.png``."""
+    from render.review import evaluation_graph
+
+    directory.mkdir(parents=True, exist_ok=True)
+    cost = f" ({seconds:.0f} CPU s)" if seconds is not None else ""
+    png = evaluation_graph(
+        [c or [0.5, 0.5] for c in chances], ["first player", "second player"], title=f"{game_id}: {side} review{cost}"
+    )
+    (directory / f"{game_id}-{side}.png").write_bytes(png)
 
 
 def main() -> None:
@@ -177,6 +254,10 @@ def main() -> None:
     parser.add_argument("--baseline", type=Path, help="another version's work tree: review the same games in both")
     parser.add_argument("--baseline-simulations", type=int, default=REVIEW_BUDGET.simulations)
     parser.add_argument("--graphs", type=Path, help="with --baseline: draw each review's graph here")
+    parser.add_argument(
+        "--deep", type=int, default=0, help="with --baseline: a deep search's reference at this many simulations"
+    )
+    parser.add_argument("--label", help="added to the results file's name (another run of the same day and games)")
     parser.add_argument(
         "--game", action="append", choices=[game_id for game_id, _ in GAMES], help="only this game (repeatable)"
     )

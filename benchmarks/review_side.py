@@ -2,8 +2,9 @@
 
 Run with a work tree as the working directory and on ``PYTHONPATH`` (that tree's ``ai``); reads one JSON
 document on stdin — ``{"game", "options", "notations", "simulations", "seconds"}`` — reviews every position
-through the tree's own ``ai.review.assess`` at that budget, and prints each position's chances, simulations
-and CPU seconds as one JSON document. The simulations are counted by wrapping whichever search the tree's
+through the tree's own ``ai.review.assess`` at that budget, and prints each position's chances (as each search
+gave them, and as the tree's ``ai.review.judge`` shows them: ``shown``), simulations and CPU seconds as one
+JSON document. The simulations are counted by wrapping whichever search the tree's
 review calls (``ai.review.MCTS`` in older trees, ``ai.review.search`` in newer ones).
 """
 
@@ -42,18 +43,22 @@ def main() -> int:
         review.MCTS = Counting  # type: ignore[attr-defined]
     budget = review.ReviewBudget(request["simulations"], request["seconds"])
     game = new_game(request["game"], 2, request["options"])
-    chances, simulations, seconds = [], [], []
+    chances, simulations, seconds, views, movers = [], [], [], [], []
     notations = request["notations"]
     for k, notation in enumerate([*notations, None]):
         before = len(counted)
+        if notation is not None:
+            movers.append(game.player_of_seat(game.to_move or 0))  # a turn is played: someone moves
         began = time.process_time()
         view = review.assess(game, notation, budget, seed=k)
+        views.append(view)
         seconds.append(time.process_time() - began)
         simulations.append(counted[-1] if len(counted) > before else 0)
         chances.append(list(view.chances))
         if notation is not None:
             game.play_turn(notation)
-    print(json.dumps({"chances": chances, "simulations": simulations, "seconds": seconds}))
+    shown = [list(c) for c in review.judge(views, notations, movers, game.players).chances]
+    print(json.dumps({"chances": chances, "shown": shown, "simulations": simulations, "seconds": seconds}))
     return 0
 
 

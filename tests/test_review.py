@@ -15,9 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
+from ai import review
 from ai.accuracy import player_accuracy, turn_accuracy, volatility_weights, window_size
 from ai.knowledge import knowledge_for
-from ai.review import BLUNDER, ReviewBudget, assess, judge
+from ai.review import BLUNDER, PositionView, ReviewBudget, assess, chances_filled, chances_shown, judge
 from games.registry import new_game
 from render.review import evaluation_graph, turn_overlay
 
@@ -223,3 +224,104 @@ def test_the_graphs_turn_axis_is_labelled(graph_drawing):
     lowest_tick = max(box[3] for box in ticks.values() if box is not None)
     assert label[1] >= lowest_tick  # below the numbers
     assert ticks["0"][0] < (label[0] + label[2]) / 2 < ticks["40"][2]
+
+
+# -- per game: what a position's search spends and how its chance is scored --------------------------
+
+
+def _searches_of_a_review(monkeypatch, case: dict, budget: ReviewBudget):
+    """Each position's (budget, search result, view) as ``assess`` reviews ``case``'s game."""
+    seen = []
+    real = review.search
+
+    def spy(game, budget, seed=0, knowledge=None, trees=None):
+        result = real(game, budget, seed, knowledge, trees)
+        seen.append((budget, result))
+        return result
+
+    monkeypatch.setattr(review, "search", spy)
+    game = new_game(case["game"], 2, case["options"])
+    searches = []
+    for k, notation in enumerate(case["turns"]):
+        before = len(seen)
+        view = assess(game, notation, budget, seed=k)
+        if len(seen) > before:
+            searches.append((*seen[-1], view))
+        game.play_turn(notation)
+    return searches
+
+
+def _share(values):
+    return tuple(v / sum(values) for v in values)
+
+
+def test_a_play_bai_review_spends_its_share_of_the_budget(monkeypatch):
+    """Play Bai's review (docs/review.md): a quarter of the review's simulations (its listings are its cost), each
+    position scored as every game's is."""
+    case = next(c for c in BLUNDERS if c["game"] == "playbai")
+    assert knowledge_for(new_game("playbai", 2, case["options"])).review_share == 0.25
+    searches = _searches_of_a_review(monkeypatch, case, ReviewBudget(simulations=400, seconds=None))
+    assert len(searches) >= len(case["turns"]) // 2
+    for budget, result, view in searches:
+        assert budget.simulations == 100
+        assert view.chances == pytest.approx(_share(result.position_values))
+
+
+def test_other_games_reviews_spend_the_whole_budget(monkeypatch):
+    case = next(c for c in BLUNDERS if c["game"] == "begird")
+    assert knowledge_for(new_game("begird", 2, case["options"])).review_share == 1.0
+    searches = _searches_of_a_review(monkeypatch, {**case, "turns": case["turns"][:6]}, TEST_BUDGET)
+    assert len(searches) == 6
+    for budget, result, view in searches:
+        assert budget.simulations == TEST_BUDGET.simulations
+        assert view.chances == pytest.approx(_share(result.position_values))
+
+
+# -- the chances shown: at least what the turn played led to -------------------------------------------
+
+
+def _view(chances):
+    return PositionView(tuple(chances), None, False, 0.0)
+
+
+def test_a_position_whose_mover_did_better_than_its_search_saw_shows_the_next_positions_chances():
+    views = [_view((0.3, 0.7)), _view((0.6, 0.4)), _view((0.8, 0.2)), _view((1.0, 0.0))]  # the last: 1 won
+    review = judge(views, ["a", "b", "c"], [1, 2, 1], 2)
+    # player 1's first turn led to 60% for them: the position before it was worth at least that
+    assert review.chances == [(0.6, 0.4), (0.6, 0.4), (0.8, 0.2), (1.0, 0.0)]
+    assert [t.drop for t in review.turns] == [0.0, pytest.approx(0.2), 0.0]  # each turn's own drop as without it
+    views = [_view((0.6, 0.4)), _view((0.7, 0.3)), _view((0.5, 0.5)), _view((1.0, 0.0))]
+    review = judge(views, ["a", "b", "c"], [1, 2, 1], 2)
+    assert review.chances[:3] == [(0.6, 0.4), (0.5, 0.5), (0.5, 0.5)]  # player 2's turn led to 50% for them
+    assert review.turns[0].drop == pytest.approx(0.1)  # so player 1's turn before it left them 50%, not 70%
+
+
+def test_the_last_position_bounds_nothing_it_may_follow_a_resignation():
+    """Player 2 resigned after player 1's last turn: the position before that turn keeps its own chances, and
+    player 2's turn before it is no blunder."""
+    views = [_view((0.5, 0.5)), _view((0.5, 0.5)), _view((1.0, 0.0))]
+    review = judge(views, ["a", "b"], [2, 1], 2)
+    assert review.chances == [(0.5, 0.5), (0.5, 0.5), (1.0, 0.0)]
+    assert [t.drop for t in review.turns] == [0.0, 0.0]
+
+
+def test_with_more_players_the_chances_shown_are_the_searches():
+    """With three players or more a resignation may come between two turns: no position is bounded."""
+    views = [_view((0.2, 0.3, 0.5)), _view((0.4, 0.3, 0.3)), _view((0.3, 0.4, 0.3)), _view((0.0, 1.0, 0.0))]
+    assert chances_shown(views, [1, 3, 1], 3) == chances_filled(views, 3)
+
+
+@given(st.lists(st.tuples(st.floats(0, 1), st.booleans(), st.booleans()), min_size=1, max_size=30))
+def test_the_chances_shown_are_the_searches_and_never_below_the_turn_played(positions):
+    """Each position shows its own search's chances or the next position's, the last its own, and no mover is
+    shown worse off before their turn than after it, but for the last turn (the last position may follow a
+    resignation)."""
+    views = [_view(() if forced else (p, 1 - p)) for p, forced, _ in positions] + [_view((1.0, 0.0))]
+    movers = [1 if first else 2 for _, _, first in positions]
+    filled = chances_filled(views, 2)
+    shown = chances_shown(views, movers, 2)
+    assert shown[-1] == (1.0, 0.0) and shown[-2] == filled[-2]
+    for k, mover in enumerate(movers):
+        assert shown[k] in (filled[k], shown[k + 1])
+        if k < len(movers) - 1:
+            assert shown[k][mover - 1] >= shown[k + 1][mover - 1]

@@ -110,6 +110,9 @@ class GameKnowledge(Generic[GameT]):
     simulation_scale: float = 1.0
     #: The search's settings for this game (:class:`SearchSettings`).
     settings: SearchSettings = SearchSettings()
+    #: A post-game review's budget for this game, as a share of the review's (``ai.review.REVIEW_BUDGET``,
+    #: before ``simulation_scale``); play never reads it.
+    review_share: float = 1.0
 
     # -- what the search calls ---------------------------------------------------------
 

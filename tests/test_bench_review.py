@@ -1,0 +1,67 @@
+"""benchmarks/bench_review.py's deep reference (issue 39): a review's distance from a deep search of the same
+positions."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from ai.knowledge import knowledge_for
+from ai.mcts import MCTS
+from ai.review import GameReview, TurnReview
+from ai.search import Budget, scaled_simulations
+from ai.turns import by_player, returns_of
+from games.registry import new_game
+from tests.scripts import load_script
+
+bench = load_script("benchmarks/bench_review.py")
+CASES = json.loads((Path(__file__).parent / "data" / "review_blunders.json").read_text())
+
+
+def test_the_distance_from_the_deep_reference_counts_the_positions_both_score():
+    chances = [[0.6, 0.4], [], [0.2, 0.8], [1.0, 0.0]]
+    reference = [0.5, 0.3, None, 0.9]
+    assert bench.from_deep(chances, reference) == pytest.approx(10.0)  # (|0.6-0.5| + |1.0-0.9|) / 2, in points
+    assert bench.from_deep(chances, [c[0] if c else None for c in chances]) == 0.0
+
+
+def test_the_deep_reference_makes_every_simulation_and_scores_each_positions_chosen_turn(monkeypatch):
+    case = next(c for c in CASES if c["game"] == "begird")  # a finished game
+    searches = []
+    real = MCTS.search
+
+    def spy(self, game, root=None):
+        result = real(self, game, root)
+        searches.append((self.simulations, result))
+        return result
+
+    monkeypatch.setattr(MCTS, "search", spy)
+    reference = bench.deep_reference(case["game"], case["options"], case["turns"], 60)
+    assert len(reference) == len(case["turns"]) + 1
+    assert len(searches) == len(case["turns"])  # each position before a turn; the last is the game's result
+    stopped_early = 0
+    game = new_game(case["game"], 2, case["options"])
+    for k, ((simulations, result), notation) in enumerate(zip(searches, case["turns"], strict=True)):
+        values = bench.chosen_values(result)
+        assert reference[k] == (pytest.approx(values[0] / sum(values)) if values else None)
+        proven = set(values) <= {0.0, 1.0}  # the search proved the position (its chosen turn exact)
+        assert result.simulations == simulations or proven or not values  # the whole budget, unless solved
+        know = knowledge_for(game)
+        usual = MCTS(know, random.Random(bench.DEEP_SEED + k), simulations=scaled_simulations(Budget(60), know, game))
+        stopped_early += real(usual, game).simulations < simulations
+        game.play_turn(notation)
+    assert reference[-1] == by_player(game, returns_of(game))[0]  # the last position: the game's result
+    assert stopped_early  # without the reference's setting, some of these searches would stop early
+
+
+def test_the_drop_gap_compares_each_turns_drop_with_the_references_drop_for_its_mover():
+    bound = load_script("benchmarks/bench_review_bound.py")
+    turns = [TurnReview(0, 1, "a", None, 0.6, 0.4), TurnReview(1, 2, "b", None, 0.6, 0.6)]
+    review = GameReview(2, [(0.6, 0.4), (0.4, 0.6), (0.4, 0.6)], turns, {}, [])
+    # player 1 dropped 20 points where the reference saw none; player 2 dropped none, the reference none
+    # (player 2's chance rose from 50% to 80%)
+    assert bound.drop_gap(review, [0.5, 0.5, 0.2]) == pytest.approx(10.0)
+    assert bound.drop_gap(review, [0.6, 0.4, None]) == pytest.approx(0.0)  # a position the reference lacks
