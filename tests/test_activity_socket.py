@@ -20,7 +20,9 @@ from bot.config import Settings
 from bot.domain.errors import CannotListen
 from bot.web.live import LiveHub
 from bot.web.server import ActivityServer
+from emulator import DiscordEmulator
 from sandbox.activity import handed_down, listening_socket
+from sandbox.botprocess import BOT_ENV, BotProcess
 
 
 class ClosedAccess:
@@ -127,3 +129,19 @@ def test_a_handed_down_socket_without_its_port_is_refused(monkeypatch) -> None:
     monkeypatch.setenv("HEXPLAY_ACTIVITY_FD", "7")
     with pytest.raises(SystemExit, match="HEXPLAY_ACTIVITY_FD needs HEXPLAY_ACTIVITY_PORT"):
         Settings.from_env().check_activity()
+
+
+def test_the_sandboxs_bot_gets_every_setting_it_reads_from_dot_env_and_its_socket(tmp_path) -> None:
+    """The sandbox sets every one of BOT_ENV (a real token, database or Activity socket in .env never reaches
+    its bot: load_dotenv does not override), and hands the bot its Activity's socket by number."""
+    emu = DiscordEmulator()
+    held = listening_socket()
+    try:
+        for bot in (
+            BotProcess(emu, tmp_path / "db", tmp_path / "clock"),
+            BotProcess(emu, tmp_path / "db", tmp_path / "clock", activity_socket=held),
+        ):
+            assert all(name in bot.env for name in BOT_ENV), [name for name in BOT_ENV if name not in bot.env]
+        assert bot.env["HEXPLAY_ACTIVITY_FD"] == str(held.fileno()) and bot.activity_port == held.getsockname()[1]
+    finally:
+        held.close()
