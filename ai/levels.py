@@ -63,7 +63,7 @@ class Level:
 # Bump's leaves are scored by its static estimate (no playout) and a simulation is cheap: hard 6000 won 4 of 4
 # against the old hard at 12.0% of its CPU per turn (both at x0.25).
 HARD = MappingProxyType({"begird": 3000, "bide": 1400, "bide" + MANY_SEATS: 2000, "bump": 6000, "playbai": 250})
-EXPERT = MappingProxyType({"begird": 14400, "bide": 6000, "bump": 24000, "playbai": 1300})
+EXPERT = MappingProxyType({"begird": 14400, "bide": 6000, "bide" + MANY_SEATS: 8000, "bump": 24000, "playbai": 1300})
 
 LEVELS: dict[str, Level] = {
     "random": Level("random", 0, None),
