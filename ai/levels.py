@@ -20,6 +20,9 @@ from types import MappingProxyType
 
 from .search import Budget
 
+#: The ``per_game`` key of a game's count with more than two seats: ``"bide" + MANY_SEATS``.
+MANY_SEATS = ":many"
+
 
 @dataclass(frozen=True)
 class Level:
@@ -33,9 +36,12 @@ class Level:
     def budget(self) -> Budget:
         return Budget(self.simulations, self.seconds)
 
-    def budget_for(self, game_id: str) -> Budget:
-        """This level's budget in the game ``game_id``."""
-        own = self.per_game.get(game_id)
+    def budget_for(self, game_id: str, players: int = 2) -> Budget:
+        """This level's budget in the game ``game_id`` played by ``players`` seats (a count of its own for more
+        than two seats, ``game_id + MANY_SEATS``, where the arena chose one)."""
+        own = self.per_game.get(game_id + MANY_SEATS) if players > 2 else None
+        if own is None:
+            own = self.per_game.get(game_id)
         return self.budget if own is None else Budget(own, self.seconds, scaled=False)
 
 
@@ -56,8 +62,8 @@ class Level:
 # easy nearly medium's match with four seats (medium 58% over 48 games, 72% against easy at 10; docs/ai.md).
 # Bump's leaves are scored by its static estimate (no playout) and a simulation is cheap: hard 6000 won 4 of 4
 # against the old hard at 12.0% of its CPU per turn (both at x0.25).
-HARD = MappingProxyType({"begird": 3000, "bide": 1400, "bump": 6000, "playbai": 250})
-EXPERT = MappingProxyType({"begird": 14400, "bide": 6000, "bump": 24000, "playbai": 1300})
+HARD = MappingProxyType({"begird": 3000, "bide": 1400, "bide" + MANY_SEATS: 2000, "bump": 6000, "playbai": 250})
+EXPERT = MappingProxyType({"begird": 14400, "bide": 6000, "bide" + MANY_SEATS: 8000, "bump": 24000, "playbai": 1300})
 
 LEVELS: dict[str, Level] = {
     "random": Level("random", 0, None),

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+import ai.player
 from ai.knowledge import knowledge_for
-from ai.levels import LEVELS
+from ai.levels import LEVELS, MANY_SEATS
 from ai.mcts import MCTS
 from ai.player import TREES, choose_turn
 from ai.search import Budget, TreeCache, scaled_simulations, search
@@ -27,9 +28,31 @@ def test_hard_and_expert_name_each_games_own_count_and_others_scale():
     bide = knowledge_for(new_game("bide"))
     assert scaled_simulations(LEVELS["hard"].budget_for("bide"), bide) == LEVELS["hard"].per_game["bide"]
     assert scaled_simulations(LEVELS["medium"].budget_for("bide"), bide) == round(500 * bide.simulation_scale)
-    for game_id, hard in LEVELS["hard"].per_game.items():
-        assert LEVELS["expert"].per_game[game_id] > hard  # expert above hard in every game
+    for key in LEVELS["hard"].per_game:  # expert above hard in every game, with two seats and with more
+        game_id, many, _ = key.partition(MANY_SEATS)
+        players = 4 if many else 2
+        expert, hard = (LEVELS[name].budget_for(game_id, players).simulations for name in ("expert", "hard"))
+        assert expert > hard, key
     assert scaled_simulations(Budget(1), bide) == 10  # never fewer than ten
+
+
+def test_more_than_two_seats_take_their_games_own_count_where_a_level_names_one(monkeypatch):
+    hard = LEVELS["hard"]
+    many = hard.per_game["bide" + MANY_SEATS]
+    assert many != hard.per_game["bide"]  # (else this test proves nothing)
+    assert hard.budget_for("bide", 4).simulations == hard.budget_for("bide", 3).simulations == many
+    assert hard.budget_for("bide", 2) == hard.budget_for("bide") == Budget(hard.per_game["bide"], hard.seconds, False)
+    medium = LEVELS["medium"]  # no count of its own: scaled as with two seats
+    assert medium.budget_for("bide", 4) == medium.budget_for("bide", 2) == medium.budget
+    # the computer's turn asks the search with its seats' budget
+    asked = []
+    real = ai.player.search
+    monkeypatch.setattr(
+        ai.player, "search", lambda game, budget, *rest: asked.append(budget) or real(game, Budget(20), *rest)
+    )
+    choose_turn(new_game("bide", 4), "hard", seed=0)
+    choose_turn(new_game("bide", 2), "hard", seed=0)
+    assert [budget.simulations for budget in asked] == [many, hard.per_game["bide"]]
 
 
 def test_a_positions_share_of_the_simulations_is_its_knowledges(monkeypatch):

@@ -89,7 +89,7 @@ def test_the_bide_knowledge_scores_a_playout_as_the_old_one_did() -> None:
     # (MAST's greedy discs off: the draws are the reference's, disc for disc; MAST is tested below)
     for players in (2, 4):
         knowledge = knowledge_for(Bide.new(players))
-        knowledge.mast_greedy = 0.0
+        knowledge.mast_greedy = knowledge.mast_greedy_many = 0.0
         for seed in range(6):
             game = random_bide(seed, players, 5, 12)
             theirs, _ = reference_cut_playout(game, seed, knowledge.rollout_turns)
@@ -119,7 +119,7 @@ def test_a_bide_playout_near_the_end_runs_to_the_full_board() -> None:
     # with four seats the playouts stay cut (the setting is two seats' only)
     four = knowledge_for(Bide.new(4))
     four.whole_playout_empty = 61
-    four.mast_greedy = 0.0
+    four.mast_greedy = four.mast_greedy_many = 0.0  # (the reference playout has no MAST)
     game = random_bide(1, 4, 5, 30)
     assert not game.is_over
     assert four.evaluate(game, random.Random(1)) == four.playout_value(

@@ -52,11 +52,12 @@ class BideKnowledge(GameKnowledge[Bide]):
     mast_greedy = 0.5
     # MAST with more than two seats: a playout pays each seat its margin-scored share (margin_returns, or the
     # estimate where the playout was cut), so a point's mean is the share its discs' playouts gave that seat.
-    # Its own value, since four seats' playouts are scored otherwise (0: off). Off: 2% more CPU per turn, and
-    # no gain confirmed: 0.5 against 0, both at hard x0.5, 6 of 19 games; at full budget against the old hard
-    # (run 3) 14 of 20 games, where the same 18 games without it (run 4) scored 8.5 against its 12
-    # (docs/ai.md): a hint at full budget, not a confirmation.
-    mast_greedy_many = 0.0
+    # Its own value, since four seats' playouts are scored otherwise (0: off). 0.5 costs 2% more CPU per turn.
+    # At 1,400 simulations its gain was not confirmed (full budget against the old hard: 14 of 20 on seed 3,
+    # where the same 18 games without it scored 8.5 against its 12; 7.5 of 18 on seed 5; at x0.5 against 0,
+    # 6 of 19). With hard's four-seat count of 2,000 (ai/levels.py) it won 8 of 10 on seed 6 (run 7) and
+    # RUN10 on seed 12 (run 10) against the old hard at full budget (docs/ai.md, "Bide").
+    mast_greedy_many = 0.5
     _mast: Mast | None = None
     simulation_scale = 0.5
     # Time by need (simulation_share): a search with more than late_empty empty points gets early_share of its
