@@ -54,6 +54,9 @@ class Level:
 # gain unconfirmed and its CPU at the aim's edge; with MAST in its two-seat playouts hard 1400 scored 54.2%
 # for 15.3%, 24 games, the aim's lower bound not reached). Its easy is 10: with those playouts 30 simulations made
 # easy nearly medium's match with four seats (medium 58% over 48 games, 72% against easy at 10; docs/ai.md).
+# With more than two seats Bide's knowledge gives a search 15/7 of these (BideKnowledge.simulation_share_many: its
+# leaves there are scored without a cut playout, so a simulation costs about half): four-seat hard 3000 scored
+# 18 of 28 against the old hard at 18.8% of its CPU per turn (full budget), medium 536 78% against easy 21.
 # Bump's leaves are scored by its static estimate (no playout) and a simulation is cheap: hard 6000 won 4 of 4
 # against the old hard at 12.0% of its CPU per turn (both at x0.25).
 HARD = MappingProxyType({"begird": 3000, "bide": 1400, "bump": 6000, "playbai": 250})

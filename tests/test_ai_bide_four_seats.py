@@ -10,6 +10,8 @@ import pytest
 
 from ai.knowledge import bide_eval, knowledge_for
 from ai.knowledge.bide import BideKnowledge, margin_returns
+from ai.levels import LEVELS
+from ai.search import Budget, scaled_simulations, search
 from games.bide import Bide
 from tests import reference_playouts
 from tests.scripts import load_script
@@ -27,6 +29,22 @@ def four_seats(**settings: float) -> BideKnowledge:
     for name, value in settings.items():
         setattr(knowledge, name, value)
     return knowledge
+
+
+def test_the_shipped_four_seat_settings_are_the_calibrated_ones_and_buy_three_thousand_at_hard() -> None:
+    for name, value in CALIBRATED.items():
+        assert getattr(BideKnowledge, name) == value, name
+    # a simulation with more than two seats costs about half as much: hard gets 3,000 there, 1,400 with two
+    for players, count in ((2, 1400), (4, 3000)):
+        game = Bide.new(players)
+        assert scaled_simulations(LEVELS["hard"].budget_for("bide"), knowledge_for(game), game) == count
+
+
+def test_a_four_seat_search_gives_the_same_turn_for_a_seed() -> None:
+    game = random_bide(5, 4, 5, 20)
+    assert not game.is_over
+    turns = {search(game, Budget(300), seed=4).turn.actions for _ in range(2)}
+    assert len(turns) == 1
 
 
 def test_sharpness_one_is_the_fitted_estimate_and_more_raises_the_leaders_share() -> None:

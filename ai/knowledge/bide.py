@@ -45,15 +45,20 @@ class BideKnowledge(GameKnowledge[Bide]):
     # least sure (0: always cut). Four seats keep the cut playouts (their margins were not measured so).
     # Off: 30 and 25 (with other changes) showed no gain at full budget (docs/ai.md, runs 7-9).
     whole_playout_empty = 0
-    # Four seats (more than two) have their own three: the cut (rollout_turns_many turns), the estimate's
-    # sharpness (its utilities times this, 1: as fitted to the playouts' margins; the real winner is sharper
-    # than a margin softmax) and whole playouts from this many empty points or fewer. Measured against the
-    # real winners of 167 recorded four-seat arena games (benchmarks/calibrate_bide_4p.py): the random
-    # playout's first turns foretell the winner worse than the estimate of the position itself, and near
-    # the end a whole playout better; see docs/ai.md ("Bide", four seats) for the arena behind the values.
-    rollout_turns_many = 6
-    estimate_sharpness_many = 1.0
-    whole_playout_empty_many = 0
+    # More than two seats have their own three: the cut (rollout_turns_many turns), the estimate's sharpness
+    # (its utilities times this; 1: as fitted to the playouts' margins, which a real winner is sharper than)
+    # and whole playouts from this many empty points or fewer. Calibrated against the real winners of 167
+    # recorded four-seat arena games (benchmarks/calibrate_bide_4p.py): mid-game the random playout's first
+    # turns foretell the winner worse than the estimate of the leaf itself, near the end a whole playout
+    # better; no cut, sharpness 1.5 and whole playouts from 15 beat the cut playouts in each of four folds.
+    # Such a simulation costs about half as much, so a search with more than two seats gets
+    # simulation_share_many times its level's simulations (hard: 3,000 instead of 1,400). At full budget
+    # against the old hard (four seats, seed 7): 18 of 28 games, 64.3% [45.8-79.3%], at 18.8% of its CPU
+    # per turn (docs/ai.md, "Bide"; run 9). Measured with four seats only.
+    rollout_turns_many = 0
+    estimate_sharpness_many = 1.5
+    whole_playout_empty_many = 15
+    simulation_share_many = 15 / 7
     # MAST in the playouts: the probability that a playout disc goes to the point whose discs have paid best
     # for its seat in this search's playouts so far (0: off, the weighted draw alone); two seats (more seats:
     # mast_greedy_many). 0.5 against 0, both at hard x0.5: 13 of 18 (72.2%) for 2% more CPU per
@@ -141,7 +146,8 @@ class BideKnowledge(GameKnowledge[Bide]):
         return weights
 
     def simulation_share(self, game: Bide) -> float:
-        return self.late_share if game.empty_count <= self.late_empty else self.early_share
+        share = self.late_share if game.empty_count <= self.late_empty else self.early_share
+        return share * self.simulation_share_many if game.players > 2 else share
 
     def rollout_step(self, game: Bide, rng: random.Random) -> None:
         PlayoutWeights(game).play_turn(rng)
