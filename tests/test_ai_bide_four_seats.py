@@ -31,13 +31,13 @@ def four_seats(**settings: float) -> BideKnowledge:
     return knowledge
 
 
-def test_the_shipped_four_seat_settings_are_the_calibrated_ones_and_buy_three_thousand_at_hard() -> None:
+def test_the_shipped_four_seat_settings_are_the_calibrated_ones_and_hard_has_three_thousand_with_four_seats() -> None:
     for name, value in CALIBRATED.items():
         assert getattr(BideKnowledge, name) == value, name
-    # a simulation with more than two seats costs about half as much: hard gets 3,000 there, 1,400 with two
+    # a four-seat simulation costs about half as much: hard gets 3,000 there (ai/levels.py "bide/4p"), 1,400 with two
     for players, count in ((2, 1400), (4, 3000)):
         game = Bide.new(players)
-        assert scaled_simulations(LEVELS["hard"].budget_for("bide"), knowledge_for(game), game) == count
+        assert scaled_simulations(LEVELS["hard"].budget_for("bide", players), knowledge_for(game), game) == count
 
 
 def test_a_four_seat_search_gives_the_same_turn_for_a_seed() -> None:

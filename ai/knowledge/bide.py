@@ -51,14 +51,13 @@ class BideKnowledge(GameKnowledge[Bide]):
     # recorded four-seat arena games (benchmarks/calibrate_bide_4p.py): mid-game the random playout's first
     # turns foretell the winner worse than the estimate of the leaf itself, near the end a whole playout
     # better; no cut, sharpness 1.5 and whole playouts from 15 beat the cut playouts in each of four folds.
-    # Such a simulation costs about half as much, so a search with more than two seats gets
-    # simulation_share_many times its level's simulations (hard: 3,000 instead of 1,400). At full budget
-    # against the old hard (four seats, seed 7): 18 of 28 games, 64.3% [45.8-79.3%], at 18.8% of its CPU
-    # per turn (docs/ai.md, "Bide"; run 9). Measured with four seats only.
+    # Such a simulation costs about half as much, so the levels give four seats their own counts
+    # (ai/levels.py, "bide/4p": hard 3,000 instead of 1,400). At full budget against the old hard (four
+    # seats, seed 7): 18 of 28 games, 64.3% [45.8-79.3%], at 18.8% of its CPU per turn (docs/ai.md,
+    # "Bide"; run 9). Measured with four seats only.
     rollout_turns_many = 0
     estimate_sharpness_many = 1.5
     whole_playout_empty_many = 15
-    simulation_share_many = 15 / 7
     # MAST in the playouts: the probability that a playout disc goes to the point whose discs have paid best
     # for its seat in this search's playouts so far (0: off, the weighted draw alone); two seats (more seats:
     # mast_greedy_many). 0.5 against 0, both at hard x0.5: 13 of 18 (72.2%) for 2% more CPU per
@@ -146,8 +145,7 @@ class BideKnowledge(GameKnowledge[Bide]):
         return weights
 
     def simulation_share(self, game: Bide) -> float:
-        share = self.late_share if game.empty_count <= self.late_empty else self.early_share
-        return share * self.simulation_share_many if game.players > 2 else share
+        return self.late_share if game.empty_count <= self.late_empty else self.early_share
 
     def rollout_step(self, game: Bide, rng: random.Random) -> None:
         PlayoutWeights(game).play_turn(rng)
