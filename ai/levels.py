@@ -1,8 +1,7 @@
 """The computer's strength levels: each a search :class:`~ai.search.Budget` with a name.
 
 A level may name its own simulation count per game (``per_game``, by game id: the count the
-arena chose for that game, already that game's own; or by ``"<game>/<n>p"`` for that game with
-``n`` seats, where its simulations cost otherwise); other games scale ``simulations``.
+arena chose for that game, already that game's own); other games scale ``simulations``.
 ``simulations`` keeps a level deterministic for a seed; ``seconds`` (CPU time,
 ``time.process_time``) is a safety cap so ``hard`` answers within 5 s of one
 core even on a slow position (the cap leaves room for the root expansion and
@@ -34,11 +33,9 @@ class Level:
     def budget(self) -> Budget:
         return Budget(self.simulations, self.seconds)
 
-    def budget_for(self, game_id: str, players: int | None = None) -> Budget:
-        """This level's budget in the game ``game_id`` (with ``players`` seats: a ``"<game>/<n>p"`` count first)."""
-        own = None if players is None else self.per_game.get(f"{game_id}/{players}p")
-        if own is None:
-            own = self.per_game.get(game_id)
+    def budget_for(self, game_id: str) -> Budget:
+        """This level's budget in the game ``game_id``."""
+        own = self.per_game.get(game_id)
         return self.budget if own is None else Budget(own, self.seconds, scaled=False)
 
 
@@ -57,18 +54,15 @@ class Level:
 # gain unconfirmed and its CPU at the aim's edge; with MAST in its two-seat playouts hard 1400 scored 54.2%
 # for 15.3%, 24 games, the aim's lower bound not reached). Its easy is 10: with those playouts 30 simulations made
 # easy nearly medium's match with four seats (medium 58% over 48 games, 72% against easy at 10; docs/ai.md).
-# Four-seat Bide ("bide/4p") scores its leaves without a cut playout (ai/knowledge/bide.py), so a simulation costs
-# about half: hard 3000 scored 18 of 28 against the old hard at 18.8% of its CPU per turn (full budget), medium 536
-# 78% against easy 21 (their counts 15/7 of the two-seat ones); expert keeps 6000 (12857 cost 1.9 times as much).
 # Bump's leaves are scored by its static estimate (no playout) and a simulation is cheap: hard 6000 won 4 of 4
 # against the old hard at 12.0% of its CPU per turn (both at x0.25).
-HARD = MappingProxyType({"begird": 3000, "bide": 1400, "bide/4p": 3000, "bump": 6000, "playbai": 250})
-EXPERT = MappingProxyType({"begird": 14400, "bide": 6000, "bide/4p": 6000, "bump": 24000, "playbai": 1300})
+HARD = MappingProxyType({"begird": 3000, "bide": 1400, "bump": 6000, "playbai": 250})
+EXPERT = MappingProxyType({"begird": 14400, "bide": 6000, "bump": 24000, "playbai": 1300})
 
 LEVELS: dict[str, Level] = {
     "random": Level("random", 0, None),
-    "easy": Level("easy", 60, 1.0, MappingProxyType({"bide": 10, "bide/4p": 21})),
-    "medium": Level("medium", 500, 2.5, MappingProxyType({"bide/4p": 536})),
+    "easy": Level("easy", 60, 1.0, MappingProxyType({"bide": 10})),
+    "medium": Level("medium", 500, 2.5),
     "hard": Level("hard", 2500, 1.0, HARD),
     "expert": Level("expert", 12000, 4.0, EXPERT),
 }

@@ -45,7 +45,7 @@ def choose_turn(
         turn = rng.choice(know.turns(game, rng))
         simulations = 0
     else:
-        result = search(game, spec.budget_for(game.info.id, game.players), seed, know, TREES if reuse else None)
+        result = search(game, spec.budget_for(game.info.id), seed, know, TREES if reuse else None)
         turn, simulations = result.turn, result.simulations
     _ = turn.notation  # written now, from the position it was chosen in
     return Choice(turn, spec.name, time.process_time() - start, simulations)
@@ -66,7 +66,7 @@ def accepts_draw(game: Game, player: int, seed: int = 0, level: str = DEFAULT_LE
     if game.is_over:
         return False
     spec = get_level(level)
-    own = spec.budget_for(game.info.id, game.players)
+    own = spec.budget_for(game.info.id)
     budget = Budget(max(own.simulations, DRAW_MIN_SIMULATIONS), own.seconds, own.scaled)
     values = search(game, budget, seed).root_values
     if not values:

@@ -10,8 +10,7 @@ import pytest
 
 from ai.knowledge import bide_eval, knowledge_for
 from ai.knowledge.bide import BideKnowledge, margin_returns
-from ai.levels import LEVELS
-from ai.search import Budget, scaled_simulations, search
+from ai.search import Budget, search
 from games.bide import Bide
 from tests import reference_playouts
 from tests.scripts import load_script
@@ -31,19 +30,20 @@ def four_seats(**settings: float) -> BideKnowledge:
     return knowledge
 
 
-def test_the_shipped_four_seat_settings_are_the_calibrated_ones_and_hard_has_three_thousand_with_four_seats() -> None:
-    for name, value in CALIBRATED.items():
-        assert getattr(BideKnowledge, name) == value, name
-    # a four-seat simulation costs about half as much: hard gets 3,000 there (ai/levels.py "bide/4p"), 1,400 with two
-    for players, count in ((2, 1400), (4, 3000)):
-        game = Bide.new(players)
-        assert scaled_simulations(LEVELS["hard"].budget_for("bide", players), knowledge_for(game), game) == count
+def test_the_four_seat_settings_ship_off() -> None:
+    # off until an arena confirms them (docs/ai.md): four seats' leaves are the cut playouts, as before
+    assert (BideKnowledge.rollout_turns_many, BideKnowledge.estimate_sharpness_many) == (
+        BideKnowledge.rollout_turns,
+        1.0,
+    )
+    assert BideKnowledge.whole_playout_empty_many == 0
 
 
 def test_a_four_seat_search_gives_the_same_turn_for_a_seed() -> None:
     game = random_bide(5, 4, 5, 20)
     assert not game.is_over
-    turns = {search(game, Budget(300), seed=4).turn.actions for _ in range(2)}
+    # the calibrated leaves draw nothing from the search's generator mid-game: still one turn for a seed
+    turns = {search(game, Budget(300), seed=4, knowledge=four_seats(**CALIBRATED)).turn.actions for _ in range(2)}
     assert len(turns) == 1
 
 

@@ -50,14 +50,13 @@ class BideKnowledge(GameKnowledge[Bide]):
     # and whole playouts from this many empty points or fewer. Calibrated against the real winners of 167
     # recorded four-seat arena games (benchmarks/calibrate_bide_4p.py): mid-game the random playout's first
     # turns foretell the winner worse than the estimate of the leaf itself, near the end a whole playout
-    # better; no cut, sharpness 1.5 and whole playouts from 15 beat the cut playouts in each of four folds.
-    # Such a simulation costs about half as much, so the levels give four seats their own counts
-    # (ai/levels.py, "bide/4p": hard 3,000 instead of 1,400). At full budget against the old hard (four
-    # seats, seed 7): 18 of 28 games, 64.3% [45.8-79.3%], at 18.8% of its CPU per turn (docs/ai.md,
-    # "Bide"; run 9). Measured with four seats only.
-    rollout_turns_many = 0
-    estimate_sharpness_many = 1.5
-    whole_playout_empty_many = 15
+    # better; no cut, sharpness 1.5 and whole playouts from 15 beat the cut playouts in each of four folds,
+    # and cost half as much a simulation. Off (6, 1, 0): with them, hard at 3,000 simulations scored 18 of 28
+    # against the old hard at full budget (seed 7, 18.8% of its CPU: aim 1 met) but 6 of 14 on seed 8, and
+    # hard lost 9 of 12 games' points to medium with both so (docs/ai.md, "Bide", runs 9-10).
+    rollout_turns_many = 6
+    estimate_sharpness_many = 1.0
+    whole_playout_empty_many = 0
     # MAST in the playouts: the probability that a playout disc goes to the point whose discs have paid best
     # for its seat in this search's playouts so far (0: off, the weighted draw alone); two seats (more seats:
     # mast_greedy_many). 0.5 against 0, both at hard x0.5: 13 of 18 (72.2%) for 2% more CPU per
