@@ -35,6 +35,15 @@ def random_bide(seed: int, players: int, side: int, turns: int) -> Bide:
     return game
 
 
+def cut_playouts(knowledge: BideKnowledge) -> BideKnowledge:
+    """``knowledge`` with more than two seats' leaves scored by cut playouts, as before their calibrated
+    settings (no cut, a sharper estimate, whole playouts near the end: tests/test_ai_bide_four_seats.py)."""
+    knowledge.rollout_turns_many = knowledge.rollout_turns
+    knowledge.estimate_sharpness_many = 1.0
+    knowledge.whole_playout_empty_many = 0
+    return knowledge
+
+
 def fresh_weights(game: Bide, seat: int) -> list[int]:
     values = game.board.edge_distance
     nbrs = game.board.neighbour_indices
@@ -88,7 +97,7 @@ def test_the_bide_knowledge_scores_a_playout_as_the_old_one_did() -> None:
     # evaluate() is what the search calls: the same value from the same seed, two and four seats.
     # (MAST's greedy discs off: the draws are the reference's, disc for disc; MAST is tested below)
     for players in (2, 4):
-        knowledge = knowledge_for(Bide.new(players))
+        knowledge = cut_playouts(knowledge_for(Bide.new(players)))
         knowledge.mast_greedy = knowledge.mast_greedy_many = 0.0
         for seed in range(6):
             game = random_bide(seed, players, 5, 12)
@@ -117,7 +126,7 @@ def test_a_bide_playout_near_the_end_runs_to_the_full_board() -> None:
         assert whole == (sorted(value) in ([0.0, 1.0], [0.5, 0.5])), seed  # only the estimate is fractional
     assert ended >= 4  # the test saw playouts run on and playouts cut
     # with four seats the playouts stay cut (the setting is two seats' only)
-    four = knowledge_for(Bide.new(4))
+    four = cut_playouts(knowledge_for(Bide.new(4)))
     four.whole_playout_empty = 61
     four.mast_greedy = four.mast_greedy_many = 0.0  # (the reference playout has no MAST)
     game = random_bide(1, 4, 5, 30)
@@ -182,7 +191,7 @@ def test_with_four_seats_mast_credits_each_disc_with_its_seats_share_of_the_play
     # and every disc a seat placed in it is credited with that seat's share
     game = random_bide(6, 4, 5, 12)
     assert not game.is_over
-    knowledge = knowledge_for(game)
+    knowledge = cut_playouts(knowledge_for(game))
     knowledge.mast_greedy, knowledge.mast_greedy_many = 0.0, 0.5
     value = knowledge.evaluate(game, random.Random(6))
     mast = knowledge._mast

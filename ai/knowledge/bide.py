@@ -45,6 +45,18 @@ class BideKnowledge(GameKnowledge[Bide]):
     # least sure (0: always cut). Four seats keep the cut playouts (their margins were not measured so).
     # Off: 30 and 25 (with other changes) showed no gain at full budget (docs/ai.md, runs 7-9).
     whole_playout_empty = 0
+    # More than two seats have their own three: the cut (rollout_turns_many turns), the estimate's sharpness
+    # (its utilities times this; 1: as fitted to the playouts' margins, which a real winner is sharper than)
+    # and whole playouts from this many empty points or fewer. Calibrated against the real winners of 167
+    # recorded four-seat arena games (benchmarks/calibrate_bide_4p.py): mid-game the random playout's first
+    # turns foretell the winner worse than the estimate of the leaf itself, near the end a whole playout
+    # better; no cut, sharpness 1.5 and whole playouts from 15 beat the cut playouts in each of four folds,
+    # and cost half as much a simulation. Off (6, 1, 0): with them, hard at 3,000 simulations scored 18 of 28
+    # against the old hard at full budget (seed 7, 18.8% of its CPU: aim 1 met) but 6 of 14 on seed 8, and
+    # hard lost 9 of 12 games' points to medium with both so (docs/ai.md, "Bide", runs 9-10).
+    rollout_turns_many = 6
+    estimate_sharpness_many = 1.0
+    whole_playout_empty_many = 0
     # MAST in the playouts: the probability that a playout disc goes to the point whose discs have paid best
     # for its seat in this search's playouts so far (0: off, the weighted draw alone); two seats (more seats:
     # mast_greedy_many). 0.5 against 0, both at hard x0.5: 13 of 18 (72.2%) for 2% more CPU per
@@ -141,20 +153,25 @@ class BideKnowledge(GameKnowledge[Bide]):
     def evaluate(self, game: Bide, rng: random.Random) -> tuple[float, ...]:
         """A playout from ``game`` (:mod:`ai.knowledge.bide_playout`), its weights kept from turn to turn,
         cut after :attr:`rollout_turns` turns and scored by :meth:`estimate` if the board is not full by then
-        (played on to the end if it has no more than :attr:`whole_playout_empty` empty points left)."""
+        (played on to the end if it has no more than :attr:`whole_playout_empty` empty points left). More than
+        two seats read the ``_many`` settings instead (a leaf past the whole-playout threshold with no cut
+        turns is the estimate alone)."""
         if game.is_over:
             return returns_of(game)
-        if not self.rollout_turns:
+        many = game.players > 2
+        turns = self.rollout_turns_many if many else self.rollout_turns
+        whole = self.whole_playout_empty_many if many else self.whole_playout_empty
+        if not turns and (not many or game.empty_count > whole):
             return self.estimate(game)
         state = game.copy()
-        greedy = self.mast_greedy if state.players == 2 else self.mast_greedy_many
+        greedy = self.mast_greedy_many if many else self.mast_greedy
         mast = self._mast_for(state, greedy) if greedy else None
         playout = PlayoutWeights(state, mast)
-        for _ in range(self.rollout_turns):
+        for _ in range(turns):
             playout.play_turn(rng)
             if state.is_over:
                 break
-        if state.players == 2 and state.empty_count <= self.whole_playout_empty:
+        if state.empty_count <= whole:
             while not state.is_over:
                 playout.play_turn(rng)
         value = self.playout_value(state)
@@ -192,6 +209,8 @@ class BideKnowledge(GameKnowledge[Bide]):
 
     def estimate(self, game: Bide) -> tuple[float, ...]:
         """Each seat's expected playout result from a position not over (:mod:`ai.knowledge.bide_eval`)."""
+        if game.players > 2:
+            return bide_eval.estimate(game, self.estimate_sharpness_many)
         return bide_eval.estimate(game)
 
 

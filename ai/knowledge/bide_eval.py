@@ -127,16 +127,23 @@ def seat_features(game: Bide) -> list[list[float]]:
     return rows
 
 
-def estimate(game: Bide) -> tuple[float, ...]:
-    """Each seat's expected playout result from ``game`` (not over), summing to 1; a resigned seat 0."""
+def utilities(game: Bide) -> list[float | None]:
+    """Each seat's utility (the softmax's input) from ``game``; None for a resigned seat."""
     weights = WEIGHTS_TWO_SEATS if game.players == 2 else WEIGHTS_MORE_SEATS
     b0, b1, b2 = basis(game.empty_count)
     w = [x0 * b0 + x1 * b1 + x2 * b2 for x0, x1, x2 in weights]
-    utilities = [
+    return [
         None if game.resigned[i] else sum(wf * f for wf, f in zip(w, row, strict=True))
         for i, row in enumerate(seat_features(game))
     ]
-    top = max(u for u in utilities if u is not None)
-    exps = [0.0 if u is None else math.exp(u - top) for u in utilities]
+
+
+def estimate(game: Bide, sharpness: float = 1.0) -> tuple[float, ...]:
+    """Each seat's expected playout result from ``game`` (not over), summing to 1; a resigned seat 0.
+
+    ``sharpness`` multiplies the utilities (1: as fitted; more: the leader's share grows)."""
+    utility = utilities(game)
+    top = max(u for u in utility if u is not None)
+    exps = [0.0 if u is None else math.exp(sharpness * (u - top)) for u in utility]
     norm = sum(exps)
     return tuple(x / norm for x in exps)
