@@ -68,7 +68,7 @@ class BideKnowledge(GameKnowledge[Bide]):
     # At 1,400 simulations its gain was not confirmed (full budget against the old hard: 14 of 20 on seed 3,
     # where the same 18 games without it scored 8.5 against its 12; 7.5 of 18 on seed 5; at x0.5 against 0,
     # 6 of 19). With hard's four-seat count of 2,000 (ai/levels.py) it won 8 of 10 on seed 6 (run 7) and
-    # RUN10 on seed 12 (run 10) against the old hard at full budget (docs/ai.md, "Bide").
+    # 20 of 32 on seed 12 (run 11) against the old hard at full budget (docs/ai.md, "Bide").
     mast_greedy_many = 0.5
     _mast: Mast | None = None
     simulation_scale = 0.5
