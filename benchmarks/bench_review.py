@@ -22,6 +22,10 @@ review's evaluation graph (render/review.py) as ``DIR/<game>-<side>.png``.
 without a CPU cap and without the early stop, scored by its chosen turn's mean (:func:`deep_reference`); each
 side's "from deep" is the mean distance of its first player's chance as shown from the reference's, in points (lower
 is nearer). Its graph is ``DIR/<game>-deep.png``.
+
+``--repeats R`` reviews each game R times on each side, review ``r`` with seeds ``r * 1000 + k``, and adds the
+"dice spread" (:func:`dice_spread`): how far the reviews of the same game disagree at the same position, the
+noise of a verdict that a swing measure cannot tell from a real change (a review can be flat and wrong).
 """
 
 from __future__ import annotations
@@ -48,6 +52,8 @@ from ai.review import REVIEW_BUDGET, ReviewBudget, assess, judge  # noqa: E402
 from ai.search import Budget, scaled_simulations  # noqa: E402
 from games.registry import new_game  # noqa: E402
 
+#: With ``--repeats``, review ``r`` searches position ``k`` with seed ``r * SEED_STRIDE + k``.
+SEED_STRIDE = 1000
 #: The deep reference's seeds: position ``k`` is searched with ``DEEP_SEED + k`` (not the review's ``k``).
 DEEP_SEED = 10_000
 GAMES: tuple[tuple[str, dict[str, object]], ...] = (("bide", {}), ("begird", {}), ("playbai", {}), ("bump", {}))
@@ -107,14 +113,18 @@ def measure(game_id: str, options: dict, budget: ReviewBudget, turns: int, seed:
     }
 
 
-def review_in(tree: Path, game_id: str, options: dict, notations: list[str], simulations: int) -> dict:
-    """The review of a game by the version in ``tree`` (its own code, its own process)."""
+def review_in(
+    tree: Path, game_id: str, options: dict, notations: list[str], simulations: int, seed_offset: int = 0
+) -> dict:
+    """The review of a game by the version in ``tree`` (its own code, its own process); position ``k`` is
+    searched with seed ``seed_offset + k`` (a match's review: 0)."""
     request = {
         "game": game_id,
         "options": options,
         "notations": notations,
         "simulations": simulations,
         "seconds": REVIEW_BUDGET.seconds,
+        "seed_offset": seed_offset,
     }
     done = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "review_side.py")],
@@ -144,6 +154,14 @@ def swing(chances: list[list[float]]) -> float:
     """Mean absolute change of the first player's chance between neighbouring positions, in points."""
     series = [c[0] for c in chances if c]
     return 100 * statistics.fmean(abs(b - a) for a, b in itertools.pairwise(series)) if len(series) > 1 else 0.0
+
+
+def dice_spread(reviews: list[list[list[float]]]) -> float:
+    """How much a review's verdicts depend on its search's dice: the same game reviewed with other seeds, the
+    standard deviation of the first player's chance at each position across the reviews, in points, averaged
+    over the positions every review scores. A real swing is in every review; noise differs from seed to seed."""
+    spreads = [statistics.pstdev(c[0] for c in position) for position in zip(*reviews, strict=True) if all(position)]
+    return 100 * statistics.fmean(spreads) if spreads else 0.0
 
 
 def chosen_values(result: SearchResult) -> tuple[float, ...]:
@@ -199,15 +217,27 @@ def side_by_side(args: argparse.Namespace) -> None:
         f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
         + (f"; deep reference: this tree at {args.deep} simulations, no cap, no early stop" if args.deep else ""),
         f"{'game':8} {'turns':>5} {'side':>9} {'review CPU s':>12} {'simulations/position':>21} {'swing (points)':>15}"
-        f" {'from deep (points)':>19} {'searches swing':>15}",
+        f" {'from deep (points)':>19} {'searches swing':>15}" + (f" {'dice spread':>12}" if args.repeats > 1 else ""),
     ]
+    if args.repeats > 1:
+        lines.insert(
+            1,
+            f"each side reviews each game {args.repeats} times, position k searched with seed r*{SEED_STRIDE} + k "
+            "(r = 0 is a match's review); CPU, simulations, swing and distance are the reviews' means, dice spread "
+            "the chances' standard deviation across them (bench_review.dice_spread)",
+        )
     for line in lines:
         print(line, flush=True)
     for game_id, options in chosen(args):
         _start, notations = played_game(game_id, options, args.turns, args.seed)
         reviews = {
-            "baseline": review_in(baseline, game_id, options, notations, args.baseline_simulations),
-            "new": review_in(ROOT, game_id, options, notations, args.simulations),
+            side: [
+                review_in(tree, game_id, options, notations, simulations, r * SEED_STRIDE) for r in range(args.repeats)
+            ]
+            for side, tree, simulations in (
+                ("baseline", baseline, args.baseline_simulations),
+                ("new", ROOT, args.simulations),
+            )
         }
         reference = deep_reference(game_id, options, notations, args.deep) if args.deep else None
         if reference is not None:
@@ -217,18 +247,25 @@ def side_by_side(args: argparse.Namespace) -> None:
             print(line, flush=True)
             if args.graphs:
                 draw(args.graphs, game_id, "deep", deep, None)
-        for side, review in reviews.items():
-            shown = review["shown"]
-            distance = f"{from_deep(shown, reference):>19.1f}" if reference is not None else f"{'-':>19}"
+        for side, repeated in reviews.items():
+            shown = [review["shown"] for review in repeated]
+            distance = (
+                f"{statistics.fmean(from_deep(s, reference) for s in shown):>19.1f}"
+                if reference is not None
+                else f"{'-':>19}"
+            )
             line = (
-                f"{game_id:8} {len(notations):>5} {side:>9} {sum(review['seconds']):>12.1f} "
-                f"{statistics.fmean(review['simulations']):>21.0f} {swing(shown):>15.1f} {distance} "
-                f"{swing(review['chances']):>15.1f}"
+                f"{game_id:8} {len(notations):>5} {side:>9} "
+                f"{statistics.fmean(sum(review['seconds']) for review in repeated):>12.1f} "
+                f"{statistics.fmean(statistics.fmean(review['simulations']) for review in repeated):>21.0f} "
+                f"{statistics.fmean(swing(s) for s in shown):>15.1f} {distance} "
+                f"{statistics.fmean(swing(review['chances']) for review in repeated):>15.1f}"
+                + (f" {dice_spread(shown):>12.1f}" if args.repeats > 1 else "")
             )
             lines.append(line)
             print(line, flush=True)
             if args.graphs:
-                draw(args.graphs, game_id, side, shown, sum(review["seconds"]))
+                draw(args.graphs, game_id, side, shown[0], sum(repeated[0]["seconds"]))
     out = ROOT / "benchmarks" / "results" / f"bench_review-versions-{datetime.date.today()}{games_part(args)}.txt"
     out.write_text("\n".join(lines) + "\n")
     print(f"saved {out.relative_to(ROOT)}")
@@ -256,6 +293,12 @@ def main() -> None:
     parser.add_argument("--graphs", type=Path, help="with --baseline: draw each review's graph here")
     parser.add_argument(
         "--deep", type=int, default=0, help="with --baseline: a deep search's reference at this many simulations"
+    )
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=1,
+        help="with --baseline: review each game this many times with other seeds and print the dice spread",
     )
     parser.add_argument("--label", help="added to the results file's name (another run of the same day and games)")
     parser.add_argument(

@@ -1,11 +1,12 @@
 """One version's post-game review of a given game, for bench_review.py's side-by-side runs (``--baseline``).
 
 Run with a work tree as the working directory and on ``PYTHONPATH`` (that tree's ``ai``); reads one JSON
-document on stdin — ``{"game", "options", "notations", "simulations", "seconds"}`` — reviews every position
-through the tree's own ``ai.review.assess`` at that budget, and prints each position's chances (as each search
-gave them, and as the tree's ``ai.review.judge`` shows them: ``shown``), simulations and CPU seconds as one
-JSON document. The simulations are counted by wrapping whichever search the tree's
-review calls (``ai.review.MCTS`` in older trees, ``ai.review.search`` in newer ones).
+document on stdin — ``{"game", "options", "notations", "simulations", "seconds"}``, and optionally
+``"seed_offset"`` — reviews every position through the tree's own ``ai.review.assess`` at that budget
+(position ``k`` searched with seed ``seed_offset + k``; a match's review uses 0), and prints each position's
+chances (as each search gave them, and as the tree's ``ai.review.judge`` shows them: ``shown``), simulations
+and CPU seconds as one JSON document. The simulations are counted by wrapping whichever search the tree's review
+calls (``ai.review.MCTS`` in older trees, ``ai.review.search`` in newer ones).
 """
 
 from __future__ import annotations
@@ -45,12 +46,13 @@ def main() -> int:
     game = new_game(request["game"], 2, request["options"])
     chances, simulations, seconds, views, movers = [], [], [], [], []
     notations = request["notations"]
+    offset = int(request.get("seed_offset", 0))
     for k, notation in enumerate([*notations, None]):
         before = len(counted)
         if notation is not None:
             movers.append(game.player_of_seat(game.to_move or 0))  # a turn is played: someone moves
         began = time.process_time()
-        view = review.assess(game, notation, budget, seed=k)
+        view = review.assess(game, notation, budget, seed=offset + k)
         views.append(view)
         seconds.append(time.process_time() - began)
         simulations.append(counted[-1] if len(counted) > before else 0)

@@ -65,3 +65,14 @@ def test_the_drop_gap_compares_each_turns_drop_with_the_references_drop_for_its_
     # (player 2's chance rose from 50% to 80%)
     assert bound.drop_gap(review, [0.5, 0.5, 0.2]) == pytest.approx(10.0)
     assert bound.drop_gap(review, [0.6, 0.4, None]) == pytest.approx(0.0)  # a position the reference lacks
+
+
+def test_the_dice_spread_is_the_disagreement_of_reviews_of_one_game_not_its_swings():
+    steady = [[0.9, 0.1], [0.2, 0.8], [], [0.5, 0.5]]  # swings hard, but every review says the same
+    assert bench.dice_spread([steady, steady, steady]) == 0.0
+    assert bench.swing(steady) > 30
+    flat_a = [[0.4, 0.6], [0.4, 0.6], [0.5, 0.5]]
+    flat_b = [[0.6, 0.4], [0.6, 0.4], []]  # its last position forced: only the first two are compared
+    # each position 40% in one review and 60% in the other: a standard deviation of 10 points
+    assert bench.dice_spread([flat_a, flat_b]) == pytest.approx(10.0)
+    assert bench.swing(flat_a) < bench.swing(steady)
