@@ -305,6 +305,8 @@ def main() -> None:
         "--game", action="append", choices=[game_id for game_id, _ in GAMES], help="only this game (repeatable)"
     )
     args = parser.parse_args()
+    if args.repeats < 1:
+        parser.error("--repeats: at least 1")
     if args.baseline:
         side_by_side(args)
         return
