@@ -62,9 +62,9 @@ class Level:
 # easy nearly medium's match with four seats (medium 58% over 48 games, 72% against easy at 10; docs/ai.md).
 # With more than two seats Bide has its own counts ("bide:many"), with MAST in its playouts (BideKnowledge's
 # mast_greedy_many): hard 2,000 cost 20.4-21.4% of the old hard's CPU per turn in whole four-seat games at full
-# budget and scored 8 of 10 (seed 6) and 20 of 32 (seed 12) against it; expert 8,000 cost 90.6-94.9% and scored
-# 11 of 14 (seed 11), 0 of 4 (seed 13) and 10 of 16 (seed 14). At 1,400 without MAST four seats had scored about 40%
-# (docs/ai.md, "Bide").
+# budget and scored 8 of 10 (seed 6) and 20 of 32 (seed 12) against it; expert 8,000 cost 88.1-95.4% and scored
+# 64 of 96 (66.7%, interval 56.8-75.3%) over six runs of 16 games (seeds 14-19), 11 of 14 on seed 11 and 0 of 4 on
+# seed 13. At 1,400 without MAST four seats had scored about 40% (docs/ai.md, "Bide").
 # Bump's leaves are scored by its static estimate (no playout) and a simulation is cheap: hard 6000 won 4 of 4
 # against the old hard at 12.0% of its CPU per turn (both at x0.25).
 HARD = MappingProxyType({"begird": 3000, "bide": 1400, "bide" + MANY_SEATS: 2000, "bump": 6000, "playbai": 250})
