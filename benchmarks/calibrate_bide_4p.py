@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import re
 import sys
@@ -78,7 +77,7 @@ class Playout:
     """One playout from a position: at each cut, the utilities (None where the playout had ended, then its
     ``margin_returns``) and the empty points left; and its end."""
 
-    utilities: dict[int, list[float] | None] = field(default_factory=dict)
+    utilities: dict[int, list[float | None] | None] = field(default_factory=dict)
     ended_margin: dict[int, tuple[float, ...]] = field(default_factory=dict)
     empty: dict[int, int] = field(default_factory=dict)
     final_returns: tuple[float, ...] = ()
@@ -105,7 +104,7 @@ def play_out(game: Bide, cuts: tuple[int, ...], rng: random.Random) -> Playout:
                 out.utilities[turn] = None
                 out.ended_margin[turn] = margin_returns(state)
             else:
-                out.utilities[turn] = [u if u is not None else -math.inf for u in bide_eval.utilities(state)]
+                out.utilities[turn] = bide_eval.utilities(state)
         if state.is_over and turn >= max(cuts):
             break
         if not state.is_over:
@@ -131,13 +130,6 @@ def positions(playouts: int, every: int, cuts: tuple[int, ...], seed: int) -> li
     return out
 
 
-def softmax(u: list[float], k: float) -> np.ndarray:
-    a = np.array(u) * k
-    a -= a.max()
-    e = np.exp(a)
-    return e / e.sum()
-
-
 def value(p: Position, cut: int, k: float, whole: int) -> np.ndarray:
     """The search's mean value of ``p`` scored this way: playouts cut after ``cut`` turns, the estimate at
     sharpness ``k``, or the playout's end where it had ended or has at most ``whole`` empty points left."""
@@ -149,7 +141,7 @@ def value(p: Position, cut: int, k: float, whole: int) -> np.ndarray:
         elif o.empty[cut] <= whole:
             total += o.final_margin
         else:
-            total += softmax(u, k)
+            total += bide_eval.shares(u, k)  # the shipped estimate at sharpness k
     return total / len(p.playouts)
 
 

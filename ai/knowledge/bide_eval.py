@@ -142,7 +142,11 @@ def estimate(game: Bide, sharpness: float = 1.0) -> tuple[float, ...]:
     """Each seat's expected playout result from ``game`` (not over), summing to 1; a resigned seat 0.
 
     ``sharpness`` multiplies the utilities (1: as fitted; more: the leader's share grows)."""
-    utility = utilities(game)
+    return shares(utilities(game), sharpness)
+
+
+def shares(utility: list[float | None], sharpness: float = 1.0) -> tuple[float, ...]:
+    """The softmax of seats' utilities times ``sharpness``, summing to 1; a seat without one (resigned) 0."""
     top = max(u for u in utility if u is not None)
     exps = [0.0 if u is None else math.exp(sharpness * (u - top)) for u in utility]
     norm = sum(exps)
