@@ -145,6 +145,10 @@ class SearchResult:
     # the chosen turn's subtree (the position after it, the next seat to move), kept for reuse on a later
     # turn of the same game (ai.search.TreeCache); None when the turn was forced
     subtree: Node | None = None
+    # each player's value of the position one turn ahead (by player): its mover's best result, each turn's as
+    # the listing valued it or exact where the search proved it (ai.review's for knowledge with review_by_listing:
+    # Play Bai); () where the listing gave no values, with more than two players, and when the root is solved
+    listing_values: tuple[float, ...] = ()
 
 
 class MCTS:
@@ -397,6 +401,7 @@ class MCTS:
             means,
             self._position_values(root, chosen),
             chosen,
+            self._listing_values(root),
         )
 
     def _forced_result(self, game: AnyGame, forced: Expansion) -> SearchResult:
@@ -480,6 +485,19 @@ class MCTS:
         if chosen.solved is not None:
             return chosen.solved
         return tuple(v / chosen.visits for v in chosen.value) if chosen.visits else ()
+
+    def _listing_values(self, root: Node) -> tuple[float, ...]:
+        """Each player's value of the root one turn ahead: its mover's best turn, each turn valued as the
+        listing valued its result (``Expansion.values``) or exactly where the search proved it (a turn that
+        lets the opponent win at once counts as lost). The search's value of the root as a leaf, made
+        exact where it looked deeper."""
+        if root.w0 is None or self.players != 2 or root.solved is not None:
+            return ()
+        values = root.w0 / self.initial_visits  # a new array: the listing's stays as it is
+        for index, value in root.proven.items():
+            values[index] = value
+        best = float(values.max())
+        return tuple(best if player == root.mover else 1.0 - best for player in range(2))
 
     @staticmethod
     def _known_to_lose(root: Node, index: int) -> bool:

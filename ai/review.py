@@ -4,7 +4,9 @@ Two steps, so that a caller can spread the work (one position per task of a proc
 report between two):
 
 1. :func:`assess` searches one position at the review budget: each player's winning chance (the mean
-   result of the simulations through the turns not proven to lose; exact when the search solved it) and
+   result of the simulations through the turns not proven to lose, or for a game whose knowledge says so
+   (``review_by_listing``: Play Bai) the search's value of the position as a leaf; exact when the search
+   solved it) and
    the search's preferred turn, and whether the turn actually played leads to the same position.
 2. :func:`judge` puts the positions of a game together: each turn's drop in the mover's winning chance,
    its label on Lichess's thresholds, each player's accuracy (:mod:`ai.accuracy`), and the turning points.
@@ -68,13 +70,20 @@ def assess(game: AnyGame, played: str | None, budget: ReviewBudget = REVIEW_BUDG
     if know.review_share != 1.0:
         budget = replace(budget, simulations=max(1, round(budget.simulations * know.review_share)))
     result = search(game, budget, seed, know)
+    values = result.position_values
+    if know.review_by_listing and result.listing_values:
+        # the mover's best result one turn ahead rather than the mean over the turns tried: where hundreds of
+        # turns are each tried about once, that mean is their opponent's best replies and leans towards the
+        # player not to move (docs/review.md, "Play Bai's review"); a solved or forced position keeps its
+        # exact or empty value (it has no listing values)
+        values = result.listing_values
     best = result.turn
     same = False
     if played is not None:
         after = game.copy()
         after.play_turn(played)
         same = position_key(after) == position_key(best.result(game))
-    return PositionView(_normalised(result.position_values), best.notation, same, time.process_time() - start)
+    return PositionView(_normalised(values), best.notation, same, time.process_time() - start)
 
 
 def _normalised(values: tuple[float, ...]) -> tuple[float, ...]:

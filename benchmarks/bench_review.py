@@ -21,7 +21,9 @@ review's evaluation graph (render/review.py) as ``DIR/<game>-<side>.png``.
 ``--deep N`` adds a reference: every position searched again by this tree at N simulations (scaled per game),
 without a CPU cap and without the early stop, scored by its chosen turn's mean (:func:`deep_reference`); each
 side's "from deep" is the mean distance of its first player's chance as shown from the reference's, in points (lower
-is nearer). Its graph is ``DIR/<game>-deep.png``.
+is nearer), and its "swing off deep" (:func:`swing_off_deep`) how much its chances zig-zag around the reference's:
+a swing the deep search shares is not counted, and a flat review where the deep search swings is. Its graph is
+``DIR/<game>-deep.png``.
 
 ``--repeats R`` reviews each game R times on each side, review ``r`` with seeds ``r * 1000 + k``, and adds the
 "dice spread" (:func:`dice_spread`): how far the reviews of the same game disagree at the same position, the
@@ -208,6 +210,14 @@ def from_deep(chances: list[list[float]], reference: list[float | None]) -> floa
     return 100 * statistics.fmean(gaps) if gaps else 0.0
 
 
+def swing_off_deep(chances: list[list[float]], reference: list[float | None]) -> float:
+    """How much a review's chances zig-zag around the reference's: the mean change, from one position to the next,
+    of the first player's chance minus the reference's, in points, over the positions both score. A swing the deep
+    search shares counts nothing; a flat review where the deep search swings counts its swing."""
+    gaps = [c[0] - r for c, r in zip(chances, reference, strict=True) if c and r is not None]
+    return 100 * statistics.fmean(abs(b - a) for a, b in itertools.pairwise(gaps)) if len(gaps) > 1 else 0.0
+
+
 def side_by_side(args: argparse.Namespace) -> None:
     baseline = args.baseline.resolve()
     lines = [
@@ -217,7 +227,8 @@ def side_by_side(args: argparse.Namespace) -> None:
         f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
         + (f"; deep reference: this tree at {args.deep} simulations, no cap, no early stop" if args.deep else ""),
         f"{'game':8} {'turns':>5} {'side':>9} {'review CPU s':>12} {'simulations/position':>21} {'swing (points)':>15}"
-        f" {'from deep (points)':>19} {'searches swing':>15}" + (f" {'dice spread':>12}" if args.repeats > 1 else ""),
+        f" {'from deep (points)':>19} {'searches swing':>15} {'swing off deep':>15}"
+        + (f" {'dice spread':>12}" if args.repeats > 1 else ""),
     ]
     if args.repeats > 1:
         lines.insert(
@@ -249,17 +260,20 @@ def side_by_side(args: argparse.Namespace) -> None:
                 draw(args.graphs, game_id, "deep", deep, None)
         for side, repeated in reviews.items():
             shown = [review["shown"] for review in repeated]
-            distance = (
-                f"{statistics.fmean(from_deep(s, reference) for s in shown):>19.1f}"
+            distance, off_deep = (
+                (
+                    f"{statistics.fmean(from_deep(s, reference) for s in shown):>19.1f}",
+                    f"{statistics.fmean(swing_off_deep(s, reference) for s in shown):>15.1f}",
+                )
                 if reference is not None
-                else f"{'-':>19}"
+                else (f"{'-':>19}", f"{'-':>15}")
             )
             line = (
                 f"{game_id:8} {len(notations):>5} {side:>9} "
                 f"{statistics.fmean(sum(review['seconds']) for review in repeated):>12.1f} "
                 f"{statistics.fmean(statistics.fmean(review['simulations']) for review in repeated):>21.0f} "
                 f"{statistics.fmean(swing(s) for s in shown):>15.1f} {distance} "
-                f"{statistics.fmean(swing(review['chances']) for review in repeated):>15.1f}"
+                f"{statistics.fmean(swing(review['chances']) for review in repeated):>15.1f} {off_deep}"
                 + (f" {dice_spread(shown):>12.1f}" if args.repeats > 1 else "")
             )
             lines.append(line)

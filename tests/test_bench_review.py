@@ -28,6 +28,19 @@ def test_the_distance_from_the_deep_reference_counts_the_positions_both_score():
     assert bench.from_deep(chances, [c[0] if c else None for c in chances]) == 0.0
 
 
+def test_the_swing_off_deep_counts_only_the_swings_the_deep_search_does_not_share():
+    reference = [0.5, 0.9, None, 0.2, 0.6]
+    follows = [[r, 1 - r] if r is not None else [0.4, 0.6] for r in reference]  # every swing is the deep one's
+    assert bench.swing(follows) > 30
+    assert bench.swing_off_deep(follows, reference) == 0.0
+    flat = [[0.5, 0.5]] * 5  # no swing at all, where the deep search swings
+    assert bench.swing(flat) == 0.0
+    assert bench.swing_off_deep(flat, reference) == pytest.approx(100 * (0.4 + 0.7 + 0.4) / 3)
+    shifted = [[min(1.0, r + 0.1), 0.0] if r is not None else [] for r in reference]  # a steady lean: no zig-zag
+    assert bench.swing_off_deep(shifted, reference) == pytest.approx(0.0)
+    assert bench.swing_off_deep([[0.5, 0.5], []], [0.5, None]) == 0.0  # fewer than two positions to compare
+
+
 def test_the_deep_reference_makes_every_simulation_and_scores_each_positions_chosen_turn(monkeypatch):
     case = next(c for c in CASES if c["game"] == "begird")  # a finished game
     searches = []

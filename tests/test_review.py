@@ -10,6 +10,7 @@ import math
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,6 +19,7 @@ from PIL import Image
 from ai import review
 from ai.accuracy import player_accuracy, turn_accuracy, volatility_weights, window_size
 from ai.knowledge import knowledge_for
+from ai.mcts import MCTS, Node
 from ai.review import BLUNDER, PositionView, ReviewBudget, assess, chances_filled, chances_shown, judge
 from games.registry import new_game
 from render.review import evaluation_graph, turn_overlay
@@ -255,16 +257,47 @@ def _share(values):
     return tuple(v / sum(values) for v in values)
 
 
-def test_a_play_bai_review_spends_its_share_of_the_budget(monkeypatch):
-    """Play Bai's review (docs/review.md): a quarter of the review's simulations (its listings are its cost), each
-    position scored as every game's is."""
+def test_a_play_bai_review_spends_its_share_of_the_budget_and_shows_each_position_one_turn_ahead(monkeypatch):
+    """Play Bai's review (docs/review.md): a quarter of the review's simulations (its listings are its cost), and
+    each position shown as its mover's best result one turn ahead (the search's listing values), not as the mean
+    over the turns tried, which leans towards the player not to move."""
     case = next(c for c in BLUNDERS if c["game"] == "playbai")
     assert knowledge_for(new_game("playbai", 2, case["options"])).review_share == 0.25
     searches = _searches_of_a_review(monkeypatch, case, ReviewBudget(simulations=400, seconds=None))
     assert len(searches) >= len(case["turns"]) // 2
+    listed = [(result, view) for budget, result, view in searches if result.listing_values]
+    assert len(listed) >= len(searches) - 2  # all but a solved position or two
     for budget, result, view in searches:
         assert budget.simulations == 100
-        assert view.chances == pytest.approx(_share(result.position_values))
+        expected = result.listing_values or result.position_values  # solved: its exact value, as every game's
+        assert view.chances == pytest.approx(_share(expected))
+    # and the two differ: the mean over the turns tried leans towards the player not to move
+    assert max(abs(r.listing_values[0] - _share(r.position_values)[0]) for r, _ in listed) > 0.05
+
+
+def test_listing_values_are_the_movers_best_turn_exact_where_the_search_proved_it():
+    game = new_game("playbai", 2, {})  # player 1 moves
+    mcts = MCTS(knowledge_for(game), random.Random(0))
+    mcts.players = 2
+    root = Node(game, 2)
+    listing = np.array([0.3, 0.9, 0.5]) * mcts.initial_visits
+    root.w0 = listing
+    assert mcts._listing_values(root) == pytest.approx((0.9, 0.1))
+    root.proven = {1: 0.0}  # the best-looking turn lets the opponent win at once
+    assert mcts._listing_values(root) == pytest.approx((0.5, 0.5))
+    root.proven = {1: 0.0, 0: 1.0}  # another was proven to win
+    assert mcts._listing_values(root) == pytest.approx((1.0, 0.0))
+    assert list(root.w0) == list(listing) and list(listing / mcts.initial_visits) == [0.3, 0.9, 0.5]  # not changed
+    root.solved = (1.0, 0.0)
+    assert mcts._listing_values(root) == ()  # a solved root has its exact value
+    root.solved, root.w0 = None, None
+    assert mcts._listing_values(root) == ()  # a listing without values (the other games)
+    case = next(c for c in BLUNDERS if c["game"] == "playbai")
+    second = new_game("playbai", 2, case["options"])
+    second.play_turn(case["turns"][0])
+    root = Node(second, 2)  # player 2 moves
+    root.w0 = listing
+    assert mcts._listing_values(root) == pytest.approx((0.1, 0.9))
 
 
 def test_other_games_reviews_spend_the_whole_budget(monkeypatch):

@@ -113,6 +113,10 @@ class GameKnowledge(Generic[GameT]):
     #: A post-game review's budget for this game, as a share of the review's (``ai.review.REVIEW_BUDGET``,
     #: before ``simulation_scale``); play never reads it.
     review_share: float = 1.0
+    #: Whether a review shows a position's value as its listing gives it (its mover's best result one turn
+    #: ahead, by :meth:`expand`'s values: what the search scores the position as a leaf) rather than the
+    #: mean over the turns searched; for games whose expansion values its results (Play Bai, docs/review.md).
+    review_by_listing: bool = False
 
     # -- what the search calls ---------------------------------------------------------
 
