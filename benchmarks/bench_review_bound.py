@@ -7,8 +7,8 @@ swing and its distance from a deep search of the same positions (``bench_review.
 ``--deep`` simulations, scaled per game), in points; the mean gap between each turn's drop and the deep search's
 drop for that turn ("drop gap", points); and the review's labels and accuracies either way.
 
-Run: .venv/bin/python benchmarks/bench_review_bound.py [--seed 1] [--deep 1500] [--game bump]
-Results: benchmarks/results/bench_review_bound-<date>.txt
+Run: .venv/bin/python benchmarks/bench_review_bound.py [--seed 1] [--deep 1500] [--game bump] [--label NAME]
+Results: benchmarks/results/bench_review_bound-<date>[-<game>...][-<label>].txt
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_review import GAMES, deep_reference, from_deep, played_game, swing  # noqa: E402
+from bench_review import GAMES, deep_reference, from_deep, games_part, played_game, swing  # noqa: E402
 
 from ai.review import REVIEW_BUDGET, GameReview, assess, chances_filled, chances_shown, verdicts  # noqa: E402
 
@@ -56,6 +56,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--deep", type=int, default=1500)
     parser.add_argument("--game", action="append", choices=[game_id for game_id, _ in GAMES])
+    parser.add_argument("--label", help="added to the results file's name (another run of the same day and games)")
     args = parser.parse_args()
     lines = [
         f"bench_review_bound {datetime.date.today()}: review budget {REVIEW_BUDGET.simulations} simulations (scaled "
@@ -93,7 +94,8 @@ def main() -> None:
         line = f"{game_id:8} {len(notations):>5} {'deep':>9} {swing([[r] for r in reference if r is not None]):>6.1f}"
         lines.append(f"{line}  ({deep_cpu:.0f} CPU s)")
         print(lines[-1], flush=True)
-    out = ROOT / "benchmarks" / "results" / f"bench_review_bound-{datetime.date.today()}.txt"
+    # a run of some games, or a labelled one, has its own file: the whole run's is not overwritten
+    out = ROOT / "benchmarks" / "results" / f"bench_review_bound-{datetime.date.today()}{games_part(args)}.txt"
     out.write_text("\n".join(lines) + "\n")
     print(f"saved {out.relative_to(ROOT)}")
 

@@ -3,6 +3,7 @@ positions."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 from pathlib import Path
@@ -26,6 +27,13 @@ def test_the_distance_from_the_deep_reference_counts_the_positions_both_score():
     reference = [0.5, 0.3, None, 0.9]
     assert bench.from_deep(chances, reference) == pytest.approx(10.0)  # (|0.6-0.5| + |1.0-0.9|) / 2, in points
     assert bench.from_deep(chances, [c[0] if c else None for c in chances]) == 0.0
+
+
+def test_a_run_of_some_games_or_a_labelled_one_does_not_overwrite_the_whole_runs_results_file():
+    assert bench.games_part(argparse.Namespace(game=None, label=None)) == ""  # the whole run's file
+    assert bench.games_part(argparse.Namespace(game=["playbai"], label=None)) == "-playbai"
+    assert bench.games_part(argparse.Namespace(game=["bide", "bump"], label="seed2")) == "-bide-bump-seed2"
+    assert bench.games_part(argparse.Namespace(game=None, label="again")) == "-again"
 
 
 def test_the_swing_off_deep_counts_only_the_swings_the_deep_search_does_not_share():
