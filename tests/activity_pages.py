@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 import time
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 TIMEOUT = 30_000  # ms for anything the bot has to do (generous: CI machines are shared)
 PHONE = {"width": 390, "height": 844}
 CHOOSING = "!document.querySelector('#chooser').hidden"  # the page asks which of several actions
@@ -95,11 +97,50 @@ def ready_to_build(frame):
     frame.wait_for_function("hexplay.turn.state !== null && !hexplay.turn.busy")
 
 
-def tap(page, frame, cell: str) -> None:
-    """A finger's tap at the centre of ``cell`` (a touch event, as on a phone)."""
-    box = frame.locator(f'#board polygon.cell[data-cell="{cell}"]').first.bounding_box()
-    assert box is not None, f"{cell} is not on the screen"
+NEXT_FRAME = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
+def cell_box(frame, cell: str) -> dict:
+    """Where ``cell`` is on the screen once it has stayed put over an animation frame: Playwright's own rule
+    before a click ("stable"), which a tap at coordinates skips. The board refits when the space around it
+    changes (the turn's footer and the panel differ in height from turn to turn)."""
+    cell_at = frame.locator(f'#board polygon.cell[data-cell="{cell}"]').first
+    box = cell_at.bounding_box()
+    for _ in range(50):
+        frame.evaluate(NEXT_FRAME)
+        now = cell_at.bounding_box()
+        if now == box and box is not None:
+            return box
+        box = now
+    raise AssertionError(f"{cell} does not stay put on the screen: {box}")
+
+
+def tap(page, frame, cell: str) -> dict:
+    """A finger's tap at the centre of ``cell`` (a touch event, as on a phone); answers where it tapped."""
+    box = cell_box(frame, cell)
     page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    return box
+
+
+def tap_taken(page, frame, cell: str) -> None:
+    """Tap ``cell`` where a tap must do something, and wait until the page took it (``seen.taps``: a tap that
+    meant something). Should the board have moved between the look and the tap (a refit in between), the
+    tap landed elsewhere: it is tapped again where the cell is now. A tap not taken where the cell still
+    is fails: that is the page's fault, not the test's."""
+    taken = frame.evaluate("hexplay.seen.taps.length")
+    box = tap(page, frame, cell)
+    try:
+        frame.wait_for_function(f"hexplay.seen.taps.length > {taken}", timeout=5_000)
+        return
+    except PlaywrightTimeout as waited:
+        now = cell_box(frame, cell)
+        if now == box:
+            raise AssertionError(
+                f"a tap on {cell}, where it still is, was not taken: {what_the_page_holds(frame)}"
+            ) from waited
+        print(f"{cell} moved from {box} to {now} as it was tapped: tapped again", flush=True)
+    tap(page, frame, cell)
+    frame.wait_for_function(f"hexplay.seen.taps.length > {taken}")
 
 
 def legal(frame) -> list[dict]:
@@ -113,11 +154,11 @@ def choose(page, frame, action: dict) -> None:
     if action["from"] is None:
         frame.locator(f'#turn-builder button.option[data-notation="{action["notation"]}"]').click()
     else:
-        tap(page, frame, action["from"])
+        tap_taken(page, frame, action["from"])
         if action["to"] is not None:
             frame.wait_for_function(f"hexplay.turn.source === {action['from']!r} || {CHOOSING} || ({done})")
             if frame.evaluate("hexplay.turn.source") is not None:
-                tap(page, frame, action["to"])
+                tap_taken(page, frame, action["to"])
         frame.wait_for_function(f"{CHOOSING} || ({done})")
         if frame.locator("#chooser").is_visible():
             frame.locator(f'#chooser button.option[data-notation="{action["notation"]}"]').click()
