@@ -25,6 +25,9 @@ is nearer), and its "swing off deep" (:func:`swing_off_deep`) how much its chanc
 a swing the deep search shares is not counted, and a flat review where the deep search swings is. Its graph is
 ``DIR/<game>-deep.png``.
 
+``--option KEY=VALUE`` (repeatable) reviews a variant: the option on top of each game's own (``side=6``,
+``expert=true`` for Play Bai); the results file's name says it.
+
 ``--repeats R`` reviews each game R times on each side, review ``r`` with seeds ``r * 1000 + k``, and adds the
 "dice spread" (:func:`dice_spread`): how far the reviews of the same game disagree at the same position, the
 noise of a verdict that a swing measure cannot tell from a real change (a review can be flat and wrong).
@@ -52,6 +55,7 @@ from ai.knowledge import knowledge_for  # noqa: E402
 from ai.mcts import MCTS, SearchResult  # noqa: E402
 from ai.review import REVIEW_BUDGET, ReviewBudget, assess, judge  # noqa: E402
 from ai.search import Budget, scaled_simulations  # noqa: E402
+from games.cli import parse_options  # noqa: E402
 from games.registry import new_game  # noqa: E402
 
 #: With ``--repeats``, review ``r`` searches position ``k`` with seed ``r * SEED_STRIDE + k``.
@@ -141,15 +145,18 @@ def review_in(
 
 
 def chosen(args: argparse.Namespace) -> list[tuple[str, dict[str, object]]]:
-    """The games asked for with ``--game`` (every two-player game when none is)."""
-    return [(game_id, options) for game_id, options in GAMES if not args.game or game_id in args.game]
+    """The games asked for with ``--game`` (every two-player game when none is), with the ``--option`` pairs
+    (a variant: ``side=6``, ``expert=true``) on top of each game's own."""
+    extra = parse_options(getattr(args, "option", None) or [])
+    return [(game_id, {**options, **extra}) for game_id, options in GAMES if not args.game or game_id in args.game]
 
 
 def games_part(args: argparse.Namespace) -> str:
     """A results file's name part for a run of some games only (a whole run's file is not overwritten), and
     the run's ``--label``."""
     games = "".join(f"-{game_id}" for game_id in args.game) if args.game else ""
-    return games + (f"-{args.label}" if args.label else "")
+    variant = "".join(f"-{key}{value}" for key, value in parse_options(getattr(args, "option", None) or []).items())
+    return games + variant + (f"-{args.label}" if args.label else "")
 
 
 def swing(chances: list[list[float]]) -> float:
@@ -223,7 +230,9 @@ def side_by_side(args: argparse.Namespace) -> None:
     lines = [
         f"bench_review {datetime.date.today()} side by side: this tree at {args.simulations} simulations, "
         f"{baseline} at {args.baseline_simulations} (scaled per game), cap {REVIEW_BUDGET.seconds} CPU s a position; "
-        f"games of {args.turns} turns by this tree's easy computer, seed {args.seed}; {os.cpu_count()} CPUs, "
+        f"games of {args.turns} turns by this tree's easy computer, seed {args.seed}"
+        + (f", options {' '.join(args.option)}" if args.option else "")
+        + f"; {os.cpu_count()} CPUs, "
         f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
         + (f"; deep reference: this tree at {args.deep} simulations, no cap, no early stop" if args.deep else ""),
         f"{'game':8} {'turns':>5} {'side':>9} {'review CPU s':>12} {'simulations/position':>21} {'swing (points)':>15}"
@@ -318,6 +327,9 @@ def main() -> None:
     parser.add_argument(
         "--game", action="append", choices=[game_id for game_id, _ in GAMES], help="only this game (repeatable)"
     )
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="a game option for the games reviewed"
+    )
     args = parser.parse_args()
     if args.repeats < 1:
         parser.error("--repeats: at least 1")
@@ -327,7 +339,8 @@ def main() -> None:
     budget = ReviewBudget(args.simulations, REVIEW_BUDGET.seconds)
     lines = [
         f"bench_review {datetime.date.today()}: review budget {budget.simulations} simulations (scaled per game), "
-        f"cap {budget.seconds} CPU s a position; games of {args.turns} turns by the easy computer, seed {args.seed}",
+        f"cap {budget.seconds} CPU s a position; games of {args.turns} turns by the easy computer, seed {args.seed}"
+        + (f", options {' '.join(args.option)}" if args.option else ""),
         f"{'game':8} {'turns':>5} {'review s':>9} {'per 60 turns':>12} {'s/position':>10} {'slowest':>8} "
         f"{'replay s':>9} {'1 hint s':>8}  accuracy (1, 2)  target <= {TARGET:.0f} s",
     ]

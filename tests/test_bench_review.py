@@ -34,6 +34,17 @@ def test_a_run_of_some_games_or_a_labelled_one_does_not_overwrite_the_whole_runs
     assert bench.games_part(argparse.Namespace(game=["playbai"], label=None)) == "-playbai"
     assert bench.games_part(argparse.Namespace(game=["bide", "bump"], label="seed2")) == "-bide-bump-seed2"
     assert bench.games_part(argparse.Namespace(game=None, label="again")) == "-again"
+    variant = argparse.Namespace(game=["playbai"], label="seed1", option=["side=6", "expert=true"])
+    assert bench.games_part(variant) == "-playbai-side6-experttrue-seed1"
+
+
+def test_a_variant_is_reviewed_with_its_options_on_top_of_each_games_own():
+    asked = argparse.Namespace(game=["playbai", "begird"], option=["side=6"])
+    assert [(game_id, options) for game_id, options in bench.chosen(asked)] == [
+        ("begird", {"side": "6"}),
+        ("playbai", {"side": "6"}),
+    ]
+    assert bench.chosen(argparse.Namespace(game=["playbai"], option=[])) == [("playbai", {})]
 
 
 def test_the_swing_off_deep_counts_only_the_swings_the_deep_search_does_not_share():
